@@ -1,0 +1,64 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "expiry-admin-panel",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "admin-panel", targets: ["admin-panel"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", exact: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
+    ],
+    targets: [
+        // Typed HTML with escaping that cannot be forgotten; no dependencies on purpose.
+        .target(name: "HTMLRender"),
+        // Domain and storage: SQLite through GRDB, no HTTP types.
+        .target(
+            name: "AdminDomain",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // The seeder binds rows through the C API directly: tens of millions of rows.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            resources: [.copy("Resources/app-schema.sql")]
+        ),
+        .target(
+            name: "AdminWeb",
+            dependencies: [
+                "AdminDomain",
+                "HTMLRender",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "admin-panel",
+            dependencies: [
+                "AdminWeb",
+                "AdminDomain",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "AdminDomainTests",
+            dependencies: ["AdminDomain", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "AdminWebTests",
+            dependencies: [
+                "AdminWeb", "AdminDomain", "HTMLRender",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+    ]
+)

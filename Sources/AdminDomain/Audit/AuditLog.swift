@@ -1,0 +1,51 @@
+import Foundation
+import GRDB
+
+/// What the audit log records; the raw values are what the table stores.
+public enum AuditAction: String, Sendable {
+    case signIn = "sign_in"
+    case signInFailed = "sign_in_failed"
+    case signOut = "sign_out"
+    case adminCreated = "admin_created"
+}
+
+public struct AuditEntry: Sendable {
+    public var actor: StaffIdentity?
+    /// For actions without a signed-in actor, such as a failed sign-in: the email typed.
+    public var actorEmail: String?
+    public var clientAddress: String?
+    public var action: AuditAction
+    public var target: String?
+    public var detail: String?
+
+    public init(actor: StaffIdentity?, actorEmail: String? = nil, clientAddress: String?,
+                action: AuditAction, target: String? = nil, detail: String? = nil) {
+        self.actor = actor
+        self.actorEmail = actorEmail ?? actor?.email
+        self.clientAddress = clientAddress
+        self.action = action
+        self.target = target
+        self.detail = detail
+    }
+}
+
+/// Append-only `panel_audit_log`: triggers in the schema refuse UPDATE and DELETE.
+public struct AuditLog: Sendable {
+    let database: PanelDatabase
+
+    public init(database: PanelDatabase) {
+        self.database = database
+    }
+
+    public func append(_ entry: AuditEntry, now: Date = Date()) async throws {
+        try await database.writer.write { db in
+            try db.execute(
+                sql: """
+                INSERT INTO panel_audit_log (at, admin_id, actor_email, client_address, action, target, detail)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+                arguments: [SQLiteTime.string(now), entry.actor?.adminID, entry.actorEmail.map { String($0.prefix(320)) },
+                            entry.clientAddress, entry.action.rawValue, entry.target, entry.detail])
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import GRDB
+
+public enum Role: String, Codable, CaseIterable, Sendable, DatabaseValueConvertible {
+    case support, marketing, admin
+}
+
+/// A staff account (`panel_admins`).
+public struct Admin: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "panel_admins"
+
+    public var id: Int64?
+    public var email: String
+    public var passwordHash: String
+    public var role: Role
+    public var createdAt: String
+    public var disabledAt: String?
+
+    public enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let email = Column(CodingKeys.email)
+        static let passwordHash = Column(CodingKeys.passwordHash)
+        static let disabledAt = Column(CodingKeys.disabledAt)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, email, role
+        case passwordHash = "password_hash"
+        case createdAt = "created_at"
+        case disabledAt = "disabled_at"
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+/// Who is signed in: what a request needs of the admin, without the password hash.
+public struct StaffIdentity: Sendable, Equatable {
+    public let adminID: Int64
+    public let email: String
+    public let role: Role
+}

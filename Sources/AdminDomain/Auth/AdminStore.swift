@@ -1,0 +1,81 @@
+import Foundation
+import GRDB
+
+public enum AdminStoreError: Error, Equatable, CustomStringConvertible {
+    case invalidEmail
+    case emailTaken
+    case weakPassword(String)
+
+    public var description: String {
+        switch self {
+        case .invalidEmail: "that is not an email address"
+        case .emailTaken: "an account with that email already exists"
+        case let .weakPassword(reason): reason
+        }
+    }
+}
+
+/// Staff accounts in `panel_admins`.
+public struct AdminStore: Sendable {
+    let database: PanelDatabase
+    let hasher: PasswordHasher
+
+    public init(database: PanelDatabase, hasher: PasswordHasher) {
+        self.database = database
+        self.hasher = hasher
+    }
+
+    @discardableResult
+    public func create(email rawEmail: String, password: String, role: Role, now: Date = Date()) async throws -> Admin {
+        let email = rawEmail.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard Self.looksLikeEmail(email) else { throw AdminStoreError.invalidEmail }
+        if let reason = PasswordPolicy.problem(with: password) { throw AdminStoreError.weakPassword(reason) }
+        if try await find(email: email) != nil { throw AdminStoreError.emailTaken }
+        let hash = try await hasher.hash(password)
+        let admin = Admin(id: nil, email: email, passwordHash: hash, role: role,
+                          createdAt: SQLiteTime.string(now), disabledAt: nil)
+        do {
+            return try await database.writer.write { db in try admin.inserted(db) }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw AdminStoreError.emailTaken
+        }
+    }
+
+    public func find(email: String) async throws -> Admin? {
+        try await database.reader.read { db in
+            try Admin.filter(Admin.Columns.email == email.trimmingCharacters(in: .whitespacesAndNewlines))
+                .fetchOne(db)
+        }
+    }
+
+    public func activeAdminCount() async throws -> Int {
+        try await database.reader.read { db in
+            try Admin.filter(Admin.Columns.disabledAt == nil).fetchCount(db)
+        }
+    }
+
+    func updatePasswordHash(adminID: Int64, to hash: String) async throws {
+        try await database.writer.write { db in
+            try db.execute(sql: "UPDATE panel_admins SET password_hash = ? WHERE id = ?", arguments: [hash, adminID])
+        }
+    }
+
+    static func looksLikeEmail(_ email: String) -> Bool {
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        return parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".")
+            && email.count <= 254 && !email.contains(where: { $0.isWhitespace })
+    }
+}
+
+public enum PasswordPolicy {
+    public static let minimumLength = 12
+    public static let maximumLength = 128
+
+    /// nil when acceptable; otherwise a sentence to show the person choosing it.
+    public static func problem(with password: String) -> String? {
+        let length = password.precomposedStringWithCompatibilityMapping.count
+        if length < minimumLength { return "the password must have at least \(minimumLength) characters" }
+        if length > maximumLength { return "the password must have at most \(maximumLength) characters" }
+        return nil
+    }
+}

@@ -1,0 +1,108 @@
+import Crypto
+import Foundation
+import GRDB
+
+public struct SessionPolicy: Sendable {
+    public var idleTimeout: TimeInterval
+    public var absoluteTimeout: TimeInterval
+
+    public init(idleTimeout: TimeInterval = 30 * 60, absoluteTimeout: TimeInterval = 12 * 3600) {
+        self.idleTimeout = idleTimeout
+        self.absoluteTimeout = absoluteTimeout
+    }
+}
+
+/// Sessions in `panel_sessions`. The cookie carries a 256-bit random token; the table
+/// keeps only its SHA-256, so a copy of the database signs nobody in.
+public struct SessionStore: Sendable {
+    let database: PanelDatabase
+    let policy: SessionPolicy
+
+    /// last_seen_at is rewritten at most this often, so browsing is not a write per request.
+    static let touchInterval: TimeInterval = 60
+
+    public init(database: PanelDatabase, policy: SessionPolicy) {
+        self.database = database
+        self.policy = policy
+    }
+
+    /// Returns the token for the cookie.
+    public func create(adminID: Int64, clientAddress: String?, userAgent: String?, now: Date = Date()) async throws -> String {
+        let token = Self.newToken()
+        let created = SQLiteTime.string(now)
+        let expires = SQLiteTime.string(now.addingTimeInterval(policy.absoluteTimeout))
+        try await database.writer.write { db in
+            try db.execute(
+                sql: """
+                INSERT INTO panel_sessions (token_hash, admin_id, created_at, last_seen_at, expires_at, client_address, user_agent)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+                arguments: [Self.hash(token), adminID, created, created, expires, clientAddress, userAgent.map { String($0.prefix(300)) }])
+        }
+        return token
+    }
+
+    /// The signed-in staff member for a cookie token, or nil for an unknown, expired,
+    /// idle or disabled one.
+    public func identity(forToken token: String, now: Date = Date()) async throws -> StaffIdentity? {
+        guard Self.isWellFormed(token) else { return nil }
+        let tokenHash = Self.hash(token)
+        let row = try await database.reader.read { db in
+            try Row.fetchOne(
+                db,
+                sql: """
+                SELECT s.last_seen_at, s.expires_at, a.id, a.email, a.role, a.disabled_at
+                FROM panel_sessions s JOIN panel_admins a ON a.id = s.admin_id
+                WHERE s.token_hash = ?
+                """,
+                arguments: [tokenHash]
+            ).map { row in
+                (lastSeen: row[0] as String, expires: row[1] as String, adminID: row[2] as Int64,
+                 email: row[3] as String, role: row[4] as String, disabledAt: row[5] as String?)
+            }
+        }
+        guard let row,
+              let lastSeen = SQLiteTime.date(row.lastSeen), let expires = SQLiteTime.date(row.expires),
+              let role = Role(rawValue: row.role)
+        else { return nil }
+        guard row.disabledAt == nil, now < expires, now.timeIntervalSince(lastSeen) < policy.idleTimeout else {
+            try await delete(token: token)
+            return nil
+        }
+        if now.timeIntervalSince(lastSeen) >= Self.touchInterval {
+            try await database.writer.write { db in
+                try db.execute(sql: "UPDATE panel_sessions SET last_seen_at = ? WHERE token_hash = ?",
+                               arguments: [SQLiteTime.string(now), tokenHash])
+            }
+        }
+        return StaffIdentity(adminID: row.adminID, email: row.email, role: role)
+    }
+
+    public func delete(token: String) async throws {
+        guard Self.isWellFormed(token) else { return }
+        try await database.writer.write { db in
+            try db.execute(sql: "DELETE FROM panel_sessions WHERE token_hash = ?", arguments: [Self.hash(token)])
+        }
+    }
+
+    static func newToken() -> String {
+        var rng = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &rng) }
+        return Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// base64url of 32 bytes is 43 characters; anything else is not ours.
+    static func isWellFormed(_ token: String) -> Bool {
+        token.utf8.count == 43 && token.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
+    }
+
+    static func hash(_ token: String) -> String {
+        SHA256.hash(data: Array(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}

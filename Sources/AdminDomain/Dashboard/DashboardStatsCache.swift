@@ -1,0 +1,48 @@
+import Foundation
+import GRDB
+
+/// Keeps the dashboard off the big tables: the numbers are computed at most once per
+/// `maxAge`, in one task at a time, and a stale value is served while a fresh one is made.
+public actor DashboardStatsCache {
+    private let reader: any DatabaseReader
+    private let maxAge: TimeInterval
+    private var current: DashboardStats?
+    private var refresh: Task<DashboardStats, any Error>?
+
+    public init(reader: any DatabaseReader, maxAge: TimeInterval) {
+        self.reader = reader
+        self.maxAge = maxAge
+    }
+
+    public func stats(now: Date = Date()) async throws -> DashboardStats {
+        if let current, now.timeIntervalSince(current.computedAt) < maxAge {
+            return current
+        }
+        let task = refresh ?? startRefresh()
+        if let current {
+            return current
+        }
+        return try await task.value
+    }
+
+    private func startRefresh() -> Task<DashboardStats, any Error> {
+        let reader = self.reader
+        let task = Task {
+            do {
+                let fresh = try await DashboardStats.compute(reader: reader)
+                await self.finishRefresh(with: fresh)
+                return fresh
+            } catch {
+                await self.finishRefresh(with: nil)
+                throw error
+            }
+        }
+        refresh = task
+        return task
+    }
+
+    private func finishRefresh(with stats: DashboardStats?) {
+        if let stats { current = stats }
+        refresh = nil
+    }
+}

@@ -1,0 +1,59 @@
+import GRDB
+
+/// The panel's own tables. Versions live in `panel_schema_version`, not in GRDB's
+/// `grdb_migrations` or `user_version`, which belong to the backend if it wants them.
+enum PanelMigrations {
+    /// Append only: a released migration is never edited.
+    static let steps: [(version: Int, sql: String)] = [
+        (1, """
+        CREATE TABLE panel_admins (
+          id             INTEGER PRIMARY KEY,
+          email          TEXT NOT NULL COLLATE NOCASE UNIQUE,
+          password_hash  TEXT NOT NULL,
+          role           TEXT NOT NULL CHECK (role IN ('support', 'marketing', 'admin')),
+          created_at     TEXT NOT NULL,
+          disabled_at    TEXT
+        );
+        CREATE TABLE panel_sessions (
+          token_hash      TEXT PRIMARY KEY,
+          admin_id        INTEGER NOT NULL REFERENCES panel_admins(id) ON DELETE CASCADE,
+          created_at      TEXT NOT NULL,
+          last_seen_at    TEXT NOT NULL,
+          expires_at      TEXT NOT NULL,
+          client_address  TEXT,
+          user_agent      TEXT
+        );
+        CREATE INDEX panel_sessions_admin ON panel_sessions(admin_id);
+        CREATE TABLE panel_audit_log (
+          id              INTEGER PRIMARY KEY,
+          at              TEXT NOT NULL,
+          admin_id        INTEGER,
+          actor_email     TEXT,
+          client_address  TEXT,
+          action          TEXT NOT NULL,
+          target          TEXT,
+          detail          TEXT
+        );
+        CREATE INDEX panel_audit_log_at ON panel_audit_log(at);
+        CREATE INDEX panel_audit_log_admin ON panel_audit_log(admin_id, at);
+        CREATE TRIGGER panel_audit_log_no_update BEFORE UPDATE ON panel_audit_log
+          BEGIN SELECT RAISE(ABORT, 'panel_audit_log is append-only'); END;
+        CREATE TRIGGER panel_audit_log_no_delete BEFORE DELETE ON panel_audit_log
+          BEGIN SELECT RAISE(ABORT, 'panel_audit_log is append-only'); END;
+        """),
+    ]
+
+    static var latestVersion: Int { steps.last?.version ?? 0 }
+
+    /// One immediate transaction: two panels starting at once cannot both migrate.
+    static func migrate(_ writer: some DatabaseWriter) throws {
+        try writer.write { db in
+            try db.execute(sql: "CREATE TABLE IF NOT EXISTS panel_schema_version (version INTEGER NOT NULL)")
+            let current = try Int.fetchOne(db, sql: "SELECT MAX(version) FROM panel_schema_version") ?? 0
+            for step in steps where step.version > current {
+                try db.execute(sql: step.sql)
+                try db.execute(sql: "INSERT INTO panel_schema_version (version) VALUES (?)", arguments: [step.version])
+            }
+        }
+    }
+}

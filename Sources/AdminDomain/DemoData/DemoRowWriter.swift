@@ -1,0 +1,349 @@
+import Foundation
+import GRDB
+
+/// Generates one user and everything that belongs to them, and writes the rows.
+struct DemoRowWriter {
+    private let db: Database
+    private let households, users, subscriptions, devices, settings, food, documents, reminders, events, receipts: BulkInsert
+    private var nextDeviceID: Int64
+
+    init(db: Database) throws {
+        self.db = db
+        households = try BulkInsert(db, sql: "INSERT INTO households (id, name, created_at) VALUES (?, ?, ?)")
+        users = try BulkInsert(db, sql: """
+            INSERT INTO users (id, email, password_hash, display_name, plan, status, timezone, locale,
+                               household_id, created_at, last_active_at, email_verified_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        subscriptions = try BulkInsert(db, sql: """
+            INSERT INTO subscriptions (user_id, plan_type, status, store, price_cents, currency, started_at,
+                                       current_period_end, cancelled_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        devices = try BulkInsert(db, sql: """
+            INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, app_version,
+                                 os_version, created_at, last_seen_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        settings = try BulkInsert(db, sql: """
+            INSERT INTO notification_settings (user_id, push_enabled, food_reminders, document_reminders,
+                                               marketing_opt_in, reminder_days, daily_time, quiet_start, quiet_end)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        food = try BulkInsert(db, sql: """
+            INSERT INTO food_items (user_id, name, category, storage, quantity, expiry_date, photo_path, photo_bytes,
+                                    source, created_at, updated_at, consumed_at, deleted_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        documents = try BulkInsert(db, sql: """
+            INSERT INTO documents (user_id, doc_type, custom_type, title, number, expiry_date, created_at,
+                                   updated_at, deleted_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        reminders = try BulkInsert(db, sql: """
+            INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status, sent_at, opened_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        events = try BulkInsert(db, sql: """
+            INSERT INTO activity_events (user_id, kind, detail, platform, created_at) VALUES (?, ?, ?, ?, ?)
+            """)
+        receipts = try BulkInsert(db, sql: """
+            INSERT INTO push_receipts (delivery_id, device_id, event, created_at) VALUES (?, ?, ?, ?)
+            """)
+        nextDeviceID = (try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM devices") ?? 0) + 1
+    }
+
+    var rowCounts: [(table: String, rows: Int)] {
+        [("households", households.rows), ("users", users.rows), ("subscriptions", subscriptions.rows),
+         ("devices", devices.rows), ("notification_settings", settings.rows), ("food_items", food.rows),
+         ("documents", documents.rows), ("reminders", reminders.rows), ("activity_events", events.rows),
+         ("push_receipts", receipts.rows)]
+    }
+
+    var totalRows: Int { rowCounts.reduce(0) { $0 + $1.rows } }
+
+    enum Activity { case active, idle, inactive, never }
+
+    mutating func writeUser(id: Int64, totalUsers: Int64, clock: SeedClock, rng: inout SeedRandom) throws {
+        typealias V = DemoVocabulary
+        let isWhale = id == DemoSeeder.whaleUserID
+        // Sign-ups over three years, more of them recently (a growing app); ids in sign-up order.
+        let span: Int64 = 3 * 365 * 86_400
+        let position = (Double(id) / Double(totalUsers + 1)).squareRoot()
+        let createdAt = clock.nowSeconds - span + Int64(Double(span) * position) - Int64(rng.int(0...3_600))
+        let daysSinceSignUp = Double(clock.nowSeconds - createdAt) / 86_400
+
+        let roll = rng.int(0...99)
+        let activity: Activity = isWhale ? .active
+            : roll < 10 ? .never : roll < 45 ? .active : roll < 60 ? .idle : .inactive
+        var lastActive: Int64? = switch activity {
+        case .never: nil
+        case .active: clock.daysAgo(Double(rng.int(0...6_999)) / 1_000)
+        case .idle: clock.daysAgo(8 + Double(rng.int(0...21_900)) / 1_000)
+        case .inactive: clock.daysAgo(30 + Double(rng.int(0...max(0, Int(daysSinceSignUp - 30) * 1_000))) / 1_000)
+        }
+        if let seen = lastActive, seen < createdAt { lastActive = min(clock.nowSeconds, createdAt + 600) }
+        let activeUntil = lastActive ?? createdAt
+
+        let first = rng.pick(V.firstNames), last = rng.pick(V.lastNames)
+        let displayName: String? = switch rng.int(0...199) {
+        case 0..<16: nil
+        case 16..<20: rng.pick(V.hostileNames)
+        case 20..<30: rng.pick(V.scriptNames)
+        default: "\(first) \(last)"
+        }
+        let domain = rng.pick(V.domains)
+        let email: String = if id == 1 {
+            "maria.silva@example.com"
+        } else if rng.chance(0.005) {
+            "\(rng.pick(V.hostileLocalParts))\(id)@\(domain)"
+        } else {
+            "\(first).\(last)\(id)@\(domain)"
+                .replacingOccurrences(of: " ", with: "")
+                .lowercased()
+        }
+        let premium = isWhale || rng.chance(0.08)
+        let status = isWhale ? "active" : rng.chance(0.02) ? "deleted" : rng.chance(0.015) ? "suspended" : "active"
+        let timezone = rng.chance(0.004) ? rng.pick(V.invalidTimezones) : rng.pick(V.validTimezones)
+
+        // Households: blocks of four consecutive users, some of which share one.
+        let group = (id - 1) / 4
+        var groupRandom = SeedRandom(seed: UInt64(bitPattern: group), stream: 1 << 40)
+        var householdID: Int64?
+        if groupRandom.chance(0.15) {
+            if (id - 1) % 4 == 0 {
+                try households.insert(.int(group + 1), .text(groupRandom.chance(0.05) ? "<b>Casa</b> & \"Co\"" : "The \(last) household"),
+                                      .text(clock.timestamp(createdAt)))
+            }
+            if (id - 1) % 4 == 0 || rng.chance(0.75) { householdID = group + 1 }
+        }
+
+        try users.insert(
+            .int(id), .text(email), .text("$argon2id$v=19$m=65536,t=3,p=4$demo$\(id)"), .optionalText(displayName),
+            .text(premium ? "premium" : "free"), .text(status), .text(timezone), .text(rng.pick(V.locales)),
+            householdID.map { .int($0) } ?? .null, .text(clock.timestamp(createdAt)),
+            lastActive.map { .text(clock.timestamp($0)) } ?? .null,
+            rng.chance(0.8) ? .text(clock.timestamp(createdAt + Int64(rng.int(60...86_400)))) : .null)
+
+        try writeSubscriptions(userID: id, premium: premium, createdAt: createdAt, clock: clock, rng: &rng)
+        if rng.chance(0.97) { try writeSettings(userID: id, rng: &rng) }
+        let platforms = try writeDevices(userID: id, activity: activity, createdAt: createdAt, activeUntil: activeUntil,
+                                         clock: clock, rng: &rng)
+
+        let foodCount: Int = if isWhale { DemoSeeder.whaleItemCount }
+            else if activity == .never { rng.chance(0.2) ? rng.int(1...2) : 0 }
+            else if premium { min(rng.exponential(mean: 30), 400) }
+            else if rng.chance(0.01) { rng.int(51...70) } // downgraded from premium, over the free limit
+            else { min(rng.exponential(mean: 9), 50) }
+        let documentCount: Int = isWhale ? 40 : activity == .never ? (rng.chance(0.2) ? 1 : 0)
+            : rng.chance(0.3) ? 0 : min(1 + rng.exponential(mean: 1.2), 20)
+        try writeFood(userID: id, count: foodCount, createdAt: createdAt, activeUntil: activeUntil, clock: clock, rng: &rng)
+        try writeDocuments(userID: id, count: documentCount, firstName: first, createdAt: createdAt,
+                           activeUntil: activeUntil, clock: clock, rng: &rng)
+        try writeEvents(userID: id, activity: activity, createdAt: createdAt, lastActive: lastActive,
+                        platform: platforms.first, rng: &rng)
+    }
+
+    private func writeSubscriptions(userID: Int64, premium: Bool, createdAt: Int64, clock: SeedClock, rng: inout SeedRandom) throws {
+        // A few free users with a live subscription: the "I paid but I'm still free" ticket.
+        let paidButFree = !premium && rng.chance(0.003)
+        let history = premium ? rng.int(0...2) : (rng.chance(0.04) ? 1 : 0)
+        let total = history + (premium || paidButFree ? 1 : 0)
+        guard total > 0 else { return }
+        let currency = rng.pick(DemoVocabulary.currencies)
+        let store = rng.pick(["app_store", "play_store", "web"])
+        var start = max(createdAt, clock.nowSeconds - Int64(total) * 365 * 86_400 + Int64(rng.int(0...30 * 86_400)))
+        for index in 0..<total {
+            let yearly = rng.chance(0.4)
+            let period: Int64 = (yearly ? 365 : 30) * 86_400
+            let isCurrent = index == total - 1 && (premium || paidButFree)
+            var end = start + period
+            let status: String
+            if isCurrent {
+                while end < clock.nowSeconds { end += period }
+                status = paidButFree ? "active" : rng.chance(0.05) ? "past_due" : rng.chance(0.05) ? "cancelled" : "active"
+            } else {
+                status = rng.chance(0.1) ? "refunded" : rng.chance(0.3) ? "cancelled" : "expired"
+            }
+            try subscriptions.insert(
+                .int(userID), .text(yearly ? "yearly" : "monthly"), .text(status), .text(store),
+                .int(yearly ? currency.yearly : currency.monthly), .text(currency.code), .text(clock.timestamp(start)),
+                .text(clock.timestamp(end)), status == "cancelled" ? .text(clock.timestamp(end - 86_400 * 3)) : .null)
+            start = min(end, clock.nowSeconds)
+        }
+    }
+
+    private func writeSettings(userID: Int64, rng: inout SeedRandom) throws {
+        let quiet: (String, String)? = rng.chance(0.4)
+            ? rng.pick([("22:00", "07:00"), ("23:30", "06:30"), ("13:00", "14:00"), ("00:00", "08:00"),
+                        ("21:00", "21:00"), ("25:00", "99:99")])
+            : nil
+        try settings.insert(
+            .int(userID), .int(rng.chance(0.9) ? 1 : 0), .int(rng.chance(0.85) ? 1 : 0), .int(rng.chance(0.9) ? 1 : 0),
+            .int(rng.chance(0.6) ? 1 : 0), .text(rng.pick(["30,15,7,1", "30,15,7,1", "7,1", "1", "30,7,1,0", ""])),
+            .text(rng.pick(["09:00", "09:00", "08:30", "18:00", "21:15", "7:5"])),
+            .optionalText(quiet?.0), .optionalText(quiet?.1))
+    }
+
+    private mutating func writeDevices(userID: Int64, activity: Activity, createdAt: Int64, activeUntil: Int64,
+                                       clock: SeedClock, rng: inout SeedRandom) throws -> [String] {
+        let roll = rng.int(0...99)
+        let count = activity == .never ? (roll < 50 ? 0 : 1) : roll < 5 ? 0 : roll < 75 ? 1 : roll < 95 ? 2 : 3
+        var platforms: [String] = []
+        for _ in 0..<count {
+            let deviceID = nextDeviceID
+            nextDeviceID += 1
+            let ios = rng.chance(0.55)
+            let provider = ios && rng.chance(0.75) ? "apns" : "fcm"
+            let permission = rng.pick(["granted", "granted", "granted", "granted", "denied", "unknown"])
+            var token: String?
+            if permission == "granted" {
+                let a = rng.next(), b = rng.next(), c = rng.next()
+                token = provider == "apns"
+                    ? String(format: "%016llx%016llx%016llx%016llx", a, b, c, UInt64(deviceID))
+                    : "f\(String(a, radix: 36)):APA91b\(String(b, radix: 36))\(String(c, radix: 36))_\(deviceID)"
+            }
+            let seenAt = max(createdAt, activeUntil - Int64(rng.int(0...3 * 86_400)))
+            try devices.insert(
+                .int(deviceID), .int(userID), .text(ios ? "ios" : "android"), .text(provider), .optionalText(token),
+                .text(permission), rng.chance(0.002) ? .text("<img src=x>") : .text(rng.pick(DemoVocabulary.appVersions)),
+                .text(rng.pick(ios ? DemoVocabulary.iosVersions : DemoVocabulary.androidVersions)),
+                .text(clock.timestamp(createdAt + Int64(rng.int(0...3_600)))), .text(clock.timestamp(seenAt)))
+            platforms.append(ios ? "ios" : "android")
+            if token != nil, rng.chance(0.4) {
+                for _ in 0..<rng.int(1...3) {
+                    let deliveryID = "seed-campaign-\(rng.int(1...12))-\(deviceID)"
+                    let at = max(createdAt, clock.nowSeconds - Int64(rng.int(0...60 * 86_400)))
+                    try receipts.insert(.text(deliveryID), .int(deviceID), .text("received"), .text(clock.timestamp(at)))
+                    if rng.chance(0.3) {
+                        try receipts.insert(.text(deliveryID), .int(deviceID), .text("opened"),
+                                            .text(clock.timestamp(at + Int64(rng.int(5...7_200)))))
+                    }
+                }
+            }
+        }
+        return platforms
+    }
+
+    private func writeFood(userID: Int64, count: Int, createdAt: Int64, activeUntil: Int64, clock: SeedClock,
+                           rng: inout SeedRandom) throws {
+        guard count > 0 else { return }
+        let activeDay = Int(activeUntil / 86_400 - clock.today)
+        for _ in 0..<count {
+            let item = rng.pick(DemoVocabulary.foods)
+            let added = createdAt + Int64(rng.int(0...Int(max(0, activeUntil - createdAt))))
+            let addedDay = Int(added / 86_400 - clock.today)
+            let expiryDay = addedDay + (item.category == "Frozen" ? rng.int(30...365) : rng.int(-3...40))
+            let storage: String? = rng.chance(0.1) ? nil : storageFor(category: item.category, rng: &rng)
+            let source = rng.pick(["manual", "manual", "manual", "barcode", "barcode", "photo"])
+            let consumed = expiryDay < activeDay && rng.chance(0.3)
+            let deleted = rng.chance(0.05)
+            let itemID = Int64(food.rows + 1)
+            try food.insert(
+                .int(userID), .text(item.name), .text(item.category), .optionalText(storage),
+                rng.chance(0.7) ? .text(rng.pick(DemoVocabulary.quantities)) : .null, .text(clock.day(expiryDay)),
+                source == "photo" ? .text("photos/\(userID)/\(itemID).jpg") : .null,
+                source == "photo" ? .int(rng.int(80_000...2_000_000)) : .null, .text(source),
+                .text(clock.timestamp(added)), .text(clock.timestamp(added + Int64(rng.int(0...86_400)))),
+                consumed ? .text(clock.timestamp(min(activeUntil, added + 86_400))) : .null,
+                deleted ? .text(clock.timestamp(min(activeUntil, added + 3_600))) : .null)
+            if !deleted, !consumed, rng.chance(0.2) {
+                try writeReminder(userID: userID, kind: "food", itemID: itemID, expiryDay: expiryDay, clock: clock, rng: &rng)
+            }
+        }
+    }
+
+    private func writeDocuments(userID: Int64, count: Int, firstName: String, createdAt: Int64, activeUntil: Int64,
+                                clock: SeedClock, rng: inout SeedRandom) throws {
+        for _ in 0..<count {
+            let custom = rng.chance(0.1)
+            let kind = rng.pick(DemoVocabulary.documentTypes)
+            let number: String? = rng.chance(0.1) ? nil : documentNumber(type: kind.type, firstName: firstName, rng: &rng)
+            let added = createdAt + Int64(rng.int(0...Int(max(0, activeUntil - createdAt))))
+            let expiryDay = rng.int(-400...3_650)
+            let deleted = rng.chance(0.03)
+            let documentID = Int64(documents.rows + 1)
+            try documents.insert(
+                .int(userID), .text(custom ? "custom" : kind.type),
+                custom ? .text(rng.pick(DemoVocabulary.customTypes)) : .null,
+                .text(custom ? "My \(rng.pick(DemoVocabulary.customTypes))" : kind.title), .optionalText(number),
+                .text(clock.day(expiryDay)), .text(clock.timestamp(added)), .text(clock.timestamp(added + 60)),
+                deleted ? .text(clock.timestamp(activeUntil)) : .null)
+            if !deleted, rng.chance(0.5) {
+                try writeReminder(userID: userID, kind: "document", itemID: documentID, expiryDay: expiryDay, clock: clock, rng: &rng)
+            }
+        }
+    }
+
+    private func storageFor(category: String, rng: inout SeedRandom) -> String {
+        switch category {
+        case "Frozen": "Freezer"
+        case "Dairy", "Meat", "Seafood": "Refrigerator"
+        case "Fruits", "Vegetables": rng.pick(["Refrigerator", "Counter"])
+        default: rng.pick(DemoVocabulary.storages)
+        }
+    }
+
+    private func documentNumber(type: String, firstName: String, rng: inout SeedRandom) -> String {
+        switch type {
+        case "passport": "P\(rng.int(10_000_000...99_999_999))"
+        case "drivers_license": "DL-\(rng.int(100_000...999_999))-\(firstName.prefix(2).uppercased())"
+        case "insurance": "POL/\(rng.int(1_000...9_999))/<\(rng.int(10...99))>"
+        default: "\(rng.int(1_000_000...9_999_999))"
+        }
+    }
+
+    private func writeReminder(userID: Int64, kind: String, itemID: Int64, expiryDay: Int, clock: SeedClock,
+                               rng: inout SeedRandom) throws {
+        let daysBefore = rng.pick([30, 15, 7, 1, 0])
+        let scheduled = (clock.today + Int64(expiryDay - daysBefore)) * 86_400 + 9 * 3_600
+        let status = scheduled > clock.nowSeconds ? "scheduled"
+            : rng.chance(0.85) ? "sent" : rng.chance(0.5) ? "failed" : "cancelled"
+        let sentAt = status == "sent" ? scheduled + Int64(rng.int(1...90)) : nil
+        let openedAt = sentAt.flatMap { rng.chance(0.25) ? $0 + Int64(rng.int(30...40_000)) : nil }
+        try reminders.insert(
+            .int(userID), .text(kind), .int(itemID), .int(daysBefore), .text(SQLiteTime.string(secondsSinceEpoch: scheduled)),
+            .text(status), sentAt.map { .text(clock.timestamp($0)) } ?? .null, openedAt.map { .text(clock.timestamp($0)) } ?? .null)
+    }
+
+    private func writeEvents(userID: Int64, activity: Activity, createdAt: Int64, lastActive: Int64?, platform: String?,
+                             rng: inout SeedRandom) throws {
+        let platformValue = SeedValue.optionalText(platform)
+        try events.insert(.int(userID), .text("sign_up"), .null, platformValue, .text(SQLiteTime.string(secondsSinceEpoch: createdAt)))
+        guard let lastActive else { return }
+        let count: Int = switch activity {
+        case .active: 10 + rng.exponential(mean: 25)
+        case .idle: 5 + rng.exponential(mean: 12)
+        case .inactive, .never: 3 + rng.exponential(mean: 8)
+        }
+        let window = max(1, lastActive - createdAt)
+        var times = (0..<min(count, 2_000)).map { _ in createdAt + Int64.random(in: 0...window, using: &rng) }
+        times.sort()
+        times[times.count - 1] = lastActive
+        for (index, time) in times.enumerated() {
+            let kind = index == times.count - 1 ? "login" : rng.pick(DemoVocabulary.eventKinds)
+            let detail: SeedValue = switch kind {
+            case "item_added": .text("{\"name\":\(jsonString(rng.pick(DemoVocabulary.foods).name))}")
+            case "settings_changed": .text("{\"field\":\"quiet_start\",\"to\":\"22:00\"}")
+            case "push_opened": .text("{\"delivery_id\":\"seed-campaign-\(rng.int(1...12))\"}")
+            default: .null
+            }
+            try events.insert(.int(userID), .text(kind), detail, platformValue, .text(SQLiteTime.string(secondsSinceEpoch: time)))
+        }
+    }
+
+    private func jsonString(_ value: String) -> String {
+        var out = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,39 @@
+import AdminDomain
+import Hummingbird
+import Logging
+
+/// Opens the database and builds the whole panel; the executable and the tests both call it.
+public func buildApplication(_ configuration: PanelConfiguration, logger: Logger? = nil) throws -> some ApplicationProtocol {
+    let database = try PanelDatabase.open(path: configuration.databasePath)
+    let services = PanelServices(database: database, configuration: configuration)
+    return buildApplication(services: services, configuration: configuration, logger: logger)
+}
+
+public func buildApplication(services: PanelServices, configuration: PanelConfiguration,
+                             logger: Logger? = nil) -> some ApplicationProtocol {
+    var logger = logger ?? Logger(label: "admin-panel")
+    if logger.logLevel > .info { logger.logLevel = .info }
+    return Application(
+        router: buildRouter(services: services, publicDirectory: configuration.publicDirectory),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+        logger: logger)
+}
+
+public func buildRouter(services: PanelServices, publicDirectory: String) -> Router<PanelRequestContext> {
+    let router = Router(context: PanelRequestContext.self)
+    router.addMiddleware {
+        SecurityHeadersMiddleware()
+        ErrorPageMiddleware()
+        // Answers only what the routes do not: static files need no session.
+        FileMiddleware(publicDirectory, urlBasePath: "/static", searchForIndexHtml: false)
+    }
+    let auth = AuthController(services: services)
+    auth.addRoutes(to: router)
+
+    let staff = router.group()
+        .add(middleware: RequireStaffMiddleware(services: services))
+        .group(context: StaffRequestContext.self)
+    auth.addStaffRoutes(to: staff)
+    DashboardController(services: services).addRoutes(to: staff)
+    return router
+}

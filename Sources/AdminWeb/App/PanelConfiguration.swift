@@ -1,0 +1,40 @@
+import AdminDomain
+import Foundation
+
+/// Everything `buildApplication` needs; the command line fills it, tests fill it too.
+public struct PanelConfiguration: Sendable {
+    public var databasePath: String
+    public var host: String
+    public var port: Int
+    /// Folder with the CSS, images and scripts served under /static.
+    public var publicDirectory: String
+    public var scrypt: ScryptParameters
+    public var maxConcurrentHashes: Int
+    public var sessionPolicy: SessionPolicy
+    /// How old the dashboard's numbers may be before they are computed again.
+    public var statsMaxAge: TimeInterval
+    /// Mark the session cookie `Secure`: set it when a TLS proxy stands in front.
+    public var secureCookies: Bool
+
+    public init(
+        databasePath: String,
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        publicDirectory: String = "Public",
+        scrypt: ScryptParameters = .owasp,
+        maxConcurrentHashes: Int = 2,
+        sessionPolicy: SessionPolicy = SessionPolicy(),
+        statsMaxAge: TimeInterval = 300,
+        secureCookies: Bool = false
+    ) {
+        self.databasePath = databasePath
+        self.host = host
+        self.port = port
+        self.publicDirectory = publicDirectory
+        self.scrypt = scrypt
+        self.maxConcurrentHashes = maxConcurrentHashes
+        self.sessionPolicy = sessionPolicy
+        self.statsMaxAge = statsMaxAge
+        self.secureCookies = secureCookies
+    }
+}

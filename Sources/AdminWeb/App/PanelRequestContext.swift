@@ -1,0 +1,40 @@
+import AdminDomain
+import Hummingbird
+
+/// Every request's context. `identity` is filled by `RequireStaffMiddleware`.
+public struct PanelRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public var identity: StaffIdentity?
+    public var sessionToken: String?
+    public let clientAddress: String?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        clientAddress = source.channel.remoteAddress?.ipAddress
+    }
+
+    public var requestDecoder: URLEncodedFormDecoder { URLEncodedFormDecoder() }
+    /// Forms here are a few fields; anything larger is refused with 413.
+    public var maxUploadSize: Int { 64 * 1024 }
+}
+
+/// The context of routes behind sign-in: the identity is there, not optional.
+public struct StaffRequestContext: ChildRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let identity: StaffIdentity
+    public let sessionToken: String
+    public let clientAddress: String?
+
+    public init(context: PanelRequestContext) throws {
+        guard let identity = context.identity, let token = context.sessionToken else {
+            throw HTTPError(.unauthorized)
+        }
+        coreContext = context.coreContext
+        self.identity = identity
+        sessionToken = token
+        clientAddress = context.clientAddress
+    }
+
+    public var requestDecoder: URLEncodedFormDecoder { URLEncodedFormDecoder() }
+    public var maxUploadSize: Int { 64 * 1024 }
+}

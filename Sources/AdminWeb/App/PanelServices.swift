@@ -1,0 +1,27 @@
+import AdminDomain
+import Foundation
+
+/// The domain services one running panel shares between requests.
+public struct PanelServices: Sendable {
+    public let database: PanelDatabase
+    public let hasher: PasswordHasher
+    public let admins: AdminStore
+    public let signIn: SignInService
+    public let stats: DashboardStatsCache
+    let secureCookies: Bool
+    let statsMaxAge: TimeInterval
+
+    public init(database: PanelDatabase, configuration: PanelConfiguration) {
+        self.database = database
+        hasher = PasswordHasher(parameters: configuration.scrypt, maxConcurrentHashes: configuration.maxConcurrentHashes)
+        admins = AdminStore(database: database, hasher: hasher)
+        signIn = SignInService(
+            admins: admins,
+            sessions: SessionStore(database: database, policy: configuration.sessionPolicy),
+            audit: AuditLog(database: database),
+            hasher: hasher)
+        stats = DashboardStatsCache(reader: database.reader, maxAge: configuration.statsMaxAge)
+        secureCookies = configuration.secureCookies
+        statsMaxAge = configuration.statsMaxAge
+    }
+}

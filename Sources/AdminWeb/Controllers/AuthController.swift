@@ -1,0 +1,67 @@
+import AdminDomain
+import Hummingbird
+
+/// Sign-in and sign-out.
+struct AuthController {
+    let services: PanelServices
+
+    /// The form as posted; absent fields decode as empty rather than failing the request.
+    struct LoginForm: Decodable {
+        var email: String?
+        var password: String?
+        var next: String?
+    }
+
+    func addRoutes(to router: Router<PanelRequestContext>) {
+        router.get(RouterPath(SiteURL.login().path), use: showLogin)
+        router.post(RouterPath(SiteURL.login().path), use: submitLogin)
+    }
+
+    func addStaffRoutes(to group: RouterGroup<StaffRequestContext>) {
+        group.post(RouterPath(SiteURL.logout.path), use: logout)
+    }
+
+    @Sendable func showLogin(request: Request, context: PanelRequestContext) async throws -> Response {
+        let next = request.uri.queryParameters.get("next")
+        if let token = request.cookies[SessionCookie.name]?.value,
+           try await services.signIn.sessions.identity(forToken: token) != nil {
+            return .redirect(to: Self.destination(next), type: .normal)
+        }
+        return HTMLPage(LoginView(model: LoginModel(next: next))).response()
+    }
+
+    @Sendable func submitLogin(request: Request, context: PanelRequestContext) async throws -> Response {
+        let form = (try? await URLEncodedFormDecoder().decode(LoginForm.self, from: request, context: context))
+            ?? LoginForm()
+        let email = (form.email ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let password = form.password ?? ""
+        guard !email.isEmpty, !password.isEmpty else {
+            return HTMLPage(LoginView(model: LoginModel(email: email, next: form.next, error: "Enter your email and password.")),
+                            status: .badRequest).response()
+        }
+        let result = try await services.signIn.signIn(
+            email: email, password: password, clientAddress: context.clientAddress,
+            userAgent: request.headers[.userAgent])
+        guard case let .signedIn(token, _) = result else {
+            return HTMLPage(LoginView(model: LoginModel(email: email, next: form.next, error: "Wrong email or password.")),
+                            status: .unauthorized).response()
+        }
+        var response = Response.redirect(to: Self.destination(form.next), type: .normal)
+        response.setCookie(SessionCookie.make(token: token, secure: services.secureCookies))
+        return response
+    }
+
+    @Sendable func logout(request: Request, context: StaffRequestContext) async throws -> Response {
+        try await services.signIn.signOut(token: context.sessionToken, identity: context.identity,
+                                          clientAddress: context.clientAddress)
+        var response = Response.redirect(to: SiteURL.login().href, type: .normal)
+        response.setCookie(SessionCookie.expired(secure: services.secureCookies))
+        return response
+    }
+
+    /// Where to go after signing in: the page asked for, if it is one of ours.
+    static func destination(_ next: String?) -> String {
+        guard let next, SiteURL.isSafeRedirect(next), next != SiteURL.login().path else { return SiteURL.dashboard.href }
+        return next
+    }
+}

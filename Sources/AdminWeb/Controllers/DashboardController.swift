@@ -1,0 +1,14 @@
+import Hummingbird
+
+struct DashboardController {
+    let services: PanelServices
+
+    func addRoutes(to group: RouterGroup<StaffRequestContext>) {
+        group.get(RouterPath(SiteURL.dashboard.path), use: show)
+    }
+
+    @Sendable func show(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
+        let model = try await DashboardModel.load(services: services)
+        return HTMLPage(DashboardView(model: model, identity: context.identity))
+    }
+}

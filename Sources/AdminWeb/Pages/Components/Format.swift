@@ -1,0 +1,19 @@
+import Foundation
+
+/// Number formats for pages, fixed so that output does not depend on the server's locale.
+enum Format {
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var out = ""
+        for (index, character) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
+            out.append(character)
+        }
+        return value < 0 ? "-" + out : out
+    }
+
+    static func percent(_ fraction: Double?, decimals: Int = 1) -> String {
+        guard let fraction, fraction.isFinite else { return "n/a" }
+        return String(format: "%.\(decimals)f%%", fraction * 100)
+    }
+}

@@ -1,0 +1,36 @@
+import HTMLRender
+import Hummingbird
+
+/// What a person sees when something goes wrong: the status, a plain sentence, and the
+/// request id to quote to whoever reads the logs. Never an internal message.
+struct ErrorView: HTMLComponent {
+    let status: HTTPResponse.Status
+    let requestID: String
+
+    var sentence: String {
+        switch status.code {
+        case 400: "The request could not be understood. Check what was typed and try again."
+        case 401, 403: "You do not have access to this page."
+        case 404: "There is no page at this address."
+        case 405: "This address does not accept that kind of request."
+        case 413: "What was sent is too large."
+        case 500...: "Something went wrong on our side. Nothing you typed was lost; try again in a moment."
+        default: "The request could not be completed."
+        }
+    }
+
+    var content: HTMLNode {
+        PageLayout(pageTitle: "\(status.code) \(status.reasonPhrase)", identity: nil) {
+            section(.class("error-card")) {
+                h1 { "\(status.code) \(status.reasonPhrase)" }
+                p { sentence }
+                p(.class("muted")) { "Request id: \(requestID)" }
+                p { a(.href(SiteURL.dashboard.href)) { "Back to the dashboard" } }
+            }
+        }.content
+    }
+
+    func response() -> Response {
+        HTMLPage(self, status: status).response()
+    }
+}

@@ -1,0 +1,50 @@
+import HTMLRender
+
+enum NavSection: CaseIterable {
+    case dashboard, users, activity, campaigns, admins
+
+    var label: String {
+        switch self {
+        case .dashboard: "Dashboard"
+        case .users: "Users"
+        case .activity: "Activity"
+        case .campaigns: "Campaigns"
+        case .admins: "Admins"
+        }
+    }
+
+    /// nil: the area is not built yet, and the navigation says so instead of linking to nothing.
+    var url: SiteURL? {
+        switch self {
+        case .dashboard: .dashboard
+        case .users, .activity, .campaigns, .admins: nil
+        }
+    }
+}
+
+struct NavBar: HTMLComponent {
+    let active: NavSection?
+
+    var content: HTMLNode {
+        nav(.ariaLabel("Main")) {
+            ul {
+                for section in NavSection.allCases {
+                    li {
+                        if let url = section.url {
+                            if section == active {
+                                a(.href(url.href), .ariaCurrent("page")) { section.label }
+                            } else {
+                                a(.href(url.href)) { section.label }
+                            }
+                        } else {
+                            span(.class("soon"), .ariaDisabled("true"), .title("Not built yet")) {
+                                section.label
+                                small { " soon" }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

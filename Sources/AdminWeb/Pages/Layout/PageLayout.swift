@@ -1,0 +1,49 @@
+import AdminDomain
+import HTMLRender
+
+/// The page shell: head, top bar with navigation and sign-out, and the page's content.
+struct PageLayout: HTMLComponent {
+    let pageTitle: String
+    let identity: StaffIdentity?
+    let activeSection: NavSection?
+    let children: [HTMLNode]
+
+    init(pageTitle: String, identity: StaffIdentity?, activeSection: NavSection? = nil,
+         @HTMLBuilder content: () -> [HTMLNode]) {
+        self.pageTitle = pageTitle
+        self.identity = identity
+        self.activeSection = activeSection
+        self.children = content()
+    }
+
+    var content: HTMLNode {
+        html(.lang("en")) {
+            head {
+                meta(.charset("utf-8"))
+                meta(.name("viewport"), .content("width=device-width, initial-scale=1"))
+                title { "\(pageTitle) · Expiry Tracker Admin" }
+                link(.rel("stylesheet"), .href(SiteURL.stylesheet.path))
+                link(.rel("icon"), .href(SiteURL.favicon.path))
+            }
+            body {
+                header(.class("topbar")) {
+                    a(.class("brand"), .href(SiteURL.dashboard.href)) { "Expiry Tracker Admin" }
+                    if let identity {
+                        NavBar(active: activeSection)
+                        div(.class("account")) {
+                            span(.class("who"), .title("Signed in as \(identity.email) (\(identity.role.rawValue))")) {
+                                identity.email
+                            }
+                            form(.method(.post), .action(SiteURL.logout.href), .class("inline")) {
+                                button(.type("submit"), .class("link-button")) { "Sign out" }
+                            }
+                        }
+                    }
+                }
+                mainElement(.class("page")) {
+                    children
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Every URL of the panel: routes are registered from these and links are built from them,
+/// so a renamed page cannot leave a dead link behind.
+public enum SiteURL: Sendable, Equatable {
+    case dashboard
+    case login(next: String? = nil)
+    case logout
+    case stylesheet
+    case favicon
+
+    /// The route path, without query.
+    public var path: String {
+        switch self {
+        case .dashboard: "/"
+        case .login: "/login"
+        case .logout: "/logout"
+        case .stylesheet: "/static/css/app.css"
+        case .favicon: "/static/favicon.svg"
+        }
+    }
+
+    /// The link to put in a page.
+    public var href: String {
+        switch self {
+        case let .login(next?) where Self.isSafeRedirect(next) && next != "/":
+            var components = URLComponents()
+            components.path = path
+            components.queryItems = [URLQueryItem(name: "next", value: next)]
+            return components.string ?? path
+        default:
+            return path
+        }
+    }
+
+    /// Only a path on this site: no scheme, no `//host`, no backslash tricks.
+    public static func isSafeRedirect(_ target: String) -> Bool {
+        target.hasPrefix("/") && !target.hasPrefix("//") && !target.contains("\\")
+            && !target.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+    }
+}

@@ -1,0 +1,44 @@
+/// One node of an HTML tree. Text and attribute values are stored as given and escaped
+/// only when rendered, so no caller can forget to escape them.
+public struct HTMLNode: Sendable {
+    enum Storage: Sendable {
+        case element(name: String, attributes: [Attribute], children: [HTMLNode])
+        case void(name: String, attributes: [Attribute])
+        case text(String)
+        case raw(String)
+        case fragment([HTMLNode])
+    }
+
+    let storage: Storage
+
+    init(_ storage: Storage) {
+        self.storage = storage
+    }
+
+    /// Text content; `& < >` are escaped on output.
+    public static func text(_ value: String) -> HTMLNode {
+        HTMLNode(.text(value))
+    }
+
+    /// Several nodes side by side without a wrapping element.
+    public static func fragment(@HTMLBuilder _ content: () -> [HTMLNode]) -> HTMLNode {
+        HTMLNode(.fragment(content()))
+    }
+
+    public static let empty = HTMLNode(.fragment([]))
+
+    /// Markup inserted exactly as given. The name says it: only for trusted, constant
+    /// markup (never for anything that came from a user or the database).
+    public static func unsafeRawHTML(_ markup: String) -> HTMLNode {
+        HTMLNode(.raw(markup))
+    }
+}
+
+/// Something that renders as HTML: pages and reusable components conform.
+public protocol HTMLComponent {
+    var content: HTMLNode { get }
+}
+
+extension HTMLNode: HTMLComponent {
+    public var content: HTMLNode { self }
+}

@@ -1,0 +1,43 @@
+import AdminDomain
+import AdminWeb
+import ArgumentParser
+import Foundation
+
+struct AdminCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "admin", abstract: "Manage staff accounts.", subcommands: [CreateAdmin.self])
+}
+
+extension Role: ExpressibleByArgument {}
+
+struct CreateAdmin: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create", abstract: "Create a staff account; the password is read from standard input.")
+
+    @Option(help: "Path of the app's SQLite database.")
+    var db: String
+
+    @Option(help: "Email address of the account.")
+    var email: String
+
+    @Option(help: "support, marketing or admin.")
+    var role: Role
+
+    func run() async throws {
+        try await reportingErrors {
+            let database = try PanelDatabase.open(path: db)
+            if isatty(STDIN_FILENO) != 0 {
+                print("password (at least \(PasswordPolicy.minimumLength) characters): ", terminator: "")
+            }
+            guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+                throw fail("no password on standard input")
+            }
+            let services = PanelServices(database: database, configuration: PanelConfiguration(databasePath: db))
+            let admin = try await services.admins.create(email: email, password: line, role: role)
+            try await services.signIn.audit.append(
+                AuditEntry(actor: nil, actorEmail: "cli", clientAddress: nil, action: .adminCreated,
+                           target: "admin:\(admin.id ?? 0)", detail: "role=\(role.rawValue)"))
+            print("created \(role.rawValue) account \(admin.email)")
+        }
+    }
+}

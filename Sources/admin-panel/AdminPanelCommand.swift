@@ -1,0 +1,35 @@
+import AdminDomain
+import AdminWeb
+import ArgumentParser
+import Foundation
+
+@main
+struct AdminPanelCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "admin-panel",
+        abstract: "The Expiry Tracker back office.",
+        subcommands: [DemoCommand.self, ServeCommand.self, SeedCommand.self, AdminCommand.self])
+}
+
+/// Prints one line to standard error and exits non-zero: for errors a person can act on.
+func fail(_ message: String) -> ExitCode {
+    FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+    return ExitCode(1)
+}
+
+/// Runs `body`, turning the errors a person can act on into one line and exit code 1.
+func reportingErrors<T>(_ body: () async throws -> T) async throws -> T {
+    do {
+        return try await body()
+    } catch let error as DatabaseOpenError {
+        throw fail(error.description)
+    } catch let error as DemoSeedError {
+        throw fail(error.description)
+    } catch let error as AdminStoreError {
+        throw fail(error.description)
+    } catch let error as ExitCode {
+        throw error
+    } catch {
+        throw fail("\(error)")
+    }
+}
