@@ -49,14 +49,22 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Temporary seeded databases and digests shared by the test targets.
+        .target(
+            name: "TestSupport",
+            dependencies: ["AdminDomain", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")],
+            path: "Tests/TestSupport"
+        ),
+        .testTarget(name: "HTMLRenderTests", dependencies: ["HTMLRender"]),
         .testTarget(
             name: "AdminDomainTests",
-            dependencies: ["AdminDomain", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["AdminDomain", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "AdminWebTests",
             dependencies: [
-                "AdminWeb", "AdminDomain", "HTMLRender",
+                "AdminWeb", "AdminDomain", "HTMLRender", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

@@ -37,7 +37,7 @@ struct CreateAdmin: AsyncParsableCommand {
             try await services.signIn.audit.append(
                 AuditEntry(actor: nil, actorEmail: "cli", clientAddress: nil, action: .adminCreated,
                            target: "admin:\(admin.id ?? 0)", detail: "role=\(role.rawValue)"))
-            print("created \(role.rawValue) account \(admin.email)")
+            say("created \(role.rawValue) account \(admin.email)")
         }
     }
 }

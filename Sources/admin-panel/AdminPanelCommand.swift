@@ -11,6 +11,12 @@ struct AdminPanelCommand: AsyncParsableCommand {
         subcommands: [DemoCommand.self, ServeCommand.self, SeedCommand.self, AdminCommand.self])
 }
 
+/// Prints and flushes at once: standard output to a file or pipe is block-buffered, and the
+/// demo's one-time password must not sit in a buffer.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
 /// Prints one line to standard error and exits non-zero: for errors a person can act on.
 func fail(_ message: String) -> ExitCode {
     FileHandle.standardError.write(Data("error: \(message)\n".utf8))

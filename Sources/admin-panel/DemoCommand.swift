@@ -22,9 +22,9 @@ struct DemoCommand: AsyncParsableCommand {
     func run() async throws {
         let app = try await reportingErrors {
             if !FileManager.default.fileExists(atPath: db) {
-                print("creating \(db) with \(users) demo users…")
+                say("creating \(db) with \(users) demo users…")
                 let report = try DemoSeeder(userCount: users).run(path: db)
-                print(String(format: "  %d rows in %.1f s", report.totalRows, report.seconds))
+                say(String(format: "  %d rows in %.1f s", report.totalRows, report.seconds))
             }
             let configuration = server.configuration(databasePath: db)
             let database = try PanelDatabase.open(path: db)
@@ -32,7 +32,7 @@ struct DemoCommand: AsyncParsableCommand {
             if try await services.admins.activeAdminCount() == 0 {
                 let password = Self.randomPassword()
                 try await services.admins.create(email: Self.adminEmail, password: password, role: .admin)
-                print("""
+                say("""
 
                 created the admin account (this password is shown once):
                   email:    \(Self.adminEmail)
@@ -40,7 +40,7 @@ struct DemoCommand: AsyncParsableCommand {
 
                 """)
             }
-            print("serving on http://\(server.host):\(server.port)")
+            say("serving on http://\(server.host):\(server.port)")
             return buildApplication(services: services, configuration: configuration)
         }
         try await app.runService()

@@ -17,12 +17,12 @@ struct SeedCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            print("seeding \(db) with \(users) users (seed \(seed))")
-            let report = try DemoSeeder(userCount: users, seed: seed).run(path: db) { print($0) }
+            say("seeding \(db) with \(users) users (seed \(seed))")
+            let report = try DemoSeeder(userCount: users, seed: seed).run(path: db) { say($0) }
             for (table, rows) in report.rowsPerTable {
-                print("  \(table.padding(toLength: 22, withPad: " ", startingAt: 0)) \(rows)")
+                say("  \(table.padding(toLength: 22, withPad: " ", startingAt: 0)) \(rows)")
             }
-            print(String(format: "seeded %d rows in %.1f s: %.0f rows/s", report.totalRows, report.seconds, report.rowsPerSecond))
+            say(String(format: "seeded %d rows in %.1f s: %.0f rows/s", report.totalRows, report.seconds, report.rowsPerSecond))
         }
     }
 }

@@ -1,0 +1,67 @@
+@testable import AdminDomain
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+
+@Suite struct DemoData {
+    @Test func theSameSeedAndDayGiveTheSameDatabase() throws {
+        let a = try TemporaryDatabase.seeded(users: 120, seed: 42, now: TemporaryDatabase.seedNow)
+        let b = try TemporaryDatabase.seeded(users: 120, seed: 42, now: TemporaryDatabase.seedNow)
+        let c = try TemporaryDatabase.seeded(users: 120, seed: 43, now: TemporaryDatabase.seedNow)
+        defer { [a, b, c].forEach { $0.remove() } }
+        #expect(try appTablesDigest(path: a.path) == appTablesDigest(path: b.path))
+        #expect(try appTablesDigest(path: a.path) != appTablesDigest(path: c.path))
+    }
+
+    @Test func itRefusesADatabaseThatHasUsers() throws {
+        let temp = try TemporaryDatabase.seeded(users: 10)
+        defer { temp.remove() }
+        let before = try appTablesDigest(path: temp.path)
+        #expect(throws: DemoSeedError.alreadyHasUsers(path: temp.path, count: 10)) {
+            try DemoSeeder(userCount: 10).run(path: temp.path)
+        }
+        #expect(try appTablesDigest(path: temp.path) == before)
+    }
+
+    @Test func theSchemaIsTheBackendsAndTheFileIsInWALMode() throws {
+        let temp = try TemporaryDatabase.seeded(users: 10)
+        defer { temp.remove() }
+        let reference = try DatabaseQueue()
+        try reference.write { try $0.execute(sql: AppSchema.sql) }
+        let query = "SELECT type, name, sql FROM sqlite_master ORDER BY name"
+        let expected = try reference.read { try Row.fetchAll($0, sql: query) }
+        let seeded = try DatabaseQueue(path: temp.path)
+        #expect(try seeded.read { try Row.fetchAll($0, sql: query) } == expected)
+        #expect(try seeded.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
+    }
+
+    @Test func everyTableIsFilledWithTheCasesSupportMeets() throws {
+        let temp = try TemporaryDatabase.seeded(users: 1_500, now: TemporaryDatabase.seedNow)
+        defer { temp.remove() }
+        let queue = try DatabaseQueue(path: temp.path)
+        func count(_ sql: String) throws -> Int { try queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM " + sql)! } }
+        do {
+            for table in AppSchema.tableNames {
+                #expect(try count(table) > 0, "\(table) is empty")
+            }
+            let today = "2026-11-18"
+            #expect(try count("food_items WHERE user_id = \(DemoSeeder.whaleUserID)") == DemoSeeder.whaleItemCount)
+            #expect(try count("food_items WHERE expiry_date < '\(today)'") > 0)
+            #expect(try count("food_items WHERE expiry_date >= '\(today)'") > 0)
+            #expect(try count("documents WHERE expiry_date < '\(today)'") > 0)
+            #expect(try count("users WHERE last_active_at IS NULL") > 0)
+            #expect(try count("users WHERE last_active_at >= '2026-11-17'") > 0)
+            #expect(try count("users WHERE last_active_at < '2026-08-01'") > 0)
+            #expect(try count("users WHERE display_name LIKE '%<script>%'") > 0)
+            #expect(try count("users WHERE timezone NOT LIKE '%/%' AND timezone <> 'UTC'") > 0)
+            #expect(try count("users WHERE plan = 'premium'") > 0)
+            #expect(try count("users WHERE household_id IS NOT NULL") > 0)
+            #expect(try count("notification_settings WHERE quiet_start > quiet_end") > 0)
+            #expect(try count("devices WHERE push_token IS NULL") > 0)
+            #expect(try count("devices WHERE push_permission = 'granted'") > 0)
+            #expect(try count("subscriptions WHERE status = 'active'") > 0)
+            #expect(try count("reminders WHERE status = 'sent'") > 0)
+        }
+    }
+}

@@ -1,0 +1,79 @@
+@testable import AdminDomain
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct PasswordHashing {
+    let hasher = PasswordHasher(parameters: fastScryptForTests)
+
+    @Test func hashIsSelfDescribingAndSalted() async throws {
+        let first = try await hasher.hash("correct horse battery staple")
+        let second = try await hasher.hash("correct horse battery staple")
+        #expect(first.hasPrefix("$scrypt$ln=4,r=8,p=1$"))
+        #expect(first != second)
+        #expect(first.split(separator: "$").count == 4)
+    }
+
+    @Test func rightPasswordMatchesAndWrongOneDoesNot() async throws {
+        let stored = try await hasher.hash("correct horse battery staple")
+        #expect(try await hasher.verify("correct horse battery staple", against: stored) == .match(needsRehash: false))
+        #expect(try await hasher.verify("correct horse battery stapl", against: stored) == .mismatch)
+        #expect(try await hasher.verify("", against: stored) == .mismatch)
+    }
+
+    @Test func longPasswordsAreNeverTruncated() async throws {
+        let base = String(repeating: "a", count: 100)
+        let stored = try await hasher.hash(base + "1")
+        #expect(try await hasher.verify(base + "2", against: stored) == .mismatch)
+    }
+
+    @Test func equivalentUnicodeSpellingsMatch() async throws {
+        let stored = try await hasher.hash("caf\u{E9} \u{FB01}ne password")        // é precomposed, "ﬁ" ligature
+        #expect(try await hasher.verify("cafe\u{301} fine password", against: stored) == .match(needsRehash: false))
+    }
+
+    @Test func olderParametersAskForARehash() async throws {
+        let old = try await PasswordHasher(parameters: ScryptParameters(logN: 3, r: 8, p: 1)).hash("correct horse battery staple")
+        #expect(try await hasher.verify("correct horse battery staple", against: old) == .match(needsRehash: true))
+    }
+
+    @Test(arguments: ["", "plain", "$scrypt$ln=99,r=8,p=1$AAAA$BBBB", "$bcrypt$x$y$z", "$scrypt$ln=4,r=8,p=1$!!$!!"])
+    func malformedStoredHashesNeverMatch(stored: String) async throws {
+        #expect(try await hasher.verify("anything at all", against: stored) == .mismatch)
+    }
+
+    @Test func theDefaultIsOWASPsScryptSetting() {
+        #expect(PasswordHasher().parameters == ScryptParameters(logN: 17, r: 8, p: 1))
+    }
+}
+
+@Test func limiterNeverRunsMoreThanItsLimitAtOnce() async throws {
+    let limiter = ConcurrencyLimiter(limit: 2)
+    let gauge = Gauge()
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for _ in 0..<12 {
+            group.addTask {
+                try await limiter.run {
+                    gauge.enter()
+                    Thread.sleep(forTimeInterval: 0.01)
+                    gauge.leave()
+                }
+            }
+        }
+        try await group.waitForAll()
+    }
+    #expect(gauge.peak == 2)
+}
+
+private final class Gauge: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current = 0
+    private(set) var peak = 0
+    func enter() { lock.withLock { current += 1; peak = max(peak, current) } }
+    func leave() { lock.withLock { current -= 1 } }
+}
+
+@Test(arguments: [("short", false), ("twelve chars", true), (String(repeating: "x", count: 128), true), (String(repeating: "x", count: 129), false)])
+func passwordLengthPolicy(password: String, acceptable: Bool) {
+    #expect((PasswordPolicy.problem(with: password) == nil) == acceptable)
+}

@@ -1,0 +1,75 @@
+@testable import AdminDomain
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+
+@Suite struct Sessions {
+    let temp: TemporaryDatabase
+    let database: PanelDatabase
+    let sessions: SessionStore
+    let admin: Admin
+
+    init() async throws {
+        temp = try TemporaryDatabase.seeded(users: 20)
+        database = try PanelDatabase.open(path: temp.path)
+        sessions = SessionStore(database: database, policy: SessionPolicy(idleTimeout: 30 * 60, absoluteTimeout: 12 * 3600))
+        admin = try await AdminStore(database: database, hasher: PasswordHasher(parameters: fastScryptForTests))
+            .create(email: "support@example.com", password: "a long enough password", role: .support)
+    }
+
+    @Test func aNewSessionIdentifiesItsAdmin() async throws {
+        defer { temp.remove() }
+        let token = try await sessions.create(adminID: admin.id!, clientAddress: "127.0.0.1", userAgent: "test")
+        #expect(try await sessions.identity(forToken: token) == StaffIdentity(adminID: admin.id!, email: "support@example.com", role: .support))
+    }
+
+    @Test func onlyTheTokensHashIsStored() async throws {
+        defer { temp.remove() }
+        let token = try await sessions.create(adminID: admin.id!, clientAddress: nil, userAgent: nil)
+        let stored = try await database.reader.read { try String.fetchAll($0, sql: "SELECT token_hash FROM panel_sessions") }
+        #expect(stored.count == 1)
+        #expect(stored[0] != token && stored[0].count == 64)
+        #expect(token.count == 43)
+    }
+
+    @Test func absoluteAndIdleLimitsEndASession() async throws {
+        defer { temp.remove() }
+        let now = Date()
+        let old = try await sessions.create(adminID: admin.id!, clientAddress: nil, userAgent: nil, now: now.addingTimeInterval(-13 * 3600))
+        #expect(try await sessions.identity(forToken: old, now: now) == nil)
+        let idle = try await sessions.create(adminID: admin.id!, clientAddress: nil, userAgent: nil, now: now.addingTimeInterval(-31 * 60))
+        #expect(try await sessions.identity(forToken: idle, now: now) == nil)
+        let count = try await database.reader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM panel_sessions") }
+        #expect(count == 0, "expired sessions are deleted when seen")
+    }
+
+    @Test func useKeepsASessionAlive() async throws {
+        defer { temp.remove() }
+        let start = Date()
+        let token = try await sessions.create(adminID: admin.id!, clientAddress: nil, userAgent: nil, now: start)
+        #expect(try await sessions.identity(forToken: token, now: start.addingTimeInterval(20 * 60)) != nil)
+        #expect(try await sessions.identity(forToken: token, now: start.addingTimeInterval(40 * 60)) != nil)
+    }
+
+    @Test func aDisabledAccountsSessionsStopWorking() async throws {
+        defer { temp.remove() }
+        let token = try await sessions.create(adminID: admin.id!, clientAddress: nil, userAgent: nil)
+        try await database.writer.write { try $0.execute(sql: "UPDATE panel_admins SET disabled_at = '2026-01-01 00:00:00'") }
+        #expect(try await sessions.identity(forToken: token) == nil)
+    }
+
+    @Test(arguments: ["", "short", String(repeating: "A", count: 43), "<script>alert(1)</script>", String(repeating: "é", count: 43)])
+    func forgedTokensIdentifyNobody(token: String) async throws {
+        defer { temp.remove() }
+        _ = try await sessions.create(adminID: admin.id!, clientAddress: nil, userAgent: nil)
+        #expect(try await sessions.identity(forToken: token) == nil)
+    }
+
+    @Test func deleteEndsTheSession() async throws {
+        defer { temp.remove() }
+        let token = try await sessions.create(adminID: admin.id!, clientAddress: nil, userAgent: nil)
+        try await sessions.delete(token: token)
+        #expect(try await sessions.identity(forToken: token) == nil)
+    }
+}

@@ -1,0 +1,94 @@
+@testable import AdminWeb
+import AdminDomain
+import Foundation
+import GRDB
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TestSupport
+
+@Suite struct DashboardPage {
+    @Test func showsTheFourNumbersAsDirectSQLCountsThem() async throws {
+        let panel = try await TestPanel(users: 400)
+        defer { panel.remove() }
+        let counts = try await DatabaseQueue(path: panel.temp.path).read { db in
+            let since = SQLiteTime.string(Date().addingTimeInterval(-7 * 86_400))
+            return (
+                total: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE status <> 'deleted'")!,
+                active: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE status <> 'deleted' AND last_active_at >= ?", arguments: [since])!,
+                items: try Int.fetchOne(db, sql: "SELECT (SELECT COUNT(*) FROM food_items WHERE deleted_at IS NULL) + (SELECT COUNT(*) FROM documents WHERE deleted_at IS NULL)")!,
+                premium: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE status <> 'deleted' AND plan = 'premium'")!
+            )
+        }
+        try await panel.test { client in
+            let page = try await client.get("/", cookie: try await client.signIn()).text
+            func card(_ label: String) -> String? {
+                guard let start = page.range(of: "<h2>\(label)</h2><p class=\"stat-value\">") else { return nil }
+                return String(page[start.upperBound...].prefix { $0 != "<" })
+            }
+            #expect(card("Total users") == Format.grouped(counts.total))
+            #expect(card("Active users (7 days)") == Format.grouped(counts.active))
+            #expect(card("Items tracked") == Format.grouped(counts.items))
+            #expect(card("Premium conversion") == Format.percent(Double(counts.premium) / Double(counts.total)))
+            #expect(page.contains("<svg viewBox=\"0 0 600 160\""))
+        }
+    }
+
+    @Test func aWholeSessionLeavesTheAppTablesAsTheyWere() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        let before = try appTablesDigest(path: panel.temp.path)
+        try await panel.test { client in
+            _ = try await client.postForm("/login", [("email", TestPanel.email), ("password", "wrong password!")])
+            let cookie = try await client.signIn()
+            _ = try await client.get("/", cookie: cookie)
+            _ = try await client.get("/login", cookie: cookie)
+            _ = try await client.get("/no-such-page", cookie: cookie)
+            _ = try await client.execute(uri: "/logout", method: .post, headers: [.cookie: cookie])
+        }
+        #expect(try appTablesDigest(path: panel.temp.path) == before)
+    }
+
+    @Test func formattingIsFixedWhateverTheLocale() {
+        #expect(Format.grouped(0) == "0")
+        #expect(Format.grouped(999) == "999")
+        #expect(Format.grouped(1_000) == "1,000")
+        #expect(Format.grouped(12_345_678) == "12,345,678")
+        #expect(Format.percent(0.0789) == "7.9%")
+        #expect(Format.percent(nil) == "n/a")
+    }
+}
+
+@Suite struct ErrorsAndHeaders {
+    @Test func everyResponseCarriesTheSecurityHeaders() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let cookie = try await client.signIn()
+            for (uri, expectNoStore) in [("/login", true), ("/", true), ("/static/css/app.css", false), ("/missing", true)] {
+                let response = try await client.get(uri, cookie: cookie)
+                #expect(response.headers[.contentSecurityPolicy]?.contains("default-src 'self'") == true, "\(uri)")
+                #expect(response.headers[HTTPField.Name("X-Content-Type-Options")!] == "nosniff", "\(uri)")
+                #expect(response.headers[HTTPField.Name("Referrer-Policy")!] == "same-origin", "\(uri)")
+                #expect((response.headers[.cacheControl] == "no-store") == expectNoStore, "\(uri)")
+            }
+        }
+    }
+
+    @Test func errorPagesSayWhatHappenedAndNothingInternal() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let cookie = try await client.signIn()
+            let missing = try await client.get("/users/%3Cscript%3E", cookie: cookie)
+            #expect(missing.status == .notFound)
+            #expect(missing.text.contains("There is no page at this address."))
+            let wrongMethod = try await client.execute(uri: "/", method: .delete, headers: [.cookie: cookie])
+            #expect(wrongMethod.status == .notFound || wrongMethod.status == .methodNotAllowed)
+            let traversal = try await client.get("/static/../Package.swift")
+            #expect(traversal.status == .notFound || traversal.status == .badRequest)
+            #expect(!traversal.text.contains("PackageDescription"))
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import AdminDomain
+import AdminWeb
+import Foundation
+import GRDB
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TestSupport
+
+@Suite struct SigningIn {
+    @Test func everyPageRedirectsToLoginWithoutASession() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let root = try await client.get("/")
+            #expect(root.status == .seeOther)
+            #expect(root.headers[.location] == "/login")
+            let deep = try await client.get("/?tab=charts")
+            #expect(deep.headers[.location] == "/login?next=/?tab%3Dcharts")
+            #expect(try await client.execute(uri: "/logout", method: .post).headers[.location] == "/login")
+        }
+    }
+
+    @Test func theLoginPageAndStaticFilesNeedNoSession() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let login = try await client.get("/login")
+            #expect(login.status == .ok)
+            #expect(login.text.contains("<form method=\"post\" action=\"/login\">"))
+            let css = try await client.get("/static/css/app.css")
+            #expect(css.status == .ok)
+            #expect(css.headers[.contentType]?.hasPrefix("text/css") == true)
+        }
+    }
+
+    @Test func rightCredentialsOpenTheDashboard() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let response = try await client.postForm("/login", [("email", "  ADMIN@example.com "), ("password", TestPanel.password)])
+            #expect(response.status == .seeOther)
+            #expect(response.headers[.location] == "/")
+            let cookie = try #require(response.headers[.setCookie])
+            #expect(cookie.hasPrefix("panel_session="))
+            for attribute in ["HttpOnly", "SameSite=Strict", "Path=/"] { #expect(cookie.contains(attribute)) }
+            #expect(!cookie.contains("Secure"))
+            let dashboard = try await client.get("/", cookie: String(cookie.prefix { $0 != ";" }))
+            #expect(dashboard.status == .ok)
+            #expect(dashboard.text.contains("<h1>Dashboard</h1>"))
+            #expect(dashboard.text.contains("admin@example.com"))
+        }
+    }
+
+    @Test func wrongPasswordAndUnknownEmailGetTheSameAnswer() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let wrong = try await client.postForm("/login", [("email", TestPanel.email), ("password", "not the password")])
+            let unknown = try await client.postForm("/login", [("email", "nobody@example.com"), ("password", "not the password")])
+            #expect(wrong.status == .unauthorized)
+            #expect(unknown.status == .unauthorized)
+            #expect(wrong.headers[.setCookie] == nil && unknown.headers[.setCookie] == nil)
+            #expect(wrong.text.contains("Wrong email or password."))
+            // The pages differ only in the email echoed back into the form.
+            #expect(wrong.text.replacingOccurrences(of: TestPanel.email, with: "E")
+                == unknown.text.replacingOccurrences(of: "nobody@example.com", with: "E"))
+        }
+        let failures = try await panel.services.database.reader.read { db in
+            try String.fetchAll(db, sql: "SELECT actor_email FROM panel_audit_log WHERE action = 'sign_in_failed' ORDER BY id")
+        }
+        #expect(failures == [TestPanel.email, "nobody@example.com"])
+    }
+
+    @Test func missingFieldsAndHostileInputAreAnsweredPlainly() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let empty = try await client.postForm("/login", [])
+            #expect(empty.status == .badRequest)
+            #expect(empty.text.contains("Enter your email and password."))
+            let hostile = "\"><script>alert(1)</script>@example.com"
+            let response = try await client.postForm("/login", [("email", hostile), ("password", "whatever it is")])
+            #expect(response.status == .unauthorized)
+            #expect(!response.text.contains("<script>alert(1)"))
+            #expect(response.text.contains("&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;@example.com"))
+            let garbage = try await client.execute(uri: "/login", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                                                   body: ByteBuffer(bytes: [0xFF, 0xFE, 0x25, 0x26, 0x3D]))
+            #expect(garbage.status == .badRequest)
+            let huge = try await client.postForm("/login", [("email", "a@b.c"), ("password", String(repeating: "x", count: 200_000))])
+            #expect(huge.status == .badRequest || huge.status == .contentTooLarge)
+            #expect(!huge.text.contains("Error"))
+        }
+    }
+
+    @Test(arguments: ["//evil.example/x", "https://evil.example/", "/\\evil.example", "javascript:alert(1)"])
+    func signInNeverRedirectsOffSite(next: String) async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let response = try await client.postForm("/login", [("email", TestPanel.email), ("password", TestPanel.password), ("next", next)])
+            #expect(response.headers[.location] == "/")
+        }
+    }
+
+    @Test func signInReturnsToThePageAskedFor() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let response = try await client.postForm("/login", [("email", TestPanel.email), ("password", TestPanel.password), ("next", "/?tab=charts")])
+            #expect(response.headers[.location] == "/?tab=charts")
+        }
+    }
+}
+
+@Suite struct SessionsOverHTTP {
+    @Test func signOutEndsTheSessionOnTheServer() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let cookie = try await client.signIn()
+            let out = try await client.execute(uri: "/logout", method: .post, headers: [.cookie: cookie])
+            #expect(out.status == .seeOther)
+            #expect(out.headers[.location] == "/login")
+            #expect(out.headers[.setCookie]?.contains("Max-Age=0") == true)
+            // The old cookie, replayed, is worth nothing.
+            #expect(try await client.get("/", cookie: cookie).headers[.location] == "/login")
+        }
+        let rows = try await panel.services.database.reader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM panel_sessions") }
+        #expect(rows == 0)
+    }
+
+    @Test func anExpiredSessionCookieLeadsBackToLogin() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        let admin = try #require(try await panel.services.admins.find(email: TestPanel.email))
+        let token = try await panel.services.signIn.sessions.create(
+            adminID: admin.id!, clientAddress: nil, userAgent: nil, now: Date().addingTimeInterval(-13 * 3600))
+        try await panel.test { client in
+            let response = try await client.get("/", cookie: "panel_session=\(token)")
+            #expect(response.status == .seeOther)
+            #expect(response.headers[.location] == "/login")
+            #expect(response.headers[.setCookie]?.contains("Max-Age=0") == true)
+        }
+    }
+
+    @Test(arguments: ["panel_session=" + String(repeating: "A", count: 43), "panel_session=<script>", "panel_session=", "other=1"])
+    func aForgedCookieLeadsBackToLogin(cookie: String) async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            _ = try await client.signIn()
+            let response = try await client.get("/", cookie: cookie)
+            #expect(response.status == .seeOther)
+            #expect(response.headers[.location] == "/login")
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import AdminDomain
+import AdminWeb
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import TestSupport
+
+/// A panel on a freshly seeded database with one admin account, for `app.test(.router)`.
+struct TestPanel {
+    static let email = "admin@example.com"
+    static let password = "a long enough password"
+
+    let temp: TemporaryDatabase
+    let configuration: PanelConfiguration
+    let services: PanelServices
+
+    init(users: Int = 60, sessionPolicy: SessionPolicy = SessionPolicy()) async throws {
+        temp = try TemporaryDatabase.seeded(users: users)
+        configuration = PanelConfiguration(
+            databasePath: temp.path, publicDirectory: TestPaths.publicDirectory, scrypt: fastScryptForTests,
+            sessionPolicy: sessionPolicy, statsMaxAge: 0)
+        services = PanelServices(database: try PanelDatabase.open(path: temp.path), configuration: configuration)
+        try await services.admins.create(email: Self.email, password: Self.password, role: .admin)
+    }
+
+    func test<Value>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+        try await buildApplication(services: services, configuration: configuration).test(.router, body)
+    }
+
+    func remove() {
+        temp.remove()
+    }
+}
+
+extension TestClientProtocol {
+    func postForm(_ uri: String, _ fields: [(String, String)], cookie: String? = nil) async throws -> TestResponse {
+        var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+        if let cookie { headers[.cookie] = cookie }
+        let body = fields.map { "\($0.0)=\(formEncode($0.1))" }.joined(separator: "&")
+        return try await execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: body))
+    }
+
+    func get(_ uri: String, cookie: String? = nil) async throws -> TestResponse {
+        try await execute(uri: uri, method: .get, headers: cookie.map { [.cookie: $0] } ?? [:])
+    }
+
+    /// Signs in and returns the `Cookie` header value to send afterwards.
+    func signIn(email: String = TestPanel.email, password: String = TestPanel.password) async throws -> String {
+        let response = try await postForm("/login", [("email", email), ("password", password)])
+        guard response.status == .seeOther, let setCookie = response.headers[.setCookie] else {
+            throw TestSignInFailed(status: response.status)
+        }
+        return String(setCookie.prefix { $0 != ";" })
+    }
+}
+
+struct TestSignInFailed: Error {
+    let status: HTTPResponse.Status
+}
+
+func formEncode(_ value: String) -> String {
+    var allowed = CharacterSet.alphanumerics
+    allowed.insert(charactersIn: "-._~")
+    return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+}
+
+extension TestResponse {
+    var text: String { String(buffer: body) }
+}
