@@ -26,10 +26,8 @@ struct CreateAdmin: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let database = try PanelDatabase.open(path: db)
-            if isatty(STDIN_FILENO) != 0 {
-                print("password (at least \(PasswordPolicy.minimumLength) characters): ", terminator: "")
-            }
-            guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+            guard let line = readPassword(prompt: "password (at least \(PasswordPolicy.minimumLength) characters): "),
+                  !line.isEmpty else {
                 throw fail("no password on standard input")
             }
             let services = PanelServices(database: database, configuration: PanelConfiguration(databasePath: db))
@@ -40,4 +38,20 @@ struct CreateAdmin: AsyncParsableCommand {
             say("created \(role.rawValue) account \(admin.email)")
         }
     }
+}
+
+/// One line from standard input; on a terminal, with the prompt shown and echo off.
+func readPassword(prompt: String) -> String? {
+    guard isatty(STDIN_FILENO) != 0 else { return readLine(strippingNewline: true) }
+    FileHandle.standardError.write(Data(prompt.utf8))
+    var original = termios()
+    tcgetattr(STDIN_FILENO, &original)
+    var silent = original
+    silent.c_lflag &= ~tcflag_t(ECHO)
+    tcsetattr(STDIN_FILENO, TCSANOW, &silent)
+    defer {
+        tcsetattr(STDIN_FILENO, TCSANOW, &original)
+        FileHandle.standardError.write(Data("\n".utf8))
+    }
+    return readLine(strippingNewline: true)
 }

@@ -40,6 +40,7 @@ struct DemoCommand: AsyncParsableCommand {
 
                 """)
             }
+            services.warmUp()
             say("serving on http://\(server.host):\(server.port)")
             return buildApplication(services: services, configuration: configuration)
         }

@@ -6,6 +6,7 @@ import Logging
 public func buildApplication(_ configuration: PanelConfiguration, logger: Logger? = nil) throws -> some ApplicationProtocol {
     let database = try PanelDatabase.open(path: configuration.databasePath)
     let services = PanelServices(database: database, configuration: configuration)
+    services.warmUp()
     return buildApplication(services: services, configuration: configuration, logger: logger)
 }
 

@@ -24,4 +24,11 @@ public struct PanelServices: Sendable {
         secureCookies = configuration.secureCookies
         statsMaxAge = configuration.statsMaxAge
     }
+
+    /// Starts computing the dashboard's numbers, so that on a large database the first
+    /// person to open the dashboard does not wait for them.
+    public func warmUp() {
+        let stats = self.stats
+        Task { _ = try? await stats.stats() }
+    }
 }
