@@ -46,27 +46,24 @@ extension HTMLNode {
     }
 }
 
-/// The only place escaping happens: one byte loop for text, one for attribute values.
+/// The only place escaping happens: one byte loop, which escapes quotes too in attribute values.
 public enum Escaping {
     public static func appendText(_ text: String, to out: inout [UInt8]) {
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
-            case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
-            case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
-            default: out.append(byte)
-            }
-        }
+        append(text, escapingQuotes: false, to: &out)
     }
 
     public static func appendAttributeValue(_ value: String, to out: inout [UInt8]) {
-        for byte in value.utf8 {
+        append(value, escapingQuotes: true, to: &out)
+    }
+
+    private static func append(_ string: String, escapingQuotes: Bool, to out: inout [UInt8]) {
+        for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
             case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
             case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
-            case UInt8(ascii: "\""): out.append(contentsOf: "&quot;".utf8)
-            case UInt8(ascii: "'"): out.append(contentsOf: "&#39;".utf8)
+            case UInt8(ascii: "\"") where escapingQuotes: out.append(contentsOf: "&quot;".utf8)
+            case UInt8(ascii: "'") where escapingQuotes: out.append(contentsOf: "&#39;".utf8)
             default: out.append(byte)
             }
         }

@@ -9,8 +9,8 @@ import TestSupport
 )
 func vendoredSchemaMatchesTheContract() throws {
     let contract = try Data(contentsOf: TestPaths.sharedSchema)
-    let vendored = try Data(contentsOf: TestPaths.repositoryRoot.appendingPathComponent("Sources/AdminDomain/Resources/app-schema.sql"))
-    #expect(vendored == contract, "Sources/AdminDomain/Resources/app-schema.sql differs: copy shared/app-schema.sql over it")
+    let vendored = try Data(contentsOf: TestPaths.repositoryRoot.appendingPathComponent("Sources/AdminDomain/DemoData/Resources/app-schema.sql"))
+    #expect(vendored == contract, "Sources/AdminDomain/DemoData/Resources/app-schema.sql differs: copy shared/app-schema.sql over it")
     #expect(try AppSchema.sql == String(decoding: contract, as: UTF8.self))
 }
 
