@@ -6,9 +6,11 @@ struct DemoRowWriter {
     private let db: Database
     private let households, users, subscriptions, devices, settings, food, documents, reminders, events, receipts: BulkInsert
     private var nextDeviceID: Int64
+    private let seed: UInt64
 
-    init(db: Database) throws {
+    init(db: Database, seed: UInt64) throws {
         self.db = db
+        self.seed = seed
         households = try BulkInsert(db, sql: "INSERT INTO households (id, name, created_at) VALUES (?, ?, ?)")
         users = try BulkInsert(db, sql: """
             INSERT INTO users (id, email, password_hash, display_name, plan, status, timezone, locale,
@@ -108,7 +110,7 @@ struct DemoRowWriter {
 
         // Households: blocks of four consecutive users, some of which share one.
         let group = (id - 1) / 4
-        var groupRandom = SeedRandom(seed: UInt64(bitPattern: group), stream: 1 << 40)
+        var groupRandom = SeedRandom(seed: seed, stream: UInt64(bitPattern: group) | 1 << 40)
         var householdID: Int64?
         if groupRandom.chance(0.15) {
             if (id - 1) % 4 == 0 {

@@ -72,7 +72,7 @@ public struct DemoSeeder {
             try db.execute(sql: "PRAGMA cache_size = -262144")
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
 
-            var writer = try DemoRowWriter(db: db)
+            var writer = try DemoRowWriter(db: db, seed: seed)
             var lastReport = Date()
             try db.execute(sql: "BEGIN")
             for userID in 1...Int64(userCount) {

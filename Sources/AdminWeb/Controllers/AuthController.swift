@@ -31,8 +31,15 @@ struct AuthController {
     }
 
     @Sendable func submitLogin(request: Request, context: PanelRequestContext) async throws -> Response {
-        let form = (try? await URLEncodedFormDecoder().decode(LoginForm.self, from: request, context: context))
-            ?? LoginForm()
+        let form: LoginForm
+        do {
+            form = try await URLEncodedFormDecoder().decode(LoginForm.self, from: request, context: context)
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            throw error
+        } catch {
+            // A body that is not a valid form is treated as an empty one: the page asks again.
+            form = LoginForm()
+        }
         let email = (form.email ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         let password = form.password ?? ""
         guard !email.isEmpty, !password.isEmpty else {
