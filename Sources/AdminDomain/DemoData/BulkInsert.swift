@@ -5,7 +5,7 @@ import SQLite3
 import GRDBSQLite
 #endif
 
-enum SeedValue {
+enum SeedValue: Sendable {
     case int(Int64)
     case text(String)
     case null
@@ -34,9 +34,9 @@ final class BulkInsert {
         sqlite3_finalize(statement)
     }
 
-    func insert(_ values: SeedValue...) throws {
-        for (offset, value) in values.enumerated() {
-            let index = Int32(offset + 1)
+    func insert(_ values: ArraySlice<SeedValue>) throws {
+        for (offset, value) in zip(values.indices, values) {
+            let index = Int32(offset - values.startIndex + 1)
             switch value {
             case let .int(number): sqlite3_bind_int64(statement, index, number)
             case let .text(text): sqlite3_bind_text(statement, index, text, -1, Self.transient)

@@ -1,72 +1,34 @@
 import Foundation
-import GRDB
 
 /// Generates one user and everything that belongs to them, and writes the rows.
 struct DemoRowWriter {
-    private let db: Database
-    private let households, users, subscriptions, devices, settings, food, documents, reminders, events, receipts: BulkInsert
-    private var nextDeviceID: Int64
     private let seed: UInt64
+    private var batch = RowBatch()
+    private var nextDeviceID: Int64
+    private var nextFoodID: Int64
+    private var nextDocumentID: Int64
 
-    init(db: Database, seed: UInt64) throws {
-        self.db = db
+    /// The next ids are passed in because reminders and receipts refer to rows by id.
+    init(seed: UInt64, nextDeviceID: Int64, nextFoodID: Int64, nextDocumentID: Int64) {
         self.seed = seed
-        households = try BulkInsert(db, sql: "INSERT INTO households (id, name, created_at) VALUES (?, ?, ?)")
-        users = try BulkInsert(db, sql: """
-            INSERT INTO users (id, email, password_hash, display_name, plan, status, timezone, locale,
-                               household_id, created_at, last_active_at, email_verified_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        subscriptions = try BulkInsert(db, sql: """
-            INSERT INTO subscriptions (user_id, plan_type, status, store, price_cents, currency, started_at,
-                                       current_period_end, cancelled_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        devices = try BulkInsert(db, sql: """
-            INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, app_version,
-                                 os_version, created_at, last_seen_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        settings = try BulkInsert(db, sql: """
-            INSERT INTO notification_settings (user_id, push_enabled, food_reminders, document_reminders,
-                                               marketing_opt_in, reminder_days, daily_time, quiet_start, quiet_end)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        food = try BulkInsert(db, sql: """
-            INSERT INTO food_items (user_id, name, category, storage, quantity, expiry_date, photo_path, photo_bytes,
-                                    source, created_at, updated_at, consumed_at, deleted_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        documents = try BulkInsert(db, sql: """
-            INSERT INTO documents (user_id, doc_type, custom_type, title, number, expiry_date, created_at,
-                                   updated_at, deleted_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        reminders = try BulkInsert(db, sql: """
-            INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status, sent_at, opened_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        events = try BulkInsert(db, sql: """
-            INSERT INTO activity_events (user_id, kind, detail, platform, created_at) VALUES (?, ?, ?, ?, ?)
-            """)
-        receipts = try BulkInsert(db, sql: """
-            INSERT INTO push_receipts (delivery_id, device_id, event, created_at) VALUES (?, ?, ?, ?)
-            """)
-        nextDeviceID = (try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM devices") ?? 0) + 1
+        self.nextDeviceID = nextDeviceID
+        self.nextFoodID = nextFoodID
+        self.nextDocumentID = nextDocumentID
     }
 
-    var rowCounts: [(table: String, rows: Int)] {
-        [("households", households.rows), ("users", users.rows), ("subscriptions", subscriptions.rows),
-         ("devices", devices.rows), ("notification_settings", settings.rows), ("food_items", food.rows),
-         ("documents", documents.rows), ("reminders", reminders.rows), ("activity_events", events.rows),
-         ("push_receipts", receipts.rows)]
+    /// Hands over the rows generated since the last call.
+    mutating func takeBatch() -> RowBatch {
+        defer { batch = RowBatch() }
+        return batch
     }
 
-    var totalRows: Int { rowCounts.reduce(0) { $0 + $1.rows } }
+    private mutating func emit(_ table: SeedTable, _ values: SeedValue...) {
+        batch.append(table, values)
+    }
 
     enum Activity { case active, idle, inactive, never }
 
-    mutating func writeUser(id: Int64, totalUsers: Int64, clock: SeedClock, rng: inout SeedRandom) throws {
+    mutating func writeUser(id: Int64, totalUsers: Int64, clock: SeedClock, rng: inout SeedRandom) {
         typealias V = DemoVocabulary
         let isWhale = id == DemoSeeder.whaleUserID
         // Sign-ups over three years, more of them recently (a growing app); ids in sign-up order.
@@ -114,22 +76,22 @@ struct DemoRowWriter {
         var householdID: Int64?
         if groupRandom.chance(0.15) {
             if (id - 1) % 4 == 0 {
-                try households.insert(.int(group + 1), .text(groupRandom.chance(0.05) ? "<b>Casa</b> & \"Co\"" : "The \(last) household"),
+                emit(.households, .int(group + 1), .text(groupRandom.chance(0.05) ? "<b>Casa</b> & \"Co\"" : "The \(last) household"),
                                       .text(clock.timestamp(createdAt)))
             }
             if (id - 1) % 4 == 0 || rng.chance(0.75) { householdID = group + 1 }
         }
 
-        try users.insert(
+        emit(.users, 
             .int(id), .text(email), .text("$argon2id$v=19$m=65536,t=3,p=4$demo$\(id)"), .optionalText(displayName),
             .text(premium ? "premium" : "free"), .text(status), .text(timezone), .text(rng.pick(V.locales)),
             householdID.map { .int($0) } ?? .null, .text(clock.timestamp(createdAt)),
             lastActive.map { .text(clock.timestamp($0)) } ?? .null,
             rng.chance(0.8) ? .text(clock.timestamp(createdAt + Int64(rng.int(60...86_400)))) : .null)
 
-        try writeSubscriptions(userID: id, premium: premium, createdAt: createdAt, clock: clock, rng: &rng)
-        if rng.chance(0.97) { try writeSettings(userID: id, rng: &rng) }
-        let platforms = try writeDevices(userID: id, activity: activity, createdAt: createdAt, activeUntil: activeUntil,
+        writeSubscriptions(userID: id, premium: premium, createdAt: createdAt, clock: clock, rng: &rng)
+        if rng.chance(0.97) { writeSettings(userID: id, rng: &rng) }
+        let platforms = writeDevices(userID: id, activity: activity, createdAt: createdAt, activeUntil: activeUntil,
                                          clock: clock, rng: &rng)
 
         let foodCount: Int = if isWhale { DemoSeeder.whaleItemCount }
@@ -139,14 +101,14 @@ struct DemoRowWriter {
             else { min(rng.exponential(mean: 9), 50) }
         let documentCount: Int = isWhale ? 40 : activity == .never ? (rng.chance(0.2) ? 1 : 0)
             : rng.chance(0.3) ? 0 : min(1 + rng.exponential(mean: 1.2), 20)
-        try writeFood(userID: id, count: foodCount, createdAt: createdAt, activeUntil: activeUntil, clock: clock, rng: &rng)
-        try writeDocuments(userID: id, count: documentCount, firstName: first, createdAt: createdAt,
+        writeFood(userID: id, count: foodCount, createdAt: createdAt, activeUntil: activeUntil, clock: clock, rng: &rng)
+        writeDocuments(userID: id, count: documentCount, firstName: first, createdAt: createdAt,
                            activeUntil: activeUntil, clock: clock, rng: &rng)
-        try writeEvents(userID: id, activity: activity, createdAt: createdAt, lastActive: lastActive,
+        writeEvents(userID: id, activity: activity, createdAt: createdAt, lastActive: lastActive,
                         platform: platforms.first, rng: &rng)
     }
 
-    private func writeSubscriptions(userID: Int64, premium: Bool, createdAt: Int64, clock: SeedClock, rng: inout SeedRandom) throws {
+    private mutating func writeSubscriptions(userID: Int64, premium: Bool, createdAt: Int64, clock: SeedClock, rng: inout SeedRandom) {
         // A few free users with a live subscription: the "I paid but I'm still free" ticket.
         let paidButFree = !premium && rng.chance(0.003)
         let history = premium ? rng.int(0...2) : (rng.chance(0.04) ? 1 : 0)
@@ -167,7 +129,7 @@ struct DemoRowWriter {
             } else {
                 status = rng.chance(0.1) ? "refunded" : rng.chance(0.3) ? "cancelled" : "expired"
             }
-            try subscriptions.insert(
+            emit(.subscriptions, 
                 .int(userID), .text(yearly ? "yearly" : "monthly"), .text(status), .text(store),
                 .int(yearly ? currency.yearly : currency.monthly), .text(currency.code), .text(clock.timestamp(start)),
                 .text(clock.timestamp(end)), status == "cancelled" ? .text(clock.timestamp(end - 86_400 * 3)) : .null)
@@ -175,12 +137,12 @@ struct DemoRowWriter {
         }
     }
 
-    private func writeSettings(userID: Int64, rng: inout SeedRandom) throws {
+    private mutating func writeSettings(userID: Int64, rng: inout SeedRandom) {
         let quiet: (String, String)? = rng.chance(0.4)
             ? rng.pick([("22:00", "07:00"), ("23:30", "06:30"), ("13:00", "14:00"), ("00:00", "08:00"),
                         ("21:00", "21:00"), ("25:00", "99:99")])
             : nil
-        try settings.insert(
+        emit(.settings, 
             .int(userID), .int(rng.chance(0.9) ? 1 : 0), .int(rng.chance(0.85) ? 1 : 0), .int(rng.chance(0.9) ? 1 : 0),
             .int(rng.chance(0.6) ? 1 : 0), .text(rng.pick(["30,15,7,1", "30,15,7,1", "7,1", "1", "30,7,1,0", ""])),
             .text(rng.pick(["09:00", "09:00", "08:30", "18:00", "21:15", "7:5"])),
@@ -188,7 +150,7 @@ struct DemoRowWriter {
     }
 
     private mutating func writeDevices(userID: Int64, activity: Activity, createdAt: Int64, activeUntil: Int64,
-                                       clock: SeedClock, rng: inout SeedRandom) throws -> [String] {
+                                       clock: SeedClock, rng: inout SeedRandom) -> [String] {
         let roll = rng.int(0...99)
         let count = activity == .never ? (roll < 50 ? 0 : 1) : roll < 5 ? 0 : roll < 75 ? 1 : roll < 95 ? 2 : 3
         var platforms: [String] = []
@@ -206,7 +168,7 @@ struct DemoRowWriter {
                     : "f\(String(a, radix: 36)):APA91b\(String(b, radix: 36))\(String(c, radix: 36))_\(deviceID)"
             }
             let seenAt = max(createdAt, activeUntil - Int64(rng.int(0...3 * 86_400)))
-            try devices.insert(
+            emit(.devices, 
                 .int(deviceID), .int(userID), .text(ios ? "ios" : "android"), .text(provider), .optionalText(token),
                 .text(permission), rng.chance(0.002) ? .text("<img src=x>") : .text(rng.pick(DemoVocabulary.appVersions)),
                 .text(rng.pick(ios ? DemoVocabulary.iosVersions : DemoVocabulary.androidVersions)),
@@ -216,9 +178,9 @@ struct DemoRowWriter {
                 for _ in 0..<rng.int(1...3) {
                     let deliveryID = "seed-campaign-\(rng.int(1...12))-\(deviceID)"
                     let at = max(createdAt, clock.nowSeconds - Int64(rng.int(0...60 * 86_400)))
-                    try receipts.insert(.text(deliveryID), .int(deviceID), .text("received"), .text(clock.timestamp(at)))
+                    emit(.receipts, .text(deliveryID), .int(deviceID), .text("received"), .text(clock.timestamp(at)))
                     if rng.chance(0.3) {
-                        try receipts.insert(.text(deliveryID), .int(deviceID), .text("opened"),
+                        emit(.receipts, .text(deliveryID), .int(deviceID), .text("opened"),
                                             .text(clock.timestamp(at + Int64(rng.int(5...7_200)))))
                     }
                 }
@@ -227,8 +189,8 @@ struct DemoRowWriter {
         return platforms
     }
 
-    private func writeFood(userID: Int64, count: Int, createdAt: Int64, activeUntil: Int64, clock: SeedClock,
-                           rng: inout SeedRandom) throws {
+    private mutating func writeFood(userID: Int64, count: Int, createdAt: Int64, activeUntil: Int64, clock: SeedClock,
+                           rng: inout SeedRandom) {
         guard count > 0 else { return }
         let activeDay = Int(activeUntil / 86_400 - clock.today)
         for _ in 0..<count {
@@ -240,8 +202,9 @@ struct DemoRowWriter {
             let source = rng.pick(["manual", "manual", "manual", "barcode", "barcode", "photo"])
             let consumed = expiryDay < activeDay && rng.chance(0.3)
             let deleted = rng.chance(0.05)
-            let itemID = Int64(food.rows + 1)
-            try food.insert(
+            let itemID = nextFoodID
+            nextFoodID += 1
+            emit(.food, 
                 .int(userID), .text(item.name), .text(item.category), .optionalText(storage),
                 rng.chance(0.7) ? .text(rng.pick(DemoVocabulary.quantities)) : .null, .text(clock.day(expiryDay)),
                 source == "photo" ? .text("photos/\(userID)/\(itemID).jpg") : .null,
@@ -250,13 +213,13 @@ struct DemoRowWriter {
                 consumed ? .text(clock.timestamp(min(activeUntil, added + 86_400))) : .null,
                 deleted ? .text(clock.timestamp(min(activeUntil, added + 3_600))) : .null)
             if !deleted, !consumed, rng.chance(0.2) {
-                try writeReminder(userID: userID, kind: "food", itemID: itemID, expiryDay: expiryDay, clock: clock, rng: &rng)
+                writeReminder(userID: userID, kind: "food", itemID: itemID, expiryDay: expiryDay, clock: clock, rng: &rng)
             }
         }
     }
 
-    private func writeDocuments(userID: Int64, count: Int, firstName: String, createdAt: Int64, activeUntil: Int64,
-                                clock: SeedClock, rng: inout SeedRandom) throws {
+    private mutating func writeDocuments(userID: Int64, count: Int, firstName: String, createdAt: Int64, activeUntil: Int64,
+                                clock: SeedClock, rng: inout SeedRandom) {
         for _ in 0..<count {
             let custom = rng.chance(0.1)
             let kind = rng.pick(DemoVocabulary.documentTypes)
@@ -264,15 +227,16 @@ struct DemoRowWriter {
             let added = createdAt + Int64(rng.int(0...Int(max(0, activeUntil - createdAt))))
             let expiryDay = rng.int(-400...3_650)
             let deleted = rng.chance(0.03)
-            let documentID = Int64(documents.rows + 1)
-            try documents.insert(
+            let documentID = nextDocumentID
+            nextDocumentID += 1
+            emit(.documents, 
                 .int(userID), .text(custom ? "custom" : kind.type),
                 custom ? .text(rng.pick(DemoVocabulary.customTypes)) : .null,
                 .text(custom ? "My \(rng.pick(DemoVocabulary.customTypes))" : kind.title), .optionalText(number),
                 .text(clock.day(expiryDay)), .text(clock.timestamp(added)), .text(clock.timestamp(added + 60)),
                 deleted ? .text(clock.timestamp(activeUntil)) : .null)
             if !deleted, rng.chance(0.5) {
-                try writeReminder(userID: userID, kind: "document", itemID: documentID, expiryDay: expiryDay, clock: clock, rng: &rng)
+                writeReminder(userID: userID, kind: "document", itemID: documentID, expiryDay: expiryDay, clock: clock, rng: &rng)
             }
         }
     }
@@ -295,23 +259,23 @@ struct DemoRowWriter {
         }
     }
 
-    private func writeReminder(userID: Int64, kind: String, itemID: Int64, expiryDay: Int, clock: SeedClock,
-                               rng: inout SeedRandom) throws {
+    private mutating func writeReminder(userID: Int64, kind: String, itemID: Int64, expiryDay: Int, clock: SeedClock,
+                               rng: inout SeedRandom) {
         let daysBefore = rng.pick([30, 15, 7, 1, 0])
         let scheduled = (clock.today + Int64(expiryDay - daysBefore)) * 86_400 + 9 * 3_600
         let status = scheduled > clock.nowSeconds ? "scheduled"
             : rng.chance(0.85) ? "sent" : rng.chance(0.5) ? "failed" : "cancelled"
         let sentAt = status == "sent" ? scheduled + Int64(rng.int(1...90)) : nil
         let openedAt = sentAt.flatMap { rng.chance(0.25) ? $0 + Int64(rng.int(30...40_000)) : nil }
-        try reminders.insert(
+        emit(.reminders, 
             .int(userID), .text(kind), .int(itemID), .int(daysBefore), .text(SQLiteTime.string(secondsSinceEpoch: scheduled)),
             .text(status), sentAt.map { .text(clock.timestamp($0)) } ?? .null, openedAt.map { .text(clock.timestamp($0)) } ?? .null)
     }
 
-    private func writeEvents(userID: Int64, activity: Activity, createdAt: Int64, lastActive: Int64?, platform: String?,
-                             rng: inout SeedRandom) throws {
+    private mutating func writeEvents(userID: Int64, activity: Activity, createdAt: Int64, lastActive: Int64?, platform: String?,
+                             rng: inout SeedRandom) {
         let platformValue = SeedValue.optionalText(platform)
-        try events.insert(.int(userID), .text("sign_up"), .null, platformValue, .text(SQLiteTime.string(secondsSinceEpoch: createdAt)))
+        emit(.events, .int(userID), .text("sign_up"), .null, platformValue, .text(SQLiteTime.string(secondsSinceEpoch: createdAt)))
         guard let lastActive else { return }
         let count: Int = switch activity {
         case .active: 10 + rng.exponential(mean: 25)
@@ -330,7 +294,7 @@ struct DemoRowWriter {
             case "push_opened": .text("{\"delivery_id\":\"seed-campaign-\(rng.int(1...12))\"}")
             default: .null
             }
-            try events.insert(.int(userID), .text(kind), detail, platformValue, .text(SQLiteTime.string(secondsSinceEpoch: time)))
+            emit(.events, .int(userID), .text(kind), detail, platformValue, .text(SQLiteTime.string(secondsSinceEpoch: time)))
         }
     }
 

@@ -64,42 +64,98 @@ public struct DemoSeeder {
                 fresh = false
             } else {
                 fresh = true
+                // Bigger pages: fewer b-tree splits in the load and faster sorts (about 10% in all).
+                try db.execute(sql: "PRAGMA page_size = 16384")
                 // A new file that nobody else has open: no journal, no fsync until the end.
                 _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = OFF")
                 try db.execute(sql: "PRAGMA synchronous = OFF")
                 for statement in tableSQL { try db.execute(sql: statement) }
+                // Rows arrive in user order, so indexes that lead with the user (or the
+                // sign-up time) grow at their right edge: cheap to keep during the load.
+                for statement in indexSQL where Self.growsInLoadOrder(statement) { try db.execute(sql: statement) }
             }
             try db.execute(sql: "PRAGMA cache_size = -262144")
-            try db.execute(sql: "PRAGMA temp_store = MEMORY")
 
-            var writer = try DemoRowWriter(db: db, seed: seed)
-            var lastReport = Date()
-            try db.execute(sql: "BEGIN")
-            for userID in 1...Int64(userCount) {
-                var rng = SeedRandom(seed: seed, stream: UInt64(userID))
-                try writer.writeUser(id: userID, totalUsers: Int64(userCount), clock: clock, rng: &rng)
-                if userID % 20_000 == 0 {
-                    try db.execute(sql: "COMMIT; BEGIN")
-                    if Date().timeIntervalSince(lastReport) >= 5 {
-                        lastReport = Date()
-                        let elapsed = lastReport.timeIntervalSince(started)
-                        progress(String(format: "  %d/%d users, %d rows, %.0f rows/s",
-                                        userID, userCount, writer.totalRows, Double(writer.totalRows) / elapsed))
+            // Two cores: this thread runs SQLite while another generates the rows.
+            func nextID(_ table: String) throws -> Int64 { (try Int64.fetchOne(db, sql: "SELECT MAX(rowid) FROM \(table)") ?? 0) + 1 }
+            let channel = BatchChannel(capacity: 4)
+            let firstIDs = (devices: try nextID("devices"), food: try nextID("food_items"), documents: try nextID("documents"))
+            Thread.detachNewThread {
+                var writer = DemoRowWriter(seed: seed, nextDeviceID: firstIDs.devices, nextFoodID: firstIDs.food,
+                                           nextDocumentID: firstIDs.documents)
+                for userID in 1...Int64(userCount) {
+                    var rng = SeedRandom(seed: seed, stream: UInt64(userID))
+                    writer.writeUser(id: userID, totalUsers: Int64(userCount), clock: clock, rng: &rng)
+                    if userID % Self.usersPerBatch == 0 || userID == Int64(userCount) {
+                        var batch = writer.takeBatch()
+                        batch.users = Int(userID)
+                        guard channel.put(batch) else { return }
                     }
                 }
+                channel.close()
             }
-            try db.execute(sql: "COMMIT")
+
+            let inserts = try SeedTable.allCases.map { try BulkInsert(db, sql: $0.insertSQL) }
+            var lastReport = Date()
+            do {
+                try db.execute(sql: "BEGIN")
+                while let batch = channel.take() {
+                    for table in SeedTable.allCases {
+                        let values = batch.values[table.rawValue], width = table.columns.count
+                        for start in stride(from: 0, to: values.count, by: width) {
+                            try inserts[table.rawValue].insert(values[start..<(start + width)])
+                        }
+                    }
+                    if batch.users % 20_000 == 0 {
+                        try db.execute(sql: "COMMIT; BEGIN")
+                        if Date().timeIntervalSince(lastReport) >= 5 {
+                            lastReport = Date()
+                            let rows = inserts.reduce(0) { $0 + $1.rows }
+                            progress(String(format: "  %d/%d users, %d rows, %.0f rows/s", batch.users, userCount, rows,
+                                            Double(rows) / lastReport.timeIntervalSince(started)))
+                        }
+                    }
+                }
+                try db.execute(sql: "COMMIT")
+                progress(String(format: "  loaded in %.1f s", Date().timeIntervalSince(started)))
+            } catch {
+                channel.close()
+                throw error
+            }
             if fresh {
-                // Sorting once beats keeping eight indexes ordered during the load.
+                // The others (by time or expiry) would take random inserts: one sort each
+                // at the end is faster, on both cores.
+                // SQLite's sorter writes bounded runs to temporary files and sorts them on
+                // worker threads; with temp_store = MEMORY it sorts one list on one thread
+                // (measured at 250k users: 7.2 s against 12 s for these indexes).
                 progress("  building indexes")
-                for statement in indexSQL { try db.execute(sql: statement) }
+                try db.execute(sql: "PRAGMA cache_size = -2000000")
+                try db.execute(sql: "PRAGMA temp_store = FILE")
+                try db.execute(sql: "PRAGMA threads = 2")
+                for statement in indexSQL where !Self.growsInLoadOrder(statement) {
+                    let indexStart = Date()
+                    try db.execute(sql: statement)
+                    progress(String(format: "  %@ in %.1f s", String(statement.split(separator: " ")[2]), Date().timeIntervalSince(indexStart)))
+                }
             }
             // The backend runs in WAL mode, and so does its demo stand-in.
             _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            return writer.rowCounts
+            return SeedTable.allCases.map { ($0.name, inserts[$0.rawValue].rows) }
         }
         return DemoSeedReport(rowsPerTable: rowCounts, seconds: Date().timeIntervalSince(started))
+    }
+}
+
+extension DemoSeeder {
+    static let usersPerBatch: Int64 = 1_000
+
+    static let indexesInLoadOrder = [
+        "users_created_at", "users_household", "subscriptions_user", "devices_user", "food_items_user",
+        "documents_user", "reminders_user", "activity_events_user_time",
+    ]
+
+    static func growsInLoadOrder(_ statement: String) -> Bool {
+        return indexesInLoadOrder.contains { statement.contains("CREATE INDEX \($0) ") }
     }
 }
 
