@@ -95,16 +95,13 @@ public struct DemoSeeder {
                 channel.close()
             }
 
-            let inserts = try SeedTable.allCases.map { try BulkInsert(db, sql: $0.insertSQL) }
+            let inserts = try SeedTable.allCases.map { try BulkInsert(db, table: $0) }
             var lastReport = Date()
             do {
                 try db.execute(sql: "BEGIN")
                 while let batch = channel.take() {
                     for table in SeedTable.allCases {
-                        let values = batch.values[table.rawValue], width = table.columns.count
-                        for start in stride(from: 0, to: values.count, by: width) {
-                            try inserts[table.rawValue].insert(values[start..<(start + width)])
-                        }
+                        try inserts[table.rawValue].insert(batch.values[table.rawValue])
                     }
                     if batch.users % 20_000 == 0 {
                         try db.execute(sql: "COMMIT; BEGIN")

@@ -1,4 +1,4 @@
-/// The app tables the generator fills, with the INSERT each one takes.
+/// The app tables the generator fills, with the columns it writes.
 enum SeedTable: Int, CaseIterable {
     case households, users, subscriptions, devices, settings, food, documents, reminders, events, receipts
 
@@ -36,10 +36,6 @@ enum SeedTable: Int, CaseIterable {
         case .events: ["user_id", "kind", "detail", "platform", "created_at"]
         case .receipts: ["delivery_id", "device_id", "event", "created_at"]
         }
-    }
-
-    var insertSQL: String {
-        "INSERT INTO \(name) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
     }
 }
 
