@@ -56,6 +56,11 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "HTMLRenderTests", dependencies: ["HTMLRender"]),
+        // Runs the built executable: exit codes and messages are the command line's contract.
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["admin-panel", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(
             name: "AdminDomainTests",
             dependencies: ["AdminDomain", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]

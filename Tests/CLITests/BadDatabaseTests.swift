@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+
+/// The `admin-panel` binary beside the test bundle: SwiftPM builds both into one folder.
+private let executable: URL = {
+    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    var folder = bundle.deletingLastPathComponent()
+    // On Linux the test runner is the .xctest file itself; elsewhere it sits inside a bundle.
+    while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("admin-panel").path), folder.path != "/" {
+        folder.deleteLastPathComponent()
+    }
+    return folder.appendingPathComponent("admin-panel")
+}()
+
+private func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+}
+
+@Suite struct BadDatabasePaths {
+    enum Case: String, CaseIterable {
+        case missing, directory, textFile, emptyFile, otherSQLite
+    }
+
+    @Test(arguments: Case.allCases)
+    func serveAndAdminCreateSayOneLineAndExitNonZero(_ badCase: Case) throws {
+        let temp = try TemporaryDatabase()
+        defer { temp.remove() }
+        let path: String
+        switch badCase {
+        case .missing: path = temp.path
+        case .directory: path = temp.directory.path
+        case .textFile:
+            path = temp.path
+            try Data("not a database\n".utf8).write(to: URL(fileURLWithPath: path))
+        case .emptyFile:
+            path = temp.path
+            FileManager.default.createFile(atPath: path, contents: Data())
+        case .otherSQLite:
+            path = temp.path
+            try DatabaseQueue(path: path).write { try $0.execute(sql: "CREATE TABLE notes (body TEXT)") }
+        }
+        let before = try? Data(contentsOf: URL(fileURLWithPath: path))
+        for arguments in [["serve", "--db", path, "--port", "1"], ["admin", "create", "--db", path, "--email", "a@b.example", "--role", "admin"]] {
+            let result = try run(arguments)
+            #expect(result.status == 1, "\(arguments)")
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.count == 1, "\(result.stderr)")
+            #expect(lines.first?.hasPrefix("error: ") == true)
+            #expect(!result.stderr.contains("Fatal") && !result.stderr.contains("Stack"))
+            let expected = switch badCase {
+            case .missing: "database not found"
+            case .directory: "not a database file"
+            case .textFile: "not an SQLite database"
+            case .emptyFile, .otherSQLite: "not an Expiry Tracker database"
+            }
+            #expect(result.stderr.contains(expected), "\(result.stderr)")
+        }
+        #expect((try? Data(contentsOf: URL(fileURLWithPath: path))) == before, "the file is left as it was")
+        if badCase == .missing { #expect(!FileManager.default.fileExists(atPath: path)) }
+    }
+
+    @Test func seedRefusesADatabaseWithUsers() throws {
+        let temp = try TemporaryDatabase.seeded(users: 5)
+        defer { temp.remove() }
+        let result = try run(["seed", "--db", temp.path, "--users", "5"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: refusing to seed \(temp.path): it already has 5 user(s); pass a new path\n")
+    }
+}
