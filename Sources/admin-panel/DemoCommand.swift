@@ -17,40 +17,29 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var server: ServerOptions
 
-    static let adminEmail = "admin@example.com"
-
     func run() async throws {
         let app = try await reportingErrors {
+            let configuration = server.configuration(databasePath: db)
             if !FileManager.default.fileExists(atPath: db) {
                 say("creating \(db) with \(users) demo users…")
-                let report = try DemoSeeder(userCount: users).run(path: db)
+            }
+            let outcome = try await DemoSetup.prepare(configuration: configuration, users: users)
+            if let report = outcome.seedReport {
                 say(String(format: "  %d rows in %.1f s", report.totalRows, report.seconds))
             }
-            let configuration = server.configuration(databasePath: db)
-            let database = try PanelDatabase.open(path: db)
-            let services = PanelServices(database: database, configuration: configuration)
-            if try await services.admins.activeAdminCount() == 0 {
-                let password = Self.randomPassword()
-                try await services.admins.create(email: Self.adminEmail, password: password, role: .admin)
+            if let password = outcome.adminPassword {
                 say("""
 
                 created the admin account (this password is shown once):
-                  email:    \(Self.adminEmail)
+                  email:    \(DemoSetup.adminEmail)
                   password: \(password)
 
                 """)
             }
-            services.warmUp()
+            outcome.services.warmUp()
             say("serving on http://\(server.host):\(server.port)")
-            return buildApplication(services: services, configuration: configuration)
+            return buildApplication(services: outcome.services, configuration: configuration)
         }
         try await app.runService()
-    }
-
-    /// 20 characters from an alphabet without look-alikes (no 0/O, 1/l/I).
-    static func randomPassword() -> String {
-        let alphabet = Array("abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789")
-        var rng = SystemRandomNumberGenerator()
-        return String((0..<20).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &rng)] })
     }
 }

@@ -31,6 +31,12 @@ struct DashboardView: HTMLComponent {
                 h2 { "Sign-ups per day" }
                 BarChart(caption: "New accounts per UTC day, last 30 days",
                          bars: stats.signUpsPerDay.map { .init(label: $0.day, value: $0.count) })
+                details {
+                    summary { "The numbers behind the chart" }
+                    DataTable(caption: "Sign-ups per UTC day, newest first",
+                              columns: [.init(heading: "Day"), .init(heading: "Sign-ups", numeric: true)],
+                              rows: stats.signUpsPerDay.reversed().map { [$0.day, Format.grouped($0.count)] })
+                }
             }
         }.content
     }

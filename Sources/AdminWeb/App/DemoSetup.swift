@@ -1,0 +1,39 @@
+import AdminDomain
+import Foundation
+
+/// What `admin-panel demo` does before it serves: a demo database if there is none, and an
+/// admin account if there is none, whose password is returned to be shown once.
+public enum DemoSetup {
+    public static let adminEmail = "admin@example.com"
+
+    public struct Outcome: Sendable {
+        public let services: PanelServices
+        /// nil when the database was already there.
+        public let seedReport: DemoSeedReport?
+        /// nil when an active admin already existed.
+        public let adminPassword: String?
+    }
+
+    public static func prepare(configuration: PanelConfiguration, users: Int) async throws -> Outcome {
+        var report: DemoSeedReport?
+        if !FileManager.default.fileExists(atPath: configuration.databasePath) {
+            report = try DemoSeeder(userCount: users).run(path: configuration.databasePath)
+        }
+        let services = PanelServices(database: try PanelDatabase.open(path: configuration.databasePath),
+                                     configuration: configuration)
+        var password: String?
+        if try await services.admins.activeAdminCount() == 0 {
+            let fresh = randomPassword()
+            try await services.admins.create(email: adminEmail, password: fresh, role: .admin)
+            password = fresh
+        }
+        return Outcome(services: services, seedReport: report, adminPassword: password)
+    }
+
+    /// 20 characters from an alphabet without look-alikes (no 0/O, 1/l/I): about 116 bits.
+    static func randomPassword() -> String {
+        let alphabet = Array("abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789")
+        var rng = SystemRandomNumberGenerator()
+        return String((0..<20).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &rng)] })
+    }
+}

@@ -1,0 +1,22 @@
+@testable import AdminWeb
+import AdminDomain
+import Foundation
+import Testing
+import TestSupport
+
+@Test func demoSetupCreatesTheDatabaseAndOneAdminOnce() async throws {
+    let temp = try TemporaryDatabase()
+    defer { temp.remove() }
+    let configuration = PanelConfiguration(databasePath: temp.path, scrypt: fastScryptForTests)
+    let first = try await DemoSetup.prepare(configuration: configuration, users: 30)
+    #expect(first.seedReport?.rowsPerTable.first { $0.table == "users" }?.rows == 30)
+    let password = try #require(first.adminPassword)
+    #expect(password.count == 20)
+    let signIn = try await first.services.signIn.signIn(email: DemoSetup.adminEmail, password: password,
+                                                        clientAddress: nil, userAgent: nil)
+    guard case .signedIn = signIn else { Issue.record("the printed password does not sign in"); return }
+
+    let second = try await DemoSetup.prepare(configuration: configuration, users: 30)
+    #expect(second.seedReport == nil)
+    #expect(second.adminPassword == nil)
+}
