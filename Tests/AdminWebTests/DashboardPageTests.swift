@@ -40,12 +40,12 @@ import TestSupport
         defer { panel.remove() }
         let before = try appTablesDigest(path: panel.temp.path)
         try await panel.test { client in
-            _ = try await client.postForm("/login", [("email", TestPanel.email), ("password", "wrong password!")])
+            _ = try await client.postLogin([("email", TestPanel.email), ("password", "wrong password!")])
             let cookie = try await client.signIn()
             _ = try await client.get("/", cookie: cookie)
             _ = try await client.get("/login", cookie: cookie)
             _ = try await client.get("/no-such-page", cookie: cookie)
-            _ = try await client.execute(uri: "/logout", method: .post, headers: [.cookie: cookie])
+            _ = try await client.postSigned("/logout", session: cookie)
         }
         #expect(try appTablesDigest(path: panel.temp.path) == before)
     }
@@ -85,7 +85,10 @@ import TestSupport
             #expect(missing.status == .notFound)
             #expect(missing.text.contains("There is no page at this address."))
             let wrongMethod = try await client.execute(uri: "/", method: .delete, headers: [.cookie: cookie])
-            #expect(wrongMethod.status == .notFound || wrongMethod.status == .methodNotAllowed)
+            #expect(wrongMethod.status == .forbidden, "no form token: refused before routing")
+            let postToPage = try await client.postSigned("/", session: cookie)
+            #expect(postToPage.status == .notFound || postToPage.status == .methodNotAllowed)
+            #expect(postToPage.text.contains("<h1>\(postToPage.status.code) "))
             let traversal = try await client.get("/static/../Package.swift")
             #expect(traversal.status == .notFound || traversal.status == .badRequest)
             #expect(!traversal.text.contains("PackageDescription"))

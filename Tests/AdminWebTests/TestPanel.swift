@@ -1,10 +1,11 @@
 import AdminDomain
-import AdminWeb
+@testable import AdminWeb
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import Testing
 import TestSupport
 
 /// A panel on a freshly seeded database with one admin account, for `app.test(.router)`.
@@ -46,9 +47,29 @@ extension TestClientProtocol {
         try await execute(uri: uri, method: .get, headers: cookie.map { [.cookie: $0] } ?? [:])
     }
 
+    /// Opens the sign-in page: the double-submit cookie to send back and the token its form carries.
+    func loginForm() async throws -> (cookie: String, token: String) {
+        let page = try await get("/login")
+        let setCookie = try #require(page.headers[.setCookie])
+        let pair = String(setCookie.prefix { $0 != ";" })
+        return (pair, String(pair.drop { $0 != "=" }.dropFirst()))
+    }
+
+    /// Posts the sign-in form as a browser would, with the page's token.
+    func postLogin(_ fields: [(String, String)]) async throws -> TestResponse {
+        let form = try await loginForm()
+        return try await postForm("/login", fields + [("_csrf", form.token)], cookie: form.cookie)
+    }
+
+    /// Posts a form as a signed-in browser would: the session cookie and the session's token.
+    func postSigned(_ uri: String, _ fields: [(String, String)] = [], session cookie: String) async throws -> TestResponse {
+        let token = CSRFToken.forSession(String(cookie.drop { $0 != "=" }.dropFirst()))
+        return try await postForm(uri, fields + [("_csrf", token)], cookie: cookie)
+    }
+
     /// Signs in and returns the `Cookie` header value to send afterwards.
     func signIn(email: String = TestPanel.email, password: String = TestPanel.password) async throws -> String {
-        let response = try await postForm("/login", [("email", email), ("password", password)])
+        let response = try await postLogin([("email", email), ("password", password)])
         guard response.status == .seeOther, let setCookie = response.headers[.setCookie] else {
             throw TestSignInFailed(status: response.status)
         }

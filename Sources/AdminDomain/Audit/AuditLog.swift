@@ -7,6 +7,7 @@ public enum AuditAction: String, Sendable {
     case signInFailed = "sign_in_failed"
     case signOut = "sign_out"
     case adminCreated = "admin_created"
+    case csrfRejected = "csrf_rejected"
 }
 
 public struct AuditEntry: Sendable {

@@ -54,7 +54,7 @@ public struct PasswordHasher: Sendable {
         let digest = try await limiter.run {
             try Self.derive(password, salt: parsed.salt, parameters: parsed.parameters)
         }
-        guard constantTimeEquals(digest, parsed.hash) else { return .mismatch }
+        guard SecureToken.constantTimeEquals(digest, parsed.hash) else { return .mismatch }
         return .match(needsRehash: parsed.parameters != parameters)
     }
 
@@ -88,12 +88,4 @@ public struct PasswordHasher: Sendable {
         else { return nil }
         return (ScryptParameters(logN: logN, r: r, p: p), Array(salt), Array(hash))
     }
-}
-
-/// Compares every byte whatever the first difference, so timing says nothing of where it is.
-func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-    guard a.count == b.count else { return false }
-    var difference: UInt8 = 0
-    for i in a.indices { difference |= a[i] ^ b[i] }
-    return difference == 0
 }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import GRDB
 
@@ -45,7 +44,7 @@ public struct SessionStore: Sendable {
     /// The signed-in staff member for a cookie token, or nil for an unknown, expired,
     /// idle or disabled one.
     public func identity(forToken token: String, now: Date = Date()) async throws -> StaffIdentity? {
-        guard Self.isWellFormed(token) else { return nil }
+        guard SecureToken.isWellFormed(token) else { return nil }
         let tokenHash = Self.hash(token)
         let row = try await database.reader.read { db in
             try Row.fetchOne(
@@ -79,30 +78,17 @@ public struct SessionStore: Sendable {
     }
 
     public func delete(token: String) async throws {
-        guard Self.isWellFormed(token) else { return }
+        guard SecureToken.isWellFormed(token) else { return }
         try await database.writer.write { db in
             try db.execute(sql: "DELETE FROM panel_sessions WHERE token_hash = ?", arguments: [Self.hash(token)])
         }
     }
 
     static func newToken() -> String {
-        var rng = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &rng) }
-        return Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    /// base64url of 32 bytes is 43 characters; anything else is not ours.
-    static func isWellFormed(_ token: String) -> Bool {
-        token.utf8.count == 43 && token.utf8.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-        }
+        SecureToken.random()
     }
 
     static func hash(_ token: String) -> String {
-        SHA256.hash(data: Array(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        SecureToken.sha256Hex(token)
     }
 }

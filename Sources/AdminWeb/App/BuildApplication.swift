@@ -25,6 +25,7 @@ public func buildRouter(services: PanelServices, publicDirectory: String) -> Rou
     router.addMiddleware {
         SecurityHeadersMiddleware()
         ErrorPageMiddleware()
+        CSRFMiddleware(services: services)
         // Answers only what the routes do not: static files need no session.
         FileMiddleware(publicDirectory, urlBasePath: "/static", searchForIndexHtml: false)
     }

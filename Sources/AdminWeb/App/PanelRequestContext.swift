@@ -37,4 +37,15 @@ public struct StaffRequestContext: ChildRequestContext {
 
     public var requestDecoder: URLEncodedFormDecoder { URLEncodedFormDecoder() }
     public var maxUploadSize: Int { 64 * 1024 }
+
+    /// Who is looking, and the token their forms must carry.
+    var viewer: Viewer {
+        Viewer(identity: identity, csrfToken: CSRFToken.forSession(sessionToken))
+    }
+}
+
+/// What a signed-in page needs to know of the person viewing it.
+struct Viewer {
+    let identity: StaffIdentity
+    let csrfToken: String
 }

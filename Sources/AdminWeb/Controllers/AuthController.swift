@@ -27,7 +27,7 @@ struct AuthController {
            try await services.signIn.sessions.identity(forToken: token) != nil {
             return .redirect(to: Self.destination(next), type: .normal)
         }
-        return HTMLPage(LoginView(model: LoginModel(next: next))).response()
+        return loginPage(request, email: "", next: next, error: nil, status: .ok)
     }
 
     @Sendable func submitLogin(request: Request, context: PanelRequestContext) async throws -> Response {
@@ -43,15 +43,13 @@ struct AuthController {
         let email = (form.email ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         let password = form.password ?? ""
         guard !email.isEmpty, !password.isEmpty else {
-            return HTMLPage(LoginView(model: LoginModel(email: email, next: form.next, error: "Enter your email and password.")),
-                            status: .badRequest).response()
+            return loginPage(request, email: email, next: form.next, error: "Enter your email and password.", status: .badRequest)
         }
         let result = try await services.signIn.signIn(
             email: email, password: password, clientAddress: context.clientAddress,
             userAgent: request.headers[.userAgent])
         guard case let .signedIn(token, _) = result else {
-            return HTMLPage(LoginView(model: LoginModel(email: email, next: form.next, error: "Wrong email or password.")),
-                            status: .unauthorized).response()
+            return loginPage(request, email: email, next: form.next, error: "Wrong email or password.", status: .unauthorized)
         }
         var response = Response.redirect(to: Self.destination(form.next), type: .normal)
         response.setCookie(SessionCookie.make(token: token, secure: services.secureCookies))
@@ -63,6 +61,20 @@ struct AuthController {
                                           clientAddress: context.clientAddress)
         var response = Response.redirect(to: SiteURL.login().href, type: .normal)
         response.setCookie(SessionCookie.expired(secure: services.secureCookies))
+        return response
+    }
+
+    /// The sign-in form, with the double-submit token from the browser's cookie, or a new
+    /// one set with the page.
+    func loginPage(_ request: Request, email: String, next: String?, error: String?, status: HTTPResponse.Status) -> Response {
+        let existing = request.cookies[CSRFToken.cookieName]?.value
+        let token = existing.flatMap { SecureToken.isWellFormed($0) ? $0 : nil } ?? SecureToken.random()
+        let model = LoginModel(csrfToken: token, email: email, next: next, error: error)
+        var response = HTMLPage(LoginView(model: model), status: status).response()
+        if token != existing {
+            response.setCookie(Cookie(name: CSRFToken.cookieName, value: token, path: "/",
+                                      secure: services.secureCookies, httpOnly: true, sameSite: .strict))
+        }
         return response
     }
 

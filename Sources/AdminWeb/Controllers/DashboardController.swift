@@ -9,6 +9,6 @@ struct DashboardController {
 
     @Sendable func show(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let model = try await DashboardModel.load(services: services)
-        return HTMLPage(DashboardView(model: model, identity: context.identity))
+        return HTMLPage(DashboardView(model: model, viewer: context.viewer))
     }
 }

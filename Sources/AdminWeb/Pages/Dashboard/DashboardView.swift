@@ -4,11 +4,11 @@ import HTMLRender
 
 struct DashboardView: HTMLComponent {
     let model: DashboardModel
-    let identity: StaffIdentity
+    let viewer: Viewer
 
     var content: HTMLNode {
         let stats = model.stats
-        return PageLayout(pageTitle: "Dashboard", identity: identity, activeSection: .dashboard) {
+        return PageLayout(pageTitle: "Dashboard", viewer: viewer, activeSection: .dashboard) {
             h1 { "Dashboard" }
             p(.class("muted")) {
                 "Figures as of "

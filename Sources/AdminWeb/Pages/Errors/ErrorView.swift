@@ -20,7 +20,7 @@ struct ErrorView: HTMLComponent {
     }
 
     var content: HTMLNode {
-        PageLayout(pageTitle: "\(status.code) \(status.reasonPhrase)", identity: nil) {
+        PageLayout(pageTitle: "\(status.code) \(status.reasonPhrase)", viewer: nil) {
             section(.class("error-card")) {
                 h1 { "\(status.code) \(status.reasonPhrase)" }
                 p { sentence }

@@ -4,14 +4,14 @@ import HTMLRender
 /// The page shell: head, top bar with navigation and sign-out, and the page's content.
 struct PageLayout: HTMLComponent {
     let pageTitle: String
-    let identity: StaffIdentity?
+    let viewer: Viewer?
     let activeSection: NavSection?
     let children: [HTMLNode]
 
-    init(pageTitle: String, identity: StaffIdentity?, activeSection: NavSection? = nil,
+    init(pageTitle: String, viewer: Viewer?, activeSection: NavSection? = nil,
          @HTMLBuilder content: () -> [HTMLNode]) {
         self.pageTitle = pageTitle
-        self.identity = identity
+        self.viewer = viewer
         self.activeSection = activeSection
         self.children = content()
     }
@@ -28,13 +28,14 @@ struct PageLayout: HTMLComponent {
             body {
                 header(.class("topbar")) {
                     a(.class("brand"), .href(SiteURL.dashboard.href)) { "Expiry Tracker Admin" }
-                    if let identity {
+                    if let viewer {
                         NavBar(active: activeSection)
                         div(.class("account")) {
-                            span(.class("who"), .title("Signed in as \(identity.email) (\(identity.role.rawValue))")) {
-                                identity.email
+                            span(.class("who"), .title("Signed in as \(viewer.identity.email) (\(viewer.identity.role.rawValue))")) {
+                                viewer.identity.email
                             }
                             form(.method(.post), .action(SiteURL.logout.href), .class("inline")) {
+                                CSRFField(token: viewer.csrfToken)
                                 button(.type("submit"), .class("link-button")) { "Sign out" }
                             }
                         }

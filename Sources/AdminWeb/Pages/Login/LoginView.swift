@@ -1,6 +1,7 @@
 import HTMLRender
 
 struct LoginModel {
+    var csrfToken: String
     var email: String = ""
     var next: String?
     var error: String?
@@ -10,7 +11,7 @@ struct LoginView: HTMLComponent {
     let model: LoginModel
 
     var content: HTMLNode {
-        PageLayout(pageTitle: "Sign in", identity: nil) {
+        PageLayout(pageTitle: "Sign in", viewer: nil) {
             section(.class("login-card")) {
                 h1 { "Sign in" }
                 p(.class("muted")) { "Staff access to the Expiry Tracker back office." }
@@ -18,6 +19,7 @@ struct LoginView: HTMLComponent {
                     p(.class("notice error"), .role("alert")) { error }
                 }
                 form(.method(.post), .action(SiteURL.login().href)) {
+                    CSRFField(token: model.csrfToken)
                     if let next = model.next, SiteURL.isSafeRedirect(next) {
                         input(.type("hidden"), .name("next"), .value(next))
                     }

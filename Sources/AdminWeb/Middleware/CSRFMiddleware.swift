@@ -1,0 +1,59 @@
+import Foundation
+import AdminDomain
+import Hummingbird
+
+/// Refuses a state-changing request (POST, PUT, PATCH, DELETE) that comes from another
+/// origin or does not echo its CSRF token: 403, audited. Safe methods pass untouched,
+/// which is why no GET handler may change state.
+struct CSRFMiddleware: RouterMiddleware {
+    typealias Context = PanelRequestContext
+    let services: PanelServices
+
+    struct TokenField: Decodable {
+        var _csrf: String?
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard [.post, .put, .patch, .delete].contains(request.method) else {
+            return try await next(request, context)
+        }
+        var request = request
+        // Read the body once here; handlers read it again from memory.
+        let body = try await request.collectBody(upTo: context.maxUploadSize)
+        let given = (try? URLEncodedFormDecoder().decode(TokenField.self, from: String(buffer: body)))?._csrf ?? ""
+        let reason: String? = if !Self.isSameOrigin(request) {
+            "cross-origin"
+        } else if !Self.tokenMatches(given, request: request) {
+            given.isEmpty ? "missing token" : "wrong token"
+        } else {
+            nil
+        }
+        guard let reason else { return try await next(request, context) }
+        try await services.signIn.audit.append(AuditEntry(
+            actor: nil, clientAddress: context.clientAddress, action: .csrfRejected,
+            target: String(request.uri.path.prefix(200)), detail: reason))
+        throw HTTPError(.forbidden)
+    }
+
+    /// Origin, or else Referer, when the browser sends one, must name this panel's host.
+    static func isSameOrigin(_ request: Request) -> Bool {
+        guard let claimed = request.headers[.origin] ?? request.headers[.referer] else { return true }
+        guard let host = request.head.authority, let url = URLComponents(string: claimed), let claimedHost = url.host,
+              url.scheme == "http" || url.scheme == "https"
+        else { return false }
+        let claimedAuthority = url.port.map { "\(claimedHost):\($0)" } ?? claimedHost
+        return claimedAuthority.lowercased() == host.lowercased()
+    }
+
+    /// The session's token when there is a session cookie; the login form's cookie otherwise.
+    static func tokenMatches(_ given: String, request: Request) -> Bool {
+        if let session = request.cookies[SessionCookie.name]?.value, !session.isEmpty,
+           CSRFToken.matches(given, CSRFToken.forSession(session)) {
+            return true
+        }
+        if let loginToken = request.cookies[CSRFToken.cookieName]?.value, !loginToken.isEmpty {
+            return CSRFToken.matches(given, loginToken)
+        }
+        return false
+    }
+}

@@ -1,0 +1,81 @@
+import AdminDomain
+import Foundation
+import GRDB
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TestSupport
+
+@Suite struct CrossSiteRequestForgery {
+    private func rejections(_ panel: TestPanel) async throws -> [String] {
+        try await panel.services.database.reader.read { db in
+            try String.fetchAll(db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'csrf_rejected' ORDER BY id")
+        }
+    }
+
+    @Test func signOutWithoutTheTokenIsRefusedAndTheSessionLives() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let session = try await client.signIn()
+            let missing = try await client.postForm("/logout", [], cookie: session)
+            #expect(missing.status == .forbidden)
+            #expect(missing.text.contains("You do not have access to this page."))
+            let wrong = try await client.postForm("/logout", [("_csrf", String(repeating: "x", count: 43))], cookie: session)
+            #expect(wrong.status == .forbidden)
+            #expect(try await client.get("/", cookie: session).status == .ok, "the session was not ended")
+        }
+        #expect(try await rejections(panel) == ["missing token", "wrong token"])
+    }
+
+    @Test func anotherOriginIsRefusedEvenWithTheToken() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let session = try await client.signIn()
+            let token = try #require(try await client.get("/", cookie: session).text.firstMatch(of: /name="_csrf" value="([^"]+)"/)?.1)
+            for (header, value) in [(HTTPField.Name.origin, "http://evil.example"), (.origin, "null"), (.referer, "https://evil.example/page")] {
+                let response = try await client.execute(
+                    uri: "/logout", method: .post,
+                    headers: [.cookie: session, .contentType: "application/x-www-form-urlencoded", header: value],
+                    body: ByteBuffer(string: "_csrf=\(token)"))
+                #expect(response.status == .forbidden, "\(header): \(value)")
+            }
+            let sameOrigin = try await client.execute(
+                uri: "/logout", method: .post,
+                headers: [.cookie: session, .contentType: "application/x-www-form-urlencoded", .origin: "http://localhost"],
+                body: ByteBuffer(string: "_csrf=\(token)"))
+            #expect(sameOrigin.status == .seeOther)
+        }
+        #expect(try await rejections(panel) == ["cross-origin", "cross-origin", "cross-origin"])
+    }
+
+    @Test func signingInNeedsTheLoginPagesToken() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let credentials = [("email", TestPanel.email), ("password", TestPanel.password)]
+            #expect(try await client.postForm("/login", credentials).status == .forbidden)
+            let form = try await client.loginForm()
+            #expect(form.cookie.hasPrefix("panel_csrf="))
+            let forged = try await client.postForm("/login", credentials + [("_csrf", SecureToken.random())], cookie: form.cookie)
+            #expect(forged.status == .forbidden)
+            #expect(try await client.postForm("/login", credentials + [("_csrf", form.token)], cookie: form.cookie).status == .seeOther)
+        }
+    }
+
+    @Test func theLoginPageReplacesAMalformedTokenCookie() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let page = try await client.get("/login", cookie: "panel_csrf=<script>")
+            #expect(page.headers[.setCookie]?.hasPrefix("panel_csrf=") == true)
+            #expect(!page.text.contains("<script>"))
+            let kept = try await client.loginForm()
+            let again = try await client.get("/login", cookie: kept.cookie)
+            #expect(again.headers[.setCookie] == nil, "a good token is kept")
+            #expect(again.text.contains("value=\"\(kept.token)\""))
+        }
+    }
+}
