@@ -117,6 +117,44 @@ import TestSupport
 }
 
 @Suite struct SessionsOverHTTP {
+    @Test func signingInAgainEndsTheSessionTheBrowserCarried() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let first = try await client.signIn()
+            let planted = "panel_session=" + SecureToken.random()
+            for carried in [first, planted] {
+                let form = try await client.loginForm()
+                let response = try await client.postForm(
+                    "/login", [("email", TestPanel.email), ("password", TestPanel.password), ("_csrf", form.token)],
+                    cookie: "\(carried); \(form.cookie)")
+                let fresh = String(try #require(response.headers[.setCookie]).prefix { $0 != ";" })
+                #expect(fresh != carried)
+                #expect(try await client.get("/", cookie: carried).headers[.location] == "/login", "the earlier token is dead")
+                #expect(try await client.get("/", cookie: fresh).status == .ok)
+            }
+        }
+    }
+
+    @Test func secureCookiesAreHostPrefixed() async throws {
+        let panel = try await TestPanel(secureCookies: true)
+        defer { panel.remove() }
+        try await panel.test { client in
+            let form = try await client.loginForm()
+            #expect(form.cookie.hasPrefix("panel_csrf="))
+            let response = try await client.postForm(
+                "/login", [("email", TestPanel.email), ("password", TestPanel.password), ("_csrf", form.token)], cookie: form.cookie)
+            let setCookie = try #require(response.headers[.setCookie])
+            #expect(setCookie.hasPrefix("__Host-panel_session="))
+            for attribute in ["Secure", "HttpOnly", "SameSite=Strict", "Path=/"] { #expect(setCookie.contains(attribute)) }
+            #expect(!setCookie.contains("Domain"))
+            let cookie = String(setCookie.prefix { $0 != ";" })
+            #expect(try await client.get("/", cookie: cookie).status == .ok)
+            #expect(try await client.get("/", cookie: cookie.replacingOccurrences(of: "__Host-", with: "")).status == .seeOther,
+                    "the unprefixed name is not accepted when cookies are Secure")
+        }
+    }
+
     @Test func signOutEndsTheSessionOnTheServer() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }

@@ -17,11 +17,11 @@ struct TestPanel {
     let configuration: PanelConfiguration
     let services: PanelServices
 
-    init(users: Int = 60, sessionPolicy: SessionPolicy = SessionPolicy()) async throws {
+    init(users: Int = 60, sessionPolicy: SessionPolicy = SessionPolicy(), secureCookies: Bool = false) async throws {
         temp = try TemporaryDatabase.seeded(users: users)
         configuration = PanelConfiguration(
             databasePath: temp.path, publicDirectory: TestPaths.publicDirectory, scrypt: fastScryptForTests,
-            sessionPolicy: sessionPolicy, statsMaxAge: 0)
+            sessionPolicy: sessionPolicy, statsMaxAge: 0, secureCookies: secureCookies)
         services = PanelServices(database: try PanelDatabase.open(path: temp.path), configuration: configuration)
         try await services.admins.create(email: Self.email, password: Self.password, role: .admin)
     }

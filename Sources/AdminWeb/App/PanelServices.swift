@@ -9,6 +9,7 @@ public struct PanelServices: Sendable {
     public let signIn: SignInService
     public let stats: DashboardStatsCache
     let secureCookies: Bool
+    let sessionCookie: SessionCookie
     let statsMaxAge: TimeInterval
 
     public init(database: PanelDatabase, configuration: PanelConfiguration) {
@@ -22,6 +23,7 @@ public struct PanelServices: Sendable {
             hasher: hasher)
         stats = DashboardStatsCache(reader: database.reader, maxAge: configuration.statsMaxAge)
         secureCookies = configuration.secureCookies
+        sessionCookie = SessionCookie(secure: configuration.secureCookies)
         statsMaxAge = configuration.statsMaxAge
     }
 

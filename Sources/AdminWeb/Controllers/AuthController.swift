@@ -23,7 +23,7 @@ struct AuthController {
 
     @Sendable func showLogin(request: Request, context: PanelRequestContext) async throws -> Response {
         let next = request.uri.queryParameters.get("next")
-        if let token = request.cookies[SessionCookie.name]?.value,
+        if let token = services.sessionCookie.token(in: request),
            try await services.signIn.sessions.identity(forToken: token) != nil {
             return .redirect(to: Self.destination(next), type: .normal)
         }
@@ -51,8 +51,13 @@ struct AuthController {
         guard case let .signedIn(token, _) = result else {
             return loginPage(request, email: email, next: form.next, error: "Wrong email or password.", status: .unauthorized)
         }
+        // A session the browser already carried ends here: a sign-in never keeps a token
+        // that existed before it.
+        if let previous = services.sessionCookie.token(in: request) {
+            try await services.signIn.sessions.delete(token: previous)
+        }
         var response = Response.redirect(to: Self.destination(form.next), type: .normal)
-        response.setCookie(SessionCookie.make(token: token, secure: services.secureCookies))
+        response.setCookie(services.sessionCookie.make(token: token))
         return response
     }
 
@@ -60,7 +65,7 @@ struct AuthController {
         try await services.signIn.signOut(token: context.sessionToken, identity: context.identity,
                                           clientAddress: context.clientAddress)
         var response = Response.redirect(to: SiteURL.login().href, type: .normal)
-        response.setCookie(SessionCookie.expired(secure: services.secureCookies))
+        response.setCookie(services.sessionCookie.expired)
         return response
     }
 

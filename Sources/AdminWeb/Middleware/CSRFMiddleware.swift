@@ -23,7 +23,7 @@ struct CSRFMiddleware: RouterMiddleware {
         let given = (try? URLEncodedFormDecoder().decode(TokenField.self, from: String(buffer: body)))?._csrf ?? ""
         let reason: String? = if !Self.isSameOrigin(request) {
             "cross-origin"
-        } else if !Self.tokenMatches(given, request: request) {
+        } else if !Self.tokenMatches(given, request: request, sessionCookie: services.sessionCookie) {
             given.isEmpty ? "missing token" : "wrong token"
         } else {
             nil
@@ -46,8 +46,8 @@ struct CSRFMiddleware: RouterMiddleware {
     }
 
     /// The session's token when there is a session cookie; the login form's cookie otherwise.
-    static func tokenMatches(_ given: String, request: Request) -> Bool {
-        if let session = request.cookies[SessionCookie.name]?.value, !session.isEmpty,
+    static func tokenMatches(_ given: String, request: Request, sessionCookie: SessionCookie) -> Bool {
+        if let session = sessionCookie.token(in: request), !session.isEmpty,
            CSRFToken.matches(given, CSRFToken.forSession(session)) {
             return true
         }

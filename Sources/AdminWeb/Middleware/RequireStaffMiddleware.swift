@@ -9,7 +9,7 @@ struct RequireStaffMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        if let token = request.cookies[SessionCookie.name]?.value,
+        if let token = services.sessionCookie.token(in: request),
            let identity = try await services.signIn.sessions.identity(forToken: token) {
             context.identity = identity
             context.sessionToken = token
@@ -17,21 +17,9 @@ struct RequireStaffMiddleware: RouterMiddleware {
         }
         let wanted = request.method == .get ? request.uri.description : nil
         var response = Response.redirect(to: SiteURL.login(next: wanted).href, type: .normal)
-        if request.cookies[SessionCookie.name] != nil {
-            response.setCookie(SessionCookie.expired(secure: services.secureCookies))
+        if services.sessionCookie.token(in: request) != nil {
+            response.setCookie(services.sessionCookie.expired)
         }
         return response
-    }
-}
-
-enum SessionCookie {
-    static let name = "panel_session"
-
-    static func make(token: String, secure: Bool) -> Cookie {
-        Cookie(name: name, value: token, path: "/", secure: secure, httpOnly: true, sameSite: .strict)
-    }
-
-    static func expired(secure: Bool) -> Cookie {
-        Cookie(name: name, value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .strict)
     }
 }
