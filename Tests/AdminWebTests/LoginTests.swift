@@ -197,3 +197,26 @@ import TestSupport
         }
     }
 }
+
+@Suite struct ThrottledSignIn {
+    @Test func aLockedSignInIsAnsweredWith429EvenForTheRightPassword() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        for _ in 1...10 {
+            // The router test client has no socket, so its address is unknown to the panel.
+            try await panel.services.signIn.throttle.recordFailure(email: TestPanel.email, address: nil)
+        }
+        try await panel.test { client in
+            let response = try await client.postLogin([("email", TestPanel.email), ("password", TestPanel.password)])
+            #expect(response.status == .tooManyRequests)
+            #expect(response.headers[.setCookie]?.hasPrefix("panel_session") != true)
+            #expect(response.text.contains("Too many failed attempts. Try again in 15 minutes."))
+            let retryAfter = try #require(response.headers[.retryAfter].flatMap { Int($0) })
+            #expect((890...900).contains(retryAfter))
+        }
+        let throttled = try await panel.services.database.reader.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log WHERE action = 'sign_in_throttled'")
+        }
+        #expect(throttled == 1)
+    }
+}

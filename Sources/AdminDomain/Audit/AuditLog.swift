@@ -8,6 +8,8 @@ public enum AuditAction: String, Sendable {
     case signOut = "sign_out"
     case adminCreated = "admin_created"
     case csrfRejected = "csrf_rejected"
+    case signInThrottled = "sign_in_throttled"
+    case signInLocked = "sign_in_locked"
 }
 
 public struct AuditEntry: Sendable {

@@ -41,6 +41,14 @@ enum PanelMigrations {
         CREATE TRIGGER panel_audit_log_no_delete BEFORE DELETE ON panel_audit_log
           BEGIN SELECT RAISE(ABORT, 'panel_audit_log is append-only'); END;
         """),
+        (2, """
+        CREATE TABLE panel_login_throttle (
+          key              TEXT PRIMARY KEY,
+          failures         INTEGER NOT NULL,
+          last_failure_at  TEXT NOT NULL,
+          locked_until     TEXT
+        );
+        """),
     ]
 
     static var latestVersion: Int { steps.last?.version ?? 0 }

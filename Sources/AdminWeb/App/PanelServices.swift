@@ -20,6 +20,7 @@ public struct PanelServices: Sendable {
             admins: admins,
             sessions: SessionStore(database: database, policy: configuration.sessionPolicy),
             audit: AuditLog(database: database),
+            throttle: LoginThrottle(database: database),
             hasher: hasher)
         stats = DashboardStatsCache(reader: database.reader, maxAge: configuration.statsMaxAge)
         secureCookies = configuration.secureCookies

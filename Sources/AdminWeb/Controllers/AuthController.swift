@@ -48,8 +48,18 @@ struct AuthController {
         let result = try await services.signIn.signIn(
             email: email, password: password, clientAddress: context.clientAddress,
             userAgent: request.headers[.userAgent])
-        guard case let .signedIn(token, _) = result else {
+        let token: String
+        switch result {
+        case let .signedIn(sessionToken, _):
+            token = sessionToken
+        case .rejected:
             return loginPage(request, email: email, next: form.next, error: "Wrong email or password.", status: .unauthorized)
+        case let .throttled(seconds):
+            let when = seconds > 90 ? "\((seconds + 59) / 60) minutes" : "\(seconds) seconds"
+            var response = loginPage(request, email: email, next: form.next,
+                                     error: "Too many failed attempts. Try again in \(when).", status: .tooManyRequests)
+            response.headers[.retryAfter] = String(seconds)
+            return response
         }
         // A session the browser already carried ends here: a sign-in never keeps a token
         // that existed before it.
