@@ -8,6 +8,7 @@ public enum AuditAction: String, Sendable {
     case signOut = "sign_out"
     case adminCreated = "admin_created"
     case csrfRejected = "csrf_rejected"
+    case forbidden = "forbidden"
     case signInThrottled = "sign_in_throttled"
     case signInLocked = "sign_in_locked"
 }

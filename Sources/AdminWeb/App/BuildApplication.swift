@@ -32,9 +32,11 @@ public func buildRouter(services: PanelServices, publicDirectory: String) -> Rou
     let auth = AuthController(services: services)
     auth.addRoutes(to: router)
 
-    let staff = router.group()
-        .add(middleware: RequireStaffMiddleware(services: services))
-        .group(context: StaffRequestContext.self)
+    let staff = StaffRoutes(
+        group: router.group()
+            .add(middleware: RequireStaffMiddleware(services: services))
+            .group(context: StaffRequestContext.self),
+        services: services, registry: services.staffRoutes)
     auth.addStaffRoutes(to: staff)
     DashboardController(services: services).addRoutes(to: staff)
     return router

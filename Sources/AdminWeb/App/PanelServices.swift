@@ -11,6 +11,8 @@ public struct PanelServices: Sendable {
     let secureCookies: Bool
     let sessionCookie: SessionCookie
     let statsMaxAge: TimeInterval
+    /// Every signed-in route and the permission it needs, filled as the router is built.
+    let staffRoutes = StaffRoutes.Registry()
 
     public init(database: PanelDatabase, configuration: PanelConfiguration) {
         self.database = database

@@ -17,8 +17,8 @@ struct AuthController {
         router.post(RouterPath(SiteURL.login().path), use: submitLogin)
     }
 
-    func addStaffRoutes(to group: RouterGroup<StaffRequestContext>) {
-        group.post(RouterPath(SiteURL.logout.path), use: logout)
+    func addStaffRoutes(to routes: StaffRoutes) {
+        routes.post(.logout, requires: .useOwnAccount, use: logout)
     }
 
     @Sendable func showLogin(request: Request, context: PanelRequestContext) async throws -> Response {

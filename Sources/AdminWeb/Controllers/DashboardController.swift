@@ -3,8 +3,8 @@ import Hummingbird
 struct DashboardController {
     let services: PanelServices
 
-    func addRoutes(to group: RouterGroup<StaffRequestContext>) {
-        group.get(RouterPath(SiteURL.dashboard.path), use: show)
+    func addRoutes(to routes: StaffRoutes) {
+        routes.get(.dashboard, requires: .viewDashboard, use: show)
     }
 
     @Sendable func show(request: Request, context: StaffRequestContext) async throws -> HTMLPage {

@@ -1,0 +1,85 @@
+@testable import AdminWeb
+import AdminDomain
+import Foundation
+import GRDB
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TestSupport
+
+@Suite struct RolesAndRoutes {
+    /// TestPanel already has the admin; the others are created per test.
+    static func email(_ role: Role) -> String { role == .admin ? TestPanel.email : "\(role.rawValue)@example.com" }
+
+    private func panelWithEveryRole() async throws -> TestPanel {
+        let panel = try await TestPanel()
+        for role in Role.allCases where role != .admin {
+            try await panel.services.admins.create(email: Self.email(role), password: TestPanel.password, role: role)
+        }
+        return panel
+    }
+
+    @Test func everyRouteAnswersEachRoleAsTheMatrixSays() async throws {
+        let panel = try await panelWithEveryRole()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let routes = panel.services.staffRoutes.entries
+            #expect(routes.count >= 2)
+            for route in routes {
+                // Without a session: sent to sign in (a POST carrying the sign-in page's token).
+                let anonymous: TestResponse
+                if route.method == .get {
+                    anonymous = try await client.get(route.path)
+                } else {
+                    let form = try await client.loginForm()
+                    anonymous = try await client.postForm(route.path, [("_csrf", form.token)], cookie: form.cookie)
+                }
+                #expect(anonymous.status == .seeOther, "\(route.method) \(route.path) without a session")
+                #expect(anonymous.headers[.location]?.hasPrefix("/login") == true)
+
+                for role in Role.allCases {
+                    let session = try await client.signIn(email: Self.email(role))
+                    let response = route.method == .get
+                        ? try await client.get(route.path, cookie: session)
+                        : try await client.postSigned(route.path, session: session)
+                    if role.may(route.permission) {
+                        #expect(response.status != .forbidden, "\(role) \(route.method) \(route.path)")
+                    } else {
+                        #expect(response.status == .forbidden, "\(role) \(route.method) \(route.path)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func aRouteOutsideTheRoleIsRefusedAndAudited() async throws {
+        let panel = try await panelWithEveryRole()
+        defer { panel.remove() }
+        let router = buildRouter(services: panel.services, publicDirectory: TestPaths.publicDirectory)
+        let staff = StaffRoutes(
+            group: router.group().add(middleware: RequireStaffMiddleware(services: panel.services))
+                .group(context: StaffRequestContext.self),
+            services: panel.services, registry: .init())
+        staff.get(.favicon, requires: .manageStaff) { _, _ in "staff only" }
+        try await Application(router: router).test(.router) { client in
+            for role in Role.allCases {
+                let response = try await client.get(SiteURL.favicon.path, cookie: try await client.signIn(email: Self.email(role)))
+                #expect(response.status == (role == .admin ? .ok : .forbidden), "\(role)")
+            }
+        }
+        let rows = try await panel.services.database.reader.read { db in
+            try Row.fetchAll(db, sql: "SELECT actor_email, target, detail FROM panel_audit_log WHERE action = 'forbidden' ORDER BY id")
+                .map { "\($0[0] as String)|\($0[1] as String)|\($0[2] as String)" }
+        }
+        #expect(rows == ["support@example.com|/static/favicon.svg|manageStaff", "marketing@example.com|/static/favicon.svg|manageStaff"])
+    }
+
+    @Test func marketingNeverSeesIndividualProfiles() {
+        #expect(!Role.marketing.may(.viewUserProfiles))
+        #expect(!Role.marketing.may(.exportUserLists))
+        #expect(!Role.support.may(.manageCampaigns))
+        #expect(!Role.support.may(.manageStaff) && !Role.marketing.may(.readAuditLog))
+        #expect(Role.admin.permissions == Set(Permission.allCases))
+    }
+}
