@@ -14,15 +14,24 @@ private let executable: URL = {
     return folder.appendingPathComponent("admin-panel")
 }()
 
-private func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+/// Runs `admin-panel` with `input` on standard input (none when nil).
+func runPanel(_ arguments: [String], input: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
+    if let input {
+        let pipe = Pipe()
+        process.standardInput = pipe
+        try process.run()
+        pipe.fileHandleForWriting.write(Data(input.utf8))
+        try pipe.fileHandleForWriting.close()
+    } else {
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
@@ -54,7 +63,7 @@ private func run(_ arguments: [String]) throws -> (status: Int32, stdout: String
         }
         let before = try? Data(contentsOf: URL(fileURLWithPath: path))
         for arguments in [["serve", "--db", path, "--port", "1"], ["admin", "create", "--db", path, "--email", "a@b.example", "--role", "admin"]] {
-            let result = try run(arguments)
+            let result = try runPanel(arguments)
             #expect(result.status == 1, "\(arguments)")
             let lines = result.stderr.split(separator: "\n")
             #expect(lines.count == 1, "\(result.stderr)")
@@ -75,7 +84,7 @@ private func run(_ arguments: [String]) throws -> (status: Int32, stdout: String
     @Test func seedRefusesADatabaseWithUsers() throws {
         let temp = try TemporaryDatabase.seeded(users: 5)
         defer { temp.remove() }
-        let result = try run(["seed", "--db", temp.path, "--users", "5"])
+        let result = try runPanel(["seed", "--db", temp.path, "--users", "5"])
         #expect(result.status == 1)
         #expect(result.stderr == "error: refusing to seed \(temp.path): it already has 5 user(s); pass a new path\n")
     }

@@ -7,6 +7,8 @@ public enum AuditAction: String, Sendable {
     case signInFailed = "sign_in_failed"
     case signOut = "sign_out"
     case adminCreated = "admin_created"
+    case adminDisabled = "admin_disabled"
+    case passwordReset = "password_reset"
     case csrfRejected = "csrf_rejected"
     case forbidden = "forbidden"
     case signInThrottled = "sign_in_throttled"

@@ -20,6 +20,7 @@ public struct Admin: Codable, Sendable, Equatable, FetchableRecord, MutablePersi
         static let email = Column(CodingKeys.email)
         static let passwordHash = Column(CodingKeys.passwordHash)
         static let disabledAt = Column(CodingKeys.disabledAt)
+        static let role = Column(CodingKeys.role)
     }
 
     enum CodingKeys: String, CodingKey {

@@ -5,12 +5,16 @@ public enum AdminStoreError: Error, Equatable, CustomStringConvertible {
     case invalidEmail
     case emailTaken
     case weakPassword(String)
+    case notFound(String)
+    case lastActiveAdmin
 
     public var description: String {
         switch self {
         case .invalidEmail: "that is not an email address"
         case .emailTaken: "an account with that email already exists"
         case let .weakPassword(reason): reason
+        case let .notFound(email): "no staff account has the email \(email)"
+        case .lastActiveAdmin: "this is the last active admin: create or enable another admin first"
         }
     }
 }
@@ -51,6 +55,43 @@ public struct AdminStore: Sendable {
     public func activeAdminCount() async throws -> Int {
         try await database.reader.read { db in
             try Admin.filter(Admin.Columns.disabledAt == nil).fetchCount(db)
+        }
+    }
+
+    public func list() async throws -> [Admin] {
+        try await database.reader.read { db in try Admin.order(Admin.Columns.email).fetchAll(db) }
+    }
+
+    /// Disables the account and ends its sessions at once. The last active admin stays.
+    @discardableResult
+    public func disable(email: String, now: Date = Date()) async throws -> Admin {
+        let email = email.trimmingCharacters(in: .whitespacesAndNewlines)
+        return try await database.writer.write { db in
+            guard var admin = try Admin.filter(Admin.Columns.email == email).fetchOne(db) else {
+                throw AdminStoreError.notFound(email)
+            }
+            if admin.role == .admin, admin.disabledAt == nil {
+                let otherAdmins = try Admin.filter(Admin.Columns.disabledAt == nil && Admin.Columns.role == Role.admin.rawValue
+                                                   && Admin.Columns.id != admin.id).fetchCount(db)
+                guard otherAdmins > 0 else { throw AdminStoreError.lastActiveAdmin }
+            }
+            admin.disabledAt = admin.disabledAt ?? SQLiteTime.string(now)
+            try admin.update(db)
+            try db.execute(sql: "DELETE FROM panel_sessions WHERE admin_id = ?", arguments: [admin.id])
+            return admin
+        }
+    }
+
+    /// Sets a new password (checked against the policy) and ends every session of the account.
+    public func resetPassword(email: String, to password: String) async throws {
+        if let reason = PasswordPolicy.problem(with: password) { throw AdminStoreError.weakPassword(reason) }
+        guard let admin = try await find(email: email), let id = admin.id else {
+            throw AdminStoreError.notFound(email.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        let hash = try await hasher.hash(password)
+        try await database.writer.write { db in
+            try db.execute(sql: "UPDATE panel_admins SET password_hash = ? WHERE id = ?", arguments: [hash, id])
+            try db.execute(sql: "DELETE FROM panel_sessions WHERE admin_id = ?", arguments: [id])
         }
     }
 

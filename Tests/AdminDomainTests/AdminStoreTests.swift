@@ -1,0 +1,66 @@
+@testable import AdminDomain
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+
+@Suite struct StaffAccounts {
+    let temp: TemporaryDatabase
+    let database: PanelDatabase
+    let admins: AdminStore
+    let sessions: SessionStore
+    let password = "a long enough password"
+
+    init() throws {
+        temp = try TemporaryDatabase.seeded(users: 5)
+        database = try PanelDatabase.open(path: temp.path)
+        admins = AdminStore(database: database, hasher: PasswordHasher(parameters: fastScryptForTests))
+        sessions = SessionStore(database: database, policy: SessionPolicy())
+    }
+
+    @Test func disablingEndsTheSessionsAtOnce() async throws {
+        defer { temp.remove() }
+        try await admins.create(email: "boss@example.com", password: password, role: .admin)
+        let support = try await admins.create(email: "help@example.com", password: password, role: .support)
+        let token = try await sessions.create(adminID: support.id!, clientAddress: nil, userAgent: nil)
+        let disabled = try await admins.disable(email: " help@example.com ")
+        #expect(disabled.disabledAt != nil)
+        #expect(try await sessions.identity(forToken: token) == nil)
+        #expect(try await database.reader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM panel_sessions") } == 0)
+    }
+
+    @Test func theLastActiveAdminCannotBeDisabled() async throws {
+        defer { temp.remove() }
+        try await admins.create(email: "one@example.com", password: password, role: .admin)
+        try await admins.create(email: "help@example.com", password: password, role: .support)
+        await #expect(throws: AdminStoreError.lastActiveAdmin) { try await admins.disable(email: "one@example.com") }
+        try await admins.create(email: "two@example.com", password: password, role: .admin)
+        try await admins.disable(email: "one@example.com")
+        await #expect(throws: AdminStoreError.lastActiveAdmin) { try await admins.disable(email: "two@example.com") }
+        await #expect(throws: AdminStoreError.notFound("nobody@example.com")) { try await admins.disable(email: "nobody@example.com") }
+    }
+
+    @Test func aPasswordResetEndsEverySessionAndOnlyTheNewPasswordWorks() async throws {
+        defer { temp.remove() }
+        let hasher = PasswordHasher(parameters: fastScryptForTests)
+        let admin = try await admins.create(email: "one@example.com", password: password, role: .admin)
+        let token = try await sessions.create(adminID: admin.id!, clientAddress: nil, userAgent: nil)
+        await #expect(throws: AdminStoreError.weakPassword("the password must have at least 12 characters")) {
+            try await admins.resetPassword(email: "one@example.com", to: "short")
+        }
+        #expect(try await sessions.identity(forToken: token) != nil, "a refused reset changes nothing")
+        try await admins.resetPassword(email: "ONE@example.com", to: "another long password")
+        #expect(try await sessions.identity(forToken: token) == nil)
+        let stored = try #require(try await admins.find(email: "one@example.com")).passwordHash
+        #expect(try await hasher.verify(password, against: stored) == .mismatch)
+        #expect(try await hasher.verify("another long password", against: stored) == .match(needsRehash: false))
+    }
+
+    @Test func theListIsSortedByEmail() async throws {
+        defer { temp.remove() }
+        for email in ["c@example.com", "a@example.com", "b@example.com"] {
+            try await admins.create(email: email, password: password, role: .support)
+        }
+        #expect(try await admins.list().map(\.email) == ["a@example.com", "b@example.com", "c@example.com"])
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+
+@Suite struct AdminCommands {
+    @Test func createListDisableAndResetFromTheCommandLine() throws {
+        let temp = try TemporaryDatabase.seeded(users: 5)
+        defer { temp.remove() }
+        let db = ["--db", temp.path]
+        #expect(try runPanel(["admin", "create", "--email", "first@example.com", "--role", "admin"] + db, input: "a long enough password\n").status == 0)
+        #expect(try runPanel(["admin", "create", "--email", "help@example.com", "--role", "support"] + db, input: "short\n").status == 1)
+        #expect(try runPanel(["admin", "create", "--email", "help@example.com", "--role", "support"] + db, input: "a long enough password\n").status == 0)
+
+        let list = try runPanel(["admin", "list"] + db)
+        #expect(list.status == 0)
+        #expect(list.stdout.split(separator: "\n").map { $0.split(separator: "\t").prefix(3).joined(separator: " ") }
+            == ["first@example.com admin active", "help@example.com support active"])
+
+        let lastAdmin = try runPanel(["admin", "disable", "--email", "first@example.com"] + db)
+        #expect(lastAdmin.status == 1)
+        #expect(lastAdmin.stderr == "error: this is the last active admin: create or enable another admin first\n")
+        #expect(try runPanel(["admin", "disable", "--email", "help@example.com"] + db).status == 0)
+        #expect(try runPanel(["admin", "reset-password", "--email", "first@example.com"] + db, input: "a new long password\n").status == 0)
+        #expect(try runPanel(["admin", "reset-password", "--email", "nobody@example.com"] + db, input: "a new long password\n").stderr
+            == "error: no staff account has the email nobody@example.com\n")
+
+        let actions = try DatabaseQueue(path: temp.path).read { db in
+            try String.fetchAll(db, sql: "SELECT action FROM panel_audit_log WHERE actor_email = 'cli' ORDER BY id")
+        }
+        #expect(actions == ["admin_created", "admin_created", "admin_disabled", "password_reset"])
+    }
+}
