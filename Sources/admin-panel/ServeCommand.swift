@@ -1,6 +1,7 @@
 import AdminDomain
 import AdminWeb
 import ArgumentParser
+import Foundation
 import Hummingbird
 
 struct ServerOptions: ParsableArguments {
@@ -13,12 +14,21 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Folder of static files (CSS, images, scripts).")
     var publicDirectory = "Public"
 
-    @Flag(help: "Mark the session cookie Secure; use it behind a TLS proxy.")
+    @Flag(help: "Served over TLS (behind a TLS proxy): Secure __Host- cookies and HSTS.")
     var secureCookies = false
 
+    @Option(help: "Minutes without a request after which a session ends.")
+    var idleMinutes = 30
+
+    @Option(help: "Hours after sign-in after which a session ends, however busy.")
+    var absoluteHours = 12
+
     func configuration(databasePath: String) -> PanelConfiguration {
-        PanelConfiguration(databasePath: databasePath, host: host, port: port, publicDirectory: publicDirectory,
-                           secureCookies: secureCookies)
+        PanelConfiguration(
+            databasePath: databasePath, host: host, port: port, publicDirectory: publicDirectory,
+            sessionPolicy: SessionPolicy(idleTimeout: TimeInterval(max(1, idleMinutes) * 60),
+                                         absoluteTimeout: TimeInterval(max(1, absoluteHours) * 3600)),
+            secureCookies: secureCookies)
     }
 }
 

@@ -72,6 +72,7 @@ import TestSupport
                 #expect(response.headers[HTTPField.Name("X-Content-Type-Options")!] == "nosniff", "\(uri)")
                 #expect(response.headers[HTTPField.Name("Referrer-Policy")!] == "same-origin", "\(uri)")
                 #expect((response.headers[.cacheControl] == "no-store") == expectNoStore, "\(uri)")
+                #expect(response.headers[.strictTransportSecurity] == nil, "no HSTS over plain HTTP")
             }
         }
     }

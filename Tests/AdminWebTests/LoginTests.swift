@@ -152,6 +152,7 @@ import TestSupport
             #expect(try await client.get("/", cookie: cookie).status == .ok)
             #expect(try await client.get("/", cookie: cookie.replacingOccurrences(of: "__Host-", with: "")).status == .seeOther,
                     "the unprefixed name is not accepted when cookies are Secure")
+            #expect(response.headers[.strictTransportSecurity] == "max-age=31536000; includeSubDomains")
         }
     }
 
