@@ -6,6 +6,7 @@ public enum AuditAction: String, Sendable {
     case signIn = "sign_in"
     case signInFailed = "sign_in_failed"
     case signOut = "sign_out"
+    case otherSessionsEnded = "other_sessions_ended"
     case adminCreated = "admin_created"
     case adminDisabled = "admin_disabled"
     case passwordReset = "password_reset"

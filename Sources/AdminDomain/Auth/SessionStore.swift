@@ -77,6 +77,37 @@ public struct SessionStore: Sendable {
         return StaffIdentity(adminID: row.adminID, email: row.email, role: role)
     }
 
+    /// The live sessions of one account, newest first; `isCurrent` marks the one holding `currentToken`.
+    public func list(adminID: Int64, currentToken: String, now: Date = Date()) async throws -> [SessionSummary] {
+        let currentHash = Self.hash(currentToken)
+        let idleLimit = SQLiteTime.string(now.addingTimeInterval(-policy.idleTimeout))
+        let stamp = SQLiteTime.string(now)
+        return try await database.reader.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                SELECT token_hash, created_at, last_seen_at, client_address, user_agent FROM panel_sessions
+                WHERE admin_id = ? AND expires_at > ? AND last_seen_at > ?
+                ORDER BY created_at DESC
+                """,
+                arguments: [adminID, stamp, idleLimit]
+            ).map { row in
+                SessionSummary(isCurrent: row[0] == currentHash, createdAt: row[1], lastSeenAt: row[2],
+                               clientAddress: row[3], userAgent: row[4])
+            }
+        }
+    }
+
+    /// Ends every session of the account but the one holding `keepToken`; returns how many ended.
+    @discardableResult
+    public func deleteOthers(adminID: Int64, keepToken: String) async throws -> Int {
+        let keep = Self.hash(keepToken)
+        return try await database.writer.write { db in
+            try db.execute(sql: "DELETE FROM panel_sessions WHERE admin_id = ? AND token_hash <> ?", arguments: [adminID, keep])
+            return db.changesCount
+        }
+    }
+
     public func delete(token: String) async throws {
         guard SecureToken.isWellFormed(token) else { return }
         try await database.writer.write { db in
@@ -91,4 +122,13 @@ public struct SessionStore: Sendable {
     static func hash(_ token: String) -> String {
         SecureToken.sha256Hex(token)
     }
+}
+
+/// A session as its owner sees it in the list: never the token or its hash.
+public struct SessionSummary: Sendable, Equatable {
+    public let isCurrent: Bool
+    public let createdAt: String
+    public let lastSeenAt: String
+    public let clientAddress: String?
+    public let userAgent: String?
 }

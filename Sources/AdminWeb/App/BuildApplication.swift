@@ -39,5 +39,6 @@ public func buildRouter(services: PanelServices, publicDirectory: String) -> Rou
         services: services, registry: services.staffRoutes)
     auth.addStaffRoutes(to: staff)
     DashboardController(services: services).addRoutes(to: staff)
+    AccountController(services: services).addRoutes(to: staff)
     return router
 }

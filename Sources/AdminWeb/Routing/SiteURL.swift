@@ -6,6 +6,8 @@ public enum SiteURL: Sendable, Equatable {
     case dashboard
     case login(next: String? = nil)
     case logout
+    case accountSessions(ended: Int? = nil)
+    case endOtherSessions
     case stylesheet
     case favicon
 
@@ -15,6 +17,8 @@ public enum SiteURL: Sendable, Equatable {
         case .dashboard: "/"
         case .login: "/login"
         case .logout: "/logout"
+        case .accountSessions: "/account/sessions"
+        case .endOtherSessions: "/account/sessions/end-others"
         case .stylesheet: "/static/css/app.css"
         case .favicon: "/static/favicon.svg"
         }
@@ -24,13 +28,19 @@ public enum SiteURL: Sendable, Equatable {
     public var href: String {
         switch self {
         case let .login(next?) where Self.isSafeRedirect(next) && next != "/":
-            var components = URLComponents()
-            components.path = path
-            components.queryItems = [URLQueryItem(name: "next", value: next)]
-            return components.string ?? path
+            return withQuery("next", next)
+        case let .accountSessions(ended?):
+            return withQuery("ended", String(ended))
         default:
             return path
         }
+    }
+
+    private func withQuery(_ name: String, _ value: String) -> String {
+        var components = URLComponents()
+        components.path = path
+        components.queryItems = [URLQueryItem(name: name, value: value)]
+        return components.string ?? path
     }
 
     /// Only a path on this site: no scheme, no `//host`, no backslash tricks.

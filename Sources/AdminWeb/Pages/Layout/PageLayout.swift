@@ -31,7 +31,8 @@ struct PageLayout: HTMLComponent {
                     if let viewer {
                         NavBar(active: activeSection)
                         div(.class("account")) {
-                            span(.class("who"), .title("Signed in as \(viewer.identity.email) (\(viewer.identity.role.rawValue))")) {
+                            a(.class("who"), .href(SiteURL.accountSessions().href),
+                              .title("Signed in as \(viewer.identity.email) (\(viewer.identity.role.rawValue)): your sessions")) {
                                 viewer.identity.email
                             }
                             form(.method(.post), .action(SiteURL.logout.href), .class("inline")) {

@@ -1,0 +1,47 @@
+import AdminDomain
+import HTMLRender
+
+struct SessionsModel {
+    let sessions: [SessionSummary]
+    /// Set after "sign out everywhere else": how many sessions that ended.
+    let ended: Int?
+
+    static func load(services: PanelServices, context: StaffRequestContext, ended: Int?) async throws -> SessionsModel {
+        SessionsModel(
+            sessions: try await services.signIn.sessions.list(adminID: context.identity.adminID, currentToken: context.sessionToken),
+            ended: ended)
+    }
+}
+
+struct SessionsView: HTMLComponent {
+    let model: SessionsModel
+    let viewer: Viewer
+
+    var content: HTMLNode {
+        PageLayout(pageTitle: "Your sessions", viewer: viewer) {
+            h1 { "Your sessions" }
+            p(.class("muted")) { "Where \(viewer.identity.email) is signed in now. Times are UTC." }
+            if let ended = model.ended {
+                p(.class("notice"), .role("status")) {
+                    ended == 1 ? "Signed out 1 other session." : "Signed out \(ended) other sessions."
+                }
+            }
+            section(.class("panel")) {
+                DataTable(
+                    caption: "\(model.sessions.count) active session\(model.sessions.count == 1 ? "" : "s")",
+                    columns: [.init(heading: "Signed in"), .init(heading: "Last active"), .init(heading: "From"),
+                              .init(heading: "Browser"), .init(heading: "")],
+                    rows: model.sessions.map { session in
+                        [session.createdAt, session.lastSeenAt, session.clientAddress ?? "unknown",
+                         String((session.userAgent ?? "unknown").prefix(120)), session.isCurrent ? "this session" : ""]
+                    })
+                if model.sessions.contains(where: { !$0.isCurrent }) {
+                    form(.method(.post), .action(SiteURL.endOtherSessions.href)) {
+                        CSRFField(token: viewer.csrfToken)
+                        button(.type("submit"), .class("primary")) { "Sign out everywhere else" }
+                    }
+                }
+            }
+        }.content
+    }
+}

@@ -1,0 +1,53 @@
+import AdminDomain
+import Foundation
+import GRDB
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TestSupport
+
+@Suite struct OwnSessions {
+    @Test func theListShowsEverySessionWithTheCurrentOneMarkedAndEscaped() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let form = try await client.loginForm()
+            _ = try await client.execute(
+                uri: "/login", method: .post,
+                headers: [.cookie: form.cookie, .contentType: "application/x-www-form-urlencoded",
+                          .userAgent: "<script>alert('ua')</script>"],
+                body: ByteBuffer(string: "email=\(formEncode(TestPanel.email))&password=\(formEncode(TestPanel.password))&_csrf=\(form.token)"))
+            let current = try await client.signIn()
+            let page = try await client.get("/account/sessions", cookie: current)
+            #expect(page.status == .ok)
+            #expect(page.text.contains("2 active sessions"))
+            #expect(page.text.components(separatedBy: "this session").count == 2, "exactly one row is marked")
+            #expect(!page.text.contains("<script>alert"))
+            #expect(page.text.contains("&lt;script&gt;alert('ua')&lt;/script&gt;"))
+            #expect(page.text.contains("Sign out everywhere else"))
+        }
+    }
+
+    @Test func signingOutEverywhereElseKeepsOnlyThisSession() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let other = try await client.signIn()
+            let current = try await client.signIn()
+            let response = try await client.postSigned("/account/sessions/end-others", session: current)
+            #expect(response.status == .seeOther)
+            #expect(response.headers[.location] == "/account/sessions?ended=1")
+            #expect(try await client.get("/", cookie: other).headers[.location] == "/login")
+            let page = try await client.get("/account/sessions?ended=1", cookie: current)
+            #expect(page.text.contains("Signed out 1 other session."))
+            #expect(!page.text.contains("Sign out everywhere else"), "nothing left to end")
+            let hostile = try await client.get("/account/sessions?ended=%3Cscript%3E", cookie: current)
+            #expect(hostile.status == .ok && !hostile.text.contains("Signed out"))
+        }
+        let audited = try await panel.services.database.reader.read { db in
+            try String.fetchAll(db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'other_sessions_ended'")
+        }
+        #expect(audited == ["1"])
+    }
+}
