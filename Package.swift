@@ -29,7 +29,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
-            resources: [.copy("DemoData/Resources/app-schema.sql")]
+            resources: [.copy("DemoData/Resources/app-schema.sql"), .copy("Auth/Resources/common-passwords.txt")]
         ),
         .target(
             name: "AdminWeb",

@@ -77,3 +77,14 @@ private final class Gauge: @unchecked Sendable {
 func passwordLengthPolicy(password: String, acceptable: Bool) {
     #expect((PasswordPolicy.problem(with: password) == nil) == acceptable)
 }
+
+@Test(arguments: ["1qaz2wsx3edc", "QWERTY123456", "qazwsxedcrfv", "123qweasdzxc"])
+func commonPasswordsAreRefusedWhateverTheirLength(password: String) {
+    #expect(PasswordPolicy.problem(with: password) == "that password is one of the 10,000 most common: choose another")
+}
+
+@Test func theCommonListHasTenThousandEntries() {
+    #expect((PasswordPolicy.commonPasswords?.count ?? 0) >= 9_900)
+    #expect(PasswordPolicy.commonPasswords?.contains("password") == true)
+    #expect(PasswordPolicy.problem(with: "correct horse battery staple") == nil)
+}

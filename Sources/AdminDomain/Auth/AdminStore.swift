@@ -107,16 +107,3 @@ public struct AdminStore: Sendable {
             && email.count <= 254 && !email.contains(where: { $0.isWhitespace })
     }
 }
-
-public enum PasswordPolicy {
-    public static let minimumLength = 12
-    public static let maximumLength = 128
-
-    /// nil when acceptable; otherwise a sentence to show the person choosing it.
-    public static func problem(with password: String) -> String? {
-        let length = password.precomposedStringWithCompatibilityMapping.count
-        if length < minimumLength { return "the password must have at least \(minimumLength) characters" }
-        if length > maximumLength { return "the password must have at most \(maximumLength) characters" }
-        return nil
-    }
-}
