@@ -51,6 +51,7 @@ extension Attribute {
     public static let required = Attribute(boolean: "required")
     public static let autofocus = Attribute(boolean: "autofocus")
     public static let disabled = Attribute(boolean: "disabled")
+    public static let selected = Attribute(boolean: "selected")
 }
 
 public enum FormMethod: String, Sendable {

@@ -77,7 +77,7 @@ import TestSupport
              try Int.fetchOne(db, sql: "PRAGMA user_version"))
         }
         #expect(tables == ["panel_admins", "panel_audit_log", "panel_login_throttle", "panel_schema_version", "panel_sessions"])
-        #expect(versions == [1, 2])
+        #expect(versions == [1, 2, 3])
         #expect(userVersion == 0)
         #expect(try await database.reader.read { try $0.tableExists("grdb_migrations") } == false)
     }

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// What the audit log records; the raw values are what the table stores.
-public enum AuditAction: String, Sendable {
+public enum AuditAction: String, Sendable, CaseIterable {
     case signIn = "sign_in"
     case signInFailed = "sign_in_failed"
     case signOut = "sign_out"
@@ -10,6 +10,7 @@ public enum AuditAction: String, Sendable {
     case adminCreated = "admin_created"
     case adminDisabled = "admin_disabled"
     case passwordReset = "password_reset"
+    case auditExported = "audit_exported"
     case csrfRejected = "csrf_rejected"
     case forbidden = "forbidden"
     case signInThrottled = "sign_in_throttled"

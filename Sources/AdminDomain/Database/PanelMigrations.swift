@@ -49,6 +49,12 @@ enum PanelMigrations {
           locked_until     TEXT
         );
         """),
+        // The audit browser filters by actor, action or target and pages by id.
+        (3, """
+        CREATE INDEX panel_audit_log_actor ON panel_audit_log(actor_email COLLATE NOCASE, id);
+        CREATE INDEX panel_audit_log_action ON panel_audit_log(action, id);
+        CREATE INDEX panel_audit_log_target ON panel_audit_log(target, id);
+        """),
     ]
 
     static var latestVersion: Int { steps.last?.version ?? 0 }

@@ -40,5 +40,6 @@ public func buildRouter(services: PanelServices, publicDirectory: String) -> Rou
     auth.addStaffRoutes(to: staff)
     DashboardController(services: services).addRoutes(to: staff)
     AccountController(services: services).addRoutes(to: staff)
+    AuditController(services: services).addRoutes(to: staff)
     return router
 }

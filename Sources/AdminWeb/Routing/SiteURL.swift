@@ -8,6 +8,8 @@ public enum SiteURL: Sendable, Equatable {
     case logout
     case accountSessions(ended: Int? = nil)
     case endOtherSessions
+    case auditLog(AuditFilter = AuditFilter(), before: Int64? = nil)
+    case auditCSV(AuditFilter)
     case stylesheet
     case favicon
 
@@ -19,6 +21,8 @@ public enum SiteURL: Sendable, Equatable {
         case .logout: "/logout"
         case .accountSessions: "/account/sessions"
         case .endOtherSessions: "/account/sessions/end-others"
+        case .auditLog: "/audit"
+        case .auditCSV: "/audit.csv"
         case .stylesheet: "/static/css/app.css"
         case .favicon: "/static/favicon.svg"
         }
@@ -31,16 +35,26 @@ public enum SiteURL: Sendable, Equatable {
             return withQuery("next", next)
         case let .accountSessions(ended?):
             return withQuery("ended", String(ended))
+        case let .auditLog(filter, before):
+            return withQuery(filter.queryItems + (before.map { [URLQueryItem(name: "before", value: String($0))] } ?? []))
+        case let .auditCSV(filter):
+            return withQuery(filter.queryItems)
         default:
             return path
         }
     }
 
     private func withQuery(_ name: String, _ value: String) -> String {
+        withQuery([URLQueryItem(name: name, value: value)])
+    }
+
+    private func withQuery(_ items: [URLQueryItem]) -> String {
+        guard !items.isEmpty else { return path }
         var components = URLComponents()
         components.path = path
-        components.queryItems = [URLQueryItem(name: name, value: value)]
-        return components.string ?? path
+        components.queryItems = items
+        // URLComponents leaves "+" as is, which a form decoder reads as a space.
+        return (components.string ?? path).replacingOccurrences(of: "+", with: "%2B")
     }
 
     /// Only a path on this site: no scheme, no `//host`, no backslash tricks.

@@ -1,7 +1,8 @@
+import AdminDomain
 import HTMLRender
 
 enum NavSection: CaseIterable {
-    case dashboard, users, activity, campaigns, admins
+    case dashboard, users, activity, campaigns, admins, auditLog
 
     var label: String {
         switch self {
@@ -10,6 +11,7 @@ enum NavSection: CaseIterable {
         case .activity: "Activity"
         case .campaigns: "Campaigns"
         case .admins: "Admins"
+        case .auditLog: "Audit log"
         }
     }
 
@@ -17,18 +19,28 @@ enum NavSection: CaseIterable {
     var url: SiteURL? {
         switch self {
         case .dashboard: .dashboard
+        case .auditLog: .auditLog()
         case .users, .activity, .campaigns, .admins: nil
+        }
+    }
+
+    /// Shown only to roles that have it; nil: shown to everyone.
+    var permission: Permission? {
+        switch self {
+        case .auditLog: .readAuditLog
+        default: nil
         }
     }
 }
 
 struct NavBar: HTMLComponent {
     let active: NavSection?
+    let role: Role
 
     var content: HTMLNode {
         nav(.ariaLabel("Main")) {
             ul {
-                for section in NavSection.allCases {
+                for section in NavSection.allCases where section.permission.map(role.may) ?? true {
                     li {
                         if let url = section.url {
                             if section == active {

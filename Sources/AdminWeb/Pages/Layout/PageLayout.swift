@@ -29,7 +29,7 @@ struct PageLayout: HTMLComponent {
                 header(.class("topbar")) {
                     a(.class("brand"), .href(SiteURL.dashboard.href)) { "Expiry Tracker Admin" }
                     if let viewer {
-                        NavBar(active: activeSection)
+                        NavBar(active: activeSection, role: viewer.identity.role)
                         div(.class("account")) {
                             a(.class("who"), .href(SiteURL.accountSessions().href),
                               .title("Signed in as \(viewer.identity.email) (\(viewer.identity.role.rawValue)): your sessions")) {

@@ -1,0 +1,63 @@
+import AdminDomain
+import Foundation
+import Hummingbird
+
+/// The audit browser's filters as typed in its form: kept as typed so the form shows them
+/// again, and turned into an `AuditQuery` only when valid.
+public struct AuditFilter: Sendable, Equatable {
+    var actor = ""
+    var action = ""
+    var target = ""
+    var from = ""
+    var to = ""
+
+    public init() {}
+
+    init(request: Request) {
+        let query = request.uri.queryParameters
+        func field(_ name: String) -> String {
+            String((query.get(name) ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(320))
+        }
+        actor = field("actor")
+        action = field("action")
+        target = field("target")
+        from = field("from")
+        to = field("to")
+    }
+
+    var queryItems: [URLQueryItem] {
+        [("actor", actor), ("action", action), ("target", target), ("from", from), ("to", to)]
+            .filter { !$0.1.isEmpty }
+            .map { URLQueryItem(name: $0.0, value: $0.1) }
+    }
+
+    /// The query, or the sentence to show when a field is not valid.
+    var query: Result<AuditQuery, AuditFilterProblem> {
+        var query = AuditQuery()
+        if !actor.isEmpty { query.actorEmail = actor }
+        if !target.isEmpty { query.target = target }
+        if !action.isEmpty {
+            guard let known = AuditAction(rawValue: action) else { return .failure(.init("There is no action “\(action)”.")) }
+            query.action = known
+        }
+        for (day, label) in [(from, "From"), (to, "To")] where !day.isEmpty {
+            guard Self.isDay(day) else { return .failure(.init("\(label) must be a date written YYYY-MM-DD.")) }
+        }
+        query.fromDay = from.isEmpty ? nil : from
+        query.toDay = to.isEmpty ? nil : to
+        return .success(query)
+    }
+
+    static func isDay(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]), (1...12).contains(m), (1...31).contains(d)
+        else { return false }
+        return SQLiteTime.dayString(daysSinceEpoch: SQLiteTime.daysSinceEpoch(year: Int64(y), month: Int64(m), day: Int64(d))) == text
+    }
+}
+
+struct AuditFilterProblem: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
