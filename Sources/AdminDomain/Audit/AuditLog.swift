@@ -9,6 +9,8 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case otherSessionsEnded = "other_sessions_ended"
     case adminCreated = "admin_created"
     case adminDisabled = "admin_disabled"
+    case adminEnabled = "admin_enabled"
+    case roleChanged = "role_changed"
     case passwordReset = "password_reset"
     case auditExported = "audit_exported"
     case csrfRejected = "csrf_rejected"

@@ -66,28 +66,63 @@ public struct AdminStore: Sendable {
     @discardableResult
     public func disable(email: String, now: Date = Date()) async throws -> Admin {
         let email = email.trimmingCharacters(in: .whitespacesAndNewlines)
-        return try await database.writer.write { db in
-            guard var admin = try Admin.filter(Admin.Columns.email == email).fetchOne(db) else {
-                throw AdminStoreError.notFound(email)
-            }
-            if admin.role == .admin, admin.disabledAt == nil {
-                let otherAdmins = try Admin.filter(Admin.Columns.disabledAt == nil && Admin.Columns.role == Role.admin.rawValue
-                                                   && Admin.Columns.id != admin.id).fetchCount(db)
-                guard otherAdmins > 0 else { throw AdminStoreError.lastActiveAdmin }
-            }
+        return try await change(Admin.filter(Admin.Columns.email == email), missing: email) { admin in
             admin.disabledAt = admin.disabledAt ?? SQLiteTime.string(now)
+        }
+    }
+
+    @discardableResult
+    public func disable(id: Int64, now: Date = Date()) async throws -> Admin {
+        try await change(Admin.filter(Admin.Columns.id == id), missing: "#\(id)") { admin in
+            admin.disabledAt = admin.disabledAt ?? SQLiteTime.string(now)
+        }
+    }
+
+    @discardableResult
+    public func enable(id: Int64) async throws -> Admin {
+        try await change(Admin.filter(Admin.Columns.id == id), missing: "#\(id)") { $0.disabledAt = nil }
+    }
+
+    /// A new role ends the account's sessions, so the new rights start from a fresh sign-in.
+    @discardableResult
+    public func changeRole(id: Int64, to role: Role) async throws -> Admin {
+        try await change(Admin.filter(Admin.Columns.id == id), missing: "#\(id)") { $0.role = role }
+    }
+
+    /// Applies `edit` in one transaction, refuses to leave no active admin, and ends the
+    /// account's sessions when its rights shrink or change.
+    private func change(_ request: QueryInterfaceRequest<Admin>, missing: String,
+                        _ edit: @escaping @Sendable (inout Admin) -> Void) async throws -> Admin {
+        try await database.writer.write { db in
+            guard let before = try request.fetchOne(db) else { throw AdminStoreError.notFound(missing) }
+            var admin = before
+            edit(&admin)
+            let wasActiveAdmin = before.role == .admin && before.disabledAt == nil
+            let isActiveAdmin = admin.role == .admin && admin.disabledAt == nil
+            if wasActiveAdmin, !isActiveAdmin {
+                let others = try Admin.filter(Admin.Columns.disabledAt == nil && Admin.Columns.role == Role.admin.rawValue
+                                              && Admin.Columns.id != admin.id).fetchCount(db)
+                guard others > 0 else { throw AdminStoreError.lastActiveAdmin }
+            }
+            guard admin != before else { return admin }
             try admin.update(db)
-            try db.execute(sql: "DELETE FROM panel_sessions WHERE admin_id = ?", arguments: [admin.id])
+            if admin.role != before.role || admin.disabledAt != nil {
+                try db.execute(sql: "DELETE FROM panel_sessions WHERE admin_id = ?", arguments: [admin.id])
+            }
             return admin
         }
     }
 
     /// Sets a new password (checked against the policy) and ends every session of the account.
     public func resetPassword(email: String, to password: String) async throws {
-        if let reason = PasswordPolicy.problem(with: password) { throw AdminStoreError.weakPassword(reason) }
         guard let admin = try await find(email: email), let id = admin.id else {
             throw AdminStoreError.notFound(email.trimmingCharacters(in: .whitespacesAndNewlines))
         }
+        try await resetPassword(id: id, to: password)
+    }
+
+    public func resetPassword(id: Int64, to password: String) async throws {
+        if let reason = PasswordPolicy.problem(with: password) { throw AdminStoreError.weakPassword(reason) }
         let hash = try await hasher.hash(password)
         try await database.writer.write { db in
             try db.execute(sql: "UPDATE panel_admins SET password_hash = ? WHERE id = ?", arguments: [hash, id])

@@ -41,5 +41,6 @@ public func buildRouter(services: PanelServices, publicDirectory: String) -> Rou
     DashboardController(services: services).addRoutes(to: staff)
     AccountController(services: services).addRoutes(to: staff)
     AuditController(services: services).addRoutes(to: staff)
+    StaffController(services: services).addRoutes(to: staff)
     return router
 }

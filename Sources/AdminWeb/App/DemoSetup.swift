@@ -23,17 +23,10 @@ public enum DemoSetup {
                                      configuration: configuration)
         var password: String?
         if try await services.admins.activeAdminCount() == 0 {
-            let fresh = randomPassword()
+            let fresh = GeneratedPassword.make()
             try await services.admins.create(email: adminEmail, password: fresh, role: .admin)
             password = fresh
         }
         return Outcome(services: services, seedReport: report, adminPassword: password)
-    }
-
-    /// 20 characters from an alphabet without look-alikes (no 0/O, 1/l/I): about 116 bits.
-    static func randomPassword() -> String {
-        let alphabet = Array("abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789")
-        var rng = SystemRandomNumberGenerator()
-        return String((0..<20).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &rng)] })
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Every URL of the panel: routes are registered from these and links are built from them,
 /// so a renamed page cannot leave a dead link behind.
-public enum SiteURL: Sendable, Equatable {
+enum SiteURL: Sendable, Equatable {
     case dashboard
     case login(next: String? = nil)
     case logout
@@ -10,6 +10,9 @@ public enum SiteURL: Sendable, Equatable {
     case endOtherSessions
     case auditLog(AuditFilter = AuditFilter(), before: Int64? = nil)
     case auditCSV(AuditFilter)
+    case staff(notice: StaffNotice? = nil)
+    case createStaff
+    case staffAction(id: Int64?, StaffAction)
     case stylesheet
     case favicon
 
@@ -23,6 +26,9 @@ public enum SiteURL: Sendable, Equatable {
         case .endOtherSessions: "/account/sessions/end-others"
         case .auditLog: "/audit"
         case .auditCSV: "/audit.csv"
+        case .staff: "/admins"
+        case .createStaff: "/admins/create"
+        case let .staffAction(id, action): "/admins/\(id.map(String.init) ?? ":id")/\(action.rawValue)"
         case .stylesheet: "/static/css/app.css"
         case .favicon: "/static/favicon.svg"
         }
@@ -39,6 +45,8 @@ public enum SiteURL: Sendable, Equatable {
             return withQuery(filter.queryItems + (before.map { [URLQueryItem(name: "before", value: String($0))] } ?? []))
         case let .auditCSV(filter):
             return withQuery(filter.queryItems)
+        case let .staff(notice?):
+            return withQuery("notice", notice.rawValue)
         default:
             return path
         }

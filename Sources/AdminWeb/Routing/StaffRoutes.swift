@@ -41,6 +41,7 @@ struct StaffRoutes {
         _ method: HTTPRequest.Method, _ url: SiteURL, _ permission: Permission,
         _ handler: @escaping @Sendable (Request, StaffRequestContext) async throws -> Output
     ) {
+        // A URL with an id registers as its pattern: `.staffAction(id: nil, …)` is "/admins/:id/…".
         registry.add(Entry(method: method, path: url.path, permission: permission))
         let audit = services.signIn.audit
         group.on(RouterPath(url.path), method: method) { @Sendable request, context in

@@ -20,7 +20,8 @@ enum NavSection: CaseIterable {
         switch self {
         case .dashboard: .dashboard
         case .auditLog: .auditLog()
-        case .users, .activity, .campaigns, .admins: nil
+        case .admins: .staff()
+        case .users, .activity, .campaigns: nil
         }
     }
 
@@ -28,6 +29,7 @@ enum NavSection: CaseIterable {
     var permission: Permission? {
         switch self {
         case .auditLog: .readAuditLog
+        case .admins: .manageStaff
         default: nil
         }
     }

@@ -1,0 +1,117 @@
+import AdminDomain
+import HTMLRender
+
+enum StaffAction: String, Sendable {
+    case role, disable, enable, resetPassword = "reset-password"
+}
+
+/// Fixed sentences shown after an action; only their names travel in the URL.
+enum StaffNotice: String, Sendable {
+    case roleChanged = "role-changed", disabled, enabled
+
+    var sentence: String {
+        switch self {
+        case .roleChanged: "Role changed. That person's sessions have ended; the new role applies from their next sign-in."
+        case .disabled: "Account disabled. Its sessions have ended."
+        case .enabled: "Account enabled."
+        }
+    }
+}
+
+struct StaffModel {
+    let admins: [Admin]
+    var notice: String?
+    var error: String?
+    /// After creating an account or resetting a password: shown once, on this response only.
+    var oneTimePassword: (email: String, password: String)?
+}
+
+struct StaffView: HTMLComponent {
+    let model: StaffModel
+    let viewer: Viewer
+
+    var content: HTMLNode {
+        PageLayout(pageTitle: "Staff accounts", viewer: viewer, activeSection: .admins) {
+            h1 { "Staff accounts" }
+            if let notice = model.notice { p(.class("notice"), .role("status")) { notice } }
+            if let error = model.error { p(.class("notice error"), .role("alert")) { error } }
+            if let created = model.oneTimePassword {
+                section(.class("panel one-time")) {
+                    h2 { "Password for \(created.email)" }
+                    p { code { created.password } }
+                    p(.class("muted")) { "Shown once: give it to them over a channel you trust. Nobody can see it again." }
+                }
+            }
+            section(.class("panel")) {
+                div(.class("table-wrap")) {
+                    table(.class("data")) {
+                        caption { model.admins.count == 1 ? "1 account" : "\(model.admins.count) accounts" }
+                        thead { tr { for heading in ["Email", "Role", "State", "Created", ""] { th(.scope("col")) { heading } } } }
+                        tbody {
+                            for admin in model.admins {
+                                StaffRow(admin: admin, csrfToken: viewer.csrfToken)
+                            }
+                        }
+                    }
+                }
+            }
+            section(.class("panel")) {
+                h2 { "Add a staff member" }
+                form(.method(.post), .action(SiteURL.createStaff.href), .class("filters")) {
+                    CSRFField(token: viewer.csrfToken)
+                    label { "Email"; input(.type("email"), .name("email"), .required, .maxlength(254)) }
+                    label { "Role"; RoleSelect(selected: .support) }
+                    button(.type("submit"), .class("primary")) { "Create account" }
+                }
+            }
+        }.content
+    }
+}
+
+private struct StaffRow: HTMLComponent {
+    let admin: Admin
+    let csrfToken: String
+
+    var content: HTMLNode {
+        let id = admin.id
+        return tr {
+            td { admin.email }
+            td {
+                form(.method(.post), .action(SiteURL.staffAction(id: id, .role).href), .class("inline")) {
+                    CSRFField(token: csrfToken)
+                    RoleSelect(selected: admin.role)
+                    button(.type("submit")) { "Change" }
+                }
+            }
+            td { admin.disabledAt.map { "disabled since \($0)" } ?? "active" }
+            td { admin.createdAt }
+            td {
+                form(.method(.post), .action(SiteURL.staffAction(id: id, admin.disabledAt == nil ? .disable : .enable).href),
+                     .class("inline")) {
+                    CSRFField(token: csrfToken)
+                    button(.type("submit")) { admin.disabledAt == nil ? "Disable" : "Enable" }
+                }
+                form(.method(.post), .action(SiteURL.staffAction(id: id, .resetPassword).href), .class("inline")) {
+                    CSRFField(token: csrfToken)
+                    button(.type("submit")) { "Reset password" }
+                }
+            }
+        }
+    }
+}
+
+private struct RoleSelect: HTMLComponent {
+    let selected: Role
+
+    var content: HTMLNode {
+        select(.name("role")) {
+            for role in Role.allCases {
+                if role == selected {
+                    option(.value(role.rawValue), .selected) { role.rawValue }
+                } else {
+                    option(.value(role.rawValue)) { role.rawValue }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+@testable import AdminWeb
+import AdminDomain
+import Foundation
+import GRDB
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TestSupport
+
+@Suite struct StaffPage {
+    private func oneTimePassword(_ page: String) -> String? {
+        page.firstMatch(of: /<p><code>([^<]+)<\/code><\/p>/).map { String($0.1) }
+    }
+
+    private func id(of email: String, _ panel: TestPanel) async throws -> Int64 {
+        try #require(try await panel.services.admins.find(email: email)?.id)
+    }
+
+    @Test func anAdminCreatesAnAccountWhosePasswordIsShownOnceAndWorks() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let admin = try await client.signIn()
+            let created = try await client.postSigned("/admins/create", [("email", "new.person@example.com"), ("role", "support")], session: admin)
+            #expect(created.status == .ok)
+            #expect(created.text.contains("Password for new.person@example.com"))
+            let password = try #require(oneTimePassword(created.text))
+            #expect(try await client.get("/admins", cookie: admin).text.contains(password) == false, "not shown again")
+            let session = try await client.signIn(email: "new.person@example.com", password: password)
+            #expect(try await client.get("/", cookie: session).status == .ok)
+
+            for (fields, message) in [([("email", "not an email"), ("role", "support")], "That is not an email address."),
+                                      ([("email", "new.person@example.com"), ("role", "support")], "An account with that email already exists."),
+                                      ([("email", "x@example.com"), ("role", "<b>boss</b>")], "Choose a role.")] {
+                let refused = try await client.postSigned("/admins/create", fields, session: admin)
+                #expect(refused.status == .badRequest)
+                #expect(refused.text.contains(message), "\(fields)")
+            }
+        }
+        let audited = try await panel.services.database.reader.read { db in
+            try String.fetchAll(db, sql: "SELECT actor_email || ' ' || detail FROM panel_audit_log WHERE action = 'admin_created'")
+        }
+        #expect(audited == ["admin@example.com role=support"])
+    }
+
+    @Test func roleChangesAndDisablingEndThatPersonsSessions() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.services.admins.create(email: "help@example.com", password: TestPanel.password, role: .support)
+        let helpID = try await id(of: "help@example.com", panel)
+        try await panel.test { client in
+            let admin = try await client.signIn()
+            var help = try await client.signIn(email: "help@example.com")
+            let changed = try await client.postSigned("/admins/\(helpID)/role", [("role", "marketing")], session: admin)
+            #expect(changed.headers[.location] == "/admins?notice=role-changed")
+            #expect(try await client.get("/", cookie: help).headers[.location] == "/login")
+            #expect(try await panel.services.admins.find(email: "help@example.com")?.role == .marketing)
+
+            help = try await client.signIn(email: "help@example.com")
+            #expect(try await client.postSigned("/admins/\(helpID)/disable", session: admin).headers[.location] == "/admins?notice=disabled")
+            #expect(try await client.get("/", cookie: help).headers[.location] == "/login")
+            await #expect(throws: TestSignInFailed.self) { try await client.signIn(email: "help@example.com") }
+
+            #expect(try await client.postSigned("/admins/\(helpID)/enable", session: admin).status == .seeOther)
+            #expect(try await client.get("/", cookie: try await client.signIn(email: "help@example.com")).status == .ok)
+            #expect(try await client.get("/admins?notice=enabled", cookie: admin).text.contains("Account enabled."))
+            #expect(try await client.postSigned("/admins/999999/disable", session: admin).status == .notFound)
+        }
+    }
+
+    @Test func theLastActiveAdminCanBeNeitherDisabledNorDemoted() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        let adminID = try await id(of: TestPanel.email, panel)
+        try await panel.test { client in
+            let admin = try await client.signIn()
+            for (path, fields) in [("/admins/\(adminID)/disable", []), ("/admins/\(adminID)/role", [("role", "support")])] {
+                let refused = try await client.postSigned(path, fields, session: admin)
+                #expect(refused.status == .conflict, "\(path)")
+                #expect(refused.text.contains("This is the last active admin: create or enable another admin first."))
+            }
+            #expect(try await client.get("/", cookie: admin).status == .ok, "still signed in")
+        }
+    }
+
+    @Test func aResetShowsANewPasswordOnceAndEndsTheOldSessions() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.services.admins.create(email: "help@example.com", password: TestPanel.password, role: .support)
+        let helpID = try await id(of: "help@example.com", panel)
+        try await panel.test { client in
+            let admin = try await client.signIn()
+            let help = try await client.signIn(email: "help@example.com")
+            let reset = try await client.postSigned("/admins/\(helpID)/reset-password", session: admin)
+            let password = try #require(oneTimePassword(reset.text))
+            #expect(try await client.get("/", cookie: help).headers[.location] == "/login")
+            await #expect(throws: TestSignInFailed.self) { try await client.signIn(email: "help@example.com") }
+            #expect(try await client.get("/", cookie: try await client.signIn(email: "help@example.com", password: password)).status == .ok)
+        }
+    }
+}
