@@ -21,6 +21,14 @@ struct DatabaseOption: ParsableArguments {
     }
 }
 
+/// The account a command acts on.
+struct AccountOptions: ParsableArguments {
+    @OptionGroup var database: DatabaseOption
+
+    @Option(help: "Email address of the account.")
+    var email: String
+}
+
 /// Every change made from the command line is audited, with "cli" as the actor.
 func auditFromCLI(_ services: PanelServices, _ action: AuditAction, target: Admin, detail: String? = nil) async throws {
     try await services.signIn.audit.append(AuditEntry(
@@ -31,19 +39,16 @@ struct CreateAdmin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create", abstract: "Create a staff account; the password is read from standard input.")
 
-    @OptionGroup var database: DatabaseOption
-
-    @Option(help: "Email address of the account.")
-    var email: String
+    @OptionGroup var account: AccountOptions
 
     @Option(help: "support, marketing or admin.")
     var role: Role
 
     func run() async throws {
         try await reportingErrors {
-            let services = try database.services()
+            let services = try account.database.services()
             let password = try readPassword(prompt: "password (at least \(PasswordPolicy.minimumLength) characters): ")
-            let admin = try await services.admins.create(email: email, password: password, role: role)
+            let admin = try await services.admins.create(email: account.email, password: password, role: role)
             try await auditFromCLI(services, .adminCreated, target: admin, detail: "role=\(role.rawValue)")
             say("created \(role.rawValue) account \(admin.email)")
         }
@@ -69,15 +74,12 @@ struct DisableAdmin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "disable", abstract: "Disable a staff account and end its sessions at once.")
 
-    @OptionGroup var database: DatabaseOption
-
-    @Option(help: "Email address of the account.")
-    var email: String
+    @OptionGroup var account: AccountOptions
 
     func run() async throws {
         try await reportingErrors {
-            let services = try database.services()
-            let admin = try await services.admins.disable(email: email)
+            let services = try account.database.services()
+            let admin = try await services.admins.disable(email: account.email)
             try await auditFromCLI(services, .adminDisabled, target: admin)
             say("disabled \(admin.email); its sessions have ended")
         }
@@ -89,20 +91,17 @@ struct ResetAdminPassword: AsyncParsableCommand {
         commandName: "reset-password",
         abstract: "Set a new password (read from standard input) and end the account's sessions.")
 
-    @OptionGroup var database: DatabaseOption
-
-    @Option(help: "Email address of the account.")
-    var email: String
+    @OptionGroup var account: AccountOptions
 
     func run() async throws {
         try await reportingErrors {
-            let services = try database.services()
+            let services = try account.database.services()
             let password = try readPassword(prompt: "new password (at least \(PasswordPolicy.minimumLength) characters): ")
-            try await services.admins.resetPassword(email: email, to: password)
-            if let admin = try await services.admins.find(email: email) {
+            try await services.admins.resetPassword(email: account.email, to: password)
+            if let admin = try await services.admins.find(email: account.email) {
                 try await auditFromCLI(services, .passwordReset, target: admin)
             }
-            say("new password set for \(email.trimmingCharacters(in: .whitespacesAndNewlines)); its sessions have ended")
+            say("new password set for \(account.email.trimmingCharacters(in: .whitespacesAndNewlines)); its sessions have ended")
         }
     }
 }
