@@ -6,7 +6,6 @@ public struct HTMLNode: Sendable {
         case void(name: String, attributes: [Attribute])
         case text(String)
         case raw(String)
-        case fragment([HTMLNode])
     }
 
     let storage: Storage
@@ -20,12 +19,6 @@ public struct HTMLNode: Sendable {
         HTMLNode(.text(value))
     }
 
-    /// Several nodes side by side without a wrapping element.
-    public static func fragment(@HTMLBuilder _ content: () -> [HTMLNode]) -> HTMLNode {
-        HTMLNode(.fragment(content()))
-    }
-
-    public static let empty = HTMLNode(.fragment([]))
 
     /// Markup inserted exactly as given. The name says it: only for trusted, constant
     /// markup (never for anything that came from a user or the database).

@@ -25,8 +25,6 @@ extension HTMLNode {
             Escaping.appendText(text, to: &out)
         case let .raw(markup):
             out.append(contentsOf: markup.utf8)
-        case let .fragment(children):
-            for child in children { child.write(into: &out) }
         }
     }
 
