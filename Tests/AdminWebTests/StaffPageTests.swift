@@ -13,6 +13,13 @@ import TestSupport
         page.firstMatch(of: /<p><code>([^<]+)<\/code><\/p>/).map { String($0.1) }
     }
 
+    /// A panel with, besides its admin, the support account help@example.com.
+    private func panelWithSupportAccount() async throws -> (TestPanel, Int64) {
+        let panel = try await TestPanel()
+        try await panel.services.admins.create(email: "help@example.com", password: TestPanel.password, role: .support)
+        return (panel, try await id(of: "help@example.com", panel))
+    }
+
     private func id(of email: String, _ panel: TestPanel) async throws -> Int64 {
         try #require(try await panel.services.admins.find(email: email)?.id)
     }
@@ -45,10 +52,8 @@ import TestSupport
     }
 
     @Test func roleChangesAndDisablingEndThatPersonsSessions() async throws {
-        let panel = try await TestPanel()
+        let (panel, helpID) = try await panelWithSupportAccount()
         defer { panel.remove() }
-        try await panel.services.admins.create(email: "help@example.com", password: TestPanel.password, role: .support)
-        let helpID = try await id(of: "help@example.com", panel)
         try await panel.test { client in
             let admin = try await client.signIn()
             var help = try await client.signIn(email: "help@example.com")
@@ -85,10 +90,8 @@ import TestSupport
     }
 
     @Test func aResetShowsANewPasswordOnceAndEndsTheOldSessions() async throws {
-        let panel = try await TestPanel()
+        let (panel, helpID) = try await panelWithSupportAccount()
         defer { panel.remove() }
-        try await panel.services.admins.create(email: "help@example.com", password: TestPanel.password, role: .support)
-        let helpID = try await id(of: "help@example.com", panel)
         try await panel.test { client in
             let admin = try await client.signIn()
             let help = try await client.signIn(email: "help@example.com")

@@ -52,6 +52,10 @@ public struct AdminStore: Sendable {
         }
     }
 
+    public func find(id: Int64) async throws -> Admin? {
+        try await database.reader.read { db in try Admin.filter(Admin.Columns.id == id).fetchOne(db) }
+    }
+
     public func activeAdminCount() async throws -> Int {
         try await database.reader.read { db in
             try Admin.filter(Admin.Columns.disabledAt == nil).fetchCount(db)

@@ -50,7 +50,7 @@ extension DashboardStats {
                    COUNT(*) FILTER (WHERE status <> 'deleted' AND last_active_at >= :activeSince)
             FROM users WHERE id > :low AND id <= :high
             """,
-            arguments: ["activeSince": activeSince])
+            columns: 4, arguments: ["activeSince": activeSince])
         stats.totalUsers = users[0]
         stats.suspendedUsers = users[1]
         stats.premiumUsers = users[2]
@@ -87,19 +87,19 @@ extension DashboardStats {
         }
     }
 
-    /// Runs `sql` (a one-row SELECT of counts, bounded by `:low` and `:high` on the rowid)
-    /// once per chunk and adds the columns up.
+    /// Runs `sql` (a one-row SELECT of `columns` counts, bounded by `:low` and `:high` on the
+    /// rowid) once per chunk and adds the columns up.
     private static func sumOverChunks(
         of table: String, reader: any DatabaseReader, chunkSize: Int64,
-        sql: String, arguments: [String: String] = [:]
+        sql: String, columns: Int = 1, arguments: [String: String] = [:]
     ) async throws -> [Int] {
         // MIN and MAX of the rowid are single b-tree seeks.
         let bounds = try await reader.read { db in
             try Row.fetchOne(db, sql: "SELECT MIN(rowid), MAX(rowid) FROM \(table)")
                 .map { row in (row[0] as Int64?, row[1] as Int64?) }
         }
-        var totals: [Int] = []
-        guard let bounds, let first = bounds.0, let last = bounds.1 else { return [0, 0, 0, 0] }
+        var totals = [Int](repeating: 0, count: columns)
+        guard let bounds, let first = bounds.0, let last = bounds.1 else { return totals }
         var low = first - 1
         while low < last {
             let high = min(low + chunkSize, last)
@@ -109,9 +109,9 @@ extension DashboardStats {
                 return try Row.fetchOne(db, sql: sql, arguments: chunkArguments)
                     .map { row in (0..<row.count).map { row[$0] as Int } } ?? []
             }
-            if totals.isEmpty { totals = values } else { for i in totals.indices { totals[i] += values[i] } }
+            for (index, value) in values.prefix(columns).enumerated() { totals[index] += value }
             low = high
         }
-        return totals.isEmpty ? [0, 0, 0, 0] : totals
+        return totals
     }
 }

@@ -30,10 +30,10 @@ public actor DashboardStatsCache {
         let task = Task {
             do {
                 let fresh = try await DashboardStats.compute(reader: reader)
-                await self.finishRefresh(with: fresh)
+                self.finishRefresh(with: fresh)
                 return fresh
             } catch {
-                await self.finishRefresh(with: nil)
+                self.finishRefresh(with: nil)
                 throw error
             }
         }

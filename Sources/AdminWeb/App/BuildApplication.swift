@@ -23,7 +23,7 @@ public func buildApplication(services: PanelServices, configuration: PanelConfig
 public func buildRouter(services: PanelServices, publicDirectory: String) -> Router<PanelRequestContext> {
     let router = Router(context: PanelRequestContext.self)
     router.addMiddleware {
-        SecurityHeadersMiddleware(tls: services.secureCookies)
+        SecurityHeadersMiddleware(tls: services.sessionCookie.secure)
         ErrorPageMiddleware()
         CSRFMiddleware(services: services)
         // Answers only what the routes do not: static files need no session.

@@ -8,7 +8,6 @@ public struct PanelServices: Sendable {
     public let admins: AdminStore
     public let signIn: SignInService
     public let stats: DashboardStatsCache
-    let secureCookies: Bool
     let sessionCookie: SessionCookie
     let statsMaxAge: TimeInterval
     /// Every signed-in route and the permission it needs, filled as the router is built.
@@ -25,7 +24,6 @@ public struct PanelServices: Sendable {
             throttle: LoginThrottle(database: database),
             hasher: hasher)
         stats = DashboardStatsCache(reader: database.reader, maxAge: configuration.statsMaxAge)
-        secureCookies = configuration.secureCookies
         sessionCookie = SessionCookie(secure: configuration.secureCookies)
         statsMaxAge = configuration.statsMaxAge
     }

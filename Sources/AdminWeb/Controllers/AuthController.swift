@@ -88,7 +88,7 @@ struct AuthController {
         var response = HTMLPage(LoginView(model: model), status: status).response()
         if token != existing {
             response.setCookie(Cookie(name: CSRFToken.cookieName, value: token, path: "/",
-                                      secure: services.secureCookies, httpOnly: true, sameSite: .strict))
+                                      secure: services.sessionCookie.secure, httpOnly: true, sameSite: .strict))
         }
         return response
     }

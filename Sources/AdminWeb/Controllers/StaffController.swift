@@ -21,29 +21,28 @@ struct StaffController {
 
     @Sendable func list(request: Request, context: StaffRequestContext) async throws -> Response {
         let notice = request.uri.queryParameters.get("notice").flatMap(StaffNotice.init(rawValue:))
-        return try await page(context, StaffModel(admins: [], notice: notice?.sentence))
+        return try await page(context, notice: notice?.sentence)
     }
 
     @Sendable func create(request: Request, context: StaffRequestContext) async throws -> Response {
         let form = await decode(request, context)
         guard let role = form.role.flatMap(Role.init(rawValue:)) else {
-            return try await page(context, StaffModel(admins: [], error: "Choose a role."), status: .badRequest)
+            return try await page(context, error: "Choose a role.", status: .badRequest)
         }
         let password = GeneratedPassword.make()
         let admin: Admin
         do {
             admin = try await services.admins.create(email: form.email ?? "", password: password, role: role)
         } catch let error as AdminStoreError {
-            return try await page(context, StaffModel(admins: [], error: sentence(error)), status: .badRequest)
+            return try await page(context, error: sentence(error), status: .badRequest)
         }
         try await audit(context, .adminCreated, admin.id, detail: "role=\(role.rawValue)")
-        return try await page(context, StaffModel(admins: [], notice: "Account created.",
-                                                  oneTimePassword: (admin.email, password)))
+        return try await page(context, notice: "Account created.", oneTimePassword: (admin.email, password))
     }
 
     @Sendable func changeRole(request: Request, context: StaffRequestContext) async throws -> Response {
         guard let role = await decode(request, context).role.flatMap(Role.init(rawValue:)) else {
-            return try await page(context, StaffModel(admins: [], error: "Choose a role."), status: .badRequest)
+            return try await page(context, error: "Choose a role.", status: .badRequest)
         }
         return try await act(context, .roleChanged, notice: .roleChanged, detail: "role=\(role.rawValue)") { id in
             try await services.admins.changeRole(id: id, to: role)
@@ -60,13 +59,13 @@ struct StaffController {
 
     @Sendable func resetPassword(request: Request, context: StaffRequestContext) async throws -> Response {
         guard let id = context.parameters.get("id", as: Int64.self),
-              let admin = try await services.admins.list().first(where: { $0.id == id })
+              let admin = try await services.admins.find(id: id)
         else { throw HTTPError(.notFound) }
         let password = GeneratedPassword.make()
         try await services.admins.resetPassword(id: id, to: password)
         try await audit(context, .passwordReset, id)
-        return try await page(context, StaffModel(admins: [], notice: "Password reset. That person's sessions have ended.",
-                                                  oneTimePassword: (admin.email, password)))
+        return try await page(context, notice: "Password reset. That person's sessions have ended.",
+                              oneTimePassword: (admin.email, password))
     }
 
     /// Runs one change on the account named in the path, audits it and redirects with a notice,
@@ -78,16 +77,17 @@ struct StaffController {
             _ = try await change(id)
         } catch let error as AdminStoreError {
             if case .notFound = error { throw HTTPError(.notFound) }
-            return try await page(context, StaffModel(admins: [], error: sentence(error)), status: .conflict)
+            return try await page(context, error: sentence(error), status: .conflict)
         }
         try await audit(context, action, id, detail: detail)
         return .redirect(to: SiteURL.staff(notice: notice).href, type: .normal)
     }
 
-    private func page(_ context: StaffRequestContext, _ model: StaffModel, status: HTTPResponse.Status = .ok) async throws -> Response {
-        var model = model
-        model = StaffModel(admins: try await services.admins.list(), notice: model.notice, error: model.error,
-                           oneTimePassword: model.oneTimePassword)
+    private func page(_ context: StaffRequestContext, notice: String? = nil, error: String? = nil,
+                      oneTimePassword: (email: String, password: String)? = nil,
+                      status: HTTPResponse.Status = .ok) async throws -> Response {
+        let model = StaffModel(admins: try await services.admins.list(), notice: notice, error: error,
+                               oneTimePassword: oneTimePassword)
         return HTMLPage(StaffView(model: model, viewer: context.viewer), status: status).response()
     }
 
