@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", exact: "3.12.3"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", exact: "2.5.0"),
     ],
     targets: [
         // Typed HTML with escaping that cannot be forgotten; no dependencies on purpose.
@@ -28,6 +29,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "HummingbirdOTP", package: "hummingbird-auth"),
             ],
             resources: [.copy("DemoData/Resources/app-schema.sql"), .copy("Auth/Resources/common-passwords.txt")]
         ),

@@ -7,7 +7,7 @@ import Foundation
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin", abstract: "Manage staff accounts.",
-        subcommands: [CreateAdmin.self, ListAdmins.self, DisableAdmin.self, ResetAdminPassword.self])
+        subcommands: [CreateAdmin.self, ListAdmins.self, DisableAdmin.self, ResetAdminPassword.self, ResetAdminTwoFactor.self])
 }
 
 extension Role: ExpressibleByArgument {}
@@ -62,9 +62,12 @@ struct ListAdmins: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            for admin in try await database.services().admins.list() {
+            let services = try database.services()
+            let withTwoFactor = try await services.signIn.twoFactor.enabledAdminIDs()
+            for admin in try await services.admins.list() {
                 let state = admin.disabledAt.map { "disabled since \($0)" } ?? "active"
-                say("\(admin.email)\t\(admin.role.rawValue)\t\(state)\tcreated \(admin.createdAt)")
+                let twoFactor = admin.id.map(withTwoFactor.contains) == true ? "two-factor on" : "two-factor off"
+                say("\(admin.email)\t\(admin.role.rawValue)\t\(state)\t\(twoFactor)\tcreated \(admin.createdAt)")
             }
         }
     }
@@ -102,6 +105,27 @@ struct ResetAdminPassword: AsyncParsableCommand {
                 try await auditFromCLI(services, .passwordReset, target: admin)
             }
             say("new password set for \(account.email.trimmingCharacters(in: .whitespacesAndNewlines)); its sessions have ended")
+        }
+    }
+}
+
+struct ResetAdminTwoFactor: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reset-two-factor",
+        abstract: "Remove the account's two-factor key and recovery codes (a lost phone) and end its sessions.")
+
+    @OptionGroup var account: AccountOptions
+
+    func run() async throws {
+        try await reportingErrors {
+            let services = try account.database.services()
+            let email = account.email.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let admin = try await services.admins.find(email: email), let id = admin.id else {
+                throw AdminStoreError.notFound(email)
+            }
+            try await services.signIn.twoFactor.remove(adminID: id, endingSessions: true)
+            try await auditFromCLI(services, .twoFactorReset, target: admin)
+            say("two-factor reset for \(admin.email); its sessions have ended; it is set up again at the next sign-in")
         }
     }
 }

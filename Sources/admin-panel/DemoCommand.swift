@@ -34,6 +34,9 @@ struct DemoCommand: AsyncParsableCommand {
                   email:    \(DemoSetup.adminEmail)
                   password: \(password)
 
+                admins sign in with a second factor: at the first sign-in the panel shows
+                a QR code for an authenticator app.
+
                 """)
             }
             outcome.services.warmUp()

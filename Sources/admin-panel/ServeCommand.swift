@@ -17,6 +17,9 @@ struct ServerOptions: ParsableArguments {
     @Flag(help: "Served over TLS (behind a TLS proxy): Secure __Host- cookies and HSTS.")
     var secureCookies = false
 
+    @Flag(help: "Require two-factor sign-in of every role, not only of admins.")
+    var requireTwoFactor = false
+
     @Option(help: "Minutes without a request after which a session ends.")
     var idleMinutes = 30
 
@@ -28,7 +31,8 @@ struct ServerOptions: ParsableArguments {
             databasePath: databasePath, host: host, port: port, publicDirectory: publicDirectory,
             sessionPolicy: SessionPolicy(idleTimeout: TimeInterval(max(1, idleMinutes) * 60),
                                          absoluteTimeout: TimeInterval(max(1, absoluteHours) * 3600)),
-            secureCookies: secureCookies)
+            secureCookies: secureCookies,
+            twoFactorPolicy: TwoFactorPolicy(requiredForAll: requireTwoFactor))
     }
 }
 

@@ -65,10 +65,8 @@ import TestSupport
         defer { temp.remove() }
         let database = try PanelDatabase.open(path: temp.path)
         let hasher = PasswordHasher(parameters: fastScryptForTests)
-        let admins = AdminStore(database: database, hasher: hasher)
-        try await admins.create(email: "known@example.com", password: "a long enough password", role: .support)
-        let service = SignInService(admins: admins, sessions: SessionStore(database: database, policy: SessionPolicy()),
-                                    audit: AuditLog(database: database), throttle: throttle, hasher: hasher)
+        let service = SignInService(database: database, hasher: hasher, sessionPolicy: SessionPolicy())
+        try await service.admins.create(email: "known@example.com", password: "a long enough password", role: .support)
         var results: [String: [SignInResult]] = [:]
         for email in ["known@example.com", "unknown@example.com"] {
             for _ in 1...4 {

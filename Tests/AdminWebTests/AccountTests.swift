@@ -11,14 +11,15 @@ import TestSupport
     @Test func theListShowsEverySessionWithTheCurrentOneMarkedAndEscaped() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }
+        let email = try await panel.addStaff()
         try await panel.test { client in
             let form = try await client.loginForm()
             _ = try await client.execute(
                 uri: "/login", method: .post,
                 headers: [.cookie: form.cookie, .contentType: "application/x-www-form-urlencoded",
                           .userAgent: "<script>alert('ua')</script>"],
-                body: ByteBuffer(string: "email=\(formEncode(TestPanel.email))&password=\(formEncode(TestPanel.password))&_csrf=\(form.token)"))
-            let current = try await client.signIn()
+                body: ByteBuffer(string: "email=\(formEncode(email))&password=\(formEncode(TestPanel.password))&_csrf=\(form.token)"))
+            let current = try await panel.signIn(client, email: email)
             let page = try await client.get("/account/sessions", cookie: current)
             #expect(page.status == .ok)
             #expect(page.text.contains("2 active sessions"))
@@ -33,8 +34,8 @@ import TestSupport
         let panel = try await TestPanel()
         defer { panel.remove() }
         try await panel.test { client in
-            let other = try await client.signIn()
-            let current = try await client.signIn()
+            let other = try await panel.signIn(client)
+            let current = try await panel.signIn(client)
             let response = try await client.postSigned("/account/sessions/end-others", session: current)
             #expect(response.status == .seeOther)
             #expect(response.headers[.location] == "/account/sessions?ended=1")

@@ -28,7 +28,7 @@ import TestSupport
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log")!
         }
         try await panel.test { client in
-            let session = try await client.signIn()
+            let session = try await panel.signIn(client)
             var uri = "/audit"
             var seen: [String] = []
             var pages = 0
@@ -52,7 +52,7 @@ import TestSupport
         let panel = try await panelWithEntries(30)
         defer { panel.remove() }
         try await panel.test { client in
-            let session = try await client.signIn()
+            let session = try await panel.signIn(client)
             let filtered = try await client.get("/audit?action=forbidden&actor=MALLORY@example.com", cookie: session)
             #expect(filtered.status == .ok)
             #expect(filtered.text.contains("5 entries on this page"), "indexes 3, 9, 15, 21, 27")
@@ -75,7 +75,7 @@ import TestSupport
         let panel = try await panelWithEntries(10)
         defer { panel.remove() }
         try await panel.test { client in
-            let session = try await client.signIn()
+            let session = try await panel.signIn(client)
             let csv = try await client.get("/audit.csv?action=sign_in_failed", cookie: session)
             #expect(csv.status == .ok)
             #expect(csv.headers[.contentType] == "text/csv; charset=utf-8")
@@ -96,8 +96,8 @@ import TestSupport
         defer { panel.remove() }
         try await panel.services.admins.create(email: "help@example.com", password: TestPanel.password, role: .support)
         try await panel.test { client in
-            #expect(try await client.get("/", cookie: try await client.signIn()).text.contains(">Audit log</a>"))
-            let support = try await client.signIn(email: "help@example.com")
+            #expect(try await client.get("/", cookie: try await panel.signIn(client)).text.contains(">Audit log</a>"))
+            let support = try await panel.signIn(client, email: "help@example.com")
             #expect(!(try await client.get("/", cookie: support).text.contains("Audit log")))
             #expect(try await client.get("/audit", cookie: support).status == .forbidden)
         }

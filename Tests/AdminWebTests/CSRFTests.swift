@@ -18,7 +18,7 @@ import TestSupport
         let panel = try await TestPanel()
         defer { panel.remove() }
         try await panel.test { client in
-            let session = try await client.signIn()
+            let session = try await panel.signIn(client)
             let missing = try await client.postForm("/logout", [], cookie: session)
             #expect(missing.status == .forbidden)
             #expect(missing.text.contains("You do not have access to this page."))
@@ -33,7 +33,7 @@ import TestSupport
         let panel = try await TestPanel()
         defer { panel.remove() }
         try await panel.test { client in
-            let session = try await client.signIn()
+            let session = try await panel.signIn(client)
             let token = try #require(try await client.get("/", cookie: session).text.firstMatch(of: /name="_csrf" value="([^"]+)"/)?.1)
             for (header, value) in [(HTTPField.Name.origin, "http://evil.example"), (.origin, "null"), (.referer, "https://evil.example/page")] {
                 let response = try await client.execute(

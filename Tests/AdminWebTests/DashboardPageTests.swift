@@ -22,7 +22,7 @@ import TestSupport
             )
         }
         try await panel.test { client in
-            let page = try await client.get("/", cookie: try await client.signIn()).text
+            let page = try await client.get("/", cookie: try await panel.signIn(client)).text
             func card(_ label: String) -> String? {
                 guard let start = page.range(of: "<h2>\(label)</h2><p class=\"stat-value\">") else { return nil }
                 return String(page[start.upperBound...].prefix { $0 != "<" })
@@ -41,7 +41,7 @@ import TestSupport
         let before = try appTablesDigest(path: panel.temp.path)
         try await panel.test { client in
             _ = try await client.postLogin([("email", TestPanel.email), ("password", "wrong password!")])
-            let cookie = try await client.signIn()
+            let cookie = try await panel.signIn(client)
             _ = try await client.get("/", cookie: cookie)
             _ = try await client.get("/login", cookie: cookie)
             _ = try await client.get("/no-such-page", cookie: cookie)
@@ -65,7 +65,7 @@ import TestSupport
         let panel = try await TestPanel()
         defer { panel.remove() }
         try await panel.test { client in
-            let cookie = try await client.signIn()
+            let cookie = try await panel.signIn(client)
             for (uri, expectNoStore) in [("/login", true), ("/", true), ("/static/css/app.css", false), ("/missing", true)] {
                 let response = try await client.get(uri, cookie: cookie)
                 #expect(response.headers[.contentSecurityPolicy]?.contains("default-src 'self'") == true, "\(uri)")
@@ -81,7 +81,7 @@ import TestSupport
         let panel = try await TestPanel()
         defer { panel.remove() }
         try await panel.test { client in
-            let cookie = try await client.signIn()
+            let cookie = try await panel.signIn(client)
             let missing = try await client.get("/users/%3Cscript%3E", cookie: cookie)
             #expect(missing.status == .notFound)
             #expect(missing.text.contains("There is no page at this address."))

@@ -39,7 +39,7 @@ import TestSupport
                 #expect(anonymous.headers[.location]?.hasPrefix("/login") == true)
 
                 for role in Role.allCases {
-                    let session = try await client.signIn(email: Self.email(role))
+                    let session = try await panel.signIn(client, email: Self.email(role))
                     let response = route.method == .get
                         ? try await client.get(route.path, cookie: session)
                         : try await client.postSigned(route.path, session: session)
@@ -64,7 +64,7 @@ import TestSupport
         staff.get(.favicon, requires: .manageStaff) { _, _ in "staff only" }
         try await Application(router: router).test(.router) { client in
             for role in Role.allCases {
-                let response = try await client.get(SiteURL.favicon.path, cookie: try await client.signIn(email: Self.email(role)))
+                let response = try await client.get(SiteURL.favicon.path, cookie: try await panel.signIn(client, email: Self.email(role)))
                 #expect(response.status == (role == .admin ? .ok : .forbidden), "\(role)")
             }
         }

@@ -28,13 +28,13 @@ import TestSupport
         let panel = try await TestPanel()
         defer { panel.remove() }
         try await panel.test { client in
-            let admin = try await client.signIn()
+            let admin = try await panel.signIn(client)
             let created = try await client.postSigned("/admins/create", [("email", "new.person@example.com"), ("role", "support")], session: admin)
             #expect(created.status == .ok)
             #expect(created.text.contains("Password for new.person@example.com"))
             let password = try #require(oneTimePassword(created.text))
             #expect(try await client.get("/admins", cookie: admin).text.contains(password) == false, "not shown again")
-            let session = try await client.signIn(email: "new.person@example.com", password: password)
+            let session = try await panel.signIn(client, email: "new.person@example.com", password: password)
             #expect(try await client.get("/", cookie: session).status == .ok)
 
             for (fields, message) in [([("email", "not an email"), ("role", "support")], "That is not an email address."),
@@ -55,20 +55,20 @@ import TestSupport
         let (panel, helpID) = try await panelWithSupportAccount()
         defer { panel.remove() }
         try await panel.test { client in
-            let admin = try await client.signIn()
-            var help = try await client.signIn(email: "help@example.com")
+            let admin = try await panel.signIn(client)
+            var help = try await panel.signIn(client, email: "help@example.com")
             let changed = try await client.postSigned("/admins/\(helpID)/role", [("role", "marketing")], session: admin)
             #expect(changed.headers[.location] == "/admins?notice=role-changed")
             #expect(try await client.get("/", cookie: help).headers[.location] == "/login")
             #expect(try await panel.services.admins.find(email: "help@example.com")?.role == .marketing)
 
-            help = try await client.signIn(email: "help@example.com")
+            help = try await panel.signIn(client, email: "help@example.com")
             #expect(try await client.postSigned("/admins/\(helpID)/disable", session: admin).headers[.location] == "/admins?notice=disabled")
             #expect(try await client.get("/", cookie: help).headers[.location] == "/login")
-            await #expect(throws: TestSignInFailed.self) { try await client.signIn(email: "help@example.com") }
+            await #expect(throws: TestSignInFailed.self) { try await panel.signIn(client, email: "help@example.com") }
 
             #expect(try await client.postSigned("/admins/\(helpID)/enable", session: admin).status == .seeOther)
-            #expect(try await client.get("/", cookie: try await client.signIn(email: "help@example.com")).status == .ok)
+            #expect(try await client.get("/", cookie: try await panel.signIn(client, email: "help@example.com")).status == .ok)
             #expect(try await client.get("/admins?notice=enabled", cookie: admin).text.contains("Account enabled."))
             #expect(try await client.postSigned("/admins/999999/disable", session: admin).status == .notFound)
         }
@@ -79,7 +79,7 @@ import TestSupport
         defer { panel.remove() }
         let adminID = try await id(of: TestPanel.email, panel)
         try await panel.test { client in
-            let admin = try await client.signIn()
+            let admin = try await panel.signIn(client)
             for (path, fields) in [("/admins/\(adminID)/disable", []), ("/admins/\(adminID)/role", [("role", "support")])] {
                 let refused = try await client.postSigned(path, fields, session: admin)
                 #expect(refused.status == .conflict, "\(path)")
@@ -93,13 +93,13 @@ import TestSupport
         let (panel, helpID) = try await panelWithSupportAccount()
         defer { panel.remove() }
         try await panel.test { client in
-            let admin = try await client.signIn()
-            let help = try await client.signIn(email: "help@example.com")
+            let admin = try await panel.signIn(client)
+            let help = try await panel.signIn(client, email: "help@example.com")
             let reset = try await client.postSigned("/admins/\(helpID)/reset-password", session: admin)
             let password = try #require(oneTimePassword(reset.text))
             #expect(try await client.get("/", cookie: help).headers[.location] == "/login")
-            await #expect(throws: TestSignInFailed.self) { try await client.signIn(email: "help@example.com") }
-            #expect(try await client.get("/", cookie: try await client.signIn(email: "help@example.com", password: password)).status == .ok)
+            await #expect(throws: TestSignInFailed.self) { try await panel.signIn(client, email: "help@example.com") }
+            #expect(try await client.get("/", cookie: try await panel.signIn(client, email: "help@example.com", password: password)).status == .ok)
         }
     }
 }

@@ -1,6 +1,7 @@
 import AdminDomain
 @testable import AdminWeb
 import Foundation
+import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -12,18 +13,64 @@ import TestSupport
 struct TestPanel {
     static let email = "admin@example.com"
     static let password = "a long enough password"
+    static let supportEmail = "help@example.com"
+    /// The admin's TOTP key in every test panel: admins must have a second factor.
+    static let totpSecret = "TESTKEYTESTKEYTESTKEYTESTKEY2345"
 
     let temp: TemporaryDatabase
     let configuration: PanelConfiguration
     let services: PanelServices
 
-    init(users: Int = 60, sessionPolicy: SessionPolicy = SessionPolicy(), secureCookies: Bool = false) async throws {
+    init(users: Int = 60, sessionPolicy: SessionPolicy = SessionPolicy(), secureCookies: Bool = false,
+         twoFactorPolicy: TwoFactorPolicy = TwoFactorPolicy()) async throws {
         temp = try TemporaryDatabase.seeded(users: users)
         configuration = PanelConfiguration(
             databasePath: temp.path, publicDirectory: TestPaths.publicDirectory, scrypt: fastScryptForTests,
-            sessionPolicy: sessionPolicy, statsMaxAge: 0, secureCookies: secureCookies)
+            sessionPolicy: sessionPolicy, statsMaxAge: 0, secureCookies: secureCookies, twoFactorPolicy: twoFactorPolicy)
         services = PanelServices(database: try PanelDatabase.open(path: temp.path), configuration: configuration)
-        try await services.admins.create(email: Self.email, password: Self.password, role: .admin)
+        let admin = try await services.admins.create(email: Self.email, password: Self.password, role: .admin)
+        try await services.database.writer.write { db in
+            try db.execute(sql: "INSERT INTO panel_two_factor (admin_id, secret, confirmed_at) VALUES (?, ?, '2026-01-01 00:00:00')",
+                           arguments: [admin.id, Self.totpSecret])
+        }
+    }
+
+    /// A staff account of another role, with the test password and no second factor.
+    @discardableResult
+    func addStaff(_ email: String = TestPanel.supportEmail, role: Role = .support) async throws -> String {
+        try await services.admins.create(email: email, password: Self.password, role: role)
+        return email
+    }
+
+    /// Signs in as a browser would, through the code page when the account has two-factor.
+    /// Tests sign in many times a minute, faster than codes change: the record of the last
+    /// code used is cleared first, so the current code is accepted again.
+    func signIn(_ client: some TestClientProtocol, email: String = TestPanel.email,
+                password: String = TestPanel.password) async throws -> String {
+        let response = try await client.postLogin([("email", email), ("password", password)])
+        guard response.status == .seeOther, let setCookie = response.headers[.setCookie] else {
+            throw TestSignInFailed(status: response.status)
+        }
+        let cookie = String(setCookie.prefix { $0 != ";" })
+        guard response.headers[.location]?.hasPrefix(SiteURL.secondFactor().path) == true else { return cookie }
+        let code = try await currentCode(email: email)
+        let form = try await client.loginForm()
+        let second = try await client.postForm(SiteURL.secondFactor().path, [("code", code), ("_csrf", form.token)],
+                                               cookie: "\(form.cookie); \(cookie)")
+        guard second.status == .seeOther, let sessionCookie = second.headers[fields: .setCookie].first(where: { $0.value.hasPrefix("panel_session=") })
+        else { throw TestSignInFailed(status: second.status) }
+        return String(sessionCookie.value.prefix { $0 != ";" })
+    }
+
+    /// The account's current TOTP code, made acceptable again.
+    func currentCode(email: String) async throws -> String {
+        let secret = try await services.database.writer.write { db in
+            try db.execute(sql: "UPDATE panel_two_factor SET last_step = NULL WHERE admin_id = (SELECT id FROM panel_admins WHERE email = ?)",
+                           arguments: [email])
+            return try String.fetchOne(db, sql: "SELECT secret FROM panel_two_factor t JOIN panel_admins a ON a.id = t.admin_id WHERE a.email = ?",
+                                       arguments: [email])
+        }
+        return TOTPCode.code(secret: try #require(secret), step: TOTPCode.step(at: Date()))
     }
 
     func test<Value>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
@@ -65,15 +112,6 @@ extension TestClientProtocol {
     func postSigned(_ uri: String, _ fields: [(String, String)] = [], session cookie: String) async throws -> TestResponse {
         let token = CSRFToken.forSession(String(cookie.drop { $0 != "=" }.dropFirst()))
         return try await postForm(uri, fields + [("_csrf", token)], cookie: cookie)
-    }
-
-    /// Signs in and returns the `Cookie` header value to send afterwards.
-    func signIn(email: String = TestPanel.email, password: String = TestPanel.password) async throws -> String {
-        let response = try await postLogin([("email", email), ("password", password)])
-        guard response.status == .seeOther, let setCookie = response.headers[.setCookie] else {
-            throw TestSignInFailed(status: response.status)
-        }
-        return String(setCookie.prefix { $0 != ";" })
     }
 }
 

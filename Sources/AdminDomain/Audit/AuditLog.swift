@@ -17,6 +17,14 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case forbidden = "forbidden"
     case signInThrottled = "sign_in_throttled"
     case signInLocked = "sign_in_locked"
+    case signInUnlocked = "sign_in_unlocked"
+    case twoFactorFailed = "two_factor_failed"
+    case twoFactorEnabled = "two_factor_enabled"
+    case twoFactorDisabled = "two_factor_disabled"
+    case twoFactorReset = "two_factor_reset"
+    case recoveryCodesRegenerated = "recovery_codes_regenerated"
+    case recoveryCodeUsed = "recovery_code_used"
+    case passwordChanged = "password_changed"
 }
 
 public struct AuditEntry: Sendable {

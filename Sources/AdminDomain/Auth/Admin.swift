@@ -40,4 +40,6 @@ public struct StaffIdentity: Sendable, Equatable {
     public let adminID: Int64
     public let email: String
     public let role: Role
+    /// A confirmed TOTP key: without one, a role that requires it reaches only enrolment.
+    public var hasTwoFactor: Bool = false
 }

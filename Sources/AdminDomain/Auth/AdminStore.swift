@@ -134,6 +134,19 @@ public struct AdminStore: Sendable {
         }
     }
 
+    /// One's own change, once the caller has confirmed the current password: every other
+    /// session of the account ends; the caller's own (`keepingSession`) stays, for the
+    /// caller to rotate.
+    public func changePassword(id: Int64, to password: String, keepingSession token: String) async throws {
+        if let reason = PasswordPolicy.problem(with: password) { throw AdminStoreError.weakPassword(reason) }
+        let hash = try await hasher.hash(password)
+        try await database.writer.write { db in
+            try db.execute(sql: "UPDATE panel_admins SET password_hash = ? WHERE id = ?", arguments: [hash, id])
+            try db.execute(sql: "DELETE FROM panel_sessions WHERE admin_id = ? AND token_hash <> ?",
+                           arguments: [id, SessionStore.hash(token)])
+        }
+    }
+
     func updatePasswordHash(adminID: Int64, to hash: String) async throws {
         try await database.writer.write { db in
             try db.execute(sql: "UPDATE panel_admins SET password_hash = ? WHERE id = ?", arguments: [hash, adminID])

@@ -104,4 +104,39 @@ public struct LoginThrottle: Sendable {
             for key in keys { try db.execute(sql: "DELETE FROM panel_login_throttle WHERE key = ?", arguments: [key]) }
         }
     }
+
+    /// What admins see: every count still in force, locks first.
+    public func current(now: Date = Date()) async throws -> [ThrottleEntry] {
+        let stamp = SQLiteTime.string(now)
+        let stale = SQLiteTime.string(now.addingTimeInterval(-Self.lockDuration))
+        return try await database.reader.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                SELECT key, failures, last_failure_at, locked_until FROM panel_login_throttle
+                WHERE locked_until > ? OR (locked_until IS NULL AND last_failure_at > ?)
+                ORDER BY locked_until IS NULL, last_failure_at DESC LIMIT 500
+                """,
+                arguments: [stamp, stale]
+            ).map { ThrottleEntry(key: $0[0], failures: $0[1], lastFailureAt: $0[2], lockedUntil: $0[3]) }
+        }
+    }
+
+    /// An admin lifts a lock or a delay early; returns whether there was one.
+    @discardableResult
+    public func clear(key: String) async throws -> Bool {
+        try await database.writer.write { db in
+            try db.execute(sql: "DELETE FROM panel_login_throttle WHERE key = ?", arguments: [key])
+            return db.changesCount > 0
+        }
+    }
+}
+
+/// One throttle count as the admin page lists it. `key` is "pair:email|address",
+/// "address:…" or "account:…", as typed by whoever tried.
+public struct ThrottleEntry: Sendable, Equatable {
+    public let key: String
+    public let failures: Int
+    public let lastFailureAt: String
+    public let lockedUntil: String?
 }

@@ -50,14 +50,15 @@ public struct SessionStore: Sendable {
             try Row.fetchOne(
                 db,
                 sql: """
-                SELECT s.last_seen_at, s.expires_at, a.id, a.email, a.role, a.disabled_at
+                SELECT s.last_seen_at, s.expires_at, a.id, a.email, a.role, a.disabled_at, t.confirmed_at IS NOT NULL
                 FROM panel_sessions s JOIN panel_admins a ON a.id = s.admin_id
+                LEFT JOIN panel_two_factor t ON t.admin_id = a.id
                 WHERE s.token_hash = ?
                 """,
                 arguments: [tokenHash]
             ).map { row in
                 (lastSeen: row[0] as String, expires: row[1] as String, adminID: row[2] as Int64,
-                 email: row[3] as String, role: row[4] as String, disabledAt: row[5] as String?)
+                 email: row[3] as String, role: row[4] as String, disabledAt: row[5] as String?, twoFactor: row[6] as Bool)
             }
         }
         guard let row,
@@ -74,7 +75,7 @@ public struct SessionStore: Sendable {
                                arguments: [SQLiteTime.string(now), tokenHash])
             }
         }
-        return StaffIdentity(adminID: row.adminID, email: row.email, role: role)
+        return StaffIdentity(adminID: row.adminID, email: row.email, role: role, hasTwoFactor: row.twoFactor)
     }
 
     /// The live sessions of one account, newest first; `isCurrent` marks the one holding `currentToken`.
@@ -106,6 +107,17 @@ public struct SessionStore: Sendable {
             try db.execute(sql: "DELETE FROM panel_sessions WHERE admin_id = ? AND token_hash <> ?", arguments: [adminID, keep])
             return db.changesCount
         }
+    }
+
+    /// Swaps the session's token for a new one, keeping the session: after a change of
+    /// password or privilege, a token seen before it is worth nothing.
+    public func rotate(token: String) async throws -> String {
+        let fresh = Self.newToken()
+        try await database.writer.write { db in
+            try db.execute(sql: "UPDATE panel_sessions SET token_hash = ? WHERE token_hash = ?",
+                           arguments: [Self.hash(fresh), Self.hash(token)])
+        }
+        return fresh
     }
 
     public func delete(token: String) async throws {

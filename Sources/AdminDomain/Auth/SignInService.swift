@@ -2,9 +2,31 @@ import Foundation
 
 public enum SignInResult: Sendable, Equatable {
     case signedIn(token: String, identity: StaffIdentity)
+    /// The password was right and the account has two-factor on: the token names the
+    /// challenge, for the short-lived cookie of the code page.
+    case needsSecondFactor(challenge: String)
     /// One case for unknown email, wrong password and disabled account: callers cannot tell them apart.
     case rejected
     /// Too many recent failures for this account or address: try again after this many seconds.
+    case throttled(retryAfter: Int)
+}
+
+public enum SecondFactorResult: Sendable, Equatable {
+    case signedIn(token: String, identity: StaffIdentity, proof: SecondFactorProof)
+    case rejected(triesLeft: Int)
+    /// No live challenge: it ran out of time or tries, or never was. Start from the password.
+    case expired
+    case throttled(retryAfter: Int)
+}
+
+public enum Reauthentication: Sendable {
+    case password(String)
+    case code(String)
+}
+
+public enum ReauthenticationResult: Sendable, Equatable {
+    case confirmed
+    case wrong
     case throttled(retryAfter: Int)
 }
 
@@ -14,23 +36,25 @@ public struct SignInService: Sendable {
     public let sessions: SessionStore
     public let audit: AuditLog
     public let throttle: LoginThrottle
+    public let twoFactor: TwoFactorStore
+    public let challenges: LoginChallengeStore
     let hasher: PasswordHasher
 
-    public init(admins: AdminStore, sessions: SessionStore, audit: AuditLog, throttle: LoginThrottle, hasher: PasswordHasher) {
-        self.admins = admins
-        self.sessions = sessions
-        self.audit = audit
-        self.throttle = throttle
+    /// Every store on one database, as the panel and the tests both build it.
+    public init(database: PanelDatabase, hasher: PasswordHasher, sessionPolicy: SessionPolicy) {
+        admins = AdminStore(database: database, hasher: hasher)
+        sessions = SessionStore(database: database, policy: sessionPolicy)
+        audit = AuditLog(database: database)
+        throttle = LoginThrottle(database: database)
+        twoFactor = TwoFactorStore(database: database)
+        challenges = LoginChallengeStore(database: database)
         self.hasher = hasher
     }
 
     public func signIn(email: String, password: String, clientAddress: String?, userAgent: String?,
                        now: Date = Date()) async throws -> SignInResult {
-        let wait = try await throttle.wait(email: email, address: clientAddress, now: now)
-        if wait > 0 {
-            try await audit.append(AuditEntry(actor: nil, actorEmail: email, clientAddress: clientAddress,
-                                              action: .signInThrottled, detail: "wait \(Int(wait)) s"), now: now)
-            return .throttled(retryAfter: Int(wait))
+        if let wait = try await throttled(email: email, clientAddress: clientAddress, now: now) {
+            return .throttled(retryAfter: wait)
         }
         guard let admin = try await admins.find(email: email), admin.disabledAt == nil, let adminID = admin.id else {
             // Hash anyway, so an unknown email costs the same time as a wrong password.
@@ -42,19 +66,103 @@ public struct SignInService: Sendable {
             try await recordFailure(email: admin.email, target: "admin:\(adminID)", clientAddress: clientAddress, now: now)
             return .rejected
         }
-        try await throttle.recordSuccess(email: email, address: clientAddress)
         if needsRehash {
             try await admins.updatePasswordHash(adminID: adminID, to: try await hasher.hash(password))
         }
+        if try await twoFactor.status(adminID: adminID).isEnabled {
+            // The failure counts stay until the code is right too: otherwise a known
+            // password would buy unlimited guesses at the code.
+            return .needsSecondFactor(challenge: try await challenges.create(adminID: adminID, now: now))
+        }
+        try await throttle.recordSuccess(email: email, address: clientAddress)
         let identity = StaffIdentity(adminID: adminID, email: admin.email, role: admin.role)
-        let token = try await sessions.create(adminID: adminID, clientAddress: clientAddress, userAgent: userAgent)
-        try await audit.append(AuditEntry(actor: identity, clientAddress: clientAddress, action: .signIn))
+        let token = try await sessions.create(adminID: adminID, clientAddress: clientAddress, userAgent: userAgent, now: now)
+        try await audit.append(AuditEntry(actor: identity, clientAddress: clientAddress, action: .signIn,
+                                          detail: "password"), now: now)
         return .signedIn(token: token, identity: identity)
+    }
+
+    /// The second step: a code from the authenticator app or a recovery code.
+    public func completeSecondFactor(challenge: String, code: String, clientAddress: String?, userAgent: String?,
+                                     now: Date = Date()) async throws -> SecondFactorResult {
+        guard let adminID = try await challenges.adminID(forToken: challenge, now: now),
+              let admin = try await admins.find(id: adminID), admin.disabledAt == nil
+        else { return .expired }
+        if let wait = try await throttled(email: admin.email, clientAddress: clientAddress, now: now) {
+            return .throttled(retryAfter: wait)
+        }
+        let identity = StaffIdentity(adminID: adminID, email: admin.email, role: admin.role, hasTwoFactor: true)
+        guard let proof = try await twoFactor.verify(adminID: adminID, code: code, now: now) else {
+            let left = try await challenges.recordFailure(token: challenge)
+            try await audit.append(AuditEntry(actor: nil, actorEmail: admin.email, clientAddress: clientAddress,
+                                              action: .twoFactorFailed, target: "admin:\(adminID)"), now: now)
+            try await countFailure(email: admin.email, clientAddress: clientAddress, now: now)
+            return .rejected(triesLeft: left)
+        }
+        try await challenges.delete(token: challenge)
+        try await throttle.recordSuccess(email: admin.email, address: clientAddress)
+        let token = try await sessions.create(adminID: adminID, clientAddress: clientAddress, userAgent: userAgent, now: now)
+        let detail = switch proof {
+        case .authenticatorCode: "password and authenticator code"
+        case let .recoveryCode(left): "password and recovery code (\(left) left)"
+        }
+        if case .recoveryCode = proof {
+            try await audit.append(AuditEntry(actor: identity, clientAddress: clientAddress, action: .recoveryCodeUsed,
+                                              target: "admin:\(adminID)", detail: detail), now: now)
+        }
+        try await audit.append(AuditEntry(actor: identity, clientAddress: clientAddress, action: .signIn, detail: detail), now: now)
+        return .signedIn(token: token, identity: identity, proof: proof)
+    }
+
+    /// A change to one's own sign-in (password, recovery codes, turning two-factor off)
+    /// asks for the password or a current code again. Wrong answers count like failed
+    /// sign-ins, so a borrowed session cannot guess its way through.
+    public func confirmAgain(_ identity: StaffIdentity, with proof: Reauthentication, clientAddress: String?,
+                             now: Date = Date()) async throws -> ReauthenticationResult {
+        // A blank field is a slip, not a guess: it is refused without counting.
+        switch proof {
+        case let .password(text), let .code(text): guard !text.isEmpty else { return .wrong }
+        }
+        if let wait = try await throttled(email: identity.email, clientAddress: clientAddress, now: now) {
+            return .throttled(retryAfter: wait)
+        }
+        let confirmed: Bool
+        let failure: AuditAction
+        switch proof {
+        case let .password(password):
+            guard let admin = try await admins.find(id: identity.adminID) else { return .wrong }
+            if case .match = try await hasher.verify(password, against: admin.passwordHash) { confirmed = true } else { confirmed = false }
+            failure = .signInFailed
+        case let .code(code):
+            confirmed = try await twoFactor.verify(adminID: identity.adminID, code: code, now: now) != nil
+            failure = .twoFactorFailed
+        }
+        guard confirmed else {
+            try await audit.append(AuditEntry(actor: identity, clientAddress: clientAddress, action: failure,
+                                              target: "admin:\(identity.adminID)", detail: "confirming a change"), now: now)
+            try await countFailure(email: identity.email, clientAddress: clientAddress, now: now)
+            return .wrong
+        }
+        return .confirmed
+    }
+
+    /// Seconds to wait, audited, or nil when the attempt may go ahead.
+    private func throttled(email: String, clientAddress: String?, now: Date) async throws -> Int? {
+        let wait = try await throttle.wait(email: email, address: clientAddress, now: now)
+        guard wait > 0 else { return nil }
+        try await audit.append(AuditEntry(actor: nil, actorEmail: email, clientAddress: clientAddress,
+                                          action: .signInThrottled, detail: "wait \(Int(wait)) s"), now: now)
+        return Int(wait)
     }
 
     private func recordFailure(email: String, target: String?, clientAddress: String?, now: Date) async throws {
         try await audit.append(AuditEntry(actor: nil, actorEmail: email, clientAddress: clientAddress,
                                           action: .signInFailed, target: target), now: now)
+        try await countFailure(email: email, clientAddress: clientAddress, now: now)
+    }
+
+    /// A wrong password or a wrong code: counted by the throttle, and any lock it sets audited.
+    func countFailure(email: String, clientAddress: String?, now: Date) async throws {
         for key in try await throttle.recordFailure(email: email, address: clientAddress, now: now) {
             try await audit.append(AuditEntry(actor: nil, actorEmail: email, clientAddress: clientAddress,
                                               action: .signInLocked, target: key,

@@ -55,6 +55,30 @@ enum PanelMigrations {
         CREATE INDEX panel_audit_log_action ON panel_audit_log(action, id);
         CREATE INDEX panel_audit_log_target ON panel_audit_log(target, id);
         """),
+        // Two-factor sign-in: a TOTP key per account (unconfirmed while enrolling), hashed
+        // recovery codes, and the short-lived step between password and code.
+        (4, """
+        CREATE TABLE panel_two_factor (
+          admin_id      INTEGER PRIMARY KEY REFERENCES panel_admins(id) ON DELETE CASCADE,
+          secret        TEXT NOT NULL,
+          confirmed_at  TEXT,
+          last_step     INTEGER
+        );
+        CREATE TABLE panel_recovery_codes (
+          admin_id    INTEGER NOT NULL REFERENCES panel_admins(id) ON DELETE CASCADE,
+          code_hash   TEXT NOT NULL,
+          created_at  TEXT NOT NULL,
+          used_at     TEXT,
+          PRIMARY KEY (admin_id, code_hash)
+        );
+        CREATE TABLE panel_login_challenges (
+          token_hash  TEXT PRIMARY KEY,
+          admin_id    INTEGER NOT NULL REFERENCES panel_admins(id) ON DELETE CASCADE,
+          expires_at  TEXT NOT NULL,
+          failures    INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX panel_login_challenges_admin ON panel_login_challenges(admin_id);
+        """),
     ]
 
     static var latestVersion: Int { steps.last?.version ?? 0 }

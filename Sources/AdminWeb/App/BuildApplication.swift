@@ -35,12 +35,15 @@ public func buildRouter(services: PanelServices, publicDirectory: String) -> Rou
     let staff = StaffRoutes(
         group: router.group()
             .add(middleware: RequireStaffMiddleware(services: services))
-            .group(context: StaffRequestContext.self),
+            .group(context: StaffRequestContext.self)
+            .add(middleware: RequireTwoFactorMiddleware(policy: services.twoFactorPolicy)),
         services: services, registry: services.staffRoutes)
     auth.addStaffRoutes(to: staff)
     DashboardController(services: services).addRoutes(to: staff)
     AccountController(services: services).addRoutes(to: staff)
     AuditController(services: services).addRoutes(to: staff)
     StaffController(services: services).addRoutes(to: staff)
+    TwoFactorController(services: services).addRoutes(to: staff)
+    SignInFailuresController(services: services).addRoutes(to: staff)
     return router
 }

@@ -15,6 +15,8 @@ public struct PanelConfiguration: Sendable {
     public var statsMaxAge: TimeInterval
     /// Mark the session cookie `Secure`: set it when a TLS proxy stands in front.
     public var secureCookies: Bool
+    /// Admins always need a second factor; this can require it of everyone.
+    public var twoFactorPolicy: TwoFactorPolicy
 
     public init(
         databasePath: String,
@@ -25,7 +27,8 @@ public struct PanelConfiguration: Sendable {
         maxConcurrentHashes: Int = 2,
         sessionPolicy: SessionPolicy = SessionPolicy(),
         statsMaxAge: TimeInterval = 300,
-        secureCookies: Bool = false
+        secureCookies: Bool = false,
+        twoFactorPolicy: TwoFactorPolicy = TwoFactorPolicy()
     ) {
         self.databasePath = databasePath
         self.host = host
@@ -36,5 +39,6 @@ public struct PanelConfiguration: Sendable {
         self.sessionPolicy = sessionPolicy
         self.statsMaxAge = statsMaxAge
         self.secureCookies = secureCookies
+        self.twoFactorPolicy = twoFactorPolicy
     }
 }

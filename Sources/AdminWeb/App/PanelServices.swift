@@ -8,7 +8,9 @@ public struct PanelServices: Sendable {
     public let admins: AdminStore
     public let signIn: SignInService
     public let stats: DashboardStatsCache
-    let sessionCookie: SessionCookie
+    public let twoFactorPolicy: TwoFactorPolicy
+    let sessionCookie: PanelCookie
+    let secondFactorCookie: PanelCookie
     let statsMaxAge: TimeInterval
     /// Every signed-in route and the permission it needs, filled as the router is built.
     let staffRoutes = StaffRoutes.Registry()
@@ -16,15 +18,12 @@ public struct PanelServices: Sendable {
     public init(database: PanelDatabase, configuration: PanelConfiguration) {
         self.database = database
         hasher = PasswordHasher(parameters: configuration.scrypt, maxConcurrentHashes: configuration.maxConcurrentHashes)
-        admins = AdminStore(database: database, hasher: hasher)
-        signIn = SignInService(
-            admins: admins,
-            sessions: SessionStore(database: database, policy: configuration.sessionPolicy),
-            audit: AuditLog(database: database),
-            throttle: LoginThrottle(database: database),
-            hasher: hasher)
+        signIn = SignInService(database: database, hasher: hasher, sessionPolicy: configuration.sessionPolicy)
+        admins = signIn.admins
+        twoFactorPolicy = configuration.twoFactorPolicy
         stats = DashboardStatsCache(reader: database.reader, maxAge: configuration.statsMaxAge)
-        sessionCookie = SessionCookie(secure: configuration.secureCookies)
+        sessionCookie = .session(secure: configuration.secureCookies)
+        secondFactorCookie = .secondFactor(secure: configuration.secureCookies)
         statsMaxAge = configuration.statsMaxAge
     }
 

@@ -1,13 +1,21 @@
 import AdminDomain
 import Hummingbird
 
-/// One's own account: the sessions list and "sign out everywhere else".
+/// One's own account: the sessions list, "sign out everywhere else", and the password.
 struct AccountController {
     let services: PanelServices
+
+    struct PasswordForm: Decodable {
+        var current: String?
+        var password: String?
+        var `repeat`: String?
+    }
 
     func addRoutes(to routes: StaffRoutes) {
         routes.get(.accountSessions(), requires: .useOwnAccount, use: sessions)
         routes.post(.endOtherSessions, requires: .useOwnAccount, use: endOthers)
+        routes.get(.password, requires: .useOwnAccount, use: passwordPage)
+        routes.post(.password, requires: .useOwnAccount, use: changePassword)
     }
 
     @Sendable func sessions(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
@@ -22,5 +30,40 @@ struct AccountController {
         try await services.signIn.audit.append(AuditEntry(
             actor: context.identity, clientAddress: context.clientAddress, action: .otherSessionsEnded, detail: "\(ended)"))
         return .redirect(to: SiteURL.accountSessions(ended: ended).href, type: .normal)
+    }
+
+    @Sendable func passwordPage(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
+        HTMLPage(PasswordView(model: PasswordModel(), viewer: context.viewer))
+    }
+
+    /// The current password first; then the new one, twice, against the policy. Every other
+    /// session ends, and this one continues under a new token.
+    @Sendable func changePassword(request: Request, context: StaffRequestContext) async throws -> Response {
+        let form = (try? await request.decode(as: PasswordForm.self, context: context)) ?? PasswordForm()
+        func refuse(_ error: String, _ status: HTTPResponse.Status) -> Response {
+            HTMLPage(PasswordView(model: PasswordModel(error: error), viewer: context.viewer), status: status).response()
+        }
+        let password = form.password ?? ""
+        guard password == form.repeat else { return refuse("The two new passwords differ.", .unprocessableContent) }
+        switch try await services.signIn.confirmAgain(context.identity, with: .password(form.current ?? ""),
+                                                      clientAddress: context.clientAddress) {
+        case .confirmed: break
+        case .wrong: return refuse("The current password is not right.", .unprocessableContent)
+        case let .throttled(seconds): return refuse("Too many wrong passwords. Try again in \(seconds) seconds.", .tooManyRequests)
+        }
+        do {
+            try await services.admins.changePassword(id: context.identity.adminID, to: password, keepingSession: context.sessionToken)
+        } catch let AdminStoreError.weakPassword(reason) {
+            return refuse(reason.prefix(1).uppercased() + reason.dropFirst() + ".", .unprocessableContent)
+        }
+        let token = try await services.signIn.sessions.rotate(token: context.sessionToken)
+        try await services.signIn.audit.append(AuditEntry(
+            actor: context.identity, clientAddress: context.clientAddress, action: .passwordChanged,
+            target: "admin:\(context.identity.adminID)"))
+        let viewer = Viewer(identity: context.identity, csrfToken: CSRFToken.forSession(token))
+        var response = HTMLPage(PasswordView(model: PasswordModel(notice: "Password changed. Your other sessions have ended."),
+                                             viewer: viewer)).response()
+        response.setCookie(services.sessionCookie.make(token: token))
+        return response
     }
 }

@@ -15,6 +15,8 @@ struct AuthController {
     func addRoutes(to router: Router<PanelRequestContext>) {
         router.get(RouterPath(SiteURL.login().path), use: showLogin)
         router.post(RouterPath(SiteURL.login().path), use: submitLogin)
+        router.get(RouterPath(SiteURL.secondFactor().path), use: showSecondFactor)
+        router.post(RouterPath(SiteURL.secondFactor().path), use: submitSecondFactor)
     }
 
     func addStaffRoutes(to routes: StaffRoutes) {
@@ -48,26 +50,76 @@ struct AuthController {
         let result = try await services.signIn.signIn(
             email: email, password: password, clientAddress: context.clientAddress,
             userAgent: request.headers[.userAgent])
-        let token: String
         switch result {
-        case let .signedIn(sessionToken, _):
-            token = sessionToken
+        case let .signedIn(token, _):
+            return try await signedIn(request, token: token, next: form.next)
+        case let .needsSecondFactor(challenge):
+            try await endPreviousSession(request)
+            var response = Response.redirect(to: SiteURL.secondFactor(next: form.next).href, type: .normal)
+            response.setCookie(services.secondFactorCookie.make(token: challenge))
+            return response
         case .rejected:
             return loginPage(request, email: email, next: form.next, error: "Wrong email or password.", status: .unauthorized)
         case let .throttled(seconds):
-            let when = seconds > 90 ? "\((seconds + 59) / 60) minutes" : "\(seconds) seconds"
-            var response = loginPage(request, email: email, next: form.next,
-                                     error: "Too many failed attempts. Try again in \(when).", status: .tooManyRequests)
-            response.headers[.retryAfter] = String(seconds)
-            return response
+            return throttledPage(seconds) { error, status in loginPage(request, email: email, next: form.next, error: error, status: status) }
         }
-        // A session the browser already carried ends here: a sign-in never keeps a token
-        // that existed before it.
+    }
+
+    struct CodeForm: Decodable {
+        var code: String?
+        var next: String?
+    }
+
+    @Sendable func showSecondFactor(request: Request, context: PanelRequestContext) async throws -> Response {
+        guard let challenge = services.secondFactorCookie.token(in: request),
+              try await services.signIn.challenges.adminID(forToken: challenge) != nil
+        else { return .redirect(to: SiteURL.login().href, type: .normal) }
+        return codePage(request, next: request.uri.queryParameters.get("next"), error: nil, status: .ok)
+    }
+
+    @Sendable func submitSecondFactor(request: Request, context: PanelRequestContext) async throws -> Response {
+        let form = (try? await URLEncodedFormDecoder().decode(CodeForm.self, from: request, context: context)) ?? CodeForm()
+        let result = try await services.signIn.completeSecondFactor(
+            challenge: services.secondFactorCookie.token(in: request) ?? "", code: form.code ?? "",
+            clientAddress: context.clientAddress, userAgent: request.headers[.userAgent])
+        switch result {
+        case let .signedIn(token, _, _):
+            var response = try await signedIn(request, token: token, next: form.next)
+            response.setCookie(services.secondFactorCookie.expired)
+            return response
+        case let .rejected(triesLeft) where triesLeft > 0:
+            let tries = triesLeft == 1 ? "1 try" : "\(triesLeft) tries"
+            return codePage(request, next: form.next, error: "That code is not right. \(tries) left.", status: .unauthorized)
+        case .rejected, .expired:
+            var response = loginPage(request, email: "", next: form.next,
+                                     error: "That sign-in has ended. Enter your password again.", status: .unauthorized)
+            response.setCookie(services.secondFactorCookie.expired)
+            return response
+        case let .throttled(seconds):
+            return throttledPage(seconds) { error, status in codePage(request, next: form.next, error: error, status: status) }
+        }
+    }
+
+    /// The session cookie for a completed sign-in, and on to the page asked for.
+    private func signedIn(_ request: Request, token: String, next: String?) async throws -> Response {
+        try await endPreviousSession(request)
+        var response = Response.redirect(to: Self.destination(next), type: .normal)
+        response.setCookie(services.sessionCookie.make(token: token))
+        return response
+    }
+
+    /// A session the browser already carried ends here: a sign-in never keeps a token
+    /// that existed before it.
+    private func endPreviousSession(_ request: Request) async throws {
         if let previous = services.sessionCookie.token(in: request) {
             try await services.signIn.sessions.delete(token: previous)
         }
-        var response = Response.redirect(to: Self.destination(form.next), type: .normal)
-        response.setCookie(services.sessionCookie.make(token: token))
+    }
+
+    private func throttledPage(_ seconds: Int, _ page: (String, HTTPResponse.Status) -> Response) -> Response {
+        let when = seconds > 90 ? "\((seconds + 59) / 60) minutes" : "\(seconds) seconds"
+        var response = page("Too many failed attempts. Try again in \(when).", .tooManyRequests)
+        response.headers[.retryAfter] = String(seconds)
         return response
     }
 
@@ -79,13 +131,24 @@ struct AuthController {
         return response
     }
 
-    /// The sign-in form, with the double-submit token from the browser's cookie, or a new
-    /// one set with the page.
     func loginPage(_ request: Request, email: String, next: String?, error: String?, status: HTTPResponse.Status) -> Response {
+        beforeSignInPage(request) { token in
+            HTMLPage(LoginView(model: LoginModel(csrfToken: token, email: email, next: next, error: error)), status: status)
+        }
+    }
+
+    func codePage(_ request: Request, next: String?, error: String?, status: HTTPResponse.Status) -> Response {
+        beforeSignInPage(request) { token in
+            HTMLPage(SecondFactorView(model: SecondFactorModel(csrfToken: token, next: next, error: error)), status: status)
+        }
+    }
+
+    /// A page whose form posts before there is a session: it carries the double-submit token
+    /// from the browser's cookie, or a new one set with the page.
+    private func beforeSignInPage(_ request: Request, _ page: (String) -> HTMLPage) -> Response {
         let existing = request.cookies[CSRFToken.cookieName]?.value
         let token = existing.flatMap { SecureToken.isWellFormed($0) ? $0 : nil } ?? SecureToken.random()
-        let model = LoginModel(csrfToken: token, email: email, next: next, error: error)
-        var response = HTMLPage(LoginView(model: model), status: status).response()
+        var response = page(token).response()
         if token != existing {
             response.setCookie(Cookie(name: CSRFToken.cookieName, value: token, path: "/",
                                       secure: services.sessionCookie.secure, httpOnly: true, sameSite: .strict))

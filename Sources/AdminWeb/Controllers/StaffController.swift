@@ -17,6 +17,7 @@ struct StaffController {
         routes.post(.staffAction(id: nil, .disable), requires: .manageStaff, use: disable)
         routes.post(.staffAction(id: nil, .enable), requires: .manageStaff, use: enable)
         routes.post(.staffAction(id: nil, .resetPassword), requires: .manageStaff, use: resetPassword)
+        routes.post(.staffAction(id: nil, .resetTwoFactor), requires: .manageStaff, use: resetTwoFactor)
     }
 
     @Sendable func list(request: Request, context: StaffRequestContext) async throws -> Response {
@@ -68,6 +69,14 @@ struct StaffController {
                               oneTimePassword: (admin.email, password))
     }
 
+    @Sendable func resetTwoFactor(request: Request, context: StaffRequestContext) async throws -> Response {
+        try await act(context, .twoFactorReset, notice: .twoFactorReset) { id in
+            guard let admin = try await services.admins.find(id: id) else { throw AdminStoreError.notFound("#\(id)") }
+            try await services.signIn.twoFactor.remove(adminID: id, endingSessions: true)
+            return admin
+        }
+    }
+
     /// Runs one change on the account named in the path, audits it and redirects with a notice,
     /// or shows why it was refused.
     private func act(_ context: StaffRequestContext, _ action: AuditAction, notice: StaffNotice, detail: String? = nil,
@@ -86,7 +95,8 @@ struct StaffController {
     private func page(_ context: StaffRequestContext, notice: String? = nil, error: String? = nil,
                       oneTimePassword: (email: String, password: String)? = nil,
                       status: HTTPResponse.Status = .ok) async throws -> Response {
-        let model = StaffModel(admins: try await services.admins.list(), notice: notice, error: error,
+        let model = StaffModel(admins: try await services.admins.list(),
+                               twoFactor: try await services.signIn.twoFactor.enabledAdminIDs(), notice: notice, error: error,
                                oneTimePassword: oneTimePassword)
         return HTMLPage(StaffView(model: model, viewer: context.viewer), status: status).response()
     }

@@ -46,7 +46,7 @@ struct CSRFMiddleware: RouterMiddleware {
     }
 
     /// The session's token when there is a session cookie; the login form's cookie otherwise.
-    static func tokenMatches(_ given: String, request: Request, sessionCookie: SessionCookie) -> Bool {
+    static func tokenMatches(_ given: String, request: Request, sessionCookie: PanelCookie) -> Bool {
         if let session = sessionCookie.token(in: request), !session.isEmpty,
            CSRFToken.matches(given, CSRFToken.forSession(session)) {
             return true

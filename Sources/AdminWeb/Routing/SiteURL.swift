@@ -5,7 +5,13 @@ import Foundation
 enum SiteURL: Sendable, Equatable {
     case dashboard
     case login(next: String? = nil)
+    case secondFactor(next: String? = nil)
     case logout
+    case password
+    case twoFactor
+    case confirmTwoFactor
+    case newRecoveryCodes
+    case disableTwoFactor
     case accountSessions(ended: Int? = nil)
     case endOtherSessions
     case auditLog(AuditFilter = AuditFilter(), before: Int64? = nil)
@@ -13,6 +19,8 @@ enum SiteURL: Sendable, Equatable {
     case staff(notice: StaffNotice? = nil)
     case createStaff
     case staffAction(id: Int64?, StaffAction)
+    case signInFailures(cleared: Bool = false)
+    case clearSignInFailure
     case stylesheet
     case favicon
 
@@ -21,7 +29,13 @@ enum SiteURL: Sendable, Equatable {
         switch self {
         case .dashboard: "/"
         case .login: "/login"
+        case .secondFactor: "/login/code"
         case .logout: "/logout"
+        case .password: "/account/password"
+        case .twoFactor: "/account/two-factor"
+        case .confirmTwoFactor: "/account/two-factor/confirm"
+        case .newRecoveryCodes: "/account/two-factor/recovery-codes"
+        case .disableTwoFactor: "/account/two-factor/disable"
         case .accountSessions: "/account/sessions"
         case .endOtherSessions: "/account/sessions/end-others"
         case .auditLog: "/audit"
@@ -29,6 +43,8 @@ enum SiteURL: Sendable, Equatable {
         case .staff: "/admins"
         case .createStaff: "/admins/create"
         case let .staffAction(id, action): "/admins/\(id.map(String.init) ?? ":id")/\(action.rawValue)"
+        case .signInFailures: "/admins/sign-in-failures"
+        case .clearSignInFailure: "/admins/sign-in-failures/clear"
         case .stylesheet: "/static/css/app.css"
         case .favicon: "/static/favicon.svg"
         }
@@ -37,8 +53,11 @@ enum SiteURL: Sendable, Equatable {
     /// The link to put in a page.
     public var href: String {
         switch self {
-        case let .login(next?) where Self.isSafeRedirect(next) && next != "/":
+        case let .login(next?) where Self.isSafeRedirect(next) && next != "/",
+             let .secondFactor(next?) where Self.isSafeRedirect(next) && next != "/":
             return withQuery("next", next)
+        case .signInFailures(cleared: true):
+            return withQuery("cleared", "1")
         case let .accountSessions(ended?):
             return withQuery("ended", String(ended))
         case let .auditLog(filter, before):

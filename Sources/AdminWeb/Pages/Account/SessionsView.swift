@@ -20,6 +20,7 @@ struct SessionsView: HTMLComponent {
     var content: HTMLNode {
         PageLayout(pageTitle: "Your sessions", viewer: viewer) {
             h1 { "Your sessions" }
+            AccountTabs(active: .sessions)
             p(.class("muted")) { "Where \(viewer.identity.email) is signed in now. Times are UTC." }
             if let ended = model.ended {
                 p(.class("notice"), .role("status")) {

@@ -13,6 +13,10 @@ public struct AuditFilter: Sendable, Equatable {
 
     public init() {}
 
+    init(action: AuditAction) {
+        self.action = action.rawValue
+    }
+
     init(request: Request) {
         let query = request.uri.queryParameters
         func field(_ name: String) -> String {

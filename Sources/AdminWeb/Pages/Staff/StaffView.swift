@@ -2,24 +2,27 @@ import AdminDomain
 import HTMLRender
 
 enum StaffAction: String, Sendable {
-    case role, disable, enable, resetPassword = "reset-password"
+    case role, disable, enable, resetPassword = "reset-password", resetTwoFactor = "reset-two-factor"
 }
 
 /// Fixed sentences shown after an action; only their names travel in the URL.
 enum StaffNotice: String, Sendable {
-    case roleChanged = "role-changed", disabled, enabled
+    case roleChanged = "role-changed", disabled, enabled, twoFactorReset = "two-factor-reset"
 
     var sentence: String {
         switch self {
         case .roleChanged: "Role changed. That person's sessions have ended; the new role applies from their next sign-in."
         case .disabled: "Account disabled. Its sessions have ended."
         case .enabled: "Account enabled."
+        case .twoFactorReset: "Two-factor sign-in reset. That person's sessions have ended; they set it up again at their next sign-in."
         }
     }
 }
 
 struct StaffModel {
     let admins: [Admin]
+    /// The accounts with two-factor on.
+    let twoFactor: Set<Int64>
     var notice: String?
     var error: String?
     /// After creating an account or resetting a password: shown once, on this response only.
@@ -33,6 +36,7 @@ struct StaffView: HTMLComponent {
     var content: HTMLNode {
         PageLayout(pageTitle: "Staff accounts", viewer: viewer, activeSection: .admins) {
             h1 { "Staff accounts" }
+            p { a(.href(SiteURL.signInFailures().href)) { "Failed sign-ins and locks" } }
             if let notice = model.notice { p(.class("notice"), .role("status")) { notice } }
             if let error = model.error { p(.class("notice error"), .role("alert")) { error } }
             if let created = model.oneTimePassword {
@@ -46,10 +50,11 @@ struct StaffView: HTMLComponent {
                 div(.class("table-wrap")) {
                     table(.class("data")) {
                         caption { model.admins.count == 1 ? "1 account" : "\(model.admins.count) accounts" }
-                        thead { tr { for heading in ["Email", "Role", "State", "Created", ""] { th(.scope("col")) { heading } } } }
+                        thead { tr { for heading in ["Email", "Role", "State", "Two-factor", "Created", ""] { th(.scope("col")) { heading } } } }
                         tbody {
                             for admin in model.admins {
-                                StaffRow(admin: admin, csrfToken: viewer.csrfToken)
+                                StaffRow(admin: admin, hasTwoFactor: admin.id.map(model.twoFactor.contains) ?? false,
+                                         csrfToken: viewer.csrfToken)
                             }
                         }
                     }
@@ -70,6 +75,7 @@ struct StaffView: HTMLComponent {
 
 private struct StaffRow: HTMLComponent {
     let admin: Admin
+    let hasTwoFactor: Bool
     let csrfToken: String
 
     var content: HTMLNode {
@@ -84,6 +90,7 @@ private struct StaffRow: HTMLComponent {
                 }
             }
             td { admin.disabledAt.map { "disabled since \($0)" } ?? "active" }
+            td { hasTwoFactor ? "on" : "off" }
             td { admin.createdAt }
             td {
                 form(.method(.post), .action(SiteURL.staffAction(id: id, admin.disabledAt == nil ? .disable : .enable).href),
@@ -94,6 +101,12 @@ private struct StaffRow: HTMLComponent {
                 form(.method(.post), .action(SiteURL.staffAction(id: id, .resetPassword).href), .class("inline")) {
                     CSRFField(token: csrfToken)
                     button(.type("submit")) { "Reset password" }
+                }
+                if hasTwoFactor {
+                    form(.method(.post), .action(SiteURL.staffAction(id: id, .resetTwoFactor).href), .class("inline")) {
+                        CSRFField(token: csrfToken)
+                        button(.type("submit"), .title("For someone who lost their phone and recovery codes")) { "Reset two-factor" }
+                    }
                 }
             }
         }

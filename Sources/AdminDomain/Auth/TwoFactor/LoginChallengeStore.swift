@@ -1,0 +1,57 @@
+import Foundation
+import GRDB
+
+/// The step between a correct password and a correct second factor. Its token lives in a
+/// short-lived cookie and grants nothing but the right to type a code, a few times.
+public struct LoginChallengeStore: Sendable {
+    let database: PanelDatabase
+    public static let lifetime: TimeInterval = 5 * 60
+    public static let maxFailures = 5
+
+    public init(database: PanelDatabase) {
+        self.database = database
+    }
+
+    public func create(adminID: Int64, now: Date = Date()) async throws -> String {
+        let token = SecureToken.random()
+        try await database.writer.write { db in
+            try db.execute(sql: "DELETE FROM panel_login_challenges WHERE expires_at <= ?", arguments: [SQLiteTime.string(now)])
+            try db.execute(
+                sql: "INSERT INTO panel_login_challenges (token_hash, admin_id, expires_at) VALUES (?, ?, ?)",
+                arguments: [SecureToken.sha256Hex(token), adminID, SQLiteTime.string(now.addingTimeInterval(Self.lifetime))])
+        }
+        return token
+    }
+
+    /// The account waiting on this challenge, if it is live.
+    public func adminID(forToken token: String, now: Date = Date()) async throws -> Int64? {
+        guard SecureToken.isWellFormed(token) else { return nil }
+        return try await database.reader.read { db in
+            try Int64.fetchOne(
+                db, sql: "SELECT admin_id FROM panel_login_challenges WHERE token_hash = ? AND expires_at > ? AND failures < ?",
+                arguments: [SecureToken.sha256Hex(token), SQLiteTime.string(now), Self.maxFailures])
+        }
+    }
+
+    /// Counts a wrong code; returns the tries left (0: the challenge is spent).
+    public func recordFailure(token: String) async throws -> Int {
+        let tokenHash = SecureToken.sha256Hex(token)
+        return try await database.writer.write { db in
+            try db.execute(sql: "UPDATE panel_login_challenges SET failures = failures + 1 WHERE token_hash = ?",
+                           arguments: [tokenHash])
+            let failures = try Int.fetchOne(db, sql: "SELECT failures FROM panel_login_challenges WHERE token_hash = ?",
+                                            arguments: [tokenHash]) ?? Self.maxFailures
+            if failures >= Self.maxFailures {
+                try db.execute(sql: "DELETE FROM panel_login_challenges WHERE token_hash = ?", arguments: [tokenHash])
+            }
+            return max(0, Self.maxFailures - failures)
+        }
+    }
+
+    public func delete(token: String) async throws {
+        guard SecureToken.isWellFormed(token) else { return }
+        try await database.writer.write { db in
+            try db.execute(sql: "DELETE FROM panel_login_challenges WHERE token_hash = ?", arguments: [SecureToken.sha256Hex(token)])
+        }
+    }
+}

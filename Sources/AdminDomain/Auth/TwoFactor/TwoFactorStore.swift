@@ -1,0 +1,160 @@
+import Foundation
+import GRDB
+
+/// How a second factor was proved.
+public enum SecondFactorProof: Sendable, Equatable {
+    case authenticatorCode
+    case recoveryCode(left: Int)
+}
+
+public struct TwoFactorStatus: Sendable, Equatable {
+    public let enabledAt: String?
+    public let recoveryCodesLeft: Int
+    public var isEnabled: Bool { enabledAt != nil }
+}
+
+public enum TwoFactorError: Error, Equatable {
+    case alreadyEnabled
+    case notStarted
+}
+
+/// TOTP keys (`panel_two_factor`) and recovery codes (`panel_recovery_codes`).
+/// Each accepted code is spent in the same statement that checks it, so two requests
+/// racing with one code cannot both pass.
+public struct TwoFactorStore: Sendable {
+    let database: PanelDatabase
+
+    public init(database: PanelDatabase) {
+        self.database = database
+    }
+
+    public func status(adminID: Int64) async throws -> TwoFactorStatus {
+        try await database.reader.read { db in
+            let enabledAt = try String.fetchOne(
+                db, sql: "SELECT confirmed_at FROM panel_two_factor WHERE admin_id = ?", arguments: [adminID])
+            let left = try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM panel_recovery_codes WHERE admin_id = ? AND used_at IS NULL",
+                arguments: [adminID]) ?? 0
+            return TwoFactorStatus(enabledAt: enabledAt, recoveryCodesLeft: left)
+        }
+    }
+
+    /// The accounts with two-factor on, for the staff list.
+    public func enabledAdminIDs() async throws -> Set<Int64> {
+        try await database.reader.read { db in
+            Set(try Int64.fetchAll(db, sql: "SELECT admin_id FROM panel_two_factor WHERE confirmed_at IS NOT NULL"))
+        }
+    }
+
+    /// The key being enrolled: the same one until it is confirmed, so reloading the page
+    /// does not invalidate what the phone already scanned.
+    public func pendingSecret(adminID: Int64) async throws -> String {
+        try await database.writer.write { db in
+            let row = try Row.fetchOne(db, sql: "SELECT secret, confirmed_at FROM panel_two_factor WHERE admin_id = ?",
+                                       arguments: [adminID])
+            if let row {
+                guard (row["confirmed_at"] as String?) == nil else { throw TwoFactorError.alreadyEnabled }
+                return row["secret"]
+            }
+            let secret = TOTPCode.newSecret()
+            try db.execute(sql: "INSERT INTO panel_two_factor (admin_id, secret) VALUES (?, ?)", arguments: [adminID, secret])
+            return secret
+        }
+    }
+
+    /// Turns two-factor on when `code` is the pending key's current code; returns the new
+    /// recovery codes, shown once, or nil for a wrong code.
+    public func confirm(adminID: Int64, code: String, now: Date = Date()) async throws -> [String]? {
+        let secret = try await database.reader.read { db in
+            try Row.fetchOne(db, sql: "SELECT secret, confirmed_at FROM panel_two_factor WHERE admin_id = ?",
+                             arguments: [adminID])
+        }
+        guard let secret else { throw TwoFactorError.notStarted }
+        guard (secret["confirmed_at"] as String?) == nil else { throw TwoFactorError.alreadyEnabled }
+        guard let step = TOTPCode.matchingStep(code, secret: secret["secret"], now: now) else { return nil }
+        let codes = (0..<RecoveryCode.countPerSet).map { _ in RecoveryCode.generate() }
+        let confirmed = try await database.writer.write { db in
+            try db.execute(
+                sql: "UPDATE panel_two_factor SET confirmed_at = ?, last_step = ? WHERE admin_id = ? AND confirmed_at IS NULL",
+                arguments: [SQLiteTime.string(now), step, adminID])
+            guard db.changesCount == 1 else { return false }
+            try Self.replaceRecoveryCodes(db, adminID: adminID, codes: codes, now: now)
+            return true
+        }
+        return confirmed ? codes : nil
+    }
+
+    /// Checks a six-digit code or a recovery code and spends it.
+    public func verify(adminID: Int64, code: String, now: Date = Date()) async throws -> SecondFactorProof? {
+        if let recovery = RecoveryCode.normalized(code) {
+            return try await database.writer.write { db in
+                try db.execute(
+                    sql: "UPDATE panel_recovery_codes SET used_at = ? WHERE admin_id = ? AND code_hash = ? AND used_at IS NULL",
+                    arguments: [SQLiteTime.string(now), adminID, RecoveryCode.hash(normalized: recovery)])
+                guard db.changesCount == 1 else { return nil }
+                let left = try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM panel_recovery_codes WHERE admin_id = ? AND used_at IS NULL",
+                    arguments: [adminID]) ?? 0
+                return .recoveryCode(left: left)
+            }
+        }
+        let secret = try await database.reader.read { db in
+            try String.fetchOne(
+                db, sql: "SELECT secret FROM panel_two_factor WHERE admin_id = ? AND confirmed_at IS NOT NULL",
+                arguments: [adminID])
+        }
+        guard let secret, let step = TOTPCode.matchingStep(code, secret: secret, now: now) else { return nil }
+        // A code is good once: a step at or before the last one accepted is a replay.
+        return try await database.writer.write { db in
+            try db.execute(
+                sql: "UPDATE panel_two_factor SET last_step = ? WHERE admin_id = ? AND (last_step IS NULL OR last_step < ?)",
+                arguments: [step, adminID, step])
+            return db.changesCount == 1 ? .authenticatorCode : nil
+        }
+    }
+
+    /// A fresh set of ten; the old codes stop working.
+    public func regenerateRecoveryCodes(adminID: Int64, now: Date = Date()) async throws -> [String] {
+        let codes = (0..<RecoveryCode.countPerSet).map { _ in RecoveryCode.generate() }
+        try await database.writer.write { db in
+            try Self.replaceRecoveryCodes(db, adminID: adminID, codes: codes, now: now)
+        }
+        return codes
+    }
+
+    /// Turns two-factor off (or abandons an enrolment) and deletes the recovery codes.
+    /// `endingSessions`: when an admin resets someone who lost their phone, whoever holds
+    /// that person's sessions is signed out too.
+    public func remove(adminID: Int64, endingSessions: Bool = false) async throws {
+        try await database.writer.write { db in
+            try db.execute(sql: "DELETE FROM panel_two_factor WHERE admin_id = ?", arguments: [adminID])
+            try db.execute(sql: "DELETE FROM panel_recovery_codes WHERE admin_id = ?", arguments: [adminID])
+            if endingSessions {
+                try db.execute(sql: "DELETE FROM panel_sessions WHERE admin_id = ?", arguments: [adminID])
+            }
+        }
+    }
+
+    private static func replaceRecoveryCodes(_ db: Database, adminID: Int64, codes: [String], now: Date) throws {
+        try db.execute(sql: "DELETE FROM panel_recovery_codes WHERE admin_id = ?", arguments: [adminID])
+        for code in codes {
+            guard let normalized = RecoveryCode.normalized(code) else { continue }
+            try db.execute(
+                sql: "INSERT INTO panel_recovery_codes (admin_id, code_hash, created_at) VALUES (?, ?, ?)",
+                arguments: [adminID, RecoveryCode.hash(normalized: normalized), SQLiteTime.string(now)])
+        }
+    }
+}
+
+/// Who must use a second factor: admins always; everyone when the panel is started so.
+public struct TwoFactorPolicy: Sendable, Equatable {
+    public var requiredForAll: Bool
+
+    public init(requiredForAll: Bool = false) {
+        self.requiredForAll = requiredForAll
+    }
+
+    public func isRequired(for role: Role) -> Bool {
+        requiredForAll || role == .admin
+    }
+}

@@ -1,0 +1,97 @@
+import AdminDomain
+import Hummingbird
+
+/// One's own second factor: enrol, new recovery codes, turn off.
+struct TwoFactorController {
+    let services: PanelServices
+
+    struct CodeForm: Decodable {
+        var code: String?
+    }
+
+    func addRoutes(to routes: StaffRoutes) {
+        routes.get(.twoFactor, requires: .useOwnAccount, use: show)
+        routes.post(.confirmTwoFactor, requires: .useOwnAccount, use: confirm)
+        routes.post(.newRecoveryCodes, requires: .useOwnAccount, use: newRecoveryCodes)
+        routes.post(.disableTwoFactor, requires: .useOwnAccount, use: disable)
+    }
+
+    @Sendable func show(request: Request, context: StaffRequestContext) async throws -> Response {
+        try await page(context)
+    }
+
+    @Sendable func confirm(request: Request, context: StaffRequestContext) async throws -> Response {
+        let code = await typedCode(request, context)
+        let codes: [String]?
+        do {
+            codes = try await services.signIn.twoFactor.confirm(adminID: context.identity.adminID, code: code)
+        } catch TwoFactorError.alreadyEnabled {
+            return try await page(context, error: "Two-factor sign-in is already on.", status: .conflict)
+        } catch TwoFactorError.notStarted {
+            return try await page(context, error: "Scan the code below first.", status: .conflict)
+        }
+        guard let codes else {
+            return try await page(context, error: "That code is not right. Check the phone's clock and type the newest code.",
+                                  status: .unprocessableContent)
+        }
+        try await audit(context, .twoFactorEnabled)
+        // More reach than before: the token that had less is retired.
+        let token = try await services.signIn.sessions.rotate(token: context.sessionToken)
+        var response = try await page(context, sessionToken: token, notice: "Two-factor sign-in is on.", recoveryCodes: codes)
+        response.setCookie(services.sessionCookie.make(token: token))
+        return response
+    }
+
+    @Sendable func newRecoveryCodes(request: Request, context: StaffRequestContext) async throws -> Response {
+        if let refusal = try await confirmAgain(request, context) { return refusal }
+        let codes = try await services.signIn.twoFactor.regenerateRecoveryCodes(adminID: context.identity.adminID)
+        try await audit(context, .recoveryCodesRegenerated)
+        return try await page(context, notice: "New recovery codes made; the old ones no longer work.", recoveryCodes: codes)
+    }
+
+    @Sendable func disable(request: Request, context: StaffRequestContext) async throws -> Response {
+        guard !services.twoFactorPolicy.isRequired(for: context.identity.role) else {
+            return try await page(context, error: "Your role needs two-factor sign-in, so it stays on.", status: .conflict)
+        }
+        if let refusal = try await confirmAgain(request, context) { return refusal }
+        try await services.signIn.twoFactor.remove(adminID: context.identity.adminID)
+        try await audit(context, .twoFactorDisabled)
+        return try await page(context, notice: "Two-factor sign-in is off.")
+    }
+
+    /// A current code, checked and spent; nil when it was right, else the page saying why not.
+    private func confirmAgain(_ request: Request, _ context: StaffRequestContext) async throws -> Response? {
+        let code = await typedCode(request, context)
+        switch try await services.signIn.confirmAgain(context.identity, with: .code(code), clientAddress: context.clientAddress) {
+        case .confirmed:
+            return nil
+        case .wrong:
+            return try await page(context, error: "That code is not right.", status: .unprocessableContent)
+        case let .throttled(seconds):
+            var response = try await page(context, error: "Too many wrong codes. Try again in \(seconds) seconds.",
+                                          status: .tooManyRequests)
+            response.headers[.retryAfter] = String(seconds)
+            return response
+        }
+    }
+
+    private func typedCode(_ request: Request, _ context: StaffRequestContext) async -> String {
+        ((try? await request.decode(as: CodeForm.self, context: context))?.code ?? "")
+    }
+
+    private func page(_ context: StaffRequestContext, sessionToken: String? = nil, notice: String? = nil, error: String? = nil,
+                      recoveryCodes: [String]? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        var model = try await TwoFactorModel.load(services: services, identity: context.identity)
+        model.notice = notice
+        model.error = error
+        model.recoveryCodes = recoveryCodes
+        let viewer = sessionToken.map { Viewer(identity: context.identity, csrfToken: CSRFToken.forSession($0)) } ?? context.viewer
+        return HTMLPage(TwoFactorView(model: model, viewer: viewer), status: status).response()
+    }
+
+    private func audit(_ context: StaffRequestContext, _ action: AuditAction) async throws {
+        try await services.signIn.audit.append(AuditEntry(
+            actor: context.identity, clientAddress: context.clientAddress, action: action,
+            target: "admin:\(context.identity.adminID)"))
+    }
+}

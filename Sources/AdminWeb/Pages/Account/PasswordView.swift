@@ -1,0 +1,40 @@
+import AdminDomain
+import HTMLRender
+
+struct PasswordModel {
+    var notice: String?
+    var error: String?
+}
+
+struct PasswordView: HTMLComponent {
+    let model: PasswordModel
+    let viewer: Viewer
+
+    var content: HTMLNode {
+        PageLayout(pageTitle: "Change password", viewer: viewer) {
+            h1 { "Change password" }
+            AccountTabs(active: .password)
+            if let notice = model.notice { p(.class("notice"), .role("status")) { notice } }
+            if let error = model.error { p(.class("notice error"), .role("alert")) { error } }
+            section(.class("panel")) {
+                p(.class("muted")) {
+                    "At least \(PasswordPolicy.minimumLength) characters, any language; a long phrase is good. "
+                    "Changing it signs you out everywhere else."
+                }
+                form(.method(.post), .action(SiteURL.password.href), .class("stacked")) {
+                    CSRFField(token: viewer.csrfToken)
+                    label(.for("current")) { "Current password" }
+                    input(.type("password"), .id("current"), .name("current"), .autocomplete("current-password"),
+                          .required, .maxlength(1024))
+                    label(.for("new")) { "New password" }
+                    input(.type("password"), .id("new"), .name("password"), .autocomplete("new-password"),
+                          .required, .maxlength(1024))
+                    label(.for("repeat")) { "New password again" }
+                    input(.type("password"), .id("repeat"), .name("repeat"), .autocomplete("new-password"),
+                          .required, .maxlength(1024))
+                    button(.type("submit"), .class("primary")) { "Change password" }
+                }
+            }
+        }.content
+    }
+}

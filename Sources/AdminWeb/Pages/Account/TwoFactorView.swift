@@ -1,0 +1,115 @@
+import AdminDomain
+import HTMLRender
+
+struct TwoFactorModel {
+    enum State {
+        /// Not on yet: the key being enrolled, as text and as a QR code.
+        case enrolling(secret: String, qrCode: QRCode?)
+        case enabled(since: String, recoveryCodesLeft: Int)
+    }
+
+    let state: State
+    /// The viewer's role needs it: it cannot be turned off, and nothing else opens until it is on.
+    let required: Bool
+    var notice: String?
+    var error: String?
+    /// Right after enrolling or asking for new ones: shown on this response only.
+    var recoveryCodes: [String]?
+
+    static let issuer = "Expiry Tracker Admin"
+
+    static func load(services: PanelServices, identity: StaffIdentity) async throws -> TwoFactorModel {
+        let required = services.twoFactorPolicy.isRequired(for: identity.role)
+        let status = try await services.signIn.twoFactor.status(adminID: identity.adminID)
+        if let since = status.enabledAt {
+            return TwoFactorModel(state: .enabled(since: since, recoveryCodesLeft: status.recoveryCodesLeft), required: required)
+        }
+        let secret = try await services.signIn.twoFactor.pendingSecret(adminID: identity.adminID)
+        let uri = TOTPCode.provisioningURI(secret: secret, account: identity.email, issuer: issuer)
+        return TwoFactorModel(state: .enrolling(secret: TOTPCode.displayedSecret(secret), qrCode: try? QRCode.encode(Array(uri.utf8))),
+                              required: required)
+    }
+}
+
+struct TwoFactorView: HTMLComponent {
+    let model: TwoFactorModel
+    let viewer: Viewer
+
+    var content: HTMLNode {
+        PageLayout(pageTitle: "Two-factor sign-in", viewer: viewer) {
+            h1 { "Two-factor sign-in" }
+            AccountTabs(active: .twoFactor)
+            if let notice = model.notice { p(.class("notice"), .role("status")) { notice } }
+            if let error = model.error { p(.class("notice error"), .role("alert")) { error } }
+            if let codes = model.recoveryCodes {
+                section(.class("panel one-time")) {
+                    h2 { "Your recovery codes" }
+                    p { "Each signs you in once when your phone is not at hand. Keep them somewhere safe, away from the phone." }
+                    ol(.class("codes")) { for code in codes { li { code } } }
+                    p(.class("muted")) { "Shown once. Asking for new codes ends these." }
+                }
+            }
+            switch model.state {
+            case let .enrolling(secret, qrCode):
+                section(.class("panel")) {
+                    if model.required {
+                        p(.class("notice"), .role("status")) {
+                            "Your role needs two-factor sign-in. Set it up to open the rest of the panel."
+                        }
+                    }
+                    h2 { "1. Add the panel to your authenticator app" }
+                    p { "Scan this code with an app such as Google Authenticator, 1Password, Authy or FreeOTP." }
+                    if let qrCode {
+                        QRCodeImage(code: qrCode, label: "QR code holding your two-factor key")
+                    }
+                    p { "Or type this key into the app (time-based, 6 digits, every 30 seconds):" }
+                    p { code(.class("secret")) { Self.grouped(secret) } }
+                    h2 { "2. Type the code the app shows" }
+                    form(.method(.post), .action(SiteURL.confirmTwoFactor.href), .class("filters")) {
+                        CSRFField(token: viewer.csrfToken)
+                        CodeField()
+                        button(.type("submit"), .class("primary")) { "Turn on two-factor" }
+                    }
+                }
+            case let .enabled(since, left):
+                section(.class("panel")) {
+                    p { "Two-factor sign-in is on since \(since) UTC." }
+                    p { left == 1 ? "1 recovery code left." : "\(left) recovery codes left." }
+                    h2 { "New recovery codes" }
+                    form(.method(.post), .action(SiteURL.newRecoveryCodes.href), .class("filters")) {
+                        CSRFField(token: viewer.csrfToken)
+                        CodeField()
+                        button(.type("submit"), .class("primary")) { "Make new codes" }
+                    }
+                    if !model.required {
+                        h2 { "Turn off" }
+                        form(.method(.post), .action(SiteURL.disableTwoFactor.href), .class("filters")) {
+                            CSRFField(token: viewer.csrfToken)
+                            CodeField()
+                            button(.type("submit")) { "Turn off two-factor" }
+                        }
+                    } else {
+                        p(.class("muted")) { "Your role needs two-factor sign-in, so it stays on." }
+                    }
+                }
+            }
+        }.content
+    }
+
+    static func grouped(_ secret: String) -> String {
+        stride(from: 0, to: secret.count, by: 4).map { start in
+            let from = secret.index(secret.startIndex, offsetBy: start)
+            return String(secret[from..<(secret.index(from, offsetBy: 4, limitedBy: secret.endIndex) ?? secret.endIndex)])
+        }.joined(separator: " ")
+    }
+}
+
+/// The code an authenticator app shows now (or a recovery code, where one is accepted).
+private struct CodeField: HTMLComponent {
+    var content: HTMLNode {
+        label {
+            "Code from the app"
+            input(.type("text"), .name("code"), .autocomplete("one-time-code"), .required, .maxlength(64))
+        }
+    }
+}
