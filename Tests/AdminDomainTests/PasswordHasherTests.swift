@@ -88,3 +88,16 @@ func commonPasswordsAreRefusedWhateverTheirLength(password: String) {
     #expect(PasswordPolicy.commonPasswords?.contains("password") == true)
     #expect(PasswordPolicy.problem(with: "correct horse battery staple") == nil)
 }
+
+/// ASVS 6.2.11: the panel's name and the account's own email are refused inside a password.
+@Test(arguments: [
+    ("my expiry-tracker password", nil, false),
+    ("Admin Panel 2026 forever!", nil, false),
+    ("jonathan's own secret phrase", "Jonathan@example.com", false),
+    ("mail jonathan@example.com now", "jonathan@example.com", false),
+    ("a long enough password", "jonathan@example.com", true),
+    ("bob is my uncle, really", "bob@example.com", true),
+] as [(String, String?, Bool)])
+func contextWordsAreRefused(password: String, email: String?, acceptable: Bool) {
+    #expect((PasswordPolicy.problem(with: password, email: email) == nil) == acceptable)
+}

@@ -36,7 +36,13 @@ import TestSupport
         try await panel.test { client in
             let other = try await panel.signIn(client)
             let current = try await panel.signIn(client)
-            let response = try await client.postSigned("/account/sessions/end-others", session: current)
+            for typed in ["", "not my password"] {
+                let refused = try await client.postSigned("/account/sessions/end-others", [("password", typed)], session: current)
+                #expect(refused.status == .unprocessableContent)
+                #expect(try await client.get("/", cookie: other).status == .ok, "nothing ended without the password")
+            }
+            let response = try await client.postSigned("/account/sessions/end-others", [("password", TestPanel.password)],
+                                                       session: current)
             #expect(response.status == .seeOther)
             #expect(response.headers[.location] == "/account/sessions?ended=1")
             #expect(try await client.get("/", cookie: other).headers[.location] == "/login")

@@ -147,7 +147,7 @@ import TestSupport
         let email = try await panel.addStaff()
         try await panel.test { client in
             let form = try await client.loginForm()
-            #expect(form.cookie.hasPrefix("panel_csrf="))
+            #expect(form.cookie.hasPrefix("__Host-panel_csrf="), "the sign-in form's cookie is host-only too")
             let response = try await client.postForm(
                 "/login", [("email", email), ("password", TestPanel.password), ("_csrf", form.token)], cookie: form.cookie)
             let setCookie = try #require(response.headers[.setCookie])

@@ -34,8 +34,19 @@ import TestSupport
             #expect(created.text.contains("Password for new.person@example.com"))
             let password = try #require(oneTimePassword(created.text))
             #expect(try await client.get("/admins", cookie: admin).text.contains(password) == false, "not shown again")
+            // One-time: it opens only the password page, until its owner chooses their own.
             let session = try await panel.signIn(client, email: "new.person@example.com", password: password)
-            #expect(try await client.get("/", cookie: session).status == .ok)
+            #expect(try await client.get("/", cookie: session).headers[.location] == "/account/password")
+            let page = try await client.get("/account/password", cookie: session)
+            #expect(page.text.contains("You signed in with a one-time password."))
+            let chosen = "my own long passphrase"
+            let changed = try await client.postSigned("/account/password", [("current", password), ("password", chosen), ("repeat", chosen)],
+                                                      session: session)
+            let own = String(try #require(changed.headers[.setCookie]).prefix { $0 != ";" })
+            #expect(try await client.get("/", cookie: own).status == .ok)
+            await #expect(throws: TestSignInFailed.self) {
+                try await panel.signIn(client, email: "new.person@example.com", password: password)
+            }
 
             for (fields, message) in [([("email", "not an email"), ("role", "support")], "That is not an email address."),
                                       ([("email", "new.person@example.com"), ("role", "support")], "An account with that email already exists."),
@@ -99,7 +110,43 @@ import TestSupport
             let password = try #require(oneTimePassword(reset.text))
             #expect(try await client.get("/", cookie: help).headers[.location] == "/login")
             await #expect(throws: TestSignInFailed.self) { try await panel.signIn(client, email: "help@example.com") }
-            #expect(try await client.get("/", cookie: try await panel.signIn(client, email: "help@example.com", password: password)).status == .ok)
+            let session = try await panel.signIn(client, email: "help@example.com", password: password)
+            #expect(try await client.get("/", cookie: session).headers[.location] == "/account/password")
         }
+    }
+
+    /// A generated password not changed within a day no longer signs in.
+    @Test func aOneTimePasswordExpiresAfterADay() async throws {
+        let (panel, helpID) = try await panelWithSupportAccount()
+        defer { panel.remove() }
+        try await panel.services.admins.resetPassword(id: helpID, to: "temporary password 1", oneTime: true,
+                                                      now: Date().addingTimeInterval(-AdminStore.oneTimePasswordLifetime - 1))
+        try await panel.test { client in
+            let response = try await client.postLogin([("email", "help@example.com"), ("password", "temporary password 1")])
+            #expect(response.status == .unauthorized)
+            #expect(response.text.contains("That one-time password has expired. Ask an admin for a new one."))
+        }
+    }
+
+    @Test func anAdminEndsOnePersonsSessionsOrEveryoneElses() async throws {
+        let (panel, helpID) = try await panelWithSupportAccount()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let admin = try await panel.signIn(client)
+            let help = try await panel.signIn(client, email: "help@example.com")
+            let ended = try await client.postSigned("/admins/\(helpID)/end-sessions", session: admin)
+            #expect(ended.headers[.location] == "/admins?notice=sessions-ended")
+            #expect(try await client.get("/", cookie: help).headers[.location] == "/login")
+            let again = try await panel.signIn(client, email: "help@example.com")
+            let otherAdmin = try await panel.signIn(client)
+            let all = try await client.postSigned("/admins/end-all-sessions", session: admin)
+            #expect(all.headers[.location] == "/admins?notice=all-sessions-ended")
+            for cookie in [again, otherAdmin] { #expect(try await client.get("/", cookie: cookie).headers[.location] == "/login") }
+            #expect(try await client.get("/", cookie: admin).status == .ok, "the admin's own session stays")
+        }
+        let rows = try await panel.services.database.reader.read { db in
+            try String.fetchAll(db, sql: "SELECT target || ' ' || COALESCE(detail, '') FROM panel_audit_log WHERE action = 'sessions_ended' ORDER BY id")
+        }
+        #expect(rows == ["admin:\(helpID) ", "all 2"])
     }
 }

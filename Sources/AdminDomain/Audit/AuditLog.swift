@@ -25,6 +25,7 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case recoveryCodesRegenerated = "recovery_codes_regenerated"
     case recoveryCodeUsed = "recovery_code_used"
     case passwordChanged = "password_changed"
+    case sessionsEnded = "sessions_ended"
 }
 
 public struct AuditEntry: Sendable {

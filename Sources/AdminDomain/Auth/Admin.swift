@@ -14,6 +14,8 @@ public struct Admin: Codable, Sendable, Equatable, FetchableRecord, MutablePersi
     public var role: Role
     public var createdAt: String
     public var disabledAt: String?
+    /// Set for a generated one-time password: when it stops working unless changed.
+    public var passwordExpiresAt: String?
 
     public enum Columns {
         static let id = Column(CodingKeys.id)
@@ -28,6 +30,7 @@ public struct Admin: Codable, Sendable, Equatable, FetchableRecord, MutablePersi
         case passwordHash = "password_hash"
         case createdAt = "created_at"
         case disabledAt = "disabled_at"
+        case passwordExpiresAt = "password_expires_at"
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
@@ -42,4 +45,6 @@ public struct StaffIdentity: Sendable, Equatable {
     public let role: Role
     /// A confirmed TOTP key: without one, a role that requires it reaches only enrolment.
     public var hasTwoFactor: Bool = false
+    /// Signed in with a one-time password: only the password page opens until it is changed.
+    public var mustChangePassword: Bool = false
 }

@@ -29,15 +29,22 @@ public struct AdminStore: Sendable {
         self.hasher = hasher
     }
 
+    /// How long a generated one-time password works before its owner must have changed it.
+    public static let oneTimePasswordLifetime: TimeInterval = 24 * 3600
+
+    /// `oneTime`: the password was generated for someone else (the staff page), so it must be
+    /// changed at the first sign-in and expires after `oneTimePasswordLifetime`.
     @discardableResult
-    public func create(email rawEmail: String, password: String, role: Role, now: Date = Date()) async throws -> Admin {
+    public func create(email rawEmail: String, password: String, role: Role, oneTime: Bool = false,
+                       now: Date = Date()) async throws -> Admin {
         let email = rawEmail.trimmingCharacters(in: .whitespacesAndNewlines)
         guard Self.looksLikeEmail(email) else { throw AdminStoreError.invalidEmail }
-        if let reason = PasswordPolicy.problem(with: password) { throw AdminStoreError.weakPassword(reason) }
+        if let reason = PasswordPolicy.problem(with: password, email: email) { throw AdminStoreError.weakPassword(reason) }
         if try await find(email: email) != nil { throw AdminStoreError.emailTaken }
         let hash = try await hasher.hash(password)
         let admin = Admin(id: nil, email: email, passwordHash: hash, role: role,
-                          createdAt: SQLiteTime.string(now), disabledAt: nil)
+                          createdAt: SQLiteTime.string(now), disabledAt: nil,
+                          passwordExpiresAt: oneTime ? Self.oneTimeExpiry(now) : nil)
         do {
             return try await database.writer.write { db in try admin.inserted(db) }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
@@ -118,18 +125,21 @@ public struct AdminStore: Sendable {
     }
 
     /// Sets a new password (checked against the policy) and ends every session of the account.
-    public func resetPassword(email: String, to password: String) async throws {
+    public func resetPassword(email: String, to password: String, oneTime: Bool = false) async throws {
         guard let admin = try await find(email: email), let id = admin.id else {
             throw AdminStoreError.notFound(email.trimmingCharacters(in: .whitespacesAndNewlines))
         }
-        try await resetPassword(id: id, to: password)
+        try await resetPassword(id: id, to: password, oneTime: oneTime)
     }
 
-    public func resetPassword(id: Int64, to password: String) async throws {
-        if let reason = PasswordPolicy.problem(with: password) { throw AdminStoreError.weakPassword(reason) }
+    public func resetPassword(id: Int64, to password: String, oneTime: Bool = false, now: Date = Date()) async throws {
+        guard let admin = try await find(id: id) else { throw AdminStoreError.notFound("#\(id)") }
+        if let reason = PasswordPolicy.problem(with: password, email: admin.email) { throw AdminStoreError.weakPassword(reason) }
         let hash = try await hasher.hash(password)
+        let expires = oneTime ? Self.oneTimeExpiry(now) : nil
         try await database.writer.write { db in
-            try db.execute(sql: "UPDATE panel_admins SET password_hash = ? WHERE id = ?", arguments: [hash, id])
+            try db.execute(sql: "UPDATE panel_admins SET password_hash = ?, password_expires_at = ? WHERE id = ?",
+                           arguments: [hash, expires, id])
             try db.execute(sql: "DELETE FROM panel_sessions WHERE admin_id = ?", arguments: [id])
         }
     }
@@ -138,10 +148,12 @@ public struct AdminStore: Sendable {
     /// session of the account ends; the caller's own (`keepingSession`) stays, for the
     /// caller to rotate.
     public func changePassword(id: Int64, to password: String, keepingSession token: String) async throws {
-        if let reason = PasswordPolicy.problem(with: password) { throw AdminStoreError.weakPassword(reason) }
+        guard let admin = try await find(id: id) else { throw AdminStoreError.notFound("#\(id)") }
+        if let reason = PasswordPolicy.problem(with: password, email: admin.email) { throw AdminStoreError.weakPassword(reason) }
         let hash = try await hasher.hash(password)
         try await database.writer.write { db in
-            try db.execute(sql: "UPDATE panel_admins SET password_hash = ? WHERE id = ?", arguments: [hash, id])
+            try db.execute(sql: "UPDATE panel_admins SET password_hash = ?, password_expires_at = NULL WHERE id = ?",
+                           arguments: [hash, id])
             try db.execute(sql: "DELETE FROM panel_sessions WHERE admin_id = ? AND token_hash <> ?",
                            arguments: [id, SessionStore.hash(token)])
         }
@@ -151,6 +163,10 @@ public struct AdminStore: Sendable {
         try await database.writer.write { db in
             try db.execute(sql: "UPDATE panel_admins SET password_hash = ? WHERE id = ?", arguments: [hash, adminID])
         }
+    }
+
+    static func oneTimeExpiry(_ now: Date) -> String {
+        SQLiteTime.string(now.addingTimeInterval(oneTimePasswordLifetime))
     }
 
     static func looksLikeEmail(_ email: String) -> Bool {

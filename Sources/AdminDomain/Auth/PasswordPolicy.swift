@@ -1,13 +1,17 @@
 import Foundation
 
 /// What a staff password must be: 12 to 128 characters after NFKC normalisation, any
-/// Unicode, and not one of the 10,000 most common passwords.
+/// Unicode, not one of the 10,000 most common passwords, and not built on the words an
+/// attacker would try first for this panel and this person.
 public enum PasswordPolicy {
     public static let minimumLength = 12
     public static let maximumLength = 128
+    /// Context words (ASVS 6.1.2), compared with letters and digits only: the product and
+    /// the panel. The account's email address and its local part are added per account.
+    public static let contextWords = ["expirytracker", "expiry tracker", "admin panel", "adminpanel"]
 
     /// nil when acceptable; otherwise a sentence to show the person choosing it.
-    public static func problem(with password: String) -> String? {
+    public static func problem(with password: String, email: String? = nil) -> String? {
         let normalized = password.precomposedStringWithCompatibilityMapping
         if normalized.count < minimumLength { return "the password must have at least \(minimumLength) characters" }
         if normalized.count > maximumLength { return "the password must have at most \(maximumLength) characters" }
@@ -18,7 +22,21 @@ public enum PasswordPolicy {
         if commonPasswords.contains(normalized.lowercased()) {
             return "that password is one of the 10,000 most common: choose another"
         }
+        let letters = alphanumerics(normalized)
+        var words = contextWords
+        if let email {
+            words.append(email)
+            let local = String(email.prefix { $0 != "@" })
+            if alphanumerics(local).count >= 4 { words.append(local) }
+        }
+        if words.map(alphanumerics).contains(where: { !$0.isEmpty && letters.contains($0) }) {
+            return "the password must not contain the panel's name or your email address"
+        }
         return nil
+    }
+
+    private static func alphanumerics(_ text: String) -> String {
+        String(text.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) })
     }
 
     /// The 10,000 most common passwords, lower case (zxcvbn's frequency list, MIT licence).

@@ -50,7 +50,8 @@ public struct SessionStore: Sendable {
             try Row.fetchOne(
                 db,
                 sql: """
-                SELECT s.last_seen_at, s.expires_at, a.id, a.email, a.role, a.disabled_at, t.confirmed_at IS NOT NULL
+                SELECT s.last_seen_at, s.expires_at, a.id, a.email, a.role, a.disabled_at, t.confirmed_at IS NOT NULL,
+                       a.password_expires_at IS NOT NULL
                 FROM panel_sessions s JOIN panel_admins a ON a.id = s.admin_id
                 LEFT JOIN panel_two_factor t ON t.admin_id = a.id
                 WHERE s.token_hash = ?
@@ -58,7 +59,7 @@ public struct SessionStore: Sendable {
                 arguments: [tokenHash]
             ).map { row in
                 (lastSeen: row[0] as String, expires: row[1] as String, adminID: row[2] as Int64,
-                 email: row[3] as String, role: row[4] as String, disabledAt: row[5] as String?, twoFactor: row[6] as Bool)
+                 email: row[3] as String, role: row[4] as String, disabledAt: row[5] as String?, twoFactor: row[6] as Bool, oneTimePassword: row[7] as Bool)
             }
         }
         guard let row,
@@ -75,7 +76,8 @@ public struct SessionStore: Sendable {
                                arguments: [SQLiteTime.string(now), tokenHash])
             }
         }
-        return StaffIdentity(adminID: row.adminID, email: row.email, role: role, hasTwoFactor: row.twoFactor)
+        return StaffIdentity(adminID: row.adminID, email: row.email, role: role, hasTwoFactor: row.twoFactor,
+                             mustChangePassword: row.oneTimePassword)
     }
 
     /// The live sessions of one account, newest first; `isCurrent` marks the one holding `currentToken`.
@@ -102,11 +104,7 @@ public struct SessionStore: Sendable {
     /// Ends every session of the account but the one holding `keepToken`; returns how many ended.
     @discardableResult
     public func deleteOthers(adminID: Int64, keepToken: String) async throws -> Int {
-        let keep = Self.hash(keepToken)
-        return try await database.writer.write { db in
-            try db.execute(sql: "DELETE FROM panel_sessions WHERE admin_id = ? AND token_hash <> ?", arguments: [adminID, keep])
-            return db.changesCount
-        }
+        try await deleteAll(adminID: adminID, keepToken: keepToken)
     }
 
     /// Swaps the session's token for a new one, keeping the session: after a change of
@@ -118,6 +116,21 @@ public struct SessionStore: Sendable {
                            arguments: [Self.hash(fresh), Self.hash(token)])
         }
         return fresh
+    }
+
+    /// Ends every session of one account (`adminID`), or of everyone, but the one holding
+    /// `keepToken`; returns how many ended.
+    @discardableResult
+    public func deleteAll(adminID: Int64?, keepToken: String) async throws -> Int {
+        let keep = Self.hash(keepToken)
+        return try await database.writer.write { db in
+            if let adminID {
+                try db.execute(sql: "DELETE FROM panel_sessions WHERE admin_id = ? AND token_hash <> ?", arguments: [adminID, keep])
+            } else {
+                try db.execute(sql: "DELETE FROM panel_sessions WHERE token_hash <> ?", arguments: [keep])
+            }
+            return db.changesCount
+        }
     }
 
     public func delete(token: String) async throws {

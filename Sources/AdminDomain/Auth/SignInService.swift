@@ -9,6 +9,8 @@ public enum SignInResult: Sendable, Equatable {
     case rejected
     /// Too many recent failures for this account or address: try again after this many seconds.
     case throttled(retryAfter: Int)
+    /// The right one-time password, but past its day: an admin must issue a new one.
+    case oneTimePasswordExpired
 }
 
 public enum SecondFactorResult: Sendable, Equatable {
@@ -66,6 +68,12 @@ public struct SignInService: Sendable {
             try await recordFailure(email: admin.email, target: "admin:\(adminID)", clientAddress: clientAddress, now: now)
             return .rejected
         }
+        if let expiry = admin.passwordExpiresAt.flatMap(SQLiteTime.date), expiry <= now {
+            try await audit.append(AuditEntry(actor: nil, actorEmail: admin.email, clientAddress: clientAddress,
+                                              action: .signInFailed, target: "admin:\(adminID)",
+                                              detail: "one-time password expired"), now: now)
+            return .oneTimePasswordExpired
+        }
         if needsRehash {
             try await admins.updatePasswordHash(adminID: adminID, to: try await hasher.hash(password))
         }
@@ -75,7 +83,8 @@ public struct SignInService: Sendable {
             return .needsSecondFactor(challenge: try await challenges.create(adminID: adminID, now: now))
         }
         try await throttle.recordSuccess(email: email, address: clientAddress)
-        let identity = StaffIdentity(adminID: adminID, email: admin.email, role: admin.role)
+        let identity = StaffIdentity(adminID: adminID, email: admin.email, role: admin.role,
+                                     mustChangePassword: admin.passwordExpiresAt != nil)
         let token = try await sessions.create(adminID: adminID, clientAddress: clientAddress, userAgent: userAgent, now: now)
         try await audit.append(AuditEntry(actor: identity, clientAddress: clientAddress, action: .signIn,
                                           detail: "password"), now: now)

@@ -79,6 +79,11 @@ enum PanelMigrations {
         );
         CREATE INDEX panel_login_challenges_admin ON panel_login_challenges(admin_id);
         """),
+        // A password the panel generated is one-time: it must be changed at the first
+        // sign-in and stops working after a day. NULL: a password its owner chose.
+        (5, """
+        ALTER TABLE panel_admins ADD COLUMN password_expires_at TEXT;
+        """),
     ]
 
     static var latestVersion: Int { steps.last?.version ?? 0 }

@@ -36,6 +36,7 @@ public func buildRouter(services: PanelServices, publicDirectory: String) -> Rou
         group: router.group()
             .add(middleware: RequireStaffMiddleware(services: services))
             .group(context: StaffRequestContext.self)
+            .add(middleware: RequirePasswordChangeMiddleware())
             .add(middleware: RequireTwoFactorMiddleware(policy: services.twoFactorPolicy)),
         services: services, registry: services.staffRoutes)
     auth.addStaffRoutes(to: staff)

@@ -23,7 +23,7 @@ public enum DemoSetup {
                                      configuration: configuration)
         var password: String?
         if try await services.admins.activeAdminCount() == 0 {
-            let fresh = GeneratedPassword.make()
+            let fresh = GeneratedPassword.make(for: adminEmail)
             try await services.admins.create(email: adminEmail, password: fresh, role: .admin)
             password = fresh
         }

@@ -11,6 +11,7 @@ public struct PanelServices: Sendable {
     public let twoFactorPolicy: TwoFactorPolicy
     let sessionCookie: PanelCookie
     let secondFactorCookie: PanelCookie
+    let loginFormCookie: PanelCookie
     let statsMaxAge: TimeInterval
     /// Every signed-in route and the permission it needs, filled as the router is built.
     let staffRoutes = StaffRoutes.Registry()
@@ -24,6 +25,7 @@ public struct PanelServices: Sendable {
         stats = DashboardStatsCache(reader: database.reader, maxAge: configuration.statsMaxAge)
         sessionCookie = .session(secure: configuration.secureCookies)
         secondFactorCookie = .secondFactor(secure: configuration.secureCookies)
+        loginFormCookie = .loginForm(secure: configuration.secureCookies)
         statsMaxAge = configuration.statsMaxAge
     }
 

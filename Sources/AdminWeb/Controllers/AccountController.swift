@@ -25,7 +25,24 @@ struct AccountController {
         return HTMLPage(SessionsView(model: model, viewer: context.viewer))
     }
 
+    struct ConfirmForm: Decodable {
+        var password: String?
+    }
+
+    /// Asks for the password again first: a borrowed session cannot lock its owner out.
     @Sendable func endOthers(request: Request, context: StaffRequestContext) async throws -> Response {
+        let password = (try? await request.decode(as: ConfirmForm.self, context: context))?.password ?? ""
+        let refusal: String? = switch try await services.signIn.confirmAgain(
+            context.identity, with: .password(password), clientAddress: context.clientAddress) {
+        case .confirmed: nil
+        case .wrong: "Type your password to sign out your other sessions."
+        case let .throttled(seconds): "Too many wrong passwords. Try again in \(seconds) seconds."
+        }
+        if let refusal {
+            var model = try await SessionsModel.load(services: services, context: context, ended: nil)
+            model.error = refusal
+            return HTMLPage(SessionsView(model: model, viewer: context.viewer), status: .unprocessableContent).response()
+        }
         let ended = try await services.signIn.sessions.deleteOthers(adminID: context.identity.adminID, keepToken: context.sessionToken)
         try await services.signIn.audit.append(AuditEntry(
             actor: context.identity, clientAddress: context.clientAddress, action: .otherSessionsEnded, detail: "\(ended)"))

@@ -60,6 +60,9 @@ struct AuthController {
             return response
         case .rejected:
             return loginPage(request, email: email, next: form.next, error: "Wrong email or password.", status: .unauthorized)
+        case .oneTimePasswordExpired:
+            return loginPage(request, email: email, next: form.next,
+                             error: "That one-time password has expired. Ask an admin for a new one.", status: .unauthorized)
         case let .throttled(seconds):
             return throttledPage(seconds) { error, status in loginPage(request, email: email, next: form.next, error: error, status: status) }
         }
@@ -146,12 +149,11 @@ struct AuthController {
     /// A page whose form posts before there is a session: it carries the double-submit token
     /// from the browser's cookie, or a new one set with the page.
     private func beforeSignInPage(_ request: Request, _ page: (String) -> HTMLPage) -> Response {
-        let existing = request.cookies[CSRFToken.cookieName]?.value
+        let existing = services.loginFormCookie.token(in: request)
         let token = existing.flatMap { SecureToken.isWellFormed($0) ? $0 : nil } ?? SecureToken.random()
         var response = page(token).response()
         if token != existing {
-            response.setCookie(Cookie(name: CSRFToken.cookieName, value: token, path: "/",
-                                      secure: services.sessionCookie.secure, httpOnly: true, sameSite: .strict))
+            response.setCookie(services.loginFormCookie.make(token: token))
         }
         return response
     }

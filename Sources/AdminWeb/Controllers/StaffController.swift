@@ -18,6 +18,8 @@ struct StaffController {
         routes.post(.staffAction(id: nil, .enable), requires: .manageStaff, use: enable)
         routes.post(.staffAction(id: nil, .resetPassword), requires: .manageStaff, use: resetPassword)
         routes.post(.staffAction(id: nil, .resetTwoFactor), requires: .manageStaff, use: resetTwoFactor)
+        routes.post(.staffAction(id: nil, .endSessions), requires: .manageStaff, use: endSessions)
+        routes.post(.endAllSessions, requires: .manageStaff, use: endAllSessions)
     }
 
     @Sendable func list(request: Request, context: StaffRequestContext) async throws -> Response {
@@ -30,10 +32,11 @@ struct StaffController {
         guard let role = form.role.flatMap(Role.init(rawValue:)) else {
             return try await page(context, error: "Choose a role.", status: .badRequest)
         }
-        let password = GeneratedPassword.make()
+        let email = (form.email ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let password = GeneratedPassword.make(for: email)
         let admin: Admin
         do {
-            admin = try await services.admins.create(email: form.email ?? "", password: password, role: role)
+            admin = try await services.admins.create(email: email, password: password, role: role, oneTime: true)
         } catch let error as AdminStoreError {
             return try await page(context, error: sentence(error), status: .badRequest)
         }
@@ -62,8 +65,8 @@ struct StaffController {
         guard let id = context.parameters.get("id", as: Int64.self),
               let admin = try await services.admins.find(id: id)
         else { throw HTTPError(.notFound) }
-        let password = GeneratedPassword.make()
-        try await services.admins.resetPassword(id: id, to: password)
+        let password = GeneratedPassword.make(for: admin.email)
+        try await services.admins.resetPassword(id: id, to: password, oneTime: true)
         try await audit(context, .passwordReset, id)
         return try await page(context, notice: "Password reset. That person's sessions have ended.",
                               oneTimePassword: (admin.email, password))
@@ -75,6 +78,22 @@ struct StaffController {
             try await services.signIn.twoFactor.remove(adminID: id, endingSessions: true)
             return admin
         }
+    }
+
+    @Sendable func endSessions(request: Request, context: StaffRequestContext) async throws -> Response {
+        let sessions = services.signIn.sessions
+        return try await act(context, .sessionsEnded, notice: .sessionsEnded) { id in
+            guard let admin = try await services.admins.find(id: id) else { throw AdminStoreError.notFound("#\(id)") }
+            try await sessions.deleteAll(adminID: id, keepToken: context.sessionToken)
+            return admin
+        }
+    }
+
+    @Sendable func endAllSessions(request: Request, context: StaffRequestContext) async throws -> Response {
+        let ended = try await services.signIn.sessions.deleteAll(adminID: nil, keepToken: context.sessionToken)
+        try await services.signIn.audit.append(AuditEntry(
+            actor: context.identity, clientAddress: context.clientAddress, action: .sessionsEnded, target: "all", detail: "\(ended)"))
+        return .redirect(to: SiteURL.staff(notice: .allSessionsEnded).href, type: .normal)
     }
 
     /// Runs one change on the account named in the path, audits it and redirects with a notice,

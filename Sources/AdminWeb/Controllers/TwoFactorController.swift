@@ -35,9 +35,12 @@ struct TwoFactorController {
                                   status: .unprocessableContent)
         }
         try await audit(context, .twoFactorEnabled)
-        // More reach than before: the token that had less is retired.
+        // More reach than before: the token that had less is retired, and sessions opened
+        // with the password alone end.
         let token = try await services.signIn.sessions.rotate(token: context.sessionToken)
-        var response = try await page(context, sessionToken: token, notice: "Two-factor sign-in is on.", recoveryCodes: codes)
+        try await services.signIn.sessions.deleteOthers(adminID: context.identity.adminID, keepToken: token)
+        var response = try await page(context, sessionToken: token, notice: "Two-factor sign-in is on. Your other sessions have ended.",
+                                      recoveryCodes: codes)
         response.setCookie(services.sessionCookie.make(token: token))
         return response
     }
@@ -55,8 +58,9 @@ struct TwoFactorController {
         }
         if let refusal = try await confirmAgain(request, context) { return refusal }
         try await services.signIn.twoFactor.remove(adminID: context.identity.adminID)
+        try await services.signIn.sessions.deleteOthers(adminID: context.identity.adminID, keepToken: context.sessionToken)
         try await audit(context, .twoFactorDisabled)
-        return try await page(context, notice: "Two-factor sign-in is off.")
+        return try await page(context, notice: "Two-factor sign-in is off. Your other sessions have ended.")
     }
 
     /// A current code, checked and spent; nil when it was right, else the page saying why not.

@@ -23,7 +23,8 @@ struct CSRFMiddleware: RouterMiddleware {
         let given = (try? URLEncodedFormDecoder().decode(TokenField.self, from: String(buffer: body)))?._csrf ?? ""
         let reason: String? = if !Self.isSameOrigin(request) {
             "cross-origin"
-        } else if !Self.tokenMatches(given, request: request, sessionCookie: services.sessionCookie) {
+        } else if !Self.tokenMatches(given, request: request, sessionCookie: services.sessionCookie,
+                                    loginFormCookie: services.loginFormCookie) {
             given.isEmpty ? "missing token" : "wrong token"
         } else {
             nil
@@ -46,12 +47,12 @@ struct CSRFMiddleware: RouterMiddleware {
     }
 
     /// The session's token when there is a session cookie; the login form's cookie otherwise.
-    static func tokenMatches(_ given: String, request: Request, sessionCookie: PanelCookie) -> Bool {
+    static func tokenMatches(_ given: String, request: Request, sessionCookie: PanelCookie, loginFormCookie: PanelCookie) -> Bool {
         if let session = sessionCookie.token(in: request), !session.isEmpty,
            CSRFToken.matches(given, CSRFToken.forSession(session)) {
             return true
         }
-        if let loginToken = request.cookies[CSRFToken.cookieName]?.value, !loginToken.isEmpty {
+        if let loginToken = loginFormCookie.token(in: request), !loginToken.isEmpty {
             return CSRFToken.matches(given, loginToken)
         }
         return false

@@ -7,8 +7,11 @@ struct RequireTwoFactorMiddleware: RouterMiddleware {
     typealias Context = StaffRequestContext
     let policy: TwoFactorPolicy
 
-    /// What enrolling needs; everything else waits.
-    static let openBeforeEnrolment: Set<String> = [SiteURL.twoFactor.path, SiteURL.confirmTwoFactor.path, SiteURL.logout.path]
+    /// What enrolling needs, and the password page, which a one-time password must reach
+    /// first; everything else waits.
+    static let openBeforeEnrolment: Set<String> = [
+        SiteURL.twoFactor.path, SiteURL.confirmTwoFactor.path, SiteURL.logout.path, SiteURL.password.path,
+    ]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard policy.isRequired(for: context.identity.role), !context.identity.hasTwoFactor,

@@ -19,6 +19,7 @@ enum SiteURL: Sendable, Equatable {
     case staff(notice: StaffNotice? = nil)
     case createStaff
     case staffAction(id: Int64?, StaffAction)
+    case endAllSessions
     case signInFailures(cleared: Bool = false)
     case clearSignInFailure
     case stylesheet
@@ -43,6 +44,7 @@ enum SiteURL: Sendable, Equatable {
         case .staff: "/admins"
         case .createStaff: "/admins/create"
         case let .staffAction(id, action): "/admins/\(id.map(String.init) ?? ":id")/\(action.rawValue)"
+        case .endAllSessions: "/admins/end-all-sessions"
         case .signInFailures: "/admins/sign-in-failures"
         case .clearSignInFailure: "/admins/sign-in-failures/clear"
         case .stylesheet: "/static/css/app.css"

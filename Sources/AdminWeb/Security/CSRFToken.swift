@@ -4,9 +4,6 @@ import AdminDomain
 enum CSRFToken {
     /// The form field every POST form carries.
     static let fieldName = "_csrf"
-    /// Before sign-in there is no session: a random value in this cookie, echoed by the
-    /// login form (a double-submit token), keeps other sites from signing a browser in.
-    static let cookieName = "panel_csrf"
 
     /// For a signed-in request: derived from the session token, which only the browser's
     /// HttpOnly cookie holds. The page showing it does not reveal the session token.

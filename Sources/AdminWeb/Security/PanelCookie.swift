@@ -20,6 +20,12 @@ struct PanelCookie: Sendable {
         PanelCookie(baseName: "panel_code", secure: secure, maxAge: Int(LoginChallengeStore.lifetime))
     }
 
+    /// Before sign-in there is no session: a random value in this cookie, echoed by the
+    /// sign-in forms (a double-submit token), keeps other sites from signing a browser in.
+    static func loginForm(secure: Bool) -> PanelCookie {
+        PanelCookie(baseName: "panel_csrf", secure: secure)
+    }
+
     var name: String { secure ? "__Host-\(baseName)" : baseName }
 
     func token(in request: Request) -> String? {

@@ -14,7 +14,13 @@ struct PasswordView: HTMLComponent {
         PageLayout(pageTitle: "Change password", viewer: viewer) {
             h1 { "Change password" }
             AccountTabs(active: .password)
-            if let notice = model.notice { p(.class("notice"), .role("status")) { notice } }
+            if let notice = model.notice {
+                p(.class("notice"), .role("status")) { notice; " "; a(.href(SiteURL.dashboard.href)) { "Continue" } }
+            } else if viewer.identity.mustChangePassword {
+                p(.class("notice"), .role("status")) {
+                    "You signed in with a one-time password. Choose your own to open the rest of the panel."
+                }
+            }
             if let error = model.error { p(.class("notice error"), .role("alert")) { error } }
             section(.class("panel")) {
                 p(.class("muted")) {

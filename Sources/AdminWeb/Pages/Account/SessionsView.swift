@@ -5,6 +5,7 @@ struct SessionsModel {
     let sessions: [SessionSummary]
     /// Set after "sign out everywhere else": how many sessions that ended.
     let ended: Int?
+    var error: String?
 
     static func load(services: PanelServices, context: StaffRequestContext, ended: Int?) async throws -> SessionsModel {
         SessionsModel(
@@ -22,6 +23,7 @@ struct SessionsView: HTMLComponent {
             h1 { "Your sessions" }
             AccountTabs(active: .sessions)
             p(.class("muted")) { "Where \(viewer.identity.email) is signed in now. Times are UTC." }
+            if let error = model.error { p(.class("notice error"), .role("alert")) { error } }
             if let ended = model.ended {
                 p(.class("notice"), .role("status")) {
                     ended == 1 ? "Signed out 1 other session." : "Signed out \(ended) other sessions."
@@ -37,8 +39,13 @@ struct SessionsView: HTMLComponent {
                          String((session.userAgent ?? "unknown").prefix(120)), session.isCurrent ? "this session" : ""]
                     })
                 if model.sessions.contains(where: { !$0.isCurrent }) {
-                    form(.method(.post), .action(SiteURL.endOtherSessions.href)) {
+                    form(.method(.post), .action(SiteURL.endOtherSessions.href), .class("filters")) {
                         CSRFField(token: viewer.csrfToken)
+                        label {
+                            "Your password"
+                            input(.type("password"), .name("password"), .autocomplete("current-password"), .required,
+                                  .maxlength(1024))
+                        }
                         button(.type("submit"), .class("primary")) { "Sign out everywhere else" }
                     }
                 }

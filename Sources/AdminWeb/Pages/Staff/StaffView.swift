@@ -2,18 +2,21 @@ import AdminDomain
 import HTMLRender
 
 enum StaffAction: String, Sendable {
-    case role, disable, enable, resetPassword = "reset-password", resetTwoFactor = "reset-two-factor"
+    case role, disable, enable, resetPassword = "reset-password", resetTwoFactor = "reset-two-factor", endSessions = "end-sessions"
 }
 
 /// Fixed sentences shown after an action; only their names travel in the URL.
 enum StaffNotice: String, Sendable {
     case roleChanged = "role-changed", disabled, enabled, twoFactorReset = "two-factor-reset"
+    case sessionsEnded = "sessions-ended", allSessionsEnded = "all-sessions-ended"
 
     var sentence: String {
         switch self {
         case .roleChanged: "Role changed. That person's sessions have ended; the new role applies from their next sign-in."
         case .disabled: "Account disabled. Its sessions have ended."
         case .enabled: "Account enabled."
+        case .sessionsEnded: "That person's sessions have ended (yours, if it was you, except this one)."
+        case .allSessionsEnded: "Every session but yours has ended: everyone else signs in again."
         case .twoFactorReset: "Two-factor sign-in reset. That person's sessions have ended; they set it up again at their next sign-in."
         }
     }
@@ -36,14 +39,23 @@ struct StaffView: HTMLComponent {
     var content: HTMLNode {
         PageLayout(pageTitle: "Staff accounts", viewer: viewer, activeSection: .admins) {
             h1 { "Staff accounts" }
-            p { a(.href(SiteURL.signInFailures().href)) { "Failed sign-ins and locks" } }
+            div(.class("filters")) {
+                a(.href(SiteURL.signInFailures().href)) { "Failed sign-ins and locks" }
+                form(.method(.post), .action(SiteURL.endAllSessions.href), .class("inline")) {
+                    CSRFField(token: viewer.csrfToken)
+                    button(.type("submit"), .title("Everyone but you signs in again")) { "End every other session" }
+                }
+            }
             if let notice = model.notice { p(.class("notice"), .role("status")) { notice } }
             if let error = model.error { p(.class("notice error"), .role("alert")) { error } }
             if let created = model.oneTimePassword {
                 section(.class("panel one-time")) {
                     h2 { "Password for \(created.email)" }
                     p { code { created.password } }
-                    p(.class("muted")) { "Shown once: give it to them over a channel you trust. Nobody can see it again." }
+                    p(.class("muted")) {
+                        "Shown once: give it to them over a channel you trust. Nobody can see it again. "
+                        "It works for 24 hours, and they choose their own password when they first sign in with it."
+                    }
                 }
             }
             section(.class("panel")) {
@@ -101,6 +113,10 @@ private struct StaffRow: HTMLComponent {
                 form(.method(.post), .action(SiteURL.staffAction(id: id, .resetPassword).href), .class("inline")) {
                     CSRFField(token: csrfToken)
                     button(.type("submit")) { "Reset password" }
+                }
+                form(.method(.post), .action(SiteURL.staffAction(id: id, .endSessions).href), .class("inline")) {
+                    CSRFField(token: csrfToken)
+                    button(.type("submit")) { "End sessions" }
                 }
                 if hasTwoFactor {
                     form(.method(.post), .action(SiteURL.staffAction(id: id, .resetTwoFactor).href), .class("inline")) {
