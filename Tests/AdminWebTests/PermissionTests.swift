@@ -75,6 +75,28 @@ import TestSupport
         #expect(rows == ["support@example.com|/static/favicon.svg|manageStaff", "marketing@example.com|/static/favicon.svg|manageStaff"])
     }
 
+    /// The README's route table is the matrix as documented: every registered route is a
+    /// row with its permission and one yes or no per role, and no row is left over.
+    @Test func theReadmeTableMatchesTheRegisteredRoutes() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        _ = buildRouter(services: panel.services, publicDirectory: TestPaths.publicDirectory)
+        let readme = try String(contentsOf: TestPaths.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `GET /") || $0.hasPrefix("| `POST /") }
+        var documented: [String: [String]] = [:]
+        for row in rows {
+            let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            documented[cells[0]] = Array(cells.dropFirst())
+        }
+        let entries = panel.services.staffRoutes.entries
+        #expect(entries.count == documented.count)
+        for entry in entries {
+            let cells = try #require(documented["`\(entry.method) \(entry.path)`"], "\(entry.method) \(entry.path) is not in the README")
+            #expect(cells == ["`\(entry.permission.rawValue)`"] + Role.allCases.map { $0.may(entry.permission) ? "yes" : "no" },
+                    "\(entry.method) \(entry.path)")
+        }
+    }
+
     @Test func marketingNeverSeesIndividualProfiles() {
         #expect(!Role.marketing.may(.viewUserProfiles))
         #expect(!Role.marketing.may(.exportUserLists))

@@ -125,10 +125,13 @@ import TestSupport
             })
             #expect(String(shown).replacingOccurrences(of: " ", with: "") == TOTPCode.displayedSecret(secret))
 
-            let wrong = try await client.postSigned("/account/two-factor/confirm", [("code", "12345")], session: session)
-            #expect(wrong.status == .unprocessableContent)
             let code = TOTPCode.code(secret: secret, step: TOTPCode.step(at: Date()))
-            let done = try await client.postSigned("/account/two-factor/confirm", [("code", code)], session: session)
+            for fields in [[("code", "12345"), ("password", TestPanel.password)], [("code", code)], [("code", code), ("password", "not it at all")]] {
+                let wrong = try await client.postSigned("/account/two-factor/confirm", fields, session: session)
+                #expect(wrong.status == .unprocessableContent, "\(fields)")
+            }
+            let done = try await client.postSigned("/account/two-factor/confirm", [("code", code), ("password", TestPanel.password)],
+                                                   session: session)
             #expect(done.status == .ok)
             #expect(done.text.contains("Your recovery codes"))
             #expect(done.text.matches(of: /<li>[0-9a-z]{6}-[0-9a-z]{6}-[0-9a-z]{6}-[0-9a-z]{6}<\/li>/).count == 10)

@@ -7,6 +7,7 @@ struct TwoFactorController {
 
     struct CodeForm: Decodable {
         var code: String?
+        var password: String?
     }
 
     func addRoutes(to routes: StaffRoutes) {
@@ -20,8 +21,17 @@ struct TwoFactorController {
         try await page(context)
     }
 
+    /// The password again as well as the first code: a session left open cannot bind a
+    /// stranger's phone to the account.
     @Sendable func confirm(request: Request, context: StaffRequestContext) async throws -> Response {
-        let code = await typedCode(request, context)
+        let form = await typed(request, context)
+        switch try await services.signIn.confirmAgain(context.identity, with: .password(form.password ?? ""),
+                                                      clientAddress: context.clientAddress) {
+        case .confirmed: break
+        case .wrong: return try await page(context, error: "Type your password as well as the code.", status: .unprocessableContent)
+        case let .throttled(seconds): return try await throttledPage(context, seconds)
+        }
+        let code = form.code ?? ""
         let codes: [String]?
         do {
             codes = try await services.signIn.twoFactor.confirm(adminID: context.identity.adminID, code: code)
@@ -65,22 +75,23 @@ struct TwoFactorController {
 
     /// A current code, checked and spent; nil when it was right, else the page saying why not.
     private func confirmAgain(_ request: Request, _ context: StaffRequestContext) async throws -> Response? {
-        let code = await typedCode(request, context)
+        let code = await typed(request, context).code ?? ""
         switch try await services.signIn.confirmAgain(context.identity, with: .code(code), clientAddress: context.clientAddress) {
-        case .confirmed:
-            return nil
-        case .wrong:
-            return try await page(context, error: "That code is not right.", status: .unprocessableContent)
-        case let .throttled(seconds):
-            var response = try await page(context, error: "Too many wrong codes. Try again in \(seconds) seconds.",
-                                          status: .tooManyRequests)
-            response.headers[.retryAfter] = String(seconds)
-            return response
+        case .confirmed: return nil
+        case .wrong: return try await page(context, error: "That code is not right.", status: .unprocessableContent)
+        case let .throttled(seconds): return try await throttledPage(context, seconds)
         }
     }
 
-    private func typedCode(_ request: Request, _ context: StaffRequestContext) async -> String {
-        ((try? await request.decode(as: CodeForm.self, context: context))?.code ?? "")
+    private func throttledPage(_ context: StaffRequestContext, _ seconds: Int) async throws -> Response {
+        var response = try await page(context, error: "Too many wrong attempts. Try again in \(seconds) seconds.",
+                                      status: .tooManyRequests)
+        response.headers[.retryAfter] = String(seconds)
+        return response
+    }
+
+    private func typed(_ request: Request, _ context: StaffRequestContext) async -> CodeForm {
+        (try? await request.decode(as: CodeForm.self, context: context)) ?? CodeForm()
     }
 
     private func page(_ context: StaffRequestContext, sessionToken: String? = nil, notice: String? = nil, error: String? = nil,

@@ -64,10 +64,15 @@ struct TwoFactorView: HTMLComponent {
                     }
                     p { "Or type this key into the app (time-based, 6 digits, every 30 seconds):" }
                     p { code(.class("secret")) { Self.grouped(secret) } }
-                    h2 { "2. Type the code the app shows" }
+                    h2 { "2. Type the code the app shows, and your password" }
                     form(.method(.post), .action(SiteURL.confirmTwoFactor.href), .class("filters")) {
                         CSRFField(token: viewer.csrfToken)
                         CodeField()
+                        label {
+                            "Your password"
+                            input(.type("password"), .name("password"), .autocomplete("current-password"), .required,
+                                  .maxlength(1024))
+                        }
                         button(.type("submit"), .class("primary")) { "Turn on two-factor" }
                     }
                 }
