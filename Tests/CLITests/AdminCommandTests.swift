@@ -25,9 +25,22 @@ import TestSupport
         #expect(try runPanel(["admin", "reset-password", "--email", "nobody@example.com"] + db, input: "a new long password\n").stderr
             == "error: no staff account has the email nobody@example.com\n")
 
+        // A lost phone: the key and codes go, and the account enrols again.
+        try DatabaseQueue(path: temp.path).write { db in
+            try db.execute(sql: """
+                INSERT INTO panel_two_factor (admin_id, secret, confirmed_at)
+                SELECT id, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', '2026-01-01 00:00:00' FROM panel_admins WHERE email = 'first@example.com'
+                """)
+        }
+        #expect(try runPanel(["admin", "list"] + db).stdout.contains("first@example.com\tadmin\tactive\ttwo-factor on"))
+        let reset = try runPanel(["admin", "reset-two-factor", "--email", "first@example.com"] + db)
+        #expect(reset.status == 0)
+        #expect(try runPanel(["admin", "list"] + db).stdout.contains("first@example.com\tadmin\tactive\ttwo-factor off"))
+        #expect(try runPanel(["admin", "reset-two-factor", "--email", "nobody@example.com"] + db).status == 1)
+
         let actions = try DatabaseQueue(path: temp.path).read { db in
             try String.fetchAll(db, sql: "SELECT action FROM panel_audit_log WHERE actor_email = 'cli' ORDER BY id")
         }
-        #expect(actions == ["admin_created", "admin_created", "admin_disabled", "password_reset"])
+        #expect(actions == ["admin_created", "admin_created", "admin_disabled", "password_reset", "two_factor_reset"])
     }
 }
