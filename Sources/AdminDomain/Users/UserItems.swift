@@ -1,0 +1,149 @@
+import Foundation
+import GRDB
+
+/// A user's food items or documents, filtered and paged by (expiry date, id) through the
+/// `user_id` index: a user with 20,000 items costs one index range and a sort per page.
+public struct UserItems: Sendable {
+    public enum Kind: String, CaseIterable, Sendable {
+        case food, document
+    }
+
+    public enum State: String, CaseIterable, Sendable {
+        case expired, expiringSoon = "expiring_soon", safe, consumed
+
+        public var label: String {
+            switch self {
+            case .expired: "Expired"
+            case .expiringSoon: "Expiring soon"
+            case .safe: "Safe"
+            case .consumed: "Consumed"
+            }
+        }
+    }
+
+    public struct Filter: Sendable, Equatable {
+        public var kind: Kind = .food
+        public var state: State?
+        /// Food: its category. Documents: the document type.
+        public var category: String?
+        /// Food only.
+        public var storage: String?
+
+        public init(kind: Kind = .food, state: State? = nil, category: String? = nil, storage: String? = nil) {
+            self.kind = kind
+            self.state = state
+            self.category = category
+            self.storage = storage
+        }
+    }
+
+    /// Where a page starts: after this expiry date and id.
+    public struct Cursor: Sendable, Equatable {
+        public let expiryDate: String
+        public let id: Int64
+
+        public init(expiryDate: String, id: Int64) {
+            self.expiryDate = expiryDate
+            self.id = id
+        }
+    }
+
+    public struct Item: Sendable, Equatable {
+        public let id: Int64
+        public let name: String
+        /// Food: category. Documents: the type, or the user's own name for a custom one.
+        public let category: String
+        public let storage: String?
+        public let quantity: String?
+        /// Documents only: the last 3 characters of the number.
+        public let maskedNumber: String?
+        public let expiryDate: String
+        public let state: State
+        /// Days from today in the user's timezone; negative once expired.
+        public let daysRemaining: Int64?
+        public let createdAt: String
+        public let consumedAt: String?
+    }
+
+    public struct Page: Sendable {
+        public let items: [Item]
+        public let next: Cursor?
+    }
+
+    public static let pageSize = 50
+    public static let foodCategories = ["Dairy", "Meat", "Seafood", "Vegetables", "Fruits", "Grains", "Beverages",
+                                        "Condiments", "Frozen", "Other"]
+    public static let storages = ["Refrigerator", "Freezer", "Pantry", "Counter"]
+    public static let documentTypes = ["passport", "visa", "drivers_license", "id_card", "insurance", "membership", "custom"]
+
+    let reader: any DatabaseReader
+
+    public init(reader: any DatabaseReader) {
+        self.reader = reader
+    }
+
+    public func page(userID: Int64, calendar: UserCalendar, filter: Filter, after: Cursor?) async throws -> Page {
+        let (sql, arguments) = Self.query(userID: userID, calendar: calendar, filter: filter, after: after)
+        let rows = try await reader.read { db in try Row.fetchAll(db, sql: sql, arguments: arguments) }
+        let items = try rows.prefix(Self.pageSize).map { row -> Item in
+            let expiry: String = try row.decode(forColumn: "expiry_date")
+            let consumedAt: String? = try row.decode(forColumn: "consumed_at")
+            let state: State = if consumedAt != nil {
+                .consumed
+            } else {
+                switch calendar.status(of: expiry) {
+                case .expired: .expired
+                case .expiringSoon: .expiringSoon
+                // A date the calendar cannot read sorts among the safe ones.
+                case .safe, nil: .safe
+                }
+            }
+            return Item(id: try row.decode(forColumn: "id"), name: try row.decode(forColumn: "name"), category: try row.decode(forColumn: "category"), storage: try row.decode(forColumn: "storage"),
+                        quantity: try row.decode(forColumn: "quantity"), maskedNumber: Masked.tail(try row.decode(forColumn: "number"), keep: 3), expiryDate: expiry,
+                        state: state, daysRemaining: calendar.daysRemaining(until: expiry), createdAt: try row.decode(forColumn: "created_at"),
+                        consumedAt: consumedAt)
+        }
+        let next = rows.count > Self.pageSize ? items.last.map { Cursor(expiryDate: $0.expiryDate, id: $0.id) } : nil
+        return Page(items: items, next: next)
+    }
+
+    static func query(userID: Int64, calendar: UserCalendar, filter: Filter, after: Cursor?) -> (String, StatementArguments) {
+        let food = filter.kind == .food
+        var conditions = ["user_id = :user", "deleted_at IS NULL"]
+        var arguments: [String: (any DatabaseValueConvertible)?] = [
+            "user": userID, "today": calendar.todayString, "soon": calendar.soonLimitString, "limit": pageSize + 1,
+        ]
+        let live = food ? "consumed_at IS NULL AND " : ""
+        switch filter.state {
+        case .expired?: conditions.append("\(live)expiry_date < :today")
+        case .expiringSoon?: conditions.append("\(live)expiry_date >= :today AND expiry_date <= :soon")
+        case .safe?: conditions.append("\(live)expiry_date > :soon")
+        case .consumed?: conditions.append(food ? "consumed_at IS NOT NULL" : "0")
+        case nil: break
+        }
+        if let category = filter.category {
+            conditions.append(food ? "category = :category" : "doc_type = :category")
+            arguments["category"] = category
+        }
+        if let storage = filter.storage {
+            conditions.append(food ? "storage = :storage" : "0")
+            arguments["storage"] = storage
+        }
+        if let after {
+            conditions.append("(expiry_date, id) > (:afterDate, :afterID)")
+            arguments["afterDate"] = after.expiryDate
+            arguments["afterID"] = after.id
+        }
+        // INDEXED BY: the planner might otherwise walk the expiry index of every user's rows.
+        let columns = food
+            ? "id, name, category, storage, quantity, NULL AS number, expiry_date, created_at, consumed_at"
+            : "id, title AS name, CASE WHEN doc_type = 'custom' AND custom_type IS NOT NULL THEN custom_type ELSE doc_type END AS category, NULL AS storage, NULL AS quantity, number, expiry_date, created_at, NULL AS consumed_at"
+        let table = food ? "food_items INDEXED BY food_items_user" : "documents INDEXED BY documents_user"
+        let sql = """
+            SELECT \(columns) FROM \(table)
+            WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY expiry_date, id LIMIT :limit
+            """
+        return (sql, StatementArguments(arguments))
+    }
+}

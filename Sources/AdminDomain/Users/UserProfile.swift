@@ -1,0 +1,231 @@
+import Foundation
+import GRDB
+
+/// Everything support needs to explain what happened to one user, read in one short
+/// transaction of indexed lookups. Values are decoded with `try` and integers the panel shows
+/// are CAST in SQL: a row with an odd type is shown or refused, never a crash. Lists that can grow without bound (items, activity)
+/// are paged elsewhere; here only their counts and the latest rows.
+public struct UserProfile: Sendable {
+    public struct Account: Sendable, FetchableRecord {
+        public let id: Int64
+        public let email: String
+        public let displayName: String?
+        public let plan: String
+        public let status: String
+        public let timezone: String
+        public let locale: String
+        public let householdID: Int64?
+        public let createdAt: String
+        public let lastActiveAt: String?
+        public let emailVerifiedAt: String?
+
+        public init(row: Row) throws {
+            id = try row.decode(forColumn: "id"); email = try row.decode(forColumn: "email"); displayName = try row.decode(forColumn: "display_name"); plan = try row.decode(forColumn: "plan")
+            status = try row.decode(forColumn: "status"); timezone = try row.decode(forColumn: "timezone"); locale = try row.decode(forColumn: "locale"); householdID = try row.decode(forColumn: "household_id")
+            createdAt = try row.decode(forColumn: "created_at"); lastActiveAt = try row.decode(forColumn: "last_active_at"); emailVerifiedAt = try row.decode(forColumn: "email_verified_at")
+        }
+    }
+
+    public struct Household: Sendable {
+        public let id: Int64
+        public let name: String
+        public let members: [Member]
+    }
+
+    public struct Member: Sendable {
+        public let id: Int64
+        public let email: String
+        public let displayName: String?
+    }
+
+    /// Items by status; consumed food is counted apart, whatever its date.
+    public struct StatusCounts: Sendable, Equatable {
+        public var expired = 0, expiringSoon = 0, safe = 0, consumed = 0
+        public var total: Int { expired + expiringSoon + safe + consumed }
+    }
+
+    public struct Device: Sendable {
+        public let id: Int64
+        public let platform: String
+        public let pushProvider: String
+        /// The last 6 characters only.
+        public let maskedToken: String?
+        public let pushPermission: String
+        public let appVersion: String?
+        public let osVersion: String?
+        public let createdAt: String
+        public let lastSeenAt: String
+    }
+
+    public struct Settings: Sendable {
+        public let pushEnabled: Bool
+        public let foodReminders: Bool
+        public let documentReminders: Bool
+        public let marketingOptIn: Bool
+        public let reminderDays: String
+        public let dailyTime: String
+        public let quietStart: String?
+        public let quietEnd: String?
+    }
+
+    public struct Subscription: Sendable {
+        public let planType: String
+        public let status: String
+        public let store: String
+        public let priceCents: Int
+        public let currency: String
+        public let startedAt: String
+        public let currentPeriodEnd: String
+        public let cancelledAt: String?
+    }
+
+    public struct Reminder: Sendable {
+        public let itemKind: String
+        public let itemName: String?
+        public let daysBefore: Int
+        public let scheduledFor: String
+        public let status: String
+        public let sentAt: String?
+        public let openedAt: String?
+    }
+
+    public struct ReminderCounts: Sendable, Equatable {
+        public var scheduled = 0, sent = 0, opened = 0, failed = 0
+    }
+
+    public let account: Account
+    public let calendar: UserCalendar
+    public let household: Household?
+    public let food: StatusCounts
+    public let documents: StatusCounts
+    public let devices: [Device]
+    public let settings: Settings?
+    public let subscriptions: [Subscription]
+    public let reminderCounts: ReminderCounts
+    public let recentReminders: [Reminder]
+    public let recentActivity: [ActivityEvent]
+
+    static let recentCount = 20
+
+    /// nil when there is no such user.
+    public static func load(id: Int64, reader: any DatabaseReader, now: Date = Date()) async throws -> UserProfile? {
+        try await reader.read { db in
+            guard let account = try Account.fetchOne(db, sql: """
+                SELECT id, email, display_name, plan, status, timezone, locale, household_id, created_at,
+                       last_active_at, email_verified_at
+                FROM users WHERE id = ?
+                """, arguments: [id])
+            else { return nil }
+            let calendar = UserCalendar(timezone: account.timezone, now: now)
+            return UserProfile(
+                account: account, calendar: calendar,
+                household: try household(db, account.householdID),
+                food: try counts(db, table: "food_items", index: "food_items_user", userID: id, calendar: calendar),
+                documents: try counts(db, table: "documents", index: "documents_user", userID: id, calendar: calendar),
+                devices: try devices(db, userID: id),
+                settings: try settings(db, userID: id),
+                subscriptions: try subscriptions(db, userID: id),
+                reminderCounts: try reminderCounts(db, userID: id),
+                recentReminders: try reminders(db, userID: id),
+                recentActivity: try ActivityEvent.fetchAll(db, sql: """
+                    SELECT id, kind, detail, platform, created_at FROM activity_events INDEXED BY activity_events_user_time
+                    WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?
+                    """, arguments: [id, recentCount]))
+        }
+    }
+
+    private static func household(_ db: Database, _ id: Int64?) throws -> Household? {
+        guard let id, let name = try String.fetchOne(db, sql: "SELECT name FROM households WHERE id = ?", arguments: [id]) else {
+            return nil
+        }
+        let members = try Row.fetchAll(db, sql: """
+            SELECT id, email, display_name FROM users INDEXED BY users_household WHERE household_id = ? ORDER BY id LIMIT 50
+            """, arguments: [id]).map { Member(id: try $0.decode(forColumn: "id"), email: try $0.decode(forColumn: "email"), displayName: try $0.decode(forColumn: "display_name")) }
+        return Household(id: id, name: name, members: members)
+    }
+
+    /// One pass over the user's rows through their `user_id` index.
+    private static func counts(_ db: Database, table: String, index: String, userID: Int64,
+                               calendar: UserCalendar) throws -> StatusCounts {
+        let consumed = table == "food_items" ? "consumed_at" : "NULL"
+        let row = try Row.fetchOne(db, sql: """
+            SELECT COALESCE(SUM(\(consumed) IS NULL AND expiry_date < :today), 0),
+                   COALESCE(SUM(\(consumed) IS NULL AND expiry_date >= :today AND expiry_date <= :soon), 0),
+                   COALESCE(SUM(\(consumed) IS NULL AND expiry_date > :soon), 0),
+                   COALESCE(SUM(\(consumed) IS NOT NULL), 0)
+            FROM \(table) INDEXED BY \(index) WHERE user_id = :user AND deleted_at IS NULL
+            """, arguments: ["today": calendar.todayString, "soon": calendar.soonLimitString, "user": userID])
+        return StatusCounts(expired: (try row?.decode(atIndex: 0) ?? 0), expiringSoon: (try row?.decode(atIndex: 1) ?? 0), safe: (try row?.decode(atIndex: 2) ?? 0), consumed: (try row?.decode(atIndex: 3) ?? 0))
+    }
+
+    private static func devices(_ db: Database, userID: Int64) throws -> [Device] {
+        try Row.fetchAll(db, sql: """
+            SELECT id, platform, push_provider, push_token, push_permission, app_version, os_version, created_at, last_seen_at
+            FROM devices INDEXED BY devices_user WHERE user_id = ? ORDER BY last_seen_at DESC LIMIT 50
+            """, arguments: [userID]).map { row in
+            Device(id: try row.decode(forColumn: "id"), platform: try row.decode(forColumn: "platform"), pushProvider: try row.decode(forColumn: "push_provider"),
+                   maskedToken: Masked.tail(try row.decode(forColumn: "push_token"), keep: 6), pushPermission: try row.decode(forColumn: "push_permission"),
+                   appVersion: try row.decode(forColumn: "app_version"), osVersion: try row.decode(forColumn: "os_version"), createdAt: try row.decode(forColumn: "created_at"),
+                   lastSeenAt: try row.decode(forColumn: "last_seen_at"))
+        }
+    }
+
+    private static func settings(_ db: Database, userID: Int64) throws -> Settings? {
+        try Row.fetchOne(db, sql: """
+            SELECT CAST(push_enabled AS INTEGER) <> 0, CAST(food_reminders AS INTEGER) <> 0,
+                   CAST(document_reminders AS INTEGER) <> 0, CAST(marketing_opt_in AS INTEGER) <> 0,
+                   reminder_days, daily_time, quiet_start, quiet_end
+            FROM notification_settings WHERE user_id = ?
+            """, arguments: [userID]).map { row in
+            Settings(pushEnabled: try row.decode(atIndex: 0), foodReminders: try row.decode(atIndex: 1), documentReminders: try row.decode(atIndex: 2), marketingOptIn: try row.decode(atIndex: 3),
+                     reminderDays: try row.decode(atIndex: 4), dailyTime: try row.decode(atIndex: 5), quietStart: try row.decode(atIndex: 6), quietEnd: try row.decode(atIndex: 7))
+        }
+    }
+
+    private static func subscriptions(_ db: Database, userID: Int64) throws -> [Subscription] {
+        try Row.fetchAll(db, sql: """
+            SELECT plan_type, status, store, CAST(price_cents AS INTEGER), currency, started_at, current_period_end, cancelled_at
+            FROM subscriptions INDEXED BY subscriptions_user WHERE user_id = ? ORDER BY started_at DESC LIMIT 50
+            """, arguments: [userID]).map { row in
+            Subscription(planType: try row.decode(atIndex: 0), status: try row.decode(atIndex: 1), store: try row.decode(atIndex: 2), priceCents: try row.decode(atIndex: 3), currency: try row.decode(atIndex: 4),
+                         startedAt: try row.decode(atIndex: 5), currentPeriodEnd: try row.decode(atIndex: 6), cancelledAt: try row.decode(atIndex: 7))
+        }
+    }
+
+    private static func reminderCounts(_ db: Database, userID: Int64) throws -> ReminderCounts {
+        let row = try Row.fetchOne(db, sql: """
+            SELECT COALESCE(SUM(status = 'scheduled'), 0), COALESCE(SUM(status = 'sent'), 0),
+                   COUNT(opened_at), COALESCE(SUM(status = 'failed'), 0)
+            FROM reminders INDEXED BY reminders_user WHERE user_id = ?
+            """, arguments: [userID])
+        return ReminderCounts(scheduled: (try row?.decode(atIndex: 0) ?? 0), sent: (try row?.decode(atIndex: 1) ?? 0), opened: (try row?.decode(atIndex: 2) ?? 0), failed: (try row?.decode(atIndex: 3) ?? 0))
+    }
+
+    private static func reminders(_ db: Database, userID: Int64) throws -> [Reminder] {
+        try Row.fetchAll(db, sql: """
+            SELECT r.item_kind, CASE r.item_kind WHEN 'food' THEN f.name ELSE d.title END, CAST(r.days_before AS INTEGER),
+                   r.scheduled_for,
+                   r.status, r.sent_at, r.opened_at
+            FROM reminders r INDEXED BY reminders_user
+            LEFT JOIN food_items f ON r.item_kind = 'food' AND f.id = r.item_id
+            LEFT JOIN documents d ON r.item_kind = 'document' AND d.id = r.item_id
+            WHERE r.user_id = ? ORDER BY r.scheduled_for DESC LIMIT ?
+            """, arguments: [userID, recentCount]).map { row in
+            Reminder(itemKind: try row.decode(atIndex: 0), itemName: try row.decode(atIndex: 1), daysBefore: try row.decode(atIndex: 2), scheduledFor: try row.decode(atIndex: 3), status: try row.decode(atIndex: 4),
+                     sentAt: try row.decode(atIndex: 5), openedAt: try row.decode(atIndex: 6))
+        }
+    }
+}
+
+/// One row of `activity_events`.
+public struct ActivityEvent: Sendable, Equatable, FetchableRecord {
+    public let id: Int64
+    public let kind: String
+    public let detail: String?
+    public let platform: String?
+    public let createdAt: String
+
+    public init(row: Row) throws {
+        id = try row.decode(forColumn: "id"); kind = try row.decode(forColumn: "kind"); detail = try row.decode(forColumn: "detail"); platform = try row.decode(forColumn: "platform"); createdAt = try row.decode(forColumn: "created_at")
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import GRDB
+
+public enum UserSearchField: String, CaseIterable, Sendable {
+    case email, id, name
+}
+
+public struct UserSearchQuery: Sendable, Equatable {
+    public var field: UserSearchField
+    public var text: String
+    /// Where the previous page stopped: the last email shown, or the user id a name scan reached.
+    public var after: String?
+
+    public init(field: UserSearchField, text: String, after: String? = nil) {
+        self.field = field
+        self.text = text
+        self.after = after
+    }
+}
+
+public struct UserSearchResult: Sendable, Equatable {
+    public var users: [UserSummary]
+    /// The cursor for the next page, when there may be one.
+    public var next: String?
+    /// Name searches only: how many users this page looked at, and whether it stopped
+    /// on its budget before reaching the oldest user.
+    public var scanned: Int?
+    public var stoppedOnBudget = false
+}
+
+/// Finding users. Email searches are ranges of the `users.email` index (NOCASE), exact or by
+/// prefix, with the typed text taken literally: no LIKE, so `%`, `_` and `\` are characters.
+/// Names have no index: they are scanned newest first, a bounded slice per page.
+public struct UserDirectory: Sendable {
+    let reader: any DatabaseReader
+    public static let pageSize = 25
+    /// A name search looks at no more than this many users per page…
+    public static let nameScanRows: Int64 = 100_000
+    /// …in slices this big, each its own short read…
+    static let nameScanSlice: Int64 = 20_000
+    /// …and stops early after this long.
+    static let nameScanTime: TimeInterval = 0.1
+
+    public init(reader: any DatabaseReader) {
+        self.reader = reader
+    }
+
+    public func search(_ query: UserSearchQuery) async throws -> UserSearchResult {
+        let text = query.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty, text.utf8.count <= 320 else { return UserSearchResult(users: []) }
+        switch query.field {
+        case .email: return try await emailPrefix(text, after: query.after, limit: Self.pageSize, withItemCount: true)
+        case .id: return try await byID(text)
+        case .name: return try await byName(text, startBelow: query.after.flatMap { Int64($0) })
+        }
+    }
+
+    /// Emails starting with `prefix`, for the search box's suggestions: no item counts.
+    public func suggestions(prefix: String, limit: Int = 8) async throws -> [UserSummary] {
+        let text = prefix.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.utf8.count >= 2, text.utf8.count <= 320 else { return [] }
+        return try await emailPrefix(text, after: nil, limit: limit, withItemCount: false).users
+    }
+
+    /// The SQL of the email search, for the query-plan test.
+    static let emailPrefixSQL = """
+        SELECT \(UserSummary.columns) FROM users u
+        WHERE u.email >= :prefix AND u.email < :upper AND u.email > :after
+        ORDER BY u.email LIMIT :limit
+        """
+
+    private func emailPrefix(_ prefix: String, after: String?, limit: Int, withItemCount: Bool) async throws -> UserSearchResult {
+        // The column's NOCASE collation applies to both bounds: any case matches, and every
+        // email that starts with the prefix sorts before prefix + the highest code point.
+        let arguments: StatementArguments = [
+            "prefix": prefix, "upper": prefix + "\u{10FFFF}", "after": after ?? "", "limit": limit + 1,
+        ]
+        let sql = withItemCount
+            ? Self.emailPrefixSQL.replacingOccurrences(of: UserSummary.columns, with: UserSummary.columnsWithItemCount)
+            : Self.emailPrefixSQL
+        let users = try await reader.read { db in try UserSummary.fetchAll(db, sql: sql, arguments: arguments) }
+        return UserSearchResult(users: Array(users.prefix(limit)), next: users.count > limit ? users[limit - 1].email : nil)
+    }
+
+    private func byID(_ text: String) async throws -> UserSearchResult {
+        guard let id = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text) else { return UserSearchResult(users: []) }
+        let users = try await reader.read { db in
+            try UserSummary.fetchAll(db, sql: "SELECT \(UserSummary.columnsWithItemCount) FROM users u WHERE u.id = ?", arguments: [id])
+        }
+        return UserSearchResult(users: users)
+    }
+
+    /// Display names contain `text` (ASCII letters in any case), newest users first, looking
+    /// at a bounded slice of users per page; the cursor is the id the scan reached.
+    private func byName(_ text: String, startBelow: Int64?) async throws -> UserSearchResult {
+        let started = Date()
+        var upper: Int64
+        if let startBelow {
+            upper = startBelow
+        } else {
+            upper = try await reader.read { db in (try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 0) + 1 }
+        }
+        var found: [UserSummary] = []
+        var scanned: Int64 = 0
+        while upper > 1, scanned < Self.nameScanRows, found.count < Self.pageSize,
+              Date().timeIntervalSince(started) < Self.nameScanTime {
+            let (lower, below, wanted) = (max(1, upper - Self.nameScanSlice), upper, Self.pageSize - found.count)
+            let slice = try await reader.read { db in
+                try UserSummary.fetchAll(db, sql: Self.nameSliceSQL, arguments: [lower, below, text, wanted])
+            }
+            found += slice
+            // A full page may end inside the slice: the next page starts below its last row.
+            upper = found.count == Self.pageSize ? found[found.count - 1].id : lower
+            scanned += Self.nameScanSlice
+        }
+        let counted = try await itemCounts(found)
+        return UserSearchResult(users: counted, next: upper > 1 ? String(upper) : nil, scanned: Int(scanned),
+                                stoppedOnBudget: upper > 1 && found.count < Self.pageSize)
+    }
+
+    /// One slice of a name scan: a range of the primary key.
+    static let nameSliceSQL = """
+        SELECT \(UserSummary.columns) FROM users u
+        WHERE u.id >= ? AND u.id < ? AND instr(lower(u.display_name), lower(?)) > 0
+        ORDER BY u.id DESC LIMIT ?
+        """
+
+    /// Fills the item counts of a page of users.
+    private func itemCounts(_ users: [UserSummary]) async throws -> [UserSummary] {
+        guard !users.isEmpty else { return users }
+        let counts = try await reader.read { db in
+            try Dictionary(uniqueKeysWithValues: users.map { user in
+                (user.id, try Int.fetchOne(db, sql: """
+                    SELECT (SELECT COUNT(*) FROM food_items WHERE user_id = ? AND deleted_at IS NULL)
+                         + (SELECT COUNT(*) FROM documents WHERE user_id = ? AND deleted_at IS NULL)
+                    """, arguments: [user.id, user.id]) ?? 0)
+            })
+        }
+        return users.map { user in
+            var user = user
+            user.itemCount = counts[user.id]
+            return user
+        }
+    }
+}

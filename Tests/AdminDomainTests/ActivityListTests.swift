@@ -1,0 +1,121 @@
+@testable import AdminDomain
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+
+@Suite struct ActivityListsByBucket {
+    static let now = TemporaryDatabase.seedNow
+    let temp: TemporaryDatabase
+    let lists: ActivityLists
+
+    init() async throws {
+        temp = try TemporaryDatabase.seeded(users: 600, now: Self.now)
+        // Users sitting exactly on and just beside each boundary.
+        let stamps: [(Int64, String?)] = [
+            (800_001, SQLiteTime.string(Self.now.addingTimeInterval(-7 * 86_400))),
+            (800_002, SQLiteTime.string(Self.now.addingTimeInterval(-7 * 86_400 - 1))),
+            (800_003, SQLiteTime.string(Self.now.addingTimeInterval(-30 * 86_400))),
+            (800_004, SQLiteTime.string(Self.now.addingTimeInterval(-30 * 86_400 - 1))),
+            (800_005, nil),
+        ]
+        try await DatabaseQueue(path: temp.path).write { db in
+            for (id, stamp) in stamps { try insertUser(db, id: id, email: "edge\(id)@edge.test", lastActive: stamp) }
+        }
+        lists = ActivityLists(reader: try PanelDatabase.open(path: temp.path).reader)
+    }
+
+    /// Every page of a list, in order.
+    func walk(_ filter: ActivityFilter) async throws -> [UserSummary] {
+        var users: [UserSummary] = []
+        var after: ActivityCursor?
+        repeat {
+            let page = try await lists.page(filter, after: after, now: Self.now)
+            users += page.users
+            after = page.next
+        } while after != nil
+        return users
+    }
+
+    static let directSQL: [ActivityBucket: String] = [
+        .active: "last_active_at >= datetime(:now, '-7 days')",
+        .idle: "last_active_at >= datetime(:now, '-30 days') AND last_active_at < datetime(:now, '-7 days')",
+        .inactive: "last_active_at < datetime(:now, '-30 days')",
+        .never: "last_active_at IS NULL",
+    ]
+
+    @Test(arguments: ActivityBucket.allCases)
+    func bucketsMatchDirectSQLAtTheirBoundaries(bucket: ActivityBucket) async throws {
+        defer { temp.remove() }
+        let walked = try await walk(ActivityFilter(bucket: bucket))
+        let order = bucket == .never ? "id DESC" : "last_active_at DESC, id DESC"
+        let direct = try await DatabaseQueue(path: temp.path).read { db in
+            try Int64.fetchAll(db, sql: "SELECT id FROM users WHERE \(Self.directSQL[bucket]!) ORDER BY \(order)",
+                               arguments: ["now": SQLiteTime.string(Self.now)])
+        }
+        #expect(walked.map(\.id) == direct, "pages in order, no duplicates, no gaps")
+        #expect(Set(walked.map(\.id)).count == walked.count)
+        let size = try await lists.size(ActivityFilter(bucket: bucket), now: Self.now)
+        #expect(size == ListSize(value: direct.count, isEstimate: false))
+        let edges = Set(walked.map(\.id)).intersection(800_001...800_005)
+        let expected: Set<Int64> = switch bucket {
+        case .active: [800_001]
+        case .idle: [800_002, 800_003]
+        case .inactive: [800_004]
+        case .never: [800_005]
+        }
+        #expect(edges == expected)
+    }
+
+    @Test func filtersAndSignUpOrderMatchDirectSQL() async throws {
+        defer { temp.remove() }
+        let filter = ActivityFilter(bucket: .inactive, plan: "free", status: "active", platform: "android",
+                                    signedUpFrom: "2024-01-01", signedUpTo: "2026-06-30", sort: .signUp)
+        let walked = try await walk(filter)
+        let direct = try await DatabaseQueue(path: temp.path).read { db in
+            try Int64.fetchAll(db, sql: """
+                SELECT id FROM users u WHERE \(Self.directSQL[.inactive]!) AND plan = 'free' AND status = 'active'
+                  AND created_at >= '2024-01-01' AND created_at < '2026-07-01'
+                  AND EXISTS (SELECT 1 FROM devices d WHERE d.user_id = u.id AND d.platform = 'android')
+                ORDER BY created_at DESC, id DESC
+                """, arguments: ["now": SQLiteTime.string(Self.now)])
+        }
+        #expect(!direct.isEmpty)
+        #expect(walked.map(\.id) == direct)
+        // Below the sampling budget the size is exact.
+        #expect(try await lists.size(filter, now: Self.now) == ListSize(value: direct.count, isEstimate: false))
+    }
+
+    @Test func exportGoesThroughEveryRowInOrder() async throws {
+        defer { temp.remove() }
+        var exported: [Int64] = []
+        try await lists.forEachChunk(ActivityFilter(bucket: .inactive), now: Self.now) { exported += $0.map(\.id) }
+        #expect(exported == (try await walk(ActivityFilter(bucket: .inactive))).map(\.id))
+    }
+
+    /// Every activity list query reads an index of `users`.
+    @Test(arguments: [
+        ActivityFilter(bucket: .active),
+        ActivityFilter(bucket: .idle, plan: "premium", sort: .signUp),
+        ActivityFilter(bucket: .inactive, platform: "ios", signedUpFrom: "2025-01-01"),
+        ActivityFilter(bucket: .never, status: "suspended", signedUpTo: "2026-01-01"),
+    ])
+    func listQueriesUseIndexes(filter: ActivityFilter) async throws {
+        defer { temp.remove() }
+        let plan = ActivityLists.Plan(filter, now: Self.now)
+        let (candidates, arguments) = plan.candidates(after: ActivityCursor(key: "2026-01-01 00:00:00", id: 10), limit: 51)
+        let (rows, rowArguments) = plan.rows(ids: [1, 2, 3])
+        try await DatabaseQueue(path: temp.path).read { db in
+            let first = try queryPlan(db, candidates, arguments)
+            #expect(first.contains { $0.contains("USING COVERING INDEX users_") || $0.contains("USING INDEX users_") }, "\(first)")
+            assertNoTableScan(first)
+            let second = try queryPlan(db, rows, rowArguments)
+            #expect(second.contains { $0.contains("USING INTEGER PRIMARY KEY") }, "\(second)")
+            assertNoTableScan(second)
+        }
+    }
+}
+
+extension ActivityFilter: CustomTestStringConvertible {
+    public var testDescription: String { "\(bucket.rawValue) \(sort.rawValue)" }
+}

@@ -1,0 +1,152 @@
+@testable import AdminDomain
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+
+/// Users written straight into the app's tables, for cases the seed does not pin down.
+/// (Only tests write app tables.)
+func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, timezone: String = "UTC",
+                createdAt: String = "2025-01-01 00:00:00", lastActive: String? = nil, plan: String = "free") throws {
+    try db.execute(sql: """
+        INSERT INTO users (id, email, password_hash, display_name, plan, timezone, created_at, last_active_at)
+        VALUES (?, ?, 'x', ?, ?, ?, ?, ?)
+        """, arguments: [id, email, name, plan, timezone, createdAt, lastActive])
+}
+
+@Suite struct UserSearch {
+    let temp: TemporaryDatabase
+    let directory: UserDirectory
+
+    init() async throws {
+        temp = try TemporaryDatabase.seeded(users: 300)
+        try await DatabaseQueue(path: temp.path).write { db in
+            for (offset, email) in ["100%_real@odd.test", "100abc@odd.test", "100_x@odd.test", "o'neil@odd.test",
+                                    "back\\slash@odd.test", "<b>bold</b>@odd.test", "Mixed.Case@Odd.Test"].enumerated() {
+                try insertUser(db, id: 900_000 + Int64(offset), email: email, name: offset == 3 ? "Zoë O'Neil" : nil)
+            }
+        }
+        directory = UserDirectory(reader: try PanelDatabase.open(path: temp.path).reader)
+    }
+
+    func emails(_ field: UserSearchField, _ text: String) async throws -> [String] {
+        try await directory.search(UserSearchQuery(field: field, text: text)).users.map(\.email)
+    }
+
+    @Test func exactPrefixAndAnyCase() async throws {
+        defer { temp.remove() }
+        #expect(try await emails(.email, "maria.silva@example.com") == ["maria.silva@example.com"])
+        #expect(try await emails(.email, "MARIA.Silva@EXAMPLE.com") == ["maria.silva@example.com"])
+        #expect(try await emails(.email, "mixed.case@odd.test") == ["Mixed.Case@Odd.Test"])
+        #expect(try await emails(.email, "maria.s").contains("maria.silva@example.com"))
+        let result = try await directory.search(UserSearchQuery(field: .email, text: "maria.silva"))
+        #expect(result.users.first?.itemCount != nil, "results carry the item count")
+    }
+
+    /// The typed text is a literal prefix: compared with the emails' own first characters,
+    /// never read as a pattern.
+    @Test(arguments: [
+        ("100%", "100%_real@odd.test"),
+        ("100_", "100_x@odd.test"),
+        ("o'neil", "o'neil@odd.test"),
+        ("back\\", "back\\slash@odd.test"),
+        ("<b>bold", "<b>bold</b>@odd.test"),
+        ("%", nil),
+        ("_", nil),
+        ("'; DROP TABLE users; --", nil),
+        ("\u{10FFFF}", nil),
+    ] as [(String, String?)])
+    func wildcardsAndQuotesAreLiteral(text: String, expected: String?) async throws {
+        defer { temp.remove() }
+        let found = try await emails(.email, text)
+        let literal = try await DatabaseQueue(path: temp.path).read { db in
+            try String.fetchAll(db, sql: """
+                SELECT email FROM users WHERE substr(email, 1, length(:p)) = :p COLLATE NOCASE ORDER BY email COLLATE NOCASE LIMIT 25
+                """, arguments: ["p": text])
+        }
+        #expect(found == literal)
+        if let expected { #expect(found.contains(expected)) } else { #expect(found.isEmpty) }
+        #expect(!found.contains("100abc@odd.test"))
+    }
+
+    @Test func byIDAndByName() async throws {
+        defer { temp.remove() }
+        #expect(try await emails(.id, "1") == ["maria.silva@example.com"])
+        #expect(try await emails(.id, "#1") == ["maria.silva@example.com"])
+        #expect(try await emails(.id, "1 OR 1=1").isEmpty)
+        let byName = try await directory.search(UserSearchQuery(field: .name, text: "o'NEIL"))
+        #expect(byName.users.map(\.email) == ["o'neil@odd.test"])
+        #expect(byName.scanned != nil)
+    }
+
+    /// Pages of a prefix search, walked to the end, are the direct query's rows: no
+    /// duplicates, no gaps.
+    @Test func prefixPagesHaveNoDuplicatesOrGaps() async throws {
+        defer { temp.remove() }
+        var seen: [String] = []
+        var after: String?
+        repeat {
+            let page = try await directory.search(UserSearchQuery(field: .email, text: "a", after: after))
+            seen += page.users.map(\.email)
+            after = page.next
+        } while after != nil
+        let direct = try await DatabaseQueue(path: temp.path).read { db in
+            try String.fetchAll(db, sql: "SELECT email FROM users WHERE email LIKE 'a%' ORDER BY email COLLATE NOCASE")
+        }
+        #expect(seen.count > UserDirectory.pageSize, "more than one page")
+        #expect(seen == direct)
+    }
+
+    /// A name scan pages by the id it reached; walked to the end it finds every match once.
+    @Test func nameScanPagesCoverEveryMatchOnce() async throws {
+        defer { temp.remove() }
+        var seen: [Int64] = []
+        var after: String?
+        repeat {
+            let page = try await directory.search(UserSearchQuery(field: .name, text: "a", after: after))
+            seen += page.users.map(\.id)
+            after = page.next
+        } while after != nil
+        let direct = try await DatabaseQueue(path: temp.path).read { db in
+            try Int64.fetchAll(db, sql: "SELECT id FROM users WHERE instr(lower(display_name), 'a') > 0 ORDER BY id DESC")
+        }
+        #expect(seen == direct)
+    }
+
+    @Test func suggestionsNeedTwoCharacters() async throws {
+        defer { temp.remove() }
+        #expect(try await directory.suggestions(prefix: "m").isEmpty)
+        let suggested = try await directory.suggestions(prefix: "MARIA.S").map(\.email)
+        #expect(suggested.contains("maria.silva@example.com") && suggested.count <= 8)
+        #expect(suggested.allSatisfy { $0.lowercased().hasPrefix("maria.s") })
+    }
+
+    /// Every search query reads an index: the email range, the primary key, a rowid range.
+    @Test func searchQueriesUseAnIndex() async throws {
+        defer { temp.remove() }
+        let plans = try await DatabaseQueue(path: temp.path).read { db in
+            [
+                try queryPlan(db, UserDirectory.emailPrefixSQL, ["prefix": "a", "upper": "a\u{10FFFF}", "after": "", "limit": 26]),
+                try queryPlan(db, "SELECT \(UserSummary.columnsWithItemCount) FROM users u WHERE u.id = ?", [1]),
+                try queryPlan(db, UserDirectory.nameSliceSQL, [1, 100, "x", 25]),
+            ]
+        }
+        #expect(plans[0].contains { $0.contains("USING INDEX sqlite_autoindex_users_1 (email>? AND email<?)") }, "\(plans[0])")
+        #expect(plans[1].contains { $0.contains("USING INTEGER PRIMARY KEY (rowid=?)") }, "\(plans[1])")
+        #expect(plans[1].contains { $0.contains("food_items USING COVERING INDEX food_items_user") || $0.contains("food_items_user") })
+        #expect(plans[2].contains { $0.contains("USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)") }, "\(plans[2])")
+        for plan in plans { assertNoTableScan(plan) }
+    }
+}
+
+/// The detail lines of EXPLAIN QUERY PLAN.
+func queryPlan(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [String] {
+    try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] }
+}
+
+/// No line reads a whole big table without an index.
+func assertNoTableScan(_ plan: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+    for line in plan where line.hasPrefix("SCAN ") {
+        #expect(line.contains(" USING "), "a full scan: \(line) in \(plan)", sourceLocation: sourceLocation)
+    }
+}
