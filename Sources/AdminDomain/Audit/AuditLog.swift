@@ -26,6 +26,11 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case recoveryCodeUsed = "recovery_code_used"
     case passwordChanged = "password_changed"
     case sessionsEnded = "sessions_ended"
+    case userSearched = "user_searched"
+    case userViewed = "user_viewed"
+    case userActivityViewed = "user_activity_viewed"
+    case activityListViewed = "activity_list_viewed"
+    case usersExported = "users_exported"
 }
 
 public struct AuditEntry: Sendable {

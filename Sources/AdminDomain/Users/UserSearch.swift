@@ -55,6 +55,13 @@ public struct UserDirectory: Sendable {
         }
     }
 
+    /// One user's summary by id, without the item count.
+    public func summary(id: Int64) async throws -> UserSummary? {
+        try await reader.read { db in
+            try UserSummary.fetchOne(db, sql: "SELECT \(UserSummary.columns) FROM users u WHERE u.id = ?", arguments: [id])
+        }
+    }
+
     /// Emails starting with `prefix`, for the search box's suggestions: no item counts.
     public func suggestions(prefix: String, limit: Int = 8) async throws -> [UserSummary] {
         let text = prefix.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -102,8 +109,8 @@ public struct UserDirectory: Sendable {
         }
         var found: [UserSummary] = []
         var scanned: Int64 = 0
-        while upper > 1, scanned < Self.nameScanRows, found.count < Self.pageSize,
-              Date().timeIntervalSince(started) < Self.nameScanTime {
+        // At least one slice, however slow the machine; then as many as the budgets allow.
+        repeat {
             let (lower, below, wanted) = (max(1, upper - Self.nameScanSlice), upper, Self.pageSize - found.count)
             let slice = try await reader.read { db in
                 try UserSummary.fetchAll(db, sql: Self.nameSliceSQL, arguments: [lower, below, text, wanted])
@@ -112,7 +119,8 @@ public struct UserDirectory: Sendable {
             // A full page may end inside the slice: the next page starts below its last row.
             upper = found.count == Self.pageSize ? found[found.count - 1].id : lower
             scanned += Self.nameScanSlice
-        }
+        } while upper > 1 && scanned < Self.nameScanRows && found.count < Self.pageSize
+            && Date().timeIntervalSince(started) < Self.nameScanTime
         let counted = try await itemCounts(found)
         return UserSearchResult(users: counted, next: upper > 1 ? String(upper) : nil, scanned: Int(scanned),
                                 stoppedOnBudget: upper > 1 && found.count < Self.pageSize)

@@ -46,5 +46,7 @@ public func buildRouter(services: PanelServices, publicDirectory: String) -> Rou
     StaffController(services: services).addRoutes(to: staff)
     TwoFactorController(services: services).addRoutes(to: staff)
     SignInFailuresController(services: services).addRoutes(to: staff)
+    UsersController(services: services).addRoutes(to: staff)
+    ActivityController(services: services).addRoutes(to: staff)
     return router
 }

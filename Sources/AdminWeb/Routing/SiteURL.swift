@@ -22,6 +22,13 @@ enum SiteURL: Sendable, Equatable {
     case endAllSessions
     case signInFailures(cleared: Bool = false)
     case clearSignInFailure
+    case users(UserSearchForm = UserSearchForm())
+    case userSuggestions
+    case user(id: Int64?, ItemsForm = ItemsForm())
+    case userActivity(id: Int64?, ActivityLogForm = ActivityLogForm())
+    case activity(ActivityForm = ActivityForm())
+    case activityCSV(ActivityForm)
+    case suggestScript
     case stylesheet
     case favicon
 
@@ -47,6 +54,13 @@ enum SiteURL: Sendable, Equatable {
         case .endAllSessions: "/admins/end-all-sessions"
         case .signInFailures: "/admins/sign-in-failures"
         case .clearSignInFailure: "/admins/sign-in-failures/clear"
+        case .users: "/users"
+        case .userSuggestions: "/users/suggestions"
+        case let .user(id, _): "/users/\(id.map(String.init) ?? ":id")"
+        case let .userActivity(id, _): "/users/\(id.map(String.init) ?? ":id")/activity"
+        case .activity: "/activity"
+        case .activityCSV: "/activity.csv"
+        case .suggestScript: "/static/js/suggest.js"
         case .stylesheet: "/static/css/app.css"
         case .favicon: "/static/favicon.svg"
         }
@@ -68,6 +82,14 @@ enum SiteURL: Sendable, Equatable {
             return withQuery(filter.queryItems)
         case let .staff(notice?):
             return withQuery("notice", notice.rawValue)
+        case let .users(form):
+            return withQuery(form.queryItems)
+        case let .user(_, form):
+            return withQuery(form.queryItems)
+        case let .userActivity(_, form):
+            return withQuery(form.queryItems)
+        case let .activity(form), let .activityCSV(form):
+            return withQuery(form.queryItems)
         default:
             return path
         }

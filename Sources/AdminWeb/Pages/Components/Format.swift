@@ -16,4 +16,11 @@ enum Format {
         guard let fraction, fraction.isFinite else { return "n/a" }
         return String(format: "%.\(decimals)f%%", fraction * 100)
     }
+
+    /// "12.99 EUR": minor units as typed by the store; the currency code as stored.
+    static func money(cents: Int, currency: String) -> String {
+        let sign = cents < 0 ? "-" : ""
+        let whole = cents.magnitude / 100, part = cents.magnitude % 100
+        return "\(sign)\(whole).\(part < 10 ? "0" : "")\(part) \(currency.prefix(8))"
+    }
 }

@@ -21,7 +21,9 @@ enum NavSection: CaseIterable {
         case .dashboard: .dashboard
         case .auditLog: .auditLog()
         case .admins: .staff()
-        case .users, .activity, .campaigns: nil
+        case .users: .users()
+        case .activity: .activity()
+        case .campaigns: nil
         }
     }
 
@@ -30,6 +32,8 @@ enum NavSection: CaseIterable {
         switch self {
         case .auditLog: .readAuditLog
         case .admins: .manageStaff
+        case .users: .viewUserProfiles
+        case .activity: .exportUserLists
         default: nil
         }
     }

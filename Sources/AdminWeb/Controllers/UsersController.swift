@@ -1,0 +1,76 @@
+import AdminDomain
+import Foundation
+import Hummingbird
+
+/// Support's user pages: search, suggestions, profile, activity log. Every look is audited.
+struct UsersController {
+    let services: PanelServices
+
+    func addRoutes(to routes: StaffRoutes) {
+        routes.get(.users(), requires: .viewUserProfiles, use: search)
+        routes.get(.userSuggestions, requires: .viewUserProfiles, use: suggestions)
+        routes.get(.user(id: nil), requires: .viewUserProfiles, use: profile)
+        routes.get(.userActivity(id: nil), requires: .viewUserProfiles, use: activity)
+    }
+
+    @Sendable func search(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
+        let form = UserSearchForm(request: request)
+        var result: UserSearchResult?
+        if let query = form.query {
+            try await audit(context, .userSearched, target: nil, detail: "\(query.field.rawValue): \(query.text)")
+            result = try await UserDirectory(reader: services.database.reader).search(query)
+        }
+        return HTMLPage(UserSearchView(model: UserSearchModel(form: form, result: result), viewer: context.viewer))
+    }
+
+    struct Suggestion: Encodable {
+        let id: Int64
+        let email: String
+        let name: String?
+    }
+
+    /// Emails that start with what is typed, as JSON for the search box's list.
+    @Sendable func suggestions(request: Request, context: StaffRequestContext) async throws -> Response {
+        let typed = String((request.uri.queryParameters.get("q") ?? "").prefix(320))
+        let users = try await UserDirectory(reader: services.database.reader).suggestions(prefix: typed)
+        if !users.isEmpty {
+            try await audit(context, .userSearched, target: nil, detail: "suggestions: \(typed)")
+        }
+        let body = try JSONEncoder().encode(users.map { Suggestion(id: $0.id, email: $0.email, name: $0.displayName) })
+        return Response(status: .ok, headers: [.contentType: "application/json", .contentLength: String(body.count)],
+                        body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    @Sendable func profile(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
+        let id = try userID(context)
+        guard let model = try await UserProfileModel.load(services: services, id: id, form: ItemsForm(request: request)) else {
+            throw HTTPError(.notFound)
+        }
+        try await audit(context, .userViewed, target: "user:\(id)", detail: nil)
+        return HTMLPage(UserProfileView(model: model, viewer: context.viewer))
+    }
+
+    @Sendable func activity(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
+        let id = try userID(context)
+        let reader = services.database.reader
+        guard let user = try await UserDirectory(reader: reader).summary(id: id) else { throw HTTPError(.notFound) }
+        let form = ActivityLogForm(request: request)
+        let (filter, problems) = form.filter
+        let page = try await UserActivityLog(reader: reader).page(userID: id, filter: filter, before: form.cursor)
+        try await audit(context, .userActivityViewed, target: "user:\(id)", detail: nil)
+        let model = UserActivityModel(user: user, form: form, page: page, problems: problems)
+        return HTMLPage(UserActivityView(model: model, viewer: context.viewer), status: problems.isEmpty ? .ok : .badRequest)
+    }
+
+    /// The id in the path; anything but a positive number is a page that does not exist.
+    private func userID(_ context: StaffRequestContext) throws -> Int64 {
+        guard let id = context.parameters.get("id", as: Int64.self), id > 0 else { throw HTTPError(.notFound) }
+        return id
+    }
+
+    private func audit(_ context: StaffRequestContext, _ action: AuditAction, target: String?, detail: String?) async throws {
+        try await services.signIn.audit.append(AuditEntry(
+            actor: context.identity, clientAddress: context.clientAddress, action: action, target: target,
+            detail: detail.map { String($0.prefix(400)) }))
+    }
+}

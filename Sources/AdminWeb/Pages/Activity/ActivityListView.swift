@@ -1,0 +1,75 @@
+import AdminDomain
+import HTMLRender
+
+struct ActivityListModel {
+    let form: ActivityForm
+    let filter: ActivityFilter
+    let size: ListSize
+    let page: ActivityPage
+    let problems: [String]
+
+    static func load(services: PanelServices, form: ActivityForm) async throws -> ActivityListModel {
+        let (filter, problems) = form.filter
+        let lists = ActivityLists(reader: services.database.reader)
+        async let size = lists.size(filter)
+        async let page = lists.page(filter, after: form.cursor)
+        return ActivityListModel(form: form, filter: filter, size: try await size, page: try await page, problems: problems)
+    }
+}
+
+/// Users by how recently they used the app, with filters, a size, pages and a CSV.
+struct ActivityListView: HTMLComponent {
+    let model: ActivityListModel
+    let viewer: Viewer
+
+    var content: HTMLNode {
+        let fields = model.form.firstPage
+        let bucket = model.filter.bucket
+        return PageLayout(pageTitle: "Activity", viewer: viewer, activeSection: .activity) {
+            h1 { "Users by activity" }
+            nav(.class("tabs"), .ariaLabel("Activity")) {
+                for choice in ActivityBucket.allCases {
+                    let url = SiteURL.activity(fields.with(["bucket": choice.rawValue])).href
+                    if choice == bucket {
+                        a(.href(url), .ariaCurrent("page")) { choice.label }
+                    } else {
+                        a(.href(url)) { choice.label }
+                    }
+                }
+            }
+            form(.method(.get), .action(SiteURL.activity().href), .class("filters")) {
+                input(.type("hidden"), .name("bucket"), .value(bucket.rawValue))
+                SelectField(label: "Plan", name: "plan", options: ActivityForm.plans.map { ($0, $0) }, selected: fields["plan"])
+                SelectField(label: "Status", name: "status", options: ActivityForm.statuses.map { ($0, $0) }, selected: fields["status"])
+                SelectField(label: "Has a device", name: "platform", options: ActivityForm.platforms.map { ($0, $0) },
+                            selected: fields["platform"])
+                label { "Signed up from"; input(.type("date"), .name("from"), .value(fields["from"])) }
+                label { "to"; input(.type("date"), .name("to"), .value(fields["to"])) }
+                SelectField(label: "Sort by", name: "sort",
+                            options: [("last_active", "last active"), ("sign_up", "sign-up date")],
+                            selected: fields["sort"].isEmpty ? "last_active" : fields["sort"], anyLabel: nil)
+                button(.type("submit"), .class("primary")) { "Show" }
+                a(.href(SiteURL.activityCSV(fields).href), .class("download")) { "Download CSV" }
+            }
+            for problem in model.problems { p(.class("notice error"), .role("alert")) { problem } }
+            section(.class("panel")) {
+                p(.class("list-size")) {
+                    model.size.isEstimate
+                        ? "About \(Format.grouped(model.size.value)) users (an estimate from the first 20,000 in this bucket)"
+                        : "\(Format.grouped(model.size.value)) users"
+                }
+                UserTable(users: model.page.users, caption: "\(model.page.users.count) on this page, "
+                    + (bucket == .never ? "newest sign-ups first" : model.filter.sort == .signUp ? "newest sign-ups first" : "most recently active first"))
+                if model.page.stoppedOnBudget {
+                    p(.class("muted")) { "This page looked at 20,000 users without filling up; there may be more further on." }
+                }
+                nav(.class("pager"), .ariaLabel("Pages")) {
+                    if model.form.cursor != nil { a(.href(SiteURL.activity(fields).href)) { "First page" } }
+                    if let next = model.page.next {
+                        a(.href(SiteURL.activity(fields.with(["after": next.key, "after_id": String(next.id)])).href)) { "Next page" }
+                    }
+                }
+            }
+        }.content
+    }
+}

@@ -1,0 +1,42 @@
+import AdminDomain
+import HTMLRender
+
+struct UserActivityModel {
+    let user: UserSummary
+    let form: ActivityLogForm
+    let page: UserActivityLog.Page
+    let problems: [String]
+}
+
+/// One user's activity log, newest first, by kind and days.
+struct UserActivityView: HTMLComponent {
+    let model: UserActivityModel
+    let viewer: Viewer
+
+    var content: HTMLNode {
+        let id = model.user.id
+        let fields = model.form.with(["before": nil, "before_id": nil])
+        return PageLayout(pageTitle: "Activity of \(model.user.email)", viewer: viewer, activeSection: .users) {
+            h1 { "Activity log" }
+            p { a(.href(SiteURL.user(id: id).href)) { model.user.email }; " · user #\(id) · times are UTC" }
+            form(.method(.get), .action(SiteURL.userActivity(id: id).href), .class("filters")) {
+                SelectField(label: "What", name: "kind", options: UserActivityLog.kinds.map { ($0, $0) }, selected: fields["kind"])
+                label { "From"; input(.type("date"), .name("from"), .value(fields["from"])) }
+                label { "To"; input(.type("date"), .name("to"), .value(fields["to"])) }
+                button(.type("submit"), .class("primary")) { "Filter" }
+            }
+            for problem in model.problems { p(.class("notice error"), .role("alert")) { problem } }
+            section(.class("panel")) {
+                ActivityTable(events: model.page.events, caption: "\(model.page.events.count) on this page, newest first")
+                nav(.class("pager"), .ariaLabel("Pages")) {
+                    if model.form.cursor != nil { a(.href(SiteURL.userActivity(id: id, fields).href)) { "Newest" } }
+                    if let next = model.page.next, let at = next.key {
+                        a(.href(SiteURL.userActivity(id: id, fields.with(["before": at, "before_id": String(next.id)])).href)) {
+                            "Older"
+                        }
+                    }
+                }
+            }
+        }.content
+    }
+}

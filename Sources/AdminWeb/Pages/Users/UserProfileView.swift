@@ -1,0 +1,294 @@
+import AdminDomain
+import HTMLRender
+
+struct UserProfileModel {
+    let profile: UserProfile
+    let form: ItemsForm
+    let items: UserItems.Page
+
+    static func load(services: PanelServices, id: Int64, form: ItemsForm) async throws -> UserProfileModel? {
+        guard let profile = try await UserProfile.load(id: id, reader: services.database.reader) else { return nil }
+        let items = try await UserItems(reader: services.database.reader)
+            .page(userID: id, calendar: profile.calendar, filter: form.filter, after: form.cursor)
+        return UserProfileModel(profile: profile, form: form, items: items)
+    }
+}
+
+/// One user, everything support needs for a ticket. Times are UTC unless marked local.
+struct UserProfileView: HTMLComponent {
+    let model: UserProfileModel
+    let viewer: Viewer
+
+    var content: HTMLNode {
+        let profile = model.profile
+        let account = profile.account
+        return PageLayout(pageTitle: account.email, viewer: viewer, activeSection: .users) {
+            h1 { account.displayName ?? account.email }
+            p(.class("muted")) { "User #\(account.id) · \(account.email)" }
+            AccountPanel(profile: profile)
+            ItemsPanel(model: model)
+            DevicesPanel(devices: profile.devices)
+            SettingsPanel(settings: profile.settings)
+            SubscriptionsPanel(subscriptions: profile.subscriptions, plan: account.plan)
+            RemindersPanel(counts: profile.reminderCounts, reminders: profile.recentReminders)
+            section(.class("panel")) {
+                h2 { "Campaign pushes" }
+                p(.class("muted")) {
+                    "The panel has not sent campaigns yet, so there are no campaign deliveries or confirmations to show."
+                }
+            }
+            section(.class("panel")) {
+                h2 { "Recent activity" }
+                ActivityTable(events: profile.recentActivity, caption: "The latest \(profile.recentActivity.count)")
+                p { a(.href(SiteURL.userActivity(id: account.id).href)) { "The whole activity log" } }
+            }
+        }.content
+    }
+}
+
+private struct AccountPanel: HTMLComponent {
+    let profile: UserProfile
+
+    var content: HTMLNode {
+        let account = profile.account
+        let calendar = profile.calendar
+        return section(.class("panel")) {
+            h2 { "Account" }
+            if !calendar.isValidTimezone {
+                p(.class("notice error"), .role("status")) {
+                    "The stored timezone “\(account.timezone)” is not a timezone: dates below use UTC."
+                }
+            }
+            dl(.class("facts")) {
+                dt { "Email" }; dd { account.email }
+                dt { "Name" }; dd { account.displayName ?? "(none)" }
+                dt { "Plan" }; dd { account.plan }
+                dt { "Status" }; dd { account.status }
+                dt { "Timezone" }; dd { calendar.isValidTimezone ? account.timezone : "UTC (stored: “\(account.timezone)”)" }
+                dt { "Today for them" }; dd { calendar.todayString }
+                dt { "Locale" }; dd { account.locale }
+                dt { "Signed up" }; dd { account.createdAt }
+                dt { "Last active" }; dd { account.lastActiveAt ?? "never" }
+                dt { "Email verified" }; dd { account.emailVerifiedAt ?? "no" }
+                dt { "Household" }
+                dd {
+                    if let household = profile.household {
+                        household.name
+                        ul(.class("plain")) {
+                            for member in household.members {
+                                li {
+                                    if member.id == account.id {
+                                        "\(member.email) (this user)"
+                                    } else {
+                                        a(.href(SiteURL.user(id: member.id).href)) { member.email }
+                                        member.displayName.map { " · \($0)" } ?? ""
+                                    }
+                                }
+                            }
+                        }
+                    } else {
+                        "none"
+                    }
+                }
+            }
+        }
+    }
+}
+
+private struct ItemsPanel: HTMLComponent {
+    let model: UserProfileModel
+
+    var content: HTMLNode {
+        let profile = model.profile
+        let filter = model.form.filter
+        let id = profile.account.id
+        let counts = filter.kind == .food ? profile.food : profile.documents
+        let fields = model.form.with(["after": nil, "after_id": nil])
+        return section(.class("panel"), .id("items")) {
+            h2 { "Items" }
+            nav(.class("tabs"), .ariaLabel("Kind")) {
+                for (kind, label, total) in [(UserItems.Kind.food, "Food", profile.food.total),
+                                             (.document, "Documents", profile.documents.total)] {
+                    let url = SiteURL.user(id: id, ItemsForm(fields: ["kind": kind.rawValue])).href
+                    if kind == filter.kind {
+                        a(.href(url), .ariaCurrent("page")) { "\(label) (\(Format.grouped(total)))" }
+                    } else {
+                        a(.href(url)) { "\(label) (\(Format.grouped(total)))" }
+                    }
+                }
+            }
+            p {
+                "Expired \(Format.grouped(counts.expired)) · Expiring soon \(Format.grouped(counts.expiringSoon)) · Safe \(Format.grouped(counts.safe))"
+                filter.kind == .food ? " · Consumed \(Format.grouped(counts.consumed))" : ""
+                " (today is \(profile.calendar.todayString) for them; soon means within \(UserCalendar.soonDays) days)"
+            }
+            form(.method(.get), .action(SiteURL.user(id: id).href), .class("filters")) {
+                input(.type("hidden"), .name("kind"), .value(filter.kind.rawValue))
+                SelectField(label: "Status", name: "state",
+                            options: UserItems.State.allCases.filter { filter.kind == .food || $0 != .consumed }
+                                .map { ($0.rawValue, $0.label) },
+                            selected: fields["state"])
+                SelectField(label: filter.kind == .food ? "Category" : "Type", name: "category",
+                            options: (filter.kind == .food ? UserItems.foodCategories : UserItems.documentTypes).map { ($0, $0) },
+                            selected: fields["category"])
+                if filter.kind == .food {
+                    SelectField(label: "Storage", name: "storage", options: UserItems.storages.map { ($0, $0) },
+                                selected: fields["storage"])
+                }
+                button(.type("submit"), .class("primary")) { "Filter" }
+            }
+            ItemTable(items: model.items.items, kind: filter.kind)
+            nav(.class("pager"), .ariaLabel("Pages")) {
+                if model.form.cursor != nil {
+                    a(.href(SiteURL.user(id: id, fields).href + "#items")) { "First page" }
+                }
+                if let next = model.items.next {
+                    a(.href(SiteURL.user(id: id, fields.with(["after": next.expiryDate, "after_id": String(next.id)])).href + "#items")) {
+                        "Next page"
+                    }
+                }
+            }
+        }
+    }
+}
+
+private struct ItemTable: HTMLComponent {
+    let items: [UserItems.Item]
+    let kind: UserItems.Kind
+
+    var content: HTMLNode {
+        let food = kind == .food
+        let headings = food
+            ? ["Name", "Category", "Storage", "Quantity", "Expires", "Status", "Days left", "Added", "Consumed"]
+            : ["Title", "Type", "Number", "Expires", "Status", "Days left", "Added"]
+        return div(.class("table-wrap")) {
+            table(.class("data")) {
+                caption { items.isEmpty ? "Nothing matches." : "\(items.count) on this page, by expiry date" }
+                thead { tr { for heading in headings { th(.scope("col")) { heading } } } }
+                tbody {
+                    for item in items {
+                        tr(.class("state-\(item.state.rawValue)")) {
+                            td { item.name }
+                            td { item.category }
+                            if food {
+                                td { item.storage ?? "" }
+                                td { item.quantity ?? "" }
+                            } else {
+                                td { item.maskedNumber ?? "" }
+                            }
+                            td { item.expiryDate }
+                            td { item.state.label }
+                            td(.class("num")) { item.daysRemaining.map { String($0) } ?? "?" }
+                            td { item.createdAt }
+                            if food { td { item.consumedAt ?? "" } }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+private struct DevicesPanel: HTMLComponent {
+    let devices: [UserProfile.Device]
+
+    var content: HTMLNode {
+        section(.class("panel")) {
+            h2 { "Devices" }
+            DataTable(
+                caption: devices.isEmpty ? "No devices." : "\(devices.count), most recently seen first",
+                columns: ["Platform", "App", "OS", "Push permission", "Push token", "Known dead", "Added", "Last seen"].map { .init(heading: $0) },
+                rows: devices.map { device in
+                    ["\(device.platform) (\(device.pushProvider))", device.appVersion ?? "", device.osVersion ?? "",
+                     device.pushPermission, device.maskedToken ?? "none", "not known: no campaign sent yet", device.createdAt,
+                     device.lastSeenAt]
+                })
+        }
+    }
+}
+
+private struct SettingsPanel: HTMLComponent {
+    let settings: UserProfile.Settings?
+
+    var content: HTMLNode {
+        section(.class("panel")) {
+            h2 { "Notification settings" }
+            if let settings {
+                dl(.class("facts")) {
+                    dt { "Push" }; dd { settings.pushEnabled ? "on" : "off" }
+                    dt { "Food reminders" }; dd { settings.foodReminders ? "on" : "off" }
+                    dt { "Document reminders" }; dd { settings.documentReminders ? "on" : "off" }
+                    dt { "Marketing pushes" }; dd { settings.marketingOptIn ? "opted in" : "opted out" }
+                    dt { "Reminder days" }; dd { settings.reminderDays }
+                    dt { "Daily time (local)" }; dd { settings.dailyTime }
+                    dt { "Quiet hours (local)" }
+                    dd {
+                        if let start = settings.quietStart, let end = settings.quietEnd {
+                            "\(start) to \(end)\(end < start ? " (over midnight)" : "")"
+                        } else {
+                            "none"
+                        }
+                    }
+                }
+            } else {
+                p { "No settings saved: the app's defaults apply." }
+            }
+        }
+    }
+}
+
+private struct SubscriptionsPanel: HTMLComponent {
+    let subscriptions: [UserProfile.Subscription]
+    let plan: String
+
+    var content: HTMLNode {
+        section(.class("panel")) {
+            h2 { "Subscriptions" }
+            if plan == "free", subscriptions.contains(where: { $0.status == "active" }) {
+                p(.class("notice error"), .role("status")) { "An active subscription, but the plan is free." }
+            }
+            DataTable(
+                caption: subscriptions.isEmpty ? "No subscriptions." : "Newest first",
+                columns: ["Plan", "Status", "Store", "Price", "Started", "Period ends", "Cancelled"].map { .init(heading: $0) },
+                rows: subscriptions.map { sub in
+                    [sub.planType, sub.status, sub.store, Format.money(cents: sub.priceCents, currency: sub.currency),
+                     sub.startedAt, sub.currentPeriodEnd, sub.cancelledAt ?? ""]
+                })
+        }
+    }
+}
+
+private struct RemindersPanel: HTMLComponent {
+    let counts: UserProfile.ReminderCounts
+    let reminders: [UserProfile.Reminder]
+
+    var content: HTMLNode {
+        section(.class("panel")) {
+            h2 { "Reminders" }
+            p {
+                "Sent \(Format.grouped(counts.sent)) · opened \(Format.grouped(counts.opened)) · "
+                "failed \(Format.grouped(counts.failed)) · scheduled \(Format.grouped(counts.scheduled))"
+            }
+            DataTable(
+                caption: reminders.isEmpty ? "No reminders." : "The latest \(reminders.count) by schedule",
+                columns: ["Item", "Days before", "Scheduled for", "Status", "Sent", "Opened"].map { .init(heading: $0) },
+                rows: reminders.map { reminder in
+                    ["\(reminder.itemName ?? "(deleted)") (\(reminder.itemKind))", String(reminder.daysBefore),
+                     reminder.scheduledFor, reminder.status, reminder.sentAt ?? "", reminder.openedAt ?? ""]
+                })
+        }
+    }
+}
+
+/// Activity events, newest first.
+struct ActivityTable: HTMLComponent {
+    let events: [ActivityEvent]
+    let caption: String
+
+    var content: HTMLNode {
+        DataTable(
+            caption: events.isEmpty ? "No activity." : caption,
+            columns: ["When (UTC)", "What", "Platform", "Detail"].map { .init(heading: $0) },
+            rows: events.map { [$0.createdAt, $0.kind, $0.platform ?? "", String(($0.detail ?? "").prefix(200))] }).content
+    }
+}

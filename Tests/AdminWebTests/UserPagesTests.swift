@@ -1,0 +1,151 @@
+@testable import AdminWeb
+import AdminDomain
+import Foundation
+import GRDB
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TestSupport
+
+@Suite struct UserPages {
+    /// A panel whose support account does the looking; some users with awkward data added.
+    static func panel(users: Int = 60) async throws -> TestPanel {
+        let panel = try await TestPanel(users: users)
+        try await panel.addStaff()
+        try await DatabaseQueue(path: panel.temp.path).write { db in
+            try db.execute(sql: """
+                INSERT INTO users (id, email, password_hash, display_name, timezone, created_at, last_active_at)
+                VALUES (700001, '<script>x</script>@odd.test', 'x', '<img src=x onerror=alert(1)>', 'Mars/Olympus_Mons',
+                        '2026-01-01 00:00:00', NULL);
+                INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
+                VALUES (700001, 'ios', 'apns', 'TOKEN-SECRET-MIDDLE-abc123', 'granted', '2026-01-01 00:00:00', '2026-01-02 00:00:00');
+                INSERT INTO documents (user_id, doc_type, title, number, expiry_date, created_at, updated_at)
+                VALUES (700001, 'passport', 'My passport', 'P99887766', '2030-01-01', '2026-01-01 00:00:00', '2026-01-01 00:00:00');
+                """)
+        }
+        return panel
+    }
+
+    @Test func searchTakesAnyTextLiterallyAndEscapesItAndIsAudited() async throws {
+        let panel = try await Self.panel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let session = try await panel.signIn(client, email: TestPanel.supportEmail)
+            let empty = try await client.get("/users", cookie: session)
+            #expect(empty.status == .ok && empty.text.contains("Find a user"))
+            for text in ["%", "_", "'", "\\", "<script>", "100%_x'\\<b>"] {
+                let page = try await client.get("/users?by=email&q=\(formEncode(text))", cookie: session)
+                #expect(page.status == .ok, "\(text)")
+                #expect(!page.text.contains("<script>x"), "\(text)")
+            }
+            let found = try await client.get("/users?q=%3Cscript%3E", cookie: session)
+            #expect(found.text.contains("&lt;script&gt;x&lt;/script&gt;@odd.test"))
+            let exact = try await client.get("/users?q=MARIA.SILVA%40example.com", cookie: session)
+            #expect(exact.text.contains("href=\"/users/1\""))
+            for by in ["id", "name", "nonsense"] {
+                #expect(try await client.get("/users?by=\(by)&q=1", cookie: session).status == .ok)
+            }
+        }
+        let searches = try await panel.services.database.reader.read { db in
+            try String.fetchAll(db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'user_searched' ORDER BY id")
+        }
+        #expect(searches.first == "email: %")
+        #expect(searches.count == 11, "every search, none for the empty form")
+    }
+
+    @Test func suggestionsAreJSONOfEmailsThatStartWithTheText() async throws {
+        let panel = try await Self.panel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let session = try await panel.signIn(client, email: TestPanel.supportEmail)
+            let response = try await client.get("/users/suggestions?q=maria.s", cookie: session)
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "application/json")
+            let users = try #require(try JSONSerialization.jsonObject(with: Data(response.text.utf8)) as? [[String: Any]])
+            #expect(users.contains { $0["email"] as? String == "maria.silva@example.com" && $0["id"] as? Int == 1 })
+            let page = try await client.get("/users", cookie: session)
+            #expect(page.text.contains("<script src=\"/static/js/suggest.js\""))
+            #expect(try await client.get("/static/js/suggest.js").status == .ok)
+        }
+    }
+
+    @Test func theProfileMasksSecretsFlagsTheTimezoneEscapesAndIsAudited() async throws {
+        let panel = try await Self.panel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let session = try await panel.signIn(client, email: TestPanel.supportEmail)
+            let page = try await client.get("/users/700001?kind=document", cookie: session)
+            #expect(page.status == .ok)
+            #expect(!page.text.contains("TOKEN-SECRET") && page.text.contains("•••abc123"))
+            #expect(!page.text.contains("P99887766") && page.text.contains("•••766"))
+            #expect(page.text.contains("is not a timezone: dates below use UTC"))
+            #expect(!page.text.contains("<img src=x") && page.text.contains("&lt;img src=x onerror=alert(1)&gt;"))
+            for bad in ["/users/0", "/users/abc", "/users/99999999", "/users/1%27", "/users/-1/activity"] {
+                #expect(try await client.get(bad, cookie: session).status == .notFound, "\(bad)")
+            }
+            let filtered = try await client.get("/users/3?kind=food&state=expired&category=Dairy&storage=Pantry&after=2020-01-01&after_id=x",
+                                                cookie: session)
+            #expect(filtered.status == .ok)
+        }
+        let views = try await panel.services.database.reader.read { db in
+            try String.fetchAll(db, sql: "SELECT target FROM panel_audit_log WHERE action = 'user_viewed'")
+        }
+        #expect(views == ["user:700001", "user:3"])
+    }
+
+    @Test func theWhalesProfilePagesItsItems() async throws {
+        let panel = try await Self.panel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let session = try await panel.signIn(client, email: TestPanel.supportEmail)
+            let page = try await client.get("/users/3", cookie: session)
+            #expect(page.status == .ok)
+            #expect(page.text.contains("50 on this page, by expiry date"))
+            let next = try #require(page.text.firstMatch(of: /href="(\/users\/3\?after=[^"#]+)#items">Next page/)).1
+            let second = try await client.get(String(next).replacingOccurrences(of: "&amp;", with: "&"), cookie: session)
+            #expect(second.status == .ok && second.text.contains("First page"))
+        }
+    }
+
+    @Test func theActivityLogFiltersAndRefusesBadDates() async throws {
+        let panel = try await Self.panel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let session = try await panel.signIn(client, email: TestPanel.supportEmail)
+            #expect(try await client.get("/users/3/activity?kind=login", cookie: session).status == .ok)
+            let bad = try await client.get("/users/3/activity?from=yesterday", cookie: session)
+            #expect(bad.status == .badRequest && bad.text.contains("From must be a date written YYYY-MM-DD."))
+        }
+    }
+}
+
+@Suite struct ActivityPages {
+    @Test func theListShowsItsSizeAndTheCSVHoldsEveryRowAndIsAudited() async throws {
+        let panel = try await TestPanel(users: 3_000)
+        defer { panel.remove() }
+        try await panel.addStaff()
+        let lists = ActivityLists(reader: panel.services.database.reader)
+        let size = try await lists.size(ActivityFilter(bucket: .inactive))
+        try await panel.test { client in
+            let session = try await panel.signIn(client, email: TestPanel.supportEmail)
+            let page = try await client.get("/activity?bucket=inactive", cookie: session)
+            #expect(page.status == .ok)
+            #expect(page.text.contains("\(Format.grouped(size.value)) users"))
+            let csv = try await client.get("/activity.csv?bucket=inactive&after=x&after_id=5", cookie: session)
+            #expect(csv.status == .ok)
+            #expect(csv.headers[.contentType] == "text/csv; charset=utf-8")
+            #expect(csv.headers[.contentDisposition] == "attachment; filename=\"users-inactive.csv\"")
+            let lines = csv.text.split(separator: "\r\n", omittingEmptySubsequences: false)
+            #expect(lines.first == "id,email,display_name,plan,status,created_at,last_active_at")
+            #expect(lines.count - 2 == size.value, "a header, every row from the first page on, a final line break")
+            #expect(size.value > 1_000)
+            let badDate = try await client.get("/activity.csv?from=1st%20May", cookie: session)
+            #expect(badDate.status == .badRequest)
+        }
+        let exports = try await panel.services.database.reader.read { db in
+            try String.fetchAll(db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'users_exported'")
+        }
+        #expect(exports == ["bucket=inactive"])
+    }
+}
