@@ -8,7 +8,7 @@ struct AdminPanelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin-panel",
         abstract: "The Expiry Tracker back office.",
-        subcommands: [DemoCommand.self, ServeCommand.self, SeedCommand.self, AdminCommand.self, StatsCommand.self])
+        subcommands: [DemoCommand.self, ServeCommand.self, SeedCommand.self, AdminCommand.self, StatsCommand.self, BenchSupportCommand.self])
 }
 
 /// Prints and flushes at once: standard output to a file or pipe is block-buffered, and the

@@ -47,4 +47,12 @@ public struct StaffIdentity: Sendable, Equatable {
     public var hasTwoFactor: Bool = false
     /// Signed in with a one-time password: only the password page opens until it is changed.
     public var mustChangePassword: Bool = false
+
+    public init(adminID: Int64, email: String, role: Role, hasTwoFactor: Bool = false, mustChangePassword: Bool = false) {
+        self.adminID = adminID
+        self.email = email
+        self.role = role
+        self.hasTwoFactor = hasTwoFactor
+        self.mustChangePassword = mustChangePassword
+    }
 }

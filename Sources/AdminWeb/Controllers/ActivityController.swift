@@ -12,7 +12,7 @@ struct ActivityController {
 
     @Sendable func list(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let form = ActivityForm(request: request)
-        let model = try await ActivityListModel.load(services: services, form: form)
+        let model = try await ActivityListModel.load(database: services.database, form: form)
         try await audit(context, .activityListViewed, form)
         return HTMLPage(ActivityListView(model: model, viewer: context.viewer), status: model.problems.isEmpty ? .ok : .badRequest)
     }

@@ -43,7 +43,7 @@ struct UsersController {
 
     @Sendable func profile(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let id = try userID(context)
-        guard let model = try await UserProfileModel.load(services: services, id: id, form: ItemsForm(request: request)) else {
+        guard let model = try await UserProfileModel.load(reader: services.database.reader, id: id, form: ItemsForm(request: request)) else {
             throw HTTPError(.notFound)
         }
         try await audit(context, .userViewed, target: "user:\(id)", detail: nil)

@@ -8,9 +8,9 @@ struct ActivityListModel {
     let page: ActivityPage
     let problems: [String]
 
-    static func load(services: PanelServices, form: ActivityForm) async throws -> ActivityListModel {
+    static func load(database: PanelDatabase, form: ActivityForm) async throws -> ActivityListModel {
         let (filter, problems) = form.filter
-        let lists = ActivityLists(reader: services.database.reader)
+        let lists = ActivityLists(reader: database.reader)
         async let size = lists.size(filter)
         async let page = lists.page(filter, after: form.cursor)
         return ActivityListModel(form: form, filter: filter, size: try await size, page: try await page, problems: problems)

@@ -1,4 +1,5 @@
 import AdminDomain
+import GRDB
 import HTMLRender
 
 struct UserProfileModel {
@@ -6,9 +7,9 @@ struct UserProfileModel {
     let form: ItemsForm
     let items: UserItems.Page
 
-    static func load(services: PanelServices, id: Int64, form: ItemsForm) async throws -> UserProfileModel? {
-        guard let profile = try await UserProfile.load(id: id, reader: services.database.reader) else { return nil }
-        let items = try await UserItems(reader: services.database.reader)
+    static func load(reader: any DatabaseReader, id: Int64, form: ItemsForm) async throws -> UserProfileModel? {
+        guard let profile = try await UserProfile.load(id: id, reader: reader) else { return nil }
+        let items = try await UserItems(reader: reader)
             .page(userID: id, calendar: profile.calendar, filter: form.filter, after: form.cursor)
         return UserProfileModel(profile: profile, form: form, items: items)
     }

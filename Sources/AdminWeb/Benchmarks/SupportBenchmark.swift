@@ -1,0 +1,121 @@
+import AdminDomain
+import Foundation
+import GRDB
+import HTMLRender
+
+/// Times what support's pages cost on a real database: each query and the page it feeds,
+/// rendered to bytes, without HTTP. `admin-panel bench-support` prints the figures.
+public enum SupportBenchmark {
+    public struct Figure: Sendable {
+        public let name: String
+        public let p50: Double
+        public let p99: Double
+        public let runs: Int
+    }
+
+    public struct Export: Sendable {
+        public let rows: Int
+        public let seconds: Double
+        public let rssGrowthBytes: Int
+        public let peakRSSBytes: Int
+    }
+
+    public static func run(database: PanelDatabase, iterations: Int, report: (String) -> Void) async throws -> ([Figure], Export) {
+        let reader = database.reader
+        let directory = UserDirectory(reader: reader)
+        // Sample users spread over the id range, outside the timed part.
+        let (maxID, whaleID) = try await reader.read { db in
+            (try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 1,
+             try Int64.fetchOne(db, sql: "SELECT user_id FROM food_items INDEXED BY food_items_user WHERE user_id = 3 LIMIT 1") ?? 3)
+        }
+        let ids = (0..<iterations).map { _ in Int64.random(in: 1...maxID) }
+        let sample: [(Int64, String)] = try await reader.read { db in
+            try ids.compactMap { id in
+                try Row.fetchOne(db, sql: "SELECT id, email FROM users WHERE id >= ? ORDER BY id LIMIT 1", arguments: [id])
+                    .map { (try $0.decode(atIndex: 0), try $0.decode(atIndex: 1)) }
+            }
+        }
+        var figures: [Figure] = []
+        func measure(_ name: String, _ runs: Int, _ body: (Int) async throws -> Void) async throws {
+            var times: [Double] = []
+            for index in 0..<runs {
+                let start = DispatchTime.now().uptimeNanoseconds
+                try await body(index)
+                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            }
+            times.sort()
+            let figure = Figure(name: name, p50: times[times.count / 2], p99: times[min(times.count - 1, Int(Double(times.count) * 0.99))],
+                                runs: runs)
+            figures.append(figure)
+            report(name.padding(toLength: 48, withPad: " ", startingAt: 0)
+                + String(format: "p50 %8.2f ms   p99 %8.2f ms   (%d runs)", figure.p50, figure.p99, runs))
+        }
+
+        try await measure("exact email lookup", sample.count) { index in
+            _ = try await directory.search(UserSearchQuery(field: .email, text: sample[index].1.uppercased()))
+        }
+        try await measure("email prefix search (4 characters)", sample.count) { index in
+            _ = try await directory.search(UserSearchQuery(field: .email, text: String(sample[index].1.prefix(4))))
+        }
+        try await measure("user id lookup", sample.count) { index in
+            _ = try await directory.search(UserSearchQuery(field: .id, text: String(sample[index].0)))
+        }
+        try await measure("display name search (one page)", min(sample.count, 50)) { index in
+            _ = try await directory.search(UserSearchQuery(field: .name, text: String(sample[index].1.prefix(3))))
+        }
+        try await measure("profile page, typical user", sample.count) { index in
+            try await renderProfile(id: sample[index].0, reader: reader)
+        }
+        try await measure("profile page, 20,000-item user", min(iterations, 100)) { _ in
+            try await renderProfile(id: whaleID, reader: reader)
+        }
+        try await measure("profile page, 20,000-item user, expired", min(iterations, 100)) { _ in
+            try await renderProfile(id: whaleID, reader: reader, form: ItemsForm(fields: ["state": "expired"]))
+        }
+        let lists = ActivityLists(reader: reader)
+        for bucket in ActivityBucket.allCases {
+            try await measure("activity \(bucket.rawValue): first page + size", min(iterations, 50)) { _ in
+                _ = try await ActivityListModel.load(database: database, form: ActivityForm(fields: ["bucket": bucket.rawValue]))
+            }
+        }
+        try await measure("activity idle, premium, ios: first page + size", min(iterations, 20)) { _ in
+            _ = try await ActivityListModel.load(
+                database: database, form: ActivityForm(fields: ["bucket": "idle", "plan": "premium", "platform": "ios"]))
+        }
+
+        // The export: every inactive user as CSV lines into a sink, memory sampled per chunk.
+        let before = residentBytes()
+        var peak = before
+        var rows = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        try await lists.forEachChunk(ActivityFilter(bucket: .inactive)) { users in
+            var buffer = [UInt8]()
+            for user in users {
+                buffer += Array(CSV.line([String(user.id), user.email, user.displayName ?? "", user.plan, user.status,
+                                          user.createdAt, user.lastActiveAt ?? ""]).utf8)
+            }
+            rows += users.count
+            peak = max(peak, residentBytes())
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let export = Export(rows: rows, seconds: seconds, rssGrowthBytes: peak - before, peakRSSBytes: peak)
+        report(String(format: "export of the inactive list: %d rows in %.2f s = %.0f rows/s; resident memory grew by %.1f MB (peak %.1f MB)",
+                      rows, seconds, Double(rows) / seconds, Double(export.rssGrowthBytes) / 1e6, Double(peak) / 1e6))
+        return (figures, export)
+    }
+
+    private static func renderProfile(id: Int64, reader: any DatabaseReader, form: ItemsForm = ItemsForm()) async throws {
+        guard let model = try await UserProfileModel.load(reader: reader, id: id, form: form) else { return }
+        let viewer = Viewer(identity: StaffIdentity(adminID: 0, email: "bench@example.com", role: .support), csrfToken: "x")
+        _ = HTMLDocument(root: UserProfileView(model: model, viewer: viewer).content).render()
+    }
+
+    /// VmRSS from /proc, in bytes (0 where there is no /proc).
+    static func residentBytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return 0 }
+        return kilobytes * 1024
+    }
+}
