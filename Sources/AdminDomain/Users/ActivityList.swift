@@ -93,7 +93,9 @@ public struct ActivityCursor: Sendable, Equatable {
 public struct ActivityLists: Sendable {
     let reader: any DatabaseReader
     public static let pageSize = 50
-    static let candidateBudget = 20_000
+    public static let candidateBudget = 10_000
+    /// Candidates read to estimate a filtered list's size.
+    public static let sampleSize = 5_000
     static let chunkSize = 1_000
 
     public init(reader: any DatabaseReader) {
@@ -232,7 +234,7 @@ public struct ActivityLists: Sendable {
         guard !plan.rowFilters.isEmpty, range > 0 else { return ListSize(value: range, isEstimate: false) }
         var cursor: ActivityCursor?
         var read = 0, matches = 0
-        while read < Self.candidateBudget {
+        while read < Self.sampleSize {
             let (chunk, matched) = try await candidatesAndRows(plan, after: cursor, limit: Self.chunkSize)
             read += chunk.count
             matches += matched.count

@@ -34,6 +34,8 @@ public struct UserSearchResult: Sendable, Equatable {
 public struct UserDirectory: Sendable {
     let reader: any DatabaseReader
     public static let pageSize = 25
+    /// Suggestions start at this many characters: fewer match too many to help.
+    public static let suggestionMinimum = 2
     /// A name search looks at no more than this many users per page…
     public static let nameScanRows: Int64 = 100_000
     /// …in slices this big, each its own short read…
@@ -65,7 +67,7 @@ public struct UserDirectory: Sendable {
     /// Emails starting with `prefix`, for the search box's suggestions: no item counts.
     public func suggestions(prefix: String, limit: Int = 8) async throws -> [UserSummary] {
         let text = prefix.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.utf8.count >= 2, text.utf8.count <= 320 else { return [] }
+        guard text.utf8.count >= Self.suggestionMinimum, text.utf8.count <= 320 else { return [] }
         return try await emailPrefix(text, after: nil, limit: limit, withItemCount: false).users
     }
 
@@ -136,18 +138,11 @@ public struct UserDirectory: Sendable {
     /// Fills the item counts of a page of users.
     private func itemCounts(_ users: [UserSummary]) async throws -> [UserSummary] {
         guard !users.isEmpty else { return users }
-        let counts = try await reader.read { db in
-            try Dictionary(uniqueKeysWithValues: users.map { user in
-                (user.id, try Int.fetchOne(db, sql: """
-                    SELECT (SELECT COUNT(*) FROM food_items WHERE user_id = ? AND deleted_at IS NULL)
-                         + (SELECT COUNT(*) FROM documents WHERE user_id = ? AND deleted_at IS NULL)
-                    """, arguments: [user.id, user.id]) ?? 0)
-            })
+        let ids = users.map { String($0.id) }.joined(separator: ",")
+        let counted = try await reader.read { db in
+            try UserSummary.fetchAll(db, sql: "SELECT \(UserSummary.columnsWithItemCount) FROM users u WHERE u.id IN (\(ids))")
         }
-        return users.map { user in
-            var user = user
-            user.itemCount = counts[user.id]
-            return user
-        }
+        let byID = Dictionary(uniqueKeysWithValues: counted.map { ($0.id, $0) })
+        return users.map { byID[$0.id] ?? $0 }
     }
 }

@@ -9,8 +9,13 @@ public struct UserSummary: Sendable, Equatable, FetchableRecord {
     public let status: String
     public let createdAt: String
     public let lastActiveAt: String?
-    /// Food items and documents not deleted; filled where a page shows it.
+    /// Food items and documents not deleted, each kind counted up to `itemCountCap`; filled
+    /// where a page shows it.
     public var itemCount: Int?
+    /// True when a kind reached the cap: the count is a lower bound ("1,000+").
+    public var itemCountIsCapped = false
+    /// Counting stops here, so a user with 20,000 items costs no more than one with 1,000.
+    public static let itemCountCap = 1_000
 
     public init(row: Row) throws {
         id = try row.decode(forColumn: "id")
@@ -20,14 +25,19 @@ public struct UserSummary: Sendable, Equatable, FetchableRecord {
         status = try row.decode(forColumn: "status")
         createdAt = try row.decode(forColumn: "created_at")
         lastActiveAt = try row.decode(forColumn: "last_active_at")
-        itemCount = try row.decode(forColumn: "item_count")
+        let food: Int? = try row.decode(forColumn: "food_count")
+        let documents: Int? = try row.decode(forColumn: "document_count")
+        if let food, let documents {
+            itemCount = food + documents
+            itemCountIsCapped = food >= Self.itemCountCap || documents >= Self.itemCountCap
+        }
     }
 
     /// The columns `init(row:)` reads, for a `SELECT` over `users` aliased `u`.
     static let columns = "u.id, u.email, u.display_name, u.plan, u.status, u.created_at, u.last_active_at"
-    /// The same with the live item count: two index lookups per user.
+    /// The same with the live item counts, each read through its `user_id` index and capped.
     static let columnsWithItemCount = columns + """
-        , (SELECT COUNT(*) FROM food_items f WHERE f.user_id = u.id AND f.deleted_at IS NULL)
-        + (SELECT COUNT(*) FROM documents d WHERE d.user_id = u.id AND d.deleted_at IS NULL) AS item_count
+        , (SELECT COUNT(*) FROM (SELECT 1 FROM food_items f WHERE f.user_id = u.id AND f.deleted_at IS NULL LIMIT \(itemCountCap))) AS food_count
+        , (SELECT COUNT(*) FROM (SELECT 1 FROM documents d WHERE d.user_id = u.id AND d.deleted_at IS NULL LIMIT \(itemCountCap))) AS document_count
         """
 }

@@ -33,7 +33,7 @@ struct UsersController {
     @Sendable func suggestions(request: Request, context: StaffRequestContext) async throws -> Response {
         let typed = String((request.uri.queryParameters.get("q") ?? "").prefix(320))
         let users = try await UserDirectory(reader: services.database.reader).suggestions(prefix: typed)
-        if !users.isEmpty {
+        if typed.trimmingCharacters(in: .whitespaces).utf8.count >= UserDirectory.suggestionMinimum {
             try await audit(context, .userSearched, target: nil, detail: "suggestions: \(typed)")
         }
         let body = try JSONEncoder().encode(users.map { Suggestion(id: $0.id, email: $0.email, name: $0.displayName) })

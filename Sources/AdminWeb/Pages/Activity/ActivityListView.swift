@@ -55,13 +55,15 @@ struct ActivityListView: HTMLComponent {
             section(.class("panel")) {
                 p(.class("list-size")) {
                     model.size.isEstimate
-                        ? "About \(Format.grouped(model.size.value)) users (an estimate from the first 20,000 in this bucket)"
+                        ? "About \(Format.grouped(model.size.value)) users (an estimate from the first \(Format.grouped(ActivityLists.sampleSize)) in this bucket)"
                         : "\(Format.grouped(model.size.value)) users"
                 }
                 UserTable(users: model.page.users, caption: "\(model.page.users.count) on this page, "
                     + (bucket == .never ? "newest sign-ups first" : model.filter.sort == .signUp ? "newest sign-ups first" : "most recently active first"))
                 if model.page.stoppedOnBudget {
-                    p(.class("muted")) { "This page looked at 20,000 users without filling up; there may be more further on." }
+                    p(.class("muted")) {
+                        "This page looked at \(Format.grouped(ActivityLists.candidateBudget)) users without filling up; there may be more further on."
+                    }
                 }
                 nav(.class("pager"), .ariaLabel("Pages")) {
                     if model.form.cursor != nil { a(.href(SiteURL.activity(fields).href)) { "First page" } }

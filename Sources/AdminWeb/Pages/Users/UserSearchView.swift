@@ -83,7 +83,9 @@ struct UserTable: HTMLComponent {
                             td { user.status }
                             td { user.createdAt }
                             td { user.lastActiveAt ?? "never" }
-                            if showItems { td(.class("num")) { user.itemCount.map(Format.grouped) ?? "" } }
+                            if showItems {
+                                td(.class("num")) { user.itemCount.map { Format.grouped($0) + (user.itemCountIsCapped ? "+" : "") } ?? "" }
+                            }
                         }
                     }
                 }
