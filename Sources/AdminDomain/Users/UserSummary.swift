@@ -9,8 +9,10 @@ public struct UserSummary: Sendable, Equatable, FetchableRecord {
     public let status: String
     public let createdAt: String
     public let lastActiveAt: String?
-    /// Food items and documents not deleted, each kind counted up to `itemCountCap`; filled
-    /// where a page shows it.
+    /// Food items and documents, each kind counted up to `itemCountCap` from its `user_id`
+    /// index alone: rows soft-deleted in the last 30 days (until the backend purges them)
+    /// are included, which keeps a page of results free of row reads. The profile counts
+    /// exactly. Filled where a page shows it.
     public var itemCount: Int?
     /// True when a kind reached the cap: the count is a lower bound ("1,000+").
     public var itemCountIsCapped = false
@@ -35,9 +37,9 @@ public struct UserSummary: Sendable, Equatable, FetchableRecord {
 
     /// The columns `init(row:)` reads, for a `SELECT` over `users` aliased `u`.
     static let columns = "u.id, u.email, u.display_name, u.plan, u.status, u.created_at, u.last_active_at"
-    /// The same with the live item counts, each read through its `user_id` index and capped.
+    /// The same with the item counts, index-only and capped.
     static let columnsWithItemCount = columns + """
-        , (SELECT COUNT(*) FROM (SELECT 1 FROM food_items f WHERE f.user_id = u.id AND f.deleted_at IS NULL LIMIT \(itemCountCap))) AS food_count
-        , (SELECT COUNT(*) FROM (SELECT 1 FROM documents d WHERE d.user_id = u.id AND d.deleted_at IS NULL LIMIT \(itemCountCap))) AS document_count
+        , (SELECT COUNT(*) FROM (SELECT 1 FROM food_items f WHERE f.user_id = u.id LIMIT \(itemCountCap))) AS food_count
+        , (SELECT COUNT(*) FROM (SELECT 1 FROM documents d WHERE d.user_id = u.id LIMIT \(itemCountCap))) AS document_count
         """
 }

@@ -178,8 +178,8 @@ private struct ItemTable: HTMLComponent {
                                 td { item.maskedNumber ?? "" }
                             }
                             td { item.expiryDate }
-                            td { item.state.label }
-                            td(.class("num")) { item.daysRemaining.map { String($0) } ?? "?" }
+                            td(.class("state")) { item.state.label }
+                            td(.class("num state")) { item.daysRemaining.map { String($0) } ?? "?" }
                             td { item.createdAt }
                             if food { td { item.consumedAt ?? "" } }
                         }

@@ -71,7 +71,11 @@ struct UserTable: HTMLComponent {
                         for heading in ["Email", "Name", "Plan", "Status", "Signed up (UTC)", "Last active (UTC)"] {
                             th(.scope("col")) { heading }
                         }
-                        if showItems { th(.scope("col"), .class("num")) { "Items" } }
+                        if showItems {
+                            th(.scope("col"), .class("num"), .title("From the item indexes: includes items deleted in the last 30 days")) {
+                                "Items"
+                            }
+                        }
                     }
                 }
                 tbody {
