@@ -24,10 +24,8 @@ public enum SupportBenchmark {
         let reader = database.reader
         let directory = UserDirectory(reader: reader)
         // Sample users spread over the id range, outside the timed part.
-        let (maxID, whaleID) = try await reader.read { db in
-            (try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 1,
-             try Int64.fetchOne(db, sql: "SELECT user_id FROM food_items INDEXED BY food_items_user WHERE user_id = 3 LIMIT 1") ?? 3)
-        }
+        let maxID = try await reader.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 1 }
+        let whaleID = DemoSeeder.whaleUserID
         let ids = (0..<iterations).map { _ in Int64.random(in: 1...maxID) }
         let sample: [(Int64, String)] = try await reader.read { db in
             try ids.compactMap { id in

@@ -80,9 +80,9 @@ struct ItemsForm: QueryForm {
                                 storage: kind == .food ? choice("storage", in: UserItems.storages) : nil)
     }
 
+    /// The stored expiry date is taken as it is: the app may hold dates that are not real days.
     var cursor: UserItems.Cursor? {
-        guard let date = fields["after"], AuditFilter.isDay(date) || date.count <= 32, let id = fields["after_id"].flatMap(Int64.init)
-        else { return nil }
+        guard let date = fields["after"], date.count <= 32, let id = fields["after_id"].flatMap(Int64.init) else { return nil }
         return UserItems.Cursor(expiryDate: date, id: id)
     }
 }
