@@ -82,8 +82,11 @@ import TestSupport
         }
         #expect(!direct.isEmpty)
         #expect(walked.map(\.id) == direct)
-        // Below the sampling budget the size is exact.
+        // Below the sampling budget the size is exact, and the order does not change it.
         #expect(try await lists.size(filter, now: Self.now) == ListSize(value: direct.count, isEstimate: false))
+        var byLastActive = filter
+        byLastActive.sort = .lastActive
+        #expect(try await lists.size(byLastActive, now: Self.now) == ListSize(value: direct.count, isEstimate: false))
     }
 
     @Test func exportGoesThroughEveryRowInOrder() async throws {
@@ -112,6 +115,12 @@ import TestSupport
             let second = try queryPlan(db, rows, rowArguments)
             #expect(second.contains { $0.contains("USING INTEGER PRIMARY KEY") }, "\(second)")
             assertNoTableScan(second)
+            // The size counts one range of the last-active index, whatever the order.
+            var unsorted = filter
+            unsorted.sort = .lastActive
+            let count = ActivityLists.Plan(unsorted, now: Self.now)
+            let third = try queryPlan(db, count.countSQL, StatementArguments(count.arguments))
+            #expect(third.contains { $0.contains("USING COVERING INDEX users_last_active_at (last_active_at") }, "\(third)")
         }
     }
 }

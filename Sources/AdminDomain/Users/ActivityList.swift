@@ -227,7 +227,11 @@ public struct ActivityLists: Sendable {
     /// The list's size: an index range count for a bucket alone; otherwise the share of
     /// matches in the first candidates, scaled to the range (labelled an estimate).
     public func size(_ filter: ActivityFilter, now: Date = Date()) async throws -> ListSize {
-        let plan = Plan(filter, now: now)
+        // The size does not depend on the order: counted on the bucket's own range of the
+        // last-active index, never on the whole sign-up index.
+        var unsorted = filter
+        unsorted.sort = .lastActive
+        let plan = Plan(unsorted, now: now)
         let range = try await reader.read { db in
             try Int.fetchOne(db, sql: plan.countSQL, arguments: StatementArguments(plan.arguments)) ?? 0
         }

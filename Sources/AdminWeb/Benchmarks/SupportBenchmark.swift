@@ -76,6 +76,9 @@ public enum SupportBenchmark {
                 _ = try await ActivityListModel.load(database: database, form: ActivityForm(fields: ["bucket": bucket.rawValue]))
             }
         }
+        try await measure("activity inactive by sign-up: first page + size", min(iterations, 50)) { _ in
+            _ = try await ActivityListModel.load(database: database, form: ActivityForm(fields: ["bucket": "inactive", "sort": "sign_up"]))
+        }
         try await measure("activity idle, premium, ios: first page + size", min(iterations, 20)) { _ in
             _ = try await ActivityListModel.load(
                 database: database, form: ActivityForm(fields: ["bucket": "idle", "plan": "premium", "platform": "ios"]))
