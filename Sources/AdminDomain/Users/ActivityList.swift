@@ -54,9 +54,6 @@ public struct ActivityFilter: Sendable, Equatable {
         self.signedUpTo = signedUpTo
         self.sort = sort
     }
-
-    /// Only the bucket: its size is one index range count.
-    var isBucketOnly: Bool { plan == nil && status == nil && platform == nil && signedUpFrom == nil && signedUpTo == nil }
 }
 
 /// The list's size: exact, or estimated from a sample when the filters need each row read.
