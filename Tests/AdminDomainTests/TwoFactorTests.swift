@@ -72,8 +72,10 @@ import TestSupport
 
     /// Enrols at `now` and returns the key and the recovery codes.
     func enrol(now: Date) async throws -> (secret: String, codes: [String]) {
-        let secret = try await store.pendingSecret(adminID: adminID)
-        #expect(try await store.pendingSecret(adminID: adminID) == secret, "a reload keeps the key the phone scanned")
+        #expect(try await store.pendingSecret(adminID: adminID) == nil, "nothing until enrolment begins")
+        let secret = try await store.beginEnrolment(adminID: adminID)
+        #expect(try await store.beginEnrolment(adminID: adminID) == secret, "beginning again keeps the key the phone scanned")
+        #expect(try await store.pendingSecret(adminID: adminID) == secret)
         #expect(try await store.confirm(adminID: adminID, code: "000000", now: now.addingTimeInterval(-3600)) == nil)
         let codes = try #require(try await store.confirm(
             adminID: adminID, code: TOTPCode.code(secret: secret, step: TOTPCode.step(at: now)), now: now))
@@ -89,7 +91,7 @@ import TestSupport
         #expect(codes.allSatisfy { $0.count == 27 && $0.split(separator: "-").count == 4 })
         let status = try await store.status(adminID: adminID)
         #expect(status.isEnabled && status.recoveryCodesLeft == 10)
-        await #expect(throws: TwoFactorError.alreadyEnabled) { try await store.pendingSecret(adminID: adminID) }
+        await #expect(throws: TwoFactorError.alreadyEnabled) { try await store.beginEnrolment(adminID: adminID) }
         let stored = try await database.reader.read { db in try String.fetchAll(db, sql: "SELECT code_hash FROM panel_recovery_codes") }
         for code in codes {
             let plain = RecoveryCode.normalized(code)!

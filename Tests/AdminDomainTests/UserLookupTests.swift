@@ -129,7 +129,7 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
         defer { temp.remove() }
         let plans = try await DatabaseQueue(path: temp.path).read { db in
             [
-                try queryPlan(db, UserDirectory.emailPrefixSQL, ["prefix": "a", "upper": "a\u{10FFFF}", "after": "", "limit": 26]),
+                try queryPlan(db, UserDirectory.emailPrefixSQL(columns: UserSummary.columnsWithItemCount), ["prefix": "a", "upper": "a\u{10FFFF}", "after": "", "limit": 26]),
                 try queryPlan(db, "SELECT \(UserSummary.columnsWithItemCount) FROM users u WHERE u.id = ?", [1]),
                 try queryPlan(db, UserDirectory.nameSliceSQL, [1, 100, "x", 25]),
             ]

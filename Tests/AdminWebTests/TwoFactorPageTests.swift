@@ -114,9 +114,17 @@ import TestSupport
                 let response = try await client.get(path, cookie: session)
                 #expect(response.status == .seeOther && response.headers[.location] == "/account/two-factor", "\(path)")
             }
+            // Looking makes nothing: the key is made by the button's POST.
+            let before = try await client.get("/account/two-factor", cookie: session)
+            #expect(before.status == .ok)
+            #expect(before.text.contains("Your role needs two-factor sign-in."))
+            #expect(!before.text.contains("<svg viewBox=") && before.text.contains("Set up two-factor"))
+            let early = try await client.postSigned("/account/two-factor/confirm", [("code", "123456"), ("password", TestPanel.password)],
+                                                    session: session)
+            #expect(early.status == .conflict)
+            let begun = try await client.postSigned("/account/two-factor/begin", session: session)
+            #expect(begun.headers[.location] == "/account/two-factor")
             let page = try await client.get("/account/two-factor", cookie: session)
-            #expect(page.status == .ok)
-            #expect(page.text.contains("Your role needs two-factor sign-in."))
             #expect(page.text.contains("<svg viewBox="))
             let shown = try #require(page.text.firstMatch(of: /<code class="secret">([A-Z2-7 ]+)<\/code>/)).1
             let secret = try #require(try await panel.services.database.reader.read { db in
@@ -169,7 +177,7 @@ import TestSupport
         defer { panel.remove() }
         let email = try await panel.addStaff()
         let id = try #require(try await panel.services.admins.find(email: email)?.id)
-        let secret = try await panel.services.signIn.twoFactor.pendingSecret(adminID: id)
+        let secret = try await panel.services.signIn.twoFactor.beginEnrolment(adminID: id)
         _ = try await panel.services.signIn.twoFactor.confirm(adminID: id, code: TOTPCode.code(secret: secret, step: TOTPCode.step(at: Date())))
         try await panel.test { client in
             let admin = try await panel.signIn(client)

@@ -126,14 +126,19 @@ public struct AdminStore: Sendable {
 
     /// Sets a new password (checked against the policy) and ends every session of the account.
     public func resetPassword(email: String, to password: String, oneTime: Bool = false) async throws {
-        guard let admin = try await find(email: email), let id = admin.id else {
+        guard let admin = try await find(email: email) else {
             throw AdminStoreError.notFound(email.trimmingCharacters(in: .whitespacesAndNewlines))
         }
-        try await resetPassword(id: id, to: password, oneTime: oneTime)
+        try await resetPassword(admin, to: password, oneTime: oneTime, now: Date())
     }
 
     public func resetPassword(id: Int64, to password: String, oneTime: Bool = false, now: Date = Date()) async throws {
         guard let admin = try await find(id: id) else { throw AdminStoreError.notFound("#\(id)") }
+        try await resetPassword(admin, to: password, oneTime: oneTime, now: now)
+    }
+
+    private func resetPassword(_ admin: Admin, to password: String, oneTime: Bool, now: Date) async throws {
+        guard let id = admin.id else { throw AdminStoreError.notFound(admin.email) }
         if let reason = PasswordPolicy.problem(with: password, email: admin.email) { throw AdminStoreError.weakPassword(reason) }
         let hash = try await hasher.hash(password)
         let expires = oneTime ? Self.oneTimeExpiry(now) : nil

@@ -71,12 +71,14 @@ public struct UserDirectory: Sendable {
         return try await emailPrefix(text, after: nil, limit: limit, withItemCount: false).users
     }
 
-    /// The SQL of the email search, for the query-plan test.
-    static let emailPrefixSQL = """
-        SELECT \(UserSummary.columns) FROM users u
+    /// The SQL of the email search, with or without item counts; the query-plan test reads it too.
+    static func emailPrefixSQL(columns: String) -> String {
+        """
+        SELECT \(columns) FROM users u
         WHERE u.email >= :prefix AND u.email < :upper AND u.email > :after
         ORDER BY u.email LIMIT :limit
         """
+    }
 
     private func emailPrefix(_ prefix: String, after: String?, limit: Int, withItemCount: Bool) async throws -> UserSearchResult {
         // The column's NOCASE collation applies to both bounds: any case matches, and every
@@ -84,9 +86,7 @@ public struct UserDirectory: Sendable {
         let arguments: StatementArguments = [
             "prefix": prefix, "upper": prefix + "\u{10FFFF}", "after": after ?? "", "limit": limit + 1,
         ]
-        let sql = withItemCount
-            ? Self.emailPrefixSQL.replacingOccurrences(of: UserSummary.columns, with: UserSummary.columnsWithItemCount)
-            : Self.emailPrefixSQL
+        let sql = Self.emailPrefixSQL(columns: withItemCount ? UserSummary.columnsWithItemCount : UserSummary.columns)
         let users = try await reader.read { db in try UserSummary.fetchAll(db, sql: sql, arguments: arguments) }
         return UserSearchResult(users: Array(users.prefix(limit)), next: users.count > limit ? users[limit - 1].email : nil)
     }

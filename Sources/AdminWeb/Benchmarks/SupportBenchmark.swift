@@ -91,10 +91,7 @@ public enum SupportBenchmark {
         let start = DispatchTime.now().uptimeNanoseconds
         try await lists.forEachChunk(ActivityFilter(bucket: .inactive)) { users in
             var buffer = [UInt8]()
-            for user in users {
-                buffer += Array(CSV.line([String(user.id), user.email, user.displayName ?? "", user.plan, user.status,
-                                          user.createdAt, user.lastActiveAt ?? ""]).utf8)
-            }
+            for user in users { buffer += Array(CSV.line(user.csvCells).utf8) }
             rows += users.count
             peak = max(peak, residentBytes())
         }

@@ -44,8 +44,7 @@ struct AccountController {
             return HTMLPage(SessionsView(model: model, viewer: context.viewer), status: .unprocessableContent).response()
         }
         let ended = try await services.signIn.sessions.deleteOthers(adminID: context.identity.adminID, keepToken: context.sessionToken)
-        try await services.signIn.audit.append(AuditEntry(
-            actor: context.identity, clientAddress: context.clientAddress, action: .otherSessionsEnded, detail: "\(ended)"))
+        try await services.audit(context, .otherSessionsEnded, detail: "\(ended)")
         return .redirect(to: SiteURL.accountSessions(ended: ended).href, type: .normal)
     }
 
@@ -74,9 +73,7 @@ struct AccountController {
             return refuse(reason.prefix(1).uppercased() + reason.dropFirst() + ".", .unprocessableContent)
         }
         let token = try await services.signIn.sessions.rotate(token: context.sessionToken)
-        try await services.signIn.audit.append(AuditEntry(
-            actor: context.identity, clientAddress: context.clientAddress, action: .passwordChanged,
-            target: "admin:\(context.identity.adminID)"))
+        try await services.audit(context, .passwordChanged, target: "admin:\(context.identity.adminID)")
         let viewer = Viewer(identity: context.identity, csrfToken: CSRFToken.forSession(token))
         var response = HTMLPage(PasswordView(model: PasswordModel(notice: "Password changed. Your other sessions have ended."),
                                              viewer: viewer)).response()

@@ -21,25 +21,15 @@ struct AuditController {
         guard case let .success(query) = filter.query else {
             return try await show(request: request, context: context).response()
         }
-        try await services.signIn.audit.append(AuditEntry(
-            actor: context.identity, clientAddress: context.clientAddress, action: .auditExported,
-            detail: filter.queryItems.map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "&")))
+        try await services.audit(context, .auditExported, detail: filter.queryItems.auditDetail)
         let audit = services.signIn.audit
-        // Written batch by batch: memory stays flat however long the log is.
-        return Response(
-            status: .ok,
-            headers: [.contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"audit-log.csv\""],
-            body: ResponseBody { writer in
-                try await writer.write(ByteBuffer(string: CSV.line(["id", "at", "actor_email", "client_address", "action", "target", "detail"])))
-                try await audit.forEachBatch(query) { rows in
-                    var buffer = ByteBuffer()
-                    for row in rows {
-                        buffer.writeString(CSV.line([String(row.id), row.at, row.actorEmail ?? "", row.clientAddress ?? "",
-                                                     row.action, row.target ?? "", row.detail ?? ""]))
-                    }
-                    try await writer.write(buffer)
-                }
-                try await writer.finish(nil)
-            })
+        return CSV.response(filename: "audit-log.csv",
+                            header: ["id", "at", "actor_email", "client_address", "action", "target", "detail"]) { emit in
+            try await audit.forEachBatch(query) { rows in
+                try await emit(rows.map { row in
+                    [String(row.id), row.at, row.actorEmail ?? "", row.clientAddress ?? "", row.action, row.target ?? "", row.detail ?? ""]
+                })
+            }
+        }
     }
 }

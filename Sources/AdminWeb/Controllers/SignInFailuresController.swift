@@ -26,8 +26,7 @@ struct SignInFailuresController {
             // Already gone (it ran out, or another admin cleared it): the list shows what is left.
             return .redirect(to: SiteURL.signInFailures().href, type: .normal)
         }
-        try await services.signIn.audit.append(AuditEntry(
-            actor: context.identity, clientAddress: context.clientAddress, action: .signInUnlocked, target: key))
+        try await services.audit(context, .signInUnlocked, target: key)
         return .redirect(to: SiteURL.signInFailures(cleared: true).href, type: .normal)
     }
 }

@@ -91,8 +91,7 @@ struct StaffController {
 
     @Sendable func endAllSessions(request: Request, context: StaffRequestContext) async throws -> Response {
         let ended = try await services.signIn.sessions.deleteAll(adminID: nil, keepToken: context.sessionToken)
-        try await services.signIn.audit.append(AuditEntry(
-            actor: context.identity, clientAddress: context.clientAddress, action: .sessionsEnded, target: "all", detail: "\(ended)"))
+        try await services.audit(context, .sessionsEnded, target: "all", detail: "\(ended)")
         return .redirect(to: SiteURL.staff(notice: .allSessionsEnded).href, type: .normal)
     }
 
@@ -125,9 +124,7 @@ struct StaffController {
     }
 
     private func audit(_ context: StaffRequestContext, _ action: AuditAction, _ id: Int64?, detail: String? = nil) async throws {
-        try await services.signIn.audit.append(AuditEntry(
-            actor: context.identity, clientAddress: context.clientAddress, action: action,
-            target: id.map { "admin:\($0)" }, detail: detail))
+        try await services.audit(context, action, target: id.map { "admin:\($0)" }, detail: detail)
     }
 
     private func sentence(_ error: AdminStoreError) -> String {

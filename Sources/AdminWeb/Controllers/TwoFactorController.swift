@@ -12,6 +12,7 @@ struct TwoFactorController {
 
     func addRoutes(to routes: StaffRoutes) {
         routes.get(.twoFactor, requires: .useOwnAccount, use: show)
+        routes.post(.beginTwoFactor, requires: .useOwnAccount, use: begin)
         routes.post(.confirmTwoFactor, requires: .useOwnAccount, use: confirm)
         routes.post(.newRecoveryCodes, requires: .useOwnAccount, use: newRecoveryCodes)
         routes.post(.disableTwoFactor, requires: .useOwnAccount, use: disable)
@@ -19,6 +20,16 @@ struct TwoFactorController {
 
     @Sendable func show(request: Request, context: StaffRequestContext) async throws -> Response {
         try await page(context)
+    }
+
+    /// Makes the key to enrol (or keeps the one begun) and shows it on the page.
+    @Sendable func begin(request: Request, context: StaffRequestContext) async throws -> Response {
+        do {
+            _ = try await services.signIn.twoFactor.beginEnrolment(adminID: context.identity.adminID)
+        } catch TwoFactorError.alreadyEnabled {
+            // Already on: the page says so.
+        }
+        return .redirect(to: SiteURL.twoFactor.href, type: .normal)
     }
 
     /// The password again as well as the first code: a session left open cannot bind a
@@ -38,13 +49,13 @@ struct TwoFactorController {
         } catch TwoFactorError.alreadyEnabled {
             return try await page(context, error: "Two-factor sign-in is already on.", status: .conflict)
         } catch TwoFactorError.notStarted {
-            return try await page(context, error: "Scan the code below first.", status: .conflict)
+            return try await page(context, error: "Set up two-factor first: the button below makes your key.", status: .conflict)
         }
         guard let codes else {
             return try await page(context, error: "That code is not right. Check the phone's clock and type the newest code.",
                                   status: .unprocessableContent)
         }
-        try await audit(context, .twoFactorEnabled)
+        try await services.audit(context, .twoFactorEnabled, target: "admin:\(context.identity.adminID)")
         // More reach than before: the token that had less is retired, and sessions opened
         // with the password alone end.
         let token = try await services.signIn.sessions.rotate(token: context.sessionToken)
@@ -58,7 +69,7 @@ struct TwoFactorController {
     @Sendable func newRecoveryCodes(request: Request, context: StaffRequestContext) async throws -> Response {
         if let refusal = try await confirmAgain(request, context) { return refusal }
         let codes = try await services.signIn.twoFactor.regenerateRecoveryCodes(adminID: context.identity.adminID)
-        try await audit(context, .recoveryCodesRegenerated)
+        try await services.audit(context, .recoveryCodesRegenerated, target: "admin:\(context.identity.adminID)")
         return try await page(context, notice: "New recovery codes made; the old ones no longer work.", recoveryCodes: codes)
     }
 
@@ -69,7 +80,7 @@ struct TwoFactorController {
         if let refusal = try await confirmAgain(request, context) { return refusal }
         try await services.signIn.twoFactor.remove(adminID: context.identity.adminID)
         try await services.signIn.sessions.deleteOthers(adminID: context.identity.adminID, keepToken: context.sessionToken)
-        try await audit(context, .twoFactorDisabled)
+        try await services.audit(context, .twoFactorDisabled, target: "admin:\(context.identity.adminID)")
         return try await page(context, notice: "Two-factor sign-in is off. Your other sessions have ended.")
     }
 
@@ -102,11 +113,5 @@ struct TwoFactorController {
         model.recoveryCodes = recoveryCodes
         let viewer = sessionToken.map { Viewer(identity: context.identity, csrfToken: CSRFToken.forSession($0)) } ?? context.viewer
         return HTMLPage(TwoFactorView(model: model, viewer: viewer), status: status).response()
-    }
-
-    private func audit(_ context: StaffRequestContext, _ action: AuditAction) async throws {
-        try await services.signIn.audit.append(AuditEntry(
-            actor: context.identity, clientAddress: context.clientAddress, action: action,
-            target: "admin:\(context.identity.adminID)"))
     }
 }

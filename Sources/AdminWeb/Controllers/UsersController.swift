@@ -17,7 +17,7 @@ struct UsersController {
         let form = UserSearchForm(request: request)
         var result: UserSearchResult?
         if let query = form.query {
-            try await audit(context, .userSearched, target: nil, detail: "\(query.field.rawValue): \(query.text)")
+            try await services.audit(context, .userSearched, detail: "\(query.field.rawValue): \(query.text)")
             result = try await UserDirectory(reader: services.database.reader).search(query)
         }
         return HTMLPage(UserSearchView(model: UserSearchModel(form: form, result: result), viewer: context.viewer))
@@ -34,7 +34,7 @@ struct UsersController {
         let typed = String((request.uri.queryParameters.get("q") ?? "").prefix(320))
         let users = try await UserDirectory(reader: services.database.reader).suggestions(prefix: typed)
         if typed.trimmingCharacters(in: .whitespaces).utf8.count >= UserDirectory.suggestionMinimum {
-            try await audit(context, .userSearched, target: nil, detail: "suggestions: \(typed)")
+            try await services.audit(context, .userSearched, detail: "suggestions: \(typed)")
         }
         let body = try JSONEncoder().encode(users.map { Suggestion(id: $0.id, email: $0.email, name: $0.displayName) })
         return Response(status: .ok, headers: [.contentType: "application/json", .contentLength: String(body.count)],
@@ -46,7 +46,7 @@ struct UsersController {
         guard let model = try await UserProfileModel.load(reader: services.database.reader, id: id, form: ItemsForm(request: request)) else {
             throw HTTPError(.notFound)
         }
-        try await audit(context, .userViewed, target: "user:\(id)", detail: nil)
+        try await services.audit(context, .userViewed, target: "user:\(id)")
         return HTMLPage(UserProfileView(model: model, viewer: context.viewer))
     }
 
@@ -57,7 +57,7 @@ struct UsersController {
         let form = ActivityLogForm(request: request)
         let (filter, problems) = form.filter
         let page = try await UserActivityLog(reader: reader).page(userID: id, filter: filter, before: form.cursor)
-        try await audit(context, .userActivityViewed, target: "user:\(id)", detail: nil)
+        try await services.audit(context, .userActivityViewed, target: "user:\(id)")
         let model = UserActivityModel(user: user, form: form, page: page, problems: problems)
         return HTMLPage(UserActivityView(model: model, viewer: context.viewer), status: problems.isEmpty ? .ok : .badRequest)
     }
@@ -66,11 +66,5 @@ struct UsersController {
     private func userID(_ context: StaffRequestContext) throws -> Int64 {
         guard let id = context.parameters.get("id", as: Int64.self), id > 0 else { throw HTTPError(.notFound) }
         return id
-    }
-
-    private func audit(_ context: StaffRequestContext, _ action: AuditAction, target: String?, detail: String?) async throws {
-        try await services.signIn.audit.append(AuditEntry(
-            actor: context.identity, clientAddress: context.clientAddress, action: action, target: target,
-            detail: detail.map { String($0.prefix(400)) }))
     }
 }

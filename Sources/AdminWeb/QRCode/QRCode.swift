@@ -21,9 +21,16 @@ struct QRCode: Equatable {
         var grid = QRGrid(version: version)
         grid.drawFunctionPatterns()
         grid.drawCodewords(interleavedCodewords(data: dataCodewords(bytes, version: version), version: version))
-        let chosen = mask ?? (0..<8).min { grid.masked($0).penalty() < grid.masked($1).penalty() }!
-        let final = grid.masked(chosen)
-        return QRCode(version: version, mask: chosen, modules: final.modules)
+        let final: QRGrid
+        if let mask {
+            final = grid.masked(mask)
+        } else {
+            // Each mask drawn and scored once; the first of equal scores wins, as in the standard.
+            let candidates = (0..<8).map { grid.masked($0) }
+            let scores = candidates.map { $0.penalty() }
+            final = candidates[scores.firstIndex(of: scores.min()!)!]
+        }
+        return QRCode(version: version, mask: final.mask ?? 0, modules: final.modules)
     }
 
     private static func bitsNeeded(_ count: Int, version: Int) -> Int {

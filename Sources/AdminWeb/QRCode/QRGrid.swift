@@ -3,6 +3,8 @@
 struct QRGrid {
     let version: Int
     let size: Int
+    /// The mask applied by `masked(_:)`; nil before.
+    private(set) var mask: Int?
     private(set) var modules: [[Bool]]
     private var isFunction: [[Bool]]
 
@@ -130,6 +132,7 @@ struct QRGrid {
             }
         }
         copy.drawFormatBits(mask: mask)
+        copy.mask = mask
         return copy
     }
 

@@ -9,6 +9,7 @@ enum SiteURL: Sendable, Equatable {
     case logout
     case password
     case twoFactor
+    case beginTwoFactor
     case confirmTwoFactor
     case newRecoveryCodes
     case disableTwoFactor
@@ -41,6 +42,7 @@ enum SiteURL: Sendable, Equatable {
         case .logout: "/logout"
         case .password: "/account/password"
         case .twoFactor: "/account/two-factor"
+        case .beginTwoFactor: "/account/two-factor/begin"
         case .confirmTwoFactor: "/account/two-factor/confirm"
         case .newRecoveryCodes: "/account/two-factor/recovery-codes"
         case .disableTwoFactor: "/account/two-factor/disable"

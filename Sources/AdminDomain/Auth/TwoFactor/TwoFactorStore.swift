@@ -46,9 +46,18 @@ public struct TwoFactorStore: Sendable {
         }
     }
 
-    /// The key being enrolled: the same one until it is confirmed, so reloading the page
+    /// The key being enrolled, if enrolment has begun and is not confirmed: read only, for
+    /// the enrolment page's GET.
+    public func pendingSecret(adminID: Int64) async throws -> String? {
+        try await database.reader.read { db in
+            try String.fetchOne(db, sql: "SELECT secret FROM panel_two_factor WHERE admin_id = ? AND confirmed_at IS NULL",
+                                arguments: [adminID])
+        }
+    }
+
+    /// Starts enrolment: makes the key, or returns the one already begun, so a second click
     /// does not invalidate what the phone already scanned.
-    public func pendingSecret(adminID: Int64) async throws -> String {
+    public func beginEnrolment(adminID: Int64) async throws -> String {
         try await database.writer.write { db in
             let row = try Row.fetchOne(db, sql: "SELECT secret, confirmed_at FROM panel_two_factor WHERE admin_id = ?",
                                        arguments: [adminID])

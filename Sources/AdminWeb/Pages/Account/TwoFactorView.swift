@@ -3,6 +3,8 @@ import HTMLRender
 
 struct TwoFactorModel {
     enum State {
+        /// Not begun: a button starts enrolment (a POST, since it makes the key).
+        case notStarted
         /// Not on yet: the key being enrolled, as text and as a QR code.
         case enrolling(secret: String, qrCode: QRCode?)
         case enabled(since: String, recoveryCodesLeft: Int)
@@ -24,7 +26,9 @@ struct TwoFactorModel {
         if let since = status.enabledAt {
             return TwoFactorModel(state: .enabled(since: since, recoveryCodesLeft: status.recoveryCodesLeft), required: required)
         }
-        let secret = try await services.signIn.twoFactor.pendingSecret(adminID: identity.adminID)
+        guard let secret = try await services.signIn.twoFactor.pendingSecret(adminID: identity.adminID) else {
+            return TwoFactorModel(state: .notStarted, required: required)
+        }
         let uri = TOTPCode.provisioningURI(secret: secret, account: identity.email, issuer: issuer)
         return TwoFactorModel(state: .enrolling(secret: TOTPCode.displayedSecret(secret), qrCode: try? QRCode.encode(Array(uri.utf8))),
                               required: required)
@@ -50,13 +54,21 @@ struct TwoFactorView: HTMLComponent {
                 }
             }
             switch model.state {
-            case let .enrolling(secret, qrCode):
+            case .notStarted:
                 section(.class("panel")) {
                     if model.required {
                         p(.class("notice"), .role("status")) {
                             "Your role needs two-factor sign-in. Set it up to open the rest of the panel."
                         }
                     }
+                    p { "Two-factor sign-in asks for a code from an app on your phone after your password." }
+                    form(.method(.post), .action(SiteURL.beginTwoFactor.href)) {
+                        CSRFField(token: viewer.csrfToken)
+                        button(.type("submit"), .class("primary")) { "Set up two-factor" }
+                    }
+                }
+            case let .enrolling(secret, qrCode):
+                section(.class("panel")) {
                     h2 { "1. Add the panel to your authenticator app" }
                     p { "Scan this code with an app such as Google Authenticator, 1Password, Authy or FreeOTP." }
                     if let qrCode {

@@ -34,19 +34,8 @@ struct AuditLogView: HTMLComponent {
             p(.class("muted")) { "Every sign-in, change and look at personal data, newest first. Times are UTC." }
             form(.method(.get), .action(SiteURL.auditLog().href), .class("filters")) {
                 label { "Who (email)"; input(.type("text"), .name("actor"), .value(filter.actor), .maxlength(320)) }
-                label {
-                    "Action"
-                    select(.name("action")) {
-                        option(.value("")) { "any" }
-                        for action in AuditAction.allCases {
-                            if action.rawValue == filter.action {
-                                option(.value(action.rawValue), .selected) { action.rawValue }
-                            } else {
-                                option(.value(action.rawValue)) { action.rawValue }
-                            }
-                        }
-                    }
-                }
+                SelectField(label: "Action", name: "action", options: AuditAction.allCases.map { ($0.rawValue, $0.rawValue) },
+                            selected: filter.action)
                 label { "Target"; input(.type("text"), .name("target"), .value(filter.target), .maxlength(320)) }
                 label { "From"; input(.type("date"), .name("from"), .value(filter.from)) }
                 label { "To"; input(.type("date"), .name("to"), .value(filter.to)) }
