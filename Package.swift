@@ -1,5 +1,10 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
+
+/// Every warning of our own code is an error. "No 'async' operations occur within 'await'
+/// expression" is only a warning, and it once hid a synchronous database read in async code
+/// that deadlocked the server under load.
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
 let package = Package(
     name: "expiry-admin-panel",
@@ -18,7 +23,7 @@ let package = Package(
     ],
     targets: [
         // Typed HTML with escaping that cannot be forgotten; no dependencies on purpose.
-        .target(name: "HTMLRender"),
+        .target(name: "HTMLRender", swiftSettings: strict),
         // Domain and storage: SQLite through GRDB, no HTTP types.
         .target(
             name: "AdminDomain",
@@ -31,7 +36,8 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "HummingbirdOTP", package: "hummingbird-auth"),
             ],
-            resources: [.copy("DemoData/Resources/app-schema.sql"), .copy("Auth/Resources/common-passwords.txt")]
+            resources: [.copy("DemoData/Resources/app-schema.sql"), .copy("Auth/Resources/common-passwords.txt")],
+            swiftSettings: strict
         ),
         .target(
             name: "AdminWeb",
@@ -41,7 +47,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: strict
         ),
         .executableTarget(
             name: "admin-panel",
@@ -49,23 +56,27 @@ let package = Package(
                 "AdminWeb",
                 "AdminDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            swiftSettings: strict
         ),
         // Temporary seeded databases and digests shared by the test targets.
         .target(
             name: "TestSupport",
             dependencies: ["AdminDomain", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")],
-            path: "Tests/TestSupport"
+            path: "Tests/TestSupport",
+            swiftSettings: strict
         ),
-        .testTarget(name: "HTMLRenderTests", dependencies: ["HTMLRender"]),
+        .testTarget(name: "HTMLRenderTests", dependencies: ["HTMLRender"], swiftSettings: strict),
         // Runs the built executable: exit codes and messages are the command line's contract.
         .testTarget(
             name: "CLITests",
-            dependencies: ["admin-panel", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["admin-panel", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
         ),
         .testTarget(
             name: "AdminDomainTests",
-            dependencies: ["AdminDomain", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["AdminDomain", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
         ),
         .testTarget(
             name: "AdminWebTests",
@@ -73,7 +84,8 @@ let package = Package(
                 "AdminWeb", "AdminDomain", "HTMLRender", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
-            ]
+            ],
+            swiftSettings: strict
         ),
     ]
 )

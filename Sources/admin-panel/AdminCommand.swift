@@ -16,8 +16,8 @@ struct DatabaseOption: ParsableArguments {
     @Option(help: "Path of the app's SQLite database.")
     var db: String
 
-    func services() throws -> PanelServices {
-        PanelServices(database: try PanelDatabase.open(path: db), configuration: PanelConfiguration(databasePath: db))
+    func services() async throws -> PanelServices {
+        PanelServices(database: try await PanelDatabase.open(path: db), configuration: PanelConfiguration(databasePath: db))
     }
 }
 
@@ -46,7 +46,7 @@ struct CreateAdmin: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let services = try account.database.services()
+            let services = try await account.database.services()
             let password = try readPassword(prompt: "password (at least \(PasswordPolicy.minimumLength) characters): ")
             let admin = try await services.admins.create(email: account.email, password: password, role: role)
             try await auditFromCLI(services, .adminCreated, target: admin, detail: "role=\(role.rawValue)")
@@ -62,7 +62,7 @@ struct ListAdmins: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let services = try database.services()
+            let services = try await database.services()
             let withTwoFactor = try await services.signIn.twoFactor.enabledAdminIDs()
             for admin in try await services.admins.list() {
                 let state = admin.disabledAt.map { "disabled since \($0)" } ?? "active"
@@ -81,7 +81,7 @@ struct DisableAdmin: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let services = try account.database.services()
+            let services = try await account.database.services()
             let admin = try await services.admins.disable(email: account.email)
             try await auditFromCLI(services, .adminDisabled, target: admin)
             say("disabled \(admin.email); its sessions have ended")
@@ -98,7 +98,7 @@ struct ResetAdminPassword: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let services = try account.database.services()
+            let services = try await account.database.services()
             let password = try readPassword(prompt: "new password (at least \(PasswordPolicy.minimumLength) characters): ")
             try await services.admins.resetPassword(email: account.email, to: password)
             if let admin = try await services.admins.find(email: account.email) {
@@ -118,7 +118,7 @@ struct ResetAdminTwoFactor: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let services = try account.database.services()
+            let services = try await account.database.services()
             let email = account.email.trimmingCharacters(in: .whitespacesAndNewlines)
             guard let admin = try await services.admins.find(email: email), let id = admin.id else {
                 throw AdminStoreError.notFound(email)

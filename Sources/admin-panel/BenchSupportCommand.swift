@@ -17,7 +17,7 @@ struct BenchSupportCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let database = try PanelDatabase.open(path: db)
+            let database = try await PanelDatabase.open(path: db)
             say("support benchmark on \(db), \(iterations) runs per figure")
             _ = try await SupportBenchmark.run(database: database, iterations: max(10, iterations)) { say($0) }
         }

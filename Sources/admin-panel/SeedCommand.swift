@@ -18,7 +18,8 @@ struct SeedCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             say("seeding \(db) with \(users) users (seed \(seed))")
-            let report = try DemoSeeder(userCount: users, seed: seed).run(path: db) { say($0) }
+            let (db, users, seed) = (db, users, seed)
+            let report = try await BlockingWork.run { try DemoSeeder(userCount: users, seed: seed).run(path: db) { say($0) } }
             for (table, rows) in report.rowsPerTable {
                 say("  \(table.padding(toLength: 22, withPad: " ", startingAt: 0)) \(rows)")
             }

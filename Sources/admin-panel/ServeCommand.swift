@@ -45,7 +45,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var server: ServerOptions
 
     func run() async throws {
-        let app = try await reportingErrors { try buildApplication(server.configuration(databasePath: db)) }
+        let app = try await reportingErrors { try await buildApplication(server.configuration(databasePath: db)) }
         try await app.runService()
     }
 }

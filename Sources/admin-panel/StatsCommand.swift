@@ -16,12 +16,12 @@ struct StatsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let database = try PanelDatabase.open(path: db)
+            let database = try await PanelDatabase.open(path: db)
             var timings: [Double] = []
             var stats: DashboardStats?
             for _ in 0..<max(1, repeats) {
                 let start = Date()
-                stats = try await DashboardStats.compute(reader: database.reader)
+                stats = try await DashboardStats.compute(database: database)
                 timings.append(Date().timeIntervalSince(start) * 1000)
             }
             guard let stats else { return }

@@ -22,7 +22,7 @@ import TestSupport
         try await DatabaseQueue(path: temp.path).write { db in
             for (id, stamp) in stamps { try insertUser(db, id: id, email: "edge\(id)@edge.test", lastActive: stamp) }
         }
-        lists = ActivityLists(reader: try PanelDatabase.open(path: temp.path).reader)
+        lists = ActivityLists(database: try await PanelDatabase.open(path: temp.path))
     }
 
     /// Every page of a list, in order.

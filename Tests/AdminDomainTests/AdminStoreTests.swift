@@ -11,9 +11,9 @@ import TestSupport
     let sessions: SessionStore
     let password = "a long enough password"
 
-    init() throws {
+    init() async throws {
         temp = try TemporaryDatabase.seeded(users: 5)
-        database = try PanelDatabase.open(path: temp.path)
+        database = try await PanelDatabase.open(path: temp.path)
         admins = AdminStore(database: database, hasher: PasswordHasher(parameters: fastScryptForTests))
         sessions = SessionStore(database: database, policy: SessionPolicy())
     }
@@ -26,7 +26,7 @@ import TestSupport
         let disabled = try await admins.disable(email: " help@example.com ")
         #expect(disabled.disabledAt != nil)
         #expect(try await sessions.identity(forToken: token) == nil)
-        #expect(try await database.reader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM panel_sessions") } == 0)
+        #expect(try await database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM panel_sessions") } == 0)
     }
 
     @Test func theLastActiveAdminCannotBeDisabled() async throws {

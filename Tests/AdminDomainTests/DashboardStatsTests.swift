@@ -9,9 +9,9 @@ import TestSupport
     func statsEqualDirectSQL(chunkSize: Int64) async throws {
         let temp = try TemporaryDatabase.seeded(users: 600)
         defer { temp.remove() }
-        let database = try PanelDatabase.open(path: temp.path)
+        let database = try await PanelDatabase.open(path: temp.path)
         let now = Date()
-        let stats = try await DashboardStats.compute(reader: database.reader, now: now, chunkSize: chunkSize)
+        let stats = try await DashboardStats.compute(database: database, now: now, chunkSize: chunkSize)
 
         let expected = try await DatabaseQueue(path: temp.path).read { db in
             let since = SQLiteTime.string(now.addingTimeInterval(-7 * 86_400))
@@ -40,7 +40,7 @@ import TestSupport
         try await DatabaseQueue(path: temp.path).write { db in
             for statement in try AppSchema.statements().tables { try db.execute(sql: statement) }
         }
-        let stats = try await DashboardStats.compute(reader: PanelDatabase.open(path: temp.path).reader)
+        let stats = try await DashboardStats.compute(database: await PanelDatabase.open(path: temp.path))
         #expect(stats.totalUsers == 0 && stats.itemsTracked == 0)
         #expect(stats.premiumConversion == nil)
     }
@@ -48,8 +48,8 @@ import TestSupport
     @Test func theCacheServesStoredNumbersUntilTheyAge() async throws {
         let temp = try TemporaryDatabase.seeded(users: 30)
         defer { temp.remove() }
-        let database = try PanelDatabase.open(path: temp.path)
-        let cache = DashboardStatsCache(reader: database.reader, maxAge: 3600)
+        let database = try await PanelDatabase.open(path: temp.path)
+        let cache = DashboardStatsCache(database: database, maxAge: 3600)
         let first = try await cache.stats()
         let second = try await cache.stats()
         #expect(first.computedAt == second.computedAt)

@@ -8,9 +8,9 @@ import TestSupport
     let throttle: LoginThrottle
     let start = Date(timeIntervalSince1970: 1_800_000_000)
 
-    init() throws {
+    init() async throws {
         temp = try TemporaryDatabase.seeded(users: 5)
-        throttle = LoginThrottle(database: try PanelDatabase.open(path: temp.path))
+        throttle = LoginThrottle(database: try await PanelDatabase.open(path: temp.path))
     }
 
     @Test func delaysGrowFromTheThirdFailure() async throws {
@@ -63,7 +63,7 @@ import TestSupport
 
     @Test func unknownAndKnownEmailsAreThrottledAlike() async throws {
         defer { temp.remove() }
-        let database = try PanelDatabase.open(path: temp.path)
+        let database = try await PanelDatabase.open(path: temp.path)
         let hasher = PasswordHasher(parameters: fastScryptForTests)
         let service = SignInService(database: database, hasher: hasher, sessionPolicy: SessionPolicy())
         try await service.admins.create(email: "known@example.com", password: "a long enough password", role: .support)

@@ -1,51 +1,51 @@
-import AdminDomain
+@testable import AdminDomain
 import Foundation
 import GRDB
 import Testing
 import TestSupport
 
 @Suite struct OpeningTheDatabase {
-    @Test func missingFileIsRefusedAndNotCreated() throws {
+    @Test func missingFileIsRefusedAndNotCreated() async throws {
         let temp = try TemporaryDatabase()
         defer { temp.remove() }
-        #expect(throws: DatabaseOpenError.fileNotFound(path: temp.path)) { try PanelDatabase.open(path: temp.path) }
+        await #expect(throws: DatabaseOpenError.fileNotFound(path: temp.path)) { try await PanelDatabase.open(path: temp.path) }
         #expect(!FileManager.default.fileExists(atPath: temp.path))
     }
 
-    @Test func directoryIsRefused() throws {
+    @Test func directoryIsRefused() async throws {
         let temp = try TemporaryDatabase()
         defer { temp.remove() }
-        #expect(throws: DatabaseOpenError.notAFile(path: temp.directory.path)) { try PanelDatabase.open(path: temp.directory.path) }
+        await #expect(throws: DatabaseOpenError.notAFile(path: temp.directory.path)) { try await PanelDatabase.open(path: temp.directory.path) }
     }
 
     @Test(arguments: [Data("hello, I am a text file\n".utf8), Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31) })])
-    func fileOfAnotherKindIsRefusedUntouched(contents: Data) throws {
+    func fileOfAnotherKindIsRefusedUntouched(contents: Data) async throws {
         let temp = try TemporaryDatabase()
         defer { temp.remove() }
         try contents.write(to: URL(fileURLWithPath: temp.path))
-        #expect(throws: DatabaseOpenError.notSQLite(path: temp.path)) { try PanelDatabase.open(path: temp.path) }
+        await #expect(throws: DatabaseOpenError.notSQLite(path: temp.path)) { try await PanelDatabase.open(path: temp.path) }
         #expect(try Data(contentsOf: URL(fileURLWithPath: temp.path)) == contents)
     }
 
-    @Test func emptyFileHasNoAppTables() throws {
+    @Test func emptyFileHasNoAppTables() async throws {
         let temp = try TemporaryDatabase()
         defer { temp.remove() }
-        FileManager.default.createFile(atPath: temp.path, contents: Data())
-        #expect(throws: DatabaseOpenError.missingAppTables(path: temp.path, missing: AppSchema.tableNames)) {
-            try PanelDatabase.open(path: temp.path)
+        _ = FileManager.default.createFile(atPath: temp.path, contents: Data())
+        await #expect(throws: DatabaseOpenError.missingAppTables(path: temp.path, missing: AppSchema.tableNames)) {
+            try await PanelDatabase.open(path: temp.path)
         }
     }
 
-    @Test func otherSQLiteDatabaseIsRefusedWithoutCreatingPanelTables() throws {
+    @Test func otherSQLiteDatabaseIsRefusedWithoutCreatingPanelTables() async throws {
         let temp = try TemporaryDatabase()
         defer { temp.remove() }
-        try DatabaseQueue(path: temp.path).write { db in
+        try await DatabaseQueue(path: temp.path).write { db in
             try db.execute(sql: "CREATE TABLE users (id INTEGER PRIMARY KEY); CREATE TABLE notes (body TEXT)")
         }
-        #expect(throws: DatabaseOpenError.missingAppTables(path: temp.path, missing: AppSchema.tableNames.filter { $0 != "users" })) {
-            try PanelDatabase.open(path: temp.path)
+        await #expect(throws: DatabaseOpenError.missingAppTables(path: temp.path, missing: AppSchema.tableNames.filter { $0 != "users" })) {
+            try await PanelDatabase.open(path: temp.path)
         }
-        let tables = try DatabaseQueue(path: temp.path).read { db in
+        let tables = try await DatabaseQueue(path: temp.path).read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         }
         #expect(tables == ["notes", "users"])
@@ -63,15 +63,15 @@ import TestSupport
 @Suite struct SharingTheDatabaseWithTheBackend {
     let temp: TemporaryDatabase
 
-    init() throws {
+    init() async throws {
         temp = try TemporaryDatabase.seeded(users: 50)
     }
 
     @Test func panelTablesAreCreatedWithTheirOwnVersionTable() async throws {
         defer { temp.remove() }
-        let database = try PanelDatabase.open(path: temp.path)
-        _ = try PanelDatabase.open(path: temp.path) // a second start migrates nothing twice
-        let (tables, versions, userVersion) = try await database.reader.read { db in
+        let database = try await PanelDatabase.open(path: temp.path)
+        _ = try await PanelDatabase.open(path: temp.path) // a second start migrates nothing twice
+        let (tables, versions, userVersion) = try await database.read { db in
             (try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'panel\\_%' ESCAPE '\\' ORDER BY name"),
              try Int.fetchAll(db, sql: "SELECT version FROM panel_schema_version"),
              try Int.fetchOne(db, sql: "PRAGMA user_version"))
@@ -80,20 +80,20 @@ import TestSupport
                            "panel_recovery_codes", "panel_schema_version", "panel_sessions", "panel_two_factor"])
         #expect(versions == [1, 2, 3, 4, 5])
         #expect(userVersion == 0)
-        #expect(try await database.reader.read { try $0.tableExists("grdb_migrations") } == false)
+        #expect(try await database.read { try $0.tableExists("grdb_migrations") } == false)
     }
 
     @Test func theReadConnectionCannotWriteAnAppTable() async throws {
         defer { temp.remove() }
-        let database = try PanelDatabase.open(path: temp.path)
+        let database = try await PanelDatabase.open(path: temp.path)
         let before = try appTablesDigest(path: temp.path)
         for sql in ["INSERT INTO households (name, created_at) VALUES ('x', '2026-01-01 00:00:00')",
                     "UPDATE users SET plan = 'premium'", "DELETE FROM food_items", "CREATE INDEX panel_x ON users(locale)"] {
             await #expect(throws: DatabaseError.self) {
-                try await database.reader.read { db in try db.execute(sql: sql) }
+                try await database.read { db in try db.execute(sql: sql) }
             }
             await #expect(throws: DatabaseError.self) {
-                try await database.reader.unsafeRead { db in try db.execute(sql: sql) }
+                try await database.readOutsideTransaction { db in try db.execute(sql: sql) }
             }
         }
         #expect(try appTablesDigest(path: temp.path) == before)
@@ -101,7 +101,7 @@ import TestSupport
 
     @Test func panelWritesWaitForTheBackendsWriteLock() async throws {
         defer { temp.remove() }
-        let database = try PanelDatabase.open(path: temp.path)
+        let database = try await PanelDatabase.open(path: temp.path)
         let backend = try DatabaseQueue(path: temp.path)
         let holding = Task.detached {
             try backend.inDatabase { db in
@@ -113,22 +113,22 @@ import TestSupport
         }
         try await Task.sleep(for: .milliseconds(100))
         // Reads go on during the backend's write (WAL), and the panel's write waits instead of failing.
-        #expect(try await database.reader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM users") } == 50)
+        #expect(try await database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM users") } == 50)
         try await AuditLog(database: database).append(
             AuditEntry(actor: nil, actorEmail: "test", clientAddress: nil, action: .signInFailed))
         try await holding.value
-        #expect(try await database.reader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM panel_audit_log") } == 1)
+        #expect(try await database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM panel_audit_log") } == 1)
     }
 
     @Test func theAuditLogIsAppendOnly() async throws {
         defer { temp.remove() }
-        let database = try PanelDatabase.open(path: temp.path)
+        let database = try await PanelDatabase.open(path: temp.path)
         try await AuditLog(database: database).append(AuditEntry(actor: nil, actorEmail: "a@example.com", clientAddress: "127.0.0.1", action: .signInFailed))
         await #expect(throws: DatabaseError.self) {
-            try await database.writer.write { try $0.execute(sql: "UPDATE panel_audit_log SET action = 'x'") }
+            try await database.write { try $0.execute(sql: "UPDATE panel_audit_log SET action = 'x'") }
         }
         await #expect(throws: DatabaseError.self) {
-            try await database.writer.write { try $0.execute(sql: "DELETE FROM panel_audit_log") }
+            try await database.write { try $0.execute(sql: "DELETE FROM panel_audit_log") }
         }
     }
 }

@@ -12,7 +12,7 @@ import TestSupport
 
     init() async throws {
         temp = try TemporaryDatabase.seeded(users: 20)
-        database = try PanelDatabase.open(path: temp.path)
+        database = try await PanelDatabase.open(path: temp.path)
         sessions = SessionStore(database: database, policy: SessionPolicy(idleTimeout: 30 * 60, absoluteTimeout: 12 * 3600))
         admin = try await AdminStore(database: database, hasher: PasswordHasher(parameters: fastScryptForTests))
             .create(email: "support@example.com", password: "a long enough password", role: .support)
@@ -27,7 +27,7 @@ import TestSupport
     @Test func onlyTheTokensHashIsStored() async throws {
         defer { temp.remove() }
         let token = try await sessions.create(adminID: admin.id!, clientAddress: nil, userAgent: nil)
-        let stored = try await database.reader.read { try String.fetchAll($0, sql: "SELECT token_hash FROM panel_sessions") }
+        let stored = try await database.read { try String.fetchAll($0, sql: "SELECT token_hash FROM panel_sessions") }
         #expect(stored.count == 1)
         #expect(stored[0] != token && stored[0].count == 64)
         #expect(token.count == 43)
@@ -40,7 +40,7 @@ import TestSupport
         #expect(try await sessions.identity(forToken: old, now: now) == nil)
         let idle = try await sessions.create(adminID: admin.id!, clientAddress: nil, userAgent: nil, now: now.addingTimeInterval(-31 * 60))
         #expect(try await sessions.identity(forToken: idle, now: now) == nil)
-        let count = try await database.reader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM panel_sessions") }
+        let count = try await database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM panel_sessions") }
         #expect(count == 0, "expired sessions are deleted when seen")
     }
 
@@ -55,7 +55,7 @@ import TestSupport
     @Test func aDisabledAccountsSessionsStopWorking() async throws {
         defer { temp.remove() }
         let token = try await sessions.create(adminID: admin.id!, clientAddress: nil, userAgent: nil)
-        try await database.writer.write { try $0.execute(sql: "UPDATE panel_admins SET disabled_at = '2026-01-01 00:00:00'") }
+        try await database.write { try $0.execute(sql: "UPDATE panel_admins SET disabled_at = '2026-01-01 00:00:00'") }
         #expect(try await sessions.identity(forToken: token) == nil)
     }
 

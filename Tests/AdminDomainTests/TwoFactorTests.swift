@@ -63,7 +63,7 @@ import TestSupport
 
     init() async throws {
         temp = try TemporaryDatabase.seeded(users: 10)
-        database = try PanelDatabase.open(path: temp.path)
+        database = try await PanelDatabase.open(path: temp.path)
         service = SignInService(database: database, hasher: PasswordHasher(parameters: fastScryptForTests), sessionPolicy: SessionPolicy())
         adminID = try await service.admins.create(email: "root@example.com", password: "a long enough password", role: .admin).id!
     }
@@ -92,7 +92,7 @@ import TestSupport
         let status = try await store.status(adminID: adminID)
         #expect(status.isEnabled && status.recoveryCodesLeft == 10)
         await #expect(throws: TwoFactorError.alreadyEnabled) { try await store.beginEnrolment(adminID: adminID) }
-        let stored = try await database.reader.read { db in try String.fetchAll(db, sql: "SELECT code_hash FROM panel_recovery_codes") }
+        let stored = try await database.read { db in try String.fetchAll(db, sql: "SELECT code_hash FROM panel_recovery_codes") }
         for code in codes {
             let plain = RecoveryCode.normalized(code)!
             #expect(!stored.contains { $0.contains(plain) })
@@ -145,7 +145,7 @@ import TestSupport
         #expect(try await service.sessions.identity(forToken: token)?.email == "root@example.com")
         #expect(try await service.completeSecondFactor(challenge: challenge, code: codes[0], clientAddress: nil, userAgent: nil) == .expired,
                 "a challenge signs in once")
-        let actions = try await database.reader.read { db in
+        let actions = try await database.read { db in
             try String.fetchAll(db, sql: "SELECT action || ':' || COALESCE(detail, '') FROM panel_audit_log ORDER BY id")
         }
         #expect(actions == ["two_factor_failed:", "two_factor_failed:", "two_factor_failed:",

@@ -26,7 +26,7 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
                 try insertUser(db, id: 900_000 + Int64(offset), email: email, name: offset == 3 ? "Zoë O'Neil" : nil)
             }
         }
-        directory = UserDirectory(reader: try PanelDatabase.open(path: temp.path).reader)
+        directory = UserDirectory(database: try await PanelDatabase.open(path: temp.path))
     }
 
     func emails(_ field: UserSearchField, _ text: String) async throws -> [String] {

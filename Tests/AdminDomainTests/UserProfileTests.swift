@@ -43,23 +43,23 @@ import TestSupport
 
 @Suite struct ProfileAndItems {
     let temp: TemporaryDatabase
-    let reader: any DatabaseReader
+    let database: PanelDatabase
 
     init() async throws {
         temp = try TemporaryDatabase.seeded(users: 40, now: TemporaryDatabase.seedNow)
-        reader = try PanelDatabase.open(path: temp.path).reader
+        database = try await PanelDatabase.open(path: temp.path)
     }
 
     @Test func theWhaleHas20000FoodItemsCountedByStatusAndPagedWithoutGaps() async throws {
         defer { temp.remove() }
-        let profile = try #require(try await UserProfile.load(id: DemoSeeder.whaleUserID, reader: reader, now: TemporaryDatabase.seedNow))
-        let direct = try await reader.read { db in
+        let profile = try #require(try await UserProfile.load(id: DemoSeeder.whaleUserID, database: database, now: TemporaryDatabase.seedNow))
+        let direct = try await database.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM food_items WHERE user_id = ? AND deleted_at IS NULL",
                              arguments: [DemoSeeder.whaleUserID]) ?? 0
         }
         #expect(profile.food.total == direct && direct > 18_000, "20,000 less the 5% the seed deletes")
         // Expired, walked page by page, matches the direct count of that status.
-        let items = UserItems(reader: reader)
+        let items = UserItems(database: database)
         var seen = Set<Int64>()
         var after: UserItems.Cursor?
         var previous = ""
@@ -79,11 +79,11 @@ import TestSupport
 
     @Test func documentsShowMaskedNumbersAndFiltersNarrow() async throws {
         defer { temp.remove() }
-        let profile = try #require(try await UserProfile.load(id: DemoSeeder.whaleUserID, reader: reader, now: TemporaryDatabase.seedNow))
-        let page = try await UserItems(reader: reader).page(userID: DemoSeeder.whaleUserID, calendar: profile.calendar,
+        let profile = try #require(try await UserProfile.load(id: DemoSeeder.whaleUserID, database: database, now: TemporaryDatabase.seedNow))
+        let page = try await UserItems(database: database).page(userID: DemoSeeder.whaleUserID, calendar: profile.calendar,
                                                             filter: .init(kind: .document), after: nil)
         #expect(!page.items.isEmpty)
-        let numbers = try await reader.read { db in
+        let numbers = try await database.read { db in
             try String.fetchAll(db, sql: "SELECT number FROM documents WHERE user_id = ? AND number IS NOT NULL", arguments: [DemoSeeder.whaleUserID])
         }
         for item in page.items {
@@ -92,7 +92,7 @@ import TestSupport
                 #expect(!numbers.contains { $0.count > 3 && masked.contains($0) })
             }
         }
-        let dairy = try await UserItems(reader: reader).page(
+        let dairy = try await UserItems(database: database).page(
             userID: DemoSeeder.whaleUserID, calendar: profile.calendar,
             filter: .init(kind: .food, category: "Dairy", storage: "Refrigerator"), after: nil)
         #expect(dairy.items.allSatisfy { $0.category == "Dairy" && $0.storage == "Refrigerator" })
@@ -100,19 +100,19 @@ import TestSupport
 
     @Test func devicesShowTheLastSixCharactersOfTheToken() async throws {
         defer { temp.remove() }
-        let owner = try await reader.read { db in
+        let owner = try await database.read { db -> (userID: Int64, token: String)? in
             try Row.fetchOne(db, sql: "SELECT user_id, push_token FROM devices WHERE push_token IS NOT NULL LIMIT 1")
+                .map { ($0["user_id"], $0["push_token"]) }
         }
-        let row = try #require(owner)
-        let profile = try #require(try await UserProfile.load(id: row["user_id"], reader: reader))
-        let token: String = row["push_token"]
+        let (userID, token) = try #require(owner)
+        let profile = try #require(try await UserProfile.load(id: userID, database: database))
         #expect(profile.devices.contains { $0.maskedToken == "•••" + token.suffix(6) })
         #expect(profile.devices.allSatisfy { ($0.maskedToken ?? "").count <= 9 })
     }
 
     @Test func anUnknownUserHasNoProfile() async throws {
         defer { temp.remove() }
-        #expect(try await UserProfile.load(id: 987_654_321, reader: reader) == nil)
+        #expect(try await UserProfile.load(id: 987_654_321, database: database) == nil)
     }
 
     /// The profile's and items' queries all read through an index.
@@ -124,7 +124,7 @@ import TestSupport
                        UserItems.Filter(kind: .document, state: .safe)] {
             let (sql, arguments) = UserItems.query(userID: 3, calendar: calendar, filter: filter,
                                                    after: .init(expiryDate: "2026-01-01", id: 5))
-            plans.append(try await reader.read { db in try queryPlan(db, sql, arguments) })
+            plans.append(try await database.read { db in try queryPlan(db, sql, arguments) })
         }
         #expect(plans[0].contains { $0.contains("food_items USING INDEX food_items_user (user_id=?)") }, "\(plans[0])")
         #expect(plans[1].contains { $0.contains("documents USING INDEX documents_user (user_id=?)") }, "\(plans[1])")

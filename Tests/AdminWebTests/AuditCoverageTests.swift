@@ -29,23 +29,25 @@ import TestSupport
                 // Skip the exponential wait between tries (at most 64 s) instead of sleeping
                 // through it; counts older than 15 minutes would be forgotten.
                 let earlier = SQLiteTime.string(Date().addingTimeInterval(-70))
-                try await panel.services.database.writer.write { db in
+                try await panel.services.database.write { db in
                     try db.execute(sql: "UPDATE panel_login_throttle SET last_failure_at = ? WHERE locked_until IS NULL",
                                    arguments: [earlier])
                 }
             }
         }
-        let rows = try await panel.services.database.reader.read { db in
+        struct Audited: Sendable { let at: String, actorEmail: String?, action: String, target: String? }
+        let rows = try await panel.services.database.read { db in
             try Row.fetchAll(db, sql: "SELECT at, actor_email, action, target FROM panel_audit_log ORDER BY id")
+                .map { Audited(at: $0["at"], actorEmail: $0["actor_email"], action: $0["action"], target: $0["target"]) }
         }
-        func row(_ action: AuditAction) -> Row? { rows.first { $0["action"] == action.rawValue } }
+        func row(_ action: AuditAction) -> Audited? { rows.first { $0.action == action.rawValue } }
         for action: AuditAction in [.roleChanged, .adminDisabled, .adminEnabled] {
             let found = try #require(row(action), "\(action)")
-            #expect(found["actor_email"] == TestPanel.email && found["target"] == "admin:\(helpID)", "\(action)")
+            #expect(found.actorEmail == TestPanel.email && found.target == "admin:\(helpID)", "\(action)")
         }
-        #expect(row(.signOut)?["actor_email"] == helpEmail)
+        #expect(row(.signOut)?.actorEmail == helpEmail)
         let locked = try #require(row(.signInLocked))
-        #expect(locked["target"] == "pair:\(helpEmail)|unknown")
-        #expect(rows.allSatisfy { SQLiteTime.date($0["at"]) != nil && ($0["action"] as String?).flatMap(AuditAction.init(rawValue:)) != nil })
+        #expect(locked.target == "pair:\(helpEmail)|unknown")
+        #expect(rows.allSatisfy { SQLiteTime.date($0.at) != nil && AuditAction(rawValue: $0.action) != nil })
     }
 }

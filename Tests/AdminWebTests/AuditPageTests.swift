@@ -24,7 +24,7 @@ import TestSupport
     @Test func pagesGoBackThroughEveryEntryOnceNewestFirst() async throws {
         let panel = try await panelWithEntries(120)
         defer { panel.remove() }
-        let expected = try await panel.services.database.reader.read { db in
+        let expected = try await panel.services.database.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log")!
         }
         try await panel.test { client in
@@ -85,7 +85,7 @@ import TestSupport
             #expect(lines.contains { $0.hasSuffix(",\"'=HYPERLINK(\"\"http://evil\"\"), \"\"quoted\"\"\"") })
             #expect(lines.dropFirst().allSatisfy { $0.contains(",sign_in_failed,") })
         }
-        let exported = try await panel.services.database.reader.read { db in
+        let exported = try await panel.services.database.read { db in
             try String.fetchAll(db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'audit_exported'")
         }
         #expect(exported == ["action=sign_in_failed"])

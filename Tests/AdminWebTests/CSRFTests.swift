@@ -9,7 +9,7 @@ import TestSupport
 
 @Suite struct CrossSiteRequestForgery {
     private func rejections(_ panel: TestPanel) async throws -> [String] {
-        try await panel.services.database.reader.read { db in
+        try await panel.services.database.read { db in
             try String.fetchAll(db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'csrf_rejected' ORDER BY id")
         }
     }

@@ -71,7 +71,7 @@ import TestSupport
             #expect(wrong.text.replacingOccurrences(of: TestPanel.email, with: "E")
                 == unknown.text.replacingOccurrences(of: "nobody@example.com", with: "E"))
         }
-        let failures = try await panel.services.database.reader.read { db in
+        let failures = try await panel.services.database.read { db in
             try String.fetchAll(db, sql: "SELECT actor_email FROM panel_audit_log WHERE action = 'sign_in_failed' ORDER BY id")
         }
         #expect(failures == [TestPanel.email, "nobody@example.com"])
@@ -174,7 +174,7 @@ import TestSupport
             // The old cookie, replayed, is worth nothing.
             #expect(try await client.get("/", cookie: cookie).headers[.location] == "/login")
         }
-        let rows = try await panel.services.database.reader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM panel_sessions") }
+        let rows = try await panel.services.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM panel_sessions") }
         #expect(rows == 0)
     }
 
@@ -221,7 +221,7 @@ import TestSupport
             let retryAfter = try #require(response.headers[.retryAfter].flatMap { Int($0) })
             #expect((890...900).contains(retryAfter))
         }
-        let throttled = try await panel.services.database.reader.read { db in
+        let throttled = try await panel.services.database.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log WHERE action = 'sign_in_throttled'")
         }
         #expect(throttled == 1)

@@ -68,7 +68,7 @@ import TestSupport
                 #expect(response.status == (role == .admin ? .ok : .forbidden), "\(role)")
             }
         }
-        let rows = try await panel.services.database.reader.read { db in
+        let rows = try await panel.services.database.read { db in
             try Row.fetchAll(db, sql: "SELECT actor_email, target, detail FROM panel_audit_log WHERE action = 'forbidden' ORDER BY id")
                 .map { "\($0[0] as String)|\($0[1] as String)|\($0[2] as String)" }
         }

@@ -56,7 +56,7 @@ import TestSupport
                 #expect(refused.text.contains(message), "\(fields)")
             }
         }
-        let audited = try await panel.services.database.reader.read { db in
+        let audited = try await panel.services.database.read { db in
             try String.fetchAll(db, sql: "SELECT actor_email || ' ' || detail FROM panel_audit_log WHERE action = 'admin_created'")
         }
         #expect(audited == ["admin@example.com role=support"])
@@ -144,7 +144,7 @@ import TestSupport
             for cookie in [again, otherAdmin] { #expect(try await client.get("/", cookie: cookie).headers[.location] == "/login") }
             #expect(try await client.get("/", cookie: admin).status == .ok, "the admin's own session stays")
         }
-        let rows = try await panel.services.database.reader.read { db in
+        let rows = try await panel.services.database.read { db in
             try String.fetchAll(db, sql: "SELECT target || ' ' || COALESCE(detail, '') FROM panel_audit_log WHERE action = 'sessions_ended' ORDER BY id")
         }
         #expect(rows == ["admin:\(helpID) ", "all 2"])

@@ -27,9 +27,9 @@ struct TestPanel {
         configuration = PanelConfiguration(
             databasePath: temp.path, publicDirectory: TestPaths.publicDirectory, scrypt: fastScryptForTests,
             sessionPolicy: sessionPolicy, statsMaxAge: 0, secureCookies: secureCookies, twoFactorPolicy: twoFactorPolicy)
-        services = PanelServices(database: try PanelDatabase.open(path: temp.path), configuration: configuration)
+        services = PanelServices(database: try await PanelDatabase.open(path: temp.path), configuration: configuration)
         let admin = try await services.admins.create(email: Self.email, password: Self.password, role: .admin)
-        try await services.database.writer.write { db in
+        try await services.database.write { db in
             try db.execute(sql: "INSERT INTO panel_two_factor (admin_id, secret, confirmed_at) VALUES (?, ?, '2026-01-01 00:00:00')",
                            arguments: [admin.id, Self.totpSecret])
         }
@@ -64,7 +64,7 @@ struct TestPanel {
 
     /// The account's current TOTP code, made acceptable again.
     func currentCode(email: String) async throws -> String {
-        let secret = try await services.database.writer.write { db in
+        let secret = try await services.database.write { db in
             try db.execute(sql: "UPDATE panel_two_factor SET last_step = NULL WHERE admin_id = (SELECT id FROM panel_admins WHERE email = ?)",
                            arguments: [email])
             return try String.fetchOne(db, sql: "SELECT secret FROM panel_two_factor t JOIN panel_admins a ON a.id = t.admin_id WHERE a.email = ?",

@@ -58,7 +58,7 @@ import TestSupport
                                                    cookie: "\(form.cookie); \(try #require(Self.cookies(again)["panel_code"]))")
             #expect(replay.status == .unauthorized)
         }
-        let signIns = try await panel.services.database.reader.read { db in
+        let signIns = try await panel.services.database.read { db in
             try String.fetchAll(db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'sign_in'")
         }
         #expect(signIns == ["password and authenticator code"])
@@ -95,7 +95,7 @@ import TestSupport
                 #expect(response.status == expected)
             }
         }
-        let rows = try await panel.services.database.reader.read { db in
+        let rows = try await panel.services.database.read { db in
             try String.fetchAll(db, sql: "SELECT action || ':' || COALESCE(detail, '') FROM panel_audit_log WHERE action IN ('recovery_code_used', 'two_factor_failed') ORDER BY id")
         }
         #expect(rows == ["recovery_code_used:password and recovery code (9 left)", "two_factor_failed:"])
@@ -127,7 +127,7 @@ import TestSupport
             let page = try await client.get("/account/two-factor", cookie: session)
             #expect(page.text.contains("<svg viewBox="))
             let shown = try #require(page.text.firstMatch(of: /<code class="secret">([A-Z2-7 ]+)<\/code>/)).1
-            let secret = try #require(try await panel.services.database.reader.read { db in
+            let secret = try #require(try await panel.services.database.read { db in
                 try String.fetchOne(db, sql: "SELECT secret FROM panel_two_factor t JOIN panel_admins a ON a.id = t.admin_id WHERE a.email = ?",
                                     arguments: [email])
             })
@@ -149,7 +149,7 @@ import TestSupport
             #expect(try await client.get("/", cookie: session).headers[.location] == "/login")
             #expect(try await client.get("/", cookie: rotated).status == .ok)
         }
-        let actions = try await panel.services.database.reader.read { db in
+        let actions = try await panel.services.database.read { db in
             try String.fetchAll(db, sql: "SELECT action FROM panel_audit_log WHERE action LIKE 'two_factor%' ORDER BY id")
         }
         #expect(actions == ["two_factor_enabled"])
@@ -198,7 +198,7 @@ import TestSupport
         }
         let status = try await panel.services.signIn.twoFactor.status(adminID: id)
         #expect(!status.isEnabled && status.recoveryCodesLeft == 0)
-        let actions = try await panel.services.database.reader.read { db in
+        let actions = try await panel.services.database.read { db in
             try String.fetchAll(db, sql: "SELECT action FROM panel_audit_log WHERE action IN ('two_factor_failed', 'two_factor_disabled', 'recovery_codes_regenerated') ORDER BY id")
         }
         #expect(actions == ["two_factor_failed", "recovery_codes_regenerated", "two_factor_disabled"])
@@ -209,7 +209,7 @@ import TestSupport
         defer { panel.remove() }
         let email = try await panel.addStaff("other.admin@example.com", role: .admin)
         let id = try #require(try await panel.services.admins.find(email: email)?.id)
-        try await panel.services.database.writer.write { db in
+        try await panel.services.database.write { db in
             try db.execute(sql: "INSERT INTO panel_two_factor (admin_id, secret, confirmed_at) VALUES (?, ?, '2026-01-01 00:00:00')",
                            arguments: [id, TestPanel.totpSecret])
         }
@@ -222,7 +222,7 @@ import TestSupport
             #expect(try await client.get("/", cookie: theirs).headers[.location] == "/login")
         }
         #expect(try await panel.services.signIn.twoFactor.status(adminID: id).isEnabled == false)
-        let target = try await panel.services.database.reader.read { db in
+        let target = try await panel.services.database.read { db in
             try String.fetchOne(db, sql: "SELECT target FROM panel_audit_log WHERE action = 'two_factor_reset'")
         }
         #expect(target == "admin:\(id)")
@@ -261,7 +261,7 @@ import TestSupport
             await #expect(throws: TestSignInFailed.self) { try await panel.signIn(client, email: email) }
             #expect(try await client.get("/", cookie: try await panel.signIn(client, email: email, password: newPassword)).status == .ok)
         }
-        let actions = try await panel.services.database.reader.read { db in
+        let actions = try await panel.services.database.read { db in
             try String.fetchAll(db, sql: "SELECT action FROM panel_audit_log WHERE action IN ('password_changed', 'sign_in_failed') ORDER BY id")
         }
         #expect(actions == ["sign_in_failed", "password_changed", "sign_in_failed"])
@@ -277,7 +277,7 @@ import TestSupport
         for _ in 1...10 {
             try await panel.services.signIn.throttle.recordFailure(email: hostile, address: "10.1.2.3")
         }
-        try await panel.services.signIn.signIn(email: hostile, password: "nope nope nope", clientAddress: "10.9.9.9", userAgent: nil)
+        _ = try await panel.services.signIn.signIn(email: hostile, password: "nope nope nope", clientAddress: "10.9.9.9", userAgent: nil)
         try await panel.test { client in
             let admin = try await panel.signIn(client)
             let page = try await client.get("/admins/sign-in-failures", cookie: admin)
@@ -291,7 +291,7 @@ import TestSupport
             #expect(cleared.headers[.location] == "/admins/sign-in-failures?cleared=1")
             #expect(try await panel.services.signIn.throttle.current().contains { $0.key == key } == false)
         }
-        let unlocked = try await panel.services.database.reader.read { db in
+        let unlocked = try await panel.services.database.read { db in
             try String.fetchAll(db, sql: "SELECT target FROM panel_audit_log WHERE action = 'sign_in_unlocked'")
         }
         #expect(unlocked == ["pair:<b>x</b>@example.com|10.1.2.3"])

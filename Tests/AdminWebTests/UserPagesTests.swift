@@ -47,7 +47,7 @@ import TestSupport
                 #expect(try await client.get("/users?by=\(by)&q=1", cookie: session).status == .ok)
             }
         }
-        let searches = try await panel.services.database.reader.read { db in
+        let searches = try await panel.services.database.read { db in
             try String.fetchAll(db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'user_searched' ORDER BY id")
         }
         #expect(searches.first == "email: %")
@@ -88,7 +88,7 @@ import TestSupport
                                                 cookie: session)
             #expect(filtered.status == .ok)
         }
-        let views = try await panel.services.database.reader.read { db in
+        let views = try await panel.services.database.read { db in
             try String.fetchAll(db, sql: "SELECT target FROM panel_audit_log WHERE action = 'user_viewed'")
         }
         #expect(views == ["user:700001", "user:3"])
@@ -125,7 +125,7 @@ import TestSupport
         let panel = try await TestPanel(users: 3_000)
         defer { panel.remove() }
         try await panel.addStaff()
-        let lists = ActivityLists(reader: panel.services.database.reader)
+        let lists = ActivityLists(database: panel.services.database)
         let size = try await lists.size(ActivityFilter(bucket: .inactive))
         try await panel.test { client in
             let session = try await panel.signIn(client, email: TestPanel.supportEmail)
@@ -143,7 +143,7 @@ import TestSupport
             let badDate = try await client.get("/activity.csv?from=1st%20May", cookie: session)
             #expect(badDate.status == .badRequest)
         }
-        let exports = try await panel.services.database.reader.read { db in
+        let exports = try await panel.services.database.read { db in
             try String.fetchAll(db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'users_exported'")
         }
         #expect(exports == ["bucket=inactive"])

@@ -56,7 +56,7 @@ func runPanel(_ arguments: [String], input: String? = nil) throws -> (status: In
             try Data("not a database\n".utf8).write(to: URL(fileURLWithPath: path))
         case .emptyFile:
             path = temp.path
-            FileManager.default.createFile(atPath: path, contents: Data())
+            _ = FileManager.default.createFile(atPath: path, contents: Data())
         case .otherSQLite:
             path = temp.path
             try DatabaseQueue(path: path).write { try $0.execute(sql: "CREATE TABLE notes (body TEXT)") }

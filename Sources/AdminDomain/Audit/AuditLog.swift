@@ -62,7 +62,7 @@ public struct AuditLog: Sendable {
     }
 
     public func append(_ entry: AuditEntry, now: Date = Date()) async throws {
-        try await database.writer.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: """
                 INSERT INTO panel_audit_log (at, admin_id, actor_email, client_address, action, target, detail)

@@ -51,7 +51,7 @@ public struct AuditQuery: Sendable, Equatable {
 extension AuditLog {
     /// Up to `limit` rows older than `before` (newest first): keyset pagination, no OFFSET.
     public func page(_ query: AuditQuery, before: Int64? = nil, limit: Int = 50) async throws -> [AuditRow] {
-        try await database.reader.read { db in
+        try await database.read { db in
             let (clause, arguments) = query.whereClause(before: before)
             var all = arguments
             _ = all.append(contentsOf: [limit])

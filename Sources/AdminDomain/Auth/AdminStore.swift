@@ -39,38 +39,38 @@ public struct AdminStore: Sendable {
                        now: Date = Date()) async throws -> Admin {
         let email = rawEmail.trimmingCharacters(in: .whitespacesAndNewlines)
         guard Self.looksLikeEmail(email) else { throw AdminStoreError.invalidEmail }
-        if let reason = PasswordPolicy.problem(with: password, email: email) { throw AdminStoreError.weakPassword(reason) }
+        if let reason = await PasswordPolicy.problem(with: password, email: email) { throw AdminStoreError.weakPassword(reason) }
         if try await find(email: email) != nil { throw AdminStoreError.emailTaken }
         let hash = try await hasher.hash(password)
         let admin = Admin(id: nil, email: email, passwordHash: hash, role: role,
                           createdAt: SQLiteTime.string(now), disabledAt: nil,
                           passwordExpiresAt: oneTime ? Self.oneTimeExpiry(now) : nil)
         do {
-            return try await database.writer.write { db in try admin.inserted(db) }
+            return try await database.write { db in try admin.inserted(db) }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw AdminStoreError.emailTaken
         }
     }
 
     public func find(email: String) async throws -> Admin? {
-        try await database.reader.read { db in
+        try await database.read { db in
             try Admin.filter(Admin.Columns.email == email.trimmingCharacters(in: .whitespacesAndNewlines))
                 .fetchOne(db)
         }
     }
 
     public func find(id: Int64) async throws -> Admin? {
-        try await database.reader.read { db in try Admin.filter(Admin.Columns.id == id).fetchOne(db) }
+        try await database.read { db in try Admin.filter(Admin.Columns.id == id).fetchOne(db) }
     }
 
     public func activeAdminCount() async throws -> Int {
-        try await database.reader.read { db in
+        try await database.read { db in
             try Admin.filter(Admin.Columns.disabledAt == nil).fetchCount(db)
         }
     }
 
     public func list() async throws -> [Admin] {
-        try await database.reader.read { db in try Admin.order(Admin.Columns.email).fetchAll(db) }
+        try await database.read { db in try Admin.order(Admin.Columns.email).fetchAll(db) }
     }
 
     /// Disables the account and ends its sessions at once. The last active admin stays.
@@ -104,7 +104,7 @@ public struct AdminStore: Sendable {
     /// account's sessions when its rights shrink or change.
     private func change(_ request: QueryInterfaceRequest<Admin>, missing: String,
                         _ edit: @escaping @Sendable (inout Admin) -> Void) async throws -> Admin {
-        try await database.writer.write { db in
+        try await database.write { db in
             guard let before = try request.fetchOne(db) else { throw AdminStoreError.notFound(missing) }
             var admin = before
             edit(&admin)
@@ -139,10 +139,10 @@ public struct AdminStore: Sendable {
 
     private func resetPassword(_ admin: Admin, to password: String, oneTime: Bool, now: Date) async throws {
         guard let id = admin.id else { throw AdminStoreError.notFound(admin.email) }
-        if let reason = PasswordPolicy.problem(with: password, email: admin.email) { throw AdminStoreError.weakPassword(reason) }
+        if let reason = await PasswordPolicy.problem(with: password, email: admin.email) { throw AdminStoreError.weakPassword(reason) }
         let hash = try await hasher.hash(password)
         let expires = oneTime ? Self.oneTimeExpiry(now) : nil
-        try await database.writer.write { db in
+        try await database.write { db in
             try db.execute(sql: "UPDATE panel_admins SET password_hash = ?, password_expires_at = ? WHERE id = ?",
                            arguments: [hash, expires, id])
             try db.execute(sql: "DELETE FROM panel_sessions WHERE admin_id = ?", arguments: [id])
@@ -154,9 +154,9 @@ public struct AdminStore: Sendable {
     /// caller to rotate.
     public func changePassword(id: Int64, to password: String, keepingSession token: String) async throws {
         guard let admin = try await find(id: id) else { throw AdminStoreError.notFound("#\(id)") }
-        if let reason = PasswordPolicy.problem(with: password, email: admin.email) { throw AdminStoreError.weakPassword(reason) }
+        if let reason = await PasswordPolicy.problem(with: password, email: admin.email) { throw AdminStoreError.weakPassword(reason) }
         let hash = try await hasher.hash(password)
-        try await database.writer.write { db in
+        try await database.write { db in
             try db.execute(sql: "UPDATE panel_admins SET password_hash = ?, password_expires_at = NULL WHERE id = ?",
                            arguments: [hash, id])
             try db.execute(sql: "DELETE FROM panel_sessions WHERE admin_id = ? AND token_hash <> ?",
@@ -165,7 +165,7 @@ public struct AdminStore: Sendable {
     }
 
     func updatePasswordHash(adminID: Int64, to hash: String) async throws {
-        try await database.writer.write { db in
+        try await database.write { db in
             try db.execute(sql: "UPDATE panel_admins SET password_hash = ? WHERE id = ?", arguments: [hash, adminID])
         }
     }

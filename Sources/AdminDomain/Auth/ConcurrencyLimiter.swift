@@ -1,5 +1,3 @@
-import Foundation
-
 /// Runs blocking work on a Dispatch queue, at most `limit` at a time, so that expensive
 /// hashes never run on the server's event loops and a flood of logins queues instead of
 /// taking every core and 128 MiB per hash.
@@ -15,11 +13,7 @@ public actor ConcurrencyLimiter {
     public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         await acquire()
         defer { release() }
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(with: Result { try work() })
-            }
-        }
+        return try await BlockingWork.run(work)
     }
 
     private func acquire() async {

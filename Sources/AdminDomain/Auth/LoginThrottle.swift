@@ -44,7 +44,7 @@ public struct LoginThrottle: Sendable {
     /// Seconds to wait before this attempt may be checked; 0 when it may go ahead.
     public func wait(email: String, address: String?, now: Date = Date()) async throws -> TimeInterval {
         let keys = Self.keys(email: email, address: address)
-        let rows = try await database.reader.read { db in
+        let rows = try await database.read { db in
             try keys.map { entry in
                 try Row.fetchOne(db, sql: "SELECT failures, last_failure_at, locked_until FROM panel_login_throttle WHERE key = ?",
                                  arguments: [entry.key])
@@ -71,7 +71,7 @@ public struct LoginThrottle: Sendable {
         let stamp = SQLiteTime.string(now)
         let lockUntil = SQLiteTime.string(now.addingTimeInterval(Self.lockDuration))
         let stale = SQLiteTime.string(now.addingTimeInterval(-Self.lockDuration))
-        return try await database.writer.write { db in
+        return try await database.write { db in
             // A lock that has run out, or failures a quarter of an hour old, start the count
             // again. Sweeping every key keeps the table small: each failure costs a password
             // hash, so at most a few thousand rows can be live.
@@ -100,7 +100,7 @@ public struct LoginThrottle: Sendable {
     /// A correct password clears the counts for this account and address.
     public func recordSuccess(email: String, address: String?) async throws {
         let keys = Self.keys(email: email, address: address).map(\.key)
-        try await database.writer.write { db in
+        try await database.write { db in
             for key in keys { try db.execute(sql: "DELETE FROM panel_login_throttle WHERE key = ?", arguments: [key]) }
         }
     }
@@ -109,7 +109,7 @@ public struct LoginThrottle: Sendable {
     public func current(now: Date = Date()) async throws -> [ThrottleEntry] {
         let stamp = SQLiteTime.string(now)
         let stale = SQLiteTime.string(now.addingTimeInterval(-Self.lockDuration))
-        return try await database.reader.read { db in
+        return try await database.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
@@ -125,7 +125,7 @@ public struct LoginThrottle: Sendable {
     /// An admin lifts a lock or a delay early; returns whether there was one.
     @discardableResult
     public func clear(key: String) async throws -> Bool {
-        try await database.writer.write { db in
+        try await database.write { db in
             try db.execute(sql: "DELETE FROM panel_login_throttle WHERE key = ?", arguments: [key])
             return db.changesCount > 0
         }

@@ -11,11 +11,13 @@ public enum PasswordPolicy {
     public static let contextWords = ["expirytracker", "expiry tracker", "admin panel", "adminpanel"]
 
     /// nil when acceptable; otherwise a sentence to show the person choosing it.
-    public static func problem(with password: String, email: String? = nil) -> String? {
+    public static func problem(with password: String, email: String? = nil) async -> String? {
+        // The first use reads the list from disk: off the cooperative pool.
+        let commonPasswords = try? await BlockingWork.run { Self.commonPasswords }
         let normalized = password.precomposedStringWithCompatibilityMapping
         if normalized.count < minimumLength { return "the password must have at least \(minimumLength) characters" }
         if normalized.count > maximumLength { return "the password must have at most \(maximumLength) characters" }
-        guard let commonPasswords else {
+        guard let commonPasswords = commonPasswords ?? nil else {
             // Without the list nothing can be checked: refuse rather than accept blindly.
             return "the list of common passwords could not be read, so no password can be set now"
         }

@@ -30,7 +30,7 @@ public struct SessionStore: Sendable {
         let token = Self.newToken()
         let created = SQLiteTime.string(now)
         let expires = SQLiteTime.string(now.addingTimeInterval(policy.absoluteTimeout))
-        try await database.writer.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: """
                 INSERT INTO panel_sessions (token_hash, admin_id, created_at, last_seen_at, expires_at, client_address, user_agent)
@@ -46,7 +46,7 @@ public struct SessionStore: Sendable {
     public func identity(forToken token: String, now: Date = Date()) async throws -> StaffIdentity? {
         guard SecureToken.isWellFormed(token) else { return nil }
         let tokenHash = Self.hash(token)
-        let row = try await database.reader.read { db in
+        let row = try await database.read { db in
             try Row.fetchOne(
                 db,
                 sql: """
@@ -71,7 +71,7 @@ public struct SessionStore: Sendable {
             return nil
         }
         if now.timeIntervalSince(lastSeen) >= Self.touchInterval {
-            try await database.writer.write { db in
+            try await database.write { db in
                 try db.execute(sql: "UPDATE panel_sessions SET last_seen_at = ? WHERE token_hash = ?",
                                arguments: [SQLiteTime.string(now), tokenHash])
             }
@@ -85,7 +85,7 @@ public struct SessionStore: Sendable {
         let currentHash = Self.hash(currentToken)
         let idleLimit = SQLiteTime.string(now.addingTimeInterval(-policy.idleTimeout))
         let stamp = SQLiteTime.string(now)
-        return try await database.reader.read { db in
+        return try await database.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
@@ -111,7 +111,7 @@ public struct SessionStore: Sendable {
     /// password or privilege, a token seen before it is worth nothing.
     public func rotate(token: String) async throws -> String {
         let fresh = Self.newToken()
-        try await database.writer.write { db in
+        try await database.write { db in
             try db.execute(sql: "UPDATE panel_sessions SET token_hash = ? WHERE token_hash = ?",
                            arguments: [Self.hash(fresh), Self.hash(token)])
         }
@@ -123,7 +123,7 @@ public struct SessionStore: Sendable {
     @discardableResult
     public func deleteAll(adminID: Int64?, keepToken: String) async throws -> Int {
         let keep = Self.hash(keepToken)
-        return try await database.writer.write { db in
+        return try await database.write { db in
             if let adminID {
                 try db.execute(sql: "DELETE FROM panel_sessions WHERE admin_id = ? AND token_hash <> ?", arguments: [adminID, keep])
             } else {
@@ -135,7 +135,7 @@ public struct SessionStore: Sendable {
 
     public func delete(token: String) async throws {
         guard SecureToken.isWellFormed(token) else { return }
-        try await database.writer.write { db in
+        try await database.write { db in
             try db.execute(sql: "DELETE FROM panel_sessions WHERE token_hash = ?", arguments: [Self.hash(token)])
         }
     }

@@ -35,14 +35,14 @@ extension DashboardStats {
     public static let defaultChunkSize: Int64 = 50_000
 
     /// Walks the big tables by rowid range, never with a whole-table COUNT(*) in one read.
-    public static func compute(reader: any DatabaseReader, now: Date = Date(),
+    public static func compute(database: PanelDatabase, now: Date = Date(),
                                chunkSize: Int64 = defaultChunkSize) async throws -> DashboardStats {
         let activeSince = SQLiteTime.string(now.addingTimeInterval(-7 * 86_400))
         var stats = DashboardStats(totalUsers: 0, suspendedUsers: 0, premiumUsers: 0, activeUsers7Days: 0,
                                    foodItems: 0, documents: 0, signUpsPerDay: [], computedAt: now)
 
         let users = try await sumOverChunks(
-            of: "users", reader: reader, chunkSize: chunkSize,
+            of: "users", database: database, chunkSize: chunkSize,
             sql: """
             SELECT COUNT(*) FILTER (WHERE status <> 'deleted'),
                    COUNT(*) FILTER (WHERE status = 'suspended'),
@@ -56,20 +56,20 @@ extension DashboardStats {
         stats.premiumUsers = users[2]
         stats.activeUsers7Days = users[3]
         stats.foodItems = try await sumOverChunks(
-            of: "food_items", reader: reader, chunkSize: chunkSize,
+            of: "food_items", database: database, chunkSize: chunkSize,
             sql: "SELECT COUNT(*) FROM food_items WHERE id > :low AND id <= :high AND deleted_at IS NULL")[0]
         stats.documents = try await sumOverChunks(
-            of: "documents", reader: reader, chunkSize: chunkSize,
+            of: "documents", database: database, chunkSize: chunkSize,
             sql: "SELECT COUNT(*) FROM documents WHERE id > :low AND id <= :high AND deleted_at IS NULL")[0]
-        stats.signUpsPerDay = try await signUps(reader: reader, days: 30, now: now)
+        stats.signUpsPerDay = try await signUps(database: database, days: 30, now: now)
         return stats
     }
 
     /// An index range on users(created_at): a month of sign-ups, not the whole table.
-    static func signUps(reader: any DatabaseReader, days: Int, now: Date) async throws -> [DayCount] {
+    static func signUps(database: PanelDatabase, days: Int, now: Date) async throws -> [DayCount] {
         let today = Int64((now.timeIntervalSince1970 / 86_400).rounded(.down))
         let firstDay = today - Int64(days - 1)
-        let counted = try await reader.read { db in
+        let counted = try await database.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
@@ -90,11 +90,11 @@ extension DashboardStats {
     /// Runs `sql` (a one-row SELECT of `columns` counts, bounded by `:low` and `:high` on the
     /// rowid) once per chunk and adds the columns up.
     private static func sumOverChunks(
-        of table: String, reader: any DatabaseReader, chunkSize: Int64,
+        of table: String, database: PanelDatabase, chunkSize: Int64,
         sql: String, columns: Int = 1, arguments: [String: String] = [:]
     ) async throws -> [Int] {
         // MIN and MAX of the rowid are single b-tree seeks.
-        let bounds = try await reader.read { db in
+        let bounds = try await database.read { db in
             try Row.fetchOne(db, sql: "SELECT MIN(rowid), MAX(rowid) FROM \(table)")
                 .map { row in (row[0] as Int64?, row[1] as Int64?) }
         }
@@ -103,7 +103,7 @@ extension DashboardStats {
         var low = first - 1
         while low < last {
             let high = min(low + chunkSize, last)
-            let values = try await reader.read { [low] db in
+            let values = try await database.read { [low] db in
                 var chunkArguments = StatementArguments(arguments)
                 _ = chunkArguments.append(contentsOf: ["low": low, "high": high])
                 return try Row.fetchOne(db, sql: sql, arguments: chunkArguments)

@@ -4,13 +4,13 @@ import GRDB
 /// Keeps the dashboard off the big tables: the numbers are computed at most once per
 /// `maxAge`, in one task at a time, and a stale value is served while a fresh one is made.
 public actor DashboardStatsCache {
-    private let reader: any DatabaseReader
+    private let database: PanelDatabase
     private let maxAge: TimeInterval
     private var current: DashboardStats?
     private var refresh: Task<DashboardStats, any Error>?
 
-    public init(reader: any DatabaseReader, maxAge: TimeInterval) {
-        self.reader = reader
+    public init(database: PanelDatabase, maxAge: TimeInterval) {
+        self.database = database
         self.maxAge = maxAge
     }
 
@@ -26,10 +26,10 @@ public actor DashboardStatsCache {
     }
 
     private func startRefresh() -> Task<DashboardStats, any Error> {
-        let reader = self.reader
+        let database = self.database
         let task = Task {
             do {
-                let fresh = try await DashboardStats.compute(reader: reader)
+                let fresh = try await DashboardStats.compute(database: database)
                 self.finishRefresh(with: fresh)
                 return fresh
             } catch {

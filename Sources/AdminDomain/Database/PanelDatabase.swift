@@ -3,23 +3,47 @@ import GRDB
 
 /// The shared SQLite file, opened twice: a read-only pool for the app's tables and a
 /// single writer for the panel's own `panel_*` tables.
+///
+/// The only way in is `read` and `write`, both async, and both take a closure whose result
+/// is `Sendable`: rows are decoded inside the closure. GRDB also has synchronous `read` and
+/// `write`, which Swift picks silently when the result is not `Sendable` (a `[Row]`, say);
+/// called from async code they block a cooperative thread while waiting for a connection,
+/// and with as few threads as cores that waits forever. They are not reachable from here.
 public struct PanelDatabase: Sendable {
     /// Read-only: opened with SQLITE_OPEN_READONLY and `query_only`, so no code path can
     /// write an app table through it.
-    public let reader: any DatabaseReader
+    private let reader: DatabasePool
     /// Writes `panel_*` tables only, in short immediate transactions.
-    public let writer: any DatabaseWriter
+    private let writer: DatabaseQueue
 
     /// How long a statement waits for the backend's write lock before failing.
     static let busyTimeout: TimeInterval = 5
 
-    public init(reader: any DatabaseReader, writer: any DatabaseWriter) {
-        self.reader = reader
-        self.writer = writer
+    /// One read transaction on the read-only pool; the connection wait and the query run on
+    /// GRDB's Dispatch queues.
+    public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
+        try await reader.read(value)
     }
 
-    /// Opens an existing app database, checks that it is one, and migrates the panel's tables.
-    public static func open(path: String) throws -> PanelDatabase {
+    /// One immediate write transaction on the panel's writer; the wait for the write lock
+    /// (up to the busy timeout) runs on GRDB's Dispatch queue.
+    public func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
+        try await writer.write(updates)
+    }
+
+    /// A read outside any transaction: for the test that shows the read-only connection
+    /// cannot write even then.
+    func readOutsideTransaction<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
+        try await reader.unsafeRead(value)
+    }
+
+    /// Opens an existing app database, checks that it is one, and migrates the panel's
+    /// tables, off the cooperative pool: every step of it blocks.
+    public static func open(path: String) async throws -> PanelDatabase {
+        try await BlockingWork.run { try openBlocking(path: path) }
+    }
+
+    private static func openBlocking(path: String) throws -> PanelDatabase {
         try checkFile(at: path)
 
         var writerConfig = Configuration()

@@ -88,15 +88,15 @@ public struct ActivityCursor: Sendable, Equatable {
 /// sign-up. Candidates come from the index alone, in order, a chunk at a time; filters that
 /// need the row are applied to each chunk, so a page reads at most `candidateBudget` rows.
 public struct ActivityLists: Sendable {
-    let reader: any DatabaseReader
+    let database: PanelDatabase
     public static let pageSize = 50
     public static let candidateBudget = 10_000
     /// Candidates read to estimate a filtered list's size.
     public static let sampleSize = 5_000
     static let chunkSize = 1_000
 
-    public init(reader: any DatabaseReader) {
-        self.reader = reader
+    public init(database: PanelDatabase) {
+        self.database = database
     }
 
     /// How a filter becomes queries.
@@ -229,7 +229,7 @@ public struct ActivityLists: Sendable {
         var unsorted = filter
         unsorted.sort = .lastActive
         let plan = Plan(unsorted, now: now)
-        let range = try await reader.read { db in
+        let range = try await database.read { db in
             try Int.fetchOne(db, sql: plan.countSQL, arguments: StatementArguments(plan.arguments)) ?? 0
         }
         guard !plan.rowFilters.isEmpty, range > 0 else { return ListSize(value: range, isEstimate: false) }
@@ -250,7 +250,7 @@ public struct ActivityLists: Sendable {
     /// One chunk of candidates in order, and those of them that pass the row filters.
     private func candidatesAndRows(_ plan: Plan, after: ActivityCursor?,
                                    limit: Int) async throws -> ([ActivityCursor], [Int64: UserSummary]) {
-        try await reader.read { db in
+        try await database.read { db in
             let (sql, arguments) = plan.candidates(after: after, limit: limit)
             let chunk = try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
                 ActivityCursor(key: try row.decode(atIndex: 1), id: try row.decode(atIndex: 0))

@@ -27,10 +27,10 @@ public struct UserActivityLog: Sendable {
                                "downgraded", "export", "settings_changed", "push_opened"]
     public static let pageSize = 50
 
-    let reader: any DatabaseReader
+    let database: PanelDatabase
 
-    public init(reader: any DatabaseReader) {
-        self.reader = reader
+    public init(database: PanelDatabase) {
+        self.database = database
     }
 
     public func page(userID: Int64, filter: Filter, before: ActivityCursor?) async throws -> Page {
@@ -49,7 +49,7 @@ public struct UserActivityLog: Sendable {
             WHERE \(conditions.joined(separator: " AND ")) ORDER BY created_at DESC, id DESC LIMIT :limit
             """
         let statementArguments = StatementArguments(arguments)
-        let events = try await reader.read { db in try ActivityEvent.fetchAll(db, sql: sql, arguments: statementArguments) }
+        let events = try await database.read { db in try ActivityEvent.fetchAll(db, sql: sql, arguments: statementArguments) }
         let shown = Array(events.prefix(Self.pageSize))
         let next = events.count > Self.pageSize ? shown.last.map { ActivityCursor(key: $0.createdAt, id: $0.id) } : nil
         return Page(events: shown, next: next)

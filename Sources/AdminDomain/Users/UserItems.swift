@@ -76,35 +76,40 @@ public struct UserItems: Sendable {
     public static let storages = ["Refrigerator", "Freezer", "Pantry", "Counter"]
     public static let documentTypes = ["passport", "visa", "drivers_license", "id_card", "insurance", "membership", "custom"]
 
-    let reader: any DatabaseReader
+    let database: PanelDatabase
 
-    public init(reader: any DatabaseReader) {
-        self.reader = reader
+    public init(database: PanelDatabase) {
+        self.database = database
     }
 
     public func page(userID: Int64, calendar: UserCalendar, filter: Filter, after: Cursor?) async throws -> Page {
         let (sql, arguments) = Self.query(userID: userID, calendar: calendar, filter: filter, after: after)
-        let rows = try await reader.read { db in try Row.fetchAll(db, sql: sql, arguments: arguments) }
-        let items = try rows.prefix(Self.pageSize).map { row -> Item in
-            let expiry: String = try row.decode(forColumn: "expiry_date")
-            let consumedAt: String? = try row.decode(forColumn: "consumed_at")
-            let state: State = if consumedAt != nil {
-                .consumed
-            } else {
-                switch calendar.status(of: expiry) {
-                case .expired: .expired
-                case .expiringSoon: .expiringSoon
-                // A date the calendar cannot read sorts among the safe ones.
-                case .safe, nil: .safe
-                }
-            }
-            return Item(id: try row.decode(forColumn: "id"), name: try row.decode(forColumn: "name"), category: try row.decode(forColumn: "category"), storage: try row.decode(forColumn: "storage"),
-                        quantity: try row.decode(forColumn: "quantity"), maskedNumber: Masked.tail(try row.decode(forColumn: "number"), keep: 3), expiryDate: expiry,
-                        state: state, daysRemaining: calendar.daysRemaining(until: expiry), createdAt: try row.decode(forColumn: "created_at"),
-                        consumedAt: consumedAt)
+        // Decoded inside the read: rows are not Sendable, and the async read needs a Sendable result.
+        let (items, more) = try await database.read { db in
+            let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+            return (try rows.prefix(Self.pageSize).map { try Self.item($0, calendar: calendar) }, rows.count > Self.pageSize)
         }
-        let next = rows.count > Self.pageSize ? items.last.map { Cursor(expiryDate: $0.expiryDate, id: $0.id) } : nil
+        let next = more ? items.last.map { Cursor(expiryDate: $0.expiryDate, id: $0.id) } : nil
         return Page(items: items, next: next)
+    }
+
+    private static func item(_ row: Row, calendar: UserCalendar) throws -> Item {
+        let expiry: String = try row.decode(forColumn: "expiry_date")
+        let consumedAt: String? = try row.decode(forColumn: "consumed_at")
+        let state: State = if consumedAt != nil {
+            .consumed
+        } else {
+            switch calendar.status(of: expiry) {
+            case .expired: .expired
+            case .expiringSoon: .expiringSoon
+            // A date the calendar cannot read sorts among the safe ones.
+            case .safe, nil: .safe
+            }
+        }
+        return Item(id: try row.decode(forColumn: "id"), name: try row.decode(forColumn: "name"), category: try row.decode(forColumn: "category"), storage: try row.decode(forColumn: "storage"),
+                    quantity: try row.decode(forColumn: "quantity"), maskedNumber: Masked.tail(try row.decode(forColumn: "number"), keep: 3), expiryDate: expiry,
+                    state: state, daysRemaining: calendar.daysRemaining(until: expiry), createdAt: try row.decode(forColumn: "created_at"),
+                    consumedAt: consumedAt)
     }
 
     static func query(userID: Int64, calendar: UserCalendar, filter: Filter, after: Cursor?) -> (String, StatementArguments) {

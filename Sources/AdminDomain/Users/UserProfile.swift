@@ -108,8 +108,8 @@ public struct UserProfile: Sendable {
     static let recentCount = 20
 
     /// nil when there is no such user.
-    public static func load(id: Int64, reader: any DatabaseReader, now: Date = Date()) async throws -> UserProfile? {
-        try await reader.read { db in
+    public static func load(id: Int64, database: PanelDatabase, now: Date = Date()) async throws -> UserProfile? {
+        try await database.read { db in
             guard let account = try Account.fetchOne(db, sql: """
                 SELECT id, email, display_name, plan, status, timezone, locale, household_id, created_at,
                        last_active_at, email_verified_at

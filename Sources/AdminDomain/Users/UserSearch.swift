@@ -32,7 +32,7 @@ public struct UserSearchResult: Sendable, Equatable {
 /// prefix, with the typed text taken literally: no LIKE, so `%`, `_` and `\` are characters.
 /// Names have no index: they are scanned newest first, a bounded slice per page.
 public struct UserDirectory: Sendable {
-    let reader: any DatabaseReader
+    let database: PanelDatabase
     public static let pageSize = 25
     /// Suggestions start at this many characters: fewer match too many to help.
     public static let suggestionMinimum = 2
@@ -43,8 +43,8 @@ public struct UserDirectory: Sendable {
     /// …and stops early after this long.
     static let nameScanTime: TimeInterval = 0.1
 
-    public init(reader: any DatabaseReader) {
-        self.reader = reader
+    public init(database: PanelDatabase) {
+        self.database = database
     }
 
     public func search(_ query: UserSearchQuery) async throws -> UserSearchResult {
@@ -59,7 +59,7 @@ public struct UserDirectory: Sendable {
 
     /// One user's summary by id, without the item count.
     public func summary(id: Int64) async throws -> UserSummary? {
-        try await reader.read { db in
+        try await database.read { db in
             try UserSummary.fetchOne(db, sql: "SELECT \(UserSummary.columns) FROM users u WHERE u.id = ?", arguments: [id])
         }
     }
@@ -87,13 +87,13 @@ public struct UserDirectory: Sendable {
             "prefix": prefix, "upper": prefix + "\u{10FFFF}", "after": after ?? "", "limit": limit + 1,
         ]
         let sql = Self.emailPrefixSQL(columns: withItemCount ? UserSummary.columnsWithItemCount : UserSummary.columns)
-        let users = try await reader.read { db in try UserSummary.fetchAll(db, sql: sql, arguments: arguments) }
+        let users = try await database.read { db in try UserSummary.fetchAll(db, sql: sql, arguments: arguments) }
         return UserSearchResult(users: Array(users.prefix(limit)), next: users.count > limit ? users[limit - 1].email : nil)
     }
 
     private func byID(_ text: String) async throws -> UserSearchResult {
         guard let id = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text) else { return UserSearchResult(users: []) }
-        let users = try await reader.read { db in
+        let users = try await database.read { db in
             try UserSummary.fetchAll(db, sql: "SELECT \(UserSummary.columnsWithItemCount) FROM users u WHERE u.id = ?", arguments: [id])
         }
         return UserSearchResult(users: users)
@@ -107,14 +107,14 @@ public struct UserDirectory: Sendable {
         if let startBelow {
             upper = startBelow
         } else {
-            upper = try await reader.read { db in (try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 0) + 1 }
+            upper = try await database.read { db in (try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 0) + 1 }
         }
         var found: [UserSummary] = []
         var scanned: Int64 = 0
         // At least one slice, however slow the machine; then as many as the budgets allow.
         repeat {
             let (lower, below, wanted) = (max(1, upper - Self.nameScanSlice), upper, Self.pageSize - found.count)
-            let slice = try await reader.read { db in
+            let slice = try await database.read { db in
                 try UserSummary.fetchAll(db, sql: Self.nameSliceSQL, arguments: [lower, below, text, wanted])
             }
             found += slice
@@ -139,7 +139,7 @@ public struct UserDirectory: Sendable {
     private func itemCounts(_ users: [UserSummary]) async throws -> [UserSummary] {
         guard !users.isEmpty else { return users }
         let ids = users.map { String($0.id) }.joined(separator: ",")
-        let counted = try await reader.read { db in
+        let counted = try await database.read { db in
             try UserSummary.fetchAll(db, sql: "SELECT \(UserSummary.columnsWithItemCount) FROM users u WHERE u.id IN (\(ids))")
         }
         let byID = Dictionary(uniqueKeysWithValues: counted.map { ($0.id, $0) })

@@ -3,8 +3,8 @@ import Hummingbird
 import Logging
 
 /// Opens the database and builds the whole panel; the executable and the tests both call it.
-public func buildApplication(_ configuration: PanelConfiguration, logger: Logger? = nil) throws -> some ApplicationProtocol {
-    let database = try PanelDatabase.open(path: configuration.databasePath)
+public func buildApplication(_ configuration: PanelConfiguration, logger: Logger? = nil) async throws -> some ApplicationProtocol {
+    let database = try await PanelDatabase.open(path: configuration.databasePath)
     let services = PanelServices(database: database, configuration: configuration)
     services.warmUp()
     return buildApplication(services: services, configuration: configuration, logger: logger)

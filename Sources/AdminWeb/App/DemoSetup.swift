@@ -17,13 +17,14 @@ public enum DemoSetup {
     public static func prepare(configuration: PanelConfiguration, users: Int) async throws -> Outcome {
         var report: DemoSeedReport?
         if !FileManager.default.fileExists(atPath: configuration.databasePath) {
-            report = try DemoSeeder(userCount: users).run(path: configuration.databasePath)
+            let path = configuration.databasePath
+            report = try await BlockingWork.run { try DemoSeeder(userCount: users).run(path: path) }
         }
-        let services = PanelServices(database: try PanelDatabase.open(path: configuration.databasePath),
+        let services = PanelServices(database: try await PanelDatabase.open(path: configuration.databasePath),
                                      configuration: configuration)
         var password: String?
         if try await services.admins.activeAdminCount() == 0 {
-            let fresh = GeneratedPassword.make(for: adminEmail)
+            let fresh = await GeneratedPassword.make(for: adminEmail)
             try await services.admins.create(email: adminEmail, password: fresh, role: .admin)
             password = fresh
         }

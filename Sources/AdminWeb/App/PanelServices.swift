@@ -22,7 +22,7 @@ public struct PanelServices: Sendable {
         signIn = SignInService(database: database, hasher: hasher, sessionPolicy: configuration.sessionPolicy)
         admins = signIn.admins
         twoFactorPolicy = configuration.twoFactorPolicy
-        stats = DashboardStatsCache(reader: database.reader, maxAge: configuration.statsMaxAge)
+        stats = DashboardStatsCache(database: database, maxAge: configuration.statsMaxAge)
         sessionCookie = .session(secure: configuration.secureCookies)
         secondFactorCookie = .secondFactor(secure: configuration.secureCookies)
         loginFormCookie = .loginForm(secure: configuration.secureCookies)

@@ -21,13 +21,12 @@ public enum SupportBenchmark {
     }
 
     public static func run(database: PanelDatabase, iterations: Int, report: (String) -> Void) async throws -> ([Figure], Export) {
-        let reader = database.reader
-        let directory = UserDirectory(reader: reader)
+        let directory = UserDirectory(database: database)
         // Sample users spread over the id range, outside the timed part.
-        let maxID = try await reader.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 1 }
+        let maxID = try await database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 1 }
         let whaleID = DemoSeeder.whaleUserID
         let ids = (0..<iterations).map { _ in Int64.random(in: 1...maxID) }
-        let sample: [(Int64, String)] = try await reader.read { db in
+        let sample: [(Int64, String)] = try await database.read { db in
             try ids.compactMap { id in
                 try Row.fetchOne(db, sql: "SELECT id, email FROM users WHERE id >= ? ORDER BY id LIMIT 1", arguments: [id])
                     .map { (try $0.decode(atIndex: 0), try $0.decode(atIndex: 1)) }
@@ -62,15 +61,15 @@ public enum SupportBenchmark {
             _ = try await directory.search(UserSearchQuery(field: .name, text: String(sample[index].1.prefix(3))))
         }
         try await measure("profile page, typical user", sample.count) { index in
-            try await renderProfile(id: sample[index].0, reader: reader)
+            try await renderProfile(id: sample[index].0, database: database)
         }
         try await measure("profile page, 20,000-item user", min(iterations, 100)) { _ in
-            try await renderProfile(id: whaleID, reader: reader)
+            try await renderProfile(id: whaleID, database: database)
         }
         try await measure("profile page, 20,000-item user, expired", min(iterations, 100)) { _ in
-            try await renderProfile(id: whaleID, reader: reader, form: ItemsForm(fields: ["state": "expired"]))
+            try await renderProfile(id: whaleID, database: database, form: ItemsForm(fields: ["state": "expired"]))
         }
-        let lists = ActivityLists(reader: reader)
+        let lists = ActivityLists(database: database)
         for bucket in ActivityBucket.allCases {
             try await measure("activity \(bucket.rawValue): first page + size", min(iterations, 50)) { _ in
                 _ = try await ActivityListModel.load(database: database, form: ActivityForm(fields: ["bucket": bucket.rawValue]))
@@ -102,8 +101,8 @@ public enum SupportBenchmark {
         return (figures, export)
     }
 
-    private static func renderProfile(id: Int64, reader: any DatabaseReader, form: ItemsForm = ItemsForm()) async throws {
-        guard let model = try await UserProfileModel.load(reader: reader, id: id, form: form) else { return }
+    private static func renderProfile(id: Int64, database: PanelDatabase, form: ItemsForm = ItemsForm()) async throws {
+        guard let model = try await UserProfileModel.load(database: database, id: id, form: form) else { return }
         let viewer = Viewer(identity: StaffIdentity(adminID: 0, email: "bench@example.com", role: .support), csrfToken: "x")
         _ = HTMLDocument(root: UserProfileView(model: model, viewer: viewer).content).render()
     }

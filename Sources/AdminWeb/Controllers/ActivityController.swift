@@ -23,7 +23,7 @@ struct ActivityController {
         let (filter, problems) = form.filter
         guard problems.isEmpty else { return try await list(request: request, context: context).response() }
         try await services.audit(context, .usersExported, detail: form.queryItems.auditDetail)
-        let lists = ActivityLists(reader: services.database.reader)
+        let lists = ActivityLists(database: services.database)
         return CSV.response(filename: "users-\(filter.bucket.rawValue).csv", header: UserSummary.csvHeader) { emit in
             try await lists.forEachChunk(filter) { users in try await emit(users.map(\.csvCells)) }
         }

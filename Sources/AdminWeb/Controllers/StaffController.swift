@@ -33,7 +33,7 @@ struct StaffController {
             return try await page(context, error: "Choose a role.", status: .badRequest)
         }
         let email = (form.email ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        let password = GeneratedPassword.make(for: email)
+        let password = await GeneratedPassword.make(for: email)
         let admin: Admin
         do {
             admin = try await services.admins.create(email: email, password: password, role: role, oneTime: true)
@@ -65,7 +65,7 @@ struct StaffController {
         guard let id = context.parameters.get("id", as: Int64.self),
               let admin = try await services.admins.find(id: id)
         else { throw HTTPError(.notFound) }
-        let password = GeneratedPassword.make(for: admin.email)
+        let password = await GeneratedPassword.make(for: admin.email)
         try await services.admins.resetPassword(id: id, to: password, oneTime: true)
         try await audit(context, .passwordReset, id)
         return try await page(context, notice: "Password reset. That person's sessions have ended.",

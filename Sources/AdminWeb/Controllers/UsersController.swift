@@ -18,7 +18,7 @@ struct UsersController {
         var result: UserSearchResult?
         if let query = form.query {
             try await services.audit(context, .userSearched, detail: "\(query.field.rawValue): \(query.text)")
-            result = try await UserDirectory(reader: services.database.reader).search(query)
+            result = try await UserDirectory(database: services.database).search(query)
         }
         return HTMLPage(UserSearchView(model: UserSearchModel(form: form, result: result), viewer: context.viewer))
     }
@@ -32,7 +32,7 @@ struct UsersController {
     /// Emails that start with what is typed, as JSON for the search box's list.
     @Sendable func suggestions(request: Request, context: StaffRequestContext) async throws -> Response {
         let typed = String((request.uri.queryParameters.get("q") ?? "").prefix(320))
-        let users = try await UserDirectory(reader: services.database.reader).suggestions(prefix: typed)
+        let users = try await UserDirectory(database: services.database).suggestions(prefix: typed)
         if typed.trimmingCharacters(in: .whitespaces).utf8.count >= UserDirectory.suggestionMinimum {
             try await services.audit(context, .userSearched, detail: "suggestions: \(typed)")
         }
@@ -43,7 +43,7 @@ struct UsersController {
 
     @Sendable func profile(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let id = try userID(context)
-        guard let model = try await UserProfileModel.load(reader: services.database.reader, id: id, form: ItemsForm(request: request)) else {
+        guard let model = try await UserProfileModel.load(database: services.database, id: id, form: ItemsForm(request: request)) else {
             throw HTTPError(.notFound)
         }
         try await services.audit(context, .userViewed, target: "user:\(id)")
@@ -52,11 +52,11 @@ struct UsersController {
 
     @Sendable func activity(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let id = try userID(context)
-        let reader = services.database.reader
-        guard let user = try await UserDirectory(reader: reader).summary(id: id) else { throw HTTPError(.notFound) }
+        let database = services.database
+        guard let user = try await UserDirectory(database: database).summary(id: id) else { throw HTTPError(.notFound) }
         let form = ActivityLogForm(request: request)
         let (filter, problems) = form.filter
-        let page = try await UserActivityLog(reader: reader).page(userID: id, filter: filter, before: form.cursor)
+        let page = try await UserActivityLog(database: database).page(userID: id, filter: filter, before: form.cursor)
         try await services.audit(context, .userActivityViewed, target: "user:\(id)")
         let model = UserActivityModel(user: user, form: form, page: page, problems: problems)
         return HTMLPage(UserActivityView(model: model, viewer: context.viewer), status: problems.isEmpty ? .ok : .badRequest)

@@ -14,7 +14,7 @@ public struct LoginChallengeStore: Sendable {
 
     public func create(adminID: Int64, now: Date = Date()) async throws -> String {
         let token = SecureToken.random()
-        try await database.writer.write { db in
+        try await database.write { db in
             try db.execute(sql: "DELETE FROM panel_login_challenges WHERE expires_at <= ?", arguments: [SQLiteTime.string(now)])
             try db.execute(
                 sql: "INSERT INTO panel_login_challenges (token_hash, admin_id, expires_at) VALUES (?, ?, ?)",
@@ -26,7 +26,7 @@ public struct LoginChallengeStore: Sendable {
     /// The account waiting on this challenge, if it is live.
     public func adminID(forToken token: String, now: Date = Date()) async throws -> Int64? {
         guard SecureToken.isWellFormed(token) else { return nil }
-        return try await database.reader.read { db in
+        return try await database.read { db in
             try Int64.fetchOne(
                 db, sql: "SELECT admin_id FROM panel_login_challenges WHERE token_hash = ? AND expires_at > ? AND failures < ?",
                 arguments: [SecureToken.sha256Hex(token), SQLiteTime.string(now), Self.maxFailures])
@@ -36,7 +36,7 @@ public struct LoginChallengeStore: Sendable {
     /// Counts a wrong code; returns the tries left (0: the challenge is spent).
     public func recordFailure(token: String) async throws -> Int {
         let tokenHash = SecureToken.sha256Hex(token)
-        return try await database.writer.write { db in
+        return try await database.write { db in
             try db.execute(sql: "UPDATE panel_login_challenges SET failures = failures + 1 WHERE token_hash = ?",
                            arguments: [tokenHash])
             let failures = try Int.fetchOne(db, sql: "SELECT failures FROM panel_login_challenges WHERE token_hash = ?",
@@ -50,7 +50,7 @@ public struct LoginChallengeStore: Sendable {
 
     public func delete(token: String) async throws {
         guard SecureToken.isWellFormed(token) else { return }
-        try await database.writer.write { db in
+        try await database.write { db in
             try db.execute(sql: "DELETE FROM panel_login_challenges WHERE token_hash = ?", arguments: [SecureToken.sha256Hex(token)])
         }
     }

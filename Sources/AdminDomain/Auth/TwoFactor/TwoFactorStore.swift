@@ -29,7 +29,7 @@ public struct TwoFactorStore: Sendable {
     }
 
     public func status(adminID: Int64) async throws -> TwoFactorStatus {
-        try await database.reader.read { db in
+        try await database.read { db in
             let enabledAt = try String.fetchOne(
                 db, sql: "SELECT confirmed_at FROM panel_two_factor WHERE admin_id = ?", arguments: [adminID])
             let left = try Int.fetchOne(
@@ -41,7 +41,7 @@ public struct TwoFactorStore: Sendable {
 
     /// The accounts with two-factor on, for the staff list.
     public func enabledAdminIDs() async throws -> Set<Int64> {
-        try await database.reader.read { db in
+        try await database.read { db in
             Set(try Int64.fetchAll(db, sql: "SELECT admin_id FROM panel_two_factor WHERE confirmed_at IS NOT NULL"))
         }
     }
@@ -49,7 +49,7 @@ public struct TwoFactorStore: Sendable {
     /// The key being enrolled, if enrolment has begun and is not confirmed: read only, for
     /// the enrolment page's GET.
     public func pendingSecret(adminID: Int64) async throws -> String? {
-        try await database.reader.read { db in
+        try await database.read { db in
             try String.fetchOne(db, sql: "SELECT secret FROM panel_two_factor WHERE admin_id = ? AND confirmed_at IS NULL",
                                 arguments: [adminID])
         }
@@ -58,7 +58,7 @@ public struct TwoFactorStore: Sendable {
     /// Starts enrolment: makes the key, or returns the one already begun, so a second click
     /// does not invalidate what the phone already scanned.
     public func beginEnrolment(adminID: Int64) async throws -> String {
-        try await database.writer.write { db in
+        try await database.write { db in
             let row = try Row.fetchOne(db, sql: "SELECT secret, confirmed_at FROM panel_two_factor WHERE admin_id = ?",
                                        arguments: [adminID])
             if let row {
@@ -74,15 +74,16 @@ public struct TwoFactorStore: Sendable {
     /// Turns two-factor on when `code` is the pending key's current code; returns the new
     /// recovery codes, shown once, or nil for a wrong code.
     public func confirm(adminID: Int64, code: String, now: Date = Date()) async throws -> [String]? {
-        let secret = try await database.reader.read { db in
+        let pending = try await database.read { db -> (secret: String, confirmedAt: String?)? in
             try Row.fetchOne(db, sql: "SELECT secret, confirmed_at FROM panel_two_factor WHERE admin_id = ?",
                              arguments: [adminID])
+                .map { ($0["secret"], $0["confirmed_at"]) }
         }
-        guard let secret else { throw TwoFactorError.notStarted }
-        guard (secret["confirmed_at"] as String?) == nil else { throw TwoFactorError.alreadyEnabled }
-        guard let step = TOTPCode.matchingStep(code, secret: secret["secret"], now: now) else { return nil }
+        guard let pending else { throw TwoFactorError.notStarted }
+        guard pending.confirmedAt == nil else { throw TwoFactorError.alreadyEnabled }
+        guard let step = TOTPCode.matchingStep(code, secret: pending.secret, now: now) else { return nil }
         let codes = (0..<RecoveryCode.countPerSet).map { _ in RecoveryCode.generate() }
-        let confirmed = try await database.writer.write { db in
+        let confirmed = try await database.write { db in
             try db.execute(
                 sql: "UPDATE panel_two_factor SET confirmed_at = ?, last_step = ? WHERE admin_id = ? AND confirmed_at IS NULL",
                 arguments: [SQLiteTime.string(now), step, adminID])
@@ -96,7 +97,7 @@ public struct TwoFactorStore: Sendable {
     /// Checks a six-digit code or a recovery code and spends it.
     public func verify(adminID: Int64, code: String, now: Date = Date()) async throws -> SecondFactorProof? {
         if let recovery = RecoveryCode.normalized(code) {
-            return try await database.writer.write { db in
+            return try await database.write { db in
                 try db.execute(
                     sql: "UPDATE panel_recovery_codes SET used_at = ? WHERE admin_id = ? AND code_hash = ? AND used_at IS NULL",
                     arguments: [SQLiteTime.string(now), adminID, RecoveryCode.hash(normalized: recovery)])
@@ -107,14 +108,14 @@ public struct TwoFactorStore: Sendable {
                 return .recoveryCode(left: left)
             }
         }
-        let secret = try await database.reader.read { db in
+        let secret = try await database.read { db in
             try String.fetchOne(
                 db, sql: "SELECT secret FROM panel_two_factor WHERE admin_id = ? AND confirmed_at IS NOT NULL",
                 arguments: [adminID])
         }
         guard let secret, let step = TOTPCode.matchingStep(code, secret: secret, now: now) else { return nil }
         // A code is good once: a step at or before the last one accepted is a replay.
-        return try await database.writer.write { db in
+        return try await database.write { db in
             try db.execute(
                 sql: "UPDATE panel_two_factor SET last_step = ? WHERE admin_id = ? AND (last_step IS NULL OR last_step < ?)",
                 arguments: [step, adminID, step])
@@ -125,7 +126,7 @@ public struct TwoFactorStore: Sendable {
     /// A fresh set of ten; the old codes stop working.
     public func regenerateRecoveryCodes(adminID: Int64, now: Date = Date()) async throws -> [String] {
         let codes = (0..<RecoveryCode.countPerSet).map { _ in RecoveryCode.generate() }
-        try await database.writer.write { db in
+        try await database.write { db in
             try Self.replaceRecoveryCodes(db, adminID: adminID, codes: codes, now: now)
         }
         return codes
@@ -135,7 +136,7 @@ public struct TwoFactorStore: Sendable {
     /// `endingSessions`: when an admin resets someone who lost their phone, whoever holds
     /// that person's sessions is signed out too.
     public func remove(adminID: Int64, endingSessions: Bool = false) async throws {
-        try await database.writer.write { db in
+        try await database.write { db in
             try db.execute(sql: "DELETE FROM panel_two_factor WHERE admin_id = ?", arguments: [adminID])
             try db.execute(sql: "DELETE FROM panel_recovery_codes WHERE admin_id = ?", arguments: [adminID])
             if endingSessions {

@@ -10,7 +10,7 @@ struct ActivityListModel {
 
     static func load(database: PanelDatabase, form: ActivityForm) async throws -> ActivityListModel {
         let (filter, problems) = form.filter
-        let lists = ActivityLists(reader: database.reader)
+        let lists = ActivityLists(database: database)
         async let size = lists.size(filter)
         async let page = lists.page(filter, after: form.cursor)
         return ActivityListModel(form: form, filter: filter, size: try await size, page: try await page, problems: problems)

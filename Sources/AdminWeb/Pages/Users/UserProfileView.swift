@@ -7,9 +7,9 @@ struct UserProfileModel {
     let form: ItemsForm
     let items: UserItems.Page
 
-    static func load(reader: any DatabaseReader, id: Int64, form: ItemsForm) async throws -> UserProfileModel? {
-        guard let profile = try await UserProfile.load(id: id, reader: reader) else { return nil }
-        let items = try await UserItems(reader: reader)
+    static func load(database: PanelDatabase, id: Int64, form: ItemsForm) async throws -> UserProfileModel? {
+        guard let profile = try await UserProfile.load(id: id, database: database) else { return nil }
+        let items = try await UserItems(database: database)
             .page(userID: id, calendar: profile.calendar, filter: form.filter, after: form.cursor)
         return UserProfileModel(profile: profile, form: form, items: items)
     }
