@@ -8,7 +8,7 @@ let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
 let package = Package(
     name: "expiry-admin-panel",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "admin-panel", targets: ["admin-panel"]),
     ],
@@ -20,6 +20,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", exact: "3.12.3"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", exact: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
     ],
     targets: [
         // Typed HTML with escaping that cannot be forgotten; no dependencies on purpose.
@@ -47,6 +50,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),
@@ -57,6 +61,21 @@ let package = Package(
                 "AdminDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: strict
+        ),
+        // Real-server load: starts `admin-panel serve`, drives it over HTTP, stops it with SIGTERM.
+        .target(
+            name: "PanelLoad",
+            dependencies: [
+                "AdminDomain",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "panel-load",
+            dependencies: ["PanelLoad", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
         // Temporary seeded databases and digests shared by the test targets.
@@ -70,7 +89,7 @@ let package = Package(
         // Runs the built executable: exit codes and messages are the command line's contract.
         .testTarget(
             name: "CLITests",
-            dependencies: ["admin-panel", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["admin-panel", "PanelLoad", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),
         .testTarget(

@@ -18,8 +18,8 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var server: ServerOptions
 
     func run() async throws {
-        let app = try await reportingErrors {
-            let configuration = server.configuration(databasePath: db)
+        let configuration = server.configuration(databasePath: db)
+        let (app, services) = try await reportingErrors {
             if !FileManager.default.fileExists(atPath: db) {
                 say("creating \(db) with \(users) demo users…")
             }
@@ -41,8 +41,8 @@ struct DemoCommand: AsyncParsableCommand {
             }
             outcome.services.warmUp()
             say("serving on http://\(server.host):\(server.port)")
-            return buildApplication(services: outcome.services, configuration: configuration)
+            return (buildApplication(services: outcome.services, configuration: configuration), outcome.services)
         }
-        try await app.runService()
+        try await app.runPanel(services: services, shutdownDeadline: configuration.shutdownDeadline)
     }
 }

@@ -26,13 +26,17 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Hours after sign-in after which a session ends, however busy.")
     var absoluteHours = 12
 
+    @Option(help: "Seconds after SIGTERM or SIGINT within which the panel exits, even with requests still open.")
+    var shutdownSeconds = 10
+
     func configuration(databasePath: String) -> PanelConfiguration {
         PanelConfiguration(
             databasePath: databasePath, host: host, port: port, publicDirectory: publicDirectory,
             sessionPolicy: SessionPolicy(idleTimeout: TimeInterval(max(1, idleMinutes) * 60),
                                          absoluteTimeout: TimeInterval(max(1, absoluteHours) * 3600)),
             secureCookies: secureCookies,
-            twoFactorPolicy: TwoFactorPolicy(requiredForAll: requireTwoFactor))
+            twoFactorPolicy: TwoFactorPolicy(requiredForAll: requireTwoFactor),
+            shutdownDeadline: .seconds(max(1, shutdownSeconds)))
     }
 }
 
@@ -45,7 +49,8 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var server: ServerOptions
 
     func run() async throws {
-        let app = try await reportingErrors { try await buildApplication(server.configuration(databasePath: db)) }
-        try await app.runService()
+        let configuration = server.configuration(databasePath: db)
+        let (app, services) = try await reportingErrors { try await buildApplication(configuration) }
+        try await app.runPanel(services: services, shutdownDeadline: configuration.shutdownDeadline)
     }
 }

@@ -3,17 +3,6 @@ import GRDB
 import Testing
 import TestSupport
 
-/// The `admin-panel` binary beside the test bundle: SwiftPM builds both into one folder.
-private let executable: URL = {
-    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-    var folder = bundle.deletingLastPathComponent()
-    // On Linux the test runner is the .xctest file itself; elsewhere it sits inside a bundle.
-    while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("admin-panel").path), folder.path != "/" {
-        folder.deleteLastPathComponent()
-    }
-    return folder.appendingPathComponent("admin-panel")
-}()
-
 /// Runs `admin-panel` with `input` on standard input (none when nil).
 func runPanel(_ arguments: [String], input: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()

@@ -3,11 +3,12 @@ import Hummingbird
 import Logging
 
 /// Opens the database and builds the whole panel; the executable and the tests both call it.
-public func buildApplication(_ configuration: PanelConfiguration, logger: Logger? = nil) async throws -> some ApplicationProtocol {
+public func buildApplication(_ configuration: PanelConfiguration, logger: Logger? = nil) async throws
+    -> (some ApplicationProtocol, PanelServices) {
     let database = try await PanelDatabase.open(path: configuration.databasePath)
     let services = PanelServices(database: database, configuration: configuration)
     services.warmUp()
-    return buildApplication(services: services, configuration: configuration, logger: logger)
+    return (buildApplication(services: services, configuration: configuration, logger: logger), services)
 }
 
 public func buildApplication(services: PanelServices, configuration: PanelConfiguration,
@@ -23,6 +24,7 @@ public func buildApplication(services: PanelServices, configuration: PanelConfig
 public func buildRouter(services: PanelServices, publicDirectory: String) -> Router<PanelRequestContext> {
     let router = Router(context: PanelRequestContext.self)
     router.addMiddleware {
+        OpenRequestsMiddleware(openRequests: services.openRequests)
         SecurityHeadersMiddleware(tls: services.sessionCookie.secure)
         ErrorPageMiddleware()
         CSRFMiddleware(services: services)

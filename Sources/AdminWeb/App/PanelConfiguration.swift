@@ -17,6 +17,8 @@ public struct PanelConfiguration: Sendable {
     public var secureCookies: Bool
     /// Admins always need a second factor; this can require it of everyone.
     public var twoFactorPolicy: TwoFactorPolicy
+    /// After SIGTERM, how long requests in flight may take before the process ends anyway.
+    public var shutdownDeadline: Duration
 
     public init(
         databasePath: String,
@@ -28,7 +30,8 @@ public struct PanelConfiguration: Sendable {
         sessionPolicy: SessionPolicy = SessionPolicy(),
         statsMaxAge: TimeInterval = 300,
         secureCookies: Bool = false,
-        twoFactorPolicy: TwoFactorPolicy = TwoFactorPolicy()
+        twoFactorPolicy: TwoFactorPolicy = TwoFactorPolicy(),
+        shutdownDeadline: Duration = .seconds(10)
     ) {
         self.databasePath = databasePath
         self.host = host
@@ -40,5 +43,6 @@ public struct PanelConfiguration: Sendable {
         self.statsMaxAge = statsMaxAge
         self.secureCookies = secureCookies
         self.twoFactorPolicy = twoFactorPolicy
+        self.shutdownDeadline = shutdownDeadline
     }
 }

@@ -15,6 +15,8 @@ public struct PanelServices: Sendable {
     let statsMaxAge: TimeInterval
     /// Every signed-in route and the permission it needs, filled as the router is built.
     let staffRoutes = StaffRoutes.Registry()
+    /// Requests whose handlers are running, for the shutdown watchdog.
+    public let openRequests = OpenRequests()
 
     public init(database: PanelDatabase, configuration: PanelConfiguration) {
         self.database = database

@@ -1,0 +1,34 @@
+import AdminDomain
+import Foundation
+
+/// A signed-in admin for the load, made straight in the panel's tables through the domain:
+/// an account with a random password nobody types, a confirmed second factor, and a session.
+public struct LoadFixture: Sendable {
+    public let cookie: String
+    public let typicalUserID: Int64
+    public let whaleUserID: Int64
+
+    public static let email = "load-test@example.com"
+
+    public static func prepare(databasePath: String) async throws -> LoadFixture {
+        let database = try await PanelDatabase.open(path: databasePath)
+        // Cheap parameters: this password is never typed, so its hash is never checked.
+        let admins = AdminStore(database: database, hasher: PasswordHasher(parameters: ScryptParameters(logN: 4, r: 8, p: 1)))
+        let password = (0..<2).map { _ in UUID().uuidString }.joined()
+        var admin = try await admins.find(email: email)
+        if admin == nil { admin = try await admins.create(email: email, password: password, role: .admin) }
+        guard let adminID = admin?.id else { throw LoadFixtureError.noAccountID }
+        let twoFactor = TwoFactorStore(database: database)
+        if try await !twoFactor.status(adminID: adminID).isEnabled {
+            let secret = try await twoFactor.beginEnrolment(adminID: adminID)
+            _ = try await twoFactor.confirm(adminID: adminID, code: TOTPCode.code(secret: secret, step: TOTPCode.step(at: Date())))
+        }
+        let token = try await SessionStore(database: database, policy: SessionPolicy())
+            .create(adminID: adminID, clientAddress: "127.0.0.1", userAgent: "panel-load")
+        return LoadFixture(cookie: "panel_session=\(token)", typicalUserID: 50, whaleUserID: DemoSeeder.whaleUserID)
+    }
+}
+
+enum LoadFixtureError: Error {
+    case noAccountID
+}

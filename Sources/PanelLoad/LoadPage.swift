@@ -1,0 +1,28 @@
+/// One page the load visits, by name, and the statuses that count as answered.
+public struct LoadPage: Sendable {
+    public let name: String
+    public let path: String
+
+    public init(_ name: String, _ path: String) {
+        self.name = name
+        self.path = path
+    }
+
+    /// What support and admins open on a busy day: every page that reads the app's big
+    /// tables, including the 20,000-item user's profile and a streamed export.
+    public static func standardMix(fixture: LoadFixture) -> [LoadPage] {
+        [
+            LoadPage("dashboard", "/"),
+            LoadPage("search", "/users?q=maria"),
+            LoadPage("suggestions", "/users/suggestions?q=mari"),
+            LoadPage("profile", "/users/\(fixture.typicalUserID)"),
+            LoadPage("profile 20,000 items", "/users/\(fixture.whaleUserID)"),
+            LoadPage("activity active", "/activity?bucket=active"),
+            LoadPage("activity idle", "/activity?bucket=idle"),
+            LoadPage("activity inactive", "/activity?bucket=inactive"),
+            LoadPage("activity never", "/activity?bucket=never"),
+            LoadPage("export csv", "/activity.csv?bucket=inactive"),
+            LoadPage("audit log", "/audit"),
+        ]
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// The real `admin-panel serve` in a process of its own, as production runs it: started on
+/// a free port, stopped with SIGTERM, its exit code and output kept.
+public final class PanelProcess {
+    public let port: Int
+    public let logFile: URL
+    private let process: Process
+
+    private init(process: Process, port: Int, logFile: URL) {
+        self.process = process
+        self.port = port
+        self.logFile = logFile
+    }
+
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var output: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+
+    /// Starts `binary serve --db PATH --port 0` and waits until it says where it listens.
+    public static func start(binary: URL, databasePath: String, publicDirectory: String,
+                             environment extra: [String: String] = [:], logFile: URL) async throws -> PanelProcess {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["serve", "--db", databasePath, "--port", "0", "--public-directory", publicDirectory]
+        process.environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        let log = try FileHandle(forWritingTo: logFile)
+        process.standardOutput = log
+        process.standardError = log
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let clock = ContinuousClock()
+        let giveUp = clock.now + .seconds(60)
+        while clock.now < giveUp {
+            let text = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+            if let port = listeningPort(in: text) { return PanelProcess(process: process, port: port, logFile: logFile) }
+            guard process.isRunning else { throw PanelProcessError.exited(status: process.terminationStatus, output: text) }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        process.terminate()
+        throw PanelProcessError.neverListened(output: (try? String(contentsOf: logFile, encoding: .utf8)) ?? "")
+    }
+
+    static func listeningPort(in log: String) -> Int? {
+        guard let line = log.split(separator: "\n").first(where: { $0.contains("listening on") }),
+              let colon = line.lastIndex(of: ":") else { return nil }
+        return Int(line[line.index(after: colon)...].prefix { $0.isNumber })
+    }
+
+    /// SIGTERM, then the exit code; nil if it is still running after `within` (it is then
+    /// killed, so that a failing test leaves nothing behind).
+    public func terminate(within: Duration) async throws -> Int32? {
+        process.terminate()
+        let clock = ContinuousClock()
+        let giveUp = clock.now + within
+        while process.isRunning, clock.now < giveUp {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        guard !process.isRunning else {
+            kill(process.processIdentifier, SIGKILL)
+            return nil
+        }
+        return process.terminationStatus
+    }
+}
+
+public enum PanelProcessError: Error, CustomStringConvertible {
+    case exited(status: Int32, output: String)
+    case neverListened(output: String)
+
+    public var description: String {
+        switch self {
+        case let .exited(status, output): "the panel exited with \(status) before listening:\n\(output)"
+        case let .neverListened(output): "the panel did not listen within 60 s:\n\(output)"
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import PanelLoad
+
+/// Starts `admin-panel serve` on a database, signs an admin in, drives the standard mix of
+/// pages with many connections, stops the server with SIGTERM and prints the figures.
+@main
+struct PanelLoadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "panel-load",
+        abstract: "Load the real server with concurrent connections and print requests/s and p99 per page.")
+
+    @Option(help: "The admin-panel binary, e.g. .build/release/admin-panel.")
+    var binary: String
+
+    @Option(help: "Path of the app's SQLite database (made by `admin-panel seed`).")
+    var db: String
+
+    @Option(help: "Folder of static files.")
+    var publicDirectory = "Public"
+
+    @Option(help: "Concurrent connections.")
+    var connections = 64
+
+    @Option(help: "Seconds of load.")
+    var seconds = 10
+
+    @Flag(help: "Give the server one cooperative thread, so that any blocking shows at once.")
+    var oneThread = false
+
+    func run() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("panel-load-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fixture = try await LoadFixture.prepare(databasePath: db)
+        let environment = oneThread ? try OneCooperativeThread.environment(buildingIn: folder) : [:]
+        let server = try await PanelProcess.start(
+            binary: URL(fileURLWithPath: binary), databasePath: db, publicDirectory: publicDirectory,
+            environment: environment, logFile: folder.appendingPathComponent("server.log"))
+        say("server on \(server.baseURL)\(oneThread ? " with one cooperative thread" : ""): \(connections) connections for \(seconds) s")
+        let report = try await LoadDriver.run(
+            baseURL: server.baseURL, cookie: fixture.cookie, pages: LoadPage.standardMix(fixture: fixture),
+            connections: connections, duration: .seconds(seconds), timeout: .seconds(5))
+        say(report.table)
+        let after = try? await LoadDriver.status(of: server.baseURL + "/login")
+        say("afterwards GET /login: \(after.map(String.init) ?? "no answer")")
+        let exit = try await server.terminate(within: .seconds(15))
+        say("SIGTERM: \(exit.map { "exit code \($0)" } ?? "still running after 15 s, killed")")
+    }
+}
+
+/// Printed and flushed at once: the figures must reach a pipe even if a later step hangs.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}

@@ -1,0 +1,41 @@
+import Foundation
+import PanelLoad
+import Testing
+import TestSupport
+
+/// The real server under the load a busy support team puts on it. 16 profiles at once once
+/// locked the panel for good: a synchronous database read blocked both cooperative threads.
+@Suite(.serialized) struct ServerUnderLoad {
+    enum Pool: String, CaseIterable {
+        /// As many cooperative threads as cores, as in production.
+        case asManyAsCores
+        /// One cooperative thread: any blocking call stalls everything at once.
+        case oneThread
+    }
+
+    @Test(arguments: Pool.allCases)
+    func sixtyFourConnectionsForTenSecondsAreAllAnsweredAndSIGTERMExitsZero(_ pool: Pool) async throws {
+        let temp = try TemporaryDatabase.seeded(users: 2_000)
+        defer { temp.remove() }
+        let fixture = try await LoadFixture.prepare(databasePath: temp.path)
+        let environment = pool == .oneThread ? try OneCooperativeThread.environment(buildingIn: temp.directory) : [:]
+        let server = try await PanelProcess.start(
+            binary: executable, databasePath: temp.path, publicDirectory: TestPaths.publicDirectory,
+            environment: environment, logFile: temp.directory.appendingPathComponent("server.log"))
+        let pages = LoadPage.standardMix(fixture: fixture)
+
+        let report = try await LoadDriver.run(baseURL: server.baseURL, cookie: fixture.cookie, pages: pages,
+                                              connections: 64, duration: .seconds(10), timeout: .seconds(5))
+        print("load, \(pool.rawValue):\n\(report.table)")
+
+        #expect(report.failures == 0, "every request answered 200 within 5 s")
+        #expect(report.slowest < .seconds(5))
+        for page in report.pages {
+            #expect(page.answered > 0, "\(page.name) was answered")
+        }
+        #expect(try await LoadDriver.status(of: server.baseURL + "/login") == 200, "answers afterwards")
+        #expect(try await LoadDriver.status(of: server.baseURL + "/users/\(fixture.whaleUserID)", cookie: fixture.cookie) == 200)
+        let exit = try await server.terminate(within: .seconds(15))
+        #expect(exit == 0, "SIGTERM ends the server with exit code 0\n\(server.output)")
+    }
+}
