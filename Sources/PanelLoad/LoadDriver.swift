@@ -80,17 +80,6 @@ public enum LoadDriver {
 
     /// One plain request, for "does it still answer?".
     public static func status(of url: String, cookie: String? = nil, timeout: Duration = .seconds(5)) async throws -> Int {
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        var request = HTTPClientRequest(url: url)
-        if let cookie { request.headers.add(name: "Cookie", value: cookie) }
-        do {
-            let response = try await client.execute(request, deadline: .now() + .nanoseconds(Int64(timeout.seconds * 1e9)))
-            _ = try await response.body.collect(upTo: 16 * 1024 * 1024)
-            try await client.shutdown()
-            return Int(response.status.code)
-        } catch {
-            try? await client.shutdown()
-            throw error
-        }
+        try await OneRequest(url, cookie: cookie).send(timeout: timeout).status
     }
 }

@@ -50,7 +50,15 @@ public final class PanelProcess {
     /// SIGTERM, then the exit code; nil if it is still running after `within` (it is then
     /// killed, so that a failing test leaves nothing behind).
     public func terminate(within: Duration) async throws -> Int32? {
+        sendTerminate()
+        return try await exitCode(within: within)
+    }
+
+    public func sendTerminate() {
         process.terminate()
+    }
+
+    public func exitCode(within: Duration) async throws -> Int32? {
         let clock = ContinuousClock()
         let giveUp = clock.now + within
         while process.isRunning, clock.now < giveUp {

@@ -39,7 +39,6 @@ struct DemoCommand: AsyncParsableCommand {
 
                 """)
             }
-            outcome.services.warmUp()
             say("serving on http://\(server.host):\(server.port)")
             return (buildApplication(services: outcome.services, configuration: configuration), outcome.services)
         }

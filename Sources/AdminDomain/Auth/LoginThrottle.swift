@@ -41,6 +41,13 @@ public struct LoginThrottle: Sendable {
         return [(pair, "pair:\(email)|\(address)"), (Self.address, "address:\(address)"), (account, "account:\(email)")]
     }
 
+    /// Rows that slow nobody any more: a lock that has run out, or failures a quarter of an
+    /// hour old, which start the count again.
+    static func staleCondition(now: Date) -> (sql: String, arguments: StatementArguments) {
+        ("locked_until <= ? OR (locked_until IS NULL AND last_failure_at <= ?)",
+         [SQLiteTime.string(now), SQLiteTime.string(now.addingTimeInterval(-lockDuration))])
+    }
+
     /// Seconds to wait before this attempt may be checked; 0 when it may go ahead.
     public func wait(email: String, address: String?, now: Date = Date()) async throws -> TimeInterval {
         let keys = Self.keys(email: email, address: address)
@@ -70,14 +77,11 @@ public struct LoginThrottle: Sendable {
         let keys = Self.keys(email: email, address: address)
         let stamp = SQLiteTime.string(now)
         let lockUntil = SQLiteTime.string(now.addingTimeInterval(Self.lockDuration))
-        let stale = SQLiteTime.string(now.addingTimeInterval(-Self.lockDuration))
+        let stale = Self.staleCondition(now: now)
         return try await database.write { db in
-            // A lock that has run out, or failures a quarter of an hour old, start the count
-            // again. Sweeping every key keeps the table small: each failure costs a password
-            // hash, so at most a few thousand rows can be live.
-            try db.execute(
-                sql: "DELETE FROM panel_login_throttle WHERE locked_until <= ? OR (locked_until IS NULL AND last_failure_at <= ?)",
-                arguments: [stamp, stale])
+            // Sweeping every key keeps the table small: each failure costs a password hash,
+            // so at most a few thousand rows can be live.
+            try db.execute(sql: "DELETE FROM panel_login_throttle WHERE \(stale.sql)", arguments: stale.arguments)
             var locked: [String] = []
             for entry in keys {
                 try db.execute(

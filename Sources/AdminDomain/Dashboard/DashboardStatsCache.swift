@@ -25,6 +25,12 @@ public actor DashboardStatsCache {
         return try await task.value
     }
 
+    /// Computes the numbers now (or joins a computation under way): the refresher job's call.
+    @discardableResult
+    public func refresh() async throws -> DashboardStats {
+        try await (refresh ?? startRefresh()).value
+    }
+
     private func startRefresh() -> Task<DashboardStats, any Error> {
         let database = self.database
         let task = Task {

@@ -16,6 +16,9 @@ public struct PanelDatabase: Sendable {
     /// Writes `panel_*` tables only, in short immediate transactions.
     private let writer: DatabaseQueue
 
+    /// The file, for the health check.
+    public let path: String
+
     /// How long a statement waits for the backend's write lock before failing.
     static let busyTimeout: TimeInterval = 5
 
@@ -29,6 +32,22 @@ public struct PanelDatabase: Sendable {
     /// (up to the busy timeout) runs on GRDB's Dispatch queue.
     public func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
         try await writer.write(updates)
+    }
+
+    /// nil when the database answers; otherwise a short sentence, never a path or SQL.
+    public func problem() async -> String? {
+        let path = self.path
+        // A file deleted or replaced under the panel still answers through the open
+        // connections, but the backend no longer writes it.
+        guard (try? await BlockingWork.run { FileManager.default.fileExists(atPath: path) }) == true else {
+            return "the database file is gone"
+        }
+        do {
+            _ = try await read { db in try Int.fetchOne(db, sql: "SELECT 1 FROM users LIMIT 1") }
+            return nil
+        } catch {
+            return "the database does not answer"
+        }
     }
 
     /// A read outside any transaction: for the test that shows the read-only connection
@@ -76,7 +95,7 @@ public struct PanelDatabase: Sendable {
             try db.execute(sql: "PRAGMA query_only = 1")
         }
         let reader = try DatabasePool(path: path, configuration: readerConfig)
-        return PanelDatabase(reader: reader, writer: writer)
+        return PanelDatabase(reader: reader, writer: writer, path: path)
     }
 
     /// Rejects what SQLite would otherwise silently create or misread: a missing path

@@ -84,6 +84,12 @@ enum PanelMigrations {
         (5, """
         ALTER TABLE panel_admins ADD COLUMN password_expires_at TEXT;
         """),
+        // The sweeper finds what has run out by these.
+        (6, """
+        CREATE INDEX panel_sessions_expires ON panel_sessions(expires_at);
+        CREATE INDEX panel_sessions_last_seen ON panel_sessions(last_seen_at);
+        CREATE INDEX panel_login_challenges_expires ON panel_login_challenges(expires_at);
+        """),
     ]
 
     static var latestVersion: Int { steps.last?.version ?? 0 }

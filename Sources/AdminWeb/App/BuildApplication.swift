@@ -1,13 +1,13 @@
 import AdminDomain
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// Opens the database and builds the whole panel; the executable and the tests both call it.
 public func buildApplication(_ configuration: PanelConfiguration, logger: Logger? = nil) async throws
     -> (some ApplicationProtocol, PanelServices) {
     let database = try await PanelDatabase.open(path: configuration.databasePath)
     let services = PanelServices(database: database, configuration: configuration)
-    services.warmUp()
     return (buildApplication(services: services, configuration: configuration, logger: logger), services)
 }
 
@@ -15,10 +15,32 @@ public func buildApplication(services: PanelServices, configuration: PanelConfig
                              logger: Logger? = nil) -> some ApplicationProtocol {
     var logger = logger ?? Logger(label: "admin-panel")
     if logger.logLevel > .info { logger.logLevel = .info }
+    // The server and the panel's own jobs run in one service group: on SIGTERM the server
+    // drains first, then the jobs stop.
     return Application(
         router: buildRouter(services: services, publicDirectory: configuration.publicDirectory),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+        services: backgroundJobs(services: services, configuration: configuration, logger: logger),
         logger: logger)
+}
+
+/// The dashboard refresher and the sweeper; the campaign dispatcher and the receipt poller
+/// join them here.
+func backgroundJobs(services: PanelServices, configuration: PanelConfiguration, logger: Logger) -> [any Service] {
+    let stats = services.stats, sweeper = services.sweeper
+    return [
+        PeriodicJob(name: "dashboard-refresher", every: .seconds(max(1, configuration.statsMaxAge)),
+                    health: services.health, logger: logger) {
+            try await stats.refresh()
+        },
+        PeriodicJob(name: "sweeper", every: configuration.sweepInterval, health: services.health, logger: logger) {
+            let report = try await sweeper.sweep()
+            if report != ExpiredRowSweeper.Report() {
+                logger.info("swept expired rows", metadata: [
+                    "sessions": "\(report.sessions)", "challenges": "\(report.challenges)", "throttle_rows": "\(report.throttleRows)"])
+            }
+        },
+    ]
 }
 
 public func buildRouter(services: PanelServices, publicDirectory: String) -> Router<PanelRequestContext> {
@@ -31,6 +53,7 @@ public func buildRouter(services: PanelServices, publicDirectory: String) -> Rou
         // Answers only what the routes do not: static files need no session.
         FileMiddleware(publicDirectory, urlBasePath: "/static", searchForIndexHtml: false)
     }
+    HealthController(services: services).addRoutes(to: router)
     let auth = AuthController(services: services)
     auth.addRoutes(to: router)
 

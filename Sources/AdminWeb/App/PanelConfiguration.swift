@@ -17,6 +17,8 @@ public struct PanelConfiguration: Sendable {
     public var secureCookies: Bool
     /// Admins always need a second factor; this can require it of everyone.
     public var twoFactorPolicy: TwoFactorPolicy
+    /// How often expired sessions, challenges and throttle rows are deleted.
+    public var sweepInterval: Duration
     /// After SIGTERM, how long requests in flight may take before the process ends anyway.
     public var shutdownDeadline: Duration
 
@@ -31,7 +33,8 @@ public struct PanelConfiguration: Sendable {
         statsMaxAge: TimeInterval = 300,
         secureCookies: Bool = false,
         twoFactorPolicy: TwoFactorPolicy = TwoFactorPolicy(),
-        shutdownDeadline: Duration = .seconds(10)
+        shutdownDeadline: Duration = .seconds(10),
+        sweepInterval: Duration = .seconds(300)
     ) {
         self.databasePath = databasePath
         self.host = host
@@ -44,5 +47,6 @@ public struct PanelConfiguration: Sendable {
         self.secureCookies = secureCookies
         self.twoFactorPolicy = twoFactorPolicy
         self.shutdownDeadline = shutdownDeadline
+        self.sweepInterval = sweepInterval
     }
 }

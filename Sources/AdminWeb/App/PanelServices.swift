@@ -17,6 +17,9 @@ public struct PanelServices: Sendable {
     let staffRoutes = StaffRoutes.Registry()
     /// Requests whose handlers are running, for the shutdown watchdog.
     public let openRequests = OpenRequests()
+    /// The background jobs' last runs, for /health.
+    public let health = ServiceHealth()
+    public let sweeper: ExpiredRowSweeper
 
     public init(database: PanelDatabase, configuration: PanelConfiguration) {
         self.database = database
@@ -29,12 +32,6 @@ public struct PanelServices: Sendable {
         secondFactorCookie = .secondFactor(secure: configuration.secureCookies)
         loginFormCookie = .loginForm(secure: configuration.secureCookies)
         statsMaxAge = configuration.statsMaxAge
-    }
-
-    /// Starts computing the dashboard's numbers, so that on a large database the first
-    /// person to open the dashboard does not wait for them.
-    public func warmUp() {
-        let stats = self.stats
-        Task { _ = try? await stats.stats() }
+        sweeper = ExpiredRowSweeper(database: database, sessionPolicy: configuration.sessionPolicy)
     }
 }

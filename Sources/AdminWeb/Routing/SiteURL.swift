@@ -32,6 +32,7 @@ enum SiteURL: Sendable, Equatable {
     case suggestScript
     case stylesheet
     case favicon
+    case health
 
     /// The route path, without query.
     public var path: String {
@@ -65,6 +66,7 @@ enum SiteURL: Sendable, Equatable {
         case .suggestScript: "/static/js/suggest.js"
         case .stylesheet: "/static/css/app.css"
         case .favicon: "/static/favicon.svg"
+        case .health: "/health"
         }
     }
 

@@ -1,0 +1,47 @@
+import AdminDomain
+import Foundation
+import Hummingbird
+
+/// `GET /health`, open without sign-in for a load balancer or supervisor: whether the
+/// database answers and each background job's last run. Nothing personal, no counts of
+/// users. 200 when all is well, 503 when the database does not answer or a job's last run
+/// failed.
+struct HealthController {
+    let services: PanelServices
+
+    func addRoutes(to router: Router<PanelRequestContext>) {
+        router.get(RouterPath(SiteURL.health.path)) { _, _ in try await self.health() }
+    }
+
+    struct Report: Codable, Equatable {
+        struct Job: Codable, Equatable {
+            let runs: Int
+            let lastRunAt: String?
+            let lastSuccessAt: String?
+            let lastDurationMs: Double?
+            let lastError: String?
+        }
+
+        let status: String
+        let database: String
+        let jobs: [String: Job]
+    }
+
+    func health() async throws -> Response {
+        let databaseProblem = await services.database.problem()
+        let jobs = services.health.current.mapValues { status in
+            Report.Job(runs: status.runs, lastRunAt: status.lastRunAt.map(SQLiteTime.string),
+                       lastSuccessAt: status.lastSuccessAt.map(SQLiteTime.string),
+                       lastDurationMs: status.lastDuration.map { Double($0.components.seconds) * 1000 + Double($0.components.attoseconds) / 1e15 },
+                       lastError: status.lastError)
+        }
+        let healthy = databaseProblem == nil && jobs.values.allSatisfy { $0.lastError == nil }
+        let report = Report(status: healthy ? "ok" : "unhealthy", database: databaseProblem ?? "ok", jobs: jobs)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        return Response(status: healthy ? .ok : .serviceUnavailable,
+                        headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(data: try encoder.encode(report))))
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// A background job in the application's service group: runs at start and then every
+/// `interval` until graceful shutdown, which also cancels a run in progress. A failed run
+/// is logged and tried again at the next interval; `maxConsecutiveFailures` in a row end
+/// the job with an error, which ends the process with a non-zero code for a supervisor to
+/// restart it. It never dies silently.
+public struct PeriodicJob: Service {
+    public let name: String
+    let interval: Duration
+    let health: ServiceHealth
+    let logger: Logger
+    let maxConsecutiveFailures: Int
+    let work: @Sendable () async throws -> Void
+
+    public init(name: String, every interval: Duration, health: ServiceHealth, logger: Logger,
+                maxConsecutiveFailures: Int = 3, work: @escaping @Sendable () async throws -> Void) {
+        self.name = name
+        self.interval = interval
+        self.health = health
+        self.logger = logger
+        self.maxConsecutiveFailures = max(1, maxConsecutiveFailures)
+        self.work = work
+        health.register(name)
+    }
+
+    public func run() async throws {
+        logger.info("background job started", metadata: ["job": "\(name)", "interval_seconds": "\(interval.components.seconds)"])
+        var failures = 0
+        let clock = ContinuousClock()
+        while !Task.isShuttingDownGracefully, !Task.isCancelled {
+            let started = clock.now
+            do {
+                try await cancelWhenGracefulShutdown { try await work() }
+                failures = 0
+                health.record(name, at: Date(), duration: clock.now - started, error: nil)
+            } catch is CancellationError {
+                break
+            } catch {
+                failures += 1
+                health.record(name, at: Date(), duration: clock.now - started, error: error)
+                logger.error("background job failed", metadata: [
+                    "job": "\(name)", "error": "\(error)", "failures_in_a_row": "\(failures)"])
+                if failures >= maxConsecutiveFailures { throw PeriodicJobError(job: name, failures: failures, last: error) }
+            }
+            do {
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+            } catch {
+                break
+            }
+        }
+        logger.info("background job stopped", metadata: ["job": "\(name)"])
+    }
+}
+
+public struct PeriodicJobError: Error, CustomStringConvertible {
+    public let job: String
+    public let failures: Int
+    public let last: any Error
+
+    public var description: String { "background job \(job) failed \(failures) times in a row; last: \(last)" }
+}
