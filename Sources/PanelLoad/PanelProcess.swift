@@ -18,10 +18,11 @@ public final class PanelProcess {
 
     /// Starts `binary serve --db PATH --port 0` and waits until it says where it listens.
     public static func start(binary: URL, databasePath: String, publicDirectory: String,
-                             environment extra: [String: String] = [:], logFile: URL) async throws -> PanelProcess {
+                             arguments: [String] = [], environment extra: [String: String] = [:],
+                             logFile: URL) async throws -> PanelProcess {
         let process = Process()
         process.executableURL = binary
-        process.arguments = ["serve", "--db", databasePath, "--port", "0", "--public-directory", publicDirectory]
+        process.arguments = ["serve", "--db", databasePath, "--port", "0", "--public-directory", publicDirectory] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let log = try FileHandle(forWritingTo: logFile)
@@ -33,7 +34,7 @@ public final class PanelProcess {
         let giveUp = clock.now + .seconds(60)
         while clock.now < giveUp {
             let text = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
-            if let port = listeningPort(in: text) { return PanelProcess(process: process, port: port, logFile: logFile) }
+            if let port = port(after: "panel listening on", in: text) { return PanelProcess(process: process, port: port, logFile: logFile) }
             guard process.isRunning else { throw PanelProcessError.exited(status: process.terminationStatus, output: text) }
             try await Task.sleep(for: .milliseconds(100))
         }
@@ -41,10 +42,13 @@ public final class PanelProcess {
         throw PanelProcessError.neverListened(output: (try? String(contentsOf: logFile, encoding: .utf8)) ?? "")
     }
 
-    static func listeningPort(in log: String) -> Int? {
-        guard let line = log.split(separator: "\n").first(where: { $0.contains("listening on") }),
-              let colon = line.lastIndex(of: ":") else { return nil }
-        return Int(line[line.index(after: colon)...].prefix { $0.isNumber })
+    /// The port in the first log line that says `marker` and then HOST:PORT.
+    public static func port(after marker: String, in log: String) -> Int? {
+        guard let line = log.split(separator: "\n").first(where: { $0.contains(marker) }),
+              let markerRange = line.range(of: marker) else { return nil }
+        let address = line[markerRange.upperBound...].drop { $0 == " " }.prefix { $0 != " " && $0 != "\"" }
+        guard let colon = address.lastIndex(of: ":") else { return nil }
+        return Int(address[address.index(after: colon)...].prefix { $0.isNumber })
     }
 
     /// SIGTERM, then the exit code; nil if it is still running after `within` (it is then

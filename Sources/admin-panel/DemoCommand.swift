@@ -18,6 +18,7 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var server: ServerOptions
 
     func run() async throws {
+        let metrics = try server.bootstrap()
         let configuration = server.configuration(databasePath: db)
         let (app, services) = try await reportingErrors {
             if !FileManager.default.fileExists(atPath: db) {
@@ -40,7 +41,7 @@ struct DemoCommand: AsyncParsableCommand {
                 """)
             }
             say("serving on http://\(server.host):\(server.port)")
-            return (buildApplication(services: outcome.services, configuration: configuration), outcome.services)
+            return (buildApplication(services: outcome.services, configuration: configuration, metrics: metrics), outcome.services)
         }
         try await app.runPanel(services: services, shutdownDeadline: configuration.shutdownDeadline)
     }

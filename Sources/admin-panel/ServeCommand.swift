@@ -3,6 +3,12 @@ import AdminWeb
 import ArgumentParser
 import Foundation
 import Hummingbird
+import Logging
+import Prometheus
+
+enum LogFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+}
 
 struct ServerOptions: ParsableArguments {
     @Option(help: "Address to listen on.")
@@ -29,6 +35,50 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Seconds after SIGTERM or SIGINT within which the panel exits, even with requests still open.")
     var shutdownSeconds = 10
 
+    @Option(help: "Serve Prometheus metrics at http://127.0.0.1:PORT/metrics (0: any free port). None without it.")
+    var metricsPort: Int?
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical (default: $LOG_LEVEL, else info).")
+    var logLevel: String?
+
+    @Option(help: "text, or json for log shippers.")
+    var logFormat: LogFormat = .text
+
+    /// The level from --log-level, else LOG_LEVEL, else info; an unknown name is refused.
+    func level() throws -> Logger.Level {
+        let name = logLevel ?? ProcessInfo.processInfo.environment["LOG_LEVEL"]
+        guard let name, !name.isEmpty else { return .info }
+        guard let level = Logger.Level(rawValue: name.lowercased()) else {
+            let source = logLevel == nil ? "LOG_LEVEL" : "--log-level"
+            throw ValidationError("\(source) is \"\(name)\"; it must be one of trace, debug, info, notice, warning, error, critical")
+        }
+        return level
+    }
+
+    mutating func validate() throws {
+        _ = try level()
+        if let metricsPort, !(0...65_535).contains(metricsPort) { throw ValidationError("--metrics-port must be from 0 to 65535") }
+        if metricsPort != nil, metricsPort == port, port != 0 { throw ValidationError("--metrics-port must differ from --port") }
+    }
+
+    /// Sets up logging and, with --metrics-port, the metrics backend: once, before anything logs.
+    func bootstrap() throws -> PrometheusCollectorRegistry? {
+        let level = try level()
+        switch logFormat {
+        case .text: LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardOutput(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        case .json: LoggingSystem.bootstrap { label in
+            var handler = JSONLogHandler(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        }
+        return metricsPort == nil ? nil : PanelMetrics.bootstrap()
+    }
+
     func configuration(databasePath: String) -> PanelConfiguration {
         PanelConfiguration(
             databasePath: databasePath, host: host, port: port, publicDirectory: publicDirectory,
@@ -36,7 +86,9 @@ struct ServerOptions: ParsableArguments {
                                          absoluteTimeout: TimeInterval(max(1, absoluteHours) * 3600)),
             secureCookies: secureCookies,
             twoFactorPolicy: TwoFactorPolicy(requiredForAll: requireTwoFactor),
-            shutdownDeadline: .seconds(max(1, shutdownSeconds)))
+            shutdownDeadline: .seconds(max(1, shutdownSeconds)),
+            metricsPort: metricsPort,
+            logLevel: (try? level()) ?? .info)
     }
 }
 
@@ -49,8 +101,9 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var server: ServerOptions
 
     func run() async throws {
+        let metrics = try server.bootstrap()
         let configuration = server.configuration(databasePath: db)
-        let (app, services) = try await reportingErrors { try await buildApplication(configuration) }
+        let (app, services) = try await reportingErrors { try await buildApplication(configuration, metrics: metrics) }
         try await app.runPanel(services: services, shutdownDeadline: configuration.shutdownDeadline)
     }
 }

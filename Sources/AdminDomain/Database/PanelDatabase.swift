@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Metrics
 
 /// The shared SQLite file, opened twice: a read-only pool for the app's tables and a
 /// single writer for the panel's own `panel_*` tables.
@@ -25,13 +26,24 @@ public struct PanelDatabase: Sendable {
     /// One read transaction on the read-only pool; the connection wait and the query run on
     /// GRDB's Dispatch queues.
     public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
-        try await reader.read(value)
+        let started = ContinuousClock.now
+        defer { Self.record("read", since: started) }
+        return try await reader.read(value)
     }
 
     /// One immediate write transaction on the panel's writer; the wait for the write lock
     /// (up to the busy timeout) runs on GRDB's Dispatch queue.
     public func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.write(updates)
+        let started = ContinuousClock.now
+        defer { Self.record("write", since: started) }
+        return try await writer.write(updates)
+    }
+
+    /// Time from asking for a connection to the end of the transaction: the wait for a
+    /// pooled reader or for the shared write lock is most of it when the panel is slow.
+    private static func record(_ access: String, since started: ContinuousClock.Instant) {
+        Metrics.Timer(label: "panel_database_access_seconds", dimensions: [("access", access)])
+            .record(duration: ContinuousClock.now - started)
     }
 
     /// nil when the database answers; otherwise a short sentence, never a path or SQL.

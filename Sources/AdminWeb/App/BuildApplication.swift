@@ -1,26 +1,36 @@
 import AdminDomain
 import Hummingbird
 import Logging
+import Prometheus
 import ServiceLifecycle
 
 /// Opens the database and builds the whole panel; the executable and the tests both call it.
-public func buildApplication(_ configuration: PanelConfiguration, logger: Logger? = nil) async throws
+public func buildApplication(_ configuration: PanelConfiguration, logger: Logger? = nil,
+                             metrics: PrometheusCollectorRegistry? = nil) async throws
     -> (some ApplicationProtocol, PanelServices) {
     let database = try await PanelDatabase.open(path: configuration.databasePath)
     let services = PanelServices(database: database, configuration: configuration)
-    return (buildApplication(services: services, configuration: configuration, logger: logger), services)
+    return (buildApplication(services: services, configuration: configuration, logger: logger, metrics: metrics), services)
 }
 
 public func buildApplication(services: PanelServices, configuration: PanelConfiguration,
-                             logger: Logger? = nil) -> some ApplicationProtocol {
+                             logger: Logger? = nil, metrics: PrometheusCollectorRegistry? = nil) -> some ApplicationProtocol {
     var logger = logger ?? Logger(label: "admin-panel")
-    if logger.logLevel > .info { logger.logLevel = .info }
+    logger.logLevel = configuration.logLevel
     // The server and the panel's own jobs run in one service group: on SIGTERM the server
     // drains first, then the jobs stop.
+    var jobs = backgroundJobs(services: services, configuration: configuration, logger: logger)
+    if let metrics, let port = configuration.metricsPort {
+        jobs.append(PanelMetrics.server(registry: metrics, port: port, logger: logger))
+    }
     return Application(
         router: buildRouter(services: services, publicDirectory: configuration.publicDirectory),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
-        services: backgroundJobs(services: services, configuration: configuration, logger: logger),
+        services: jobs,
+        onServerRunning: { [logger] channel in
+            // The bound port, which differs from the configured one when that is 0.
+            logger.info("panel listening on \(configuration.host):\(channel.localAddress?.port ?? configuration.port)")
+        },
         logger: logger)
 }
 
@@ -46,6 +56,8 @@ func backgroundJobs(services: PanelServices, configuration: PanelConfiguration, 
 public func buildRouter(services: PanelServices, publicDirectory: String) -> Router<PanelRequestContext> {
     let router = Router(context: PanelRequestContext.self)
     router.addMiddleware {
+        RequestLogMiddleware()
+        MetricsMiddleware()
         OpenRequestsMiddleware(openRequests: services.openRequests)
         SecurityHeadersMiddleware(tls: services.sessionCookie.secure)
         ErrorPageMiddleware()

@@ -1,5 +1,6 @@
 import AdminDomain
 import Foundation
+import Logging
 
 /// Everything `buildApplication` needs; the command line fills it, tests fill it too.
 public struct PanelConfiguration: Sendable {
@@ -17,6 +18,9 @@ public struct PanelConfiguration: Sendable {
     public var secureCookies: Bool
     /// Admins always need a second factor; this can require it of everyone.
     public var twoFactorPolicy: TwoFactorPolicy
+    /// Prometheus metrics on 127.0.0.1 at this port; none when nil.
+    public var metricsPort: Int?
+    public var logLevel: Logger.Level
     /// How often expired sessions, challenges and throttle rows are deleted.
     public var sweepInterval: Duration
     /// After SIGTERM, how long requests in flight may take before the process ends anyway.
@@ -34,7 +38,9 @@ public struct PanelConfiguration: Sendable {
         secureCookies: Bool = false,
         twoFactorPolicy: TwoFactorPolicy = TwoFactorPolicy(),
         shutdownDeadline: Duration = .seconds(10),
-        sweepInterval: Duration = .seconds(300)
+        sweepInterval: Duration = .seconds(300),
+        metricsPort: Int? = nil,
+        logLevel: Logger.Level = .info
     ) {
         self.databasePath = databasePath
         self.host = host
@@ -48,5 +54,7 @@ public struct PanelConfiguration: Sendable {
         self.twoFactorPolicy = twoFactorPolicy
         self.shutdownDeadline = shutdownDeadline
         self.sweepInterval = sweepInterval
+        self.metricsPort = metricsPort
+        self.logLevel = logLevel
     }
 }

@@ -7,6 +7,8 @@ public struct PanelRequestContext: RequestContext {
     public var identity: StaffIdentity?
     public var sessionToken: String?
     public let clientAddress: String?
+    /// Shared with the request log, which runs outside the middleware that signs in.
+    public let notes = RequestNotes()
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import ServiceLifecycle
 
 /// A background job in the application's service group: runs at start and then every
@@ -36,11 +37,13 @@ public struct PeriodicJob: Service {
                 try await cancelWhenGracefulShutdown { try await work() }
                 failures = 0
                 health.record(name, at: Date(), duration: clock.now - started, error: nil)
+                recordMetrics(outcome: "success", since: started)
             } catch is CancellationError {
                 break
             } catch {
                 failures += 1
                 health.record(name, at: Date(), duration: clock.now - started, error: error)
+                recordMetrics(outcome: "failure", since: started)
                 logger.error("background job failed", metadata: [
                     "job": "\(name)", "error": "\(error)", "failures_in_a_row": "\(failures)"])
                 if failures >= maxConsecutiveFailures { throw PeriodicJobError(job: name, failures: failures, last: error) }
@@ -52,6 +55,11 @@ public struct PeriodicJob: Service {
             }
         }
         logger.info("background job stopped", metadata: ["job": "\(name)"])
+    }
+
+    private func recordMetrics(outcome: String, since started: ContinuousClock.Instant) {
+        Counter(label: "panel_job_runs_total", dimensions: [("job", name), ("outcome", outcome)]).increment()
+        Metrics.Timer(label: "panel_job_duration_seconds", dimensions: [("job", name)]).record(duration: ContinuousClock.now - started)
     }
 }
 

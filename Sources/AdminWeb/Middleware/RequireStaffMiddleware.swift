@@ -12,6 +12,7 @@ struct RequireStaffMiddleware: RouterMiddleware {
         if let token = services.sessionCookie.token(in: request),
            let identity = try await services.signIn.sessions.identity(forToken: token) {
             context.identity = identity
+            context.notes.staffID = identity.adminID
             context.sessionToken = token
             return try await next(request, context)
         }

@@ -1,0 +1,42 @@
+import Foundation
+import PanelLoad
+import Testing
+import TestSupport
+
+@Suite struct Operability {
+    @Test func metricsCountRequestsOnTheirOwnPortAndEachRequestLogsOneJSONLine() async throws {
+        let temp = try TemporaryDatabase.seeded(users: 20)
+        defer { temp.remove() }
+        let server = try await PanelProcess.start(
+            binary: executable, databasePath: temp.path, publicDirectory: TestPaths.publicDirectory,
+            arguments: ["--metrics-port", "0", "--log-format", "json"],
+            logFile: temp.directory.appendingPathComponent("server.log"))
+        for _ in 0..<3 { #expect(try await LoadDriver.status(of: server.baseURL + "/login") == 200) }
+        #expect(try await LoadDriver.status(of: server.baseURL + "/metrics") == 404, "never on the staff port")
+
+        let metricsPort = try #require(PanelProcess.port(after: "metrics listening on", in: server.output))
+        let metrics = try await OneRequest("http://127.0.0.1:\(metricsPort)/metrics").send()
+        #expect(metrics.status == 200)
+        let loginCount = metrics.body.split(separator: "\n").first {
+            $0.hasPrefix("hb_requests{") && $0.contains("http_route=\"/login\"") && $0.contains("http_request_method=\"GET\"")
+        }
+        #expect(loginCount?.hasSuffix(" 3") == true, "\(metrics.body)")
+        #expect(metrics.body.contains("panel_database_access_seconds"))
+        #expect(metrics.body.contains("panel_job_runs_total{job=\"sweeper\",outcome=\"success\"}"))
+        #expect(try await server.terminate(within: .seconds(15)) == 0)
+
+        let lines = server.output.split(separator: "\n").compactMap { line in
+            try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        }
+        let requests = lines.filter { $0["message"] as? String == "request" }.compactMap { $0["metadata"] as? [String: Any] }
+        let logins = requests.filter { $0["route"] as? String == "/login" && $0["method"] as? String == "GET" }
+        #expect(logins.count == 3)
+        #expect(logins.allSatisfy { $0["status"] as? String == "200" && $0["hb.request.id"] != nil && $0["staff_id"] as? String == "-" })
+    }
+
+    @Test func anUnknownLogLevelIsRefusedWithASentence() throws {
+        let bad = try runPanel(["serve", "--db", "/nonexistent.sqlite", "--log-level", "loud"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("--log-level is \"loud\"; it must be one of trace, debug, info"))
+    }
+}
