@@ -19,7 +19,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", exact: "3.12.3"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", exact: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
@@ -40,7 +39,6 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "HummingbirdOTP", package: "hummingbird-auth"),
             ],
             resources: [.copy("DemoData/Resources/app-schema.sql"), .copy("Auth/Resources/common-passwords.txt")],
             swiftSettings: strict

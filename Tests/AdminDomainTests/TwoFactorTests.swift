@@ -1,7 +1,6 @@
 @testable import AdminDomain
 import Foundation
 import GRDB
-import HummingbirdOTP
 import Testing
 import TestSupport
 

@@ -1,9 +1,14 @@
+import Crypto
 import Foundation
-import HummingbirdOTP
 
 /// RFC 6238 codes: six digits, 30-second steps, HMAC-SHA1, the parameters every
-/// authenticator app understands. HummingbirdOTP does the arithmetic.
+/// authenticator app understands; the HMAC is swift-crypto's, the truncation RFC 4226's.
 public enum TOTPCode {
+    /// The HMAC behind the code; apps use SHA-1, the RFC's test vectors all three.
+    public enum Hash: Sendable {
+        case sha1, sha256, sha512
+    }
+
     public static let digits = 6
     public static let timeStep: TimeInterval = 30
     /// One step either side of now: a phone clock a little off, or a code typed as it turned.
@@ -14,11 +19,21 @@ public enum TOTPCode {
     }
 
     /// The code for one time step, zero-padded.
-    public static func code(secret: String, step: Int64, digits: Int = digits,
-                            hash: OTPHashFunction = .sha1) -> String {
-        let date = Date(timeIntervalSince1970: Double(step) * timeStep)
-        let value = TOTP(secret: secret, length: digits, timeStep: Int(timeStep), hashFunction: hash).compute(date: date)
-        let text = String(value)
+    public static func code(secret: String, step: Int64, digits: Int = digits, hash: Hash = .sha1) -> String {
+        let key = SymmetricKey(data: Array(secret.utf8))
+        let counter = withUnsafeBytes(of: UInt64(bitPattern: step).bigEndian) { Array($0) }
+        let mac: [UInt8] = switch hash {
+        case .sha1: Array(HMAC<Insecure.SHA1>.authenticationCode(for: counter, using: key))
+        case .sha256: Array(HMAC<SHA256>.authenticationCode(for: counter, using: key))
+        case .sha512: Array(HMAC<SHA512>.authenticationCode(for: counter, using: key))
+        }
+        // RFC 4226 dynamic truncation: four bytes from the offset the last nibble names.
+        let offset = Int(mac[mac.count - 1] & 0x0f)
+        let value = (UInt32(mac[offset] & 0x7f) << 24) | (UInt32(mac[offset + 1]) << 16)
+            | (UInt32(mac[offset + 2]) << 8) | UInt32(mac[offset + 3])
+        var modulus: UInt32 = 1
+        for _ in 0..<digits { modulus *= 10 }
+        let text = String(value % modulus)
         return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 
@@ -39,8 +54,8 @@ public enum TOTPCode {
         return found
     }
 
-    /// A new key: 32 characters of the base32 alphabet (160 bits). HummingbirdOTP keys
-    /// HMAC with the secret's UTF-8 bytes, so it is kept as text.
+    /// A new key: 32 characters of the base32 alphabet (160 bits). HMAC is keyed with the
+    /// secret's UTF-8 bytes (as HummingbirdOTP, used before, did), so it is kept as text.
     public static func newSecret() -> String {
         var rng = SystemRandomNumberGenerator()
         return String((0..<32).map { _ in Base32.alphabet.randomElement(using: &rng)! })
