@@ -28,6 +28,8 @@ let package = Package(
     targets: [
         // Typed HTML with escaping that cannot be forgotten; no dependencies on purpose.
         .target(name: "HTMLRender", swiftSettings: strict),
+        // QR codes for the two-factor enrolment page; no dependencies.
+        .target(name: "QRCode", swiftSettings: strict),
         // Domain and storage: SQLite through GRDB, no HTTP types.
         .target(
             name: "AdminDomain",
@@ -48,6 +50,7 @@ let package = Package(
             dependencies: [
                 "AdminDomain",
                 "HTMLRender",
+                "QRCode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -91,6 +94,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "HTMLRenderTests", dependencies: ["HTMLRender"], swiftSettings: strict),
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         // Runs the built executable: exit codes and messages are the command line's contract.
         .testTarget(
             name: "CLITests",
@@ -105,7 +109,7 @@ let package = Package(
         .testTarget(
             name: "AdminWebTests",
             dependencies: [
-                "AdminWeb", "AdminDomain", "HTMLRender", "TestSupport",
+                "AdminWeb", "AdminDomain", "HTMLRender", "QRCode", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,4 +1,5 @@
 import AdminDomain
+import QRCode
 import HTMLRender
 
 struct TwoFactorModel {

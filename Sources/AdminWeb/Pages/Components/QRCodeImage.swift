@@ -1,3 +1,4 @@
+import QRCode
 import HTMLRender
 
 /// A QR code as inline SVG: one path of dark runs on a light square with the standard's

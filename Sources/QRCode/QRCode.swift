@@ -1,20 +1,20 @@
 /// A QR code (ISO/IEC 18004) in byte mode at error-correction level M, versions 1 to 40:
 /// enough for an `otpauth://` address, drawn on the server so the enrolment page needs no
 /// script and no third-party service ever sees the key.
-struct QRCode: Equatable {
-    let version: Int
-    let mask: Int
+public struct QRCode: Equatable, Sendable {
+    public let version: Int
+    public let mask: Int
     /// `modules[row][column]`: true is dark.
-    let modules: [[Bool]]
-    var size: Int { modules.count }
+    public let modules: [[Bool]]
+    public var size: Int { modules.count }
 
-    enum EncodeError: Error {
+    public enum EncodeError: Error {
         case tooLong(bytes: Int)
     }
 
     /// Encodes `bytes` in the smallest version that holds them; with `mask` nil, the mask
     /// with the lowest penalty score, as the standard prescribes.
-    static func encode(_ bytes: [UInt8], mask: Int? = nil) throws -> QRCode {
+    public static func encode(_ bytes: [UInt8], mask: Int? = nil) throws -> QRCode {
         guard let version = (1...40).first(where: { bitsNeeded(bytes.count, version: $0) <= dataCapacity($0) * 8 }) else {
             throw EncodeError.tooLong(bytes: bytes.count)
         }
