@@ -35,20 +35,31 @@ let package = Package(
             name: "AdminDomain",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
-                // The seeder binds rows through the C API directly: tens of millions of rows.
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
-            resources: [.copy("DemoData/Resources/app-schema.sql"), .copy("Auth/Resources/common-passwords.txt")],
+            resources: [.copy("Auth/Resources/common-passwords.txt")],
+            swiftSettings: strict
+        ),
+        // Deterministic, hostile demo data at any scale: `seed`, `demo` and the tests' databases.
+        .target(
+            name: "DemoData",
+            dependencies: [
+                "AdminDomain",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // The seeder binds rows through the C API directly: tens of millions of rows.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            resources: [.copy("Resources/app-schema.sql")],
             swiftSettings: strict
         ),
         .target(
             name: "AdminWeb",
             dependencies: [
                 "AdminDomain",
+                "DemoData",
                 "HTMLRender",
                 "QRCode",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -65,6 +76,7 @@ let package = Package(
             dependencies: [
                 "AdminWeb",
                 "AdminDomain",
+                "DemoData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -76,20 +88,28 @@ let package = Package(
             name: "PanelLoad",
             dependencies: [
                 "AdminDomain",
+                "DemoData",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
+        // Support's pages timed without HTTP.
+        .target(
+            name: "PanelBenchmarks",
+            dependencies: ["AdminDomain", "AdminWeb", "DemoData", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
+        // The benchmarks' command line: `panel-bench support` and `panel-bench load`.
         .executableTarget(
-            name: "panel-load",
-            dependencies: ["PanelLoad", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            name: "panel-bench",
+            dependencies: ["PanelBenchmarks", "PanelLoad", "AdminDomain", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
         // Temporary seeded databases and digests shared by the test targets.
         .target(
             name: "TestSupport",
-            dependencies: ["AdminDomain", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["AdminDomain", "DemoData", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/TestSupport",
             swiftSettings: strict
         ),
@@ -103,13 +123,13 @@ let package = Package(
         ),
         .testTarget(
             name: "AdminDomainTests",
-            dependencies: ["AdminDomain", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["AdminDomain", "DemoData", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "AdminWebTests",
             dependencies: [
-                "AdminWeb", "AdminDomain", "HTMLRender", "QRCode", "TestSupport",
+                "AdminWeb", "AdminDomain", "DemoData", "HTMLRender", "QRCode", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

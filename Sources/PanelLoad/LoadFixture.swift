@@ -1,4 +1,5 @@
 import AdminDomain
+import DemoData
 import Foundation
 
 /// A signed-in admin for the load, made straight in the panel's tables through the domain:

@@ -1,4 +1,5 @@
 import AdminDomain
+import DemoData
 import AdminWeb
 import ArgumentParser
 import Foundation
@@ -8,7 +9,7 @@ struct AdminPanelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin-panel",
         abstract: "The Expiry Tracker back office.",
-        subcommands: [DemoCommand.self, ServeCommand.self, SeedCommand.self, AdminCommand.self, StatsCommand.self, BenchSupportCommand.self])
+        subcommands: [DemoCommand.self, ServeCommand.self, SeedCommand.self, AdminCommand.self, StatsCommand.self])
 }
 
 /// Prints and flushes at once: standard output to a file or pipe is block-buffered, and the

@@ -1,4 +1,5 @@
 import AdminDomain
+import DemoData
 import ArgumentParser
 import Foundation
 

@@ -1,4 +1,5 @@
 @testable import AdminDomain
+import DemoData
 import Foundation
 import GRDB
 import Testing

@@ -1,4 +1,5 @@
 import AdminDomain
+import DemoData
 import Foundation
 import Testing
 import TestSupport
@@ -9,8 +10,8 @@ import TestSupport
 )
 func vendoredSchemaMatchesTheContract() throws {
     let contract = try Data(contentsOf: TestPaths.sharedSchema)
-    let vendored = try Data(contentsOf: TestPaths.repositoryRoot.appendingPathComponent("Sources/AdminDomain/DemoData/Resources/app-schema.sql"))
-    #expect(vendored == contract, "Sources/AdminDomain/DemoData/Resources/app-schema.sql differs: copy shared/app-schema.sql over it")
+    let vendored = try Data(contentsOf: TestPaths.repositoryRoot.appendingPathComponent("Sources/DemoData/Resources/app-schema.sql"))
+    #expect(vendored == contract, "Sources/DemoData/Resources/app-schema.sql differs: copy shared/app-schema.sql over it")
     #expect(try AppSchema.sql == String(decoding: contract, as: UTF8.self))
 }
 

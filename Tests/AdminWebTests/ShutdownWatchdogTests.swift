@@ -1,5 +1,6 @@
 @testable import AdminWeb
 import AdminDomain
+import DemoData
 import Foundation
 import Logging
 import Testing

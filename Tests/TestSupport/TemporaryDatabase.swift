@@ -1,4 +1,5 @@
 import AdminDomain
+import DemoData
 import Foundation
 import GRDB
 

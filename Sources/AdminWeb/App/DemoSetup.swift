@@ -1,4 +1,5 @@
 import AdminDomain
+import DemoData
 import Foundation
 
 /// What `admin-panel demo` does before it serves: a demo database if there is none, and an

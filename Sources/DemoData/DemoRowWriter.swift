@@ -1,3 +1,4 @@
+import AdminDomain
 import Foundation
 
 /// Generates one user and everything that belongs to them, and writes the rows.

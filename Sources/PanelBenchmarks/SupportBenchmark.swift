@@ -1,10 +1,11 @@
 import AdminDomain
+import DemoData
 import Foundation
 import GRDB
-import HTMLRender
+import AdminWeb
 
 /// Times what support's pages cost on a real database: each query and the page it feeds,
-/// rendered to bytes, without HTTP. `admin-panel bench-support` prints the figures.
+/// rendered to bytes, without HTTP. `panel-bench support` prints the figures.
 public enum SupportBenchmark {
     public struct Figure: Sendable {
         public let name: String
@@ -67,20 +68,19 @@ public enum SupportBenchmark {
             try await renderProfile(id: whaleID, database: database)
         }
         try await measure("profile page, 20,000-item user, expired", min(iterations, 100)) { _ in
-            try await renderProfile(id: whaleID, database: database, form: ItemsForm(fields: ["state": "expired"]))
+            try await renderProfile(id: whaleID, database: database, query: ["state": "expired"])
         }
         let lists = ActivityLists(database: database)
         for bucket in ActivityBucket.allCases {
             try await measure("activity \(bucket.rawValue): first page + size", min(iterations, 50)) { _ in
-                _ = try await ActivityListModel.load(database: database, form: ActivityForm(fields: ["bucket": bucket.rawValue]))
+                _ = try await PageRendering.activityList(query: ["bucket": bucket.rawValue], database: database)
             }
         }
         try await measure("activity inactive by sign-up: first page + size", min(iterations, 50)) { _ in
-            _ = try await ActivityListModel.load(database: database, form: ActivityForm(fields: ["bucket": "inactive", "sort": "sign_up"]))
+            _ = try await PageRendering.activityList(query: ["bucket": "inactive", "sort": "sign_up"], database: database)
         }
         try await measure("activity idle, premium, ios: first page + size", min(iterations, 20)) { _ in
-            _ = try await ActivityListModel.load(
-                database: database, form: ActivityForm(fields: ["bucket": "idle", "plan": "premium", "platform": "ios"]))
+            _ = try await PageRendering.activityList(query: ["bucket": "idle", "plan": "premium", "platform": "ios"], database: database)
         }
 
         // The export: every inactive user as CSV lines into a sink, memory sampled per chunk.
@@ -90,7 +90,7 @@ public enum SupportBenchmark {
         let start = DispatchTime.now().uptimeNanoseconds
         try await lists.forEachChunk(ActivityFilter(bucket: .inactive)) { users in
             var buffer = [UInt8]()
-            for user in users { buffer += Array(CSV.line(user.csvCells).utf8) }
+            for user in users { buffer += Array(PageRendering.exportLine(user).utf8) }
             rows += users.count
             peak = max(peak, residentBytes())
         }
@@ -101,10 +101,8 @@ public enum SupportBenchmark {
         return (figures, export)
     }
 
-    private static func renderProfile(id: Int64, database: PanelDatabase, form: ItemsForm = ItemsForm()) async throws {
-        guard let model = try await UserProfileModel.load(database: database, id: id, form: form) else { return }
-        let viewer = Viewer(identity: StaffIdentity(adminID: 0, email: "bench@example.com", role: .support), csrfToken: "x")
-        _ = HTMLDocument(root: UserProfileView(model: model, viewer: viewer).content).render()
+    private static func renderProfile(id: Int64, database: PanelDatabase, query: [String: String] = [:]) async throws {
+        _ = try await PageRendering.profile(userID: id, query: query, database: database)
     }
 
     /// VmRSS from /proc, in bytes (0 where there is no /proc).

@@ -4,10 +4,9 @@ import PanelLoad
 
 /// Starts `admin-panel serve` on a database, signs an admin in, drives the standard mix of
 /// pages with many connections, stops the server with SIGTERM and prints the figures.
-@main
-struct PanelLoadCommand: AsyncParsableCommand {
+struct LoadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "panel-load",
+        commandName: "load",
         abstract: "Load the real server with concurrent connections and print requests/s and p99 per page.")
 
     @Option(help: "The admin-panel binary, e.g. .build/release/admin-panel.")
@@ -49,7 +48,3 @@ struct PanelLoadCommand: AsyncParsableCommand {
     }
 }
 
-/// Printed and flushed at once: the figures must reach a pipe even if a later step hangs.
-func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
-}

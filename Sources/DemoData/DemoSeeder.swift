@@ -1,3 +1,4 @@
+import AdminDomain
 import Foundation
 import GRDB
 
