@@ -2,6 +2,7 @@ import AdminDomain
 import DemoData
 import Foundation
 import GRDB
+import Synchronization
 
 /// A database file in its own temporary folder, removed by `remove()`.
 public struct TemporaryDatabase: Sendable {
@@ -17,10 +18,14 @@ public struct TemporaryDatabase: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
-    /// A database with the app's schema and `users` seeded users (plus the 20,000-item user).
+    /// A database with the app's schema and `users` seeded users (plus the 20,000-item user):
+    /// a copy of one seeded once per test run for each users, seed and minute of `now`.
+    /// Seeding takes most of a second in a debug build; copying, milliseconds.
     public static func seeded(users: Int = 200, seed: UInt64 = 7, now: Date = Date()) throws -> TemporaryDatabase {
+        let minute = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 60).rounded(.down) * 60)
+        let template = try SeededTemplates.shared.path(users: users, seed: seed, now: minute)
         let database = try TemporaryDatabase()
-        _ = try DemoSeeder(userCount: users, seed: seed, now: now).run(path: database.path)
+        try FileManager.default.copyItem(atPath: template, toPath: database.path)
         return database
     }
 
@@ -44,3 +49,38 @@ public enum TestPaths {
 
 /// scrypt parameters that take microseconds: for tests only, never the product's default.
 public let fastScryptForTests = ScryptParameters(logN: 4, r: 8, p: 1)
+
+/// The seeded databases that `TemporaryDatabase.seeded` copies, made on first use and
+/// removed when the test process ends.
+final class SeededTemplates: Sendable {
+    static let shared = SeededTemplates()
+
+    struct Key: Hashable {
+        let users: Int
+        let seed: UInt64
+        let now: Date
+    }
+
+    private let folder = URL(fileURLWithPath: seededTemplatesFolder)
+    /// Held while a template is seeded, so two tests wanting the same one seed it once.
+    private let paths = Mutex<[Key: String]>([:])
+
+    func path(users: Int, seed: UInt64, now: Date) throws -> String {
+        try paths.withLock { paths in
+            let key = Key(users: users, seed: seed, now: now)
+            if let path = paths[key] { return path }
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let path = folder.appendingPathComponent("\(users)-\(seed)-\(Int(now.timeIntervalSince1970)).sqlite").path
+            _ = try DemoSeeder(userCount: users, seed: seed, now: now).run(path: path)
+            paths[key] = path
+            return path
+        }
+    }
+
+    private init() {
+        atexit { try? FileManager.default.removeItem(atPath: seededTemplatesFolder) }
+    }
+}
+
+private let seededTemplatesFolder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("panel-test-templates-\(UUID().uuidString)").path
