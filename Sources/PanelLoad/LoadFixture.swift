@@ -14,7 +14,8 @@ public struct LoadFixture: Sendable {
     public static func prepare(databasePath: String) async throws -> LoadFixture {
         let database = try await PanelDatabase.open(path: databasePath)
         // Cheap parameters: this password is never typed, so its hash is never checked.
-        let admins = AdminStore(database: database, hasher: PasswordHasher(parameters: ScryptParameters(logN: 4, r: 8, p: 1)))
+        let hasher = PasswordHasher(parameters: ScryptParameters(logN: 4, r: 8, p: 1))
+        let admins = AdminStore(database: database, hasher: hasher)
         let password = (0..<2).map { _ in UUID().uuidString }.joined()
         var admin = try await admins.find(email: email)
         if admin == nil { admin = try await admins.create(email: email, password: password, role: .admin) }
@@ -22,7 +23,9 @@ public struct LoadFixture: Sendable {
         let twoFactor = TwoFactorStore(database: database)
         if try await !twoFactor.status(adminID: adminID).isEnabled {
             let secret = try await twoFactor.beginEnrolment(adminID: adminID)
-            _ = try await twoFactor.confirm(adminID: adminID, code: TOTPCode.code(secret: secret, step: TOTPCode.step(at: Date())))
+            _ = try await AccountSecurity(database: database, hasher: hasher).enableTwoFactor(
+                StaffIdentity(adminID: adminID, email: email, role: .admin),
+                code: TOTPCode.code(secret: secret, step: TOTPCode.step(at: Date())), session: nil, from: "127.0.0.1")
         }
         let token = try await SessionStore(database: database, policy: SessionPolicy())
             .create(adminID: adminID, clientAddress: "127.0.0.1", userAgent: "panel-load")

@@ -1,5 +1,4 @@
 import AdminDomain
-import AdminWeb
 import ArgumentParser
 import Foundation
 
@@ -16,8 +15,10 @@ struct DatabaseOption: ParsableArguments {
     @Option(help: "Path of the app's SQLite database.")
     var db: String
 
-    func services() async throws -> PanelServices {
-        PanelServices(database: try await PanelDatabase.open(path: db), configuration: PanelConfiguration(databasePath: db))
+    /// The staff use cases on the database, with the production hash parameters; every
+    /// change is audited with "cli" as the actor.
+    func staff() async throws -> StaffAdministration {
+        StaffAdministration(database: try await PanelDatabase.open(path: db), hasher: PasswordHasher(parameters: .owasp))
     }
 }
 
@@ -27,12 +28,8 @@ struct AccountOptions: ParsableArguments {
 
     @Option(help: "Email address of the account.")
     var email: String
-}
 
-/// Every change made from the command line is audited, with "cli" as the actor.
-func auditFromCLI(_ services: PanelServices, _ action: AuditAction, target: Admin, detail: String? = nil) async throws {
-    try await services.signIn.audit.append(AuditEntry(
-        actor: nil, actorEmail: "cli", clientAddress: nil, action: action, target: "admin:\(target.id ?? 0)", detail: detail))
+    var account: AccountReference { .email(email) }
 }
 
 struct CreateAdmin: AsyncParsableCommand {
@@ -46,10 +43,9 @@ struct CreateAdmin: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let services = try await account.database.services()
+            let staff = try await account.database.staff()
             let password = try readPassword(prompt: "password (at least \(PasswordPolicy.minimumLength) characters): ")
-            let admin = try await services.admins.create(email: account.email, password: password, role: role)
-            try await auditFromCLI(services, .adminCreated, target: admin, detail: "role=\(role.rawValue)")
+            let admin = try await staff.create(email: account.email, password: password, role: role, oneTime: false, by: .commandLine)
             say("created \(role.rawValue) account \(admin.email)")
         }
     }
@@ -62,11 +58,10 @@ struct ListAdmins: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let services = try await database.services()
-            let withTwoFactor = try await services.signIn.twoFactor.enabledAdminIDs()
-            for admin in try await services.admins.list() {
+            for account in try await database.staff().accounts() {
+                let admin = account.admin
                 let state = admin.disabledAt.map { "disabled since \($0)" } ?? "active"
-                let twoFactor = admin.id.map(withTwoFactor.contains) == true ? "two-factor on" : "two-factor off"
+                let twoFactor = account.hasTwoFactor ? "two-factor on" : "two-factor off"
                 say("\(admin.email)\t\(admin.role.rawValue)\t\(state)\t\(twoFactor)\tcreated \(admin.createdAt)")
             }
         }
@@ -81,9 +76,7 @@ struct DisableAdmin: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let services = try await account.database.services()
-            let admin = try await services.admins.disable(email: account.email)
-            try await auditFromCLI(services, .adminDisabled, target: admin)
+            let admin = try await account.database.staff().disable(account.account, by: .commandLine)
             say("disabled \(admin.email); its sessions have ended")
         }
     }
@@ -98,13 +91,10 @@ struct ResetAdminPassword: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let services = try await account.database.services()
+            let staff = try await account.database.staff()
             let password = try readPassword(prompt: "new password (at least \(PasswordPolicy.minimumLength) characters): ")
-            try await services.admins.resetPassword(email: account.email, to: password)
-            if let admin = try await services.admins.find(email: account.email) {
-                try await auditFromCLI(services, .passwordReset, target: admin)
-            }
-            say("new password set for \(account.email.trimmingCharacters(in: .whitespacesAndNewlines)); its sessions have ended")
+            let admin = try await staff.resetPassword(account.account, to: password, oneTime: false, by: .commandLine)
+            say("new password set for \(admin.email); its sessions have ended")
         }
     }
 }
@@ -118,13 +108,7 @@ struct ResetAdminTwoFactor: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let services = try await account.database.services()
-            let email = account.email.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard let admin = try await services.admins.find(email: email), let id = admin.id else {
-                throw AdminStoreError.notFound(email)
-            }
-            try await services.signIn.twoFactor.remove(adminID: id, endingSessions: true)
-            try await auditFromCLI(services, .twoFactorReset, target: admin)
+            let admin = try await account.database.staff().resetTwoFactor(account.account, by: .commandLine)
             say("two-factor reset for \(admin.email); its sessions have ended; it is set up again at the next sign-in")
         }
     }

@@ -8,6 +8,7 @@ import TestSupport
     let temp: TemporaryDatabase
     let database: PanelDatabase
     let admins: AdminStore
+    let staff: StaffAdministration
     let sessions: SessionStore
     let password = "a long enough password"
 
@@ -15,6 +16,7 @@ import TestSupport
         temp = try TemporaryDatabase.seeded(users: 5)
         database = try await PanelDatabase.open(path: temp.path)
         admins = AdminStore(database: database, hasher: PasswordHasher(parameters: fastScryptForTests))
+        staff = StaffAdministration(database: database, hasher: PasswordHasher(parameters: fastScryptForTests))
         sessions = SessionStore(database: database, policy: SessionPolicy())
     }
 
@@ -23,7 +25,7 @@ import TestSupport
         try await admins.create(email: "boss@example.com", password: password, role: .admin)
         let support = try await admins.create(email: "help@example.com", password: password, role: .support)
         let token = try await sessions.create(adminID: support.id!, clientAddress: nil, userAgent: nil)
-        let disabled = try await admins.disable(email: " help@example.com ")
+        let disabled = try await staff.disable(.email(" help@example.com "), by: .commandLine)
         #expect(disabled.disabledAt != nil)
         #expect(try await sessions.identity(forToken: token) == nil)
         #expect(try await database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM panel_sessions") } == 0)
@@ -33,11 +35,11 @@ import TestSupport
         defer { temp.remove() }
         try await admins.create(email: "one@example.com", password: password, role: .admin)
         try await admins.create(email: "help@example.com", password: password, role: .support)
-        await #expect(throws: AdminStoreError.lastActiveAdmin) { try await admins.disable(email: "one@example.com") }
+        await #expect(throws: AdminStoreError.lastActiveAdmin) { try await staff.disable(.email("one@example.com"), by: .commandLine) }
         try await admins.create(email: "two@example.com", password: password, role: .admin)
-        try await admins.disable(email: "one@example.com")
-        await #expect(throws: AdminStoreError.lastActiveAdmin) { try await admins.disable(email: "two@example.com") }
-        await #expect(throws: AdminStoreError.notFound("nobody@example.com")) { try await admins.disable(email: "nobody@example.com") }
+        try await staff.disable(.email("one@example.com"), by: .commandLine)
+        await #expect(throws: AdminStoreError.lastActiveAdmin) { try await staff.disable(.email("two@example.com"), by: .commandLine) }
+        await #expect(throws: AdminStoreError.notFound("nobody@example.com")) { try await staff.disable(.email("nobody@example.com"), by: .commandLine) }
     }
 
     @Test func aPasswordResetEndsEverySessionAndOnlyTheNewPasswordWorks() async throws {
@@ -46,10 +48,10 @@ import TestSupport
         let admin = try await admins.create(email: "one@example.com", password: password, role: .admin)
         let token = try await sessions.create(adminID: admin.id!, clientAddress: nil, userAgent: nil)
         await #expect(throws: AdminStoreError.weakPassword("the password must have at least 12 characters")) {
-            try await admins.resetPassword(email: "one@example.com", to: "short")
+            try await staff.resetPassword(.email("one@example.com"), to: "short", oneTime: false, by: .commandLine)
         }
         #expect(try await sessions.identity(forToken: token) != nil, "a refused reset changes nothing")
-        try await admins.resetPassword(email: "ONE@example.com", to: "another long password")
+        try await staff.resetPassword(.email("ONE@example.com"), to: "another long password", oneTime: false, by: .commandLine)
         #expect(try await sessions.identity(forToken: token) == nil)
         let stored = try #require(try await admins.find(email: "one@example.com")).passwordHash
         #expect(try await hasher.verify(password, against: stored) == .mismatch)
@@ -61,6 +63,6 @@ import TestSupport
         for email in ["c@example.com", "a@example.com", "b@example.com"] {
             try await admins.create(email: email, password: password, role: .support)
         }
-        #expect(try await admins.list().map(\.email) == ["a@example.com", "b@example.com", "c@example.com"])
+        #expect(try await staff.accounts().map(\.admin.email) == ["a@example.com", "b@example.com", "c@example.com"])
     }
 }

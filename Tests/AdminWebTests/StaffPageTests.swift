@@ -119,8 +119,8 @@ import TestSupport
     @Test func aOneTimePasswordExpiresAfterADay() async throws {
         let (panel, helpID) = try await panelWithSupportAccount()
         defer { panel.remove() }
-        try await panel.services.admins.resetPassword(id: helpID, to: "temporary password 1", oneTime: true,
-                                                      now: Date().addingTimeInterval(-AdminStore.oneTimePasswordLifetime - 1))
+        try await panel.services.staff.resetPassword(.id(helpID), to: "temporary password 1", oneTime: true, by: .commandLine,
+                                                     now: Date().addingTimeInterval(-AdminStore.oneTimePasswordLifetime - 1))
         try await panel.test { client in
             let response = try await client.postLogin([("email", "help@example.com"), ("password", "temporary password 1")])
             #expect(response.status == .unauthorized)

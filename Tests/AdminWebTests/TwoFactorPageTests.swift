@@ -85,7 +85,8 @@ import TestSupport
         let panel = try await TestPanel()
         defer { panel.remove() }
         let adminID = try #require(try await panel.services.admins.find(email: TestPanel.email)?.id)
-        let codes = try await panel.services.signIn.twoFactor.regenerateRecoveryCodes(adminID: adminID)
+        let codes = try await panel.services.account.newRecoveryCodes(
+            StaffIdentity(adminID: adminID, email: TestPanel.email, role: .admin), from: nil)
         try await panel.test { client in
             for expected in [HTTPResponse.Status.seeOther, .unauthorized] {
                 let password = try await client.postLogin([("email", TestPanel.email), ("password", TestPanel.password)])
@@ -178,7 +179,9 @@ import TestSupport
         let email = try await panel.addStaff()
         let id = try #require(try await panel.services.admins.find(email: email)?.id)
         let secret = try await panel.services.signIn.twoFactor.beginEnrolment(adminID: id)
-        _ = try await panel.services.signIn.twoFactor.confirm(adminID: id, code: TOTPCode.code(secret: secret, step: TOTPCode.step(at: Date())))
+        _ = try await panel.services.account.enableTwoFactor(StaffIdentity(adminID: id, email: email, role: .support),
+                                                             code: TOTPCode.code(secret: secret, step: TOTPCode.step(at: Date())),
+                                                             session: nil, from: nil)
         try await panel.test { client in
             let admin = try await panel.signIn(client)
             let refused = try await client.postSigned("/account/two-factor/disable", [("code", "123456")], session: admin)

@@ -62,14 +62,18 @@ public struct AuditLog: Sendable {
     }
 
     public func append(_ entry: AuditEntry, now: Date = Date()) async throws {
-        try await database.write { db in
-            try db.execute(
-                sql: """
-                INSERT INTO panel_audit_log (at, admin_id, actor_email, client_address, action, target, detail)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """,
-                arguments: [SQLiteTime.string(now), entry.actor?.adminID, entry.actorEmail.map { String($0.prefix(320)) },
-                            entry.clientAddress, entry.action.rawValue, entry.target, entry.detail])
-        }
+        try await database.write { db in try Self.insert(entry, now: now, in: db) }
+    }
+
+    /// The row inside a caller's transaction: a change and its audit row commit together
+    /// or not at all.
+    static func insert(_ entry: AuditEntry, now: Date = Date(), in db: Database) throws {
+        try db.execute(
+            sql: """
+            INSERT INTO panel_audit_log (at, admin_id, actor_email, client_address, action, target, detail)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+            arguments: [SQLiteTime.string(now), entry.actor?.adminID, entry.actorEmail.map { String($0.prefix(320)) },
+                        entry.clientAddress, entry.action.rawValue, entry.target, entry.detail.map { String($0.prefix(400)) }])
     }
 }

@@ -32,11 +32,20 @@ public struct AdminStore: Sendable {
     /// How long a generated one-time password works before its owner must have changed it.
     public static let oneTimePasswordLifetime: TimeInterval = 24 * 3600
 
-    /// `oneTime`: the password was generated for someone else (the staff page), so it must be
-    /// changed at the first sign-in and expires after `oneTimePasswordLifetime`.
+    /// An account without an audit row: the demo's first admin and test fixtures. Staff
+    /// create accounts through `StaffAdministration`, which audits.
     @discardableResult
     public func create(email rawEmail: String, password: String, role: Role, oneTime: Bool = false,
                        now: Date = Date()) async throws -> Admin {
+        try await create(email: rawEmail, password: password, role: role, oneTime: oneTime, now: now, audit: nil)
+    }
+
+    /// The policy and the hash come first, outside the write transaction (a hash takes a
+    /// fraction of a second); the row and its audit row then commit together.
+    /// `oneTime`: the password was generated for someone else (the staff page), so it must be
+    /// changed at the first sign-in and expires after `oneTimePasswordLifetime`.
+    func create(email rawEmail: String, password: String, role: Role, oneTime: Bool, now: Date,
+                audit: AuditDraft?) async throws -> Admin {
         let email = rawEmail.trimmingCharacters(in: .whitespacesAndNewlines)
         guard Self.looksLikeEmail(email) else { throw AdminStoreError.invalidEmail }
         if let reason = await PasswordPolicy.problem(with: password, email: email) { throw AdminStoreError.weakPassword(reason) }
@@ -46,21 +55,22 @@ public struct AdminStore: Sendable {
                           createdAt: SQLiteTime.string(now), disabledAt: nil,
                           passwordExpiresAt: oneTime ? Self.oneTimeExpiry(now) : nil)
         do {
-            return try await database.write { db in try admin.inserted(db) }
+            return try await database.write { db in
+                let inserted = try admin.inserted(db)
+                try audit?.insert(target: inserted, now: now, in: db)
+                return inserted
+            }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw AdminStoreError.emailTaken
         }
     }
 
     public func find(email: String) async throws -> Admin? {
-        try await database.read { db in
-            try Admin.filter(Admin.Columns.email == email.trimmingCharacters(in: .whitespacesAndNewlines))
-                .fetchOne(db)
-        }
+        try await find(.email(email))
     }
 
     public func find(id: Int64) async throws -> Admin? {
-        try await database.read { db in try Admin.filter(Admin.Columns.id == id).fetchOne(db) }
+        try await find(.id(id))
     }
 
     public func activeAdminCount() async throws -> Int {
@@ -69,43 +79,16 @@ public struct AdminStore: Sendable {
         }
     }
 
-    public func list() async throws -> [Admin] {
-        try await database.read { db in try Admin.order(Admin.Columns.email).fetchAll(db) }
+    func find(_ account: AccountReference) async throws -> Admin? {
+        try await database.read { db in try account.request.fetchOne(db) }
     }
 
-    /// Disables the account and ends its sessions at once. The last active admin stays.
-    @discardableResult
-    public func disable(email: String, now: Date = Date()) async throws -> Admin {
-        let email = email.trimmingCharacters(in: .whitespacesAndNewlines)
-        return try await change(Admin.filter(Admin.Columns.email == email), missing: email) { admin in
-            admin.disabledAt = admin.disabledAt ?? SQLiteTime.string(now)
-        }
-    }
-
-    @discardableResult
-    public func disable(id: Int64, now: Date = Date()) async throws -> Admin {
-        try await change(Admin.filter(Admin.Columns.id == id), missing: "#\(id)") { admin in
-            admin.disabledAt = admin.disabledAt ?? SQLiteTime.string(now)
-        }
-    }
-
-    @discardableResult
-    public func enable(id: Int64) async throws -> Admin {
-        try await change(Admin.filter(Admin.Columns.id == id), missing: "#\(id)") { $0.disabledAt = nil }
-    }
-
-    /// A new role ends the account's sessions, so the new rights start from a fresh sign-in.
-    @discardableResult
-    public func changeRole(id: Int64, to role: Role) async throws -> Admin {
-        try await change(Admin.filter(Admin.Columns.id == id), missing: "#\(id)") { $0.role = role }
-    }
-
-    /// Applies `edit` in one transaction, refuses to leave no active admin, and ends the
-    /// account's sessions when its rights shrink or change.
-    private func change(_ request: QueryInterfaceRequest<Admin>, missing: String,
-                        _ edit: @escaping @Sendable (inout Admin) -> Void) async throws -> Admin {
+    /// Applies `edit` in one transaction, refuses to leave no active admin, ends the
+    /// account's sessions when its rights shrink or change, and writes the audit row.
+    func change(_ account: AccountReference, audit: AuditDraft,
+                _ edit: @escaping @Sendable (inout Admin) -> Void) async throws -> Admin {
         try await database.write { db in
-            guard let before = try request.fetchOne(db) else { throw AdminStoreError.notFound(missing) }
+            guard let before = try account.request.fetchOne(db) else { throw AdminStoreError.notFound(account.description) }
             var admin = before
             edit(&admin)
             let wasActiveAdmin = before.role == .admin && before.disabledAt == nil
@@ -115,52 +98,29 @@ public struct AdminStore: Sendable {
                                               && Admin.Columns.id != admin.id).fetchCount(db)
                 guard others > 0 else { throw AdminStoreError.lastActiveAdmin }
             }
+            try audit.insert(target: admin, in: db)
             guard admin != before else { return admin }
             try admin.update(db)
             if admin.role != before.role || admin.disabledAt != nil {
-                try db.execute(sql: "DELETE FROM panel_sessions WHERE admin_id = ?", arguments: [admin.id])
+                _ = try SessionStore.deleteAll(adminID: admin.id, keepToken: nil, in: db)
             }
             return admin
         }
     }
 
-    /// Sets a new password (checked against the policy) and ends every session of the account.
-    public func resetPassword(email: String, to password: String, oneTime: Bool = false) async throws {
-        guard let admin = try await find(email: email) else {
-            throw AdminStoreError.notFound(email.trimmingCharacters(in: .whitespacesAndNewlines))
-        }
-        try await resetPassword(admin, to: password, oneTime: oneTime, now: Date())
-    }
-
-    public func resetPassword(id: Int64, to password: String, oneTime: Bool = false, now: Date = Date()) async throws {
-        guard let admin = try await find(id: id) else { throw AdminStoreError.notFound("#\(id)") }
-        try await resetPassword(admin, to: password, oneTime: oneTime, now: now)
-    }
-
-    private func resetPassword(_ admin: Admin, to password: String, oneTime: Bool, now: Date) async throws {
-        guard let id = admin.id else { throw AdminStoreError.notFound(admin.email) }
+    /// A new password for the account, checked against the policy and hashed outside the
+    /// write transaction; inside it, `finish` ends sessions and writes the audit row.
+    /// `oneTime`: it must be changed at the next sign-in and expires after a day.
+    func setPassword<Result: Sendable>(_ account: AccountReference, to password: String, oneTime: Bool, now: Date,
+                                       finish: @escaping @Sendable (Admin, Database) throws -> Result) async throws -> Result {
+        guard let admin = try await find(account), let id = admin.id else { throw AdminStoreError.notFound(account.description) }
         if let reason = await PasswordPolicy.problem(with: password, email: admin.email) { throw AdminStoreError.weakPassword(reason) }
         let hash = try await hasher.hash(password)
         let expires = oneTime ? Self.oneTimeExpiry(now) : nil
-        try await database.write { db in
+        return try await database.write { db in
             try db.execute(sql: "UPDATE panel_admins SET password_hash = ?, password_expires_at = ? WHERE id = ?",
                            arguments: [hash, expires, id])
-            try db.execute(sql: "DELETE FROM panel_sessions WHERE admin_id = ?", arguments: [id])
-        }
-    }
-
-    /// One's own change, once the caller has confirmed the current password: every other
-    /// session of the account ends; the caller's own (`keepingSession`) stays, for the
-    /// caller to rotate.
-    public func changePassword(id: Int64, to password: String, keepingSession token: String) async throws {
-        guard let admin = try await find(id: id) else { throw AdminStoreError.notFound("#\(id)") }
-        if let reason = await PasswordPolicy.problem(with: password, email: admin.email) { throw AdminStoreError.weakPassword(reason) }
-        let hash = try await hasher.hash(password)
-        try await database.write { db in
-            try db.execute(sql: "UPDATE panel_admins SET password_hash = ?, password_expires_at = NULL WHERE id = ?",
-                           arguments: [hash, id])
-            try db.execute(sql: "DELETE FROM panel_sessions WHERE admin_id = ? AND token_hash <> ?",
-                           arguments: [id, SessionStore.hash(token)])
+            return try finish(admin, db)
         }
     }
 

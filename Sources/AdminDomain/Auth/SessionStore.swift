@@ -101,36 +101,25 @@ public struct SessionStore: Sendable {
         }
     }
 
-    /// Ends every session of the account but the one holding `keepToken`; returns how many ended.
-    @discardableResult
-    public func deleteOthers(adminID: Int64, keepToken: String) async throws -> Int {
-        try await deleteAll(adminID: adminID, keepToken: keepToken)
-    }
-
-    /// Swaps the session's token for a new one, keeping the session: after a change of
-    /// password or privilege, a token seen before it is worth nothing.
-    public func rotate(token: String) async throws -> String {
+    /// Swaps the session's token for a new one, keeping the session, in the caller's
+    /// transaction: after a change of password or privilege, a token seen before it is worth nothing.
+    static func rotate(token: String, in db: Database) throws -> String {
         let fresh = Self.newToken()
-        try await database.write { db in
-            try db.execute(sql: "UPDATE panel_sessions SET token_hash = ? WHERE token_hash = ?",
-                           arguments: [Self.hash(fresh), Self.hash(token)])
-        }
+        try db.execute(sql: "UPDATE panel_sessions SET token_hash = ? WHERE token_hash = ?",
+                       arguments: [Self.hash(fresh), Self.hash(token)])
         return fresh
     }
 
     /// Ends every session of one account (`adminID`), or of everyone, but the one holding
-    /// `keepToken`; returns how many ended.
-    @discardableResult
-    public func deleteAll(adminID: Int64?, keepToken: String) async throws -> Int {
-        let keep = Self.hash(keepToken)
-        return try await database.write { db in
-            if let adminID {
-                try db.execute(sql: "DELETE FROM panel_sessions WHERE admin_id = ? AND token_hash <> ?", arguments: [adminID, keep])
-            } else {
-                try db.execute(sql: "DELETE FROM panel_sessions WHERE token_hash <> ?", arguments: [keep])
-            }
-            return db.changesCount
+    /// `keepToken` (nil keeps none), inside the caller's transaction; returns how many ended.
+    static func deleteAll(adminID: Int64?, keepToken: String?, in db: Database) throws -> Int {
+        let keep = keepToken.map(hash) ?? ""
+        if let adminID {
+            try db.execute(sql: "DELETE FROM panel_sessions WHERE admin_id = ? AND token_hash <> ?", arguments: [adminID, keep])
+        } else {
+            try db.execute(sql: "DELETE FROM panel_sessions WHERE token_hash <> ?", arguments: [keep])
         }
+        return db.changesCount
     }
 
     public func delete(token: String) async throws {

@@ -6,6 +6,8 @@ public struct PanelServices: Sendable {
     public let database: PanelDatabase
     public let hasher: PasswordHasher
     public let admins: AdminStore
+    public let staff: StaffAdministration
+    public let account: AccountSecurity
     public let signIn: SignInService
     public let stats: DashboardStatsCache
     public let twoFactorPolicy: TwoFactorPolicy
@@ -26,6 +28,8 @@ public struct PanelServices: Sendable {
         hasher = PasswordHasher(parameters: configuration.scrypt, maxConcurrentHashes: configuration.maxConcurrentHashes)
         signIn = SignInService(database: database, hasher: hasher, sessionPolicy: configuration.sessionPolicy)
         admins = signIn.admins
+        staff = StaffAdministration(database: database, hasher: hasher)
+        account = AccountSecurity(database: database, hasher: hasher)
         twoFactorPolicy = configuration.twoFactorPolicy
         stats = DashboardStatsCache(database: database, maxAge: configuration.statsMaxAge)
         sessionCookie = .session(secure: configuration.secureCookies)

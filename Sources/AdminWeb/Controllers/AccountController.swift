@@ -43,8 +43,8 @@ struct AccountController {
             model.error = refusal
             return HTMLPage(SessionsView(model: model, viewer: context.viewer), status: .unprocessableContent).response()
         }
-        let ended = try await services.signIn.sessions.deleteOthers(adminID: context.identity.adminID, keepToken: context.sessionToken)
-        try await services.audit(context, .otherSessionsEnded, detail: "\(ended)")
+        let ended = try await services.account.endOtherSessions(context.identity, session: context.sessionToken,
+                                                                from: context.clientAddress)
         return .redirect(to: SiteURL.accountSessions(ended: ended).href, type: .normal)
     }
 
@@ -67,13 +67,13 @@ struct AccountController {
         case .wrong: return refuse("The current password is not right.", .unprocessableContent)
         case let .throttled(seconds): return refuse("Too many wrong passwords. Try again in \(seconds) seconds.", .tooManyRequests)
         }
+        let token: String
         do {
-            try await services.admins.changePassword(id: context.identity.adminID, to: password, keepingSession: context.sessionToken)
+            token = try await services.account.changePassword(context.identity, to: password, session: context.sessionToken,
+                                                              from: context.clientAddress)
         } catch let AdminStoreError.weakPassword(reason) {
             return refuse(reason.prefix(1).uppercased() + reason.dropFirst() + ".", .unprocessableContent)
         }
-        let token = try await services.signIn.sessions.rotate(token: context.sessionToken)
-        try await services.audit(context, .passwordChanged, target: "admin:\(context.identity.adminID)")
         let viewer = Viewer(identity: context.identity, csrfToken: CSRFToken.forSession(token))
         var response = HTMLPage(PasswordView(model: PasswordModel(notice: "Password changed. Your other sessions have ended."),
                                              viewer: viewer)).response()

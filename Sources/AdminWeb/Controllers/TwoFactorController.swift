@@ -42,24 +42,20 @@ struct TwoFactorController {
         case .wrong: return try await page(context, error: "Type your password as well as the code.", status: .unprocessableContent)
         case let .throttled(seconds): return try await throttledPage(context, seconds)
         }
-        let code = form.code ?? ""
-        let codes: [String]?
+        let enabled: TwoFactorEnabled?
         do {
-            codes = try await services.signIn.twoFactor.confirm(adminID: context.identity.adminID, code: code)
+            enabled = try await services.account.enableTwoFactor(context.identity, code: form.code ?? "", session: context.sessionToken,
+                                                                 from: context.clientAddress)
         } catch TwoFactorError.alreadyEnabled {
             return try await page(context, error: "Two-factor sign-in is already on.", status: .conflict)
         } catch TwoFactorError.notStarted {
             return try await page(context, error: "Set up two-factor first: the button below makes your key.", status: .conflict)
         }
-        guard let codes else {
+        guard let enabled, let token = enabled.sessionToken else {
             return try await page(context, error: "That code is not right. Check the phone's clock and type the newest code.",
                                   status: .unprocessableContent)
         }
-        try await services.audit(context, .twoFactorEnabled, target: "admin:\(context.identity.adminID)")
-        // More reach than before: the token that had less is retired, and sessions opened
-        // with the password alone end.
-        let token = try await services.signIn.sessions.rotate(token: context.sessionToken)
-        try await services.signIn.sessions.deleteOthers(adminID: context.identity.adminID, keepToken: token)
+        let codes = enabled.recoveryCodes
         var response = try await page(context, sessionToken: token, notice: "Two-factor sign-in is on. Your other sessions have ended.",
                                       recoveryCodes: codes)
         response.setCookie(services.sessionCookie.make(token: token))
@@ -68,8 +64,7 @@ struct TwoFactorController {
 
     @Sendable func newRecoveryCodes(request: Request, context: StaffRequestContext) async throws -> Response {
         if let refusal = try await confirmAgain(request, context) { return refusal }
-        let codes = try await services.signIn.twoFactor.regenerateRecoveryCodes(adminID: context.identity.adminID)
-        try await services.audit(context, .recoveryCodesRegenerated, target: "admin:\(context.identity.adminID)")
+        let codes = try await services.account.newRecoveryCodes(context.identity, from: context.clientAddress)
         return try await page(context, notice: "New recovery codes made; the old ones no longer work.", recoveryCodes: codes)
     }
 
@@ -78,9 +73,7 @@ struct TwoFactorController {
             return try await page(context, error: "Your role needs two-factor sign-in, so it stays on.", status: .conflict)
         }
         if let refusal = try await confirmAgain(request, context) { return refusal }
-        try await services.signIn.twoFactor.remove(adminID: context.identity.adminID)
-        try await services.signIn.sessions.deleteOthers(adminID: context.identity.adminID, keepToken: context.sessionToken)
-        try await services.audit(context, .twoFactorDisabled, target: "admin:\(context.identity.adminID)")
+        try await services.account.disableTwoFactor(context.identity, session: context.sessionToken, from: context.clientAddress)
         return try await page(context, notice: "Two-factor sign-in is off. Your other sessions have ended.")
     }
 

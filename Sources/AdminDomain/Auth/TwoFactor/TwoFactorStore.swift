@@ -39,13 +39,6 @@ public struct TwoFactorStore: Sendable {
         }
     }
 
-    /// The accounts with two-factor on, for the staff list.
-    public func enabledAdminIDs() async throws -> Set<Int64> {
-        try await database.read { db in
-            Set(try Int64.fetchAll(db, sql: "SELECT admin_id FROM panel_two_factor WHERE confirmed_at IS NOT NULL"))
-        }
-    }
-
     /// The key being enrolled, if enrolment has begun and is not confirmed: read only, for
     /// the enrolment page's GET.
     public func pendingSecret(adminID: Int64) async throws -> String? {
@@ -69,29 +62,6 @@ public struct TwoFactorStore: Sendable {
             try db.execute(sql: "INSERT INTO panel_two_factor (admin_id, secret) VALUES (?, ?)", arguments: [adminID, secret])
             return secret
         }
-    }
-
-    /// Turns two-factor on when `code` is the pending key's current code; returns the new
-    /// recovery codes, shown once, or nil for a wrong code.
-    public func confirm(adminID: Int64, code: String, now: Date = Date()) async throws -> [String]? {
-        let pending = try await database.read { db -> (secret: String, confirmedAt: String?)? in
-            try Row.fetchOne(db, sql: "SELECT secret, confirmed_at FROM panel_two_factor WHERE admin_id = ?",
-                             arguments: [adminID])
-                .map { ($0["secret"], $0["confirmed_at"]) }
-        }
-        guard let pending else { throw TwoFactorError.notStarted }
-        guard pending.confirmedAt == nil else { throw TwoFactorError.alreadyEnabled }
-        guard let step = TOTPCode.matchingStep(code, secret: pending.secret, now: now) else { return nil }
-        let codes = (0..<RecoveryCode.countPerSet).map { _ in RecoveryCode.generate() }
-        let confirmed = try await database.write { db in
-            try db.execute(
-                sql: "UPDATE panel_two_factor SET confirmed_at = ?, last_step = ? WHERE admin_id = ? AND confirmed_at IS NULL",
-                arguments: [SQLiteTime.string(now), step, adminID])
-            guard db.changesCount == 1 else { return false }
-            try Self.replaceRecoveryCodes(db, adminID: adminID, codes: codes, now: now)
-            return true
-        }
-        return confirmed ? codes : nil
     }
 
     /// Checks a six-digit code or a recovery code and spends it.
@@ -123,26 +93,39 @@ public struct TwoFactorStore: Sendable {
         }
     }
 
-    /// A fresh set of ten; the old codes stop working.
-    public func regenerateRecoveryCodes(adminID: Int64, now: Date = Date()) async throws -> [String] {
-        let codes = (0..<RecoveryCode.countPerSet).map { _ in RecoveryCode.generate() }
-        try await database.write { db in
-            try Self.replaceRecoveryCodes(db, adminID: adminID, codes: codes, now: now)
-        }
-        return codes
+    /// Turns two-factor off (or abandons an enrolment) and deletes the recovery codes,
+    /// inside the caller's transaction.
+    static func remove(adminID: Int64, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM panel_two_factor WHERE admin_id = ?", arguments: [adminID])
+        try db.execute(sql: "DELETE FROM panel_recovery_codes WHERE admin_id = ?", arguments: [adminID])
     }
 
-    /// Turns two-factor off (or abandons an enrolment) and deletes the recovery codes.
-    /// `endingSessions`: when an admin resets someone who lost their phone, whoever holds
-    /// that person's sessions is signed out too.
-    public func remove(adminID: Int64, endingSessions: Bool = false) async throws {
-        try await database.write { db in
-            try db.execute(sql: "DELETE FROM panel_two_factor WHERE admin_id = ?", arguments: [adminID])
-            try db.execute(sql: "DELETE FROM panel_recovery_codes WHERE admin_id = ?", arguments: [adminID])
-            if endingSessions {
-                try db.execute(sql: "DELETE FROM panel_sessions WHERE admin_id = ?", arguments: [adminID])
-            }
+    /// Marks the pending key confirmed at `step`; false when it was confirmed already.
+    static func markConfirmed(adminID: Int64, step: Int64, now: Date, in db: Database) throws -> Bool {
+        try db.execute(
+            sql: "UPDATE panel_two_factor SET confirmed_at = ?, last_step = ? WHERE admin_id = ? AND confirmed_at IS NULL",
+            arguments: [SQLiteTime.string(now), step, adminID])
+        return db.changesCount == 1
+    }
+
+    /// The pending key's step for `code`: nil for a wrong code; throws when nothing was begun
+    /// or two-factor is on already.
+    func pendingStep(adminID: Int64, code: String, now: Date) async throws -> Int64? {
+        let pending = try await database.read { db -> (secret: String, confirmedAt: String?)? in
+            try Row.fetchOne(db, sql: "SELECT secret, confirmed_at FROM panel_two_factor WHERE admin_id = ?",
+                             arguments: [adminID])
+                .map { ($0["secret"], $0["confirmed_at"]) }
         }
+        guard let pending else { throw TwoFactorError.notStarted }
+        guard pending.confirmedAt == nil else { throw TwoFactorError.alreadyEnabled }
+        return TOTPCode.matchingStep(code, secret: pending.secret, now: now)
+    }
+
+    /// A fresh set of ten in the caller's transaction; the old codes stop working.
+    static func replaceRecoveryCodes(adminID: Int64, now: Date, in db: Database) throws -> [String] {
+        let codes = (0..<RecoveryCode.countPerSet).map { _ in RecoveryCode.generate() }
+        try replaceRecoveryCodes(db, adminID: adminID, codes: codes, now: now)
+        return codes
     }
 
     private static func replaceRecoveryCodes(_ db: Database, adminID: Int64, codes: [String], now: Date) throws {

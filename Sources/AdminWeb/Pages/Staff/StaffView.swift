@@ -23,9 +23,7 @@ enum StaffNotice: String, Sendable {
 }
 
 struct StaffModel {
-    let admins: [Admin]
-    /// The accounts with two-factor on.
-    let twoFactor: Set<Int64>
+    let accounts: [StaffAccount]
     var notice: String?
     var error: String?
     /// After creating an account or resetting a password: shown once, on this response only.
@@ -61,12 +59,11 @@ struct StaffView: HTMLComponent {
             section(.class("panel")) {
                 div(.class("table-wrap")) {
                     table(.class("data")) {
-                        caption { model.admins.count == 1 ? "1 account" : "\(model.admins.count) accounts" }
+                        caption { model.accounts.count == 1 ? "1 account" : "\(model.accounts.count) accounts" }
                         thead { tr { for heading in ["Email", "Role", "State", "Two-factor", "Created", ""] { th(.scope("col")) { heading } } } }
                         tbody {
-                            for admin in model.admins {
-                                StaffRow(admin: admin, hasTwoFactor: admin.id.map(model.twoFactor.contains) ?? false,
-                                         csrfToken: viewer.csrfToken)
+                            for account in model.accounts {
+                                StaffRow(admin: account.admin, hasTwoFactor: account.hasTwoFactor, csrfToken: viewer.csrfToken)
                             }
                         }
                     }

@@ -1,0 +1,21 @@
+import GRDB
+
+/// A staff account as a command names it: by id (the staff page) or by email (the CLI).
+public enum AccountReference: Sendable, CustomStringConvertible {
+    case id(Int64)
+    case email(String)
+
+    var request: QueryInterfaceRequest<Admin> {
+        switch self {
+        case let .id(id): Admin.filter(Admin.Columns.id == id)
+        case let .email(email): Admin.filter(Admin.Columns.email == email.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .id(id): "#\(id)"
+        case let .email(email): email.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+}
