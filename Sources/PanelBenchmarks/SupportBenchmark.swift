@@ -88,7 +88,7 @@ public enum SupportBenchmark {
         var peak = before
         var rows = 0
         let start = DispatchTime.now().uptimeNanoseconds
-        try await lists.forEachChunk(ActivityFilter(bucket: .inactive)) { users in
+        try await lists.forEachChunk(ActivityListQuery(UserFilter(bucket: .inactive))) { users in
             var buffer = [UInt8]()
             for user in users { buffer += Array(PageRendering.exportLine(user).utf8) }
             rows += users.count

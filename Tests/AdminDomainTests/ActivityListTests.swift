@@ -26,11 +26,11 @@ import TestSupport
     }
 
     /// Every page of a list, in order.
-    func walk(_ filter: ActivityFilter) async throws -> [UserSummary] {
+    func walk(_ query: ActivityListQuery) async throws -> [UserSummary] {
         var users: [UserSummary] = []
         var after: ActivityCursor?
         repeat {
-            let page = try await lists.page(filter, after: after, now: Self.now)
+            let page = try await lists.page(query, after: after, now: Self.now)
             users += page.users
             after = page.next
         } while after != nil
@@ -47,7 +47,7 @@ import TestSupport
     @Test(arguments: ActivityBucket.allCases)
     func bucketsMatchDirectSQLAtTheirBoundaries(bucket: ActivityBucket) async throws {
         defer { temp.remove() }
-        let walked = try await walk(ActivityFilter(bucket: bucket))
+        let walked = try await walk(ActivityListQuery(UserFilter(bucket: bucket)))
         let order = bucket == .never ? "id DESC" : "last_active_at DESC, id DESC"
         let direct = try await DatabaseQueue(path: temp.path).read { db in
             try Int64.fetchAll(db, sql: "SELECT id FROM users WHERE \(Self.directSQL[bucket]!) ORDER BY \(order)",
@@ -55,7 +55,7 @@ import TestSupport
         }
         #expect(walked.map(\.id) == direct, "pages in order, no duplicates, no gaps")
         #expect(Set(walked.map(\.id)).count == walked.count)
-        let size = try await lists.size(ActivityFilter(bucket: bucket), now: Self.now)
+        let size = try await lists.size(UserFilter(bucket: bucket), now: Self.now)
         #expect(size == ListSize(value: direct.count, isEstimate: false))
         let edges = Set(walked.map(\.id)).intersection(800_001...800_005)
         let expected: Set<Int64> = switch bucket {
@@ -69,8 +69,8 @@ import TestSupport
 
     @Test func filtersAndSignUpOrderMatchDirectSQL() async throws {
         defer { temp.remove() }
-        let filter = ActivityFilter(bucket: .inactive, plan: "free", status: "active", platform: "android",
-                                    signedUpFrom: "2024-01-01", signedUpTo: "2026-06-30", sort: .signUp)
+        let filter = ActivityListQuery(UserFilter(bucket: .inactive, plan: .free, status: .active, platform: .android,
+                                                  signedUp: DayRange(from: Day("2024-01-01"), to: Day("2026-06-30"))), sort: .signUp)
         let walked = try await walk(filter)
         let direct = try await DatabaseQueue(path: temp.path).read { db in
             try Int64.fetchAll(db, sql: """
@@ -83,27 +83,27 @@ import TestSupport
         #expect(!direct.isEmpty)
         #expect(walked.map(\.id) == direct)
         // Below the sampling budget the size is exact, and the order does not change it.
-        #expect(try await lists.size(filter, now: Self.now) == ListSize(value: direct.count, isEstimate: false))
+        #expect(try await lists.size(filter.filter, now: Self.now) == ListSize(value: direct.count, isEstimate: false))
         var byLastActive = filter
         byLastActive.sort = .lastActive
-        #expect(try await lists.size(byLastActive, now: Self.now) == ListSize(value: direct.count, isEstimate: false))
+        #expect(try await lists.size(byLastActive.filter, now: Self.now) == ListSize(value: direct.count, isEstimate: false))
     }
 
     @Test func exportGoesThroughEveryRowInOrder() async throws {
         defer { temp.remove() }
         var exported: [Int64] = []
-        try await lists.forEachChunk(ActivityFilter(bucket: .inactive), now: Self.now) { exported += $0.map(\.id) }
-        #expect(exported == (try await walk(ActivityFilter(bucket: .inactive))).map(\.id))
+        try await lists.forEachChunk(ActivityListQuery(UserFilter(bucket: .inactive)), now: Self.now) { exported += $0.map(\.id) }
+        #expect(exported == (try await walk(ActivityListQuery(UserFilter(bucket: .inactive)))).map(\.id))
     }
 
     /// Every activity list query reads an index of `users`.
     @Test(arguments: [
-        ActivityFilter(bucket: .active),
-        ActivityFilter(bucket: .idle, plan: "premium", sort: .signUp),
-        ActivityFilter(bucket: .inactive, platform: "ios", signedUpFrom: "2025-01-01"),
-        ActivityFilter(bucket: .never, status: "suspended", signedUpTo: "2026-01-01"),
+        ActivityListQuery(UserFilter(bucket: .active)),
+        ActivityListQuery(UserFilter(bucket: .idle, plan: .premium), sort: .signUp),
+        ActivityListQuery(UserFilter(bucket: .inactive, platform: .ios, signedUp: DayRange(from: Day("2025-01-01")))),
+        ActivityListQuery(UserFilter(bucket: .never, status: .suspended, signedUp: DayRange(to: Day("2026-01-01")))),
     ])
-    func listQueriesUseIndexes(filter: ActivityFilter) async throws {
+    func listQueriesUseIndexes(filter: ActivityListQuery) async throws {
         defer { temp.remove() }
         let plan = ActivityLists.Plan(filter, now: Self.now)
         let (candidates, arguments) = plan.candidates(after: ActivityCursor(key: "2026-01-01 00:00:00", id: 10), limit: 51)
@@ -125,6 +125,6 @@ import TestSupport
     }
 }
 
-extension ActivityFilter: CustomTestStringConvertible {
-    public var testDescription: String { "\(bucket.rawValue) \(sort.rawValue)" }
+extension ActivityListQuery: CustomTestStringConvertible {
+    public var testDescription: String { "\(filter.bucket.rawValue) \(sort.rawValue)" }
 }

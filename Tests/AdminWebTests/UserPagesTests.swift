@@ -126,7 +126,7 @@ import TestSupport
         defer { panel.remove() }
         try await panel.addStaff()
         let lists = ActivityLists(database: panel.services.database)
-        let size = try await lists.size(ActivityFilter(bucket: .inactive))
+        let size = try await lists.size(UserFilter(bucket: .inactive))
         try await panel.test { client in
             let session = try await panel.signIn(client, email: TestPanel.supportEmail)
             let page = try await client.get("/activity?bucket=inactive", cookie: session)
@@ -147,5 +147,27 @@ import TestSupport
             try String.fetchAll(db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'users_exported'")
         }
         #expect(exports == ["bucket=inactive"])
+    }
+
+    /// Values the panel's enums do not know show as "unknown (value)", in pages and exports alike.
+    @Test func unknownValuesInTheDataShowAsUnknownAndNeverBreakAPage() async throws {
+        let panel = try await UserPages.panel()
+        defer { panel.remove() }
+        try UnknownVocabulary.insertUser(path: panel.temp.path)
+        try await panel.test { client in
+            let session = try await panel.signIn(client, email: TestPanel.supportEmail)
+            let profile = try await client.get("/users/\(UnknownVocabulary.userID)", cookie: session)
+            #expect(profile.status == .ok)
+            for shown in ["unknown (platinum)", "unknown (banned)", "unknown (harmonyos)", "unknown (provisional)", "unknown (paused)",
+                          "unknown (pet)", "unknown (snoozed)", "unknown (web)"] {
+                #expect(profile.text.contains(shown), "\(shown)")
+            }
+            let search = try await client.get("/users?by=email&q=odd.vocabulary", cookie: session)
+            #expect(search.status == .ok && search.text.contains("unknown (platinum)"))
+            let list = try await client.get("/activity?bucket=never", cookie: session)
+            #expect(list.status == .ok && list.text.contains("unknown (platinum)"))
+            let csv = try await client.get("/activity.csv?bucket=never", cookie: session)
+            #expect(csv.text.contains(",platinum,banned,"), "the export keeps the stored text")
+        }
     }
 }

@@ -17,41 +17,30 @@ public enum ActivityBucket: String, CaseIterable, Sendable {
     }
 
     /// The bucket as a condition on `last_active_at`, a range of its index.
-    func condition(now: Date) -> (sql: String, arguments: [String: String]) {
+    func condition(now: Date) -> SQLCondition {
         let week = SQLiteTime.string(now.addingTimeInterval(-7 * 86_400))
         let month = SQLiteTime.string(now.addingTimeInterval(-30 * 86_400))
         return switch self {
-        case .active: ("u.last_active_at >= :week", ["week": week])
-        case .idle: ("u.last_active_at >= :month AND u.last_active_at < :week", ["week": week, "month": month])
-        case .inactive: ("u.last_active_at < :month", ["month": month])
-        case .never: ("u.last_active_at IS NULL", [:])
+        case .active: SQLCondition("u.last_active_at >= :week", ["week": week])
+        case .idle: SQLCondition("u.last_active_at >= :month AND u.last_active_at < :week", ["week": week, "month": month])
+        case .inactive: SQLCondition("u.last_active_at < :month", ["month": month])
+        case .never: SQLCondition("u.last_active_at IS NULL")
         }
     }
 }
 
-public struct ActivityFilter: Sendable, Equatable {
-    public enum Sort: String, CaseIterable, Sendable {
-        case lastActive = "last_active", signUp = "sign_up"
-    }
+/// The order of an activity list.
+public enum ActivitySort: String, CaseIterable, Sendable {
+    case lastActive = "last_active", signUp = "sign_up"
+}
 
-    public var bucket: ActivityBucket = .active
-    public var plan: String?
-    public var status: String?
-    /// Users with at least one device on this platform.
-    public var platform: String?
-    /// Sign-up days, inclusive, 'YYYY-MM-DD' in UTC.
-    public var signedUpFrom: String?
-    public var signedUpTo: String?
-    public var sort: Sort = .lastActive
+/// An activity list: which users, in which order.
+public struct ActivityListQuery: Sendable, Equatable {
+    public var filter: UserFilter
+    public var sort: ActivitySort
 
-    public init(bucket: ActivityBucket = .active, plan: String? = nil, status: String? = nil, platform: String? = nil,
-                signedUpFrom: String? = nil, signedUpTo: String? = nil, sort: Sort = .lastActive) {
-        self.bucket = bucket
-        self.plan = plan
-        self.status = status
-        self.platform = platform
-        self.signedUpFrom = signedUpFrom
-        self.signedUpTo = signedUpTo
+    public init(_ filter: UserFilter, sort: ActivitySort = .lastActive) {
+        self.filter = filter
         self.sort = sort
     }
 }
@@ -109,37 +98,27 @@ public struct ActivityLists: Sendable {
         let rowFilters: [String]
         let arguments: [String: DatabaseValue]
 
-        init(_ filter: ActivityFilter, now: Date) {
+        init(_ query: ActivityListQuery, now: Date) {
+            let filter = query.filter
             let bucket = filter.bucket.condition(now: now)
-            var arguments: [String: DatabaseValue] = bucket.arguments.mapValues(\.databaseValue)
-            var conditions: [String] = []
-            var rowFilters: [String] = []
-            var signUp: [String] = []
-            if let from = filter.signedUpFrom { signUp.append("u.created_at >= :from"); arguments["from"] = from.databaseValue }
-            if let to = filter.signedUpTo { signUp.append("u.created_at < date(:to, '+1 day')"); arguments["to"] = to.databaseValue }
+            let signUp = filter.signUpConditions
+            let indexed: [SQLCondition]
+            var rowFilters: [SQLCondition]
             if filter.bucket == .never {
                 // Never active: one value of the last-active index, whose rows follow id order.
                 (index, key) = ("users_last_active_at", "u.id")
-                conditions = [bucket.sql]
-                rowFilters = signUp
-            } else if filter.sort == .signUp {
+                (indexed, rowFilters) = ([bucket], signUp)
+            } else if query.sort == .signUp {
                 (index, key) = ("users_created_at", "u.created_at")
-                conditions = signUp
-                rowFilters = [bucket.sql]
+                (indexed, rowFilters) = (signUp, [bucket])
             } else {
                 (index, key) = ("users_last_active_at", "u.last_active_at")
-                conditions = [bucket.sql]
-                rowFilters = signUp
+                (indexed, rowFilters) = ([bucket], signUp)
             }
-            if let plan = filter.plan { rowFilters.append("u.plan = :plan"); arguments["plan"] = plan.databaseValue }
-            if let status = filter.status { rowFilters.append("u.status = :status"); arguments["status"] = status.databaseValue }
-            if let platform = filter.platform {
-                rowFilters.append("EXISTS (SELECT 1 FROM devices d INDEXED BY devices_user WHERE d.user_id = u.id AND d.platform = :platform)")
-                arguments["platform"] = platform.databaseValue
-            }
-            self.conditions = conditions
-            self.rowFilters = rowFilters
-            self.arguments = arguments
+            rowFilters += filter.attributeConditions
+            conditions = indexed.map(\.sql)
+            self.rowFilters = rowFilters.map(\.sql)
+            arguments = (indexed + rowFilters).reduce(into: [:]) { all, condition in all.merge(condition.arguments) { $1 } }
         }
 
         func candidates(after: ActivityCursor?, limit: Int) -> (String, StatementArguments) {
@@ -182,8 +161,8 @@ public struct ActivityLists: Sendable {
 
     /// One page: up to `pageSize` users, reading candidates until the page is full or the
     /// budget is spent.
-    public func page(_ filter: ActivityFilter, after: ActivityCursor?, now: Date = Date()) async throws -> ActivityPage {
-        let plan = Plan(filter, now: now)
+    public func page(_ query: ActivityListQuery, after: ActivityCursor?, now: Date = Date()) async throws -> ActivityPage {
+        let plan = Plan(query, now: now)
         var cursor = after
         var users: [UserSummary] = []
         var read = 0
@@ -208,9 +187,9 @@ public struct ActivityLists: Sendable {
     }
 
     /// Every user of the list, in order, a chunk at a time: memory stays flat however long it is.
-    public func forEachChunk(_ filter: ActivityFilter, now: Date = Date(),
+    public func forEachChunk(_ query: ActivityListQuery, now: Date = Date(),
                              _ body: ([UserSummary]) async throws -> Void) async throws {
-        let plan = Plan(filter, now: now)
+        let plan = Plan(query, now: now)
         var cursor: ActivityCursor?
         while true {
             let (chunk, matched) = try await candidatesAndRows(plan, after: cursor, limit: Self.chunkSize)
@@ -223,12 +202,10 @@ public struct ActivityLists: Sendable {
 
     /// The list's size: an index range count for a bucket alone; otherwise the share of
     /// matches in the first candidates, scaled to the range (labelled an estimate).
-    public func size(_ filter: ActivityFilter, now: Date = Date()) async throws -> ListSize {
+    public func size(_ filter: UserFilter, now: Date = Date()) async throws -> ListSize {
         // The size does not depend on the order: counted on the bucket's own range of the
         // last-active index, never on the whole sign-up index.
-        var unsorted = filter
-        unsorted.sort = .lastActive
-        let plan = Plan(unsorted, now: now)
+        let plan = Plan(ActivityListQuery(filter, sort: .lastActive), now: now)
         let range = try await database.read { db in
             try Int.fetchOne(db, sql: plan.countSQL, arguments: StatementArguments(plan.arguments)) ?? 0
         }

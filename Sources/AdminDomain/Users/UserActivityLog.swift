@@ -4,11 +4,11 @@ import GRDB
 public struct UserActivityLog: Sendable {
     public struct Filter: Sendable, Equatable {
         public var kind: String?
-        /// Days, inclusive, 'YYYY-MM-DD' in UTC.
-        public var from: String?
-        public var to: String?
+        /// Days, inclusive, in UTC.
+        public var from: Day?
+        public var to: Day?
 
-        public init(kind: String? = nil, from: String? = nil, to: String? = nil) {
+        public init(kind: String? = nil, from: Day? = nil, to: Day? = nil) {
             self.kind = kind
             self.from = from
             self.to = to

@@ -4,10 +4,6 @@ import GRDB
 /// A user's food items or documents, filtered and paged by (expiry date, id) through the
 /// `user_id` index: a user with 20,000 items costs one index range and a sort per page.
 public struct UserItems: Sendable {
-    public enum Kind: String, CaseIterable, Sendable {
-        case food, document
-    }
-
     public enum State: String, CaseIterable, Sendable {
         case expired, expiringSoon = "expiring_soon", safe, consumed
 
@@ -22,14 +18,14 @@ public struct UserItems: Sendable {
     }
 
     public struct Filter: Sendable, Equatable {
-        public var kind: Kind = .food
+        public var kind: ItemKind = .food
         public var state: State?
         /// Food: its category. Documents: the document type.
         public var category: String?
         /// Food only.
         public var storage: String?
 
-        public init(kind: Kind = .food, state: State? = nil, category: String? = nil, storage: String? = nil) {
+        public init(kind: ItemKind = .food, state: State? = nil, category: String? = nil, storage: String? = nil) {
             self.kind = kind
             self.state = state
             self.category = category

@@ -10,8 +10,8 @@ public struct UserProfile: Sendable {
         public let id: Int64
         public let email: String
         public let displayName: String?
-        public let plan: String
-        public let status: String
+        public let plan: Stored<Plan>
+        public let status: Stored<AccountStatus>
         public let timezone: String
         public let locale: String
         public let householdID: Int64?
@@ -46,11 +46,11 @@ public struct UserProfile: Sendable {
 
     public struct Device: Sendable {
         public let id: Int64
-        public let platform: String
-        public let pushProvider: String
+        public let platform: Stored<Platform>
+        public let pushProvider: Stored<PushProvider>
         /// The last 6 characters only.
         public let maskedToken: String?
-        public let pushPermission: String
+        public let pushPermission: Stored<PushPermission>
         public let appVersion: String?
         public let osVersion: String?
         public let createdAt: String
@@ -70,7 +70,7 @@ public struct UserProfile: Sendable {
 
     public struct Subscription: Sendable {
         public let planType: String
-        public let status: String
+        public let status: Stored<SubscriptionStatus>
         public let store: String
         public let priceCents: Int
         public let currency: String
@@ -80,11 +80,11 @@ public struct UserProfile: Sendable {
     }
 
     public struct Reminder: Sendable {
-        public let itemKind: String
+        public let itemKind: Stored<ItemKind>
         public let itemName: String?
         public let daysBefore: Int
         public let scheduledFor: String
-        public let status: String
+        public let status: Stored<ReminderStatus>
         public let sentAt: String?
         public let openedAt: String?
     }
@@ -106,6 +106,11 @@ public struct UserProfile: Sendable {
     public let recentActivity: [ActivityEvent]
 
     static let recentCount = 20
+
+    /// The store says premium while the app says free: support should look into it.
+    public var hasActiveSubscriptionOnFreePlan: Bool {
+        account.plan.known == .free && subscriptions.contains { $0.status.known == .active }
+    }
 
     /// nil when there is no such user.
     public static func load(id: Int64, database: PanelDatabase, now: Date = Date()) async throws -> UserProfile? {
@@ -222,7 +227,7 @@ public struct ActivityEvent: Sendable, Equatable, FetchableRecord {
     public let id: Int64
     public let kind: String
     public let detail: String?
-    public let platform: String?
+    public let platform: Stored<Platform>?
     public let createdAt: String
 
     public init(row: Row) throws {

@@ -5,8 +5,8 @@ public struct UserSummary: Sendable, Equatable, FetchableRecord {
     public let id: Int64
     public let email: String
     public let displayName: String?
-    public let plan: String
-    public let status: String
+    public let plan: Stored<Plan>
+    public let status: Stored<AccountStatus>
     public let createdAt: String
     public let lastActiveAt: String?
     /// Food items and documents, each kind counted up to `itemCountCap` from its `user_id`

@@ -20,12 +20,12 @@ struct ActivityController {
     /// Every user of the list, 1,000 rows per read, written as they come.
     @Sendable func csv(request: Request, context: StaffRequestContext) async throws -> Response {
         let form = ActivityForm(request: request).firstPage
-        let (filter, problems) = form.filter
+        let (query, problems) = form.query
         guard problems.isEmpty else { return try await list(request: request, context: context).response() }
         try await services.audit(context, .usersExported, detail: form.queryItems.auditDetail)
         let lists = ActivityLists(database: services.database)
-        return CSV.response(filename: "users-\(filter.bucket.rawValue).csv", header: UserSummary.csvHeader) { emit in
-            try await lists.forEachChunk(filter) { users in try await emit(users.map(\.csvCells)) }
+        return CSV.response(filename: "users-\(query.filter.bucket.rawValue).csv", header: UserSummary.csvHeader) { emit in
+            try await lists.forEachChunk(query) { users in try await emit(users.map(\.csvCells)) }
         }
     }
 }
@@ -34,6 +34,6 @@ extension UserSummary {
     static let csvHeader = ["id", "email", "display_name", "plan", "status", "created_at", "last_active_at"]
 
     var csvCells: [String] {
-        [String(id), email, displayName ?? "", plan, status, createdAt, lastActiveAt ?? ""]
+        [String(id), email, displayName ?? "", plan.storedText, status.storedText, createdAt, lastActiveAt ?? ""]
     }
 }

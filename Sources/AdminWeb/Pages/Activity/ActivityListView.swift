@@ -3,17 +3,17 @@ import HTMLRender
 
 struct ActivityListModel {
     let form: ActivityForm
-    let filter: ActivityFilter
+    let query: ActivityListQuery
     let size: ListSize
     let page: ActivityPage
     let problems: [String]
 
     static func load(database: PanelDatabase, form: ActivityForm) async throws -> ActivityListModel {
-        let (filter, problems) = form.filter
+        let (query, problems) = form.query
         let lists = ActivityLists(database: database)
-        async let size = lists.size(filter)
-        async let page = lists.page(filter, after: form.cursor)
-        return ActivityListModel(form: form, filter: filter, size: try await size, page: try await page, problems: problems)
+        async let size = lists.size(query.filter)
+        async let page = lists.page(query, after: form.cursor)
+        return ActivityListModel(form: form, query: query, size: try await size, page: try await page, problems: problems)
     }
 }
 
@@ -24,7 +24,7 @@ struct ActivityListView: HTMLComponent {
 
     var content: HTMLNode {
         let fields = model.form.firstPage
-        let bucket = model.filter.bucket
+        let bucket = model.query.filter.bucket
         return PageLayout(pageTitle: "Activity", viewer: viewer, activeSection: .activity) {
             h1 { "Users by activity" }
             nav(.class("tabs"), .ariaLabel("Activity")) {
@@ -39,9 +39,9 @@ struct ActivityListView: HTMLComponent {
             }
             form(.method(.get), .action(SiteURL.activity().href), .class("filters")) {
                 input(.type("hidden"), .name("bucket"), .value(bucket.rawValue))
-                SelectField(label: "Plan", name: "plan", options: ActivityForm.plans.map { ($0, $0) }, selected: fields["plan"])
-                SelectField(label: "Status", name: "status", options: ActivityForm.statuses.map { ($0, $0) }, selected: fields["status"])
-                SelectField(label: "Has a device", name: "platform", options: ActivityForm.platforms.map { ($0, $0) },
+                SelectField(label: "Plan", name: "plan", options: Plan.allCases.map { ($0.rawValue, $0.rawValue) }, selected: fields["plan"])
+                SelectField(label: "Status", name: "status", options: AccountStatus.allCases.map { ($0.rawValue, $0.rawValue) }, selected: fields["status"])
+                SelectField(label: "Has a device", name: "platform", options: Platform.allCases.map { ($0.rawValue, $0.rawValue) },
                             selected: fields["platform"])
                 label { "Signed up from"; input(.type("date"), .name("from"), .value(fields["from"])) }
                 label { "to"; input(.type("date"), .name("to"), .value(fields["to"])) }
@@ -59,7 +59,7 @@ struct ActivityListView: HTMLComponent {
                         : "\(Format.grouped(model.size.value)) users"
                 }
                 UserTable(users: model.page.users, caption: "\(model.page.users.count) on this page, "
-                    + (bucket == .never ? "newest sign-ups first" : model.filter.sort == .signUp ? "newest sign-ups first" : "most recently active first"))
+                    + (bucket == .never ? "newest sign-ups first" : model.query.sort == .signUp ? "newest sign-ups first" : "most recently active first"))
                 if model.page.stoppedOnBudget {
                     p(.class("muted")) {
                         "This page looked at \(Format.grouped(ActivityLists.candidateBudget)) users without filling up; there may be more further on."

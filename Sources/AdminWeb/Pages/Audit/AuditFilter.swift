@@ -45,20 +45,13 @@ public struct AuditFilter: Sendable, Equatable {
             query.action = known
         }
         for (day, label) in [(from, "From"), (to, "To")] where !day.isEmpty {
-            guard Self.isDay(day) else { return .failure(.init("\(label) must be a date written YYYY-MM-DD.")) }
+            guard Day(day) != nil else { return .failure(.init("\(label) must be a date written YYYY-MM-DD.")) }
         }
         query.fromDay = from.isEmpty ? nil : from
         query.toDay = to.isEmpty ? nil : to
         return .success(query)
     }
 
-    static func isDay(_ text: String) -> Bool {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]), (1...12).contains(m), (1...31).contains(d)
-        else { return false }
-        return SQLiteTime.dayString(daysSinceEpoch: SQLiteTime.daysSinceEpoch(year: Int64(y), month: Int64(m), day: Int64(d))) == text
-    }
 }
 
 struct AuditFilterProblem: Error {

@@ -33,14 +33,19 @@ extension QueryForm {
         fields[name].flatMap { allowed.contains($0) ? $0 : nil }
     }
 
+    /// A field's value as one of the terms of `type`.
+    func term<Term: RawRepresentable<String>>(_ name: String, _ type: Term.Type) -> Term? {
+        fields[name].flatMap(Term.init(rawValue:))
+    }
+
     /// A day 'YYYY-MM-DD', or nil (and a problem when something else was typed).
-    func day(_ name: String, label: String, problems: inout [String]) -> String? {
+    func day(_ name: String, label: String, problems: inout [String]) -> Day? {
         guard let value = fields[name] else { return nil }
-        guard AuditFilter.isDay(value) else {
+        guard let day = Day(value) else {
             problems.append("\(label) must be a date written YYYY-MM-DD.")
             return nil
         }
-        return value
+        return day
     }
 
     var queryItems: [URLQueryItem] {
@@ -61,7 +66,7 @@ struct UserSearchForm: QueryForm {
 
     var query: UserSearchQuery? {
         guard !self["q"].isEmpty else { return nil }
-        return UserSearchQuery(field: choice("by", in: UserSearchField.allCases.map(\.rawValue)).flatMap(UserSearchField.init) ?? .email,
+        return UserSearchQuery(field: term("by", UserSearchField.self) ?? .email,
                                text: self["q"], after: fields["after"])
     }
 }
@@ -72,10 +77,10 @@ struct ItemsForm: QueryForm {
     init() {}
 
     var filter: UserItems.Filter {
-        let kind = choice("kind", in: UserItems.Kind.allCases.map(\.rawValue)).flatMap(UserItems.Kind.init) ?? .food
+        let kind = term("kind", ItemKind.self) ?? .food
         let categories = kind == .food ? UserItems.foodCategories : UserItems.documentTypes
         return UserItems.Filter(kind: kind,
-                                state: choice("state", in: UserItems.State.allCases.map(\.rawValue)).flatMap(UserItems.State.init),
+                                state: term("state", UserItems.State.self),
                                 category: choice("category", in: categories),
                                 storage: kind == .food ? choice("storage", in: UserItems.storages) : nil)
     }
@@ -92,21 +97,15 @@ struct ActivityForm: QueryForm {
     var fields: [String: String] = [:]
     init() {}
 
-    static let plans = ["free", "premium"]
-    static let statuses = ["active", "suspended", "deleted"]
-    static let platforms = ["ios", "android"]
-
-    /// The filter, and sentences for fields that were not valid (those are left out).
-    var filter: (ActivityFilter, [String]) {
+    /// The list, and sentences for fields that were not valid (those are left out).
+    var query: (ActivityListQuery, [String]) {
         var problems: [String] = []
-        let filter = ActivityFilter(
-            bucket: choice("bucket", in: ActivityBucket.allCases.map(\.rawValue)).flatMap(ActivityBucket.init) ?? .active,
-            plan: choice("plan", in: Self.plans), status: choice("status", in: Self.statuses),
-            platform: choice("platform", in: Self.platforms),
-            signedUpFrom: day("from", label: "Signed up from", problems: &problems),
-            signedUpTo: day("to", label: "Signed up to", problems: &problems),
-            sort: choice("sort", in: ActivityFilter.Sort.allCases.map(\.rawValue)).flatMap(ActivityFilter.Sort.init) ?? .lastActive)
-        return (filter, problems)
+        let filter = UserFilter(
+            bucket: term("bucket", ActivityBucket.self) ?? .active,
+            plan: term("plan", Plan.self), status: term("status", AccountStatus.self), platform: term("platform", Platform.self),
+            signedUp: DayRange(from: day("from", label: "Signed up from", problems: &problems),
+                               to: day("to", label: "Signed up to", problems: &problems)))
+        return (ActivityListQuery(filter, sort: term("sort", ActivitySort.self) ?? .lastActive), problems)
     }
 
     var cursor: ActivityCursor? {

@@ -30,7 +30,7 @@ struct UserProfileView: HTMLComponent {
             ItemsPanel(model: model)
             DevicesPanel(devices: profile.devices)
             SettingsPanel(settings: profile.settings)
-            SubscriptionsPanel(subscriptions: profile.subscriptions, plan: account.plan)
+            SubscriptionsPanel(subscriptions: profile.subscriptions, mismatch: profile.hasActiveSubscriptionOnFreePlan)
             RemindersPanel(counts: profile.reminderCounts, reminders: profile.recentReminders)
             section(.class("panel")) {
                 h2 { "Campaign pushes" }
@@ -63,8 +63,8 @@ private struct AccountPanel: HTMLComponent {
             dl(.class("facts")) {
                 dt { "Email" }; dd { account.email }
                 dt { "Name" }; dd { account.displayName ?? "(none)" }
-                dt { "Plan" }; dd { account.plan }
-                dt { "Status" }; dd { account.status }
+                dt { "Plan" }; dd { account.plan.description }
+                dt { "Status" }; dd { account.status.description }
                 dt { "Timezone" }; dd { calendar.isValidTimezone ? account.timezone : "UTC (stored: “\(account.timezone)”)" }
                 dt { "Today for them" }; dd { calendar.todayString }
                 dt { "Locale" }; dd { account.locale }
@@ -108,7 +108,7 @@ private struct ItemsPanel: HTMLComponent {
         return section(.class("panel"), .id("items")) {
             h2 { "Items" }
             nav(.class("tabs"), .ariaLabel("Kind")) {
-                for (kind, label, total) in [(UserItems.Kind.food, "Food", profile.food.total),
+                for (kind, label, total) in [(ItemKind.food, "Food", profile.food.total),
                                              (.document, "Documents", profile.documents.total)] {
                     let url = SiteURL.user(id: id, ItemsForm(fields: ["kind": kind.rawValue])).href
                     if kind == filter.kind {
@@ -155,7 +155,7 @@ private struct ItemsPanel: HTMLComponent {
 
 private struct ItemTable: HTMLComponent {
     let items: [UserItems.Item]
-    let kind: UserItems.Kind
+    let kind: ItemKind
 
     var content: HTMLNode {
         let food = kind == .food
@@ -201,7 +201,7 @@ private struct DevicesPanel: HTMLComponent {
                 columns: ["Platform", "App", "OS", "Push permission", "Push token", "Known dead", "Added", "Last seen"].map { .init(heading: $0) },
                 rows: devices.map { device in
                     ["\(device.platform) (\(device.pushProvider))", device.appVersion ?? "", device.osVersion ?? "",
-                     device.pushPermission, device.maskedToken ?? "none", "not known: no campaign sent yet", device.createdAt,
+                     device.pushPermission.description, device.maskedToken ?? "none", "not known: no campaign sent yet", device.createdAt,
                      device.lastSeenAt]
                 })
         }
@@ -240,19 +240,19 @@ private struct SettingsPanel: HTMLComponent {
 
 private struct SubscriptionsPanel: HTMLComponent {
     let subscriptions: [UserProfile.Subscription]
-    let plan: String
+    let mismatch: Bool
 
     var content: HTMLNode {
         section(.class("panel")) {
             h2 { "Subscriptions" }
-            if plan == "free", subscriptions.contains(where: { $0.status == "active" }) {
+            if mismatch {
                 p(.class("notice error"), .role("status")) { "An active subscription, but the plan is free." }
             }
             DataTable(
                 caption: subscriptions.isEmpty ? "No subscriptions." : "Newest first",
                 columns: ["Plan", "Status", "Store", "Price", "Started", "Period ends", "Cancelled"].map { .init(heading: $0) },
                 rows: subscriptions.map { sub in
-                    [sub.planType, sub.status, sub.store, Format.money(cents: sub.priceCents, currency: sub.currency),
+                    [sub.planType, sub.status.description, sub.store, Format.money(cents: sub.priceCents, currency: sub.currency),
                      sub.startedAt, sub.currentPeriodEnd, sub.cancelledAt ?? ""]
                 })
         }
@@ -275,7 +275,7 @@ private struct RemindersPanel: HTMLComponent {
                 columns: ["Item", "Days before", "Scheduled for", "Status", "Sent", "Opened"].map { .init(heading: $0) },
                 rows: reminders.map { reminder in
                     ["\(reminder.itemName ?? "(deleted)") (\(reminder.itemKind))", String(reminder.daysBefore),
-                     reminder.scheduledFor, reminder.status, reminder.sentAt ?? "", reminder.openedAt ?? ""]
+                     reminder.scheduledFor, reminder.status.description, reminder.sentAt ?? "", reminder.openedAt ?? ""]
                 })
         }
     }
@@ -290,6 +290,6 @@ struct ActivityTable: HTMLComponent {
         DataTable(
             caption: events.isEmpty ? "No activity." : caption,
             columns: ["When (UTC)", "What", "Platform", "Detail"].map { .init(heading: $0) },
-            rows: events.map { [$0.createdAt, $0.kind, $0.platform ?? "", String(($0.detail ?? "").prefix(200))] }).content
+            rows: events.map { [$0.createdAt, $0.kind, $0.platform?.description ?? "", String(($0.detail ?? "").prefix(200))] }).content
     }
 }

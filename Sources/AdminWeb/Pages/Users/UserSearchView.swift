@@ -83,8 +83,8 @@ struct UserTable: HTMLComponent {
                         tr {
                             td { a(.href(SiteURL.user(id: user.id).href)) { user.email } }
                             td { user.displayName ?? "" }
-                            td { user.plan }
-                            td { user.status }
+                            td { user.plan.description }
+                            td { user.status.description }
                             td { user.createdAt }
                             td { user.lastActiveAt ?? "never" }
                             if showItems {

@@ -1,0 +1,35 @@
+import GRDB
+
+/// A calendar day written 'YYYY-MM-DD', the way the app stores dates and filters take
+/// them. Only real days are days: 2026-02-30 is not one.
+public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, DatabaseValueConvertible {
+    public let text: String
+
+    public init?(_ text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let y = Int64(parts[0]), let m = Int64(parts[1]), let d = Int64(parts[2]), (1...12).contains(m), (1...31).contains(d),
+              SQLiteTime.dayString(daysSinceEpoch: SQLiteTime.daysSinceEpoch(year: y, month: m, day: d)) == text
+        else { return nil }
+        self.text = text
+    }
+
+    public var description: String { text }
+    public static func < (lhs: Day, rhs: Day) -> Bool { lhs.text < rhs.text }
+
+    public var databaseValue: DatabaseValue { text.databaseValue }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Day? { String.fromDatabaseValue(dbValue).flatMap(Day.init) }
+}
+
+/// Days from `from` to `to`, both included; either end may be open.
+public struct DayRange: Sendable, Hashable {
+    public var from: Day?
+    public var to: Day?
+
+    public init(from: Day? = nil, to: Day? = nil) {
+        self.from = from
+        self.to = to
+    }
+
+    public var isOpen: Bool { from == nil && to == nil }
+}

@@ -1,0 +1,50 @@
+import GRDB
+
+/// A word of the app's vocabulary that the database stores as text. The raw value is the
+/// stored text, so a term binds into a query as itself.
+public protocol VocabularyTerm: RawRepresentable<String>, CaseIterable, Sendable, Hashable, DatabaseValueConvertible {}
+
+/// A stored value as the panel reads it: a term it knows, or the text the data holds when it
+/// is none of them (a newer backend, a row edited by hand). Reading never fails on a value
+/// the panel does not know; pages show it as "unknown (value)".
+public enum Stored<Term: VocabularyTerm>: Sendable, Hashable, CustomStringConvertible, DatabaseValueConvertible {
+    case known(Term)
+    case unknown(String)
+
+    public init(_ text: String) {
+        self = Term(rawValue: text).map(Self.known) ?? .unknown(text)
+    }
+
+    public var known: Term? {
+        if case let .known(term) = self { term } else { nil }
+    }
+
+    /// The text as stored, for exports.
+    public var storedText: String {
+        switch self {
+        case let .known(term): term.rawValue
+        case let .unknown(text): text
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .known(term): term.rawValue
+        case let .unknown(text): "unknown (\(text))"
+        }
+    }
+
+    public var databaseValue: DatabaseValue { storedText.databaseValue }
+
+    /// Text becomes a term or `unknown`; a number or blob where text belongs is `unknown`
+    /// too, never a decoding error. NULL is no value.
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Stored? {
+        switch dbValue.storage {
+        case .null: nil
+        case let .string(text): Stored(text)
+        case let .int64(number): .unknown(String(number))
+        case let .double(number): .unknown(String(number))
+        case let .blob(data): .unknown("\(data.count) bytes")
+        }
+    }
+}
