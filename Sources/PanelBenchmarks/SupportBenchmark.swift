@@ -23,6 +23,7 @@ public enum SupportBenchmark {
 
     public static func run(database: PanelDatabase, iterations: Int, report: (String) -> Void) async throws -> ([Figure], Export) {
         let directory = UserDirectory(database: database)
+        let services = PageRendering.services(database: database)
         // Sample users spread over the id range, outside the timed part.
         let maxID = try await database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 1 }
         let whaleID = DemoSeeder.whaleUserID
@@ -62,25 +63,25 @@ public enum SupportBenchmark {
             _ = try await directory.search(UserSearchQuery(field: .name, text: String(sample[index].1.prefix(3))))
         }
         try await measure("profile page, typical user", sample.count) { index in
-            try await renderProfile(id: sample[index].0, database: database)
+            try await renderProfile(id: sample[index].0, services: services)
         }
         try await measure("profile page, 20,000-item user", min(iterations, 100)) { _ in
-            try await renderProfile(id: whaleID, database: database)
+            try await renderProfile(id: whaleID, services: services)
         }
         try await measure("profile page, 20,000-item user, expired", min(iterations, 100)) { _ in
-            try await renderProfile(id: whaleID, database: database, query: ["state": "expired"])
+            try await renderProfile(id: whaleID, services: services, query: ["state": "expired"])
         }
         let lists = ActivityLists(database: database)
         for bucket in ActivityBucket.allCases {
             try await measure("activity \(bucket.rawValue): first page + size", min(iterations, 50)) { _ in
-                _ = try await PageRendering.activityList(query: ["bucket": bucket.rawValue], database: database)
+                _ = try await PageRendering.activityList(query: ["bucket": bucket.rawValue], services: services)
             }
         }
         try await measure("activity inactive by sign-up: first page + size", min(iterations, 50)) { _ in
-            _ = try await PageRendering.activityList(query: ["bucket": "inactive", "sort": "sign_up"], database: database)
+            _ = try await PageRendering.activityList(query: ["bucket": "inactive", "sort": "sign_up"], services: services)
         }
         try await measure("activity idle, premium, ios: first page + size", min(iterations, 20)) { _ in
-            _ = try await PageRendering.activityList(query: ["bucket": "idle", "plan": "premium", "platform": "ios"], database: database)
+            _ = try await PageRendering.activityList(query: ["bucket": "idle", "plan": "premium", "platform": "ios"], services: services)
         }
 
         // The export: every inactive user as CSV lines into a sink, memory sampled per chunk.
@@ -101,8 +102,8 @@ public enum SupportBenchmark {
         return (figures, export)
     }
 
-    private static func renderProfile(id: Int64, database: PanelDatabase, query: [String: String] = [:]) async throws {
-        _ = try await PageRendering.profile(userID: id, query: query, database: database)
+    private static func renderProfile(id: Int64, services: PanelServices, query: [String: String] = [:]) async throws {
+        _ = try await PageRendering.profile(userID: id, query: query, services: services)
     }
 
     /// VmRSS from /proc, in bytes (0 where there is no /proc).

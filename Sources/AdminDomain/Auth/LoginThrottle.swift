@@ -143,4 +143,17 @@ public struct ThrottleEntry: Sendable, Equatable {
     public let failures: Int
     public let lastFailureAt: String
     public let lockedUntil: String?
+
+    /// The key in words: which email, from which address.
+    public var who: String {
+        let (kind, rest) = (key.prefix { $0 != ":" }, key.drop { $0 != ":" }.dropFirst())
+        switch kind {
+        case "pair":
+            let email = rest.prefix { $0 != "|" }
+            return "\(email) from \(rest.drop { $0 != "|" }.dropFirst())"
+        case "address": return "any account from \(rest)"
+        case "account": return "\(rest) from any address"
+        default: return key
+        }
+    }
 }

@@ -44,13 +44,14 @@ extension DashboardStats {
         let users = try await sumOverChunks(
             of: "users", database: database, chunkSize: chunkSize,
             sql: """
-            SELECT COUNT(*) FILTER (WHERE status <> 'deleted'),
-                   COUNT(*) FILTER (WHERE status = 'suspended'),
-                   COUNT(*) FILTER (WHERE status <> 'deleted' AND plan = 'premium'),
-                   COUNT(*) FILTER (WHERE status <> 'deleted' AND last_active_at >= :activeSince)
+            SELECT COUNT(*) FILTER (WHERE status <> :deleted),
+                   COUNT(*) FILTER (WHERE status = :suspended),
+                   COUNT(*) FILTER (WHERE status <> :deleted AND plan = :premium),
+                   COUNT(*) FILTER (WHERE status <> :deleted AND last_active_at >= :activeSince)
             FROM users WHERE id > :low AND id <= :high
             """,
-            columns: 4, arguments: ["activeSince": activeSince])
+            columns: 4, arguments: ["activeSince": activeSince, "deleted": AccountStatus.deleted.rawValue,
+                                    "suspended": AccountStatus.suspended.rawValue, "premium": Plan.premium.rawValue])
         stats.totalUsers = users[0]
         stats.suspendedUsers = users[1]
         stats.premiumUsers = users[2]
@@ -74,9 +75,9 @@ extension DashboardStats {
                 db,
                 sql: """
                 SELECT substr(created_at, 1, 10) AS day, COUNT(*) FROM users
-                WHERE created_at >= ? AND status <> 'deleted' GROUP BY day
+                WHERE created_at >= ? AND status <> ? GROUP BY day
                 """,
-                arguments: [SQLiteTime.dayString(daysSinceEpoch: firstDay)]
+                arguments: [SQLiteTime.dayString(daysSinceEpoch: firstDay), AccountStatus.deleted]
             ).map { row in (row[0] as String, row[1] as Int) }
         }
         var byDay: [String: Int] = [:]

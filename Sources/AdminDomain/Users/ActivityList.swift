@@ -43,6 +43,11 @@ public struct ActivityListQuery: Sendable, Equatable {
         self.filter = filter
         self.sort = sort
     }
+
+    /// The never-active have no last activity to order by: they come newest sign-up first.
+    public var ordersBySignUp: Bool {
+        sort == .signUp || filter.bucket == .never
+    }
 }
 
 /// The list's size: exact, or estimated from a sample when the filters need each row read.

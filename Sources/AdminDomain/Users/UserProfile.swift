@@ -66,6 +66,12 @@ public struct UserProfile: Sendable {
         public let dailyTime: String
         public let quietStart: String?
         public let quietEnd: String?
+
+        /// Quiet hours that end earlier in the day than they start run over midnight.
+        public var quietHoursCrossMidnight: Bool {
+            guard let quietStart, let quietEnd else { return false }
+            return quietEnd < quietStart
+        }
     }
 
     public struct Subscription: Sendable {
@@ -199,23 +205,24 @@ public struct UserProfile: Sendable {
 
     private static func reminderCounts(_ db: Database, userID: Int64) throws -> ReminderCounts {
         let row = try Row.fetchOne(db, sql: """
-            SELECT COALESCE(SUM(status = 'scheduled'), 0), COALESCE(SUM(status = 'sent'), 0),
-                   COUNT(opened_at), COALESCE(SUM(status = 'failed'), 0)
-            FROM reminders INDEXED BY reminders_user WHERE user_id = ?
-            """, arguments: [userID])
+            SELECT COALESCE(SUM(status = :scheduled), 0), COALESCE(SUM(status = :sent), 0),
+                   COUNT(opened_at), COALESCE(SUM(status = :failed), 0)
+            FROM reminders INDEXED BY reminders_user WHERE user_id = :user
+            """, arguments: ["scheduled": ReminderStatus.scheduled, "sent": ReminderStatus.sent, "failed": ReminderStatus.failed,
+                             "user": userID])
         return ReminderCounts(scheduled: (try row?.decode(atIndex: 0) ?? 0), sent: (try row?.decode(atIndex: 1) ?? 0), opened: (try row?.decode(atIndex: 2) ?? 0), failed: (try row?.decode(atIndex: 3) ?? 0))
     }
 
     private static func reminders(_ db: Database, userID: Int64) throws -> [Reminder] {
         try Row.fetchAll(db, sql: """
-            SELECT r.item_kind, CASE r.item_kind WHEN 'food' THEN f.name ELSE d.title END, CAST(r.days_before AS INTEGER),
+            SELECT r.item_kind, CASE r.item_kind WHEN :food THEN f.name ELSE d.title END, CAST(r.days_before AS INTEGER),
                    r.scheduled_for,
                    r.status, r.sent_at, r.opened_at
             FROM reminders r INDEXED BY reminders_user
-            LEFT JOIN food_items f ON r.item_kind = 'food' AND f.id = r.item_id
-            LEFT JOIN documents d ON r.item_kind = 'document' AND d.id = r.item_id
-            WHERE r.user_id = ? ORDER BY r.scheduled_for DESC LIMIT ?
-            """, arguments: [userID, recentCount]).map { row in
+            LEFT JOIN food_items f ON r.item_kind = :food AND f.id = r.item_id
+            LEFT JOIN documents d ON r.item_kind = :document AND d.id = r.item_id
+            WHERE r.user_id = :user ORDER BY r.scheduled_for DESC LIMIT :limit
+            """, arguments: ["food": ItemKind.food, "document": ItemKind.document, "user": userID, "limit": recentCount]).map { row in
             Reminder(itemKind: try row.decode(atIndex: 0), itemName: try row.decode(atIndex: 1), daysBefore: try row.decode(atIndex: 2), scheduledFor: try row.decode(atIndex: 3), status: try row.decode(atIndex: 4),
                      sentAt: try row.decode(atIndex: 5), openedAt: try row.decode(atIndex: 6))
         }

@@ -19,6 +19,19 @@ public struct UserSummary: Sendable, Equatable, FetchableRecord {
     /// Counting stops here, so a user with 20,000 items costs no more than one with 1,000.
     public static let itemCountCap = 1_000
 
+    /// A user by hand: for views rendered without a database.
+    init(id: Int64, email: String, displayName: String?, plan: Stored<Plan>, status: Stored<AccountStatus>,
+         createdAt: String, lastActiveAt: String?, itemCount: Int? = nil) {
+        self.id = id
+        self.email = email
+        self.displayName = displayName
+        self.plan = plan
+        self.status = status
+        self.createdAt = createdAt
+        self.lastActiveAt = lastActiveAt
+        self.itemCount = itemCount
+    }
+
     public init(row: Row) throws {
         id = try row.decode(forColumn: "id")
         email = try row.decode(forColumn: "email")

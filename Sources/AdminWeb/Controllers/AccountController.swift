@@ -21,7 +21,7 @@ struct AccountController {
     @Sendable func sessions(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         // Only a small count is ever shown back; anything else in the query is ignored.
         let ended = request.uri.queryParameters.get("ended").flatMap(Int.init).flatMap { (0...10_000).contains($0) ? $0 : nil }
-        let model = try await SessionsModel.load(services: services, context: context, ended: ended)
+        let model = try await SessionsModel.load(services, (context.identity, context.sessionToken, ended))
         return HTMLPage(SessionsView(model: model, viewer: context.viewer))
     }
 
@@ -39,7 +39,7 @@ struct AccountController {
         case let .throttled(seconds): "Too many wrong passwords. Try again in \(seconds) seconds."
         }
         if let refusal {
-            var model = try await SessionsModel.load(services: services, context: context, ended: nil)
+            var model = try await SessionsModel.load(services, (context.identity, context.sessionToken, nil))
             model.error = refusal
             return HTMLPage(SessionsView(model: model, viewer: context.viewer), status: .unprocessableContent).response()
         }

@@ -12,7 +12,7 @@ struct ActivityController {
 
     @Sendable func list(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let form = ActivityForm(request: request)
-        let model = try await ActivityListModel.load(database: services.database, form: form)
+        let model = try await ActivityListModel.load(services, form)
         try await services.audit(context, .activityListViewed, detail: form.firstPage.queryItems.auditDetail)
         return HTMLPage(ActivityListView(model: model, viewer: context.viewer), status: model.problems.isEmpty ? .ok : .badRequest)
     }

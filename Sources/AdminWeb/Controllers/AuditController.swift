@@ -12,7 +12,7 @@ struct AuditController {
 
     @Sendable func show(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let before = request.uri.queryParameters.get("before").flatMap { Int64($0) }
-        let model = try await AuditLogModel.load(services: services, filter: AuditFilter(request: request), before: before)
+        let model = try await AuditLogModel.load(services, (AuditFilter(request: request), before))
         return HTMLPage(AuditLogView(model: model, viewer: context.viewer), status: model.problem == nil ? .ok : .badRequest)
     }
 

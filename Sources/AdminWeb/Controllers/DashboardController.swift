@@ -8,7 +8,7 @@ struct DashboardController {
     }
 
     @Sendable func show(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
-        let model = try await DashboardModel.load(services: services)
+        let model = try await DashboardModel.load(services, ())
         return HTMLPage(DashboardView(model: model, viewer: context.viewer))
     }
 }

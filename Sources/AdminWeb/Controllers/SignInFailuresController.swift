@@ -16,7 +16,7 @@ struct SignInFailuresController {
 
     @Sendable func show(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let cleared = request.uri.queryParameters.get("cleared") == "1"
-        return HTMLPage(SignInFailuresView(model: try await SignInFailuresModel.load(services: services, cleared: cleared),
+        return HTMLPage(SignInFailuresView(model: try await SignInFailuresModel.load(services, cleared),
                                            viewer: context.viewer))
     }
 

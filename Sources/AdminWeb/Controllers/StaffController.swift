@@ -106,8 +106,7 @@ struct StaffController {
     private func page(_ context: StaffRequestContext, notice: String? = nil, error: String? = nil,
                       oneTimePassword: (email: String, password: String)? = nil,
                       status: HTTPResponse.Status = .ok) async throws -> Response {
-        let model = StaffModel(accounts: try await services.staff.accounts(), notice: notice, error: error,
-                               oneTimePassword: oneTimePassword)
+        let model = try await StaffModel.load(services, .init(notice: notice, error: error, oneTimePassword: oneTimePassword))
         return HTMLPage(StaffView(model: model, viewer: context.viewer), status: status).response()
     }
 

@@ -100,7 +100,7 @@ struct TwoFactorController {
 
     private func page(_ context: StaffRequestContext, sessionToken: String? = nil, notice: String? = nil, error: String? = nil,
                       recoveryCodes: [String]? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
-        var model = try await TwoFactorModel.load(services: services, identity: context.identity)
+        var model = try await TwoFactorModel.load(services, context.identity)
         model.notice = notice
         model.error = error
         model.recoveryCodes = recoveryCodes

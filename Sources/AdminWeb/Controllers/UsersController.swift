@@ -15,12 +15,10 @@ struct UsersController {
 
     @Sendable func search(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let form = UserSearchForm(request: request)
-        var result: UserSearchResult?
         if let query = form.query {
             try await services.audit(context, .userSearched, detail: "\(query.field.rawValue): \(query.text)")
-            result = try await UserDirectory(database: services.database).search(query)
         }
-        return HTMLPage(UserSearchView(model: UserSearchModel(form: form, result: result), viewer: context.viewer))
+        return HTMLPage(UserSearchView(model: try await UserSearchModel.load(services, form), viewer: context.viewer))
     }
 
     struct Suggestion: Encodable {
@@ -43,23 +41,16 @@ struct UsersController {
 
     @Sendable func profile(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let id = try userID(context)
-        guard let model = try await UserProfileModel.load(database: services.database, id: id, form: ItemsForm(request: request)) else {
-            throw HTTPError(.notFound)
-        }
+        let model = try await UserProfileModel.load(services, (id, ItemsForm(request: request)))
         try await services.audit(context, .userViewed, target: "user:\(id)")
         return HTMLPage(UserProfileView(model: model, viewer: context.viewer))
     }
 
     @Sendable func activity(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let id = try userID(context)
-        let database = services.database
-        guard let user = try await UserDirectory(database: database).summary(id: id) else { throw HTTPError(.notFound) }
-        let form = ActivityLogForm(request: request)
-        let (filter, problems) = form.filter
-        let page = try await UserActivityLog(database: database).page(userID: id, filter: filter, before: form.cursor)
+        let model = try await UserActivityModel.load(services, (id, ActivityLogForm(request: request)))
         try await services.audit(context, .userActivityViewed, target: "user:\(id)")
-        let model = UserActivityModel(user: user, form: form, page: page, problems: problems)
-        return HTMLPage(UserActivityView(model: model, viewer: context.viewer), status: problems.isEmpty ? .ok : .badRequest)
+        return HTMLPage(UserActivityView(model: model, viewer: context.viewer), status: model.problems.isEmpty ? .ok : .badRequest)
     }
 
     /// The id in the path; anything but a positive number is a page that does not exist.

@@ -7,17 +7,20 @@ import HTMLRender
 public enum PageRendering {
     static let viewer = Viewer(identity: StaffIdentity(adminID: 0, email: "bench@example.com", role: .support), csrfToken: "x")
 
-    /// nil when there is no such user.
-    public static func profile(userID: Int64, query: [String: String] = [:], database: PanelDatabase) async throws -> [UInt8]? {
-        guard let model = try await UserProfileModel.load(database: database, id: userID, form: ItemsForm(fields: query)) else {
-            return nil
-        }
+    /// The domain services on `database`, as the benchmark uses them.
+    public static func services(database: PanelDatabase) -> PanelServices {
+        PanelServices(database: database, configuration: PanelConfiguration(databasePath: ""))
+    }
+
+    /// Throws a 404 `HTTPError` when there is no such user.
+    public static func profile(userID: Int64, query: [String: String] = [:], services: PanelServices) async throws -> [UInt8] {
+        let model = try await UserProfileModel.load(services, (userID, ItemsForm(fields: query)))
         return HTMLDocument(root: UserProfileView(model: model, viewer: viewer).content).render()
     }
 
     /// The activity list's first page with its size.
-    public static func activityList(query: [String: String], database: PanelDatabase) async throws -> [UInt8] {
-        let model = try await ActivityListModel.load(database: database, form: ActivityForm(fields: query))
+    public static func activityList(query: [String: String], services: PanelServices) async throws -> [UInt8] {
+        let model = try await ActivityListModel.load(services, ActivityForm(fields: query))
         return HTMLDocument(root: ActivityListView(model: model, viewer: viewer).content).render()
     }
 

@@ -1,11 +1,6 @@
 import AdminDomain
 import HTMLRender
 
-struct PasswordModel {
-    var notice: String?
-    var error: String?
-}
-
 struct PasswordView: HTMLComponent {
     let model: PasswordModel
     let viewer: Viewer

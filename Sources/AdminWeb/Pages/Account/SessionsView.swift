@@ -1,19 +1,6 @@
 import AdminDomain
 import HTMLRender
 
-struct SessionsModel {
-    let sessions: [SessionSummary]
-    /// Set after "sign out everywhere else": how many sessions that ended.
-    let ended: Int?
-    var error: String?
-
-    static func load(services: PanelServices, context: StaffRequestContext, ended: Int?) async throws -> SessionsModel {
-        SessionsModel(
-            sessions: try await services.signIn.sessions.list(adminID: context.identity.adminID, currentToken: context.sessionToken),
-            ended: ended)
-    }
-}
-
 struct SessionsView: HTMLComponent {
     let model: SessionsModel
     let viewer: Viewer
@@ -32,8 +19,8 @@ struct SessionsView: HTMLComponent {
             section(.class("panel")) {
                 DataTable(
                     caption: "\(model.sessions.count) active session\(model.sessions.count == 1 ? "" : "s")",
-                    columns: [.init(heading: "Signed in"), .init(heading: "Last active"), .init(heading: "From"),
-                              .init(heading: "Browser"), .init(heading: "")],
+                    columns: [.init("Signed in"), .init("Last active"), .init("From"),
+                              .init("Browser"), .init("")],
                     rows: model.sessions.map { session in
                         [session.createdAt, session.lastSeenAt, session.clientAddress ?? "unknown",
                          String((session.userAgent ?? "unknown").prefix(120)), session.isCurrent ? "this session" : ""]

@@ -1,22 +1,6 @@
 import AdminDomain
 import HTMLRender
 
-struct ActivityListModel {
-    let form: ActivityForm
-    let query: ActivityListQuery
-    let size: ListSize
-    let page: ActivityPage
-    let problems: [String]
-
-    static func load(database: PanelDatabase, form: ActivityForm) async throws -> ActivityListModel {
-        let (query, problems) = form.query
-        let lists = ActivityLists(database: database)
-        async let size = lists.size(query.filter)
-        async let page = lists.page(query, after: form.cursor)
-        return ActivityListModel(form: form, query: query, size: try await size, page: try await page, problems: problems)
-    }
-}
-
 /// Users by how recently they used the app, with filters, a size, pages and a CSV.
 struct ActivityListView: HTMLComponent {
     let model: ActivityListModel
@@ -59,7 +43,7 @@ struct ActivityListView: HTMLComponent {
                         : "\(Format.grouped(model.size.value)) users"
                 }
                 UserTable(users: model.page.users, caption: "\(model.page.users.count) on this page, "
-                    + (bucket == .never ? "newest sign-ups first" : model.query.sort == .signUp ? "newest sign-ups first" : "most recently active first"))
+                    + (model.query.ordersBySignUp ? "newest sign-ups first" : "most recently active first"))
                 if model.page.stoppedOnBudget {
                     p(.class("muted")) {
                         "This page looked at \(Format.grouped(ActivityLists.candidateBudget)) users without filling up; there may be more further on."

@@ -1,28 +1,6 @@
 import AdminDomain
 import HTMLRender
 
-struct AuditLogModel {
-    static let pageSize = 50
-
-    let filter: AuditFilter
-    let rows: [AuditRow]
-    /// The id the page starts below, when it is not the newest page.
-    let before: Int64?
-    let hasOlder: Bool
-    let problem: String?
-
-    static func load(services: PanelServices, filter: AuditFilter, before: Int64?) async throws -> AuditLogModel {
-        switch filter.query {
-        case let .failure(problem):
-            return AuditLogModel(filter: filter, rows: [], before: before, hasOlder: false, problem: problem.message)
-        case let .success(query):
-            let rows = try await services.signIn.audit.page(query, before: before, limit: pageSize + 1)
-            return AuditLogModel(filter: filter, rows: Array(rows.prefix(pageSize)), before: before,
-                                 hasOlder: rows.count > pageSize, problem: nil)
-        }
-    }
-}
-
 struct AuditLogView: HTMLComponent {
     let model: AuditLogModel
     let viewer: Viewer
@@ -49,8 +27,8 @@ struct AuditLogView: HTMLComponent {
                 DataTable(
                     caption: model.rows.isEmpty ? "No entries match."
                         : "\(model.rows.count) \(model.rows.count == 1 ? "entry" : "entries") on this page",
-                    columns: [.init(heading: "When"), .init(heading: "Who"), .init(heading: "From"), .init(heading: "Action"),
-                              .init(heading: "Target"), .init(heading: "Detail")],
+                    columns: [.init("When"), .init("Who"), .init("From"), .init("Action"),
+                              .init("Target"), .init("Detail")],
                     rows: model.rows.map { row in
                         [row.at, row.actorEmail ?? "", row.clientAddress ?? "", row.action, row.target ?? "", row.detail ?? ""]
                     })

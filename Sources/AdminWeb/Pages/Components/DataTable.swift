@@ -1,15 +1,73 @@
 import HTMLRender
 
-/// A table of text cells with a caption and column headings; cells are escaped like all text.
+/// One cell: text, or any content (a link, a form); text is escaped like all text.
+struct TableCell {
+    let nodes: [HTMLNode]
+    /// Classes beside the column's own, such as `state` for the colour of an expiry status.
+    var classes: [String] = []
+
+    init(_ text: String, class extra: String? = nil) {
+        nodes = [.text(text)]
+        classes = extra.map { [$0] } ?? []
+    }
+
+    init(class extra: String? = nil, @HTMLBuilder _ content: () -> [HTMLNode]) {
+        nodes = content()
+        classes = extra.map { [$0] } ?? []
+    }
+}
+
+/// A row of cells, in the columns' order; `class` marks the whole row (its state).
+struct TableRow {
+    let cells: [TableCell]
+    var `class`: String?
+
+    init(_ cells: [TableCell], class rowClass: String? = nil) {
+        self.cells = cells
+        self.class = rowClass
+    }
+}
+
+/// The one table of the panel: a caption, column headings, and rows of cells. Numeric
+/// columns align right in the heading and every cell. It scrolls sideways inside its own
+/// wrapper, never the page.
 struct DataTable: HTMLComponent {
     struct Column {
         let heading: String
         var numeric = false
+        /// A note shown on hover over the heading.
+        var note: String?
+
+        init(_ heading: String, numeric: Bool = false, note: String? = nil) {
+            self.heading = heading
+            self.numeric = numeric
+            self.note = note
+        }
     }
 
     let caption: String
     let columns: [Column]
-    let rows: [[String]]
+    let rows: [TableRow]
+
+    init(caption: String, columns: [Column], rows: [TableRow]) {
+        self.caption = caption
+        self.columns = columns
+        self.rows = rows
+    }
+
+    /// Rows of plain text.
+    init(caption: String, columns: [Column], rows: [[String]]) {
+        self.init(caption: caption, columns: columns, rows: rows.map { TableRow($0.map { TableCell($0) }) })
+    }
+
+    /// Columns that are all text headings.
+    init(caption: String, headings: [String], rows: [[String]]) {
+        self.init(caption: caption, columns: headings.map { Column($0) }, rows: rows)
+    }
+
+    init(caption: String, headings: [String], rows: [TableRow]) {
+        self.init(caption: caption, columns: headings.map { Column($0) }, rows: rows)
+    }
 
     var content: HTMLNode {
         div(.class("table-wrap")) {
@@ -18,20 +76,26 @@ struct DataTable: HTMLComponent {
                 thead {
                     tr {
                         for column in columns {
-                            element("th", column.numeric ? [.scope("col"), .class("num")] : [.scope("col")]) { column.heading }
+                            element("th", [.scope("col")] + classAttribute(column.numeric ? ["num"] : [])
+                                + (column.note.map { [.title($0)] } ?? [])) { column.heading }
                         }
                     }
                 }
                 tbody {
                     for row in rows {
-                        tr {
-                            for (index, cell) in row.enumerated() {
-                                element("td", index < columns.count && columns[index].numeric ? [.class("num")] : []) { cell }
+                        element("tr", row.class.map { [.class($0)] } ?? []) {
+                            for (index, cell) in row.cells.enumerated() {
+                                let numeric = index < columns.count && columns[index].numeric
+                                element("td", classAttribute((numeric ? ["num"] : []) + cell.classes)) { cell.nodes }
                             }
                         }
                     }
                 }
             }
         }
+    }
+
+    private func classAttribute(_ classes: [String]) -> [Attribute] {
+        classes.isEmpty ? [] : [.class(classes.joined(separator: " "))]
     }
 }

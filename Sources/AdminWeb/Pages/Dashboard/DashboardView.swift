@@ -34,7 +34,7 @@ struct DashboardView: HTMLComponent {
                 details {
                     summary { "The numbers behind the chart" }
                     DataTable(caption: "Sign-ups per UTC day, newest first",
-                              columns: [.init(heading: "Day"), .init(heading: "Sign-ups", numeric: true)],
+                              columns: [.init("Day"), .init("Sign-ups", numeric: true)],
                               rows: stats.signUpsPerDay.reversed().map { [$0.day, Format.grouped($0.count)] })
                 }
             }

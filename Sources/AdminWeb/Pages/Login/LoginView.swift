@@ -1,12 +1,5 @@
 import HTMLRender
 
-struct LoginModel {
-    var csrfToken: String
-    var email: String = ""
-    var next: String?
-    var error: String?
-}
-
 struct LoginView: HTMLComponent {
     let model: LoginModel
 

@@ -1,11 +1,5 @@
 import HTMLRender
 
-struct SecondFactorModel {
-    var csrfToken: String
-    var next: String?
-    var error: String?
-}
-
 /// The second step of signing in: a code from the authenticator app, or a recovery code.
 struct SecondFactorView: HTMLComponent {
     let model: SecondFactorModel

@@ -22,14 +22,6 @@ enum StaffNotice: String, Sendable {
     }
 }
 
-struct StaffModel {
-    let accounts: [StaffAccount]
-    var notice: String?
-    var error: String?
-    /// After creating an account or resetting a password: shown once, on this response only.
-    var oneTimePassword: (email: String, password: String)?
-}
-
 struct StaffView: HTMLComponent {
     let model: StaffModel
     let viewer: Viewer
@@ -44,9 +36,9 @@ struct StaffView: HTMLComponent {
                     button(.type("submit"), .title("Everyone but you signs in again")) { "End every other session" }
                 }
             }
-            if let notice = model.notice { p(.class("notice"), .role("status")) { notice } }
-            if let error = model.error { p(.class("notice error"), .role("alert")) { error } }
-            if let created = model.oneTimePassword {
+            if let notice = model.message.notice { p(.class("notice"), .role("status")) { notice } }
+            if let error = model.message.error { p(.class("notice error"), .role("alert")) { error } }
+            if let created = model.message.oneTimePassword {
                 section(.class("panel one-time")) {
                     h2 { "Password for \(created.email)" }
                     p { code { created.password } }
@@ -57,17 +49,10 @@ struct StaffView: HTMLComponent {
                 }
             }
             section(.class("panel")) {
-                div(.class("table-wrap")) {
-                    table(.class("data")) {
-                        caption { model.accounts.count == 1 ? "1 account" : "\(model.accounts.count) accounts" }
-                        thead { tr { for heading in ["Email", "Role", "State", "Two-factor", "Created", ""] { th(.scope("col")) { heading } } } }
-                        tbody {
-                            for account in model.accounts {
-                                StaffRow(admin: account.admin, hasTwoFactor: account.hasTwoFactor, csrfToken: viewer.csrfToken)
-                            }
-                        }
-                    }
-                }
+                DataTable(
+                    caption: model.accounts.count == 1 ? "1 account" : "\(model.accounts.count) accounts",
+                    headings: ["Email", "Role", "State", "Two-factor", "Created", ""],
+                    rows: model.accounts.map { StaffRow(account: $0, csrfToken: viewer.csrfToken).row })
             }
             section(.class("panel")) {
                 h2 { "Add a staff member" }
@@ -82,46 +67,39 @@ struct StaffView: HTMLComponent {
     }
 }
 
-private struct StaffRow: HTMLComponent {
-    let admin: Admin
-    let hasTwoFactor: Bool
+/// One account's cells: its facts and the actions an admin may take on it.
+private struct StaffRow {
+    let account: StaffAccount
     let csrfToken: String
 
-    var content: HTMLNode {
-        let id = admin.id
-        return tr {
-            td { admin.email }
-            td {
-                form(.method(.post), .action(SiteURL.staffAction(id: id, .role).href), .class("inline")) {
-                    CSRFField(token: csrfToken)
-                    RoleSelect(selected: admin.role)
-                    button(.type("submit")) { "Change" }
-                }
-            }
-            td { admin.disabledAt.map { "disabled since \($0)" } ?? "active" }
-            td { hasTwoFactor ? "on" : "off" }
-            td { admin.createdAt }
-            td {
-                form(.method(.post), .action(SiteURL.staffAction(id: id, admin.disabledAt == nil ? .disable : .enable).href),
-                     .class("inline")) {
-                    CSRFField(token: csrfToken)
+    var row: TableRow {
+        let admin = account.admin
+        return TableRow([
+            TableCell(admin.email),
+            TableCell { action(.role) { RoleSelect(selected: admin.role); button(.type("submit")) { "Change" } } },
+            TableCell(admin.disabledAt.map { "disabled since \($0)" } ?? "active"),
+            TableCell(account.hasTwoFactor ? "on" : "off"),
+            TableCell(admin.createdAt),
+            TableCell {
+                action(admin.disabledAt == nil ? .disable : .enable) {
                     button(.type("submit")) { admin.disabledAt == nil ? "Disable" : "Enable" }
                 }
-                form(.method(.post), .action(SiteURL.staffAction(id: id, .resetPassword).href), .class("inline")) {
-                    CSRFField(token: csrfToken)
-                    button(.type("submit")) { "Reset password" }
-                }
-                form(.method(.post), .action(SiteURL.staffAction(id: id, .endSessions).href), .class("inline")) {
-                    CSRFField(token: csrfToken)
-                    button(.type("submit")) { "End sessions" }
-                }
-                if hasTwoFactor {
-                    form(.method(.post), .action(SiteURL.staffAction(id: id, .resetTwoFactor).href), .class("inline")) {
-                        CSRFField(token: csrfToken)
+                action(.resetPassword) { button(.type("submit")) { "Reset password" } }
+                action(.endSessions) { button(.type("submit")) { "End sessions" } }
+                if account.hasTwoFactor {
+                    action(.resetTwoFactor) {
                         button(.type("submit"), .title("For someone who lost their phone and recovery codes")) { "Reset two-factor" }
                     }
                 }
-            }
+            },
+        ])
+    }
+
+    /// A form that posts one action on this account.
+    private func action(_ action: StaffAction, @HTMLBuilder _ fields: () -> [HTMLNode]) -> HTMLNode {
+        form(.method(.post), .action(SiteURL.staffAction(id: account.admin.id, action).href), .class("inline")) {
+            CSRFField(token: csrfToken)
+            fields()
         }
     }
 }

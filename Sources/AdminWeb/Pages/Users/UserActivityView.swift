@@ -1,13 +1,6 @@
 import AdminDomain
 import HTMLRender
 
-struct UserActivityModel {
-    let user: UserSummary
-    let form: ActivityLogForm
-    let page: UserActivityLog.Page
-    let problems: [String]
-}
-
 /// One user's activity log, newest first, by kind and days.
 struct UserActivityView: HTMLComponent {
     let model: UserActivityModel

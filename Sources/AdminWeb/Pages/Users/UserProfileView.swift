@@ -2,19 +2,6 @@ import AdminDomain
 import GRDB
 import HTMLRender
 
-struct UserProfileModel {
-    let profile: UserProfile
-    let form: ItemsForm
-    let items: UserItems.Page
-
-    static func load(database: PanelDatabase, id: Int64, form: ItemsForm) async throws -> UserProfileModel? {
-        guard let profile = try await UserProfile.load(id: id, database: database) else { return nil }
-        let items = try await UserItems(database: database)
-            .page(userID: id, calendar: profile.calendar, filter: form.filter, after: form.cursor)
-        return UserProfileModel(profile: profile, form: form, items: items)
-    }
-}
-
 /// One user, everything support needs for a ticket. Times are UTC unless marked local.
 struct UserProfileView: HTMLComponent {
     let model: UserProfileModel
@@ -162,31 +149,19 @@ private struct ItemTable: HTMLComponent {
         let headings = food
             ? ["Name", "Category", "Storage", "Quantity", "Expires", "Status", "Days left", "Added", "Consumed"]
             : ["Title", "Type", "Number", "Expires", "Status", "Days left", "Added"]
-        return div(.class("table-wrap")) {
-            table(.class("data")) {
-                caption { items.isEmpty ? "Nothing matches." : "\(items.count) on this page, by expiry date" }
-                thead { tr { for heading in headings { th(.scope("col")) { heading } } } }
-                tbody {
-                    for item in items {
-                        tr(.class("state-\(item.state.rawValue)")) {
-                            td { item.name }
-                            td { item.category }
-                            if food {
-                                td { item.storage ?? "" }
-                                td { item.quantity ?? "" }
-                            } else {
-                                td { item.maskedNumber ?? "" }
-                            }
-                            td { item.expiryDate }
-                            td(.class("state")) { item.state.label }
-                            td(.class("num state")) { item.daysRemaining.map { String($0) } ?? "?" }
-                            td { item.createdAt }
-                            if food { td { item.consumedAt ?? "" } }
-                        }
-                    }
-                }
-            }
-        }
+        var columns = headings.map { DataTable.Column($0) }
+        columns[headings.firstIndex(of: "Days left")!] = .init("Days left", numeric: true)
+        return DataTable(
+            caption: items.isEmpty ? "Nothing matches." : "\(items.count) on this page, by expiry date",
+            columns: columns,
+            rows: items.map { item in
+                var cells = [TableCell(item.name), TableCell(item.category)]
+                cells += food ? [TableCell(item.storage ?? ""), TableCell(item.quantity ?? "")] : [TableCell(item.maskedNumber ?? "")]
+                cells += [TableCell(item.expiryDate), TableCell(item.state.label, class: "state"),
+                          TableCell(item.daysRemaining.map { String($0) } ?? "?", class: "state"), TableCell(item.createdAt)]
+                if food { cells.append(TableCell(item.consumedAt ?? "")) }
+                return TableRow(cells, class: "state-\(item.state.rawValue)")
+            }).content
     }
 }
 
@@ -198,7 +173,7 @@ private struct DevicesPanel: HTMLComponent {
             h2 { "Devices" }
             DataTable(
                 caption: devices.isEmpty ? "No devices." : "\(devices.count), most recently seen first",
-                columns: ["Platform", "App", "OS", "Push permission", "Push token", "Known dead", "Added", "Last seen"].map { .init(heading: $0) },
+                headings: ["Platform", "App", "OS", "Push permission", "Push token", "Known dead", "Added", "Last seen"],
                 rows: devices.map { device in
                     ["\(device.platform) (\(device.pushProvider))", device.appVersion ?? "", device.osVersion ?? "",
                      device.pushPermission.description, device.maskedToken ?? "none", "not known: no campaign sent yet", device.createdAt,
@@ -225,7 +200,7 @@ private struct SettingsPanel: HTMLComponent {
                     dt { "Quiet hours (local)" }
                     dd {
                         if let start = settings.quietStart, let end = settings.quietEnd {
-                            "\(start) to \(end)\(end < start ? " (over midnight)" : "")"
+                            "\(start) to \(end)\(settings.quietHoursCrossMidnight ? " (over midnight)" : "")"
                         } else {
                             "none"
                         }
@@ -250,7 +225,7 @@ private struct SubscriptionsPanel: HTMLComponent {
             }
             DataTable(
                 caption: subscriptions.isEmpty ? "No subscriptions." : "Newest first",
-                columns: ["Plan", "Status", "Store", "Price", "Started", "Period ends", "Cancelled"].map { .init(heading: $0) },
+                headings: ["Plan", "Status", "Store", "Price", "Started", "Period ends", "Cancelled"],
                 rows: subscriptions.map { sub in
                     [sub.planType, sub.status.description, sub.store, Format.money(cents: sub.priceCents, currency: sub.currency),
                      sub.startedAt, sub.currentPeriodEnd, sub.cancelledAt ?? ""]
@@ -272,7 +247,7 @@ private struct RemindersPanel: HTMLComponent {
             }
             DataTable(
                 caption: reminders.isEmpty ? "No reminders." : "The latest \(reminders.count) by schedule",
-                columns: ["Item", "Days before", "Scheduled for", "Status", "Sent", "Opened"].map { .init(heading: $0) },
+                headings: ["Item", "Days before", "Scheduled for", "Status", "Sent", "Opened"],
                 rows: reminders.map { reminder in
                     ["\(reminder.itemName ?? "(deleted)") (\(reminder.itemKind))", String(reminder.daysBefore),
                      reminder.scheduledFor, reminder.status.description, reminder.sentAt ?? "", reminder.openedAt ?? ""]
@@ -289,7 +264,7 @@ struct ActivityTable: HTMLComponent {
     var content: HTMLNode {
         DataTable(
             caption: events.isEmpty ? "No activity." : caption,
-            columns: ["When (UTC)", "What", "Platform", "Detail"].map { .init(heading: $0) },
+            headings: ["When (UTC)", "What", "Platform", "Detail"],
             rows: events.map { [$0.createdAt, $0.kind, $0.platform?.description ?? "", String(($0.detail ?? "").prefix(200))] }).content
     }
 }

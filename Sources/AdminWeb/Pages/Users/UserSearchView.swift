@@ -1,12 +1,6 @@
 import AdminDomain
 import HTMLRender
 
-struct UserSearchModel {
-    let form: UserSearchForm
-    /// nil before anything is searched.
-    let result: UserSearchResult?
-}
-
 /// Find a user by email (exact or prefix, any case), id or display name.
 struct UserSearchView: HTMLComponent {
     let model: UserSearchModel
@@ -63,37 +57,20 @@ struct UserTable: HTMLComponent {
     var showItems = false
 
     var content: HTMLNode {
-        div(.class("table-wrap")) {
-            table(.class("data")) {
-                HTMLRender.caption { caption }
-                thead {
-                    tr {
-                        for heading in ["Email", "Name", "Plan", "Status", "Signed up (UTC)", "Last active (UTC)"] {
-                            th(.scope("col")) { heading }
-                        }
-                        if showItems {
-                            th(.scope("col"), .class("num"), .title("From the item indexes: includes items deleted in the last 30 days")) {
-                                "Items"
-                            }
-                        }
-                    }
-                }
-                tbody {
-                    for user in users {
-                        tr {
-                            td { a(.href(SiteURL.user(id: user.id).href)) { user.email } }
-                            td { user.displayName ?? "" }
-                            td { user.plan.description }
-                            td { user.status.description }
-                            td { user.createdAt }
-                            td { user.lastActiveAt ?? "never" }
-                            if showItems {
-                                td(.class("num")) { user.itemCount.map { Format.grouped($0) + (user.itemCountIsCapped ? "+" : "") } ?? "" }
-                            }
-                        }
-                    }
-                }
-            }
+        var columns = ["Email", "Name", "Plan", "Status", "Signed up (UTC)", "Last active (UTC)"].map { DataTable.Column($0) }
+        if showItems {
+            columns.append(.init("Items", numeric: true, note: "From the item indexes: includes items deleted in the last 30 days"))
         }
+        return DataTable(caption: caption, columns: columns, rows: users.map { user in
+            var cells = [
+                TableCell { a(.href(SiteURL.user(id: user.id).href)) { user.email } },
+                TableCell(user.displayName ?? ""), TableCell(user.plan.description), TableCell(user.status.description),
+                TableCell(user.createdAt), TableCell(user.lastActiveAt ?? "never"),
+            ]
+            if showItems {
+                cells.append(TableCell(user.itemCount.map { Format.grouped($0) + (user.itemCountIsCapped ? "+" : "") } ?? ""))
+            }
+            return TableRow(cells)
+        }).content
     }
 }

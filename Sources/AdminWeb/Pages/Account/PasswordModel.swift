@@ -1,0 +1,6 @@
+import AdminDomain
+
+struct PasswordModel {
+    var notice: String?
+    var error: String?
+}

@@ -1,0 +1,14 @@
+import AdminDomain
+
+struct SessionsModel: PageModel {
+    let sessions: [SessionSummary]
+    /// Set after "sign out everywhere else": how many sessions that ended.
+    let ended: Int?
+    var error: String?
+
+    static func load(_ services: PanelServices,
+                     _ input: (identity: StaffIdentity, sessionToken: String, ended: Int?)) async throws -> SessionsModel {
+        SessionsModel(sessions: try await services.signIn.sessions.list(adminID: input.identity.adminID, currentToken: input.sessionToken),
+                      ended: input.ended)
+    }
+}

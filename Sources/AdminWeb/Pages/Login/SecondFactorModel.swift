@@ -1,0 +1,7 @@
+import AdminDomain
+
+struct SecondFactorModel {
+    var csrfToken: String
+    var next: String?
+    var error: String?
+}

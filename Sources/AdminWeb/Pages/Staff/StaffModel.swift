@@ -1,0 +1,18 @@
+import AdminDomain
+
+struct StaffModel: PageModel {
+    /// What the page says above the list, on this response only.
+    struct Message {
+        var notice: String?
+        var error: String?
+        /// After creating an account or resetting a password: shown once, on this response only.
+        var oneTimePassword: (email: String, password: String)?
+    }
+
+    let accounts: [StaffAccount]
+    var message = Message()
+
+    static func load(_ services: PanelServices, _ message: Message) async throws -> StaffModel {
+        StaffModel(accounts: try await services.staff.accounts(), message: message)
+    }
+}
