@@ -7,7 +7,7 @@ extension PanelServices {
     func audit(_ context: StaffRequestContext, _ action: AuditAction, target: String? = nil, detail: String? = nil) async throws {
         try await signIn.audit.append(AuditEntry(
             actor: context.identity, clientAddress: context.clientAddress, action: action, target: target,
-            detail: detail.map { String($0.prefix(400)) }))
+            detail: detail))
     }
 }
 

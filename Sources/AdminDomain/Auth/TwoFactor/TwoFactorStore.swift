@@ -124,11 +124,6 @@ public struct TwoFactorStore: Sendable {
     /// A fresh set of ten in the caller's transaction; the old codes stop working.
     static func replaceRecoveryCodes(adminID: Int64, now: Date, in db: Database) throws -> [String] {
         let codes = (0..<RecoveryCode.countPerSet).map { _ in RecoveryCode.generate() }
-        try replaceRecoveryCodes(db, adminID: adminID, codes: codes, now: now)
-        return codes
-    }
-
-    private static func replaceRecoveryCodes(_ db: Database, adminID: Int64, codes: [String], now: Date) throws {
         try db.execute(sql: "DELETE FROM panel_recovery_codes WHERE admin_id = ?", arguments: [adminID])
         for code in codes {
             guard let normalized = RecoveryCode.normalized(code) else { continue }
@@ -136,6 +131,7 @@ public struct TwoFactorStore: Sendable {
                 sql: "INSERT INTO panel_recovery_codes (admin_id, code_hash, created_at) VALUES (?, ?, ?)",
                 arguments: [adminID, RecoveryCode.hash(normalized: normalized), SQLiteTime.string(now)])
         }
+        return codes
     }
 }
 
