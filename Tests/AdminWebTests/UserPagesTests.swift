@@ -43,15 +43,18 @@ import TestSupport
             #expect(found.text.contains("&lt;script&gt;x&lt;/script&gt;@odd.test"))
             let exact = try await client.get("/users?q=MARIA.SILVA%40example.com", cookie: session)
             #expect(exact.text.contains("href=\"/users/1\""))
-            for by in ["id", "name", "nonsense"] {
+            for by in ["id", "name"] {
                 #expect(try await client.get("/users?by=\(by)&q=1", cookie: session).status == .ok)
             }
+            // An unknown way to search is refused, not replaced by the email search.
+            let unknown = try await client.get("/users?by=nonsense&q=1", cookie: session)
+            #expect(unknown.status == .badRequest && unknown.text.contains("There is no search by “nonsense”"))
         }
         let searches = try await panel.services.database.read { db in
             try String.fetchAll(db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'user_searched' ORDER BY id")
         }
         #expect(searches.first == "email: %")
-        #expect(searches.count == 11, "every search, none for the empty form")
+        #expect(searches.count == 10, "every search, none for the empty form or the refused one")
     }
 
     @Test func suggestionsAreJSONOfEmailsThatStartWithTheText() async throws {
@@ -84,14 +87,19 @@ import TestSupport
             for bad in ["/users/0", "/users/abc", "/users/99999999", "/users/1%27", "/users/-1/activity"] {
                 #expect(try await client.get(bad, cookie: session).status == .notFound, "\(bad)")
             }
-            let filtered = try await client.get("/users/3?kind=food&state=expired&category=Dairy&storage=Pantry&after=2020-01-01&after_id=x",
+            let filtered = try await client.get("/users/3?kind=food&state=expired&category=Dairy&storage=Pantry&after=2020-01-01&after_id=7",
                                                 cookie: session)
             #expect(filtered.status == .ok)
+            for (bad, sentence) in [("after=2020-01-01&after_id=x", "That page link is broken"), ("kind=cats", "There is no kind of item “cats”"),
+                                    ("state=rotten", "There is no status “rotten”"), ("category=Shoes", "There is no category “Shoes”")] {
+                let refused = try await client.get("/users/3?\(bad)", cookie: session)
+                #expect(refused.status == .badRequest && refused.text.contains(sentence), "\(bad)")
+            }
         }
         let views = try await panel.services.database.read { db in
             try String.fetchAll(db, sql: "SELECT target FROM panel_audit_log WHERE action = 'user_viewed'")
         }
-        #expect(views == ["user:700001", "user:3"])
+        #expect(views == ["user:700001", "user:3"] + Array(repeating: "user:3", count: 4), "the profile shows, with the refusal")
     }
 
     @Test func theWhalesProfilePagesItsItems() async throws {
@@ -137,7 +145,7 @@ import TestSupport
             #expect(csv.headers[.contentType] == "text/csv; charset=utf-8")
             #expect(csv.headers[.contentDisposition] == "attachment; filename=\"users-inactive.csv\"")
             let lines = csv.text.split(separator: "\r\n", omittingEmptySubsequences: false)
-            #expect(lines.first == "id,email,display_name,plan,status,created_at,last_active_at")
+            #expect(lines.first == "\u{FEFF}id,email,display_name,plan,status,created_at,last_active_at", "UTF-8 for spreadsheets")
             #expect(lines.count - 2 == size.value, "a header, every row from the first page on, a final line break")
             #expect(size.value > 1_000)
             let badDate = try await client.get("/activity.csv?from=1st%20May", cookie: session)
@@ -169,5 +177,32 @@ import TestSupport
             let csv = try await client.get("/activity.csv?bucket=never", cookie: session)
             #expect(csv.text.contains(",platinum,banned,"), "the export keeps the stored text")
         }
+    }
+
+    /// `/activity.csv?bucket=Never` once exported the active users while the audit row said
+    /// `bucket=Never`: an unknown value is a 400 with a sentence, and nothing is served or audited.
+    @Test func anUnknownListIsRefusedAndTheAuditNamesTheListServed() async throws {
+        let panel = try await UserPages.panel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let session = try await panel.signIn(client, email: TestPanel.supportEmail)
+            for path in ["/activity?bucket=Never", "/activity.csv?bucket=Never", "/activity?plan=gold", "/activity?sort=random",
+                         "/activity?bucket=idle&after=x&after_id=abc"] {
+                let refused = try await client.get(path, cookie: session)
+                #expect(refused.status == .badRequest, "\(path)")
+                #expect(refused.text.contains("notice error") && !refused.text.contains("users</p>"), "\(path): no list")
+            }
+            #expect(try await client.get("/activity?bucket=Never", cookie: session).text.contains("There is no activity list “Never”"))
+            let csv = try await client.get("/activity.csv?plan=premium&bucket=idle&from=2020-01-01&sort=sign_up", cookie: session)
+            #expect(csv.headers[.contentDisposition] == "attachment; filename=\"users-idle-premium-2020-01-01-sign-up.csv\"")
+            _ = try await client.get("/activity?platform=ios&bucket=never&junk=1", cookie: session)
+        }
+        let rows = try await panel.services.database.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT action || ' ' || detail FROM panel_audit_log WHERE action IN ('users_exported', 'activity_list_viewed') ORDER BY id
+                """)
+        }
+        #expect(rows == ["users_exported bucket=idle&plan=premium&from=2020-01-01&sort=sign_up",
+                         "activity_list_viewed bucket=never&platform=ios"])
     }
 }

@@ -10,21 +10,26 @@ struct ActivityController {
         routes.get(.activityCSV(ActivityForm()), requires: .exportUserLists, use: csv)
     }
 
+    /// The audit row names the list served, as the panel understood it; a refused form
+    /// serves none and is not a look at anyone.
     @Sendable func list(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let form = ActivityForm(request: request)
         let model = try await ActivityListModel.load(services, form)
-        try await services.audit(context, .activityListViewed, detail: form.firstPage.queryItems.auditDetail)
+        if model.page != nil {
+            try await services.audit(context, .activityListViewed, detail: ActivityForm(model.query).queryItems.auditDetail)
+        }
         return HTMLPage(ActivityListView(model: model, viewer: context.viewer), status: model.problems.isEmpty ? .ok : .badRequest)
     }
 
     /// Every user of the list, 1,000 rows per read, written as they come.
     @Sendable func csv(request: Request, context: StaffRequestContext) async throws -> Response {
-        let form = ActivityForm(request: request).firstPage
-        let (query, problems) = form.query
+        let (query, _, problems) = ActivityForm(request: request).firstPage.query
         guard problems.isEmpty else { return try await list(request: request, context: context).response() }
-        try await services.audit(context, .usersExported, detail: form.queryItems.auditDetail)
+        let served = ActivityForm(query)
+        try await services.audit(context, .usersExported, detail: served.queryItems.auditDetail)
         let lists = ActivityLists(database: services.database)
-        return CSV.response(filename: "users-\(query.filter.bucket.rawValue).csv", header: UserSummary.csvHeader) { emit in
+        let filename = CSV.filename("users", ActivityForm.fieldNames.map { served.fields[$0] })
+        return CSV.response(filename: filename, header: UserSummary.csvHeader) { emit in
             try await lists.forEachChunk(query) { users in try await emit(users.map(\.csvCells)) }
         }
     }

@@ -23,7 +23,7 @@ struct AuditController {
         }
         try await services.audit(context, .auditExported, detail: filter.queryItems.auditDetail)
         let audit = services.signIn.audit
-        return CSV.response(filename: "audit-log.csv",
+        return CSV.response(filename: CSV.filename("audit-log", [query.action?.rawValue, query.fromDay, query.toDay]),
                             header: ["id", "at", "actor_email", "client_address", "action", "target", "detail"]) { emit in
             try await audit.forEachBatch(query) { rows in
                 try await emit(rows.map { row in

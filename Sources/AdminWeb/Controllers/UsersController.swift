@@ -15,10 +15,11 @@ struct UsersController {
 
     @Sendable func search(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let form = UserSearchForm(request: request)
-        if let query = form.query {
+        if case let (query?, _) = form.query {
             try await services.audit(context, .userSearched, detail: "\(query.field.rawValue): \(query.text)")
         }
-        return HTMLPage(UserSearchView(model: try await UserSearchModel.load(services, form), viewer: context.viewer))
+        let model = try await UserSearchModel.load(services, form)
+        return HTMLPage(UserSearchView(model: model, viewer: context.viewer), status: model.problems.isEmpty ? .ok : .badRequest)
     }
 
     struct Suggestion: Encodable {
@@ -43,7 +44,7 @@ struct UsersController {
         let id = try userID(context)
         let model = try await UserProfileModel.load(services, (id, ItemsForm(request: request)))
         try await services.audit(context, .userViewed, target: "user:\(id)")
-        return HTMLPage(UserProfileView(model: model, viewer: context.viewer))
+        return HTMLPage(UserProfileView(model: model, viewer: context.viewer), status: model.problems.isEmpty ? .ok : .badRequest)
     }
 
     @Sendable func activity(request: Request, context: StaffRequestContext) async throws -> HTMLPage {

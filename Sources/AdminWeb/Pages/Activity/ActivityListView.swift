@@ -36,23 +36,25 @@ struct ActivityListView: HTMLComponent {
                 a(.href(SiteURL.activityCSV(fields).href), .class("download")) { "Download CSV" }
             }
             for problem in model.problems { p(.class("notice error"), .role("alert")) { problem } }
-            section(.class("panel")) {
-                p(.class("list-size")) {
-                    model.size.isEstimate
-                        ? "About \(Format.grouped(model.size.value)) users (an estimate from the first \(Format.grouped(ActivityLists.sampleSize)) in this bucket)"
-                        : "\(Format.grouped(model.size.value)) users"
-                }
-                UserTable(users: model.page.users, caption: "\(model.page.users.count) on this page, "
-                    + (model.query.ordersBySignUp ? "newest sign-ups first" : "most recently active first"))
-                if model.page.stoppedOnBudget {
-                    p(.class("muted")) {
-                        "This page looked at \(Format.grouped(ActivityLists.candidateBudget)) users without filling up; there may be more further on."
+            if let size = model.size, let page = model.page {
+                section(.class("panel")) {
+                    p(.class("list-size")) {
+                        size.isEstimate
+                            ? "About \(Format.grouped(size.value)) users (an estimate from the first \(Format.grouped(ActivityLists.sampleSize)) in this bucket)"
+                            : "\(Format.grouped(size.value)) users"
                     }
-                }
-                nav(.class("pager"), .ariaLabel("Pages")) {
-                    if model.form.cursor != nil { a(.href(SiteURL.activity(fields).href)) { "First page" } }
-                    if let next = model.page.next {
-                        a(.href(SiteURL.activity(fields.with(["after": next.key, "after_id": String(next.id)])).href)) { "Next page" }
+                    UserTable(users: page.users, caption: "\(page.users.count) on this page, "
+                        + (model.query.ordersBySignUp ? "newest sign-ups first" : "most recently active first"))
+                    if page.stoppedOnBudget {
+                        p(.class("muted")) {
+                            "This page looked at \(Format.grouped(ActivityLists.candidateBudget)) users without filling up; there may be more further on."
+                        }
+                    }
+                    nav(.class("pager"), .ariaLabel("Pages")) {
+                        if model.form.hasCursor { a(.href(SiteURL.activity(fields).href)) { "First page" } }
+                        if let next = page.next {
+                            a(.href(SiteURL.activity(fields.with(["after": next.key, "after_id": String(next.id)])).href)) { "Next page" }
+                        }
                     }
                 }
             }

@@ -2,6 +2,18 @@ import Hummingbird
 
 /// RFC 4180 lines, with cells that a spreadsheet would run as a formula defused.
 enum CSV {
+    /// Spreadsheets read a file that starts with it as UTF-8 ("Małgorzata", not "MaÅ‚gorzata").
+    static let byteOrderMark = "\u{FEFF}"
+
+    /// `base-part-part.csv` from the filters a download carries: letters, digits and dashes
+    /// only, whatever was typed.
+    static func filename(_ base: String, _ parts: [String?]) -> String {
+        let words = ([base] + parts.compactMap { $0 }).map { part in
+            String(part.lowercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "-" }.prefix(40))
+        }
+        return words.joined(separator: "-") + ".csv"
+    }
+
     /// A download written batch by batch as `rows` hands them over: memory stays flat
     /// however long the list.
     static func response(filename: String, header: [String],
@@ -10,7 +22,7 @@ enum CSV {
             status: .ok,
             headers: [.contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"\(filename)\""],
             body: ResponseBody { writer in
-                try await writer.write(ByteBuffer(string: line(header)))
+                try await writer.write(ByteBuffer(string: byteOrderMark + line(header)))
                 try await rows { batch in
                     var buffer = ByteBuffer()
                     for cells in batch { buffer.writeString(line(cells)) }

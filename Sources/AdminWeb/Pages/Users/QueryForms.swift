@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 
 /// A query string's fields as typed: kept as text to show again in the form, and turned
-/// into a domain query only where valid. Anything unknown is dropped, never an error.
+/// into a domain query through a `FieldReader`, which refuses what it does not know.
 protocol QueryForm: Sendable, Equatable {
     /// Field names in the order links write them.
     static var fieldNames: [String] { get }
@@ -28,26 +28,6 @@ extension QueryForm {
 
     subscript(_ name: String) -> String { fields[name] ?? "" }
 
-    /// A field's value when it is one of `allowed`.
-    func choice(_ name: String, in allowed: [String]) -> String? {
-        fields[name].flatMap { allowed.contains($0) ? $0 : nil }
-    }
-
-    /// A field's value as one of the terms of `type`.
-    func term<Term: RawRepresentable<String>>(_ name: String, _ type: Term.Type) -> Term? {
-        fields[name].flatMap(Term.init(rawValue:))
-    }
-
-    /// A day 'YYYY-MM-DD', or nil (and a problem when something else was typed).
-    func day(_ name: String, label: String, problems: inout [String]) -> Day? {
-        guard let value = fields[name] else { return nil }
-        guard let day = Day(value) else {
-            problems.append("\(label) must be a date written YYYY-MM-DD.")
-            return nil
-        }
-        return day
-    }
-
     var queryItems: [URLQueryItem] {
         Self.fieldNames.compactMap { name in fields[name].map { URLQueryItem(name: name, value: $0) } }
     }
@@ -59,15 +39,64 @@ extension QueryForm {
     }
 }
 
+/// Reads a form's fields into typed values. A field that holds something it does not know
+/// adds a sentence to `problems` and reads as nil: an unknown value is refused, never
+/// replaced by another (an unknown list must not become the default list).
+struct FieldReader {
+    let fields: [String: String]
+    private(set) var problems: [String] = []
+
+    init(_ form: some QueryForm) {
+        fields = form.fields
+    }
+
+    mutating func term<Term: RawRepresentable<String> & CaseIterable>(_ name: String, _ label: String) -> Term? {
+        choice(name, label, in: Term.allCases.map(\.rawValue)).flatMap(Term.init(rawValue:))
+    }
+
+    /// A field's value when it is one of `allowed`.
+    mutating func choice(_ name: String, _ label: String, in allowed: [String]) -> String? {
+        guard let value = fields[name] else { return nil }
+        guard allowed.contains(value) else {
+            problems.append("There is no \(label) “\(value)”: choose one of \(allowed.joined(separator: ", ")).")
+            return nil
+        }
+        return value
+    }
+
+    /// A day 'YYYY-MM-DD'.
+    mutating func day(_ name: String, _ label: String) -> Day? {
+        guard let value = fields[name] else { return nil }
+        guard let day = Day(value) else {
+            problems.append("\(label) must be a date written YYYY-MM-DD.")
+            return nil
+        }
+        return day
+    }
+
+    /// Where a page starts: a key as stored and a row id. A link whose id is not a number
+    /// was not made by the panel.
+    mutating func cursor(key: String, id: String) -> (key: String?, id: Int64)? {
+        guard let text = fields[id] else { return nil }
+        guard let number = Int64(text) else {
+            problems.append("That page link is broken: go back to the first page.")
+            return nil
+        }
+        return (fields[key], number)
+    }
+}
+
 struct UserSearchForm: QueryForm {
     static let fieldNames = ["by", "q", "after"]
     var fields: [String: String] = [:]
     init() {}
 
-    var query: UserSearchQuery? {
-        guard !self["q"].isEmpty else { return nil }
-        return UserSearchQuery(field: term("by", UserSearchField.self) ?? .email,
-                               text: self["q"], after: fields["after"])
+    /// The query (nil before anything is typed), or the sentences that refuse it.
+    var query: (UserSearchQuery?, [String]) {
+        var reader = FieldReader(self)
+        let field: UserSearchField = reader.term("by", "search by") ?? .email
+        guard reader.problems.isEmpty, !self["q"].isEmpty else { return (nil, reader.problems) }
+        return (UserSearchQuery(field: field, text: self["q"], after: fields["after"]), [])
     }
 }
 
@@ -76,20 +105,22 @@ struct ItemsForm: QueryForm {
     var fields: [String: String] = [:]
     init() {}
 
-    var filter: UserItems.Filter {
-        let kind = term("kind", ItemKind.self) ?? .food
+    /// The stored expiry date in the cursor is taken as it is: the app may hold dates that
+    /// are not real days.
+    var query: (filter: UserItems.Filter, cursor: UserItems.Cursor?, problems: [String]) {
+        var reader = FieldReader(self)
+        let kind: ItemKind = reader.term("kind", "kind of item") ?? .food
         let categories = kind == .food ? UserItems.foodCategories : UserItems.documentTypes
-        return UserItems.Filter(kind: kind,
-                                state: term("state", UserItems.State.self),
-                                category: choice("category", in: categories),
-                                storage: kind == .food ? choice("storage", in: UserItems.storages) : nil)
+        let filter = UserItems.Filter(kind: kind, state: reader.term("state", "status"),
+                                      category: reader.choice("category", kind == .food ? "category" : "document type", in: categories),
+                                      storage: kind == .food ? reader.choice("storage", "storage", in: UserItems.storages) : nil)
+        let cursor = reader.cursor(key: "after", id: "after_id").flatMap { position in
+            position.key.flatMap { $0.count <= 32 ? UserItems.Cursor(expiryDate: $0, id: position.id) : nil }
+        }
+        return (filter, cursor, reader.problems)
     }
 
-    /// The stored expiry date is taken as it is: the app may hold dates that are not real days.
-    var cursor: UserItems.Cursor? {
-        guard let date = fields["after"], date.count <= 32, let id = fields["after_id"].flatMap(Int64.init) else { return nil }
-        return UserItems.Cursor(expiryDate: date, id: id)
-    }
+    var hasCursor: Bool { fields["after_id"] != nil }
 }
 
 struct ActivityForm: QueryForm {
@@ -97,20 +128,31 @@ struct ActivityForm: QueryForm {
     var fields: [String: String] = [:]
     init() {}
 
-    /// The list, and sentences for fields that were not valid (those are left out).
-    var query: (ActivityListQuery, [String]) {
-        var problems: [String] = []
+    /// The list and where its page starts, or sentences for the fields that were not valid.
+    var query: (list: ActivityListQuery, cursor: ActivityCursor?, problems: [String]) {
+        var reader = FieldReader(self)
         let filter = UserFilter(
-            bucket: term("bucket", ActivityBucket.self) ?? .active,
-            plan: term("plan", Plan.self), status: term("status", AccountStatus.self), platform: term("platform", Platform.self),
-            signedUp: DayRange(from: day("from", label: "Signed up from", problems: &problems),
-                               to: day("to", label: "Signed up to", problems: &problems)))
-        return (ActivityListQuery(filter, sort: term("sort", ActivitySort.self) ?? .lastActive), problems)
+            bucket: reader.term("bucket", "activity list") ?? .active,
+            plan: reader.term("plan", "plan"), status: reader.term("status", "status"), platform: reader.term("platform", "platform"),
+            signedUp: DayRange(from: reader.day("from", "Signed up from"), to: reader.day("to", "Signed up to")))
+        let list = ActivityListQuery(filter, sort: reader.term("sort", "order") ?? .lastActive)
+        let cursor = reader.cursor(key: "after", id: "after_id").map { ActivityCursor(key: $0.key, id: $0.id) }
+        return (list, cursor, reader.problems)
     }
 
-    var cursor: ActivityCursor? {
-        fields["after_id"].flatMap(Int64.init).map { ActivityCursor(key: fields["after"], id: $0) }
+    /// The list's own address, written from what was understood: what the audit log records.
+    init(_ list: ActivityListQuery) {
+        let filter = list.filter
+        fields = ["bucket": filter.bucket.rawValue]
+        fields["plan"] = filter.plan?.rawValue
+        fields["status"] = filter.status?.rawValue
+        fields["platform"] = filter.platform?.rawValue
+        fields["from"] = filter.signedUp.from?.text
+        fields["to"] = filter.signedUp.to?.text
+        if list.sort != .lastActive { fields["sort"] = list.sort.rawValue }
     }
+
+    var hasCursor: Bool { fields["after_id"] != nil }
 
     /// The same list from its first page.
     var firstPage: ActivityForm { with(["after": nil, "after_id": nil]) }
@@ -121,16 +163,15 @@ struct ActivityLogForm: QueryForm {
     var fields: [String: String] = [:]
     init() {}
 
-    var filter: (UserActivityLog.Filter, [String]) {
-        var problems: [String] = []
-        let filter = UserActivityLog.Filter(kind: choice("kind", in: UserActivityLog.kinds),
-                                            from: day("from", label: "From", problems: &problems),
-                                            to: day("to", label: "To", problems: &problems))
-        return (filter, problems)
+    var query: (filter: UserActivityLog.Filter, cursor: ActivityCursor?, problems: [String]) {
+        var reader = FieldReader(self)
+        let filter = UserActivityLog.Filter(kind: reader.choice("kind", "kind of event", in: UserActivityLog.kinds),
+                                            from: reader.day("from", "From"), to: reader.day("to", "To"))
+        let cursor = reader.cursor(key: "before", id: "before_id").flatMap { position in
+            position.key.map { ActivityCursor(key: $0, id: position.id) }
+        }
+        return (filter, cursor, reader.problems)
     }
 
-    var cursor: ActivityCursor? {
-        guard let at = fields["before"], let id = fields["before_id"].flatMap(Int64.init) else { return nil }
-        return ActivityCursor(key: at, id: id)
-    }
+    var hasCursor: Bool { fields["before_id"] != nil }
 }

@@ -19,16 +19,18 @@ struct UserActivityView: HTMLComponent {
                 button(.type("submit"), .class("primary")) { "Filter" }
             }
             for problem in model.problems { p(.class("notice error"), .role("alert")) { problem } }
-            section(.class("panel")) {
-                ActivityTable(events: model.page.events, caption: "\(model.page.events.count) on this page, newest first")
+            if let page = model.page {
+              section(.class("panel")) {
+                ActivityTable(events: page.events, caption: "\(page.events.count) on this page, newest first")
                 nav(.class("pager"), .ariaLabel("Pages")) {
-                    if model.form.cursor != nil { a(.href(SiteURL.userActivity(id: id, fields).href)) { "Newest" } }
-                    if let next = model.page.next, let at = next.key {
+                    if model.form.hasCursor { a(.href(SiteURL.userActivity(id: id, fields).href)) { "Newest" } }
+                    if let next = page.next, let at = next.key {
                         a(.href(SiteURL.userActivity(id: id, fields.with(["before": at, "before_id": String(next.id)])).href)) {
                             "Older"
                         }
                     }
                 }
+              }
             }
         }.content
     }

@@ -4,13 +4,20 @@ import Hummingbird
 struct UserProfileModel: PageModel {
     let profile: UserProfile
     let form: ItemsForm
-    let items: UserItems.Page
+    let filter: UserItems.Filter
+    /// nil when the items form was refused: `problems` says why.
+    let items: UserItems.Page?
+    var problems: [String] = []
 
     static func load(_ services: PanelServices, _ input: (id: Int64, form: ItemsForm)) async throws -> UserProfileModel {
         let (id, form) = input
         guard let profile = try await UserProfile.load(id: id, database: services.database) else { throw HTTPError(.notFound) }
+        let (filter, cursor, problems) = form.query
+        guard problems.isEmpty else {
+            return UserProfileModel(profile: profile, form: form, filter: filter, items: nil, problems: problems)
+        }
         let items = try await UserItems(database: services.database)
-            .page(userID: id, calendar: profile.calendar, filter: form.filter, after: form.cursor)
-        return UserProfileModel(profile: profile, form: form, items: items)
+            .page(userID: id, calendar: profile.calendar, filter: filter, after: cursor)
+        return UserProfileModel(profile: profile, form: form, filter: filter, items: items)
     }
 }

@@ -88,7 +88,7 @@ private struct ItemsPanel: HTMLComponent {
 
     var content: HTMLNode {
         let profile = model.profile
-        let filter = model.form.filter
+        let filter = model.filter
         let id = profile.account.id
         let counts = filter.kind == .food ? profile.food : profile.documents
         let fields = model.form.with(["after": nil, "after_id": nil])
@@ -125,12 +125,13 @@ private struct ItemsPanel: HTMLComponent {
                 }
                 button(.type("submit"), .class("primary")) { "Filter" }
             }
-            ItemTable(items: model.items.items, kind: filter.kind)
+            for problem in model.problems { p(.class("notice error"), .role("alert")) { problem } }
+            if let items = model.items { ItemTable(items: items.items, kind: filter.kind) }
             nav(.class("pager"), .ariaLabel("Pages")) {
-                if model.form.cursor != nil {
+                if model.form.hasCursor {
                     a(.href(SiteURL.user(id: id, fields).href + "#items")) { "First page" }
                 }
-                if let next = model.items.next {
+                if let next = model.items?.next {
                     a(.href(SiteURL.user(id: id, fields.with(["after": next.expiryDate, "after_id": String(next.id)])).href + "#items")) {
                         "Next page"
                     }

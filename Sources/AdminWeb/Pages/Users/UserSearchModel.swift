@@ -2,11 +2,13 @@ import AdminDomain
 
 struct UserSearchModel: PageModel {
     let form: UserSearchForm
-    /// nil before anything is searched.
+    /// nil before anything is searched, and when the form was refused.
     let result: UserSearchResult?
+    var problems: [String] = []
 
     static func load(_ services: PanelServices, _ form: UserSearchForm) async throws -> UserSearchModel {
-        guard let query = form.query else { return UserSearchModel(form: form, result: nil) }
+        let (query, problems) = form.query
+        guard let query else { return UserSearchModel(form: form, result: nil, problems: problems) }
         return UserSearchModel(form: form, result: try await UserDirectory(database: services.database).search(query))
     }
 }

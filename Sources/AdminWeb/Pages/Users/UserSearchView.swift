@@ -23,6 +23,7 @@ struct UserSearchView: HTMLComponent {
                 element("datalist", [.id("user-suggestions")]) {}
                 button(.type("submit"), .class("primary")) { "Search" }
             }
+            for problem in model.problems { p(.class("notice error"), .role("alert")) { problem } }
             if let result = model.result {
                 section(.class("panel")) {
                     if result.users.isEmpty {
