@@ -65,6 +65,26 @@ import TestSupport
         }
     }
 
+    /// A signed-in form once took the login form's double-submit pair, whose value anyone
+    /// able to set a cookie chooses: with a session, only the session's token counts.
+    @Test func aSignedInFormRefusesTheLoginFormsToken() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let session = try await panel.signIn(client)
+            let chosen = "attacker-chosen-value-0123456789abcdefghijkl"
+            let forged = try await client.postForm("/logout", [("_csrf", chosen)], cookie: "\(session); panel_csrf=\(chosen)")
+            #expect(forged.status == .forbidden)
+            #expect(try await client.get("/", cookie: session).status == .ok, "the session was not ended")
+            // The sign-in page still works for a browser that carries a session.
+            let form = try await client.loginForm()
+            let again = try await client.postForm("/login", [("email", TestPanel.email), ("password", TestPanel.password),
+                                                            ("_csrf", form.token)], cookie: "\(session); \(form.cookie)")
+            #expect(again.status == .seeOther)
+        }
+        #expect(try await rejections(panel) == ["wrong token"])
+    }
+
     @Test func theLoginPageReplacesAMalformedTokenCookie() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }

@@ -46,15 +46,20 @@ struct CSRFMiddleware: RouterMiddleware {
         return claimedAuthority.lowercased() == host.lowercased()
     }
 
-    /// The session's token when there is a session cookie; the login form's cookie otherwise.
+    /// The sign-in steps, where the login form's double-submit cookie stands in for a session.
+    static let signInPaths: Set<String> = [SiteURL.login().path, SiteURL.secondFactor().path]
+
+    /// With a session cookie, only the token derived from the session: the login form's
+    /// double-submit pair is one an attacker who can set a cookie can forge, so it counts
+    /// only on the sign-in steps (where a browser may still carry an old session).
     static func tokenMatches(_ given: String, request: Request, sessionCookie: PanelCookie, loginFormCookie: PanelCookie) -> Bool {
-        if let session = sessionCookie.token(in: request), !session.isEmpty,
-           CSRFToken.matches(given, CSRFToken.forSession(session)) {
+        let session = sessionCookie.token(in: request).flatMap { $0.isEmpty ? nil : $0 }
+        if let session, CSRFToken.matches(given, CSRFToken.forSession(session)) {
             return true
         }
-        if let loginToken = loginFormCookie.token(in: request), !loginToken.isEmpty {
-            return CSRFToken.matches(given, loginToken)
-        }
-        return false
+        guard session == nil || signInPaths.contains(request.uri.path),
+              let loginToken = loginFormCookie.token(in: request), !loginToken.isEmpty
+        else { return false }
+        return CSRFToken.matches(given, loginToken)
     }
 }
