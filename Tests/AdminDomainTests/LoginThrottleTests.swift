@@ -79,3 +79,64 @@ import TestSupport
         #expect(results["unknown@example.com"] == results["known@example.com"])
     }
 }
+
+/// Concurrent guesses: the throttle decided before the hash and counted after it, so every
+/// request in flight was judged on the old count (forty wrong passwords were all checked, and
+/// a right one amid them signed in past the lock).
+@Suite struct ConcurrentGuesses {
+    let temp: TemporaryDatabase
+    let service: SignInService
+    static let password = "the right long password"
+
+    init() async throws {
+        temp = try TemporaryDatabase.seeded(users: 5)
+        // A hash that takes a little while, so the guesses really overlap.
+        service = SignInService(database: try await PanelDatabase.open(path: temp.path),
+                                hasher: PasswordHasher(parameters: ScryptParameters(logN: 10, r: 8, p: 1)), sessionPolicy: SessionPolicy())
+        try await service.admins.create(email: "help@example.com", password: Self.password, role: .support)
+        try await service.admins.create(email: "other@example.com", password: Self.password, role: .support)
+    }
+
+    @Test func fortyConcurrentWrongPasswordsThenTheRightOneAndTheLockHolds() async throws {
+        defer { temp.remove() }
+        let service = self.service
+        let results = try await withThrowingTaskGroup(of: SignInResult.self) { group in
+            for index in 0..<40 {
+                group.addTask {
+                    try await service.signIn(email: "help@example.com", password: "wrong guess \(index)", clientAddress: "203.0.113.9",
+                                             userAgent: nil)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let checked = results.filter { $0 == .rejected }.count
+        #expect(checked <= 3, "the burst is cut off before the hasher at the first delay: \(checked) checked")
+        #expect(results.filter { if case .throttled = $0 { true } else { false } }.count == 40 - checked)
+        let right = try await service.signIn(email: "help@example.com", password: Self.password, clientAddress: "203.0.113.9", userAgent: nil)
+        guard case .throttled = right else { Issue.record("the right password got past the throttle: \(right)"); return }
+        // Someone else, elsewhere, is not held up by it.
+        let other = try await service.signIn(email: "other@example.com", password: Self.password, clientAddress: "198.51.100.4", userAgent: nil)
+        guard case .signedIn = other else { Issue.record("\(other)"); return }
+    }
+
+    @Test func twentyConcurrentWrongConfirmationsAreCutOffToo() async throws {
+        defer { temp.remove() }
+        let service = self.service
+        let identity = try #require(try await service.admins.find(email: "help@example.com")).identity
+        let results = try await withThrowingTaskGroup(of: ReauthenticationResult.self) { group in
+            for index in 0..<20 {
+                group.addTask {
+                    try await service.confirmAgain(identity, with: .password("wrong \(index)"), clientAddress: "203.0.113.9")
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.filter { $0 == .wrong }.count <= 3)
+        let right = try await service.confirmAgain(identity, with: .password(Self.password), clientAddress: "203.0.113.9")
+        guard case .throttled = right else { Issue.record("\(right)"); return }
+    }
+}
+
+extension Admin {
+    var identity: StaffIdentity { StaffIdentity(adminID: id!, email: email, role: role) }
+}

@@ -51,53 +51,33 @@ public struct LoginThrottle: Sendable {
     /// Seconds to wait before this attempt may be checked; 0 when it may go ahead.
     public func wait(email: String, address: String?, now: Date = Date()) async throws -> TimeInterval {
         let keys = Self.keys(email: email, address: address)
-        let rows = try await database.read { db in
-            try keys.map { entry in
-                try Row.fetchOne(db, sql: "SELECT failures, last_failure_at, locked_until FROM panel_login_throttle WHERE key = ?",
-                                 arguments: [entry.key])
-                    .map { (failures: $0[0] as Int, last: $0[1] as String, lockedUntil: $0[2] as String?) }
-            }
+        return try await database.read { db in try Self.wait(keys, now: now, in: db) }
+    }
+
+    /// Reserves one attempt before its password or code is checked, in one write
+    /// transaction: refused while a delay or lock runs, otherwise counted as a failure at
+    /// once, so every attempt already in flight raises the count the next one is judged on.
+    /// A burst is cut off at the third attempt (the first delay) before it reaches the
+    /// hasher, and the lock at the tenth holds even for the right password sent amid it.
+    /// The caller clears the count on success (`recordSuccess`) or gives the attempt back
+    /// when it was only a confirmation (`release`).
+    public func reserve(email: String, address: String?, now: Date = Date()) async throws -> ThrottleDecision {
+        let keys = Self.keys(email: email, address: address)
+        return try await database.write { db in
+            try Self.sweep(now: now, in: db)
+            let wait = try Self.wait(keys, now: now, in: db)
+            guard wait <= 0 else { return .wait(seconds: Int(wait)) }
+            return .proceed(locks: try Self.count(keys, now: now, in: db))
         }
-        var wait: TimeInterval = 0
-        for (entry, row) in zip(keys, rows) {
-            guard let row, let last = SQLiteTime.date(row.last) else { continue }
-            if let lockedUntil = row.lockedUntil.flatMap(SQLiteTime.date), lockedUntil > now {
-                wait = max(wait, lockedUntil.timeIntervalSince(now))
-            } else if row.lockedUntil == nil {
-                let readyAt = last.addingTimeInterval(Self.delay(afterFailures: row.failures, rule: entry.rule))
-                wait = max(wait, readyAt.timeIntervalSince(now))
-            }
-        }
-        return wait.rounded(.up)
     }
 
     /// Counts a failure under each key; returns the keys this failure locked.
     @discardableResult
     public func recordFailure(email: String, address: String?, now: Date = Date()) async throws -> [String] {
         let keys = Self.keys(email: email, address: address)
-        let stamp = SQLiteTime.string(now)
-        let lockUntil = SQLiteTime.string(now.addingTimeInterval(Self.lockDuration))
-        let stale = Self.staleCondition(now: now)
         return try await database.write { db in
-            // Sweeping every key keeps the table small: each failure costs a password hash,
-            // so at most a few thousand rows can be live.
-            try db.execute(sql: "DELETE FROM panel_login_throttle WHERE \(stale.sql)", arguments: stale.arguments)
-            var locked: [String] = []
-            for entry in keys {
-                try db.execute(
-                    sql: """
-                    INSERT INTO panel_login_throttle (key, failures, last_failure_at) VALUES (?, 1, ?)
-                    ON CONFLICT (key) DO UPDATE SET failures = failures + 1, last_failure_at = excluded.last_failure_at
-                    """,
-                    arguments: [entry.key, stamp])
-                if let lockAfter = entry.rule.lockAfter {
-                    try db.execute(
-                        sql: "UPDATE panel_login_throttle SET locked_until = ? WHERE key = ? AND failures >= ? AND locked_until IS NULL",
-                        arguments: [lockUntil, entry.key, lockAfter])
-                    if db.changesCount > 0 { locked.append(entry.key) }
-                }
-            }
-            return locked
+            try Self.sweep(now: now, in: db)
+            return try Self.count(keys, now: now, in: db)
         }
     }
 
@@ -107,6 +87,64 @@ public struct LoginThrottle: Sendable {
         try await database.write { db in
             for key in keys { try db.execute(sql: "DELETE FROM panel_login_throttle WHERE key = ?", arguments: [key]) }
         }
+    }
+
+    /// Gives back a reserved attempt that turned out right without signing anyone in (a
+    /// change confirmed with the password): the count it added goes, a lock it set stays.
+    public func release(email: String, address: String?) async throws {
+        let keys = Self.keys(email: email, address: address).map(\.key)
+        try await database.write { db in
+            for key in keys {
+                try db.execute(sql: "UPDATE panel_login_throttle SET failures = failures - 1 WHERE key = ? AND failures > 0 AND locked_until IS NULL",
+                               arguments: [key])
+            }
+        }
+    }
+
+    /// Sweeping at every count keeps the table small: each count is an attempt that got
+    /// past the throttle, so at most a few thousand rows can be live.
+    private static func sweep(now: Date, in db: Database) throws {
+        let stale = staleCondition(now: now)
+        try db.execute(sql: "DELETE FROM panel_login_throttle WHERE \(stale.sql)", arguments: stale.arguments)
+    }
+
+    private static func wait(_ keys: [(rule: Rule, key: String)], now: Date, in db: Database) throws -> TimeInterval {
+        var wait: TimeInterval = 0
+        for entry in keys {
+            guard let row = try Row.fetchOne(db, sql: "SELECT failures, last_failure_at, locked_until FROM panel_login_throttle WHERE key = ?",
+                                             arguments: [entry.key]),
+                  let last = SQLiteTime.date(row[1] as String)
+            else { continue }
+            let failures: Int = row[0]
+            if let lockedUntil = (row[2] as String?).flatMap(SQLiteTime.date) {
+                if lockedUntil > now { wait = max(wait, lockedUntil.timeIntervalSince(now)) }
+            } else {
+                let readyAt = last.addingTimeInterval(delay(afterFailures: failures, rule: entry.rule))
+                wait = max(wait, readyAt.timeIntervalSince(now))
+            }
+        }
+        return wait.rounded(.up)
+    }
+
+    private static func count(_ keys: [(rule: Rule, key: String)], now: Date, in db: Database) throws -> [String] {
+        let stamp = SQLiteTime.string(now)
+        let lockUntil = SQLiteTime.string(now.addingTimeInterval(lockDuration))
+        var locked: [String] = []
+        for entry in keys {
+            try db.execute(
+                sql: """
+                INSERT INTO panel_login_throttle (key, failures, last_failure_at) VALUES (?, 1, ?)
+                ON CONFLICT (key) DO UPDATE SET failures = failures + 1, last_failure_at = excluded.last_failure_at
+                """,
+                arguments: [entry.key, stamp])
+            if let lockAfter = entry.rule.lockAfter {
+                try db.execute(
+                    sql: "UPDATE panel_login_throttle SET locked_until = ? WHERE key = ? AND failures >= ? AND locked_until IS NULL",
+                    arguments: [lockUntil, entry.key, lockAfter])
+                if db.changesCount > 0 { locked.append(entry.key) }
+            }
+        }
+        return locked
     }
 
     /// What admins see: every count still in force, locks first.
@@ -134,6 +172,14 @@ public struct LoginThrottle: Sendable {
             return db.changesCount > 0
         }
     }
+}
+
+/// Whether an attempt may be checked now.
+public enum ThrottleDecision: Sendable, Equatable {
+    /// Go ahead: the attempt is counted as a failure until it succeeds. `locks` are the keys
+    /// that counting it locked, for the audit log if it fails.
+    case proceed(locks: [String])
+    case wait(seconds: Int)
 }
 
 /// One throttle count as the admin page lists it. `key` is "pair:email|address",

@@ -55,17 +55,20 @@ public struct SignInService: Sendable {
 
     public func signIn(email: String, password: String, clientAddress: String?, userAgent: String?,
                        now: Date = Date()) async throws -> SignInResult {
-        if let wait = try await throttled(email: email, clientAddress: clientAddress, now: now) {
-            return .throttled(retryAfter: wait)
+        let locks: [String]
+        switch try await reserve(email: email, clientAddress: clientAddress, now: now) {
+        case let .wait(seconds): return .throttled(retryAfter: seconds)
+        case let .proceed(reserved): locks = reserved
         }
         guard let admin = try await admins.find(email: email), admin.disabledAt == nil, let adminID = admin.id else {
             // Hash anyway, so an unknown email costs the same time as a wrong password.
             _ = try await hasher.hash(password)
-            try await recordFailure(email: email, target: nil, clientAddress: clientAddress, now: now)
+            try await auditFailure(.signInFailed, email: email, target: nil, locks: locks, clientAddress: clientAddress, now: now)
             return .rejected
         }
         guard case let .match(needsRehash) = try await hasher.verify(password, against: admin.passwordHash) else {
-            try await recordFailure(email: admin.email, target: "admin:\(adminID)", clientAddress: clientAddress, now: now)
+            try await auditFailure(.signInFailed, email: admin.email, target: "admin:\(adminID)", locks: locks,
+                                   clientAddress: clientAddress, now: now)
             return .rejected
         }
         if let expiry = admin.passwordExpiresAt.flatMap(SQLiteTime.date), expiry <= now {
@@ -78,8 +81,10 @@ public struct SignInService: Sendable {
             try await admins.updatePasswordHash(adminID: adminID, to: try await hasher.hash(password))
         }
         if try await twoFactor.status(adminID: adminID).isEnabled {
-            // The failure counts stay until the code is right too: otherwise a known
-            // password would buy unlimited guesses at the code.
+            // The earlier failure counts stay until the code is right: otherwise a known
+            // password would buy unlimited guesses at the code. This right password gives
+            // back its own reservation.
+            try await throttle.release(email: email, address: clientAddress)
             return .needsSecondFactor(challenge: try await challenges.create(adminID: adminID, now: now))
         }
         try await throttle.recordSuccess(email: email, address: clientAddress)
@@ -97,15 +102,16 @@ public struct SignInService: Sendable {
         guard let adminID = try await challenges.adminID(forToken: challenge, now: now),
               let admin = try await admins.find(id: adminID), admin.disabledAt == nil
         else { return .expired }
-        if let wait = try await throttled(email: admin.email, clientAddress: clientAddress, now: now) {
-            return .throttled(retryAfter: wait)
+        let locks: [String]
+        switch try await reserve(email: admin.email, clientAddress: clientAddress, now: now) {
+        case let .wait(seconds): return .throttled(retryAfter: seconds)
+        case let .proceed(reserved): locks = reserved
         }
         let identity = StaffIdentity(adminID: adminID, email: admin.email, role: admin.role, hasTwoFactor: true)
         guard let proof = try await twoFactor.verify(adminID: adminID, code: code, now: now) else {
             let left = try await challenges.recordFailure(token: challenge)
-            try await audit.append(AuditEntry(actor: nil, actorEmail: admin.email, clientAddress: clientAddress,
-                                              action: .twoFactorFailed, target: "admin:\(adminID)"), now: now)
-            try await countFailure(email: admin.email, clientAddress: clientAddress, now: now)
+            try await auditFailure(.twoFactorFailed, email: admin.email, target: "admin:\(adminID)", locks: locks,
+                                   clientAddress: clientAddress, now: now)
             return .rejected(triesLeft: left)
         }
         try await challenges.delete(token: challenge)
@@ -132,8 +138,10 @@ public struct SignInService: Sendable {
         switch proof {
         case let .password(text), let .code(text): guard !text.isEmpty else { return .wrong }
         }
-        if let wait = try await throttled(email: identity.email, clientAddress: clientAddress, now: now) {
-            return .throttled(retryAfter: wait)
+        let locks: [String]
+        switch try await reserve(email: identity.email, clientAddress: clientAddress, now: now) {
+        case let .wait(seconds): return .throttled(retryAfter: seconds)
+        case let .proceed(reserved): locks = reserved
         }
         let confirmed: Bool
         let failure: AuditAction
@@ -149,30 +157,33 @@ public struct SignInService: Sendable {
         guard confirmed else {
             try await audit.append(AuditEntry(actor: identity, clientAddress: clientAddress, action: failure,
                                               target: "admin:\(identity.adminID)", detail: "confirming a change"), now: now)
-            try await countFailure(email: identity.email, clientAddress: clientAddress, now: now)
+            try await auditLocks(locks, email: identity.email, clientAddress: clientAddress, now: now)
             return .wrong
         }
+        try await throttle.release(email: identity.email, address: clientAddress)
         return .confirmed
     }
 
-    /// Seconds to wait, audited, or nil when the attempt may go ahead.
-    private func throttled(email: String, clientAddress: String?, now: Date) async throws -> Int? {
-        let wait = try await throttle.wait(email: email, address: clientAddress, now: now)
-        guard wait > 0 else { return nil }
-        try await audit.append(AuditEntry(actor: nil, actorEmail: email, clientAddress: clientAddress,
-                                          action: .signInThrottled, detail: "wait \(Int(wait)) s"), now: now)
-        return Int(wait)
+    /// The throttle's word on this attempt (see `LoginThrottle.reserve`); a wait is audited.
+    private func reserve(email: String, clientAddress: String?, now: Date) async throws -> ThrottleDecision {
+        let decision = try await throttle.reserve(email: email, address: clientAddress, now: now)
+        if case let .wait(seconds) = decision {
+            try await audit.append(AuditEntry(actor: nil, actorEmail: email, clientAddress: clientAddress,
+                                              action: .signInThrottled, detail: "wait \(seconds) s"), now: now)
+        }
+        return decision
     }
 
-    private func recordFailure(email: String, target: String?, clientAddress: String?, now: Date) async throws {
-        try await audit.append(AuditEntry(actor: nil, actorEmail: email, clientAddress: clientAddress,
-                                          action: .signInFailed, target: target), now: now)
-        try await countFailure(email: email, clientAddress: clientAddress, now: now)
+    private func auditFailure(_ action: AuditAction, email: String, target: String?, locks: [String], clientAddress: String?,
+                              now: Date) async throws {
+        try await audit.append(AuditEntry(actor: nil, actorEmail: email, clientAddress: clientAddress, action: action, target: target),
+                               now: now)
+        try await auditLocks(locks, email: email, clientAddress: clientAddress, now: now)
     }
 
-    /// A wrong password or a wrong code: counted by the throttle, and any lock it sets audited.
-    func countFailure(email: String, clientAddress: String?, now: Date) async throws {
-        for key in try await throttle.recordFailure(email: email, address: clientAddress, now: now) {
+    /// The locks that a failed attempt's count set.
+    private func auditLocks(_ locks: [String], email: String, clientAddress: String?, now: Date) async throws {
+        for key in locks {
             try await audit.append(AuditEntry(actor: nil, actorEmail: email, clientAddress: clientAddress,
                                               action: .signInLocked, target: key,
                                               detail: "\(Int(LoginThrottle.lockDuration / 60)) minutes"), now: now)
