@@ -221,6 +221,7 @@ import TestSupport
             let retryAfter = try #require(response.headers[.retryAfter].flatMap { Int($0) })
             #expect((890...900).contains(retryAfter))
         }
+        try await panel.services.signIn.unauthenticatedEvents.flush()
         let throttled = try await panel.services.database.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log WHERE action = 'sign_in_throttled'")
         }

@@ -40,6 +40,8 @@ public struct SignInService: Sendable {
     public let throttle: LoginThrottle
     public let twoFactor: TwoFactorStore
     public let challenges: LoginChallengeStore
+    /// Events anyone can cause without signing in, counted and written in batches.
+    public let unauthenticatedEvents: AuditAggregator
     let hasher: PasswordHasher
 
     /// Every store on one database, as the panel and the tests both build it.
@@ -50,6 +52,7 @@ public struct SignInService: Sendable {
         throttle = LoginThrottle(database: database)
         twoFactor = TwoFactorStore(database: database)
         challenges = LoginChallengeStore(database: database)
+        unauthenticatedEvents = AuditAggregator(database: database)
         self.hasher = hasher
     }
 
@@ -167,9 +170,10 @@ public struct SignInService: Sendable {
     /// The throttle's word on this attempt (see `LoginThrottle.reserve`); a wait is audited.
     private func reserve(email: String, clientAddress: String?, now: Date) async throws -> ThrottleDecision {
         let decision = try await throttle.reserve(email: email, address: clientAddress, now: now)
-        if case let .wait(seconds) = decision {
-            try await audit.append(AuditEntry(actor: nil, actorEmail: email, clientAddress: clientAddress,
-                                              action: .signInThrottled, detail: "wait \(seconds) s"), now: now)
+        if case .wait = decision {
+            // Refused before the hash, so as cheap to send as to refuse: counted, not a row each.
+            await unauthenticatedEvents.record(.signInThrottled, actorEmail: email, address: clientAddress,
+                                               reason: "refused while a delay or lock runs", now: now)
         }
         return decision
     }

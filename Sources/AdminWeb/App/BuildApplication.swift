@@ -34,11 +34,15 @@ public func buildApplication(services: PanelServices, configuration: PanelConfig
         logger: logger)
 }
 
-/// The dashboard refresher and the sweeper; the campaign dispatcher and the receipt poller
-/// join them here.
+/// The dashboard refresher, the sweeper and the audit flusher; the campaign dispatcher and
+/// the receipt poller join them here.
 func backgroundJobs(services: PanelServices, configuration: PanelConfiguration, logger: Logger) -> [any Service] {
-    let stats = services.stats, sweeper = services.sweeper
+    let stats = services.stats, sweeper = services.sweeper, events = services.signIn.unauthenticatedEvents
     return [
+        PeriodicJob(name: "audit-flusher", every: configuration.auditFlushInterval, health: services.health, logger: logger,
+                    onStop: { try await events.flush() }) {
+            try await events.flush()
+        },
         PeriodicJob(name: "dashboard-refresher", every: .seconds(max(1, configuration.statsMaxAge)),
                     health: services.health, logger: logger) {
             try await stats.refresh()

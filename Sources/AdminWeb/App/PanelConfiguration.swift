@@ -23,6 +23,8 @@ public struct PanelConfiguration: Sendable {
     public var logLevel: Logger.Level
     /// How often expired sessions, challenges and throttle rows are deleted.
     public var sweepInterval: Duration
+    /// How often counted unauthenticated events (forged forms, throttled sign-ins) are written.
+    public var auditFlushInterval: Duration = .seconds(5)
     /// After SIGTERM, how long requests in flight may take before the process ends anyway.
     public var shutdownDeadline: Duration
 

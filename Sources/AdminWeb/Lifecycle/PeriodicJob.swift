@@ -15,15 +15,19 @@ public struct PeriodicJob: Service {
     let logger: Logger
     let maxConsecutiveFailures: Int
     let work: @Sendable () async throws -> Void
+    /// Runs once more after the last interval, at graceful shutdown (a final flush).
+    let onStop: (@Sendable () async throws -> Void)?
 
     public init(name: String, every interval: Duration, health: ServiceHealth, logger: Logger,
-                maxConsecutiveFailures: Int = 3, work: @escaping @Sendable () async throws -> Void) {
+                maxConsecutiveFailures: Int = 3, onStop: (@Sendable () async throws -> Void)? = nil,
+                work: @escaping @Sendable () async throws -> Void) {
         self.name = name
         self.interval = interval
         self.health = health
         self.logger = logger
         self.maxConsecutiveFailures = max(1, maxConsecutiveFailures)
         self.work = work
+        self.onStop = onStop
         health.register(name)
     }
 
@@ -52,6 +56,13 @@ public struct PeriodicJob: Service {
                 try await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
             } catch {
                 break
+            }
+        }
+        if let onStop {
+            do {
+                try await onStop()
+            } catch {
+                logger.error("background job failed at shutdown", metadata: ["job": "\(name)", "error": "\(error)"])
             }
         }
         logger.info("background job stopped", metadata: ["job": "\(name)"])

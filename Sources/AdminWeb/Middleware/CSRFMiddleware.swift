@@ -30,9 +30,8 @@ struct CSRFMiddleware: RouterMiddleware {
             nil
         }
         guard let reason else { return try await next(request, context) }
-        try await services.signIn.audit.append(AuditEntry(
-            actor: nil, clientAddress: context.clientAddress, action: .csrfRejected,
-            target: String(request.uri.path.prefix(200)), detail: reason))
+        await services.signIn.unauthenticatedEvents.record(.csrfRejected, address: context.clientAddress,
+                                                           target: request.uri.path, reason: reason)
         throw HTTPError(.forbidden)
     }
 
