@@ -45,7 +45,7 @@ import TestSupport
                                                        session: current)
             #expect(response.status == .seeOther)
             #expect(response.headers[.location] == "/account/sessions?ended=1")
-            #expect(try await client.get("/", cookie: other).headers[.location] == "/login")
+            #expect(try await client.get("/", cookie: other).headers[.location] == "/login?ended=1")
             let page = try await client.get("/account/sessions?ended=1", cookie: current)
             #expect(page.text.contains("Signed out 1 other session."))
             #expect(!page.text.contains("Sign out everywhere else"), "nothing left to end")

@@ -70,12 +70,12 @@ import TestSupport
             var help = try await panel.signIn(client, email: "help@example.com")
             let changed = try await client.postSigned("/admins/\(helpID)/role", [("role", "marketing")], session: admin)
             #expect(changed.headers[.location] == "/admins?notice=role-changed")
-            #expect(try await client.get("/", cookie: help).headers[.location] == "/login")
+            #expect(try await client.get("/", cookie: help).headers[.location] == "/login?ended=1")
             #expect(try await panel.services.admins.find(email: "help@example.com")?.role == .marketing)
 
             help = try await panel.signIn(client, email: "help@example.com")
             #expect(try await client.postSigned("/admins/\(helpID)/disable", session: admin).headers[.location] == "/admins?notice=disabled")
-            #expect(try await client.get("/", cookie: help).headers[.location] == "/login")
+            #expect(try await client.get("/", cookie: help).headers[.location] == "/login?ended=1")
             await #expect(throws: TestSignInFailed.self) { try await panel.signIn(client, email: "help@example.com") }
 
             #expect(try await client.postSigned("/admins/\(helpID)/enable", session: admin).status == .seeOther)
@@ -108,7 +108,7 @@ import TestSupport
             let help = try await panel.signIn(client, email: "help@example.com")
             let reset = try await client.postSigned("/admins/\(helpID)/reset-password", session: admin)
             let password = try #require(oneTimePassword(reset.text))
-            #expect(try await client.get("/", cookie: help).headers[.location] == "/login")
+            #expect(try await client.get("/", cookie: help).headers[.location] == "/login?ended=1")
             await #expect(throws: TestSignInFailed.self) { try await panel.signIn(client, email: "help@example.com") }
             let session = try await panel.signIn(client, email: "help@example.com", password: password)
             #expect(try await client.get("/", cookie: session).headers[.location] == "/account/password")
@@ -136,12 +136,12 @@ import TestSupport
             let help = try await panel.signIn(client, email: "help@example.com")
             let ended = try await client.postSigned("/admins/\(helpID)/end-sessions", session: admin)
             #expect(ended.headers[.location] == "/admins?notice=sessions-ended")
-            #expect(try await client.get("/", cookie: help).headers[.location] == "/login")
+            #expect(try await client.get("/", cookie: help).headers[.location] == "/login?ended=1")
             let again = try await panel.signIn(client, email: "help@example.com")
             let otherAdmin = try await panel.signIn(client)
             let all = try await client.postSigned("/admins/end-all-sessions", session: admin)
             #expect(all.headers[.location] == "/admins?notice=all-sessions-ended")
-            for cookie in [again, otherAdmin] { #expect(try await client.get("/", cookie: cookie).headers[.location] == "/login") }
+            for cookie in [again, otherAdmin] { #expect(try await client.get("/", cookie: cookie).headers[.location] == "/login?ended=1") }
             #expect(try await client.get("/", cookie: admin).status == .ok, "the admin's own session stays")
         }
         let rows = try await panel.services.database.read { db in

@@ -147,7 +147,7 @@ import TestSupport
             // More reach, new token: the one from before enrolment is dead.
             let rotated = try #require(SecondFactorSignIn.cookies(done)["panel_session"])
             #expect(rotated != session)
-            #expect(try await client.get("/", cookie: session).headers[.location] == "/login")
+            #expect(try await client.get("/", cookie: session).headers[.location] == "/login?ended=1")
             #expect(try await client.get("/", cookie: rotated).status == .ok)
         }
         let actions = try await panel.services.database.read { db in
@@ -222,7 +222,7 @@ import TestSupport
             #expect(try await client.get("/admins", cookie: admin).text.contains("Reset two-factor"))
             let reset = try await client.postSigned("/admins/\(id)/reset-two-factor", session: admin)
             #expect(reset.headers[.location] == "/admins?notice=two-factor-reset")
-            #expect(try await client.get("/", cookie: theirs).headers[.location] == "/login")
+            #expect(try await client.get("/", cookie: theirs).headers[.location] == "/login?ended=1")
         }
         #expect(try await panel.services.signIn.twoFactor.status(adminID: id).isEnabled == false)
         let target = try await panel.services.database.read { db in
@@ -258,8 +258,8 @@ import TestSupport
             #expect(changed.status == .ok)
             #expect(changed.text.contains("Password changed. Your other sessions have ended."))
             let rotated = try #require(SecondFactorSignIn.cookies(changed)["panel_session"])
-            #expect(try await client.get("/", cookie: other).headers[.location] == "/login", "other sessions ended")
-            #expect(try await client.get("/", cookie: current).headers[.location] == "/login", "the old token is retired")
+            #expect(try await client.get("/", cookie: other).headers[.location] == "/login?ended=1", "other sessions ended")
+            #expect(try await client.get("/", cookie: current).headers[.location] == "/login?ended=1", "the old token is retired")
             #expect(try await client.get("/", cookie: rotated).status == .ok, "this browser stays signed in")
             await #expect(throws: TestSignInFailed.self) { try await panel.signIn(client, email: email) }
             #expect(try await client.get("/", cookie: try await panel.signIn(client, email: email, password: newPassword)).status == .ok)

@@ -64,7 +64,7 @@ public func buildRouter(services: PanelServices, publicDirectory: String) -> Rou
         MetricsMiddleware()
         OpenRequestsMiddleware(openRequests: services.openRequests)
         SecurityHeadersMiddleware(tls: services.sessionCookie.secure)
-        ErrorPageMiddleware()
+        ErrorPageMiddleware(services: services)
         CSRFMiddleware(services: services)
         // Answers only what the routes do not: static files need no session.
         FileMiddleware(publicDirectory, urlBasePath: "/static", searchForIndexHtml: false)

@@ -29,7 +29,10 @@ struct AuthController {
            try await services.signIn.sessions.identity(forToken: token) != nil {
             return .redirect(to: Self.destination(next), type: .normal)
         }
-        return loginPage(request, email: "", next: next, error: nil, status: .ok)
+        let ended = request.uri.queryParameters.get("ended") == "1"
+        return loginPage(request, email: "", next: next,
+                         error: ended ? "Your session has ended: you were away a while, or signed out elsewhere. Sign in again." : nil,
+                         status: .ok)
     }
 
     @Sendable func submitLogin(request: Request, context: PanelRequestContext) async throws -> Response {

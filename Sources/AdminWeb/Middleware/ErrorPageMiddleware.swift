@@ -1,19 +1,36 @@
 import Hummingbird
 import Logging
 
-/// Turns every error into a plain page with a status and a sentence: never a stack trace,
-/// a SQL message or a file path. Unexpected errors are logged with the request id.
-struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
+/// Turns every error into a page with a status and a sentence: never a stack trace, a SQL
+/// message or a file path. Unexpected errors are logged with the request id. A signed-in
+/// person keeps the navigation and the sign-out button: the session is looked up again
+/// here, for error pages only, since this runs outside the signed-in routes.
+struct ErrorPageMiddleware: RouterMiddleware {
+    typealias Context = PanelRequestContext
+    let services: PanelServices
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let status: HTTPResponse.Status
+        var specific: String?
         do {
             return try await next(request, context)
-        } catch let error as HTTPError {
-            return ErrorView(status: error.status, requestID: context.id).response()
+        } catch let error as PanelError {
+            (status, specific) = (error.status, error.sentence)
         } catch let error as any HTTPResponseError {
-            return ErrorView(status: error.status, requestID: context.id).response()
+            status = error.status
         } catch {
             context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
-            return ErrorView(status: .internalServerError, requestID: context.id).response()
+            status = .internalServerError
         }
+        var page = ErrorView(status: status, requestID: context.id, specific: specific)
+        page.viewer = await viewer(request)
+        return page.response()
+    }
+
+    private func viewer(_ request: Request) async -> Viewer? {
+        guard let token = services.sessionCookie.token(in: request),
+              let identity = try? await services.signIn.sessions.identity(forToken: token)
+        else { return nil }
+        return Viewer(identity: identity, csrfToken: CSRFToken.forSession(token))
     }
 }

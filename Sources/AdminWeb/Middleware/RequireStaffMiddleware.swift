@@ -17,8 +17,9 @@ struct RequireStaffMiddleware: RouterMiddleware {
             return try await next(request, context)
         }
         let wanted = request.method == .get ? request.uri.description : nil
-        var response = Response.redirect(to: SiteURL.login(next: wanted).href, type: .normal)
-        if services.sessionCookie.token(in: request) != nil {
+        let hadSession = services.sessionCookie.token(in: request).map { !$0.isEmpty } ?? false
+        var response = Response.redirect(to: SiteURL.login(next: wanted, sessionEnded: hadSession).href, type: .normal)
+        if hadSession {
             response.setCookie(services.sessionCookie.expired)
         }
         return response

@@ -4,7 +4,8 @@ import Foundation
 /// so a renamed page cannot leave a dead link behind.
 enum SiteURL: Sendable, Equatable {
     case dashboard
-    case login(next: String? = nil)
+    /// `sessionEnded`: the browser came with a session that had run out; the page says so.
+    case login(next: String? = nil, sessionEnded: Bool = false)
     case secondFactor(next: String? = nil)
     case logout
     case password
@@ -73,8 +74,11 @@ enum SiteURL: Sendable, Equatable {
     /// The link to put in a page.
     public var href: String {
         switch self {
-        case let .login(next?) where Self.isSafeRedirect(next) && next != "/",
-             let .secondFactor(next?) where Self.isSafeRedirect(next) && next != "/":
+        case let .login(next, sessionEnded):
+            let next = next.flatMap { Self.isSafeRedirect($0) && $0 != "/" ? $0 : nil }
+            return withQuery((sessionEnded ? [URLQueryItem(name: "ended", value: "1")] : [])
+                + (next.map { [URLQueryItem(name: "next", value: $0)] } ?? []))
+        case let .secondFactor(next?) where Self.isSafeRedirect(next) && next != "/":
             return withQuery("next", next)
         case .signInFailures(cleared: true):
             return withQuery("cleared", "1")

@@ -6,9 +6,14 @@ import Hummingbird
 struct ErrorView: HTMLComponent {
     let status: HTTPResponse.Status
     let requestID: String
+    /// Signed in: the page keeps the navigation and the sign-out button.
+    var viewer: Viewer?
+    /// The panel's own sentence for this error, when it has one.
+    var specific: String?
 
     var sentence: String {
-        switch status.code {
+        if let specific { return specific }
+        return switch status.code {
         case 400: "The request could not be understood. Check what was typed and try again."
         case 401, 403: "You do not have access to this page."
         case 404: "There is no page at this address."
@@ -20,7 +25,7 @@ struct ErrorView: HTMLComponent {
     }
 
     var content: HTMLNode {
-        PageLayout(pageTitle: "\(status.code) \(status.reasonPhrase)", viewer: nil) {
+        PageLayout(pageTitle: "\(status.code) \(status.reasonPhrase)", viewer: viewer) {
             section(.class("error-card")) {
                 h1 { "\(status.code) \(status.reasonPhrase)" }
                 p { sentence }

@@ -11,7 +11,7 @@ struct UserProfileModel: PageModel {
 
     static func load(_ services: PanelServices, _ input: (id: Int64, form: ItemsForm)) async throws -> UserProfileModel {
         let (id, form) = input
-        guard let profile = try await UserProfile.load(id: id, database: services.database) else { throw HTTPError(.notFound) }
+        guard let profile = try await UserProfile.load(id: id, database: services.database) else { throw PanelError.notFound("No user #\(id).") }
         let (filter, cursor, problems) = form.query
         guard problems.isEmpty else {
             return UserProfileModel(profile: profile, form: form, filter: filter, items: nil, problems: problems)
