@@ -23,6 +23,10 @@ public struct LoadPage: Sendable {
             LoadPage("activity never", "/activity?bucket=never"),
             LoadPage("export csv", "/activity.csv?bucket=inactive"),
             LoadPage("audit log", "/audit"),
+            LoadPage("activity log", "/users/\(fixture.typicalUserID)/activity"),
+            LoadPage("staff", "/admins"),
+            LoadPage("confirm", "/admins/end-all-sessions"),
+            LoadPage("failed sign-ins", "/admins/sign-in-failures"),
         ]
     }
 }

@@ -27,8 +27,8 @@ import Testing
                                message: .init(notice: "Account created.", oneTimePassword: ("new@example.com", "pass <word>")))
         let page = html(StaffView(model: model, viewer: viewer))
         #expect(page.contains("2 accounts") && page.contains("disabled since 2026-02-02 00:00:00"))
-        #expect(page.contains("/admins/2/enable") && page.contains("/admins/1/disable"))
-        #expect(page.components(separatedBy: "Reset two-factor").count == 2, "only for the account that has it")
+        #expect(page.contains("/admins/2/enable") && page.contains("href=\"/admins/1/disable\""), "disabling asks first: a link")
+        #expect(page.components(separatedBy: ">Reset two-factor…<").count == 2, "only for the account that has it")
         #expect(page.contains("pass &lt;word&gt;") && !page.contains("never shown"))
     }
 

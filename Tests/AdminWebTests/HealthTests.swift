@@ -30,14 +30,15 @@ import TestSupport
     @Test func aJobThatFailedItsLastRunMakesHealthUnhealthyWithItsError() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }
-        panel.services.health.register("sweeper")
-        panel.services.health.record("sweeper", at: Date(), duration: .milliseconds(3), error: JobFailure())
+        // A job of its own: the panel's real jobs run at start and would record a success.
+        panel.services.health.register("failing-job")
+        panel.services.health.record("failing-job", at: Date(), duration: .milliseconds(3), error: JobFailure())
         try await panel.test { client in
             let response = try await client.get("/health")
             #expect(response.status == .serviceUnavailable)
             let report = try JSONDecoder.snakeCase.decode(HealthController.Report.self, from: Data(buffer: response.body))
-            #expect(report.jobs["sweeper"]?.lastError == "JobFailure()")
-            #expect(report.jobs["sweeper"]?.runs == 1)
+            #expect(report.jobs["failing-job"]?.lastError == "JobFailure()")
+            #expect(report.jobs["failing-job"]?.runs == 1)
         }
     }
 }

@@ -150,3 +150,33 @@ import TestSupport
         #expect(rows == ["admin:\(helpID) ", "all 2"])
     }
 }
+
+/// One click once disabled an account, reset a password or two-factor, or ended sessions.
+@Suite struct DestructiveStaffActionsAskFirst {
+    @Test func eachAsksOnAPageThatNamesThePersonAndTheEffectAndChangesNothing() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        let email = try await panel.addStaff()
+        let id = try #require(try await panel.services.admins.find(email: email)?.id)
+        try await panel.test { client in
+            let admin = try await panel.signIn(client)
+            let help = try await panel.signIn(client, email: email)
+            let list = try await client.get("/admins", cookie: admin)
+            #expect(list.text.contains("href=\"/admins/\(id)/disable\"") && list.text.contains("href=\"/admins/end-all-sessions\""))
+            for (path, question) in [("/admins/\(id)/disable", "Disable \(email)?"),
+                                     ("/admins/\(id)/reset-password", "Reset the password of \(email)?"),
+                                     ("/admins/\(id)/reset-two-factor", "Reset two-factor sign-in for \(email)?"),
+                                     ("/admins/\(id)/end-sessions", "End every session of \(email)?"),
+                                     ("/admins/end-all-sessions", "End every session but yours?")] {
+                let page = try await client.get(path, cookie: admin)
+                #expect(page.status == .ok && page.text.contains(question), "\(path)")
+                #expect(page.text.contains("class=\"danger\"") && page.text.contains("action=\"\(path)\""), "\(path)")
+            }
+            #expect(try await client.get("/", cookie: help).status == .ok, "asking changed nothing")
+            let missing = try await client.get("/admins/999999/disable", cookie: admin)
+            #expect(missing.status == .notFound && missing.text.contains("No staff account #999999."))
+            #expect(try await client.get("/admins/\(id)/disable", cookie: help).status == .forbidden, "admins only")
+        }
+        #expect(try await panel.services.admins.find(email: email)?.disabledAt == nil)
+    }
+}

@@ -20,6 +20,23 @@ struct StaffController {
         routes.post(.staffAction(id: nil, .resetTwoFactor), requires: .manageStaff, use: resetTwoFactor)
         routes.post(.staffAction(id: nil, .endSessions), requires: .manageStaff, use: endSessions)
         routes.post(.endAllSessions, requires: .manageStaff, use: endAllSessions)
+        for action in [StaffAction.disable, .resetPassword, .resetTwoFactor, .endSessions] {
+            routes.get(.staffAction(id: nil, action), requires: .manageStaff, use: confirm(DestructiveStaffAction(action)!))
+        }
+        routes.get(.endAllSessions, requires: .manageStaff, use: confirm(.endAllSessions))
+    }
+
+    /// The page that asks before a destructive action; the action itself is the POST.
+    func confirm(_ action: DestructiveStaffAction) -> @Sendable (Request, StaffRequestContext) async throws -> HTMLPage {
+        { [services] _, context in
+            var id: Int64?
+            if action != .endAllSessions {
+                guard let given = context.parameters.get("id", as: Int64.self) else { throw HTTPError(.notFound) }
+                id = given
+            }
+            let model = try await StaffConfirmModel.load(services, (action, id))
+            return HTMLPage(StaffConfirmView(model: model, viewer: context.viewer))
+        }
     }
 
     @Sendable func list(request: Request, context: StaffRequestContext) async throws -> Response {

@@ -31,10 +31,7 @@ struct StaffView: HTMLComponent {
             h1 { "Staff accounts" }
             div(.class("filters")) {
                 a(.href(SiteURL.signInFailures().href)) { "Failed sign-ins and locks" }
-                form(.method(.post), .action(SiteURL.endAllSessions.href), .class("inline")) {
-                    CSRFField(token: viewer.csrfToken)
-                    button(.type("submit"), .title("Everyone but you signs in again")) { "End every other session" }
-                }
+                a(.href(SiteURL.endAllSessions.href), .class("button danger")) { "End every other session…" }
             }
             if let notice = model.message.notice { p(.class("notice"), .role("status")) { notice } }
             if let error = model.message.error { p(.class("notice error"), .role("alert")) { error } }
@@ -81,18 +78,22 @@ private struct StaffRow {
             TableCell(account.hasTwoFactor ? "on" : "off"),
             TableCell(admin.createdAt),
             TableCell {
-                action(admin.disabledAt == nil ? .disable : .enable) {
-                    button(.type("submit")) { admin.disabledAt == nil ? "Disable" : "Enable" }
+                if admin.disabledAt == nil {
+                    confirming(.disable, "Disable…")
+                } else {
+                    action(.enable) { button(.type("submit")) { "Enable" } }
                 }
-                action(.resetPassword) { button(.type("submit")) { "Reset password" } }
-                action(.endSessions) { button(.type("submit")) { "End sessions" } }
-                if account.hasTwoFactor {
-                    action(.resetTwoFactor) {
-                        button(.type("submit"), .title("For someone who lost their phone and recovery codes")) { "Reset two-factor" }
-                    }
-                }
+                confirming(.resetPassword, "Reset password…")
+                confirming(.endSessions, "End sessions…")
+                if account.hasTwoFactor { confirming(.resetTwoFactor, "Reset two-factor…") }
             },
         ])
+    }
+
+    /// A link to the page that asks before acting: named for the person, in danger colours.
+    private func confirming(_ action: StaffAction, _ label: String) -> HTMLNode {
+        a(.href(SiteURL.staffAction(id: account.admin.id, action).href), .class("button danger"),
+          .ariaLabel("\(label.dropLast()) \(account.admin.email)")) { label }
     }
 
     /// A form that posts one action on this account.
