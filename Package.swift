@@ -28,6 +28,8 @@ let package = Package(
     targets: [
         // Typed HTML with escaping that cannot be forgotten; no dependencies on purpose.
         .target(name: "HTMLRender", swiftSettings: strict),
+        // `Public/` as a resource bundle (through a link to the fixed folder), no dependencies.
+        .target(name: "PanelAssets", resources: [.copy("Public")], swiftSettings: strict),
         // QR codes for the two-factor enrolment page; no dependencies.
         .target(name: "QRCode", swiftSettings: strict),
         // Domain and storage: SQLite through GRDB, no HTTP types.
@@ -61,6 +63,7 @@ let package = Package(
                 "AdminDomain",
                 "DemoData",
                 "HTMLRender",
+                "PanelAssets",
                 "QRCode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -17,12 +17,14 @@ public final class PanelProcess {
     public var output: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
 
     /// Starts `binary serve --db PATH --port 0` and waits until it says where it listens.
-    public static func start(binary: URL, databasePath: String, publicDirectory: String,
+    public static func start(binary: URL, databasePath: String, publicDirectory: String?,
                              arguments: [String] = [], environment extra: [String: String] = [:],
-                             logFile: URL) async throws -> PanelProcess {
+                             workingDirectory: URL? = nil, logFile: URL) async throws -> PanelProcess {
         let process = Process()
         process.executableURL = binary
-        process.arguments = ["serve", "--db", databasePath, "--port", "0", "--public-directory", publicDirectory] + arguments
+        if let workingDirectory { process.currentDirectoryURL = workingDirectory }
+        process.arguments = ["serve", "--db", databasePath, "--port", "0"] + (publicDirectory.map { ["--public-directory", $0] } ?? [])
+            + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let log = try FileHandle(forWritingTo: logFile)

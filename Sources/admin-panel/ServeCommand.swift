@@ -17,8 +17,8 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Port to listen on.")
     var port = 8080
 
-    @Option(help: "Folder of static files (CSS, images, scripts).")
-    var publicDirectory = "Public"
+    @Option(help: "Folder of static files (CSS, images, scripts); by default the copy built into the panel.")
+    var publicDirectory: String?
 
     @Flag(help: "Served over TLS (behind a TLS proxy): Secure __Host- cookies and HSTS.")
     var secureCookies = false
@@ -59,6 +59,10 @@ struct ServerOptions: ParsableArguments {
         _ = try level()
         if let metricsPort, !(0...65_535).contains(metricsPort) { throw ValidationError("--metrics-port must be from 0 to 65535") }
         if metricsPort != nil, metricsPort == port, port != 0 { throw ValidationError("--metrics-port must differ from --port") }
+        var isFolder: ObjCBool = false
+        if let publicDirectory, !FileManager.default.fileExists(atPath: publicDirectory, isDirectory: &isFolder) || !isFolder.boolValue {
+            throw ValidationError("--public-directory \"\(publicDirectory)\" is not a folder")
+        }
     }
 
     /// Sets up logging and, with --metrics-port, the metrics backend: once, before anything logs.

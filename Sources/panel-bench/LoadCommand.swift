@@ -15,8 +15,8 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "Path of the app's SQLite database (made by `admin-panel seed`).")
     var db: String
 
-    @Option(help: "Folder of static files.")
-    var publicDirectory = "Public"
+    @Option(help: "Folder of static files; by default the copy built into the panel.")
+    var publicDirectory: String?
 
     @Option(help: "Concurrent connections.")
     var connections = 64

@@ -34,6 +34,24 @@ import TestSupport
         #expect(logins.allSatisfy { $0["status"] as? String == "200" && $0["hb.request.id"] != nil && $0["staff_id"] as? String == "-" })
     }
 
+    /// Run from any other folder, the panel was unstyled and its scripts missing: the
+    /// files ship in the build as a resource bundle.
+    @Test func staticFilesAreServedFromAnyWorkingDirectory() async throws {
+        let temp = try TemporaryDatabase.seeded(users: 5)
+        defer { temp.remove() }
+        let elsewhere = temp.directory.appendingPathComponent("elsewhere", isDirectory: true)
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let server = try await PanelProcess.start(binary: executable, databasePath: temp.path, publicDirectory: nil,
+                                                  workingDirectory: elsewhere, logFile: temp.directory.appendingPathComponent("server.log"))
+        let css = try await OneRequest(server.baseURL + "/static/css/app.css").send()
+        #expect(css.status == 200 && css.body.contains(":root"))
+        #expect(try await LoadDriver.status(of: server.baseURL + "/static/js/suggest.js") == 200)
+        #expect(try await LoadDriver.status(of: server.baseURL + "/static/favicon.svg") == 200)
+        #expect(try await server.terminate(within: .seconds(15)) == 0)
+        let missing = try runPanel(["serve", "--db", temp.path, "--public-directory", "/no/such/folder"])
+        #expect(missing.status != 0 && missing.stderr.contains("is not a folder"))
+    }
+
     @Test func anUnknownLogLevelIsRefusedWithASentence() throws {
         let bad = try runPanel(["serve", "--db", "/nonexistent.sqlite", "--log-level", "loud"])
         #expect(bad.status != 0)

@@ -1,4 +1,5 @@
 import AdminDomain
+import PanelAssets
 import Foundation
 import Logging
 
@@ -7,7 +8,8 @@ public struct PanelConfiguration: Sendable {
     public var databasePath: String
     public var host: String
     public var port: Int
-    /// Folder with the CSS, images and scripts served under /static.
+    /// Folder with the CSS, images and scripts served under /static: by default the copy
+    /// built into the panel (`PanelAssets`), so it runs from any working directory.
     public var publicDirectory: String
     public var scrypt: ScryptParameters
     public var maxConcurrentHashes: Int
@@ -32,7 +34,7 @@ public struct PanelConfiguration: Sendable {
         databasePath: String,
         host: String = "127.0.0.1",
         port: Int = 8080,
-        publicDirectory: String = "Public",
+        publicDirectory: String? = nil,
         scrypt: ScryptParameters = .owasp,
         maxConcurrentHashes: Int = 2,
         sessionPolicy: SessionPolicy = SessionPolicy(),
@@ -47,7 +49,7 @@ public struct PanelConfiguration: Sendable {
         self.databasePath = databasePath
         self.host = host
         self.port = port
-        self.publicDirectory = publicDirectory
+        self.publicDirectory = publicDirectory ?? PanelAssets.directory ?? "Public"
         self.scrypt = scrypt
         self.maxConcurrentHashes = maxConcurrentHashes
         self.sessionPolicy = sessionPolicy
