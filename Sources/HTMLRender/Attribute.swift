@@ -40,6 +40,7 @@ extension Attribute {
     public static func charset(_ value: String) -> Attribute { Attribute("charset", value) }
     public static func content(_ value: String) -> Attribute { Attribute("content", value) }
     public static func role(_ value: String) -> Attribute { Attribute("role", value) }
+    public static func inputMode(_ value: String) -> Attribute { Attribute("inputmode", value) }
     public static func ariaLabel(_ value: String) -> Attribute { Attribute("aria-label", value) }
     public static func ariaCurrent(_ value: String) -> Attribute { Attribute("aria-current", value) }
     public static func ariaDisabled(_ value: String) -> Attribute { Attribute("aria-disabled", value) }
@@ -52,6 +53,8 @@ extension Attribute {
     public static let autofocus = Attribute(boolean: "autofocus")
     public static let disabled = Attribute(boolean: "disabled")
     public static let selected = Attribute(boolean: "selected")
+    public static let hidden = Attribute(boolean: "hidden")
+    public static let `defer` = Attribute(boolean: "defer")
 }
 
 public enum FormMethod: String, Sendable {

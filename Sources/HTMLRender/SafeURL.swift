@@ -2,7 +2,9 @@
 /// whitespace and control characters inside a scheme (`java\tscript:`), so those are
 /// dropped before the scheme is read.
 enum SafeURL {
-    static let allowedSchemes: Set<String> = ["http", "https", "mailto"]
+    /// `otpauth:` hands a two-factor key to the authenticator app on the same phone; like
+    /// `mailto:` it opens an app and runs nothing in the page.
+    static let allowedSchemes: Set<String> = ["http", "https", "mailto", "otpauth"]
 
     static func sanitize(_ url: String) -> String {
         var scheme = ""

@@ -29,7 +29,8 @@ import TestSupport
         defer { panel.remove() }
         try await panel.test { client in
             let admin = try await panel.signIn(client)
-            let created = try await client.postSigned("/admins/create", [("email", "new.person@example.com"), ("role", "support")], session: admin)
+            let posted = try await client.postSigned("/admins/create", [("email", "new.person@example.com"), ("role", "support")], session: admin)
+            let created = try await client.follow(posted, cookie: admin)
             #expect(created.status == .ok)
             #expect(created.text.contains("Password for new.person@example.com"))
             let password = try #require(oneTimePassword(created.text))
@@ -106,7 +107,7 @@ import TestSupport
         try await panel.test { client in
             let admin = try await panel.signIn(client)
             let help = try await panel.signIn(client, email: "help@example.com")
-            let reset = try await client.postSigned("/admins/\(helpID)/reset-password", session: admin)
+            let reset = try await client.follow(try await client.postSigned("/admins/\(helpID)/reset-password", session: admin), cookie: admin)
             let password = try #require(oneTimePassword(reset.text))
             #expect(try await client.get("/", cookie: help).headers[.location] == "/login?ended=1")
             await #expect(throws: TestSignInFailed.self) { try await panel.signIn(client, email: "help@example.com") }

@@ -108,6 +108,16 @@ extension TestClientProtocol {
         return try await postForm("/login", fields + [("_csrf", form.token)], cookie: form.cookie)
     }
 
+    /// A form's answer after post/redirect/get: the page it sends the browser to, opened with
+    /// the session it set (a rotated token) or else `cookie`.
+    func follow(_ response: TestResponse, cookie: String) async throws -> TestResponse {
+        #expect(response.status == .seeOther, "a form that changes state answers with a redirect")
+        let location = try #require(response.headers[.location])
+        let session = response.headers[fields: .setCookie].map { String($0.value.prefix { $0 != ";" }) }
+            .first { $0.hasPrefix("panel_session=") } ?? cookie
+        return try await get(location, cookie: session)
+    }
+
     /// Posts a form as a signed-in browser would: the session cookie and the session's token.
     func postSigned(_ uri: String, _ fields: [(String, String)] = [], session cookie: String) async throws -> TestResponse {
         let token = CSRFToken.forSession(String(cookie.drop { $0 != "=" }.dropFirst()))

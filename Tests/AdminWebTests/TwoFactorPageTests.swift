@@ -127,6 +127,7 @@ import TestSupport
             #expect(begun.headers[.location] == "/account/two-factor")
             let page = try await client.get("/account/two-factor", cookie: session)
             #expect(page.text.contains("<svg viewBox="))
+            #expect(page.text.contains("href=\"otpauth://totp/"), "a phone with the app enrols without scanning its own screen")
             let shown = try #require(page.text.firstMatch(of: /<code class="secret">([A-Z2-7 ]+)<\/code>/)).1
             let secret = try #require(try await panel.services.database.read { db in
                 try String.fetchOne(db, sql: "SELECT secret FROM panel_two_factor t JOIN panel_admins a ON a.id = t.admin_id WHERE a.email = ?",
@@ -139,13 +140,16 @@ import TestSupport
                 let wrong = try await client.postSigned("/account/two-factor/confirm", fields, session: session)
                 #expect(wrong.status == .unprocessableContent, "\(fields)")
             }
-            let done = try await client.postSigned("/account/two-factor/confirm", [("code", code), ("password", TestPanel.password)],
-                                                   session: session)
+            let posted = try await client.postSigned("/account/two-factor/confirm", [("code", code), ("password", TestPanel.password)],
+                                                     session: session)
+            let done = try await client.follow(posted, cookie: session)
             #expect(done.status == .ok)
+            #expect(done.text.contains("inputmode=\"numeric\""), "code fields ask phones for the number keyboard")
+            #expect(done.text.contains("data-copy") && done.text.contains("data-download") && done.text.contains("I have saved them: continue"))
             #expect(done.text.contains("Your recovery codes"))
             #expect(done.text.matches(of: /<li>[0-9a-z]{6}-[0-9a-z]{6}-[0-9a-z]{6}-[0-9a-z]{6}<\/li>/).count == 10)
             // More reach, new token: the one from before enrolment is dead.
-            let rotated = try #require(SecondFactorSignIn.cookies(done)["panel_session"])
+            let rotated = try #require(SecondFactorSignIn.cookies(posted)["panel_session"])
             #expect(rotated != session)
             #expect(try await client.get("/", cookie: session).headers[.location] == "/login?ended=1")
             #expect(try await client.get("/", cookie: rotated).status == .ok)
@@ -191,11 +195,13 @@ import TestSupport
             let support = try await panel.signIn(client, email: email)
             let wrong = try await client.postSigned("/account/two-factor/disable", [("code", "000000")], session: support)
             #expect(wrong.status == .unprocessableContent)
-            let codes = try await client.postSigned("/account/two-factor/recovery-codes",
-                                                    [("code", try await panel.currentCode(email: email))], session: support)
+            let codes = try await client.follow(try await client.postSigned("/account/two-factor/recovery-codes",
+                                                    [("code", try await panel.currentCode(email: email))], session: support), cookie: support)
             #expect(codes.status == .ok && codes.text.contains("New recovery codes made"))
-            let off = try await client.postSigned("/account/two-factor/disable", [("code", try await panel.currentCode(email: email))],
-                                                  session: support)
+            #expect(codes.text.matches(of: /<li>[0-9a-z]{6}-[0-9a-z]{6}-[0-9a-z]{6}-[0-9a-z]{6}<\/li>/).count == 10)
+            #expect(!(try await client.get("/account/two-factor", cookie: support)).text.contains("Your recovery codes"), "shown once")
+            let off = try await client.follow(try await client.postSigned("/account/two-factor/disable",
+                                              [("code", try await panel.currentCode(email: email))], session: support), cookie: support)
             #expect(off.status == .ok)
             #expect(off.text.contains("Two-factor sign-in is off."))
         }
@@ -253,11 +259,12 @@ import TestSupport
                 #expect(refused.status == .unprocessableContent, "\(message)")
                 #expect(refused.text.contains(message))
             }
-            let changed = try await client.postSigned(
+            let posted = try await client.postSigned(
                 "/account/password", [("current", TestPanel.password), ("password", newPassword), ("repeat", newPassword)], session: current)
+            let changed = try await client.follow(posted, cookie: current)
             #expect(changed.status == .ok)
             #expect(changed.text.contains("Password changed. Your other sessions have ended."))
-            let rotated = try #require(SecondFactorSignIn.cookies(changed)["panel_session"])
+            let rotated = try #require(SecondFactorSignIn.cookies(posted)["panel_session"])
             #expect(try await client.get("/", cookie: other).headers[.location] == "/login?ended=1", "other sessions ended")
             #expect(try await client.get("/", cookie: current).headers[.location] == "/login?ended=1", "the old token is retired")
             #expect(try await client.get("/", cookie: rotated).status == .ok, "this browser stays signed in")

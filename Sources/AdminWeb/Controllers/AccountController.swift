@@ -49,7 +49,9 @@ struct AccountController {
     }
 
     @Sendable func passwordPage(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
-        HTMLPage(PasswordView(model: PasswordModel(), viewer: context.viewer))
+        let changed = request.uri.queryParameters.get("notice") == "changed"
+        return HTMLPage(PasswordView(model: PasswordModel(notice: changed ? "Password changed. Your other sessions have ended." : nil),
+                                     viewer: context.viewer))
     }
 
     /// The current password first; then the new one, twice, against the policy. Every other
@@ -74,9 +76,7 @@ struct AccountController {
         } catch let AdminStoreError.weakPassword(reason) {
             return refuse(reason.prefix(1).uppercased() + reason.dropFirst() + ".", .unprocessableContent)
         }
-        let viewer = Viewer(identity: context.identity, csrfToken: CSRFToken.forSession(token))
-        var response = HTMLPage(PasswordView(model: PasswordModel(notice: "Password changed. Your other sessions have ended."),
-                                             viewer: viewer)).response()
+        var response = Response.redirect(to: SiteURL.passwordChanged.href, type: .normal)
         response.setCookie(services.sessionCookie.make(token: token))
         return response
     }

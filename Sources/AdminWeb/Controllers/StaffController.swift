@@ -39,9 +39,14 @@ struct StaffController {
         }
     }
 
+    /// After an action: its notice, and the password it generated, shown this once.
     @Sendable func list(request: Request, context: StaffRequestContext) async throws -> Response {
         let notice = request.uri.queryParameters.get("notice").flatMap(StaffNotice.init(rawValue:))
-        return try await page(context, notice: notice?.sentence)
+        var generated: (email: String, password: String)?
+        if case let .oneTimePassword(email, password) = await services.shownOnce.take(for: context.sessionToken) {
+            generated = (email, password)
+        }
+        return try await page(context, notice: notice?.sentence, oneTimePassword: generated)
     }
 
     @Sendable func create(request: Request, context: StaffRequestContext) async throws -> Response {
@@ -57,7 +62,8 @@ struct StaffController {
         } catch let error as AdminStoreError {
             return try await page(context, error: sentence(error), status: .badRequest)
         }
-        return try await page(context, notice: "Account created.", oneTimePassword: (admin.email, password))
+        await services.shownOnce.hold(.oneTimePassword(email: admin.email, password: password), for: context.sessionToken)
+        return .redirect(to: SiteURL.staff(notice: .created).href, type: .normal)
     }
 
     @Sendable func changeRole(request: Request, context: StaffRequestContext) async throws -> Response {
@@ -83,8 +89,8 @@ struct StaffController {
         else { throw HTTPError(.notFound) }
         let password = await GeneratedPassword.make(for: admin.email)
         try await services.staff.resetPassword(.id(id), to: password, oneTime: true, by: actor(context))
-        return try await page(context, notice: "Password reset. That person's sessions have ended.",
-                              oneTimePassword: (admin.email, password))
+        await services.shownOnce.hold(.oneTimePassword(email: admin.email, password: password), for: context.sessionToken)
+        return .redirect(to: SiteURL.staff(notice: .passwordReset).href, type: .normal)
     }
 
     @Sendable func resetTwoFactor(request: Request, context: StaffRequestContext) async throws -> Response {

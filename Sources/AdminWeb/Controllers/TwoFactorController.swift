@@ -18,8 +18,12 @@ struct TwoFactorController {
         routes.post(.disableTwoFactor, requires: .useOwnAccount, use: disable)
     }
 
+    /// After a change: its notice, and the recovery codes it made, shown this once.
     @Sendable func show(request: Request, context: StaffRequestContext) async throws -> Response {
-        try await page(context)
+        let notice = request.uri.queryParameters.get("notice").flatMap(TwoFactorNotice.init(rawValue:))
+        var codes: [String]?
+        if case let .recoveryCodes(held) = await services.shownOnce.take(for: context.sessionToken) { codes = held }
+        return try await page(context, notice: notice?.sentence, recoveryCodes: codes)
     }
 
     /// Makes the key to enrol (or keeps the one begun) and shows it on the page.
@@ -55,9 +59,8 @@ struct TwoFactorController {
             return try await page(context, error: "That code is not right. Check the phone's clock and type the newest code.",
                                   status: .unprocessableContent)
         }
-        let codes = enabled.recoveryCodes
-        var response = try await page(context, sessionToken: token, notice: "Two-factor sign-in is on. Your other sessions have ended.",
-                                      recoveryCodes: codes)
+        await services.shownOnce.hold(.recoveryCodes(enabled.recoveryCodes), for: token)
+        var response = Response.redirect(to: SiteURL.twoFactorDone(.enabled).href, type: .normal)
         response.setCookie(services.sessionCookie.make(token: token))
         return response
     }
@@ -65,7 +68,8 @@ struct TwoFactorController {
     @Sendable func newRecoveryCodes(request: Request, context: StaffRequestContext) async throws -> Response {
         if let refusal = try await confirmAgain(request, context) { return refusal }
         let codes = try await services.account.newRecoveryCodes(context.identity, from: context.clientAddress)
-        return try await page(context, notice: "New recovery codes made; the old ones no longer work.", recoveryCodes: codes)
+        await services.shownOnce.hold(.recoveryCodes(codes), for: context.sessionToken)
+        return .redirect(to: SiteURL.twoFactorDone(.newCodes).href, type: .normal)
     }
 
     @Sendable func disable(request: Request, context: StaffRequestContext) async throws -> Response {
@@ -74,7 +78,7 @@ struct TwoFactorController {
         }
         if let refusal = try await confirmAgain(request, context) { return refusal }
         try await services.account.disableTwoFactor(context.identity, session: context.sessionToken, from: context.clientAddress)
-        return try await page(context, notice: "Two-factor sign-in is off. Your other sessions have ended.")
+        return .redirect(to: SiteURL.twoFactorDone(.disabled).href, type: .normal)
     }
 
     /// A current code, checked and spent; nil when it was right, else the page saying why not.
@@ -98,13 +102,12 @@ struct TwoFactorController {
         (try? await request.decode(as: CodeForm.self, context: context)) ?? CodeForm()
     }
 
-    private func page(_ context: StaffRequestContext, sessionToken: String? = nil, notice: String? = nil, error: String? = nil,
+    private func page(_ context: StaffRequestContext, notice: String? = nil, error: String? = nil,
                       recoveryCodes: [String]? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         var model = try await TwoFactorModel.load(services, context.identity)
         model.notice = notice
         model.error = error
         model.recoveryCodes = recoveryCodes
-        let viewer = sessionToken.map { Viewer(identity: context.identity, csrfToken: CSRFToken.forSession($0)) } ?? context.viewer
-        return HTMLPage(TwoFactorView(model: model, viewer: viewer), status: status).response()
+        return HTMLPage(TwoFactorView(model: model, viewer: context.viewer), status: status).response()
     }
 }

@@ -9,7 +9,11 @@ enum SiteURL: Sendable, Equatable {
     case secondFactor(next: String? = nil)
     case logout
     case password
+    /// The password page after a change: a redirect's target, so a refresh sends nothing again.
+    case passwordChanged
     case twoFactor
+    /// The two-factor page after a change, saying which.
+    case twoFactorDone(TwoFactorNotice)
     case beginTwoFactor
     case confirmTwoFactor
     case newRecoveryCodes
@@ -31,6 +35,7 @@ enum SiteURL: Sendable, Equatable {
     case activity(ActivityForm = ActivityForm())
     case activityCSV(ActivityForm)
     case suggestScript
+    case codesScript
     case stylesheet
     case favicon
     case health
@@ -42,8 +47,8 @@ enum SiteURL: Sendable, Equatable {
         case .login: "/login"
         case .secondFactor: "/login/code"
         case .logout: "/logout"
-        case .password: "/account/password"
-        case .twoFactor: "/account/two-factor"
+        case .password, .passwordChanged: "/account/password"
+        case .twoFactor, .twoFactorDone: "/account/two-factor"
         case .beginTwoFactor: "/account/two-factor/begin"
         case .confirmTwoFactor: "/account/two-factor/confirm"
         case .newRecoveryCodes: "/account/two-factor/recovery-codes"
@@ -65,6 +70,7 @@ enum SiteURL: Sendable, Equatable {
         case .activity: "/activity"
         case .activityCSV: "/activity.csv"
         case .suggestScript: "/static/js/suggest.js"
+        case .codesScript: "/static/js/codes.js"
         case .stylesheet: "/static/css/app.css"
         case .favicon: "/static/favicon.svg"
         case .health: "/health"
@@ -80,6 +86,10 @@ enum SiteURL: Sendable, Equatable {
                 + (next.map { [URLQueryItem(name: "next", value: $0)] } ?? []))
         case let .secondFactor(next?) where Self.isSafeRedirect(next) && next != "/":
             return withQuery("next", next)
+        case .passwordChanged:
+            return withQuery("notice", "changed")
+        case let .twoFactorDone(notice):
+            return withQuery("notice", notice.rawValue)
         case .signInFailures(cleared: true):
             return withQuery("cleared", "1")
         case let .accountSessions(ended?):

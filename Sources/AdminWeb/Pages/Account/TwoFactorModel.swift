@@ -6,7 +6,7 @@ struct TwoFactorModel: PageModel {
         /// Not begun: a button starts enrolment (a POST, since it makes the key).
         case notStarted
         /// Not on yet: the key being enrolled, as text and as a QR code.
-        case enrolling(secret: String, qrCode: QRCode?)
+        case enrolling(secret: String, qrCode: QRCode?, uri: String)
         case enabled(since: String, recoveryCodesLeft: Int)
     }
 
@@ -30,7 +30,8 @@ struct TwoFactorModel: PageModel {
             return TwoFactorModel(state: .notStarted, required: required)
         }
         let uri = TOTPCode.provisioningURI(secret: secret, account: identity.email, issuer: issuer)
-        return TwoFactorModel(state: .enrolling(secret: TOTPCode.displayedSecret(secret), qrCode: try? QRCode.encode(Array(uri.utf8))),
+        return TwoFactorModel(state: .enrolling(secret: TOTPCode.displayedSecret(secret), qrCode: try? QRCode.encode(Array(uri.utf8)),
+                                                uri: uri),
                               required: required)
     }
 }

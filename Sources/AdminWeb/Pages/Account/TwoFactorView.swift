@@ -13,12 +13,7 @@ struct TwoFactorView: HTMLComponent {
             if let notice = model.notice { p(.class("notice"), .role("status")) { notice } }
             if let error = model.error { p(.class("notice error"), .role("alert")) { error } }
             if let codes = model.recoveryCodes {
-                section(.class("panel one-time")) {
-                    h2 { "Your recovery codes" }
-                    p { "Each signs you in once when your phone is not at hand. Keep them somewhere safe, away from the phone." }
-                    ol(.class("codes")) { for code in codes { li { code } } }
-                    p(.class("muted")) { "Shown once. Asking for new codes ends these." }
-                }
+                RecoveryCodesPanel(codes: codes)
             }
             switch model.state {
             case .notStarted:
@@ -34,13 +29,14 @@ struct TwoFactorView: HTMLComponent {
                         button(.type("submit"), .class("primary")) { "Set up two-factor" }
                     }
                 }
-            case let .enrolling(secret, qrCode):
+            case let .enrolling(secret, qrCode, uri):
                 section(.class("panel")) {
                     h2 { "1. Add the panel to your authenticator app" }
                     p { "Scan this code with an app such as Google Authenticator, 1Password, Authy or FreeOTP." }
                     if let qrCode {
                         QRCodeImage(code: qrCode, label: "QR code holding your two-factor key")
                     }
+                    p { "On the phone that has the app: "; a(.href(uri)) { "open the key in the authenticator app" }; "." }
                     p { "Or type this key into the app (time-based, 6 digits, every 30 seconds):" }
                     p { code(.class("secret")) { Self.grouped(secret) } }
                     h2 { "2. Type the code the app shows, and your password" }
@@ -93,7 +89,29 @@ private struct CodeField: HTMLComponent {
     var content: HTMLNode {
         label {
             "Code from the app"
-            input(.type("text"), .name("code"), .autocomplete("one-time-code"), .required, .maxlength(64))
+            input(.type("text"), .name("code"), .autocomplete("one-time-code"), .inputMode("numeric"), .required, .maxlength(64))
+        }
+    }
+}
+
+/// The recovery codes, this once: copy and download buttons (a little script; without it the
+/// codes are still there to copy by hand), and a clear way on.
+private struct RecoveryCodesPanel: HTMLComponent {
+    let codes: [String]
+
+    var content: HTMLNode {
+        section(.class("panel one-time"), .id("recovery-codes"), Attribute("data-codes", codes.joined(separator: "\n"))) {
+            h2 { "Your recovery codes" }
+            p { "Each signs you in once when your phone is not at hand. Keep them somewhere safe, away from the phone." }
+            ol(.class("codes")) { for code in codes { li { code } } }
+            p(.class("actions")) {
+                button(.type("button"), .hidden, Attribute("data-copy", "")) { "Copy the codes" }
+                button(.type("button"), .hidden, Attribute("data-download", "")) { "Download them as a file" }
+                span(.role("status"), Attribute("data-said", "")) {}
+            }
+            p(.class("muted")) { "Shown once: this page will not show them again. Asking for new codes ends these." }
+            p { a(.href(SiteURL.dashboard.href), .class("button")) { "I have saved them: continue" } }
+            script(.src(SiteURL.codesScript.path), .defer) {}
         }
     }
 }

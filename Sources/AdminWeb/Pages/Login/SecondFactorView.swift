@@ -11,7 +11,7 @@ struct SecondFactorView: HTMLComponent {
             error: model.error, action: .secondFactor(), csrfToken: model.csrfToken, next: model.next,
             fields: [
                 label(.for("code")) { "Code" },
-                input(.type("text"), .id("code"), .name("code"), .autocomplete("one-time-code"),
+                input(.type("text"), .id("code"), .name("code"), .autocomplete("one-time-code"), .inputMode("numeric"),
                       .required, .autofocus, .maxlength(64)),
             ],
             after: [

@@ -9,6 +9,7 @@ enum StaffAction: String, Sendable {
 enum StaffNotice: String, Sendable {
     case roleChanged = "role-changed", disabled, enabled, twoFactorReset = "two-factor-reset"
     case sessionsEnded = "sessions-ended", allSessionsEnded = "all-sessions-ended"
+    case created, passwordReset = "password-reset"
 
     var sentence: String {
         switch self {
@@ -18,6 +19,8 @@ enum StaffNotice: String, Sendable {
         case .sessionsEnded: "That person's sessions have ended (yours, if it was you, except this one)."
         case .allSessionsEnded: "Every session but yours has ended: everyone else signs in again."
         case .twoFactorReset: "Two-factor sign-in reset. That person's sessions have ended; they set it up again at their next sign-in."
+        case .created: "Account created."
+        case .passwordReset: "Password reset. That person's sessions have ended."
         }
     }
 }
