@@ -63,19 +63,42 @@ import TestSupport
         let items = UserItems(database: database)
         var seen = Set<Int64>()
         var after: UserItems.Cursor?
-        var previous = ""
+        var previous = "9999-12-31"
         repeat {
             let page = try await items.page(userID: DemoSeeder.whaleUserID, calendar: profile.calendar,
                                             filter: .init(kind: .food, state: .expired), after: after)
             for item in page.items {
                 #expect(item.state == .expired && (item.daysRemaining ?? 0) < 0)
-                #expect(item.expiryDate >= previous)
+                #expect(item.expiryDate <= previous, "the most recently expired first")
                 previous = item.expiryDate
                 #expect(seen.insert(item.id).inserted, "no duplicates")
             }
             after = page.next
         } while after != nil
         #expect(seen.count == profile.food.expired)
+    }
+
+    /// The first page once opened on items consumed in January 2025 at "-665 days left":
+    /// by default it lists what is still in use, nearest to today first.
+    @Test func theDefaultListIsItemsInUseNearestToTodayFirst() async throws {
+        defer { temp.remove() }
+        let profile = try #require(try await UserProfile.load(id: DemoSeeder.whaleUserID, database: database, now: TemporaryDatabase.seedNow))
+        let items = UserItems(database: database)
+        var walked: [UserItems.Item] = []
+        var after: UserItems.Cursor?
+        for _ in 0..<4 {
+            let page = try await items.page(userID: DemoSeeder.whaleUserID, calendar: profile.calendar, filter: .init(kind: .food), after: after)
+            walked += page.items
+            after = page.next
+        }
+        #expect(walked.count == 4 * UserItems.pageSize && Set(walked.map(\.id)).count == walked.count)
+        #expect(walked.allSatisfy { $0.state != .consumed }, "consumed items only when asked for")
+        let distances = walked.map { abs($0.daysRemaining ?? 999_999) }
+        #expect(distances == distances.sorted(), "nearest to today first")
+        #expect((distances.first ?? 99) <= 1)
+        let consumed = try await items.page(userID: DemoSeeder.whaleUserID, calendar: profile.calendar,
+                                            filter: .init(kind: .food, state: .consumed), after: nil)
+        #expect(!consumed.items.isEmpty && consumed.items.allSatisfy { $0.state == .consumed })
     }
 
     @Test func documentsShowMaskedNumbersAndFiltersNarrow() async throws {
@@ -124,7 +147,7 @@ import TestSupport
         for filter in [UserItems.Filter(kind: .food, state: .expired, category: "Dairy", storage: "Pantry"),
                        UserItems.Filter(kind: .document, state: .safe)] {
             let (sql, arguments) = UserItems.query(userID: 3, calendar: calendar, filter: filter,
-                                                   after: .init(expiryDate: "2026-01-01", id: 5))
+                                                   after: .init(nearness: 40, id: 5))
             plans.append(try await database.read { db in try queryPlan(db, sql, arguments) })
         }
         #expect(plans[0].contains { $0.contains("food_items USING INDEX food_items_user (user_id=?)") }, "\(plans[0])")

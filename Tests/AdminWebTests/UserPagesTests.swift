@@ -87,10 +87,10 @@ import TestSupport
             for bad in ["/users/0", "/users/abc", "/users/99999999", "/users/1%27", "/users/-1/activity"] {
                 #expect(try await client.get(bad, cookie: session).status == .notFound, "\(bad)")
             }
-            let filtered = try await client.get("/users/3?kind=food&state=expired&category=Dairy&storage=Pantry&after=2020-01-01&after_id=7",
+            let filtered = try await client.get("/users/3?kind=food&state=expired&category=Dairy&storage=Pantry&after=40&after_id=7",
                                                 cookie: session)
             #expect(filtered.status == .ok)
-            for (bad, sentence) in [("after=2020-01-01&after_id=x", "That page link is broken"), ("kind=cats", "There is no kind of item “cats”"),
+            for (bad, sentence) in [("after=40&after_id=x", "That page link is broken"), ("after=2020-01-01&after_id=7", "That page link is broken"), ("kind=cats", "There is no kind of item “cats”"),
                                     ("state=rotten", "There is no status “rotten”"), ("category=Shoes", "There is no category “Shoes”")] {
                 let refused = try await client.get("/users/3?\(bad)", cookie: session)
                 #expect(refused.status == .badRequest && refused.text.contains(sentence), "\(bad)")
@@ -99,7 +99,7 @@ import TestSupport
         let views = try await panel.services.database.read { db in
             try String.fetchAll(db, sql: "SELECT target FROM panel_audit_log WHERE action = 'user_viewed'")
         }
-        #expect(views == ["user:700001", "user:3"] + Array(repeating: "user:3", count: 4), "the profile shows, with the refusal")
+        #expect(views == ["user:700001", "user:3"] + Array(repeating: "user:3", count: 5), "the profile shows, with the refusal")
     }
 
     @Test func theWhalesProfilePagesItsItems() async throws {
@@ -109,7 +109,8 @@ import TestSupport
             let session = try await panel.signIn(client, email: TestPanel.supportEmail)
             let page = try await client.get("/users/3", cookie: session)
             #expect(page.status == .ok)
-            #expect(page.text.contains("50 on this page, by expiry date"))
+            #expect(page.text.contains("50 on this page, nearest to today first"))
+            #expect(page.text.contains("href=\"/users/3?kind=food&amp;state=consumed#items\""), "the counts are links that filter")
             let next = try #require(page.text.firstMatch(of: /href="(\/users\/3\?after=[^"#]+)#items">Next page/)).1
             let second = try await client.get(String(next).replacingOccurrences(of: "&amp;", with: "&"), cookie: session)
             #expect(second.status == .ok && second.text.contains("First page"))

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 
-/// A user's food items or documents, filtered and paged by (expiry date, id) through the
-/// `user_id` index: a user with 20,000 items costs one index range and a sort per page.
+/// A user's food items or documents, filtered and paged by (nearness to today, id) through
+/// the `user_id` index: a user with 20,000 items costs one index range and a sort per page.
 public struct UserItems: Sendable {
     public enum State: String, CaseIterable, Sendable {
         case expired, expiringSoon = "expiring_soon", safe, consumed
@@ -33,13 +33,13 @@ public struct UserItems: Sendable {
         }
     }
 
-    /// Where a page starts: after this expiry date and id.
+    /// Where a page starts: after this nearness to today and id.
     public struct Cursor: Sendable, Equatable {
-        public let expiryDate: String
+        public let nearness: Int64
         public let id: Int64
 
-        public init(expiryDate: String, id: Int64) {
-            self.expiryDate = expiryDate
+        public init(nearness: Int64, id: Int64) {
+            self.nearness = nearness
             self.id = id
         }
     }
@@ -81,12 +81,13 @@ public struct UserItems: Sendable {
     public func page(userID: Int64, calendar: UserCalendar, filter: Filter, after: Cursor?) async throws -> Page {
         let (sql, arguments) = Self.query(userID: userID, calendar: calendar, filter: filter, after: after)
         // Decoded inside the read: rows are not Sendable, and the async read needs a Sendable result.
-        let (items, more) = try await database.read { db in
+        let (items, more): ([Item], Cursor?) = try await database.read { db in
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
-            return (try rows.prefix(Self.pageSize).map { try Self.item($0, calendar: calendar) }, rows.count > Self.pageSize)
+            let items = try rows.prefix(Self.pageSize).map { try Self.item($0, calendar: calendar) }
+            let last = rows.count > Self.pageSize ? rows[Self.pageSize - 1] : nil
+            return (items, try last.map { Cursor(nearness: try $0.decode(forColumn: "nearness"), id: try $0.decode(forColumn: "id")) })
         }
-        let next = more ? items.last.map { Cursor(expiryDate: $0.expiryDate, id: $0.id) } : nil
-        return Page(items: items, next: next)
+        return Page(items: items, next: more)
     }
 
     private static func item(_ row: Row, calendar: UserCalendar) throws -> Item {
@@ -108,6 +109,13 @@ public struct UserItems: Sendable {
                     consumedAt: consumedAt)
     }
 
+    /// Nearest to today first, in the user's calendar: days away, twice, plus one for a day
+    /// still to come, so yesterday's expiry (2) follows today's (1) and precedes tomorrow's
+    /// (3). Dates SQLite cannot read come last.
+    static let nearness = """
+        COALESCE(CAST(ABS(julianday(expiry_date) - julianday(:today)) AS INTEGER) * 2 + (expiry_date >= :today), 9000000000)
+        """
+
     static func query(userID: Int64, calendar: UserCalendar, filter: Filter, after: Cursor?) -> (String, StatementArguments) {
         let food = filter.kind == .food
         var conditions = ["user_id = :user", "deleted_at IS NULL"]
@@ -120,7 +128,8 @@ public struct UserItems: Sendable {
         case .expiringSoon?: conditions.append("\(live)expiry_date >= :today AND expiry_date <= :soon")
         case .safe?: conditions.append("\(live)expiry_date > :soon")
         case .consumed?: conditions.append(food ? "consumed_at IS NOT NULL" : "0")
-        case nil: break
+        // What support asks about: items still in use. Consumed ones only when asked for.
+        case nil: if food { conditions.append("consumed_at IS NULL") }
         }
         if let category = filter.category {
             conditions.append(food ? "category = :category" : "doc_type = :category")
@@ -130,9 +139,10 @@ public struct UserItems: Sendable {
             conditions.append(food ? "storage = :storage" : "0")
             arguments["storage"] = storage
         }
+        var outer = "1"
         if let after {
-            conditions.append("(expiry_date, id) > (:afterDate, :afterID)")
-            arguments["afterDate"] = after.expiryDate
+            outer = "(nearness, id) > (:afterNearness, :afterID)"
+            arguments["afterNearness"] = after.nearness
             arguments["afterID"] = after.id
         }
         // INDEXED BY: the planner might otherwise walk the expiry index of every user's rows.
@@ -141,9 +151,11 @@ public struct UserItems: Sendable {
             : "id, title AS name, CASE WHEN doc_type = 'custom' AND custom_type IS NOT NULL THEN custom_type ELSE doc_type END AS category, NULL AS storage, NULL AS quantity, number, expiry_date, created_at, NULL AS consumed_at"
         let table = food ? "food_items INDEXED BY food_items_user" : "documents INDEXED BY documents_user"
         let sql = """
-            SELECT \(columns) FROM \(table)
-            WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY expiry_date, id LIMIT :limit
+            SELECT * FROM (
+                SELECT \(columns), \(nearness) AS nearness FROM \(table)
+                WHERE \(conditions.joined(separator: " AND "))
+            ) WHERE \(outer)
+            ORDER BY nearness, id LIMIT :limit
             """
         return (sql, StatementArguments(arguments))
     }

@@ -42,6 +42,15 @@ public struct UserProfile: Sendable {
     public struct StatusCounts: Sendable, Equatable {
         public var expired = 0, expiringSoon = 0, safe = 0, consumed = 0
         public var total: Int { expired + expiringSoon + safe + consumed }
+
+        public func count(of state: UserItems.State) -> Int {
+            switch state {
+            case .expired: expired
+            case .expiringSoon: expiringSoon
+            case .safe: safe
+            case .consumed: consumed
+            }
+        }
     }
 
     public struct Device: Sendable {

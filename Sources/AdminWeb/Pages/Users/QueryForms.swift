@@ -84,6 +84,11 @@ struct FieldReader {
         }
         return (fields[key], number)
     }
+
+    /// A page link whose key is not one the panel writes.
+    mutating func brokenLink() {
+        problems.append("That page link is broken: go back to the first page.")
+    }
 }
 
 struct UserSearchForm: QueryForm {
@@ -105,8 +110,6 @@ struct ItemsForm: QueryForm {
     var fields: [String: String] = [:]
     init() {}
 
-    /// The stored expiry date in the cursor is taken as it is: the app may hold dates that
-    /// are not real days.
     var query: (filter: UserItems.Filter, cursor: UserItems.Cursor?, problems: [String]) {
         var reader = FieldReader(self)
         let kind: ItemKind = reader.term("kind", "kind of item") ?? .food
@@ -114,8 +117,13 @@ struct ItemsForm: QueryForm {
         let filter = UserItems.Filter(kind: kind, state: reader.term("state", "status"),
                                       category: reader.choice("category", kind == .food ? "category" : "document type", in: categories),
                                       storage: kind == .food ? reader.choice("storage", "storage", in: UserItems.storages) : nil)
-        let cursor = reader.cursor(key: "after", id: "after_id").flatMap { position in
-            position.key.flatMap { $0.count <= 32 ? UserItems.Cursor(expiryDate: $0, id: position.id) : nil }
+        var cursor: UserItems.Cursor?
+        if let position = reader.cursor(key: "after", id: "after_id") {
+            if let nearness = position.key.flatMap({ Int64($0) }) {
+                cursor = UserItems.Cursor(nearness: nearness, id: position.id)
+            } else {
+                reader.brokenLink()
+            }
         }
         return (filter, cursor, reader.problems)
     }

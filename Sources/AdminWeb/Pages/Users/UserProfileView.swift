@@ -105,10 +105,18 @@ private struct ItemsPanel: HTMLComponent {
                     }
                 }
             }
-            p {
-                "Expired \(Format.grouped(counts.expired)) · Expiring soon \(Format.grouped(counts.expiringSoon)) · Safe \(Format.grouped(counts.safe))"
-                filter.kind == .food ? " · Consumed \(Format.grouped(counts.consumed))" : ""
-                " (today is \(profile.calendar.todayString) for them; soon means within \(UserCalendar.soonDays) days)"
+            p(.class("status-counts")) {
+                for (index, state) in UserItems.State.allCases.filter({ filter.kind == .food || $0 != .consumed }).enumerated() {
+                    if index > 0 { " · " }
+                    let link = SiteURL.user(id: id, ItemsForm(fields: ["kind": filter.kind.rawValue, "state": state.rawValue])).href + "#items"
+                    if filter.state == state {
+                        a(.href(link), .ariaCurrent("true")) { "\(state.label) \(Format.grouped(counts.count(of: state)))" }
+                    } else {
+                        a(.href(link)) { "\(state.label) \(Format.grouped(counts.count(of: state)))" }
+                    }
+                }
+                " (today is \(profile.calendar.todayString) for them; soon means within \(UserCalendar.soonDays) days). "
+                "Listed: \(filter.state?.label.lowercased() ?? "in use"), nearest to today first."
             }
             form(.method(.get), .action(SiteURL.user(id: id).href), .class("filters")) {
                 input(.type("hidden"), .name("kind"), .value(filter.kind.rawValue))
@@ -132,7 +140,7 @@ private struct ItemsPanel: HTMLComponent {
                     a(.href(SiteURL.user(id: id, fields).href + "#items")) { "First page" }
                 }
                 if let next = model.items?.next {
-                    a(.href(SiteURL.user(id: id, fields.with(["after": next.expiryDate, "after_id": String(next.id)])).href + "#items")) {
+                    a(.href(SiteURL.user(id: id, fields.with(["after": String(next.nearness), "after_id": String(next.id)])).href + "#items")) {
                         "Next page"
                     }
                 }
@@ -153,7 +161,7 @@ private struct ItemTable: HTMLComponent {
         var columns = headings.map { DataTable.Column($0) }
         columns[headings.firstIndex(of: "Days left")!] = .init("Days left", numeric: true)
         return DataTable(
-            caption: items.isEmpty ? "Nothing matches." : "\(items.count) on this page, by expiry date",
+            caption: items.isEmpty ? "Nothing matches." : "\(items.count) on this page, nearest to today first",
             columns: columns,
             rows: items.map { item in
                 var cells = [TableCell(item.name), TableCell(item.category)]
