@@ -35,8 +35,11 @@ import TestSupport
             while true {
                 let page = try await client.get(uri, cookie: session)
                 #expect(page.status == .ok)
-                let rows = page.text.matches(of: /<tr><td>[^<]*<\/td><td>([^<]*)<\/td><td>[^<]*<\/td><td>([^<]*)<\/td><td>([^<]*)<\/td>/)
-                seen += rows.map { "\($0.1)|\($0.2)|\($0.3)" }
+                // Each body row's cells: when, who, from, action, target, detail.
+                for row in page.text.components(separatedBy: "<tr>").dropFirst(2) {
+                    let cells = row.matches(of: /<td[^>]*>(?:<bdi[^>]*>)?([^<]*)/).map { String($0.1) }
+                    if cells.count >= 5 { seen.append("\(cells[1])|\(cells[3])|\(cells[4])") }
+                }
                 pages += 1
                 guard let next = page.text.firstMatch(of: /<a href="([^"]+)">Older entries<\/a>/) else { break }
                 uri = String(next.1).replacingOccurrences(of: "&amp;", with: "&")

@@ -19,6 +19,16 @@ public struct UserProfile: Sendable {
         public let lastActiveAt: String?
         public let emailVerifiedAt: String?
 
+        /// The name to head the page with: the display name, or the email when the name is
+        /// missing or shows nothing (spaces, invisible characters).
+        public var shownName: String {
+            guard let name = displayName,
+                  name.unicodeScalars.contains(where: { !$0.properties.isWhitespace && !$0.properties.isDefaultIgnorableCodePoint
+                      && $0.properties.generalCategory != .control && $0.properties.generalCategory != .format })
+            else { return email }
+            return name
+        }
+
         public init(row: Row) throws {
             id = try row.decode(forColumn: "id"); email = try row.decode(forColumn: "email"); displayName = try row.decode(forColumn: "display_name"); plan = try row.decode(forColumn: "plan")
             status = try row.decode(forColumn: "status"); timezone = try row.decode(forColumn: "timezone"); locale = try row.decode(forColumn: "locale"); householdID = try row.decode(forColumn: "household_id")

@@ -6,8 +6,9 @@ struct TableCell {
     /// Classes beside the column's own, such as `state` for the colour of an expiry status.
     var classes: [String] = []
 
+    /// Text: isolated and clamped like all user text, since any cell may hold some.
     init(_ text: String, class extra: String? = nil) {
-        nodes = [.text(text)]
+        nodes = [UserText(text: text).content]
         classes = extra.map { [$0] } ?? []
     }
 
@@ -69,8 +70,11 @@ struct DataTable: HTMLComponent {
         self.init(caption: caption, columns: headings.map { Column($0) }, rows: rows)
     }
 
+    /// The wrapper scrolls sideways when a wide table needs it, so keyboards can reach it (a
+    /// focusable region named by the caption). On phones, rows stack: each cell shows its
+    /// column's heading (`data-label`).
     var content: HTMLNode {
-        div(.class("table-wrap")) {
+        div(.class("table-wrap"), Attribute("tabindex", "0"), .role("region"), .ariaLabel(caption)) {
             table(.class("data")) {
                 HTMLRender.caption { caption }
                 thead {
@@ -85,8 +89,9 @@ struct DataTable: HTMLComponent {
                     for row in rows {
                         element("tr", row.class.map { [.class($0)] } ?? []) {
                             for (index, cell) in row.cells.enumerated() {
-                                let numeric = index < columns.count && columns[index].numeric
-                                element("td", classAttribute((numeric ? ["num"] : []) + cell.classes)) { cell.nodes }
+                                let column = index < columns.count ? columns[index] : nil
+                                element("td", classAttribute((column?.numeric == true ? ["num"] : []) + cell.classes)
+                                    + [Attribute("data-label", column?.heading ?? "")]) { cell.nodes }
                             }
                         }
                     }

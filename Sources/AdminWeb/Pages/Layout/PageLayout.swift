@@ -26,6 +26,7 @@ struct PageLayout: HTMLComponent {
                 link(.rel("icon"), .href(SiteURL.favicon.path))
             }
             body {
+                a(.href("#main"), .class("skip-link")) { "Skip to the content" }
                 header(.class("topbar")) {
                     a(.class("brand"), .href(SiteURL.dashboard.href)) { "Expiry Tracker Admin" }
                     if let viewer {
@@ -42,7 +43,7 @@ struct PageLayout: HTMLComponent {
                         }
                     }
                 }
-                mainElement(.class("page")) {
+                mainElement(.class("page"), .id("main"), Attribute("tabindex", "-1")) {
                     children
                 }
             }

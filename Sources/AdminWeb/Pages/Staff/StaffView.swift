@@ -76,7 +76,7 @@ private struct StaffRow {
         let admin = account.admin
         return TableRow([
             TableCell(admin.email),
-            TableCell { action(.role) { RoleSelect(selected: admin.role); button(.type("submit")) { "Change" } } },
+            TableCell { action(.role) { RoleSelect(selected: admin.role, label: "Role of \(admin.email)"); button(.type("submit")) { "Change" } } },
             TableCell(admin.disabledAt.map { "disabled since \($0)" } ?? "active"),
             TableCell(account.hasTwoFactor ? "on" : "off"),
             TableCell(admin.createdAt),
@@ -110,9 +110,11 @@ private struct StaffRow {
 
 private struct RoleSelect: HTMLComponent {
     let selected: Role
+    /// For a select without a visible label of its own (in a table row).
+    var label: String?
 
     var content: HTMLNode {
-        select(.name("role")) {
+        element("select", [.name("role")] + (label.map { [.ariaLabel($0)] } ?? [])) {
             for role in Role.allCases {
                 if role == selected {
                     option(.value(role.rawValue), .selected) { role.rawValue }

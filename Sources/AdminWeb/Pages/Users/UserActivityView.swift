@@ -11,7 +11,7 @@ struct UserActivityView: HTMLComponent {
         let fields = model.form.with(["before": nil, "before_id": nil])
         return PageLayout(pageTitle: "Activity of \(model.user.email)", viewer: viewer, activeSection: .users) {
             h1 { "Activity log" }
-            p { a(.href(SiteURL.user(id: id).href)) { model.user.email }; " · user #\(id) · times are UTC" }
+            p { a(.href(SiteURL.user(id: id).href)) { UserText(text: model.user.email) }; " · user #\(id) · times are UTC" }
             form(.method(.get), .action(SiteURL.userActivity(id: id).href), .class("filters")) {
                 SelectField(label: "What", name: "kind", options: UserActivityLog.kinds.map { ($0, $0) }, selected: fields["kind"])
                 label { "From"; input(.type("date"), .name("from"), .value(fields["from"])) }

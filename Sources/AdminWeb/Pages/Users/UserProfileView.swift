@@ -11,8 +11,8 @@ struct UserProfileView: HTMLComponent {
         let profile = model.profile
         let account = profile.account
         return PageLayout(pageTitle: account.email, viewer: viewer, activeSection: .users) {
-            h1 { account.displayName ?? account.email }
-            p(.class("muted")) { "User #\(account.id) · \(account.email)" }
+            h1 { UserText(text: account.shownName) }
+            p(.class("muted")) { "User #\(account.id) · "; UserText(text: account.email) }
             AccountPanel(profile: profile)
             ItemsPanel(model: model)
             DevicesPanel(devices: profile.devices)
@@ -48,8 +48,8 @@ private struct AccountPanel: HTMLComponent {
                 }
             }
             dl(.class("facts")) {
-                dt { "Email" }; dd { account.email }
-                dt { "Name" }; dd { account.displayName ?? "(none)" }
+                dt { "Email" }; dd { UserText(text: account.email) }
+                dt { "Name" }; dd { account.displayName.map { UserText(text: $0).content } ?? .text("(none)") }
                 dt { "Plan" }; dd { account.plan.description }
                 dt { "Status" }; dd { account.status.description }
                 dt { "Timezone" }; dd { calendar.isValidTimezone ? account.timezone : "UTC (stored: “\(account.timezone)”)" }
@@ -61,15 +61,15 @@ private struct AccountPanel: HTMLComponent {
                 dt { "Household" }
                 dd {
                     if let household = profile.household {
-                        household.name
+                        UserText(text: household.name)
                         ul(.class("plain")) {
                             for member in household.members {
                                 li {
                                     if member.id == account.id {
-                                        "\(member.email) (this user)"
+                                        UserText(text: member.email); " (this user)"
                                     } else {
-                                        a(.href(SiteURL.user(id: member.id).href)) { member.email }
-                                        member.displayName.map { " · \($0)" } ?? ""
+                                        a(.href(SiteURL.user(id: member.id).href)) { UserText(text: member.email) }
+                                        if let name = member.displayName { " · "; UserText(text: name) }
                                     }
                                 }
                             }
@@ -155,19 +155,20 @@ private struct ItemTable: HTMLComponent {
 
     var content: HTMLNode {
         let food = kind == .food
+        // What support asks about first: on a phone, the rest stacks below.
         let headings = food
-            ? ["Name", "Category", "Storage", "Quantity", "Expires", "Status", "Days left", "Added", "Consumed"]
-            : ["Title", "Type", "Number", "Expires", "Status", "Days left", "Added"]
+            ? ["Name", "Expires", "Status", "Days left", "Category", "Storage", "Quantity", "Added", "Consumed"]
+            : ["Title", "Expires", "Status", "Days left", "Type", "Number", "Added"]
         var columns = headings.map { DataTable.Column($0) }
         columns[headings.firstIndex(of: "Days left")!] = .init("Days left", numeric: true)
         return DataTable(
             caption: items.isEmpty ? "Nothing matches." : "\(items.count) on this page, nearest to today first",
             columns: columns,
             rows: items.map { item in
-                var cells = [TableCell(item.name), TableCell(item.category)]
+                var cells = [TableCell(item.name), TableCell(item.expiryDate), TableCell(item.state.label, class: "state"),
+                             TableCell(item.daysRemaining.map { String($0) } ?? "?", class: "state"), TableCell(item.category)]
                 cells += food ? [TableCell(item.storage ?? ""), TableCell(item.quantity ?? "")] : [TableCell(item.maskedNumber ?? "")]
-                cells += [TableCell(item.expiryDate), TableCell(item.state.label, class: "state"),
-                          TableCell(item.daysRemaining.map { String($0) } ?? "?", class: "state"), TableCell(item.createdAt)]
+                cells.append(TableCell(item.createdAt))
                 if food { cells.append(TableCell(item.consumedAt ?? "")) }
                 return TableRow(cells, class: "state-\(item.state.rawValue)")
             }).content
