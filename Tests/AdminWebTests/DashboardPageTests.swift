@@ -96,3 +96,29 @@ import TestSupport
         }
     }
 }
+
+/// The dashboard's "Active users (7 days)" and the list's "Active (last 7 days)" once differed
+/// by 500 at the same minute: the list counted deleted accounts.
+@Suite struct OneDefinitionOfActive {
+    @Test func theDashboardAndTheActiveListShowTheSameNumber() async throws {
+        let panel = try await TestPanel(users: 400)
+        defer { panel.remove() }
+        try await panel.test { client in
+            let session = try await panel.signIn(client)
+            let stats = try await panel.services.stats.stats()
+            let dashboard = try await client.get("/", cookie: session)
+            #expect(dashboard.text.contains(Format.grouped(stats.activeUsers7Days)))
+            for bucket in ActivityBucket.allCases {
+                let list = try await client.get("/activity?bucket=\(bucket.rawValue)", cookie: session)
+                let count = try #require(stats.usersByActivity[bucket])
+                #expect(list.text.contains("\(Format.grouped(count)) users (counted at"), "\(bucket)")
+            }
+            #expect(stats.usersByActivity[.active] == stats.activeUsers7Days)
+        }
+        let deleted = try await panel.services.database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE status = 'deleted'") ?? 0
+        }
+        let stats = try await panel.services.stats.stats()
+        #expect(deleted > 0 && stats.usersByActivity.values.reduce(0, +) == stats.totalUsers, "deleted accounts are out of every bucket")
+    }
+}

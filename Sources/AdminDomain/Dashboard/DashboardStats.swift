@@ -15,6 +15,9 @@ public struct DashboardStats: Sendable, Equatable {
     /// Sign-ups per UTC day for the last 30 days, oldest first, days without any included.
     public var signUpsPerDay: [DayCount]
     public var computedAt: Date
+    /// Users (not deleted) in each activity bucket at `computedAt`, by the activity lists'
+    /// own conditions: the dashboard and the lists use one definition.
+    public var usersByActivity: [ActivityBucket: Int] = [:]
 
     public var itemsTracked: Int { foodItems + documents }
 
@@ -37,25 +40,30 @@ extension DashboardStats {
     /// Walks the big tables by rowid range, never with a whole-table COUNT(*) in one read.
     public static func compute(database: PanelDatabase, now: Date = Date(),
                                chunkSize: Int64 = defaultChunkSize) async throws -> DashboardStats {
-        let activeSince = SQLiteTime.string(now.addingTimeInterval(-7 * 86_400))
         var stats = DashboardStats(totalUsers: 0, suspendedUsers: 0, premiumUsers: 0, activeUsers7Days: 0,
                                    foodItems: 0, documents: 0, signUpsPerDay: [], computedAt: now)
 
+        let buckets = ActivityBucket.allCases.map { $0.condition(now: now) }
+        var arguments: [String: String] = ["deleted": AccountStatus.deleted.rawValue,
+                                           "suspended": AccountStatus.suspended.rawValue, "premium": Plan.premium.rawValue]
+        for bucket in buckets {
+            for (name, value) in bucket.arguments { arguments[name] = String.fromDatabaseValue(value) }
+        }
         let users = try await sumOverChunks(
             of: "users", database: database, chunkSize: chunkSize,
             sql: """
             SELECT COUNT(*) FILTER (WHERE status <> :deleted),
                    COUNT(*) FILTER (WHERE status = :suspended),
-                   COUNT(*) FILTER (WHERE status <> :deleted AND plan = :premium),
-                   COUNT(*) FILTER (WHERE status <> :deleted AND last_active_at >= :activeSince)
-            FROM users WHERE id > :low AND id <= :high
+                   COUNT(*) FILTER (WHERE status <> :deleted AND plan = :premium)
+                   \(buckets.map { ", COUNT(*) FILTER (WHERE status <> :deleted AND \($0.sql))" }.joined())
+            FROM users u WHERE id > :low AND id <= :high
             """,
-            columns: 4, arguments: ["activeSince": activeSince, "deleted": AccountStatus.deleted.rawValue,
-                                    "suspended": AccountStatus.suspended.rawValue, "premium": Plan.premium.rawValue])
+            columns: 3 + buckets.count, arguments: arguments)
         stats.totalUsers = users[0]
         stats.suspendedUsers = users[1]
         stats.premiumUsers = users[2]
-        stats.activeUsers7Days = users[3]
+        for (index, bucket) in ActivityBucket.allCases.enumerated() { stats.usersByActivity[bucket] = users[3 + index] }
+        stats.activeUsers7Days = stats.usersByActivity[.active] ?? 0
         stats.foodItems = try await sumOverChunks(
             of: "food_items", database: database, chunkSize: chunkSize,
             sql: "SELECT COUNT(*) FROM food_items WHERE id > :low AND id <= :high AND deleted_at IS NULL")[0]

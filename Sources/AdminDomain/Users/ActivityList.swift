@@ -54,6 +54,17 @@ public struct ActivityListQuery: Sendable, Equatable {
 public struct ListSize: Sendable, Equatable {
     public let value: Int
     public let isEstimate: Bool
+    /// An estimate's half-width at 95% confidence: the list holds `value ± margin` users.
+    public var margin: Int?
+    /// A count the background refresher made (the dashboard's): when.
+    public var countedAt: Date?
+
+    public init(value: Int, isEstimate: Bool, margin: Int? = nil, countedAt: Date? = nil) {
+        self.value = value
+        self.isEstimate = isEstimate
+        self.margin = margin
+        self.countedAt = countedAt
+    }
 }
 
 /// A page of an activity list, keyset-paged on the sort column and id.
@@ -87,6 +98,8 @@ public struct ActivityLists: Sendable {
     public static let candidateBudget = 10_000
     /// Candidates read to estimate a filtered list's size.
     public static let sampleSize = 5_000
+    /// Slices of the bucket's range that an estimate samples, each in proportion to its size.
+    static let strata = 10
     static let chunkSize = 1_000
 
     public init(database: PanelDatabase) {
@@ -98,10 +111,10 @@ public struct ActivityLists: Sendable {
         /// Ordered candidate ids and sort keys from one index, without the keyset condition.
         let index: String
         let key: String
-        let conditions: [String]
+        var conditions: [String]
         /// Conditions that need the row.
         let rowFilters: [String]
-        let arguments: [String: DatabaseValue]
+        var arguments: [String: DatabaseValue]
 
         init(_ query: ActivityListQuery, now: Date) {
             let filter = query.filter
@@ -158,6 +171,23 @@ public struct ActivityLists: Sendable {
             return (sql, StatementArguments(arguments))
         }
 
+        /// The smallest and largest key of the candidate range, from the index's ends.
+        var boundsSQL: String {
+            "SELECT MIN(\(key)), MAX(\(key)) FROM users u INDEXED BY \(index) WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))"
+        }
+
+        /// The same range narrowed to keys from `from`, below `to` when given.
+        func slice(from: some DatabaseValueConvertible, to: (some DatabaseValueConvertible)?) -> Plan {
+            var narrowed = self
+            narrowed.conditions.append("\(key) >= :sliceFrom")
+            narrowed.arguments["sliceFrom"] = from.databaseValue
+            if let to {
+                narrowed.conditions.append("\(key) < :sliceTo")
+                narrowed.arguments["sliceTo"] = to.databaseValue
+            }
+            return narrowed
+        }
+
         /// The candidate range's size, from the index alone.
         var countSQL: String {
             "SELECT COUNT(*) FROM users u INDEXED BY \(index) WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))"
@@ -205,28 +235,88 @@ public struct ActivityLists: Sendable {
         }
     }
 
-    /// The list's size: an index range count for a bucket alone; otherwise the share of
-    /// matches in the first candidates, scaled to the range (labelled an estimate).
-    public func size(_ filter: UserFilter, now: Date = Date()) async throws -> ListSize {
+    /// The list's size. A range of the last-active index is counted from the index alone;
+    /// when the filters need each row and the range holds more than `sampleSize` users,
+    /// the size is estimated from a stratified sample: the range is cut into `strata` slices
+    /// of its key (time, or id for the never-active), each slice counted from the index and
+    /// sampled from its newest end in proportion, and the estimate carries its margin at 95%.
+    /// Within a slice the sample is the newest rows, not a random draw: the margin assumes
+    /// the rows of one slice are alike.
+    public func size(_ filter: UserFilter, now: Date = Date(), sampleSize: Int = ActivityLists.sampleSize) async throws -> ListSize {
         // The size does not depend on the order: counted on the bucket's own range of the
         // last-active index, never on the whole sign-up index.
         let plan = Plan(ActivityListQuery(filter, sort: .lastActive), now: now)
-        let range = try await database.read { db in
+        let range = try await count(plan)
+        guard !plan.rowFilters.isEmpty, range > 0 else { return ListSize(value: range, isEstimate: false) }
+        if range <= sampleSize {
+            return ListSize(value: try await matches(plan, upTo: range).matched, isEstimate: false)
+        }
+        var estimate = 0.0, variance = 0.0
+        for slice in try await slices(plan) {
+            let size = try await count(slice)
+            guard size > 0 else { continue }
+            let want = max(1, Int((Double(sampleSize) * Double(size) / Double(range)).rounded(.up)))
+            let (read, matched) = try await matches(slice, upTo: min(want, size))
+            guard read > 0 else { continue }
+            let share = Double(matched) / Double(read)
+            estimate += share * Double(size)
+            if read < size {
+                // Sampling without replacement: the finite population correction.
+                variance += Double(size * size) * share * (1 - share) / Double(read) * (1 - Double(read) / Double(size))
+            }
+        }
+        let margin = Int((1.96 * variance.squareRoot()).rounded(.up))
+        return ListSize(value: Int(estimate.rounded()), isEstimate: true, margin: margin)
+    }
+
+    private func count(_ plan: Plan) async throws -> Int {
+        try await database.read { db in
             try Int.fetchOne(db, sql: plan.countSQL, arguments: StatementArguments(plan.arguments)) ?? 0
         }
-        guard !plan.rowFilters.isEmpty, range > 0 else { return ListSize(value: range, isEstimate: false) }
+    }
+
+    /// Reads up to `limit` candidates from the newest end, a chunk at a time; returns how
+    /// many were read and how many passed the filters.
+    private func matches(_ plan: Plan, upTo limit: Int) async throws -> (read: Int, matched: Int) {
         var cursor: ActivityCursor?
-        var read = 0, matches = 0
-        while read < Self.sampleSize {
-            let (chunk, matched) = try await candidatesAndRows(plan, after: cursor, limit: Self.chunkSize)
+        var read = 0, matched = 0
+        while read < limit {
+            let want = min(Self.chunkSize, limit - read)
+            let (chunk, rows) = try await candidatesAndRows(plan, after: cursor, limit: want)
             read += chunk.count
-            matches += matched.count
-            guard chunk.count == Self.chunkSize, let last = chunk.last else {
-                return ListSize(value: matches, isEstimate: false)
-            }
+            matched += rows.count
+            guard chunk.count == want, let last = chunk.last else { break }
             cursor = last
         }
-        return ListSize(value: Int((Double(matches) / Double(read) * Double(range)).rounded()), isEstimate: true)
+        return (read, matched)
+    }
+
+    /// The range cut into equal spans of its key, from the index's two ends.
+    private func slices(_ plan: Plan) async throws -> [Plan] {
+        let bounds = try await database.read { db in
+            try Row.fetchOne(db, sql: plan.boundsSQL, arguments: StatementArguments(plan.arguments))
+                .map { row in (row[0] as DatabaseValue, row[1] as DatabaseValue) }
+        }
+        guard let (low, high) = bounds else { return [plan] }
+        if plan.key == "u.id", let low = Int64.fromDatabaseValue(low), let high = Int64.fromDatabaseValue(high) {
+            return Self.spans(Double(low), Double(high)).map { plan.slice(from: Int64($0.0.rounded(.down)), to: $0.1.map { Int64($0.rounded(.down)) }) }
+        }
+        guard let low = String.fromDatabaseValue(low).flatMap(SQLiteTime.date),
+              let high = String.fromDatabaseValue(high).flatMap(SQLiteTime.date)
+        else { return [plan] }
+        return Self.spans(low.timeIntervalSince1970, high.timeIntervalSince1970).map { span in
+            plan.slice(from: SQLiteTime.string(Date(timeIntervalSince1970: span.0)),
+                       to: span.1.map { SQLiteTime.string(Date(timeIntervalSince1970: $0)) })
+        }
+    }
+
+    /// `strata` half-open spans from `low` to `high`; the last is open above.
+    static func spans(_ low: Double, _ high: Double) -> [(Double, Double?)] {
+        let step = (high - low) / Double(strata)
+        guard step > 0 else { return [(low, nil)] }
+        return (0..<strata).map { index in
+            (low + step * Double(index), index == strata - 1 ? nil : low + step * Double(index + 1))
+        }
     }
 
     /// One chunk of candidates in order, and those of them that pass the row filters.

@@ -6,6 +6,8 @@ import GRDB
 public struct UserFilter: Sendable, Equatable {
     public var bucket: ActivityBucket
     public var plan: Plan?
+    /// nil: every account that is not deleted, as the dashboard counts users. Deleted
+    /// accounts appear only when asked for (`.deleted`).
     public var status: AccountStatus?
     /// Users with at least one device on this platform.
     public var platform: Platform?
@@ -29,11 +31,20 @@ public struct UserFilter: Sendable, Equatable {
         return conditions
     }
 
+    /// Only the activity bucket: the list the dashboard's numbers count.
+    public var isBucketOnly: Bool {
+        plan == nil && status == nil && platform == nil && signedUp.isOpen
+    }
+
     /// The conditions on the user's own row and devices, beside the bucket and sign-up range.
     var attributeConditions: [SQLCondition] {
         var conditions: [SQLCondition] = []
         if let plan { conditions.append(SQLCondition("u.plan = :plan", ["plan": plan])) }
-        if let status { conditions.append(SQLCondition("u.status = :status", ["status": status])) }
+        if let status {
+            conditions.append(SQLCondition("u.status = :status", ["status": status]))
+        } else {
+            conditions.append(SQLCondition("u.status <> :deleted", ["deleted": AccountStatus.deleted]))
+        }
         if let platform {
             conditions.append(SQLCondition(
                 "EXISTS (SELECT 1 FROM devices d INDEXED BY devices_user WHERE d.user_id = u.id AND d.platform = :platform)",

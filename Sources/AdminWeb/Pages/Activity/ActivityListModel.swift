@@ -14,8 +14,20 @@ struct ActivityListModel: PageModel {
             return ActivityListModel(form: form, query: query, size: nil, page: nil, problems: problems)
         }
         let lists = ActivityLists(database: services.database)
-        async let size = lists.size(query.filter)
         async let page = lists.page(query, after: cursor)
-        return ActivityListModel(form: form, query: query, size: try await size, page: try await page, problems: problems)
+        return ActivityListModel(form: form, query: query, size: try await size(services, query.filter), page: try await page,
+                                 problems: problems)
+    }
+
+    /// A bucket alone is the dashboard's own count (one definition of active, one number);
+    /// with filters, the lists count or estimate it.
+    static func size(_ services: PanelServices, _ filter: UserFilter) async throws -> ListSize {
+        if filter.isBucketOnly {
+            let stats = try await services.stats.stats()
+            if let count = stats.usersByActivity[filter.bucket] {
+                return ListSize(value: count, isEstimate: false, countedAt: stats.computedAt)
+            }
+        }
+        return try await ActivityLists(database: services.database).size(filter)
     }
 }

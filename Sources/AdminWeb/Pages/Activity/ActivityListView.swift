@@ -38,11 +38,7 @@ struct ActivityListView: HTMLComponent {
             for problem in model.problems { p(.class("notice error"), .role("alert")) { problem } }
             if let size = model.size, let page = model.page {
                 section(.class("panel")) {
-                    p(.class("list-size")) {
-                        size.isEstimate
-                            ? "About \(Format.grouped(size.value)) users (an estimate from the first \(Format.grouped(ActivityLists.sampleSize)) in this bucket)"
-                            : "\(Format.grouped(size.value)) users"
-                    }
+                    p(.class("list-size")) { Self.sentence(size) }
                     UserTable(users: page.users, caption: "\(page.users.count) on this page, "
                         + (model.query.ordersBySignUp ? "newest sign-ups first" : "most recently active first"))
                     if page.stoppedOnBudget {
@@ -59,5 +55,15 @@ struct ActivityListView: HTMLComponent {
                 }
             }
         }.content
+    }
+
+    /// Exact, or an estimate with its margin; a count made in the background says when.
+    static func sentence(_ size: ListSize) -> String {
+        if size.isEstimate {
+            return "About \(Format.grouped(size.value)) users (± \(Format.grouped(size.margin ?? 0)), 95% confidence): "
+                + "estimated from a sample of \(Format.grouped(ActivityLists.sampleSize)) across this bucket; the CSV holds them all"
+        }
+        let counted = size.countedAt.map { " (counted at \(SQLiteTime.string($0)) UTC, as on the dashboard)" } ?? ""
+        return "\(Format.grouped(size.value)) users\(counted)"
     }
 }
