@@ -253,7 +253,7 @@ import TestSupport
                 ([("current", "wrong password!!"), ("password", newPassword), ("repeat", newPassword)], "The current password is not right."),
                 ([("current", TestPanel.password), ("password", newPassword), ("repeat", newPassword + "x")], "The two new passwords differ."),
                 ([("current", TestPanel.password), ("password", "short"), ("repeat", "short")], "at least 12 characters"),
-                ([("current", TestPanel.password), ("password", "1qaz2wsx3edc"), ("repeat", "1qaz2wsx3edc")], "10,000 most common"),
+                ([("current", TestPanel.password), ("password", "1qaz2wsx3edc"), ("repeat", "1qaz2wsx3edc")], "30,000 most used"),
             ] {
                 let refused = try await client.postSigned("/account/password", fields, session: current)
                 #expect(refused.status == .unprocessableContent, "\(message)")
