@@ -101,7 +101,7 @@ import TestSupport
                              arguments: ["now": SQLiteTime.string(Self.now)]) ?? 0
         }
         #expect(try await lists.size(filter, now: Self.now) == ListSize(value: direct, isEstimate: false), "small enough to count")
-        let estimate = try await lists.size(filter, now: Self.now, sampleSize: 60)
+        let estimate = try await lists.size(filter, now: Self.now, exactUpTo: 60, sampleSize: 60)
         let margin = try #require(estimate.margin)
         #expect(estimate.isEstimate && margin > 0)
         #expect(abs(estimate.value - direct) <= margin, "\(estimate) against \(direct)")

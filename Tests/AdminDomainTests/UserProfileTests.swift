@@ -101,6 +101,29 @@ import TestSupport
         #expect(!consumed.items.isEmpty && consumed.items.allSatisfy { $0.state == .consumed })
     }
 
+    /// The 20,000-item user's order and counts are kept a minute: the same pages, read again.
+    @Test func aHeavyUsersOrderAndCountsAreKeptAndGiveTheSamePages() async throws {
+        defer { temp.remove() }
+        let cache = HeavyUserCache()
+        let now = TemporaryDatabase.seedNow
+        let fresh = try #require(try await UserProfile.load(id: DemoSeeder.whaleUserID, database: database, now: now))
+        let first = try #require(try await UserProfile.load(id: DemoSeeder.whaleUserID, database: database, now: now, cache: cache))
+        let kept = try #require(try await UserProfile.load(id: DemoSeeder.whaleUserID, database: database, now: now, cache: cache))
+        #expect(first.food == fresh.food && kept.food == fresh.food && kept.documents == fresh.documents)
+        let plain = UserItems(database: database), cached = UserItems(database: database, cache: cache)
+        var after: UserItems.Cursor?, afterCached: UserItems.Cursor?
+        for _ in 0..<3 {
+            let page = try await plain.page(userID: DemoSeeder.whaleUserID, calendar: fresh.calendar, filter: .init(kind: .food), after: after, now: now)
+            let again = try await cached.page(userID: DemoSeeder.whaleUserID, calendar: fresh.calendar, filter: .init(kind: .food),
+                                              after: afterCached, now: now)
+            #expect(page.items == again.items && page.next == again.next)
+            (after, afterCached) = (page.next, again.next)
+        }
+        #expect(await cache.order(.init(userID: DemoSeeder.whaleUserID, filter: .init(kind: .food), today: fresh.calendar.today), now: now) != nil)
+        #expect(await cache.order(.init(userID: DemoSeeder.whaleUserID, filter: .init(kind: .food), today: fresh.calendar.today),
+                                  now: now.addingTimeInterval(61)) == nil, "a minute at most")
+    }
+
     @Test func documentsShowMaskedNumbersAndFiltersNarrow() async throws {
         defer { temp.remove() }
         let profile = try #require(try await UserProfile.load(id: DemoSeeder.whaleUserID, database: database, now: TemporaryDatabase.seedNow))
@@ -146,9 +169,11 @@ import TestSupport
         var plans: [[String]] = []
         for filter in [UserItems.Filter(kind: .food, state: .expired, category: "Dairy", storage: "Pantry"),
                        UserItems.Filter(kind: .document, state: .safe)] {
-            let (sql, arguments) = UserItems.query(userID: 3, calendar: calendar, filter: filter,
-                                                   after: .init(nearness: 40, id: 5))
+            let (sql, arguments) = UserItems.orderQuery(userID: 3, calendar: calendar, filter: filter)
             plans.append(try await database.read { db in try queryPlan(db, sql, arguments) })
+            let (rows, rowArguments) = UserItems.rowsQuery(kind: filter.kind, ids: [1, 2, 3])
+            let byID = try await database.read { db in try queryPlan(db, rows, rowArguments) }
+            #expect(byID.contains { $0.contains("USING INTEGER PRIMARY KEY") }, "\(byID)")
         }
         #expect(plans[0].contains { $0.contains("food_items USING INDEX food_items_user (user_id=?)") }, "\(plans[0])")
         #expect(plans[1].contains { $0.contains("documents USING INDEX documents_user (user_id=?)") }, "\(plans[1])")

@@ -25,6 +25,11 @@ public actor DashboardStatsCache {
         return try await task.value
     }
 
+    /// The numbers computed last, never waiting: nil before the first computation is done.
+    public func latest() -> DashboardStats? {
+        current
+    }
+
     /// Computes the numbers now (or joins a computation under way): the refresher job's call.
     @discardableResult
     public func refresh() async throws -> DashboardStats {

@@ -96,8 +96,10 @@ public struct ActivityLists: Sendable {
     let database: PanelDatabase
     public static let pageSize = 50
     public static let candidateBudget = 10_000
-    /// Candidates read to estimate a filtered list's size.
-    public static let sampleSize = 5_000
+    /// A filtered list of up to this many candidates is counted exactly.
+    public static let exactUpTo = 5_000
+    /// Rows an estimate samples: each costs a row read and the filters' lookups.
+    public static let sampleSize = 2_000
     /// Slices of the bucket's range that an estimate samples, each in proportion to its size.
     static let strata = 10
     static let chunkSize = 1_000
@@ -171,20 +173,24 @@ public struct ActivityLists: Sendable {
             return (sql, StatementArguments(arguments))
         }
 
-        /// The smallest and largest key of the candidate range, from the index's ends.
+        /// The smallest and largest key of the candidate range, each from one end of the
+        /// index (MIN and MAX in one query would read the whole range).
         var boundsSQL: String {
-            "SELECT MIN(\(key)), MAX(\(key)) FROM users u INDEXED BY \(index) WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))"
+            let range = "FROM users u INDEXED BY \(index) WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))"
+            return "SELECT (SELECT MIN(\(key)) \(range)), (SELECT MAX(\(key)) \(range))"
         }
 
-        /// The same range narrowed to keys from `from`, below `to` when given.
-        func slice(from: some DatabaseValueConvertible, to: (some DatabaseValueConvertible)?) -> Plan {
+        /// The same range narrowed to keys from `from` up to `to`, inside the range's own
+        /// bounds. A time slice replaces the bucket's bounds rather than adding to them:
+        /// SQLite seeks an index range on one pair of bounds and would read the rest of the
+        /// bucket for each slice. An id slice (the never-active) keeps `IS NULL` before it.
+        func slice(from: some DatabaseValueConvertible, to: some DatabaseValueConvertible, last: Bool) -> Plan {
             var narrowed = self
+            if key != "u.id" { narrowed.conditions = [] }
             narrowed.conditions.append("\(key) >= :sliceFrom")
+            narrowed.conditions.append(last ? "\(key) <= :sliceTo" : "\(key) < :sliceTo")
             narrowed.arguments["sliceFrom"] = from.databaseValue
-            if let to {
-                narrowed.conditions.append("\(key) < :sliceTo")
-                narrowed.arguments["sliceTo"] = to.databaseValue
-            }
+            narrowed.arguments["sliceTo"] = to.databaseValue
             return narrowed
         }
 
@@ -236,19 +242,20 @@ public struct ActivityLists: Sendable {
     }
 
     /// The list's size. A range of the last-active index is counted from the index alone;
-    /// when the filters need each row and the range holds more than `sampleSize` users,
+    /// when the filters need each row and the range holds more than `exactUpTo` users,
     /// the size is estimated from a stratified sample: the range is cut into `strata` slices
     /// of its key (time, or id for the never-active), each slice counted from the index and
     /// sampled from its newest end in proportion, and the estimate carries its margin at 95%.
     /// Within a slice the sample is the newest rows, not a random draw: the margin assumes
     /// the rows of one slice are alike.
-    public func size(_ filter: UserFilter, now: Date = Date(), sampleSize: Int = ActivityLists.sampleSize) async throws -> ListSize {
+    public func size(_ filter: UserFilter, now: Date = Date(), exactUpTo: Int = ActivityLists.exactUpTo,
+                     sampleSize: Int = ActivityLists.sampleSize) async throws -> ListSize {
         // The size does not depend on the order: counted on the bucket's own range of the
         // last-active index, never on the whole sign-up index.
         let plan = Plan(ActivityListQuery(filter, sort: .lastActive), now: now)
         let range = try await count(plan)
         guard !plan.rowFilters.isEmpty, range > 0 else { return ListSize(value: range, isEstimate: false) }
-        if range <= sampleSize {
+        if range <= exactUpTo {
             return ListSize(value: try await matches(plan, upTo: range).matched, isEstimate: false)
         }
         var estimate = 0.0, variance = 0.0
@@ -299,24 +306,29 @@ public struct ActivityLists: Sendable {
         }
         guard let (low, high) = bounds else { return [plan] }
         if plan.key == "u.id", let low = Int64.fromDatabaseValue(low), let high = Int64.fromDatabaseValue(high) {
-            return Self.spans(Double(low), Double(high)).map { plan.slice(from: Int64($0.0.rounded(.down)), to: $0.1.map { Int64($0.rounded(.down)) }) }
+            let spans = Self.spans(Double(low), Double(high))
+            return spans.enumerated().map { index, span in
+                plan.slice(from: Int64(span.0.rounded(.down)), to: index == spans.count - 1 ? high : Int64(span.1.rounded(.down)),
+                           last: index == spans.count - 1)
+            }
         }
-        guard let low = String.fromDatabaseValue(low).flatMap(SQLiteTime.date),
-              let high = String.fromDatabaseValue(high).flatMap(SQLiteTime.date)
+        guard let lowText = String.fromDatabaseValue(low), let highText = String.fromDatabaseValue(high),
+              let lowDate = SQLiteTime.date(lowText), let highDate = SQLiteTime.date(highText)
         else { return [plan] }
-        return Self.spans(low.timeIntervalSince1970, high.timeIntervalSince1970).map { span in
-            plan.slice(from: SQLiteTime.string(Date(timeIntervalSince1970: span.0)),
-                       to: span.1.map { SQLiteTime.string(Date(timeIntervalSince1970: $0)) })
+        let spans = Self.spans(lowDate.timeIntervalSince1970, highDate.timeIntervalSince1970)
+        return spans.enumerated().map { index, span in
+            let last = index == spans.count - 1
+            // The ends are the stored values themselves, so no row falls outside the slices.
+            return plan.slice(from: index == 0 ? lowText : SQLiteTime.string(Date(timeIntervalSince1970: span.0)),
+                              to: last ? highText : SQLiteTime.string(Date(timeIntervalSince1970: span.1)), last: last)
         }
     }
 
-    /// `strata` half-open spans from `low` to `high`; the last is open above.
-    static func spans(_ low: Double, _ high: Double) -> [(Double, Double?)] {
+    /// `strata` spans from `low` to `high`, each from its start up to the next one's.
+    static func spans(_ low: Double, _ high: Double) -> [(Double, Double)] {
         let step = (high - low) / Double(strata)
-        guard step > 0 else { return [(low, nil)] }
-        return (0..<strata).map { index in
-            (low + step * Double(index), index == strata - 1 ? nil : low + step * Double(index + 1))
-        }
+        guard step > 0 else { return [(low, high)] }
+        return (0..<strata).map { index in (low + step * Double(index), low + step * Double(index + 1)) }
     }
 
     /// One chunk of candidates in order, and those of them that pass the row filters.

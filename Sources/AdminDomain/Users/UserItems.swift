@@ -17,7 +17,7 @@ public struct UserItems: Sendable {
         }
     }
 
-    public struct Filter: Sendable, Equatable {
+    public struct Filter: Sendable, Hashable {
         public var kind: ItemKind = .food
         public var state: State?
         /// Food: its category. Documents: the document type.
@@ -34,9 +34,13 @@ public struct UserItems: Sendable {
     }
 
     /// Where a page starts: after this nearness to today and id.
-    public struct Cursor: Sendable, Equatable {
+    public struct Cursor: Sendable, Hashable, Comparable {
         public let nearness: Int64
         public let id: Int64
+
+        public static func < (lhs: Cursor, rhs: Cursor) -> Bool {
+            (lhs.nearness, lhs.id) < (rhs.nearness, rhs.id)
+        }
 
         public init(nearness: Int64, id: Int64) {
             self.nearness = nearness
@@ -73,21 +77,38 @@ public struct UserItems: Sendable {
     public static let documentTypes = ["passport", "visa", "drivers_license", "id_card", "insurance", "membership", "custom"]
 
     let database: PanelDatabase
+    let cache: HeavyUserCache?
 
-    public init(database: PanelDatabase) {
+    public init(database: PanelDatabase, cache: HeavyUserCache? = nil) {
         self.database = database
+        self.cache = cache
     }
 
-    public func page(userID: Int64, calendar: UserCalendar, filter: Filter, after: Cursor?) async throws -> Page {
-        let (sql, arguments) = Self.query(userID: userID, calendar: calendar, filter: filter, after: after)
-        // Decoded inside the read: rows are not Sendable, and the async read needs a Sendable result.
-        let (items, more): ([Item], Cursor?) = try await database.read { db in
-            let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
-            let items = try rows.prefix(Self.pageSize).map { try Self.item($0, calendar: calendar) }
-            let last = rows.count > Self.pageSize ? rows[Self.pageSize - 1] : nil
-            return (items, try last.map { Cursor(nearness: try $0.decode(forColumn: "nearness"), id: try $0.decode(forColumn: "id")) })
+    /// The list's order (nearness and id of every item that passes the filter, from the
+    /// user's index), kept for a heavy user; then the page's rows by their ids.
+    public func page(userID: Int64, calendar: UserCalendar, filter: Filter, after: Cursor?, now: Date = Date()) async throws -> Page {
+        let key = HeavyUserCache.OrderKey(userID: userID, filter: filter, today: calendar.today)
+        let order: [Cursor]
+        if let kept = await cache?.order(key, now: now) {
+            order = kept
+        } else {
+            let (sql, arguments) = Self.orderQuery(userID: userID, calendar: calendar, filter: filter)
+            order = try await database.read { db in
+                try Row.fetchAll(db, sql: sql, arguments: arguments).map { Cursor(nearness: try $0.decode(atIndex: 1), id: try $0.decode(atIndex: 0)) }
+            }
+            await cache?.keep(order, for: key, now: now)
         }
-        return Page(items: items, next: more)
+        let start = after.map { cursor in order.firstIndex { $0 > cursor } ?? order.count } ?? 0
+        let shown = Array(order[start..<min(start + Self.pageSize, order.count)])
+        guard !shown.isEmpty else { return Page(items: [], next: nil) }
+        let (sql, arguments) = Self.rowsQuery(kind: filter.kind, ids: shown.map(\.id))
+        let items: [Item] = try await database.read { db in
+            let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+            let byID = Dictionary(try rows.map { (try $0.decode(forColumn: "id") as Int64, $0) }, uniquingKeysWith: { first, _ in first })
+            return try shown.compactMap { position in try byID[position.id].map { try Self.item($0, calendar: calendar) } }
+        }
+        let next = start + Self.pageSize < order.count ? shown.last : nil
+        return Page(items: items, next: next)
     }
 
     private static func item(_ row: Row, calendar: UserCalendar) throws -> Item {
@@ -116,11 +137,18 @@ public struct UserItems: Sendable {
         COALESCE(CAST(ABS(julianday(expiry_date) - julianday(:today)) AS INTEGER) * 2 + (expiry_date >= :today), 9000000000)
         """
 
-    static func query(userID: Int64, calendar: UserCalendar, filter: Filter, after: Cursor?) -> (String, StatementArguments) {
+    static func columns(_ kind: ItemKind) -> String {
+        kind == .food
+            ? "id, name, category, storage, quantity, NULL AS number, expiry_date, created_at, consumed_at"
+            : "id, title AS name, CASE WHEN doc_type = 'custom' AND custom_type IS NOT NULL THEN custom_type ELSE doc_type END AS category, NULL AS storage, NULL AS quantity, number, expiry_date, created_at, NULL AS consumed_at"
+    }
+
+    /// Every item of the list, as (id, nearness), in order: one pass over the user's index.
+    static func orderQuery(userID: Int64, calendar: UserCalendar, filter: Filter) -> (String, StatementArguments) {
         let food = filter.kind == .food
         var conditions = ["user_id = :user", "deleted_at IS NULL"]
         var arguments: [String: (any DatabaseValueConvertible)?] = [
-            "user": userID, "today": calendar.todayString, "soon": calendar.soonLimitString, "limit": pageSize + 1,
+            "user": userID, "today": calendar.todayString, "soon": calendar.soonLimitString,
         ]
         let live = food ? "consumed_at IS NULL AND " : ""
         switch filter.state {
@@ -139,24 +167,20 @@ public struct UserItems: Sendable {
             conditions.append(food ? "storage = :storage" : "0")
             arguments["storage"] = storage
         }
-        var outer = "1"
-        if let after {
-            outer = "(nearness, id) > (:afterNearness, :afterID)"
-            arguments["afterNearness"] = after.nearness
-            arguments["afterID"] = after.id
-        }
         // INDEXED BY: the planner might otherwise walk the expiry index of every user's rows.
-        let columns = food
-            ? "id, name, category, storage, quantity, NULL AS number, expiry_date, created_at, consumed_at"
-            : "id, title AS name, CASE WHEN doc_type = 'custom' AND custom_type IS NOT NULL THEN custom_type ELSE doc_type END AS category, NULL AS storage, NULL AS quantity, number, expiry_date, created_at, NULL AS consumed_at"
         let table = food ? "food_items INDEXED BY food_items_user" : "documents INDEXED BY documents_user"
         let sql = """
-            SELECT * FROM (
-                SELECT \(columns), \(nearness) AS nearness FROM \(table)
-                WHERE \(conditions.joined(separator: " AND "))
-            ) WHERE \(outer)
-            ORDER BY nearness, id LIMIT :limit
+            SELECT id, \(nearness) AS nearness FROM \(table)
+            WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY nearness, id
             """
         return (sql, StatementArguments(arguments))
+    }
+
+    /// One page's rows, by primary key.
+    static func rowsQuery(kind: ItemKind, ids: [Int64]) -> (String, StatementArguments) {
+        let table = kind == .food ? "food_items" : "documents"
+        return ("SELECT \(columns(kind)) FROM \(table) WHERE id IN (\(ids.map { _ in "?" }.joined(separator: ",")))",
+                StatementArguments(ids))
     }
 }

@@ -138,8 +138,10 @@ public struct UserProfile: Sendable {
     }
 
     /// nil when there is no such user.
-    public static func load(id: Int64, database: PanelDatabase, now: Date = Date()) async throws -> UserProfile? {
-        try await database.read { db in
+    /// `cache`: a heavy user's status counts are counted once a minute (see `HeavyUserCache`).
+    public static func load(id: Int64, database: PanelDatabase, now: Date = Date(), cache: HeavyUserCache? = nil) async throws -> UserProfile? {
+        let kept = await cache?.counts(userID: id, now: now)
+        let profile = try await database.read { db -> UserProfile? in
             guard let account = try Account.fetchOne(db, sql: """
                 SELECT id, email, display_name, plan, status, timezone, locale, household_id, created_at,
                        last_active_at, email_verified_at
@@ -150,8 +152,10 @@ public struct UserProfile: Sendable {
             return UserProfile(
                 account: account, calendar: calendar,
                 household: try household(db, account.householdID),
-                food: try counts(db, table: "food_items", index: "food_items_user", userID: id, calendar: calendar),
-                documents: try counts(db, table: "documents", index: "documents_user", userID: id, calendar: calendar),
+                food: try kept.flatMap { $0.today == calendar.today ? $0.food : nil }
+                    ?? counts(db, table: "food_items", index: "food_items_user", userID: id, calendar: calendar),
+                documents: try kept.flatMap { $0.today == calendar.today ? $0.documents : nil }
+                    ?? counts(db, table: "documents", index: "documents_user", userID: id, calendar: calendar),
                 devices: try devices(db, userID: id),
                 settings: try settings(db, userID: id),
                 subscriptions: try subscriptions(db, userID: id),
@@ -162,6 +166,10 @@ public struct UserProfile: Sendable {
                     WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?
                     """, arguments: [id, recentCount]))
         }
+        if let profile, kept?.today != profile.calendar.today {
+            await cache?.keep(food: profile.food, documents: profile.documents, userID: id, today: profile.calendar.today, now: now)
+        }
+        return profile
     }
 
     private static func household(_ db: Database, _ id: Int64?) throws -> Household? {

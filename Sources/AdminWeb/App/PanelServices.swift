@@ -17,6 +17,8 @@ public struct PanelServices: Sendable {
     let statsMaxAge: TimeInterval
     /// Every signed-in route and the permission it needs, filled as the router is built.
     let staffRoutes = StaffRoutes.Registry()
+    /// Heavy users' status counts and item order, kept for a minute.
+    public let heavyUsers = HeavyUserCache()
     /// Recovery codes and generated passwords, held for their one showing after a redirect.
     let shownOnce = ShownOnce()
     /// Requests whose handlers are running, for the shutdown watchdog.

@@ -22,8 +22,8 @@ struct ActivityListModel: PageModel {
     /// A bucket alone is the dashboard's own count (one definition of active, one number);
     /// with filters, the lists count or estimate it.
     static func size(_ services: PanelServices, _ filter: UserFilter) async throws -> ListSize {
-        if filter.isBucketOnly {
-            let stats = try await services.stats.stats()
+        // Never waits for a first computation at start: until it is done, the list counts.
+        if filter.isBucketOnly, let stats = await services.stats.latest() {
             if let count = stats.usersByActivity[filter.bucket] {
                 return ListSize(value: count, isEstimate: false, countedAt: stats.computedAt)
             }

@@ -61,7 +61,7 @@ struct ActivityListView: HTMLComponent {
     static func sentence(_ size: ListSize) -> String {
         if size.isEstimate {
             return "About \(Format.grouped(size.value)) users (± \(Format.grouped(size.margin ?? 0)), 95% confidence): "
-                + "estimated from a sample of \(Format.grouped(ActivityLists.sampleSize)) across this bucket; the CSV holds them all"
+                + "estimated from \(Format.grouped(ActivityLists.sampleSize)) of them sampled across this bucket; the CSV holds them all"
         }
         let counted = size.countedAt.map { " (counted at \(SQLiteTime.string($0)) UTC, as on the dashboard)" } ?? ""
         return "\(Format.grouped(size.value)) users\(counted)"

@@ -11,12 +11,12 @@ struct UserProfileModel: PageModel {
 
     static func load(_ services: PanelServices, _ input: (id: Int64, form: ItemsForm)) async throws -> UserProfileModel {
         let (id, form) = input
-        guard let profile = try await UserProfile.load(id: id, database: services.database) else { throw PanelError.notFound("No user #\(id).") }
+        guard let profile = try await UserProfile.load(id: id, database: services.database, cache: services.heavyUsers) else { throw PanelError.notFound("No user #\(id).") }
         let (filter, cursor, problems) = form.query
         guard problems.isEmpty else {
             return UserProfileModel(profile: profile, form: form, filter: filter, items: nil, problems: problems)
         }
-        let items = try await UserItems(database: services.database)
+        let items = try await UserItems(database: services.database, cache: services.heavyUsers)
             .page(userID: id, calendar: profile.calendar, filter: filter, after: cursor)
         return UserProfileModel(profile: profile, form: form, filter: filter, items: items)
     }
