@@ -42,7 +42,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
-            resources: [.copy("Auth/Resources/common-passwords.txt")],
+            resources: [.copy("Auth/Resources/common-passwords.txt"), .copy("Auth/Resources/long-common-passwords.bin")],
             swiftSettings: strict
         ),
         // Deterministic, hostile demo data at any scale: `seed`, `demo` and the tests' databases.

