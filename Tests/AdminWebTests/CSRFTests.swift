@@ -98,13 +98,13 @@ import TestSupport
             }
             #expect(refused == 2_000)
         }
-        // The flusher in the service group may have written part of it meanwhile: a row or two
-        // per five seconds, whose counts add up.
+        // The flusher in the service group may have written part of it meanwhile: a row per
+        // five seconds on a slow machine, whose counts add up.
         let rows = try await rejections(panel)
         let counts = rows.compactMap { row in
             row.firstMatch(of: /^missing token(?: \((\d+) times\))?$/).map { match in match.1.flatMap { Int($0) } ?? 1 }
         }
-        #expect(counts.count == rows.count && rows.count <= 3, "\(rows)")
+        #expect(counts.count == rows.count && rows.count <= 20, "\(rows)")
         #expect(counts.reduce(0, +) == 2_000)
         #expect(try await panel.services.signIn.unauthenticatedEvents.flush() == 0, "nothing left to write")
     }
