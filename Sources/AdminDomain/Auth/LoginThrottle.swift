@@ -180,6 +180,11 @@ public enum ThrottleDecision: Sendable, Equatable {
     /// that counting it locked, for the audit log if it fails.
     case proceed(locks: [String])
     case wait(seconds: Int)
+
+    /// Seconds to wait; 0 when the attempt may go ahead.
+    public var retryAfter: Int {
+        if case let .wait(seconds) = self { seconds } else { 0 }
+    }
 }
 
 /// One throttle count as the admin page lists it. `key` is "pair:email|address",

@@ -15,12 +15,11 @@ public enum PasswordPolicy {
     /// nil when acceptable; otherwise a sentence to show the person choosing it.
     public static func problem(with password: String, email: String? = nil) async -> String? {
         // The first use reads the lists from disk: off the cooperative pool.
-        let commonPasswords = try? await BlockingWork.run { Self.commonPasswords }
-        let leaked = try? await BlockingWork.run { Self.longCommonPasswords }
+        let lists = try? await BlockingWork.run { (Self.commonPasswords, Self.longCommonPasswords) }
         let normalized = password.precomposedStringWithCompatibilityMapping
         if normalized.count < minimumLength { return "the password must have at least \(minimumLength) characters" }
         if normalized.count > maximumLength { return "the password must have at most \(maximumLength) characters" }
-        guard let commonPasswords = commonPasswords ?? nil, let leaked = leaked ?? nil else {
+        guard let commonPasswords = lists?.0, let leaked = lists?.1 else {
             // Without the list nothing can be checked: refuse rather than accept blindly.
             return "the list of common passwords could not be read, so no password can be set now"
         }

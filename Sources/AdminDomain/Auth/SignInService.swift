@@ -58,11 +58,8 @@ public struct SignInService: Sendable {
 
     public func signIn(email: String, password: String, clientAddress: String?, userAgent: String?,
                        now: Date = Date()) async throws -> SignInResult {
-        let locks: [String]
-        switch try await reserve(email: email, clientAddress: clientAddress, now: now) {
-        case let .wait(seconds): return .throttled(retryAfter: seconds)
-        case let .proceed(reserved): locks = reserved
-        }
+        let decision = try await reserve(email: email, clientAddress: clientAddress, now: now)
+        guard case let .proceed(locks) = decision else { return .throttled(retryAfter: decision.retryAfter) }
         guard let admin = try await admins.find(email: email), admin.disabledAt == nil, let adminID = admin.id else {
             // Hash anyway, so an unknown email costs the same time as a wrong password.
             _ = try await hasher.hash(password)
@@ -105,11 +102,8 @@ public struct SignInService: Sendable {
         guard let adminID = try await challenges.adminID(forToken: challenge, now: now),
               let admin = try await admins.find(id: adminID), admin.disabledAt == nil
         else { return .expired }
-        let locks: [String]
-        switch try await reserve(email: admin.email, clientAddress: clientAddress, now: now) {
-        case let .wait(seconds): return .throttled(retryAfter: seconds)
-        case let .proceed(reserved): locks = reserved
-        }
+        let decision = try await reserve(email: admin.email, clientAddress: clientAddress, now: now)
+        guard case let .proceed(locks) = decision else { return .throttled(retryAfter: decision.retryAfter) }
         let identity = StaffIdentity(adminID: adminID, email: admin.email, role: admin.role, hasTwoFactor: true)
         guard let proof = try await twoFactor.verify(adminID: adminID, code: code, now: now) else {
             let left = try await challenges.recordFailure(token: challenge)
@@ -141,11 +135,8 @@ public struct SignInService: Sendable {
         switch proof {
         case let .password(text), let .code(text): guard !text.isEmpty else { return .wrong }
         }
-        let locks: [String]
-        switch try await reserve(email: identity.email, clientAddress: clientAddress, now: now) {
-        case let .wait(seconds): return .throttled(retryAfter: seconds)
-        case let .proceed(reserved): locks = reserved
-        }
+        let decision = try await reserve(email: identity.email, clientAddress: clientAddress, now: now)
+        guard case let .proceed(locks) = decision else { return .throttled(retryAfter: decision.retryAfter) }
         let confirmed: Bool
         let failure: AuditAction
         switch proof {

@@ -18,33 +18,54 @@ public actor HeavyUserCache {
         let today: Int64
     }
 
-    private var orders: [OrderKey: (at: Date, order: [UserItems.Cursor])] = [:]
-    private var counts: [Int64: (at: Date, today: Int64, food: UserProfile.StatusCounts, documents: UserProfile.StatusCounts)] = [:]
+    /// A user's counts, with the day in their calendar they were counted for.
+    struct Counts: Sendable {
+        let today: Int64
+        let food: UserProfile.StatusCounts
+        let documents: UserProfile.StatusCounts
+    }
+
+    private var orders = Kept<OrderKey, [UserItems.Cursor]>()
+    private var counts = Kept<Int64, Counts>()
 
     public init() {}
 
     func order(_ key: OrderKey, now: Date) -> [UserItems.Cursor]? {
-        guard let kept = orders[key], now.timeIntervalSince(kept.at) < Self.lifetime else { return nil }
-        return kept.order
+        orders.value(key, now: now)
     }
 
     func keep(_ order: [UserItems.Cursor], for key: OrderKey, now: Date) {
         guard order.count >= Self.threshold else { return }
-        if orders.count >= Self.capacity { orders = orders.filter { now.timeIntervalSince($0.value.at) < Self.lifetime } }
-        if orders.count >= Self.capacity, let oldest = orders.min(by: { $0.value.at < $1.value.at })?.key { orders[oldest] = nil }
-        orders[key] = (now, order)
+        orders.keep(order, for: key, now: now)
     }
 
-    /// The counts kept for this user, with the day they were counted for.
-    func counts(userID: Int64, now: Date) -> (today: Int64, food: UserProfile.StatusCounts, documents: UserProfile.StatusCounts)? {
-        guard let kept = counts[userID], now.timeIntervalSince(kept.at) < Self.lifetime else { return nil }
-        return (kept.today, kept.food, kept.documents)
+    func counts(userID: Int64, now: Date) -> Counts? {
+        counts.value(userID, now: now)
     }
 
-    func keep(food: UserProfile.StatusCounts, documents: UserProfile.StatusCounts, userID: Int64, today: Int64, now: Date) {
-        guard food.total + documents.total >= Self.threshold else { return }
-        if counts.count >= Self.capacity { counts = counts.filter { now.timeIntervalSince($0.value.at) < Self.lifetime } }
-        if counts.count >= Self.capacity, let oldest = counts.min(by: { $0.value.at < $1.value.at })?.key { counts[oldest] = nil }
-        counts[userID] = (now, today, food, documents)
+    func keep(_ kept: Counts, userID: Int64, now: Date) {
+        guard kept.food.total + kept.documents.total >= Self.threshold else { return }
+        counts.keep(kept, for: userID, now: now)
+    }
+}
+
+/// Values kept up to `HeavyUserCache.lifetime`, at most `HeavyUserCache.capacity` of them:
+/// when full, what has run out goes first, then the oldest.
+struct Kept<Key: Hashable, Value> {
+    private var entries: [Key: (at: Date, value: Value)] = [:]
+
+    func value(_ key: Key, now: Date) -> Value? {
+        guard let entry = entries[key], now.timeIntervalSince(entry.at) < HeavyUserCache.lifetime else { return nil }
+        return entry.value
+    }
+
+    mutating func keep(_ value: Value, for key: Key, now: Date) {
+        if entries.count >= HeavyUserCache.capacity {
+            entries = entries.filter { now.timeIntervalSince($0.value.at) < HeavyUserCache.lifetime }
+        }
+        if entries.count >= HeavyUserCache.capacity, let oldest = entries.min(by: { $0.value.at < $1.value.at })?.key {
+            entries[oldest] = nil
+        }
+        entries[key] = (now, value)
     }
 }

@@ -167,7 +167,7 @@ public struct UserProfile: Sendable {
                     """, arguments: [id, recentCount]))
         }
         if let profile, kept?.today != profile.calendar.today {
-            await cache?.keep(food: profile.food, documents: profile.documents, userID: id, today: profile.calendar.today, now: now)
+            await cache?.keep(.init(today: profile.calendar.today, food: profile.food, documents: profile.documents), userID: id, now: now)
         }
         return profile
     }

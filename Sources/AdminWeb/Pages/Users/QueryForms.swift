@@ -79,7 +79,7 @@ struct FieldReader {
     mutating func cursor(key: String, id: String) -> (key: String?, id: Int64)? {
         guard let text = fields[id] else { return nil }
         guard let number = Int64(text) else {
-            problems.append("That page link is broken: go back to the first page.")
+            brokenLink()
             return nil
         }
         return (fields[key], number)
