@@ -19,6 +19,8 @@ from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PASSWORD = "browser test password 1"
@@ -116,12 +118,19 @@ def browser():
     driver.quit()
 
 
+def submit(driver):
+    """Clicks the form's button and waits for the next page: a click returns before it loads."""
+    page = driver.find_element(By.TAG_NAME, "html")
+    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    WebDriverWait(driver, 20).until(expected_conditions.staleness_of(page))
+
+
 def sign_in(driver, base, role):
     driver.delete_all_cookies()
     driver.get(base + "/login")
     driver.find_element(By.NAME, "email").send_keys(STAFF[role])
     driver.find_element(By.NAME, "password").send_keys(PASSWORD)
-    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    submit(driver)
     if "/login/code" in driver.current_url:
         # A code is good once: wait for a step no earlier sign-in used.
         used = getattr(sign_in, "last_step", None)
@@ -129,5 +138,6 @@ def sign_in(driver, base, role):
             time.sleep(1)
         sign_in.last_step = int(time.time() // 30)
         driver.find_element(By.NAME, "code").send_keys(totp(TOTP_SECRET))
-        driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
-    assert "/login" not in driver.current_url, f"{role} did not get in: {driver.current_url}"
+        submit(driver)
+    notices = [element.text for element in driver.find_elements(By.CSS_SELECTOR, ".notice")]
+    assert "/login" not in driver.current_url, f"{role} did not get in: {driver.current_url} {notices}"
