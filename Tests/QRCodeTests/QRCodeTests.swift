@@ -1,3 +1,4 @@
+import Foundation
 import Crypto
 @testable import QRCode
 import Testing
