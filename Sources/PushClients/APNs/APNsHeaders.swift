@@ -1,0 +1,73 @@
+import Crypto
+import Foundation
+
+/// Header values shared by the APNs client and FCM's `apns` overrides.
+enum APNsHeaders {
+    /// `apns-expiration`: UNIX seconds until which APNs keeps trying; 0 means try once.
+    static func expiration(_ timeToLive: Duration, now: Date) -> String {
+        let seconds = max(0, timeToLive.components.seconds)
+        return seconds == 0 ? "0" : String(Int64(now.timeIntervalSince1970) + seconds)
+    }
+
+    /// `apns-id`, a UUID that APNs echoes back: a name-based UUID (RFC 9562, version 5) of
+    /// the delivery id, so a repeat of a delivery carries the same one.
+    static func apnsID(deliveryID: String) -> String {
+        var hash = Insecure.SHA1()
+        hash.update(data: namespace)
+        hash.update(data: Data(deliveryID.utf8))
+        var bytes = Array(hash.finalize().prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x50
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let hex = bytes.map { String(format: "%02X", $0) }.joined()
+        let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
+            String(hex[hex.index(hex.startIndex, offsetBy: range.lowerBound)..<hex.index(hex.startIndex, offsetBy: range.upperBound)])
+        }
+        return parts.joined(separator: "-")
+    }
+
+    /// Our namespace for those UUIDs (a random UUID, fixed once).
+    private static let namespace = Data([0x6f, 0x1c, 0x2a, 0x9e, 0x53, 0x7b, 0x4d, 0x0a, 0x9c, 0x41, 0x0e, 0x8d, 0x27, 0xb5, 0x63, 0xf2])
+}
+
+/// The JSON body APNs delivers to the app: `aps` plus our own keys beside it.
+struct APNsPayload: Encodable {
+    struct APS: Encodable {
+        struct Alert: Encodable {
+            let title: String
+            let body: String
+        }
+
+        let alert: Alert
+        let sound = "default"
+        /// A notification with the same thread id is grouped with the campaign's others.
+        let threadID: String?
+
+        enum CodingKeys: String, CodingKey {
+            case alert, sound
+            case threadID = "thread-id"
+        }
+    }
+
+    let aps: APS
+    let custom: [String: String]
+
+    init(_ push: PushMessage) {
+        aps = APS(alert: .init(title: push.title, body: push.body), threadID: nil)
+        custom = push.customData
+    }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(aps, forKey: Key(stringValue: "aps"))
+        for (key, value) in custom where key != "aps" {
+            try container.encode(value, forKey: Key(stringValue: key))
+        }
+    }
+}

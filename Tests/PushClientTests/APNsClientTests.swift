@@ -1,0 +1,133 @@
+import Foundation
+import PushClients
+import PushFakes
+import Testing
+
+@Suite("APNs client against a strict fake")
+struct APNsClientTests {
+    static let token = PushFixture.apnsToken
+
+    @Test func aSendIsAcceptedWithTheHeadersAppleAsksFor() async throws {
+        let fixture = try await PushFixture.start()
+        defer { Task { await fixture.stop() } }
+        let outcome = await fixture.apns.send(PushFixture.message(token: Self.token, platform: .ios, id: "d-7-42"))
+        let received = try #require(await fixture.state.lastAPNs)
+        let apnsID = try #require(received.headers["apns-id"])
+        #expect(outcome == .accepted(messageID: apnsID))
+        #expect(received.path == "/3/device/\(Self.token)")
+        #expect(received.scheme == nil, "plain HTTP/1.1 has no :scheme; the TLS test tells HTTP/2 by it")
+        #expect(received.headers["apns-topic"] == TestCredentials.apnsTopic)
+        #expect(received.headers["apns-push-type"] == "alert")
+        #expect(received.headers["apns-priority"] == "10")
+        #expect(received.headers["apns-collapse-id"] == "d-7-42")
+        let expiration = try #require(Int64(received.headers["apns-expiration"] ?? ""))
+        #expect(abs(expiration - Int64(Date().timeIntervalSince1970) - 3600) <= 5)
+        // The same delivery always carries the same apns-id: a version 5 UUID of its id.
+        #expect(UUID(uuidString: apnsID) != nil && apnsID.dropFirst(14).first == "5")
+        let payload = try #require(try JSONSerialization.jsonObject(with: received.body) as? [String: Any])
+        #expect((payload["aps"] as? [String: Any])?["alert"] as? [String: String] == ["title": "Milk expires \"tomorrow\" <b>", "body": "Ünïcode 🥛 & \u{202E}reversed"])
+        #expect(payload["delivery_id"] as? String == "d-7-42")
+        #expect(payload["deep_link"] as? String == "expirytracker://items/expiring")
+        #expect(await fixture.state.breaches.isEmpty)
+
+        _ = await fixture.apns.send(PushFixture.message(token: Self.token, platform: .ios, id: "d-7-42"))
+        #expect(await fixture.state.lastAPNs?.headers["apns-id"] == apnsID)
+    }
+
+    static let faults: [(String, Fault, @Sendable (PushOutcome) -> Bool)] = [
+        ("410 Unregistered", .apnsUnregistered, { $0 == .deadToken(reason: "Unregistered") }),
+        ("400 BadDeviceToken", .badDeviceToken, { $0 == .deadToken(reason: "BadDeviceToken") }),
+        ("413 PayloadTooLarge", .apnsTooLarge, { if case .failed = $0 { true } else { false } }),
+        ("429, Retry-After 30", .tooManyRequests(retryAfter: "30"), { if case .retryLater(_, let after) = $0 { after == .seconds(30) } else { false } }),
+        ("503", .apnsUnavailable, { if case .retryLater = $0 { true } else { false } }),
+        ("500", .apnsInternal, { if case .retryLater = $0 { true } else { false } }),
+        ("400 BadTopic (our configuration)", .apns(status: 400, reason: "BadTopic"), { if case .credentialsProblem = $0 { true } else { false } }),
+        ("400 DeviceTokenNotForTopic", .apns(status: 400, reason: "DeviceTokenNotForTopic"), { if case .failed = $0 { true } else { false } }),
+        ("an answer slower than the timeout", .slow(.seconds(8)), { if case .unknown = $0 { true } else { false } }),
+        ("a connection dropped after the request", .dropConnection, { if case .unknown = $0 { true } else { false } }),
+    ]
+
+    @Test(arguments: 0..<faults.count)
+    func eachFaultMapsToItsOutcome(index: Int) async throws {
+        let (name, fault, expected) = Self.faults[index]
+        // Only the slow answer needs a timeout shorter than the default.
+        let fixture = try await PushFixture.start(timeout: fault == .slow(.seconds(8)) ? .seconds(1.5) : .seconds(10))
+        defer { Task { await fixture.stop() } }
+        await fixture.state.inject([fault], forToken: Self.token)
+        let outcome = await fixture.apns.send(PushFixture.message(token: Self.token, platform: .ios))
+        #expect(expected(outcome), "\(name) became \(outcome)")
+        #expect(await fixture.state.counts.apnsRequests == 1, "one request, no retry by the client")
+        #expect(await fixture.state.breaches.isEmpty)
+    }
+
+    @Test func anExpiredProviderTokenCostsOneFreshTokenAndOneRetryAndNoStorm() async throws {
+        let fixture = try await PushFixture.start()
+        defer { Task { await fixture.stop() } }
+        let message = PushFixture.message(token: Self.token, platform: .ios)
+        #expect(await fixture.apns.send(message).kind == "accepted")
+        let firstToken = await fixture.state.lastAPNs?.headers["authorization"]
+
+        await fixture.state.expireProviderTokens()
+        #expect(await fixture.apns.send(message).kind == "accepted")
+        #expect(await fixture.state.counts.apnsRequests == 3, "the refused request and one retry")
+        let secondToken = await fixture.state.lastAPNs?.headers["authorization"]
+        #expect(secondToken != firstToken)
+
+        // A token made early may not be replaced again before 20 minutes: no storm of
+        // new tokens (APNs answers those with 429 TooManyProviderTokenUpdates).
+        await fixture.state.expireProviderTokens()
+        guard case .credentialsProblem(let reason) = await fixture.apns.send(message) else {
+            Issue.record("a second early refusal should stop the sender")
+            return
+        }
+        #expect(reason.contains("ExpiredProviderToken"))
+        #expect(await fixture.state.counts.apnsRequests == 4)
+        #expect(await fixture.state.breaches.isEmpty)
+    }
+
+    @Test func tooLargeAndMalformedTokensAreRefusedBeforeSending() async throws {
+        let fixture = try await PushFixture.start()
+        defer { Task { await fixture.stop() } }
+        var large = PushFixture.message(token: Self.token, platform: .ios)
+        large.body = String(repeating: "x", count: 4100)
+        guard case .failed(let reason) = await fixture.apns.send(large) else {
+            Issue.record("not refused")
+            return
+        }
+        #expect(reason.contains("payload too large"))
+        for hostile in ["../../3/device/x", "ab12 cd", "", "ab12%2F"] {
+            guard case .deadToken = await fixture.apns.send(PushFixture.message(token: hostile, platform: .ios)) else {
+                Issue.record("\(hostile) was not refused")
+                continue
+            }
+        }
+        #expect(await fixture.state.counts.apnsRequests == 0)
+    }
+
+    @Test func overHTTP2AndTLSTrustingTheTestCA() async throws {
+        let fixture = try await PushFixture.start(.tls)
+        defer { Task { await fixture.stop() } }
+        let outcome = await fixture.apns.send(PushFixture.message(token: Self.token, platform: .ios))
+        #expect(outcome.kind == "accepted")
+        #expect(await fixture.state.lastAPNs?.scheme == "https", "the request came over HTTP/2")
+        // FCM and its OAuth server over the same TLS.
+        #expect(await fixture.fcm.send(PushFixture.message(token: "fcm-tls")).kind == "accepted")
+        #expect(await fixture.state.breaches.isEmpty)
+    }
+
+    @Test func withoutTheTestCAtheServerIsNotTrusted() async throws {
+        let fixture = try await PushFixture.start(.tls)
+        defer { Task { await fixture.stop() } }
+        let untrusting = try PushHTTPClients.make(extraCAFile: nil)
+        defer { Task { try? await untrusting.shutdown() } }
+        let apns = await APNsClient(
+            credentials: try APNsCredentials(keyPath: fixture.credentials.apnsKeyPath, keyID: TestCredentials.apnsKeyID,
+                                             teamID: TestCredentials.apnsTeamID, topic: TestCredentials.apnsTopic),
+            baseURL: fixture.server.baseURL, client: untrusting, timeout: .seconds(2))
+        guard case .retryLater = await apns.send(PushFixture.message(token: Self.token, platform: .ios)) else {
+            Issue.record("an untrusted server was talked to")
+            return
+        }
+        #expect(await fixture.state.counts.apnsRequests == 0)
+    }
+}
