@@ -83,6 +83,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -157,7 +158,12 @@ let package = Package(
         ),
         .testTarget(
             name: "PushClientTests",
-            dependencies: ["PushClients", "PushFakes", .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "PushClients", "PushFakes",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(name: "HTMLRenderTests", dependencies: ["HTMLRender"], swiftSettings: strict),

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import HummingbirdHTTP2
+import HummingbirdTLS
 import Logging
 import NIOSSL
 import ServiceLifecycle
@@ -9,7 +10,7 @@ import ServiceLifecycle
 /// Google's OAuth token endpoint, FCM HTTP v1 and APNs, faked on 127.0.0.1 as strictly as the
 /// documentation reads: signatures checked with the generated keys' public halves, paths,
 /// headers and bodies checked, breaches answered with an error and listed. Plain HTTP/1.1,
-/// or HTTP/2 over TLS with the generated server certificate.
+/// or HTTP/2 alone over TLS with the generated server certificate.
 public final class FakeProviderServer: Sendable {
     public enum Transport: Sendable {
         case plainHTTP1
@@ -49,10 +50,12 @@ public final class FakeProviderServer: Sendable {
             task = Task { try await app.runService(gracefulShutdownSignals: []) }
         case .tlsHTTP2(let certificatePEM, let keyPEM):
             scheme = "https"
-            let tls = TLSConfiguration.makeServerConfiguration(
+            var tls = TLSConfiguration.makeServerConfiguration(
                 certificateChain: try NIOSSLCertificate.fromPEMBytes(Array(certificatePEM.utf8)).map { .certificate($0) },
                 privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(keyPEM.utf8), format: .pem)))
-            let app = Application(router: router, server: try .http2Upgrade(tlsConfiguration: tls), configuration: configuration,
+            // HTTP/2 only, as APNs: a client that cannot negotiate h2 gets no answer at all.
+            tls.applicationProtocols = ["h2"]
+            let app = Application(router: router, server: try .tls(.plaintextHTTP2(), tlsConfiguration: tls), configuration: configuration,
                                   onServerRunning: onRunning, logger: logger)
             task = Task { try await app.runService(gracefulShutdownSignals: []) }
         }

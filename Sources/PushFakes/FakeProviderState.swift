@@ -17,7 +17,7 @@ public actor FakeProviderState {
         public let path: String
         public let headers: [String: String]
         public let body: Data
-        /// "https" over HTTP/2 (the `:scheme` pseudo-header), nil over HTTP/1.1.
+        /// "https" behind TLS, "http" in plain HTTP/1.1.
         public let scheme: String?
     }
 

@@ -1,4 +1,6 @@
+import AsyncHTTPClient
 import Foundation
+import NIOSSL
 import PushClients
 import PushFakes
 import Testing
@@ -15,7 +17,6 @@ struct APNsClientTests {
         let apnsID = try #require(received.headers["apns-id"])
         #expect(outcome == .accepted(messageID: apnsID))
         #expect(received.path == "/3/device/\(Self.token)")
-        #expect(received.scheme == nil, "plain HTTP/1.1 has no :scheme; the TLS test tells HTTP/2 by it")
         #expect(received.headers["apns-topic"] == TestCredentials.apnsTopic)
         #expect(received.headers["apns-push-type"] == "alert")
         #expect(received.headers["apns-priority"] == "10")
@@ -109,10 +110,29 @@ struct APNsClientTests {
         defer { Task { await fixture.stop() } }
         let outcome = await fixture.apns.send(PushFixture.message(token: Self.token, platform: .ios))
         #expect(outcome.kind == "accepted")
-        #expect(await fixture.state.lastAPNs?.scheme == "https", "the request came over HTTP/2")
+        // The fake speaks HTTP/2 alone (ALPN h2 only), so an answer proves HTTP/2.
+        #expect(await fixture.state.lastAPNs?.scheme == "https")
         // FCM and its OAuth server over the same TLS.
         #expect(await fixture.fcm.send(PushFixture.message(token: "fcm-tls")).kind == "accepted")
         #expect(await fixture.state.breaches.isEmpty)
+    }
+
+    /// The check above means something only if an HTTP/1.1 client gets nowhere.
+    @Test func theTLSFakeRefusesHTTP1() async throws {
+        let fixture = try await PushFixture.start(.tls)
+        defer { Task { await fixture.stop() } }
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.additionalTrustRoots = [.file(fixture.credentials.caCertificatePath)]
+        var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
+        configuration.httpVersion = .http1Only
+        let http1 = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        defer { Task { try? await http1.shutdown() } }
+        let apns = await APNsClient(
+            credentials: try APNsCredentials(keyPath: fixture.credentials.apnsKeyPath, keyID: TestCredentials.apnsKeyID,
+                                             teamID: TestCredentials.apnsTeamID, topic: TestCredentials.apnsTopic),
+            baseURL: fixture.server.baseURL, client: http1, timeout: .seconds(2))
+        #expect(await apns.send(PushFixture.message(token: Self.token, platform: .ios)).kind != "accepted")
+        #expect(await fixture.state.counts.apnsRequests == 0)
     }
 
     @Test func withoutTheTestCAtheServerIsNotTrusted() async throws {
