@@ -101,6 +101,7 @@ let package = Package(
             name: "AdminWeb",
             dependencies: [
                 "AdminDomain",
+                "PushClients",
                 "DemoData",
                 "HTMLRender",
                 "PanelAssets",
@@ -118,6 +119,7 @@ let package = Package(
             name: "admin-panel",
             dependencies: [
                 "AdminWeb",
+                "PushClients",
                 "AdminDomain",
                 "DemoData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -9,7 +9,7 @@ struct AdminPanelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin-panel",
         abstract: "The Expiry Tracker back office.",
-        subcommands: [DemoCommand.self, ServeCommand.self, SeedCommand.self, AdminCommand.self, StatsCommand.self])
+        subcommands: [DemoCommand.self, ServeCommand.self, SeedCommand.self, AdminCommand.self, StatsCommand.self, PushCommand.self])
 }
 
 /// Prints and flushes at once: standard output to a file or pipe is block-buffered, and the
@@ -33,6 +33,8 @@ func reportingErrors<T>(_ body: () async throws -> T) async throws -> T {
     } catch let error as DemoSeedError {
         throw fail(error.description)
     } catch let error as AdminStoreError {
+        throw fail(error.description)
+    } catch let error as PushTestError {
         throw fail(error.description)
     } catch let error as ExitCode {
         throw error

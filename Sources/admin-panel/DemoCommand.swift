@@ -3,6 +3,7 @@ import AdminWeb
 import ArgumentParser
 import Foundation
 import Hummingbird
+import Logging
 
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,9 +18,12 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var server: ServerOptions
 
+    @OptionGroup(title: "Push providers") var push: PushOptions
+
     func run() async throws {
         let metrics = try server.bootstrap()
-        let configuration = server.configuration(databasePath: db)
+        var configuration = server.configuration(databasePath: db)
+        configuration.push = try await push.providers(logger: Logger(label: "push"))
         let (app, services) = try await reportingErrors {
             if !FileManager.default.fileExists(atPath: db) {
                 say("creating \(db) with \(users) demo users…")

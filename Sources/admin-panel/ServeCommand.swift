@@ -104,9 +104,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var server: ServerOptions
 
+    @OptionGroup(title: "Push providers") var push: PushOptions
+
     func run() async throws {
         let metrics = try server.bootstrap()
-        let configuration = server.configuration(databasePath: db)
+        var configuration = server.configuration(databasePath: db)
+        configuration.push = try await push.providers(logger: Logger(label: "push"))
         let (app, services) = try await reportingErrors { try await buildApplication(configuration, metrics: metrics) }
         try await app.runPanel(services: services, shutdownDeadline: configuration.shutdownDeadline)
     }

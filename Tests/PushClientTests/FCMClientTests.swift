@@ -91,13 +91,16 @@ struct FCMClientTests {
         defer { Task { await fixture.stop() } }
         await fixture.state.setRecording(false)
         let fcm = fixture.fcm
+        /// Outcomes by kind; a kind other than accepted is reported with one of its sentences.
         func sendThousand(_ round: Int) async -> [String: Int] {
-            await withTaskGroup(of: String.self) { group in
+            let outcomes = await withTaskGroup(of: PushOutcome.self) { group in
                 for index in 0..<1000 {
-                    group.addTask { await fcm.send(PushFixture.message(token: "fcm-\(index)", id: "d-\(round)-\(index)")).kind }
+                    group.addTask { await fcm.send(PushFixture.message(token: "fcm-\(index)", id: "d-\(round)-\(index)")) }
                 }
-                return await group.reduce(into: [:]) { $0[$1, default: 0] += 1 }
+                return await group.reduce(into: [PushOutcome]()) { $0.append($1) }
             }
+            if let other = outcomes.first(where: { $0.kind != "accepted" }) { Issue.record("round \(round): \(other.sentence)") }
+            return outcomes.reduce(into: [:]) { $0[$1.kind, default: 0] += 1 }
         }
         #expect(await sendThousand(1) == ["accepted": 1000])
         #expect(await fixture.state.counts.oauthExchanges == 1)

@@ -31,6 +31,7 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case userActivityViewed = "user_activity_viewed"
     case activityListViewed = "activity_list_viewed"
     case usersExported = "users_exported"
+    case pushTestSent = "push_test_sent"
 }
 
 public struct AuditEntry: Sendable {

@@ -90,6 +90,18 @@ enum PanelMigrations {
         CREATE INDEX panel_sessions_last_seen ON panel_sessions(last_seen_at);
         CREATE INDEX panel_login_challenges_expires ON panel_login_challenges(expires_at);
         """),
+        // Tokens a provider called dead, by their SHA-256: never the token itself, and never
+        // a write to the app's `devices`. A device that registers a new token is alive again.
+        (7, """
+        CREATE TABLE panel_dead_tokens (
+          token_sha256  TEXT PRIMARY KEY,
+          device_id     INTEGER NOT NULL,
+          provider      TEXT NOT NULL,
+          reason        TEXT NOT NULL,
+          recorded_at   TEXT NOT NULL
+        );
+        CREATE INDEX panel_dead_tokens_device ON panel_dead_tokens(device_id);
+        """),
     ]
 
     static var latestVersion: Int { steps.last?.version ?? 0 }

@@ -69,6 +69,8 @@ public struct UserProfile: Sendable {
         public let pushProvider: Stored<PushProvider>
         /// The last 6 characters only.
         public let maskedToken: String?
+        /// The provider called this token dead in a push the panel sent.
+        public let deadToken: DeadTokens.Known?
         public let pushPermission: Stored<PushPermission>
         public let appVersion: String?
         public let osVersion: String?
@@ -201,8 +203,10 @@ public struct UserProfile: Sendable {
             SELECT id, platform, push_provider, push_token, push_permission, app_version, os_version, created_at, last_seen_at
             FROM devices INDEXED BY devices_user WHERE user_id = ? ORDER BY last_seen_at DESC LIMIT 50
             """, arguments: [userID]).map { row in
-            Device(id: try row.decode(forColumn: "id"), platform: try row.decode(forColumn: "platform"), pushProvider: try row.decode(forColumn: "push_provider"),
-                   maskedToken: Masked.tail(try row.decode(forColumn: "push_token"), keep: 6), pushPermission: try row.decode(forColumn: "push_permission"),
+            let token: String? = try row.decode(forColumn: "push_token")
+            return Device(id: try row.decode(forColumn: "id"), platform: try row.decode(forColumn: "platform"), pushProvider: try row.decode(forColumn: "push_provider"),
+                   maskedToken: Masked.tail(token, keep: 6), deadToken: try token.flatMap { try DeadTokens.known(token: $0, in: db) },
+                   pushPermission: try row.decode(forColumn: "push_permission"),
                    appVersion: try row.decode(forColumn: "app_version"), osVersion: try row.decode(forColumn: "os_version"), createdAt: try row.decode(forColumn: "created_at"),
                    lastSeenAt: try row.decode(forColumn: "last_seen_at"))
         }

@@ -47,6 +47,7 @@ func backgroundJobs(services: PanelServices, configuration: PanelConfiguration, 
                     health: services.health, logger: logger) {
             try await stats.refresh()
         },
+        PushClientsService(push: services.push),
         PeriodicJob(name: "sweeper", every: configuration.sweepInterval, health: services.health, logger: logger) {
             let report = try await sweeper.sweep()
             if report != ExpiredRowSweeper.Report() {

@@ -2,6 +2,7 @@ import AdminDomain
 import PanelAssets
 import Foundation
 import Logging
+import PushClients
 
 /// Everything `buildApplication` needs; the command line fills it, tests fill it too.
 public struct PanelConfiguration: Sendable {
@@ -29,6 +30,8 @@ public struct PanelConfiguration: Sendable {
     public var auditFlushInterval: Duration = .seconds(5)
     /// After SIGTERM, how long requests in flight may take before the process ends anyway.
     public var shutdownDeadline: Duration
+    /// The push providers' clients, loaded from their credentials at start; none by default.
+    public var push: PushProviders = .none
 
     public init(
         databasePath: String,

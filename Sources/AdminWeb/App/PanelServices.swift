@@ -1,5 +1,6 @@
 import AdminDomain
 import Foundation
+import PushClients
 
 /// The domain services one running panel shares between requests.
 public struct PanelServices: Sendable {
@@ -26,6 +27,8 @@ public struct PanelServices: Sendable {
     /// The background jobs' last runs, for /health.
     public let health = ServiceHealth()
     public let sweeper: ExpiredRowSweeper
+    /// FCM and APNs, as configured; /health says which and when each last authenticated.
+    public let push: PushProviders
 
     public init(database: PanelDatabase, configuration: PanelConfiguration) {
         self.database = database
@@ -41,5 +44,6 @@ public struct PanelServices: Sendable {
         loginFormCookie = .loginForm(secure: configuration.secureCookies)
         statsMaxAge = configuration.statsMaxAge
         sweeper = ExpiredRowSweeper(database: database, sessionPolicy: configuration.sessionPolicy)
+        push = configuration.push
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 
 /// `GET /health`, open without sign-in for a load balancer or supervisor: whether the
-/// database answers and each background job's last run. Nothing personal, no counts of
+/// database answers, each background job's last run, and which push providers are set up. Nothing personal, no counts of
 /// users. 200 when all is well, 503 when the database does not answer or a job's last run
 /// failed.
 struct HealthController {
@@ -22,9 +22,16 @@ struct HealthController {
             let lastError: String?
         }
 
+        struct Provider: Codable, Equatable {
+            let configured: Bool
+            let lastAuthenticatedAt: String?
+        }
+
         let status: String
         let database: String
         let jobs: [String: Job]
+        /// FCM and APNs: configured or not, and when each last took our credentials.
+        let push: [String: Provider]
     }
 
     func health() async throws -> Response {
@@ -36,7 +43,10 @@ struct HealthController {
                        lastError: status.lastError)
         }
         let healthy = databaseProblem == nil && jobs.values.allSatisfy { $0.lastError == nil }
-        let report = Report(status: healthy ? "ok" : "unhealthy", database: databaseProblem ?? "ok", jobs: jobs)
+        let push = await services.push.status().mapValues {
+            Report.Provider(configured: $0.configured, lastAuthenticatedAt: $0.lastAuthenticatedAt.map(SQLiteTime.string))
+        }
+        let report = Report(status: healthy ? "ok" : "unhealthy", database: databaseProblem ?? "ok", jobs: jobs, push: push)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         encoder.keyEncodingStrategy = .convertToSnakeCase

@@ -15,16 +15,18 @@ public final class APNsClient: Sendable {
     private let tokens: APNsProviderTokens
     private let timeout: Duration
     private let now: @Sendable () -> Date
+    private let limit: InFlightLimit
     private let authenticated = LastTime()
 
     /// - Parameter client: made with `PushHTTPClients.apns`, which speaks HTTP/2; the caller shuts it down.
     public init(credentials: APNsCredentials, baseURL: String = APNsClient.productionURL, client: HTTPClient,
-                timeout: Duration = .seconds(10), now: @escaping @Sendable () -> Date = Date.init) async {
+                timeout: Duration = .seconds(10), maxInFlight: Int = 128, now: @escaping @Sendable () -> Date = Date.init) async {
         self.credentials = credentials
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.client = client
         self.timeout = timeout
         self.now = now
+        limit = InFlightLimit(limit: maxInFlight)
         tokens = await APNsProviderTokens(credentials: credentials, now: now)
     }
 
@@ -35,7 +37,7 @@ public final class APNsClient: Sendable {
 
     public func send(_ push: PushMessage) async -> PushOutcome {
         let started = ContinuousClock.now
-        let outcome = await attempt(push)
+        let outcome = await limit.run { await attempt(push) }
         PushMetrics.record(provider: "apns", outcome: outcome, duration: ContinuousClock.now - started)
         return outcome
     }

@@ -14,17 +14,19 @@ public final class FCMClient: Sendable {
     private let tokens: GoogleAccessTokens
     private let timeout: Duration
     private let now: @Sendable () -> Date
+    private let limit: InFlightLimit
 
     /// - Parameters:
     ///   - client: shared by the OAuth exchange and the sends; the caller shuts it down.
     ///   - timeout: for one request, from the start to the last byte of the answer.
     public init(account: ServiceAccount, baseURL: String = FCMClient.defaultBaseURL, client: HTTPClient,
-                timeout: Duration = .seconds(10), now: @escaping @Sendable () -> Date = Date.init, logger: Logger) async {
+                timeout: Duration = .seconds(10), maxInFlight: Int = 128, now: @escaping @Sendable () -> Date = Date.init, logger: Logger) async {
         self.account = account
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.client = client
         self.timeout = timeout
         self.now = now
+        limit = InFlightLimit(limit: maxInFlight)
         tokens = await GoogleAccessTokens(account: account, client: client, timeout: timeout, now: now, logger: logger)
     }
 
@@ -37,7 +39,7 @@ public final class FCMClient: Sendable {
 
     public func send(_ push: PushMessage) async -> PushOutcome {
         let started = ContinuousClock.now
-        let outcome = await attempt(push)
+        let outcome = await limit.run { await attempt(push) }
         PushMetrics.record(provider: "fcm", outcome: outcome, duration: ContinuousClock.now - started)
         return outcome
     }

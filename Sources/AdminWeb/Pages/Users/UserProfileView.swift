@@ -178,6 +178,13 @@ private struct ItemTable: HTMLComponent {
 private struct DevicesPanel: HTMLComponent {
     let devices: [UserProfile.Device]
 
+    /// Only a provider's answer to a push the panel sent makes a token known dead.
+    static func deadness(_ device: UserProfile.Device) -> String {
+        if device.maskedToken == nil { return "no token" }
+        guard let dead = device.deadToken else { return "no" }
+        return "dead since \(dead.recordedAt) (\(dead.reason))"
+    }
+
     var content: HTMLNode {
         section(.class("panel")) {
             h2 { "Devices" }
@@ -186,7 +193,7 @@ private struct DevicesPanel: HTMLComponent {
                 headings: ["Platform", "App", "OS", "Push permission", "Push token", "Known dead", "Added", "Last seen"],
                 rows: devices.map { device in
                     ["\(device.platform) (\(device.pushProvider))", device.appVersion ?? "", device.osVersion ?? "",
-                     device.pushPermission.description, device.maskedToken ?? "none", "not known: no campaign sent yet", device.createdAt,
+                     device.pushPermission.description, device.maskedToken ?? "none", Self.deadness(device), device.createdAt,
                      device.lastSeenAt]
                 })
         }

@@ -1,0 +1,49 @@
+import Crypto
+import Foundation
+import GRDB
+
+/// Push tokens a provider called dead (FCM UNREGISTERED, APNs 410 and the like), kept by
+/// their SHA-256 so that the panel never stores a token and never writes the app's devices.
+public enum DeadTokens {
+    public struct Entry: Sendable, Equatable {
+        public let token: String
+        public let deviceID: Int64
+        public let provider: String
+        public let reason: String
+
+        public init(token: String, deviceID: Int64, provider: String, reason: String) {
+            self.token = token
+            self.deviceID = deviceID
+            self.provider = provider
+            self.reason = reason
+        }
+    }
+
+    /// What the profile shows of a dead token.
+    public struct Known: Sendable, Equatable {
+        public let reason: String
+        public let recordedAt: String
+    }
+
+    public static func hash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The first verdict stands: a later one for the same token changes nothing.
+    static func record(_ entries: [Entry], now: Date = Date(), in db: Database) throws {
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO panel_dead_tokens (token_sha256, device_id, provider, reason, recorded_at)
+            VALUES (?, ?, ?, ?, ?) ON CONFLICT (token_sha256) DO NOTHING
+            """)
+        let at = SQLiteTime.string(now)
+        for entry in entries {
+            try statement.execute(arguments: [hash(entry.token), entry.deviceID, entry.provider, String(entry.reason.prefix(200)), at])
+        }
+    }
+
+    /// Whether this token is known dead, by its hash's primary key.
+    static func known(token: String, in db: Database) throws -> Known? {
+        try Row.fetchOne(db, sql: "SELECT reason, recorded_at FROM panel_dead_tokens WHERE token_sha256 = ?",
+                         arguments: [hash(token)]).map { Known(reason: $0[0], recordedAt: $0[1]) }
+    }
+}
