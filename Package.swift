@@ -173,7 +173,7 @@ let package = Package(
         // Runs the built executable: exit codes and messages are the command line's contract.
         .testTarget(
             name: "CLITests",
-            dependencies: ["admin-panel", "PanelLoad", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["admin-panel", "PanelLoad", "PushFakes", "TestSupport", "AdminDomain", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),
         .testTarget(

@@ -28,7 +28,9 @@ struct PushTest: AsyncParsableCommand {
     @OptionGroup var push: PushOptions
 
     func run() async throws {
-        let logger = Logger(label: "push-test")
+        // The outcome is the answer; the clients' routine notes would only crowd it.
+        var logger = Logger(label: "push-test")
+        logger.logLevel = .warning
         let providers = try await push.providers(logger: logger)
         let result: PushTestLog.Result
         do {
@@ -65,7 +67,7 @@ struct PushTest: AsyncParsableCommand {
             let deadReason: String? = if case .deadToken(let reason) = outcome { reason } else { nil }
             let result = PushTestLog.Result(provider: provider.rawValue, dryRun: dryRun, outcome: outcome.sentence, deadReason: deadReason)
             try await log.record(result, for: device, by: .commandLine)
-            say("device #\(device.id) (\(device.platform) via \(provider.rawValue), token …\(device.maskedToken ?? "")): \(outcome.sentence)")
+            say("device #\(device.id) (\(device.platform) via \(provider.rawValue), token \(device.maskedToken ?? "")): \(outcome.sentence)")
             return result
         }
     }

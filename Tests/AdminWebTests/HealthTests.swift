@@ -17,6 +17,8 @@ import TestSupport
             #expect(healthy.headers[.contentType] == "application/json")
             let report = try JSONDecoder.snakeCase.decode(HealthController.Report.self, from: Data(buffer: healthy.body))
             #expect(report.status == "ok" && report.database == "ok")
+            #expect(report.push == ["fcm": .init(configured: false, lastAuthenticatedAt: nil),
+                                    "apns": .init(configured: false, lastAuthenticatedAt: nil)])
             #expect(!healthy.text.contains("@"), "no personal data")
 
             try FileManager.default.removeItem(atPath: panel.temp.path)

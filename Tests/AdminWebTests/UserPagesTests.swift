@@ -102,6 +102,25 @@ import TestSupport
         #expect(views == ["user:700001", "user:3"] + Array(repeating: "user:3", count: 5), "the profile shows, with the refusal")
     }
 
+    /// Known dead comes from the panel's own table, matched by the token's hash: a device
+    /// whose token is unchanged is shown dead, and the token itself is never stored.
+    @Test func theProfileShowsADeadTokenFromThePanelsOwnTable() async throws {
+        let panel = try await Self.panel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let session = try await panel.signIn(client, email: TestPanel.supportEmail)
+            #expect(!(try await client.get("/users/700001", cookie: session).text.contains("dead since")))
+            try await DatabaseQueue(path: panel.temp.path).write { db in
+                try db.execute(sql: """
+                    INSERT INTO panel_dead_tokens (token_sha256, device_id, provider, reason, recorded_at)
+                    VALUES (?, 1, 'apns', '<b>Unregistered</b>', '2026-11-20 10:00:00')
+                    """, arguments: [DeadTokens.hash("TOKEN-SECRET-MIDDLE-abc123")])
+            }
+            let page = try await client.get("/users/700001", cookie: session)
+            #expect(page.text.contains("dead since 2026-11-20 10:00:00 (&lt;b&gt;Unregistered&lt;/b&gt;)"))
+        }
+    }
+
     @Test func theWhalesProfilePagesItsItems() async throws {
         let panel = try await Self.panel()
         defer { panel.remove() }

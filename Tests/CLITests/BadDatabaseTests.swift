@@ -4,10 +4,13 @@ import Testing
 import TestSupport
 
 /// Runs `admin-panel` with `input` on standard input (none when nil).
-func runPanel(_ arguments: [String], input: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+func runPanel(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+    }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
