@@ -145,10 +145,14 @@ let package = Package(
             dependencies: ["AdminDomain", "AdminWeb", "DemoData", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),
-        // The benchmarks' command line: `panel-bench support` and `panel-bench load`.
+        // The benchmarks' command line: `panel-bench support`, `panel-bench load` and `panel-bench push`.
         .executableTarget(
             name: "panel-bench",
-            dependencies: ["PanelBenchmarks", "PanelLoad", "AdminDomain", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "PanelBenchmarks", "PanelLoad", "AdminDomain", "PushClients", "PushFakes",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         // Temporary seeded databases and digests shared by the test targets.

@@ -62,5 +62,11 @@ import TestSupport
         #expect(!product.contains("PanelBenchmarks") && !product.contains("PanelLoad"))
         #expect(product.isSuperset(of: ["AdminWeb", "AdminDomain", "DemoData", "QRCode", "HTMLRender"]))
         #expect(!Self.closure(of: "AdminWeb", in: graph).contains("PanelBenchmarks"))
+        // The provider clients know nothing of the panel, and the fakes stay out of the
+        // send path: the product reaches them only through the demo's simulator, if ever.
+        let push = Self.closure(of: "PushClients", in: graph)
+        #expect(push.isDisjoint(with: ["AdminDomain", "AdminWeb", "DemoData", "PushFakes"]))
+        #expect(product.contains("PushClients") && !product.contains("PushFakes"))
+        #expect(Self.closure(of: "PushFakes", in: graph).isDisjoint(with: ["PushClients", "AdminDomain"]), "the fakes check the protocol on their own")
     }
 }
