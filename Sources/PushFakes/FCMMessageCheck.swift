@@ -10,7 +10,8 @@ struct FCMMessageCheck {
         let reason: String
     }
 
-    /// Types, through a decoder that will not read `1` as a string or a boolean.
+    /// One pass of a decoder that will not read `1` as a string or a boolean, and that
+    /// refuses a name FCM does not know at each level, as FCM does.
     private struct Body: Decodable {
         struct Message: Decodable {
             struct Android: Decodable {
@@ -18,10 +19,28 @@ struct FCMMessageCheck {
                 let ttl: String?
                 let notification: [String: String]?
                 let collapse_key: String?
+
+                init(from decoder: any Decoder) throws {
+                    try FCMMessageCheck.refuseUnknownNames(decoder, ["priority", "ttl", "notification", "collapse_key", "data"], at: "message.android")
+                    let fields = try decoder.container(keyedBy: CodingKeys.self)
+                    priority = try fields.decodeIfPresent(String.self, forKey: .priority)
+                    ttl = try fields.decodeIfPresent(String.self, forKey: .ttl)
+                    notification = try fields.decodeIfPresent([String: String].self, forKey: .notification)
+                    collapse_key = try fields.decodeIfPresent(String.self, forKey: .collapse_key)
+                }
+
+                enum CodingKeys: String, CodingKey { case priority, ttl, notification, collapse_key }
             }
 
             struct APNs: Decodable {
                 let headers: [String: String]?
+
+                init(from decoder: any Decoder) throws {
+                    try FCMMessageCheck.refuseUnknownNames(decoder, ["headers", "payload", "fcm_options"], at: "message.apns")
+                    headers = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent([String: String].self, forKey: .headers)
+                }
+
+                enum CodingKeys: String, CodingKey { case headers }
             }
 
             let token: String
@@ -29,33 +48,59 @@ struct FCMMessageCheck {
             let data: [String: String]?
             let android: Android?
             let apns: APNs?
+
+            init(from decoder: any Decoder) throws {
+                try FCMMessageCheck.refuseUnknownNames(decoder, ["token", "notification", "data", "android", "apns", "webpush", "fcm_options"], at: "message")
+                let fields = try decoder.container(keyedBy: CodingKeys.self)
+                token = try fields.decode(String.self, forKey: .token)
+                notification = try fields.decodeIfPresent([String: String].self, forKey: .notification)
+                if let notification, let unknown = Set(notification.keys).subtracting(["title", "body", "image"]).sorted().first {
+                    throw Problem(reason: "Unknown name \"\(unknown)\" at 'message.notification'")
+                }
+                data = try fields.decodeIfPresent([String: String].self, forKey: .data)
+                android = try fields.decodeIfPresent(Android.self, forKey: .android)
+                apns = try fields.decodeIfPresent(APNs.self, forKey: .apns)
+            }
+
+            enum CodingKeys: String, CodingKey { case token, notification, data, android, apns }
         }
 
         let validate_only: Bool?
         let message: Message
+
+        init(from decoder: any Decoder) throws {
+            try FCMMessageCheck.refuseUnknownNames(decoder, ["validate_only", "message"], at: "")
+            let fields = try decoder.container(keyedBy: CodingKeys.self)
+            validate_only = try fields.decodeIfPresent(Bool.self, forKey: .validate_only)
+            message = try fields.decode(Message.self, forKey: .message)
+        }
+
+        enum CodingKeys: String, CodingKey { case validate_only, message }
+    }
+
+    private struct AnyName: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    static func refuseUnknownNames(_ decoder: any Decoder, _ known: Set<String>, at path: String) throws {
+        let names = try decoder.container(keyedBy: AnyName.self).allKeys.map(\.stringValue)
+        if let unknown = names.filter({ !known.contains($0) }).sorted().first {
+            throw Problem(reason: "Unknown name \"\(unknown)\" at '\(path)'")
+        }
     }
 
     static func parse(_ bytes: Data) -> Result<FCMMessageCheck, Problem> {
         func fail(_ reason: String) -> Result<FCMMessageCheck, Problem> { .failure(Problem(reason: reason)) }
-        // Names, through a reader that keeps every key.
-        guard let root = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any] else { return fail("not a JSON object") }
-        let allowed: [(path: String, object: Any?, keys: Set<String>)] = [
-            ("", root, ["validate_only", "message"]),
-            ("message", root["message"], ["token", "notification", "data", "android", "apns", "webpush", "fcm_options"]),
-            ("message.notification", (root["message"] as? [String: Any])?["notification"], ["title", "body", "image"]),
-            ("message.android", (root["message"] as? [String: Any])?["android"], ["priority", "ttl", "notification", "collapse_key", "data"]),
-            ("message.apns", (root["message"] as? [String: Any])?["apns"], ["headers", "payload", "fcm_options"]),
-        ]
-        for (path, object, keys) in allowed {
-            if let fields = object as? [String: Any], let unknown = Set(fields.keys).subtracting(keys).sorted().first {
-                return fail("Unknown name \"\(unknown)\" at '\(path)'")
-            }
-        }
         let body: Body
         do {
             body = try JSONDecoder().decode(Body.self, from: bytes)
+        } catch let problem as Problem {
+            return .failure(problem)
         } catch {
-            return fail("a field has the wrong type: \(error)")
+            return fail("not JSON, or a field has the wrong type: \(error)")
         }
         let message = body.message
         if message.token.isEmpty { return fail("message.token is empty") }

@@ -45,12 +45,7 @@ public final class APNsClient: Sendable {
     /// APNs has no dry run: a dry run checks the payload and makes the provider token, and
     /// sends nothing.
     private func attempt(_ push: PushMessage) async -> PushOutcome {
-        let body: Data
-        do {
-            body = try JSONEncoder().encode(APNsPayload(push))
-        } catch {
-            return .failed(reason: "the payload cannot be encoded: \(error)")
-        }
+        let body = APNsPayload.bytes(push)
         if let refusal = Self.refusal(push, payloadBytes: body.count) { return refusal }
         var token: APNsProviderTokens.Token
         do {

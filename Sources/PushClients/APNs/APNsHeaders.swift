@@ -34,44 +34,17 @@ enum APNsHeaders {
 }
 
 /// The JSON body APNs delivers to the app: `aps` plus our own keys beside it.
-struct APNsPayload: Encodable {
-    struct APS: Encodable {
-        struct Alert: Encodable {
-            let title: String
-            let body: String
-        }
-
-        let alert: Alert
-        let sound = "default"
-        /// A notification with the same thread id is grouped with the campaign's others.
-        let threadID: String?
-
-        enum CodingKeys: String, CodingKey {
-            case alert, sound
-            case threadID = "thread-id"
-        }
-    }
-
-    let aps: APS
-    let custom: [String: String]
-
-    init(_ push: PushMessage) {
-        aps = APS(alert: .init(title: push.title, body: push.body), threadID: nil)
-        custom = push.customData
-    }
-
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        try container.encode(aps, forKey: Key(stringValue: "aps"))
-        for (key, value) in custom where key != "aps" {
-            try container.encode(value, forKey: Key(stringValue: key))
-        }
+enum APNsPayload {
+    static func bytes(_ push: PushMessage) -> [UInt8] {
+        var json = JSONWriter()
+        json.beginObject()
+        json.key("aps")
+        json.beginObject()
+        json.member("alert", object: [("title", push.title), ("body", push.body)])
+        json.member("sound", "default")
+        json.endObject()
+        for (key, value) in push.customData { json.member(key, value) }
+        json.endObject()
+        return json.bytes
     }
 }

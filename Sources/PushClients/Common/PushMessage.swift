@@ -33,9 +33,9 @@ public struct PushMessage: Sendable, Equatable {
     }
 
     /// `data` for FCM and the custom keys beside `aps` for APNs: string values only.
-    var customData: [String: String] {
-        var data = ["delivery_id": deliveryID]
-        if let deepLink { data["deep_link"] = deepLink }
+    var customData: [(String, String)] {
+        var data = [("delivery_id", deliveryID)]
+        if let deepLink { data.append(("deep_link", deepLink)) }
         return data
     }
 

@@ -45,13 +45,9 @@ public final class FCMClient: Sendable {
     }
 
     private func attempt(_ push: PushMessage) async -> PushOutcome {
-        if let refusal = Self.refusal(push) { return refusal }
-        let body: ByteBuffer
-        do {
-            body = ByteBuffer(bytes: try JSONEncoder().encode(FCMRequestBody(push, now: now())))
-        } catch {
-            return .failed(reason: "the message cannot be encoded: \(error)")
-        }
+        let request = FCMRequestBody(push, now: now())
+        if let refusal = Self.refusal(push, payloadBytes: request.payloadBytes) { return refusal }
+        let body = ByteBuffer(bytes: request.bytes)
         var token: GoogleAccessTokens.Token
         do {
             token = try await tokens.token()
@@ -91,10 +87,9 @@ public final class FCMClient: Sendable {
     }
 
     /// What is refused before anything is sent.
-    static func refusal(_ push: PushMessage) -> PushOutcome? {
-        let bytes = FCMRequestBody.payloadBytes(push)
-        if bytes > PushLimits.payloadBytes {
-            return .failed(reason: "payload too large: \(bytes) bytes, the limit is \(PushLimits.payloadBytes)")
+    static func refusal(_ push: PushMessage, payloadBytes: Int) -> PushOutcome? {
+        if payloadBytes > PushLimits.payloadBytes {
+            return .failed(reason: "payload too large: \(payloadBytes) bytes, the limit is \(PushLimits.payloadBytes)")
         }
         if push.token.isEmpty { return .deadToken(reason: "empty token") }
         return nil

@@ -1,62 +1,45 @@
 import Foundation
 
-/// The HTTP v1 `messages:send` body (firebase.google.com/docs/reference/fcm/rest/v1/projects.messages).
-struct FCMRequestBody: Encodable {
-    struct Message: Encodable {
-        struct Notification: Encodable {
-            let title: String
-            let body: String
-        }
-
-        struct Android: Encodable {
-            struct Notification: Encodable {
-                let tag: String
-            }
-
-            let priority = "high"
-            /// A duration in seconds with the suffix "s", as protobuf's JSON form writes one.
-            let ttl: String
-            let notification: Notification
-        }
-
-        struct APNs: Encodable {
-            let headers: [String: String]
-        }
-
-        let token: String
-        let notification: Notification
-        let data: [String: String]
-        let android: Android?
-        let apns: APNs?
-    }
-
-    let validate_only: Bool
-    let message: Message
+/// The HTTP v1 `messages:send` body (firebase.google.com/docs/reference/fcm/rest/v1/projects.messages):
+/// `{"validate_only", "message": {"token", "notification", "data", "android", "apns"}}`.
+struct FCMRequestBody {
+    let bytes: [UInt8]
+    /// What counts against the 4 KB limit: the notification and the data, as sent.
+    let payloadBytes: Int
 
     init(_ push: PushMessage, now: Date) {
-        let android = Message.Android(ttl: "\(push.timeToLiveSeconds)s", notification: .init(tag: push.deliveryID))
-        let apns = Message.APNs(headers: [
-            "apns-collapse-id": push.deliveryID,
-            "apns-expiration": APNsHeaders.expiration(push.timeToLive, now: now),
-            "apns-priority": "10",
-        ])
-        message = Message(
-            token: push.token,
-            notification: .init(title: push.title, body: push.body),
-            data: push.customData,
-            android: push.platform == .ios ? nil : android,
-            apns: push.platform == .android ? nil : apns)
-        validate_only = push.dryRun
-    }
-
-    /// What counts against the 4 KB limit: the notification and the data, as sent.
-    static func payloadBytes(_ push: PushMessage) -> Int {
-        struct Payload: Encodable {
-            let notification: Message.Notification
-            let data: [String: String]
+        var json = JSONWriter()
+        json.beginObject()
+        json.member("validate_only", push.dryRun)
+        json.key("message")
+        json.beginObject()
+        json.member("token", push.token)
+        let payloadStart = json.count
+        json.member("notification", object: [("title", push.title), ("body", push.body)])
+        json.member("data", object: push.customData)
+        // Less the comma written before "notification", plus the braces of an object of its own.
+        payloadBytes = json.count - payloadStart - 1 + 2
+        if push.platform != .ios {
+            json.key("android")
+            json.beginObject()
+            json.member("priority", "high")
+            json.member("ttl", "\(push.timeToLiveSeconds)s")
+            json.member("notification", object: [("tag", push.deliveryID)])
+            json.endObject()
         }
-        let payload = Payload(notification: .init(title: push.title, body: push.body), data: push.customData)
-        return (try? JSONEncoder().encode(payload).count) ?? Int.max
+        if push.platform != .android {
+            json.key("apns")
+            json.beginObject()
+            json.member("headers", object: [
+                ("apns-collapse-id", push.deliveryID),
+                ("apns-expiration", APNsHeaders.expiration(push.timeToLive, now: now)),
+                ("apns-priority", "10"),
+            ])
+            json.endObject()
+        }
+        json.endObject()
+        json.endObject()
+        bytes = json.bytes
     }
 }
 
