@@ -36,10 +36,7 @@ public final class APNsClient: Sendable {
     }
 
     public func send(_ push: PushMessage) async -> PushOutcome {
-        let started = ContinuousClock.now
-        let outcome = await limit.run { await attempt(push) }
-        PushMetrics.record(provider: "apns", outcome: outcome, duration: ContinuousClock.now - started)
-        return outcome
+        await PushMetrics.measured(provider: "apns") { await limit.run { await attempt(push) } }
     }
 
     /// APNs has no dry run: a dry run checks the payload and makes the provider token, and
@@ -87,14 +84,8 @@ public final class APNsClient: Sendable {
         headers.add(name: "apns-collapse-id", value: push.deliveryID)
         headers.add(name: "apns-id", value: APNsHeaders.apnsID(deliveryID: push.deliveryID))
         headers.add(name: "content-type", value: "application/json")
-        do {
-            return .success(try await ProviderCall.run(client, url: "\(baseURL)/3/device/\(push.token)", headers: headers, body: body, timeout: timeout))
-        } catch {
-            switch error {
-            case .notSent(let why): return .failure(PushOutcomeFailure(.retryLater(reason: "APNs not reached: \(why)", after: RetryDelay.backoff(attempt: push.attempt))))
-            case .noAnswer(let why): return .failure(PushOutcomeFailure(.unknown(reason: "APNs: \(why)")))
-            }
-        }
+        return await ProviderCall.push(client, provider: "APNs", url: "\(baseURL)/3/device/\(push.token)", headers: headers, body: body,
+                                       timeout: timeout, attempt: push.attempt)
     }
 
     static let providerTokenReasons: Set<String> = ["ExpiredProviderToken", "InvalidProviderToken", "MissingProviderToken"]

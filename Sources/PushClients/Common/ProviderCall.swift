@@ -45,6 +45,20 @@ enum ProviderCall {
         }
     }
 
+    /// A push's request: the answer, or the outcome when none came. Never written whole, it
+    /// is safe to send again; written and unanswered, it may have been delivered.
+    static func push(_ client: HTTPClient, provider: String, url: String, headers: HTTPHeaders, body: ByteBuffer,
+                     timeout: Duration, attempt: Int) async -> Result<ProviderResponse, PushOutcomeFailure> {
+        do {
+            return .success(try await run(client, url: url, headers: headers, body: body, timeout: timeout))
+        } catch {
+            switch error {
+            case .notSent(let why): return .failure(PushOutcomeFailure(.retryLater(reason: "\(provider) not reached: \(why)", after: RetryDelay.backoff(attempt: attempt))))
+            case .noAnswer(let why): return .failure(PushOutcomeFailure(.unknown(reason: "\(provider): \(why)")))
+            }
+        }
+    }
+
     static func describe(_ error: any Error) -> String {
         if let error = error as? HTTPClientError {
             switch error {

@@ -38,10 +38,7 @@ public final class FCMClient: Sendable {
     var sendURL: String { "\(baseURL)/v1/projects/\(account.projectID)/messages:send" }
 
     public func send(_ push: PushMessage) async -> PushOutcome {
-        let started = ContinuousClock.now
-        let outcome = await limit.run { await attempt(push) }
-        PushMetrics.record(provider: "fcm", outcome: outcome, duration: ContinuousClock.now - started)
-        return outcome
+        await PushMetrics.measured(provider: "fcm") { await limit.run { await attempt(push) } }
     }
 
     private func attempt(_ push: PushMessage) async -> PushOutcome {
@@ -76,14 +73,7 @@ public final class FCMClient: Sendable {
         var headers = HTTPHeaders()
         headers.add(name: "authorization", value: "Bearer \(token.value)")
         headers.add(name: "content-type", value: "application/json; charset=UTF-8")
-        do {
-            return .success(try await ProviderCall.run(client, url: sendURL, headers: headers, body: body, timeout: timeout))
-        } catch {
-            switch error {
-            case .notSent(let why): return .failure(PushOutcomeFailure(.retryLater(reason: "FCM not reached: \(why)", after: RetryDelay.backoff(attempt: attempt))))
-            case .noAnswer(let why): return .failure(PushOutcomeFailure(.unknown(reason: "FCM: \(why)")))
-            }
-        }
+        return await ProviderCall.push(client, provider: "FCM", url: sendURL, headers: headers, body: body, timeout: timeout, attempt: attempt)
     }
 
     /// What is refused before anything is sent.
