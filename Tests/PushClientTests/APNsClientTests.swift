@@ -62,28 +62,54 @@ struct APNsClientTests {
         #expect(await fixture.state.breaches.isEmpty)
     }
 
-    @Test func anExpiredProviderTokenCostsOneFreshTokenAndOneRetryAndNoStorm() async throws {
+    /// Each client's clock starts some minutes back, so that its tokens are as old to the
+    /// fake as to the client once the clock moves on, and never claim to come from the future.
+    @Test func providerTokensAreMadeOnScheduleAndOnceMoreWhenRefusedButNeverInAStorm() async throws {
         let fixture = try await PushFixture.start()
         defer { Task { await fixture.stop() } }
+        func client(minutesBack: Int) async throws -> (APNsClient, TestClock) {
+            let clock = TestClock()
+            clock.advance(TimeInterval(-minutesBack * 60))
+            let apns = await APNsClient(
+                credentials: try APNsCredentials(keyPath: fixture.credentials.apnsKeyPath, keyID: TestCredentials.apnsKeyID,
+                                                 teamID: TestCredentials.apnsTeamID, topic: TestCredentials.apnsTopic),
+                baseURL: fixture.server.baseURL, client: fixture.client, now: { clock.now })
+            return (apns, clock)
+        }
         let message = PushFixture.message(token: Self.token, platform: .ios)
-        #expect(await fixture.apns.send(message).kind == "accepted")
-        let firstToken = await fixture.state.lastAPNs?.headers["authorization"]
+        func authorization() async -> String? { await fixture.state.lastAPNs?.headers["authorization"] }
 
-        await fixture.state.expireProviderTokens()
-        #expect(await fixture.apns.send(message).kind == "accepted")
-        #expect(await fixture.state.counts.apnsRequests == 3, "the refused request and one retry")
-        let secondToken = await fixture.state.lastAPNs?.headers["authorization"]
-        #expect(secondToken != firstToken)
+        let (scheduled, clock) = try await client(minutesBack: 52)
+        #expect(await scheduled.send(message).kind == "accepted")
+        let first = await authorization()
+        clock.advance(49 * 60)
+        #expect(await scheduled.send(message).kind == "accepted")
+        #expect(await authorization() == first, "kept for 50 minutes")
+        clock.advance(2 * 60)
+        #expect(await scheduled.send(message).kind == "accepted")
+        #expect(await authorization() != first, "made again after 50 minutes")
 
-        // A token made early may not be replaced again before 20 minutes: no storm of
-        // new tokens (APNs answers those with 429 TooManyProviderTokenUpdates).
+        // APNs calls a 21-minute-old token expired: one fresh token, one retry.
+        let (refused, refusedClock) = try await client(minutesBack: 25)
+        #expect(await refused.send(message).kind == "accepted")
+        let old = await authorization()
+        refusedClock.advance(21 * 60)
         await fixture.state.expireProviderTokens()
-        guard case .credentialsProblem(let reason) = await fixture.apns.send(message) else {
-            Issue.record("a second early refusal should stop the sender")
+        #expect(await refused.send(message).kind == "accepted")
+        #expect(await fixture.state.counts.apnsRequests == 6, "the refused request and its retry")
+        let fresh = await authorization()
+        #expect(fresh != old)
+
+        // The fresh token refused at once: no new token before 20 minutes (APNs would answer
+        // 429 TooManyProviderTokenUpdates), and the sender stops on a credentials problem.
+        await fixture.state.expireProviderTokens()
+        guard case .credentialsProblem(let reason) = await refused.send(message) else {
+            Issue.record("a refused young token should stop the sender")
             return
         }
-        #expect(reason.contains("ExpiredProviderToken"))
-        #expect(await fixture.state.counts.apnsRequests == 4)
+        #expect(reason.contains("ExpiredProviderToken") && reason.contains("0 minutes ago"))
+        #expect(await fixture.state.counts.apnsRequests == 7)
+        #expect(await authorization() == fresh)
         #expect(await fixture.state.breaches.isEmpty)
     }
 

@@ -60,7 +60,10 @@ public final class APNsClient: Sendable {
             } catch {
                 return .credentialsProblem(reason: "the APNs key cannot sign: \(error)")
             }
-            guard let fresh else { return Self.outcome(of: response, push: push, now: now()) }
+            guard let fresh else {
+                let age = Int(now().timeIntervalSince(token.issuedAt) / 60)
+                return .credentialsProblem(reason: "\(Self.reason(response) ?? "403") for a provider token made \(age) minutes ago: check the key, its key id, the team id and the clock")
+            }
             token = fresh
             answer = await post(push, body: ByteBuffer(bytes: body), token: token)
         }

@@ -2,10 +2,10 @@ import Foundation
 import JWTKit
 
 /// The ES256 provider token APNs wants in `authorization: bearer`. Apple refuses one older
-/// than an hour and answers 429 TooManyProviderTokenUpdates to one made more often than
-/// every 20 minutes: a token is made again after 50 minutes. When APNs says a token expired
-/// or is invalid, one fresh token is made at once (a scheduled token only); a token made
-/// that way is replaced only by the schedule, so a broken key cannot cause a storm.
+/// than an hour and answers 429 TooManyProviderTokenUpdates to tokens made more often than
+/// every 20 minutes: a token is made again after 50 minutes, and when APNs calls it expired
+/// or invalid, at once, but only if it is at least 20 minutes old. A younger token refused
+/// means a wrong key, key id, team id or clock: a credentials problem, and no storm.
 actor APNsProviderTokens {
     static let lifetime: TimeInterval = 50 * 60
     static let minimumAge: TimeInterval = 20 * 60
@@ -13,7 +13,6 @@ actor APNsProviderTokens {
     struct Token: Sendable, Equatable {
         let value: String
         let issuedAt: Date
-        let forced: Bool
     }
 
     private let credentials: APNsCredentials
@@ -30,15 +29,14 @@ actor APNsProviderTokens {
 
     func token() async throws -> Token {
         if let current, now().timeIntervalSince(current.issuedAt) < Self.lifetime { return current }
-        return try await make(forced: false)
+        return try await make()
     }
 
     /// A fresh token after APNs refused `rejected`, or nil when none may be made yet.
     func replace(_ rejected: Token) async throws -> Token? {
-        guard let current else { return try await make(forced: true) }
-        if current != rejected { return current }
-        guard !current.forced || now().timeIntervalSince(current.issuedAt) >= Self.minimumAge else { return nil }
-        return try await make(forced: true)
+        if let current, current != rejected { return current }
+        guard now().timeIntervalSince(rejected.issuedAt) >= Self.minimumAge else { return nil }
+        return try await make()
     }
 
     private struct Claims: JWTPayload {
@@ -47,7 +45,7 @@ actor APNsProviderTokens {
         func verify(using algorithm: some JWTAlgorithm) throws {}
     }
 
-    private func make(forced: Bool) async throws -> Token {
+    private func make() async throws -> Token {
         let task: Task<Token, any Error>
         if let making {
             task = making
@@ -58,7 +56,7 @@ actor APNsProviderTokens {
             task = Task {
                 let value = try await keys.sign(claims, kid: JWKIdentifier(string: kid))
                 PushMetrics.tokenRefreshed(provider: "apns")
-                return Token(value: value, issuedAt: issued, forced: forced)
+                return Token(value: value, issuedAt: issued)
             }
             making = task
         }
