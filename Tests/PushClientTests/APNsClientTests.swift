@@ -12,7 +12,9 @@ struct APNsClientTests {
     @Test func aSendIsAcceptedWithTheHeadersAppleAsksFor() async throws {
         let fixture = try await PushFixture.start()
         defer { Task { await fixture.stop() } }
+        #expect(await fixture.apns.lastAuthenticatedAt == nil)
         let outcome = await fixture.apns.send(PushFixture.message(token: Self.token, platform: .ios, id: "d-7-42"))
+        #expect(await fixture.apns.lastAuthenticatedAt != nil, "for /health")
         let received = try #require(await fixture.state.lastAPNs)
         let apnsID = try #require(received.headers["apns-id"])
         #expect(outcome == .accepted(messageID: apnsID))

@@ -8,7 +8,9 @@ struct FCMClientTests {
     @Test func aSendIsAcceptedAndCarriesWhatTheDocumentationAsks() async throws {
         let fixture = try await PushFixture.start()
         defer { Task { await fixture.stop() } }
+        #expect(await fixture.fcm.lastAuthenticatedAt == nil)
         let outcome = await fixture.fcm.send(PushFixture.message(token: "fcm-token-1", platform: .android))
+        #expect(await fixture.fcm.lastAuthenticatedAt != nil, "for /health")
         #expect(outcome == .accepted(messageID: "projects/\(TestCredentials.projectID)/messages/1"))
         let received = try #require(await fixture.state.lastFCM)
         #expect(received.path == "/v1/projects/\(TestCredentials.projectID)/messages:send")

@@ -30,7 +30,7 @@ public final class APNsClient: Sendable {
         tokens = await APNsProviderTokens(credentials: credentials, now: now)
     }
 
-    /// When APNs last took our provider token (any answer but a token refusal).
+    /// When APNs last took our provider token: an answer about the push itself.
     public var lastAuthenticatedAt: Date? {
         get async { await authenticated.value }
     }
@@ -70,7 +70,8 @@ public final class APNsClient: Sendable {
         switch answer {
         case .failure(let failure): return failure.outcome
         case .success(let response):
-            if !(response.status == 403 && Self.reason(response).map(Self.providerTokenReasons.contains) == true) {
+            // An answer about the push itself means the token passed; 403, 429 and 5xx do not say.
+            if response.status < 500, response.status != 403, response.status != 429 {
                 await authenticated.set(now())
             }
             return Self.outcome(of: response, push: push, now: now())
