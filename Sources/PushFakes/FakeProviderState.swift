@@ -103,7 +103,9 @@ public actor FakeProviderState {
             claims.iss == TestCredentials.clientEmail ? nil : "iss is not the client_email",
             claims.scope.split(separator: " ").contains("https://www.googleapis.com/auth/firebase.messaging") ? nil : "scope lacks firebase.messaging",
             claims.aud == tokenURI ? nil : "aud is not the token_uri",
-            abs(claims.iat - now) <= 300 ? nil : "iat is not now",
+            // Google's rule: short-lived and in a reasonable time frame; a little clock skew passes.
+            claims.iat <= now + 300 ? nil : "iat is in the future",
+            claims.exp > now ? nil : "exp has passed",
             claims.exp > claims.iat && claims.exp - claims.iat <= 3600 ? nil : "exp is not within an hour after iat",
         ].compactMap { $0 }
         if !problems.isEmpty { return .failure(.init(problems.joined(separator: "; "))) }

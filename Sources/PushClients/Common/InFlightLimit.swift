@@ -1,6 +1,6 @@
-/// At most `limit` requests in flight to a provider; the rest wait here, without a deadline,
-/// rather than in async-http-client's pool, where a wait longer than the connect timeout
-/// fails a send that was never tried.
+/// At most `limit` requests in flight to a provider (`PushHTTPClients` keeps as many
+/// connections); the rest wait here, without a deadline, rather than in async-http-client's
+/// pool, where a wait longer than the connect timeout fails a send that was never tried.
 actor InFlightLimit {
     private let limit: Int
     private var running = 0

@@ -6,7 +6,10 @@ import NIOSSL
 /// CA when `--push-ca-file` names one (a test or simulator server), and HTTP/2 where TLS
 /// offers it. The caller shuts them down.
 public enum PushHTTPClients {
-    public static func make(extraCAFile: String?, connectionsPerHost: Int = 32) throws(PushConfigurationError) -> HTTPClient {
+    /// As many HTTP/1.1 connections as a client has sends in flight, so that none waits in
+    /// the pool (a wait longer than the connect timeout fails it unsent). Over HTTP/2 one
+    /// connection carries them all, and another opens when its streams run out.
+    public static func make(extraCAFile: String?, connectionsPerHost: Int = 128) throws(PushConfigurationError) -> HTTPClient {
         var tls = TLSConfiguration.makeClientConfiguration()
         if let extraCAFile {
             tls.additionalTrustRoots = [.certificates(try certificates(in: extraCAFile))]
