@@ -66,8 +66,8 @@ import TestSupport
 
         // Refusals, each one sentence, and nothing sent or recorded for them.
         let refusals: [([String], String)] = [
-            (["--device-id", "900003"] + fcm, "error: Device #900003 has no push token: the app has no permission to notify on it.\n"),
-            (["--device-id", "999999"] + fcm, "error: No device #999999.\n"),
+            (["--device-id", "900003"] + fcm, "error: device #900003 has no push token: the app has no permission to notify on it\n"),
+            (["--device-id", "999999"] + fcm, "error: no device #999999\n"),
             (["--device-id", "900002"] + fcm, "error: device #900002 is registered with APNs, and no APNs key is configured (--apns-key, --apns-key-id, --apns-team-id, --apns-topic)\n"),
             (["--db", temp.path, "--device-id", "900001", "--fcm-service-account", credentials.apnsKeyPath],
              "error: the FCM service account \"\(credentials.apnsKeyPath)\" is not a service-account JSON key file\n"),

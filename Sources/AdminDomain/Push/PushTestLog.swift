@@ -13,10 +13,10 @@ public struct PushTestLog: Sendable {
 
     public func device(id: Int64) async throws -> PushDevice {
         guard let device = try await database.read({ db in try PushDevice.fetch(id: id, in: db) }) else {
-            throw PushTestError("No device #\(id).")
+            throw PushTestError("no device #\(id)")
         }
         guard let token = device.token, !token.isEmpty else {
-            throw PushTestError("Device #\(id) has no push token: the app has no permission to notify on it.")
+            throw PushTestError("device #\(id) has no push token: the app has no permission to notify on it")
         }
         return device
     }
