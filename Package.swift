@@ -97,6 +97,17 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Sends campaigns' due deliveries through the push clients: a service of the group.
+        .target(
+            name: "CampaignDispatch",
+            dependencies: [
+                "AdminDomain",
+                "PushClients",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "AdminWeb",
             dependencies: [
@@ -168,6 +179,15 @@ let package = Package(
                 "PushClients", "PushFakes",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CampaignDispatchTests",
+            dependencies: [
+                "CampaignDispatch", "PushClients", "PushFakes", "AdminDomain", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

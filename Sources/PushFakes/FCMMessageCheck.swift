@@ -5,6 +5,7 @@ import Foundation
 struct FCMMessageCheck {
     let token: String
     let validateOnly: Bool
+    let deliveryID: String?
 
     struct Problem: Error {
         let reason: String
@@ -119,6 +120,6 @@ struct FCMMessageCheck {
         if let collapse = message.apns?.headers?["apns-collapse-id"], collapse != deliveryID {
             return fail("apns-collapse-id is not the delivery id")
         }
-        return .success(FCMMessageCheck(token: message.token, validateOnly: body.validate_only ?? false))
+        return .success(FCMMessageCheck(token: message.token, validateOnly: body.validate_only ?? false, deliveryID: deliveryID))
     }
 }

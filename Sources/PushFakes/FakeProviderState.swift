@@ -25,6 +25,9 @@ public actor FakeProviderState {
     /// Requests that broke the protocol: each is answered with an error and listed here.
     public private(set) var breaches: [String] = []
     public private(set) var lastFCM: Received?
+    /// Every delivery id received (FCM's `data.delivery_id`, APNs's `apns-collapse-id`), with
+    /// how many requests carried it: a campaign must never send one twice.
+    public private(set) var deliveryIDs: [String: Int] = [:]
     public private(set) var lastAPNs: Received?
 
     var tokenURI = ""
@@ -120,6 +123,10 @@ public actor FakeProviderState {
     }
 
     // MARK: FCM and APNs
+
+    func received(deliveryID: String?) {
+        if let deliveryID { deliveryIDs[deliveryID, default: 0] += 1 }
+    }
 
     func receivedFCM(_ request: Received) {
         counts.fcmRequests += 1

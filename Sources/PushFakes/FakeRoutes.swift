@@ -66,6 +66,7 @@ struct FakeRoutes: Sendable {
             await state.breach("FCM: \(problem.reason)")
             return fcmError(400, "INVALID_ARGUMENT", "INVALID_ARGUMENT", "Invalid JSON payload received. \(problem.reason)")
         }
+        await state.received(deliveryID: message.deliveryID)
         if let fault = await state.nextFault(forToken: message.token) {
             return try await answer(fault)
         }
@@ -114,6 +115,7 @@ struct FakeRoutes: Sendable {
         if let collapse = field("apns-collapse-id"), payload["delivery_id"] as? String != collapse {
             await state.breach("APNs: apns-collapse-id is not the payload's delivery_id")
         }
+        await state.received(deliveryID: field("apns-collapse-id"))
         if let fault = await state.nextFault(forToken: deviceToken) {
             return try await answer(fault)
         }

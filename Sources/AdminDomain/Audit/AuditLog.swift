@@ -32,6 +32,8 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case activityListViewed = "activity_list_viewed"
     case usersExported = "users_exported"
     case pushTestSent = "push_test_sent"
+    case campaignCreated = "campaign_created"
+    case campaignLaunched = "campaign_launched"
 }
 
 public struct AuditEntry: Sendable {

@@ -80,6 +80,7 @@ public struct PanelDatabase: Sendable {
         var writerConfig = Configuration()
         writerConfig.label = "panel.writer"
         writerConfig.busyMode = .timeout(busyTimeout)
+        writerConfig.prepareDatabase { db in db.add(function: DeadTokens.sqlHash) }
         let writer: DatabaseQueue
         do {
             writer = try DatabaseQueue(path: path, configuration: writerConfig)
@@ -105,6 +106,7 @@ public struct PanelDatabase: Sendable {
         readerConfig.maximumReaderCount = 4
         readerConfig.prepareDatabase { db in
             try db.execute(sql: "PRAGMA query_only = 1")
+            db.add(function: DeadTokens.sqlHash)
         }
         let reader = try DatabasePool(path: path, configuration: readerConfig)
         return PanelDatabase(reader: reader, writer: writer, path: path)

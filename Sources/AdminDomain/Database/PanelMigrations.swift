@@ -102,6 +102,43 @@ enum PanelMigrations {
         );
         CREATE INDEX panel_dead_tokens_device ON panel_dead_tokens(device_id);
         """),
+        // Campaigns and their outbox: one row per (campaign, device), its id the delivery id
+        // the providers see, its state moved to 'sending' and committed before the request
+        // goes out, so that a crash leaves nothing that could be sent twice.
+        (8, """
+        CREATE TABLE panel_campaigns (
+          id            INTEGER PRIMARY KEY,
+          title         TEXT NOT NULL,
+          body          TEXT NOT NULL,
+          deep_link     TEXT,
+          ttl_seconds   INTEGER NOT NULL,
+          segment       TEXT NOT NULL,
+          status        TEXT NOT NULL CHECK (status IN ('draft', 'materialising', 'sending', 'paused', 'cancelled', 'finished')),
+          status_detail TEXT,
+          created_by    INTEGER,
+          created_at    TEXT NOT NULL,
+          launched_at   TEXT,
+          finished_at   TEXT,
+          materialised_up_to INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE panel_deliveries (
+          id           INTEGER PRIMARY KEY,
+          campaign_id  INTEGER NOT NULL REFERENCES panel_campaigns(id),
+          device_id    INTEGER NOT NULL,
+          user_id      INTEGER NOT NULL,
+          state        TEXT NOT NULL CHECK (state IN ('queued', 'sending', 'accepted', 'retry', 'failed', 'dead', 'unknown', 'cancelled')),
+          due_at       TEXT NOT NULL,
+          attempts     INTEGER NOT NULL DEFAULT 0,
+          detail       TEXT,
+          message_id   TEXT,
+          updated_at   TEXT NOT NULL,
+          UNIQUE (campaign_id, device_id)
+        );
+        CREATE INDEX panel_deliveries_due ON panel_deliveries(due_at) WHERE state IN ('queued', 'retry');
+        CREATE INDEX panel_deliveries_sending ON panel_deliveries(id) WHERE state = 'sending';
+        CREATE INDEX panel_deliveries_campaign_state ON panel_deliveries(campaign_id, state);
+        CREATE INDEX panel_deliveries_user ON panel_deliveries(user_id, updated_at);
+        """),
     ]
 
     static var latestVersion: Int { steps.last?.version ?? 0 }

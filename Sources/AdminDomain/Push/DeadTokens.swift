@@ -25,6 +25,11 @@ public enum DeadTokens {
         public let recordedAt: String
     }
 
+    /// `panel_sha256(text)` in SQL, so a query can leave out devices whose token is dead.
+    static let sqlHash = DatabaseFunction("panel_sha256", argumentCount: 1, pure: true) { values in
+        String.fromDatabaseValue(values[0]).map(hash)
+    }
+
     public static func hash(_ token: String) -> String {
         SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
     }

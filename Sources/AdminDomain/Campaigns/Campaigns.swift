@@ -1,0 +1,101 @@
+import Foundation
+import GRDB
+
+/// A campaign's content and audience, as composed.
+public struct CampaignDraft: Sendable, Equatable {
+    public var title: String
+    public var body: String
+    public var deepLink: String?
+    public var timeToLive: Int
+    public var segment: CampaignSegment
+
+    public init(title: String, body: String, deepLink: String? = nil, timeToLive: Int = 86_400, segment: CampaignSegment = CampaignSegment()) {
+        self.title = title
+        self.body = body
+        self.deepLink = deepLink
+        self.timeToLive = timeToLive
+        self.segment = segment
+    }
+}
+
+/// Creating and launching campaigns, each change with its audit row in one transaction.
+public struct Campaigns: Sendable {
+    let database: PanelDatabase
+    /// Users per write transaction when the audience is frozen into deliveries: small enough
+    /// that the backend never waits long for the write lock.
+    let usersPerChunk: Int
+
+    public init(database: PanelDatabase, usersPerChunk: Int = 5_000) {
+        self.database = database
+        self.usersPerChunk = max(1, usersPerChunk)
+    }
+
+    public func create(_ draft: CampaignDraft, by actor: Actor, now: Date = Date()) async throws -> Int64 {
+        try await database.write { db in
+            try db.execute(sql: """
+                INSERT INTO panel_campaigns (title, body, deep_link, ttl_seconds, segment, status, created_by, created_at)
+                VALUES (?, ?, ?, ?, ?, 'draft', ?, ?)
+                """, arguments: [draft.title, draft.body, draft.deepLink, draft.timeToLive, draft.segment.storedText,
+                                 actor.identity?.adminID, SQLiteTime.string(now)])
+            let id = db.lastInsertedRowID
+            try AuditLog.insert(actor.entry(.campaignCreated, target: "campaign:\(id)", detail: String(draft.title.prefix(200))), now: now, in: db)
+            return id
+        }
+    }
+
+    /// Freezes the audience into one queued delivery per reachable device, a chunk of users
+    /// per transaction, then lets the dispatcher send. A launch cut short by a crash goes on
+    /// from the last chunk written (`resumeLaunches`).
+    public func launch(_ id: Int64, segment: CampaignSegment, by actor: Actor, now: Date = Date()) async throws -> Int {
+        try await database.write { db in
+            try db.execute(sql: "UPDATE panel_campaigns SET status = 'materialising', launched_at = ? WHERE id = ? AND status = 'draft'",
+                           arguments: [SQLiteTime.string(now), id])
+            guard db.changesCount == 1 else { throw CampaignError("campaign #\(id) is not a draft") }
+            try AuditLog.insert(actor.entry(.campaignLaunched, target: "campaign:\(id)", detail: nil), now: now, in: db)
+        }
+        return try await materialise(id, segment: segment, now: now)
+    }
+
+    func materialise(_ id: Int64, segment: CampaignSegment, now: Date) async throws -> Int {
+        let lastUser = try await database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 0 }
+        var after = try await database.read { db in
+            try Int64.fetchOne(db, sql: "SELECT materialised_up_to FROM panel_campaigns WHERE id = ?", arguments: [id]) ?? 0
+        }
+        let conditions = CampaignSegment.reachableDeviceConditions + segment.conditions(now: now)
+        let sql = """
+            INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at)
+            SELECT :campaign, d.id, u.id, 'queued', :now, :now
+            FROM users u
+            JOIN devices d INDEXED BY devices_user ON d.user_id = u.id
+            LEFT JOIN notification_settings s ON s.user_id = u.id
+            WHERE u.id > :after AND u.id <= :upTo AND \(conditions.map(\.sql).joined(separator: " AND "))
+            ON CONFLICT (campaign_id, device_id) DO NOTHING
+            """
+        var fixed: [String: DatabaseValue] = ["campaign": id.databaseValue, "now": SQLiteTime.string(now).databaseValue]
+        for condition in conditions { fixed.merge(condition.arguments) { first, _ in first } }
+        var written = 0
+        while after < lastUser {
+            let upTo = min(lastUser, after + Int64(usersPerChunk))
+            var arguments = fixed
+            arguments["after"] = after.databaseValue
+            arguments["upTo"] = upTo.databaseValue
+            let bound = StatementArguments(arguments)
+            written += try await database.write { db in
+                try db.execute(sql: sql, arguments: bound)
+                let count = db.changesCount
+                try db.execute(sql: "UPDATE panel_campaigns SET materialised_up_to = ? WHERE id = ?", arguments: [upTo, id])
+                return count
+            }
+            after = upTo
+        }
+        try await database.write { db in
+            try db.execute(sql: "UPDATE panel_campaigns SET status = 'sending' WHERE id = ? AND status = 'materialising'", arguments: [id])
+        }
+        return written
+    }
+}
+
+public struct CampaignError: Error, CustomStringConvertible, Equatable {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

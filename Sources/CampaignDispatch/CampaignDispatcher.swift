@@ -1,0 +1,94 @@
+import AdminDomain
+import Foundation
+import Logging
+import PushClients
+import ServiceLifecycle
+
+/// Sends the campaigns' due deliveries through the provider clients: claims a batch (its
+/// rows committed as `sending` first), sends it with the clients' bounded concurrency,
+/// and records the outcomes in batched transactions as they come. At start, what was in
+/// flight at a crash becomes unknown. At graceful shutdown the batch in hand is finished
+/// and recorded; nothing new is claimed.
+public struct CampaignDispatcher: Service {
+    let outbox: DeliveryOutbox
+    let push: PushProviders
+    let batchSize: Int
+    let recordEvery: Int
+    let idle: Duration
+    let logger: Logger
+
+    public init(outbox: DeliveryOutbox, push: PushProviders, batchSize: Int = 500, recordEvery: Int = 200,
+                idle: Duration = .milliseconds(250), logger: Logger) {
+        self.outbox = outbox
+        self.push = push
+        self.batchSize = max(1, batchSize)
+        self.recordEvery = max(1, recordEvery)
+        self.idle = idle
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        let lost = try await outbox.recoverAfterStop()
+        if lost > 0 { logger.warning("deliveries in flight at the last stop are counted unknown", metadata: ["count": "\(lost)"]) }
+        while !Task.isShuttingDownGracefully, !Task.isCancelled {
+            let claimed = try await outbox.claim(limit: batchSize)
+            if claimed.isEmpty {
+                try? await Task.sleep(for: idle)
+                continue
+            }
+            try await send(claimed)
+        }
+    }
+
+    /// One batch, recorded every `recordEvery` outcomes. Not cancelled by a graceful
+    /// shutdown: a claimed delivery is sent and recorded, or it becomes unknown at the next
+    /// start.
+    func send(_ claimed: [ClaimedDelivery]) async throws {
+        let push = self.push
+        try await withThrowingTaskGroup(of: (ClaimedDelivery, DeliveryResult).self) { group in
+            for delivery in claimed {
+                group.addTask { (delivery, await Self.send(delivery, through: push)) }
+            }
+            var results: [(ClaimedDelivery, DeliveryResult)] = []
+            for try await result in group {
+                results.append(result)
+                if results.count >= recordEvery {
+                    try await outbox.record(results)
+                    results.removeAll(keepingCapacity: true)
+                }
+            }
+            try await outbox.record(results)
+        }
+    }
+
+    static func send(_ delivery: ClaimedDelivery, through push: PushProviders) async -> DeliveryResult {
+        guard let provider = delivery.provider.known.flatMap({ PushProviders.Provider(rawValue: $0.rawValue) }) else {
+            return .failed(reason: "the device's provider \(delivery.provider) is not one the panel sends to")
+        }
+        let platform: PushPlatform = switch delivery.platform.known {
+        case .ios: .ios
+        case .android: .android
+        case nil: .other
+        }
+        let message = PushMessage(deliveryID: delivery.deliveryID, token: delivery.token, platform: platform,
+                                  title: delivery.title, body: delivery.body, deepLink: delivery.deepLink,
+                                  timeToLive: .seconds(delivery.timeToLive), attempt: delivery.attempt)
+        guard let outcome = await push.send(message, via: provider) else {
+            return .credentials(reason: "no \(provider == .fcm ? "FCM service account" : "APNs key") is configured")
+        }
+        return DeliveryResult(outcome)
+    }
+}
+
+extension DeliveryResult {
+    init(_ outcome: PushOutcome) {
+        self = switch outcome {
+        case .accepted(let id): .accepted(messageID: id)
+        case .deadToken(let reason): .dead(reason: reason)
+        case .retryLater(let reason, let after): .retry(reason: reason, after: after)
+        case .credentialsProblem(let reason): .credentials(reason: reason)
+        case .failed(let reason): .failed(reason: reason)
+        case .unknown(let reason): .unknown(reason: reason)
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import AdminDomain
+@testable import CampaignDispatch
+import Foundation
+import GRDB
+import Logging
+import PushClients
+import PushFakes
+import Testing
+import TestSupport
+
+/// A campaign's whole path on a seeded database: the audience frozen into deliveries, the
+/// dispatcher sending them through the real clients to the strict fake, a stop mid-batch.
+@Suite struct CampaignDispatchTests {
+    struct Setup {
+        let temp: TemporaryDatabase
+        let database: PanelDatabase
+        let server: FakeProviderServer
+        let credentials: TestCredentials
+        let push: PushProviders
+
+        static func start() async throws -> Setup {
+            let temp = try TemporaryDatabase.seeded(users: 300)
+            let database = try await PanelDatabase.open(path: temp.path)
+            let server = try await FakeProviderServer.start()
+            let credentials = try await TestCredentials.make(tokenURI: server.tokenURI)
+            try await server.state.trust(credentials, tokenURI: server.tokenURI)
+            await server.state.setRecording(false)
+            var logger = Logger(label: "test")
+            logger.logLevel = .warning
+            let push = try await PushProviders.load(PushConfiguration(
+                fcmServiceAccount: credentials.serviceAccountPath, fcmBaseURL: server.baseURL,
+                apnsKey: credentials.apnsKeyPath, apnsKeyID: TestCredentials.apnsKeyID, apnsTeamID: TestCredentials.apnsTeamID,
+                apnsTopic: TestCredentials.apnsTopic, apnsBaseURL: server.baseURL), logger: logger)
+            return Setup(temp: temp, database: database, server: server, credentials: credentials, push: push)
+        }
+
+        func stop() async {
+            await push.shutdown()
+            await server.stop()
+            credentials.remove()
+            temp.remove()
+        }
+
+        /// Runs the dispatcher until the campaign leaves `sending`, at most 60 s.
+        func dispatch(campaign: Int64) async throws -> String {
+            var logger = Logger(label: "test")
+            logger.logLevel = .critical
+            let dispatcher = CampaignDispatcher(outbox: DeliveryOutbox(database: database), push: push, idle: .milliseconds(20), logger: logger)
+            let running = Task { try await dispatcher.run() }
+            defer { running.cancel() }
+            for _ in 0..<600 {
+                let status = try await database.read { db in
+                    try String.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [campaign]) ?? ""
+                }
+                if status != "sending" { return status }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            return "still sending"
+        }
+
+        func states(campaign: Int64) async throws -> [String: Int] {
+            try await database.read { db in
+                Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: """
+                    SELECT state, COUNT(*) FROM panel_deliveries WHERE campaign_id = ? GROUP BY state
+                    """, arguments: [campaign]).map { (row: Row) -> (String, Int) in (row[0], row[1]) })
+            }
+        }
+    }
+
+    /// Reachable devices as an independent query: active users, push and marketing on (or no
+    /// settings row), permission granted, a token, a provider the panel sends to.
+    static let reachableSQL = """
+        SELECT COUNT(*) FROM users u JOIN devices d ON d.user_id = u.id
+        LEFT JOIN notification_settings s ON s.user_id = u.id
+        WHERE u.status = 'active' AND d.push_permission = 'granted' AND COALESCE(d.push_token, '') <> ''
+          AND d.push_provider IN ('fcm', 'apns')
+          AND (s.user_id IS NULL OR (CAST(s.push_enabled AS INTEGER) <> 0 AND CAST(s.marketing_opt_in AS INTEGER) <> 0))
+        """
+
+    @Test func everyReachableDeviceGetsTheCampaignOnceAndEveryDeliveryEndsSomewhere() async throws {
+        let setup = try await Setup.start()
+        defer { Task { await setup.stop() } }
+        let before = try appTablesDigest(path: setup.temp.path)
+        let campaigns = Campaigns(database: setup.database, usersPerChunk: 37)
+        let id = try await campaigns.create(CampaignDraft(title: "Milk \"expires\" <soon>", body: "Check your fridge 🥛"), by: .commandLine)
+        let frozen = try await campaigns.launch(id, segment: CampaignSegment(), by: .commandLine)
+        let expected = try await DatabaseQueue(path: setup.temp.path).read { db in try Int.fetchOne(db, sql: Self.reachableSQL) ?? -1 }
+        #expect(frozen == expected && frozen > 100, "\(frozen) deliveries for \(expected) reachable devices")
+
+        #expect(try await setup.dispatch(campaign: id) == "finished")
+        let states = try await setup.states(campaign: id)
+        #expect(states.values.reduce(0, +) == frozen)
+        #expect(states["queued"] == nil && states["sending"] == nil && states["retry"] == nil)
+        let seen = await setup.server.state.deliveryIDs
+        #expect(seen.values.allSatisfy { $0 == 1 }, "no delivery id twice")
+        let counts = await setup.server.state.counts
+        #expect(states["accepted"] == counts.fcmAccepted + counts.apnsAccepted)
+        // Seeded APNs tokens that are not hexadecimal are refused before sending, as dead.
+        let dead = try await setup.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_dead_tokens") ?? 0 }
+        #expect(dead == states["dead", default: 0])
+        #expect(await setup.server.state.breaches.isEmpty)
+        #expect(try appTablesDigest(path: setup.temp.path) == before, "the app's tables are untouched")
+
+        // A second campaign leaves out the devices now known dead.
+        let again = try await campaigns.create(CampaignDraft(title: "Again", body: "b"), by: .commandLine)
+        #expect(try await campaigns.launch(again, segment: CampaignSegment(), by: .commandLine) == frozen - dead)
+    }
+
+    @Test func deliveriesInFlightAtAStopBecomeUnknownAndAreNeverSent() async throws {
+        let setup = try await Setup.start()
+        defer { Task { await setup.stop() } }
+        let campaigns = Campaigns(database: setup.database)
+        let id = try await campaigns.create(CampaignDraft(title: "t", body: "b", segment: CampaignSegment(plan: .free)), by: .commandLine)
+        let frozen = try await campaigns.launch(id, segment: CampaignSegment(plan: .free), by: .commandLine)
+        // Claimed and committed as sending, then the process "dies" before sending them.
+        let inFlight = try await DeliveryOutbox(database: setup.database).claim(limit: 40)
+        #expect(inFlight.count == 40)
+
+        #expect(try await setup.dispatch(campaign: id) == "finished")
+        let states = try await setup.states(campaign: id)
+        #expect(states["unknown"] == 40)
+        #expect(states.values.reduce(0, +) == frozen)
+        let seen = await setup.server.state.deliveryIDs
+        #expect(inFlight.allSatisfy { seen[$0.deliveryID] == nil }, "what may have gone out is never sent again")
+        #expect(seen.values.allSatisfy { $0 == 1 })
+    }
+
+    @Test func aCredentialsProblemPausesTheCampaignAndMarksNoTokenDead() async throws {
+        let setup = try await Setup.start()
+        defer { Task { await setup.stop() } }
+        // FCM answers every send with THIRD_PARTY_AUTH_ERROR: the campaign must stop.
+        let tokens = try await setup.database.read { db in
+            try String.fetchAll(db, sql: "SELECT push_token FROM devices WHERE push_provider = 'fcm' AND push_token IS NOT NULL")
+        }
+        for token in tokens { await setup.server.state.inject(Array(repeating: .thirdPartyAuth, count: 3), forToken: token) }
+        let campaigns = Campaigns(database: setup.database)
+        let segment = CampaignSegment(platform: .android)
+        let id = try await campaigns.create(CampaignDraft(title: "t", body: "b", segment: segment), by: .commandLine)
+        _ = try await campaigns.launch(id, segment: segment, by: .commandLine)
+        #expect(try await setup.dispatch(campaign: id) == "paused")
+        let (detail, dead) = try await setup.database.read { db in
+            (try String.fetchOne(db, sql: "SELECT status_detail FROM panel_campaigns WHERE id = ?", arguments: [id]) ?? "",
+             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_dead_tokens") ?? -1)
+        }
+        #expect(detail.contains("THIRD_PARTY_AUTH_ERROR"))
+        #expect(dead == 0, "the providers' refusal of our credentials is never the devices' fault")
+        let states = try await setup.states(campaign: id)
+        #expect(states["sending"] == nil && states["accepted"] == nil)
+    }
+}
