@@ -112,6 +112,7 @@ let package = Package(
             name: "AdminWeb",
             dependencies: [
                 "AdminDomain",
+                "CampaignDispatch",
                 "PushClients",
                 "DemoData",
                 "HTMLRender",

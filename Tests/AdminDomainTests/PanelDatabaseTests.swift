@@ -76,9 +76,10 @@ import TestSupport
              try Int.fetchAll(db, sql: "SELECT version FROM panel_schema_version"),
              try Int.fetchOne(db, sql: "PRAGMA user_version"))
         }
-        #expect(tables == ["panel_admins", "panel_audit_log", "panel_dead_tokens", "panel_login_challenges", "panel_login_throttle",
+        #expect(tables == ["panel_admins", "panel_audit_log", "panel_campaigns", "panel_dead_tokens", "panel_deliveries",
+                           "panel_login_challenges", "panel_login_throttle",
                            "panel_recovery_codes", "panel_schema_version", "panel_sessions", "panel_two_factor"])
-        #expect(versions == [1, 2, 3, 4, 5, 6, 7])
+        #expect(versions == [1, 2, 3, 4, 5, 6, 7, 8])
         #expect(userVersion == 0)
         #expect(try await database.read { try $0.tableExists("grdb_migrations") } == false)
     }

@@ -1,4 +1,5 @@
 import AdminDomain
+import CampaignDispatch
 import Hummingbird
 import Logging
 import Prometheus
@@ -34,8 +35,8 @@ public func buildApplication(services: PanelServices, configuration: PanelConfig
         logger: logger)
 }
 
-/// The dashboard refresher, the sweeper and the audit flusher; the campaign dispatcher and
-/// the receipt poller join them here.
+/// The dashboard refresher, the sweeper, the audit flusher, the push clients' connections and
+/// the campaign dispatcher; the receipt poller joins them here.
 func backgroundJobs(services: PanelServices, configuration: PanelConfiguration, logger: Logger) -> [any Service] {
     let stats = services.stats, sweeper = services.sweeper, events = services.signIn.unauthenticatedEvents
     return [
@@ -48,6 +49,7 @@ func backgroundJobs(services: PanelServices, configuration: PanelConfiguration, 
             try await stats.refresh()
         },
         PushClientsService(push: services.push),
+        CampaignDispatcher(outbox: DeliveryOutbox(database: services.database), push: services.push, logger: logger),
         PeriodicJob(name: "sweeper", every: configuration.sweepInterval, health: services.health, logger: logger) {
             let report = try await sweeper.sweep()
             if report != ExpiredRowSweeper.Report() {
