@@ -17,7 +17,9 @@ public struct CampaignDispatcher: Service {
     let idle: Duration
     let logger: Logger
 
-    public init(outbox: DeliveryOutbox, push: PushProviders, batchSize: Int = 500, recordEvery: Int = 200,
+    /// - Parameter batchSize: claimed at once; about the clients' sends in flight, since a
+    ///   claimed delivery still waiting to go out would count unknown after a crash.
+    public init(outbox: DeliveryOutbox, push: PushProviders, batchSize: Int = 256, recordEvery: Int = 128,
                 idle: Duration = .milliseconds(250), logger: Logger) {
         self.outbox = outbox
         self.push = push

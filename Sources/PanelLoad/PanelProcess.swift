@@ -64,6 +64,11 @@ public final class PanelProcess {
         process.terminate()
     }
 
+    /// SIGKILL: no shutdown at all, as a crash or an out-of-memory kill.
+    public func sendKill() {
+        kill(process.processIdentifier, SIGKILL)
+    }
+
     public func exitCode(within: Duration) async throws -> Int32? {
         let clock = ContinuousClock()
         let giveUp = clock.now + within
