@@ -24,9 +24,11 @@ public struct Campaigns: Sendable {
     /// Users per write transaction when the audience is frozen into deliveries: small enough
     /// that the backend never waits long for the write lock.
     let usersPerChunk: Int
+    let audience: Audience
 
-    public init(database: PanelDatabase, usersPerChunk: Int = 5_000) {
+    public init(database: PanelDatabase, audience: Audience = Audience(), usersPerChunk: Int = 5_000) {
         self.database = database
+        self.audience = audience
         self.usersPerChunk = max(1, usersPerChunk)
     }
 
@@ -61,22 +63,20 @@ public struct Campaigns: Sendable {
         var after = try await database.read { db in
             try Int64.fetchOne(db, sql: "SELECT materialised_up_to FROM panel_campaigns WHERE id = ?", arguments: [id]) ?? 0
         }
-        let conditions = CampaignSegment.reachableDeviceConditions + segment.conditions(now: now)
+        let range = SQLCondition("u.id > :after AND u.id <= :upTo")
+        let (from, fixed) = audience.from(segment, now: now, extra: [range])
         let sql = """
             INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at)
             SELECT :campaign, d.id, u.id, 'queued', :now, :now
-            FROM users u
-            JOIN devices d INDEXED BY devices_user ON d.user_id = u.id
-            LEFT JOIN notification_settings s ON s.user_id = u.id
-            WHERE u.id > :after AND u.id <= :upTo AND \(conditions.map(\.sql).joined(separator: " AND "))
+            \(from) AND (\(audience.classification(now: now).sql)) = 'reachable'
             ON CONFLICT (campaign_id, device_id) DO NOTHING
             """
-        var fixed: [String: DatabaseValue] = ["campaign": id.databaseValue, "now": SQLiteTime.string(now).databaseValue]
-        for condition in conditions { fixed.merge(condition.arguments) { first, _ in first } }
         var written = 0
         while after < lastUser {
             let upTo = min(lastUser, after + Int64(usersPerChunk))
             var arguments = fixed
+            arguments["campaign"] = id.databaseValue
+            arguments["now"] = SQLiteTime.string(now).databaseValue
             arguments["after"] = after.databaseValue
             arguments["upTo"] = upTo.databaseValue
             let bound = StatementArguments(arguments)

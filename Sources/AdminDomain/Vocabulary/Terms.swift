@@ -39,3 +39,8 @@ public enum SubscriptionStatus: String, VocabularyTerm {
 public enum ReminderStatus: String, VocabularyTerm {
     case scheduled, sent, failed, cancelled
 }
+
+/// `documents.doc_type`.
+public enum DocumentType: String, VocabularyTerm, Codable {
+    case passport, visa, drivers_license, id_card, insurance, membership, custom
+}

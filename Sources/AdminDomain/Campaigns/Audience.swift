@@ -1,0 +1,132 @@
+import Foundation
+import GRDB
+
+/// Why a user or device in a segment gets no campaign push, in the order they are tried:
+/// a device is counted under the first that applies.
+public enum Exclusion: String, CaseIterable, Sendable {
+    case accountClosed = "account_closed"
+    case pushOff = "push_off"
+    case marketingOff = "marketing_off"
+    case noDevice = "no_device"
+    case noPermission = "no_permission"
+    case unknownProvider = "unknown_provider"
+    case deadToken = "dead_token"
+    case frequencyCap = "frequency_cap"
+
+    public var label: String {
+        switch self {
+        case .accountClosed: "suspended or deleted accounts"
+        case .pushOff: "push notifications turned off"
+        case .marketingOff: "no consent to campaign pushes"
+        case .noDevice: "no device"
+        case .noPermission: "devices without permission or token"
+        case .unknownProvider: "devices with a provider the panel cannot send to"
+        case .deadToken: "tokens a provider called dead"
+        case .frequencyCap: "already had the most campaign pushes a week allows"
+        }
+    }
+}
+
+/// A segment's audience: who is reachable, on which platforms and providers, and who is
+/// left out for which reason.
+public struct AudienceCounts: Sendable, Equatable {
+    public struct Group: Sendable, Hashable {
+        public let platform: String
+        public let provider: String
+
+        public init(platform: String, provider: String) {
+            self.platform = platform
+            self.provider = provider
+        }
+    }
+
+    public var reachableUsers = 0
+    public var reachableDevices = 0
+    public var devicesByGroup: [Group: Int] = [:]
+    /// Devices left out by reason (none for `noDevice`).
+    public var excludedDevices: [Exclusion: Int] = [:]
+    /// Users by the reason of their rows: for the reasons about the user (closed account,
+    /// push or marketing off, no device) every device of theirs is left out.
+    public var excludedUsers: [Exclusion: Int] = [:]
+
+    public init() {}
+}
+
+/// The campaign rules as SQL: the segment's users, each device classified once. The preview
+/// counts with it and the launch freezes exactly its `reachable` rows.
+public struct Audience: Sendable {
+    /// Campaign pushes a user may get in `capWindow`.
+    public var frequencyCap: Int
+    public var capWindow: TimeInterval
+
+    public init(frequencyCap: Int = 2, capWindow: TimeInterval = 7 * 86_400) {
+        self.frequencyCap = frequencyCap
+        self.capWindow = capWindow
+    }
+
+    /// Each row's reason, or 'reachable'; on `users u`, `devices d` (LEFT JOIN) and
+    /// `notification_settings s` (LEFT JOIN). Malformed settings count as off.
+    func classification(now: Date) -> SQLCondition {
+        SQLCondition("""
+            CASE
+              WHEN u.status IS NOT 'active' THEN 'account_closed'
+              WHEN s.user_id IS NOT NULL AND COALESCE(CAST(s.push_enabled AS INTEGER), 0) = 0 THEN 'push_off'
+              WHEN s.user_id IS NOT NULL AND COALESCE(CAST(s.marketing_opt_in AS INTEGER), 0) = 0 THEN 'marketing_off'
+              WHEN d.id IS NULL THEN 'no_device'
+              WHEN d.push_permission IS NOT 'granted' OR d.push_token IS NULL OR d.push_token = '' THEN 'no_permission'
+              WHEN d.push_provider NOT IN ('fcm', 'apns') THEN 'unknown_provider'
+              WHEN EXISTS (SELECT 1 FROM panel_dead_tokens t WHERE t.token_sha256 = panel_sha256(d.push_token)) THEN 'dead_token'
+              WHEN (SELECT COUNT(DISTINCT q.campaign_id) FROM panel_deliveries q INDEXED BY panel_deliveries_user
+                    WHERE q.user_id = u.id AND q.updated_at >= :capSince AND q.state IN ('accepted', 'sending', 'unknown')) >= :cap
+                THEN 'frequency_cap'
+              ELSE 'reachable'
+            END
+            """, ["capSince": SQLiteTime.string(now.addingTimeInterval(-capWindow)), "cap": frequencyCap])
+    }
+
+    /// `FROM ... WHERE ...` for a segment, with its arguments; `extra` conditions ANDed on.
+    func from(_ segment: CampaignSegment, now: Date, extra: [SQLCondition] = []) -> (sql: String, arguments: [String: DatabaseValue]) {
+        let conditions = segment.userConditions(now: now) + extra
+        var arguments: [String: DatabaseValue] = [:]
+        for condition in conditions + [classification(now: now)] { arguments.merge(condition.arguments) { first, _ in first } }
+        let deviceJoin = segment.platform == nil ? "" : " AND d.platform = :platform"
+        if let platform = segment.platform { arguments["platform"] = platform.databaseValue }
+        let sql = """
+            FROM users u
+            LEFT JOIN devices d INDEXED BY devices_user ON d.user_id = u.id\(deviceJoin)
+            LEFT JOIN notification_settings s ON s.user_id = u.id
+            WHERE \((["1"] + conditions.map { "(\($0.sql))" }).joined(separator: " AND "))
+            """
+        return (sql, arguments)
+    }
+
+    public func count(_ segment: CampaignSegment, in database: PanelDatabase, now: Date = Date()) async throws -> AudienceCounts {
+        let (from, arguments) = from(segment, now: now)
+        let reason = classification(now: now).sql
+        let devicesSQL = "SELECT \(reason), COALESCE(d.platform, ''), COALESCE(d.push_provider, ''), COUNT(d.id) \(from) GROUP BY 1, 2, 3"
+        // Users per reason on their own: a user with devices on two platforms counts once.
+        let usersSQL = "SELECT \(reason), COUNT(DISTINCT u.id) \(from) GROUP BY 1"
+        let bound = StatementArguments(arguments)
+        return try await database.read { db in
+            var counts = AudienceCounts()
+            for row in try Row.fetchAll(db, sql: devicesSQL, arguments: bound) {
+                let devices: Int = row[3]
+                guard devices > 0 else { continue }
+                if row[0] == "reachable" {
+                    counts.reachableDevices += devices
+                    counts.devicesByGroup[.init(platform: row[1], provider: row[2]), default: 0] += devices
+                } else if let exclusion = Exclusion(rawValue: row[0]) {
+                    counts.excludedDevices[exclusion, default: 0] += devices
+                }
+            }
+            for row in try Row.fetchAll(db, sql: usersSQL, arguments: bound) {
+                if row[0] == "reachable" {
+                    counts.reachableUsers = row[1]
+                } else if let exclusion = Exclusion(rawValue: row[0]) {
+                    counts.excludedUsers[exclusion] = row[1]
+                }
+            }
+            return counts
+        }
+    }
+}
