@@ -1,0 +1,59 @@
+import AdminDomain
+import Foundation
+import Testing
+
+@Suite("Send times: local hours and quiet hours at their edges")
+struct SendTimeTests {
+    static func date(_ text: String, _ zone: String = "UTC") -> Date {
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: zone)
+        format.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        return format.date(from: text)!
+    }
+
+    @Test(arguments: [
+        // Over midnight, 22:00 to 07:00, in Lisbon (UTC+0 in winter).
+        ("2026-11-20 21:59:00", "2026-11-20 21:59:00"),
+        ("2026-11-20 22:00:00", "2026-11-21 07:00:00"),
+        ("2026-11-20 23:30:00", "2026-11-21 07:00:00"),
+        ("2026-11-21 00:00:00", "2026-11-21 07:00:00"),
+        ("2026-11-21 06:59:00", "2026-11-21 07:00:00"),
+        ("2026-11-21 07:00:00", "2026-11-21 07:00:00"),
+    ])
+    func quietHoursOverMidnight(planned: String, expected: String) {
+        let zone = TimeZone(identifier: "Europe/Lisbon")!
+        let moved = SendTime.outsideQuietHours(Self.date(planned, "Europe/Lisbon"), start: LocalTime("22:00"), end: LocalTime("07:00"), in: zone)
+        #expect(moved == Self.date(expected, "Europe/Lisbon"))
+    }
+
+    @Test func quietHoursWithinADayAndMalformedOnes() {
+        let zone = TimeZone(identifier: "Asia/Tokyo")!
+        let at = { Self.date($0, "Asia/Tokyo") }
+        #expect(SendTime.outsideQuietHours(at("2026-11-20 12:59:00"), start: LocalTime("13:00"), end: LocalTime("15:00"), in: zone) == at("2026-11-20 12:59:00"))
+        #expect(SendTime.outsideQuietHours(at("2026-11-20 13:00:00"), start: LocalTime("13:00"), end: LocalTime("15:00"), in: zone) == at("2026-11-20 15:00:00"))
+        #expect(SendTime.outsideQuietHours(at("2026-11-20 15:00:00"), start: LocalTime("13:00"), end: LocalTime("15:00"), in: zone) == at("2026-11-20 15:00:00"))
+        for bad in ["25:00", "7:00", "07:60", "07-00", "", "٠٧:٠٠", "07:00:00"] {
+            #expect(LocalTime(bad) == nil, "\(bad)")
+            #expect(SendTime.outsideQuietHours(at("2026-11-20 13:30:00"), start: LocalTime(bad), end: LocalTime("15:00"), in: zone) == at("2026-11-20 13:30:00"))
+        }
+        #expect(SendTime.outsideQuietHours(at("2026-11-20 13:30:00"), start: LocalTime("13:00"), end: LocalTime("13:00"), in: zone) == at("2026-11-20 13:30:00"))
+    }
+
+    @Test func nineInTheMorningInTwoTimezones() {
+        let planned = Self.date("2026-11-20 10:00:00") // UTC
+        // Lisbon (UTC+0): 09:00 has passed today, so tomorrow. Tokyo (UTC+9): 19:00 now, so tomorrow 09:00 = 00:00 UTC.
+        #expect(SendTime.next(LocalTime("09:00")!, after: planned, in: TimeZone(identifier: "Europe/Lisbon")!) == Self.date("2026-11-21 09:00:00"))
+        #expect(SendTime.next(LocalTime("09:00")!, after: planned, in: TimeZone(identifier: "Asia/Tokyo")!) == Self.date("2026-11-21 00:00:00"))
+        // New York (UTC-5): 05:00 now, so 09:00 today = 14:00 UTC. Exactly 09:00 is now.
+        #expect(SendTime.next(LocalTime("09:00")!, after: planned, in: TimeZone(identifier: "America/New_York")!) == Self.date("2026-11-20 14:00:00"))
+        #expect(SendTime.next(LocalTime("09:00")!, after: Self.date("2026-11-20 14:00:00"), in: TimeZone(identifier: "America/New_York")!) == Self.date("2026-11-20 14:00:00"))
+    }
+
+    @Test func aLocalTimeThatDoesNotExistThatDayIsTheFirstMomentAfterTheGap() {
+        // New York, 2026-03-08: clocks go from 02:00 to 03:00.
+        let zone = TimeZone(identifier: "America/New_York")!
+        let sent = SendTime.next(LocalTime("02:30")!, after: Self.date("2026-03-08 05:00:00"), in: zone)
+        #expect(sent == Self.date("2026-03-08 03:00:00", "America/New_York"))
+    }
+}
