@@ -168,3 +168,49 @@ import TestSupport
         #expect(try await campaigns.launch(id, segment: CampaignSegment(), by: .commandLine, now: Self.now) == all.reachableDevices)
     }
 }
+
+@Suite struct DeliveryDueTimes {
+    /// Two users at 09:00 local in Lisbon and Tokyo, one with quiet hours over midnight, one
+    /// whose timezone is not one (the default, UTC, is used).
+    @Test func eachDeliveryIsDueAtTheRecipientsLocalTimeOutsideQuietHours() async throws {
+        let temp = try TemporaryDatabase.seeded(users: 5)
+        defer { temp.remove() }
+        try await DatabaseQueue(path: temp.path).write { db in
+            try db.execute(sql: """
+                INSERT INTO users (id, email, password_hash, timezone, created_at, last_active_at) VALUES
+                  (910001, 'lisbon@x.test', 'x', 'Europe/Lisbon', '2026-01-01 00:00:00', '2026-11-17 00:00:00'),
+                  (910002, 'tokyo@x.test', 'x', 'Asia/Tokyo', '2026-01-01 00:00:00', '2026-11-17 00:00:00'),
+                  (910003, 'mars@x.test', 'x', 'Mars/Olympus_Mons', '2026-01-01 00:00:00', '2026-11-17 00:00:00'),
+                  (910004, 'night@x.test', 'x', 'Europe/Lisbon', '2026-01-01 00:00:00', '2026-11-17 00:00:00');
+                INSERT INTO notification_settings (user_id, quiet_start, quiet_end) VALUES
+                  (910002, '08:30', '10:15'), (910004, '22:00', '07:00');
+                INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at) VALUES
+                  (991001, 910001, 'android', 'fcm', 't1', 'granted', '2026-01-01', '2026-11-01'),
+                  (991002, 910002, 'android', 'fcm', 't2', 'granted', '2026-01-01', '2026-11-01'),
+                  (991003, 910003, 'android', 'fcm', 't3', 'granted', '2026-01-01', '2026-11-01'),
+                  (991004, 910004, 'android', 'fcm', 't4', 'granted', '2026-01-01', '2026-11-01');
+                """)
+        }
+        let database = try await PanelDatabase.open(path: temp.path)
+        let campaigns = Campaigns(database: database)
+        let segment = CampaignSegment(signedUpFrom: Day("2026-01-01"), signedUpTo: Day("2026-01-01"))
+        let now = SendTimeTests.date("2026-11-20 10:00:00")
+        func dueTimes(_ schedule: CampaignSchedule) async throws -> [Int64: String] {
+            let id = try await campaigns.create(CampaignDraft(title: "t", body: "b", segment: segment), by: .commandLine, now: now)
+            _ = try await campaigns.launch(id, segment: segment, schedule: schedule, by: .commandLine, now: now)
+            return try await database.read { db in
+                Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT device_id, due_at FROM panel_deliveries WHERE campaign_id = ? AND device_id > 991000", arguments: [id])
+                    .map { (row: Row) -> (Int64, String) in (row[0], row[1]) })
+            }
+        }
+        // 09:00 where each is: Lisbon tomorrow; Tokyo tomorrow 09:00 is in its quiet hours, so
+        // 10:15 (01:15 UTC); Mars is not a timezone, so UTC, tomorrow 09:00.
+        #expect(try await dueTimes(.localTime(LocalTime("09:00")!)) == [
+            991001: "2026-11-21 09:00:00", 991002: "2026-11-21 01:15:00", 991003: "2026-11-21 09:00:00", 991004: "2026-11-21 09:00:00",
+        ])
+        // At 23:00 UTC: the night owl's quiet hours move it to 07:00 the next morning.
+        #expect(try await dueTimes(.at(SendTimeTests.date("2026-11-20 23:00:00"))) == [
+            991001: "2026-11-20 23:00:00", 991002: "2026-11-20 23:00:00", 991003: "2026-11-20 23:00:00", 991004: "2026-11-21 07:00:00",
+        ])
+    }
+}

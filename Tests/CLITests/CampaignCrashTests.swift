@@ -22,9 +22,11 @@ import TestSupport
             credentials.remove()
             Task { await server.stop() }
         }
-        // The test plays the backend: 5,000 active users with ten Android devices each.
+        // The test plays the backend: 5,000 active users with ten Android devices each, and
+        // nobody keeps quiet hours, so every delivery is due now.
         try await DatabaseQueue(path: temp.path).write { db in
             try db.execute(sql: """
+                UPDATE notification_settings SET quiet_start = NULL, quiet_end = NULL;
                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000)
                 INSERT INTO users (id, email, password_hash, created_at, last_active_at)
                 SELECT 800000 + i, 'crash' || i || '@example.test', 'x', '2026-01-01 00:00:00', '2026-11-20 00:00:00' FROM n;

@@ -20,6 +20,10 @@ import TestSupport
 
         static func start() async throws -> Setup {
             let temp = try TemporaryDatabase.seeded(users: 300)
+            // The test plays the backend: nobody keeps quiet hours, so every delivery is due now.
+            try await DatabaseQueue(path: temp.path).write { db in
+                try db.execute(sql: "UPDATE notification_settings SET quiet_start = NULL, quiet_end = NULL")
+            }
             let database = try await PanelDatabase.open(path: temp.path)
             let server = try await FakeProviderServer.start()
             let credentials = try await TestCredentials.make(tokenURI: server.tokenURI)

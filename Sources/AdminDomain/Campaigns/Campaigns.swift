@@ -25,10 +25,13 @@ public struct Campaigns: Sendable {
     /// that the backend never waits long for the write lock.
     let usersPerChunk: Int
     let audience: Audience
+    /// For users whose timezone is not one.
+    let defaultTimeZone: String
 
-    public init(database: PanelDatabase, audience: Audience = Audience(), usersPerChunk: Int = 5_000) {
+    public init(database: PanelDatabase, audience: Audience = Audience(), defaultTimeZone: String = "UTC", usersPerChunk: Int = 5_000) {
         self.database = database
         self.audience = audience
+        self.defaultTimeZone = defaultTimeZone
         self.usersPerChunk = max(1, usersPerChunk)
     }
 
@@ -48,10 +51,16 @@ public struct Campaigns: Sendable {
     /// Freezes the audience into one queued delivery per reachable device, a chunk of users
     /// per transaction, then lets the dispatcher send. A launch cut short by a crash goes on
     /// from the last chunk written (`resumeLaunches`).
-    public func launch(_ id: Int64, segment: CampaignSegment, by actor: Actor, now: Date = Date()) async throws -> Int {
+    public func launch(_ id: Int64, segment: CampaignSegment, schedule: CampaignSchedule = .now, by actor: Actor, now: Date = Date()) async throws -> Int {
+        let sendAt: String = switch schedule {
+        case .at(let date): SQLiteTime.string(max(date, now))
+        case .now, .localTime: SQLiteTime.string(now)
+        }
+        let localTime: String? = if case .localTime(let time) = schedule { time.description } else { nil }
         try await database.write { db in
-            try db.execute(sql: "UPDATE panel_campaigns SET status = 'materialising', launched_at = ? WHERE id = ? AND status = 'draft'",
-                           arguments: [SQLiteTime.string(now), id])
+            try db.execute(sql: """
+                UPDATE panel_campaigns SET status = 'materialising', launched_at = ?, send_at = ?, local_time = ? WHERE id = ? AND status = 'draft'
+                """, arguments: [SQLiteTime.string(now), sendAt, localTime, id])
             guard db.changesCount == 1 else { throw CampaignError("campaign #\(id) is not a draft") }
             try AuditLog.insert(actor.entry(.campaignLaunched, target: "campaign:\(id)", detail: nil), now: now, in: db)
         }
@@ -65,9 +74,14 @@ public struct Campaigns: Sendable {
         }
         let range = SQLCondition("u.id > :after AND u.id <= :upTo")
         let (from, fixed) = audience.from(segment, now: now, extra: [range])
+        let (sendAt, localTime) = try await database.read { db -> (String?, String?) in
+            let row = try Row.fetchOne(db, sql: "SELECT send_at, local_time FROM panel_campaigns WHERE id = ?", arguments: [id])
+            return (row?["send_at"], row?["local_time"])
+        }
         let sql = """
             INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at)
-            SELECT :campaign, d.id, u.id, 'queued', :now, :now
+            SELECT :campaign, d.id, u.id, 'queued',
+                   panel_due_at(:sendAt, u.timezone, s.quiet_start, s.quiet_end, :localTime, :defaultZone), :now
             \(from) AND (\(audience.classification(now: now).sql)) = 'reachable'
             ON CONFLICT (campaign_id, device_id) DO NOTHING
             """
@@ -79,6 +93,9 @@ public struct Campaigns: Sendable {
             arguments["now"] = SQLiteTime.string(now).databaseValue
             arguments["after"] = after.databaseValue
             arguments["upTo"] = upTo.databaseValue
+            arguments["sendAt"] = (sendAt ?? SQLiteTime.string(now)).databaseValue
+            arguments["localTime"] = localTime.databaseValue
+            arguments["defaultZone"] = defaultTimeZone.databaseValue
             let bound = StatementArguments(arguments)
             written += try await database.write { db in
                 try db.execute(sql: sql, arguments: bound)

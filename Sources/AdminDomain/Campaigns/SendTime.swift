@@ -1,4 +1,6 @@
 import Foundation
+import GRDB
+import Synchronization
 
 /// A local time of day, 'HH:MM' as the app stores it.
 public struct LocalTime: Sendable, Hashable, CustomStringConvertible {
@@ -45,4 +47,37 @@ public enum SendTime {
             : now >= start.minutes || now < end.minutes
         return quiet ? next(end, after: planned, in: zone) : planned
     }
+}
+
+/// When a campaign's deliveries are due.
+public enum CampaignSchedule: Sendable, Equatable {
+    case now
+    case at(Date)
+    /// The next time it is this local time where each recipient is.
+    case localTime(LocalTime)
+}
+
+extension SendTime {
+    /// `panel_due_at(planned, timezone, quiet_start, quiet_end, local_time, default_zone)`:
+    /// a delivery's due time, computed in the row's INSERT ... SELECT. A timezone that is
+    /// not one uses `default_zone`.
+    static let sqlDueAt = DatabaseFunction("panel_due_at", argumentCount: 6, pure: true) { values in
+        guard let plannedText = String.fromDatabaseValue(values[0]), var due = SQLiteTime.date(plannedText) else { return nil }
+        let zone = zones.withLock { cache -> TimeZone in
+            let name = String.fromDatabaseValue(values[1]) ?? ""
+            if let known = cache[name] { return known }
+            let zone = TimeZone(identifier: name) ?? TimeZone(identifier: String.fromDatabaseValue(values[5]) ?? "UTC") ?? TimeZone(secondsFromGMT: 0)!
+            if cache.count < 2_000 { cache[name] = zone }
+            return zone
+        }
+        if let local = String.fromDatabaseValue(values[4]).flatMap(LocalTime.init) {
+            due = next(local, after: due, in: zone)
+        }
+        due = outsideQuietHours(due, start: String.fromDatabaseValue(values[2]).flatMap(LocalTime.init),
+                                end: String.fromDatabaseValue(values[3]).flatMap(LocalTime.init), in: zone)
+        return SQLiteTime.string(due)
+    }
+
+    /// Timezones by name: looking one up is far slower than the rest of a row.
+    private static let zones = Mutex<[String: TimeZone]>([:])
 }

@@ -80,7 +80,10 @@ public struct PanelDatabase: Sendable {
         var writerConfig = Configuration()
         writerConfig.label = "panel.writer"
         writerConfig.busyMode = .timeout(busyTimeout)
-        writerConfig.prepareDatabase { db in db.add(function: DeadTokens.sqlHash) }
+        writerConfig.prepareDatabase { db in
+            db.add(function: DeadTokens.sqlHash)
+            db.add(function: SendTime.sqlDueAt)
+        }
         let writer: DatabaseQueue
         do {
             writer = try DatabaseQueue(path: path, configuration: writerConfig)

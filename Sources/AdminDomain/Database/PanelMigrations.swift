@@ -118,6 +118,8 @@ enum PanelMigrations {
           created_by    INTEGER,
           created_at    TEXT NOT NULL,
           launched_at   TEXT,
+          send_at       TEXT,
+          local_time    TEXT,
           finished_at   TEXT,
           materialised_up_to INTEGER NOT NULL DEFAULT 0
         );
