@@ -8,9 +8,10 @@ import ServiceLifecycle
 /// rows committed as `sending` first), sends it with the clients' bounded concurrency,
 /// and records the outcomes in batched transactions as they come. At start, what was in
 /// flight at a crash becomes unknown. At graceful shutdown the batch in hand is finished
-/// and recorded; nothing new is claimed.
+/// and recorded; nothing new is claimed. Launches a stop cut short go on first.
 public struct CampaignDispatcher: Service {
     let outbox: DeliveryOutbox
+    let campaigns: Campaigns
     let push: PushProviders
     let batchSize: Int
     let recordEvery: Int
@@ -19,9 +20,10 @@ public struct CampaignDispatcher: Service {
 
     /// - Parameter batchSize: claimed at once; about the clients' sends in flight, since a
     ///   claimed delivery still waiting to go out would count unknown after a crash.
-    public init(outbox: DeliveryOutbox, push: PushProviders, batchSize: Int = 256, recordEvery: Int = 128,
+    public init(outbox: DeliveryOutbox, campaigns: Campaigns, push: PushProviders, batchSize: Int = 256, recordEvery: Int = 128,
                 idle: Duration = .milliseconds(250), logger: Logger) {
         self.outbox = outbox
+        self.campaigns = campaigns
         self.push = push
         self.batchSize = max(1, batchSize)
         self.recordEvery = max(1, recordEvery)
@@ -32,6 +34,8 @@ public struct CampaignDispatcher: Service {
     public func run() async throws {
         let lost = try await outbox.recoverAfterStop()
         if lost > 0 { logger.warning("deliveries in flight at the last stop are counted unknown", metadata: ["count": "\(lost)"]) }
+        let resumed = try await campaigns.resumeLaunches()
+        if resumed > 0 { logger.info("launches cut short at the last stop went on", metadata: ["deliveries": "\(resumed)"]) }
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             let claimed = try await outbox.claim(limit: batchSize)
             if claimed.isEmpty {

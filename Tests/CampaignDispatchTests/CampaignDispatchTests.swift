@@ -45,18 +45,19 @@ import TestSupport
             temp.remove()
         }
 
-        /// Runs the dispatcher until the campaign leaves `sending`, at most 60 s.
+        /// Runs the dispatcher until the campaign is neither being frozen nor sending, at most 60 s.
         func dispatch(campaign: Int64) async throws -> String {
             var logger = Logger(label: "test")
             logger.logLevel = .critical
-            let dispatcher = CampaignDispatcher(outbox: DeliveryOutbox(database: database), push: push, idle: .milliseconds(20), logger: logger)
+            let dispatcher = CampaignDispatcher(outbox: DeliveryOutbox(database: database), campaigns: Campaigns(database: database), push: push,
+                                                idle: .milliseconds(20), logger: logger)
             let running = Task { try await dispatcher.run() }
             defer { running.cancel() }
             for _ in 0..<600 {
                 let status = try await database.read { db in
                     try String.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [campaign]) ?? ""
                 }
-                if status != "sending" { return status }
+                if status != "sending" && status != "materialising" { return status }
                 try await Task.sleep(for: .milliseconds(100))
             }
             return "still sending"
@@ -87,7 +88,7 @@ import TestSupport
         let before = try appTablesDigest(path: setup.temp.path)
         let campaigns = Campaigns(database: setup.database, usersPerChunk: 37)
         let id = try await campaigns.create(CampaignDraft(title: "Milk \"expires\" <soon>", body: "Check your fridge 🥛"), by: .commandLine)
-        let frozen = try await campaigns.launch(id, segment: CampaignSegment(), by: .commandLine)
+        let frozen = try await campaigns.launch(id, by: .commandLine)
         let expected = try await DatabaseQueue(path: setup.temp.path).read { db in try Int.fetchOne(db, sql: Self.reachableSQL) ?? -1 }
         #expect(frozen == expected && frozen > 100, "\(frozen) deliveries for \(expected) reachable devices")
 
@@ -107,7 +108,7 @@ import TestSupport
 
         // A second campaign leaves out the devices now known dead.
         let again = try await campaigns.create(CampaignDraft(title: "Again", body: "b"), by: .commandLine)
-        #expect(try await campaigns.launch(again, segment: CampaignSegment(), by: .commandLine) == frozen - dead)
+        #expect(try await campaigns.launch(again, by: .commandLine) == frozen - dead)
     }
 
     @Test func deliveriesInFlightAtAStopBecomeUnknownAndAreNeverSent() async throws {
@@ -115,7 +116,7 @@ import TestSupport
         defer { Task { await setup.stop() } }
         let campaigns = Campaigns(database: setup.database)
         let id = try await campaigns.create(CampaignDraft(title: "t", body: "b", segment: CampaignSegment(plan: .free)), by: .commandLine)
-        let frozen = try await campaigns.launch(id, segment: CampaignSegment(plan: .free), by: .commandLine)
+        let frozen = try await campaigns.launch(id, by: .commandLine)
         // Claimed and committed as sending, then the process "dies" before sending them.
         let inFlight = try await DeliveryOutbox(database: setup.database).claim(limit: 40)
         #expect(inFlight.count == 40)
@@ -140,7 +141,7 @@ import TestSupport
         let campaigns = Campaigns(database: setup.database)
         let segment = CampaignSegment(platform: .android)
         let id = try await campaigns.create(CampaignDraft(title: "t", body: "b", segment: segment), by: .commandLine)
-        _ = try await campaigns.launch(id, segment: segment, by: .commandLine)
+        _ = try await campaigns.launch(id, by: .commandLine)
         #expect(try await setup.dispatch(campaign: id) == "paused")
         let (detail, dead) = try await setup.database.read { db in
             (try String.fetchOne(db, sql: "SELECT status_detail FROM panel_campaigns WHERE id = ?", arguments: [id]) ?? "",
@@ -150,5 +151,54 @@ import TestSupport
         #expect(dead == 0, "the providers' refusal of our credentials is never the devices' fault")
         let states = try await setup.states(campaign: id)
         #expect(states["sending"] == nil && states["accepted"] == nil)
+    }
+
+    @Test func pauseStopsSendingResumeGoesOnAndCancelLeavesNothingWaiting() async throws {
+        let setup = try await Setup.start()
+        defer { Task { await setup.stop() } }
+        let campaigns = Campaigns(database: setup.database)
+        let id = try await campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
+        let frozen = try await campaigns.launch(id, by: .commandLine)
+        try await campaigns.pause(id, by: .commandLine)
+        #expect(try await setup.dispatch(campaign: id) == "paused")
+        #expect(await setup.server.state.deliveryIDs.isEmpty, "a paused campaign sends nothing")
+        await #expect(throws: CampaignError.self) { try await campaigns.pause(id, by: .commandLine) }
+
+        try await campaigns.resume(id, by: .commandLine)
+        #expect(try await setup.dispatch(campaign: id) == "finished")
+        #expect(try await setup.states(campaign: id).values.reduce(0, +) == frozen)
+        await #expect(throws: CampaignError.self) { try await campaigns.cancel(id, by: .commandLine) }
+
+        let other = try await campaigns.create(CampaignDraft(title: "t2", body: "b"), by: .commandLine)
+        _ = try await campaigns.launch(other, by: .commandLine)
+        #expect(try await campaigns.cancel(other, by: .commandLine) == 0, "none had gone out")
+        #expect(try await setup.states(campaign: other).keys.sorted() == ["cancelled"])
+        let actions = try await setup.database.read { db in
+            try String.fetchAll(db, sql: "SELECT action FROM panel_audit_log WHERE target LIKE 'campaign:%' ORDER BY id")
+        }
+        #expect(actions == ["campaign_created", "campaign_launched", "campaign_paused", "campaign_resumed",
+                            "campaign_created", "campaign_launched", "campaign_cancelled"])
+    }
+
+    @Test func aLaunchCutShortGoesOnFromItsLastChunkAtTheNextStart() async throws {
+        let setup = try await Setup.start()
+        defer { Task { await setup.stop() } }
+        let campaigns = Campaigns(database: setup.database)
+        let whole = try await campaigns.create(CampaignDraft(title: "whole", body: "b"), by: .commandLine)
+        let expected = try await campaigns.launch(whole, by: .commandLine)
+        // A second launch "crashed" after writing the users up to the median.
+        let cut = try await campaigns.create(CampaignDraft(title: "cut", body: "b"), by: .commandLine)
+        try await setup.database.write { db in
+            let median = try Int64.fetchOne(db, sql: "SELECT user_id FROM panel_deliveries WHERE campaign_id = ? ORDER BY user_id LIMIT 1 OFFSET ?",
+                                            arguments: [whole, expected / 2])!
+            try db.execute(sql: """
+                UPDATE panel_campaigns SET status = 'materialising', launched_at = (SELECT launched_at FROM panel_campaigns WHERE id = :whole),
+                  materialised_up_to = :median WHERE id = :cut;
+                INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at)
+                SELECT :cut, device_id, user_id, 'queued', due_at, updated_at FROM panel_deliveries WHERE campaign_id = :whole AND user_id <= :median;
+                """, arguments: ["whole": whole, "cut": cut, "median": median])
+        }
+        #expect(try await setup.dispatch(campaign: cut) == "finished")
+        #expect(try await setup.states(campaign: cut).values.reduce(0, +) == expected)
     }
 }

@@ -34,6 +34,9 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case pushTestSent = "push_test_sent"
     case campaignCreated = "campaign_created"
     case campaignLaunched = "campaign_launched"
+    case campaignPaused = "campaign_paused"
+    case campaignResumed = "campaign_resumed"
+    case campaignCancelled = "campaign_cancelled"
 }
 
 public struct AuditEntry: Sendable {

@@ -48,10 +48,10 @@ public struct Campaigns: Sendable {
         }
     }
 
-    /// Freezes the audience into one queued delivery per reachable device, a chunk of users
-    /// per transaction, then lets the dispatcher send. A launch cut short by a crash goes on
-    /// from the last chunk written (`resumeLaunches`).
-    public func launch(_ id: Int64, segment: CampaignSegment, schedule: CampaignSchedule = .now, by actor: Actor, now: Date = Date()) async throws -> Int {
+    /// Freezes the campaign's audience into one queued delivery per reachable device, a chunk
+    /// of users per transaction, then lets the dispatcher send. A launch cut short by a crash
+    /// goes on from the last chunk written (`resumeLaunches`). Returns the deliveries written.
+    public func launch(_ id: Int64, schedule: CampaignSchedule = .now, by actor: Actor, now: Date = Date()) async throws -> Int {
         let sendAt: String = switch schedule {
         case .at(let date): SQLiteTime.string(max(date, now))
         case .now, .localTime: SQLiteTime.string(now)
@@ -64,7 +64,7 @@ public struct Campaigns: Sendable {
             guard db.changesCount == 1 else { throw CampaignError("campaign #\(id) is not a draft") }
             try AuditLog.insert(actor.entry(.campaignLaunched, target: "campaign:\(id)", detail: nil), now: now, in: db)
         }
-        return try await materialise(id, segment: segment, now: now)
+        return try await materialiseStored(id, now: now)
     }
 
     func materialise(_ id: Int64, segment: CampaignSegment, now: Date) async throws -> Int {
@@ -109,6 +109,73 @@ public struct Campaigns: Sendable {
             try db.execute(sql: "UPDATE panel_campaigns SET status = 'sending' WHERE id = ? AND status = 'materialising'", arguments: [id])
         }
         return written
+    }
+}
+
+extension Campaigns {
+    /// Stops claiming at once: what is in flight finishes and is recorded.
+    public func pause(_ id: Int64, by actor: Actor, now: Date = Date()) async throws {
+        try await change(id, from: ["sending", "materialising"], to: "paused", action: .campaignPaused, by: actor, now: now)
+    }
+
+    public func resume(_ id: Int64, by actor: Actor, now: Date = Date()) async throws {
+        try await change(id, from: ["paused"], to: "sending", action: .campaignResumed, by: actor, now: now)
+    }
+
+    /// Nothing more goes out; what waits becomes `cancelled`, a chunk per transaction.
+    /// Returns how many had gone out.
+    public func cancel(_ id: Int64, by actor: Actor, now: Date = Date()) async throws -> Int {
+        try await change(id, from: ["draft", "materialising", "sending", "paused"], to: "cancelled", action: .campaignCancelled, by: actor, now: now)
+        let at = SQLiteTime.string(now)
+        while try await database.write({ db in
+            try db.execute(sql: """
+                UPDATE panel_deliveries SET state = 'cancelled', updated_at = ?
+                WHERE id IN (SELECT id FROM panel_deliveries WHERE campaign_id = ? AND state IN ('queued', 'retry') LIMIT 5000)
+                """, arguments: [at, id])
+            return db.changesCount
+        }) > 0 {}
+        return try await database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_deliveries WHERE campaign_id = ? AND state IN ('accepted', 'unknown', 'sending')",
+                             arguments: [id]) ?? 0
+        }
+    }
+
+    private func change(_ id: Int64, from: Set<String>, to status: String, action: AuditAction, by actor: Actor, now: Date) async throws {
+        try await database.write { db in
+            guard let current = try String.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [id]) else {
+                throw CampaignError("no campaign #\(id)")
+            }
+            guard from.contains(current) else { throw CampaignError("campaign #\(id) is \(current)") }
+            try db.execute(sql: "UPDATE panel_campaigns SET status = ?, status_detail = NULL WHERE id = ?", arguments: [status, id])
+            try AuditLog.insert(actor.entry(action, target: "campaign:\(id)", detail: "was \(current)"), now: now, in: db)
+        }
+    }
+
+    /// Launches a crash cut short go on from their last chunk: called before the dispatcher
+    /// claims anything.
+    public func resumeLaunches(now: Date = Date()) async throws -> Int {
+        let pending = try await database.read { db in
+            try Int64.fetchAll(db, sql: "SELECT id FROM panel_campaigns WHERE status = 'materialising'")
+        }
+        var written = 0
+        for id in pending { written += try await materialiseStored(id, now: now) }
+        return written
+    }
+
+    /// The campaign's stored segment, as it was at the launch (activity and the frequency
+    /// cap by then).
+    private func materialiseStored(_ id: Int64, now: Date) async throws -> Int {
+        let (stored, launchedAt) = try await database.read { db -> (String?, String?) in
+            let row = try Row.fetchOne(db, sql: "SELECT segment, launched_at FROM panel_campaigns WHERE id = ?", arguments: [id])
+            return (row?["segment"], row?["launched_at"])
+        }
+        guard let segment = stored.flatMap(CampaignSegment.fromStoredText) else {
+            try await database.write { db in
+                try db.execute(sql: "UPDATE panel_campaigns SET status = 'paused', status_detail = 'its segment cannot be read' WHERE id = ?", arguments: [id])
+            }
+            return 0
+        }
+        return try await materialise(id, segment: segment, now: launchedAt.flatMap(SQLiteTime.date) ?? now)
     }
 }
 

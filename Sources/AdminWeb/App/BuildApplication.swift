@@ -49,7 +49,8 @@ func backgroundJobs(services: PanelServices, configuration: PanelConfiguration, 
             try await stats.refresh()
         },
         PushClientsService(push: services.push),
-        CampaignDispatcher(outbox: DeliveryOutbox(database: services.database), push: services.push, logger: logger),
+        CampaignDispatcher(outbox: DeliveryOutbox(database: services.database), campaigns: Campaigns(database: services.database),
+                           push: services.push, logger: logger),
         PeriodicJob(name: "sweeper", every: configuration.sweepInterval, health: services.health, logger: logger) {
             let report = try await sweeper.sweep()
             if report != ExpiredRowSweeper.Report() {
