@@ -214,3 +214,39 @@ import TestSupport
         ])
     }
 }
+
+@Suite struct FrequencyCap {
+    /// Two campaign pushes in the last seven days reach the cap of two; a push seven days
+    /// and one second ago no longer counts. Failed and cancelled deliveries never count.
+    @Test func theCapCountsCampaignsInTheLastSevenDaysToTheSecond() async throws {
+        let temp = try TemporaryDatabase.seeded(users: 5)
+        defer { temp.remove() }
+        try await DatabaseQueue(path: temp.path).write { db in
+            try db.execute(sql: """
+                INSERT INTO users (id, email, password_hash, created_at, last_active_at) VALUES (920001, 'cap@x.test', 'x', '2025-05-05 00:00:00', NULL);
+                INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
+                VALUES (992001, 920001, 'ios', 'apns', 'ab', 'granted', '2026-01-01', '2026-11-01');
+                """)
+        }
+        let database = try await PanelDatabase.open(path: temp.path)
+        let now = AudienceCounting.now
+        let segment = CampaignSegment(signedUpFrom: Day("2025-05-05"), signedUpTo: Day("2025-05-05"))
+        func capped(first: Date, firstState: String = "accepted") async throws -> Bool {
+            try await database.write { db in
+                try db.execute(sql: "DELETE FROM panel_deliveries; DELETE FROM panel_campaigns;")
+                try db.execute(sql: """
+                    INSERT INTO panel_campaigns (id, title, body, ttl_seconds, segment, status, created_at) VALUES
+                      (1, 'a', 'b', 60, '{}', 'finished', '2026-11-01 00:00:00'), (2, 'a', 'b', 60, '{}', 'finished', '2026-11-01 00:00:00');
+                    INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at) VALUES
+                      (1, 992001, 920001, ?, '2026-11-01 00:00:00', ?), (2, 992001, 920001, 'accepted', '2026-11-01 00:00:00', ?);
+                    """, arguments: [firstState, SQLiteTime.string(first), SQLiteTime.string(now.addingTimeInterval(-86_400))])
+            }
+            return try await Audience().count(segment, in: database, now: now).excludedDevices[.frequencyCap] == 1
+        }
+        #expect(try await capped(first: now.addingTimeInterval(-7 * 86_400)))
+        #expect(try await !capped(first: now.addingTimeInterval(-7 * 86_400 - 1)))
+        #expect(try await capped(first: now.addingTimeInterval(-3600), firstState: "unknown"), "it may have arrived")
+        #expect(try await !capped(first: now.addingTimeInterval(-3600), firstState: "failed"))
+        #expect(try await Audience(frequencyCap: 3).count(segment, in: database, now: now).reachableDevices == 1)
+    }
+}
