@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.15.0"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.0.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", exact: "2.1.1"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
@@ -95,6 +96,12 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
+            swiftSettings: strict
+        ),
+        // Campaign message templates from `Templates/`, checked when read, filled per recipient.
+        .target(
+            name: "PushTemplates",
+            dependencies: [.product(name: "Mustache", package: "swift-mustache")],
             swiftSettings: strict
         ),
         // Sends campaigns' due deliveries through the push clients: a service of the group.
@@ -193,6 +200,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .testTarget(name: "PushTemplateTests", dependencies: ["PushTemplates", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTMLRenderTests", dependencies: ["HTMLRender"], swiftSettings: strict),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         // Runs the built executable: exit codes and messages are the command line's contract.
