@@ -168,7 +168,7 @@ let package = Package(
         .executableTarget(
             name: "panel-bench",
             dependencies: [
-                "PanelBenchmarks", "PanelLoad", "AdminDomain", "PushClients", "PushFakes",
+                "PanelBenchmarks", "PanelLoad", "AdminDomain", "PushClients", "PushFakes", "CampaignDispatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

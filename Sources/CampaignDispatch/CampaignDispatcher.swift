@@ -35,7 +35,7 @@ public struct CampaignDispatcher: Service {
         let lost = try await outbox.recoverAfterStop()
         if lost > 0 { logger.warning("deliveries in flight at the last stop are counted unknown", metadata: ["count": "\(lost)"]) }
         let resumed = try await campaigns.resumeLaunches()
-        if resumed > 0 { logger.info("launches cut short at the last stop went on", metadata: ["deliveries": "\(resumed)"]) }
+        if resumed.deliveries > 0 { logger.info("launches cut short at the last stop went on", metadata: ["deliveries": "\(resumed.deliveries)"]) }
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             let claimed = try await outbox.claim(limit: batchSize)
             if claimed.isEmpty {

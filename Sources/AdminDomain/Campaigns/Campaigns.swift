@@ -51,7 +51,8 @@ public struct Campaigns: Sendable {
     /// Freezes the campaign's audience into one queued delivery per reachable device, a chunk
     /// of users per transaction, then lets the dispatcher send. A launch cut short by a crash
     /// goes on from the last chunk written (`resumeLaunches`). Returns the deliveries written.
-    public func launch(_ id: Int64, schedule: CampaignSchedule = .now, by actor: Actor, now: Date = Date()) async throws -> Int {
+    @discardableResult
+    public func launch(_ id: Int64, schedule: CampaignSchedule = .now, by actor: Actor, now: Date = Date()) async throws -> LaunchReport {
         let sendAt: String = switch schedule {
         case .at(let date): SQLiteTime.string(max(date, now))
         case .now, .localTime: SQLiteTime.string(now)
@@ -67,7 +68,9 @@ public struct Campaigns: Sendable {
         return try await materialiseStored(id, now: now)
     }
 
-    func materialise(_ id: Int64, segment: CampaignSegment, now: Date) async throws -> Int {
+    func materialise(_ id: Int64, segment: CampaignSegment, now: Date) async throws -> LaunchReport {
+        let clock = ContinuousClock()
+        let started = clock.now
         let lastUser = try await database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 0 }
         var after = try await database.read { db in
             try Int64.fetchOne(db, sql: "SELECT materialised_up_to FROM panel_campaigns WHERE id = ?", arguments: [id]) ?? 0
@@ -85,7 +88,7 @@ public struct Campaigns: Sendable {
             \(from) AND (\(audience.classification(now: now).sql)) = 'reachable'
             ON CONFLICT (campaign_id, device_id) DO NOTHING
             """
-        var written = 0
+        var report = LaunchReport()
         while after < lastUser {
             let upTo = min(lastUser, after + Int64(usersPerChunk))
             var arguments = fixed
@@ -97,18 +100,23 @@ public struct Campaigns: Sendable {
             arguments["localTime"] = localTime.databaseValue
             arguments["defaultZone"] = defaultTimeZone.databaseValue
             let bound = StatementArguments(arguments)
-            written += try await database.write { db in
+            let (count, held) = try await database.write { db in
+                let began = ContinuousClock.now
                 try db.execute(sql: sql, arguments: bound)
                 let count = db.changesCount
                 try db.execute(sql: "UPDATE panel_campaigns SET materialised_up_to = ? WHERE id = ?", arguments: [upTo, id])
-                return count
+                return (count, ContinuousClock.now - began)
             }
+            report.deliveries += count
+            report.chunks += 1
+            report.longestTransaction = max(report.longestTransaction, held)
             after = upTo
         }
         try await database.write { db in
             try db.execute(sql: "UPDATE panel_campaigns SET status = 'sending' WHERE id = ? AND status = 'materialising'", arguments: [id])
         }
-        return written
+        report.total = clock.now - started
+        return report
     }
 }
 
@@ -153,18 +161,18 @@ extension Campaigns {
 
     /// Launches a crash cut short go on from their last chunk: called before the dispatcher
     /// claims anything.
-    public func resumeLaunches(now: Date = Date()) async throws -> Int {
+    public func resumeLaunches(now: Date = Date()) async throws -> LaunchReport {
         let pending = try await database.read { db in
             try Int64.fetchAll(db, sql: "SELECT id FROM panel_campaigns WHERE status = 'materialising'")
         }
-        var written = 0
-        for id in pending { written += try await materialiseStored(id, now: now) }
-        return written
+        var report = LaunchReport()
+        for id in pending { report.add(try await materialiseStored(id, now: now)) }
+        return report
     }
 
     /// The campaign's stored segment, as it was at the launch (activity and the frequency
     /// cap by then).
-    private func materialiseStored(_ id: Int64, now: Date) async throws -> Int {
+    private func materialiseStored(_ id: Int64, now: Date) async throws -> LaunchReport {
         let (stored, launchedAt) = try await database.read { db -> (String?, String?) in
             let row = try Row.fetchOne(db, sql: "SELECT segment, launched_at FROM panel_campaigns WHERE id = ?", arguments: [id])
             return (row?["segment"], row?["launched_at"])
@@ -173,9 +181,24 @@ extension Campaigns {
             try await database.write { db in
                 try db.execute(sql: "UPDATE panel_campaigns SET status = 'paused', status_detail = 'its segment cannot be read' WHERE id = ?", arguments: [id])
             }
-            return 0
+            return LaunchReport()
         }
         return try await materialise(id, segment: segment, now: launchedAt.flatMap(SQLiteTime.date) ?? now)
+    }
+}
+
+/// What freezing an audience wrote and how long its transactions held the write lock.
+public struct LaunchReport: Sendable, Equatable {
+    public var deliveries = 0
+    public var chunks = 0
+    public var longestTransaction: Duration = .zero
+    public var total: Duration = .zero
+
+    mutating func add(_ other: LaunchReport) {
+        deliveries += other.deliveries
+        chunks += other.chunks
+        longestTransaction = max(longestTransaction, other.longestTransaction)
+        total += other.total
     }
 }
 

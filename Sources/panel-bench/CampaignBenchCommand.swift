@@ -1,0 +1,69 @@
+import AdminDomain
+import ArgumentParser
+import CampaignDispatch
+import Foundation
+import Logging
+import PushClients
+import PushFakes
+
+/// A campaign to every user of a seeded database: the audience preview's time, the launch
+/// (its deliveries, its longest write transaction), then the dispatcher sending to the
+/// fake providers in this process for some seconds. It writes a campaign into the panel's
+/// tables of that database: use a copy made for benchmarks.
+struct CampaignBenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "campaign",
+        abstract: "Audience preview, launch and dispatch of a campaign to everyone, on a seeded database.")
+
+    @Option(help: "Path of a seeded database (it gets a campaign).")
+    var db: String
+
+    @Option(help: "Seconds of dispatching after the launch.")
+    var seconds = 10
+
+    func run() async throws {
+        let database = try await PanelDatabase.open(path: db)
+        let clock = ContinuousClock()
+        var started = clock.now
+        let counts = try await Audience().count(CampaignSegment(), in: database)
+        say(String(format: "audience preview: %.2f s, %d users and %d devices reachable, %d devices left out",
+                   seconds(clock.now - started), counts.reachableUsers, counts.reachableDevices, counts.excludedDevices.values.reduce(0, +)))
+
+        let campaigns = Campaigns(database: database)
+        let id = try await campaigns.create(CampaignDraft(title: "Benchmark", body: "Milk expires tomorrow"), by: .commandLine)
+        started = clock.now
+        let report = try await campaigns.launch(id, by: .commandLine)
+        say(String(format: "launch: %d deliveries in %.2f s, %d transactions, the longest %.1f ms",
+                   report.deliveries, seconds(clock.now - started), report.chunks, seconds(report.longestTransaction) * 1000))
+
+        let (server, credentials) = try await PushFakeCommand.start(.plain)
+        var logger = Logger(label: "campaign-bench")
+        logger.logLevel = .warning
+        let push = try await PushProviders.load(PushConfiguration(
+            fcmServiceAccount: credentials.serviceAccountPath, fcmBaseURL: server.baseURL,
+            apnsKey: credentials.apnsKeyPath, apnsKeyID: TestCredentials.apnsKeyID, apnsTeamID: TestCredentials.apnsTeamID,
+            apnsTopic: TestCredentials.apnsTopic, apnsBaseURL: server.baseURL), logger: logger)
+        let outbox = DeliveryOutbox(database: database)
+        let dispatcher = CampaignDispatcher(outbox: outbox, campaigns: campaigns, push: push, logger: logger)
+        let before = try await outbox.counts(campaign: id)
+        let running = Task { try await dispatcher.run() }
+        try await Task.sleep(for: .seconds(seconds))
+        try await campaigns.pause(id, by: .commandLine)
+        try await Task.sleep(for: .seconds(1))
+        running.cancel()
+        _ = try? await running.value
+        let after = try await outbox.counts(campaign: id)
+        let done = [DeliveryState.accepted, .dead, .failed, .unknown, .retry].reduce(0) { $0 + after[$1, default: 0] - before[$1, default: 0] }
+        say(String(format: "dispatch: %.0f deliveries/s through both clients to the fake in this process (%d in %d s): %@",
+                   Double(done) / Double(seconds), done, seconds,
+                   after.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: " ")))
+        _ = try await campaigns.cancel(id, by: .commandLine)
+        await push.shutdown()
+        await server.stop()
+        credentials.remove()
+    }
+
+    private func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
