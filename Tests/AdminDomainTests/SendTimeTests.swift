@@ -27,6 +27,15 @@ struct SendTimeTests {
         #expect(moved == Self.date(expected, "Europe/Lisbon"))
     }
 
+    /// Lisbon's clocks go forward at 01:00 on 2026-03-29: quiet hours that end at 07:00 end
+    /// at 07:00 on the new clock, an hour sooner than eight hours after 23:00.
+    @Test func quietHoursAcrossAClockChangeEndAtTheWallClockTime() {
+        let zone = TimeZone(identifier: "Europe/Lisbon")!
+        let moved = SendTime.outsideQuietHours(Self.date("2026-03-28 23:00:00", "Europe/Lisbon"), start: LocalTime("22:00"), end: LocalTime("07:00"), in: zone)
+        #expect(moved == Self.date("2026-03-29 07:00:00", "Europe/Lisbon"))
+        #expect(moved == Self.date("2026-03-29 06:00:00"))
+    }
+
     @Test func quietHoursWithinADayAndMalformedOnes() {
         let zone = TimeZone(identifier: "Asia/Tokyo")!
         let at = { Self.date($0, "Asia/Tokyo") }

@@ -28,7 +28,7 @@ public struct Campaigns: Sendable {
     /// For users whose timezone is not one.
     let defaultTimeZone: String
 
-    public init(database: PanelDatabase, audience: Audience = Audience(), defaultTimeZone: String = "UTC", usersPerChunk: Int = 5_000) {
+    public init(database: PanelDatabase, audience: Audience = Audience(), defaultTimeZone: String = "UTC", usersPerChunk: Int = 2_000) {
         self.database = database
         self.audience = audience
         self.defaultTimeZone = defaultTimeZone

@@ -38,14 +38,21 @@ public enum SendTime {
     /// their start run over midnight; equal start and end mean none.
     public static func outsideQuietHours(_ planned: Date, start: LocalTime?, end: LocalTime?, in zone: TimeZone) -> Date {
         guard let start, let end, start != end else { return planned }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let parts = calendar.dateComponents([.hour, .minute], from: planned)
-        let now = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
+        // Arithmetic on the zone's offset rather than a calendar: this runs for every
+        // delivery of a launch.
+        let offset = zone.secondsFromGMT(for: planned)
+        let unix = Int64(planned.timeIntervalSince1970.rounded(.down))
+        let local = ((unix + Int64(offset)) % 86_400 + 86_400) % 86_400
+        let now = Int(local / 60)
         let quiet = start.minutes < end.minutes
             ? (start.minutes..<end.minutes).contains(now)
             : now >= start.minutes || now < end.minutes
-        return quiet ? next(end, after: planned, in: zone) : planned
+        guard quiet else { return planned }
+        let minutesToEnd = Int64((end.minutes - now + 1_440) % 1_440)
+        var moved = unix - local % 60 + minutesToEnd * 60
+        // A clock change on the way: the end is a wall-clock time.
+        moved += Int64(offset - zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(moved))))
+        return Date(timeIntervalSince1970: TimeInterval(moved))
     }
 }
 
@@ -62,6 +69,8 @@ extension SendTime {
     /// a delivery's due time, computed in the row's INSERT ... SELECT. A timezone that is
     /// not one uses `default_zone`.
     static let sqlDueAt = DatabaseFunction("panel_due_at", argumentCount: 6, pure: true) { values in
+        // Most rows have no local time and no quiet hours: the planned time as it is.
+        if values[4].isNull, values[2].isNull || values[3].isNull { return values[0] }
         guard let plannedText = String.fromDatabaseValue(values[0]), var due = SQLiteTime.date(plannedText) else { return nil }
         let zone = zones.withLock { cache -> TimeZone in
             let name = String.fromDatabaseValue(values[1]) ?? ""
