@@ -201,4 +201,22 @@ import TestSupport
         #expect(try await setup.dispatch(campaign: cut) == "finished")
         #expect(try await setup.states(campaign: cut).values.reduce(0, +) == expected)
     }
+
+    @Test func aPausedCampaignsWaitingRowsDoNotHoldUpAnotherCampaign() async throws {
+        let setup = try await Setup.start()
+        defer { Task { await setup.stop() } }
+        let campaigns = Campaigns(database: setup.database)
+        let first = try await campaigns.create(CampaignDraft(title: "first", body: "b"), by: .commandLine)
+        let waiting = try await campaigns.launch(first, by: .commandLine).deliveries
+        try await campaigns.pause(first, by: .commandLine)
+        let second = try await campaigns.create(CampaignDraft(title: "second", body: "b", segment: CampaignSegment(plan: .premium)), by: .commandLine)
+        _ = try await campaigns.launch(second, by: .commandLine)
+        #expect(try await setup.dispatch(campaign: second) == "finished")
+        #expect(try await setup.states(campaign: first) == ["queued": waiting])
+        // While an audience is being frozen, a campaign can be cancelled but not paused.
+        try await setup.database.write { db in
+            try db.execute(sql: "UPDATE panel_campaigns SET status = 'materialising' WHERE id = ?", arguments: [second])
+        }
+        await #expect(throws: CampaignError.self) { try await campaigns.pause(second, by: .commandLine) }
+    }
 }

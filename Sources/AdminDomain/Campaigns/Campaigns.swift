@@ -100,13 +100,16 @@ public struct Campaigns: Sendable {
             arguments["localTime"] = localTime.databaseValue
             arguments["defaultZone"] = defaultTimeZone.databaseValue
             let bound = StatementArguments(arguments)
-            let (count, held) = try await database.write { db in
+            let written = try await database.write { db -> (Int, Duration)? in
                 let began = ContinuousClock.now
+                // Cancelled meanwhile: write no more.
+                guard try String.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [id]) == "materialising" else { return nil }
                 try db.execute(sql: sql, arguments: bound)
                 let count = db.changesCount
                 try db.execute(sql: "UPDATE panel_campaigns SET materialised_up_to = ? WHERE id = ?", arguments: [upTo, id])
                 return (count, ContinuousClock.now - began)
             }
+            guard let (count, held) = written else { break }
             report.deliveries += count
             report.chunks += 1
             report.longestTransaction = max(report.longestTransaction, held)
@@ -121,9 +124,11 @@ public struct Campaigns: Sendable {
 }
 
 extension Campaigns {
-    /// Stops claiming at once: what is in flight finishes and is recorded.
+    /// Stops claiming at once: what is in flight finishes and is recorded. A campaign whose
+    /// audience is still being frozen can be cancelled, not paused, so that a paused one
+    /// always has its whole audience.
     public func pause(_ id: Int64, by actor: Actor, now: Date = Date()) async throws {
-        try await change(id, from: ["sending", "materialising"], to: "paused", action: .campaignPaused, by: actor, now: now)
+        try await change(id, from: ["sending"], to: "paused", action: .campaignPaused, by: actor, now: now)
     }
 
     public func resume(_ id: Int64, by actor: Actor, now: Date = Date()) async throws {

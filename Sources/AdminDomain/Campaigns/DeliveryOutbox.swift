@@ -62,15 +62,19 @@ public struct DeliveryOutbox: Sendable {
     public func claim(limit: Int, now: Date = Date()) async throws -> [ClaimedDelivery] {
         let at = SQLiteTime.string(now)
         return try await database.write { db in
-            let rows = try Row.fetchAll(db, sql: """
-                UPDATE panel_deliveries SET state = 'sending', attempts = attempts + 1, updated_at = :now
-                WHERE id IN (
-                  SELECT p.id FROM panel_deliveries p INDEXED BY panel_deliveries_due
-                  JOIN panel_campaigns c ON c.id = p.campaign_id
-                  WHERE p.state IN ('queued', 'retry') AND p.due_at <= :now AND c.status = 'sending'
-                  ORDER BY p.due_at LIMIT :limit)
-                RETURNING id, campaign_id, device_id, user_id, attempts
-                """, arguments: ["now": at, "limit": limit])
+            // Campaign by campaign on (campaign_id, due_at): rows of a paused campaign are
+            // never walked past, however many wait.
+            var rows: [Row] = []
+            for campaign in try Int64.fetchAll(db, sql: "SELECT id FROM panel_campaigns WHERE status = 'sending' ORDER BY id") where rows.count < limit {
+                rows += try Row.fetchAll(db, sql: """
+                    UPDATE panel_deliveries SET state = 'sending', attempts = attempts + 1, updated_at = :now
+                    WHERE id IN (
+                      SELECT id FROM panel_deliveries INDEXED BY panel_deliveries_due
+                      WHERE campaign_id = :campaign AND state IN ('queued', 'retry') AND due_at <= :now
+                      ORDER BY due_at LIMIT :limit)
+                    RETURNING id, campaign_id, device_id, user_id, attempts
+                    """, arguments: ["now": at, "campaign": campaign, "limit": limit - rows.count])
+            }
             var claimed: [ClaimedDelivery] = []
             var content: [Int64: Row] = [:]
             var lost: [Int64] = []

@@ -136,7 +136,7 @@ enum PanelMigrations {
           updated_at   TEXT NOT NULL,
           UNIQUE (campaign_id, device_id)
         );
-        CREATE INDEX panel_deliveries_due ON panel_deliveries(due_at) WHERE state IN ('queued', 'retry');
+        CREATE INDEX panel_deliveries_due ON panel_deliveries(campaign_id, due_at) WHERE state IN ('queued', 'retry');
         CREATE INDEX panel_deliveries_sending ON panel_deliveries(id) WHERE state = 'sending';
         CREATE INDEX panel_deliveries_campaign_state ON panel_deliveries(campaign_id, state);
         CREATE INDEX panel_deliveries_user ON panel_deliveries(user_id, updated_at);
