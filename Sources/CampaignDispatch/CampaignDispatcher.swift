@@ -4,8 +4,8 @@ import Logging
 import PushClients
 import ServiceLifecycle
 
-/// Sends the campaigns' due deliveries through the provider clients: claims a batch (its
-/// rows committed as `sending` first), sends it with the clients' bounded concurrency,
+/// Sends the campaigns' due deliveries through the provider clients: claims deliveries (their
+/// rows committed as `sending` first), sends them with the clients' bounded concurrency,
 /// and records the outcomes in batched transactions as they come. At start, what was in
 /// flight at a crash becomes unknown. At graceful shutdown the batch in hand is finished
 /// and recorded; nothing new is claimed. Launches a stop cut short go on first.
@@ -36,34 +36,49 @@ public struct CampaignDispatcher: Service {
         if lost > 0 { logger.warning("deliveries in flight at the last stop are counted unknown", metadata: ["count": "\(lost)"]) }
         let resumed = try await campaigns.resumeLaunches()
         if resumed.deliveries > 0 { logger.info("launches cut short at the last stop went on", metadata: ["deliveries": "\(resumed.deliveries)"]) }
-        while !Task.isShuttingDownGracefully, !Task.isCancelled {
-            let claimed = try await outbox.claim(limit: batchSize)
-            if claimed.isEmpty {
-                try? await Task.sleep(for: idle)
-                continue
-            }
-            try await send(claimed)
-        }
+        try await dispatch()
     }
 
-    /// One batch, recorded every `recordEvery` outcomes. Not cancelled by a graceful
-    /// shutdown: a claimed delivery is sent and recorded, or it becomes unknown at the next
-    /// start.
-    func send(_ claimed: [ClaimedDelivery]) async throws {
+    /// Keeps up to `batchSize` sends going: claims more once half have come back, rather
+    /// than waiting for a batch's slowest send. Outcomes are recorded every `recordEvery`,
+    /// when a quarter of a second has passed since the first unrecorded one, and when
+    /// nothing is in flight. Sends in flight are not cancelled by a graceful shutdown: a
+    /// claimed delivery is sent and recorded, or it becomes unknown at the next start.
+    func dispatch() async throws {
         let push = self.push
+        let clock = ContinuousClock()
         try await withThrowingTaskGroup(of: (ClaimedDelivery, DeliveryResult).self) { group in
-            for delivery in claimed {
-                group.addTask { (delivery, await Self.send(delivery, through: push)) }
-            }
+            var inFlight = 0
             var results: [(ClaimedDelivery, DeliveryResult)] = []
-            for try await result in group {
+            var firstPending = clock.now
+            func flush() async throws {
+                guard !results.isEmpty else { return }
+                try await outbox.record(results)
+                results.removeAll(keepingCapacity: true)
+            }
+            while true {
+                let stopping = Task.isShuttingDownGracefully || Task.isCancelled
+                if !stopping, inFlight <= batchSize / 2 {
+                    let claimed = try await outbox.claim(limit: batchSize - inFlight)
+                    for delivery in claimed {
+                        group.addTask { (delivery, await Self.send(delivery, through: push)) }
+                    }
+                    inFlight += claimed.count
+                }
+                if inFlight == 0 {
+                    try await flush()
+                    if stopping { return }
+                    try? await Task.sleep(for: idle)
+                    continue
+                }
+                guard let result = try await group.next() else { continue }
+                inFlight -= 1
+                if results.isEmpty { firstPending = clock.now }
                 results.append(result)
-                if results.count >= recordEvery {
-                    try await outbox.record(results)
-                    results.removeAll(keepingCapacity: true)
+                if results.count >= recordEvery || inFlight == 0 || clock.now - firstPending > .milliseconds(250) {
+                    try await flush()
                 }
             }
-            try await outbox.record(results)
         }
     }
 
