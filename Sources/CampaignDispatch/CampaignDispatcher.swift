@@ -53,13 +53,20 @@ public struct CampaignDispatcher: Service {
             var firstPending = clock.now
             func flush() async throws {
                 guard !results.isEmpty else { return }
-                try await outbox.record(results)
+                // In a task of its own, so that a cancelled dispatcher still records what came
+                // back (GRDB refuses a write to a cancelled task) instead of leaving it `sending`,
+                // to be counted unknown.
+                let batch = results, outbox = self.outbox
+                try await Task { try await outbox.record(batch) }.value
                 results.removeAll(keepingCapacity: true)
             }
             while true {
                 let stopping = Task.isShuttingDownGracefully || Task.isCancelled
                 if !stopping, inFlight <= batchSize / 2 {
-                    let claimed = try await outbox.claim(limit: batchSize - inFlight)
+                    // Shielded from cancellation as the recording is: a claim cut off between
+                    // its commit and its return would leave rows `sending` that nobody sends.
+                    let limit = batchSize - inFlight, outbox = self.outbox
+                    let claimed = try await Task { try await outbox.claim(limit: limit) }.value
                     for delivery in claimed {
                         group.addTask { (delivery, await Self.send(delivery, through: push)) }
                     }
