@@ -61,6 +61,11 @@ public struct DeliveryOutbox: Sendable {
     /// transaction. A device that lost its token since the launch is failed here, unsent.
     public func claim(limit: Int, now: Date = Date()) async throws -> [ClaimedDelivery] {
         let at = SQLiteTime.string(now)
+        // A read first: with no campaign sending, the idle dispatcher never takes the write lock.
+        let sending = try await database.read { db in
+            try Int64.fetchAll(db, sql: "SELECT id FROM panel_campaigns WHERE status = 'sending' ORDER BY id")
+        }
+        guard !sending.isEmpty else { return [] }
         return try await database.write { db in
             // Campaign by campaign on (campaign_id, due_at): rows of a paused campaign are
             // never walked past, however many wait.
