@@ -110,6 +110,7 @@ let package = Package(
             dependencies: [
                 "AdminDomain",
                 "PushClients",
+                "PushTemplates",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -121,6 +122,7 @@ let package = Package(
                 "AdminDomain",
                 "CampaignDispatch",
                 "PushClients",
+                "PushTemplates",
                 "DemoData",
                 "HTMLRender",
                 "PanelAssets",

@@ -2,6 +2,7 @@ import AdminDomain
 import Foundation
 import Logging
 import PushClients
+import PushTemplates
 import ServiceLifecycle
 
 /// Sends the campaigns' due deliveries through the provider clients: claims deliveries (their
@@ -13,6 +14,7 @@ public struct CampaignDispatcher: Service {
     let outbox: DeliveryOutbox
     let campaigns: Campaigns
     let push: PushProviders
+    let texts: CampaignTexts
     let batchSize: Int
     let recordEvery: Int
     let idle: Duration
@@ -20,11 +22,12 @@ public struct CampaignDispatcher: Service {
 
     /// - Parameter batchSize: claimed at once; about the clients' sends in flight, since a
     ///   claimed delivery still waiting to go out would count unknown after a crash.
-    public init(outbox: DeliveryOutbox, campaigns: Campaigns, push: PushProviders, batchSize: Int = 256, recordEvery: Int = 128,
-                idle: Duration = .milliseconds(250), logger: Logger) {
+    public init(outbox: DeliveryOutbox, campaigns: Campaigns, push: PushProviders, templates: PushTemplateLibrary = PushTemplateLibrary(),
+                batchSize: Int = 256, recordEvery: Int = 128, idle: Duration = .milliseconds(250), logger: Logger) {
         self.outbox = outbox
         self.campaigns = campaigns
         self.push = push
+        texts = CampaignTexts(library: templates, database: outbox.database)
         self.batchSize = max(1, batchSize)
         self.recordEvery = max(1, recordEvery)
         self.idle = idle
@@ -47,6 +50,8 @@ public struct CampaignDispatcher: Service {
     func dispatch() async throws {
         let push = self.push
         let clock = ContinuousClock()
+        let texts = self.texts
+        var throttle = Throttle()
         try await withThrowingTaskGroup(of: (ClaimedDelivery, DeliveryResult).self) { group in
             var inFlight = 0
             var results: [(ClaimedDelivery, DeliveryResult)] = []
@@ -66,9 +71,13 @@ public struct CampaignDispatcher: Service {
                     // Shielded from cancellation as the recording is: a claim cut off between
                     // its commit and its return would leave rows `sending` that nobody sends.
                     let limit = batchSize - inFlight, outbox = self.outbox
-                    let claimed = try await Task { try await outbox.claim(limit: limit) }.value
+                    let allowance = throttle.allowance(for: try await outbox.sendingCampaigns(), at: clock.now)
+                    let claimed = try await Task { try await outbox.claim(limit: limit, allowance: allowance) }.value
+                    throttle.spend(claimed)
+                    let rendered = try await texts.render(claimed)
                     for delivery in claimed {
-                        group.addTask { (delivery, await Self.send(delivery, through: push)) }
+                        let text = rendered[delivery.rowID]
+                        group.addTask { (delivery, await Self.send(delivery, text: text, through: push)) }
                     }
                     inFlight += claimed.count
                 }
@@ -89,7 +98,7 @@ public struct CampaignDispatcher: Service {
         }
     }
 
-    static func send(_ delivery: ClaimedDelivery, through push: PushProviders) async -> DeliveryResult {
+    static func send(_ delivery: ClaimedDelivery, text: (title: String, body: String)?, through push: PushProviders) async -> DeliveryResult {
         guard let provider = delivery.provider.known.flatMap({ PushProviders.Provider(rawValue: $0.rawValue) }) else {
             return .failed(reason: "the device's provider \(delivery.provider) is not one the panel sends to")
         }
@@ -99,7 +108,7 @@ public struct CampaignDispatcher: Service {
         case nil: .other
         }
         let message = PushMessage(deliveryID: delivery.deliveryID, token: delivery.token, platform: platform,
-                                  title: delivery.title, body: delivery.body, deepLink: delivery.deepLink,
+                                  title: text?.title ?? delivery.title, body: text?.body ?? delivery.body, deepLink: delivery.deepLink,
                                   timeToLive: .seconds(delivery.timeToLive), attempt: delivery.attempt)
         guard let outcome = await push.send(message, via: provider) else {
             return .credentials(reason: "no \(provider == .fcm ? "FCM service account" : "APNs key") is configured")

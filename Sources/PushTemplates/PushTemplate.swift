@@ -106,6 +106,11 @@ public struct TemplateError: Error, CustomStringConvertible, Equatable {
 public struct PushTemplateLibrary: Sendable {
     public let templates: [String: [String: PushTemplate]]
 
+    /// By name, then language.
+    public init(templates: [String: [String: PushTemplate]] = [:]) {
+        self.templates = templates
+    }
+
     /// Files named `NAME.LANG.mustache`; a file that does not read is an error naming it.
     public init(folder: URL) throws(TemplateError) {
         var templates: [String: [String: PushTemplate]] = [:]

@@ -100,33 +100,8 @@ public struct Audience: Sendable {
         return (sql, arguments)
     }
 
+    /// The preview's counts alone.
     public func count(_ segment: CampaignSegment, in database: PanelDatabase, now: Date = Date()) async throws -> AudienceCounts {
-        let (from, arguments) = from(segment, now: now)
-        let reason = classification(now: now).sql
-        let devicesSQL = "SELECT \(reason), COALESCE(d.platform, ''), COALESCE(d.push_provider, ''), COUNT(d.id) \(from) GROUP BY 1, 2, 3"
-        // Users per reason on their own: a user with devices on two platforms counts once.
-        let usersSQL = "SELECT \(reason), COUNT(DISTINCT u.id) \(from) GROUP BY 1"
-        let bound = StatementArguments(arguments)
-        return try await database.read { db in
-            var counts = AudienceCounts()
-            for row in try Row.fetchAll(db, sql: devicesSQL, arguments: bound) {
-                let devices: Int = row[3]
-                guard devices > 0 else { continue }
-                if row[0] == "reachable" {
-                    counts.reachableDevices += devices
-                    counts.devicesByGroup[.init(platform: row[1], provider: row[2]), default: 0] += devices
-                } else if let exclusion = Exclusion(rawValue: row[0]) {
-                    counts.excludedDevices[exclusion, default: 0] += devices
-                }
-            }
-            for row in try Row.fetchAll(db, sql: usersSQL, arguments: bound) {
-                if row[0] == "reachable" {
-                    counts.reachableUsers = row[1]
-                } else if let exclusion = Exclusion(rawValue: row[0]) {
-                    counts.excludedUsers[exclusion] = row[1]
-                }
-            }
-            return counts
-        }
+        try await preview(segment, schedule: .now, in: database, now: now).counts
     }
 }

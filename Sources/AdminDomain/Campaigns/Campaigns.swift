@@ -8,13 +8,23 @@ public struct CampaignDraft: Sendable, Equatable {
     public var deepLink: String?
     public var timeToLive: Int
     public var segment: CampaignSegment
+    /// A template of `Templates/`: each recipient gets its variant for their language; the
+    /// title and body above are then its English text, kept for the record.
+    public var template: String?
+    /// Pushes a second at most; nil: the providers' quota.
+    public var perSecond: Int?
+    public var schedule: CampaignSchedule
 
-    public init(title: String, body: String, deepLink: String? = nil, timeToLive: Int = 86_400, segment: CampaignSegment = CampaignSegment()) {
+    public init(title: String, body: String, deepLink: String? = nil, timeToLive: Int = 86_400, segment: CampaignSegment = CampaignSegment(),
+                template: String? = nil, perSecond: Int? = nil, schedule: CampaignSchedule = .now) {
         self.title = title
         self.body = body
         self.deepLink = deepLink
         self.timeToLive = timeToLive
         self.segment = segment
+        self.template = template
+        self.perSecond = perSecond
+        self.schedule = schedule
     }
 }
 
@@ -38,10 +48,12 @@ public struct Campaigns: Sendable {
     public func create(_ draft: CampaignDraft, by actor: Actor, now: Date = Date()) async throws -> Int64 {
         try await database.write { db in
             try db.execute(sql: """
-                INSERT INTO panel_campaigns (title, body, deep_link, ttl_seconds, segment, status, created_by, created_at)
-                VALUES (?, ?, ?, ?, ?, 'draft', ?, ?)
+                INSERT INTO panel_campaigns (title, body, deep_link, ttl_seconds, segment, status, created_by, created_at,
+                                             template, per_second, send_at, local_time)
+                VALUES (?, ?, ?, ?, ?, 'draft', ?, ?, ?, ?, ?, ?)
                 """, arguments: [draft.title, draft.body, draft.deepLink, draft.timeToLive, draft.segment.storedText,
-                                 actor.identity?.adminID, SQLiteTime.string(now)])
+                                 actor.identity?.adminID, SQLiteTime.string(now), draft.template, draft.perSecond,
+                                 draft.schedule.plannedAt.map(SQLiteTime.string), draft.schedule.localTime?.description])
             let id = db.lastInsertedRowID
             try AuditLog.insert(actor.entry(.campaignCreated, target: "campaign:\(id)", detail: String(draft.title.prefix(200))), now: now, in: db)
             return id

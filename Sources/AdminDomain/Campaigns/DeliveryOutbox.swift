@@ -16,6 +16,8 @@ public struct ClaimedDelivery: Sendable, Equatable {
     public let body: String
     public let deepLink: String?
     public let timeToLive: Int
+    /// The campaign's template, whose variant for the recipient's language is sent.
+    public let template: String?
 
     /// What the providers see: `data.delivery_id`, the collapse id and the Android tag.
     public var deliveryID: String { "c\(campaignID)-\(rowID)" }
@@ -37,7 +39,7 @@ public enum DeliveryResult: Sendable, Equatable {
 /// its request goes out and recorded after, in batches; at start, rows still `sending` were
 /// in flight at a crash and become `unknown`, never sent again.
 public struct DeliveryOutbox: Sendable {
-    let database: PanelDatabase
+    public let database: PanelDatabase
     /// A delivery that asked to be retried this many times is failed instead.
     public static let maximumAttempts = 5
 
@@ -57,9 +59,17 @@ public struct DeliveryOutbox: Sendable {
         }
     }
 
-    /// Up to `limit` due deliveries of sending campaigns, marked `sending` in the same
-    /// transaction. A device that lost its token since the launch is failed here, unsent.
-    public func claim(limit: Int, now: Date = Date()) async throws -> [ClaimedDelivery] {
+    /// The campaigns being sent, with their throttle (pushes a second; nil: none of their own).
+    public func sendingCampaigns() async throws -> [(id: Int64, perSecond: Int?)] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, per_second FROM panel_campaigns WHERE status = 'sending' ORDER BY id").map { ($0[0], $0[1]) }
+        }
+    }
+
+    /// Up to `limit` due deliveries of sending campaigns (and at most `allowance[id]` of a
+    /// campaign given one), marked `sending` in the same transaction. A device that lost
+    /// its token since the launch is failed here, unsent.
+    public func claim(limit: Int, allowance: [Int64: Int]? = nil, now: Date = Date()) async throws -> [ClaimedDelivery] {
         let at = SQLiteTime.string(now)
         // A read first: with no campaign sending, the idle dispatcher never takes the write lock.
         let sending = try await database.read { db in
@@ -71,6 +81,8 @@ public struct DeliveryOutbox: Sendable {
             // never walked past, however many wait.
             var rows: [Row] = []
             for campaign in try Int64.fetchAll(db, sql: "SELECT id FROM panel_campaigns WHERE status = 'sending' ORDER BY id") where rows.count < limit {
+                let wanted = min(limit - rows.count, allowance.map { $0[campaign] ?? 0 } ?? Int.max)
+                guard wanted > 0 else { continue }
                 rows += try Row.fetchAll(db, sql: """
                     UPDATE panel_deliveries SET state = 'sending', attempts = attempts + 1, updated_at = :now
                     WHERE id IN (
@@ -78,7 +90,7 @@ public struct DeliveryOutbox: Sendable {
                       WHERE campaign_id = :campaign AND state IN ('queued', 'retry') AND due_at <= :now
                       ORDER BY due_at LIMIT :limit)
                     RETURNING id, campaign_id, device_id, user_id, attempts
-                    """, arguments: ["now": at, "campaign": campaign, "limit": limit - rows.count])
+                    """, arguments: ["now": at, "campaign": campaign, "limit": wanted])
             }
             var claimed: [ClaimedDelivery] = []
             var content: [Int64: Row] = [:]
@@ -87,7 +99,7 @@ public struct DeliveryOutbox: Sendable {
                 let campaignID: Int64 = row["campaign_id"]
                 let deviceID: Int64 = row["device_id"]
                 if content[campaignID] == nil {
-                    content[campaignID] = try Row.fetchOne(db, sql: "SELECT title, body, deep_link, ttl_seconds FROM panel_campaigns WHERE id = ?",
+                    content[campaignID] = try Row.fetchOne(db, sql: "SELECT title, body, deep_link, ttl_seconds, template FROM panel_campaigns WHERE id = ?",
                                                            arguments: [campaignID])
                 }
                 guard let campaign = content[campaignID],
@@ -101,7 +113,7 @@ public struct DeliveryOutbox: Sendable {
                     rowID: row["id"], campaignID: campaignID, deviceID: deviceID, userID: row["user_id"],
                     attempt: (row["attempts"] as Int) - 1, token: token,
                     platform: try device.decode(forColumn: "platform"), provider: try device.decode(forColumn: "push_provider"),
-                    title: campaign["title"], body: campaign["body"], deepLink: campaign["deep_link"], timeToLive: campaign["ttl_seconds"]))
+                    title: campaign["title"], body: campaign["body"], deepLink: campaign["deep_link"], timeToLive: campaign["ttl_seconds"], template: campaign["template"]))
             }
             for id in lost {
                 try db.execute(sql: "UPDATE panel_deliveries SET state = 'failed', detail = 'the device has no push token any more', updated_at = ? WHERE id = ?",

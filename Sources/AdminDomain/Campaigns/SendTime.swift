@@ -62,6 +62,25 @@ public enum CampaignSchedule: Sendable, Equatable {
     case at(Date)
     /// The next time it is this local time where each recipient is.
     case localTime(LocalTime)
+
+    /// As stored in a draft: `send_at` and `local_time`, both nil for now.
+    public init(sendAt: String?, localTime: String?) {
+        if let time = localTime.flatMap(LocalTime.init) {
+            self = .localTime(time)
+        } else if let date = sendAt.flatMap(SQLiteTime.date) {
+            self = .at(date)
+        } else {
+            self = .now
+        }
+    }
+
+    var plannedAt: Date? {
+        if case .at(let date) = self { date } else { nil }
+    }
+
+    var localTime: LocalTime? {
+        if case .localTime(let time) = self { time } else { nil }
+    }
 }
 
 extension SendTime {
@@ -86,6 +105,25 @@ extension SendTime {
                                 end: String.fromDatabaseValue(values[3]).flatMap(LocalTime.init), in: zone)
         return SQLiteTime.string(due)
     }
+
+    /// `panel_is_timezone(name)`: 1 when the name is a timezone, for the preview's count of
+    /// recipients who get the default zone instead.
+    static let sqlIsTimeZone = DatabaseFunction("panel_is_timezone", argumentCount: 1, pure: true) { values in
+        let name = String.fromDatabaseValue(values[0]) ?? ""
+        return zones.withLock { cache -> Bool in
+            if cache[name] != nil { return true }
+            guard let zone = TimeZone(identifier: name) else { return false }
+            if cache.count < 2_000 { cache[name] = zone }
+            return true
+        }
+    }
+
+    /// `panel_is_local_time(text)`: 1 for 'HH:MM', for the count of malformed quiet hours.
+    static let sqlIsLocalTime = DatabaseFunction("panel_is_local_time", argumentCount: 1, pure: true) { values in
+        String.fromDatabaseValue(values[0]).flatMap(LocalTime.init) != nil
+    }
+
+    static let functions = [sqlDueAt, sqlIsTimeZone, sqlIsLocalTime]
 
     /// Timezones by name: looking one up is far slower than the rest of a row.
     private static let zones = Mutex<[String: TimeZone]>([:])

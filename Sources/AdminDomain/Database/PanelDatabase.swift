@@ -82,7 +82,7 @@ public struct PanelDatabase: Sendable {
         writerConfig.busyMode = .timeout(busyTimeout)
         writerConfig.prepareDatabase { db in
             db.add(function: DeadTokens.sqlHash)
-            db.add(function: SendTime.sqlDueAt)
+            for function in SendTime.functions { db.add(function: function) }
         }
         let writer: DatabaseQueue
         do {
@@ -110,6 +110,7 @@ public struct PanelDatabase: Sendable {
         readerConfig.prepareDatabase { db in
             try db.execute(sql: "PRAGMA query_only = 1")
             db.add(function: DeadTokens.sqlHash)
+            for function in SendTime.functions { db.add(function: function) }
         }
         let reader = try DatabasePool(path: path, configuration: readerConfig)
         return PanelDatabase(reader: reader, writer: writer, path: path)

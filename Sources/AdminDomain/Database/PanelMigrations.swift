@@ -141,6 +141,20 @@ enum PanelMigrations {
         CREATE INDEX panel_deliveries_campaign_state ON panel_deliveries(campaign_id, state);
         CREATE INDEX panel_deliveries_user ON panel_deliveries(user_id, updated_at);
         """),
+        // Templates, a throttle per campaign, and what devices confirmed (0 nothing, 1
+        // received, 2 opened) counted beside the state from one index.
+        (9, """
+        ALTER TABLE panel_campaigns ADD COLUMN template TEXT;
+        ALTER TABLE panel_campaigns ADD COLUMN per_second INTEGER;
+        ALTER TABLE panel_deliveries ADD COLUMN receipt INTEGER NOT NULL DEFAULT 0;
+        DROP INDEX panel_deliveries_campaign_state;
+        CREATE INDEX panel_deliveries_counts ON panel_deliveries(campaign_id, state, receipt);
+        CREATE TABLE panel_receipt_cursor (
+          id          INTEGER PRIMARY KEY CHECK (id = 1),
+          created_at  TEXT NOT NULL,
+          receipt_id  INTEGER NOT NULL
+        );
+        """),
     ]
 
     static var latestVersion: Int { steps.last?.version ?? 0 }

@@ -15,6 +15,12 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Data
     }
 
     public var description: String { text }
+
+    public var daysSinceEpoch: Int64 {
+        let parts = text.split(separator: "-").compactMap { Int64($0) }
+        return SQLiteTime.daysSinceEpoch(year: parts[0], month: parts[1], day: parts[2])
+    }
+
     public static func < (lhs: Day, rhs: Day) -> Bool { lhs.text < rhs.text }
 
     public var databaseValue: DatabaseValue { text.databaseValue }

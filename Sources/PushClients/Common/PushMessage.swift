@@ -54,3 +54,11 @@ public enum PushLimits {
     /// APNs refuses a longer `apns-collapse-id`.
     public static let collapseIDBytes = 64
 }
+
+extension PushMessage {
+    /// The larger of the FCM and APNs payloads for this message, as the clients would send
+    /// it: what the composer checks against `PushLimits.payloadBytes`.
+    public var payloadBytes: Int {
+        max(FCMRequestBody(self, now: Date()).payloadBytes, APNsPayload.bytes(self).count)
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import GRDB
+
+/// What a campaign would do if launched now: its audience, who is left out and why, when
+/// the pushes would land, and a few of the people who would get one.
+public struct AudiencePreview: Sendable, Equatable {
+    public var counts = AudienceCounts()
+    /// Reachable devices whose push would wait for the end of the recipient's quiet hours.
+    public var inQuietHours = 0
+    /// Reachable users whose timezone is not one: they get the configured default.
+    public var invalidTimeZones = 0
+    /// Reachable users whose quiet hours do not read as 'HH:MM': counted as none.
+    public var malformedQuietHours = 0
+    /// Up to ten reachable users, lowest ids first.
+    public var samples: [SampleRecipient] = []
+    public var elapsed: Duration = .zero
+
+    public init() {}
+
+    mutating func add(_ other: AudiencePreview) {
+        counts.reachableUsers += other.counts.reachableUsers
+        counts.reachableDevices += other.counts.reachableDevices
+        counts.devicesByGroup.merge(other.counts.devicesByGroup, uniquingKeysWith: +)
+        counts.excludedDevices.merge(other.counts.excludedDevices, uniquingKeysWith: +)
+        counts.excludedUsers.merge(other.counts.excludedUsers, uniquingKeysWith: +)
+        inQuietHours += other.inQuietHours
+        invalidTimeZones += other.invalidTimeZones
+        malformedQuietHours += other.malformedQuietHours
+        samples = Array((samples + other.samples).sorted { $0.userID < $1.userID }.prefix(AudiencePreview.sampleSize))
+    }
+
+    public static let sampleSize = 10
+}
+
+/// One user the campaign would reach, with what their message would be filled with.
+public struct SampleRecipient: Sendable, Equatable {
+    public let userID: Int64
+    public let platform: String
+    public let locale: String
+    public let timeZone: String
+}
+
+extension Audience {
+    /// Counted over user-id ranges, two at a time, each range its own short read: a page
+    /// that shows `progress` never waits on a scan, and the backend never waits on us.
+    public func preview(_ segment: CampaignSegment, schedule: CampaignSchedule, defaultTimeZone: String = "UTC",
+                        in database: PanelDatabase, now: Date = Date(), ranges: Int = 16, parallel: Int = 2,
+                        progress: @escaping @Sendable (Double) async -> Void = { _ in }) async throws -> AudiencePreview {
+        let started = ContinuousClock.now
+        let (first, last) = try await database.read { db -> (Int64, Int64) in
+            let row = try Row.fetchOne(db, sql: "SELECT MIN(id), MAX(id) FROM users")
+            return ((row?[0] as Int64?) ?? 0, (row?[1] as Int64?) ?? -1)
+        }
+        guard last >= first else { return AudiencePreview() }
+        let span = (last - first) / Int64(max(1, ranges)) + 1
+        let bounds = stride(from: first - 1, to: last, by: Int(span)).map { ($0, min(last, $0 + span)) }
+        let sql = previewSQL(segment, schedule: schedule, defaultTimeZone: defaultTimeZone, now: now)
+        var total = AudiencePreview()
+        try await withThrowingTaskGroup(of: AudiencePreview.self) { group in
+            var next = 0, done = 0
+            func start() {
+                guard next < bounds.count else { return }
+                let (after, upTo) = bounds[next]
+                next += 1
+                group.addTask { try await Self.previewRange(sql, after: after, upTo: upTo, in: database) }
+            }
+            for _ in 0..<max(1, parallel) { start() }
+            while let part = try await group.next() {
+                total.add(part)
+                done += 1
+                await progress(Double(done) / Double(bounds.count))
+                start()
+            }
+        }
+        total.elapsed = ContinuousClock.now - started
+        return total
+    }
+
+    struct PreviewSQL: Sendable {
+        let counts: String
+        let samples: String
+        let arguments: [String: DatabaseValue]
+    }
+
+    func previewSQL(_ segment: CampaignSegment, schedule: CampaignSchedule, defaultTimeZone: String, now: Date) -> PreviewSQL {
+        let (from, fixed) = from(segment, now: now, extra: [SQLCondition("u.id > :after AND u.id <= :upTo")])
+        var arguments = fixed
+        arguments["sendAt"] = SQLiteTime.string(schedule.plannedAt.map { max($0, now) } ?? now).databaseValue
+        arguments["localTime"] = schedule.localTime?.description.databaseValue ?? .null
+        arguments["defaultZone"] = defaultTimeZone.databaseValue
+        let reason = classification(now: now).sql
+        // Materialised so that each row's reason is worked out once for both counts.
+        let counts = """
+            WITH r AS MATERIALIZED (
+              SELECT \(reason) AS reason, u.id AS uid, d.id AS did, COALESCE(d.platform, '') AS platform,
+                     COALESCE(d.push_provider, '') AS provider, u.timezone AS tz, s.quiet_start AS qs, s.quiet_end AS qe
+              \(from))
+            SELECT 'devices', reason, platform, provider, COUNT(did),
+                   SUM(CASE WHEN reason = 'reachable' AND qs IS NOT NULL AND qe IS NOT NULL
+                            AND panel_due_at(:sendAt, tz, qs, qe, :localTime, :defaultZone)
+                                IS NOT panel_due_at(:sendAt, tz, NULL, NULL, :localTime, :defaultZone) THEN 1 ELSE 0 END),
+                   0, 0
+            FROM r GROUP BY reason, platform, provider
+            UNION ALL
+            SELECT 'users', reason, '', '', COUNT(DISTINCT uid), 0,
+                   COUNT(DISTINCT CASE WHEN reason = 'reachable' AND NOT panel_is_timezone(tz) THEN uid END),
+                   COUNT(DISTINCT CASE WHEN reason = 'reachable' AND ((qs IS NOT NULL AND NOT panel_is_local_time(qs))
+                                                                   OR (qe IS NOT NULL AND NOT panel_is_local_time(qe))) THEN uid END)
+            FROM r GROUP BY reason
+            """
+        let samples = """
+            SELECT u.id, CAST(d.platform AS TEXT), CAST(u.locale AS TEXT), CAST(u.timezone AS TEXT) \(from)
+              AND (\(reason)) = 'reachable' GROUP BY u.id ORDER BY u.id LIMIT \(AudiencePreview.sampleSize)
+            """
+        return PreviewSQL(counts: counts, samples: samples, arguments: arguments)
+    }
+
+    static func previewRange(_ sql: PreviewSQL, after: Int64, upTo: Int64, in database: PanelDatabase) async throws -> AudiencePreview {
+        var arguments = sql.arguments
+        arguments["after"] = after.databaseValue
+        arguments["upTo"] = upTo.databaseValue
+        let bound = StatementArguments(arguments)
+        return try await database.read { db in
+            var part = AudiencePreview()
+            for row in try Row.fetchAll(db, sql: sql.counts, arguments: bound) {
+                let kind: String = row[0], reason: String = row[1], count: Int = row[4]
+                if kind == "devices" {
+                    guard count > 0 else { continue }
+                    if reason == "reachable" {
+                        part.counts.reachableDevices += count
+                        part.counts.devicesByGroup[.init(platform: row[2], provider: row[3]), default: 0] += count
+                        part.inQuietHours += row[5] as Int
+                    } else if let exclusion = Exclusion(rawValue: reason) {
+                        part.counts.excludedDevices[exclusion, default: 0] += count
+                    }
+                } else if reason == "reachable" {
+                    part.counts.reachableUsers += count
+                    part.invalidTimeZones += row[6] as Int
+                    part.malformedQuietHours += row[7] as Int
+                } else if let exclusion = Exclusion(rawValue: reason) {
+                    part.counts.excludedUsers[exclusion, default: 0] += count
+                }
+            }
+            if part.counts.reachableUsers > 0 {
+                part.samples = try Row.fetchAll(db, sql: sql.samples, arguments: bound).map {
+                    SampleRecipient(userID: $0[0], platform: ($0[1] as String?) ?? "", locale: ($0[2] as String?) ?? "", timeZone: ($0[3] as String?) ?? "")
+                }
+            }
+            return part
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import GRDB
+
+/// Where a campaign's deliveries are, and what devices confirmed: the live page's numbers.
+public struct CampaignProgress: Sendable, Equatable, Codable {
+    public var total = 0
+    /// Queued and due, or claimed for sending.
+    public var queued = 0
+    /// Queued for later: quiet hours, a local time, a scheduled time, a retry.
+    public var waiting = 0
+    public var sending = 0
+    public var accepted = 0
+    public var failed = 0
+    public var dead = 0
+    public var unknown = 0
+    public var cancelled = 0
+    /// Devices whose app said it got the push, and those where it was tapped.
+    public var received = 0
+    public var opened = 0
+    /// Failures by their reason, most common first (ten at most).
+    public var failureReasons: [Reason] = []
+
+    public struct Reason: Sendable, Equatable, Codable {
+        public let reason: String
+        public let count: Int
+    }
+
+    public init() {}
+
+    /// Settled: nothing more will happen to these.
+    public var done: Int { accepted + failed + dead + unknown + cancelled }
+
+    /// Counted from the `(campaign_id, state, receipt)` index, never from the table.
+    static func fetch(_ id: Int64, in db: Database, now: Date) throws -> CampaignProgress {
+        var progress = CampaignProgress()
+        for row in try Row.fetchAll(db, sql: """
+            SELECT state, receipt, COUNT(*) FROM panel_deliveries INDEXED BY panel_deliveries_counts
+            WHERE campaign_id = ? GROUP BY state, receipt
+            """, arguments: [id]) {
+            let count: Int = row[2]
+            let receipt: Int = row[1]
+            progress.total += count
+            if receipt >= 1 { progress.received += count }
+            if receipt >= 2 { progress.opened += count }
+            switch DeliveryState(rawValue: row[0]) {
+            case .queued, .retry: progress.queued += count
+            case .sending: progress.sending += count
+            case .accepted: progress.accepted += count
+            case .failed: progress.failed += count
+            case .dead: progress.dead += count
+            case .unknown: progress.unknown += count
+            case .cancelled: progress.cancelled += count
+            case nil: progress.unknown += count
+            }
+        }
+        if progress.queued > 0 {
+            progress.waiting = try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM panel_deliveries INDEXED BY panel_deliveries_due
+                WHERE campaign_id = ? AND state IN ('queued', 'retry') AND due_at > ?
+                """, arguments: [id, SQLiteTime.string(now)]) ?? 0
+            progress.queued -= progress.waiting
+        }
+        if progress.failed > 0 {
+            progress.failureReasons = try Row.fetchAll(db, sql: """
+                SELECT COALESCE(detail, 'no reason given'), COUNT(*) FROM panel_deliveries INDEXED BY panel_deliveries_counts
+                WHERE campaign_id = ? AND state = 'failed' GROUP BY 1 ORDER BY 2 DESC LIMIT 10
+                """, arguments: [id]).map { Reason(reason: $0[0], count: $0[1]) }
+        }
+        return progress
+    }
+}
+
+extension Campaigns {
+    public func progress(_ id: Int64, now: Date = Date()) async throws -> CampaignProgress {
+        try await database.read { db in try CampaignProgress.fetch(id, in: db, now: now) }
+    }
+}

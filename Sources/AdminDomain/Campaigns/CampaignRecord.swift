@@ -1,0 +1,92 @@
+import Foundation
+import GRDB
+
+/// A campaign as stored, for its pages.
+public struct CampaignRecord: Sendable, Equatable, Identifiable {
+    public let id: Int64
+    public let title: String
+    public let body: String
+    public let deepLink: String?
+    public let timeToLive: Int
+    /// nil when the stored segment no longer reads (a newer panel wrote it).
+    public let segment: CampaignSegment?
+    public let template: String?
+    public let perSecond: Int?
+    public let status: Stored<CampaignStatus>
+    public let statusDetail: String?
+    public let createdBy: String?
+    public let createdAt: String
+    public let launchedAt: String?
+    public let finishedAt: String?
+    public let schedule: CampaignSchedule
+
+    enum Columns {
+        static let selection = """
+            c.id, c.title, c.body, c.deep_link, c.ttl_seconds, c.segment, c.template, c.per_second, c.status, c.status_detail,
+            a.email AS created_by, c.created_at, c.launched_at, c.finished_at, c.send_at, c.local_time
+            """
+    }
+
+    init(row: Row) throws {
+        id = row["id"]
+        title = row["title"]
+        body = row["body"]
+        deepLink = row["deep_link"]
+        timeToLive = row["ttl_seconds"]
+        segment = (row["segment"] as String?).flatMap(CampaignSegment.fromStoredText)
+        template = row["template"]
+        perSecond = row["per_second"]
+        status = try row.decode(forColumn: "status")
+        statusDetail = row["status_detail"]
+        createdBy = row["created_by"]
+        createdAt = row["created_at"]
+        launchedAt = row["launched_at"]
+        finishedAt = row["finished_at"]
+        schedule = CampaignSchedule(sendAt: row["send_at"], localTime: row["local_time"])
+    }
+}
+
+/// One line of the campaigns list: a campaign and its headline numbers.
+public struct CampaignListEntry: Sendable, Equatable {
+    public let campaign: CampaignRecord
+    public let progress: CampaignProgress
+}
+
+extension Campaigns {
+    public func find(_ id: Int64) async throws -> CampaignRecord? {
+        try await database.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT \(CampaignRecord.Columns.selection) FROM panel_campaigns c LEFT JOIN panel_admins a ON a.id = c.created_by
+                WHERE c.id = ?
+                """, arguments: [id]).map(CampaignRecord.init)
+        }
+    }
+
+    /// Newest first, `limit` at a time, before the campaign id `before`; each with its
+    /// counts (one indexed GROUP BY per campaign).
+    public func list(before: Int64? = nil, limit: Int = 50) async throws -> [CampaignListEntry] {
+        try await database.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT \(CampaignRecord.Columns.selection) FROM panel_campaigns c LEFT JOIN panel_admins a ON a.id = c.created_by
+                WHERE c.id < ? ORDER BY c.id DESC LIMIT ?
+                """, arguments: [before ?? Int64.max, limit])
+            return try rows.map { row in
+                let campaign = try CampaignRecord(row: row)
+                return CampaignListEntry(campaign: campaign, progress: try CampaignProgress.fetch(campaign.id, in: db, now: Date()))
+            }
+        }
+    }
+
+    /// Campaigns with the same segment and title launched since `since`: sending the same
+    /// thing to the same people twice in a week is usually a mistake.
+    public func similarRecent(to campaign: CampaignRecord, since: Date) async throws -> [CampaignRecord] {
+        guard let segment = campaign.segment else { return [] }
+        return try await database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT \(CampaignRecord.Columns.selection) FROM panel_campaigns c LEFT JOIN panel_admins a ON a.id = c.created_by
+                WHERE c.id <> ? AND c.title = ? AND c.segment = ? AND c.launched_at >= ? AND c.status <> 'draft'
+                ORDER BY c.id DESC LIMIT 5
+                """, arguments: [campaign.id, campaign.title, segment.storedText, SQLiteTime.string(since)]).map(CampaignRecord.init)
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import GRDB
+
+/// What a campaign's placeholders are filled with for one user: read from the app's tables
+/// when a batch is sent, and for the composer's preview.
+public struct RecipientValues: Sendable, Equatable {
+    public let userID: Int64
+    public let locale: String
+    /// By placeholder name; a missing or empty value gets the template's fallback.
+    public let values: [String: String]
+
+    /// Items (food neither eaten nor deleted, documents not deleted) expiring within this
+    /// many days count for `expiring_count` and `first_expiring_item`.
+    public static let expiringWithinDays = 7
+
+    public static func load(_ userIDs: [Int64], in database: PanelDatabase, now: Date = Date()) async throws -> [Int64: RecipientValues] {
+        guard !userIDs.isEmpty else { return [:] }
+        let today = SQLiteTime.dayString(daysSinceEpoch: Int64((now.timeIntervalSince1970 / 86_400).rounded(.down)))
+        return try await database.read { db in
+            try fetch(userIDs, today: today, in: db)
+        }
+    }
+
+    static func fetch(_ userIDs: [Int64], today: String, in db: Database) throws -> [Int64: RecipientValues] {
+        var found: [Int64: RecipientValues] = [:]
+        // The app's text columns are read as text whatever a hostile row stored in them.
+        let statement = try db.cachedStatement(sql: """
+            SELECT CAST(u.display_name AS TEXT), CAST(u.plan AS TEXT), CAST(u.locale AS TEXT),
+              (SELECT COUNT(*) FROM food_items f INDEXED BY food_items_user WHERE f.user_id = u.id AND f.deleted_at IS NULL
+                 AND f.consumed_at IS NULL AND f.expiry_date BETWEEN :today AND date(:today, :window))
+              + (SELECT COUNT(*) FROM documents o INDEXED BY documents_user WHERE o.user_id = u.id AND o.deleted_at IS NULL
+                 AND o.expiry_date BETWEEN :today AND date(:today, :window)),
+              (SELECT CAST(name AS TEXT) || char(31) || CAST(expiry_date AS TEXT) FROM (
+                 SELECT f.name AS name, f.expiry_date AS expiry_date FROM food_items f INDEXED BY food_items_user
+                 WHERE f.user_id = u.id AND f.deleted_at IS NULL AND f.consumed_at IS NULL AND f.expiry_date BETWEEN :today AND date(:today, :window)
+                 UNION ALL
+                 SELECT o.title, o.expiry_date FROM documents o INDEXED BY documents_user
+                 WHERE o.user_id = u.id AND o.deleted_at IS NULL AND o.expiry_date BETWEEN :today AND date(:today, :window))
+               ORDER BY expiry_date LIMIT 1)
+            FROM users u WHERE u.id = :id
+            """)
+        let todayDay = Day(today)
+        for id in Set(userIDs) {
+            guard let row = try Row.fetchOne(statement, arguments: ["id": id, "today": today, "window": "+\(expiringWithinDays) days"]) else { continue }
+            var values: [String: String] = [:]
+            values["display_name"] = row[0]
+            values["plan"] = row[1]
+            let count: Int = row[3]
+            if count > 0 { values["expiring_count"] = String(count) }
+            if let first = (row[4] as String?)?.split(separator: "\u{1F}", omittingEmptySubsequences: false), first.count == 2 {
+                values["first_expiring_item"] = String(first[0])
+                if let day = Day(String(first[1])), let todayDay {
+                    values["days_left"] = String(day.daysSinceEpoch - todayDay.daysSinceEpoch)
+                }
+            }
+            found[id] = RecipientValues(userID: id, locale: (row[2] as String?) ?? "en", values: values)
+        }
+        return found
+    }
+}

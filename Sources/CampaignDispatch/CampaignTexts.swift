@@ -1,0 +1,27 @@
+import AdminDomain
+import PushTemplates
+
+/// Each claimed delivery's title and body, filled for its recipient.
+struct CampaignTexts: Sendable {
+    let library: PushTemplateLibrary
+    let database: PanelDatabase
+
+    /// By delivery row; a delivery missing here is sent with its campaign's text as stored
+    /// (which the composer checked, so this happens only if a template was removed since).
+    func render(_ claimed: [ClaimedDelivery]) async throws -> [Int64: (title: String, body: String)] {
+        var texts: [Int64: CampaignText] = [:]
+        for delivery in claimed where texts[delivery.campaignID] == nil {
+            texts[delivery.campaignID] = try? CampaignText(title: delivery.title, body: delivery.body,
+                                                          template: delivery.template, library: library)
+        }
+        guard !texts.isEmpty else { return [:] }
+        let users = try await RecipientValues.load(claimed.map(\.userID), in: database)
+        var rendered: [Int64: (title: String, body: String)] = [:]
+        for delivery in claimed {
+            guard let text = texts[delivery.campaignID] else { continue }
+            let recipient = users[delivery.userID]
+            rendered[delivery.rowID] = text.render(locale: recipient?.locale ?? "en", values: recipient?.values ?? [:])
+        }
+        return rendered
+    }
+}
