@@ -116,6 +116,17 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The demo's phones: the fake providers, and apps that write receipts.
+        .target(
+            name: "DeviceSimulator",
+            dependencies: [
+                "PushFakes",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "AdminWeb",
             dependencies: [
@@ -141,6 +152,8 @@ let package = Package(
             dependencies: [
                 "AdminWeb",
                 "PushClients",
+                "CampaignDispatch",
+                "DeviceSimulator",
                 "AdminDomain",
                 "DemoData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -99,15 +99,10 @@ public struct CampaignDispatcher: Service {
     }
 
     static func send(_ delivery: ClaimedDelivery, text: (title: String, body: String)?, through push: PushProviders) async -> DeliveryResult {
-        guard let provider = delivery.provider.known.flatMap({ PushProviders.Provider(rawValue: $0.rawValue) }) else {
+        guard let provider = PushProviders.Provider(delivery.provider) else {
             return .failed(reason: "the device's provider \(delivery.provider) is not one the panel sends to")
         }
-        let platform: PushPlatform = switch delivery.platform.known {
-        case .ios: .ios
-        case .android: .android
-        case nil: .other
-        }
-        let message = PushMessage(deliveryID: delivery.deliveryID, token: delivery.token, platform: platform,
+        let message = PushMessage(deliveryID: delivery.deliveryID, token: delivery.token, platform: PushPlatform(delivery.platform),
                                   title: text?.title ?? delivery.title, body: text?.body ?? delivery.body, deepLink: delivery.deepLink,
                                   timeToLive: .seconds(delivery.timeToLive), attempt: delivery.attempt)
         guard let outcome = await push.send(message, via: provider) else {

@@ -53,6 +53,7 @@ extension Attribute {
     public static let autofocus = Attribute(boolean: "autofocus")
     public static let disabled = Attribute(boolean: "disabled")
     public static let selected = Attribute(boolean: "selected")
+    public static let checked = Attribute(boolean: "checked")
     public static let hidden = Attribute(boolean: "hidden")
     public static let `defer` = Attribute(boolean: "defer")
 }

@@ -1,6 +1,8 @@
 import AdminDomain
 import AdminWeb
 import ArgumentParser
+import DeviceSimulator
+import PushClients
 import Foundation
 import Hummingbird
 import Logging
@@ -23,10 +25,23 @@ struct DemoCommand: AsyncParsableCommand {
     func run() async throws {
         let metrics = try server.bootstrap()
         var configuration = server.configuration(databasePath: db)
-        configuration.push = try await push.providers(logger: Logger(label: "push"))
+        let given = try push.configuration()
+        // Without real credentials the demo's pushes go to the device simulator.
+        let simulate = given.fcmServiceAccount == nil && given.apnsKey == nil
+        if !simulate { configuration.push = try await push.providers(logger: Logger(label: "push")) }
         let (app, services) = try await reportingErrors {
             if !FileManager.default.fileExists(atPath: db) {
                 say("creating \(db) with \(users) demo users…")
+            }
+            var simulator: DeviceSimulator?
+            if simulate {
+                let started = try await DeviceSimulator.start(databasePath: db, logger: Logger(label: "device-simulator"))
+                configuration.push = try await PushProviders.load(PushConfiguration(
+                    fcmServiceAccount: started.fcmServiceAccount, fcmBaseURL: started.baseURL, apnsKey: started.apnsKey,
+                    apnsKeyID: DeviceSimulator.apnsKeyID, apnsTeamID: DeviceSimulator.apnsTeamID, apnsTopic: DeviceSimulator.apnsTopic,
+                    apnsBaseURL: started.baseURL, extraCAFile: started.caFile), logger: Logger(label: "push"))
+                configuration.banner = "Demo: campaign pushes go to the device simulator on \(started.baseURL), never to a real phone."
+                simulator = started
             }
             let outcome = try await DemoSetup.prepare(configuration: configuration, users: users)
             if let report = outcome.seedReport {
@@ -44,8 +59,17 @@ struct DemoCommand: AsyncParsableCommand {
 
                 """)
             }
+            if !outcome.rolePasswords.isEmpty {
+                say("created accounts for the other roles (passwords shown once; no second factor needed):")
+                for account in outcome.rolePasswords {
+                    say("  \(account.role.rawValue): \(account.email)  password: \(account.password)")
+                }
+                say("")
+            }
+            if let simulator { say("pushes go to the device simulator at \(simulator.baseURL); no real phone gets one") }
             say("serving on http://\(server.host):\(server.port)")
-            return (buildApplication(services: outcome.services, configuration: configuration, metrics: metrics), outcome.services)
+            return (buildApplication(services: outcome.services, configuration: configuration, metrics: metrics,
+                                     extraServices: simulator.map { [$0] } ?? []), outcome.services)
         }
         try await app.runPanel(services: services, shutdownDeadline: configuration.shutdownDeadline)
     }

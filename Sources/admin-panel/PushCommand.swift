@@ -1,4 +1,5 @@
 import AdminDomain
+import CampaignDispatch
 import ArgumentParser
 import Foundation
 import Logging
@@ -47,14 +48,10 @@ struct PushTest: AsyncParsableCommand {
         try await reportingErrors {
             let log = PushTestLog(database: try await PanelDatabase.open(path: database.db))
             let device = try await log.device(id: deviceID)
-            guard let provider = device.provider.known.flatMap({ PushProviders.Provider(rawValue: $0.rawValue) }) else {
+            guard let provider = PushProviders.Provider(device.provider) else {
                 throw fail("device #\(deviceID) is registered with provider \(device.provider), which the panel cannot send to")
             }
-            let platform: PushPlatform = switch device.platform.known {
-            case .ios: .ios
-            case .android: .android
-            case nil: .other
-            }
+            let platform = PushPlatform(device.platform)
             let message = PushMessage(
                 deliveryID: "test-\(Int(Date().timeIntervalSince1970))-\(device.id)", token: device.token ?? "", platform: platform,
                 title: "Test notification", body: "Sent from the Expiry Tracker admin panel to check that pushes arrive.",

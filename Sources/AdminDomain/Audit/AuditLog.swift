@@ -37,6 +37,7 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case campaignPaused = "campaign_paused"
     case campaignResumed = "campaign_resumed"
     case campaignCancelled = "campaign_cancelled"
+    case campaignPreviewed = "campaign_previewed"
 }
 
 public struct AuditEntry: Sendable {

@@ -3,6 +3,8 @@ import GRDB
 
 /// Where a campaign's deliveries are, and what devices confirmed: the live page's numbers.
 public struct CampaignProgress: Sendable, Equatable, Codable {
+    /// The campaign's status as stored, read with the counts.
+    public var status = ""
     public var total = 0
     /// Queued and due, or claimed for sending.
     public var queued = 0
@@ -33,6 +35,7 @@ public struct CampaignProgress: Sendable, Equatable, Codable {
     /// Counted from the `(campaign_id, state, receipt)` index, never from the table.
     static func fetch(_ id: Int64, in db: Database, now: Date) throws -> CampaignProgress {
         var progress = CampaignProgress()
+        progress.status = try String.fetchOne(db, sql: "SELECT CAST(status AS TEXT) FROM panel_campaigns WHERE id = ?", arguments: [id]) ?? ""
         for row in try Row.fetchAll(db, sql: """
             SELECT state, receipt, COUNT(*) FROM panel_deliveries INDEXED BY panel_deliveries_counts
             WHERE campaign_id = ? GROUP BY state, receipt

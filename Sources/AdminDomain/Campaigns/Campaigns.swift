@@ -36,7 +36,7 @@ public struct Campaigns: Sendable {
     let usersPerChunk: Int
     let audience: Audience
     /// For users whose timezone is not one.
-    let defaultTimeZone: String
+    public let defaultTimeZone: String
 
     public init(database: PanelDatabase, audience: Audience = Audience(), defaultTimeZone: String = "UTC", usersPerChunk: Int = 2_000) {
         self.database = database
@@ -65,6 +65,13 @@ public struct Campaigns: Sendable {
     /// goes on from the last chunk written (`resumeLaunches`). Returns the deliveries written.
     @discardableResult
     public func launch(_ id: Int64, schedule: CampaignSchedule = .now, by actor: Actor, now: Date = Date()) async throws -> LaunchReport {
+        try await begin(id, schedule: schedule, by: actor, now: now)
+        return try await materialiseStored(id, now: now)
+    }
+
+    /// The launch's first step, with its audit row: the draft becomes `materialising`, so
+    /// that `materialiseLaunched` (or the next start) freezes its audience.
+    public func begin(_ id: Int64, schedule: CampaignSchedule, by actor: Actor, now: Date = Date()) async throws {
         let sendAt: String = switch schedule {
         case .at(let date): SQLiteTime.string(max(date, now))
         case .now, .localTime: SQLiteTime.string(now)
@@ -77,7 +84,13 @@ public struct Campaigns: Sendable {
             guard db.changesCount == 1 else { throw CampaignError("campaign #\(id) is not a draft") }
             try AuditLog.insert(actor.entry(.campaignLaunched, target: "campaign:\(id)", detail: nil), now: now, in: db)
         }
-        return try await materialiseStored(id, now: now)
+    }
+
+    /// Freezes the audience of a campaign `begin` launched: what a launch does after its
+    /// first step, in the background of the request that began it.
+    @discardableResult
+    public func materialiseLaunched(_ id: Int64) async throws -> LaunchReport {
+        try await materialiseStored(id, now: Date())
     }
 
     func materialise(_ id: Int64, segment: CampaignSegment, now: Date) async throws -> LaunchReport {

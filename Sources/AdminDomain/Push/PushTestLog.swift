@@ -21,6 +21,21 @@ public struct PushTestLog: Sendable {
         return device
     }
 
+    /// The user with this email (any case) and their devices that have a token: where a
+    /// campaign's test send goes.
+    public func devices(ofUserWithEmail email: String) async throws -> (userID: Int64, devices: [PushDevice]) {
+        let typed = email.trimmingCharacters(in: .whitespacesAndNewlines)
+        return try await database.read { db in
+            guard let userID = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE email = ? COLLATE NOCASE", arguments: [typed]) else {
+                throw PushTestError("no user has the email \(typed)")
+            }
+            let ids = try Int64.fetchAll(db, sql: """
+                SELECT id FROM devices INDEXED BY devices_user WHERE user_id = ? AND push_token IS NOT NULL AND push_token <> '' ORDER BY id LIMIT 20
+                """, arguments: [userID])
+            return (userID, try ids.compactMap { try PushDevice.fetch(id: $0, in: db) })
+        }
+    }
+
     /// What became of the push, as the provider client said it.
     public struct Result: Sendable {
         public let provider: String
@@ -50,5 +65,5 @@ public struct PushTestLog: Sendable {
 
 public struct PushTestError: Error, CustomStringConvertible, Equatable {
     public let description: String
-    init(_ description: String) { self.description = description }
+    public init(_ description: String) { self.description = description }
 }

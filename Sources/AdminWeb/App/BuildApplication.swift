@@ -14,13 +14,16 @@ public func buildApplication(_ configuration: PanelConfiguration, logger: Logger
     return (buildApplication(services: services, configuration: configuration, logger: logger, metrics: metrics), services)
 }
 
+/// - Parameter extraServices: run in the panel's service group too, such as the demo's
+///   device simulator.
 public func buildApplication(services: PanelServices, configuration: PanelConfiguration,
-                             logger: Logger? = nil, metrics: PrometheusCollectorRegistry? = nil) -> some ApplicationProtocol {
+                             logger: Logger? = nil, metrics: PrometheusCollectorRegistry? = nil,
+                             extraServices: [any Service] = []) -> some ApplicationProtocol {
     var logger = logger ?? Logger(label: "admin-panel")
     logger.logLevel = configuration.logLevel
     // The server and the panel's own jobs run in one service group: on SIGTERM the server
     // drains first, then the jobs stop.
-    var jobs = backgroundJobs(services: services, configuration: configuration, logger: logger)
+    var jobs = extraServices + backgroundJobs(services: services, configuration: configuration, logger: logger)
     if let metrics, let port = configuration.metricsPort {
         jobs.append(PanelMetrics.server(registry: metrics, port: port, logger: logger))
     }
@@ -39,6 +42,7 @@ public func buildApplication(services: PanelServices, configuration: PanelConfig
 /// the campaign dispatcher; the receipt poller joins them here.
 func backgroundJobs(services: PanelServices, configuration: PanelConfiguration, logger: Logger) -> [any Service] {
     let stats = services.stats, sweeper = services.sweeper, events = services.signIn.unauthenticatedEvents
+    let receipts = ReceiptPoller(database: services.database)
     return [
         PeriodicJob(name: "audit-flusher", every: configuration.auditFlushInterval, health: services.health, logger: logger,
                     onStop: { try await events.flush() }) {
@@ -49,8 +53,11 @@ func backgroundJobs(services: PanelServices, configuration: PanelConfiguration, 
             try await stats.refresh()
         },
         PushClientsService(push: services.push),
-        CampaignDispatcher(outbox: DeliveryOutbox(database: services.database), campaigns: Campaigns(database: services.database),
-                           push: services.push, logger: logger),
+        CampaignDispatcher(outbox: DeliveryOutbox(database: services.database), campaigns: services.campaigns,
+                           push: services.push, templates: services.templates, logger: logger),
+        PeriodicJob(name: "receipt-poller", every: configuration.receiptPollInterval, health: services.health, logger: logger) {
+            try await receipts.poll()
+        },
         PeriodicJob(name: "sweeper", every: configuration.sweepInterval, health: services.health, logger: logger) {
             let report = try await sweeper.sweep()
             if report != ExpiredRowSweeper.Report() {
@@ -65,6 +72,7 @@ public func buildRouter(services: PanelServices, publicDirectory: String) -> Rou
     let router = Router(context: PanelRequestContext.self)
     router.addMiddleware {
         RequestLogMiddleware()
+        BannerMiddleware(text: services.banner)
         MetricsMiddleware()
         OpenRequestsMiddleware(openRequests: services.openRequests)
         SecurityHeadersMiddleware(tls: services.sessionCookie.secure)
@@ -93,5 +101,6 @@ public func buildRouter(services: PanelServices, publicDirectory: String) -> Rou
     SignInFailuresController(services: services).addRoutes(to: staff)
     UsersController(services: services).addRoutes(to: staff)
     ActivityController(services: services).addRoutes(to: staff)
+    CampaignsController(services: services).addRoutes(to: staff)
     return router
 }

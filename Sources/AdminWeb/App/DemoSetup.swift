@@ -6,6 +6,8 @@ import Foundation
 /// admin account if there is none, whose password is returned to be shown once.
 public enum DemoSetup {
     public static let adminEmail = "admin@example.com"
+    /// One account per other role, so that each can be tried without an authenticator app.
+    public static let roleAccounts: [(email: String, role: Role)] = [("marketing@example.com", .marketing), ("support@example.com", .support)]
 
     public struct Outcome: Sendable {
         public let services: PanelServices
@@ -13,6 +15,8 @@ public enum DemoSetup {
         public let seedReport: DemoSeedReport?
         /// nil when an active admin already existed.
         public let adminPassword: String?
+        /// The role accounts created now, with their passwords, to show once.
+        public let rolePasswords: [(email: String, role: Role, password: String)]
     }
 
     public static func prepare(configuration: PanelConfiguration, users: Int) async throws -> Outcome {
@@ -29,6 +33,12 @@ public enum DemoSetup {
             try await services.admins.create(email: adminEmail, password: fresh, role: .admin)
             password = fresh
         }
-        return Outcome(services: services, seedReport: report, adminPassword: password)
+        var created: [(email: String, role: Role, password: String)] = []
+        for account in roleAccounts where try await services.admins.find(email: account.email) == nil {
+            let fresh = await GeneratedPassword.make(for: account.email)
+            try await services.admins.create(email: account.email, password: fresh, role: account.role)
+            created.append((account.email, account.role, fresh))
+        }
+        return Outcome(services: services, seedReport: report, adminPassword: password, rolePasswords: created)
     }
 }

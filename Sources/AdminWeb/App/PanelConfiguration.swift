@@ -32,6 +32,16 @@ public struct PanelConfiguration: Sendable {
     public var shutdownDeadline: Duration
     /// The push providers' clients, loaded from their credentials at start; none by default.
     public var push: PushProviders = .none
+    /// Where campaign message templates are read from (`NAME.LANG.mustache`).
+    public var templatesDirectory = "Templates"
+    /// For recipients whose timezone is not one.
+    public var defaultTimeZone = "UTC"
+    /// Campaign pushes a user may get in 7 days.
+    public var frequencyCap = 2
+    /// A line every page shows, such as the demo's "pushes go to the simulator".
+    public var banner: String?
+    /// How often the app's push receipts are read.
+    public var receiptPollInterval: Duration = .seconds(1)
 
     public init(
         databasePath: String,

@@ -1,6 +1,8 @@
 import AdminDomain
+import CampaignDispatch
 import Foundation
 import PushClients
+import PushTemplates
 
 /// The domain services one running panel shares between requests.
 public struct PanelServices: Sendable {
@@ -29,6 +31,15 @@ public struct PanelServices: Sendable {
     public let sweeper: ExpiredRowSweeper
     /// FCM and APNs, as configured; /health says which and when each last authenticated.
     public let push: PushProviders
+    public let campaigns: Campaigns
+    /// The message templates, as read at start; `templateProblem` says why there are none.
+    public let templates: PushTemplateLibrary
+    let templateProblem: String?
+    let previews: AudiencePreviews
+    let campaignProgress: CampaignProgressCache
+    let testSend: CampaignTestSend
+    /// Shown on every page (the demo's "pushes go to the simulator").
+    let banner: String?
 
     public init(database: PanelDatabase, configuration: PanelConfiguration) {
         self.database = database
@@ -45,5 +56,18 @@ public struct PanelServices: Sendable {
         statsMaxAge = configuration.statsMaxAge
         sweeper = ExpiredRowSweeper(database: database, sessionPolicy: configuration.sessionPolicy)
         push = configuration.push
+        let audience = Audience(frequencyCap: configuration.frequencyCap)
+        campaigns = Campaigns(database: database, audience: audience, defaultTimeZone: configuration.defaultTimeZone)
+        do {
+            templates = try PushTemplateLibrary(folder: URL(fileURLWithPath: configuration.templatesDirectory, isDirectory: true))
+            templateProblem = templates.templates.isEmpty ? "There are no templates in \(configuration.templatesDirectory)." : nil
+        } catch {
+            templates = PushTemplateLibrary()
+            templateProblem = "The templates in \(configuration.templatesDirectory) cannot be used: \(error.description)."
+        }
+        previews = AudiencePreviews(audience: audience, defaultTimeZone: configuration.defaultTimeZone, database: database)
+        campaignProgress = CampaignProgressCache(campaigns: campaigns)
+        testSend = CampaignTestSend(database: database, push: configuration.push, templates: templates)
+        banner = configuration.banner
     }
 }

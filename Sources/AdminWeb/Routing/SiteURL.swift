@@ -34,8 +34,18 @@ enum SiteURL: Sendable, Equatable {
     case userActivity(id: Int64?, ActivityLogForm = ActivityLogForm())
     case activity(ActivityForm = ActivityForm())
     case activityCSV(ActivityForm)
+    case campaigns(before: Int64? = nil)
+    case newCampaign
+    case campaign(id: Int64?, notice: CampaignNotice? = nil)
+    case campaignTestSend(id: Int64?)
+    /// GET: the confirmation page; POST: the launch.
+    case campaignConfirm(id: Int64?)
+    case campaignAction(id: Int64?, CampaignAction)
+    case campaignEvents(id: Int64?)
     case suggestScript
     case codesScript
+    case composerScript
+    case campaignScript
     case stylesheet
     case favicon
     case health
@@ -69,8 +79,17 @@ enum SiteURL: Sendable, Equatable {
         case let .userActivity(id, _): "/users/\(id.map(String.init) ?? ":id")/activity"
         case .activity: "/activity"
         case .activityCSV: "/activity.csv"
+        case .campaigns: "/campaigns"
+        case .newCampaign: "/campaigns/new"
+        case let .campaign(id, _): "/campaigns/\(id.map(String.init) ?? ":id")"
+        case let .campaignTestSend(id): "/campaigns/\(id.map(String.init) ?? ":id")/test-send"
+        case let .campaignConfirm(id): "/campaigns/\(id.map(String.init) ?? ":id")/confirm"
+        case let .campaignAction(id, action): "/campaigns/\(id.map(String.init) ?? ":id")/\(action.rawValue)"
+        case let .campaignEvents(id): "/campaigns/\(id.map(String.init) ?? ":id")/events"
         case .suggestScript: "/static/js/suggest.js"
         case .codesScript: "/static/js/codes.js"
+        case .composerScript: "/static/js/composer.js"
+        case .campaignScript: "/static/js/campaign.js"
         case .stylesheet: "/static/css/app.css"
         case .favicon: "/static/favicon.svg"
         case .health: "/health"
@@ -108,6 +127,10 @@ enum SiteURL: Sendable, Equatable {
             return withQuery(form.queryItems)
         case let .activity(form), let .activityCSV(form):
             return withQuery(form.queryItems)
+        case let .campaigns(before?):
+            return withQuery("before", String(before))
+        case let .campaign(_, notice?):
+            return withQuery(notice.queryItems)
         default:
             return path
         }

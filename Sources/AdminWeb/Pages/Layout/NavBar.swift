@@ -23,7 +23,7 @@ enum NavSection: CaseIterable {
         case .admins: .staff()
         case .users: .users()
         case .activity: .activity()
-        case .campaigns: nil
+        case .campaigns: .campaigns()
         }
     }
 
@@ -34,6 +34,7 @@ enum NavSection: CaseIterable {
         case .admins: .manageStaff
         case .users: .viewUserProfiles
         case .activity: .exportUserLists
+        case .campaigns: .manageCampaigns
         default: nil
         }
     }

@@ -7,12 +7,15 @@ struct PageLayout: HTMLComponent {
     let viewer: Viewer?
     let activeSection: NavSection?
     let children: [HTMLNode]
+    /// Extra lines for the head: a page's own script, a refresh for browsers without one.
+    var headExtras: [HTMLNode] = []
 
-    init(pageTitle: String, viewer: Viewer?, activeSection: NavSection? = nil,
+    init(pageTitle: String, viewer: Viewer?, activeSection: NavSection? = nil, headExtras: [HTMLNode] = [],
          @HTMLBuilder content: () -> [HTMLNode]) {
         self.pageTitle = pageTitle
         self.viewer = viewer
         self.activeSection = activeSection
+        self.headExtras = headExtras
         self.children = content()
     }
 
@@ -24,6 +27,7 @@ struct PageLayout: HTMLComponent {
                 title { "\(pageTitle) · Expiry Tracker Admin" }
                 link(.rel("stylesheet"), .href(SiteURL.stylesheet.path))
                 link(.rel("icon"), .href(SiteURL.favicon.path))
+                headExtras
             }
             body {
                 a(.href("#main"), .class("skip-link")) { "Skip to the content" }
@@ -44,6 +48,9 @@ struct PageLayout: HTMLComponent {
                     }
                 }
                 mainElement(.class("page"), .id("main"), Attribute("tabindex", "-1")) {
+                    if let banner = BannerMiddleware.current {
+                        p(.class("banner"), .role("status")) { banner }
+                    }
                     children
                 }
             }

@@ -44,7 +44,7 @@ extension QueryForm {
 /// replaced by another (an unknown list must not become the default list).
 struct FieldReader {
     let fields: [String: String]
-    private(set) var problems: [String] = []
+    var problems: [String] = []
 
     init(_ form: some QueryForm) {
         fields = form.fields

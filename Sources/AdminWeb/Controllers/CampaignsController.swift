@@ -1,0 +1,207 @@
+import AdminDomain
+import CampaignDispatch
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// Marketing's campaigns: compose, preview, test, confirm, launch, pause, resume, cancel,
+/// and watch. Every change is audited by the domain; every look at recipients here.
+struct CampaignsController {
+    let services: PanelServices
+
+    func addRoutes(to routes: StaffRoutes) {
+        routes.get(.campaigns(), requires: .manageCampaigns, use: list)
+        routes.get(.newCampaign, requires: .manageCampaigns, use: composer)
+        routes.post(.newCampaign, requires: .manageCampaigns, use: create)
+        routes.get(.campaign(id: nil), requires: .manageCampaigns, use: show)
+        routes.post(.campaignTestSend(id: nil), requires: .manageCampaigns, use: testSend)
+        routes.get(.campaignConfirm(id: nil), requires: .manageCampaigns, use: confirm)
+        routes.post(.campaignConfirm(id: nil), requires: .manageCampaigns, use: launch)
+        for action in CampaignAction.allCases {
+            routes.post(.campaignAction(id: nil, action), requires: .manageCampaigns, use: act(action))
+        }
+        routes.get(.campaignEvents(id: nil), requires: .manageCampaigns, use: events)
+    }
+
+    @Sendable func list(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
+        guard let text = request.uri.queryParameters.get("before") else {
+            return HTMLPage(CampaignListView(model: try await CampaignListModel.load(services, nil), viewer: context.viewer))
+        }
+        guard let before = Int64(text) else { throw PanelError(status: .badRequest, sentence: "That page link is broken: go back to the first page.") }
+        return HTMLPage(CampaignListView(model: try await CampaignListModel.load(services, before), viewer: context.viewer))
+    }
+
+    @Sendable func composer(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
+        HTMLPage(ComposerView(model: ComposerModel(library: services.templates, templateProblem: services.templateProblem), viewer: context.viewer))
+    }
+
+    @Sendable func create(request: Request, context: StaffRequestContext) async throws -> Response {
+        let form = ComposerForm(body: try await bodyText(request))
+        let result = form.read(templates: services.templates, now: Date())
+        guard let draft = result.draft else {
+            let model = ComposerModel(form: form, problems: result.problems, library: services.templates, templateProblem: services.templateProblem)
+            return HTMLPage(ComposerView(model: model, viewer: context.viewer), status: .badRequest).response()
+        }
+        let id = try await services.campaigns.create(draft, by: actor(context))
+        return .redirect(to: SiteURL.campaign(id: id, notice: CampaignNotice(.created)).href, type: .normal)
+    }
+
+    @Sendable func show(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
+        let id = try campaignID(context)
+        var query: [String: String] = [:]
+        for name in ["notice", "count"] { query[name] = request.uri.queryParameters.get(name) }
+        return try await page(context, .init(id: id, notice: CampaignNotice(query: query)))
+    }
+
+    @Sendable func testSend(request: Request, context: StaffRequestContext) async throws -> Response {
+        let id = try campaignID(context)
+        struct Form: Decodable { var email: String? }
+        let email = ((try? await request.decode(as: Form.self, context: context))?.email ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let campaign = try await services.campaigns.find(id) else { throw PanelError.notFound("No campaign #\(id).") }
+        guard !email.isEmpty else { return try await page(context, .init(id: id, problems: ["Type the email of the user whose devices get the test."]), status: .badRequest).response() }
+        do {
+            let lines = try await services.testSend.send(campaign, toEmail: String(email.prefix(320)), by: actor(context))
+            return try await page(context, .init(id: id, notice: CampaignNotice(.testSent, count: lines.count), testLines: lines)).response()
+        } catch let error as PushTestError {
+            return try await page(context, .init(id: id, problems: ["Nothing was sent: \(error.description)."]), status: .badRequest).response()
+        }
+    }
+
+    @Sendable func confirm(request: Request, context: StaffRequestContext) async throws -> Response {
+        let id = try campaignID(context)
+        guard let model = try await CampaignConfirmModel.load(services, id: id) else {
+            return .redirect(to: SiteURL.campaign(id: id).href, type: .normal)
+        }
+        return HTMLPage(CampaignConfirmView(model: model, viewer: context.viewer)).response()
+    }
+
+    @Sendable func launch(request: Request, context: StaffRequestContext) async throws -> Response {
+        let id = try campaignID(context)
+        guard var model = try await CampaignConfirmModel.load(services, id: id) else {
+            return .redirect(to: SiteURL.campaign(id: id).href, type: .normal)
+        }
+        struct Form: Decodable { var typed_count: String? }
+        let typed = String(((try? await request.decode(as: Form.self, context: context))?.typed_count ?? "").prefix(40))
+        guard model.typedMatches(typed) else {
+            model.typed = typed
+            model.problem = "Type the number of devices, \(Format.grouped(model.preview.counts.reachableDevices)), to send. Nothing was sent."
+            return HTMLPage(CampaignConfirmView(model: model, viewer: context.viewer), status: .badRequest).response()
+        }
+        do {
+            try await services.campaigns.begin(id, schedule: model.campaign.schedule, by: actor(context))
+        } catch let error as CampaignError {
+            return try await page(context, .init(id: id, problems: ["Not launched: \(error.description)."]), status: .conflict).response()
+        }
+        await services.previews.forget(id)
+        // Freezing a million-device audience takes seconds: it goes on after this answer, and
+        // a stop meanwhile is taken up at the next start.
+        let campaigns = services.campaigns, logger = context.logger
+        Task {
+            do {
+                try await campaigns.materialiseLaunched(id)
+            } catch {
+                logger.error("freezing a campaign's audience stopped; the next start goes on with it", metadata: ["campaign": "\(id)", "error": "\(error)"])
+            }
+        }
+        return .redirect(to: SiteURL.campaign(id: id, notice: CampaignNotice(.launched)).href, type: .normal)
+    }
+
+    func act(_ action: CampaignAction) -> @Sendable (Request, StaffRequestContext) async throws -> Response {
+        { [services] _, context in
+            let id = try campaignID(context)
+            let actor = Actor.staff(context.identity, from: context.clientAddress)
+            var notice: CampaignNotice
+            do {
+                switch action {
+                case .pause:
+                    try await services.campaigns.pause(id, by: actor)
+                    notice = CampaignNotice(.paused)
+                case .resume:
+                    try await services.campaigns.resume(id, by: actor)
+                    notice = CampaignNotice(.resumed)
+                case .cancel:
+                    notice = CampaignNotice(.cancelled, count: try await services.campaigns.cancel(id, by: actor))
+                }
+            } catch let error as CampaignError {
+                return try await page(context, .init(id: id, problems: ["Nothing changed: \(error.description)."]), status: .conflict).response()
+            }
+            if action == .pause {
+                let progress = try await services.campaigns.progress(id)
+                notice.count = progress.accepted + progress.unknown + progress.sending
+            }
+            return .redirect(to: SiteURL.campaign(id: id, notice: notice).href, type: .normal)
+        }
+    }
+
+    /// Server-sent events: the counts whenever they change, read at most every 400 ms
+    /// however many pages watch. The id is the counts' digest, so a browser that comes back
+    /// with `Last-Event-ID` gets nothing until something changed. A stream lasts a minute;
+    /// the browser reconnects by itself.
+    @Sendable func events(request: Request, context: StaffRequestContext) async throws -> Response {
+        let id = try campaignID(context)
+        guard try await services.campaigns.find(id) != nil else { throw PanelError.notFound("No campaign #\(id).") }
+        let lastSeen = request.headers[HTTPField.Name("Last-Event-ID")!].map { String($0.prefix(40)) }
+        let cache = services.campaignProgress
+        let body = ResponseBody { writer in
+            var last = lastSeen
+            var quietSince = ContinuousClock.now
+            let deadline = ContinuousClock.now + .seconds(60)
+            try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
+            while ContinuousClock.now < deadline, !Task.isShuttingDownGracefully, !Task.isCancelled {
+                let progress = try await cache.progress(id)
+                let data = String(decoding: try JSONEncoder().encode(progress), as: UTF8.self)
+                let eventID = CampaignEvents.digest(data)
+                if eventID != last {
+                    try await writer.write(ByteBuffer(string: "id: \(eventID)\ndata: \(data)\n\n"))
+                    last = eventID
+                    quietSince = ContinuousClock.now
+                } else if ContinuousClock.now - quietSince > .seconds(15) {
+                    try await writer.write(ByteBuffer(string: ": still here\n\n"))
+                    quietSince = ContinuousClock.now
+                }
+                try await Task.sleep(for: .milliseconds(250))
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: body)
+    }
+
+    private func page(_ context: StaffRequestContext, _ input: CampaignPageModel.Input, status: HTTPResponse.Status = .ok) async throws -> HTMLPage {
+        let model = try await CampaignPageModel.load(services, input)
+        if case .ready(let preview, _)? = model.preview, !preview.samples.isEmpty {
+            try await services.audit(context, .campaignPreviewed, target: "campaign:\(model.campaign.id)",
+                                     detail: "sample users " + preview.samples.map { "#\($0.userID)" }.joined(separator: " "))
+        }
+        return HTMLPage(CampaignPageView(model: model, viewer: context.viewer), status: status)
+    }
+
+    private func actor(_ context: StaffRequestContext) -> Actor {
+        .staff(context.identity, from: context.clientAddress)
+    }
+
+    private func campaignID(_ context: StaffRequestContext) throws -> Int64 {
+        guard let id = context.parameters.get("id", as: Int64.self), id > 0 else { throw HTTPError(.notFound) }
+        return id
+    }
+
+    /// The form body as text, within the context's upload limit.
+    private func bodyText(_ request: Request) async throws -> String {
+        var request = request
+        let buffer = try await request.collectBody(upTo: 64 * 1024)
+        return String(buffer: buffer)
+    }
+}
+
+/// The event id of a state: a short digest of its JSON.
+enum CampaignEvents {
+    static func digest(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+}

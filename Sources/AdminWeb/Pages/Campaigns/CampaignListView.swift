@@ -1,0 +1,74 @@
+import AdminDomain
+import HTMLRender
+
+struct CampaignListView: HTMLComponent {
+    let model: CampaignListModel
+    let viewer: Viewer
+
+    var content: HTMLNode {
+        PageLayout(pageTitle: "Campaigns", viewer: viewer, activeSection: .campaigns) {
+            section(.class("panel")) {
+                h1 { "Campaigns" }
+                p { a(.href(SiteURL.newCampaign.href), .class("button")) { "Compose a campaign" } }
+                if model.entries.isEmpty {
+                    p(.class("muted")) { "No campaigns yet." }
+                } else {
+                    div(.class("table-wrap")) {
+                        table(.class("data")) {
+                            caption { "Newest first. Received and opened come from the apps' receipts." }
+                            thead {
+                                tr {
+                                    th(.scope("col")) { "Campaign" }
+                                    th(.scope("col")) { "Status" }
+                                    th(.scope("col")) { "Created" }
+                                    th(.scope("col"), .class("num")) { "Audience" }
+                                    th(.scope("col"), .class("num")) { "Accepted" }
+                                    th(.scope("col"), .class("num")) { "Received" }
+                                    th(.scope("col"), .class("num")) { "Opened" }
+                                }
+                            }
+                            tbody {
+                                for entry in model.entries {
+                                    tr {
+                                        td { a(.href(SiteURL.campaign(id: entry.campaign.id).href)) { "#\(entry.campaign.id) \(entry.campaign.title)" } }
+                                        td { CampaignStatusBadge(campaign: entry.campaign) }
+                                        td { entry.campaign.createdAt }
+                                        td(.class("num")) { entry.campaign.status.known == .draft ? "–" : Format.grouped(entry.progress.total) }
+                                        td(.class("num")) { Format.grouped(entry.progress.accepted) }
+                                        td(.class("num")) { Format.grouped(entry.progress.received) }
+                                        td(.class("num")) { Format.grouped(entry.progress.opened) }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                if let before = model.nextBefore {
+                    p { a(.href(SiteURL.campaigns(before: before).href)) { "Older campaigns" } }
+                }
+            }
+        }.content
+    }
+}
+
+/// A campaign's status as a word, with the reason when it stopped on its own.
+struct CampaignStatusBadge: HTMLComponent {
+    let campaign: CampaignRecord
+
+    var content: HTMLNode {
+        span(.class("badge status-\(campaign.status.known?.rawValue ?? "unknown")")) {
+            campaign.status.known.map(Self.word) ?? "unknown (\(campaign.status.storedText))"
+        }
+    }
+
+    static func word(_ status: CampaignStatus) -> String {
+        switch status {
+        case .draft: "draft"
+        case .materialising: "preparing the audience"
+        case .sending: "sending"
+        case .paused: "paused"
+        case .cancelled: "cancelled"
+        case .finished: "finished"
+        }
+    }
+}

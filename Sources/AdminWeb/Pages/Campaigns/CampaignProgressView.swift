@@ -1,0 +1,84 @@
+import AdminDomain
+import HTMLRender
+
+/// A launched campaign's counts, a progress bar and the funnel from accepted to opened.
+/// campaign.js updates every `data-count` from the server-sent events.
+struct CampaignProgressView: HTMLComponent {
+    let progress: CampaignProgress
+
+    static let rows: [(key: String, label: String, value: @Sendable (CampaignProgress) -> Int)] = [
+        ("total", "Deliveries", { $0.total }),
+        ("queued", "Queued, due now", { $0.queued }),
+        ("waiting", "Waiting (quiet hours, local time, retry)", { $0.waiting }),
+        ("sending", "Sending", { $0.sending }),
+        ("accepted", "Accepted by the provider", { $0.accepted }),
+        ("failed", "Failed", { $0.failed }),
+        ("dead", "Dead tokens", { $0.dead }),
+        ("unknown", "Unknown (in flight at a stop)", { $0.unknown }),
+        ("cancelled", "Cancelled before sending", { $0.cancelled }),
+        ("received", "Received by devices", { $0.received }),
+        ("opened", "Opened", { $0.opened }),
+    ]
+
+    var content: HTMLNode {
+        let settled = progress.total == 0 ? 0 : Double(progress.done) / Double(progress.total)
+        return div(.class("campaign-progress"), .id("campaign-progress")) {
+            p {
+                "Progress: "
+                strong(Attribute("data-count", "done")) { Format.grouped(progress.done) }
+                " of "
+                strong(Attribute("data-count", "total")) { Format.grouped(progress.total) }
+                " settled"
+            }
+            element("progress", [.id("progress-bar"), Attribute("max", String(max(1, progress.total))), .value(String(progress.done)),
+                                 .ariaLabel("Deliveries settled")]) { Format.percent(settled) }
+            div(.class("table-wrap")) {
+                table(.class("data")) {
+                    caption { "Deliveries by state" }
+                    tbody {
+                        for row in Self.rows {
+                            tr {
+                                th(.scope("row")) { row.label }
+                                td(.class("num"), Attribute("data-count", row.key)) { Format.grouped(row.value(progress)) }
+                            }
+                        }
+                    }
+                }
+            }
+            h2 { "Funnel" }
+            ol(.class("funnel")) {
+                li { "Accepted " ; strong(Attribute("data-count", "accepted")) { Format.grouped(progress.accepted) } }
+                li {
+                    "Received "
+                    strong(Attribute("data-count", "received")) { Format.grouped(progress.received) }
+                    " ("
+                    span(Attribute("data-rate", "received")) { Format.percent(Self.rate(progress.received, of: progress.accepted)) }
+                    " of accepted)"
+                }
+                li {
+                    "Opened "
+                    strong(Attribute("data-count", "opened")) { Format.grouped(progress.opened) }
+                    " ("
+                    span(Attribute("data-rate", "opened")) { Format.percent(Self.rate(progress.opened, of: progress.received)) }
+                    " of received)"
+                }
+            }
+            if !progress.failureReasons.isEmpty {
+                div(.class("table-wrap")) {
+                    table(.class("data")) {
+                        caption { "Failures by reason" }
+                        tbody {
+                            for reason in progress.failureReasons {
+                                tr { td { reason.reason }; td(.class("num")) { Format.grouped(reason.count) } }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    static func rate(_ part: Int, of whole: Int) -> Double? {
+        whole == 0 ? nil : Double(part) / Double(whole)
+    }
+}

@@ -1,0 +1,160 @@
+import AdminDomain
+import Foundation
+import PushClients
+import PushTemplates
+
+/// The composer's fields as typed, kept to show again, and read into a draft through a
+/// `FieldReader`: an unknown value is refused with a sentence, never replaced.
+struct ComposerForm: QueryForm {
+    static let fieldNames = ["template", "title", "body", "deep_link", "ttl", "bucket", "plan", "near_limit", "food_days",
+                             "document_days", "document_type", "platform", "signed_up_from", "signed_up_to", "when", "send_at",
+                             "local_time", "per_second"]
+    var fields: [String: String] = [:]
+    init() {}
+
+    static let titleLimit = 150
+    static let bodyLimit = 1_500
+
+    /// Screens of the app a push may open.
+    static let deepLinks: [(value: String, label: String)] = [
+        ("expirytracker://items/expiring", "Items expiring soon"),
+        ("expirytracker://items/new", "Add an item"),
+        ("expirytracker://documents", "Documents"),
+        ("expirytracker://premium", "Go premium"),
+        ("expirytracker://settings/notifications", "Notification settings"),
+    ]
+
+    /// How long a provider keeps trying an offline device; FCM keeps four weeks at most.
+    static let timesToLive: [(value: String, label: String)] = [
+        ("3600", "1 hour"), ("21600", "6 hours"), ("86400", "1 day"), ("259200", "3 days"), ("604800", "1 week"), ("2419200", "4 weeks"),
+    ]
+
+    static let whens: [(value: String, label: String)] = [
+        ("now", "Now"), ("at", "At a time (UTC)"), ("local", "At a local time in each recipient's timezone"),
+    ]
+
+    /// Form bodies are parsed here rather than decoded: the fields are kept as typed.
+    init(body: String) {
+        self.init()
+        for pair in body.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = Self.decode(parts[0])
+            guard Self.fieldNames.contains(name) else { continue }
+            let limit = name == "body" ? Self.bodyLimit * 4 : 1_000
+            let value = String(Self.decode(parts.count > 1 ? parts[1] : "").prefix(limit))
+            let kept = name == "body" || name == "title" ? value.replacingOccurrences(of: "\r\n", with: "\n") : value.trimmingCharacters(in: .whitespacesAndNewlines)
+            if !kept.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { fields[name] = kept }
+        }
+    }
+
+    private static func decode(_ text: Substring) -> String {
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+    }
+
+    struct Result {
+        var draft: CampaignDraft?
+        var problems: [String]
+        /// The payload of the longest message any recipient could get, in bytes.
+        var longestPayload: Int?
+    }
+
+    /// The draft, or the sentences that refuse it.
+    func read(templates: PushTemplateLibrary, now: Date) -> Result {
+        var reader = FieldReader(self)
+        let template = reader.choice("template", "template", in: templates.templates.keys.sorted())
+        var title = self["title"], body = self["body"]
+        if let template, let english = templates.templates[template]?["en"] {
+            title = english.titleSource
+            body = english.bodySource
+        }
+        if title.trimmingCharacters(in: .whitespaces).isEmpty { reader.problem("Write a title, or choose a template.") }
+        if body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { reader.problem("Write the message, or choose a template.") }
+        if title.count > Self.titleLimit { reader.problem("The title is \(title.count) characters; keep it to \(Self.titleLimit).") }
+        if body.count > Self.bodyLimit { reader.problem("The message is \(body.count) characters; keep it to \(Self.bodyLimit).") }
+        let deepLink = reader.choice("deep_link", "app screen", in: Self.deepLinks.map(\.value))
+        let ttl = reader.choice("ttl", "time to live", in: Self.timesToLive.map(\.value)).flatMap { Int($0) } ?? 86_400
+        var segment = CampaignSegment(bucket: reader.term("bucket", "activity"), plan: reader.term("plan", "plan"),
+                                      platform: reader.term("platform", "platform"),
+                                      signedUpFrom: reader.day("signed_up_from", "Signed up from"), signedUpTo: reader.day("signed_up_to", "Signed up to"))
+        if reader.choice("near_limit", "item limit choice", in: ["1"]) != nil {
+            segment.nearItemLimit = true
+            if segment.plan == .premium { reader.problem("Users near the 50-item limit are free users: choose the free plan or any plan.") }
+        }
+        segment.foodExpiringWithinDays = reader.number("food_days", "Food expiring within", in: 0...365)
+        segment.documentsExpiringWithinDays = reader.number("document_days", "Documents expiring within", in: 0...3_650)
+        segment.documentType = reader.term("document_type", "document type")
+        if segment.documentType != nil, segment.documentsExpiringWithinDays == nil {
+            reader.problem("A document type needs a number of days: documents of that type expiring within how many days?")
+        }
+        if let from = segment.signedUpFrom, let to = segment.signedUpTo, to < from {
+            reader.problem("The sign-up range ends before it starts.")
+        }
+        var schedule = CampaignSchedule.now
+        switch reader.choice("when", "time to send", in: Self.whens.map(\.value)) {
+        case "at":
+            if let text = fields["send_at"], let date = Self.utcDate(text) {
+                if date <= now { reader.problem("The send time \(text) UTC has passed: choose a later one, or send now.") }
+                if date > now.addingTimeInterval(30 * 86_400) { reader.problem("A campaign can be scheduled up to 30 days ahead.") }
+                schedule = .at(date)
+            } else {
+                reader.problem("Give the send time as a date and time (UTC), for example 2026-12-01T09:00.")
+            }
+        case "local":
+            if let time = fields["local_time"].flatMap(LocalTime.init) {
+                schedule = .localTime(time)
+            } else {
+                reader.problem("Give the local time as HH:MM, for example 09:00.")
+            }
+        default: break
+        }
+        let perSecond = reader.number("per_second", "Pushes a second", in: 1...10_000)
+        var longest: Int?
+        if reader.problems.isEmpty {
+            do {
+                let text = try CampaignText(title: title, body: body, template: template, library: templates)
+                longest = Self.longestPayload(text, deepLink: deepLink)
+                if let longest, longest > PushLimits.payloadBytes {
+                    reader.problem("With every placeholder at its longest (\(CampaignText.valueLimit) characters) the push is \(Format.grouped(longest)) bytes; providers refuse more than \(Format.grouped(PushLimits.payloadBytes)). Shorten the text.")
+                }
+            } catch {
+                reader.problem(error.description.prefix(1).uppercased() + error.description.dropFirst() + ".")
+            }
+        }
+        guard reader.problems.isEmpty else { return Result(draft: nil, problems: reader.problems, longestPayload: longest) }
+        return Result(draft: CampaignDraft(title: title, body: body, deepLink: deepLink, timeToLive: ttl, segment: segment,
+                                           template: template, perSecond: perSecond, schedule: schedule),
+                      problems: [], longestPayload: longest)
+    }
+
+    /// Every variant filled with the longest values, as the clients would send it.
+    static func longestPayload(_ text: CampaignText, deepLink: String?) -> Int {
+        text.variants.map { variant in
+            let filled = variant.template.render(CampaignText.longestValues)
+            return PushMessage(deliveryID: "c9999999999-99999999999", token: "x", platform: .other, title: filled.title,
+                               body: filled.body, deepLink: deepLink).payloadBytes
+        }.max() ?? 0
+    }
+
+    /// "2026-12-01T09:00" as a browser's datetime-local field sends it, read as UTC.
+    static func utcDate(_ text: String) -> Date? {
+        let parts = text.split(separator: "T")
+        guard parts.count == 2, let day = Day(String(parts[0])), let time = LocalTime(String(parts[1].prefix(5))) else { return nil }
+        return SQLiteTime.date("\(day.text) \(time.description):00")
+    }
+}
+
+extension FieldReader {
+    mutating func problem(_ sentence: String) {
+        problems.append(sentence)
+    }
+
+    /// A whole number in `range`.
+    mutating func number(_ name: String, _ label: String, in range: ClosedRange<Int>) -> Int? {
+        guard let text = fields[name] else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            problems.append("\(label) must be a whole number from \(Format.grouped(range.lowerBound)) to \(Format.grouped(range.upperBound)).")
+            return nil
+        }
+        return value
+    }
+}

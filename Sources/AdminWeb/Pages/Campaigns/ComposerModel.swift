@@ -1,0 +1,29 @@
+import AdminDomain
+import PushTemplates
+
+/// The composer: the form as typed, why it was refused, and the templates to choose from.
+struct ComposerModel {
+    struct TemplateChoice: Sendable {
+        let name: String
+        let languages: [String]
+        let title: String
+        let body: String
+    }
+
+    var form: ComposerForm
+    var problems: [String] = []
+    var templates: [TemplateChoice]
+    /// Why there are no templates to choose, when there are none.
+    var templateProblem: String?
+
+    init(form: ComposerForm = ComposerForm(fields: ["when": "now", "ttl": "86400"]), problems: [String] = [],
+         library: PushTemplateLibrary, templateProblem: String?) {
+        self.form = form
+        self.problems = problems
+        templates = library.templates.keys.sorted().compactMap { name in
+            guard let languages = library.templates[name], let english = languages["en"] else { return nil }
+            return TemplateChoice(name: name, languages: languages.keys.sorted(), title: english.titleSource, body: english.bodySource)
+        }
+        self.templateProblem = templateProblem
+    }
+}

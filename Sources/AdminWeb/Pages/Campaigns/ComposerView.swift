@@ -1,0 +1,135 @@
+import AdminDomain
+import HTMLRender
+import PushClients
+import PushTemplates
+
+/// The composer: message, audience, time. Counts of characters and payload bytes update
+/// as one types (composer.js); the server checks the same limits again when saving.
+struct ComposerView: HTMLComponent {
+    let model: ComposerModel
+    let viewer: Viewer
+
+    var content: HTMLNode {
+        let form = model.form
+        return PageLayout(pageTitle: "Compose a campaign", viewer: viewer, activeSection: .campaigns,
+                          headExtras: [script(.src(SiteURL.composerScript.path), .defer) {}]) {
+            section(.class("panel")) {
+                h1 { "Compose a campaign" }
+                p(.class("muted")) { "Nothing is sent from this page: saving shows the audience and a preview, then asks you to confirm." }
+                if !model.problems.isEmpty {
+                    div(.class("notice error"), .role("alert")) {
+                        p { "The campaign was not saved:" }
+                        ul { for problem in model.problems { li { problem } } }
+                    }
+                }
+                if let problem = model.templateProblem { p(.class("notice")) { problem } }
+                HTMLRender.form(.method(.post), .action(SiteURL.newCampaign.href), .class("composer"), .id("composer")) {
+                    CSRFField(token: viewer.csrfToken)
+                    fieldsetNode("Message") {
+                        label {
+                            "Template"
+                            select(.name("template"), .id("template")) {
+                                option(.value("")) { "None: write the message below" }
+                                for choice in model.templates {
+                                    option(selectedIf: form["template"] == choice.name, .value(choice.name),
+                                           Attribute("data-title", choice.title), Attribute("data-body", choice.body)) {
+                                        "\(choice.name) (\(choice.languages.joined(separator: ", ")))"
+                                    }
+                                }
+                            }
+                        }
+                        p(.class("hint")) {
+                            "A template sends each recipient the version in their language (English otherwise). Placeholders you may use in your own text too: "
+                            code { PushTemplate.placeholders.keys.sorted().map { "{{\($0)}}" }.joined(separator: " ") }
+                            "; an empty value gets a fallback such as “there”."
+                        }
+                        label {
+                            "Title"
+                            input(.type("text"), .name("title"), .id("title"), .value(form["title"]), .maxlength(ComposerForm.titleLimit))
+                        }
+                        p(.class("counter")) { output(.id("title-count"), Attribute("for", "title")) { "\(form["title"].count) of \(ComposerForm.titleLimit) characters" } }
+                        label {
+                            "Message"
+                            textarea(.name("body"), .id("body"), Attribute("rows", "4"), .maxlength(ComposerForm.bodyLimit)) { form["body"] }
+                        }
+                        p(.class("counter")) {
+                            output(.id("body-count"), Attribute("for", "body")) { "\(form["body"].count) of \(ComposerForm.bodyLimit) characters" }
+                            " · "
+                            output(.id("payload-count"), Attribute("data-limit", String(PushLimits.payloadBytes))) {
+                                "payload checked against \(Format.grouped(PushLimits.payloadBytes)) bytes when saved"
+                            }
+                        }
+                        SelectField(label: "Opens in the app", name: "deep_link", options: ComposerForm.deepLinks, selected: form["deep_link"], anyLabel: "The app's home screen")
+                        SelectField(label: "Time to live (how long a provider keeps trying an offline phone)", name: "ttl",
+                                    options: ComposerForm.timesToLive, selected: form["ttl"], anyLabel: nil)
+                    }
+                    fieldsetNode("Audience (all conditions must hold)") {
+                        SelectField(label: "Activity", name: "bucket", options: ActivityBucket.allCases.map { ($0.rawValue, $0.label) }, selected: form["bucket"], anyLabel: "All users")
+                        SelectField(label: "Plan", name: "plan", options: Plan.allCases.map { ($0.rawValue, $0.rawValue) }, selected: form["plan"])
+                        label(.class("check")) {
+                            if form["near_limit"] == "1" {
+                                input(.type("checkbox"), .name("near_limit"), .value("1"), .checked)
+                            } else {
+                                input(.type("checkbox"), .name("near_limit"), .value("1"))
+                            }
+                            " Free users at or near the 50-item limit (\(CampaignSegment.nearLimitItems) items or more)"
+                        }
+                        label {
+                            "Food expiring within (days)"
+                            input(.type("number"), .name("food_days"), .value(form["food_days"]), Attribute("min", "0"), Attribute("max", "365"))
+                        }
+                        label {
+                            "Documents expiring within (days)"
+                            input(.type("number"), .name("document_days"), .value(form["document_days"]), Attribute("min", "0"), Attribute("max", "3650"))
+                        }
+                        SelectField(label: "Of document type", name: "document_type", options: DocumentType.allCases.map { ($0.rawValue, $0.rawValue) }, selected: form["document_type"])
+                        SelectField(label: "Platform", name: "platform", options: Platform.allCases.map { ($0.rawValue, $0.rawValue) }, selected: form["platform"])
+                        label {
+                            "Signed up from"
+                            input(.type("date"), .name("signed_up_from"), .value(form["signed_up_from"]))
+                        }
+                        label {
+                            "Signed up to"
+                            input(.type("date"), .name("signed_up_to"), .value(form["signed_up_to"]))
+                        }
+                        p(.class("hint")) {
+                            "Always left out, and counted on the next page: suspended and deleted accounts, push or campaign pushes turned off, devices without permission or token, tokens a provider called dead, and people who already had the weekly maximum of campaign pushes."
+                        }
+                    }
+                    fieldsetNode("When") {
+                        SelectField(label: "Send", name: "when", options: ComposerForm.whens, selected: form["when"].isEmpty ? "now" : form["when"], anyLabel: nil)
+                        label {
+                            "Date and time (UTC), for “at a time”"
+                            input(.type("datetime-local"), .name("send_at"), .value(form["send_at"]))
+                        }
+                        label {
+                            "Local time (HH:MM), for “at a local time”"
+                            input(.type("time"), .name("local_time"), .value(form["local_time"]))
+                        }
+                        label {
+                            "At most this many pushes a second (empty: the providers' quota, \(Format.grouped(10_000)))"
+                            input(.type("number"), .name("per_second"), .value(form["per_second"]), Attribute("min", "1"), Attribute("max", "10000"))
+                        }
+                        p(.class("hint")) { "Quiet hours are respected: a push that would land in someone's quiet hours waits until they end." }
+                    }
+                    div(.class("actions")) {
+                        button(.type("submit")) { "Save and preview the audience" }
+                        a(.href(SiteURL.campaigns().href)) { "Back to the campaigns" }
+                    }
+                }
+            }
+        }.content
+    }
+
+    private func fieldsetNode(_ legend: String, @HTMLBuilder _ children: () -> [HTMLNode]) -> HTMLNode {
+        element("fieldset", []) {
+            element("legend", []) { legend }
+            children()
+        }
+    }
+}
+
+/// An option, selected when `selected` holds.
+func option(selectedIf selected: Bool, _ attributes: Attribute..., @HTMLBuilder content: () -> [HTMLNode]) -> HTMLNode {
+    element("option", attributes + (selected ? [.selected] : []), content: content)
+}

@@ -1,0 +1,59 @@
+import AdminDomain
+import Foundation
+import PushClients
+import PushTemplates
+
+/// A campaign's message sent now to every device of one user found by email, filled for
+/// that user: what a marketer checks on their own phone before the real send. Each device's
+/// outcome is recorded with its audit row, as `push test` does.
+public struct CampaignTestSend: Sendable {
+    let log: PushTestLog
+    let database: PanelDatabase
+    let push: PushProviders
+    let templates: PushTemplateLibrary
+
+    public init(database: PanelDatabase, push: PushProviders, templates: PushTemplateLibrary) {
+        self.database = database
+        log = PushTestLog(database: database)
+        self.push = push
+        self.templates = templates
+    }
+
+    public struct Line: Sendable, Equatable {
+        public let deviceID: Int64
+        public let platform: String
+        public let maskedToken: String
+        public let outcome: String
+    }
+
+    public func send(_ campaign: CampaignRecord, toEmail email: String, by actor: Actor, now: Date = Date()) async throws -> [Line] {
+        let (userID, devices) = try await log.devices(ofUserWithEmail: email)
+        guard !devices.isEmpty else { throw PushTestError("that user has no device with a push token") }
+        let text: CampaignText
+        do {
+            text = try CampaignText(title: campaign.title, body: campaign.body, template: campaign.template, library: templates)
+        } catch {
+            throw PushTestError(error.description)
+        }
+        let recipient = try await RecipientValues.load([userID], in: database, now: now)[userID]
+        let filled = text.render(locale: recipient?.locale ?? "en", values: recipient?.values ?? [:])
+        var lines: [Line] = []
+        for device in devices {
+            let outcome: PushOutcome?
+            if let provider = PushProviders.Provider(device.provider) {
+                let message = PushMessage(deliveryID: "t\(campaign.id)-\(device.id)-\(Int(now.timeIntervalSince1970))", token: device.token ?? "",
+                                          platform: PushPlatform(device.platform), title: filled.title, body: filled.body,
+                                          deepLink: campaign.deepLink, timeToLive: .seconds(3_600))
+                outcome = await push.send(message, via: provider)
+            } else {
+                outcome = .failed(reason: "the device's provider \(device.provider) is not one the panel sends to")
+            }
+            let sentence = outcome?.sentence ?? "not sent: no credentials are configured for \(device.provider)"
+            let dead: String? = if case .deadToken(let reason) = outcome { reason } else { nil }
+            try await log.record(.init(provider: device.provider.storedText, dryRun: false, outcome: "campaign #\(campaign.id) test: \(sentence)",
+                                       deadReason: dead), for: device, by: actor, now: now)
+            lines.append(Line(deviceID: device.id, platform: device.platform.storedText, maskedToken: device.maskedToken ?? "", outcome: sentence))
+        }
+        return lines
+    }
+}

@@ -1,0 +1,38 @@
+// Live counts on a campaign's page, from server-sent events. Without this script the
+// page reloads itself every few seconds (a <noscript> refresh) and has a Refresh link.
+(function () {
+  "use strict";
+  var panel = document.querySelector("[data-events]");
+  if (!panel || !window.EventSource) return;
+  var url = panel.getAttribute("data-events");
+  if (!url) return;
+  var note = document.getElementById("live-note");
+  var bar = document.getElementById("progress-bar");
+  var grouped = new Intl.NumberFormat("en-US");
+
+  function rate(part, whole) {
+    return whole === 0 ? "n/a" : (100 * part / whole).toFixed(1) + "%";
+  }
+
+  var source = new EventSource(url);
+  source.onmessage = function (event) {
+    var p = JSON.parse(event.data);
+    p.done = p.accepted + p.failed + p.dead + p.unknown + p.cancelled;
+    document.querySelectorAll("[data-count]").forEach(function (cell) {
+      var key = cell.getAttribute("data-count");
+      if (typeof p[key] === "number") cell.textContent = grouped.format(p[key]);
+    });
+    var received = document.querySelector("[data-rate=received]");
+    var opened = document.querySelector("[data-rate=opened]");
+    if (received) received.textContent = rate(p.received, p.accepted);
+    if (opened) opened.textContent = rate(p.opened, p.received);
+    if (bar) {
+      bar.max = Math.max(1, p.total);
+      bar.value = p.done;
+    }
+    if (note) note.textContent = "Live: updated " + new Date().toLocaleTimeString() + " (" + p.status + ").";
+  };
+  source.onerror = function () {
+    if (note) note.textContent = "Live updates paused; the browser reconnects by itself.";
+  };
+})();
