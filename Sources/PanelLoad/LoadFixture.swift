@@ -8,6 +8,9 @@ public struct LoadFixture: Sendable {
     public let cookie: String
     public let typicalUserID: Int64
     public let whaleUserID: Int64
+    /// A campaign being composed (its page counts the audience) and one launched.
+    public let draftCampaignID: Int64
+    public let launchedCampaignID: Int64
 
     public static let email = "load-test@example.com"
 
@@ -29,7 +32,15 @@ public struct LoadFixture: Sendable {
         }
         let token = try await SessionStore(database: database, policy: SessionPolicy())
             .create(adminID: adminID, clientAddress: "127.0.0.1", userAgent: "panel-load")
-        return LoadFixture(cookie: "panel_session=\(token)", typicalUserID: 50, whaleUserID: DemoSeeder.whaleUserID)
+        let campaigns = Campaigns(database: database)
+        let actor = Actor.staff(StaffIdentity(adminID: adminID, email: email, role: .admin), from: "127.0.0.1")
+        let draft = try await campaigns.create(CampaignDraft(title: "Load {{display_name}}", body: "{{first_expiring_item}} expires in {{days_left}} days",
+                                                             segment: CampaignSegment(bucket: .active)), by: actor)
+        let launched = try await campaigns.create(CampaignDraft(title: "Load launched", body: "Hello {{display_name}}",
+                                                                segment: CampaignSegment(plan: .premium)), by: actor)
+        try await campaigns.launch(launched, by: actor)
+        return LoadFixture(cookie: "panel_session=\(token)", typicalUserID: 50, whaleUserID: DemoSeeder.whaleUserID,
+                           draftCampaignID: draft, launchedCampaignID: launched)
     }
 }
 

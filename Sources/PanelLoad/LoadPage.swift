@@ -27,6 +27,12 @@ public struct LoadPage: Sendable {
             LoadPage("staff", "/admins"),
             LoadPage("confirm", "/admins/end-all-sessions"),
             LoadPage("failed sign-ins", "/admins/sign-in-failures"),
+            // The live counts' event stream stays open by design, so it is not in a mix
+            // that times each answer; the page it feeds is.
+            LoadPage("campaigns", "/campaigns"),
+            LoadPage("composer", "/campaigns/new"),
+            LoadPage("campaign draft", "/campaigns/\(fixture.draftCampaignID)"),
+            LoadPage("campaign status", "/campaigns/\(fixture.launchedCampaignID)"),
         ]
     }
 }

@@ -26,7 +26,7 @@ public struct ReceiptPoller: Sendable {
                 let mark = try db.cachedStatement(sql: """
                     UPDATE panel_deliveries SET receipt = :receipt WHERE id = :row AND campaign_id = :campaign AND receipt < :receipt
                     """)
-                for receipt in batch {
+                for receipt in batch where receipt.level > 0 {
                     guard let (campaign, row) = Self.parse(receipt.deliveryID) else { continue }
                     try mark.execute(arguments: ["receipt": receipt.level, "row": row, "campaign": campaign])
                 }
@@ -42,7 +42,7 @@ public struct ReceiptPoller: Sendable {
     struct Receipt {
         let id: Int64
         let deliveryID: String
-        /// 1 received, 2 opened.
+        /// 1 received, 2 opened, 0 neither.
         let level: Int
         let createdAt: String
     }
@@ -64,8 +64,17 @@ public struct ReceiptPoller: Sendable {
                 ORDER BY created_at, id LIMIT :limit
                 """, arguments: ["time": cursor.createdAt, "id": cursor.id, "limit": limit])
             return rows.map { row in
-                Receipt(id: row[0], deliveryID: (row[1] as String?) ?? "", level: (row[2] as String?) == "opened" ? 2 : 1, createdAt: (row[3] as String?) ?? "")
+                Receipt(id: row[0], deliveryID: (row[1] as String?) ?? "", level: Self.level((row[2] as String?) ?? ""), createdAt: (row[3] as String?) ?? "")
             }
+        }
+    }
+
+    /// 1 received, 2 opened; 0 for an event the schema does not name, which counts as nothing.
+    static func level(_ event: String) -> Int {
+        switch event {
+        case "received": 1
+        case "opened": 2
+        default: 0
         }
     }
 

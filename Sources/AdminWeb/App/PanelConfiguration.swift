@@ -42,6 +42,8 @@ public struct PanelConfiguration: Sendable {
     public var banner: String?
     /// How often the app's push receipts are read.
     public var receiptPollInterval: Duration = .seconds(1)
+    /// How long one live-counts event stream stays open before the browser reconnects.
+    public var eventStreamLength: Duration = .seconds(60)
 
     public init(
         databasePath: String,

@@ -40,6 +40,7 @@ public struct PanelServices: Sendable {
     let testSend: CampaignTestSend
     /// Shown on every page (the demo's "pushes go to the simulator").
     let banner: String?
+    let eventStreamLength: Duration
 
     public init(database: PanelDatabase, configuration: PanelConfiguration) {
         self.database = database
@@ -69,5 +70,6 @@ public struct PanelServices: Sendable {
         campaignProgress = CampaignProgressCache(campaigns: campaigns)
         testSend = CampaignTestSend(database: database, push: configuration.push, templates: templates)
         banner = configuration.banner
+        eventStreamLength = configuration.eventStreamLength
     }
 }

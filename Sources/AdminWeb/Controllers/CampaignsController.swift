@@ -143,11 +143,11 @@ struct CampaignsController {
         let id = try campaignID(context)
         guard try await services.campaigns.find(id) != nil else { throw PanelError.notFound("No campaign #\(id).") }
         let lastSeen = request.headers[HTTPField.Name("Last-Event-ID")!].map { String($0.prefix(40)) }
-        let cache = services.campaignProgress
+        let cache = services.campaignProgress, length = services.eventStreamLength
         let body = ResponseBody { writer in
             var last = lastSeen
             var quietSince = ContinuousClock.now
-            let deadline = ContinuousClock.now + .seconds(60)
+            let deadline = ContinuousClock.now + length
             try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
             while ContinuousClock.now < deadline, !Task.isShuttingDownGracefully, !Task.isCancelled {
                 let progress = try await cache.progress(id)

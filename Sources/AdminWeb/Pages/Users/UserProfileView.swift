@@ -19,12 +19,7 @@ struct UserProfileView: HTMLComponent {
             SettingsPanel(settings: profile.settings)
             SubscriptionsPanel(subscriptions: profile.subscriptions, mismatch: profile.hasActiveSubscriptionOnFreePlan)
             RemindersPanel(counts: profile.reminderCounts, reminders: profile.recentReminders)
-            section(.class("panel")) {
-                h2 { "Campaign pushes" }
-                p(.class("muted")) {
-                    "The panel has not sent campaigns yet, so there are no campaign deliveries or confirmations to show."
-                }
-            }
+            CampaignPushesPanel(pushes: model.campaignPushes, campaignLinks: viewer.identity.role.may(.manageCampaigns))
             section(.class("panel")) {
                 h2 { "Recent activity" }
                 ActivityTable(events: profile.recentActivity, caption: "The latest \(profile.recentActivity.count)")
