@@ -18,8 +18,8 @@ struct TestPanel {
     static let totpSecret = "TESTKEYTESTKEYTESTKEYTESTKEY2345"
 
     let temp: TemporaryDatabase
-    let configuration: PanelConfiguration
-    let services: PanelServices
+    var configuration: PanelConfiguration
+    var services: PanelServices
 
     init(users: Int = 60, sessionPolicy: SessionPolicy = SessionPolicy(), secureCookies: Bool = false,
          twoFactorPolicy: TwoFactorPolicy = TwoFactorPolicy()) async throws {
@@ -30,6 +30,8 @@ struct TestPanel {
         // Tests flush the counted events themselves: a flush of the background flusher in
         // the middle of a slow test (seen under the full suite's load) splits a count.
         configuration.auditFlushInterval = .seconds(3_600)
+        configuration.templatesDirectory = TestPaths.repositoryRoot.appendingPathComponent("Templates").path
+        configuration.eventStreamLength = .seconds(1)
         self.configuration = configuration
         services = PanelServices(database: try await PanelDatabase.open(path: temp.path), configuration: configuration)
         let admin = try await services.admins.create(email: Self.email, password: Self.password, role: .admin)

@@ -122,13 +122,20 @@ struct CampaignsController {
                     try await services.campaigns.resume(id, by: actor)
                     notice = CampaignNotice(.resumed)
                 case .cancel:
-                    notice = CampaignNotice(.cancelled, count: try await services.campaigns.cancel(id, by: actor))
+                    _ = try await services.campaigns.cancel(id, by: actor)
+                    notice = CampaignNotice(.cancelled)
                 }
             } catch let error as CampaignError {
                 return try await page(context, .init(id: id, problems: ["Nothing changed: \(error.description)."]), status: .conflict).response()
             }
-            if action == .pause {
-                let progress = try await services.campaigns.progress(id)
+            if action != .resume {
+                // Sends already in flight finish within a second; what went out is counted after.
+                var progress = try await services.campaigns.progress(id)
+                let deadline = ContinuousClock.now + .milliseconds(1_500)
+                while progress.sending > 0, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(50))
+                    progress = try await services.campaigns.progress(id)
+                }
                 notice.count = progress.accepted + progress.unknown + progress.sending
             }
             return .redirect(to: SiteURL.campaign(id: id, notice: notice).href, type: .normal)
@@ -144,6 +151,9 @@ struct CampaignsController {
         guard try await services.campaigns.find(id) != nil else { throw PanelError.notFound("No campaign #\(id).") }
         let lastSeen = request.headers[HTTPField.Name("Last-Event-ID")!].map { String($0.prefix(40)) }
         let cache = services.campaignProgress, length = services.eventStreamLength
+        let encoder = JSONEncoder()
+        // Sorted, so that the same state always has the same digest.
+        encoder.outputFormatting = .sortedKeys
         let body = ResponseBody { writer in
             var last = lastSeen
             var quietSince = ContinuousClock.now
@@ -151,7 +161,7 @@ struct CampaignsController {
             try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
             while ContinuousClock.now < deadline, !Task.isShuttingDownGracefully, !Task.isCancelled {
                 let progress = try await cache.progress(id)
-                let data = String(decoding: try JSONEncoder().encode(progress), as: UTF8.self)
+                let data = String(decoding: try encoder.encode(progress), as: UTF8.self)
                 let eventID = CampaignEvents.digest(data)
                 if eventID != last {
                     try await writer.write(ByteBuffer(string: "id: \(eventID)\ndata: \(data)\n\n"))

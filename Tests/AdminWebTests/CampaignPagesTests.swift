@@ -1,0 +1,198 @@
+@testable import AdminDomain
+@testable import AdminWeb
+import Foundation
+import GRDB
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TestSupport
+
+/// Marketing's way from a blank composer to a launched campaign, through the real router.
+@Suite struct CampaignPages {
+    static let marketing = "market@example.com"
+
+    /// Opens a draft's page until its background preview is done.
+    static func waitForPreview(_ client: some TestClientProtocol, _ path: String, cookie: String) async throws -> String {
+        for _ in 0..<200 {
+            let page = try await client.get(path, cookie: cookie)
+            #expect(page.status == .ok)
+            if page.text.contains("Continue to the confirmation") { return page.text }
+            #expect(page.text.contains("http-equiv=\"refresh\""), "a page still counting refreshes itself")
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("the preview never finished")
+        return ""
+    }
+
+    @Test func marketingComposesPreviewsConfirmsAndLaunchesAndEveryStepIsAudited() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.addStaff(Self.marketing, role: .marketing)
+        try await panel.test { client in
+            let cookie = try await panel.signIn(client, email: Self.marketing)
+            let composer = try await client.get("/campaigns/new", cookie: cookie)
+            #expect(composer.status == .ok && composer.text.contains("expiring-soon (en, pt)"))
+            let created = try await client.postSigned("/campaigns/new", [
+                ("template", "expiring-soon"), ("ttl", "86400"), ("when", "now"), ("deep_link", "expirytracker://items/expiring"),
+            ], session: cookie)
+            #expect(created.status == .seeOther)
+            let location = try #require(created.headers[.location])
+            #expect(location.hasSuffix("?notice=created"))
+            let path = String(location.prefix { $0 != "?" })
+            let id = try #require(Int64(path.split(separator: "/").last ?? ""))
+            let draft = try await Self.waitForPreview(client, path, cookie: cookie)
+            let counts = try await Audience().count(CampaignSegment(), in: panel.services.database)
+            #expect(draft.contains("id=\"reachable-devices\">\(Format.grouped(counts.reachableDevices))<"))
+            #expect(draft.contains("class=\"notification-title\""), "a phone-like preview")
+            #expect(!draft.contains("href=\"/users/"), "marketing never gets a link to a profile")
+
+            let confirm = try await client.get("/campaigns/\(id)/confirm", cookie: cookie)
+            #expect(confirm.status == .ok)
+            #expect(confirm.text.contains("Send campaign #\(id) to \(Format.grouped(counts.reachableDevices)) devices?"))
+            #expect(confirm.text.contains("Now: sending starts as soon as you confirm"))
+            #expect(!confirm.text.contains("typed_count"), "a small audience needs no typed count")
+
+            let launched = try await client.postSigned("/campaigns/\(id)/confirm", session: cookie)
+            #expect(launched.status == .seeOther)
+            // No provider is configured here: the dispatcher pauses the campaign and says why.
+            var status = ""
+            for _ in 0..<200 {
+                status = try await client.get(path, cookie: cookie).text
+                if status.contains("stopped: no FCM service account") || status.contains("stopped: no APNs key") { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(status.contains("status-paused") && status.contains("stopped: no"), "a credentials problem pauses with a visible error")
+            #expect(status.contains("data-events=\"/campaigns/\(id)/events\""))
+            let again = try await client.postSigned("/campaigns/\(id)/confirm", session: cookie)
+            #expect(again.status == .seeOther, "a launched campaign's confirmation sends back to its page")
+            let list = try await client.get("/campaigns", cookie: cookie)
+            #expect(list.text.contains("#\(id) {{display_name}}"))
+        }
+        try await panel.services.signIn.unauthenticatedEvents.flush()
+        let actions = try await panel.services.database.read { db in
+            try String.fetchAll(db, sql: "SELECT action FROM panel_audit_log WHERE actor_email = ? ORDER BY id", arguments: [Self.marketing])
+        }
+        #expect(actions.contains("campaign_created") && actions.contains("campaign_launched") && actions.contains("campaign_previewed"))
+    }
+
+    @Test func theComposerRefusesWhatItCannotSendWithASentenceAndKeepsWhatWasTyped() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let cookie = try await panel.signIn(client)
+            func refused(_ fields: [(String, String)], _ sentence: String) async throws {
+                let defaults = [("ttl", "86400"), ("when", "now")].filter { field in !fields.contains { $0.0 == field.0 } }
+                let answer = try await client.postSigned("/campaigns/new", defaults + fields, session: cookie)
+                #expect(answer.status == .badRequest, "\(fields)")
+                #expect(answer.text.contains(sentence), "\(fields): \(answer.text.components(separatedBy: "notice error").dropFirst().first?.prefix(400) ?? "")")
+            }
+            try await refused([("title", "Hi {{nickname}}"), ("body", "b")], "unknown placeholder")
+            try await refused([("title", "Hi {{display_name"), ("body", "b")], "never closed")
+            try await refused([("title", "Hi {{> partial}}"), ("body", "b")], "is not a placeholder")
+            try await refused([("template", "no-such-template")], "There is no template “no-such-template”")
+            try await refused([("title", "t"), ("body", String(repeating: "\u{1F600}", count: 1_100))], "providers refuse more than 4,096")
+            try await refused([("title", "t"), ("body", "b"), ("plan", "gold")], "There is no plan “gold”")
+            try await refused([("title", "t"), ("body", "b"), ("document_type", "passport")], "A document type needs a number of days")
+            try await refused([("title", "t"), ("body", "b"), ("when", "at"), ("send_at", "2020-01-01T09:00")], "has passed")
+            try await refused([("title", "t"), ("body", "b"), ("when", "local"), ("local_time", "25:00")], "Give the local time as HH:MM")
+            try await refused([("title", "t"), ("body", "b"), ("per_second", "0")], "Pushes a second must be a whole number")
+            try await refused([("title", "<script>alert(1)</script>"), ("body", "b"), ("plan", "gold")], "&lt;script&gt;alert(1)&lt;/script&gt;")
+            let nothing = try await panel.services.campaigns.list()
+            #expect(nothing.isEmpty, "nothing refused was saved")
+
+            // What a user typed is shown escaped on every page of the campaign.
+            let created = try await client.postSigned("/campaigns/new", [("title", "<img src=x onerror=alert(1)>"), ("body", "Hi {{display_name}} \"&\""),
+                                                                         ("ttl", "3600"), ("when", "local"), ("local_time", "09:00")], session: cookie)
+            let page = try await client.follow(created, cookie: cookie)
+            #expect(page.text.contains("&lt;img src=x onerror=alert(1)&gt;") && !page.text.contains("<img src=x"))
+            #expect(page.text.contains("At the next 09:00 where each recipient is"))
+        }
+    }
+
+    @Test func pauseResumeAndCancelSayWhatHappenedAndSupportMayNotTouchCampaigns() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.addStaff()
+        let actor = Actor.commandLine
+        // Due tomorrow: the dispatcher (with no provider here) leaves them be.
+        let id = try await panel.services.campaigns.create(CampaignDraft(title: "Big sale", body: "b"), by: actor)
+        try await panel.services.campaigns.launch(id, schedule: .at(Date().addingTimeInterval(86_400)), by: actor)
+        // Three went out before anyone looked.
+        try await panel.services.database.write { db in
+            try db.execute(sql: "UPDATE panel_deliveries SET state = 'accepted' WHERE id IN (SELECT id FROM panel_deliveries WHERE campaign_id = ? LIMIT 3)", arguments: [id])
+        }
+        try await panel.test { client in
+            let cookie = try await panel.signIn(client)
+            let paused = try await client.follow(try await client.postSigned("/campaigns/\(id)/pause", session: cookie), cookie: cookie)
+            #expect(paused.text.contains("Paused within a second: 3 pushes had gone out"))
+            let twice = try await client.postSigned("/campaigns/\(id)/pause", session: cookie)
+            #expect(twice.status == .conflict && twice.text.contains("Nothing changed: campaign #\(id) is paused."))
+            let resumed = try await client.follow(try await client.postSigned("/campaigns/\(id)/resume", session: cookie), cookie: cookie)
+            #expect(resumed.text.contains("Resumed"))
+            let cancelled = try await client.follow(try await client.postSigned("/campaigns/\(id)/cancel", session: cookie), cookie: cookie)
+            #expect(cancelled.text.contains("Cancelled: 3 pushes had gone out"))
+            #expect(!cancelled.text.contains("/campaigns/\(id)/pause\""), "a cancelled campaign offers no pause")
+            #expect(try await client.get("/campaigns/999999", cookie: cookie).status == .notFound)
+            #expect(try await client.get("/campaigns/abc", cookie: cookie).status == .notFound)
+
+            let support = try await panel.signIn(client, email: TestPanel.supportEmail)
+            #expect(try await client.get("/campaigns", cookie: support).status == .forbidden)
+            #expect(try await client.postSigned("/campaigns/\(id)/resume", session: support).status == .forbidden)
+        }
+    }
+
+    /// The live counts as server-sent events: the state with its digest as id, and nothing
+    /// again to a browser that comes back with that id until something changes.
+    @Test func eventsCarryTheCountsAndALastEventIDSkipsWhatTheBrowserHas() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        let id = try await panel.services.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
+        try await panel.services.campaigns.launch(id, by: .commandLine)
+        try await panel.services.campaigns.pause(id, by: .commandLine)
+        try await panel.test { client in
+            let cookie = try await panel.signIn(client)
+            let first = try await client.get("/campaigns/\(id)/events", cookie: cookie)
+            #expect(first.status == .ok && first.headers[.contentType] == "text/event-stream")
+            let lines = first.text.split(separator: "\n")
+            let eventID = try #require(lines.first { $0.hasPrefix("id: ") }).dropFirst(4)
+            let data = try #require(lines.first { $0.hasPrefix("data: ") }).dropFirst(6)
+            let progress = try JSONDecoder().decode(CampaignProgress.self, from: Data(data.utf8))
+            #expect(progress.status == "paused" && progress.total > 0 && progress.total == progress.queued + progress.waiting)
+            #expect(first.text.components(separatedBy: "data: ").count == 2, "an unchanged state is sent once")
+
+            let resumed = try await client.execute(uri: "/campaigns/\(id)/events", method: .get,
+                                                   headers: [.cookie: cookie, HTTPField.Name("Last-Event-ID")!: String(eventID)])
+            #expect(!resumed.text.contains("data: "), "the browser already has this state")
+            try await panel.services.database.write { db in
+                try db.execute(sql: "UPDATE panel_deliveries SET state = 'accepted', receipt = 2 WHERE id = (SELECT MIN(id) FROM panel_deliveries WHERE campaign_id = ?)", arguments: [id])
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            let changed = try await client.execute(uri: "/campaigns/\(id)/events", method: .get,
+                                                   headers: [.cookie: cookie, HTTPField.Name("Last-Event-ID")!: String(eventID)])
+            #expect(changed.text.contains("\"accepted\":1") && changed.text.contains("\"opened\":1"))
+        }
+    }
+
+    @Test func everyPageSaysWhereThePushesGoWhenTheBannerIsSet() async throws {
+        let plain = try await TestPanel()
+        defer { plain.remove() }
+        let panel = plain.withBanner("Demo: campaign pushes go to the device simulator")
+        try await panel.test { client in
+            #expect(try await client.get("/login").text.contains("class=\"banner\""))
+            let cookie = try await panel.signIn(client)
+            #expect(try await client.get("/campaigns/new", cookie: cookie).text.contains("Demo: campaign pushes go to the device simulator"))
+            #expect(try await client.get("/campaigns/424242", cookie: cookie).text.contains("class=\"banner\""), "error pages too")
+        }
+    }
+}
+
+extension TestPanel {
+    /// The same panel, its pages showing `banner`.
+    func withBanner(_ banner: String) -> TestPanel {
+        var copy = self
+        copy.configuration.banner = banner
+        copy.services = PanelServices(database: services.database, configuration: copy.configuration)
+        return copy
+    }
+}
