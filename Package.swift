@@ -34,7 +34,7 @@ let package = Package(
         // Typed HTML with escaping that cannot be forgotten; no dependencies on purpose.
         .target(name: "HTMLRender", swiftSettings: strict),
         // `Public/` as a resource bundle (through a link to the fixed folder), no dependencies.
-        .target(name: "PanelAssets", resources: [.copy("Public")], swiftSettings: strict),
+        .target(name: "PanelAssets", resources: [.copy("Public"), .copy("Templates")], swiftSettings: strict),
         // QR codes for the two-factor enrolment page; no dependencies.
         .target(name: "QRCode", swiftSettings: strict),
         // Domain and storage: SQLite through GRDB, no HTTP types.

@@ -44,6 +44,15 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "text, or json for log shippers.")
     var logFormat: LogFormat = .text
 
+    @Option(help: "Folder of push message templates (NAME.LANG.mustache); by default the copy built into the panel.")
+    var templates: String?
+
+    @Option(help: "Timezone for campaign recipients whose own timezone is not one (an IANA name).")
+    var defaultTimezone = "UTC"
+
+    @Option(help: "Campaign pushes a user may get in 7 days.")
+    var frequencyCap = 2
+
     /// The level from --log-level, else LOG_LEVEL, else info; an unknown name is refused.
     func level() throws -> Logger.Level {
         let name = logLevel ?? ProcessInfo.processInfo.environment["LOG_LEVEL"]
@@ -59,7 +68,12 @@ struct ServerOptions: ParsableArguments {
         _ = try level()
         if let metricsPort, !(0...65_535).contains(metricsPort) { throw ValidationError("--metrics-port must be from 0 to 65535") }
         if metricsPort != nil, metricsPort == port, port != 0 { throw ValidationError("--metrics-port must differ from --port") }
+        if TimeZone(identifier: defaultTimezone) == nil { throw ValidationError("--default-timezone \"\(defaultTimezone)\" is not a timezone, such as Europe/Lisbon") }
+        if !(1...50).contains(frequencyCap) { throw ValidationError("--frequency-cap must be from 1 to 50") }
         var isFolder: ObjCBool = false
+        if let templates, !FileManager.default.fileExists(atPath: templates, isDirectory: &isFolder) || !isFolder.boolValue {
+            throw ValidationError("--templates \"\(templates)\" is not a folder")
+        }
         if let publicDirectory, !FileManager.default.fileExists(atPath: publicDirectory, isDirectory: &isFolder) || !isFolder.boolValue {
             throw ValidationError("--public-directory \"\(publicDirectory)\" is not a folder")
         }
@@ -84,7 +98,7 @@ struct ServerOptions: ParsableArguments {
     }
 
     func configuration(databasePath: String) -> PanelConfiguration {
-        PanelConfiguration(
+        var configuration = PanelConfiguration(
             databasePath: databasePath, host: host, port: port, publicDirectory: publicDirectory,
             sessionPolicy: SessionPolicy(idleTimeout: TimeInterval(max(1, idleMinutes) * 60),
                                          absoluteTimeout: TimeInterval(max(1, absoluteHours) * 3600)),
@@ -93,6 +107,10 @@ struct ServerOptions: ParsableArguments {
             shutdownDeadline: .seconds(max(1, shutdownSeconds)),
             metricsPort: metricsPort,
             logLevel: (try? level()) ?? .info)
+        if let templates { configuration.templatesDirectory = templates }
+        configuration.defaultTimeZone = defaultTimezone
+        configuration.frequencyCap = frequencyCap
+        return configuration
     }
 }
 

@@ -32,8 +32,9 @@ public struct PanelConfiguration: Sendable {
     public var shutdownDeadline: Duration
     /// The push providers' clients, loaded from their credentials at start; none by default.
     public var push: PushProviders = .none
-    /// Where campaign message templates are read from (`NAME.LANG.mustache`).
-    public var templatesDirectory = "Templates"
+    /// Where campaign message templates are read from (`NAME.LANG.mustache`): by default
+    /// the copy built into the panel, like the static files.
+    public var templatesDirectory = PanelAssets.templatesDirectory ?? "Templates"
     /// For recipients whose timezone is not one.
     public var defaultTimeZone = "UTC"
     /// Campaign pushes a user may get in 7 days.
