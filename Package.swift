@@ -183,8 +183,10 @@ let package = Package(
         .executableTarget(
             name: "panel-bench",
             dependencies: [
-                "PanelBenchmarks", "PanelLoad", "AdminDomain", "PushClients", "PushFakes", "CampaignDispatch",
+                "PanelBenchmarks", "PanelLoad", "AdminDomain", "AdminWeb", "PushClients", "PushFakes", "CampaignDispatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -21,13 +21,18 @@ struct CampaignBenchCommand: AsyncParsableCommand {
     @Option(help: "Seconds of dispatching after the launch.")
     var seconds = 10
 
+    @Option(help: "Outcomes timed from their commit to the live page.")
+    var liveRounds = 20
+
     func run() async throws {
         let database = try await PanelDatabase.open(path: db)
         let clock = ContinuousClock()
         var started = clock.now
-        let counts = try await Audience().count(CampaignSegment(), in: database)
-        say(String(format: "audience preview: %.2f s, %d users and %d devices reachable, %d devices left out",
-                   seconds(clock.now - started), counts.reachableUsers, counts.reachableDevices, counts.excludedDevices.values.reduce(0, +)))
+        let preview = try await Audience().preview(CampaignSegment(), schedule: .now, in: database)
+        let counts = preview.counts
+        say(String(format: "audience preview: %.2f s (16 user-id ranges, 2 at a time), %d users and %d devices reachable, %d devices left out, %d in quiet hours",
+                   seconds(clock.now - started), counts.reachableUsers, counts.reachableDevices, counts.excludedDevices.values.reduce(0, +),
+                   preview.inQuietHours))
 
         let campaigns = Campaigns(database: database)
         let id = try await campaigns.create(CampaignDraft(title: "Benchmark", body: "Milk expires tomorrow"), by: .commandLine)
@@ -57,6 +62,11 @@ struct CampaignBenchCommand: AsyncParsableCommand {
         say(String(format: "dispatch: %.0f deliveries/s through both clients to the fake in this process (%d in %d s): %@",
                    Double(done) / Double(seconds), done, seconds,
                    after.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: " ")))
+        let delays = try await LiveDelay.measure(databasePath: db, campaign: id, rounds: liveRounds, logger: logger).map(seconds).sorted()
+        if !delays.isEmpty {
+            say(String(format: "outcome to live page: median %.0f ms, slowest %.0f ms over %d outcomes (commit to the event that carries it, through the real server)",
+                       delays[delays.count / 2] * 1000, (delays.last ?? 0) * 1000, delays.count))
+        }
         _ = try await campaigns.cancel(id, by: .commandLine)
         await push.shutdown()
         await server.stop()

@@ -18,7 +18,8 @@ public func buildApplication(_ configuration: PanelConfiguration, logger: Logger
 ///   device simulator.
 public func buildApplication(services: PanelServices, configuration: PanelConfiguration,
                              logger: Logger? = nil, metrics: PrometheusCollectorRegistry? = nil,
-                             extraServices: [any Service] = []) -> some ApplicationProtocol {
+                             extraServices: [any Service] = [],
+                             onRunning: (@Sendable (_ port: Int) async -> Void)? = nil) -> some ApplicationProtocol {
     var logger = logger ?? Logger(label: "admin-panel")
     logger.logLevel = configuration.logLevel
     // The server and the panel's own jobs run in one service group: on SIGTERM the server
@@ -33,7 +34,9 @@ public func buildApplication(services: PanelServices, configuration: PanelConfig
         services: jobs,
         onServerRunning: { [logger] channel in
             // The bound port, which differs from the configured one when that is 0.
-            logger.info("panel listening on \(configuration.host):\(channel.localAddress?.port ?? configuration.port)")
+            let port = channel.localAddress?.port ?? configuration.port
+            logger.info("panel listening on \(configuration.host):\(port)")
+            await onRunning?(port)
         },
         logger: logger)
 }
