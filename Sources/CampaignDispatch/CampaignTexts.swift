@@ -15,7 +15,8 @@ struct CampaignTexts: Sendable {
                                                           template: delivery.template, library: library)
         }
         guard !texts.isEmpty else { return [:] }
-        let users = try await RecipientValues.load(claimed.map(\.userID), in: database)
+        let personal = claimed.filter { texts[$0.campaignID]?.isPersonal == true }.map(\.userID)
+        let users = try await RecipientValues.load(personal, in: database)
         var rendered: [Int64: (title: String, body: String)] = [:]
         for delivery in claimed {
             guard let text = texts[delivery.campaignID] else { continue }

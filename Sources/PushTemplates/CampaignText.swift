@@ -35,6 +35,12 @@ public struct CampaignText: Sendable {
         PushTemplate.placeholders.mapValues { _ in String(repeating: "\u{1F600}", count: valueLimit) }
     }
 
+    /// Whether any variant has a tag: a text without one is the same for everyone, and the
+    /// dispatcher then reads no recipient's values.
+    public var isPersonal: Bool {
+        variants.contains { $0.template.titleSource.contains("{{") || $0.template.bodySource.contains("{{") }
+    }
+
     /// Every variant a recipient might get: the worst-case size is the largest of them.
     public var variants: [(language: String, template: PushTemplate)] {
         guard let template, let languages = library.templates[template] else { return [("en", own)] }
