@@ -70,11 +70,15 @@ public struct CampaignDispatcher: Service {
                 if !stopping, inFlight <= batchSize / 2 {
                     // Shielded from cancellation as the recording is: a claim cut off between
                     // its commit and its return would leave rows `sending` that nobody sends.
+                    // The read before it too: a cancelled read would end the loop with sends
+                    // still in flight, never recorded.
                     let limit = batchSize - inFlight, outbox = self.outbox
-                    let allowance = throttle.allowance(for: try await outbox.sendingCampaigns(), at: clock.now)
+                    let sending = try await Task { try await outbox.sendingCampaigns() }.value
+                    let allowance = throttle.allowance(for: sending, at: clock.now)
                     let claimed = try await Task { try await outbox.claim(limit: limit, allowance: allowance) }.value
                     throttle.spend(claimed)
-                    let rendered = try await texts.render(claimed)
+                    // Claimed rows are committed as sending: from here each is sent, whatever happens.
+                    let rendered = await Task { await texts.render(claimed) }.value
                     for delivery in claimed {
                         let text = rendered[delivery.rowID]
                         group.addTask { (delivery, await Self.send(delivery, text: text, through: push)) }
