@@ -211,7 +211,7 @@ let package = Package(
         .testTarget(
             name: "CampaignDispatchTests",
             dependencies: [
-                "CampaignDispatch", "PushClients", "PushFakes", "AdminDomain", "TestSupport",
+                "CampaignDispatch", "PushClients", "PushFakes", "PushTemplates", "AdminDomain", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],

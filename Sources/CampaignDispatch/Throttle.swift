@@ -25,6 +25,10 @@ struct Throttle {
     }
 
     mutating func spend(_ claimed: [ClaimedDelivery]) {
-        for delivery in claimed { tokens[delivery.campaignID, default: 0] -= 1 }
+        for delivery in claimed { spend(campaign: delivery.campaignID) }
+    }
+
+    mutating func spend(campaign: Int64) {
+        tokens[campaign, default: 0] -= 1
     }
 }

@@ -174,6 +174,52 @@ import TestSupport
         }
     }
 
+    @Test func theConfirmationWarnsOfTheSameTitleToTheSameAudienceAndTestSendsSayWhatHappened() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        let segment = CampaignSegment(plan: .premium)
+        let earlier = try await panel.services.campaigns.create(CampaignDraft(title: "Spring sale", body: "b", segment: segment), by: .commandLine)
+        try await panel.services.campaigns.launch(earlier, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
+        let again = try await panel.services.campaigns.create(CampaignDraft(title: "Spring sale", body: "c", segment: segment), by: .commandLine)
+        let other = try await panel.services.campaigns.create(CampaignDraft(title: "Spring sale", body: "c", segment: CampaignSegment(plan: .free)), by: .commandLine)
+        let email = try await panel.services.database.read { db in
+            try String.fetchOne(db, sql: "SELECT email FROM users WHERE id IN (SELECT user_id FROM devices WHERE push_token IS NOT NULL) LIMIT 1")
+        }
+        try await panel.test { client in
+            let cookie = try await panel.signIn(client)
+            _ = try await Self.waitForPreview(client, "/campaigns/\(again)", cookie: cookie)
+            let warned = try await client.get("/campaigns/\(again)/confirm", cookie: cookie)
+            #expect(warned.text.contains("The same audience got a campaign with the same title in the last 7 days") && warned.text.contains("/campaigns/\(earlier)\""))
+            _ = try await Self.waitForPreview(client, "/campaigns/\(other)", cookie: cookie)
+            #expect(!(try await client.get("/campaigns/\(other)/confirm", cookie: cookie)).text.contains("same title"), "another audience is no repeat")
+
+            let nobody = try await client.postSigned("/campaigns/\(again)/test-send", [("email", "nobody@nowhere.test")], session: cookie)
+            #expect(nobody.status == .badRequest && nobody.text.contains("Nothing was sent: no user has the email nobody@nowhere.test."))
+            // No provider is configured here: each device says so, and nothing is left unsaid.
+            let tried = try await client.postSigned("/campaigns/\(again)/test-send", [("email", try #require(email).uppercased())], session: cookie)
+            #expect(tried.status == .ok && tried.text.contains("Test sent to") && tried.text.contains("not sent: no credentials"))
+            #expect(!tried.text.contains("push_token"))
+        }
+        let audited = try await panel.services.database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log WHERE action = 'push_test_sent' AND detail LIKE 'device #%campaign #\(again) test:%'")
+        }
+        #expect((audited ?? 0) >= 1, "each test push is audited")
+    }
+
+    @Test func aLargeAudienceMustBeTypedToBeSent() {
+        var preview = AudiencePreview()
+        preview.counts.reachableDevices = 12_345
+        let campaign = CampaignRecord(id: 7, title: "t", body: "b", deepLink: nil, timeToLive: 60, segment: CampaignSegment(), template: nil,
+                                      perSecond: nil, status: .known(.draft), statusDetail: nil, createdBy: nil, createdAt: "2026-11-22 10:00:00",
+                                      launchedAt: nil, finishedAt: nil, schedule: .now)
+        let model = CampaignConfirmModel(campaign: campaign, preview: preview, countedAt: Date(), similar: [], scheduleSentence: "Now.", defaultTimeZone: "UTC")
+        #expect(model.mustType)
+        #expect(model.typedMatches("12,345") && model.typedMatches(" 12345 ") && model.typedMatches("12 345"))
+        #expect(!model.typedMatches("12,344") && !model.typedMatches("") && !model.typedMatches("12,345,0"))
+        preview.counts.reachableDevices = 10_000
+        #expect(!CampaignConfirmModel(campaign: campaign, preview: preview, countedAt: Date(), similar: [], scheduleSentence: "", defaultTimeZone: "UTC").mustType)
+    }
+
     @Test func everyPageSaysWhereThePushesGoWhenTheBannerIsSet() async throws {
         let plain = try await TestPanel()
         defer { plain.remove() }

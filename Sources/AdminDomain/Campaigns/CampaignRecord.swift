@@ -26,7 +26,10 @@ public struct CampaignRecord: Sendable, Equatable, Identifiable {
             a.email AS created_by, c.created_at, c.launched_at, c.finished_at, c.send_at, c.local_time
             """
     }
+}
 
+// In an extension, so that the memberwise initialiser stays for tests.
+extension CampaignRecord {
     init(row: Row) throws {
         id = row["id"]
         title = row["title"]

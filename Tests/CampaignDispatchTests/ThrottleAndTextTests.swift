@@ -1,0 +1,78 @@
+import AdminDomain
+@testable import CampaignDispatch
+import Foundation
+import GRDB
+import Logging
+import PushTemplates
+import Testing
+import TestSupport
+
+@Suite struct ThrottleAndTexts {
+    @Test func theThrottleAllowsASecondsWorthAtMostAndRefillsWithTime() {
+        var throttle = Throttle()
+        let start = ContinuousClock.now
+        let campaigns: [(id: Int64, perSecond: Int?)] = [(1, 40), (2, nil)]
+        var allowance = throttle.allowance(for: campaigns, at: start)
+        #expect(allowance == [1: 40, 2: Throttle.providersQuota], "a full second's worth to begin")
+        throttle.spend([])
+        allowance = throttle.allowance(for: campaigns, at: start + .milliseconds(500))
+        #expect(allowance[1] == 40, "never more than a second's worth")
+        // Spent, then a quarter of a second: a quarter of the rate.
+        throttle = Throttle()
+        _ = throttle.allowance(for: [(1, 40)], at: start)
+        throttle.spendForTest(campaign: 1, count: 40)
+        #expect(throttle.allowance(for: [(1, 40)], at: start + .milliseconds(250)) == [1: 10])
+    }
+
+    /// A campaign throttled to 40 a second sends about that, through the real clients to the fake.
+    @Test func aThrottledCampaignSendsNoFasterThanItsRate() async throws {
+        let setup = try await CampaignDispatchTests.Setup.start()
+        defer { Task { await setup.stop() } }
+        let campaigns = Campaigns(database: setup.database)
+        let id = try await campaigns.create(CampaignDraft(title: "t", body: "b", perSecond: 40), by: .commandLine)
+        _ = try await campaigns.launch(id, by: .commandLine)
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let dispatcher = CampaignDispatcher(outbox: DeliveryOutbox(database: setup.database), campaigns: campaigns, push: setup.push,
+                                            idle: .milliseconds(20), logger: logger)
+        let started = ContinuousClock.now
+        let running = Task { try await dispatcher.run() }
+        try await Task.sleep(for: .seconds(2))
+        try await campaigns.pause(id, by: .commandLine)
+        try await Task.sleep(for: .milliseconds(500))
+        running.cancel()
+        _ = try? await running.value
+        let elapsed = ContinuousClock.now - started
+        let sent = try await campaigns.progress(id).accepted
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        // A second's worth at the start, then 40 a second.
+        #expect(sent >= 40 && Double(sent) <= 40 * (seconds + 1) + 1, "\(sent) in \(seconds) s")
+    }
+
+    /// Each claimed delivery is filled for its own recipient, in their language.
+    @Test func eachClaimedDeliveryIsFilledForItsRecipient() async throws {
+        let temp = try TemporaryDatabase.seeded(users: 80)
+        defer { temp.remove() }
+        let database = try await PanelDatabase.open(path: temp.path)
+        let library = try PushTemplateLibrary(folder: TestPaths.repositoryRoot.appendingPathComponent("Templates"))
+        let campaigns = Campaigns(database: database)
+        let id = try await campaigns.create(CampaignDraft(title: "x", body: "x", template: "expiring-soon"), by: .commandLine)
+        _ = try await campaigns.launch(id, schedule: .now, by: .commandLine, now: Date().addingTimeInterval(-86_400))
+        let claimed = try await DeliveryOutbox(database: database).claim(limit: 500, now: Date().addingTimeInterval(86_400))
+        #expect(!claimed.isEmpty)
+        let rendered = await CampaignTexts(library: library, database: database).render(claimed)
+        let values = try await RecipientValues.load(claimed.map(\.userID), in: database)
+        for delivery in claimed {
+            let recipient = try #require(values[delivery.userID])
+            let expected = try #require(library.template("expiring-soon", locale: recipient.locale)).render(recipient.values)
+            #expect(rendered[delivery.rowID]?.title == expected.title && rendered[delivery.rowID]?.body == expected.body)
+        }
+        #expect(Set(claimed.compactMap { rendered[$0.rowID]?.title }).count > 1, "not one text for all")
+    }
+}
+
+extension Throttle {
+    mutating func spendForTest(campaign: Int64, count: Int) {
+        for _ in 0..<count { spend(campaign: campaign) }
+    }
+}
