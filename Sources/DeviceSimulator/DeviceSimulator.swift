@@ -42,7 +42,7 @@ public final class DeviceSimulator: Service, Sendable {
     /// Writes receipts for what the fake accepted until the service group stops, then stops
     /// the fake and removes the generated credentials.
     public func run() async throws {
-        var receipts = SimulatedReceipts(databasePath: databasePath)
+        var receipts = DemoReceipts(databasePath: databasePath)
         do {
             while !Task.isShuttingDownGracefully, !Task.isCancelled {
                 let accepted = await provider.state.deliveryIDs.keys

@@ -104,6 +104,9 @@ import TestSupport
         #expect(try await ReceiptPoller(database: database).poll() == 1, "a new poller goes on from the stored cursor")
         progress = try await campaigns.progress(id, now: Self.now)
         #expect(progress.received == 3 && progress.opened == 3 && progress.total == 5 && progress.status == "sending")
+        // The list's running totals agree with the counts.
+        let totals = try #require(try await campaigns.find(id)).totals
+        #expect(totals == .init(audience: 5, accepted: 0, received: 3, opened: 3))
 
         let pushes = try await CampaignPushOfUser.latest(userID: 920001, in: database)
         #expect(pushes.count == 1 && pushes.first?.receipt == 2 && pushes.first?.campaignID == id)

@@ -211,7 +211,8 @@ import TestSupport
         preview.counts.reachableDevices = 12_345
         let campaign = CampaignRecord(id: 7, title: "t", body: "b", deepLink: nil, timeToLive: 60, segment: CampaignSegment(), template: nil,
                                       perSecond: nil, status: .known(.draft), statusDetail: nil, createdBy: nil, createdAt: "2026-11-22 10:00:00",
-                                      launchedAt: nil, finishedAt: nil, schedule: .now)
+                                      launchedAt: nil, finishedAt: nil, schedule: .now,
+                                      totals: .init(audience: 0, accepted: 0, received: 0, opened: 0))
         let model = CampaignConfirmModel(campaign: campaign, preview: preview, countedAt: Date(), similar: [], scheduleSentence: "Now.", defaultTimeZone: "UTC")
         #expect(model.mustType)
         #expect(model.typedMatches("12,345") && model.typedMatches(" 12345 ") && model.typedMatches("12 345"))

@@ -100,6 +100,8 @@ import TestSupport
         #expect(seen.values.allSatisfy { $0 == 1 }, "no delivery id twice")
         let counts = await setup.server.state.counts
         #expect(states["accepted"] == counts.fcmAccepted + counts.apnsAccepted)
+        let totals = try #require(try await campaigns.find(id)).totals
+        #expect(totals.audience == frozen && totals.accepted == states["accepted"], "the list's running totals agree")
         // Seeded APNs tokens that are not hexadecimal are refused before sending, as dead.
         let dead = try await setup.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_dead_tokens") ?? 0 }
         #expect(dead == states["dead", default: 0])

@@ -131,7 +131,8 @@ public struct Campaigns: Sendable {
                 guard try String.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [id]) == "materialising" else { return nil }
                 try db.execute(sql: sql, arguments: bound)
                 let count = db.changesCount
-                try db.execute(sql: "UPDATE panel_campaigns SET materialised_up_to = ? WHERE id = ?", arguments: [upTo, id])
+                try db.execute(sql: "UPDATE panel_campaigns SET materialised_up_to = ?, audience_count = audience_count + ? WHERE id = ?",
+                               arguments: [upTo, count, id])
                 return (count, ContinuousClock.now - began)
             }
             guard let (count, held) = written else { break }

@@ -145,6 +145,11 @@ public struct DeliveryOutbox: Sendable {
                 }
             }
             try DeadTokens.record(dead, now: now, in: db)
+            var accepted: [Int64: Int] = [:]
+            for (delivery, result) in results { if case .accepted = result { accepted[delivery.campaignID, default: 0] += 1 } }
+            for (campaign, count) in accepted {
+                try db.execute(sql: "UPDATE panel_campaigns SET accepted_count = accepted_count + ? WHERE id = ?", arguments: [count, campaign])
+            }
             for campaign in Set(results.map(\.0.campaignID)) {
                 try db.execute(sql: """
                     UPDATE panel_campaigns SET status = 'finished', finished_at = :now

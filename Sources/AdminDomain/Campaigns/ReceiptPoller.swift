@@ -23,12 +23,17 @@ public struct ReceiptPoller: Sendable {
             guard let last = batch.last else { return read }
             read += batch.count
             try await database.write { db in
-                let mark = try db.cachedStatement(sql: """
-                    UPDATE panel_deliveries SET receipt = :receipt WHERE id = :row AND campaign_id = :campaign AND receipt < :receipt
+                let current = try db.cachedStatement(sql: "SELECT receipt FROM panel_deliveries WHERE id = ? AND campaign_id = ?")
+                let mark = try db.cachedStatement(sql: "UPDATE panel_deliveries SET receipt = ? WHERE id = ?")
+                let totals = try db.cachedStatement(sql: """
+                    UPDATE panel_campaigns SET received_count = received_count + ?, opened_count = opened_count + ? WHERE id = ?
                     """)
                 for receipt in batch where receipt.level > 0 {
-                    guard let (campaign, row) = Self.parse(receipt.deliveryID) else { continue }
-                    try mark.execute(arguments: ["receipt": receipt.level, "row": row, "campaign": campaign])
+                    guard let (campaign, row) = Self.parse(receipt.deliveryID),
+                          let was = try Int.fetchOne(current, arguments: [row, campaign]), was < receipt.level
+                    else { continue }
+                    try mark.execute(arguments: [receipt.level, row])
+                    try totals.execute(arguments: [was == 0 ? 1 : 0, receipt.level == 2 ? 1 : 0, campaign])
                 }
                 try db.execute(sql: """
                     INSERT INTO panel_receipt_cursor (id, created_at, receipt_id) VALUES (1, ?, ?)

@@ -142,10 +142,16 @@ enum PanelMigrations {
         CREATE INDEX panel_deliveries_user ON panel_deliveries(user_id, updated_at);
         """),
         // Templates, a throttle per campaign, and what devices confirmed (0 nothing, 1
-        // received, 2 opened) counted beside the state from one index.
+        // received, 2 opened) counted beside the state from one index. Running totals for
+        // the campaigns list, kept in the transactions that change what they count, so the
+        // list never counts a million deliveries per campaign.
         (9, """
         ALTER TABLE panel_campaigns ADD COLUMN template TEXT;
         ALTER TABLE panel_campaigns ADD COLUMN per_second INTEGER;
+        ALTER TABLE panel_campaigns ADD COLUMN audience_count INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE panel_campaigns ADD COLUMN accepted_count INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE panel_campaigns ADD COLUMN received_count INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE panel_campaigns ADD COLUMN opened_count INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE panel_deliveries ADD COLUMN receipt INTEGER NOT NULL DEFAULT 0;
         DROP INDEX panel_deliveries_campaign_state;
         CREATE INDEX panel_deliveries_counts ON panel_deliveries(campaign_id, state, receipt);

@@ -28,15 +28,15 @@ struct CampaignListView: HTMLComponent {
                                 }
                             }
                             tbody {
-                                for entry in model.entries {
+                                for campaign in model.entries {
                                     tr {
-                                        td { a(.href(SiteURL.campaign(id: entry.campaign.id).href)) { "#\(entry.campaign.id) \(entry.campaign.title)" } }
-                                        td { CampaignStatusBadge(campaign: entry.campaign) }
-                                        td { entry.campaign.createdAt }
-                                        td(.class("num")) { entry.campaign.status.known == .draft ? "–" : Format.grouped(entry.progress.total) }
-                                        td(.class("num")) { Format.grouped(entry.progress.accepted) }
-                                        td(.class("num")) { Format.grouped(entry.progress.received) }
-                                        td(.class("num")) { Format.grouped(entry.progress.opened) }
+                                        td { a(.href(SiteURL.campaign(id: campaign.id).href)) { "#\(campaign.id) \(campaign.title)" } }
+                                        td { CampaignStatusBadge(campaign: campaign) }
+                                        td { campaign.createdAt }
+                                        td(.class("num")) { campaign.status.known == .draft ? "–" : Format.grouped(campaign.totals.audience) }
+                                        td(.class("num")) { Format.grouped(campaign.totals.accepted) }
+                                        td(.class("num")) { Format.grouped(campaign.totals.received) }
+                                        td(.class("num")) { Format.grouped(campaign.totals.opened) }
                                     }
                                 }
                             }

@@ -3,7 +3,7 @@ import GRDB
 
 /// The simulated apps' confirmations: each accepted campaign push is received after one to
 /// three seconds (nine in ten), and opened a few seconds later (a third of those received).
-struct SimulatedReceipts {
+struct DemoReceipts {
     let databasePath: String
     private var seen: Set<String> = []
     private var due: [(at: Date, deliveryID: String, event: String)] = []
