@@ -14,7 +14,7 @@ import TestSupport
 
     /// Opens a draft's page until its background preview is done.
     static func waitForPreview(_ client: some TestClientProtocol, _ path: String, cookie: String) async throws -> String {
-        for _ in 0..<200 {
+        for _ in 0..<600 {
             let page = try await client.get(path, cookie: cookie)
             #expect(page.status == .ok)
             if page.text.contains("Continue to the confirmation") { return page.text }
@@ -57,7 +57,7 @@ import TestSupport
             #expect(launched.status == .seeOther)
             // No provider is configured here: the dispatcher pauses the campaign and says why.
             var status = ""
-            for _ in 0..<200 {
+            for _ in 0..<600 {
                 status = try await client.get(path, cookie: cookie).text
                 if status.contains("stopped: no FCM service account") || status.contains("stopped: no APNs key") { break }
                 try await Task.sleep(for: .milliseconds(50))
