@@ -80,7 +80,7 @@ public struct Audience: Sendable {
               WHEN d.push_provider NOT IN ('fcm', 'apns') THEN 'unknown_provider'
               WHEN EXISTS (SELECT 1 FROM panel_dead_tokens t INDEXED BY panel_dead_tokens_device
                            WHERE t.device_id = d.id AND t.token_sha256 = panel_sha256(d.push_token)) THEN 'dead_token'
-              WHEN (SELECT COUNT(DISTINCT q.campaign_id) FROM panel_deliveries q INDEXED BY panel_deliveries_user
+              WHEN (SELECT COUNT(DISTINCT q.campaign_id) FROM panel_deliveries q INDEXED BY panel_deliveries_cap
                     WHERE q.user_id = u.id AND q.updated_at >= :capSince AND q.state IN ('accepted', 'sending', 'unknown')) >= :cap
                 THEN 'frequency_cap'
               ELSE 'reachable'

@@ -155,6 +155,10 @@ enum PanelMigrations {
         ALTER TABLE panel_deliveries ADD COLUMN receipt INTEGER NOT NULL DEFAULT 0;
         DROP INDEX panel_deliveries_campaign_state;
         CREATE INDEX panel_deliveries_counts ON panel_deliveries(campaign_id, state, receipt);
+        -- The frequency cap's count per user, from the index alone: only pushes that went
+        -- (or may have gone) out are in it, so a launch's queued rows cost it nothing.
+        CREATE INDEX panel_deliveries_cap ON panel_deliveries(user_id, updated_at, campaign_id)
+          WHERE state IN ('accepted', 'sending', 'unknown');
         CREATE TABLE panel_receipt_cursor (
           id          INTEGER PRIMARY KEY CHECK (id = 1),
           created_at  TEXT NOT NULL,
