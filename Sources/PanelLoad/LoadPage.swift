@@ -32,6 +32,7 @@ public struct LoadPage: Sendable {
             LoadPage("campaigns", "/campaigns"),
             LoadPage("composer", "/campaigns/new"),
             LoadPage("campaign draft", "/campaigns/\(fixture.draftCampaignID)"),
+            LoadPage("campaign confirm", "/campaigns/\(fixture.draftCampaignID)/confirm"),
             LoadPage("campaign status", "/campaigns/\(fixture.launchedCampaignID)"),
         ]
     }

@@ -72,6 +72,9 @@ struct CampaignsController {
     @Sendable func confirm(request: Request, context: StaffRequestContext) async throws -> Response {
         let id = try campaignID(context)
         guard let model = try await CampaignConfirmModel.load(services, id: id) else {
+            // Still counting: the draft page with its progress, refreshing itself here until
+            // the count is there. Launched already: its own page.
+            if try await services.campaigns.find(id)?.status.known == .draft { return try await page(context, .init(id: id)).response() }
             return .redirect(to: SiteURL.campaign(id: id).href, type: .normal)
         }
         return HTMLPage(CampaignConfirmView(model: model, viewer: context.viewer)).response()
