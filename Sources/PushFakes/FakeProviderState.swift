@@ -31,7 +31,7 @@ public actor FakeProviderState {
     public private(set) var lastAPNs: Received?
 
     var tokenURI = ""
-    var accessTokenLifetime = 3600
+    let accessTokenLifetime = 3600
     private var rsaKeys: JWTKeyCollection?
     private var ecKeys: JWTKeyCollection?
     private var accessTokens: [String: Date] = [:]
@@ -65,10 +65,6 @@ public actor FakeProviderState {
     /// Every provider token signed so far is answered ExpiredProviderToken.
     public func expireProviderTokens() {
         expiredProviderTokens.formUnion(verifiedProviderTokens.keys)
-    }
-
-    public func setAccessTokenLifetime(_ seconds: Int) {
-        accessTokenLifetime = seconds
     }
 
     public func setRecording(_ on: Bool) {
