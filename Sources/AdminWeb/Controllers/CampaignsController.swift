@@ -87,6 +87,10 @@ struct CampaignsController {
         }
         struct Form: Decodable { var typed_count: String? }
         let typed = String(((try? await request.decode(as: Form.self, context: context))?.typed_count ?? "").prefix(40))
+        guard !model.plannedTimeHasPassed() else {
+            model.problem = "Not launched: the planned time has passed."
+            return HTMLPage(CampaignConfirmView(model: model, viewer: context.viewer), status: .conflict).response()
+        }
         guard model.typedMatches(typed) else {
             model.typed = typed
             model.problem = "Type the number of devices, \(Format.grouped(model.preview.counts.reachableDevices)), to send. Nothing was sent."

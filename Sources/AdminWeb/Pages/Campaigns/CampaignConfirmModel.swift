@@ -16,6 +16,13 @@ struct CampaignConfirmModel {
 
     /// Above this many devices the sender types the count.
     static let typeAbove = 10_000
+
+    /// A planned time that has passed since composing: launching would send at once, which
+    /// is not what was planned.
+    func plannedTimeHasPassed(now: Date = Date()) -> Bool {
+        if case .at(let date) = campaign.schedule { return date <= now }
+        return false
+    }
     var mustType: Bool { preview.counts.reachableDevices > Self.typeAbove }
 
     /// nil while the preview is still counting: the page sends the browser back to it.

@@ -30,18 +30,30 @@ struct CampaignConfirmView: HTMLComponent {
                     }
                 }
                 CampaignSummary(campaign: campaign, defaultTimeZone: model.defaultTimeZone)
-                HTMLRender.form(.method(.post), .action(SiteURL.campaignConfirm(id: campaign.id).href), .class("actions")) {
-                    CSRFField(token: viewer.csrfToken)
-                    if model.mustType {
-                        label {
-                            "Above \(Format.grouped(CampaignConfirmModel.typeAbove)) recipients, type the number of devices to confirm"
-                            input(.type("text"), .name("typed_count"), .value(model.typed), .inputMode("numeric"), .autocomplete("off"), .required)
-                        }
+                if model.plannedTimeHasPassed() {
+                    p(.class("notice error"), .role("alert")) {
+                        "The planned time has passed: nothing can be sent as planned. Cancel this draft and compose the campaign again with a new time."
                     }
-                    button(.type("submit"), .class("danger")) { "Send to \(devices) devices" }
-                    a(.href(SiteURL.campaign(id: campaign.id).href)) { "Back" }
+                } else {
+                    launchForm
                 }
             }
         }.content
+    }
+
+    @HTMLBuilder private var launchForm: [HTMLNode] {
+        let campaign = model.campaign
+        let devices = Format.grouped(model.preview.counts.reachableDevices)
+        HTMLRender.form(.method(.post), .action(SiteURL.campaignConfirm(id: campaign.id).href), .class("actions")) {
+            CSRFField(token: viewer.csrfToken)
+            if model.mustType {
+                label {
+                    "Above \(Format.grouped(CampaignConfirmModel.typeAbove)) recipients, type the number of devices to confirm"
+                    input(.type("text"), .name("typed_count"), .value(model.typed), .inputMode("numeric"), .autocomplete("off"), .required)
+                }
+            }
+            button(.type("submit"), .class("danger")) { "Send to \(devices) devices" }
+            a(.href(SiteURL.campaign(id: campaign.id).href)) { "Back" }
+        }
     }
 }
