@@ -62,6 +62,15 @@ struct CampaignBenchCommand: AsyncParsableCommand {
         say(String(format: "dispatch: %.0f deliveries/s through both clients to the fake in this process (%d in %d s): %@",
                    Double(done) / Double(seconds), done, seconds,
                    after.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: " ")))
+        var reads: [Double] = []
+        for _ in 0..<5 {
+            let began = clock.now
+            _ = try await campaigns.progress(id)
+            reads.append(seconds(clock.now - began))
+        }
+        reads.sort()
+        say(String(format: "live counts: one read of the campaign's %d deliveries by state and receipt, median %.0f ms (at most one every 400 ms however many pages watch)",
+                   report.deliveries, reads[reads.count / 2] * 1000))
         let delays = try await LiveDelay.measure(databasePath: db, campaign: id, rounds: liveRounds, logger: logger).map(seconds).sorted()
         if !delays.isEmpty {
             say(String(format: "outcome to live page: median %.0f ms, slowest %.0f ms over %d outcomes (commit to the event that carries it, through the real server)",

@@ -114,8 +114,13 @@ public struct Campaigns: Sendable {
             ON CONFLICT (campaign_id, device_id) DO NOTHING
             """
         var report = LaunchReport()
+        var warmed = warm(after: after, upTo: min(lastUser, after + Int64(usersPerChunk)))
         while after < lastUser {
             let upTo = min(lastUser, after + Int64(usersPerChunk))
+            await warmed.value
+            // The next chunk's pages are read on a reader meanwhile: a write transaction that
+            // had to wait for the disk would hold the backend's lock that much longer.
+            warmed = warm(after: upTo, upTo: min(lastUser, upTo + Int64(usersPerChunk)))
             var arguments = fixed
             arguments["campaign"] = id.databaseValue
             arguments["now"] = SQLiteTime.string(now).databaseValue
@@ -141,11 +146,27 @@ public struct Campaigns: Sendable {
             report.longestTransaction = max(report.longestTransaction, held)
             after = upTo
         }
+        warmed.cancel()
         try await database.write { db in
             try db.execute(sql: "UPDATE panel_campaigns SET status = 'sending' WHERE id = ? AND status = 'materialising'", arguments: [id])
         }
         report.total = clock.now - started
         return report
+    }
+
+    /// Reads a chunk's users, devices and settings rows, so that its write finds them in memory.
+    private func warm(after: Int64, upTo: Int64) -> Task<Void, Never> {
+        let database = self.database
+        return Task {
+            guard upTo > after else { return }
+            _ = try? await database.read { db in
+                try Int.fetchOne(db, sql: """
+                    SELECT COUNT(d.push_token) + COUNT(s.quiet_start) + COUNT(u.timezone) FROM users u
+                    LEFT JOIN devices d INDEXED BY devices_user ON d.user_id = u.id LEFT JOIN notification_settings s ON s.user_id = u.id
+                    WHERE u.id > ? AND u.id <= ?
+                    """, arguments: [after, upTo])
+            }
+        }
     }
 }
 
