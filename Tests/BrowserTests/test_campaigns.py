@@ -88,7 +88,7 @@ def test_compose_from_a_template_preview_confirm_send_and_watch_the_counts_arriv
     page = browser.find_element(By.TAG_NAME, "html")
     browser.find_element(By.CSS_SELECTOR, "form.actions button[type=submit]").click()
     WebDriverWait(browser, 20).until(expected_conditions.staleness_of(page))
-    assert "Launched" in browser.find_element(By.CSS_SELECTOR, ".notice").text
+    assert "Launched" in browser.find_element(By.CSS_SELECTOR, ".notice[role=status]").text
 
     # From here the page is never reloaded: a mark set now would be gone after a reload.
     browser.execute_script("window.__stillThisPage = true")
@@ -106,6 +106,12 @@ def test_compose_from_a_template_preview_confirm_send_and_watch_the_counts_arriv
     assert seen.get("accepted", 0) > 0 and seen.get("received", 0) > 0, f"the simulated phones confirmed nothing: {seen}"
     assert seen.get("accepted") + seen.get("failed") + seen.get("dead") + seen.get("unknown") + seen.get("waiting") == reachable, seen
     assert "Live" in browser.find_element(By.ID, "live-note").text
+    # The status and its actions follow too: the page was rendered while the audience was
+    # being frozen, when only cancelling made sense.
+    status = browser.find_element(By.ID, "status-badge").text
+    assert status in ("sending", "finished"), status
+    pause = browser.find_element(By.CSS_SELECTOR, "form[action$='/pause']")
+    assert pause.is_displayed() == (status == "sending")
     assert violations(browser) == []
     errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
     assert errors == [], errors

@@ -3,8 +3,10 @@ import GRDB
 
 /// Where a campaign's deliveries are, and what devices confirmed: the live page's numbers.
 public struct CampaignProgress: Sendable, Equatable, Codable {
-    /// The campaign's status as stored, read with the counts.
+    /// The campaign's status as stored, and why it stopped if it stopped on its own, read
+    /// with the counts.
     public var status = ""
+    public var detail: String?
     public var total = 0
     /// Queued and due, or claimed for sending.
     public var queued = 0
@@ -35,7 +37,10 @@ public struct CampaignProgress: Sendable, Equatable, Codable {
     /// Counted from the `(campaign_id, state, receipt)` index, never from the table.
     static func fetch(_ id: Int64, in db: Database, now: Date) throws -> CampaignProgress {
         var progress = CampaignProgress()
-        progress.status = try String.fetchOne(db, sql: "SELECT CAST(status AS TEXT) FROM panel_campaigns WHERE id = ?", arguments: [id]) ?? ""
+        if let row = try Row.fetchOne(db, sql: "SELECT CAST(status AS TEXT), status_detail FROM panel_campaigns WHERE id = ?", arguments: [id]) {
+            progress.status = (row[0] as String?) ?? ""
+            progress.detail = row[1]
+        }
         for row in try Row.fetchAll(db, sql: """
             SELECT state, receipt, COUNT(*) FROM panel_deliveries INDEXED BY panel_deliveries_counts
             WHERE campaign_id = ? GROUP BY state, receipt

@@ -54,9 +54,12 @@ struct CampaignListView: HTMLComponent {
 /// A campaign's status as a word, with the reason when it stopped on its own.
 struct CampaignStatusBadge: HTMLComponent {
     let campaign: CampaignRecord
+    /// On the campaign's own page the live updates rewrite it, from the words it carries.
+    var live = false
 
     var content: HTMLNode {
-        span(.class("badge status-\(campaign.status.known?.rawValue ?? "unknown")")) {
+        let words = Attribute("data-words", CampaignStatus.allCases.map { "\($0.rawValue)=\(Self.word($0))" }.joined(separator: ";"))
+        return element("span", [.class("badge status-\(campaign.status.known?.rawValue ?? "unknown")")] + (live ? [.id("status-badge"), words] : [])) {
             campaign.status.known.map(Self.word) ?? "unknown (\(campaign.status.storedText))"
         }
     }

@@ -21,8 +21,13 @@ struct CampaignPageView: HTMLComponent {
         return PageLayout(pageTitle: "Campaign #\(campaign.id)", viewer: viewer, activeSection: .campaigns, headExtras: extras) {
             section(.class("panel"), Attribute("data-events", status == .draft ? "" : SiteURL.campaignEvents(id: campaign.id).href)) {
                 h1 { "Campaign #\(campaign.id): \(campaign.title)" }
-                p { CampaignStatusBadge(campaign: campaign); " · created by \(campaign.createdBy ?? "someone since removed") at \(campaign.createdAt) UTC" }
-                if let detail = campaign.statusDetail { p(.class("notice error"), .role("alert")) { detail } }
+                p { CampaignStatusBadge(campaign: campaign, live: true); " · created by \(campaign.createdBy ?? "someone since removed") at \(campaign.createdAt) UTC" }
+                // Always there, so that the live updates can show a stop's reason as it happens.
+                if let detail = campaign.statusDetail {
+                    p(.class("notice error"), .role("alert"), .id("status-detail")) { detail }
+                } else {
+                    p(.class("notice error"), .role("alert"), .id("status-detail"), .hidden) {}
+                }
                 if let notice = model.notice { p(.class("notice"), .role("status")) { notice.sentence } }
                 for problem in model.problems { p(.class("notice error"), .role("alert")) { problem } }
                 CampaignSummary(campaign: campaign, defaultTimeZone: model.defaultTimeZone)
@@ -94,8 +99,12 @@ struct CampaignPageView: HTMLComponent {
     @HTMLBuilder private var actions: [HTMLNode] {
         let campaign = model.campaign
         div(.class("actions")) {
-            for action in CampaignAction.allCases where campaign.status.known.map(action.allowed.contains) == true {
-                HTMLRender.form(.method(.post), .action(SiteURL.campaignAction(id: campaign.id, action).href), .class("inline")) {
+            // Every action is on the page, those that do not apply now hidden: the live updates
+            // show them as the status changes. The server checks again on each.
+            for action in CampaignAction.allCases {
+                let applies = campaign.status.known.map(action.allowed.contains) == true
+                element("form", [.method(.post), .action(SiteURL.campaignAction(id: campaign.id, action).href), .class("inline"),
+                                 Attribute("data-allowed", action.allowed.map(\.rawValue).sorted().joined(separator: " "))] + (applies ? [] : [.hidden])) {
                     CSRFField(token: viewer.csrfToken)
                     button(.type("submit"), .class(action == .cancel ? "danger" : "")) { action.button }
                 }

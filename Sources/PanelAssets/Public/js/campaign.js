@@ -7,6 +7,30 @@
   var url = panel.getAttribute("data-events");
   if (!url) return;
   var note = document.getElementById("live-note");
+  var badge = document.getElementById("status-badge");
+  var detail = document.getElementById("status-detail");
+  var words = {};
+  if (badge) {
+    badge.getAttribute("data-words").split(";").forEach(function (pair) {
+      var parts = pair.split("=");
+      words[parts[0]] = parts[1];
+    });
+  }
+
+  // The status as it is now: its word, its reason if it stopped, the actions it allows.
+  function showStatus(status, reason) {
+    if (badge && words[status]) {
+      badge.textContent = words[status];
+      badge.className = "badge status-" + status;
+    }
+    if (detail) {
+      detail.textContent = reason || "";
+      detail.hidden = !reason;
+    }
+    document.querySelectorAll("form[data-allowed]").forEach(function (form) {
+      form.hidden = form.getAttribute("data-allowed").split(" ").indexOf(status) < 0;
+    });
+  }
   var bar = document.getElementById("progress-bar");
   var grouped = new Intl.NumberFormat("en-US");
 
@@ -30,7 +54,8 @@
       bar.max = Math.max(1, p.total);
       bar.value = p.done;
     }
-    if (note) note.textContent = "Live: updated " + new Date().toLocaleTimeString() + " (" + p.status + ").";
+    showStatus(p.status, p.detail);
+    if (note) note.textContent = "Live: updated " + new Date().toLocaleTimeString() + ".";
   };
   source.onerror = function () {
     if (note) note.textContent = "Live updates paused; the browser reconnects by itself.";
