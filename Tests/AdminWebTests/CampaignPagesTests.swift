@@ -67,7 +67,7 @@ import TestSupport
             let again = try await client.postSigned("/campaigns/\(id)/confirm", session: cookie)
             #expect(again.status == .seeOther, "a launched campaign's confirmation sends back to its page")
             let list = try await client.get("/campaigns", cookie: cookie)
-            #expect(list.text.contains("#\(id) {{display_name}}"))
+            #expect(list.text.contains("#\(id) <bdi>{{display_name}}, {{expiring_count}} items expire soon</bdi>"), "the title as typed, isolated")
         }
         try await panel.services.signIn.unauthenticatedEvents.flush()
         let actions = try await panel.services.database.read { db in

@@ -43,7 +43,7 @@ def demo():
 
 def counts(driver):
     cells = {}
-    for element in driver.find_elements(By.CSS_SELECTOR, "td[data-count]"):
+    for element in driver.find_elements(By.CSS_SELECTOR, "table [data-count]"):
         cells[element.get_attribute("data-count")] = int(element.text.replace(",", ""))
     return cells
 

@@ -13,35 +13,21 @@ struct CampaignListView: HTMLComponent {
                 if model.entries.isEmpty {
                     p(.class("muted")) { "No campaigns yet." }
                 } else {
-                    div(.class("table-wrap")) {
-                        table(.class("data")) {
-                            caption { "Newest first. Received and opened come from the apps' receipts." }
-                            thead {
-                                tr {
-                                    th(.scope("col")) { "Campaign" }
-                                    th(.scope("col")) { "Status" }
-                                    th(.scope("col")) { "Created" }
-                                    th(.scope("col"), .class("num")) { "Audience" }
-                                    th(.scope("col"), .class("num")) { "Accepted" }
-                                    th(.scope("col"), .class("num")) { "Received" }
-                                    th(.scope("col"), .class("num")) { "Opened" }
-                                }
-                            }
-                            tbody {
-                                for campaign in model.entries {
-                                    tr {
-                                        td { a(.href(SiteURL.campaign(id: campaign.id).href)) { "#\(campaign.id) \(campaign.title)" } }
-                                        td { CampaignStatusBadge(campaign: campaign) }
-                                        td { campaign.createdAt }
-                                        td(.class("num")) { campaign.status.known == .draft ? "–" : Format.grouped(campaign.totals.audience) }
-                                        td(.class("num")) { Format.grouped(campaign.totals.accepted) }
-                                        td(.class("num")) { Format.grouped(campaign.totals.received) }
-                                        td(.class("num")) { Format.grouped(campaign.totals.opened) }
-                                    }
-                                }
-                            }
-                        }
-                    }
+                    DataTable(
+                        caption: "Newest first. Received and opened come from the apps' receipts.",
+                        columns: [.init("Campaign"), .init("Status"), .init("Created (UTC)"), .init("Audience", numeric: true),
+                                  .init("Accepted", numeric: true), .init("Received", numeric: true), .init("Opened", numeric: true)],
+                        rows: model.entries.map { campaign in
+                            TableRow([
+                                TableCell { a(.href(SiteURL.campaign(id: campaign.id).href)) { "#\(campaign.id) "; UserText(text: campaign.title) } },
+                                TableCell { CampaignStatusBadge(campaign: campaign) },
+                                TableCell(campaign.createdAt),
+                                TableCell(campaign.status.known == .draft ? "–" : Format.grouped(campaign.totals.audience)),
+                                TableCell(Format.grouped(campaign.totals.accepted)),
+                                TableCell(Format.grouped(campaign.totals.received)),
+                                TableCell(Format.grouped(campaign.totals.opened)),
+                            ])
+                        })
                 }
                 if let before = model.nextBefore {
                     p { a(.href(SiteURL.campaigns(before: before).href)) { "Older campaigns" } }

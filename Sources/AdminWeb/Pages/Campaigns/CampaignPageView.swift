@@ -84,14 +84,8 @@ struct CampaignPageView: HTMLComponent {
                 button(.type("submit")) { "Send a test" }
             }
             if !model.testLines.isEmpty {
-                table(.class("data")) {
-                    caption { "Test send" }
-                    tbody {
-                        for line in model.testLines {
-                            tr { td { "device #\(line.deviceID) (\(line.platform), token \(line.maskedToken))" }; td { line.outcome } }
-                        }
-                    }
-                }
+                DataTable(caption: "Test send", headings: ["Device", "Outcome"],
+                          rows: model.testLines.map { ["#\($0.deviceID) (\($0.platform), token \($0.maskedToken))", $0.outcome] })
             }
         }
     }

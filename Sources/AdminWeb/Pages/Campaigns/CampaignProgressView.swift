@@ -32,19 +32,10 @@ struct CampaignProgressView: HTMLComponent {
             }
             element("progress", [.id("progress-bar"), Attribute("max", String(max(1, progress.total))), .value(String(progress.done)),
                                  .ariaLabel("Deliveries settled")]) { Format.percent(settled) }
-            div(.class("table-wrap")) {
-                table(.class("data")) {
-                    caption { "Deliveries by state" }
-                    tbody {
-                        for row in Self.rows {
-                            tr {
-                                th(.scope("row")) { row.label }
-                                td(.class("num"), Attribute("data-count", row.key)) { Format.grouped(row.value(progress)) }
-                            }
-                        }
-                    }
-                }
-            }
+            DataTable(caption: "Deliveries by state", columns: [.init("State"), .init("Deliveries", numeric: true)],
+                      rows: Self.rows.map { row in
+                          TableRow([TableCell(row.label), TableCell { span(Attribute("data-count", row.key)) { Format.grouped(row.value(progress)) } }])
+                      })
             h2 { "Funnel" }
             ol(.class("funnel")) {
                 li { "Accepted " ; strong(Attribute("data-count", "accepted")) { Format.grouped(progress.accepted) } }
@@ -64,16 +55,8 @@ struct CampaignProgressView: HTMLComponent {
                 }
             }
             if !progress.failureReasons.isEmpty {
-                div(.class("table-wrap")) {
-                    table(.class("data")) {
-                        caption { "Failures by reason" }
-                        tbody {
-                            for reason in progress.failureReasons {
-                                tr { td { reason.reason }; td(.class("num")) { Format.grouped(reason.count) } }
-                            }
-                        }
-                    }
-                }
+                DataTable(caption: "Failures by reason (the ten most common)", columns: [.init("Reason"), .init("Deliveries", numeric: true)],
+                          rows: progress.failureReasons.map { [$0.reason, Format.grouped($0.count)] })
             }
         }
     }

@@ -12,8 +12,9 @@ struct PhonePreview: HTMLComponent {
             div(.class("phone-screen")) {
                 div(.class("notification"), .role("img"), .ariaLabel("Notification preview: \(title). \(body)")) {
                     p(.class("notification-app")) { "Expiry Tracker · now" }
-                    p(.class("notification-title")) { title }
-                    p(.class("notification-body")) { body }
+                    // A recipient's name or item as typed, isolated like any user text.
+                    p(.class("notification-title")) { UserText(text: title, clampAfter: .max) }
+                    p(.class("notification-body")) { UserText(text: body, clampAfter: .max) }
                 }
             }
             figcaption { caption }
