@@ -14,6 +14,8 @@ import TestSupport
     static func prepare() async throws -> (TemporaryDatabase, PanelDatabase) {
         let temp = try TemporaryDatabase.seeded(users: 5)
         try await DatabaseQueue(path: temp.path).write { db in
+            // Hostile rows too: the app's CHECKs are not the panel's guarantee.
+            try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
             try db.execute(sql: """
                 INSERT INTO users (id, email, password_hash, display_name, timezone, locale, created_at, last_active_at) VALUES
                   (920001, 'a@x.test', 'x', 'Ana', 'Europe/Lisbon', 'pt-BR', '2026-01-01 00:00:00', '2026-11-17 00:00:00'),
@@ -27,7 +29,8 @@ import TestSupport
                   (992002, 920002, 'ios', 'apns', 'u2', 'granted', '2026-01-01', '2026-11-01'),
                   (992003, 920003, 'android', 'fcm', 'u3', 'granted', '2026-01-01', '2026-11-01'),
                   (992004, 920004, 'ios', 'apns', 'u4', 'granted', '2026-01-01', '2026-11-01'),
-                  (992005, 920004, 'android', 'fcm', 'u5', 'granted', '2026-01-01', '2026-11-01');
+                  (992005, 920004, 'android', 'fcm', 'u5', 'granted', '2026-01-01', '2026-11-01'),
+                  (992006, 920004, 7, 8, 'u6', 'granted', '2026-01-01', '2026-11-01');
                 INSERT INTO food_items (user_id, name, expiry_date, created_at, updated_at) VALUES
                   (920001, 'Iogurte', '2026-11-23', '2026-11-01', '2026-11-01'),
                   (920001, 'Queijo', '2026-11-25', '2026-11-01', '2026-11-01'),
@@ -45,6 +48,8 @@ import TestSupport
         let (temp, database) = try await Self.prepare()
         defer { temp.remove() }
         let preview = try await Audience().preview(Self.segment, schedule: .now, in: database, now: Self.now, ranges: 3)
+        // A device whose platform and provider are numbers is counted, not a crash.
+        #expect(preview.counts.excludedDevices[.unknownProvider] == 1)
         #expect(preview.counts.reachableUsers == 4)
         #expect(preview.counts.reachableDevices == 5)
         // 23:00 UTC: Lisbon's 22:00–07:00 and Dee's 23:00–23:30 hold two users, three devices.

@@ -92,8 +92,8 @@ extension Audience {
         // Materialised so that each row's reason is worked out once for both counts.
         let counts = """
             WITH r AS MATERIALIZED (
-              SELECT \(reason) AS reason, u.id AS uid, d.id AS did, COALESCE(d.platform, '') AS platform,
-                     COALESCE(d.push_provider, '') AS provider, u.timezone AS tz, s.quiet_start AS qs, s.quiet_end AS qe
+              SELECT \(reason) AS reason, u.id AS uid, d.id AS did, COALESCE(CAST(d.platform AS TEXT), '') AS platform,
+                     COALESCE(CAST(d.push_provider AS TEXT), '') AS provider, u.timezone AS tz, s.quiet_start AS qs, s.quiet_end AS qe
               \(from))
             SELECT 'devices', reason, platform, provider, COUNT(did),
                    SUM(CASE WHEN reason = 'reachable' AND qs IS NOT NULL AND qe IS NOT NULL
