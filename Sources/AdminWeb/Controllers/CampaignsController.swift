@@ -26,10 +26,11 @@ struct CampaignsController {
     }
 
     @Sendable func list(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
-        guard let text = request.uri.queryParameters.get("before") else {
-            return HTMLPage(CampaignListView(model: try await CampaignListModel.load(services, nil), viewer: context.viewer))
+        var before: Int64?
+        if let text = request.uri.queryParameters.get("before") {
+            guard let value = Int64(text) else { throw PanelError(status: .badRequest, sentence: "That page link is broken: go back to the first page.") }
+            before = value
         }
-        guard let before = Int64(text) else { throw PanelError(status: .badRequest, sentence: "That page link is broken: go back to the first page.") }
         return HTMLPage(CampaignListView(model: try await CampaignListModel.load(services, before), viewer: context.viewer))
     }
 
