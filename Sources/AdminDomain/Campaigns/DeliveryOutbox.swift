@@ -92,6 +92,8 @@ public struct DeliveryOutbox: Sendable {
                     RETURNING id, campaign_id, device_id, user_id, attempts
                     """, arguments: ["now": at, "campaign": campaign, "limit": wanted])
             }
+            // Compiled once per connection: it runs for every claimed row, inside the write lock.
+            let deviceStatement = try db.cachedStatement(sql: "SELECT platform, push_provider, push_token FROM devices WHERE id = ?")
             var claimed: [ClaimedDelivery] = []
             var content: [Int64: Row] = [:]
             var lost: [Int64] = []
@@ -103,7 +105,7 @@ public struct DeliveryOutbox: Sendable {
                                                            arguments: [campaignID])
                 }
                 guard let campaign = content[campaignID],
-                      let device = try Row.fetchOne(db, sql: "SELECT platform, push_provider, push_token FROM devices WHERE id = ?", arguments: [deviceID]),
+                      let device = try Row.fetchOne(deviceStatement, arguments: [deviceID]),
                       let token: String = try device.decode(forColumn: "push_token"), !token.isEmpty
                 else {
                     lost.append(row["id"])
