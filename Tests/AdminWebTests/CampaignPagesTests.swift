@@ -214,18 +214,18 @@ import TestSupport
                                       perSecond: nil, status: .known(.draft), statusDetail: nil, createdBy: nil, createdAt: "2026-11-22 10:00:00",
                                       launchedAt: nil, finishedAt: nil, schedule: .now,
                                       totals: .init(audience: 0, accepted: 0, received: 0, opened: 0))
-        let model = CampaignConfirmModel(campaign: campaign, preview: preview, countedAt: Date(), similar: [], scheduleSentence: "Now.", defaultTimeZone: "UTC")
+        let model = CampaignConfirmModel(campaign: campaign, preview: preview, countedAt: Date(), similar: [], defaultTimeZone: "UTC")
         #expect(model.mustType)
         #expect(model.typedMatches("12,345") && model.typedMatches(" 12345 ") && model.typedMatches("12 345"))
         #expect(!model.typedMatches("12,344") && !model.typedMatches("") && !model.typedMatches("12,345,0"))
         preview.counts.reachableDevices = 10_000
-        #expect(!CampaignConfirmModel(campaign: campaign, preview: preview, countedAt: Date(), similar: [], scheduleSentence: "", defaultTimeZone: "UTC").mustType)
+        #expect(!CampaignConfirmModel(campaign: campaign, preview: preview, countedAt: Date(), similar: [], defaultTimeZone: "UTC").mustType)
         #expect(!model.plannedTimeHasPassed())
         let planned = CampaignRecord(id: 8, title: "t", body: "b", deepLink: nil, timeToLive: 60, segment: CampaignSegment(), template: nil,
                                      perSecond: nil, status: .known(.draft), statusDetail: nil, createdBy: nil, createdAt: "2026-11-22 10:00:00",
                                      launchedAt: nil, finishedAt: nil, schedule: .at(Date(timeIntervalSince1970: 1_795_000_000)),
                                      totals: .init(audience: 0, accepted: 0, received: 0, opened: 0))
-        let late = CampaignConfirmModel(campaign: planned, preview: preview, countedAt: Date(), similar: [], scheduleSentence: "", defaultTimeZone: "UTC")
+        let late = CampaignConfirmModel(campaign: planned, preview: preview, countedAt: Date(), similar: [], defaultTimeZone: "UTC")
         #expect(late.plannedTimeHasPassed(now: Date(timeIntervalSince1970: 1_795_000_001)) && !late.plannedTimeHasPassed(now: Date(timeIntervalSince1970: 1_794_999_999)))
     }
 

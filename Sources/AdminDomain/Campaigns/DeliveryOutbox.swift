@@ -71,11 +71,16 @@ public struct DeliveryOutbox: Sendable {
     /// its token since the launch is failed here, unsent.
     public func claim(limit: Int, allowance: [Int64: Int]? = nil, now: Date = Date()) async throws -> [ClaimedDelivery] {
         let at = SQLiteTime.string(now)
-        // A read first: with no campaign sending, the idle dispatcher never takes the write lock.
-        let sending = try await database.read { db in
-            try Int64.fetchAll(db, sql: "SELECT id FROM panel_campaigns WHERE status = 'sending' ORDER BY id")
+        // With no campaign sending (or none allowed more now), the idle dispatcher never takes
+        // the write lock. An allowance comes from `sendingCampaigns()`, read just before.
+        if let allowance {
+            guard allowance.values.contains(where: { $0 > 0 }) else { return [] }
+        } else {
+            let sending = try await database.read { db in
+                try Int64.fetchAll(db, sql: "SELECT id FROM panel_campaigns WHERE status = 'sending' ORDER BY id")
+            }
+            guard !sending.isEmpty else { return [] }
         }
-        guard !sending.isEmpty else { return [] }
         return try await database.write { db in
             // Campaign by campaign on (campaign_id, due_at): rows of a paused campaign are
             // never walked past, however many wait.

@@ -9,7 +9,6 @@ struct CampaignConfirmModel {
     let countedAt: Date
     /// Campaigns of the last 7 days with the same segment and title.
     let similar: [CampaignRecord]
-    let scheduleSentence: String
     let defaultTimeZone: String
     var typed: String = ""
     var problem: String?
@@ -31,7 +30,6 @@ struct CampaignConfirmModel {
         guard campaign.status.known == .draft, let (preview, at) = await services.previews.ready(id) else { return nil }
         let similar = try await services.campaigns.similarRecent(to: campaign, since: Date().addingTimeInterval(-7 * 86_400))
         return CampaignConfirmModel(campaign: campaign, preview: preview, countedAt: at, similar: similar,
-                                    scheduleSentence: ScheduleWords.sentence(campaign.schedule, defaultTimeZone: services.campaigns.defaultTimeZone),
                                     defaultTimeZone: services.campaigns.defaultTimeZone)
     }
 

@@ -17,7 +17,6 @@ struct CampaignConfirmView: HTMLComponent {
                     strong(.id("confirm-count")) { devices }
                     " devices of \(Format.grouped(model.preview.counts.reachableUsers)) users, counted at \(SQLiteTime.string(model.countedAt)) UTC. The launch freezes whoever is reachable at that moment."
                 }
-                p { strong { "When: " }; model.scheduleSentence }
                 p { "A push cannot be taken back once sent. You can pause or cancel at any moment; what has gone out stays out." }
                 if !model.similar.isEmpty {
                     div(.class("notice error"), .role("alert")) {
