@@ -18,8 +18,8 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -118,11 +118,23 @@ def browser():
     driver.quit()
 
 
+def wait_until_gone(driver, page):
+    """Waits until `page` (the old <html>) is gone. Chromedriver sometimes reports a node of a
+    document being replaced with an inspector error rather than as stale: gone all the same."""
+    def gone(_):
+        try:
+            page.is_enabled()
+            return False
+        except (StaleElementReferenceException, WebDriverException):
+            return True
+    WebDriverWait(driver, 20).until(gone)
+
+
 def submit(driver):
     """Clicks the form's button and waits for the next page: a click returns before it loads."""
     page = driver.find_element(By.TAG_NAME, "html")
     driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
-    WebDriverWait(driver, 20).until(expected_conditions.staleness_of(page))
+    wait_until_gone(driver, page)
 
 
 def sign_in(driver, base, role):

@@ -12,7 +12,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from conftest import binary, submit
+from conftest import binary, submit, wait_until_gone
 from test_pages import violations
 
 
@@ -67,7 +67,7 @@ def test_compose_from_a_template_preview_confirm_send_and_watch_the_counts_arriv
     Select(browser.find_element(By.NAME, "deep_link")).select_by_value("expirytracker://items/expiring")
     page = browser.find_element(By.TAG_NAME, "html")
     browser.find_element(By.CSS_SELECTOR, "#composer button[type=submit]").click()
-    WebDriverWait(browser, 20).until(expected_conditions.staleness_of(page))
+    wait_until_gone(browser, page)
 
     # The audience is counted in the background; the page refreshes itself until it is.
     link = WebDriverWait(browser, 60).until(
@@ -87,7 +87,7 @@ def test_compose_from_a_template_preview_confirm_send_and_watch_the_counts_arriv
         typed[0].send_keys(str(reachable))
     page = browser.find_element(By.TAG_NAME, "html")
     browser.find_element(By.CSS_SELECTOR, "form.actions button[type=submit]").click()
-    WebDriverWait(browser, 20).until(expected_conditions.staleness_of(page))
+    wait_until_gone(browser, page)
     assert "Launched" in browser.find_element(By.CSS_SELECTOR, ".notice[role=status]").text
 
     # From here the page is never reloaded: a mark set now would be gone after a reload.
