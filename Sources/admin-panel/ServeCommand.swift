@@ -53,6 +53,12 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Campaign pushes a user may get in 7 days.")
     var frequencyCap = 2
 
+    @Option(help: "Seconds between the dashboard's refreshes, which read the rows added since the last one.")
+    var dashboardRefresh = 60
+
+    @Option(help: "Seconds between the dashboard's full counts, which see changed and deleted rows too.")
+    var dashboardFullCount = 900
+
     /// The level from --log-level, else LOG_LEVEL, else info; an unknown name is refused.
     func level() throws -> Logger.Level {
         let name = logLevel ?? ProcessInfo.processInfo.environment["LOG_LEVEL"]
@@ -70,6 +76,8 @@ struct ServerOptions: ParsableArguments {
         if metricsPort != nil, metricsPort == port, port != 0 { throw ValidationError("--metrics-port must differ from --port") }
         if TimeZone(identifier: defaultTimezone) == nil { throw ValidationError("--default-timezone \"\(defaultTimezone)\" is not a timezone, such as Europe/Lisbon") }
         if !(1...50).contains(frequencyCap) { throw ValidationError("--frequency-cap must be from 1 to 50") }
+        if !(1...86_400).contains(dashboardRefresh) { throw ValidationError("--dashboard-refresh must be from 1 to 86400 seconds") }
+        if !(10...86_400).contains(dashboardFullCount) { throw ValidationError("--dashboard-full-count must be from 10 to 86400 seconds") }
         var isFolder: ObjCBool = false
         if let templates, !FileManager.default.fileExists(atPath: templates, isDirectory: &isFolder) || !isFolder.boolValue {
             throw ValidationError("--templates \"\(templates)\" is not a folder")
@@ -110,6 +118,8 @@ struct ServerOptions: ParsableArguments {
         if let templates { configuration.templatesDirectory = templates }
         configuration.defaultTimeZone = defaultTimezone
         configuration.frequencyCap = frequencyCap
+        configuration.dashboardRefreshInterval = TimeInterval(dashboardRefresh)
+        configuration.dashboardFullCountInterval = TimeInterval(dashboardFullCount)
         return configuration
     }
 }

@@ -2,34 +2,29 @@ import AdminDomain
 import ArgumentParser
 import Foundation
 
-/// Computes the dashboard's numbers once and says how long that took: the benchmark for
-/// the dashboard on a large database.
+/// Counts the dashboard's figures once in full, then once more from the new rows only,
+/// and prints the headline figures with the time each count took.
 struct StatsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "stats", abstract: "Print the dashboard's numbers for a database and the time they took.")
+        commandName: "stats", abstract: "Print the dashboard's headline figures for a database and the time they took.")
 
     @Option(help: "Path of the app's SQLite database.")
     var db: String
 
-    @Option(help: "How many times to compute them.")
-    var repeats = 3
-
     func run() async throws {
         try await reportingErrors {
             let database = try await PanelDatabase.open(path: db)
-            var timings: [Double] = []
-            var stats: DashboardStats?
-            for _ in 0..<max(1, repeats) {
-                let start = Date()
-                stats = try await DashboardStats.compute(database: database)
-                timings.append(Date().timeIntervalSince(start) * 1000)
+            let refresher = DashboardRefresher(database: database)
+            await refresher.refresh(full: true)
+            await refresher.refresh()
+            if let failure = await refresher.lastFailure { throw DashboardUnavailable(reason: failure.message) }
+            let snapshot = try await refresher.snapshot()
+            for figure in snapshot.headlines[.standard] ?? [] {
+                say(figure.name.padding(toLength: 40, withPad: " ", startingAt: 0) + (figure.value.map { String(format: "%.4g", $0) } ?? "n/a"))
             }
-            guard let stats else { return }
-            say("total users        \(stats.totalUsers) (\(stats.suspendedUsers) suspended)")
-            say("active (7 days)    \(stats.activeUsers7Days)")
-            say("items tracked      \(stats.itemsTracked) (\(stats.foodItems) food, \(stats.documents) documents)")
-            say("premium            \(stats.premiumUsers) (\(String(format: "%.2f", (stats.premiumConversion ?? 0) * 100))%)")
-            say("compute time (ms)  " + timings.map { String(format: "%.0f", $0) }.joined(separator: ", "))
+            let timing = await refresher.timing
+            say("full count         \(timing.full.map { "\($0)" } ?? "-")")
+            say("incremental        \(timing.incremental.map { "\($0)" } ?? "-")")
         }
     }
 }

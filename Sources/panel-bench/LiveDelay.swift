@@ -13,7 +13,7 @@ enum LiveDelay {
     static func measure(databasePath: String, campaign id: Int64, rounds: Int, logger: Logger) async throws -> [Duration] {
         let fixture = try await LoadFixture.prepare(databasePath: databasePath)
         var configuration = PanelConfiguration(databasePath: databasePath, port: 0)
-        configuration.statsMaxAge = 3_600
+        configuration.dashboardRefreshInterval = 3_600
         configuration.logLevel = .critical
         let services = PanelServices(database: try await PanelDatabase.open(path: databasePath), configuration: configuration)
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)

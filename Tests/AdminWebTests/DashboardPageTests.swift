@@ -9,29 +9,139 @@ import Testing
 import TestSupport
 
 @Suite struct DashboardPage {
-    @Test func showsTheFourNumbersAsDirectSQLCountsThem() async throws {
+    /// The page shows the refresher's snapshot as it stands: each headline figure, each
+    /// chart, the criteria and the cohorts (the snapshot itself is checked against SQL in
+    /// the domain's tests).
+    @Test func showsTheSnapshotsFiguresForEachRange() async throws {
         let panel = try await TestPanel(users: 400)
         defer { panel.remove() }
-        let counts = try await DatabaseQueue(path: panel.temp.path).read { db in
-            let since = SQLiteTime.string(Date().addingTimeInterval(-7 * 86_400))
-            return (
-                total: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE status <> 'deleted'")!,
-                active: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE status <> 'deleted' AND last_active_at >= ?", arguments: [since])!,
-                items: try Int.fetchOne(db, sql: "SELECT (SELECT COUNT(*) FROM food_items WHERE deleted_at IS NULL) + (SELECT COUNT(*) FROM documents WHERE deleted_at IS NULL)")!,
-                premium: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE status <> 'deleted' AND plan = 'premium'")!
-            )
+        try await panel.test { client in
+            let cookie = try await panel.signIn(client)
+            let snapshot = try await panel.services.dashboard.snapshot()
+            for range in DashboardRange.allCases {
+                let page = try await client.get(SiteURL.dashboardRange(range).href, cookie: cookie)
+                #expect(page.status == .ok)
+                let text = page.text
+                for figure in snapshot.headlines[range]! {
+                    #expect(text.contains("<h3>\(figure.name)</h3><p class=\"stat-value\">\(HeadlineCard.text(figure.value, figure.format))<"),
+                            "\(range) \(figure.name)")
+                }
+                for chart in snapshot.charts {
+                    #expect(text.contains("id=\"chart-\(chart.id.rawValue)\""), "\(chart.id)")
+                    #expect(text.contains(SiteURL.dashboardCSV(chart.id, range).href.replacingOccurrences(of: "&", with: "&amp;")))
+                }
+                #expect(text.contains("aria-current=\"page\" class=\"current\">\(range.days) days<"))
+                #expect(text.contains("SC-006") && text.contains("SC-014") && text.contains("heat-map"))
+                #expect(text.contains("Count everything again now"), "an admin may start a full count")
+            }
+        }
+    }
+
+    @Test func anUnknownRangeOrChartIsRefusedWithASentence() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let cookie = try await panel.signIn(client)
+            for bad in ["13", "abc", "-7", "30.0", "%3Cb%3E"] {
+                let page = try await client.get("/?range=\(bad)", cookie: cookie)
+                #expect(page.status == .badRequest, "\(bad)")
+                #expect(page.text.contains("The dashboard shows 7, 30, 90 or 365 days"), "\(bad)")
+                #expect(!page.text.contains("<b>"))
+            }
+            let chart = try await client.get("/dashboard.csv?chart=%3Cscript%3E&range=30", cookie: cookie)
+            #expect(chart.status == .notFound && chart.text.contains("The dashboard has no chart called &quot;&lt;script&gt;&quot;") || chart.text.contains("The dashboard has no chart called \"&lt;script&gt;\""))
+            let range = try await client.get("/dashboard.csv?chart=sign-ups&range=8", cookie: cookie)
+            #expect(range.status == .badRequest)
+        }
+    }
+
+    @Test func eachChartDownloadsAsCSVForTheRange() async throws {
+        let panel = try await TestPanel(users: 200)
+        defer { panel.remove() }
+        try await panel.test { client in
+            let cookie = try await panel.signIn(client)
+            let snapshot = try await panel.services.dashboard.snapshot()
+            for range in [DashboardRange.week, .year] {
+                for chart in snapshot.charts {
+                    let response = try await client.get(SiteURL.dashboardCSV(chart.id, range).href, cookie: cookie)
+                    #expect(response.status == .ok && response.headers[.contentType]?.hasPrefix("text/csv") == true, "\(chart.id)")
+                    let lines = response.text.split(separator: "\r\n", omittingEmptySubsequences: true)
+                    let shown = chart.slice(for: range)
+                    #expect(lines.count == shown.labels.count + 1, "\(chart.id) \(range)")
+                    #expect(lines.first?.hasSuffix(shown.series.map(\.name).joined(separator: ",")) == true, "\(chart.id)")
+                    if let last = shown.labels.last, chart.unit == .count {
+                        #expect(lines.last == Substring(([last] + shown.series.map { String($0.values.last!) }).joined(separator: ",")), "\(chart.id)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// A full count on demand is for admins; a failed refresh keeps the last good figures
+    /// and tells admins why, not the others.
+    @Test func adminsStartAFullCountAndSeeWhyARefreshFailed() async throws {
+        let panel = try await TestPanel(users: 100)
+        defer { panel.remove() }
+        let support = try await panel.addStaff()
+        try await panel.test { client in
+            let admin = try await panel.signIn(client)
+            let first = try await panel.services.dashboard.snapshot()
+            let count = await panel.services.dashboard.refreshCount
+            let refresh = try await client.postSigned("/dashboard/refresh", [("range", "90")], session: admin)
+            #expect(refresh.status == .seeOther && refresh.headers[.location] == "/?range=90&refreshing=1")
+            var waited = 0
+            while await panel.services.dashboard.refreshCount == count, waited < 200 {
+                try await Task.sleep(for: .milliseconds(50))
+                waited += 1
+            }
+            #expect(await panel.services.dashboard.refreshCount == count + 1)
+            let page = try await client.get("/?range=90&refreshing=1", cookie: admin)
+            #expect(page.text.contains("A full count has started"))
+
+            let supportCookie = try await panel.signIn(client, email: support)
+            #expect(try await client.postSigned("/dashboard/refresh", [("range", "30")], session: supportCookie).status == .forbidden)
+            #expect(!(try await client.get("/", cookie: supportCookie).text.contains("Count everything again now")))
+
+            // The test plays a backend whose table went away: the next refresh fails.
+            try await DatabaseQueue(path: panel.temp.path).write { db in try db.execute(sql: "ALTER TABLE reminders RENAME TO reminders_gone") }
+            await panel.services.dashboard.refresh(full: true)
+            let failure = try #require(await panel.services.dashboard.lastFailure)
+            #expect(failure.message.contains("reminders"))
+            let adminPage = try await client.get("/", cookie: admin).text
+            #expect(adminPage.contains("The last refresh failed at") && adminPage.contains("no such table: reminders"))
+            let supportPage = try await client.get("/", cookie: supportCookie).text
+            #expect(!supportPage.contains("The last refresh failed") && !supportPage.contains("reminders_gone"))
+            let kept = try await panel.services.dashboard.snapshot()
+            #expect(kept.countedAt >= first.countedAt && kept.totalUsers == first.totalUsers, "the last good snapshot stays")
+        }
+    }
+
+    @Test func twoRefreshesAtOnceAreOne() async throws {
+        let temp = try TemporaryDatabase.seeded(users: 50)
+        defer { temp.remove() }
+        let refresher = DashboardRefresher(database: try await PanelDatabase.open(path: temp.path))
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<5 { group.addTask { await refresher.refresh() } }
+        }
+        #expect(await refresher.refreshCount == 1)
+        _ = try await refresher.snapshot()
+        #expect(await refresher.refreshCount == 1, "a snapshot is served without another count")
+    }
+
+    @Test func anEmptyDatabaseShowsEmptyChartsAndNoRates() async throws {
+        let panel = try await TestPanel(users: 1)
+        defer { panel.remove() }
+        try await DatabaseQueue(path: panel.temp.path).write { db in
+            for table in ["activity_events", "reminders", "push_receipts", "subscriptions", "devices", "documents", "food_items",
+                          "notification_settings", "users", "households"] {
+                try db.execute(sql: "DELETE FROM \(table)")
+            }
         }
         try await panel.test { client in
             let page = try await client.get("/", cookie: try await panel.signIn(client)).text
-            func card(_ label: String) -> String? {
-                guard let start = page.range(of: "<h2>\(label)</h2><p class=\"stat-value\">") else { return nil }
-                return String(page[start.upperBound...].prefix { $0 != "<" })
-            }
-            #expect(card("Total users") == Format.grouped(counts.total))
-            #expect(card("Active users (7 days)") == Format.grouped(counts.active))
-            #expect(card("Items tracked") == Format.grouped(counts.items))
-            #expect(card("Premium conversion") == Format.percent(Double(counts.premium) / Double(counts.total)))
-            #expect(page.contains("<svg viewBox=\"0 0 600 160\""))
+            #expect(page.contains("Nothing to show for this period yet."))
+            #expect(page.contains("<h3>Premium conversion</h3><p class=\"stat-value\">n/a<"))
+            #expect(page.contains("No data yet"))
         }
     }
 
@@ -105,20 +215,21 @@ import TestSupport
         defer { panel.remove() }
         try await panel.test { client in
             let session = try await panel.signIn(client)
-            let stats = try await panel.services.stats.stats()
+            let snapshot = try await panel.services.dashboard.snapshot()
+            let active = try #require(snapshot.headlines[.standard]?.first { $0.name == "Active users (7 days)" }?.value)
             let dashboard = try await client.get("/", cookie: session)
-            #expect(dashboard.text.contains(Format.grouped(stats.activeUsers7Days)))
+            #expect(dashboard.text.contains(">\(Format.grouped(Int(active)))<"))
             for bucket in ActivityBucket.allCases {
                 let list = try await client.get("/activity?bucket=\(bucket.rawValue)", cookie: session)
-                let count = try #require(stats.usersByActivity[bucket])
+                let count = try #require(snapshot.usersByActivity[bucket])
                 #expect(list.text.contains("\(Format.grouped(count)) users (counted at"), "\(bucket)")
             }
-            #expect(stats.usersByActivity[.active] == stats.activeUsers7Days)
+            #expect(snapshot.usersByActivity[.active] == Int(active))
         }
         let deleted = try await panel.services.database.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE status = 'deleted'") ?? 0
         }
-        let stats = try await panel.services.stats.stats()
-        #expect(deleted > 0 && stats.usersByActivity.values.reduce(0, +) == stats.totalUsers, "deleted accounts are out of every bucket")
+        let snapshot = try await panel.services.dashboard.snapshot()
+        #expect(deleted > 0 && snapshot.usersByActivity.values.reduce(0, +) == snapshot.totalUsers, "deleted accounts are out of every bucket")
     }
 }

@@ -53,11 +53,20 @@ import Testing
         #expect(!page.contains("<b>x"))
     }
 
-    @Test func theDashboardShowsItsFigures() {
-        let stats = DashboardStats(totalUsers: 1_000_000, suspendedUsers: 12, premiumUsers: 250_000, activeUsers7Days: 400_000,
-                                   foodItems: 11_000_000, documents: 1_000_000, signUpsPerDay: [], computedAt: Date())
-        let page = html(DashboardView(model: DashboardModel(stats: stats, maxAge: 300), viewer: viewer))
-        #expect(page.contains("1,000,000") && page.contains("25.0%") && page.contains("12,000,000"))
+    @Test func theDashboardEscapesWhatTheAppStoredAndSaysWhenAChartIsEmpty() {
+        let now = SQLiteTime.date("2026-11-23 10:00:00")!
+        var snapshot = DashboardSnapshot(tally: DashboardTally(window: DayWindow(first: 20_000), countedAt: now), now: now)
+        let hostile = DashboardChart(id: .categories, title: "Food items by category", kind: .bar, axis: .categories, valueLabel: "Items",
+                                     labels: ["<script>alert(1)</script>", "Dairy"], series: [ChartSeries(name: "Items", values: [3, 1_000_000])],
+                                     note: "n", asOf: now)
+        snapshot.charts = snapshot.charts.map { $0.id == .categories ? hostile : $0 }
+        let model = DashboardModel(snapshot: snapshot, range: .week, refreshEvery: 60, fullCountEvery: 900, refreshing: false, refreshes: nil)
+        let body = DashboardBody(model: model).content.renderString()
+        #expect(!body.contains("<script>") && body.contains("&lt;script&gt;"))
+        #expect(body.contains("1,000,000"), "the table under the chart")
+        #expect(body.contains("Nothing to show for this period yet."), "the empty charts say so")
+        let page = html(DashboardView(model: model, viewer: viewer, body: body))
+        #expect(page.contains("Period:") && page.contains("href=\"/?range=365\""))
     }
 
     @Test func failedSignInsDescribeEachCountInWords() {

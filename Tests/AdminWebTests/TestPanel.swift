@@ -26,7 +26,7 @@ struct TestPanel {
         temp = try TemporaryDatabase.seeded(users: users)
         var configuration = PanelConfiguration(
             databasePath: temp.path, publicDirectory: TestPaths.publicDirectory, scrypt: fastScryptForTests,
-            sessionPolicy: sessionPolicy, statsMaxAge: 0, secureCookies: secureCookies, twoFactorPolicy: twoFactorPolicy)
+            sessionPolicy: sessionPolicy, dashboardRefreshInterval: 3_600, secureCookies: secureCookies, twoFactorPolicy: twoFactorPolicy)
         // Tests flush the counted events themselves: a flush of the background flusher in
         // the middle of a slow test (seen under the full suite's load) splits a count.
         configuration.auditFlushInterval = .seconds(3_600)

@@ -15,6 +15,8 @@ public enum Permission: String, CaseIterable, Sendable {
     case manageStaff
     /// Read and export the audit log.
     case readAuditLog
+    /// Start a full count of the dashboard's figures now, and see why one failed.
+    case refreshDashboard
 }
 
 extension Role {

@@ -44,3 +44,8 @@ public enum ReminderStatus: String, VocabularyTerm {
 public enum DocumentType: String, VocabularyTerm, Codable {
     case passport, visa, drivers_license, id_card, insurance, membership, custom
 }
+
+/// `food_items.source`: how the item was added in the app.
+public enum FoodSource: String, VocabularyTerm {
+    case manual, barcode, photo
+}

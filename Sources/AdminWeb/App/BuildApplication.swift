@@ -44,16 +44,17 @@ public func buildApplication(services: PanelServices, configuration: PanelConfig
 /// The dashboard refresher, the sweeper, the audit flusher, the push clients' connections and
 /// the campaign dispatcher; the receipt poller joins them here.
 func backgroundJobs(services: PanelServices, configuration: PanelConfiguration, logger: Logger) -> [any Service] {
-    let stats = services.stats, sweeper = services.sweeper, events = services.signIn.unauthenticatedEvents
+    let dashboard = services.dashboard, sweeper = services.sweeper, events = services.signIn.unauthenticatedEvents
     let receipts = ReceiptPoller(database: services.database)
     return [
         PeriodicJob(name: "audit-flusher", every: configuration.auditFlushInterval, health: services.health, logger: logger,
                     onStop: { try await events.flush() }) {
             try await events.flush()
         },
-        PeriodicJob(name: "dashboard-refresher", every: .seconds(max(1, configuration.statsMaxAge)),
+        // A failed refresh is kept by the refresher for admins to see; the job itself goes on.
+        PeriodicJob(name: "dashboard-refresher", every: .seconds(max(1, configuration.dashboardRefreshInterval)),
                     health: services.health, logger: logger) {
-            try await stats.refresh()
+            await dashboard.refresh()
         },
         PushClientsService(push: services.push),
         CampaignDispatcher(outbox: DeliveryOutbox(database: services.database), campaigns: services.campaigns,

@@ -15,8 +15,10 @@ public struct PanelConfiguration: Sendable {
     public var scrypt: ScryptParameters
     public var maxConcurrentHashes: Int
     public var sessionPolicy: SessionPolicy
-    /// How old the dashboard's numbers may be before they are computed again.
-    public var statsMaxAge: TimeInterval
+    /// How often the dashboard reads the rows added since its last refresh.
+    public var dashboardRefreshInterval: TimeInterval
+    /// How often the dashboard counts everything again (changed and deleted rows too).
+    public var dashboardFullCountInterval: TimeInterval = 900
     /// Mark the session cookie `Secure`: set it when a TLS proxy stands in front.
     public var secureCookies: Bool
     /// Admins always need a second factor; this can require it of everyone.
@@ -54,7 +56,7 @@ public struct PanelConfiguration: Sendable {
         scrypt: ScryptParameters = .owasp,
         maxConcurrentHashes: Int = 2,
         sessionPolicy: SessionPolicy = SessionPolicy(),
-        statsMaxAge: TimeInterval = 300,
+        dashboardRefreshInterval: TimeInterval = 60,
         secureCookies: Bool = false,
         twoFactorPolicy: TwoFactorPolicy = TwoFactorPolicy(),
         shutdownDeadline: Duration = .seconds(10),
@@ -69,7 +71,7 @@ public struct PanelConfiguration: Sendable {
         self.scrypt = scrypt
         self.maxConcurrentHashes = maxConcurrentHashes
         self.sessionPolicy = sessionPolicy
-        self.statsMaxAge = statsMaxAge
+        self.dashboardRefreshInterval = dashboardRefreshInterval
         self.secureCookies = secureCookies
         self.twoFactorPolicy = twoFactorPolicy
         self.shutdownDeadline = shutdownDeadline

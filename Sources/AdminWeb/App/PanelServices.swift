@@ -12,12 +12,16 @@ public struct PanelServices: Sendable {
     public let staff: StaffAdministration
     public let account: AccountSecurity
     public let signIn: SignInService
-    public let stats: DashboardStatsCache
+    /// The dashboard's snapshot and its refreshes.
+    public let dashboard: DashboardRefresher
     public let twoFactorPolicy: TwoFactorPolicy
     let sessionCookie: PanelCookie
     let secondFactorCookie: PanelCookie
     let loginFormCookie: PanelCookie
-    let statsMaxAge: TimeInterval
+    let dashboardRefreshInterval: TimeInterval
+    let dashboardFullCountInterval: TimeInterval
+    /// The dashboard's page body, rendered once per snapshot and range.
+    let dashboardPages = DashboardPageCache()
     /// Every signed-in route and the permission it needs, filled as the router is built.
     let staffRoutes = StaffRoutes.Registry()
     /// Heavy users' status counts and item order, kept for a minute.
@@ -50,11 +54,12 @@ public struct PanelServices: Sendable {
         staff = StaffAdministration(database: database, hasher: hasher)
         account = AccountSecurity(database: database, hasher: hasher)
         twoFactorPolicy = configuration.twoFactorPolicy
-        stats = DashboardStatsCache(database: database, maxAge: configuration.statsMaxAge)
+        dashboard = DashboardRefresher(database: database, fullEvery: configuration.dashboardFullCountInterval)
         sessionCookie = .session(secure: configuration.secureCookies)
         secondFactorCookie = .secondFactor(secure: configuration.secureCookies)
         loginFormCookie = .loginForm(secure: configuration.secureCookies)
-        statsMaxAge = configuration.statsMaxAge
+        dashboardRefreshInterval = configuration.dashboardRefreshInterval
+        dashboardFullCountInterval = configuration.dashboardFullCountInterval
         sweeper = ExpiredRowSweeper(database: database, sessionPolicy: configuration.sessionPolicy)
         push = configuration.push
         let audience = Audience(frequencyCap: configuration.frequencyCap)

@@ -1,3 +1,4 @@
+import AdminDomain
 import Hummingbird
 
 struct DashboardController {
@@ -5,10 +6,54 @@ struct DashboardController {
 
     func addRoutes(to routes: StaffRoutes) {
         routes.get(.dashboard, requires: .viewDashboard, use: show)
+        routes.get(.dashboardCSV(nil, .standard), requires: .viewDashboard, use: csv)
+        routes.post(.dashboardRefresh, requires: .refreshDashboard, use: refresh)
     }
 
     @Sendable func show(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
-        let model = try await DashboardModel.load(services, ())
-        return HTMLPage(DashboardView(model: model, viewer: context.viewer))
+        let range = try DashboardModel.range(from: request.uri.queryParameters.get("range"))
+        let model = try await DashboardModel.load(services, .init(
+            range: range, refreshing: request.uri.queryParameters.get("refreshing") == "1",
+            showsRefreshes: context.identity.role.may(.refreshDashboard)))
+        let body = await services.dashboardPages.body(for: model)
+        return HTMLPage(DashboardView(model: model, viewer: context.viewer, body: body))
+    }
+
+    /// One chart's labels and series for the range, as the page shows them.
+    @Sendable func csv(request: Request, context: StaffRequestContext) async throws -> Response {
+        let range = try DashboardModel.range(from: request.uri.queryParameters.get("range"))
+        let name = request.uri.queryParameters.get("chart") ?? ""
+        guard let id = DashboardChart.ID(rawValue: name) else {
+            throw PanelError.notFound("The dashboard has no chart called \"\(name.prefix(40))\".")
+        }
+        let snapshot = try await services.dashboard.snapshot()
+        guard let chart = snapshot.chart(id)?.slice(for: range) else { throw PanelError.notFound("That chart has no data yet.") }
+        let header = [chart.axis == .days ? "day" : chart.axis == .weeks ? "week" : "label"] + chart.series.map(\.name)
+        let rows = chart.labels.indices.map { index in
+            [chart.labels[index]] + chart.series.map { series in
+                chart.unit == .cents ? Format.money(cents: series.values[index], currency: "").trimmingSuffix() : String(series.values[index])
+            }
+        }
+        return CSV.response(filename: CSV.filename("dashboard", [id.rawValue, chart.axis == .categories ? nil : "\(range.days)-days"]),
+                            header: header) { emit in try await emit(rows) }
+    }
+
+    /// Starts a full count and answers at once: it takes seconds on a big database, and
+    /// the page says when the figures are from.
+    @Sendable func refresh(request: Request, context: StaffRequestContext) async throws -> Response {
+        var request = request
+        let body = String(buffer: try await request.collectBody(upTo: 16 * 1024))
+        let rangeText = body.split(separator: "&").first { $0.hasPrefix("range=") }.map { String($0.dropFirst(6)) }
+        let range = try DashboardModel.range(from: rangeText)
+        let dashboard = services.dashboard
+        Task { await dashboard.refresh(full: true) }
+        return .redirect(to: SiteURL.dashboardRange(range, refreshing: true).href, type: .normal)
+    }
+}
+
+private extension String {
+    /// "12.34 " without the currency's trailing space, for a CSV cell.
+    func trimmingSuffix() -> String {
+        hasSuffix(" ") ? String(dropLast()) : self
     }
 }

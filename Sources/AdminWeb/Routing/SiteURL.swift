@@ -1,9 +1,16 @@
+import AdminDomain
 import Foundation
 
 /// Every URL of the panel: routes are registered from these and links are built from them,
 /// so a renamed page cannot leave a dead link behind.
 enum SiteURL: Sendable, Equatable {
     case dashboard
+    /// The dashboard over another range than the standard 30 days; `refreshing`: an admin
+    /// has just asked for a full count.
+    case dashboardRange(DashboardRange, refreshing: Bool = false)
+    /// One chart's numbers as CSV.
+    case dashboardCSV(DashboardChart.ID?, DashboardRange)
+    case dashboardRefresh
     /// `sessionEnded`: the browser came with a session that had run out; the page says so.
     case login(next: String? = nil, sessionEnded: Bool = false)
     case secondFactor(next: String? = nil)
@@ -53,7 +60,9 @@ enum SiteURL: Sendable, Equatable {
     /// The route path, without query.
     public var path: String {
         switch self {
-        case .dashboard: "/"
+        case .dashboard, .dashboardRange: "/"
+        case .dashboardCSV: "/dashboard.csv"
+        case .dashboardRefresh: "/dashboard/refresh"
         case .login: "/login"
         case .secondFactor: "/login/code"
         case .logout: "/logout"
@@ -99,6 +108,12 @@ enum SiteURL: Sendable, Equatable {
     /// The link to put in a page.
     public var href: String {
         switch self {
+        case let .dashboardRange(range, refreshing):
+            return withQuery((range == .standard ? [] : [URLQueryItem(name: "range", value: String(range.days))])
+                + (refreshing ? [URLQueryItem(name: "refreshing", value: "1")] : []))
+        case let .dashboardCSV(chart, range):
+            return withQuery((chart.map { [URLQueryItem(name: "chart", value: $0.rawValue)] } ?? [])
+                + [URLQueryItem(name: "range", value: String(range.days))])
         case let .login(next, sessionEnded):
             let next = next.flatMap { Self.isSafeRedirect($0) && $0 != "/" ? $0 : nil }
             return withQuery((sessionEnded ? [URLQueryItem(name: "ended", value: "1")] : [])

@@ -23,8 +23,8 @@ struct ActivityListModel: PageModel {
     /// with filters, the lists count or estimate it.
     static func size(_ services: PanelServices, _ filter: UserFilter) async throws -> ListSize {
         // Never waits for a first computation at start: until it is done, the list counts.
-        if filter.isBucketOnly, let stats = await services.stats.latest(), let count = stats.usersByActivity[filter.bucket] {
-            return ListSize(value: count, isEstimate: false, countedAt: stats.computedAt)
+        if filter.isBucketOnly, let snapshot = await services.dashboard.latest(), let count = snapshot.usersByActivity[filter.bucket] {
+            return ListSize(value: count, isEstimate: false, countedAt: snapshot.countedAt)
         }
         return try await ActivityLists(database: services.database).size(filter)
     }

@@ -1,15 +1,10 @@
+import AdminDomain
 import Foundation
 
 /// Number formats for pages, fixed so that output does not depend on the server's locale.
 enum Format {
     static func grouped(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var out = ""
-        for (index, character) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
-            out.append(character)
-        }
-        return value < 0 ? "-" + out : out
+        value.grouped
     }
 
     static func percent(_ fraction: Double?, decimals: Int = 1) -> String {

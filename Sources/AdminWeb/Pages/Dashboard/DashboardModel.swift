@@ -1,12 +1,49 @@
 import AdminDomain
 import Foundation
 
-/// The dashboard's data, ready to render.
+/// The dashboard's data for one range, ready to render: the snapshot as the refresher has
+/// it (waiting only when there is none yet), and for admins how the refreshes are going.
 struct DashboardModel: PageModel {
-    let stats: DashboardStats
-    let maxAge: TimeInterval
-
-    static func load(_ services: PanelServices, _ input: Void) async throws -> DashboardModel {
-        DashboardModel(stats: try await services.stats.stats(), maxAge: services.statsMaxAge)
+    struct Input {
+        var range: DashboardRange
+        var refreshing: Bool
+        var showsRefreshes: Bool
     }
+
+    struct Refreshes {
+        let failure: DashboardRefresher.Failure?
+        let timing: DashboardRefresher.Timing
+    }
+
+    let snapshot: DashboardSnapshot
+    let range: DashboardRange
+    let refreshEvery: TimeInterval
+    let fullCountEvery: TimeInterval
+    let refreshing: Bool
+    /// Only for those who may start a full count: why the last refresh failed, how long they take.
+    let refreshes: Refreshes?
+
+    static func load(_ services: PanelServices, _ input: Input) async throws -> DashboardModel {
+        let snapshot = try await services.dashboard.snapshot()
+        var refreshes: Refreshes?
+        if input.showsRefreshes {
+            refreshes = Refreshes(failure: await services.dashboard.lastFailure, timing: await services.dashboard.timing)
+        }
+        return DashboardModel(snapshot: snapshot, range: input.range, refreshEvery: services.dashboardRefreshInterval,
+                              fullCountEvery: services.dashboardFullCountInterval, refreshing: input.refreshing, refreshes: refreshes)
+    }
+
+    /// The range a link asked for: none is the standard 30 days; anything else is refused
+    /// with a sentence rather than replaced.
+    static func range(from text: String?) throws -> DashboardRange {
+        guard let text else { return .standard }
+        guard let days = Int(text), let range = DashboardRange(rawValue: days) else {
+            throw PanelError(status: .badRequest,
+                             sentence: "The dashboard shows 7, 30, 90 or 365 days; \"\(text.prefix(20))\" is not one of them.")
+        }
+        return range
+    }
+
+    var headlines: [DashboardFigure] { snapshot.headlines[range] ?? [] }
+    var charts: [DashboardChart] { snapshot.charts.map { $0.slice(for: range) } }
 }

@@ -2,42 +2,99 @@ import AdminDomain
 import Foundation
 import HTMLRender
 
+/// The dashboard: what is the same for everyone comes from the page cache (rendered once a
+/// snapshot and range); the admins' refresh box and the range's links are added around it.
 struct DashboardView: HTMLComponent {
     let model: DashboardModel
     let viewer: Viewer
+    /// The rendered `DashboardBody` for this snapshot and range.
+    let body: String
 
     var content: HTMLNode {
-        let stats = model.stats
-        return PageLayout(pageTitle: "Dashboard", viewer: viewer, activeSection: .dashboard) {
+        PageLayout(pageTitle: "Dashboard", viewer: viewer, activeSection: .dashboard) {
             h1 { "Dashboard" }
             p(.class("muted")) {
-                "Figures as of "
-                time(.datetime(SQLiteTime.string(stats.computedAt).replacingOccurrences(of: " ", with: "T") + "Z")) {
-                    SQLiteTime.string(stats.computedAt) + " UTC"
-                }
-                "; recomputed at most every \(Int(model.maxAge / 60)) minutes."
+                "Updated "; AsOfTime(date: model.snapshot.updatedAt)
+                " from the rows added since (every \(Self.duration(model.refreshEvery))); everything counted in full at "
+                AsOfTime(date: model.snapshot.countedAt)
+                " (every \(Self.duration(model.fullCountEvery))). Days and weeks are UTC; weeks begin on Monday."
             }
-            div(.class("stat-grid")) {
-                StatCard(label: "Total users", value: Format.grouped(stats.totalUsers),
-                         detail: "Accounts not deleted, \(Format.grouped(stats.suspendedUsers)) of them suspended")
-                StatCard(label: "Active users (7 days)", value: Format.grouped(stats.activeUsers7Days),
-                         detail: "\(Format.percent(stats.totalUsers == 0 ? nil : Double(stats.activeUsers7Days) / Double(stats.totalUsers))) of users opened the app in the last 7 days")
-                StatCard(label: "Items tracked", value: Format.grouped(stats.itemsTracked),
-                         detail: "\(Format.grouped(stats.foodItems)) food items and \(Format.grouped(stats.documents)) documents, not deleted")
-                StatCard(label: "Premium conversion", value: Format.percent(stats.premiumConversion),
-                         detail: "\(Format.grouped(stats.premiumUsers)) premium of \(Format.grouped(stats.totalUsers)) users")
+            if model.refreshing {
+                p(.class("notice"), .role("status")) { "A full count has started: its figures appear here when it is done (reload the page)." }
             }
-            section(.class("panel")) {
-                h2 { "Sign-ups per day" }
-                BarChart(caption: "New accounts per UTC day, last 30 days",
-                         bars: stats.signUpsPerDay.map { .init(label: $0.day, value: $0.count) })
-                details {
-                    summary { "The numbers behind the chart" }
-                    DataTable(caption: "Sign-ups per UTC day, newest first",
-                              columns: [.init("Day"), .init("Sign-ups", numeric: true)],
-                              rows: stats.signUpsPerDay.reversed().map { [$0.day, Format.grouped($0.count)] })
-                }
+            if let refreshes = model.refreshes {
+                RefreshBox(refreshes: refreshes, csrfToken: viewer.csrfToken, range: model.range)
             }
+            RangeSelector(current: model.range)
+            HTMLNode.unsafeRawHTML(body)
         }.content
+    }
+
+    static func duration(_ seconds: TimeInterval) -> String {
+        seconds < 120 ? "\(Int(seconds)) s" : "\(Int(seconds / 60)) minutes"
+    }
+}
+
+/// "2026-11-22 09:14:03 UTC" as a `time` element.
+struct AsOfTime: HTMLComponent {
+    let date: Date
+
+    var content: HTMLNode {
+        let text = SQLiteTime.string(date)
+        return time(.datetime(text.replacingOccurrences(of: " ", with: "T") + "Z")) { text + " UTC" }
+    }
+}
+
+/// Links, not a form with a script: the range works without JavaScript and can be bookmarked.
+struct RangeSelector: HTMLComponent {
+    let current: DashboardRange
+
+    var content: HTMLNode {
+        nav(.class("range-selector"), .ariaLabel("Period shown")) {
+            span { "Period:" }
+            ul {
+                for range in DashboardRange.allCases {
+                    li {
+                        if range == current {
+                            a(.href(SiteURL.dashboardRange(range).href), .ariaCurrent("page"), .class("current")) { "\(range.days) days" }
+                        } else {
+                            a(.href(SiteURL.dashboardRange(range).href)) { "\(range.days) days" }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// For admins: the last failure (the figures shown are the last good ones), how long the
+/// counts take, and a button to count everything again now.
+struct RefreshBox: HTMLComponent {
+    let refreshes: DashboardModel.Refreshes
+    let csrfToken: String
+    let range: DashboardRange
+
+    var content: HTMLNode {
+        section(.class("panel refresh-box"), .ariaLabel("Refreshes")) {
+            if let failure = refreshes.failure {
+                p(.class("error"), .role("alert")) {
+                    "The last refresh failed at "; AsOfTime(date: failure.at); ": "; failure.message
+                    ". The figures below are from the last count that worked."
+                }
+            }
+            p(.class("muted")) {
+                "Last full count took \(refreshes.timing.full.map(Self.seconds) ?? "–"); last refresh of new rows \(refreshes.timing.incremental.map(Self.seconds) ?? "–")."
+            }
+            form(.method(.post), .action(SiteURL.dashboardRefresh.path)) {
+                CSRFField(token: csrfToken)
+                input(.type("hidden"), .name("range"), .value(String(range.days)))
+                button(.type("submit")) { "Count everything again now" }
+            }
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        let milliseconds = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        return String(format: "%.2f s", milliseconds / 1000)
     }
 }

@@ -1,0 +1,170 @@
+import Foundation
+import GRDB
+
+/// Reads the app's tables into a tally: all of them (a full count) or the rows added since
+/// the tally's last read (an incremental refresh). Every read is one short transaction of
+/// at most `rowsPerRead` rows; the big tables are walked by key, never counted whole.
+struct DashboardScan: Sendable {
+    let database: PanelDatabase
+    let now: Date
+    var rowsPerRead = 100_000
+
+    var nowSeconds: Int64 { Int64(now.timeIntervalSince1970.rounded(.down)) }
+    var today: Int { TimestampBytes.day(ofSeconds: nowSeconds) }
+
+    /// Users first (every other part keys its per-user columns by their slots), then the two
+    /// big walks side by side on two readers, then the small tables.
+    func full() async throws -> DashboardTally {
+        let tally = DashboardTally(window: .ending(near: today), countedAt: now)
+        try await readUsers(into: tally)
+        let eventsHighWater = try await database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM activity_events") ?? 0 }
+        async let events: Void = readEventsByUser(into: tally, highWater: eventsHighWater)
+        async let items: Void = readItemsAndDocuments(into: tally)
+        try await events
+        try await items
+        try await readSubscriptions(into: tally)
+        tally.households = try await readHouseholds(window: tally.window)
+        tally.devices = try await readDevices()
+        tally.reminders = try await readReminders()
+        tally.pushes.accepted = try await readAcceptedPushes(window: tally.window)
+        try await readReceipts(into: tally, from: tally.window.first)
+        return tally
+    }
+
+    /// New rows only: users, events, items, documents and subscriptions after the highest
+    /// id read so far; receipts of yesterday and today again; reminders of the last 30 days.
+    func incremental(_ tally: DashboardTally) async throws {
+        try await readUsers(into: tally)
+        try await readNewEvents(into: tally)
+        try await readItemsAndDocuments(into: tally)
+        try await readSubscriptions(into: tally)
+        tally.reminders = try await readReminders()
+        try await readReceipts(into: tally, from: today - 1)
+        tally.updatedAt = now
+    }
+
+    // MARK: Users
+
+    private func readUsers(into tally: DashboardTally) async throws {
+        let buckets = ActivityBucket.allCases.map { $0.condition(now: now) }
+        var arguments: [String: DatabaseValue] = [:]
+        for bucket in buckets { arguments.merge(bucket.arguments) { first, _ in first } }
+        let sql = """
+            SELECT id, CAST(status AS TEXT) = 'suspended', CAST(plan AS TEXT) = 'premium',
+                   household_id, created_at, last_active_at
+                   \(buckets.map { ", (\($0.sql))" }.joined())
+            FROM users u
+            WHERE id > :after AND CAST(status AS TEXT) IS NOT 'deleted'
+            ORDER BY id LIMIT :limit
+            """
+        let users = tally.users, window = tally.window, limit = rowsPerRead / 2
+        while true {
+            var chunkArguments = arguments
+            chunkArguments["after"] = users.highWater.databaseValue
+            chunkArguments["limit"] = limit.databaseValue
+            let read = try await database.read { [chunkArguments] db in
+                let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(chunkArguments))
+                var count = 0
+                while let row = try rows.next() {
+                    count += 1
+                    guard let id = row.integer(0) else { continue }
+                    users.highWater = max(users.highWater, id)
+                    let slot = users.slots.add(id)
+                    guard slot == users.signUp.count else { continue }
+                    let signUp = row.timestampSeconds(4)
+                    users.signUp.append(signUp ?? Int64.min)
+                    users.lastActive.append(row.timestampSeconds(5) ?? Int64.min)
+                    let premium = row.integer(2) == 1
+                    users.premium.append(premium)
+                    users.total += 1
+                    if row.integer(1) == 1 { users.suspended += 1 }
+                    if premium { users.premiumCount += 1 }
+                    if let signUp {
+                        users.signUps.add(day: TimestampBytes.day(ofSeconds: signUp), in: window)
+                    } else {
+                        users.unreadableSignUps += 1
+                    }
+                    if let household = row.integer(3) { users.householdMembers[household, default: 0] += 1 }
+                    for (index, bucket) in ActivityBucket.allCases.enumerated() where row.integer(6 + index) == 1 {
+                        users.byActivity[bucket, default: 0] += 1
+                    }
+                }
+                return count
+            }
+            if read < limit { break }
+        }
+        let count = users.slots.count
+        tally.events.grow(toUsers: count)
+        tally.items.grow(toUsers: count)
+        tally.subscriptions.grow(toUsers: count)
+    }
+
+    // MARK: Events
+
+    /// The whole covering index (user, time), from the window's first day on: each read
+    /// carries on after the last (user, time, id) of the one before.
+    private func readEventsByUser(into tally: DashboardTally, highWater: Int64) async throws {
+        let events = tally.events, slots = tally.users.slots, window = tally.window
+        let from = SQLiteTime.dayString(daysSinceEpoch: Int64(window.first))
+        var after: [DatabaseValue] = [Int64.min.databaseValue, "".databaseValue, Int64.min.databaseValue]
+        let limit = rowsPerRead
+        while true {
+            let (read, last) = try await database.read { [after] db in
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT user_id, created_at, id FROM activity_events
+                    WHERE (user_id, created_at, id) > (?, ?, ?) AND created_at >= ?
+                    ORDER BY user_id, created_at, id LIMIT ?
+                    """, arguments: StatementArguments(after + [from.databaseValue, limit.databaseValue]))
+                var count = 0
+                var last: [DatabaseValue] = after
+                var currentUser: Int64? = nil, slot: Int? = nil
+                while let row = try rows.next() {
+                    count += 1
+                    if count == limit { last = [row[0], row[1], row[2]] }
+                    guard let user = row.integer(0) else { continue }
+                    if user != currentUser { currentUser = user; slot = slots.slot(of: user) }
+                    guard let slot, let seconds = row.timestampSeconds(1),
+                          let index = window.index(TimestampBytes.day(ofSeconds: seconds)) else { continue }
+                    events.activeDays[slot * DayWindow.words + index >> 6] |= 1 << UInt64(index & 63)
+                }
+                return (count, last)
+            }
+            if read < limit { break }
+            after = last
+        }
+        events.highWater = max(events.highWater, highWater)
+    }
+
+    private func readNewEvents(into tally: DashboardTally) async throws {
+        let events = tally.events, slots = tally.users.slots, window = tally.window
+        events.highWater = try await walk(
+            "SELECT id, user_id, created_at FROM activity_events WHERE id > ? ORDER BY id LIMIT ?", after: events.highWater
+        ) { row in
+            guard let user = row.integer(1), let slot = slots.slot(of: user), let seconds = row.timestampSeconds(2),
+                  let index = window.index(TimestampBytes.day(ofSeconds: seconds)) else { return }
+            events.activeDays[slot * DayWindow.words + index >> 6] |= 1 << UInt64(index & 63)
+        }
+    }
+
+    /// Runs `sql` (the rows after an id, in id order, at most a limit of them, the id first)
+    /// read after read, each after the highest id so far, until a read comes back short.
+    /// Returns the highest id read.
+    func walk(_ sql: String, after start: Int64, each: @escaping @Sendable (Row) -> Void) async throws -> Int64 {
+        var after = start
+        let limit = rowsPerRead
+        while true {
+            let (read, last) = try await database.read { [after] db in
+                let rows = try Row.fetchCursor(db, sql: sql, arguments: [after, limit])
+                var read = 0, last = after
+                while let row = try rows.next() {
+                    read += 1
+                    if let id = row.integer(0) { last = max(last, id) }
+                    each(row)
+                }
+                return (read, last)
+            }
+            after = last
+            if read < limit { return after }
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+
+/// What the dashboard shows, derived from a tally at one moment: plain values, cheap to
+/// read on every request. Daily series hold the last 365 days and weekly ones the last 53
+/// weeks; a page shows the part its range asks for.
+public struct DashboardSnapshot: Sendable, Equatable {
+    /// The last full count, and the last refresh (which read only new rows when it was not
+    /// a full count).
+    public var countedAt: Date
+    public var updatedAt: Date
+    /// Today's UTC date, 'YYYY-MM-DD'.
+    public var today: String
+    public var headlines: [DashboardRange: [DashboardFigure]]
+    public var charts: [DashboardChart]
+    public var cohorts: CohortTable
+    public var retention: [DashboardFigure]
+    public var criteria: [SuccessCriterion]
+    /// Users in each activity bucket at the last full count: the activity lists' own number.
+    public var usersByActivity: [ActivityBucket: Int]
+    public var totalUsers: Int
+
+    public func chart(_ id: DashboardChart.ID) -> DashboardChart? {
+        charts.first { $0.id == id }
+    }
+}
+
+/// The page's range selector.
+public enum DashboardRange: Int, CaseIterable, Sendable, Comparable {
+    case week = 7, month = 30, quarter = 90, year = 365
+
+    public static let standard = DashboardRange.month
+
+    public var days: Int { rawValue }
+    /// Weeks the weekly charts show for this range.
+    public var weeks: Int { max(2, (rawValue + 6) / 7) }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+public enum FigureFormat: Sendable, Equatable {
+    case count, percent, decimal
+}
+
+/// One headline number and the same number for the period before.
+public struct DashboardFigure: Sendable, Equatable {
+    public var name: String
+    /// nil when there is nothing to divide by (no users, no sign-ups old enough).
+    public var value: Double?
+    public var previous: Double?
+    public var format: FigureFormat
+    /// "than 30 days before", "than yesterday"; nil when there is no earlier figure.
+    public var comparedWith: String?
+    public var detail: String
+    public var asOf: Date
+}
+
+public struct ChartSeries: Sendable, Equatable {
+    public var name: String
+    public var values: [Int]
+}
+
+/// The data of one chart: labels along the x axis and one or more series over them.
+public struct DashboardChart: Sendable, Equatable, Identifiable {
+    public enum Kind: Sendable, Equatable { case line, bar, stackedBar }
+    public enum Axis: Sendable, Equatable { case days, weeks, categories }
+    public enum Unit: Sendable, Equatable { case count, cents }
+
+    public enum ID: String, CaseIterable, Sendable {
+        case signUps = "sign-ups", activeUsers = "active-users", itemsAdded = "items-added"
+        case expiryStatus = "expiry-status", foodWasted = "food-wasted", categories = "food-categories"
+        case storage = "food-storage", documentTypes = "document-types", premiumUsers = "premium-users"
+        case upgrades, revenue = "monthly-revenue", devices, pushes = "campaign-pushes"
+    }
+
+    public var id: ID
+    public var title: String
+    public var kind: Kind
+    public var axis: Axis
+    public var unit: Unit = .count
+    /// What the values count ("users", "items"), for the y axis.
+    public var valueLabel: String
+    public var labels: [String]
+    public var series: [ChartSeries]
+    /// How the numbers are defined, shown under the chart.
+    public var note: String
+    public var asOf: Date
+
+    /// The last `count` labels and values (days and weeks); the whole chart otherwise.
+    public func suffix(_ count: Int) -> DashboardChart {
+        guard axis != .categories, count < labels.count else { return self }
+        var part = self
+        part.labels = Array(labels.suffix(count))
+        part.series = series.map { ChartSeries(name: $0.name, values: Array($0.values.suffix(count))) }
+        return part
+    }
+
+    public func slice(for range: DashboardRange) -> DashboardChart {
+        switch axis {
+        case .days: suffix(range.days)
+        case .weeks: suffix(range.weeks)
+        case .categories: self
+        }
+    }
+
+    public var isEmpty: Bool { series.allSatisfy { $0.values.allSatisfy { $0 == 0 } } }
+}
+
+/// Weekly sign-up cohorts and the share of each active again in the weeks after.
+public struct CohortTable: Sendable, Equatable {
+    public struct Cohort: Sendable, Equatable {
+        /// The Monday the cohort's week began, 'YYYY-MM-DD'.
+        public var weekStart: String
+        public var users: Int
+        /// Weeks 1 to 12 after the sign-up week: nil for a week not begun yet or an empty cohort.
+        public var shares: [Double?]
+    }
+
+    public static let weeksAfter = 12
+    public var cohorts: [Cohort]
+    public var asOf: Date
+}
+
+/// One of the app's success criteria with its target.
+public struct SuccessCriterion: Sendable, Equatable {
+    public var code: String
+    public var title: String
+    public var target: Double?
+    /// "above" the target rather than "at least" it.
+    public var strictlyAbove = false
+    public var value: Double?
+    public var format: FigureFormat
+    public var detail: String
+    public var asOf: Date
+
+    /// nil when there is no value yet, or no target.
+    public var met: Bool? {
+        guard let target, let value else { return nil }
+        return strictlyAbove ? value > target : value >= target
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+
+/// What the dashboard has counted so far, kept between refreshes so that an incremental
+/// refresh reads only the rows added since (each part remembers the highest rowid it read).
+/// A full count builds a new tally; figures are derived from it in `DashboardSnapshot`.
+///
+/// Parts are classes because a scan fills them across many short read transactions, one
+/// after the other: each part is owned by one task of one refresh at a time (the refresher
+/// runs one refresh at once), which is what makes the unchecked `Sendable` sound.
+final class DashboardTally: @unchecked Sendable {
+    let window: DayWindow
+    let users: UserTally
+    let events: EventTally
+    let items: ItemTally
+    let subscriptions: SubscriptionTally
+    var households = HouseholdTally()
+    var devices = DeviceTally()
+    var reminders = ReminderTally()
+    var pushes = PushTally()
+    /// When the full count began, and when the latest refresh (full or not) began.
+    let countedAt: Date
+    var updatedAt: Date
+
+    init(window: DayWindow, countedAt: Date) {
+        self.window = window
+        self.countedAt = countedAt
+        updatedAt = countedAt
+        users = UserTally()
+        events = EventTally()
+        items = ItemTally()
+        subscriptions = SubscriptionTally()
+    }
+}
+
+/// Users not deleted: totals, sign-ups per day, and per-user columns the other parts fill.
+final class UserTally: @unchecked Sendable {
+    var slots = UserSlots()
+    var signUp: [Int64] = []
+    /// Int64.min: never active (or unreadable).
+    var lastActive: [Int64] = []
+    var premium: [Bool] = []
+    var total = 0, suspended = 0, premiumCount = 0, unreadableSignUps = 0
+    var signUps = DayCounts()
+    var byActivity: [ActivityBucket: Int] = [:]
+    var householdMembers: [Int64: Int32] = [:]
+    var highWater: Int64 = 0
+
+}
+
+/// Which days each user was active, one bit a day of the window, seven words a user.
+final class EventTally: @unchecked Sendable {
+    var activeDays: [UInt64] = []
+    var highWater: Int64 = 0
+
+    func grow(toUsers count: Int) {
+        let words = count * DayWindow.words
+        if activeDays.count < words { activeDays.append(contentsOf: repeatElement(0, count: words - activeDays.count)) }
+    }
+
+    func isActive(slot: Int, dayIndex: Int) -> Bool {
+        activeDays[slot * DayWindow.words + dayIndex >> 6] & (1 << UInt64(dayIndex & 63)) != 0
+    }
+}
+
+/// Food items and documents.
+final class ItemTally: @unchecked Sendable {
+    var liveFood = 0, liveDocuments = 0
+    /// Every row by the day it was created, and by the day it was deleted (never before it
+    /// was created): the items tracked on any day of the window.
+    var created = DayCounts(), deleted = DayCounts()
+    var foodAddedBySource: [String: DayCounts] = [:]
+    /// Items neither deleted nor consumed, by expiry day.
+    var openFoodByExpiry: [Int: Int] = [:], openDocumentsByExpiry: [Int: Int] = [:]
+    var unreadableExpiry = 0
+    /// Food not consumed and not deleted before its expiry day, by expiry day.
+    var unconsumedFoodByExpiry = DayCounts()
+    var foodByCategory: [String: Int] = [:], foodByStorage: [String: Int] = [:], documentsByType: [String: Int] = [:]
+    /// Per user: items neither deleted nor consumed, and items created in the first 7 days.
+    var openItems: [Int32] = [], firstWeekItems: [Int32] = []
+    var foodHighWater: Int64 = 0, documentHighWater: Int64 = 0
+
+    func grow(toUsers count: Int) {
+        if openItems.count < count {
+            openItems.append(contentsOf: repeatElement(0, count: count - openItems.count))
+            firstWeekItems.append(contentsOf: repeatElement(0, count: count - firstWeekItems.count))
+        }
+    }
+}
+
+/// Subscriptions: the premium users and upgrades per week, revenue, first purchase a user.
+final class SubscriptionTally: @unchecked Sendable {
+    /// +1 on the day a subscription starts, -1 on the day its period ends (refunds left out).
+    var inForceChange = DayCounts()
+    var started = DayCounts()
+    /// Cents a month by currency code, from active subscriptions whose period has not ended.
+    var monthlyCents: [String: Double] = [:]
+    var unreadableCurrency = 0
+    /// Per user: the start of their first subscription, Int64.max for none.
+    var firstStart: [Int64] = []
+    var highWater: Int64 = 0
+
+    func grow(toUsers count: Int) {
+        if firstStart.count < count { firstStart.append(contentsOf: repeatElement(Int64.max, count: count - firstStart.count)) }
+    }
+}
+
+struct HouseholdTally: Sendable {
+    var created = DayCounts()
+    var total = 0
+}
+
+struct DeviceTally: Sendable {
+    /// platform → permission → devices.
+    var counts: [String: [String: Int]] = [:]
+}
+
+struct ReminderTally: Sendable {
+    var sent = 0, failed = 0
+}
+
+/// Campaign pushes per day: accepted from the panel's deliveries, received and opened from
+/// the devices' receipts (distinct deliveries a day).
+struct PushTally: Sendable {
+    var accepted = DayCounts(), received = DayCounts(), opened = DayCounts()
+}

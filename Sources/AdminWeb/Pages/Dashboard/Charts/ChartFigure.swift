@@ -1,0 +1,111 @@
+import AdminDomain
+import Foundation
+import HTMLRender
+
+/// One chart as the page shows it: its title, a legend that names the colours, the drawing
+/// (or a sentence when there is nothing to draw), how the numbers are defined and when
+/// they were counted, the same numbers as a table, and a CSV link.
+struct ChartFigure: HTMLComponent {
+    let chart: DashboardChart
+    let range: DashboardRange
+
+    var content: HTMLNode {
+        let geometry = ChartGeometry(peak: 0, unit: chart.unit)
+        return section(.class("panel chart-panel"), .id("chart-\(chart.id.rawValue)")) {
+            h3 { chart.title }
+            figure(.class("chart")) {
+                if chart.isEmpty {
+                    p(.class("empty-chart")) { "Nothing to show for this period yet." }
+                } else {
+                    if chart.series.count > 1 {
+                        ul(.class("legend")) {
+                            for (number, series) in chart.series.enumerated() {
+                                li { span(.class("swatch s\(number % ChartSVG.colours)"), Attribute("aria-hidden", "true")); series.name }
+                            }
+                        }
+                    }
+                    switch chart.kind {
+                    case .line: LineChart(chart: chart)
+                    case .bar, .stackedBar: BarChart(chart: chart)
+                    }
+                }
+                figcaption {
+                    chart.note
+                    " "
+                    AsOf(date: chart.asOf)
+                }
+            }
+            details {
+                summary { "The numbers" }
+                DataTable(caption: chart.title,
+                          columns: [.init(chart.axis == .categories ? "" : chart.axis == .days ? "Day" : "Week")]
+                            + chart.series.map { .init(chart.series.count == 1 ? chart.valueLabel : $0.name, numeric: true) },
+                          rows: chart.labels.indices.reversed(chart.axis != .categories).map { index in
+                              [chart.labels[index]] + chart.series.map { chart.unit == .cents
+                                ? Format.money(cents: $0.values[index], currency: chart.labels[index]) : geometry.valueText($0.values[index]) }
+                          })
+            }
+            p(.class("chart-links")) {
+                a(.href(SiteURL.dashboardCSV(chart.id, range).href)) { "Download \(chart.title.lowercased()) as CSV" }
+            }
+        }
+    }
+}
+
+private extension Range<Int> {
+    /// Newest first for days and weeks; as given for categories.
+    func reversed(_ reverse: Bool) -> [Int] { reverse ? Array(self.reversed()) : Array(self) }
+}
+
+/// "as of 12:04:31 UTC", machine-readable too.
+struct AsOf: HTMLComponent {
+    let date: Date
+
+    var content: HTMLNode {
+        let text = SQLiteTime.string(date)
+        return span(.class("as-of")) {
+            "As of "
+            time(.datetime(text.replacingOccurrences(of: " ", with: "T") + "Z")) { text + " UTC" }
+            "."
+        }
+    }
+}
+
+/// Weekly sign-up cohorts against the weeks after: each cell says its share in words, and
+/// its shade (darker is more) only repeats it.
+struct CohortHeatMap: HTMLComponent {
+    let table: CohortTable
+
+    var content: HTMLNode {
+        div(.class("table-wrap"), Attribute("tabindex", "0"), .role("region"), .ariaLabel("Retention by weekly sign-up cohort")) {
+            HTMLRender.table(.class("data heat-map")) {
+                caption { "Share of each week's sign-ups active again 1 to 12 weeks later" }
+                thead {
+                    tr {
+                        th(.scope("col")) { "Signed up in the week of" }
+                        th(.scope("col"), .class("num")) { "Users" }
+                        for week in 1...CohortTable.weeksAfter { th(.scope("col"), .class("num")) { "Week \(week)" } }
+                    }
+                }
+                tbody {
+                    for cohort in table.cohorts.reversed() {
+                        tr {
+                            th(.scope("row")) { cohort.weekStart }
+                            td(.class("num")) { cohort.users.grouped }
+                            for (index, share) in cohort.shares.enumerated() {
+                                if let share {
+                                    td(.class("num heat heat-\(min(9, Int(share * 10)))"),
+                                       .title("Week of \(cohort.weekStart), week \(index + 1): \(Format.percent(share)) of \(cohort.users.grouped) users")) {
+                                        Format.percent(share, decimals: 0)
+                                    }
+                                } else {
+                                    td(.class("num heat-none")) { span(.class("visually-hidden")) { "not yet" } }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

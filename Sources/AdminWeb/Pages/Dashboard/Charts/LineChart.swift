@@ -1,0 +1,90 @@
+import AdminDomain
+import HTMLRender
+
+/// Lines over days or weeks, one per series, each in its own colour and dash pattern so
+/// that they stay apart without colour. Each x position has a hover title with every
+/// series' value; dots mark the points when there are few enough to see them.
+struct LineChart: HTMLComponent {
+    let chart: DashboardChart
+
+    var content: HTMLNode {
+        let peak = chart.series.flatMap(\.values).max() ?? 0
+        let geometry = ChartGeometry(peak: peak, unit: chart.unit)
+        let count = chart.labels.count
+        let slot = ChartGeometry.plotWidth / Double(max(count, 1))
+        func x(_ index: Int) -> String { ChartGeometry.number(ChartGeometry.left + slot * (Double(index) + 0.5)) }
+        return ChartSVG(chart: chart) {
+            geometry.axes(labels: chart.labels, axis: chart.axis, valueLabel: chart.valueLabel)
+            for (number, series) in chart.series.enumerated() {
+                shape("polyline", [.class("line s\(number % ChartSVG.colours)"), Attribute("fill", "none"),
+                                   Attribute("points", series.values.enumerated().map { "\(x($0.offset)),\(ChartGeometry.number(geometry.y($0.element)))" }
+                                    .joined(separator: " "))])
+                if count <= 31 {
+                    for (index, value) in series.values.enumerated() {
+                        shape("circle", [.class("dot s\(number % ChartSVG.colours)"), Attribute("cx", x(index)),
+                                         Attribute("cy", ChartGeometry.number(geometry.y(value))), Attribute("r", "3")])
+                    }
+                }
+            }
+            for index in 0..<count {
+                shape("rect", [.class("hover"), Attribute("x", ChartGeometry.number(ChartGeometry.left + slot * Double(index))),
+                               Attribute("y", ChartGeometry.number(ChartGeometry.top)), Attribute("width", ChartGeometry.number(slot)),
+                               Attribute("height", ChartGeometry.number(ChartGeometry.plotHeight))],
+                      title: chart.labels[index] + ": " + chart.series.map { "\($0.name) \(geometry.valueText($0.values[index]))" }.joined(separator: ", "))
+            }
+        }.content
+    }
+}
+
+/// Bars over days, weeks or categories; with several series, stacked (each series a
+/// segment of the bar, in the series' colour, with its own hover title).
+struct BarChart: HTMLComponent {
+    let chart: DashboardChart
+
+    var content: HTMLNode {
+        let count = chart.labels.count
+        let totals = (0..<count).map { index in chart.series.reduce(0) { $0 + $1.values[index] } }
+        let geometry = ChartGeometry(peak: totals.max() ?? 0, unit: chart.unit)
+        let slot = ChartGeometry.plotWidth / Double(max(count, 1))
+        let gap = count > 60 ? 0.0 : min(8, slot * 0.2)
+        var segments: [(index: Int, series: Int, below: Int, value: Int)] = []
+        for index in 0..<count {
+            var below = 0
+            for (number, series) in chart.series.enumerated() where series.values[index] > 0 {
+                segments.append((index, number, below, series.values[index]))
+                below += series.values[index]
+            }
+        }
+        return ChartSVG(chart: chart) {
+            geometry.axes(labels: chart.labels, axis: chart.axis, valueLabel: chart.valueLabel)
+            for segment in segments {
+                shape("rect", [.class("bar s\(segment.series % ChartSVG.colours)"),
+                               Attribute("x", ChartGeometry.number(ChartGeometry.left + slot * Double(segment.index) + gap / 2)),
+                               Attribute("y", ChartGeometry.number(geometry.y(segment.below + segment.value))),
+                               Attribute("width", ChartGeometry.number(max(slot - gap, 0.5))),
+                               Attribute("height", ChartGeometry.number(max(geometry.y(segment.below) - geometry.y(segment.below + segment.value), 0.5)))],
+                      title: chart.labels[segment.index] + (chart.series.count > 1 ? ", \(chart.series[segment.series].name)" : "")
+                        + ": " + geometry.valueText(segment.value))
+            }
+        }.content
+    }
+}
+
+/// The SVG element every chart draws into, named for screen readers (the table under the
+/// chart has the numbers).
+struct ChartSVG: HTMLComponent {
+    static let colours = 6
+    let chart: DashboardChart
+    let shapes: [HTMLNode]
+
+    init(chart: DashboardChart, @HTMLBuilder shapes: () -> [HTMLNode]) {
+        self.chart = chart
+        self.shapes = shapes()
+    }
+
+    var content: HTMLNode {
+        element("svg", [Attribute("viewBox", "0 0 \(Int(ChartGeometry.width)) \(Int(ChartGeometry.height))"), .role("img"),
+                        .ariaLabel("\(chart.title); the table below the chart has the same numbers"),
+                        Attribute("xmlns", "http://www.w3.org/2000/svg")]) { shapes }
+    }
+}

@@ -1,0 +1,100 @@
+import AdminDomain
+import Foundation
+import HTMLRender
+
+/// Everything on the dashboard that is the same for every viewer: rendered once per
+/// snapshot and range (see `DashboardPageCache`).
+struct DashboardBody: HTMLComponent {
+    let model: DashboardModel
+
+    var content: HTMLNode {
+        div(.class("dashboard")) {
+            section(.ariaLabel("Headline figures")) {
+                h2 { "Vital signs" }
+                div(.class("stat-grid")) {
+                    for figure in model.headlines { HeadlineCard(figure: figure) }
+                }
+            }
+            section(.class("panel")) {
+                h2 { "Success criteria" }
+                CriteriaTable(criteria: model.snapshot.criteria)
+            }
+            section(.class("panel")) {
+                h2 { "Retention" }
+                div(.class("stat-grid")) {
+                    for figure in model.snapshot.retention { HeadlineCard(figure: figure) }
+                }
+                CohortHeatMap(table: model.snapshot.cohorts)
+                p(.class("muted")) {
+                    "Active again: any activity in the app during that week. Empty cells are weeks not begun yet. "
+                    AsOf(date: model.snapshot.cohorts.asOf)
+                }
+            }
+            h2 { "Charts" }
+            div(.class("chart-grid")) {
+                for chart in model.charts { ChartFigure(chart: chart, range: model.range) }
+            }
+        }
+    }
+}
+
+/// One headline figure with its change against the period before, in words and an arrow
+/// (never colour alone).
+struct HeadlineCard: HTMLComponent {
+    let figure: DashboardFigure
+
+    var content: HTMLNode {
+        section(.class("stat-card")) {
+            h3 { figure.name }
+            p(.class("stat-value")) { Self.text(figure.value, figure.format) }
+            p(.class("stat-change")) { change }
+            p(.class("stat-detail")) { figure.detail; " "; AsOf(date: figure.asOf) }
+        }
+    }
+
+    private var change: String {
+        guard let comparedWith = figure.comparedWith, let value = figure.value, let previous = figure.previous else {
+            return figure.comparedWith == nil ? "No earlier figure to compare with." : "Nothing to compare with."
+        }
+        let before = " \(comparedWith) (\(Self.text(previous, figure.format)))"
+        if value == previous { return "= No change" + before }
+        let arrow = value > previous ? "▲ " : "▼ "
+        switch figure.format {
+        case .percent:
+            return arrow + String(format: "%.1f", abs(value - previous) * 100) + " points " + (value > previous ? "higher" : "lower") + before
+        case .count, .decimal:
+            guard previous != 0 else { return arrow + "up from none" + before }
+            return arrow + Format.percent(abs(value - previous) / abs(previous)) + (value > previous ? " more" : " fewer") + before
+        }
+    }
+
+    static func text(_ value: Double?, _ format: FigureFormat) -> String {
+        guard let value, value.isFinite else { return "n/a" }
+        switch format {
+        case .count: return Int(value.rounded()).grouped
+        case .percent: return Format.percent(value)
+        case .decimal: return String(format: "%.1f", value)
+        }
+    }
+}
+
+/// The app's success criteria: target, current value, and whether it is met, in words.
+struct CriteriaTable: HTMLComponent {
+    let criteria: [SuccessCriterion]
+
+    var content: HTMLNode {
+        DataTable(
+            caption: "The app's success criteria, live",
+            columns: [.init("Criterion"), .init("Target", numeric: true), .init("Now", numeric: true), .init("Met"), .init("How it is counted")],
+            rows: criteria.map { criterion in
+                TableRow([
+                    TableCell("\(criterion.code): \(criterion.title)"),
+                    TableCell(criterion.target.map { (criterion.strictlyAbove ? "above " : "at least ") + HeadlineCard.text($0, criterion.format) } ?? "–"),
+                    TableCell(HeadlineCard.text(criterion.value, criterion.format)),
+                    TableCell(criterion.met.map { $0 ? "✓ Met" : "✗ Not met" } ?? (criterion.target == nil ? "–" : "No data yet"),
+                              class: criterion.met.map { $0 ? "met" : "not-met" }),
+                    TableCell(class: nil) { criterion.detail; " "; AsOf(date: criterion.asOf) },
+                ])
+            }).content
+    }
+}

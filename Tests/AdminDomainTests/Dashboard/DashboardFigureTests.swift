@@ -1,0 +1,116 @@
+@testable import AdminDomain
+import DemoData
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+
+/// Every figure and series of the dashboard against plain SQL over the same rows, on a
+/// seeded database with hostile rows and rows on the day and week boundaries added.
+@Suite struct DashboardFigures {
+    /// A Monday, 30 seconds after midnight UTC: today and this week have only just begun.
+    static let now = SQLiteTime.date("2026-11-23 00:00:30")!
+
+    @Test(arguments: [97, 100_000])
+    func everyFigureAndSeriesEqualsDirectSQL(rowsPerRead: Int) async throws {
+        let temp = try TemporaryDatabase.seeded(users: 400, now: Self.now)
+        defer { temp.remove() }
+        let database = try await PanelDatabase.open(path: temp.path)
+        try await BoundaryRows.add(to: temp.path, now: Self.now)
+        let tally = try await DashboardScan(database: database, now: Self.now, rowsPerRead: rowsPerRead).full()
+        let snapshot = DashboardSnapshot(tally: tally, now: Self.now)
+        try await DatabaseQueue(path: temp.path).read { db in
+            try DashboardComparison(expected: ExpectedDashboard(db, now: Self.now), snapshot: snapshot).checkAll()
+        }
+        // Nothing above compared empty with empty.
+        for chart in snapshot.charts { #expect(!chart.slice(for: .week).isEmpty || chart.axis == .weeks, "\(chart.id)") }
+        #expect(snapshot.cohorts.cohorts.allSatisfy { $0.users > 0 } && snapshot.criteria.allSatisfy { $0.value ?? 0 > 0 })
+        #expect(snapshot.retention.allSatisfy { $0.value ?? 0 > 0 })
+    }
+
+    @Test func theBoundaryRowsLandOnTheirOwnSideOfMidnightAndMonday() async throws {
+        let temp = try TemporaryDatabase.seeded(users: 50, now: Self.now)
+        defer { temp.remove() }
+        let database = try await PanelDatabase.open(path: temp.path)
+        let before = DashboardSnapshot(tally: try await DashboardScan(database: database, now: Self.now).full(), now: Self.now)
+        try await BoundaryRows.add(to: temp.path, now: Self.now)
+        let after = DashboardSnapshot(tally: try await DashboardScan(database: database, now: Self.now).full(), now: Self.now)
+        func series(_ snapshot: DashboardSnapshot, _ id: DashboardChart.ID, _ label: String) -> Int {
+            let chart = snapshot.chart(id)!
+            return chart.series[0].values[chart.labels.firstIndex(of: label)!]
+        }
+        // Signed up at 23:59:59 on Sunday: yesterday and last week, not today or this week.
+        #expect(series(after, .signUps, "2026-11-22") == series(before, .signUps, "2026-11-22") + 1)
+        #expect(series(after, .signUps, "2026-11-23") == series(before, .signUps, "2026-11-23") + 1, "the one at 00:00:00")
+        // Upgrades: one at Monday 00:00:00 (this week), one at Sunday 23:59:59 (last week).
+        #expect(series(after, .upgrades, "Week of 2026-11-23") == series(before, .upgrades, "Week of 2026-11-23") + 1)
+        #expect(series(after, .upgrades, "Week of 2026-11-16") == series(before, .upgrades, "Week of 2026-11-16") + 1)
+        let dau = { (snapshot: DashboardSnapshot) in snapshot.headlines[.month]!.first { $0.name == "Daily active users" }!.value! }
+        #expect(dau(after) == dau(before) + 1, "the event at 00:00:00 today counts today")
+    }
+
+    /// Rows arrive after a full count: the incremental refresh reads only them and ends
+    /// where a new full count ends.
+    @Test func anIncrementalRefreshEqualsAFullCount() async throws {
+        let temp = try TemporaryDatabase.seeded(users: 300, now: Self.now)
+        defer { temp.remove() }
+        let database = try await PanelDatabase.open(path: temp.path)
+        let tally = try await DashboardScan(database: database, now: Self.now, rowsPerRead: 50).full()
+        // One second: no user's last activity crosses a bucket's edge in between.
+        let later = Self.now.addingTimeInterval(1)
+        try await BoundaryRows.addNewActivity(to: temp.path, at: later)
+        try await DashboardScan(database: database, now: later, rowsPerRead: 50).incremental(tally)
+        let incremental = DashboardSnapshot(tally: tally, now: later)
+        let full = DashboardSnapshot(tally: try await DashboardScan(database: database, now: later).full(), now: later)
+        #expect(incremental.undated == full.undated)
+        try await DatabaseQueue(path: temp.path).read { db in
+            try DashboardComparison(expected: ExpectedDashboard(db, now: later), snapshot: incremental).checkAll()
+        }
+    }
+
+    @Test func anEmptyDatabaseHasNoRatesAndEmptyCharts() async throws {
+        let temp = try TemporaryDatabase()
+        defer { temp.remove() }
+        try await DatabaseQueue(path: temp.path).write { db in
+            for statement in try AppSchema.statements().tables { try db.execute(sql: statement) }
+        }
+        let database = try await PanelDatabase.open(path: temp.path)
+        let snapshot = DashboardSnapshot(tally: try await DashboardScan(database: database, now: Self.now).full(), now: Self.now)
+        for range in DashboardRange.allCases {
+            for figure in snapshot.headlines[range]! where figure.format == .percent { #expect(figure.value == nil, "\(figure.name)") }
+        }
+        #expect(snapshot.charts.allSatisfy { $0.isEmpty })
+        #expect(snapshot.criteria.filter { $0.code != "Limit" }.allSatisfy { $0.value == nil && $0.met == nil })
+        #expect(snapshot.retention.allSatisfy { $0.value == nil })
+        #expect(snapshot.cohorts.cohorts.allSatisfy { $0.users == 0 && $0.shares.allSatisfy { $0 == nil } })
+        try await DatabaseQueue(path: temp.path).read { db in
+            try DashboardComparison(expected: ExpectedDashboard(db, now: Self.now), snapshot: snapshot).checkAll()
+        }
+    }
+
+    @Test func timestampsAreReadInTheBackendsTwoFormatsOnly() {
+        func read(_ text: String) -> Int64? { Array(text.utf8).withUnsafeBytes { TimestampBytes.seconds($0) } }
+        #expect(read("1970-01-01 00:00:00") == 0)
+        #expect(read("1970-01-02") == 86_400)
+        #expect(read("2026-11-23T00:00:30") == read("2026-11-23 00:00:30"))
+        for bad in ["", "yesterday", "2026-13-01", "2026-11-23 24:00:00", "2026-11-23 10:00", "２０２６-11-23", "2026-11-23 00:00:30Z"] {
+            #expect(read(bad) == nil, "\(bad)")
+        }
+    }
+}
+
+extension DashboardSnapshot {
+    /// The snapshot with every "as of" time taken out: what two ways of counting must share.
+    var undated: DashboardSnapshot {
+        var copy = self
+        let zero = Date(timeIntervalSince1970: 0)
+        copy.countedAt = zero
+        copy.updatedAt = zero
+        copy.headlines = headlines.mapValues { $0.map { var figure = $0; figure.asOf = zero; return figure } }
+        copy.charts = charts.map { var chart = $0; chart.asOf = zero; return chart }
+        copy.cohorts.asOf = zero
+        copy.retention = retention.map { var figure = $0; figure.asOf = zero; return figure }
+        copy.criteria = criteria.map { var criterion = $0; criterion.asOf = zero; return criterion }
+        return copy
+    }
+}
