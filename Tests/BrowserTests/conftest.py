@@ -100,7 +100,7 @@ def panel():
         assert server.poll() is None, "the panel stopped before listening"
         time.sleep(0.1)
     assert port, "the panel never said where it listens"
-    yield {"base": f"http://127.0.0.1:{port}", "admin_id": admin_id}
+    yield {"base": f"http://127.0.0.1:{port}", "admin_id": admin_id, "db": db_path}
     server.terminate()
     assert server.wait(timeout=20) == 0
 

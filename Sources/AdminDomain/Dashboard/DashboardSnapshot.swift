@@ -50,8 +50,17 @@ public struct DashboardFigure: Sendable, Equatable {
     public var format: FigureFormat
     /// "than 30 days before", "than yesterday"; nil when there is no earlier figure.
     public var comparedWith: String?
+    /// When `value` has no history of its own (a user's plan, their last activity), the
+    /// change is worked out from another count of the same thing that has one: that count
+    /// now (against `previous`) and what it is.
+    public var trend: Trend?
     public var detail: String
     public var asOf: Date
+}
+
+public struct Trend: Sendable, Equatable {
+    public var now: Double?
+    public var basis: String
 }
 
 public struct ChartSeries: Sendable, Equatable {
@@ -113,6 +122,8 @@ public struct CohortTable: Sendable, Equatable {
         public var users: Int
         /// Weeks 1 to 12 after the sign-up week: nil for a week not begun yet or an empty cohort.
         public var shares: [Double?]
+        /// The week (0 for week 1) under way today, counted so far; nil when none is.
+        public var weekUnderWay: Int?
     }
 
     public static let weeksAfter = 12

@@ -29,6 +29,9 @@ extension DeriveContext {
                     weekStart: dayLabel(start), users: members[index],
                     shares: (0..<CohortTable.weeksAfter).map { week in
                         start + 7 * (week + 1) > today ? nil : share(active[index][week], of: members[index])
+                    },
+                    weekUnderWay: (0..<CohortTable.weeksAfter).first { week in
+                        start + 7 * (week + 1) <= today && today < start + 7 * (week + 2)
                     })
             },
             asOf: tally.updatedAt)

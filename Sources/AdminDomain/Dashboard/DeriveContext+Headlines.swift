@@ -24,21 +24,22 @@ extension DeriveContext {
         let shared = min(users.householdMembers.values.lazy.filter { $0 > 1 }.count, households.total)
 
         func figure(_ name: String, _ value: Double?, _ previous: Double?, _ format: FigureFormat = .count,
-                    _ comparedWith: String? = nil, _ detail: String, _ asOf: Date) -> DashboardFigure {
+                    _ comparedWith: String? = nil, _ detail: String, _ asOf: Date, trend: Trend? = nil) -> DashboardFigure {
             DashboardFigure(name: name, value: value, previous: previous, format: format,
-                            comparedWith: comparedWith ?? since, detail: detail, asOf: asOf)
+                            comparedWith: comparedWith ?? since, trend: trend, detail: detail, asOf: asOf)
         }
         return [
             figure("Total users", Double(users.total), Double(usersThen), .count, nil,
                    "Accounts not deleted, \(users.suspended.grouped) of them suspended", updated),
-            DashboardFigure(name: "Active users (7 days)", value: Double(users.byActivity[.active] ?? 0), previous: nil, format: .count,
-                            comparedWith: nil,
-                            detail: "Users whose last activity (last_active_at) is within 7 days, as the activity lists count them; it keeps no history, so the trend is on the weekly active users card, from activity events",
-                            asOf: counted),
+            figure("Active users (7 days)", Double(users.byActivity[.active] ?? 0), Double(wauBefore), .count, "than the 7 days before",
+                   "Last active within 7 days, as the activity lists count", counted,
+                   trend: Trend(now: Double(wau), basis: "users with activity events")),
             figure("Items tracked", Double(items.liveFood + items.liveDocuments), Double(itemsThen), .count, nil,
                    "\(items.liveFood.grouped) food items and \(items.liveDocuments.grouped) documents, not deleted", updated),
             figure("Premium conversion", share(users.premiumCount, of: users.total), share(premiumThen, of: usersThen), .percent, nil,
-                   "\(users.premiumCount.grouped) premium users of \(users.total.grouped); the earlier figure counts subscriptions in force then", counted),
+                   "\(users.premiumCount.grouped) premium users of \(users.total.grouped)", counted,
+                   trend: Trend(now: share(tally.subscriptions.inForceChange.through(today, in: window), of: users.total),
+                                basis: "subscriptions in force")),
             figure("Daily active users", Double(dau), Double(dauBefore), .count, "than yesterday",
                    "Users with any activity today (UTC)", updated),
             figure("Weekly active users", Double(wau), Double(wauBefore), .count, "than the 7 days before",
@@ -55,7 +56,7 @@ extension DeriveContext {
                    "Households created in the app", counted),
             DashboardFigure(name: "Households with more than one member", value: share(shared, of: households.total),
                             previous: nil, format: .percent, comparedWith: nil,
-                            detail: "\(shared.grouped) of \(households.total.grouped) households have two or more members; who belonged where before is not kept, so there is no earlier figure",
+                            detail: "\(shared.grouped) of \(households.total.grouped) households have two or more members (membership keeps no history)",
                             asOf: counted),
         ]
     }

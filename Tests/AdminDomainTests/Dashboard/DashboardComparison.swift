@@ -105,7 +105,7 @@ struct DashboardComparison {
             let usersThen = try expected.usersThen(then)
             let checks: [(String, Double?, Double?)] = [
                 ("Total users", Double(total), Double(usersThen)),
-                ("Active users (7 days)", Double(active), nil),
+                ("Active users (7 days)", Double(active), Double(wauBefore)),
                 ("Items tracked", Double(try expected.itemsTracked(at: nil)), Double(try expected.itemsTracked(at: then))),
                 ("Premium conversion", share(premium, total), share(try expected.subscriptionsInForce(on: then), usersThen)),
                 ("Daily active users", Double(dau), Double(dauBefore)),
@@ -120,6 +120,8 @@ struct DashboardComparison {
                 ("Households with more than one member", share(min(shared, households), households), nil),
             ]
             #expect(snapshot.headlines[range]!.map(\.name) == checks.map(\.0))
+            #expect(figure(range, "Active users (7 days)").trend?.now == Double(wau))
+            #expect(figure(range, "Premium conversion").trend?.now == share(try expected.subscriptionsInForce(on: today), total))
             for (name, value, previous) in checks {
                 #expect(figure(range, name).value == value, "\(range) \(name)")
                 #expect(figure(range, name).previous == previous, "\(range) \(name) before")

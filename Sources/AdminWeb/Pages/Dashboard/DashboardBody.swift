@@ -26,7 +26,7 @@ struct DashboardBody: HTMLComponent {
                 }
                 CohortHeatMap(table: model.snapshot.cohorts)
                 p(.class("muted")) {
-                    "Active again: any activity in the app during that week. Empty cells are weeks not begun yet. "
+                    "Active again: any activity in the app during that week. * The week under way, counted so far. Empty cells are weeks not begun yet."
                     AsOf(date: model.snapshot.cohorts.asOf)
                 }
             }
@@ -48,16 +48,21 @@ struct HeadlineCard: HTMLComponent {
             h3 { figure.name }
             p(.class("stat-value")) { Self.text(figure.value, figure.format) }
             p(.class("stat-change")) { change }
-            p(.class("stat-detail")) { figure.detail; " "; AsOf(date: figure.asOf) }
+            p(.class("stat-detail")) { figure.detail + "."; AsOf(date: figure.asOf) }
         }
     }
 
     private var change: String {
-        guard let comparedWith = figure.comparedWith, let value = figure.value, let previous = figure.previous else {
+        let current = figure.trend.map(\.now) ?? figure.value
+        guard let comparedWith = figure.comparedWith, let value = current, let previous = figure.previous else {
             return figure.comparedWith == nil ? "No earlier figure to compare with." : "Nothing to compare with."
         }
-        let before = " \(comparedWith) (\(Self.text(previous, figure.format)))"
-        if value == previous { return "= No change" + before }
+        let before = if let trend = figure.trend {
+            " \(comparedWith), counting \(trend.basis) (\(Self.text(value, figure.format)) against \(Self.text(previous, figure.format)))"
+        } else {
+            " \(comparedWith) (\(Self.text(previous, figure.format)))"
+        }
+        if value == previous { return "= The same as" + before.replacingOccurrences(of: " than ", with: " ") }
         let arrow = value > previous ? "▲ " : "▼ "
         switch figure.format {
         case .percent:
@@ -93,7 +98,7 @@ struct CriteriaTable: HTMLComponent {
                     TableCell(HeadlineCard.text(criterion.value, criterion.format)),
                     TableCell(criterion.met.map { $0 ? "✓ Met" : "✗ Not met" } ?? (criterion.target == nil ? "–" : "No data yet"),
                               class: criterion.met.map { $0 ? "met" : "not-met" }),
-                    TableCell(class: nil) { criterion.detail; " "; AsOf(date: criterion.asOf) },
+                    TableCell(class: nil) { criterion.detail + "."; AsOf(date: criterion.asOf) },
                 ])
             }).content
     }

@@ -56,7 +56,7 @@ struct RangeSelector: HTMLComponent {
                 for range in DashboardRange.allCases {
                     li {
                         if range == current {
-                            a(.href(SiteURL.dashboardRange(range).href), .ariaCurrent("page"), .class("current")) { "\(range.days) days" }
+                            a(.href(SiteURL.dashboardRange(range).href), .ariaCurrent("true"), .class("current")) { "\(range.days) days" }
                         } else {
                             a(.href(SiteURL.dashboardRange(range).href)) { "\(range.days) days" }
                         }

@@ -82,9 +82,11 @@ struct CohortHeatMap: HTMLComponent {
                 caption { "Share of each week's sign-ups active again 1 to 12 weeks later" }
                 thead {
                     tr {
-                        th(.scope("col")) { "Signed up in the week of" }
+                        th(.scope("col")) { "Sign-up week" }
                         th(.scope("col"), .class("num")) { "Users" }
-                        for week in 1...CohortTable.weeksAfter { th(.scope("col"), .class("num")) { "Week \(week)" } }
+                        for week in 1...CohortTable.weeksAfter {
+                            th(.scope("col"), .class("num"), .title("Week \(week) after the sign-up week")) { "W\(week)" }
+                        }
                     }
                 }
                 tbody {
@@ -94,9 +96,11 @@ struct CohortHeatMap: HTMLComponent {
                             td(.class("num")) { cohort.users.grouped }
                             for (index, share) in cohort.shares.enumerated() {
                                 if let share {
-                                    td(.class("num heat heat-\(min(9, Int(share * 10)))"),
-                                       .title("Week of \(cohort.weekStart), week \(index + 1): \(Format.percent(share)) of \(cohort.users.grouped) users")) {
-                                        Format.percent(share, decimals: 0)
+                                    let underWay = cohort.weekUnderWay == index
+                                    td(.class("num heat heat-\(min(9, Int(share * 10)))" + (underWay ? " under-way" : "")),
+                                       .title("Week of \(cohort.weekStart), week \(index + 1): \(Format.percent(share)) of \(cohort.users.grouped) users"
+                                              + (underWay ? ", so far (the week is under way)" : ""))) {
+                                        Format.percent(share, decimals: 0) + (underWay ? "*" : "")
                                     }
                                 } else {
                                     td(.class("num heat-none")) { span(.class("visually-hidden")) { "not yet" } }

@@ -5,7 +5,7 @@ import HTMLRender
 /// it to the width it has) with room for the y axis's numbers and the x axis's labels.
 struct ChartGeometry {
     static let width = 640.0, height = 250.0
-    static let left = 60.0, right = 12.0, top = 14.0, bottom = 46.0
+    static let left = 60.0, right = 12.0, top = 14.0, bottom = 60.0
     static var plotWidth: Double { width - left - right }
     static var plotHeight: Double { height - top - bottom }
 
@@ -55,8 +55,12 @@ struct ChartGeometry {
         for (index, label) in labels.enumerated() where (labels.count - 1 - index) % every == 0 {
             let x = Self.left + slot * (Double(index) + 0.5)
             let shown = axis == .categories && label.count > 14 ? String(label.prefix(13)) + "…" : shortLabel(label, axis: axis)
-            nodes.append(element("text", [.class("tick"), Attribute("x", Self.number(x)), Attribute("y", Self.number(Self.height - Self.bottom + 16)),
-                                          Attribute("text-anchor", "middle")]) { shown })
+            let y = Self.number(Self.height - Self.bottom + 16)
+            // Many category names side by side would run into each other: they slant.
+            let placement = labels.count > 5 && axis == .categories
+                ? [Attribute("text-anchor", "end"), Attribute("transform", "rotate(-30 \(Self.number(x)) \(y))")]
+                : [Attribute("text-anchor", "middle")]
+            nodes.append(element("text", [.class("tick"), Attribute("x", Self.number(x)), Attribute("y", y)] + placement) { shown })
         }
         nodes.append(shape("line", [.class("baseline"), Attribute("x1", Self.number(Self.left)), Attribute("x2", Self.number(Self.width - Self.right)),
                                           Attribute("y1", Self.number(y(0))), Attribute("y2", Self.number(y(0)))]))

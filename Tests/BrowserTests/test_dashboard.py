@@ -1,0 +1,71 @@
+"""The dashboard in a browser: every range by its links alone, charts drawn and their
+numbers in tables, nothing wider than the window on a laptop or a phone, no console error,
+no serious axe-core violation; a category the app stored as markup stays text after an
+admin's full count. With SCREENSHOT_DIR set, the page is saved at both widths."""
+import os
+import sqlite3
+import time
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from conftest import MARKUP, sign_in, wait_until_gone
+from test_pages import violations
+
+RANGES = [7, 30, 90, 365]
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_every_range_draws_its_charts_within_the_window(panel, browser, width):
+    browser.set_window_size(width, 900)
+    sign_in(browser, panel["base"], "support")
+    browser.get(panel["base"] + "/")
+    browser.get_log("browser")
+    for days in RANGES:
+        page = browser.find_element(By.TAG_NAME, "html")
+        browser.find_element(By.LINK_TEXT, f"{days} days").click()
+        wait_until_gone(browser, page)
+        assert browser.find_element(By.CSS_SELECTOR, ".range-selector a[aria-current=true]").text == f"{days} days"
+        charts = browser.find_elements(By.CSS_SELECTOR, ".chart-panel")
+        assert len(charts) == 13
+        for chart in charts:
+            drawn = chart.find_elements(By.CSS_SELECTOR, "svg[role=img]") or chart.find_elements(By.CSS_SELECTOR, ".empty-chart")
+            assert drawn, chart.get_attribute("id")
+            assert chart.find_elements(By.CSS_SELECTOR, "details table"), chart.get_attribute("id")
+        scroll, inner = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+        assert scroll <= inner, f"{days} days at {width} px is {scroll} px wide"
+        errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+        assert errors == [], f"{days} days: {errors}"
+        if width == 1366 and days in (7, 365):
+            assert violations(browser) == [], f"{days} days"
+        folder = os.environ.get("SCREENSHOT_DIR")
+        if folder and days == 30:
+            height = browser.execute_script("return document.documentElement.scrollHeight")
+            browser.set_window_size(width, min(height + 120, 16000))
+            browser.save_screenshot(os.path.join(folder, f"dashboard-{width}.png"))
+            browser.set_window_size(width, 900)
+
+
+def test_a_full_count_on_demand_shows_new_rows_and_keeps_markup_as_text(panel, browser):
+    db = sqlite3.connect(panel["db"])
+    stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
+    db.execute("INSERT INTO food_items (user_id, name, category, expiry_date, created_at, updated_at)"
+               " VALUES (1, 'x', ?, '2030-01-01', ?, ?)", (MARKUP, stamp, stamp))
+    db.commit()
+    db.close()
+    browser.set_window_size(1366, 900)
+    sign_in(browser, panel["base"], "admin")
+    browser.get(panel["base"] + "/?range=7")
+    page = browser.find_element(By.TAG_NAME, "html")
+    browser.find_element(By.CSS_SELECTOR, ".refresh-box button[type=submit]").click()
+    wait_until_gone(browser, page)
+    assert "refreshing=1" in browser.current_url and "range=7" in browser.current_url
+    assert "A full count has started" in browser.page_source
+    for _ in range(60):
+        browser.get(panel["base"] + "/?range=7")
+        if MARKUP.replace("<", "&lt;").replace(">", "&gt;")[:20] in browser.page_source:
+            break
+        time.sleep(0.5)
+    table = browser.find_element(By.CSS_SELECTOR, "#chart-food-categories details table").get_attribute("textContent")
+    assert MARKUP[:40] in table, "the category counted, shown as text (cut at 64 characters)"
+    assert browser.execute_script("return window.__pwned === undefined")
