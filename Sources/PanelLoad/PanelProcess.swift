@@ -14,6 +14,18 @@ public final class PanelProcess {
     }
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var processIdentifier: Int32 { process.processIdentifier }
+
+    /// The process's resident memory now and at its peak, in MiB, from /proc (Linux).
+    public var memory: (resident: Double, peak: Double)? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8) else { return nil }
+        func kibibytes(_ field: String) -> Double? {
+            status.split(separator: "\n").first { $0.hasPrefix(field + ":") }
+                .flatMap { Double($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
+        }
+        guard let resident = kibibytes("VmRSS"), let peak = kibibytes("VmHWM") else { return nil }
+        return (resident / 1024, peak / 1024)
+    }
     public var output: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
 
     /// Starts `binary serve --db PATH --port 0` and waits until it says where it listens.

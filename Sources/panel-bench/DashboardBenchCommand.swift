@@ -1,0 +1,114 @@
+import ArgumentParser
+import Foundation
+import AdminDomain
+import GRDB
+import PanelLoad
+
+/// The dashboard on a big database, through the real server: the first full count's time
+/// and the server's peak memory, incremental refreshes while rows arrive as the backend
+/// would write them, then the page's p50, p99 and requests/s at 4 and 32 connections.
+struct DashboardBenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dashboard",
+        abstract: "Time the dashboard's counts and load its page on a copy of a seeded database (rows are added to it).")
+
+    @Option(help: "The admin-panel binary, e.g. .build-release/release/admin-panel.")
+    var binary: String
+
+    @Option(help: "A copy of a seeded database: the benchmark adds rows to it as the backend would.")
+    var db: String
+
+    @Option(help: "Seconds of load at each number of connections.")
+    var seconds = 10
+
+    @Option(help: "Incremental refreshes to time.")
+    var refreshes = 3
+
+    func run() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("panel-dashboard-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fixture = try await LoadFixture.prepare(databasePath: db)
+        let server = try await PanelProcess.start(
+            binary: URL(fileURLWithPath: binary), databasePath: db, publicDirectory: nil,
+            arguments: ["--dashboard-refresh", "5"], logFile: folder.appendingPathComponent("server.log"))
+        let full = try await refreshTimes(in: server, full: true, count: 1)[0]
+        let afterFull = server.memory
+        say(String(format: "first full count: %.2f s; server memory after it %.0f MiB (peak %.0f MiB)",
+                   full, afterFull?.resident ?? .nan, afterFull?.peak ?? .nan))
+
+        // The backend goes on writing: about a minute's worth of rows before each refresh.
+        let writer = Task { try await Self.writeAsTheBackend(path: db) }
+        let incremental = try await refreshTimes(in: server, full: false, count: refreshes)
+        writer.cancel()
+        say("incremental refreshes with rows arriving: " + incremental.map { String(format: "%.3f s", $0) }.joined(separator: ", "))
+
+        for connections in [4, 32] {
+            let report = try await LoadDriver.run(
+                baseURL: server.baseURL, cookie: fixture.cookie, pages: [LoadPage("dashboard", "/")],
+                connections: connections, duration: .seconds(seconds), timeout: .seconds(5))
+            let page = report.pages[0]
+            say(String(format: "%2d connections: %.0f requests/s, p50 %.2f ms, p99 %.2f ms, slowest %.1f ms, %d failed",
+                       connections, report.requestsPerSecond, page.p50.milliseconds, page.p99.milliseconds,
+                       page.slowest.milliseconds, report.failures))
+        }
+        let end = server.memory
+        say(String(format: "server memory at the end %.0f MiB (peak %.0f MiB)", end?.resident ?? .nan, end?.peak ?? .nan))
+        let exit = try await server.terminate(within: .seconds(15))
+        say("SIGTERM: \(exit.map { "exit code \($0)" } ?? "still running after 15 s, killed")")
+    }
+
+    /// The seconds of the next `count` refreshes (full or not) the server logs.
+    private func refreshTimes(in server: PanelProcess, full: Bool, count: Int) async throws -> [Double] {
+        let marker = "full=\(full) seconds="
+        let seen = server.output.components(separatedBy: marker).count - 1
+        let clock = ContinuousClock(), giveUp = clock.now + .seconds(600)
+        while clock.now < giveUp {
+            let parts = server.output.components(separatedBy: marker)
+            if parts.count - 1 >= seen + count {
+                return parts.dropFirst(seen + 1).prefix(count).map { Double($0.prefix { $0.isNumber || $0 == "." }) ?? .nan }
+            }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        throw ValidationError("the server logged no \(full ? "full" : "incremental") refresh in 10 minutes:\n\(server.output.suffix(2000))")
+    }
+
+    /// Sign-ups, events, items and a purchase every 100 ms, in small transactions: about
+    /// 6,000 events a minute on top of what the panel already counted.
+    static func writeAsTheBackend(path: String) async throws {
+        let queue = try DatabaseQueue(path: path)
+        var tick = 0
+        while !Task.isCancelled {
+            tick += 1
+            let now = SQLiteTime.string(Date())
+            let purchase = tick % 50 == 0
+            try await queue.write { db in
+                let maxUser = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 1
+                try db.execute(sql: "INSERT INTO users (email, password_hash, created_at, last_active_at) VALUES (?, 'x', ?, ?)",
+                               arguments: ["bench\(UUID().uuidString)@example.com", now, now])
+                for offset in 0..<10 {
+                    let user = Int64.random(in: 1...maxUser)
+                    try db.execute(sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (?, 'login', ?)",
+                                   arguments: [user, now])
+                    if offset < 3 {
+                        try db.execute(sql: """
+                            INSERT INTO food_items (user_id, name, expiry_date, source, created_at, updated_at)
+                            VALUES (?, 'milk', '2026-12-31', 'barcode', ?, ?)
+                            """, arguments: [user, now, now])
+                    }
+                }
+                if purchase {
+                    try db.execute(sql: """
+                        INSERT INTO subscriptions (user_id, plan_type, status, store, price_cents, currency, started_at, current_period_end)
+                        VALUES (?, 'monthly', 'active', 'web', 499, 'EUR', ?, '2027-01-01 00:00:00')
+                        """, arguments: [maxUser, now])
+                }
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+}
+
+private extension Duration {
+    var milliseconds: Double { Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15 }
+}
