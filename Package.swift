@@ -42,6 +42,8 @@ let package = Package(
             name: "AdminDomain",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's own API, for the dashboard's walks over tens of millions of rows.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -13,6 +13,8 @@ public struct LoadPage: Sendable {
     public static func standardMix(fixture: LoadFixture) -> [LoadPage] {
         [
             LoadPage("dashboard", "/"),
+            LoadPage("dashboard 365 days", "/?range=365"),
+            LoadPage("dashboard chart csv", "/dashboard.csv?chart=active-users&range=365"),
             LoadPage("search", "/users?q=maria"),
             LoadPage("suggestions", "/users/suggestions?q=mari"),
             LoadPage("profile", "/users/\(fixture.typicalUserID)"),

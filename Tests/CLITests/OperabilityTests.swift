@@ -57,4 +57,11 @@ import TestSupport
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("--log-level is \"loud\"; it must be one of trace, debug, info"))
     }
+
+    @Test func dashboardIntervalsOutOfRangeAreRefusedWithASentence() throws {
+        let refresh = try runPanel(["serve", "--db", "/nonexistent.sqlite", "--dashboard-refresh", "0"])
+        #expect(refresh.status != 0 && refresh.stderr.contains("--dashboard-refresh must be from 1 to 86400 seconds"))
+        let full = try runPanel(["serve", "--db", "/nonexistent.sqlite", "--dashboard-full-count", "five"])
+        #expect(full.status != 0 && full.stderr.contains("dashboard-full-count"))
+    }
 }

@@ -2,19 +2,8 @@ import Foundation
 import GRDB
 
 extension DashboardScan {
-    /// A label kept for a value the app typed freely (a category, a storage place): at
-    /// most this many distinct ones, the rest counted under `otherValues`, so a hostile
-    /// database cannot grow the tally without bound.
-    static let distinctValuesKept = 200
+    /// What the charts call the values past the kept ones (see `LabelCounts`).
     static let otherValues = "(other values)"
-
-    static func count(_ value: String, in counts: inout [String: Int]) {
-        if counts[value] != nil || counts.count < distinctValuesKept {
-            counts[value, default: 0] += 1
-        } else {
-            counts[otherValues, default: 0] += 1
-        }
-    }
 
     func readItemsAndDocuments(into tally: DashboardTally) async throws {
         try await readFood(into: tally)
@@ -22,23 +11,22 @@ extension DashboardScan {
     }
 
     private func readFood(into tally: DashboardTally) async throws {
-        let items = tally.items, users = tally.users, window = tally.window
+        let items = tally.items, users = tally.users, window = tally.window, sources = ValueBytes<FoodSource>()
         items.foodHighWater = try await walk("""
             SELECT id, user_id, created_at, deleted_at, consumed_at, expiry_date,
                    CAST(source AS TEXT), CAST(category AS TEXT), CAST(storage AS TEXT)
             FROM food_items WHERE id > ? ORDER BY id LIMIT ?
             """, after: items.foodHighWater) { row in
             let fate = ItemFate(row: row, created: 2, deleted: 3, expiry: 5, window: window, items: items)
-            let source = row.text(6) ?? "unknown"
-            items.foodAddedBySource[FoodSource(rawValue: source)?.rawValue ?? "other", default: DayCounts()]
-                .add(day: fate.createdDay ?? window.first - 1, in: window)
-            let consumed = !row.hasNull(atIndex: 4)
+            let source = sources.index(in: row, column: 6) ?? FoodSource.allCases.count
+            items.foodAddedBySource[source].add(day: fate.createdDay ?? window.first - 1, in: window)
+            let consumed = !row.isNull(4)
             if !fate.deleted {
                 items.liveFood += 1
-                Self.count(row.text(7) ?? "(none)", in: &items.foodByCategory)
-                Self.count(row.text(8) ?? "Not set", in: &items.foodByStorage)
+                items.foodByCategory.add(row.bytes(7))
+                items.foodByStorage.add(row.bytes(8))
                 if !consumed {
-                    if let expiry = fate.expiryDay { items.openFoodByExpiry[expiry, default: 0] += 1 } else { items.unreadableExpiry += 1 }
+                    if let expiry = fate.expiryDay { items.openFoodByExpiry.add(day: expiry) } else { items.unreadableExpiry += 1 }
                 }
             }
             if !consumed, let expiry = fate.expiryDay, !fate.deleted || (fate.deletedDay ?? Int.min) >= expiry {
@@ -57,8 +45,8 @@ extension DashboardScan {
             let fate = ItemFate(row: row, created: 2, deleted: 3, expiry: 4, window: window, items: items)
             if !fate.deleted {
                 items.liveDocuments += 1
-                Self.count(row.text(5) ?? "(none)", in: &items.documentsByType)
-                if let expiry = fate.expiryDay { items.openDocumentsByExpiry[expiry, default: 0] += 1 } else { items.unreadableExpiry += 1 }
+                items.documentsByType.add(row.bytes(5))
+                if let expiry = fate.expiryDay { items.openDocumentsByExpiry.add(day: expiry) } else { items.unreadableExpiry += 1 }
             }
             fate.countPerUser(userID: row.integer(1), open: !fate.deleted, users: users, items: items)
         }
@@ -71,9 +59,9 @@ extension DashboardScan {
                    CAST(currency AS TEXT), started_at, current_period_end
             FROM subscriptions WHERE id > ? ORDER BY id LIMIT ?
             """, after: subscriptions.highWater) { row in
-            guard let start = row.timestampSeconds(6) else { return }
+            guard let start = row.seconds(6) else { return }
             let status = row.text(3)
-            let end = row.timestampSeconds(7)
+            let end = row.seconds(7)
             subscriptions.started.add(day: TimestampBytes.day(ofSeconds: start), in: window)
             if status != SubscriptionStatus.refunded.rawValue, let end, end > start {
                 subscriptions.inForceChange.add(day: TimestampBytes.day(ofSeconds: start), in: window)
@@ -111,20 +99,20 @@ struct ItemFate {
 
     /// Counts the item's creation and deletion: a row with no readable creation time counts
     /// as older than the window, a deletion never before the creation.
-    init(row: Row, created: Int, deleted deletedIndex: Int, expiry: Int, window: DayWindow, items: ItemTally) {
-        createdSeconds = row.timestampSeconds(created)
+    init(row: RawRow, created: Int32, deleted deletedIndex: Int32, expiry: Int32, window: DayWindow, items: ItemTally) {
+        createdSeconds = row.seconds(created)
         createdDay = createdSeconds.map(TimestampBytes.day(ofSeconds:))
-        deleted = !row.hasNull(atIndex: deletedIndex)
+        deleted = !row.isNull(deletedIndex)
         let createdOrOld = createdDay ?? window.first - 1
         items.created.add(day: createdOrOld, in: window)
         if deleted {
-            let day = max(row.timestampSeconds(deletedIndex).map(TimestampBytes.day(ofSeconds:)) ?? window.first - 1, createdOrOld)
+            let day = max(row.seconds(deletedIndex).map(TimestampBytes.day(ofSeconds:)) ?? window.first - 1, createdOrOld)
             deletedDay = day
             items.deleted.add(day: day, in: window)
         } else {
             deletedDay = nil
         }
-        expiryDay = row.timestampSeconds(expiry).map(TimestampBytes.day(ofSeconds:))
+        expiryDay = row.seconds(expiry).map(TimestampBytes.day(ofSeconds:))
     }
 
     func countPerUser(userID: Int64?, open: Bool, users: UserTally, items: ItemTally) {

@@ -6,19 +6,19 @@ extension DashboardScan {
         let tally = Box(HouseholdTally())
         _ = try await walk("SELECT id, created_at FROM households WHERE id > ? ORDER BY id LIMIT ?", after: Int64.min) { row in
             tally.value.total += 1
-            tally.value.created.add(day: row.timestampSeconds(1).map(TimestampBytes.day(ofSeconds:)) ?? window.first - 1, in: window)
+            tally.value.created.add(day: row.seconds(1).map(TimestampBytes.day(ofSeconds:)) ?? window.first - 1, in: window)
         }
         return tally.value
     }
 
     /// Devices change in place (permissions, platforms), so they are counted whole, by key.
     func readDevices() async throws -> DeviceTally {
-        let tally = Box(DeviceTally())
+        let tally = Box(DeviceTally()), platforms = ValueBytes<Platform>(), permissions = ValueBytes<PushPermission>()
         _ = try await walk("""
             SELECT id, CAST(platform AS TEXT), CAST(push_permission AS TEXT) FROM devices WHERE id > ? ORDER BY id LIMIT ?
             """, after: Int64.min) { row in
-            let platform = row.text(1).flatMap { Platform(rawValue: $0)?.rawValue } ?? "other"
-            let permission = row.text(2).flatMap { PushPermission(rawValue: $0)?.rawValue } ?? "other"
+            let platform = platforms.term(in: row, column: 1)?.rawValue ?? "other"
+            let permission = permissions.term(in: row, column: 2)?.rawValue ?? "other"
             tally.value.counts[platform, default: [:]][permission, default: 0] += 1
         }
         return tally.value
@@ -28,12 +28,15 @@ extension DashboardScan {
     func readReminders() async throws -> ReminderTally {
         let from = SQLiteTime.string(now.addingTimeInterval(-30 * 86_400)), to = SQLiteTime.string(now)
         return try await database.read { db in
-            let row = try Row.fetchOne(db, sql: """
+            var tally = ReminderTally()
+            _ = try db.forEachRawRow("""
                 SELECT COUNT(*) FILTER (WHERE CAST(status AS TEXT) = :sent),
                        COUNT(*) FILTER (WHERE CAST(status AS TEXT) = :failed)
                 FROM reminders WHERE scheduled_for >= :from AND scheduled_for < :to
-                """, arguments: ["from": from, "to": to, "sent": ReminderStatus.sent, "failed": ReminderStatus.failed])
-            return ReminderTally(sent: row?.integer(0).map(Int.init) ?? 0, failed: row?.integer(1).map(Int.init) ?? 0)
+                """, arguments: ["from": from, "to": to, "sent": ReminderStatus.sent, "failed": ReminderStatus.failed]) { row in
+                tally = ReminderTally(sent: Int(row.integer(0) ?? 0), failed: Int(row.integer(1) ?? 0))
+            }
+            return tally
         }
     }
 
@@ -43,7 +46,7 @@ extension DashboardScan {
         _ = try await walk("""
             SELECT id, updated_at FROM panel_deliveries WHERE id > ? AND state = 'accepted' ORDER BY id LIMIT ?
             """, after: Int64.min) { row in
-            counts.value.add(day: row.timestampSeconds(1).map(TimestampBytes.day(ofSeconds:)) ?? window.first - 1, in: window)
+            counts.value.add(day: row.seconds(1).map(TimestampBytes.day(ofSeconds:)) ?? window.first - 1, in: window)
         }
         return counts.value
     }
@@ -57,11 +60,14 @@ extension DashboardScan {
         while day <= min(today, window.last) {
             let end = min(day + 14, window.last + 1)
             let rows = try await database.read { [day] db in
-                try Row.fetchAll(db, sql: """
+                var rows: [(Int64?, String?, Int)] = []
+                _ = try db.forEachRawRow("""
                     SELECT substr(created_at, 1, 10), CAST(event AS TEXT), COUNT(DISTINCT delivery_id) FROM push_receipts
                     WHERE created_at >= ? AND created_at < ? GROUP BY 1, 2
-                    """, arguments: [SQLiteTime.dayString(daysSinceEpoch: Int64(day)), SQLiteTime.dayString(daysSinceEpoch: Int64(end))])
-                    .map { row in (row.timestampSeconds(0), row.text(1), Int(row.integer(2) ?? 0)) }
+                    """, arguments: [SQLiteTime.dayString(daysSinceEpoch: Int64(day)), SQLiteTime.dayString(daysSinceEpoch: Int64(end))]) { row in
+                    rows.append((row.seconds(0), row.text(1), Int(row.integer(2) ?? 0)))
+                }
+                return rows
             }
             for index in (day - window.first)..<(end - window.first) {
                 tally.pushes.received.days[index] = 0

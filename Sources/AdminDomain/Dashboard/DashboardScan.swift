@@ -12,23 +12,28 @@ struct DashboardScan: Sendable {
     var nowSeconds: Int64 { Int64(now.timeIntervalSince1970.rounded(.down)) }
     var today: Int { TimestampBytes.day(ofSeconds: nowSeconds) }
 
-    /// Users first (every other part keys its per-user columns by their slots), then the two
-    /// big walks side by side on two readers, then the small tables.
+    /// Two readers at a time, on the two cores: the users beside the tables that need no
+    /// user (households, devices, reminders, campaign pushes), then the events beside the
+    /// items, documents and subscriptions (which key their per-user columns by the users).
     func full() async throws -> DashboardTally {
         let tally = DashboardTally(window: .ending(near: today), countedAt: now)
-        try await readUsers(into: tally)
         let eventsHighWater = try await database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM activity_events") ?? 0 }
+        async let small: Void = readTablesWithoutUsers(into: tally)
+        try await readUsers(into: tally)
         async let events: Void = readEventsByUser(into: tally, highWater: eventsHighWater)
-        async let items: Void = readItemsAndDocuments(into: tally)
-        try await events
-        try await items
+        try await readItemsAndDocuments(into: tally)
         try await readSubscriptions(into: tally)
+        try await events
+        try await small
+        return tally
+    }
+
+    private func readTablesWithoutUsers(into tally: DashboardTally) async throws {
         tally.households = try await readHouseholds(window: tally.window)
         tally.devices = try await readDevices()
         tally.reminders = try await readReminders()
         tally.pushes.accepted = try await readAcceptedPushes(window: tally.window)
         try await readReceipts(into: tally, from: tally.window.first)
-        return tally
     }
 
     /// New rows only: users, events, items, documents and subscriptions after the highest
@@ -63,17 +68,15 @@ struct DashboardScan: Sendable {
             chunkArguments["after"] = users.highWater.databaseValue
             chunkArguments["limit"] = limit.databaseValue
             let read = try await database.read { [chunkArguments] db in
-                let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(chunkArguments))
-                var count = 0
-                while let row = try rows.next() {
-                    count += 1
-                    guard let id = row.integer(0) else { continue }
+                try db.forEachRawRow(sql, arguments: StatementArguments(chunkArguments)) { row in
+                    guard let id = row.integer(0) else { return }
                     users.highWater = max(users.highWater, id)
                     let slot = users.slots.add(id)
-                    guard slot == users.signUp.count else { continue }
-                    let signUp = row.timestampSeconds(4)
+                    guard slot == users.signUp.count else { return }
+                    users.ids.append(id)
+                    let signUp = row.seconds(4)
                     users.signUp.append(signUp ?? Int64.min)
-                    users.lastActive.append(row.timestampSeconds(5) ?? Int64.min)
+                    users.lastActive.append(row.seconds(5) ?? Int64.min)
                     let premium = row.integer(2) == 1
                     users.premium.append(premium)
                     users.total += 1
@@ -85,11 +88,10 @@ struct DashboardScan: Sendable {
                         users.unreadableSignUps += 1
                     }
                     if let household = row.integer(3) { users.householdMembers[household, default: 0] += 1 }
-                    for (index, bucket) in ActivityBucket.allCases.enumerated() where row.integer(6 + index) == 1 {
+                    for (index, bucket) in ActivityBucket.allCases.enumerated() where row.integer(6 + Int32(index)) == 1 {
                         users.byActivity[bucket, default: 0] += 1
                     }
                 }
-                return count
             }
             if read < limit { break }
         }
@@ -101,36 +103,29 @@ struct DashboardScan: Sendable {
 
     // MARK: Events
 
-    /// The whole covering index (user, time), from the window's first day on: each read
-    /// carries on after the last (user, time, id) of the one before.
+    /// The covering index (user, time) from the window's first day on, for the users read,
+    /// a range of about `rowsPerRead` events (twenty a user) per read.
     private func readEventsByUser(into tally: DashboardTally, highWater: Int64) async throws {
-        let events = tally.events, slots = tally.users.slots, window = tally.window
+        let events = tally.events, users = tally.users, window = tally.window
         let from = SQLiteTime.dayString(daysSinceEpoch: Int64(window.first))
-        var after: [DatabaseValue] = [Int64.min.databaseValue, "".databaseValue, Int64.min.databaseValue]
-        let limit = rowsPerRead
-        while true {
-            let (read, last) = try await database.read { [after] db in
-                let rows = try Row.fetchCursor(db, sql: """
-                    SELECT user_id, created_at, id FROM activity_events
-                    WHERE (user_id, created_at, id) > (?, ?, ?) AND created_at >= ?
-                    ORDER BY user_id, created_at, id LIMIT ?
-                    """, arguments: StatementArguments(after + [from.databaseValue, limit.databaseValue]))
-                var count = 0
-                var last: [DatabaseValue] = after
+        let usersPerRead = max(1, rowsPerRead / 20)
+        var start = 0
+        while start < users.ids.count {
+            let end = min(start + usersPerRead, users.ids.count)
+            let low = users.ids[start], high = users.ids[end - 1]
+            try await database.read { db in
                 var currentUser: Int64? = nil, slot: Int? = nil
-                while let row = try rows.next() {
-                    count += 1
-                    if count == limit { last = [row[0], row[1], row[2]] }
-                    guard let user = row.integer(0) else { continue }
-                    if user != currentUser { currentUser = user; slot = slots.slot(of: user) }
-                    guard let slot, let seconds = row.timestampSeconds(1),
-                          let index = window.index(TimestampBytes.day(ofSeconds: seconds)) else { continue }
+                _ = try db.forEachRawRow("""
+                    SELECT user_id, created_at FROM activity_events WHERE user_id >= ? AND user_id <= ? AND created_at >= ?
+                    """, arguments: [low, high, from]) { row in
+                    guard let user = row.integer(0) else { return }
+                    if user != currentUser { currentUser = user; slot = users.slots.slot(of: user) }
+                    guard let slot, let seconds = row.seconds(1),
+                          let index = window.index(TimestampBytes.day(ofSeconds: seconds)) else { return }
                     events.activeDays[slot * DayWindow.words + index >> 6] |= 1 << UInt64(index & 63)
                 }
-                return (count, last)
             }
-            if read < limit { break }
-            after = last
+            start = end
         }
         events.highWater = max(events.highWater, highWater)
     }
@@ -140,7 +135,7 @@ struct DashboardScan: Sendable {
         events.highWater = try await walk(
             "SELECT id, user_id, created_at FROM activity_events WHERE id > ? ORDER BY id LIMIT ?", after: events.highWater
         ) { row in
-            guard let user = row.integer(1), let slot = slots.slot(of: user), let seconds = row.timestampSeconds(2),
+            guard let user = row.integer(1), let slot = slots.slot(of: user), let seconds = row.seconds(2),
                   let index = window.index(TimestampBytes.day(ofSeconds: seconds)) else { return }
             events.activeDays[slot * DayWindow.words + index >> 6] |= 1 << UInt64(index & 63)
         }
@@ -149,15 +144,13 @@ struct DashboardScan: Sendable {
     /// Runs `sql` (the rows after an id, in id order, at most a limit of them, the id first)
     /// read after read, each after the highest id so far, until a read comes back short.
     /// Returns the highest id read.
-    func walk(_ sql: String, after start: Int64, each: @escaping @Sendable (Row) -> Void) async throws -> Int64 {
+    func walk(_ sql: String, after start: Int64, each: @escaping @Sendable (RawRow) -> Void) async throws -> Int64 {
         var after = start
         let limit = rowsPerRead
         while true {
             let (read, last) = try await database.read { [after] db in
-                let rows = try Row.fetchCursor(db, sql: sql, arguments: [after, limit])
-                var read = 0, last = after
-                while let row = try rows.next() {
-                    read += 1
+                var last = after
+                let read = try db.forEachRawRow(sql, arguments: [after, limit]) { row in
                     if let id = row.integer(0) { last = max(last, id) }
                     each(row)
                 }

@@ -27,7 +27,7 @@ final class DashboardTally: @unchecked Sendable {
         updatedAt = countedAt
         users = UserTally()
         events = EventTally()
-        items = ItemTally()
+        items = ItemTally(window: window)
         subscriptions = SubscriptionTally()
     }
 }
@@ -35,6 +35,8 @@ final class DashboardTally: @unchecked Sendable {
 /// Users not deleted: totals, sign-ups per day, and per-user columns the other parts fill.
 final class UserTally: @unchecked Sendable {
     var slots = UserSlots()
+    /// The users' ids in slot order, which is id order: the ranges the events are read by.
+    var ids: [Int64] = []
     var signUp: [Int64] = []
     /// Int64.min: never active (or unreadable).
     var lastActive: [Int64] = []
@@ -68,16 +70,22 @@ final class ItemTally: @unchecked Sendable {
     /// Every row by the day it was created, and by the day it was deleted (never before it
     /// was created): the items tracked on any day of the window.
     var created = DayCounts(), deleted = DayCounts()
-    var foodAddedBySource: [String: DayCounts] = [:]
+    /// By `FoodSource`, in its order, then any other value.
+    var foodAddedBySource = [DayCounts](repeating: DayCounts(), count: FoodSource.allCases.count + 1)
     /// Items neither deleted nor consumed, by expiry day.
-    var openFoodByExpiry: [Int: Int] = [:], openDocumentsByExpiry: [Int: Int] = [:]
+    var openFoodByExpiry: ExpiryCounts, openDocumentsByExpiry: ExpiryCounts
     var unreadableExpiry = 0
     /// Food not consumed and not deleted before its expiry day, by expiry day.
     var unconsumedFoodByExpiry = DayCounts()
-    var foodByCategory: [String: Int] = [:], foodByStorage: [String: Int] = [:], documentsByType: [String: Int] = [:]
+    var foodByCategory = LabelCounts(), foodByStorage = LabelCounts(), documentsByType = LabelCounts()
     /// Per user: items neither deleted nor consumed, and items created in the first 7 days.
     var openItems: [Int32] = [], firstWeekItems: [Int32] = []
     var foodHighWater: Int64 = 0, documentHighWater: Int64 = 0
+
+    init(window: DayWindow) {
+        openFoodByExpiry = ExpiryCounts(window: window)
+        openDocumentsByExpiry = ExpiryCounts(window: window)
+    }
 
     func grow(toUsers count: Int) {
         if openItems.count < count {

@@ -17,10 +17,9 @@ extension DeriveContext {
                            series: series, note: note, asOf: asOf)
         }
 
-        var sources = FoodSource.allCases.map { ChartSeries(name: $0.rawValue, values: daily(items.foodAddedBySource[$0.rawValue] ?? DayCounts())) }
-        if let other = items.foodAddedBySource["other"] {
-            sources.append(ChartSeries(name: "other", values: daily(other)))
-        }
+        var sources = FoodSource.allCases.enumerated().map { ChartSeries(name: $0.element.rawValue, values: daily(items.foodAddedBySource[$0.offset])) }
+        let other = daily(items.foodAddedBySource[FoodSource.allCases.count])
+        if other.contains(where: { $0 != 0 }) { sources.append(ChartSeries(name: "other", values: other)) }
         let inForce = weekStarts.map { subscriptions.inForceChange.through(min($0 + 6, today), in: window) }
 
         return [
@@ -34,9 +33,12 @@ extension DeriveContext {
             weeklyChart(.foodWasted, "Food wasted per week", .bar, "Items",
                    [ChartSeries(name: "Wasted", values: weekly(items.unconsumedFoodByExpiry, throughYesterday: true))],
                    "Food items whose expiry date fell in the week (up to yesterday) without being marked consumed, unless deleted before that date.", updated),
-            categories(.categories, "Food items by category", items.foodByCategory, "Food items not deleted, by their category as the app stored it.", updated),
-            categories(.storage, "Food items by storage", items.foodByStorage, "Food items not deleted, by where they are kept.", updated),
-            categories(.documentTypes, "Documents by type", items.documentsByType, "Documents not deleted, by type.", updated),
+            categories(.categories, "Food items by category", items.foodByCategory.byName(null: "(none)"),
+                       "Food items not deleted, by their category as the app stored it.", updated),
+            categories(.storage, "Food items by storage", items.foodByStorage.byName(null: "Not set"),
+                       "Food items not deleted, by where they are kept.", updated),
+            categories(.documentTypes, "Documents by type", items.documentsByType.byName(null: "(none)"),
+                       "Documents not deleted, by type.", updated),
             weeklyChart(.premiumUsers, "Premium users per week", .line, "Subscriptions", [ChartSeries(name: "Premium", values: inForce)],
                    "Subscriptions in force (started, period not ended, not refunded) at the end of each week, or now for this week.", counted),
             weeklyChart(.upgrades, "Upgrades per week", .bar, "Subscriptions",
@@ -53,19 +55,12 @@ extension DeriveContext {
     }
 
     private func expiryStatus(_ asOf: Date) -> DashboardChart {
-        func split(_ byExpiry: [Int: Int]) -> [Int] {
-            var counts = [0, 0, 0]
-            for (day, count) in byExpiry {
-                counts[day < today ? 0 : day <= today + 30 ? 1 : 2] += count
-            }
-            return counts
-        }
         let unreadable = tally.items.unreadableExpiry
         return DashboardChart(
             id: .expiryStatus, title: "Items by expiry status now", kind: .stackedBar, axis: .categories, valueLabel: "Items",
             labels: ["Expired", "Expiring soon (30 days)", "Safe"],
-            series: [ChartSeries(name: "Food", values: split(tally.items.openFoodByExpiry)),
-                     ChartSeries(name: "Documents", values: split(tally.items.openDocumentsByExpiry))],
+            series: [ChartSeries(name: "Food", values: tally.items.openFoodByExpiry.split(today: today)),
+                     ChartSeries(name: "Documents", values: tally.items.openDocumentsByExpiry.split(today: today))],
             note: "Items neither deleted nor consumed, by expiry date against today's UTC date."
                 + (unreadable > 0 ? " \(unreadable.grouped) items with an unreadable expiry date are left out." : ""),
             asOf: asOf)

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Reads the backend's 'YYYY-MM-DD HH:MM:SS' and 'YYYY-MM-DD' straight from SQLite's bytes:
 /// the dashboard reads tens of millions of them, and a String each would cost more than
@@ -29,34 +28,7 @@ enum TimestampBytes {
         return days * 86_400 + hour * 3600 + minute * 60 + second
     }
 
-    static func seconds(_ data: Data?) -> Int64? {
-        guard let data else { return nil }
-        return data.withUnsafeBytes { seconds($0) }
-    }
-
     static func day(ofSeconds seconds: Int64) -> Int {
         Int(SQLiteTime.floorDivide(seconds, 86_400).0)
-    }
-}
-
-extension Row {
-    /// A timestamp column read without making a String; nil when NULL or unreadable.
-    func timestampSeconds(_ index: Int) -> Int64? {
-        (try? withUnsafeData(atIndex: index) { TimestampBytes.seconds($0) }) ?? nil
-    }
-
-    /// An integer column; nil for NULL and for anything stored as another type (the app's
-    /// columns may hold what their declared type does not promise).
-    func integer(_ index: Int) -> Int64? {
-        let value: DatabaseValue = self[index]
-        if case let .int64(number) = value.storage { return number }
-        return nil
-    }
-
-    /// A text column cast to TEXT in the query, at most `limit` characters kept.
-    func text(_ index: Int, limit: Int = 64) -> String? {
-        let value: DatabaseValue = self[index]
-        guard case let .string(text) = value.storage else { return nil }
-        return text.count > limit ? String(text.prefix(limit)) + "…" : text
     }
 }

@@ -26,7 +26,7 @@ struct DashboardController {
         guard let id = DashboardChart.ID(rawValue: name) else {
             throw PanelError.notFound("The dashboard has no chart called \"\(name.prefix(40))\".")
         }
-        let snapshot = try await services.dashboard.snapshot()
+        let snapshot = try await DashboardModel.snapshot(services)
         guard let chart = snapshot.chart(id)?.slice(for: range) else { throw PanelError.notFound("That chart has no data yet.") }
         let header = [chart.axis == .days ? "day" : chart.axis == .weeks ? "week" : "label"] + chart.series.map(\.name)
         let rows = chart.labels.indices.map { index in

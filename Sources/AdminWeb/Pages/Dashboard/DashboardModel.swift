@@ -24,13 +24,24 @@ struct DashboardModel: PageModel {
     let refreshes: Refreshes?
 
     static func load(_ services: PanelServices, _ input: Input) async throws -> DashboardModel {
-        let snapshot = try await services.dashboard.snapshot()
+        let snapshot = try await Self.snapshot(services)
         var refreshes: Refreshes?
         if input.showsRefreshes {
             refreshes = Refreshes(failure: await services.dashboard.lastFailure, timing: await services.dashboard.timing)
         }
         return DashboardModel(snapshot: snapshot, range: input.range, refreshEvery: services.dashboardRefreshInterval,
                               fullCountEvery: services.dashboardFullCountInterval, refreshing: input.refreshing, refreshes: refreshes)
+    }
+
+    /// The refresher's snapshot, waiting only for the first count. Only that one can fail
+    /// this way: afterwards the last good snapshot is served.
+    static func snapshot(_ services: PanelServices) async throws -> DashboardSnapshot {
+        do {
+            return try await services.dashboard.snapshot()
+        } catch is DashboardUnavailable {
+            throw PanelError(status: .serviceUnavailable,
+                             sentence: "The dashboard's figures could not be counted yet. Try again in a minute; if it goes on, an admin can look at the panel's log.")
+        }
     }
 
     /// The range a link asked for: none is the standard 30 days; anything else is refused
