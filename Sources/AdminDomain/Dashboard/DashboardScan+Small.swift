@@ -24,19 +24,28 @@ extension DashboardScan {
         return tally.value
     }
 
-    /// Reminders due in the last 30 days that the backend tried: a range of their time index.
-    func readReminders() async throws -> ReminderTally {
-        let from = SQLiteTime.string(now.addingTimeInterval(-30 * 86_400)), to = SQLiteTime.string(now)
-        return try await database.read { db in
-            var tally = ReminderTally()
+    /// Reminders due from the start of `from` (a day) until now, by day: a range of their
+    /// time index. The days read replace what the tally had for them.
+    func readReminders(into tally: DashboardTally, from: Int) async throws {
+        let window = tally.window, first = max(from, window.first)
+        let statuses = ValueBytes<ReminderStatus>()
+        let sentIndex = ReminderStatus.allCases.firstIndex(of: .sent), failedIndex = ReminderStatus.allCases.firstIndex(of: .failed)
+        let counts = try await database.read { db in
+            var counts = ReminderTally()
             _ = try db.forEachRawRow("""
-                SELECT COUNT(*) FILTER (WHERE CAST(status AS TEXT) = :sent),
-                       COUNT(*) FILTER (WHERE CAST(status AS TEXT) = :failed)
-                FROM reminders WHERE scheduled_for >= :from AND scheduled_for < :to
-                """, arguments: ["from": from, "to": to, "sent": ReminderStatus.sent, "failed": ReminderStatus.failed]) { row in
-                tally = ReminderTally(sent: Int(row.integer(0) ?? 0), failed: Int(row.integer(1) ?? 0))
+                SELECT scheduled_for, CAST(status AS TEXT) FROM reminders WHERE scheduled_for >= ? AND scheduled_for < ?
+                """, arguments: [SQLiteTime.dayString(daysSinceEpoch: Int64(first)), SQLiteTime.string(now)]) { row in
+                guard let seconds = row.seconds(0) else { return }
+                let status = statuses.index(in: row, column: 1)
+                if status == sentIndex { counts.sent.add(day: TimestampBytes.day(ofSeconds: seconds), in: window) }
+                if status == failedIndex { counts.failed.add(day: TimestampBytes.day(ofSeconds: seconds), in: window) }
             }
-            return tally
+            return counts
+        }
+        for day in first...min(today, window.last) {
+            let index = day - window.first
+            tally.reminders.sent.days[index] = counts.sent.days[index]
+            tally.reminders.failed.days[index] = counts.failed.days[index]
         }
     }
 
@@ -51,35 +60,60 @@ extension DashboardScan {
         return counts.value
     }
 
-    /// Deliveries the devices confirmed, counted once a day and event, from `from` (a day)
-    /// on: two weeks per read along the receipts' time index. The days read replace what
-    /// the tally had for them.
+    /// Deliveries the devices confirmed, each counted once a day and event, from `from` (a
+    /// day) on, along the receipts' time index, two weeks per read. The days read replace
+    /// what the tally had for them.
     func readReceipts(into tally: DashboardTally, from: Int) async throws {
         let window = tally.window
         var day = max(from, window.first)
         while day <= min(today, window.last) {
             let end = min(day + 14, window.last + 1)
-            let rows = try await database.read { [day] db in
-                var rows: [(Int64?, String?, Int)] = []
+            let counts = try await database.read { [day] db in
+                var counts = DailyReceipts()
                 _ = try db.forEachRawRow("""
-                    SELECT substr(created_at, 1, 10), CAST(event AS TEXT), COUNT(DISTINCT delivery_id) FROM push_receipts
-                    WHERE created_at >= ? AND created_at < ? GROUP BY 1, 2
+                    SELECT created_at, CAST(event AS TEXT), CAST(delivery_id AS TEXT) FROM push_receipts
+                    WHERE created_at >= ? AND created_at < ? ORDER BY created_at
                     """, arguments: [SQLiteTime.dayString(daysSinceEpoch: Int64(day)), SQLiteTime.dayString(daysSinceEpoch: Int64(end))]) { row in
-                    rows.append((row.seconds(0), row.text(1), Int(row.integer(2) ?? 0)))
+                    guard let seconds = row.seconds(0), let delivery = row.text(2) else { return }
+                    counts.add(day: TimestampBytes.day(ofSeconds: seconds), opened: row.text(1, is: DailyReceipts.opened),
+                               received: row.text(1, is: DailyReceipts.received), delivery: delivery, window: window)
                 }
-                return rows
+                counts.finishDay(window: window)
+                return counts
             }
             for index in (day - window.first)..<(end - window.first) {
-                tally.pushes.received.days[index] = 0
-                tally.pushes.opened.days[index] = 0
-            }
-            for case let (seconds?, event, count) in rows {
-                let receiptDay = TimestampBytes.day(ofSeconds: seconds)
-                if event == "received" { tally.pushes.received.add(day: receiptDay, in: window, count) }
-                if event == "opened" { tally.pushes.opened.add(day: receiptDay, in: window, count) }
+                tally.pushes.received.days[index] = counts.received.days[index]
+                tally.pushes.opened.days[index] = counts.opened.days[index]
             }
             day = end
         }
+    }
+}
+
+/// Receipts read in time order, each delivery counted once a day and event: only one day's
+/// deliveries are remembered at a time.
+struct DailyReceipts {
+    static let received = Array("received".utf8), opened = Array("opened".utf8)
+    var received = DayCounts(), opened = DayCounts()
+    private var day: Int?
+    private var receivedToday: Set<String> = [], openedToday: Set<String> = []
+
+    mutating func add(day: Int, opened isOpened: Bool, received isReceived: Bool, delivery: String, window: DayWindow) {
+        if day != self.day {
+            finishDay(window: window)
+            self.day = day
+        }
+        if isReceived { receivedToday.insert(delivery) }
+        if isOpened { openedToday.insert(delivery) }
+    }
+
+    mutating func finishDay(window: DayWindow) {
+        if let day {
+            received.add(day: day, in: window, receivedToday.count)
+            opened.add(day: day, in: window, openedToday.count)
+        }
+        receivedToday.removeAll(keepingCapacity: true)
+        openedToday.removeAll(keepingCapacity: true)
     }
 }
 

@@ -31,19 +31,20 @@ struct DashboardScan: Sendable {
     private func readTablesWithoutUsers(into tally: DashboardTally) async throws {
         tally.households = try await readHouseholds(window: tally.window)
         tally.devices = try await readDevices()
-        tally.reminders = try await readReminders()
+        try await readReminders(into: tally, from: today - 31)
         tally.pushes.accepted = try await readAcceptedPushes(window: tally.window)
         try await readReceipts(into: tally, from: tally.window.first)
     }
 
     /// New rows only: users, events, items, documents and subscriptions after the highest
-    /// id read so far; receipts of yesterday and today again; reminders of the last 30 days.
+    /// id read so far; receipts and reminders of yesterday and today again (their states
+    /// change as they come due).
     func incremental(_ tally: DashboardTally) async throws {
         try await readUsers(into: tally)
         try await readNewEvents(into: tally)
         try await readItemsAndDocuments(into: tally)
         try await readSubscriptions(into: tally)
-        tally.reminders = try await readReminders()
+        try await readReminders(into: tally, from: today - 1)
         try await readReceipts(into: tally, from: today - 1)
         tally.updatedAt = now
     }

@@ -28,6 +28,8 @@ struct DeriveContext {
     let window: DayWindow
     /// Distinct users active each day of the window.
     let activePerDay: [Int]
+    /// Distinct users active today, on the last 7 and 30 days, and in the periods before.
+    let active: ActiveUsers
 
     init(tally: DashboardTally, now: Date) {
         self.tally = tally
@@ -45,6 +47,7 @@ struct DeriveContext {
             }
         }
         activePerDay = perDay
+        active = ActiveUsers(tally: tally, today: today)
     }
 
     // MARK: Days and weeks
@@ -63,14 +66,6 @@ struct DeriveContext {
         return (0..<DashboardSnapshot.weeklyLength).reversed().map { current - 7 * $0 }
     }
 
-    /// Users active at least once from `from` to `to`, both included.
-    func distinctActive(from: Int, to: Int) -> Int {
-        guard let mask = ActivityMask(from: from, to: to, window: window) else { return 0 }
-        var count = 0
-        let words = tally.events.activeDays
-        for slot in 0..<tally.users.slots.count where mask.matches(words, slot: slot) { count += 1 }
-        return count
-    }
 
     func share(_ part: Int, of whole: Int) -> Double? {
         whole == 0 ? nil : Double(part) / Double(whole)
@@ -96,5 +91,21 @@ struct ActivityMask {
         let base = slot * DayWindow.words
         for word in 0..<DayWindow.words where activeDays[base + word] & words[word] != 0 { return true }
         return false
+    }
+}
+
+/// Users active on each of six spans, counted in one pass over the activity bits.
+struct ActiveUsers {
+    var today = 0, yesterday = 0, week = 0, weekBefore = 0, month = 0, monthBefore = 0
+
+    init(tally: DashboardTally, today day: Int) {
+        let spans = [(day, day), (day - 1, day - 1), (day - 6, day), (day - 13, day - 7), (day - 29, day), (day - 59, day - 30)]
+        let masks = spans.map { ActivityMask(from: $0.0, to: $0.1, window: tally.window) }
+        var counts = [Int](repeating: 0, count: spans.count)
+        let words = tally.events.activeDays
+        for slot in 0..<tally.users.slots.count {
+            for (index, mask) in masks.enumerated() where mask?.matches(words, slot: slot) == true { counts[index] += 1 }
+        }
+        (today, yesterday, week, weekBefore, month, monthBefore) = (counts[0], counts[1], counts[2], counts[3], counts[4], counts[5])
     }
 }

@@ -122,8 +122,9 @@ struct DeviceTally: Sendable {
     var counts: [String: [String: Int]] = [:]
 }
 
+/// Reminders the backend sent or failed to send, by the day they were due.
 struct ReminderTally: Sendable {
-    var sent = 0, failed = 0
+    var sent = DayCounts(), failed = DayCounts()
 }
 
 /// Campaign pushes per day: accepted from the panel's deliveries, received and opened from

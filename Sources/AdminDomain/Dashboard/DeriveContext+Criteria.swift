@@ -58,9 +58,10 @@ extension DeriveContext {
                 firstWeekItems += Int(items.firstWeekItems[slot])
             }
         }
-        let wau = distinctActive(from: today - 6, to: today)
+        let wau = active.week
         let (retained, eligible) = rollingRetention(days: 30)
-        let reminders = tally.reminders
+        let sent = tally.reminders.sent.sum(from: today - 29, to: today, in: window)
+        let failed = tally.reminders.failed.sum(from: today - 29, to: today, in: window)
         let updated = tally.updatedAt, counted = tally.countedAt
         return [
             SuccessCriterion(code: "SC-006", title: "Premium conversion within 3 months of sign-up", target: 0.05,
@@ -75,8 +76,8 @@ extension DeriveContext {
                              value: share(wau, of: users.total), format: .percent,
                              detail: "\(wau.grouped) of \(users.total.grouped) users were active in the last 7 days", asOf: updated),
             SuccessCriterion(code: "SC-011", title: "Reminder delivery success", target: 0.95, strictlyAbove: true,
-                             value: share(reminders.sent, of: reminders.sent + reminders.failed), format: .percent,
-                             detail: "\(reminders.sent.grouped) sent and \(reminders.failed.grouped) failed of the reminders due in the last 30 days",
+                             value: share(sent, of: sent + failed), format: .percent,
+                             detail: "\(sent.grouped) sent and \(failed.grouped) failed of the reminders due on the last 30 days (today so far)",
                              asOf: updated),
             SuccessCriterion(code: "SC-014", title: "30-day retention", target: 0.40, strictlyAbove: true,
                              value: share(retained, of: eligible), format: .percent,

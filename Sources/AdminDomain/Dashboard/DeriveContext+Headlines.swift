@@ -11,9 +11,9 @@ extension DeriveContext {
         let itemsThen = items.created.through(then, in: window) - items.deleted.through(then, in: window)
         let premiumThen = tally.subscriptions.inForceChange.through(then, in: window)
 
-        let dau = distinctActive(from: today, to: today), dauBefore = distinctActive(from: today - 1, to: today - 1)
-        let wau = distinctActive(from: today - 6, to: today), wauBefore = distinctActive(from: today - 13, to: today - 7)
-        let mau = distinctActive(from: today - 29, to: today), mauBefore = distinctActive(from: today - 59, to: today - 30)
+        let dau = active.today, dauBefore = active.yesterday
+        let wau = active.week, wauBefore = active.weekBefore
+        let mau = active.month, mauBefore = active.monthBefore
 
         let thisWeek = Self.weekStart(today)
         let signUpsToday = users.signUps.on(today, in: window), signUpsYesterday = users.signUps.on(today - 1, in: window)

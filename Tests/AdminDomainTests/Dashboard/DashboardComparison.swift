@@ -156,8 +156,8 @@ struct DashboardComparison {
         #expect(criteria["SC-009"]?.value == share(wau, total))
         let reminders = try Row.fetchOne(expected.db, sql: """
             SELECT COUNT(*) FILTER (WHERE status = 'sent'), COUNT(*) FILTER (WHERE status = 'failed') FROM reminders
-            WHERE scheduled_for >= datetime(?, '-30 days') AND scheduled_for < ?
-            """, arguments: [expected.now, expected.now])!
+            WHERE scheduled_for >= date(?, '-29 days') AND scheduled_for < ? AND \(ExpectedDashboard.day("scheduled_for")) IS NOT NULL
+            """, arguments: [expected.today, expected.now])!
         let sent: Int = reminders[0], failed: Int = reminders[1]
         #expect(criteria["SC-011"]?.value == share(sent, sent + failed))
         let (retained, eligibleForMonth) = try expected.rollingRetention(days: 30)
