@@ -24,6 +24,9 @@ struct DashboardBenchCommand: AsyncParsableCommand {
     @Option(help: "Incremental refreshes to time.")
     var refreshes = 3
 
+    @Option(help: "wrk's path, the load client (lighter than the built-in one, which shares the two cores with the server); the built-in client when it is not there.")
+    var wrk = "/usr/bin/wrk"
+
     func run() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("panel-dashboard-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -43,12 +46,17 @@ struct DashboardBenchCommand: AsyncParsableCommand {
         writer.cancel()
         say("incremental refreshes with rows arriving: " + incremental.map { String(format: "%.3f s", $0) }.joined(separator: ", "))
 
+        let useWrk = FileManager.default.isExecutableFile(atPath: wrk)
         for connections in [4, 32] {
+            if useWrk {
+                say(try Self.runWrk(wrk, url: server.baseURL + "/", cookie: fixture.cookie, connections: connections, seconds: seconds))
+                continue
+            }
             let report = try await LoadDriver.run(
                 baseURL: server.baseURL, cookie: fixture.cookie, pages: [LoadPage("dashboard", "/")],
                 connections: connections, duration: .seconds(seconds), timeout: .seconds(5))
             let page = report.pages[0]
-            say(String(format: "%2d connections: %.0f requests/s, p50 %.2f ms, p99 %.2f ms, slowest %.1f ms, %d failed",
+            say(String(format: "%2d connections (built-in client): %.0f requests/s, p50 %.2f ms, p99 %.2f ms, slowest %.1f ms, %d failed",
                        connections, report.requestsPerSecond, page.p50.milliseconds, page.p99.milliseconds,
                        page.slowest.milliseconds, report.failures))
         }
@@ -56,6 +64,25 @@ struct DashboardBenchCommand: AsyncParsableCommand {
         say(String(format: "server memory at the end %.0f MiB (peak %.0f MiB)", end?.resident ?? .nan, end?.peak ?? .nan))
         let exit = try await server.terminate(within: .seconds(15))
         say("SIGTERM: \(exit.map { "exit code \($0)" } ?? "still running after 15 s, killed")")
+    }
+
+    /// wrk with one thread, its latency distribution, the figures in one line.
+    static func runWrk(_ wrk: String, url: String, cookie: String, connections: Int, seconds: Int) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: wrk)
+        process.arguments = ["-t1", "-c\(connections)", "-d\(seconds)s", "--latency", "-H", "Cookie: \(cookie)", url]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        func field(_ prefix: String) -> String {
+            output.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(prefix) }?
+                .split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.map(String.init) ?? "?"
+        }
+        let errors = output.split(separator: "\n").filter { $0.contains("Non-2xx") || $0.contains("Socket errors") }.joined(separator: "; ")
+        return "\(connections) connections (wrk): \(field("Requests/sec:")) requests/s, p50 \(field("50%")), p99 \(field("99%"))"
+            + (errors.isEmpty ? ", no errors" : ", \(errors)")
     }
 
     /// The seconds of the next `count` refreshes (full or not) the server logs.

@@ -37,13 +37,7 @@ struct ChartFigure: HTMLComponent {
             }
             details {
                 summary { "The numbers" }
-                DataTable(caption: chart.title,
-                          columns: [.init(chart.axis == .categories ? "" : chart.axis == .days ? "Day" : "Week")]
-                            + chart.series.map { .init(chart.series.count == 1 ? chart.valueLabel : $0.name, numeric: true) },
-                          rows: chart.labels.indices.reversed(chart.axis != .categories).map { index in
-                              [chart.labels[index]] + chart.series.map { chart.unit == .cents
-                                ? Format.money(cents: $0.values[index], currency: chart.labels[index]) : geometry.valueText($0.values[index]) }
-                          })
+                ChartTable(chart: chart, geometry: geometry)
             }
             p(.class("chart-links")) {
                 a(.href(SiteURL.dashboardCSV(chart.id, range).href)) { "Download \(chart.title.lowercased()) as CSV" }
@@ -52,9 +46,40 @@ struct ChartFigure: HTMLComponent {
     }
 }
 
-private extension Range<Int> {
-    /// Newest first for days and weeks; as given for categories.
-    func reversed(_ reverse: Bool) -> [Int] { reverse ? Array(self.reversed()) : Array(self) }
+/// A chart's numbers as a plain table: a row heading and a number a series, newest first
+/// for days and weeks. Lighter than `DataTable` (a chart has up to 365 rows, on a page
+/// many open at once); labels are isolated from the text around them like all app text.
+struct ChartTable: HTMLComponent {
+    let chart: DashboardChart
+    let geometry: ChartGeometry
+
+    var content: HTMLNode {
+        let rows = chart.axis == .categories ? Array(chart.labels.indices) : Array(chart.labels.indices.reversed())
+        return div(.class("table-wrap"), Attribute("tabindex", "0"), .role("region"), .ariaLabel("\(chart.title): the numbers")) {
+            table(.class("chart-data")) {
+                caption { chart.title }
+                thead {
+                    tr {
+                        th(.scope("col")) { chart.axis == .categories ? "" : chart.axis == .days ? "Day" : "Week" }
+                        for series in chart.series { th(.scope("col"), .class("num")) { chart.series.count == 1 ? chart.valueLabel : series.name } }
+                    }
+                }
+                tbody {
+                    for index in rows {
+                        tr {
+                            th(.scope("row")) { element("bdi", []) { chart.labels[index] } }
+                            for series in chart.series {
+                                td(.class("num")) {
+                                    chart.unit == .cents ? Format.money(cents: series.values[index], currency: chart.labels[index])
+                                        : geometry.valueText(series.values[index])
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// "as of 12:04:31 UTC", machine-readable too.

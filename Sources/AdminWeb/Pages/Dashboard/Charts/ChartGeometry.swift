@@ -32,8 +32,10 @@ struct ChartGeometry {
         unit == .cents ? (value / 100).grouped : value.grouped
     }
 
+    /// Tenths at most, and no ".0": a chart has hundreds of these.
     static func number(_ value: Double) -> String {
-        String(Int((value * 10).rounded())) .insertingDecimalPoint
+        let tenths = Int((value * 10).rounded())
+        return tenths % 10 == 0 ? String(tenths / 10) : String(tenths).insertingDecimalPoint
     }
 
     /// Grid lines and the numbers on the y axis, its name turned along it, and the x axis's

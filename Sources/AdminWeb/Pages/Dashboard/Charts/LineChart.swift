@@ -3,7 +3,7 @@ import HTMLRender
 
 /// Lines over days or weeks, one per series, each in its own colour and dash pattern so
 /// that they stay apart without colour. Each x position has a hover title with every
-/// series' value; dots mark the points when there are few enough to see them.
+/// series' value.
 struct LineChart: HTMLComponent {
     let chart: DashboardChart
 
@@ -19,12 +19,6 @@ struct LineChart: HTMLComponent {
                 shape("polyline", [.class("line s\(number % ChartSVG.colours)"), Attribute("fill", "none"),
                                    Attribute("points", series.values.enumerated().map { "\(x($0.offset)),\(ChartGeometry.number(geometry.y($0.element)))" }
                                     .joined(separator: " "))])
-                if count <= 31 {
-                    for (index, value) in series.values.enumerated() {
-                        shape("circle", [.class("dot s\(number % ChartSVG.colours)"), Attribute("cx", x(index)),
-                                         Attribute("cy", ChartGeometry.number(geometry.y(value))), Attribute("r", "3")])
-                    }
-                }
             }
             for index in 0..<count {
                 shape("rect", [.class("hover"), Attribute("x", ChartGeometry.number(ChartGeometry.left + slot * Double(index))),
