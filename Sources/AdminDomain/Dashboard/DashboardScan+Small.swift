@@ -24,28 +24,30 @@ extension DashboardScan {
         return tally.value
     }
 
-    /// Reminders due from the start of `from` (a day) until now, by day: a range of their
-    /// time index. The days read replace what the tally had for them.
+    /// Reminders due from the start of `from` (a day) until now, by day: one day of their
+    /// time index per read (a day's reminders are looked up row by row for their status).
+    /// The days read replace what the tally had for them.
     func readReminders(into tally: DashboardTally, from: Int) async throws {
-        let window = tally.window, first = max(from, window.first)
-        let statuses = ValueBytes<ReminderStatus>()
+        let window = tally.window, statuses = ValueBytes<ReminderStatus>(), now = now
         let sentIndex = ReminderStatus.allCases.firstIndex(of: .sent), failedIndex = ReminderStatus.allCases.firstIndex(of: .failed)
-        let counts = try await database.read { db in
-            var counts = ReminderTally()
-            _ = try db.forEachRawRow("""
-                SELECT scheduled_for, CAST(status AS TEXT) FROM reminders WHERE scheduled_for >= ? AND scheduled_for < ?
-                """, arguments: [SQLiteTime.dayString(daysSinceEpoch: Int64(first)), SQLiteTime.string(now)]) { row in
-                guard let seconds = row.seconds(0) else { return }
-                let status = statuses.index(in: row, column: 1)
-                if status == sentIndex { counts.sent.add(day: TimestampBytes.day(ofSeconds: seconds), in: window) }
-                if status == failedIndex { counts.failed.add(day: TimestampBytes.day(ofSeconds: seconds), in: window) }
+        let first = max(from, window.first), last = min(today, window.last)
+        guard first <= last else { return }
+        for day in first...last {
+            let (sent, failed) = try await database.read { db in
+                var sent = 0, failed = 0
+                _ = try db.forEachRawRow("""
+                    SELECT scheduled_for, CAST(status AS TEXT) FROM reminders WHERE scheduled_for >= ? AND scheduled_for < ? AND scheduled_for < ?
+                    """, arguments: [SQLiteTime.dayString(daysSinceEpoch: Int64(day)), SQLiteTime.dayString(daysSinceEpoch: Int64(day + 1)),
+                                     SQLiteTime.string(now)]) { row in
+                    guard row.seconds(0) != nil else { return }
+                    let status = statuses.index(in: row, column: 1)
+                    if status == sentIndex { sent += 1 }
+                    if status == failedIndex { failed += 1 }
+                }
+                return (sent, failed)
             }
-            return counts
-        }
-        for day in first...min(today, window.last) {
-            let index = day - window.first
-            tally.reminders.sent.days[index] = counts.sent.days[index]
-            tally.reminders.failed.days[index] = counts.failed.days[index]
+            tally.reminders.sent.days[day - window.first] = sent
+            tally.reminders.failed.days[day - window.first] = failed
         }
     }
 
@@ -61,13 +63,13 @@ extension DashboardScan {
     }
 
     /// Deliveries the devices confirmed, each counted once a day and event, from `from` (a
-    /// day) on, along the receipts' time index, two weeks per read. The days read replace
-    /// what the tally had for them.
+    /// day) on, along the receipts' time index, one day per read (each receipt is looked up
+    /// for its event and delivery). The days read replace what the tally had for them.
     func readReceipts(into tally: DashboardTally, from: Int) async throws {
         let window = tally.window
         var day = max(from, window.first)
         while day <= min(today, window.last) {
-            let end = min(day + 14, window.last + 1)
+            let end = day + 1
             let counts = try await database.read { [day] db in
                 var counts = DailyReceipts()
                 _ = try db.forEachRawRow("""

@@ -7,7 +7,7 @@ import GRDB
 struct DashboardScan: Sendable {
     let database: PanelDatabase
     let now: Date
-    var rowsPerRead = 100_000
+    var rowsPerRead = 50_000
 
     var nowSeconds: Int64 { Int64(now.timeIntervalSince1970.rounded(.down)) }
     var today: Int { TimestampBytes.day(ofSeconds: nowSeconds) }
@@ -33,7 +33,8 @@ struct DashboardScan: Sendable {
         tally.devices = try await readDevices()
         try await readReminders(into: tally, from: today - 31)
         tally.pushes.accepted = try await readAcceptedPushes(window: tally.window)
-        try await readReceipts(into: tally, from: tally.window.first)
+        // The charts show a year at most.
+        try await readReceipts(into: tally, from: today - DashboardSnapshot.dailyLength)
     }
 
     /// New rows only: users, events, items, documents and subscriptions after the highest
