@@ -24,30 +24,50 @@ extension DashboardScan {
         return tally.value
     }
 
-    /// Reminders due from the start of `from` (a day) until now, by day: one day of their
-    /// time index per read (a day's reminders are looked up row by row for their status).
-    /// The days read replace what the tally had for them.
+    /// Reminders due from the start of `from` (a day) until now, by day, in time order
+    /// along their time index (each looked up for its status). The days read replace what
+    /// the tally had for them.
     func readReminders(into tally: DashboardTally, from: Int) async throws {
-        let window = tally.window, statuses = ValueBytes<ReminderStatus>(), now = now
-        let sentIndex = ReminderStatus.allCases.firstIndex(of: .sent), failedIndex = ReminderStatus.allCases.firstIndex(of: .failed)
-        let first = max(from, window.first), last = min(today, window.last)
+        let window = tally.window, first = max(from, window.first), last = min(today, window.last)
         guard first <= last else { return }
-        for day in first...last {
-            let (sent, failed) = try await database.read { db in
-                var sent = 0, failed = 0
-                _ = try db.forEachRawRow("""
-                    SELECT scheduled_for, CAST(status AS TEXT) FROM reminders WHERE scheduled_for >= ? AND scheduled_for < ? AND scheduled_for < ?
-                    """, arguments: [SQLiteTime.dayString(daysSinceEpoch: Int64(day)), SQLiteTime.dayString(daysSinceEpoch: Int64(day + 1)),
-                                     SQLiteTime.string(now)]) { row in
-                    guard row.seconds(0) != nil else { return }
-                    let status = statuses.index(in: row, column: 1)
-                    if status == sentIndex { sent += 1 }
-                    if status == failedIndex { failed += 1 }
+        let statuses = ValueBytes<ReminderStatus>()
+        let sentIndex = ReminderStatus.allCases.firstIndex(of: .sent), failedIndex = ReminderStatus.allCases.firstIndex(of: .failed)
+        let counts = Box(ReminderTally())
+        try await walkByTime(table: "reminders", time: "scheduled_for", columns: "CAST(status AS TEXT)",
+                             from: first, until: SQLiteTime.string(now)) { row in
+            guard let seconds = row.seconds(0) else { return }
+            let status = statuses.index(in: row, column: 2)
+            if status == sentIndex { counts.value.sent.add(day: TimestampBytes.day(ofSeconds: seconds), in: window) }
+            if status == failedIndex { counts.value.failed.add(day: TimestampBytes.day(ofSeconds: seconds), in: window) }
+        }
+        for index in (first - window.first)...(last - window.first) {
+            tally.reminders.sent.days[index] = counts.value.sent.days[index]
+            tally.reminders.failed.days[index] = counts.value.failed.days[index]
+        }
+    }
+
+    /// Rows of `table` whose `time` is from the start of day `from` until `until`, in time
+    /// order along its index, `rowsPerRead` a read, each read after the last (time, id).
+    /// `each` gets the time, the id, then `columns`.
+    func walkByTime(table: String, time: String, columns: String, from: Int, until: String,
+                    each: @escaping @Sendable (RawRow) -> Void) async throws {
+        let sql = """
+            SELECT \(time), id, \(columns) FROM \(table) WHERE (\(time), id) > (?, ?) AND \(time) < ?
+            ORDER BY \(time), id LIMIT ?
+            """
+        var after: [DatabaseValue] = [SQLiteTime.dayString(daysSinceEpoch: Int64(from)).databaseValue, Int64.min.databaseValue]
+        let limit = rowsPerRead
+        while true {
+            let (read, last) = try await database.read { [after] db in
+                var last = after
+                let read = try db.forEachRawRow(sql, arguments: StatementArguments(after + [until.databaseValue, limit.databaseValue])) { row in
+                    if let time = row.text(0), let id = row.integer(1) { last = [time.databaseValue, id.databaseValue] }
+                    each(row)
                 }
-                return (sent, failed)
+                return (read, last)
             }
-            tally.reminders.sent.days[day - window.first] = sent
-            tally.reminders.failed.days[day - window.first] = failed
+            if read < limit || last == after { return }
+            after = last
         }
     }
 
@@ -63,31 +83,22 @@ extension DashboardScan {
     }
 
     /// Deliveries the devices confirmed, each counted once a day and event, from `from` (a
-    /// day) on, along the receipts' time index, one day per read (each receipt is looked up
-    /// for its event and delivery). The days read replace what the tally had for them.
+    /// day) on, in time order along the receipts' time index (each looked up for its event
+    /// and delivery). The days read replace what the tally had for them.
     func readReceipts(into tally: DashboardTally, from: Int) async throws {
-        let window = tally.window
-        var day = max(from, window.first)
-        while day <= min(today, window.last) {
-            let end = day + 1
-            let counts = try await database.read { [day] db in
-                var counts = DailyReceipts()
-                _ = try db.forEachRawRow("""
-                    SELECT created_at, CAST(event AS TEXT), CAST(delivery_id AS TEXT) FROM push_receipts
-                    WHERE created_at >= ? AND created_at < ? ORDER BY created_at
-                    """, arguments: [SQLiteTime.dayString(daysSinceEpoch: Int64(day)), SQLiteTime.dayString(daysSinceEpoch: Int64(end))]) { row in
-                    guard let seconds = row.seconds(0), let delivery = row.text(2) else { return }
-                    counts.add(day: TimestampBytes.day(ofSeconds: seconds), opened: row.text(1, is: DailyReceipts.opened),
-                               received: row.text(1, is: DailyReceipts.received), delivery: delivery, window: window)
-                }
-                counts.finishDay(window: window)
-                return counts
-            }
-            for index in (day - window.first)..<(end - window.first) {
-                tally.pushes.received.days[index] = counts.received.days[index]
-                tally.pushes.opened.days[index] = counts.opened.days[index]
-            }
-            day = end
+        let window = tally.window, first = max(from, window.first), last = min(today, window.last)
+        guard first <= last else { return }
+        let counts = Box(DailyReceipts())
+        try await walkByTime(table: "push_receipts", time: "created_at", columns: "CAST(event AS TEXT), CAST(delivery_id AS TEXT)",
+                             from: first, until: SQLiteTime.dayString(daysSinceEpoch: Int64(last + 1))) { row in
+            guard let seconds = row.seconds(0), let delivery = row.text(3) else { return }
+            counts.value.add(day: TimestampBytes.day(ofSeconds: seconds), opened: row.text(2, is: DailyReceipts.opened),
+                             received: row.text(2, is: DailyReceipts.received), delivery: delivery, window: window)
+        }
+        counts.value.finishDay(window: window)
+        for index in (first - window.first)...(last - window.first) {
+            tally.pushes.received.days[index] = counts.value.received.days[index]
+            tally.pushes.opened.days[index] = counts.value.opened.days[index]
         }
     }
 }

@@ -93,6 +93,17 @@ public struct DashboardChart: Sendable, Equatable, Identifiable {
     /// How the numbers are defined, shown under the chart.
     public var note: String
     public var asOf: Date
+    /// What the labels along the x axis are, for a chart of categories.
+    public var labelsName: String? = nil
+
+    /// The x axis's name.
+    public var axisName: String {
+        switch axis {
+        case .days: "Day (UTC)"
+        case .weeks: "Week, from Monday (UTC)"
+        case .categories: labelsName ?? ""
+        }
+    }
 
     /// The last `count` labels and values (days and weeks); the whole chart otherwise.
     public func suffix(_ count: Int) -> DashboardChart {

@@ -33,11 +33,11 @@ extension DeriveContext {
             weeklyChart(.foodWasted, "Food wasted per week", .bar, "Items",
                    [ChartSeries(name: "Wasted", values: weekly(items.unconsumedFoodByExpiry, throughYesterday: true))],
                    "Food items whose expiry date fell in the week (up to yesterday) without being marked consumed, unless deleted before that date.", updated),
-            categories(.categories, "Food items by category", items.foodByCategory.byName(null: "(none)"),
+            categories(.categories, "Food items by category", "Category", items.foodByCategory.byName(null: "(none)"),
                        "Food items not deleted, by their category as the app stored it.", updated),
-            categories(.storage, "Food items by storage", items.foodByStorage.byName(null: "Not set"),
+            categories(.storage, "Food items by storage", "Storage", items.foodByStorage.byName(null: "Not set"),
                        "Food items not deleted, by where they are kept.", updated),
-            categories(.documentTypes, "Documents by type", items.documentsByType.byName(null: "(none)"),
+            categories(.documentTypes, "Documents by type", "Document type", items.documentsByType.byName(null: "(none)"),
                        "Documents not deleted, by type.", updated),
             weeklyChart(.premiumUsers, "Premium users per week", .line, "Subscriptions", [ChartSeries(name: "Premium", values: inForce)],
                    "Subscriptions in force (started, period not ended, not refunded) at the end of each week, or now for this week.", counted),
@@ -63,17 +63,18 @@ extension DeriveContext {
                      ChartSeries(name: "Documents", values: tally.items.openDocumentsByExpiry.split(today: today))],
             note: "Items neither deleted nor consumed, by expiry date against today's UTC date."
                 + (unreadable > 0 ? " \(unreadable.grouped) items with an unreadable expiry date are left out." : ""),
-            asOf: asOf)
+            asOf: asOf, labelsName: "Expiry status")
     }
 
-    private func categories(_ id: DashboardChart.ID, _ title: String, _ counts: [String: Int], _ note: String, _ asOf: Date) -> DashboardChart {
+    private func categories(_ id: DashboardChart.ID, _ title: String, _ labelsName: String, _ counts: [String: Int],
+                            _ note: String, _ asOf: Date) -> DashboardChart {
         let sorted = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
         let shown = sorted.prefix(DashboardSnapshot.categoriesShown)
         var labels = shown.map(\.key), values = shown.map(\.value)
         let rest = sorted.dropFirst(DashboardSnapshot.categoriesShown).reduce(0) { $0 + $1.value }
         if rest > 0 { labels.append(DashboardScan.otherValues); values.append(rest) }
         return DashboardChart(id: id, title: title, kind: .bar, axis: .categories, valueLabel: "Items", labels: labels,
-                              series: [ChartSeries(name: "Items", values: values)], note: note, asOf: asOf)
+                              series: [ChartSeries(name: "Items", values: values)], note: note, asOf: asOf, labelsName: labelsName)
     }
 
     private func revenue(_ asOf: Date) -> DashboardChart {
@@ -85,7 +86,7 @@ extension DeriveContext {
             series: [ChartSeries(name: "Per month", values: sorted.map { Int($0.value.rounded()) })],
             note: "Active subscriptions whose period has not ended: monthly prices, and yearly ones divided by 12. Currencies are not converted."
                 + (unreadable > 0 ? " \(unreadable.grouped) with an unreadable currency are left out." : ""),
-            asOf: asOf)
+            asOf: asOf, labelsName: "Currency")
     }
 
     private func devices(_ asOf: Date) -> DashboardChart {
@@ -98,6 +99,7 @@ extension DeriveContext {
             series: permissions.map { permission in
                 ChartSeries(name: permission, values: platforms.map { counts[$0]?[permission] ?? 0 })
             },
-            note: "Every installed app the backend knows, by platform and the permission for notifications.", asOf: asOf)
+            note: "Every installed app the backend knows, by platform and the permission for notifications.", asOf: asOf,
+            labelsName: "Platform")
     }
 }

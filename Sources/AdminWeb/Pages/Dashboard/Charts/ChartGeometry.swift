@@ -4,8 +4,8 @@ import HTMLRender
 /// The drawing area shared by the charts: a fixed SVG coordinate space (the browser scales
 /// it to the width it has) with room for the y axis's numbers and the x axis's labels.
 struct ChartGeometry {
-    static let width = 640.0, height = 250.0
-    static let left = 60.0, right = 12.0, top = 14.0, bottom = 60.0
+    static let width = 640.0, height = 272.0
+    static let left = 60.0, right = 12.0, top = 14.0, bottom = 82.0
     static var plotWidth: Double { width - left - right }
     static var plotHeight: Double { height - top - bottom }
 
@@ -40,7 +40,7 @@ struct ChartGeometry {
 
     /// Grid lines and the numbers on the y axis, its name turned along it, and the x axis's
     /// labels (every one for categories, about six for days and weeks).
-    func axes(labels: [String], axis: DashboardChart.Axis, valueLabel: String) -> [HTMLNode] {
+    func axes(labels: [String], axis: DashboardChart.Axis, valueLabel: String, axisName: String) -> [HTMLNode] {
         var nodes: [HTMLNode] = []
         for tick in 0...4 {
             let value = tick * step, y = Self.number(self.y(value))
@@ -64,6 +64,8 @@ struct ChartGeometry {
                 : [Attribute("text-anchor", "middle")]
             nodes.append(element("text", [.class("tick"), Attribute("x", Self.number(x)), Attribute("y", y)] + placement) { shown })
         }
+        nodes.append(element("text", [.class("axis-name"), Attribute("x", Self.number(Self.left + Self.plotWidth / 2)),
+                                      Attribute("y", Self.number(Self.height - 4)), Attribute("text-anchor", "middle")]) { axisName })
         nodes.append(shape("line", [.class("baseline"), Attribute("x1", Self.number(Self.left)), Attribute("x2", Self.number(Self.width - Self.right)),
                                           Attribute("y1", Self.number(y(0))), Attribute("y2", Self.number(y(0)))]))
         return nodes

@@ -14,7 +14,7 @@ struct LineChart: HTMLComponent {
         let slot = ChartGeometry.plotWidth / Double(max(count, 1))
         func x(_ index: Int) -> String { ChartGeometry.number(ChartGeometry.left + slot * (Double(index) + 0.5)) }
         return ChartSVG(chart: chart) {
-            geometry.axes(labels: chart.labels, axis: chart.axis, valueLabel: chart.valueLabel)
+            geometry.axes(labels: chart.labels, axis: chart.axis, valueLabel: chart.valueLabel, axisName: chart.axisName)
             for (number, series) in chart.series.enumerated() {
                 shape("polyline", [.class("line s\(number % ChartSVG.colours)"), Attribute("fill", "none"),
                                    Attribute("points", series.values.enumerated().map { "\(x($0.offset)),\(ChartGeometry.number(geometry.y($0.element)))" }
@@ -50,7 +50,7 @@ struct BarChart: HTMLComponent {
             }
         }
         return ChartSVG(chart: chart) {
-            geometry.axes(labels: chart.labels, axis: chart.axis, valueLabel: chart.valueLabel)
+            geometry.axes(labels: chart.labels, axis: chart.axis, valueLabel: chart.valueLabel, axisName: chart.axisName)
             for segment in segments {
                 shape("rect", [.class("bar s\(segment.series % ChartSVG.colours)"),
                                Attribute("x", ChartGeometry.number(ChartGeometry.left + slot * Double(segment.index) + gap / 2)),
