@@ -11,7 +11,7 @@ import TestSupport
     /// A Monday, 30 seconds after midnight UTC: today and this week have only just begun.
     static let now = SQLiteTime.date("2026-11-23 00:00:30")!
 
-    @Test(arguments: [97, 100_000])
+    @Test(arguments: [97, 50_000])
     func everyFigureAndSeriesEqualsDirectSQL(rowsPerRead: Int) async throws {
         let temp = try TemporaryDatabase.seeded(users: 400, now: Self.now)
         defer { temp.remove() }

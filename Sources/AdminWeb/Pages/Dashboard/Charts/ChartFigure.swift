@@ -103,7 +103,7 @@ struct CohortHeatMap: HTMLComponent {
 
     var content: HTMLNode {
         div(.class("table-wrap"), Attribute("tabindex", "0"), .role("region"), .ariaLabel("Retention by weekly sign-up cohort")) {
-            HTMLRender.table(.class("data heat-map")) {
+            HTMLRender.table(.class("heat-map")) {
                 caption { "Share of each week's sign-ups active again 1 to 12 weeks later" }
                 thead {
                     tr {
