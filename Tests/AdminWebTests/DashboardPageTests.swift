@@ -52,6 +52,8 @@ import TestSupport
             #expect(chart.status == .notFound && chart.text.contains("The dashboard has no chart called &quot;&lt;script&gt;&quot;") || chart.text.contains("The dashboard has no chart called \"&lt;script&gt;\""))
             let range = try await client.get("/dashboard.csv?chart=sign-ups&range=8", cookie: cookie)
             #expect(range.status == .badRequest)
+            let unnamed = try await client.get("/dashboard.csv?range=30", cookie: cookie)
+            #expect(unnamed.status == .badRequest && unnamed.text.contains("Say which chart to download"))
         }
     }
 

@@ -22,7 +22,9 @@ struct DashboardController {
     /// One chart's labels and series for the range, as the page shows them.
     @Sendable func csv(request: Request, context: StaffRequestContext) async throws -> Response {
         let range = try DashboardModel.range(from: request.uri.queryParameters.get("range"))
-        let name = request.uri.queryParameters.get("chart") ?? ""
+        guard let name = request.uri.queryParameters.get("chart"), !name.isEmpty else {
+            throw PanelError(status: .badRequest, sentence: "Say which chart to download: the links under each chart do.")
+        }
         guard let id = DashboardChart.ID(rawValue: name) else {
             throw PanelError.notFound("The dashboard has no chart called \"\(name.prefix(40))\".")
         }
