@@ -185,9 +185,8 @@ let package = Package(
         .executableTarget(
             name: "panel-bench",
             dependencies: [
-                "PanelBenchmarks", "PanelLoad", "AdminDomain", "AdminWeb", "PushClients", "PushFakes", "CampaignDispatch",
+                "PanelBenchmarks", "PanelLoad", "AdminDomain", "AdminWeb", "PushClients", "PushFakes", "CampaignDispatch", "DemoData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
-import AdminDomain
-import GRDB
+import DemoData
 import PanelLoad
 
 /// The dashboard on a big database, through the real server: the first full count's time
@@ -42,7 +41,7 @@ struct DashboardBenchCommand: AsyncParsableCommand {
                    full, afterFull?.resident ?? .nan, afterFull?.peak ?? .nan))
 
         // The backend goes on writing: about a minute's worth of rows before each refresh.
-        let writer = Task { try await Self.writeAsTheBackend(path: db) }
+        let writer = Task { try await BackendActivity.run(path: db) }
         let incremental = try await refreshTimes(in: server, full: false, count: refreshes)
         writer.cancel()
         say("incremental refreshes with rows arriving: " + incremental.map { String(format: "%.3f s", $0) }.joined(separator: ", "))
@@ -107,41 +106,6 @@ struct DashboardBenchCommand: AsyncParsableCommand {
             try await Task.sleep(for: .milliseconds(200))
         }
         throw ValidationError("the server logged no \(full ? "full" : "incremental") refresh in 10 minutes:\n\(server.output.suffix(2000))")
-    }
-
-    /// Sign-ups, events, items and a purchase every 100 ms, in small transactions: about
-    /// 6,000 events a minute on top of what the panel already counted.
-    static func writeAsTheBackend(path: String) async throws {
-        let queue = try DatabaseQueue(path: path)
-        var tick = 0
-        while !Task.isCancelled {
-            tick += 1
-            let now = SQLiteTime.string(Date())
-            let purchase = tick % 50 == 0
-            try await queue.write { db in
-                let maxUser = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 1
-                try db.execute(sql: "INSERT INTO users (email, password_hash, created_at, last_active_at) VALUES (?, 'x', ?, ?)",
-                               arguments: ["bench\(UUID().uuidString)@example.com", now, now])
-                for offset in 0..<10 {
-                    let user = Int64.random(in: 1...maxUser)
-                    try db.execute(sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (?, 'login', ?)",
-                                   arguments: [user, now])
-                    if offset < 3 {
-                        try db.execute(sql: """
-                            INSERT INTO food_items (user_id, name, expiry_date, source, created_at, updated_at)
-                            VALUES (?, 'milk', '2026-12-31', 'barcode', ?, ?)
-                            """, arguments: [user, now, now])
-                    }
-                }
-                if purchase {
-                    try db.execute(sql: """
-                        INSERT INTO subscriptions (user_id, plan_type, status, store, price_cents, currency, started_at, current_period_end)
-                        VALUES (?, 'monthly', 'active', 'web', 499, 'EUR', ?, '2027-01-01 00:00:00')
-                        """, arguments: [maxUser, now])
-                }
-            }
-            try await Task.sleep(for: .milliseconds(100))
-        }
     }
 }
 
