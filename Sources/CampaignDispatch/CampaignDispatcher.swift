@@ -10,6 +10,10 @@ import ServiceLifecycle
 /// and records the outcomes in batched transactions as they come. At start, what was in
 /// flight at a crash becomes unknown. At graceful shutdown the batch in hand is finished
 /// and recorded; nothing new is claimed. Launches a stop cut short go on first.
+///
+/// Freezing launched audiences is this service's job too, beside the sending: a launch only
+/// marks its campaign `materialising`, and a loop here freezes it a chunk at a time. A
+/// shutdown waits for the chunk in hand; the next start goes on from the next one.
 public struct CampaignDispatcher: Service {
     let outbox: DeliveryOutbox
     let campaigns: Campaigns
@@ -37,9 +41,33 @@ public struct CampaignDispatcher: Service {
     public func run() async throws {
         let lost = try await outbox.recoverAfterStop()
         if lost > 0 { logger.warning("deliveries in flight at the last stop are counted unknown", metadata: ["count": "\(lost)"]) }
-        let resumed = try await campaigns.resumeLaunches()
-        if resumed.deliveries > 0 { logger.info("launches cut short at the last stop went on", metadata: ["deliveries": "\(resumed.deliveries)"]) }
-        try await dispatch()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await freezeLaunches() }
+            group.addTask { try await dispatch() }
+            try await group.waitForAll()
+        }
+    }
+
+    /// Freezes every launched audience, the oldest launch first, then looks again every
+    /// `idle`: a read, never a write, while there is none.
+    func freezeLaunches() async throws {
+        let stopping: @Sendable () -> Bool = { Task.isShuttingDownGracefully || Task.isCancelled }
+        while !stopping() {
+            do {
+                if try await campaigns.hasLaunchesToFreeze() {
+                    let report = try await campaigns.resumeLaunches(stopping: stopping)
+                    if report.deliveries > 0 {
+                        logger.info("launched audiences frozen", metadata: ["deliveries": "\(report.deliveries)", "chunks": "\(report.chunks)"])
+                    }
+                    continue
+                }
+            } catch {
+                if stopping() { return }
+                // The launch stays `materialising`: tried again after the pause, or at the next start.
+                logger.error("freezing a launched audience failed; trying again", metadata: ["error": "\(error)"])
+            }
+            try? await Task.sleep(for: max(idle, .milliseconds(50)))
+        }
     }
 
     /// Keeps up to `batchSize` sends going: claims more once half have come back, rather

@@ -3,20 +3,22 @@ import Foundation
 import PushClients
 import PushTemplates
 
-/// A campaign's message sent now to every device of one user found by email, filled for
-/// that user: what a marketer checks on their own phone before the real send. Each device's
-/// outcome is recorded with its audit row, as `push test` does.
+/// A campaign's message sent now to the devices of one test user, filled for that user: what
+/// a marketer checks on a phone before the real send. `TestUsers` decides whether it may go
+/// (and audits that); each device's outcome is recorded with its audit row, as `push test` does.
 public struct CampaignTestSend: Sendable {
     let log: PushTestLog
     let database: PanelDatabase
     let push: PushProviders
     let templates: PushTemplateLibrary
+    public let testUsers: TestUsers
 
-    public init(database: PanelDatabase, push: PushProviders, templates: PushTemplateLibrary) {
+    public init(database: PanelDatabase, push: PushProviders, templates: PushTemplateLibrary, testUsers: TestUsers) {
         self.database = database
         log = PushTestLog(database: database)
         self.push = push
         self.templates = templates
+        self.testUsers = testUsers
     }
 
     public struct Line: Sendable, Equatable {
@@ -24,17 +26,20 @@ public struct CampaignTestSend: Sendable {
         public let platform: String
         public let maskedToken: String
         public let outcome: String
+        /// The filled text the device was sent.
+        public let title: String
+        public let body: String
     }
 
-    public func send(_ campaign: CampaignRecord, toEmail email: String, by actor: Actor, now: Date = Date()) async throws -> [Line] {
-        let (userID, devices) = try await log.devices(ofUserWithEmail: email)
-        guard !devices.isEmpty else { throw PushTestError("that user has no device with a push token") }
+    /// Refused with a `CampaignError` sentence, sending nothing, when a rule says no.
+    public func send(_ campaign: CampaignRecord, toUser userID: Int64, by actor: Actor, now: Date = Date()) async throws -> [Line] {
         let text: CampaignText
         do {
             text = try CampaignText(title: campaign.title, body: campaign.body, template: campaign.template, library: templates)
         } catch {
-            throw PushTestError(error.description)
+            throw CampaignError(error.description)
         }
+        let devices = try await testUsers.devicesForTestSend(campaign: campaign, userID: userID, by: actor, now: now)
         let recipient = try await RecipientValues.load([userID], in: database, now: now)[userID]
         let filled = text.render(locale: recipient?.locale ?? "en", values: recipient?.values ?? [:])
         var lines: [Line] = []
@@ -52,7 +57,8 @@ public struct CampaignTestSend: Sendable {
             let dead: String? = if case .deadToken(let reason) = outcome { reason } else { nil }
             try await log.record(.init(provider: device.provider.storedText, dryRun: false, outcome: "campaign #\(campaign.id) test: \(sentence)",
                                        deadReason: dead), for: device, by: actor, now: now)
-            lines.append(Line(deviceID: device.id, platform: device.platform.storedText, maskedToken: device.maskedToken ?? "", outcome: sentence))
+            lines.append(Line(deviceID: device.id, platform: device.platform.storedText, maskedToken: device.maskedToken ?? "", outcome: sentence,
+                              title: filled.title, body: filled.body))
         }
         return lines
     }

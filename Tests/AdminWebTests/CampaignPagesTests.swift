@@ -210,7 +210,7 @@ import TestSupport
     @Test func aLargeAudienceMustBeTypedToBeSent() {
         var preview = AudiencePreview()
         preview.counts.reachableDevices = 12_345
-        let campaign = CampaignRecord(id: 7, title: "t", body: "b", deepLink: nil, timeToLive: 60, segment: CampaignSegment(), template: nil,
+        let campaign = CampaignRecord(id: 7, name: nil, title: "t", body: "b", deepLink: nil, timeToLive: 60, segment: CampaignSegment(), template: nil,
                                       perSecond: nil, status: .known(.draft), statusDetail: nil, createdBy: nil, createdAt: "2026-11-22 10:00:00",
                                       launchedAt: nil, finishedAt: nil, schedule: .now,
                                       totals: .init(audience: 0, accepted: 0, received: 0, opened: 0))
@@ -221,7 +221,7 @@ import TestSupport
         preview.counts.reachableDevices = 10_000
         #expect(!CampaignConfirmModel(campaign: campaign, preview: preview, countedAt: Date(), similar: [], defaultTimeZone: "UTC").mustType)
         #expect(!model.plannedTimeHasPassed())
-        let planned = CampaignRecord(id: 8, title: "t", body: "b", deepLink: nil, timeToLive: 60, segment: CampaignSegment(), template: nil,
+        let planned = CampaignRecord(id: 8, name: nil, title: "t", body: "b", deepLink: nil, timeToLive: 60, segment: CampaignSegment(), template: nil,
                                      perSecond: nil, status: .known(.draft), statusDetail: nil, createdBy: nil, createdAt: "2026-11-22 10:00:00",
                                      launchedAt: nil, finishedAt: nil, schedule: .at(Date(timeIntervalSince1970: 1_795_000_000)),
                                      totals: .init(audience: 0, accepted: 0, received: 0, opened: 0))

@@ -183,8 +183,8 @@ import TestSupport
         let actions = try await setup.database.read { db in
             try String.fetchAll(db, sql: "SELECT action FROM panel_audit_log WHERE target LIKE 'campaign:%' ORDER BY id")
         }
-        #expect(actions == ["campaign_created", "campaign_launched", "campaign_paused", "campaign_resumed",
-                            "campaign_created", "campaign_launched", "campaign_cancelled"])
+        #expect(actions == ["campaign_created", "campaign_launched", "campaign_frozen", "campaign_paused", "campaign_resumed", "campaign_finished",
+                            "campaign_created", "campaign_launched", "campaign_frozen", "campaign_cancelled"])
     }
 
     @Test func aLaunchCutShortGoesOnFromItsLastChunkAtTheNextStart() async throws {

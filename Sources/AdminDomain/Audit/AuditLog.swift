@@ -38,6 +38,16 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case campaignResumed = "campaign_resumed"
     case campaignCancelled = "campaign_cancelled"
     case campaignPreviewed = "campaign_previewed"
+    case campaignFrozen = "campaign_frozen"
+    case campaignStopped = "campaign_stopped"
+    case campaignFinished = "campaign_finished"
+    case campaignEdited = "campaign_edited"
+    case campaignDuplicated = "campaign_duplicated"
+    case campaignDeleted = "campaign_deleted"
+    case campaignTestSent = "campaign_test_sent"
+    case campaignTestRefused = "campaign_test_refused"
+    case testUserAdded = "test_user_added"
+    case testUserRemoved = "test_user_removed"
 }
 
 public struct AuditEntry: Sendable {

@@ -69,7 +69,12 @@ public struct Audience: Sendable {
     /// is looked up by its device first, so only devices with a dead-token row have their
     /// token hashed: hashing every token made the preview of a million users a second slower.
     /// A token the same device registers again afresh is not dead.
-    func classification(now: Date) -> SQLCondition {
+    ///
+    /// The frequency cap counts the other campaigns that went out to the user in the window,
+    /// and those of launched campaigns still waiting to (due within the window): however
+    /// campaigns overlap, a freeze sees what the others froze before it. `campaign` is the
+    /// one being frozen, whose own rows do not count.
+    func classification(now: Date, campaign: Int64 = 0) -> SQLCondition {
         SQLCondition("""
             CASE
               WHEN u.status IS NOT 'active' THEN 'account_closed'
@@ -80,19 +85,35 @@ public struct Audience: Sendable {
               WHEN d.push_provider NOT IN ('fcm', 'apns') THEN 'unknown_provider'
               WHEN EXISTS (SELECT 1 FROM panel_dead_tokens t INDEXED BY panel_dead_tokens_device
                            WHERE t.device_id = d.id AND t.token_sha256 = panel_sha256(d.push_token)) THEN 'dead_token'
-              WHEN (SELECT COUNT(DISTINCT q.campaign_id) FROM panel_deliveries q INDEXED BY panel_deliveries_cap
-                    WHERE q.user_id = u.id AND q.updated_at >= :capSince AND q.state IN ('accepted', 'sending', 'unknown')) >= :cap
-                THEN 'frequency_cap'
+              WHEN \(Self.capCount(user: "u.id")) >= :cap THEN 'frequency_cap'
               ELSE 'reachable'
             END
-            """, ["capSince": SQLiteTime.string(now.addingTimeInterval(-capWindow)), "cap": frequencyCap])
+            """, ["capSince": SQLiteTime.string(now.addingTimeInterval(-capWindow)), "capUntil": SQLiteTime.string(now.addingTimeInterval(capWindow)),
+                  "cap": frequencyCap, "campaign": campaign])
+    }
+
+    /// Campaigns other than `:campaign` that count against a user's cap: pushes that went
+    /// out since `:capSince`, and deliveries of launched campaigns due before `:capUntil`.
+    static func capCount(user: String) -> String {
+        """
+        (SELECT COUNT(DISTINCT k) FROM (
+           SELECT q.campaign_id AS k FROM panel_deliveries q INDEXED BY panel_deliveries_cap
+           WHERE q.user_id = \(user) AND q.updated_at >= :capSince AND q.state IN (\(DeliveryState.sql(DeliveryState.wentOut)))
+             AND q.campaign_id <> :campaign
+           UNION ALL
+           SELECT w.campaign_id FROM panel_deliveries w INDEXED BY panel_deliveries_waiting
+           WHERE w.user_id = \(user) AND w.state IN (\(DeliveryState.sql(DeliveryState.waiting))) AND w.campaign_id <> :campaign
+             AND w.due_at < :capUntil
+             AND EXISTS (SELECT 1 FROM panel_campaigns c WHERE c.id = w.campaign_id
+                         AND c.status IN ('\(CampaignStatus.materialising.rawValue)', '\(CampaignStatus.sending.rawValue)', '\(CampaignStatus.paused.rawValue)'))))
+        """
     }
 
     /// `FROM ... WHERE ...` for a segment, with its arguments; `extra` conditions ANDed on.
-    func from(_ segment: CampaignSegment, now: Date, extra: [SQLCondition] = []) -> (sql: String, arguments: [String: DatabaseValue]) {
+    func from(_ segment: CampaignSegment, now: Date, campaign: Int64 = 0, extra: [SQLCondition] = []) -> (sql: String, arguments: [String: DatabaseValue]) {
         let conditions = segment.userConditions(now: now) + extra
         var arguments: [String: DatabaseValue] = [:]
-        for condition in conditions + [classification(now: now)] { arguments.merge(condition.arguments) { first, _ in first } }
+        for condition in conditions + [classification(now: now, campaign: campaign)] { arguments.merge(condition.arguments) { first, _ in first } }
         let deviceJoin = segment.platform == nil ? "" : " AND d.platform = :platform"
         if let platform = segment.platform { arguments["platform"] = platform.databaseValue }
         let sql = """

@@ -17,7 +17,12 @@ public struct CampaignProgress: Sendable, Equatable, Codable {
     public var failed = 0
     public var dead = 0
     public var unknown = 0
+    /// Cancelled before they were sent.
     public var cancelled = 0
+    /// Not sent: the user had the frequency cap's campaign pushes by the time it was due.
+    public var capped = 0
+    /// Receipts that confirmed no push that went out: never counted as received or opened.
+    public var ignoredReceipts = 0
     /// Devices whose app said it got the push, and those where it was tapped.
     public var received = 0
     public var opened = 0
@@ -32,14 +37,17 @@ public struct CampaignProgress: Sendable, Equatable, Codable {
     public init() {}
 
     /// Settled: nothing more will happen to these.
-    public var done: Int { accepted + failed + dead + unknown + cancelled }
+    public var done: Int { accepted + failed + dead + unknown + cancelled + capped }
+    /// Requests that went out (or may have): accepted, unknown and in flight.
+    public var sent: Int { accepted + unknown + sending }
 
     /// Counted from the `(campaign_id, state, receipt)` index, never from the table.
     static func fetch(_ id: Int64, in db: Database, now: Date) throws -> CampaignProgress {
         var progress = CampaignProgress()
-        if let row = try Row.fetchOne(db, sql: "SELECT CAST(status AS TEXT), status_detail FROM panel_campaigns WHERE id = ?", arguments: [id]) {
+        if let row = try Row.fetchOne(db, sql: "SELECT CAST(status AS TEXT), status_detail, ignored_receipts FROM panel_campaigns WHERE id = ?", arguments: [id]) {
             progress.status = (row[0] as String?) ?? ""
             progress.detail = row[1]
+            progress.ignoredReceipts = row[2]
         }
         for row in try Row.fetchAll(db, sql: """
             SELECT state, receipt, COUNT(*) FROM panel_deliveries INDEXED BY panel_deliveries_counts
@@ -58,21 +66,22 @@ public struct CampaignProgress: Sendable, Equatable, Codable {
             case .dead: progress.dead += count
             case .unknown: progress.unknown += count
             case .cancelled: progress.cancelled += count
+            case .capped: progress.capped += count
             case nil: progress.unknown += count
             }
         }
         if progress.queued > 0 {
             progress.waiting = try Int.fetchOne(db, sql: """
                 SELECT COUNT(*) FROM panel_deliveries INDEXED BY panel_deliveries_due
-                WHERE campaign_id = ? AND state IN ('queued', 'retry') AND due_at > ?
+                WHERE campaign_id = ? AND state IN (\(DeliveryState.sql(DeliveryState.waiting))) AND due_at > ?
                 """, arguments: [id, SQLiteTime.string(now)]) ?? 0
             progress.queued -= progress.waiting
         }
         if progress.failed > 0 {
             progress.failureReasons = try Row.fetchAll(db, sql: """
                 SELECT COALESCE(detail, 'no reason given'), COUNT(*) FROM panel_deliveries INDEXED BY panel_deliveries_counts
-                WHERE campaign_id = ? AND state = 'failed' GROUP BY 1 ORDER BY 2 DESC LIMIT 10
-                """, arguments: [id]).map { Reason(reason: $0[0], count: $0[1]) }
+                WHERE campaign_id = ? AND state = ? GROUP BY 1 ORDER BY 2 DESC LIMIT 10
+                """, arguments: [id, DeliveryState.failed]).map { Reason(reason: $0[0], count: $0[1]) }
         }
         return progress
     }

@@ -4,6 +4,8 @@ import GRDB
 /// A campaign as stored, for its pages.
 public struct CampaignRecord: Sendable, Equatable, Identifiable {
     public let id: Int64
+    /// The internal name staff gave it, or nil: the title stands for it.
+    public let name: String?
     public let title: String
     public let body: String
     public let deepLink: String?
@@ -27,13 +29,18 @@ public struct CampaignRecord: Sendable, Equatable, Identifiable {
         public let accepted: Int
         public let received: Int
         public let opened: Int
+        /// Receipts that confirmed no push that went out (never sent, cancelled): not counted.
+        public var ignored: Int = 0
     }
+
+    /// What the list and headings call it.
+    public var displayName: String { name.map { $0.isEmpty ? title : $0 } ?? title }
 
     enum Columns {
         static let selection = """
             c.id, c.title, c.body, c.deep_link, c.ttl_seconds, c.segment, c.template, c.per_second, c.status, c.status_detail,
             a.email AS created_by, c.created_at, c.launched_at, c.finished_at, c.send_at, c.local_time,
-            c.audience_count, c.accepted_count, c.received_count, c.opened_count
+            c.audience_count, c.accepted_count, c.received_count, c.opened_count, c.name, c.ignored_receipts
             """
     }
 }
@@ -42,6 +49,7 @@ public struct CampaignRecord: Sendable, Equatable, Identifiable {
 extension CampaignRecord {
     init(row: Row) throws {
         id = row["id"]
+        name = row["name"]
         title = row["title"]
         body = row["body"]
         deepLink = row["deep_link"]
@@ -56,7 +64,8 @@ extension CampaignRecord {
         launchedAt = row["launched_at"]
         finishedAt = row["finished_at"]
         schedule = CampaignSchedule(sendAt: row["send_at"], localTime: row["local_time"])
-        totals = Totals(audience: row["audience_count"], accepted: row["accepted_count"], received: row["received_count"], opened: row["opened_count"])
+        totals = Totals(audience: row["audience_count"], accepted: row["accepted_count"], received: row["received_count"], opened: row["opened_count"],
+                        ignored: row["ignored_receipts"])
     }
 }
 
@@ -72,12 +81,12 @@ extension Campaigns {
 
     /// Newest first, `limit` at a time, before the campaign id `before`, with their
     /// running totals.
-    public func list(before: Int64? = nil, limit: Int = 50) async throws -> [CampaignRecord] {
+    public func list(before: Int64? = nil, status: CampaignStatus? = nil, limit: Int = 50) async throws -> [CampaignRecord] {
         try await database.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT \(CampaignRecord.Columns.selection) FROM panel_campaigns c LEFT JOIN panel_admins a ON a.id = c.created_by
-                WHERE c.id < ? ORDER BY c.id DESC LIMIT ?
-                """, arguments: [before ?? Int64.max, limit]).map(CampaignRecord.init)
+                WHERE c.id < ? AND (? IS NULL OR c.status = ?) ORDER BY c.id DESC LIMIT ?
+                """, arguments: [before ?? Int64.max, status, status, limit]).map(CampaignRecord.init)
         }
     }
 
@@ -88,9 +97,9 @@ extension Campaigns {
         return try await database.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT \(CampaignRecord.Columns.selection) FROM panel_campaigns c LEFT JOIN panel_admins a ON a.id = c.created_by
-                WHERE c.id <> ? AND c.title = ? AND c.segment = ? AND c.launched_at >= ? AND c.status <> 'draft'
+                WHERE c.id <> ? AND c.title = ? AND c.segment = ? AND c.launched_at >= ? AND c.status <> ?
                 ORDER BY c.id DESC LIMIT 5
-                """, arguments: [campaign.id, campaign.title, segment.storedText, SQLiteTime.string(since)]).map(CampaignRecord.init)
+                """, arguments: [campaign.id, campaign.title, segment.storedText, SQLiteTime.string(since), CampaignStatus.draft]).map(CampaignRecord.init)
         }
     }
 }

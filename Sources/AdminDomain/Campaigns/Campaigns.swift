@@ -3,6 +3,8 @@ import GRDB
 
 /// A campaign's content and audience, as composed.
 public struct CampaignDraft: Sendable, Equatable {
+    /// What staff call it in the list; the recipients never see it. nil: the title.
+    public var name: String?
     public var title: String
     public var body: String
     public var deepLink: String?
@@ -16,7 +18,8 @@ public struct CampaignDraft: Sendable, Equatable {
     public var schedule: CampaignSchedule
 
     public init(title: String, body: String, deepLink: String? = nil, timeToLive: Int = 86_400, segment: CampaignSegment = CampaignSegment(),
-                template: String? = nil, perSecond: Int? = nil, schedule: CampaignSchedule = .now) {
+                template: String? = nil, perSecond: Int? = nil, schedule: CampaignSchedule = .now, name: String? = nil) {
+        self.name = name
         self.title = title
         self.body = body
         self.deepLink = deepLink
@@ -34,7 +37,8 @@ public struct Campaigns: Sendable {
     /// Users per write transaction when the audience is frozen into deliveries: small enough
     /// that the backend never waits long for the write lock.
     let usersPerChunk: Int
-    let audience: Audience
+    /// The campaign rules: the dispatcher's outbox checks the same frequency cap.
+    public let audience: Audience
     /// For users whose timezone is not one.
     public let defaultTimeZone: String
 
@@ -47,17 +51,21 @@ public struct Campaigns: Sendable {
 
     public func create(_ draft: CampaignDraft, by actor: Actor, now: Date = Date()) async throws -> Int64 {
         try await database.write { db in
-            try db.execute(sql: """
-                INSERT INTO panel_campaigns (title, body, deep_link, ttl_seconds, segment, status, created_by, created_at,
-                                             template, per_second, send_at, local_time)
-                VALUES (?, ?, ?, ?, ?, 'draft', ?, ?, ?, ?, ?, ?)
-                """, arguments: [draft.title, draft.body, draft.deepLink, draft.timeToLive, draft.segment.storedText,
-                                 actor.identity?.adminID, SQLiteTime.string(now), draft.template, draft.perSecond,
-                                 draft.schedule.plannedAt.map(SQLiteTime.string), draft.schedule.localTime?.description])
-            let id = db.lastInsertedRowID
-            try AuditLog.insert(actor.entry(.campaignCreated, target: "campaign:\(id)", detail: String(draft.title.prefix(200))), now: now, in: db)
-            return id
+            try Self.insert(draft, by: actor, action: .campaignCreated, detail: String(draft.title.prefix(200)), now: now, in: db)
         }
+    }
+
+    static func insert(_ draft: CampaignDraft, by actor: Actor, action: AuditAction, detail: String, now: Date, in db: Database) throws -> Int64 {
+        try db.execute(sql: """
+            INSERT INTO panel_campaigns (title, body, deep_link, ttl_seconds, segment, status, created_by, created_at,
+                                         template, per_second, send_at, local_time, name)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [draft.title, draft.body, draft.deepLink, draft.timeToLive, draft.segment.storedText, CampaignStatus.draft,
+                             actor.identity?.adminID, SQLiteTime.string(now), draft.template, draft.perSecond,
+                             draft.schedule.plannedAt.map(SQLiteTime.string), draft.schedule.localTime?.description, draft.name])
+        let id = db.lastInsertedRowID
+        try AuditLog.insert(actor.entry(action, target: "campaign:\(id)", detail: detail), now: now, in: db)
+        return id
     }
 
     /// Freezes the campaign's audience into one queued delivery per reachable device, a chunk
@@ -69,31 +77,44 @@ public struct Campaigns: Sendable {
         return try await materialiseStored(id, now: now)
     }
 
-    /// The launch's first step, with its audit row: the draft becomes `materialising`, so
-    /// that `materialiseLaunched` (or the next start) freezes its audience.
+    /// The launch's first step, with its audit row: the draft becomes `materialising`, and
+    /// the dispatcher service freezes its audience. Refused with a sentence when no device
+    /// of its audience could get a campaign push now.
     public func begin(_ id: Int64, schedule: CampaignSchedule, by actor: Actor, now: Date = Date()) async throws {
+        guard let campaign = try await find(id) else { throw CampaignError("there is no campaign #\(id)") }
+        guard campaign.status.known == .draft else { throw CampaignError("campaign #\(id) is \(campaign.status), not a draft") }
+        guard let segment = campaign.segment else { throw CampaignError("its segment cannot be read by this version of the panel") }
+        guard try await hasReachableDevice(segment, campaign: id, now: now) else {
+            throw CampaignError("no device in its audience can get a campaign push now, so there would be nothing to send")
+        }
         let sendAt: String = switch schedule {
         case .at(let date): SQLiteTime.string(max(date, now))
         case .now, .localTime: SQLiteTime.string(now)
         }
         let localTime: String? = if case .localTime(let time) = schedule { time.description } else { nil }
-        try await database.write { db in
-            try db.execute(sql: """
-                UPDATE panel_campaigns SET status = 'materialising', launched_at = ?, send_at = ?, local_time = ? WHERE id = ? AND status = 'draft'
-                """, arguments: [SQLiteTime.string(now), sendAt, localTime, id])
-            guard db.changesCount == 1 else { throw CampaignError("campaign #\(id) is not a draft") }
-            try AuditLog.insert(actor.entry(.campaignLaunched, target: "campaign:\(id)", detail: nil), now: now, in: db)
+        _ = try await database.write { db in
+            try CampaignTransition.launch.apply(to: id, by: actor, now: now, in: db,
+                                                setting: ", launched_at = ?, send_at = ?, local_time = ?", [SQLiteTime.string(now), sendAt, localTime])
         }
     }
 
-    /// Freezes the audience of a campaign `begin` launched: what a launch does after its
-    /// first step, in the background of the request that began it.
-    @discardableResult
-    public func materialiseLaunched(_ id: Int64) async throws -> LaunchReport {
-        try await materialiseStored(id, now: Date())
+    /// Stops at the first reachable device: a read, however large the segment.
+    func hasReachableDevice(_ segment: CampaignSegment, campaign: Int64, now: Date) async throws -> Bool {
+        let (from, arguments) = audience.from(segment, now: now, campaign: campaign)
+        let sql = "SELECT EXISTS (SELECT 1 \(from) AND (\(audience.classification(now: now, campaign: campaign).sql)) = 'reachable')"
+        return try await database.read { db in try Bool.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? false }
     }
 
-    func materialise(_ id: Int64, segment: CampaignSegment, now: Date) async throws -> LaunchReport {
+    /// Freezes the audience of a campaign `begin` launched: the dispatcher's job.
+    @discardableResult
+    public func materialiseLaunched(_ id: Int64, stopping: @escaping @Sendable () -> Bool = { false }) async throws -> LaunchReport {
+        try await materialiseStored(id, now: Date(), stopping: stopping)
+    }
+
+    /// A chunk of users per write transaction; between chunks a stop (`stopping`) leaves the
+    /// rest for the next start, and a cancel ends it. The last chunk's transaction moves the
+    /// campaign on to `sending`, and to `finished` at once when there is nothing to send.
+    func materialise(_ id: Int64, segment: CampaignSegment, now: Date, stopping: @Sendable () -> Bool = { false }) async throws -> LaunchReport {
         let clock = ContinuousClock()
         let started = clock.now
         let lastUser = try await database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 0 }
@@ -101,21 +122,33 @@ public struct Campaigns: Sendable {
             try Int64.fetchOne(db, sql: "SELECT materialised_up_to FROM panel_campaigns WHERE id = ?", arguments: [id]) ?? 0
         }
         let range = SQLCondition("u.id > :after AND u.id <= :upTo")
-        let (from, fixed) = audience.from(segment, now: now, extra: [range])
+        let (from, fixed) = audience.from(segment, now: now, campaign: id, extra: [range])
         let (sendAt, localTime) = try await database.read { db -> (String?, String?) in
             let row = try Row.fetchOne(db, sql: "SELECT send_at, local_time FROM panel_campaigns WHERE id = ?", arguments: [id])
             return (row?["send_at"], row?["local_time"])
         }
+        // Devices over the frequency cap are written too, as `capped`: the campaign's page
+        // then shows how many the cap held back, and none of them is ever claimed.
         let sql = """
-            INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at)
-            SELECT :campaign, d.id, u.id, 'queued',
-                   panel_due_at(:sendAt, u.timezone, s.quiet_start, s.quiet_end, :localTime, :defaultZone), :now
-            \(from) AND (\(audience.classification(now: now).sql)) = 'reachable'
+            INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at, detail)
+            SELECT :campaign, did, uid,
+                   CASE WHEN reason = 'reachable' THEN '\(DeliveryState.queued.rawValue)' ELSE '\(DeliveryState.capped.rawValue)' END,
+                   due, :now, CASE WHEN reason = 'reachable' THEN NULL ELSE 'frequency cap when the audience was frozen' END
+            FROM (SELECT d.id AS did, u.id AS uid, (\(audience.classification(now: now, campaign: id).sql)) AS reason,
+                         panel_due_at(:sendAt, u.timezone, s.quiet_start, s.quiet_end, :localTime, :defaultZone) AS due
+                  \(from))
+            WHERE reason IN ('reachable', '\(Exclusion.frequencyCap.rawValue)')
             ON CONFLICT (campaign_id, device_id) DO NOTHING
             """
         var report = LaunchReport()
         var warmed = warm(after: after, upTo: min(lastUser, after + Int64(usersPerChunk)))
+        defer { warmed.cancel() }
         while after < lastUser {
+            if stopping() {
+                report.interrupted = true
+                report.total = clock.now - started
+                return report
+            }
             let upTo = min(lastUser, after + Int64(usersPerChunk))
             await warmed.value
             // The next chunk's pages are read on a reader meanwhile: a write transaction that
@@ -133,7 +166,8 @@ public struct Campaigns: Sendable {
             let written = try await database.write { db -> (Int, Duration)? in
                 let began = ContinuousClock.now
                 // Cancelled meanwhile: write no more.
-                guard try String.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [id]) == "materialising" else { return nil }
+                guard try Stored<CampaignStatus>.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [id])?.known == .materialising
+                else { return nil }
                 try db.execute(sql: sql, arguments: bound)
                 let count = db.changesCount
                 try db.execute(sql: "UPDATE panel_campaigns SET materialised_up_to = ?, audience_count = audience_count + ? WHERE id = ?",
@@ -146,9 +180,11 @@ public struct Campaigns: Sendable {
             report.longestTransaction = max(report.longestTransaction, held)
             after = upTo
         }
-        warmed.cancel()
+        let finishedAt = Date()
         try await database.write { db in
-            try db.execute(sql: "UPDATE panel_campaigns SET status = 'sending' WHERE id = ? AND status = 'materialising'", arguments: [id])
+            if try CampaignTransition.frozen.applyIfAllowed(to: id, now: finishedAt, in: db) {
+                try CampaignTransition.finishIfSettled(id, now: finishedAt, in: db)
+            }
         }
         report.total = clock.now - started
         return report
@@ -175,67 +211,81 @@ extension Campaigns {
     /// audience is still being frozen can be cancelled, not paused, so that a paused one
     /// always has its whole audience.
     public func pause(_ id: Int64, by actor: Actor, now: Date = Date()) async throws {
-        try await change(id, from: ["sending"], to: "paused", action: .campaignPaused, by: actor, now: now)
+        _ = try await database.write { db in try CampaignTransition.pause.apply(to: id, by: actor, now: now, in: db) }
     }
 
+    /// Sending goes on; a campaign whose last sends settled while it was paused finishes here.
     public func resume(_ id: Int64, by actor: Actor, now: Date = Date()) async throws {
-        try await change(id, from: ["paused"], to: "sending", action: .campaignResumed, by: actor, now: now)
+        try await database.write { db in
+            try CampaignTransition.resume.apply(to: id, by: actor, now: now, in: db)
+            try CampaignTransition.finishIfSettled(id, now: now, in: db)
+        }
     }
 
     /// Nothing more goes out; what waits becomes `cancelled`, a chunk per transaction.
     /// Returns how many had gone out.
     public func cancel(_ id: Int64, by actor: Actor, now: Date = Date()) async throws -> Int {
-        try await change(id, from: ["draft", "materialising", "sending", "paused"], to: "cancelled", action: .campaignCancelled, by: actor, now: now)
+        _ = try await database.write { db in try CampaignTransition.cancel.apply(to: id, by: actor, now: now, in: db) }
+        try await sweepCancelled(id, now: now)
+        return try await database.read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM panel_deliveries INDEXED BY panel_deliveries_counts
+                WHERE campaign_id = ? AND state IN (\(DeliveryState.sql(DeliveryState.wentOut)))
+                """, arguments: [id]) ?? 0
+        }
+    }
+
+    /// A cancelled campaign's waiting deliveries become `cancelled`, 5,000 a transaction.
+    func sweepCancelled(_ id: Int64, now: Date) async throws {
         let at = SQLiteTime.string(now)
         while try await database.write({ db in
             try db.execute(sql: """
-                UPDATE panel_deliveries SET state = 'cancelled', updated_at = ?
-                WHERE id IN (SELECT id FROM panel_deliveries WHERE campaign_id = ? AND state IN ('queued', 'retry') LIMIT 5000)
-                """, arguments: [at, id])
+                UPDATE panel_deliveries SET state = ?, updated_at = ?
+                WHERE id IN (SELECT id FROM panel_deliveries INDEXED BY panel_deliveries_due
+                             WHERE campaign_id = ? AND state IN (\(DeliveryState.sql(DeliveryState.waiting))) LIMIT 5000)
+                """, arguments: [DeliveryState.cancelled, at, id])
             return db.changesCount
         }) > 0 {}
-        return try await database.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_deliveries WHERE campaign_id = ? AND state IN ('accepted', 'unknown', 'sending')",
-                             arguments: [id]) ?? 0
-        }
     }
 
-    private func change(_ id: Int64, from: Set<String>, to status: String, action: AuditAction, by actor: Actor, now: Date) async throws {
-        try await database.write { db in
-            guard let current = try String.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [id]) else {
-                throw CampaignError("no campaign #\(id)")
-            }
-            guard from.contains(current) else { throw CampaignError("campaign #\(id) is \(current)") }
-            try db.execute(sql: "UPDATE panel_campaigns SET status = ?, status_detail = NULL WHERE id = ?", arguments: [status, id])
-            try AuditLog.insert(actor.entry(action, target: "campaign:\(id)", detail: "was \(current)"), now: now, in: db)
+    /// Launches a crash cut short go on from their last chunk, and cancels a crash cut
+    /// short leave nothing waiting: called before the dispatcher claims anything.
+    public func resumeLaunches(now: Date = Date(), stopping: @escaping @Sendable () -> Bool = { false }) async throws -> LaunchReport {
+        let (pending, cancelled) = try await database.read { db in
+            (try Int64.fetchAll(db, sql: "SELECT id FROM panel_campaigns WHERE status = ? ORDER BY id", arguments: [CampaignStatus.materialising]),
+             try Int64.fetchAll(db, sql: """
+                SELECT id FROM panel_campaigns c WHERE status = ? AND EXISTS (
+                  SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_due
+                  WHERE campaign_id = c.id AND state IN (\(DeliveryState.sql(DeliveryState.waiting))))
+                """, arguments: [CampaignStatus.cancelled]))
         }
-    }
-
-    /// Launches a crash cut short go on from their last chunk: called before the dispatcher
-    /// claims anything.
-    public func resumeLaunches(now: Date = Date()) async throws -> LaunchReport {
-        let pending = try await database.read { db in
-            try Int64.fetchAll(db, sql: "SELECT id FROM panel_campaigns WHERE status = 'materialising'")
-        }
+        for id in cancelled { try await sweepCancelled(id, now: now) }
         var report = LaunchReport()
-        for id in pending { report.add(try await materialiseStored(id, now: now)) }
+        for id in pending where !stopping() { report.add(try await materialiseStored(id, now: now, stopping: stopping)) }
         return report
+    }
+
+    /// Whether a launched audience waits to be frozen: a read, for the dispatcher's loop.
+    public func hasLaunchesToFreeze() async throws -> Bool {
+        try await database.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM panel_campaigns WHERE status = ?)", arguments: [CampaignStatus.materialising]) ?? false
+        }
     }
 
     /// The campaign's stored segment, as it was at the launch (activity and the frequency
     /// cap by then).
-    private func materialiseStored(_ id: Int64, now: Date) async throws -> LaunchReport {
+    private func materialiseStored(_ id: Int64, now: Date, stopping: @escaping @Sendable () -> Bool = { false }) async throws -> LaunchReport {
         let (stored, launchedAt) = try await database.read { db -> (String?, String?) in
             let row = try Row.fetchOne(db, sql: "SELECT segment, launched_at FROM panel_campaigns WHERE id = ?", arguments: [id])
             return (row?["segment"], row?["launched_at"])
         }
         guard let segment = stored.flatMap(CampaignSegment.fromStoredText) else {
-            try await database.write { db in
-                try db.execute(sql: "UPDATE panel_campaigns SET status = 'paused', status_detail = 'its segment cannot be read' WHERE id = ?", arguments: [id])
+            _ = try await database.write { db in
+                try CampaignTransition.stop(reason: "its segment cannot be read").applyIfAllowed(to: id, now: now, in: db)
             }
             return LaunchReport()
         }
-        return try await materialise(id, segment: segment, now: launchedAt.flatMap(SQLiteTime.date) ?? now)
+        return try await materialise(id, segment: segment, now: launchedAt.flatMap(SQLiteTime.date) ?? now, stopping: stopping)
     }
 }
 
@@ -245,16 +295,14 @@ public struct LaunchReport: Sendable, Equatable {
     public var chunks = 0
     public var longestTransaction: Duration = .zero
     public var total: Duration = .zero
+    /// A stop came between two chunks: the next start goes on.
+    public var interrupted = false
 
     mutating func add(_ other: LaunchReport) {
         deliveries += other.deliveries
         chunks += other.chunks
         longestTransaction = max(longestTransaction, other.longestTransaction)
         total += other.total
+        interrupted = interrupted || other.interrupted
     }
-}
-
-public struct CampaignError: Error, CustomStringConvertible, Equatable {
-    public let description: String
-    init(_ description: String) { self.description = description }
 }

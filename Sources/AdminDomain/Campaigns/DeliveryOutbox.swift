@@ -40,11 +40,14 @@ public enum DeliveryResult: Sendable, Equatable {
 /// in flight at a crash and become `unknown`, never sent again.
 public struct DeliveryOutbox: Sendable {
     public let database: PanelDatabase
+    /// Its frequency cap is checked again at each claim.
+    let audience: Audience
     /// A delivery that asked to be retried this many times is failed instead.
     public static let maximumAttempts = 5
 
-    public init(database: PanelDatabase) {
+    public init(database: PanelDatabase, audience: Audience = Audience()) {
         self.database = database
+        self.audience = audience
     }
 
     /// Before the first claim after a start. Returns how many were in flight.
@@ -52,56 +55,85 @@ public struct DeliveryOutbox: Sendable {
     public func recoverAfterStop(now: Date = Date()) async throws -> Int {
         try await database.write { db in
             try db.execute(sql: """
-                UPDATE panel_deliveries SET state = 'unknown', detail = 'in flight when the panel stopped', updated_at = ?
-                WHERE state = 'sending'
-                """, arguments: [SQLiteTime.string(now)])
-            return db.changesCount
+                UPDATE panel_deliveries SET state = ?, detail = 'in flight when the panel stopped', updated_at = ?
+                WHERE state = ?
+                """, arguments: [DeliveryState.unknown, SQLiteTime.string(now), DeliveryState.sending])
+            let count = db.changesCount
+            // A campaign whose last deliveries were those is finished now.
+            for id in try Int64.fetchAll(db, sql: "SELECT id FROM panel_campaigns WHERE status = ?", arguments: [CampaignStatus.sending]) {
+                try CampaignTransition.finishIfSettled(id, now: now, in: db)
+            }
+            return count
         }
     }
 
     /// The campaigns being sent, with their throttle (pushes a second; nil: none of their own).
     public func sendingCampaigns() async throws -> [(id: Int64, perSecond: Int?)] {
         try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, per_second FROM panel_campaigns WHERE status = 'sending' ORDER BY id").map { ($0[0], $0[1]) }
+            try Row.fetchAll(db, sql: "SELECT id, per_second FROM panel_campaigns WHERE status = ? ORDER BY id", arguments: [CampaignStatus.sending])
+                .map { ($0[0], $0[1]) }
         }
     }
 
     /// Up to `limit` due deliveries of sending campaigns (and at most `allowance[id]` of a
     /// campaign given one), marked `sending` in the same transaction. A device that lost
-    /// its token since the launch is failed here, unsent.
+    /// its token since the launch is failed here, unsent; a user who has had the frequency
+    /// cap's campaign pushes from other campaigns since the launch is `capped`, unsent.
+    /// With nothing due (nothing sending, or all of it waiting for later) no write
+    /// transaction is taken: the idle dispatcher never holds the backend's lock.
     public func claim(limit: Int, allowance: [Int64: Int]? = nil, now: Date = Date()) async throws -> [ClaimedDelivery] {
         let at = SQLiteTime.string(now)
-        // With no campaign sending (or none allowed more now), the idle dispatcher never takes
-        // the write lock. An allowance comes from `sendingCampaigns()`, read just before.
-        if let allowance {
-            guard allowance.values.contains(where: { $0 > 0 }) else { return [] }
-        } else {
-            let sending = try await database.read { db in
-                try Int64.fetchAll(db, sql: "SELECT id FROM panel_campaigns WHERE status = 'sending' ORDER BY id")
-            }
-            guard !sending.isEmpty else { return [] }
+        let due = try await database.read { db in
+            try Int64.fetchAll(db, sql: """
+                SELECT c.id FROM panel_campaigns c WHERE c.status = ? AND EXISTS (
+                  SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_due
+                  WHERE campaign_id = c.id AND state IN (\(DeliveryState.sql(DeliveryState.waiting))) AND due_at <= ?)
+                ORDER BY c.id
+                """, arguments: [CampaignStatus.sending, at])
         }
+        let wanted = due.compactMap { id -> (Int64, Int)? in
+            let allowed = allowance.map { $0[id] ?? 0 } ?? Int.max
+            return allowed > 0 ? (id, allowed) : nil
+        }
+        guard !wanted.isEmpty else { return [] }
+        let capSince = SQLiteTime.string(now.addingTimeInterval(-audience.capWindow)), cap = audience.frequencyCap
         return try await database.write { db in
             // Campaign by campaign on (campaign_id, due_at): rows of a paused campaign are
             // never walked past, however many wait.
+            let candidates = try db.cachedStatement(sql: """
+                SELECT id, campaign_id, device_id, user_id, attempts FROM panel_deliveries INDEXED BY panel_deliveries_due
+                WHERE campaign_id = ? AND state IN (\(DeliveryState.sql(DeliveryState.waiting))) AND due_at <= ?
+                ORDER BY due_at LIMIT ?
+                """)
+            let capCount = try db.cachedStatement(sql: """
+                SELECT COUNT(DISTINCT campaign_id) FROM panel_deliveries INDEXED BY panel_deliveries_cap
+                WHERE user_id = ? AND updated_at >= ? AND state IN (\(DeliveryState.sql(DeliveryState.wentOut))) AND campaign_id <> ?
+                """)
+            let move = try db.cachedStatement(sql: """
+                UPDATE panel_deliveries SET state = ?, attempts = attempts + ?, detail = COALESCE(?, detail), updated_at = ? WHERE id = ?
+                """)
             var rows: [Row] = []
-            for campaign in try Int64.fetchAll(db, sql: "SELECT id FROM panel_campaigns WHERE status = 'sending' ORDER BY id") where rows.count < limit {
-                let wanted = min(limit - rows.count, allowance.map { $0[campaign] ?? 0 } ?? Int.max)
-                guard wanted > 0 else { continue }
-                rows += try Row.fetchAll(db, sql: """
-                    UPDATE panel_deliveries SET state = 'sending', attempts = attempts + 1, updated_at = :now
-                    WHERE id IN (
-                      SELECT id FROM panel_deliveries INDEXED BY panel_deliveries_due
-                      WHERE campaign_id = :campaign AND state IN ('queued', 'retry') AND due_at <= :now
-                      ORDER BY due_at LIMIT :limit)
-                    RETURNING id, campaign_id, device_id, user_id, attempts
-                    """, arguments: ["now": at, "campaign": campaign, "limit": wanted])
+            var settledUnsent: Set<Int64> = []
+            for (campaign, allowed) in wanted where rows.count < limit {
+                guard try Stored<CampaignStatus>.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [campaign])?.known == .sending
+                else { continue }
+                for row in try Row.fetchAll(candidates, arguments: [campaign, at, min(limit - rows.count, allowed)]) {
+                    // One at a time, so that a user's row in one campaign sees the row of
+                    // another campaign this same claim already took.
+                    let others = try Int.fetchOne(capCount, arguments: [row["user_id"], capSince, campaign]) ?? 0
+                    if others >= cap {
+                        try move.execute(arguments: [DeliveryState.capped, 0, "frequency cap: \(others) campaign pushes in the window", at, row["id"]])
+                        settledUnsent.insert(campaign)
+                    } else {
+                        try move.execute(arguments: [DeliveryState.sending, 1, nil, at, row["id"]])
+                        rows.append(row)
+                    }
+                }
             }
             // Compiled once per connection: it runs for every claimed row, inside the write lock.
             let deviceStatement = try db.cachedStatement(sql: "SELECT platform, push_provider, push_token FROM devices WHERE id = ?")
             var claimed: [ClaimedDelivery] = []
             var content: [Int64: Row] = [:]
-            var lost: [Int64] = []
             for row in rows {
                 let campaignID: Int64 = row["campaign_id"]
                 let deviceID: Int64 = row["device_id"]
@@ -113,19 +145,19 @@ public struct DeliveryOutbox: Sendable {
                       let device = try Row.fetchOne(deviceStatement, arguments: [deviceID]),
                       let token: String = try device.decode(forColumn: "push_token"), !token.isEmpty
                 else {
-                    lost.append(row["id"])
+                    try db.execute(sql: "UPDATE panel_deliveries SET state = ?, detail = 'the device has no push token any more', updated_at = ? WHERE id = ?",
+                                   arguments: [DeliveryState.failed, at, row["id"]])
+                    settledUnsent.insert(campaignID)
                     continue
                 }
                 claimed.append(ClaimedDelivery(
                     rowID: row["id"], campaignID: campaignID, deviceID: deviceID, userID: row["user_id"],
-                    attempt: (row["attempts"] as Int) - 1, token: token,
+                    attempt: row["attempts"], token: token,
                     platform: try device.decode(forColumn: "platform"), provider: try device.decode(forColumn: "push_provider"),
                     title: campaign["title"], body: campaign["body"], deepLink: campaign["deep_link"], timeToLive: campaign["ttl_seconds"], template: campaign["template"]))
             }
-            for id in lost {
-                try db.execute(sql: "UPDATE panel_deliveries SET state = 'failed', detail = 'the device has no push token any more', updated_at = ? WHERE id = ?",
-                               arguments: [at, id])
-            }
+            // The last of a campaign may have settled here, unsent.
+            for campaign in settledUnsent { try CampaignTransition.finishIfSettled(campaign, now: now, in: db) }
             return claimed
         }
     }
@@ -147,8 +179,7 @@ public struct DeliveryOutbox: Sendable {
                     dead.append(.init(token: delivery.token, deviceID: delivery.deviceID, provider: delivery.provider.storedText, reason: reason))
                 }
                 if case .credentials(let reason) = result {
-                    try db.execute(sql: "UPDATE panel_campaigns SET status = 'paused', status_detail = ? WHERE id = ? AND status = 'sending'",
-                                   arguments: ["stopped: \(String(reason.prefix(300)))", delivery.campaignID])
+                    try CampaignTransition.stop(reason: "stopped: \(reason)").applyIfAllowed(to: delivery.campaignID, now: now, in: db)
                 }
             }
             try DeadTokens.record(dead, now: now, in: db)
@@ -158,11 +189,7 @@ public struct DeliveryOutbox: Sendable {
                 try db.execute(sql: "UPDATE panel_campaigns SET accepted_count = accepted_count + ? WHERE id = ?", arguments: [count, campaign])
             }
             for campaign in Set(results.map(\.0.campaignID)) {
-                try db.execute(sql: """
-                    UPDATE panel_campaigns SET status = 'finished', finished_at = :now
-                    WHERE id = :id AND status = 'sending' AND NOT EXISTS (
-                      SELECT 1 FROM panel_deliveries WHERE campaign_id = :id AND state IN ('queued', 'retry', 'sending'))
-                    """, arguments: ["now": at, "id": campaign])
+                try CampaignTransition.finishIfSettled(campaign, now: now, in: db)
             }
         }
     }
@@ -187,7 +214,7 @@ public struct DeliveryOutbox: Sendable {
     public func counts(campaign id: Int64) async throws -> [DeliveryState: Int] {
         try await database.read { db in
             var counts: [DeliveryState: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) FROM panel_deliveries WHERE campaign_id = ? GROUP BY state", arguments: [id]) {
+            for row in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) FROM panel_deliveries INDEXED BY panel_deliveries_counts WHERE campaign_id = ? GROUP BY state", arguments: [id]) {
                 if let state = DeliveryState(rawValue: row[0]) { counts[state] = row[1] }
             }
             return counts

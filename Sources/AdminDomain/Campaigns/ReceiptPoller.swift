@@ -1,9 +1,16 @@
 import Foundation
 import GRDB
 
-/// Reads the app's `push_receipts` forward on their time index and marks the campaign
-/// deliveries they confirm: received, or opened (which implies received). The cursor
-/// (time, id) is kept in `panel_receipt_cursor`, so a restart goes on where it was.
+/// Reads the app's `push_receipts` forward by their id and marks the campaign deliveries they
+/// confirm: received, or opened (which implies received). The id is the only order a
+/// receipt has that no clock wrote: a host whose clock runs ahead or behind stamps
+/// `created_at` as it likes, so that column is never a cursor. The last id read is kept in
+/// `panel_receipt_reader`, so a restart goes on where it was; reading a receipt twice
+/// changes nothing, since a delivery's level only rises.
+///
+/// Only a receipt for a delivery whose request went out (accepted, unknown, or still in
+/// flight) counts; one for a delivery never sent (waiting, cancelled, capped, failed) is
+/// counted apart as ignored.
 public struct ReceiptPoller: Sendable {
     let database: PanelDatabase
     let batchSize: Int
@@ -14,7 +21,7 @@ public struct ReceiptPoller: Sendable {
     }
 
     /// Applies every receipt written since the last poll, a batch per short write
-    /// transaction. Returns the receipts read.
+    /// transaction. Returns the receipts read. Writes nothing when there is nothing new.
     @discardableResult
     public func poll() async throws -> Int {
         var read = 0
@@ -22,23 +29,32 @@ public struct ReceiptPoller: Sendable {
             let batch = try await readBatch()
             guard let last = batch.last else { return read }
             read += batch.count
+            let counting = Set(DeliveryState.wentOut)
             try await database.write { db in
-                let current = try db.cachedStatement(sql: "SELECT receipt FROM panel_deliveries WHERE id = ? AND campaign_id = ?")
+                let current = try db.cachedStatement(sql: "SELECT state, receipt FROM panel_deliveries WHERE id = ? AND campaign_id = ?")
                 let mark = try db.cachedStatement(sql: "UPDATE panel_deliveries SET receipt = ? WHERE id = ?")
                 let totals = try db.cachedStatement(sql: """
                     UPDATE panel_campaigns SET received_count = received_count + ?, opened_count = opened_count + ? WHERE id = ?
                     """)
+                let ignored = try db.cachedStatement(sql: "UPDATE panel_campaigns SET ignored_receipts = ignored_receipts + 1 WHERE id = ?")
                 for receipt in batch where receipt.level > 0 {
                     guard let (campaign, row) = Self.parse(receipt.deliveryID),
-                          let was = try Int.fetchOne(current, arguments: [row, campaign]), was < receipt.level
+                          let delivery = try Row.fetchOne(current, arguments: [row, campaign])
                     else { continue }
+                    let state: Stored<DeliveryState> = try delivery.decode(forColumn: "state")
+                    guard let known = state.known, counting.contains(known) else {
+                        try ignored.execute(arguments: [campaign])
+                        continue
+                    }
+                    let was: Int = delivery["receipt"]
+                    guard was < receipt.level else { continue }
                     try mark.execute(arguments: [receipt.level, row])
                     try totals.execute(arguments: [was == 0 ? 1 : 0, receipt.level == 2 ? 1 : 0, campaign])
                 }
                 try db.execute(sql: """
-                    INSERT INTO panel_receipt_cursor (id, created_at, receipt_id) VALUES (1, ?, ?)
-                    ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, receipt_id = excluded.receipt_id
-                    """, arguments: [last.createdAt, last.id])
+                    INSERT INTO panel_receipt_reader (id, last_receipt_id) VALUES (1, ?)
+                    ON CONFLICT (id) DO UPDATE SET last_receipt_id = excluded.last_receipt_id
+                    """, arguments: [last.id])
             }
             if batch.count < batchSize { return read }
         }
@@ -49,27 +65,18 @@ public struct ReceiptPoller: Sendable {
         let deliveryID: String
         /// 1 received, 2 opened, 0 neither.
         let level: Int
-        let createdAt: String
     }
 
+    /// The next receipts after the last one read, on the table's own key.
     private func readBatch() async throws -> [Receipt] {
         let limit = batchSize
         return try await database.read { db in
-            var cursor = try Row.fetchOne(db, sql: "SELECT created_at, receipt_id FROM panel_receipt_cursor WHERE id = 1")
-                .map { (createdAt: $0[0] as String, id: $0[1] as Int64) }
-            if cursor == nil {
-                // Receipts from before the first campaign cannot confirm any of its pushes.
-                guard let first = try String.fetchOne(db, sql: "SELECT MIN(launched_at) FROM panel_campaigns") else { return [] }
-                cursor = (first, 0)
-            }
-            guard let cursor else { return [] }
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT id, CAST(delivery_id AS TEXT), CAST(event AS TEXT), CAST(created_at AS TEXT) FROM push_receipts INDEXED BY push_receipts_time
-                WHERE created_at >= :time AND NOT (created_at = :time AND id <= :id)
-                ORDER BY created_at, id LIMIT :limit
-                """, arguments: ["time": cursor.createdAt, "id": cursor.id, "limit": limit])
-            return rows.map { row in
-                Receipt(id: row[0], deliveryID: (row[1] as String?) ?? "", level: Self.level((row[2] as String?) ?? ""), createdAt: (row[3] as String?) ?? "")
+            let after = try Int64.fetchOne(db, sql: "SELECT last_receipt_id FROM panel_receipt_reader WHERE id = 1") ?? 0
+            return try Row.fetchAll(db, sql: """
+                SELECT id, CAST(delivery_id AS TEXT), CAST(event AS TEXT) FROM push_receipts
+                WHERE id > ? ORDER BY id LIMIT ?
+                """, arguments: [after, limit]).map { row in
+                Receipt(id: row[0], deliveryID: (row[1] as String?) ?? "", level: Self.level((row[2] as String?) ?? ""))
             }
         }
     }

@@ -165,7 +165,50 @@ enum PanelMigrations {
           receipt_id  INTEGER NOT NULL
         );
         """),
+        // Campaigns in operation. Receipts are read by their id, never by a time a host's
+        // clock wrote: the time cursor goes. Receipts that confirm no push that went out are
+        // counted apart. Queued rows of other launched campaigns count for the frequency cap,
+        // found by user. Test users are the only recipients of test sends. A delivery over
+        // the cap when claimed becomes `capped` (the state CHECK is widened in Swift below).
+        (10, """
+        ALTER TABLE panel_campaigns ADD COLUMN name TEXT;
+        ALTER TABLE panel_campaigns ADD COLUMN ignored_receipts INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX panel_deliveries_waiting ON panel_deliveries(user_id, campaign_id) WHERE state IN ('queued', 'retry');
+        DROP TABLE panel_receipt_cursor;
+        CREATE TABLE panel_receipt_reader (
+          id               INTEGER PRIMARY KEY CHECK (id = 1),
+          last_receipt_id  INTEGER NOT NULL
+        );
+        CREATE TABLE panel_test_users (
+          user_id   INTEGER PRIMARY KEY,
+          added_by  INTEGER,
+          added_at  TEXT NOT NULL
+        );
+        """),
     ]
+
+    /// Steps that SQL alone cannot say, run after the SQL of their version.
+    static func afterStep(_ version: Int, in db: Database) throws {
+        if version == 10 { try widenDeliveryStates(in: db) }
+    }
+
+    /// Adds `capped` to `panel_deliveries.state`'s CHECK by editing the stored schema, as
+    /// SQLite documents for loosening a constraint: every stored row still satisfies it, so
+    /// nothing is rewritten. Rebuilding a table of millions of deliveries would hold the
+    /// backend's write lock for seconds. The schema version moves on so that every
+    /// connection reads the new definition.
+    static func widenDeliveryStates(in db: Database) throws {
+        let old = "'unknown', 'cancelled'))"
+        guard let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'panel_deliveries'"),
+              sql.contains(old)
+        else { throw DatabaseError(message: "panel_deliveries is not as version 8 made it") }
+        let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
+        try db.execute(sql: "PRAGMA writable_schema = ON")
+        try db.execute(sql: "UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = 'panel_deliveries'",
+                       arguments: [sql.replacingOccurrences(of: old, with: "'unknown', 'cancelled', 'capped'))")])
+        try db.execute(sql: "PRAGMA schema_version = \(version + 1)")
+        try db.execute(sql: "PRAGMA writable_schema = OFF")
+    }
 
     static var latestVersion: Int { steps.last?.version ?? 0 }
 
@@ -176,6 +219,7 @@ enum PanelMigrations {
             let current = try Int.fetchOne(db, sql: "SELECT MAX(version) FROM panel_schema_version") ?? 0
             for step in steps where step.version > current {
                 try db.execute(sql: step.sql)
+                try afterStep(step.version, in: db)
                 try db.execute(sql: "INSERT INTO panel_schema_version (version) VALUES (?)", arguments: [step.version])
             }
         }

@@ -6,6 +6,14 @@ import GRDB
 public struct Actor: Sendable, Equatable {
     public let identity: StaffIdentity?
     public let clientAddress: String?
+    /// Recorded as the actor when there is no staff member.
+    let nobodyName: String
+
+    init(identity: StaffIdentity?, clientAddress: String?, nobodyName: String = "cli") {
+        self.identity = identity
+        self.clientAddress = clientAddress
+        self.nobodyName = nobodyName
+    }
 
     public static func staff(_ identity: StaffIdentity, from clientAddress: String?) -> Actor {
         Actor(identity: identity, clientAddress: clientAddress)
@@ -14,8 +22,11 @@ public struct Actor: Sendable, Equatable {
     /// Recorded as "cli".
     public static let commandLine = Actor(identity: nil, clientAddress: nil)
 
+    /// The panel itself, for what its services decide (a campaign finished, stopped): "panel".
+    public static let panel = Actor(identity: nil, clientAddress: nil, nobodyName: "panel")
+
     func entry(_ action: AuditAction, target: String?, detail: String?) -> AuditEntry {
-        AuditEntry(actor: identity, actorEmail: identity == nil ? "cli" : nil, clientAddress: clientAddress,
+        AuditEntry(actor: identity, actorEmail: identity == nil ? nobodyName : nil, clientAddress: clientAddress,
                    action: action, target: target, detail: detail)
     }
 }

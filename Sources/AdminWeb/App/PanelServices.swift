@@ -73,7 +73,8 @@ public struct PanelServices: Sendable {
         }
         previews = AudiencePreviews(audience: audience, defaultTimeZone: configuration.defaultTimeZone, database: database)
         campaignProgress = CampaignProgressCache(campaigns: campaigns)
-        testSend = CampaignTestSend(database: database, push: configuration.push, templates: templates)
+        testSend = CampaignTestSend(database: database, push: configuration.push, templates: templates,
+                                    testUsers: TestUsers(database: database, audience: audience))
         banner = configuration.banner
         eventStreamLength = configuration.eventStreamLength
     }

@@ -58,14 +58,16 @@ struct CampaignsController {
 
     @Sendable func testSend(request: Request, context: StaffRequestContext) async throws -> Response {
         let id = try campaignID(context)
-        struct Form: Decodable { var email: String? }
-        let email = ((try? await request.decode(as: Form.self, context: context))?.email ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        struct Form: Decodable { var user: String? }
+        let typed = ((try? await request.decode(as: Form.self, context: context))?.user ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard let campaign = try await services.campaigns.find(id) else { throw PanelError.notFound("No campaign #\(id).") }
-        guard !email.isEmpty else { return try await page(context, .init(id: id, problems: ["Type the email of the user whose devices get the test."]), status: .badRequest).response() }
+        guard let userID = Int64(typed), userID > 0 else {
+            return try await page(context, .init(id: id, problems: ["Choose a test user to send the test to. Nothing was sent."]), status: .badRequest).response()
+        }
         do {
-            let lines = try await services.testSend.send(campaign, toEmail: String(email.prefix(320)), by: actor(context))
+            let lines = try await services.testSend.send(campaign, toUser: userID, by: actor(context))
             return try await page(context, .init(id: id, notice: CampaignNotice(.testSent, count: lines.count), testLines: lines)).response()
-        } catch let error as PushTestError {
+        } catch let error as CampaignError {
             return try await page(context, .init(id: id, problems: ["Nothing was sent: \(error.description)."]), status: .badRequest).response()
         }
     }
@@ -103,16 +105,8 @@ struct CampaignsController {
             return try await page(context, .init(id: id, problems: ["Not launched: \(error.description)."]), status: .conflict).response()
         }
         await services.previews.forget(id)
-        // Freezing a million-device audience takes seconds: it goes on after this answer, and
-        // a stop meanwhile is taken up at the next start.
-        let campaigns = services.campaigns, logger = context.logger
-        Task {
-            do {
-                try await campaigns.materialiseLaunched(id)
-            } catch {
-                logger.error("freezing a campaign's audience stopped; the next start goes on with it", metadata: ["campaign": "\(id)", "error": "\(error)"])
-            }
-        }
+        // The dispatcher service freezes the audience from here; a stop meanwhile is taken
+        // up at the next start.
         return .redirect(to: SiteURL.campaign(id: id, notice: CampaignNotice(.launched)).href, type: .normal)
     }
 

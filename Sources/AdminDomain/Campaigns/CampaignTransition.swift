@@ -1,0 +1,127 @@
+import Foundation
+import GRDB
+
+/// Every change of a campaign's status, in one place: from which statuses it may happen,
+/// where it goes, and the audit row it writes in the same transaction.
+public enum CampaignTransition: Sendable, Equatable {
+    /// A person launched a draft: its audience is frozen next.
+    case launch
+    /// The whole audience is frozen into deliveries.
+    case frozen
+    case pause
+    case resume
+    /// The panel stopped it on its own (a credentials problem, an unreadable segment).
+    case stop(reason: String)
+    case cancel
+    /// Every delivery settled.
+    case finish(reason: String?)
+
+    public var from: Set<CampaignStatus> {
+        switch self {
+        case .launch: [.draft]
+        case .frozen: [.materialising]
+        case .pause: [.sending]
+        case .resume: [.paused]
+        case .stop: [.sending, .materialising]
+        case .cancel: [.draft, .materialising, .sending, .paused]
+        case .finish: [.sending]
+        }
+    }
+
+    public var to: CampaignStatus {
+        switch self {
+        case .launch: .materialising
+        case .frozen, .resume: .sending
+        case .pause, .stop: .paused
+        case .cancel: .cancelled
+        case .finish: .finished
+        }
+    }
+
+    var action: AuditAction {
+        switch self {
+        case .launch: .campaignLaunched
+        case .frozen: .campaignFrozen
+        case .pause: .campaignPaused
+        case .resume: .campaignResumed
+        case .stop: .campaignStopped
+        case .cancel: .campaignCancelled
+        case .finish: .campaignFinished
+        }
+    }
+
+    var detail: String? {
+        switch self {
+        case .stop(let reason): String(reason.prefix(300))
+        case .finish(let reason): reason.map { String($0.prefix(300)) }
+        default: nil
+        }
+    }
+
+    /// Applies the move when the campaign's status allows it, with its audit row; else
+    /// throws a sentence naming the status. Returns the status it had.
+    @discardableResult
+    func apply(to id: Int64, by actor: Actor, now: Date, in db: Database, setting extra: String = "", _ arguments: StatementArguments = []) throws -> CampaignStatus {
+        guard let stored = try Stored<CampaignStatus>.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [id]) else {
+            throw CampaignError("there is no campaign #\(id)")
+        }
+        guard let current = stored.known, from.contains(current) else {
+            throw CampaignError("campaign #\(id) is \(stored.description)\(Self.refusal(for: self))")
+        }
+        let finishedAt: String? = to.isEnded ? SQLiteTime.string(now) : nil
+        var bound: StatementArguments = [to, detail, finishedAt]
+        bound += arguments
+        bound += [id]
+        try db.execute(sql: "UPDATE panel_campaigns SET status = ?, status_detail = ?, finished_at = COALESCE(?, finished_at)\(extra) WHERE id = ?",
+                       arguments: bound)
+        try AuditLog.insert(actor.entry(action, target: "campaign:\(id)", detail: "was \(current.rawValue)" + (detail.map { ": \($0)" } ?? "")),
+                            now: now, in: db)
+        return current
+    }
+
+    /// The panel's own moves, which simply do not happen when a person's move came first.
+    @discardableResult
+    func applyIfAllowed(to id: Int64, now: Date, in db: Database) throws -> Bool {
+        do {
+            try apply(to: id, by: .panel, now: now, in: db)
+            return true
+        } catch is CampaignError {
+            return false
+        }
+    }
+
+    private static func refusal(for transition: CampaignTransition) -> String {
+        switch transition {
+        case .launch: ", not a draft"
+        case .pause: ": only a campaign that is sending can be paused"
+        case .resume: ": only a paused campaign can be resumed"
+        case .cancel: ": it has ended already"
+        default: ""
+        }
+    }
+}
+
+extension CampaignTransition {
+    /// Finishes a sending campaign with nothing left waiting or in flight: called wherever a
+    /// delivery may have settled last (outcomes recorded, a claim that sent nothing, the end
+    /// of a freeze, a resume). A paused one finishes when resumed.
+    @discardableResult
+    static func finishIfSettled(_ id: Int64, now: Date, in db: Database) throws -> Bool {
+        guard try Stored<CampaignStatus>.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [id])?.known == .sending
+        else { return false }
+        let open = try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_counts
+                           WHERE campaign_id = ? AND state IN (\(DeliveryState.sql(DeliveryState.open))))
+            """, arguments: [id]) ?? true
+        guard !open else { return false }
+        let any = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_counts WHERE campaign_id = ?)",
+                                    arguments: [id]) ?? false
+        return try CampaignTransition.finish(reason: any ? nil : "no device could get it when its audience was frozen")
+            .applyIfAllowed(to: id, now: now, in: db)
+    }
+}
+
+public struct CampaignError: Error, CustomStringConvertible, Equatable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
