@@ -39,6 +39,10 @@ public struct LoadFixture: Sendable {
         let launched = try await campaigns.create(CampaignDraft(title: "Load launched", body: "Hello {{display_name}}",
                                                                 segment: CampaignSegment(plan: .premium)), by: actor)
         try await campaigns.launch(launched, by: actor)
+        // One test user, so that the test users page and the draft's test send list someone.
+        if let email = try await database.read({ db in try String.fetchOne(db, sql: "SELECT email FROM users WHERE id = 50") }) {
+            _ = try await TestUsers(database: database).add(email: email, by: actor)
+        }
         return LoadFixture(cookie: "panel_session=\(token)", typicalUserID: 50, whaleUserID: DemoSeeder.whaleUserID,
                            draftCampaignID: draft, launchedCampaignID: launched)
     }

@@ -36,6 +36,11 @@ public struct LoadPage: Sendable {
             LoadPage("campaign draft", "/campaigns/\(fixture.draftCampaignID)"),
             LoadPage("campaign confirm", "/campaigns/\(fixture.draftCampaignID)/confirm"),
             LoadPage("campaign status", "/campaigns/\(fixture.launchedCampaignID)"),
+            LoadPage("campaign android", "/campaigns/\(fixture.draftCampaignID)?platform=android&language=en"),
+            LoadPage("campaign edit", "/campaigns/\(fixture.draftCampaignID)/edit"),
+            LoadPage("campaign cancel ask", "/campaigns/\(fixture.launchedCampaignID)/cancel"),
+            LoadPage("campaigns by status", "/campaigns?status=draft"),
+            LoadPage("test users", "/campaigns/test-users"),
         ]
     }
 }

@@ -22,11 +22,20 @@ public struct CampaignText: Sendable {
         self.library = library
     }
 
-    /// Values are cut to `valueLimit` characters; empty ones get their fallback.
+    /// Values are cut to `valueLimit` characters; empty ones get their fallback. Plural
+    /// forms follow the chosen template's language; the campaign's own text is English, so
+    /// its plural forms follow English's rule whatever the recipient's locale.
     public func render(locale: String, values: [String: String]) -> (title: String, body: String) {
+        let filled = renderReporting(locale: locale, values: values)
+        return (filled.title, filled.body)
+    }
+
+    /// As `render`, and the placeholders that the recipient's variant uses whose value was
+    /// empty or missing, so got their fallback: empty when every one had a value.
+    public func renderReporting(locale: String, values: [String: String]) -> (title: String, body: String, fallbacks: Set<String>) {
         let cut = values.mapValues { String($0.prefix(Self.valueLimit)) }
         let chosen = template.flatMap { library.template($0, locale: locale) } ?? own
-        return chosen.render(cut)
+        return chosen.renderReporting(cut)
     }
 
     /// The longest each placeholder can be filled with, for the worst-case payload size:

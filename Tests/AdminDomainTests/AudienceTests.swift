@@ -165,7 +165,15 @@ import TestSupport
 
         let campaigns = Campaigns(database: database, usersPerChunk: 53)
         let id = try await campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine, now: Self.now)
-        #expect(try await campaigns.launch(id, by: .commandLine, now: Self.now).deliveries == all.reachableDevices)
+        let written = try await campaigns.launch(id, by: .commandLine, now: Self.now).deliveries
+        // The reachable are queued; devices over the frequency cap are written as capped, so
+        // that the campaign's page shows them, and are never sent.
+        let states = try await database.read { db in
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT state, COUNT(*) FROM panel_deliveries WHERE campaign_id = ? GROUP BY state",
+                                                              arguments: [id]).map { (row: Row) -> (String, Int) in (row[0], row[1]) })
+        }
+        #expect(states == ["queued": all.reachableDevices, "capped": all.excludedDevices[.frequencyCap] ?? -1])
+        #expect(written == all.reachableDevices + (all.excludedDevices[.frequencyCap] ?? 0))
     }
 }
 

@@ -122,6 +122,20 @@ import TestSupport
         #expect(pushes.count == 1 && pushes.first?.receipt == 2 && pushes.first?.campaignID == id)
     }
 
+    /// The four reachable users of the fixture: Ana has a name, two items and a passport
+    /// due within the week; user 920002 has no name; nobody else has anything due.
+    @Test func thePreviewCountsTheRecipientsWhoWouldGetAFallback() async throws {
+        let (temp, database) = try await Self.prepare()
+        defer { temp.remove() }
+        let all = try await Audience().preview(Self.segment, schedule: .now, fallbacks: Set(FallbackGroup.allCases), in: database,
+                                               now: SendTimeTests.date("2026-11-20 12:00:00"), ranges: 3)
+        #expect(all.counts.reachableUsers == 4)
+        #expect(all.fallbackUsers == [.name: 1, .items: 3, .documents: 3])
+        let plain = try await Audience().preview(Self.segment, schedule: .now, in: database, now: SendTimeTests.date("2026-11-20 12:00:00"))
+        #expect(plain.fallbackUsers.isEmpty, "a message without placeholders counts none")
+        #expect(FallbackGroup.used(in: ["Hi {{display_name}}", "{{first_expiring_document}} soon"]) == [.name, .documents])
+    }
+
     @Test func recipientValuesComeFromTheUsersRowsAndItemsDueWithinAWeek() async throws {
         let (temp, database) = try await Self.prepare()
         defer { temp.remove() }
@@ -129,7 +143,8 @@ import TestSupport
         #expect(values.count == 2)
         let ana = try #require(values[920001])
         #expect(ana.locale == "pt-BR")
-        #expect(ana.values == ["display_name": "Ana", "plan": "free", "expiring_count": "3", "first_expiring_item": "Passaporte", "days_left": "1"])
+        #expect(ana.values == ["display_name": "Ana", "plan": "free", "expiring_count": "3", "first_expiring_item": "Passaporte", "days_left": "1",
+                               "expiring_documents": "1", "first_expiring_document": "Passaporte", "document_days_left": "1"])
         #expect(values[920002]?.values["display_name"] == nil && values[920002]?.values["expiring_count"] == nil)
     }
 }

@@ -88,6 +88,24 @@ import TestSupport
         #expect(try await setup.dispatch(campaign: id) == "cancelled")
     }
 
+    @Test func aLaunchWhoseAudienceCannotBeReadEndsSayingSo() async throws {
+        let setup = try await Setup.start()
+        defer { Task { await setup.stop() } }
+        let campaigns = Campaigns(database: setup.database)
+        let id = try await campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
+        try await campaigns.begin(id, schedule: .now, by: .commandLine)
+        // A newer panel's segment, say.
+        try await setup.database.write { db in
+            try db.execute(sql: "UPDATE panel_campaigns SET segment = '{\"plan\":\"gold\"}' WHERE id = ?", arguments: [id])
+        }
+        #expect(try await setup.dispatch(campaign: id) == "finished")
+        let detail = try await setup.database.read { db in
+            try String.fetchOne(db, sql: "SELECT status_detail FROM panel_campaigns WHERE id = ?", arguments: [id])
+        }
+        #expect(detail?.contains("nothing was sent") == true)
+        #expect(try await setup.states(campaign: id).isEmpty)
+    }
+
     @Test func theDispatcherFreezesALaunchedAudienceItself() async throws {
         let setup = try await Setup.start()
         defer { Task { await setup.stop() } }

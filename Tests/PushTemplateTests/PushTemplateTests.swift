@@ -11,7 +11,7 @@ import TestSupport
         let template = try #require(library.template("expiring-soon", locale: "en-GB"))
         let filled = template.render(["display_name": "Ana <b>&", "expiring_count": "3", "first_expiring_item": "Milk \"2%\"",
                                       "days_left": "2", "plan": "free"])
-        #expect(filled.title == "Ana <b>&, 3 items expire soon", "plain text: nothing escaped")
+        #expect(filled.title == "Hi Ana <b>&, 3 items expire soon", "plain text: nothing escaped")
         #expect(filled.body == "Milk \"2%\" expires in 2 days. Open Expiry Tracker to plan your meals.")
         #expect(library.template("expiring-soon", locale: "pt-BR")?.language == "pt")
         #expect(library.template("expiring-soon", locale: "de-DE")?.language == "en", "English otherwise")

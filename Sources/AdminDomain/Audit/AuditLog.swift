@@ -48,6 +48,7 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case campaignTestRefused = "campaign_test_refused"
     case testUserAdded = "test_user_added"
     case testUserRemoved = "test_user_removed"
+    case testUsersViewed = "test_users_viewed"
 }
 
 public struct AuditEntry: Sendable {
@@ -80,6 +81,14 @@ public struct AuditLog: Sendable {
 
     public func append(_ entry: AuditEntry, now: Date = Date()) async throws {
         try await database.write { db in try Self.insert(entry, now: now, in: db) }
+    }
+
+    /// Several rows in one transaction: one look that showed several people, a row each.
+    public func append(_ entries: [AuditEntry], now: Date = Date()) async throws {
+        guard !entries.isEmpty else { return }
+        try await database.write { db in
+            for entry in entries { try Self.insert(entry, now: now, in: db) }
+        }
     }
 
     /// The row inside a caller's transaction: a change and its audit row commit together

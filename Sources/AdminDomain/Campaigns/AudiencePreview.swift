@@ -11,6 +11,9 @@ public struct AudiencePreview: Sendable, Equatable {
     public var invalidTimeZones = 0
     /// Reachable users whose quiet hours do not read as 'HH:MM': counted as none.
     public var malformedQuietHours = 0
+    /// Reachable users whose message would fill a placeholder group with its fallback
+    /// (counted only for the groups asked for).
+    public var fallbackUsers: [FallbackGroup: Int] = [:]
     /// Up to ten reachable users, lowest ids first.
     public var samples: [SampleRecipient] = []
     public var elapsed: Duration = .zero
@@ -26,10 +29,36 @@ public struct AudiencePreview: Sendable, Equatable {
         inQuietHours += other.inQuietHours
         invalidTimeZones += other.invalidTimeZones
         malformedQuietHours += other.malformedQuietHours
+        fallbackUsers.merge(other.fallbackUsers, uniquingKeysWith: +)
         samples = Array((samples + other.samples).sorted { $0.userID < $1.userID }.prefix(AudiencePreview.sampleSize))
     }
 
     public static let sampleSize = 10
+}
+
+/// Placeholders whose values come from the same rows: a recipient without them gets the
+/// fallbacks of the whole group.
+public enum FallbackGroup: String, CaseIterable, Sendable, Hashable {
+    /// `display_name`: no name, or only spaces.
+    case name
+    /// `expiring_count`, `first_expiring_item`, `days_left`: nothing expiring within 7 days.
+    case items
+    /// `expiring_documents`, `first_expiring_document`, `document_days_left`: no document
+    /// expiring within 30 days.
+    case documents
+
+    public var placeholders: [String] {
+        switch self {
+        case .name: ["display_name"]
+        case .items: ["expiring_count", "first_expiring_item", "days_left"]
+        case .documents: ["expiring_documents", "first_expiring_document", "document_days_left"]
+        }
+    }
+
+    /// The groups a message's text names.
+    public static func used(in texts: [String]) -> Set<FallbackGroup> {
+        Set(allCases.filter { group in group.placeholders.contains { name in texts.contains { $0.contains(name) } } })
+    }
 }
 
 /// One user the campaign would reach, with what their message would be filled with.
@@ -44,6 +73,7 @@ extension Audience {
     /// Counted over user-id ranges, two at a time, each range its own short read: a page
     /// that shows `progress` never waits on a scan, and the backend never waits on us.
     public func preview(_ segment: CampaignSegment, schedule: CampaignSchedule, defaultTimeZone: String = "UTC",
+                        fallbacks: Set<FallbackGroup> = [],
                         in database: PanelDatabase, now: Date = Date(), ranges: Int = 16, parallel: Int = 2,
                         progress: @escaping @Sendable (Double) async -> Void = { _ in }) async throws -> AudiencePreview {
         let started = ContinuousClock.now
@@ -54,7 +84,7 @@ extension Audience {
         guard last >= first else { return AudiencePreview() }
         let span = (last - first) / Int64(max(1, ranges)) + 1
         let bounds = stride(from: first - 1, to: last, by: Int(span)).map { ($0, min(last, $0 + span)) }
-        let sql = previewSQL(segment, schedule: schedule, defaultTimeZone: defaultTimeZone, now: now)
+        let sql = previewSQL(segment, schedule: schedule, defaultTimeZone: defaultTimeZone, fallbacks: fallbacks, now: now)
         var total = AudiencePreview()
         try await withThrowingTaskGroup(of: AudiencePreview.self) { group in
             var next = 0, done = 0
@@ -72,6 +102,8 @@ extension Audience {
                 start()
             }
         }
+        // A group asked for and never met counts zero, which the page says too.
+        for group in fallbacks where total.fallbackUsers[group] == nil { total.fallbackUsers[group] = 0 }
         total.elapsed = ContinuousClock.now - started
         return total
     }
@@ -82,30 +114,51 @@ extension Audience {
         let arguments: [String: DatabaseValue]
     }
 
-    func previewSQL(_ segment: CampaignSegment, schedule: CampaignSchedule, defaultTimeZone: String, now: Date) -> PreviewSQL {
+    func previewSQL(_ segment: CampaignSegment, schedule: CampaignSchedule, defaultTimeZone: String, fallbacks: Set<FallbackGroup> = [],
+                    now: Date) -> PreviewSQL {
         let (from, fixed) = from(segment, now: now, extra: [SQLCondition("u.id > :after AND u.id <= :upTo")])
         var arguments = fixed
         arguments["sendAt"] = SQLiteTime.string(schedule.plannedAt.map { max($0, now) } ?? now).databaseValue
         arguments["localTime"] = schedule.localTime?.description.databaseValue ?? .null
         arguments["defaultZone"] = defaultTimeZone.databaseValue
+        let today = SQLiteTime.dayString(daysSinceEpoch: Int64((now.timeIntervalSince1970 / 86_400).rounded(.down)))
+        arguments["fallbackToday"] = today.databaseValue
         let reason = classification(now: now).sql
-        // Materialised so that each row's reason is worked out once for both counts.
+        // Each group's "no value" condition, the same rows `RecipientValues` reads; 0 when
+        // the message does not name the group, so that a plain message costs nothing more.
+        let noName = fallbacks.contains(.name) ? "(dn IS NULL OR trim(CAST(dn AS TEXT)) = '')" : "0"
+        let noItems = fallbacks.contains(.items) ? """
+            NOT EXISTS (SELECT 1 FROM food_items f INDEXED BY food_items_user WHERE f.user_id = uid AND f.deleted_at IS NULL
+                          AND f.consumed_at IS NULL AND f.expiry_date BETWEEN :fallbackToday AND date(:fallbackToday, '+\(RecipientValues.expiringWithinDays) days'))
+            AND NOT EXISTS (SELECT 1 FROM documents o INDEXED BY documents_user WHERE o.user_id = uid AND o.deleted_at IS NULL
+                          AND o.expiry_date BETWEEN :fallbackToday AND date(:fallbackToday, '+\(RecipientValues.expiringWithinDays) days'))
+            """ : "0"
+        let noDocuments = fallbacks.contains(.documents) ? """
+            NOT EXISTS (SELECT 1 FROM documents o INDEXED BY documents_user WHERE o.user_id = uid AND o.deleted_at IS NULL
+                          AND o.expiry_date BETWEEN :fallbackToday AND date(:fallbackToday, '+\(RecipientValues.documentsWithinDays) days'))
+            """ : "0"
+        // Materialised so that each row's reason, and its fallbacks, are worked out once for both counts.
         let counts = """
-            WITH r AS MATERIALIZED (
+            WITH r0 AS MATERIALIZED (
               SELECT \(reason) AS reason, u.id AS uid, d.id AS did, COALESCE(CAST(d.platform AS TEXT), '') AS platform,
-                     COALESCE(CAST(d.push_provider AS TEXT), '') AS provider, u.timezone AS tz, s.quiet_start AS qs, s.quiet_end AS qe
-              \(from))
+                     COALESCE(CAST(d.push_provider AS TEXT), '') AS provider, u.timezone AS tz, s.quiet_start AS qs, s.quiet_end AS qe,
+                     u.display_name AS dn
+              \(from)),
+            r AS MATERIALIZED (
+              SELECT *, CASE WHEN reason = 'reachable' THEN (\(noName)) + 2 * (\(noItems)) + 4 * (\(noDocuments)) ELSE 0 END AS fb FROM r0)
             SELECT 'devices', reason, platform, provider, COUNT(did),
                    SUM(CASE WHEN reason = 'reachable' AND qs IS NOT NULL AND qe IS NOT NULL
                             AND panel_due_at(:sendAt, tz, qs, qe, :localTime, :defaultZone)
                                 IS NOT panel_due_at(:sendAt, tz, NULL, NULL, :localTime, :defaultZone) THEN 1 ELSE 0 END),
-                   0, 0
+                   0, 0, 0, 0, 0
             FROM r GROUP BY reason, platform, provider
             UNION ALL
             SELECT 'users', reason, '', '', COUNT(DISTINCT uid), 0,
                    COUNT(DISTINCT CASE WHEN reason = 'reachable' AND NOT panel_is_timezone(tz) THEN uid END),
                    COUNT(DISTINCT CASE WHEN reason = 'reachable' AND ((qs IS NOT NULL AND NOT panel_is_local_time(qs))
-                                                                   OR (qe IS NOT NULL AND NOT panel_is_local_time(qe))) THEN uid END)
+                                                                   OR (qe IS NOT NULL AND NOT panel_is_local_time(qe))) THEN uid END),
+                   COUNT(DISTINCT CASE WHEN fb & 1 THEN uid END), COUNT(DISTINCT CASE WHEN fb & 2 THEN uid END),
+                   COUNT(DISTINCT CASE WHEN fb & 4 THEN uid END)
             FROM r GROUP BY reason
             """
         let samples = """
@@ -137,6 +190,10 @@ extension Audience {
                     part.counts.reachableUsers += count
                     part.invalidTimeZones += row[6] as Int
                     part.malformedQuietHours += row[7] as Int
+                    for (index, group) in [(8, FallbackGroup.name), (9, .items), (10, .documents)] {
+                        let count: Int = row[index]
+                        if count > 0 { part.fallbackUsers[group, default: 0] += count }
+                    }
                 } else if let exclusion = Exclusion(rawValue: reason) {
                     part.counts.excludedUsers[exclusion, default: 0] += count
                 }

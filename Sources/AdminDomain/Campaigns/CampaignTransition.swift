@@ -22,9 +22,10 @@ public enum CampaignTransition: Sendable, Equatable {
         case .frozen: [.materialising]
         case .pause: [.sending]
         case .resume: [.paused]
-        case .stop: [.sending, .materialising]
+        case .stop: [.sending]
         case .cancel: [.draft, .materialising, .sending, .paused]
-        case .finish: [.sending]
+        // From materialising only when its audience cannot be frozen at all.
+        case .finish: [.sending, .materialising]
         }
     }
 

@@ -281,7 +281,9 @@ extension Campaigns {
         }
         guard let segment = stored.flatMap(CampaignSegment.fromStoredText) else {
             _ = try await database.write { db in
-                try CampaignTransition.stop(reason: "its segment cannot be read").applyIfAllowed(to: id, now: now, in: db)
+                // Nothing can be frozen, so nothing was or will be sent: it ends here.
+                try CampaignTransition.finish(reason: "its audience cannot be read by this version of the panel: nothing was sent")
+                    .applyIfAllowed(to: id, now: now, in: db)
             }
             return LaunchReport()
         }

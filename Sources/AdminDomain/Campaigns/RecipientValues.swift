@@ -12,6 +12,9 @@ public struct RecipientValues: Sendable, Equatable {
     /// Items (food neither eaten nor deleted, documents not deleted) expiring within this
     /// many days count for `expiring_count` and `first_expiring_item`.
     public static let expiringWithinDays = 7
+    /// Documents need more notice: those expiring within this many days fill the documents
+    /// placeholders.
+    public static let documentsWithinDays = 30
 
     public static func load(_ userIDs: [Int64], in database: PanelDatabase, now: Date = Date()) async throws -> [Int64: RecipientValues] {
         guard !userIDs.isEmpty else { return [:] }
@@ -36,12 +39,18 @@ public struct RecipientValues: Sendable, Equatable {
                  UNION ALL
                  SELECT o.title, o.expiry_date FROM documents o INDEXED BY documents_user
                  WHERE o.user_id = u.id AND o.deleted_at IS NULL AND o.expiry_date BETWEEN :today AND date(:today, :window))
-               ORDER BY expiry_date LIMIT 1)
+               ORDER BY expiry_date LIMIT 1),
+              (SELECT COUNT(*) FROM documents o INDEXED BY documents_user WHERE o.user_id = u.id AND o.deleted_at IS NULL
+                 AND o.expiry_date BETWEEN :today AND date(:today, :documentWindow)),
+              (SELECT CAST(o.title AS TEXT) || char(31) || CAST(o.expiry_date AS TEXT) FROM documents o INDEXED BY documents_user
+               WHERE o.user_id = u.id AND o.deleted_at IS NULL AND o.expiry_date BETWEEN :today AND date(:today, :documentWindow)
+               ORDER BY o.expiry_date LIMIT 1)
             FROM users u WHERE u.id = :id
             """)
         let todayDay = Day(today)
         for id in Set(userIDs) {
-            guard let row = try Row.fetchOne(statement, arguments: ["id": id, "today": today, "window": "+\(expiringWithinDays) days"]) else { continue }
+            guard let row = try Row.fetchOne(statement, arguments: ["id": id, "today": today, "window": "+\(expiringWithinDays) days",
+                                                                   "documentWindow": "+\(documentsWithinDays) days"]) else { continue }
             var values: [String: String] = [:]
             values["display_name"] = row[0]
             values["plan"] = row[1]
@@ -51,6 +60,14 @@ public struct RecipientValues: Sendable, Equatable {
                 values["first_expiring_item"] = String(first[0])
                 if let day = Day(String(first[1])), let todayDay {
                     values["days_left"] = String(day.daysSinceEpoch - todayDay.daysSinceEpoch)
+                }
+            }
+            let documents: Int = row[5]
+            if documents > 0 { values["expiring_documents"] = String(documents) }
+            if let first = (row[6] as String?)?.split(separator: "\u{1F}", omittingEmptySubsequences: false), first.count == 2 {
+                values["first_expiring_document"] = String(first[0])
+                if let day = Day(String(first[1])), let todayDay {
+                    values["document_days_left"] = String(day.daysSinceEpoch - todayDay.daysSinceEpoch)
                 }
             }
             found[id] = RecipientValues(userID: id, locale: (row[2] as String?) ?? "en", values: values)

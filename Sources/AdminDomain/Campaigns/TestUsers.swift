@@ -9,7 +9,9 @@ public struct TestUsers: Sendable {
     /// Test sends a staff member may make in a minute.
     public let perMinute: Int
 
-    public init(database: PanelDatabase, audience: Audience = Audience(), perMinute: Int = 10) {
+    public static let defaultPerMinute = 10
+
+    public init(database: PanelDatabase, audience: Audience = Audience(), perMinute: Int = TestUsers.defaultPerMinute) {
         self.database = database
         self.audience = audience
         self.perMinute = perMinute

@@ -34,9 +34,12 @@ actor AudiencePreviews {
         guard let segment = campaign.segment else { return .failed("This campaign's audience was saved by a newer panel and cannot be read here.") }
         set(.counting(progress: 0), for: campaign.id)
         let (audience, zone, database, id, schedule) = (audience, defaultTimeZone, database, campaign.id, campaign.schedule)
+        // A template's languages name the same placeholders as its English text, stored here.
+        let fallbacks = FallbackGroup.used(in: [campaign.title, campaign.body])
         Task {
             do {
-                let preview = try await audience.preview(segment, schedule: schedule, defaultTimeZone: zone, in: database) { fraction in
+                let preview = try await audience.preview(segment, schedule: schedule, defaultTimeZone: zone, fallbacks: fallbacks,
+                                                         in: database) { fraction in
                     await self.set(.counting(progress: fraction), for: id)
                 }
                 self.set(.ready(preview, at: Date()), for: id)

@@ -15,12 +15,16 @@ struct CampaignsController {
         routes.get(.campaigns(), requires: .manageCampaigns, use: list)
         routes.get(.newCampaign, requires: .manageCampaigns, use: composer)
         routes.post(.newCampaign, requires: .manageCampaigns, use: create)
+        TestUsersController(services: services).addRoutes(to: routes)
         routes.get(.campaign(id: nil), requires: .manageCampaigns, use: show)
+        routes.get(.campaignEdit(id: nil), requires: .manageCampaigns, use: editor)
+        routes.post(.campaignEdit(id: nil), requires: .manageCampaigns, use: saveEdit)
         routes.post(.campaignTestSend(id: nil), requires: .manageCampaigns, use: testSend)
         routes.get(.campaignConfirm(id: nil), requires: .manageCampaigns, use: confirm)
         routes.post(.campaignConfirm(id: nil), requires: .manageCampaigns, use: launch)
         for action in CampaignAction.allCases {
             routes.post(.campaignAction(id: nil, action), requires: .manageCampaigns, use: act(action))
+            if action.asksFirst { routes.get(.campaignAction(id: nil, action), requires: .manageCampaigns, use: ask(action)) }
         }
         routes.get(.campaignEvents(id: nil), requires: .manageCampaigns, use: events)
     }
@@ -31,7 +35,14 @@ struct CampaignsController {
             guard let value = Int64(text) else { throw PanelError(status: .badRequest, sentence: "That page link is broken: go back to the first page.") }
             before = value
         }
-        return HTMLPage(CampaignListView(model: try await CampaignListModel.load(services, before), viewer: context.viewer))
+        var status: CampaignStatus?
+        if let text = request.uri.queryParameters.get("status"), !text.isEmpty {
+            guard let value = CampaignStatus(rawValue: text) else {
+                throw PanelError(status: .badRequest, sentence: "There is no campaign status “\(text.prefix(60))”: choose one of the links above the list.")
+            }
+            status = value
+        }
+        return HTMLPage(CampaignListView(model: try await CampaignListModel.load(services, .init(before: before, status: status)), viewer: context.viewer))
     }
 
     @Sendable func composer(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
@@ -53,7 +64,55 @@ struct CampaignsController {
         let id = try campaignID(context)
         var query: [String: String] = [:]
         for name in ["notice", "count"] { query[name] = request.uri.queryParameters.get(name) }
-        return try await page(context, .init(id: id, notice: CampaignNotice(query: query)))
+        let choice = MessagePreviewChoice(request: request)
+        return try await page(context, .init(id: id, notice: CampaignNotice(query: query), choice: choice))
+    }
+
+    @Sendable func editor(request: Request, context: StaffRequestContext) async throws -> Response {
+        let id = try campaignID(context)
+        guard let campaign = try await services.campaigns.find(id) else { throw PanelError.notFound("No campaign #\(id).") }
+        guard campaign.status.known == .draft else {
+            return try await page(context, .init(id: id, problems: ["Only a draft can be edited: this campaign is \(campaign.status). Duplicate it to change it."]),
+                                  status: .conflict).response()
+        }
+        let model = ComposerModel(form: ComposerForm(campaign: campaign), library: services.templates, templateProblem: services.templateProblem,
+                                  editing: id)
+        return HTMLPage(ComposerView(model: model, viewer: context.viewer)).response()
+    }
+
+    @Sendable func saveEdit(request: Request, context: StaffRequestContext) async throws -> Response {
+        let id = try campaignID(context)
+        let form = ComposerForm(body: try await bodyText(request))
+        let result = form.read(templates: services.templates, now: Date())
+        guard let draft = result.draft else {
+            let model = ComposerModel(form: form, problems: result.problems, library: services.templates, templateProblem: services.templateProblem,
+                                      editing: id)
+            return HTMLPage(ComposerView(model: model, viewer: context.viewer), status: .badRequest).response()
+        }
+        do {
+            try await services.campaigns.edit(id, to: draft, by: actor(context))
+        } catch let error as CampaignError {
+            let model = ComposerModel(form: form, problems: ["Not saved: \(error.description)."], library: services.templates,
+                                      templateProblem: services.templateProblem, editing: id)
+            return HTMLPage(ComposerView(model: model, viewer: context.viewer), status: .conflict).response()
+        }
+        await services.previews.forget(id)
+        return .redirect(to: SiteURL.campaign(id: id, notice: CampaignNotice(.edited)).href, type: .normal)
+    }
+
+    /// The page that asks before a cancel or a delete.
+    func ask(_ action: CampaignAction) -> @Sendable (Request, StaffRequestContext) async throws -> Response {
+        { [services] _, context in
+            let id = try campaignID(context)
+            guard let campaign = try await services.campaigns.find(id) else { throw PanelError.notFound("No campaign #\(id).") }
+            guard campaign.status.known.map(action.allowed.contains) == true else {
+                let sentence = action == .delete ? "Only a draft can be deleted: this campaign is \(campaign.status)."
+                                                 : "Only a campaign being prepared, sent or paused can be cancelled: this one is \(campaign.status)."
+                return try await page(context, .init(id: id, problems: [sentence]), status: .conflict).response()
+            }
+            let progress = action == .cancel ? try await services.campaigns.progress(id) : nil
+            return HTMLPage(CampaignAskView(campaign: campaign, action: action, progress: progress, viewer: context.viewer)).response()
+        }
     }
 
     @Sendable func testSend(request: Request, context: StaffRequestContext) async throws -> Response {
@@ -126,11 +185,19 @@ struct CampaignsController {
                 case .cancel:
                     _ = try await services.campaigns.cancel(id, by: actor)
                     notice = CampaignNotice(.cancelled)
+                case .duplicate:
+                    let copy = try await services.campaigns.duplicate(id, by: actor)
+                    return .redirect(to: SiteURL.campaign(id: copy, notice: CampaignNotice(.duplicated, count: Int(id))).href, type: .normal)
+                case .delete:
+                    try await services.campaigns.delete(id, by: actor)
+                    await services.previews.forget(id)
+                    return .redirect(to: SiteURL.campaigns().href, type: .normal)
                 }
             } catch let error as CampaignError {
                 return try await page(context, .init(id: id, problems: ["Nothing changed: \(error.description)."]), status: .conflict).response()
             }
-            if action != .resume {
+            await services.campaignProgress.forget(id)
+            if action == .pause || action == .cancel {
                 // Sends already in flight finish within a second; what went out is counted after.
                 var progress = try await services.campaigns.progress(id)
                 let deadline = ContinuousClock.now + .milliseconds(1_500)
@@ -138,7 +205,7 @@ struct CampaignsController {
                     try await Task.sleep(for: .milliseconds(50))
                     progress = try await services.campaigns.progress(id)
                 }
-                notice.count = progress.accepted + progress.unknown + progress.sending
+                notice.count = progress.sent
             }
             return .redirect(to: SiteURL.campaign(id: id, notice: notice).href, type: .normal)
         }
@@ -182,11 +249,17 @@ struct CampaignsController {
 
     private func page(_ context: StaffRequestContext, _ input: CampaignPageModel.Input, status: HTTPResponse.Status = .ok) async throws -> HTMLPage {
         let model = try await CampaignPageModel.load(services, input)
-        if case .ready(let preview, _)? = model.preview, !preview.samples.isEmpty {
-            try await services.audit(context, .campaignPreviewed, target: "campaign:\(model.campaign.id)",
-                                     detail: "sample users " + preview.samples.map { "#\($0.userID)" }.joined(separator: " "))
-        }
-        return HTMLPage(CampaignPageView(model: model, viewer: context.viewer), status: status)
+        // Each user the page shows (the sample table, the filled message), a row each, so
+        // that a search of the log by `user:N` finds every look.
+        var shown: [Int64] = []
+        if case .ready(let preview, _)? = model.preview { shown = preview.samples.map(\.userID) }
+        for id in model.shownUsers where !shown.contains(id) { shown.append(id) }
+        try await services.signIn.audit.append(shown.map {
+            AuditEntry(actor: context.identity, clientAddress: context.clientAddress, action: .campaignPreviewed, target: "user:\($0)",
+                       detail: "shown in the preview of campaign #\(model.campaign.id)")
+        })
+        // A preview choice the page does not offer was refused with its sentence on the page.
+        return HTMLPage(CampaignPageView(model: model, viewer: context.viewer), status: status == .ok && model.choiceRefused ? .badRequest : status)
     }
 
     private func actor(_ context: StaffRequestContext) -> Actor {

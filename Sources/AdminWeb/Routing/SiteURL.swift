@@ -41,9 +41,16 @@ enum SiteURL: Sendable, Equatable {
     case userActivity(id: Int64?, ActivityLogForm = ActivityLogForm())
     case activity(ActivityForm = ActivityForm())
     case activityCSV(ActivityForm)
-    case campaigns(before: Int64? = nil)
+    /// Newest first; only those in `status` when one is given.
+    case campaigns(before: Int64? = nil, status: CampaignStatus? = nil)
     case newCampaign
-    case campaign(id: Int64?, notice: CampaignNotice? = nil)
+    /// GET: the composer filled with a draft; POST: saves it.
+    case campaignEdit(id: Int64?)
+    /// The test users, who alone get test sends; POST adds one by email.
+    case testUsers(notice: String? = nil)
+    case removeTestUser(userID: Int64?)
+    /// `sample`, `language` and `platform` choose what the draft's message preview shows.
+    case campaign(id: Int64?, notice: CampaignNotice? = nil, preview: MessagePreviewChoice = MessagePreviewChoice())
     case campaignTestSend(id: Int64?)
     /// GET: the confirmation page; POST: the launch.
     case campaignConfirm(id: Int64?)
@@ -90,7 +97,10 @@ enum SiteURL: Sendable, Equatable {
         case .activityCSV: "/activity.csv"
         case .campaigns: "/campaigns"
         case .newCampaign: "/campaigns/new"
-        case let .campaign(id, _): "/campaigns/\(id.map(String.init) ?? ":id")"
+        case let .campaign(id, _, _): "/campaigns/\(id.map(String.init) ?? ":id")"
+        case let .campaignEdit(id): "/campaigns/\(id.map(String.init) ?? ":id")/edit"
+        case .testUsers: "/campaigns/test-users"
+        case let .removeTestUser(id): "/campaigns/test-users/\(id.map(String.init) ?? ":id")/remove"
         case let .campaignTestSend(id): "/campaigns/\(id.map(String.init) ?? ":id")/test-send"
         case let .campaignConfirm(id): "/campaigns/\(id.map(String.init) ?? ":id")/confirm"
         case let .campaignAction(id, action): "/campaigns/\(id.map(String.init) ?? ":id")/\(action.rawValue)"
@@ -142,10 +152,13 @@ enum SiteURL: Sendable, Equatable {
             return withQuery(form.queryItems)
         case let .activity(form), let .activityCSV(form):
             return withQuery(form.queryItems)
-        case let .campaigns(before?):
-            return withQuery("before", String(before))
-        case let .campaign(_, notice?):
-            return withQuery(notice.queryItems)
+        case let .campaigns(before, status):
+            return withQuery((status.map { [URLQueryItem(name: "status", value: $0.rawValue)] } ?? [])
+                + (before.map { [URLQueryItem(name: "before", value: String($0))] } ?? []))
+        case let .campaign(_, notice, preview):
+            return withQuery((notice?.queryItems ?? []) + preview.queryItems)
+        case let .testUsers(notice?):
+            return withQuery("notice", notice)
         default:
             return path
         }

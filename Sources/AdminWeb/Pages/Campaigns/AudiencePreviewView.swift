@@ -33,6 +33,15 @@ struct AudiencePreviewView: HTMLComponent {
                 li { "\(Format.grouped(preview.inQuietHours)) devices are in their owner's quiet hours at the planned time: theirs wait until the quiet hours end." }
                 li { "\(Format.grouped(preview.invalidTimeZones)) users have a timezone that is not one: the default is used for them." }
                 li { "\(Format.grouped(preview.malformedQuietHours)) users have quiet hours that do not read as HH:MM: counted as none." }
+                // Only the placeholder groups the message names were counted.
+                for group in FallbackGroup.allCases {
+                    if let users = preview.fallbackUsers[group] {
+                        li(.class("fallbacks")) {
+                            "\(Format.grouped(users)) of \(Format.grouped(preview.counts.reachableUsers)) recipients would get a fallback for "
+                            "\(group.placeholders.map { "{{\($0)}}" }.joined(separator: ", ")) (\(Self.why(group)))."
+                        }
+                    }
+                }
             }
             if !preview.samples.isEmpty {
                 DataTable(caption: "Ten of the recipients (lowest user ids)",
@@ -50,6 +59,14 @@ struct AudiencePreviewView: HTMLComponent {
                               ])
                           })
             }
+        }
+    }
+
+    static func why(_ group: FallbackGroup) -> String {
+        switch group {
+        case .name: "no name"
+        case .items: "nothing expiring within \(RecipientValues.expiringWithinDays) days"
+        case .documents: "no document expiring within \(RecipientValues.documentsWithinDays) days"
         }
     }
 }

@@ -1,24 +1,46 @@
 import AdminDomain
 import Foundation
 
-/// What can be done to a campaign once composed; each is a POST to `.campaignAction`.
+/// What can be done to a campaign; each is a POST to `.campaignAction`. Those that cannot be
+/// taken back ask first on a page of their own (a GET of the same URL).
 enum CampaignAction: String, CaseIterable, Sendable {
-    case pause, resume, cancel
+    case pause, resume, cancel, duplicate, delete
 
     var button: String {
         switch self {
         case .pause: "Pause"
         case .resume: "Resume"
-        case .cancel: "Cancel the campaign"
+        case .cancel: "Cancel the campaign…"
+        case .duplicate: "Duplicate as a new draft"
+        case .delete: "Delete the draft…"
         }
     }
 
-    /// The statuses in which the action means something.
+    /// Cancel and delete cannot be undone: their button leads to a page that asks.
+    var asksFirst: Bool { self == .cancel || self == .delete }
+
+    /// The statuses in which the action means something: the same table the domain's
+    /// transitions say, so a button is never offered for a move the domain refuses.
     var allowed: Set<CampaignStatus> {
         switch self {
-        case .pause: [.sending]
-        case .resume: [.paused]
-        case .cancel: [.draft, .materialising, .sending, .paused]
+        case .pause: CampaignTransition.pause.from
+        case .resume: CampaignTransition.resume.from
+        // A draft is deleted rather than cancelled: nothing of it went anywhere.
+        case .cancel: CampaignTransition.cancel.from.subtracting([.draft])
+        case .duplicate: Set(CampaignStatus.allCases)
+        case .delete: [.draft]
+        }
+    }
+
+    /// Whether its button belongs on the page of a campaign in `status` at all: live updates
+    /// show and hide pause, resume and cancel as the status moves, but a draft never shows
+    /// them and an ended campaign never shows them again.
+    func belongs(to status: CampaignStatus?) -> Bool {
+        guard let status else { return self == .duplicate }
+        switch self {
+        case .pause, .resume, .cancel: return [.materialising, .sending, .paused].contains(status)
+        case .duplicate: return true
+        case .delete: return status == .draft
         }
     }
 }
@@ -26,7 +48,7 @@ enum CampaignAction: String, CaseIterable, Sendable {
 /// The line a campaign page shows after a redirect: what just happened, and how many.
 struct CampaignNotice: Sendable, Equatable {
     enum Kind: String, Sendable {
-        case created, launched, paused, resumed, cancelled
+        case created, launched, paused, resumed, cancelled, edited, duplicated
         case testSent = "test-sent"
     }
 
@@ -53,10 +75,12 @@ struct CampaignNotice: Sendable, Equatable {
         return switch kind {
         case .created: "Draft saved. Check the audience and the message below, then continue to the confirmation."
         case .launched: "Launched: the audience is being frozen and sending starts at once."
-        case .paused: "Paused within a second: \(count) pushes had gone out. Nothing more is sent until you resume."
+        case .paused: "Paused within a second: \(count) push\(self.count == 1 ? " had" : "es had") gone out. Nothing more is sent until you resume."
         case .resumed: "Resumed: sending goes on where it stopped."
-        case .cancelled: "Cancelled: \(count) pushes had gone out; nothing more will be sent."
+        case .cancelled: "Cancelled: \(count) push\(self.count == 1 ? " had" : "es had") gone out; nothing more will be sent."
         case .testSent: "Test sent to \(count) device\(self.count == 1 ? "" : "s"); each result is listed below."
+        case .edited: "Draft saved. Check the audience and the message below again."
+        case .duplicated: "This is a new draft, copied from campaign #\(count). Edit it, check the audience, then continue to the confirmation."
         }
     }
 }

@@ -1,15 +1,22 @@
 import AdminDomain
 
-/// The campaigns, newest first, fifty a page.
+/// The campaigns, newest first, fifty a page, of one status when one is chosen.
 struct CampaignListModel: PageModel {
     let entries: [CampaignRecord]
     /// The next page's cursor, when there is one.
     let nextBefore: Int64?
+    let status: CampaignStatus?
     static let pageSize = 50
 
-    static func load(_ services: PanelServices, _ before: Int64?) async throws -> CampaignListModel {
-        let entries = try await services.campaigns.list(before: before, limit: pageSize + 1)
+    struct Input {
+        var before: Int64?
+        var status: CampaignStatus?
+    }
+
+    static func load(_ services: PanelServices, _ input: Input) async throws -> CampaignListModel {
+        let (before, status) = (input.before, input.status)
+        let entries = try await services.campaigns.list(before: before, status: status, limit: pageSize + 1)
         return CampaignListModel(entries: Array(entries.prefix(pageSize)),
-                                 nextBefore: entries.count > pageSize ? entries[pageSize - 1].id : nil)
+                                 nextBefore: entries.count > pageSize ? entries[pageSize - 1].id : nil, status: status)
     }
 }

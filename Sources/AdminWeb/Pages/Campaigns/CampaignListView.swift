@@ -9,9 +9,21 @@ struct CampaignListView: HTMLComponent {
         PageLayout(pageTitle: "Campaigns", viewer: viewer, activeSection: .campaigns) {
             section(.class("panel")) {
                 h1 { "Campaigns" }
-                p { a(.href(SiteURL.newCampaign.href), .class("button")) { "Compose a campaign" } }
+                p {
+                    a(.href(SiteURL.newCampaign.href), .class("button")) { "Compose a campaign" }
+                    " "
+                    a(.href(SiteURL.testUsers().href)) { "Test users" }
+                }
+                nav(.ariaLabel("Filter by status"), .class("filters")) {
+                    "Show: "
+                    filterLink(nil, "all")
+                    for status in CampaignStatus.allCases {
+                        " · "
+                        filterLink(status, CampaignStatusBadge.word(status))
+                    }
+                }
                 if model.entries.isEmpty {
-                    p(.class("muted")) { "No campaigns yet." }
+                    p(.class("muted")) { model.status == nil ? "No campaigns yet." : "No campaign is \(CampaignStatusBadge.word(model.status!))." }
                 } else {
                     DataTable(
                         caption: "Newest first. Received and opened come from the apps' receipts.",
@@ -19,7 +31,7 @@ struct CampaignListView: HTMLComponent {
                                   .init("Accepted", numeric: true), .init("Received", numeric: true), .init("Opened", numeric: true)],
                         rows: model.entries.map { campaign in
                             TableRow([
-                                TableCell { a(.href(SiteURL.campaign(id: campaign.id).href)) { "#\(campaign.id) "; UserText(text: campaign.title) } },
+                                TableCell { a(.href(SiteURL.campaign(id: campaign.id).href)) { "#\(campaign.id) "; UserText(text: campaign.displayName) } },
                                 TableCell { CampaignStatusBadge(campaign: campaign) },
                                 TableCell(campaign.createdAt),
                                 TableCell(campaign.status.known == .draft ? "–" : Format.grouped(campaign.totals.audience)),
@@ -30,10 +42,14 @@ struct CampaignListView: HTMLComponent {
                         })
                 }
                 if let before = model.nextBefore {
-                    p { a(.href(SiteURL.campaigns(before: before).href)) { "Older campaigns" } }
+                    p { a(.href(SiteURL.campaigns(before: before, status: model.status).href)) { "Older campaigns" } }
                 }
             }
         }.content
+    }
+
+    private func filterLink(_ status: CampaignStatus?, _ label: String) -> HTMLNode {
+        element("a", [.href(SiteURL.campaigns(status: status).href)] + (status == model.status ? [Attribute("aria-current", "page")] : [])) { label }
     }
 }
 

@@ -12,39 +12,82 @@ struct CampaignPageModel {
     var progress: CampaignProgress?
     /// Before the launch.
     var preview: AudiencePreviews.State?
-    /// The message as the first sample recipient would see it (fallbacks before samples).
-    var phone: (title: String, body: String, recipient: SampleRecipient?)?
+    /// The message as the chosen sample recipient would see it, in the chosen language and
+    /// on the chosen platform (fallbacks before samples are counted).
+    var phone: Phone?
+    /// The test users a test send may go to.
+    var testUsers: [TestUsers.Entry] = []
     var testLines: [CampaignTestSend.Line] = []
     var problems: [String] = []
     var defaultTimeZone: String
+    /// A sample, language or platform the preview does not offer was asked for.
+    var choiceRefused = false
+
+    struct Phone {
+        let title: String
+        let body: String
+        let recipient: SampleRecipient?
+        let language: String
+        let platform: Platform
+        /// Every sample, language and platform the preview can switch to.
+        let samples: [SampleRecipient]
+        let languages: [String]
+        /// Placeholders the shown message filled with their fallback.
+        let fallbacks: [String]
+    }
 
     struct Input {
         let id: Int64
         var notice: CampaignNotice?
         var testLines: [CampaignTestSend.Line] = []
         var problems: [String] = []
+        var choice = MessagePreviewChoice()
+    }
+
+    /// The sample users the page showed, for the audit log.
+    var shownUsers: [Int64] {
+        guard let phone, let recipient = phone.recipient else { return [] }
+        return [recipient.userID]
     }
 
     static func load(_ services: PanelServices, _ input: Input) async throws -> CampaignPageModel {
         guard let campaign = try await services.campaigns.find(input.id) else { throw PanelError.notFound("No campaign #\(input.id).") }
         var model = CampaignPageModel(campaign: campaign, notice: input.notice, testLines: input.testLines, problems: input.problems,
                                       defaultTimeZone: services.campaigns.defaultTimeZone)
-        if campaign.status.known == .draft {
+        let status = campaign.status.known
+        if status == .draft || status == .materialising || status == .sending || status == .paused {
+            model.testUsers = try await services.testSend.testUsers.list()
+        }
+        if status == .draft {
             let state = await services.previews.state(for: campaign)
             model.preview = state
-            var sample: SampleRecipient?
-            if case .ready(let preview, _) = state { sample = preview.samples.first }
-            var values: RecipientValues?
-            if let sample { values = try await RecipientValues.load([sample.userID], in: services.database)[sample.userID] }
-            if let text = try? CampaignText(title: campaign.title, body: campaign.body, template: campaign.template, library: services.templates) {
-                let filled = text.render(locale: values?.locale ?? "en", values: values?.values ?? [:])
-                model.phone = (filled.title, filled.body, sample)
-            } else {
-                model.problems.append("This campaign's message no longer reads as a template (was a template file changed?): cancel it and compose it again.")
-            }
+            try await model.loadPhone(services, choice: input.choice)
         } else {
             model.progress = try await services.campaignProgress.progress(campaign.id)
         }
         return model
+    }
+
+    private mutating func loadPhone(_ services: PanelServices, choice: MessagePreviewChoice) async throws {
+        var samples: [SampleRecipient] = []
+        if case .ready(let preview, _)? = preview { samples = preview.samples }
+        guard let text = try? CampaignText(title: campaign.title, body: campaign.body, template: campaign.template, library: services.templates) else {
+            problems.append("This campaign's message no longer reads as a template (was a template file changed?): edit the draft and choose again.")
+            return
+        }
+        let languages = text.variants.map(\.language)
+        let read = choice.read(samples: samples.map(\.userID), languages: languages)
+        problems += read.problems
+        choiceRefused = !read.problems.isEmpty
+        let sample = read.sample.flatMap { id in samples.first { $0.userID == id } } ?? samples.first
+        var values: RecipientValues?
+        if let sample { values = try await RecipientValues.load([sample.userID], in: services.database)[sample.userID] }
+        // A chosen language shows that variant; otherwise the recipient's own.
+        let locale = read.language ?? values?.locale ?? "en"
+        let filled = text.renderReporting(locale: locale, values: values?.values ?? [:])
+        let shownLanguage = text.variants.first { locale.lowercased().hasPrefix($0.language) }?.language ?? languages.first ?? "en"
+        let platform = read.platform ?? sample.flatMap { Platform(rawValue: $0.platform) } ?? .ios
+        phone = Phone(title: filled.title, body: filled.body, recipient: sample, language: shownLanguage, platform: platform,
+                      samples: samples, languages: languages, fallbacks: filled.fallbacks.sorted())
     }
 }

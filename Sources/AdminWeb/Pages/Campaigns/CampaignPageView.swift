@@ -20,7 +20,7 @@ struct CampaignPageView: HTMLComponent {
         }
         return PageLayout(pageTitle: "Campaign #\(campaign.id)", viewer: viewer, activeSection: .campaigns, headExtras: extras) {
             section(.class("panel"), Attribute("data-events", status == .draft ? "" : SiteURL.campaignEvents(id: campaign.id).href)) {
-                h1 { "Campaign #\(campaign.id): \(campaign.title)" }
+                h1 { "Campaign #\(campaign.id): "; UserText(text: campaign.displayName, clampAfter: .max) }
                 p { CampaignStatusBadge(campaign: campaign, live: true); " · created by \(campaign.createdBy ?? "someone since removed") at \(campaign.createdAt) UTC" }
                 // Always there, so that the live updates can show a stop's reason as it happens.
                 if let detail = campaign.statusDetail {
@@ -42,6 +42,7 @@ struct CampaignPageView: HTMLComponent {
                     CampaignProgressView(progress: progress)
                     p { a(.href(SiteURL.campaign(id: campaign.id).href)) { "Refresh" } }
                 }
+                if !(status?.isEnded ?? true) { testSendSection }
             }
         }.content
     }
@@ -51,9 +52,13 @@ struct CampaignPageView: HTMLComponent {
         section(.class("panel")) {
             h2 { "Preview" }
             if let phone = model.phone {
-                PhonePreview(title: phone.title, body: phone.body, caption: phone.recipient.map {
-                    "As user #\($0.userID) (\($0.locale), \($0.platform)) would see it."
-                } ?? "Filled with the fallbacks until the audience is counted.")
+                previewSwitcher(phone)
+                PhonePreview(title: phone.title, body: phone.body, platform: phone.platform, caption: phone.recipient.map {
+                    "As user #\($0.userID) would see it, in the \(phone.language) text on \(phone.platform == .ios ? "iOS" : "Android")."
+                } ?? "Filled with the fallbacks until the audience is counted (\(phone.language), \(phone.platform == .ios ? "iOS" : "Android")).")
+                if !phone.fallbacks.isEmpty {
+                    p(.class("muted")) { "This recipient gets a fallback for: \(phone.fallbacks.joined(separator: ", "))." }
+                }
             }
         }
         section(.class("panel")) {
@@ -72,35 +77,101 @@ struct CampaignPageView: HTMLComponent {
                 p { "No preview." }
             }
         }
+        testSendSection
+    }
+
+    /// Sample recipient, language and platform, as a form that reloads the page.
+    private func previewSwitcher(_ phone: CampaignPageModel.Phone) -> HTMLNode {
+        HTMLRender.form(.method(.get), .action(SiteURL.campaign(id: model.campaign.id).path), .class("inline preview-switcher")) {
+            if !phone.samples.isEmpty {
+                label {
+                    "Sample recipient"
+                    select(.name("sample")) {
+                        for sample in phone.samples {
+                            option(selectedIf: sample.userID == phone.recipient?.userID, .value(String(sample.userID))) {
+                                "User #\(sample.userID) (\(sample.locale.isEmpty ? "no locale" : sample.locale), \(sample.platform))"
+                            }
+                        }
+                    }
+                }
+            }
+            label {
+                "Language"
+                select(.name("language")) {
+                    for language in phone.languages {
+                        option(selectedIf: language == phone.language, .value(language)) { language }
+                    }
+                }
+            }
+            label {
+                "Platform"
+                select(.name("platform")) {
+                    option(selectedIf: phone.platform == .ios, .value(Platform.ios.rawValue)) { "iOS" }
+                    option(selectedIf: phone.platform == .android, .value(Platform.android.rawValue)) { "Android" }
+                }
+            }
+            button(.type("submit")) { "Show" }
+        }
+    }
+
+    /// Only to test users, chosen from their list: the form never says whether an email has
+    /// an account.
+    @HTMLBuilder private var testSendSection: [HTMLNode] {
+        let campaign = model.campaign
         section(.class("panel")) {
             h2 { "Test send" }
-            p { "Sends this message now, filled for that user, to every device of theirs with a push token. It is audited." }
-            HTMLRender.form(.method(.post), .action(SiteURL.campaignTestSend(id: campaign.id).href), .class("inline")) {
-                CSRFField(token: viewer.csrfToken)
-                label {
-                    "User's email"
-                    input(.type("email"), .name("email"), .required, .autocomplete("off"))
+            p {
+                "Sends this message now, filled for that user, to each of their devices that could get a campaign push. "
+                "At most \(TestUsers.defaultPerMinute) a minute; audited. "
+                a(.href(SiteURL.testUsers().href)) { "Manage the test users" }
+            }
+            if model.testUsers.isEmpty {
+                p(.class("muted")) { "There are no test users yet." }
+            } else {
+                HTMLRender.form(.method(.post), .action(SiteURL.campaignTestSend(id: campaign.id).href), .class("spaced")) {
+                    CSRFField(token: viewer.csrfToken)
+                    label {
+                        "Test user"
+                        select(.name("user"), .required) {
+                            for user in model.testUsers {
+                                option(.value(String(user.userID))) {
+                                    "\(user.email) (\(user.reachableDevices) device\(user.reachableDevices == 1 ? "" : "s") that can get it)"
+                                }
+                            }
+                        }
+                    }
+                    button(.type("submit")) { "Send a test" }
                 }
-                button(.type("submit")) { "Send a test" }
             }
             if !model.testLines.isEmpty {
-                DataTable(caption: "Test send", headings: ["Device", "Outcome"],
-                          rows: model.testLines.map { ["#\($0.deviceID) (\($0.platform), token \($0.maskedToken))", $0.outcome] })
+                DataTable(caption: "Test send", headings: ["Device", "Outcome", "Title it got", "Message it got"],
+                          rows: model.testLines.map { ["#\($0.deviceID) (\($0.platform), token \($0.maskedToken))", $0.outcome, $0.title, $0.body] })
             }
         }
     }
 
     @HTMLBuilder private var actions: [HTMLNode] {
         let campaign = model.campaign
+        let status = campaign.status.known
         div(.class("actions")) {
-            // Every action is on the page, those that do not apply now hidden: the live updates
-            // show them as the status changes. The server checks again on each.
-            for action in CampaignAction.allCases {
-                let applies = campaign.status.known.map(action.allowed.contains) == true
-                element("form", [.method(.post), .action(SiteURL.campaignAction(id: campaign.id, action).href), .class("inline"),
-                                 Attribute("data-allowed", action.allowed.map(\.rawValue).sorted().joined(separator: " "))] + (applies ? [] : [.hidden])) {
-                    CSRFField(token: viewer.csrfToken)
-                    button(.type("submit"), .class(action == .cancel ? "danger" : "")) { action.button }
+            if status == .draft {
+                a(.href(SiteURL.campaignEdit(id: campaign.id).href), .class("button")) { "Edit the draft" }
+            }
+            // Pause, resume and cancel are on a launched campaign's page, those that do not apply
+            // now hidden: the live updates show them as the status changes. The server checks
+            // again on each. A draft or an ended campaign never shows them.
+            for action in CampaignAction.allCases where action.belongs(to: status) {
+                let applies = status.map(action.allowed.contains) == true
+                let allowed = Attribute("data-allowed", action.allowed.map(\.rawValue).sorted().joined(separator: " "))
+                if action.asksFirst {
+                    element("a", [.href(SiteURL.campaignAction(id: campaign.id, action).href), .class("button danger"), allowed]
+                                 + (applies ? [] : [.hidden])) { action.button }
+                } else {
+                    element("form", [.method(.post), .action(SiteURL.campaignAction(id: campaign.id, action).href), .class("inline"), allowed]
+                                    + (applies ? [] : [.hidden])) {
+                        CSRFField(token: viewer.csrfToken)
+                        button(.type("submit")) { action.button }
+                    }
                 }
             }
             a(.href(SiteURL.campaigns().href)) { "All campaigns" }
@@ -115,6 +186,7 @@ struct CampaignSummary: HTMLComponent {
 
     var content: HTMLNode {
         dl(.class("facts")) {
+            if let name = campaign.name, !name.isEmpty { dt { "Internal name" }; dd { name } }
             dt { "Title" }; dd { campaign.title }
             dt { "Message" }; dd { campaign.body }
             if let template = campaign.template { dt { "Template" }; dd { template } }
@@ -123,7 +195,7 @@ struct CampaignSummary: HTMLComponent {
             dt { "When" }; dd { campaign.status.known == .draft ? ScheduleWords.sentence(campaign.schedule, defaultTimeZone: defaultTimeZone)
                                                                  : "launched at \(campaign.launchedAt ?? "?") UTC" }
             dt { "Throttle" }; dd { campaign.perSecond.map { "\(Format.grouped($0)) pushes a second" } ?? "the providers' quota" }
-            if let finished = campaign.finishedAt { dt { "Finished" }; dd { "\(finished) UTC" } }
+            if let ended = campaign.finishedAt { dt { campaign.status.known == .cancelled ? "Cancelled" : "Finished" }; dd { "\(ended) UTC" } }
         }
     }
 }

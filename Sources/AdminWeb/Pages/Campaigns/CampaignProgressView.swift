@@ -8,27 +8,34 @@ struct CampaignProgressView: HTMLComponent {
 
     static let rows: [(key: String, label: String, value: @Sendable (CampaignProgress) -> Int)] = [
         ("total", "Deliveries", { $0.total }),
-        ("queued", "Queued, due now", { $0.queued }),
-        ("waiting", "Waiting (quiet hours, local time, retry)", { $0.waiting }),
-        ("sending", "Sending", { $0.sending }),
+        ("sent", "Sent (accepted, unknown or on their way)", { $0.sent }),
         ("accepted", "Accepted by the provider", { $0.accepted }),
+        ("unknown", "Unknown (in flight at a stop)", { $0.unknown }),
+        ("sending", "Sending now", { $0.sending }),
+        ("queued", "Queued, due now", { $0.queued }),
+        ("waiting", "Waiting (quiet hours, local time, scheduled, retry)", { $0.waiting }),
+        ("cancelled", "Cancelled before sending", { $0.cancelled }),
+        ("capped", "Not sent: frequency cap", { $0.capped }),
         ("failed", "Failed", { $0.failed }),
         ("dead", "Dead tokens", { $0.dead }),
-        ("unknown", "Unknown (in flight at a stop)", { $0.unknown }),
-        ("cancelled", "Cancelled before sending", { $0.cancelled }),
         ("received", "Received by devices", { $0.received }),
         ("opened", "Opened", { $0.opened }),
+        ("ignoredReceipts", "Receipts ignored (for pushes never sent)", { $0.ignoredReceipts }),
     ]
 
     var content: HTMLNode {
         let settled = progress.total == 0 ? 0 : Double(progress.done) / Double(progress.total)
         return div(.class("campaign-progress"), .id("campaign-progress")) {
+            // Sent, cancelled and waiting apart: "all settled" would hide how many went out.
             p {
-                "Progress: "
-                strong(Attribute("data-count", "done")) { Format.grouped(progress.done) }
-                " of "
+                strong(Attribute("data-count", "sent")) { Format.grouped(progress.sent) }
+                " sent, "
+                strong(Attribute("data-count", "cancelled")) { Format.grouped(progress.cancelled) }
+                " cancelled before sending, "
+                strong(Attribute("data-count", "pending")) { Format.grouped(progress.queued + progress.waiting) }
+                " waiting, of "
                 strong(Attribute("data-count", "total")) { Format.grouped(progress.total) }
-                " settled"
+                " deliveries."
             }
             element("progress", [.id("progress-bar"), Attribute("max", String(max(1, progress.total))), .value(String(progress.done)),
                                  .ariaLabel("Deliveries settled")]) { Format.percent(settled) }

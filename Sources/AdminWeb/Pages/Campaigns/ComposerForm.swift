@@ -6,7 +6,7 @@ import PushTemplates
 /// The composer's fields as typed, kept to show again, and read into a draft through a
 /// `FieldReader`: an unknown value is refused with a sentence, never replaced.
 struct ComposerForm: QueryForm {
-    static let fieldNames = ["template", "title", "body", "deep_link", "ttl", "bucket", "plan", "near_limit", "food_days",
+    static let fieldNames = ["name", "template", "title", "body", "deep_link", "ttl", "bucket", "plan", "near_limit", "food_days",
                              "document_days", "document_type", "platform", "signed_up_from", "signed_up_to", "when", "send_at",
                              "local_time", "per_second"]
     var fields: [String: String] = [:]
@@ -108,6 +108,8 @@ struct ComposerForm: QueryForm {
         default: break
         }
         let perSecond = reader.number("per_second", "Pushes a second", in: 1...10_000)
+        let name = fields["name"]?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let name, name.count > Campaigns.nameLimit { reader.problem("The internal name is \(name.count) characters; keep it to \(Campaigns.nameLimit).") }
         var longest: Int?
         if reader.problems.isEmpty {
             do {
@@ -122,7 +124,7 @@ struct ComposerForm: QueryForm {
         }
         guard reader.problems.isEmpty else { return Result(draft: nil, problems: reader.problems, longestPayload: longest) }
         return Result(draft: CampaignDraft(title: title, body: body, deepLink: deepLink, timeToLive: ttl, segment: segment,
-                                           template: template, perSecond: perSecond, schedule: schedule),
+                                           template: template, perSecond: perSecond, schedule: schedule, name: name),
                       problems: [], longestPayload: longest)
     }
 
@@ -133,6 +135,42 @@ struct ComposerForm: QueryForm {
             return PushMessage(deliveryID: "c9999999999-99999999999", token: "x", platform: .other, title: filled.title,
                                body: filled.body, deepLink: deepLink).payloadBytes
         }.max() ?? 0
+    }
+
+    /// A stored draft as the composer's fields, to edit it.
+    init(campaign: CampaignRecord) {
+        self.init()
+        var fields: [String: String] = ["ttl": String(campaign.timeToLive), "when": "now"]
+        fields["name"] = campaign.name
+        if let template = campaign.template {
+            fields["template"] = template
+        } else {
+            fields["title"] = campaign.title
+            fields["body"] = campaign.body
+        }
+        fields["deep_link"] = campaign.deepLink
+        if let segment = campaign.segment {
+            fields["bucket"] = segment.bucket?.rawValue
+            fields["plan"] = segment.plan?.rawValue
+            fields["near_limit"] = segment.nearItemLimit ? "1" : nil
+            fields["food_days"] = segment.foodExpiringWithinDays.map(String.init)
+            fields["document_days"] = segment.documentsExpiringWithinDays.map(String.init)
+            fields["document_type"] = segment.documentType?.rawValue
+            fields["platform"] = segment.platform?.rawValue
+            fields["signed_up_from"] = segment.signedUpFrom?.text
+            fields["signed_up_to"] = segment.signedUpTo?.text
+        }
+        switch campaign.schedule {
+        case .now: break
+        case .at(let date):
+            fields["when"] = "at"
+            fields["send_at"] = String(SQLiteTime.string(date).prefix(16)).replacingOccurrences(of: " ", with: "T")
+        case .localTime(let time):
+            fields["when"] = "local"
+            fields["local_time"] = time.description
+        }
+        fields["per_second"] = campaign.perSecond.map(String.init)
+        self.fields = fields.compactMapValues { $0 }
     }
 
     /// "2026-12-01T09:00" as a browser's datetime-local field sends it, read as UTC.

@@ -15,9 +15,12 @@ struct ComposerModel {
     var templates: [TemplateChoice]
     /// Why there are no templates to choose, when there are none.
     var templateProblem: String?
+    /// The draft being edited; nil: a new one.
+    var editing: Int64?
 
     init(form: ComposerForm = ComposerForm(fields: ["when": "now", "ttl": "86400"]), problems: [String] = [],
-         library: PushTemplateLibrary, templateProblem: String?) {
+         library: PushTemplateLibrary, templateProblem: String?, editing: Int64? = nil) {
+        self.editing = editing
         self.form = form
         self.problems = problems
         templates = library.templates.keys.sorted().compactMap { name in

@@ -11,10 +11,12 @@ struct ComposerView: HTMLComponent {
 
     var content: HTMLNode {
         let form = model.form
-        return PageLayout(pageTitle: "Compose a campaign", viewer: viewer, activeSection: .campaigns,
+        let heading = model.editing.map { "Edit draft #\($0)" } ?? "Compose a campaign"
+        let target = model.editing.map { SiteURL.campaignEdit(id: $0) } ?? SiteURL.newCampaign
+        return PageLayout(pageTitle: heading, viewer: viewer, activeSection: .campaigns,
                           headExtras: [script(.src(SiteURL.composerScript.path), .defer) {}]) {
             section(.class("panel")) {
-                h1 { "Compose a campaign" }
+                h1 { heading }
                 p(.class("muted")) { "Nothing is sent from this page: saving shows the audience and a preview, then asks you to confirm." }
                 if !model.problems.isEmpty {
                     div(.class("notice error"), .role("alert")) {
@@ -23,9 +25,13 @@ struct ComposerView: HTMLComponent {
                     }
                 }
                 if let problem = model.templateProblem { p(.class("notice")) { problem } }
-                HTMLRender.form(.method(.post), .action(SiteURL.newCampaign.href), .class("composer"), .id("composer")) {
+                HTMLRender.form(.method(.post), .action(target.href), .class("composer"), .id("composer")) {
                     CSRFField(token: viewer.csrfToken)
                     fieldsetNode("Message") {
+                        label {
+                            "Internal name (staff only; recipients never see it)"
+                            input(.type("text"), .name("name"), .id("name"), .value(form["name"]), .maxlength(Campaigns.nameLimit))
+                        }
                         label {
                             "Template"
                             select(.name("template"), .id("template")) {
@@ -41,7 +47,9 @@ struct ComposerView: HTMLComponent {
                         p(.class("hint")) {
                             "A template sends each recipient the version in their language (English otherwise). Placeholders you may use in your own text too: "
                             code { PushTemplate.placeholders.keys.sorted().map { "{{\($0)}}" }.joined(separator: " ") }
-                            "; an empty value gets a fallback such as “there”."
+                            "; an empty value gets a fallback such as “there”. A count's word follows it in the right form with "
+                            code { "{{expiring_count}} {{plural expiring_count \"item\" \"items\"}}" }
+                            "."
                         }
                         label {
                             "Title"
@@ -114,7 +122,11 @@ struct ComposerView: HTMLComponent {
                     }
                     div(.class("actions")) {
                         button(.type("submit")) { "Save and preview the audience" }
-                        a(.href(SiteURL.campaigns().href)) { "Back to the campaigns" }
+                        if let id = model.editing {
+                            a(.href(SiteURL.campaign(id: id).href)) { "Back to the draft" }
+                        } else {
+                            a(.href(SiteURL.campaigns().href)) { "Back to the campaigns" }
+                        }
                     }
                 }
             }

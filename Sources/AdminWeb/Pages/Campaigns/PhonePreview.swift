@@ -1,17 +1,19 @@
+import AdminDomain
 import HTMLRender
 
-/// The message as a phone's lock screen would show it: app name, title, body cut where a
-/// phone cuts it.
+/// The message as a phone's lock screen would show it on iOS or Android: app name, title,
+/// body cut where that phone cuts it.
 struct PhonePreview: HTMLComponent {
     let title: String
     let body: String
+    var platform: Platform = .ios
     let caption: String
 
     var content: HTMLNode {
-        figure(.class("phone")) {
+        figure(.class("phone \(platform.rawValue)")) {
             div(.class("phone-screen")) {
                 div(.class("notification"), .role("img"), .ariaLabel("Notification preview: \(title). \(body)")) {
-                    p(.class("notification-app")) { "Expiry Tracker · now" }
+                    p(.class("notification-app")) { platform == .ios ? "EXPIRY TRACKER · now" : "Expiry Tracker • now" }
                     // A recipient's name or item as typed, isolated like any user text.
                     p(.class("notification-title")) { UserText(text: title, clampAfter: .max) }
                     p(.class("notification-body")) { UserText(text: body, clampAfter: .max) }

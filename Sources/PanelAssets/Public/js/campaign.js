@@ -27,7 +27,7 @@
       detail.textContent = reason || "";
       detail.hidden = !reason;
     }
-    document.querySelectorAll("form[data-allowed]").forEach(function (form) {
+    document.querySelectorAll("[data-allowed]").forEach(function (form) {
       form.hidden = form.getAttribute("data-allowed").split(" ").indexOf(status) < 0;
     });
   }
@@ -41,7 +41,9 @@
   var source = new EventSource(url);
   source.onmessage = function (event) {
     var p = JSON.parse(event.data);
-    p.done = p.accepted + p.failed + p.dead + p.unknown + p.cancelled;
+    p.done = p.accepted + p.failed + p.dead + p.unknown + p.cancelled + p.capped;
+    p.sent = p.accepted + p.unknown + p.sending;
+    p.pending = p.queued + p.waiting;
     document.querySelectorAll("[data-count]").forEach(function (cell) {
       var key = cell.getAttribute("data-count");
       if (typeof p[key] === "number") cell.textContent = grouped.format(p[key]);
@@ -55,7 +57,8 @@
       bar.value = p.done;
     }
     showStatus(p.status, p.detail);
-    if (note) note.textContent = "Live: updated " + new Date().toLocaleTimeString() + ".";
+    // UTC, as every time the panel shows.
+    if (note) note.textContent = "Live: updated " + new Date().toISOString().slice(11, 19) + " UTC.";
   };
   source.onerror = function () {
     if (note) note.textContent = "Live updates paused; the browser reconnects by itself.";

@@ -1,0 +1,51 @@
+import AdminDomain
+import Foundation
+import Hummingbird
+
+/// The test users, who alone get campaigns' test sends: listed, added by email, removed.
+/// Each change and each look at the list is audited.
+struct TestUsersController {
+    let services: PanelServices
+
+    func addRoutes(to routes: StaffRoutes) {
+        routes.get(.testUsers(), requires: .manageCampaigns, use: show)
+        routes.post(.testUsers(), requires: .manageCampaigns, use: add)
+        routes.post(.removeTestUser(userID: nil), requires: .manageCampaigns, use: remove)
+    }
+
+    @Sendable func show(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
+        let notice = request.uri.queryParameters.get("notice").flatMap(TestUsersView.Notice.init(rawValue:))
+        return try await page(context, notice: notice)
+    }
+
+    @Sendable func add(request: Request, context: StaffRequestContext) async throws -> Response {
+        struct Form: Decodable { var email: String? }
+        let email = String(((try? await request.decode(as: Form.self, context: context))?.email ?? "").prefix(320))
+        do {
+            _ = try await services.testSend.testUsers.add(email: email, by: .staff(context.identity, from: context.clientAddress))
+        } catch let error as CampaignError {
+            return try await page(context, problem: "Not added: \(error.description).", typed: email, status: .badRequest).response()
+        }
+        return .redirect(to: SiteURL.testUsers(notice: TestUsersView.Notice.added.rawValue).href, type: .normal)
+    }
+
+    @Sendable func remove(request: Request, context: StaffRequestContext) async throws -> Response {
+        guard let id = context.parameters.get("id", as: Int64.self), id > 0 else { throw HTTPError(.notFound) }
+        do {
+            try await services.testSend.testUsers.remove(userID: id, by: .staff(context.identity, from: context.clientAddress))
+        } catch let error as CampaignError {
+            return try await page(context, problem: "Nothing changed: \(error.description).", status: .conflict).response()
+        }
+        return .redirect(to: SiteURL.testUsers(notice: TestUsersView.Notice.removed.rawValue).href, type: .normal)
+    }
+
+    private func page(_ context: StaffRequestContext, notice: TestUsersView.Notice? = nil, problem: String? = nil, typed: String = "",
+                      status: HTTPResponse.Status = .ok) async throws -> HTMLPage {
+        let entries = try await services.testSend.testUsers.list()
+        // The list shows app users' emails: a look at personal data, a row per user shown.
+        try await services.signIn.audit.append(entries.map {
+            AuditEntry(actor: context.identity, clientAddress: context.clientAddress, action: .testUsersViewed, target: "user:\($0.userID)")
+        })
+        return HTMLPage(TestUsersView(entries: entries, notice: notice, problem: problem, typed: typed, viewer: context.viewer), status: status)
+    }
+}
