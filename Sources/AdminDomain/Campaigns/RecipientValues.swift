@@ -54,20 +54,14 @@ public struct RecipientValues: Sendable, Equatable {
             var values: [String: String] = [:]
             values["display_name"] = row[0]
             values["plan"] = row[1]
-            let count: Int = row[3]
-            if count > 0 { values["expiring_count"] = String(count) }
-            if let first = (row[4] as String?)?.split(separator: "\u{1F}", omittingEmptySubsequences: false), first.count == 2 {
-                values["first_expiring_item"] = String(first[0])
-                if let day = Day(String(first[1])), let todayDay {
-                    values["days_left"] = String(day.daysSinceEpoch - todayDay.daysSinceEpoch)
-                }
-            }
-            let documents: Int = row[5]
-            if documents > 0 { values["expiring_documents"] = String(documents) }
-            if let first = (row[6] as String?)?.split(separator: "\u{1F}", omittingEmptySubsequences: false), first.count == 2 {
-                values["first_expiring_document"] = String(first[0])
-                if let day = Day(String(first[1])), let todayDay {
-                    values["document_days_left"] = String(day.daysSinceEpoch - todayDay.daysSinceEpoch)
+            // Items and documents alike: how many, the first one's name and its days left.
+            for (count, first, keys) in [(row[3] as Int, row[4] as String?, ("expiring_count", "first_expiring_item", "days_left")),
+                                         (row[5] as Int, row[6] as String?, ("expiring_documents", "first_expiring_document", "document_days_left"))] {
+                if count > 0 { values[keys.0] = String(count) }
+                // "name<US>YYYY-MM-DD", as the query joins them.
+                if let parts = first?.split(separator: "\u{1F}", omittingEmptySubsequences: false), parts.count == 2 {
+                    values[keys.1] = String(parts[0])
+                    if let day = Day(String(parts[1])), let todayDay { values[keys.2] = String(day.daysSinceEpoch - todayDay.daysSinceEpoch) }
                 }
             }
             found[id] = RecipientValues(userID: id, locale: (row[2] as String?) ?? "en", values: values)
