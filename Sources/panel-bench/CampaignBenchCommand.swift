@@ -1,6 +1,7 @@
 import AdminDomain
 import ArgumentParser
 import CampaignDispatch
+import DemoData
 import Foundation
 import Logging
 import PushClients
@@ -82,6 +83,23 @@ struct CampaignBenchCommand: AsyncParsableCommand {
         reads.sort()
         say(String(format: "live counts: one read of the campaign's %d deliveries by state and receipt, median %.0f ms (at most one every 400 ms however many pages watch)",
                    report.deliveries, reads[reads.count / 2] * 1000))
+        // Receipts from hosts whose clocks disagree: none may be lost behind one from the future.
+        let accepted = try await database.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT 'c' || campaign_id || '-' || id FROM panel_deliveries WHERE campaign_id = ? AND state = 'accepted' LIMIT 100000
+                """, arguments: [id])
+        }
+        if !accepted.isEmpty {
+            let poller = ReceiptPoller(database: database)
+            try await poller.poll()
+            let before = try await campaigns.progress(id).received
+            try await SkewedReceipts.write(path: db, deliveryIDs: accepted)
+            let began = clock.now
+            let read = try await poller.poll()
+            let counted = try await campaigns.progress(id).received - before
+            say(String(format: "receipts: %d written (the first an hour ahead, one in ten an hour behind), %d read and %d counted in %.2f s (%.0f receipts/s)",
+                       accepted.count, read, counted, seconds(clock.now - began), Double(read) / max(0.001, seconds(clock.now - began))))
+        }
         let delays = try await LiveDelay.measure(databasePath: db, campaign: id, rounds: liveRounds, logger: logger).map(seconds).sorted()
         if !delays.isEmpty {
             say(String(format: "outcome to live page: median %.0f ms, slowest %.0f ms over %d outcomes (commit to the event that carries it, through the real server)",
