@@ -133,7 +133,8 @@ import TestSupport
         #expect(all.fallbackUsers == [.name: 1, .items: 3, .documents: 3])
         let plain = try await Audience().preview(Self.segment, schedule: .now, in: database, now: SendTimeTests.date("2026-11-20 12:00:00"))
         #expect(plain.fallbackUsers.isEmpty, "a message without placeholders counts none")
-        #expect(FallbackGroup.used(in: ["Hi {{display_name}}", "{{first_expiring_document}} soon"]) == [.name, .documents])
+        #expect(FallbackGroup.used(by: ["display_name", "document_days_left"]) == [.name, .documents])
+        #expect(FallbackGroup.used(by: ["plan"]).isEmpty)
     }
 
     @Test func recipientValuesComeFromTheUsersRowsAndItemsDueWithinAWeek() async throws {

@@ -98,6 +98,11 @@ import TestSupport
             try await refused([("title", "t"), ("body", "b"), ("when", "local"), ("local_time", "25:00")], "Give the local time as HH:MM")
             try await refused([("title", "t"), ("body", "b"), ("per_second", "0")], "Pushes a second must be a whole number")
             try await refused([("title", "<script>alert(1)</script>"), ("body", "b"), ("plan", "gold")], "&lt;script&gt;alert(1)&lt;/script&gt;")
+            // Text that fills to nothing: a comment, an empty plural, a section never shown.
+            try await refused([("title", "{{! only a comment }}"), ("body", "b")], "the title (en) comes out empty")
+            try await refused([("title", "t"), ("body", "{{plural expiring_count \"\" \"\"}}")], "the message (en) comes out empty")
+            try await refused([("title", "t"), ("body", "{{^display_name}}x{{/display_name}}")], "comes out empty")
+            try await refused([("name", String(repeating: "n", count: 5_000)), ("title", "t"), ("body", "b")], "The internal name is 5000 characters")
             let nothing = try await panel.services.campaigns.list()
             #expect(nothing.isEmpty, "nothing refused was saved")
 
@@ -141,6 +146,20 @@ import TestSupport
                     && !cancelled.text.contains("/campaigns/\(id)/cancel\""), "a cancelled campaign offers no pause, resume or cancel")
             #expect(try await client.get("/campaigns/\(id)/cancel", cookie: cookie).status == .conflict, "nor asks to cancel again")
             #expect(try await client.get("/campaigns/999999", cookie: cookie).status == .notFound)
+            // A draft is deleted, never cancelled, even by a crafted POST.
+            let draft = try await panel.services.campaigns.create(CampaignDraft(title: "Draft", body: "b"), by: actor)
+            let crafted = try await client.postSigned("/campaigns/\(draft)/cancel", session: cookie)
+            #expect(crafted.status == .conflict && crafted.text.contains("a draft is deleted"))
+            #expect(try await panel.services.campaigns.find(draft)?.status.known == .draft)
+            // A notice typed onto a link that does not fit the campaign is not shown.
+            let spoofed = try await client.get("/campaigns/\(draft)?notice=cancelled&count=999999", cookie: cookie)
+            #expect(spoofed.status == .ok && !spoofed.text.contains("999,999"))
+            // An unknown status filter: the sentence, with the filter links to choose from.
+            let bogus = try await client.get("/campaigns?status=%3Cb%3Ebogus", cookie: cookie)
+            #expect(bogus.status == .badRequest && bogus.text.contains("There is no campaign status “&lt;b&gt;bogus”")
+                    && bogus.text.contains("href=\"/campaigns?status=cancelled\""))
+            let filtered = try await client.get("/campaigns?status=cancelled", cookie: cookie)
+            #expect(filtered.text.contains("Big sale") && !filtered.text.contains(">Draft<"))
             #expect(try await client.get("/campaigns/abc", cookie: cookie).status == .notFound)
 
             let support = try await panel.signIn(client, email: TestPanel.supportEmail)

@@ -27,6 +27,11 @@ import TestSupport
             try await campaigns.launch(id, by: .commandLine)
         }
         #expect(try await Self.status(id, setup.database) == "draft")
+        // A draft is deleted, never cancelled: a crafted cancel is refused and changes nothing.
+        await #expect(throws: CampaignError.self) { _ = try await campaigns.cancel(id, by: .commandLine) }
+        #expect(try await Self.status(id, setup.database) == "draft")
+        try await campaigns.delete(id, by: .commandLine)
+        #expect(try await campaigns.find(id) == nil)
     }
 
     @Test func lastDeliveriesFailingWhenClaimedFinishTheCampaign() async throws {

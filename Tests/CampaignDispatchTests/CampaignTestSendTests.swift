@@ -70,11 +70,12 @@ import TestSupport
             let lines = try await sender.send(campaign, toUser: users.fine, by: Self.marketer)
             #expect(lines.map(\.deviceID) == [993001] && lines.first?.title == "Hi Fine")
         }
-        await #expect(throws: CampaignError("you have made 10 test sends in the last minute; wait a minute and try again")) {
+        await #expect(throws: CampaignError("you have made 10 test sends in the last minute; wait a minute and try again", isRateLimit: true)) {
             try await sender.send(campaign, toUser: users.fine, by: Self.marketer)
         }
         #expect(await setup.server.state.deliveryIDs.values.reduce(0, +) == 10)
 
+        try await campaigns.launch(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
         _ = try await campaigns.cancel(id, by: .commandLine)
         let cancelled = try #require(try await campaigns.find(id))
         let other = Actor.staff(StaffIdentity(adminID: 42, email: "m2@example.com", role: .marketing), from: nil)

@@ -14,6 +14,8 @@ public struct AudiencePreview: Sendable, Equatable {
     /// Reachable users whose message would fill a placeholder group with its fallback
     /// (counted only for the groups asked for).
     public var fallbackUsers: [FallbackGroup: Int] = [:]
+    /// The placeholders the message names, for saying which would fall back.
+    public var placeholdersUsed: Set<String> = []
     /// Up to ten reachable users, lowest ids first.
     public var samples: [SampleRecipient] = []
     public var elapsed: Duration = .zero
@@ -55,9 +57,9 @@ public enum FallbackGroup: String, CaseIterable, Sendable, Hashable {
         }
     }
 
-    /// The groups a message's text names.
-    public static func used(in texts: [String]) -> Set<FallbackGroup> {
-        Set(allCases.filter { group in group.placeholders.contains { name in texts.contains { $0.contains(name) } } })
+    /// The groups of the placeholders a message names.
+    public static func used(by placeholders: Set<String>) -> Set<FallbackGroup> {
+        Set(allCases.filter { group in group.placeholders.contains(where: placeholders.contains) })
     }
 }
 

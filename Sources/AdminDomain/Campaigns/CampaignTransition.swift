@@ -23,7 +23,8 @@ public enum CampaignTransition: Sendable, Equatable {
         case .pause: [.sending]
         case .resume: [.paused]
         case .stop: [.sending]
-        case .cancel: [.draft, .materialising, .sending, .paused]
+        // A draft is deleted, not cancelled: nothing of it went anywhere.
+        case .cancel: [.materialising, .sending, .paused]
         // From materialising only when its audience cannot be frozen at all.
         case .finish: [.sending, .materialising]
         }
@@ -96,7 +97,7 @@ public enum CampaignTransition: Sendable, Equatable {
         case .launch: ", not a draft"
         case .pause: ": only a campaign that is sending can be paused"
         case .resume: ": only a paused campaign can be resumed"
-        case .cancel: ": it has ended already"
+        case .cancel: ": only a campaign being prepared, sent or paused can be cancelled (a draft is deleted)"
         default: ""
         }
     }
@@ -124,5 +125,10 @@ extension CampaignTransition {
 
 public struct CampaignError: Error, CustomStringConvertible, Equatable {
     public let description: String
-    public init(_ description: String) { self.description = description }
+    /// Refused for going too fast (the test sends' limit): try again later.
+    public var isRateLimit = false
+    public init(_ description: String, isRateLimit: Bool = false) {
+        self.description = description
+        self.isRateLimit = isRateLimit
+    }
 }

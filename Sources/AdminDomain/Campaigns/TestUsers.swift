@@ -80,7 +80,8 @@ public struct TestUsers: Sendable {
         let testAudience = uncapped, perMinute = self.perMinute
         let (from, arguments) = testAudience.from(CampaignSegment(), now: now, extra: [SQLCondition("u.id = :testUser", ["testUser": userID])])
         let sql = "SELECT d.id \(from) AND (\(testAudience.classification(now: now).sql)) = 'reachable' ORDER BY d.id LIMIT 20"
-        let (refusal, devices) = try await database.write { db -> (String?, [PushDevice]) in
+        let (refusal, devices, limited) = try await database.write { db -> (String?, [PushDevice], Bool) in
+            var limited = false
             func decide() throws -> (String?, [PushDevice]) {
                 let status = try Stored<CampaignStatus>.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [campaign.id])
                 guard let status else { return ("there is no campaign #\(campaign.id)", []) }
@@ -94,7 +95,10 @@ public struct TestUsers: Sendable {
                     let recent = try Int.fetchOne(db, sql: """
                         SELECT COUNT(*) FROM panel_audit_log INDEXED BY panel_audit_log_admin WHERE admin_id = ? AND at >= ? AND action = ?
                         """, arguments: [admin, minuteAgo, AuditAction.campaignTestSent.rawValue]) ?? 0
-                    if recent >= perMinute { return ("you have made \(perMinute) test sends in the last minute; wait a minute and try again", []) }
+                    if recent >= perMinute {
+                        limited = true
+                        return ("you have made \(perMinute) test sends in the last minute; wait a minute and try again", [])
+                    }
                 }
                 let ids = try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(arguments))
                 let devices = try ids.compactMap { try PushDevice.fetch(id: $0, in: db) }
@@ -109,9 +113,9 @@ public struct TestUsers: Sendable {
                 ?? "campaign #\(campaign.id) to devices " + devices.map { "#\($0.id)" }.joined(separator: " ")
             try AuditLog.insert(actor.entry(refusal == nil ? .campaignTestSent : .campaignTestRefused, target: "user:\(userID)", detail: detail),
                                 now: now, in: db)
-            return (refusal, devices)
+            return (refusal, devices, limited)
         }
-        if let refusal { throw CampaignError(refusal) }
+        if let refusal { throw CampaignError(refusal, isRateLimit: limited) }
         return devices
     }
 }

@@ -71,7 +71,7 @@ public struct PanelServices: Sendable {
             templates = PushTemplateLibrary()
             templateProblem = "The templates in \(configuration.templatesDirectory) cannot be used: \(error.description)."
         }
-        previews = AudiencePreviews(audience: audience, defaultTimeZone: configuration.defaultTimeZone, database: database)
+        previews = AudiencePreviews(audience: audience, defaultTimeZone: configuration.defaultTimeZone, database: database, templates: templates)
         campaignProgress = CampaignProgressCache(campaigns: campaigns)
         testSend = CampaignTestSend(database: database, push: configuration.push, templates: templates,
                                     testUsers: TestUsers(database: database, audience: audience))

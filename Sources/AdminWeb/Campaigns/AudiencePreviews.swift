@@ -1,5 +1,6 @@
 import AdminDomain
 import Foundation
+import PushTemplates
 
 /// Audience previews computed in the background, one per campaign draft: a page asks and
 /// gets the progress at once, never waiting on the scan. A result is kept ten minutes.
@@ -15,10 +16,13 @@ actor AudiencePreviews {
     let audience: Audience
     let defaultTimeZone: String
     let database: PanelDatabase
+    /// To know which placeholders a campaign's message names, in any of its languages.
+    let templates: PushTemplateLibrary
     static let keptFor: TimeInterval = 600
     static let keptAtMost = 64
 
-    init(audience: Audience, defaultTimeZone: String, database: PanelDatabase) {
+    init(audience: Audience, defaultTimeZone: String, database: PanelDatabase, templates: PushTemplateLibrary = PushTemplateLibrary()) {
+        self.templates = templates
         self.audience = audience
         self.defaultTimeZone = defaultTimeZone
         self.database = database
@@ -34,15 +38,18 @@ actor AudiencePreviews {
         guard let segment = campaign.segment else { return .failed("This campaign's audience was saved by a newer panel and cannot be read here.") }
         set(.counting(progress: 0), for: campaign.id)
         let (audience, zone, database, id, schedule) = (audience, defaultTimeZone, database, campaign.id, campaign.schedule)
-        // A template's languages name the same placeholders as its English text, stored here.
-        let fallbacks = FallbackGroup.used(in: [campaign.title, campaign.body])
+        let text = try? CampaignText(title: campaign.title, body: campaign.body, template: campaign.template, library: templates)
+        let used = text?.variants.reduce(into: Set<String>()) { $0.formUnion($1.template.placeholdersUsed) } ?? []
+        let fallbacks = FallbackGroup.used(by: used)
         Task {
             do {
                 let preview = try await audience.preview(segment, schedule: schedule, defaultTimeZone: zone, fallbacks: fallbacks,
                                                          in: database) { fraction in
                     await self.set(.counting(progress: fraction), for: id)
                 }
-                self.set(.ready(preview, at: Date()), for: id)
+                var counted = preview
+                counted.placeholdersUsed = used
+                self.set(.ready(counted, at: Date()), for: id)
             } catch {
                 self.set(.failed("The audience could not be counted: the database did not answer. Reload to try again."), for: id)
             }

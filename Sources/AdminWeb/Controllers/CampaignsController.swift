@@ -38,11 +38,16 @@ struct CampaignsController {
         var status: CampaignStatus?
         if let text = request.uri.queryParameters.get("status"), !text.isEmpty {
             guard let value = CampaignStatus(rawValue: text) else {
-                throw PanelError(status: .badRequest, sentence: "There is no campaign status “\(text.prefix(60))”: choose one of the links above the list.")
+                // The page with its filter links and the sentence, and no campaign listed.
+                let model = CampaignListModel(entries: [], nextBefore: nil, status: nil,
+                                              problem: "There is no campaign status “\(text.prefix(60))”: choose one of the links above.")
+                return HTMLPage(CampaignListView(model: model, viewer: context.viewer), status: .badRequest)
             }
             status = value
         }
-        return HTMLPage(CampaignListView(model: try await CampaignListModel.load(services, .init(before: before, status: status)), viewer: context.viewer))
+        var model = try await CampaignListModel.load(services, .init(before: before, status: status))
+        if request.uri.queryParameters.get("notice") == "deleted" { model.notice = "The draft was deleted." }
+        return HTMLPage(CampaignListView(model: model, viewer: context.viewer))
     }
 
     @Sendable func composer(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
@@ -125,9 +130,10 @@ struct CampaignsController {
         }
         do {
             let lines = try await services.testSend.send(campaign, toUser: userID, by: actor(context))
-            return try await page(context, .init(id: id, notice: CampaignNotice(.testSent, count: lines.count), testLines: lines)).response()
+            return try await page(context, .init(id: id, notice: CampaignNotice(.testSent, count: lines.count), testLines: lines, testedUser: userID)).response()
         } catch let error as CampaignError {
-            return try await page(context, .init(id: id, problems: ["Nothing was sent: \(error.description)."]), status: .badRequest).response()
+            return try await page(context, .init(id: id, problems: ["Nothing was sent: \(error.description)."], testedUser: userID),
+                                  status: error.isRateLimit ? .tooManyRequests : .badRequest).response()
         }
     }
 
@@ -191,7 +197,7 @@ struct CampaignsController {
                 case .delete:
                     try await services.campaigns.delete(id, by: actor)
                     await services.previews.forget(id)
-                    return .redirect(to: SiteURL.campaigns().href, type: .normal)
+                    return .redirect(to: SiteURL.campaigns(deleted: true).href, type: .normal)
                 }
             } catch let error as CampaignError {
                 return try await page(context, .init(id: id, problems: ["Nothing changed: \(error.description)."]), status: .conflict).response()

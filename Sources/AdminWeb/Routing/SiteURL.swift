@@ -41,8 +41,8 @@ enum SiteURL: Sendable, Equatable {
     case userActivity(id: Int64?, ActivityLogForm = ActivityLogForm())
     case activity(ActivityForm = ActivityForm())
     case activityCSV(ActivityForm)
-    /// Newest first; only those in `status` when one is given.
-    case campaigns(before: Int64? = nil, status: CampaignStatus? = nil)
+    /// Newest first; only those in `status` when one is given. `deleted`: after a draft's deletion.
+    case campaigns(before: Int64? = nil, status: CampaignStatus? = nil, deleted: Bool = false)
     case newCampaign
     /// GET: the composer filled with a draft; POST: saves it.
     case campaignEdit(id: Int64?)
@@ -152,9 +152,10 @@ enum SiteURL: Sendable, Equatable {
             return withQuery(form.queryItems)
         case let .activity(form), let .activityCSV(form):
             return withQuery(form.queryItems)
-        case let .campaigns(before, status):
+        case let .campaigns(before, status, deleted):
             return withQuery((status.map { [URLQueryItem(name: "status", value: $0.rawValue)] } ?? [])
-                + (before.map { [URLQueryItem(name: "before", value: String($0))] } ?? []))
+                + (before.map { [URLQueryItem(name: "before", value: String($0))] } ?? [])
+                + (deleted ? [URLQueryItem(name: "notice", value: "deleted")] : []))
         case let .campaign(_, notice, preview):
             return withQuery((notice?.queryItems ?? []) + preview.queryItems)
         case let .testUsers(notice?):

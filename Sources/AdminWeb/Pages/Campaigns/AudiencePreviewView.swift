@@ -38,7 +38,7 @@ struct AudiencePreviewView: HTMLComponent {
                     if let users = preview.fallbackUsers[group] {
                         li(.class("fallbacks")) {
                             "\(Format.grouped(users)) of \(Format.grouped(preview.counts.reachableUsers)) recipients would get a fallback for "
-                            "\(group.placeholders.map { "{{\($0)}}" }.joined(separator: ", ")) (\(Self.why(group)))."
+                            "\(group.placeholders.filter(preview.placeholdersUsed.contains).map { "{{\($0)}}" }.joined(separator: ", ")) (\(Self.why(group)))."
                         }
                     }
                 }

@@ -25,8 +25,7 @@ enum CampaignAction: String, CaseIterable, Sendable {
         switch self {
         case .pause: CampaignTransition.pause.from
         case .resume: CampaignTransition.resume.from
-        // A draft is deleted rather than cancelled: nothing of it went anywhere.
-        case .cancel: CampaignTransition.cancel.from.subtracting([.draft])
+        case .cancel: CampaignTransition.cancel.from
         case .duplicate: Set(CampaignStatus.allCases)
         case .delete: [.draft]
         }
@@ -64,6 +63,18 @@ struct CampaignNotice: Sendable, Equatable {
         guard let kind = query["notice"].flatMap(Kind.init(rawValue:)) else { return nil }
         self.kind = kind
         count = query["count"].flatMap { Int($0) }.map { max(0, $0) }
+    }
+
+    /// A notice comes from the link a redirect made; one that does not fit the campaign's
+    /// status now (a "cancelled" typed onto a draft's link) is not shown.
+    func fits(_ status: CampaignStatus?) -> Bool {
+        switch kind {
+        case .created, .edited, .duplicated: status == .draft
+        case .launched, .resumed: status != .draft
+        case .paused: status != .draft
+        case .cancelled: status == .cancelled
+        case .testSent: true
+        }
     }
 
     var queryItems: [URLQueryItem] {

@@ -6,6 +6,10 @@ struct CampaignListModel: PageModel {
     /// The next page's cursor, when there is one.
     let nextBefore: Int64?
     let status: CampaignStatus?
+    /// Why nothing is listed: a filter the page does not offer.
+    var problem: String?
+    /// What just happened, from the redirect's link.
+    var notice: String?
     static let pageSize = 50
 
     struct Input {

@@ -14,7 +14,7 @@ struct CampaignListView: HTMLComponent {
                     " "
                     a(.href(SiteURL.testUsers().href)) { "Test users" }
                 }
-                nav(.ariaLabel("Filter by status"), .class("filters")) {
+                nav(.ariaLabel("Filter by status"), .class("status-filters")) {
                     "Show: "
                     filterLink(nil, "all")
                     for status in CampaignStatus.allCases {
@@ -22,7 +22,10 @@ struct CampaignListView: HTMLComponent {
                         filterLink(status, CampaignStatusBadge.word(status))
                     }
                 }
-                if model.entries.isEmpty {
+                if let notice = model.notice { p(.class("notice"), .role("status")) { notice } }
+                if let problem = model.problem {
+                    p(.class("notice error"), .role("alert")) { problem }
+                } else if model.entries.isEmpty {
                     p(.class("muted")) { model.status == nil ? "No campaigns yet." : "No campaign is \(CampaignStatusBadge.word(model.status!))." }
                 } else {
                     DataTable(

@@ -20,6 +20,8 @@ struct CampaignPageModel {
     var testLines: [CampaignTestSend.Line] = []
     var problems: [String] = []
     var defaultTimeZone: String
+    /// The test user last chosen, chosen again in the form.
+    var testedUser: Int64?
     /// A sample, language or platform the preview does not offer was asked for.
     var choiceRefused = false
 
@@ -42,6 +44,7 @@ struct CampaignPageModel {
         var testLines: [CampaignTestSend.Line] = []
         var problems: [String] = []
         var choice = MessagePreviewChoice()
+        var testedUser: Int64?
     }
 
     /// The sample users the page showed, for the audit log.
@@ -52,8 +55,9 @@ struct CampaignPageModel {
 
     static func load(_ services: PanelServices, _ input: Input) async throws -> CampaignPageModel {
         guard let campaign = try await services.campaigns.find(input.id) else { throw PanelError.notFound("No campaign #\(input.id).") }
-        var model = CampaignPageModel(campaign: campaign, notice: input.notice, testLines: input.testLines, problems: input.problems,
-                                      defaultTimeZone: services.campaigns.defaultTimeZone)
+        var model = CampaignPageModel(campaign: campaign, notice: input.notice.flatMap { $0.fits(campaign.status.known) ? $0 : nil },
+                                      testLines: input.testLines, problems: input.problems, defaultTimeZone: services.campaigns.defaultTimeZone)
+        model.testedUser = input.testedUser
         let status = campaign.status.known
         if status == .draft || status == .materialising || status == .sending || status == .paused {
             model.testUsers = try await services.testSend.testUsers.list()

@@ -134,7 +134,7 @@ struct CampaignPageView: HTMLComponent {
                         "Test user"
                         select(.name("user"), .required) {
                             for user in model.testUsers {
-                                option(.value(String(user.userID))) {
+                                option(selectedIf: user.userID == model.testedUser, .value(String(user.userID))) {
                                     "\(user.email) (\(user.reachableDevices) device\(user.reachableDevices == 1 ? "" : "s") that can get it)"
                                 }
                             }
@@ -186,16 +186,28 @@ struct CampaignSummary: HTMLComponent {
 
     var content: HTMLNode {
         dl(.class("facts")) {
-            if let name = campaign.name, !name.isEmpty { dt { "Internal name" }; dd { name } }
-            dt { "Title" }; dd { campaign.title }
-            dt { "Message" }; dd { campaign.body }
+            // As typed, isolated: a right-to-left override must not turn what is shown around.
+            if let name = campaign.name, !name.isEmpty { dt { "Internal name" }; dd { UserText(text: name, clampAfter: .max) } }
+            dt { "Title" }; dd { UserText(text: campaign.title, clampAfter: .max) }
+            dt { "Message" }; dd { UserText(text: campaign.body, clampAfter: .max) }
             if let template = campaign.template { dt { "Template" }; dd { template } }
             dt { "Opens" }; dd { campaign.deepLink ?? "the app's home screen" }
             dt { "Audience" }; dd { campaign.segment.map(SegmentWords.sentence) ?? "cannot be read" }
             dt { "When" }; dd { campaign.status.known == .draft ? ScheduleWords.sentence(campaign.schedule, defaultTimeZone: defaultTimeZone)
-                                                                 : "launched at \(campaign.launchedAt ?? "?") UTC" }
-            dt { "Throttle" }; dd { campaign.perSecond.map { "\(Format.grouped($0)) pushes a second" } ?? "the providers' quota" }
+                                                                 : "launched at \(campaign.launchedAt ?? "?") UTC" + Self.planned(campaign.schedule) }
+            dt { "Throttle" }; dd { campaign.perSecond.map { "\(Format.grouped($0)) push\($0 == 1 ? "" : "es") a second" } ?? "the providers' quota" }
             if let ended = campaign.finishedAt { dt { campaign.status.known == .cancelled ? "Cancelled" : "Finished" }; dd { "\(ended) UTC" } }
+        }
+    }
+}
+
+extension CampaignSummary {
+    /// After the launch, what the schedule still says: when the pushes are due.
+    static func planned(_ schedule: CampaignSchedule) -> String {
+        switch schedule {
+        case .now: ""
+        case .at(let date): "; due \(ScheduleWords.day(date)) at \(ScheduleWords.time(date)) UTC (after quiet hours)"
+        case .localTime(let local): "; due at the next \(local) where each recipient is (after quiet hours)"
         }
     }
 }

@@ -32,6 +32,8 @@ struct CampaignProgressView: HTMLComponent {
                 " sent, "
                 strong(Attribute("data-count", "cancelled")) { Format.grouped(progress.cancelled) }
                 " cancelled before sending, "
+                strong(Attribute("data-count", "unsent")) { Format.grouped(progress.capped + progress.failed + progress.dead) }
+                " not sent (frequency cap, failed, dead tokens), "
                 strong(Attribute("data-count", "pending")) { Format.grouped(progress.queued + progress.waiting) }
                 " waiting, of "
                 strong(Attribute("data-count", "total")) { Format.grouped(progress.total) }

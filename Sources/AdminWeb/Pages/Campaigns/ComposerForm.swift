@@ -40,7 +40,8 @@ struct ComposerForm: QueryForm {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = Self.decode(parts[0])
             guard Self.fieldNames.contains(name) else { continue }
-            let limit = name == "body" ? Self.bodyLimit * 4 : 1_000
+            // Kept longer than any limit, so that a refusal counts what was typed.
+            let limit = name == "body" ? Self.bodyLimit * 4 : 10_000
             let value = String(Self.decode(parts.count > 1 ? parts[1] : "").prefix(limit))
             let kept = name == "body" || name == "title" ? value.replacingOccurrences(of: "\r\n", with: "\n") : value.trimmingCharacters(in: .whitespacesAndNewlines)
             if !kept.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { fields[name] = kept }
@@ -114,6 +115,17 @@ struct ComposerForm: QueryForm {
         if reader.problems.isEmpty {
             do {
                 let text = try CampaignText(title: title, body: body, template: template, library: templates)
+                // A comment, an empty plural or a section can leave nothing once filled: checked
+                // with every value missing (their fallbacks) and with every value there.
+                for variant in text.variants {
+                    for values in [[:], CampaignText.longestValues] {
+                        let filled = variant.template.render(values)
+                        let emptyTitle = filled.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+                        let emptyBody = filled.body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+                        let sentence = "Filled in, the \(emptyTitle ? "title" : "message") (\(variant.language)) comes out empty for some recipients: write something every recipient sees."
+                        if (emptyTitle || emptyBody), !reader.problems.contains(sentence) { reader.problem(sentence) }
+                    }
+                }
                 longest = Self.longestPayload(text, deepLink: deepLink)
                 if let longest, longest > PushLimits.payloadBytes {
                     reader.problem("With every placeholder at its longest (\(CampaignText.valueLimit) characters) the push is \(Format.grouped(longest)) bytes; providers refuse more than \(Format.grouped(PushLimits.payloadBytes)). Shorten the text.")

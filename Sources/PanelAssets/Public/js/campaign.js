@@ -44,6 +44,7 @@
     p.done = p.accepted + p.failed + p.dead + p.unknown + p.cancelled + p.capped;
     p.sent = p.accepted + p.unknown + p.sending;
     p.pending = p.queued + p.waiting;
+    p.unsent = p.capped + p.failed + p.dead;
     document.querySelectorAll("[data-count]").forEach(function (cell) {
       var key = cell.getAttribute("data-count");
       if (typeof p[key] === "number") cell.textContent = grouped.format(p[key]);
