@@ -139,6 +139,14 @@ def test_cancel_asks_first_duplicate_edit_and_delete(panel, browser):
     options = [o.text for o in Select(browser.find_element(By.NAME, "user")).options]
     assert any("hostile990004@odd.test" in o for o in options)
     assert not browser.find_elements(By.CSS_SELECTOR, "input[name=email]"), "the test send takes no email"
+    # On a phone nothing is wider than the window: the draft, the list and the test users.
+    browser.set_window_size(390, 900)
+    for path in (f"/campaigns/{copy}", "/campaigns", "/campaigns/test-users", f"/campaigns/{sent}"):
+        browser.get(base + path)
+        wide = browser.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+        assert wide <= 0, f"{path} is {wide} px wider than the window"
+    shot(browser, "draft-phone")
+    browser.set_window_size(1366, 900)
     assert browser.execute_script("return window.__pwned") is None
     errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
     assert errors == [], errors
