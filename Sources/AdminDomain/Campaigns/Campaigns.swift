@@ -112,8 +112,8 @@ public struct Campaigns: Sendable {
     }
 
     /// A chunk of users per write transaction; between chunks a stop (`stopping`) leaves the
-    /// rest for the next start, and a cancel ends it. The last chunk's transaction moves the
-    /// campaign on to `sending`, and to `finished` at once when there is nothing to send.
+    /// rest for the next start, and a cancel ends it. After the last chunk one transaction
+    /// moves the campaign on to `sending`, and to `finished` at once when nothing is to be sent.
     func materialise(_ id: Int64, segment: CampaignSegment, now: Date, stopping: @Sendable () -> Bool = { false }) async throws -> LaunchReport {
         let clock = ContinuousClock()
         let started = clock.now
