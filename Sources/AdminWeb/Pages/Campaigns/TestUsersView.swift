@@ -42,7 +42,7 @@ struct TestUsersView: HTMLComponent {
                     p(.class("muted")) { "No test users yet." }
                 } else {
                     DataTable(caption: "Test users, by email",
-                              columns: [.init("Email"), .init("User"), .init("Devices a test reaches", numeric: true), .init("Added"), .init("")],
+                              columns: [.init("Email"), .init("User"), .init("Devices a test reaches", numeric: true), .init("Added"), .init("Change")],
                               rows: entries.map { entry in
                                   TableRow([
                                       TableCell { UserText(text: entry.email) },
