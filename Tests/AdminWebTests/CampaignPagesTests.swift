@@ -102,6 +102,8 @@ import TestSupport
             try await refused([("title", "{{! only a comment }}"), ("body", "b")], "the title (en) comes out empty")
             try await refused([("title", "t"), ("body", "{{plural expiring_count \"\" \"\"}}")], "the message (en) comes out empty")
             try await refused([("title", "t"), ("body", "{{^display_name}}x{{/display_name}}")], "comes out empty")
+            try await refused([("title", "t"), ("body", "{{plural expiring_count \"\" \"items\"}}")], "the message (en) comes out empty")
+            try await refused([("title", "\u{202E}\u{200B}"), ("body", "b")], "Write a title")
             try await refused([("name", String(repeating: "n", count: 5_000)), ("title", "t"), ("body", "b")], "The internal name is 5000 characters")
             let nothing = try await panel.services.campaigns.list()
             #expect(nothing.isEmpty, "nothing refused was saved")

@@ -32,6 +32,11 @@ import TestSupport
         #expect(try await Self.status(id, setup.database) == "draft")
         try await campaigns.delete(id, by: .commandLine)
         #expect(try await campaigns.find(id) == nil)
+        await #expect(throws: CampaignError.self) { try await campaigns.delete(id, by: .commandLine) }
+        await #expect(throws: CampaignError.self) { try await campaigns.edit(id, to: CampaignDraft(title: "t", body: "b"), by: .commandLine) }
+        // The newest campaign was deleted: the next one still gets an id of its own, since the
+        // audit log names campaigns by id.
+        #expect(try await campaigns.create(CampaignDraft(title: "next", body: "b"), by: .commandLine) > id)
     }
 
     @Test func lastDeliveriesFailingWhenClaimedFinishTheCampaign() async throws {

@@ -32,11 +32,13 @@ extension Campaigns {
         }
     }
 
-    /// Only a draft: a launched campaign's deliveries are its record.
+    /// Only a draft: a launched campaign's deliveries are its record. The row stays, marked,
+    /// so that its id is never given to another campaign (the audit log names it).
     public func delete(_ id: Int64, by actor: Actor, now: Date = Date()) async throws {
         try await database.write { db in
             let title = try Self.requireDraft(id, in: db, doing: "deleted")
-            try db.execute(sql: "DELETE FROM panel_campaigns WHERE id = ? AND status = ?", arguments: [id, CampaignStatus.draft])
+            try db.execute(sql: "UPDATE panel_campaigns SET deleted_at = ? WHERE id = ? AND status = ?",
+                           arguments: [SQLiteTime.string(now), id, CampaignStatus.draft])
             try AuditLog.insert(actor.entry(.campaignDeleted, target: "campaign:\(id)", detail: String(title.prefix(200))), now: now, in: db)
         }
     }
@@ -45,7 +47,7 @@ extension Campaigns {
 
     @discardableResult
     private static func requireDraft(_ id: Int64, in db: Database, doing: String) throws -> String {
-        guard let row = try Row.fetchOne(db, sql: "SELECT status, title FROM panel_campaigns WHERE id = ?", arguments: [id]) else {
+        guard let row = try Row.fetchOne(db, sql: "SELECT status, title FROM panel_campaigns WHERE id = ? AND deleted_at IS NULL", arguments: [id]) else {
             throw CampaignError("there is no campaign #\(id)")
         }
         let status: Stored<CampaignStatus> = try row.decode(forColumn: "status")

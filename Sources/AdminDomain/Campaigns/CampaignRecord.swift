@@ -74,7 +74,7 @@ extension Campaigns {
         try await database.read { db in
             try Row.fetchOne(db, sql: """
                 SELECT \(CampaignRecord.Columns.selection) FROM panel_campaigns c LEFT JOIN panel_admins a ON a.id = c.created_by
-                WHERE c.id = ?
+                WHERE c.id = ? AND c.deleted_at IS NULL
                 """, arguments: [id]).map(CampaignRecord.init)
         }
     }
@@ -85,7 +85,7 @@ extension Campaigns {
         try await database.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT \(CampaignRecord.Columns.selection) FROM panel_campaigns c LEFT JOIN panel_admins a ON a.id = c.created_by
-                WHERE c.id < ? AND (? IS NULL OR c.status = ?) ORDER BY c.id DESC LIMIT ?
+                WHERE c.id < ? AND c.deleted_at IS NULL AND (? IS NULL OR c.status = ?) ORDER BY c.id DESC LIMIT ?
                 """, arguments: [before ?? Int64.max, status, status, limit]).map(CampaignRecord.init)
         }
     }

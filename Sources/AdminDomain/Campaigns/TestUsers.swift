@@ -83,7 +83,7 @@ public struct TestUsers: Sendable {
         let (refusal, devices, limited) = try await database.write { db -> (String?, [PushDevice], Bool) in
             var limited = false
             func decide() throws -> (String?, [PushDevice]) {
-                let status = try Stored<CampaignStatus>.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [campaign.id])
+                let status = try Stored<CampaignStatus>.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ? AND deleted_at IS NULL", arguments: [campaign.id])
                 guard let status else { return ("there is no campaign #\(campaign.id)", []) }
                 if status.known?.isEnded ?? true {
                     return ("campaign #\(campaign.id) is \(status): test sends are for campaigns still to come", [])

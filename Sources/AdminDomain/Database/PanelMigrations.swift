@@ -165,7 +165,8 @@ enum PanelMigrations {
           receipt_id  INTEGER NOT NULL
         );
         """),
-        // Campaigns in operation. Receipts are read by their id, never by a time a host's
+        // Campaigns in operation. A deleted draft keeps its row (and so its id, which the
+        // audit log names) with `deleted_at` set. Receipts are read by their id, never by a time a host's
         // clock wrote: the time cursor goes. Receipts that confirm no push that went out are
         // counted apart. Queued rows of other launched campaigns count for the frequency cap,
         // found by user. Test users are the only recipients of test sends. A delivery over
@@ -173,6 +174,7 @@ enum PanelMigrations {
         (10, """
         ALTER TABLE panel_campaigns ADD COLUMN name TEXT;
         ALTER TABLE panel_campaigns ADD COLUMN ignored_receipts INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE panel_campaigns ADD COLUMN deleted_at TEXT;
         CREATE INDEX panel_deliveries_waiting ON panel_deliveries(user_id, campaign_id) WHERE state IN ('queued', 'retry');
         DROP TABLE panel_receipt_cursor;
         CREATE TABLE panel_receipt_reader (

@@ -193,7 +193,7 @@ struct CampaignsController {
                     notice = CampaignNotice(.cancelled)
                 case .duplicate:
                     let copy = try await services.campaigns.duplicate(id, by: actor)
-                    return .redirect(to: SiteURL.campaign(id: copy, notice: CampaignNotice(.duplicated, count: Int(id))).href, type: .normal)
+                    return .redirect(to: SiteURL.campaign(id: copy, notice: CampaignNotice(.duplicated)).href, type: .normal)
                 case .delete:
                     try await services.campaigns.delete(id, by: actor)
                     await services.previews.forget(id)

@@ -70,8 +70,9 @@ struct CampaignNotice: Sendable, Equatable {
     func fits(_ status: CampaignStatus?) -> Bool {
         switch kind {
         case .created, .edited, .duplicated: status == .draft
-        case .launched, .resumed: status != .draft
-        case .paused: status != .draft
+        case .launched: status != .draft
+        case .resumed: status == .sending || status == .finished
+        case .paused: status == .paused
         case .cancelled: status == .cancelled
         case .testSent: true
         }
@@ -91,7 +92,7 @@ struct CampaignNotice: Sendable, Equatable {
         case .cancelled: "Cancelled: \(count) push\(self.count == 1 ? " had" : "es had") gone out; nothing more will be sent."
         case .testSent: "Test sent to \(count) device\(self.count == 1 ? "" : "s"); each result is listed below."
         case .edited: "Draft saved. Check the audience and the message below again."
-        case .duplicated: "This is a new draft, copied from campaign #\(count). Edit it, check the audience, then continue to the confirmation."
+        case .duplicated: "This is a new draft, a copy. Edit it, check the audience, then continue to the confirmation."
         }
     }
 }

@@ -29,7 +29,11 @@ struct CampaignConfirmView: HTMLComponent {
                     }
                 }
                 CampaignSummary(campaign: campaign, defaultTimeZone: model.defaultTimeZone)
-                if model.plannedTimeHasPassed() {
+                if model.preview.counts.reachableDevices == 0 {
+                    p(.class("notice error"), .role("alert")) {
+                        "No device in this audience can get a campaign push now: nothing would be sent. Edit the draft's audience, or wait until its people are reachable."
+                    }
+                } else if model.plannedTimeHasPassed() {
                     p(.class("notice error"), .role("alert")) {
                         "The planned time has passed: nothing can be sent as planned. Cancel this draft and compose the campaign again with a new time."
                     }

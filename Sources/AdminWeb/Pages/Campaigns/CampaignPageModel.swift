@@ -47,6 +47,12 @@ struct CampaignPageModel {
         var testedUser: Int64?
     }
 
+    /// The audience has been counted (it may have nobody in it).
+    var audienceCounted: Bool {
+        if case .ready? = preview { return true }
+        return false
+    }
+
     /// The sample users the page showed, for the audit log.
     var shownUsers: [Int64] {
         guard let phone, let recipient = phone.recipient else { return [] }
@@ -67,7 +73,10 @@ struct CampaignPageModel {
             model.preview = state
             try await model.loadPhone(services, choice: input.choice)
         } else {
-            model.progress = try await services.campaignProgress.progress(campaign.id)
+            let progress = try await services.campaignProgress.progress(campaign.id)
+            model.progress = progress
+            // How many went out is read, never taken from the link.
+            if let kind = model.notice?.kind, kind == .paused || kind == .cancelled { model.notice?.count = progress.sent }
         }
         return model
     }

@@ -55,7 +55,8 @@ struct CampaignPageView: HTMLComponent {
                 previewSwitcher(phone)
                 PhonePreview(title: phone.title, body: phone.body, platform: phone.platform, caption: phone.recipient.map {
                     "As user #\($0.userID) would see it, in the \(phone.language) text on \(phone.platform == .ios ? "iOS" : "Android")."
-                } ?? "Filled with the fallbacks until the audience is counted (\(phone.language), \(phone.platform == .ios ? "iOS" : "Android")).")
+                } ?? (model.audienceCounted ? "Nobody in the audience can get it now: filled with the fallbacks" : "Filled with the fallbacks until the audience is counted")
+                    + " (\(phone.language), \(phone.platform == .ios ? "iOS" : "Android")).")
                 if !phone.fallbacks.isEmpty {
                     p(.class("muted")) { "This recipient gets a fallback for: \(phone.fallbacks.joined(separator: ", "))." }
                 }

@@ -68,8 +68,8 @@ struct ComposerForm: QueryForm {
             title = english.titleSource
             body = english.bodySource
         }
-        if title.trimmingCharacters(in: .whitespaces).isEmpty { reader.problem("Write a title, or choose a template.") }
-        if body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { reader.problem("Write the message, or choose a template.") }
+        if Self.isBlank(title) { reader.problem("Write a title, or choose a template.") }
+        if Self.isBlank(body) { reader.problem("Write the message, or choose a template.") }
         if title.count > Self.titleLimit { reader.problem("The title is \(title.count) characters; keep it to \(Self.titleLimit).") }
         if body.count > Self.bodyLimit { reader.problem("The message is \(body.count) characters; keep it to \(Self.bodyLimit).") }
         let deepLink = reader.choice("deep_link", "app screen", in: Self.deepLinks.map(\.value))
@@ -115,13 +115,14 @@ struct ComposerForm: QueryForm {
         if reader.problems.isEmpty {
             do {
                 let text = try CampaignText(title: title, body: body, template: template, library: templates)
-                // A comment, an empty plural or a section can leave nothing once filled: checked
-                // with every value missing (their fallbacks) and with every value there.
+                // A comment, an empty plural form or a section can leave nothing once filled:
+                // checked with every value missing (their fallbacks), with every value there,
+                // and with every count at 1 (the singular forms).
+                let ones = CampaignText.longestValues.merging(PushTemplate.countPlaceholders.map { ($0, "1") }) { _, one in one }
                 for variant in text.variants {
-                    for values in [[:], CampaignText.longestValues] {
+                    for values in [[:], CampaignText.longestValues, ones] {
                         let filled = variant.template.render(values)
-                        let emptyTitle = filled.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-                        let emptyBody = filled.body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+                        let emptyTitle = Self.isBlank(filled.title), emptyBody = Self.isBlank(filled.body)
                         let sentence = "Filled in, the \(emptyTitle ? "title" : "message") (\(variant.language)) comes out empty for some recipients: write something every recipient sees."
                         if (emptyTitle || emptyBody), !reader.problems.contains(sentence) { reader.problem(sentence) }
                     }
@@ -147,6 +148,15 @@ struct ComposerForm: QueryForm {
             return PushMessage(deliveryID: "c9999999999-99999999999", token: "x", platform: .other, title: filled.title,
                                body: filled.body, deepLink: deepLink).payloadBytes
         }.max() ?? 0
+    }
+
+    /// Nothing a phone would show: spaces, controls and invisible format characters (a
+    /// right-to-left override or a zero-width space alone is no title).
+    static func isBlank(_ text: String) -> Bool {
+        !text.unicodeScalars.contains { scalar in
+            !(scalar.properties.isWhitespace || [.control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator]
+                .contains(scalar.properties.generalCategory))
+        }
     }
 
     /// A stored draft as the composer's fields, to edit it.
