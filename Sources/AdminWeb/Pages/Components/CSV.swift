@@ -36,11 +36,13 @@ enum CSV {
         cells.map(cell).joined(separator: ",") + "\r\n"
     }
 
+    /// Read by Unicode scalars, never by `Character`: "=" followed by a joiner is one
+    /// character that is not "=", and "\r\n" is one that is neither "\r" nor "\n".
     static func cell(_ value: String) -> String {
         var text = value
         // "=cmd|…", "+…", "-…", "@…": prefixed so spreadsheets show them as text.
-        if let first = text.first, "=+-@\t\r".contains(first) { text = "'" + text }
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        if let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) { text = "'" + text }
+        guard text.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
