@@ -59,6 +59,20 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Seconds between the dashboard's full counts, which see changed and deleted rows too.")
     var dashboardFullCount = 900
 
+    @Option(name: .customLong("trusted-proxy"),
+            help: "A proxy (IP address or CIDR range, repeatable) whose Forwarded or X-Forwarded-For header names the client; also $PANEL_TRUSTED_PROXIES, comma-separated. None by default: those headers are ignored.")
+    var trustedProxy: [String] = []
+
+    /// --trusted-proxy, and $PANEL_TRUSTED_PROXIES; a value that is no address or range is refused.
+    func trustedProxies() throws -> TrustedProxies {
+        let fromEnvironment = (ProcessInfo.processInfo.environment["PANEL_TRUSTED_PROXIES"] ?? "").split(separator: ",").map(String.init)
+        do {
+            return try TrustedProxies(trustedProxy + fromEnvironment)
+        } catch {
+            throw ValidationError("--trusted-proxy: \(error.description)")
+        }
+    }
+
     /// The level from --log-level, else LOG_LEVEL, else info; an unknown name is refused.
     func level() throws -> Logger.Level {
         let name = logLevel ?? ProcessInfo.processInfo.environment["LOG_LEVEL"]
@@ -72,6 +86,7 @@ struct ServerOptions: ParsableArguments {
 
     mutating func validate() throws {
         _ = try level()
+        _ = try trustedProxies()
         if let metricsPort, !(0...65_535).contains(metricsPort) { throw ValidationError("--metrics-port must be from 0 to 65535") }
         if metricsPort != nil, metricsPort == port, port != 0 { throw ValidationError("--metrics-port must differ from --port") }
         if TimeZone(identifier: defaultTimezone) == nil { throw ValidationError("--default-timezone \"\(defaultTimezone)\" is not a timezone, such as Europe/Lisbon") }
@@ -120,6 +135,7 @@ struct ServerOptions: ParsableArguments {
         configuration.frequencyCap = frequencyCap
         configuration.dashboardRefreshInterval = TimeInterval(dashboardRefresh)
         configuration.dashboardFullCountInterval = TimeInterval(dashboardFullCount)
+        configuration.trustedProxies = (try? trustedProxies()) ?? .none
         return configuration
     }
 }

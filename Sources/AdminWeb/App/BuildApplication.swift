@@ -75,6 +75,7 @@ func backgroundJobs(services: PanelServices, configuration: PanelConfiguration, 
 public func buildRouter(services: PanelServices, publicDirectory: String) -> Router<PanelRequestContext> {
     let router = Router(context: PanelRequestContext.self)
     router.addMiddleware {
+        ClientAddressMiddleware(trusted: services.trustedProxies)
         RequestLogMiddleware()
         BannerMiddleware(text: services.banner)
         MetricsMiddleware()

@@ -47,6 +47,8 @@ public struct PanelConfiguration: Sendable {
     public var receiptPollInterval: Duration = .seconds(1)
     /// How long one live-counts event stream stays open before the browser reconnects.
     public var eventStreamLength: Duration = .seconds(60)
+    /// Proxies whose `Forwarded` / `X-Forwarded-For` name the client (`--trusted-proxy`).
+    public var trustedProxies: TrustedProxies = .none
 
     public init(
         databasePath: String,

@@ -6,7 +6,8 @@ public struct PanelRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     public var identity: StaffIdentity?
     public var sessionToken: String?
-    public let clientAddress: String?
+    /// The TCP peer, or behind a trusted proxy the client it names (`ClientAddressMiddleware`).
+    public internal(set) var clientAddress: String?
     /// Shared with the request log, which runs outside the middleware that signs in.
     public let notes = RequestNotes()
 

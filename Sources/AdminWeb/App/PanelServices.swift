@@ -16,6 +16,7 @@ public struct PanelServices: Sendable {
     public let dashboard: DashboardRefresher
     public let twoFactorPolicy: TwoFactorPolicy
     let sessionCookie: PanelCookie
+    let trustedProxies: TrustedProxies
     let secondFactorCookie: PanelCookie
     let loginFormCookie: PanelCookie
     let dashboardRefreshInterval: TimeInterval
@@ -56,6 +57,7 @@ public struct PanelServices: Sendable {
         twoFactorPolicy = configuration.twoFactorPolicy
         dashboard = DashboardRefresher(database: database, fullEvery: configuration.dashboardFullCountInterval)
         sessionCookie = .session(secure: configuration.secureCookies)
+        trustedProxies = configuration.trustedProxies
         secondFactorCookie = .secondFactor(secure: configuration.secureCookies)
         loginFormCookie = .loginForm(secure: configuration.secureCookies)
         dashboardRefreshInterval = configuration.dashboardRefreshInterval

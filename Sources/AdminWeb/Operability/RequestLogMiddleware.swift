@@ -28,6 +28,7 @@ struct RequestLogMiddleware: RouterMiddleware {
             "status": "\(status)",
             "ms": "\((milliseconds * 10).rounded() / 10)",
             "staff_id": "\(context.notes.staffID.map(String.init) ?? "-")",
+            "client": "\(context.clientAddress ?? "-")",
         ])
     }
 }

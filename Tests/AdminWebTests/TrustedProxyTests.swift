@@ -1,0 +1,88 @@
+@testable import AdminWeb
+import AdminDomain
+import Foundation
+import GRDB
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// The client's address behind a proxy: believed only from a trusted peer, read from the
+/// right, never an address inside a trusted range (RFC 7239 and the de-facto X-Forwarded-For).
+@Suite struct TrustedProxyTests {
+    static func headers(_ pairs: [(String, String)]) -> HTTPFields {
+        var fields = HTTPFields()
+        for (name, value) in pairs { fields.append(HTTPField(name: HTTPField.Name(name)!, value: value)) }
+        return fields
+    }
+
+    @Test(arguments: [
+        // (peer, header, value, expected client)
+        ("127.0.0.1", "X-Forwarded-For", "203.0.113.5", "203.0.113.5"),
+        ("127.0.0.1", "X-Forwarded-For", "198.51.100.1, 203.0.113.5", "203.0.113.5"),
+        ("127.0.0.1", "X-Forwarded-For", "203.0.113.5, 10.1.2.3", "203.0.113.5"),
+        ("127.0.0.1", "X-Forwarded-For", "10.9.9.9", "127.0.0.1"),
+        ("127.0.0.1", "X-Forwarded-For", "127.0.0.1", "127.0.0.1"),
+        ("127.0.0.1", "X-Forwarded-For", "unknown, 203.0.113.5", "203.0.113.5"),
+        ("127.0.0.1", "X-Forwarded-For", "203.0.113.5, junk", "127.0.0.1"),
+        ("127.0.0.1", "Forwarded", "for=192.0.2.60;proto=https;by=203.0.113.43", "192.0.2.60"),
+        ("127.0.0.1", "Forwarded", "for=\"[2001:db8:cafe::17]:4711\"", "2001:db8:cafe::17"),
+        ("127.0.0.1", "Forwarded", "for=192.0.2.43, for=\"198.51.100.17:8080\"", "198.51.100.17"),
+        ("198.51.100.99", "X-Forwarded-For", "203.0.113.5", "198.51.100.99"),
+    ])
+    func theClientIsTheRightmostAddressNoTrustedProxyHolds(peer: String, header: String, value: String, expected: String) throws {
+        let trusted = try TrustedProxies(["127.0.0.1/32", "10.0.0.0/8"])
+        #expect(trusted.clientAddress(peer: peer, headers: Self.headers([(header, value)])) == expected)
+    }
+
+    @Test func withoutTrustedProxiesTheHeadersAreIgnoredAndBadRangesRefused() throws {
+        #expect(TrustedProxies.none.clientAddress(peer: "127.0.0.1", headers: Self.headers([("X-Forwarded-For", "203.0.113.5")])) == "127.0.0.1")
+        #expect(throws: TrustedProxyError.self) { try TrustedProxies(["10.0.0.0/33"]) }
+        #expect(throws: TrustedProxyError.self) { try TrustedProxies(["proxy.example.com"]) }
+        let v6 = try TrustedProxies(["::1", "fd00::/8"])
+        #expect(v6.clientAddress(peer: "fd12::1", headers: Self.headers([("X-Forwarded-For", "2001:db8::1")])) == "2001:db8::1")
+    }
+
+    /// Three failed sign-ins with made-up emails from one forwarded client (the attack that
+    /// locked every staff member out behind a proxy), then the right password from another
+    /// client and from that one.
+    static func signIns(trusted: [String]) async throws -> (other: HTTPResponse.Status, same: HTTPResponse.Status, addresses: [String]) {
+        var panel = try await TestPanel()
+        defer { panel.remove() }
+        panel.configuration.trustedProxies = try TrustedProxies(trusted)
+        panel.services = PanelServices(database: panel.services.database, configuration: panel.configuration)
+        let app = buildApplication(services: panel.services, configuration: panel.configuration)
+        let (other, same) = try await app.test(.live) { client in
+            func signIn(_ email: String = TestPanel.email, _ password: String, from address: String) async throws -> HTTPResponse.Status {
+                let form = try await client.loginForm()
+                let body = [("email", email), ("password", password), ("_csrf", form.token)]
+                    .map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&")
+                return try await client.execute(uri: "/login", method: .post,
+                                                headers: [.contentType: "application/x-www-form-urlencoded", .cookie: form.cookie,
+                                                          HTTPField.Name("X-Forwarded-For")!: address],
+                                                body: ByteBuffer(string: body)).status
+            }
+            for index in 1...3 { _ = try await signIn("nobody\(index)@example.com", "wrong wrong wrong", from: "203.0.113.5") }
+            return (try await signIn(TestPanel.email, TestPanel.password, from: "198.51.100.7"), try await signIn(TestPanel.email, TestPanel.password, from: "203.0.113.5"))
+        }
+        try await panel.services.signIn.unauthenticatedEvents.flush()
+        let addresses = try await panel.services.database.read { db in
+            try String.fetchAll(db, sql: "SELECT DISTINCT client_address FROM panel_audit_log WHERE client_address IS NOT NULL ORDER BY 1")
+        }
+        return (other, same, addresses)
+    }
+
+    @Test func behindATrustedProxyOneClientsFailuresDoNotRefuseAnother() async throws {
+        let (other, same, addresses) = try await Self.signIns(trusted: ["127.0.0.1/32"])
+        #expect(other == .seeOther, "another client's right password is let in")
+        #expect(same == .tooManyRequests, "the client that failed three times waits")
+        // (The admin's right password leads to the code page, which writes no row yet.)
+        #expect(addresses == ["203.0.113.5"], "the audit log has the forwarded address, never the proxy's")
+    }
+
+    @Test func withoutTheOptionAClientsOwnForwardedForChangesNothing() async throws {
+        let (other, _, addresses) = try await Self.signIns(trusted: [])
+        #expect(other == .tooManyRequests, "every request comes from the same peer, whatever it says")
+        #expect(addresses == ["127.0.0.1"])
+    }
+}
