@@ -6,7 +6,7 @@ import Foundation
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin", abstract: "Manage staff accounts.",
-        subcommands: [CreateAdmin.self, ListAdmins.self, DisableAdmin.self, ResetAdminPassword.self, ResetAdminTwoFactor.self])
+        subcommands: [CreateAdmin.self, ListAdmins.self, DisableAdmin.self, ResetAdminPassword.self, ResetAdminTwoFactor.self, UnlockSignIn.self])
 }
 
 extension Role: ExpressibleByArgument {}
@@ -132,4 +132,37 @@ func readPassword(prompt: String) throws -> String {
     }
     guard let line, !line.isEmpty else { throw fail("no password on standard input") }
     return line
+}
+
+/// Lifts sign-in locks and delays when no admin can sign in to do it on the page (a lock
+/// behind a misconfigured proxy, say). Each lifted count is audited with "cli" as the actor.
+struct UnlockSignIn: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unlock", abstract: "Lift sign-in locks and delays: of one account, of one address, or all.")
+
+    @OptionGroup var database: DatabaseOption
+
+    @Option(help: "Lift the counts of this account, from every address.")
+    var email: String?
+
+    @Option(help: "Lift the counts of this client address, for every account.")
+    var address: String?
+
+    @Flag(help: "Lift every count.")
+    var all = false
+
+    func validate() throws {
+        guard [email != nil, address != nil, all].filter({ $0 }).count == 1 else {
+            throw ValidationError("give exactly one of --email, --address or --all")
+        }
+    }
+
+    func run() async throws {
+        try await reportingErrors {
+            let which: LoginThrottle.Unlock = if let email { .email(email) } else if let address { .address(address) } else { .all }
+            let throttle = LoginThrottle(database: try await PanelDatabase.open(path: database.db))
+            let lifted = try await throttle.unlock(which, by: .commandLine)
+            say(lifted.isEmpty ? "nothing to lift: no count in force matches" : "lifted \(lifted.count): " + lifted.joined(separator: ", "))
+        }
+    }
 }

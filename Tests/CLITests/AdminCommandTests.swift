@@ -44,3 +44,38 @@ import TestSupport
         #expect(actions == ["admin_created", "admin_created", "admin_disabled", "password_reset", "two_factor_reset"])
     }
 }
+
+@Suite struct UnlockCommand {
+    /// Counts as the throttle writes them: "pair:email|address", "address:…", "account:…".
+    @Test func unlockLiftsTheChosenCountsFromTheCommandLineAndAuditsEach() throws {
+        let temp = try TemporaryDatabase.seeded(users: 5)
+        defer { temp.remove() }
+        let db = ["--db", temp.path]
+        // Opened once by the panel so that its tables exist.
+        #expect(try runPanel(["admin", "list"] + db).status == 0)
+        let keys = ["pair:ann@example.com|10.0.0.1", "pair:bob@example.com|10.0.0.1", "address:10.0.0.1", "account:ann@example.com",
+                    "account:bob@example.com", "pair:bob@example.com|10.0.0.2", "address:10.0.0.2"]
+        try DatabaseQueue(path: temp.path).write { db in
+            for key in keys {
+                try db.execute(sql: "INSERT INTO panel_login_throttle (key, failures, last_failure_at, locked_until) VALUES (?, 10, ?, ?)",
+                               arguments: [key, "2099-01-01 00:00:00", "2099-01-01 00:15:00"])
+            }
+        }
+        func remaining() throws -> [String] {
+            try DatabaseQueue(path: temp.path).read { db in try String.fetchAll(db, sql: "SELECT key FROM panel_login_throttle ORDER BY key") }
+        }
+        #expect(try runPanel(["admin", "unlock"] + db).status != 0, "one of --email, --address or --all is required")
+        #expect(try runPanel(["admin", "unlock", "--email", "ANN@example.com"] + db).status == 0)
+        #expect(try remaining() == ["account:bob@example.com", "address:10.0.0.1", "address:10.0.0.2",
+                                    "pair:bob@example.com|10.0.0.1", "pair:bob@example.com|10.0.0.2"])
+        #expect(try runPanel(["admin", "unlock", "--address", "10.0.0.1"] + db).status == 0)
+        #expect(try remaining() == ["account:bob@example.com", "address:10.0.0.2", "pair:bob@example.com|10.0.0.2"])
+        let all = try runPanel(["admin", "unlock", "--all"] + db)
+        #expect(all.status == 0 && all.stdout.hasPrefix("lifted 3:"))
+        #expect(try remaining().isEmpty)
+        let audited = try DatabaseQueue(path: temp.path).read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log WHERE action = 'sign_in_unlocked' AND actor_email = 'cli'")
+        }
+        #expect(audited == keys.count)
+    }
+}

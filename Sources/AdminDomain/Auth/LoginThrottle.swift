@@ -164,12 +164,49 @@ public struct LoginThrottle: Sendable {
         }
     }
 
-    /// An admin lifts a lock or a delay early; returns whether there was one.
+    /// An admin lifts a lock or a delay early, with its audit row; returns whether there was one.
     @discardableResult
-    public func clear(key: String) async throws -> Bool {
+    public func clear(key: String, by actor: Actor, now: Date = Date()) async throws -> Bool {
+        try await unlock(.key(key), by: actor, now: now).count == 1
+    }
+
+    /// Which counts an unlock lifts.
+    public enum Unlock: Sendable, Equatable {
+        case key(String)
+        /// The account's counts, from every address.
+        case email(String)
+        /// The address's counts, for every account.
+        case address(String)
+        case all
+    }
+
+    /// Lifts the chosen locks and delays, each with its audit row, in one transaction: the
+    /// admin page and `admin-panel admin unlock` alike. Returns the keys lifted.
+    public func unlock(_ which: Unlock, by actor: Actor, now: Date = Date()) async throws -> [String] {
         try await database.write { db in
-            try db.execute(sql: "DELETE FROM panel_login_throttle WHERE key = ?", arguments: [key])
-            return db.changesCount > 0
+            let keys: [String]
+            switch which {
+            case .key(let key):
+                keys = try String.fetchAll(db, sql: "SELECT key FROM panel_login_throttle WHERE key = ?", arguments: [key])
+            case .email(let email):
+                let email = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+                keys = try String.fetchAll(db, sql: """
+                    SELECT key FROM panel_login_throttle WHERE key = ? OR substr(key, 1, length(?)) = ?
+                    """, arguments: ["account:\(email)", "pair:\(email)|", "pair:\(email)|"])
+            case .address(let address):
+                let suffix = "|\(address)"
+                keys = try String.fetchAll(db, sql: """
+                    SELECT key FROM panel_login_throttle
+                    WHERE key = ? OR (substr(key, 1, 5) = 'pair:' AND substr(key, -length(?)) = ?)
+                    """, arguments: ["address:\(address)", suffix, suffix])
+            case .all:
+                keys = try String.fetchAll(db, sql: "SELECT key FROM panel_login_throttle ORDER BY key")
+            }
+            for key in keys {
+                try db.execute(sql: "DELETE FROM panel_login_throttle WHERE key = ?", arguments: [key])
+                try AuditLog.insert(actor.entry(.signInUnlocked, target: String(key.prefix(700)), detail: nil), now: now, in: db)
+            }
+            return keys
         }
     }
 }

@@ -22,11 +22,10 @@ struct SignInFailuresController {
 
     @Sendable func clear(request: Request, context: StaffRequestContext) async throws -> Response {
         let key = String(((try? await request.decode(as: ClearForm.self, context: context))?.key ?? "").prefix(700))
-        guard !key.isEmpty, try await services.signIn.throttle.clear(key: key) else {
+        guard !key.isEmpty, try await services.signIn.throttle.clear(key: key, by: .staff(context.identity, from: context.clientAddress)) else {
             // Already gone (it ran out, or another admin cleared it): the list shows what is left.
             return .redirect(to: SiteURL.signInFailures().href, type: .normal)
         }
-        try await services.audit(context, .signInUnlocked, target: key)
         return .redirect(to: SiteURL.signInFailures(cleared: true).href, type: .normal)
     }
 }
