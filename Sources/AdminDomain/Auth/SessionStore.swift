@@ -80,6 +80,25 @@ public struct SessionStore: Sendable {
                              mustChangePassword: row.oneTimePassword)
     }
 
+    /// Whether the session still stands for a staff member who may do `permission`: not
+    /// ended, expired or idle past the limit, the account neither disabled nor moved to a role
+    /// without it. A read, never counted as activity: a page left open does not keep a
+    /// session alive. For streams that outlast the request that opened them.
+    public func stillAllows(token: String, _ permission: Permission, now: Date = Date()) async throws -> Bool {
+        guard SecureToken.isWellFormed(token) else { return false }
+        let tokenHash = Self.hash(token)
+        let row = try await database.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT s.last_seen_at, s.expires_at, a.role, a.disabled_at IS NOT NULL
+                FROM panel_sessions s JOIN panel_admins a ON a.id = s.admin_id WHERE s.token_hash = ?
+                """, arguments: [tokenHash]).map { row in (row[0] as String, row[1] as String, row[2] as String, row[3] as Bool) }
+        }
+        guard let (lastSeen, expires, role, disabled) = row, !disabled,
+              let seen = SQLiteTime.date(lastSeen), let ends = SQLiteTime.date(expires), let known = Role(rawValue: role)
+        else { return false }
+        return now < ends && now.timeIntervalSince(seen) < policy.idleTimeout && known.may(permission)
+    }
+
     /// The live sessions of one account, newest first; `isCurrent` marks the one holding `currentToken`.
     public func list(adminID: Int64, currentToken: String, now: Date = Date()) async throws -> [SessionSummary] {
         let currentHash = Self.hash(currentToken)

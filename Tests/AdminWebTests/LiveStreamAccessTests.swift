@@ -1,0 +1,42 @@
+@testable import AdminWeb
+import AdminDomain
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// A campaign's live stream outlasts the request that opened it: it must end soon after its
+/// staff member signs out, is disabled or loses the role, not at the end of its minute.
+@Suite struct LiveStreamAccessTests {
+    enum Change: String, CaseIterable, Sendable { case signOut, disable, roleChange }
+
+    @Test(arguments: Change.allCases)
+    func aStreamEndsSoonAfterItsAccessEnds(change: Change) async throws {
+        var panel = try await TestPanel()
+        defer { panel.remove() }
+        panel.configuration.eventStreamLength = .seconds(30)
+        panel.services = PanelServices(database: panel.services.database, configuration: panel.configuration)
+        let email = try await panel.addStaff("marketer@example.com", role: .marketing)
+        let id = try await panel.services.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
+        try await panel.services.campaigns.launch(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
+        let services = panel.services, ready = panel
+        let seconds = try await ready.test { client in
+            let cookie = try await ready.signIn(client, email: email)
+            let started = ContinuousClock.now
+            async let stream = client.get("/campaigns/\(id)/events", cookie: cookie)
+            try await Task.sleep(for: .milliseconds(500))
+            switch change {
+            case .signOut: _ = try await client.postSigned("/logout", session: cookie)
+            case .disable: _ = try await services.staff.disable(.email(email), by: .commandLine)
+            case .roleChange: _ = try await services.staff.changeRole(.email(email), to: .support, by: .commandLine)
+            }
+            let answer = try await stream
+            #expect(answer.text.contains("data: "), "it streamed before the change")
+            let took = ContinuousClock.now - started
+            return Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
+        }
+        print("stream ended \(String(format: "%.2f", seconds - 0.5)) s after \(change.rawValue)")
+        // Within about a second of the change (checked each second), far before its 30 s.
+        #expect(seconds < 6, "\(change): the stream lasted \(seconds) s")
+    }
+}
