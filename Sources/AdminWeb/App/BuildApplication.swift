@@ -29,7 +29,7 @@ public func buildApplication(services: PanelServices, configuration: PanelConfig
         jobs.append(PanelMetrics.server(registry: metrics, port: port, logger: logger))
     }
     return Application(
-        router: buildRouter(services: services, publicDirectory: configuration.publicDirectory),
+        responder: HeadAsGetResponder(next: buildRouter(services: services, publicDirectory: configuration.publicDirectory).buildResponder()),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
         services: jobs,
         onServerRunning: { [logger] channel in

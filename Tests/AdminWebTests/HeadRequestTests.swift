@@ -1,0 +1,27 @@
+@testable import AdminWeb
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// RFC 9110: HEAD is GET without the body, the same status and headers.
+@Suite struct HeadRequestTests {
+    @Test func headAnswersEveryGetRouteWithItsStatusAndHeadersAndNoBody() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let cookie = try await panel.signIn(client)
+            for path in ["/login", "/health", "/", "/campaigns", "/users/1", "/static/css/app.css", "/no-such-page"] {
+                let get = try await client.execute(uri: path, method: .get, headers: [.cookie: cookie])
+                let head = try await client.execute(uri: path, method: .head, headers: [.cookie: cookie])
+                #expect(head.status == get.status, "\(path)")
+                #expect(head.body.readableBytes == 0, "\(path)")
+                #expect(head.headers[.contentType] == get.headers[.contentType], "\(path)")
+            }
+            // Signed out, HEAD is sent to sign in as GET is.
+            let signedOut = try await client.execute(uri: "/campaigns", method: .head)
+            #expect(signedOut.status == .seeOther && signedOut.headers[.location]?.hasPrefix("/login") == true)
+        }
+    }
+}
