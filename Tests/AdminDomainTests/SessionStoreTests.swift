@@ -44,6 +44,19 @@ import TestSupport
         #expect(count == 0, "expired sessions are deleted when seen")
     }
 
+    /// A request 59 s after the last touch rewrites nothing (touches are a minute apart), so
+    /// the session must still be there 30 minutes after that request, less a second: the idle
+    /// limit counts from the last request, never from before it.
+    @Test func noSessionEndsBeforeItsIdleLimitFromTheLastRequest() async throws {
+        defer { temp.remove() }
+        let start = Date()
+        let token = try await sessions.create(adminID: admin.id!, clientAddress: nil, userAgent: nil, now: start)
+        let lastRequest = start.addingTimeInterval(59)
+        #expect(try await sessions.identity(forToken: token, now: lastRequest) != nil)
+        #expect(try await sessions.identity(forToken: token, now: lastRequest.addingTimeInterval(30 * 60 - 1)) != nil)
+        #expect(try await sessions.stillAllows(token: token, .useOwnAccount, now: lastRequest.addingTimeInterval(30 * 60 - 1)))
+    }
+
     @Test func useKeepsASessionAlive() async throws {
         defer { temp.remove() }
         let start = Date()

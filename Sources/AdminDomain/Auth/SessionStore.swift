@@ -9,6 +9,14 @@ public struct SessionPolicy: Sendable {
         self.idleTimeout = idleTimeout
         self.absoluteTimeout = absoluteTimeout
     }
+
+    /// A session last touched before this is idle. `last_seen_at` is rewritten at most every
+    /// `SessionStore.touchInterval`, so the last request may have come up to that much after
+    /// it: counting the interval in means no session ends before the configured limit (it
+    /// ends within a minute after it).
+    public func idleCutoff(now: Date) -> Date {
+        now.addingTimeInterval(-(idleTimeout + SessionStore.touchInterval))
+    }
 }
 
 /// Sessions in `panel_sessions`. The cookie carries a 256-bit random token; the table
@@ -18,7 +26,7 @@ public struct SessionStore: Sendable {
     let policy: SessionPolicy
 
     /// last_seen_at is rewritten at most this often, so browsing is not a write per request.
-    static let touchInterval: TimeInterval = 60
+    public static let touchInterval: TimeInterval = 60
 
     public init(database: PanelDatabase, policy: SessionPolicy) {
         self.database = database
@@ -66,7 +74,7 @@ public struct SessionStore: Sendable {
               let lastSeen = SQLiteTime.date(row.lastSeen), let expires = SQLiteTime.date(row.expires),
               let role = Role(rawValue: row.role)
         else { return nil }
-        guard row.disabledAt == nil, now < expires, now.timeIntervalSince(lastSeen) < policy.idleTimeout else {
+        guard row.disabledAt == nil, now < expires, lastSeen > policy.idleCutoff(now: now) else {
             try await delete(token: token)
             return nil
         }
@@ -96,13 +104,13 @@ public struct SessionStore: Sendable {
         guard let (lastSeen, expires, role, disabled) = row, !disabled,
               let seen = SQLiteTime.date(lastSeen), let ends = SQLiteTime.date(expires), let known = Role(rawValue: role)
         else { return false }
-        return now < ends && now.timeIntervalSince(seen) < policy.idleTimeout && known.may(permission)
+        return now < ends && seen > policy.idleCutoff(now: now) && known.may(permission)
     }
 
     /// The live sessions of one account, newest first; `isCurrent` marks the one holding `currentToken`.
     public func list(adminID: Int64, currentToken: String, now: Date = Date()) async throws -> [SessionSummary] {
         let currentHash = Self.hash(currentToken)
-        let idleLimit = SQLiteTime.string(now.addingTimeInterval(-policy.idleTimeout))
+        let idleLimit = SQLiteTime.string(policy.idleCutoff(now: now))
         let stamp = SQLiteTime.string(now)
         return try await database.read { db in
             try Row.fetchAll(

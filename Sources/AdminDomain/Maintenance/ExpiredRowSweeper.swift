@@ -27,7 +27,7 @@ public struct ExpiredRowSweeper: Sendable {
         var report = Report()
         report.sessions = try await deleteInBatches(
             from: "panel_sessions", where: "expires_at <= ? OR last_seen_at <= ?",
-            arguments: [stamp, SQLiteTime.string(now.addingTimeInterval(-sessionPolicy.idleTimeout))])
+            arguments: [stamp, SQLiteTime.string(sessionPolicy.idleCutoff(now: now))])
         report.challenges = try await deleteInBatches(from: "panel_login_challenges", where: "expires_at <= ?", arguments: [stamp])
         let stale = LoginThrottle.staleCondition(now: now)
         report.throttleRows = try await deleteInBatches(from: "panel_login_throttle", where: stale.sql, arguments: stale.arguments)
