@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import NIOCore
 
 /// One line per request: method, route (the pattern, not the path: paths carry user ids
 /// and queries carry search text), status, time, request id and the staff member.
@@ -14,13 +15,24 @@ struct RequestLogMiddleware: RouterMiddleware {
             log(request, context, status: Int(response.status.code), took: clock.now - started)
             return response
         } catch {
-            let status = (error as? any HTTPResponseError).map { Int($0.status.code) } ?? 500
+            // A client that went away mid-request is no server error: it is logged as gone.
+            let status = Self.isDisconnect(error) ? "client disconnected"
+                : String((error as? any HTTPResponseError).map { Int($0.status.code) } ?? 500)
             log(request, context, status: status, took: clock.now - started)
             throw error
         }
     }
 
+    /// The errors a closed connection raises while a request is read or answered.
+    static func isDisconnect(_ error: any Error) -> Bool {
+        error is CancellationError || error is ChannelError || error is IOError
+    }
+
     private func log(_ request: Request, _ context: Context, status: Int, took: Duration) {
+        log(request, context, status: String(status), took: took)
+    }
+
+    private func log(_ request: Request, _ context: Context, status: String, took: Duration) {
         let milliseconds = Double(took.components.seconds) * 1000 + Double(took.components.attoseconds) / 1e15
         context.logger.info("request", metadata: [
             "method": "\(request.method.rawValue)",

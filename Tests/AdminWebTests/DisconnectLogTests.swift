@@ -1,0 +1,17 @@
+@testable import AdminWeb
+import Hummingbird
+import NIOCore
+import Testing
+
+/// A client that goes away mid-request raises NIO's channel and I/O errors, or cancels the
+/// handler's task: the request log says so instead of counting a server error.
+@Suite struct DisconnectLogTests {
+    @Test func aClosedConnectionIsADisconnectAndAnythingElseIsNot() {
+        #expect(RequestLogMiddleware.isDisconnect(ChannelError.ioOnClosedChannel))
+        #expect(RequestLogMiddleware.isDisconnect(ChannelError.eof))
+        #expect(RequestLogMiddleware.isDisconnect(CancellationError()))
+        #expect(RequestLogMiddleware.isDisconnect(IOError(errnoCode: 104, reason: "read")))
+        #expect(!RequestLogMiddleware.isDisconnect(HTTPError(.internalServerError)))
+        #expect(!RequestLogMiddleware.isDisconnect(HTTPError(.badRequest)))
+    }
+}
