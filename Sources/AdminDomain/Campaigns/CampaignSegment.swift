@@ -73,7 +73,7 @@ public struct CampaignSegment: Sendable, Equatable, Codable {
         return conditions
     }
 
-    var storedText: String {
+    public var storedText: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)

@@ -262,6 +262,8 @@ struct CampaignsController {
     }
 
     private func page(_ context: StaffRequestContext, _ input: CampaignPageModel.Input, status: HTTPResponse.Status = .ok) async throws -> HTMLPage {
+        var input = input
+        input.viewerEmail = context.identity.email
         let model = try await CampaignPageModel.load(services, input)
         // Each user the page shows (the sample table, the filled message), a row each, so
         // that a search of the log by `user:N` finds every look.

@@ -45,6 +45,16 @@ struct CampaignPageModel {
         var problems: [String] = []
         var choice = MessagePreviewChoice()
         var testedUser: Int64?
+        /// Who is looking: their own drafts' previews go first in the queue.
+        var viewerEmail: String?
+    }
+
+    /// The audience is waiting to be counted or being counted: the page refreshes itself.
+    var previewPending: Bool {
+        switch preview {
+        case .queued?, .counting?: true
+        default: false
+        }
     }
 
     /// The audience has been counted (it may have nobody in it).
@@ -69,7 +79,7 @@ struct CampaignPageModel {
             model.testUsers = try await services.testSend.testUsers.list()
         }
         if status == .draft {
-            let state = await services.previews.state(for: campaign)
+            let state = await services.previews.state(for: campaign, requestedBy: input.viewerEmail)
             model.preview = state
             try await model.loadPhone(services, choice: input.choice)
         } else {

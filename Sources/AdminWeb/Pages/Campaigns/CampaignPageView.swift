@@ -11,7 +11,7 @@ struct CampaignPageView: HTMLComponent {
         let campaign = model.campaign
         let status = campaign.status.known
         var extras: [HTMLNode] = []
-        if status == .draft, case .counting = model.preview {
+        if status == .draft, model.previewPending {
             // Until the audience is counted the page refreshes itself, with or without JavaScript.
             extras.append(meta(Attribute("http-equiv", "refresh"), .content("1")))
         } else if status != .draft {
@@ -65,6 +65,12 @@ struct CampaignPageView: HTMLComponent {
         section(.class("panel")) {
             h2 { "Audience" }
             switch model.preview {
+            case .queued(let ahead)?:
+                p(.role("status")) {
+                    ahead == 0 ? "Waiting for a free place to count the audience: this draft is next."
+                        : "Waiting for a free place to count the audience: \(ahead) preview\(ahead == 1 ? "" : "s") go\(ahead == 1 ? "es" : "") first."
+                }
+                p(.class("muted")) { "Audiences are counted a few at a time, so that the panel stays quick for everyone. This page refreshes itself." }
             case .counting(let progress)?:
                 p(.role("status")) { "Counting the audience… \(Format.percent(progress, decimals: 0))" }
                 element("progress", [Attribute("max", "1"), .value(String(progress)), .ariaLabel("Counting the audience")]) { Format.percent(progress) }
