@@ -59,6 +59,15 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Seconds between the dashboard's full counts, which see changed and deleted rows too.")
     var dashboardFullCount = 900
 
+    @Option(help: "Connections open at once; more are closed at once, with a log line.")
+    var maxConnections = 4_000
+
+    @Option(help: "Seconds a client has to send a request's head, from connecting or from the previous answer (so also the idle and keep-alive limit).")
+    var requestTimeout = 30
+
+    @Option(help: "Seconds a client has to send a request's body after its head.")
+    var bodyTimeout = 30
+
     @Option(name: .customLong("trusted-proxy"),
             help: "A proxy (IP address or CIDR range, repeatable) whose Forwarded or X-Forwarded-For header names the client; also $PANEL_TRUSTED_PROXIES, comma-separated. None by default: those headers are ignored.")
     var trustedProxy: [String] = []
@@ -87,6 +96,9 @@ struct ServerOptions: ParsableArguments {
     mutating func validate() throws {
         _ = try level()
         _ = try trustedProxies()
+        if !(16...1_000_000).contains(maxConnections) { throw ValidationError("--max-connections must be from 16 to 1000000") }
+        if !(1...3_600).contains(requestTimeout) { throw ValidationError("--request-timeout must be from 1 to 3600 seconds") }
+        if !(1...3_600).contains(bodyTimeout) { throw ValidationError("--body-timeout must be from 1 to 3600 seconds") }
         if let metricsPort, !(0...65_535).contains(metricsPort) { throw ValidationError("--metrics-port must be from 0 to 65535") }
         if metricsPort != nil, metricsPort == port, port != 0 { throw ValidationError("--metrics-port must differ from --port") }
         if TimeZone(identifier: defaultTimezone) == nil { throw ValidationError("--default-timezone \"\(defaultTimezone)\" is not a timezone, such as Europe/Lisbon") }
@@ -136,6 +148,9 @@ struct ServerOptions: ParsableArguments {
         configuration.dashboardRefreshInterval = TimeInterval(dashboardRefresh)
         configuration.dashboardFullCountInterval = TimeInterval(dashboardFullCount)
         configuration.trustedProxies = (try? trustedProxies()) ?? .none
+        configuration.maxConnections = maxConnections
+        configuration.headTimeout = .seconds(requestTimeout)
+        configuration.bodyTimeout = .seconds(bodyTimeout)
         return configuration
     }
 }

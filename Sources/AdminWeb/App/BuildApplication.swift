@@ -28,8 +28,12 @@ public func buildApplication(services: PanelServices, configuration: PanelConfig
     if let metrics, let port = configuration.metricsPort {
         jobs.append(PanelMetrics.server(registry: metrics, port: port, logger: logger))
     }
+    let limits = ConnectionLimits(maxConnections: configuration.maxConnections, headTimeout: .nanoseconds(configuration.headTimeout.nanoseconds),
+                                  bodyTimeout: .nanoseconds(configuration.bodyTimeout.nanoseconds), logger: logger)
     return Application(
         responder: HeadAsGetResponder(next: buildRouter(services: services, publicDirectory: configuration.publicDirectory).buildResponder()),
+        // Every connection counted against the cap and closed when slow or idle past its limits.
+        server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionGuardHandler(limits: limits)])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
         services: jobs,
         onServerRunning: { [logger] channel in

@@ -49,6 +49,13 @@ public struct PanelConfiguration: Sendable {
     public var eventStreamLength: Duration = .seconds(60)
     /// Proxies whose `Forwarded` / `X-Forwarded-For` name the client (`--trusted-proxy`).
     public var trustedProxies: TrustedProxies = .none
+    /// Connections open at once (`--max-connections`); more are closed at once, with a log line.
+    public var maxConnections = 4_000
+    /// Time to send a request's head, counted from the connection's start or the previous
+    /// answer's end, so also the idle and keep-alive limit (`--request-timeout`).
+    public var headTimeout: Duration = .seconds(30)
+    /// Time from a request's head to the end of its body (`--body-timeout`).
+    public var bodyTimeout: Duration = .seconds(30)
 
     public init(
         databasePath: String,
