@@ -36,7 +36,9 @@ public enum LoadDriver {
         }
         let elapsed = clock.now - start
         try await client.shutdown()
-        return LoadReport(samples: results, order: pages.map(\.name), elapsed: elapsed, connections: connections)
+        // A name once, however many pages share it (every draft page is "draft page").
+        var seen: Set<String> = []
+        return LoadReport(samples: results, order: pages.map(\.name).filter { seen.insert($0).inserted }, elapsed: elapsed, connections: connections)
     }
 
     /// One request, answered or given up on at `timeout` whatever happens: the client's
