@@ -38,7 +38,9 @@ actor AudiencePreviews {
     let templates: PushTemplateLibrary
     let maxRunning: Int
     static let keptFor: TimeInterval = 600
-    static let keptAtMost = 64
+    /// Previews kept: far more than the drafts anyone browses, so that looking at many
+    /// drafts never evicts one before it is looked at again (a preview is a few KB).
+    static let keptAtMost = 1_000
 
     init(audience: Audience, defaultTimeZone: String, database: PanelDatabase, templates: PushTemplateLibrary = PushTemplateLibrary(),
          maxRunning: Int = 1) {
@@ -132,10 +134,14 @@ actor AudiencePreviews {
     private func set(_ state: State, for id: Int64, fingerprint: String) {
         if states[id] == nil {
             order.append(id)
-            if order.count > Self.keptAtMost {
-                let oldest = order.removeFirst()
-                states[oldest] = nil
-                queue.removeAll { $0.id == oldest }
+            // The oldest finished one goes; one waiting or being counted never does.
+            if order.count > Self.keptAtMost, let index = order.firstIndex(where: { key in
+                switch states[key]?.state {
+                case .queued?, .counting?: false
+                default: true
+                }
+            }) {
+                states[order.remove(at: index)] = nil
             }
         }
         states[id] = (state, fingerprint)
