@@ -1,4 +1,5 @@
 import AdminDomain
+import AdminWeb
 import ArgumentParser
 import Foundation
 
@@ -159,7 +160,9 @@ struct UnlockSignIn: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let which: LoginThrottle.Unlock = if let email { .email(email) } else if let address { .address(address) } else { .all }
+            // An address as the throttle keeps it, however it was typed (case, brackets, zeros).
+            let which: LoginThrottle.Unlock = if let email { .email(email) }
+                else if let address { .address(TrustedProxies.canonicalAddress(address) ?? address) } else { .all }
             let throttle = LoginThrottle(database: try await PanelDatabase.open(path: database.db))
             let lifted = try await throttle.unlock(which, by: .commandLine)
             say(lifted.isEmpty ? "nothing to lift: no count in force matches" : "lifted \(lifted.count): " + lifted.joined(separator: ", "))

@@ -72,11 +72,19 @@ struct ServerOptions: ParsableArguments {
             help: "A proxy (IP address or CIDR range, repeatable) whose Forwarded or X-Forwarded-For header names the client; also $PANEL_TRUSTED_PROXIES, comma-separated. None by default: those headers are ignored.")
     var trustedProxy: [String] = []
 
+    @Option(help: "The header the trusted proxies write: x-forwarded-for (nginx, Caddy) or forwarded (RFC 7239); also $PANEL_FORWARDED_HEADER. Only that one is read.")
+    var forwardedHeader: String?
+
     /// --trusted-proxy, and $PANEL_TRUSTED_PROXIES; a value that is no address or range is refused.
     func trustedProxies() throws -> TrustedProxies {
-        let fromEnvironment = (ProcessInfo.processInfo.environment["PANEL_TRUSTED_PROXIES"] ?? "").split(separator: ",").map(String.init)
+        let environment = ProcessInfo.processInfo.environment
+        let fromEnvironment = (environment["PANEL_TRUSTED_PROXIES"] ?? "").split(separator: ",").map(String.init)
+        let headerName = (forwardedHeader ?? environment["PANEL_FORWARDED_HEADER"] ?? TrustedProxies.Header.xForwardedFor.rawValue).lowercased()
+        guard let header = TrustedProxies.Header(rawValue: headerName) else {
+            throw ValidationError("--forwarded-header is \"\(headerName)\"; it must be x-forwarded-for or forwarded")
+        }
         do {
-            return try TrustedProxies(trustedProxy + fromEnvironment)
+            return try TrustedProxies(trustedProxy + fromEnvironment, header: header)
         } catch {
             throw ValidationError("--trusted-proxy: \(error.description)")
         }

@@ -24,4 +24,20 @@ import Testing
             #expect(signedOut.status == .seeOther && signedOut.headers[.location]?.hasPrefix("/login") == true)
         }
     }
+
+    /// Over a real connection: HEAD carries the GET's length, and the same connection goes on
+    /// to answer a GET after it.
+    @Test func headOverTheWireCarriesTheLengthAndKeepsTheConnection() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        let app = buildApplication(services: panel.services, configuration: panel.configuration)
+        try await app.test(.live) { client in
+            let get = try await client.execute(uri: "/static/css/app.css", method: .get)
+            let head = try await client.execute(uri: "/static/css/app.css", method: .head)
+            #expect(head.status == .ok && head.body.readableBytes == 0)
+            #expect(head.headers[.contentLength] == String(get.body.readableBytes))
+            let again = try await client.execute(uri: "/health", method: .get)
+            #expect(again.status == .ok || again.status == .serviceUnavailable)
+        }
+    }
 }

@@ -25,14 +25,34 @@ import Testing
         ("127.0.0.1", "X-Forwarded-For", "127.0.0.1", "127.0.0.1"),
         ("127.0.0.1", "X-Forwarded-For", "unknown, 203.0.113.5", "203.0.113.5"),
         ("127.0.0.1", "X-Forwarded-For", "203.0.113.5, junk", "127.0.0.1"),
-        ("127.0.0.1", "Forwarded", "for=192.0.2.60;proto=https;by=203.0.113.43", "192.0.2.60"),
-        ("127.0.0.1", "Forwarded", "for=\"[2001:db8:cafe::17]:4711\"", "2001:db8:cafe::17"),
-        ("127.0.0.1", "Forwarded", "for=192.0.2.43, for=\"198.51.100.17:8080\"", "198.51.100.17"),
+        ("127.0.0.1", "X-Forwarded-For", "2001:DB8:0::1", "2001:db8::1"),
+        ("::ffff:127.0.0.1", "X-Forwarded-For", "203.0.113.5", "203.0.113.5"),
         ("198.51.100.99", "X-Forwarded-For", "203.0.113.5", "198.51.100.99"),
     ])
     func theClientIsTheRightmostAddressNoTrustedProxyHolds(peer: String, header: String, value: String, expected: String) throws {
         let trusted = try TrustedProxies(["127.0.0.1/32", "10.0.0.0/8"])
         #expect(trusted.clientAddress(peer: peer, headers: Self.headers([(header, value)])) == expected)
+    }
+
+    @Test(arguments: [
+        ("for=192.0.2.60;proto=https;by=203.0.113.43", "192.0.2.60"),
+        ("for=\"[2001:db8:cafe::17]:4711\"", "2001:db8:cafe::17"),
+        ("for=192.0.2.43, for=\"198.51.100.17:8080\"", "198.51.100.17"),
+        ("for=unknown", "127.0.0.1"),
+    ])
+    func withForwardedChosenOnlyThatHeaderIsRead(value: String, expected: String) throws {
+        let trusted = try TrustedProxies(["127.0.0.1/32"], header: .forwarded)
+        // The X-Forwarded-For a client typed passes through a proxy that writes Forwarded.
+        #expect(trusted.clientAddress(peer: "127.0.0.1", headers: Self.headers([("Forwarded", value), ("X-Forwarded-For", "6.6.6.6")])) == expected)
+    }
+
+    /// A proxy that writes X-Forwarded-For passes a client's own Forwarded through: it is never read.
+    @Test func withXForwardedForAClientsForwardedIsIgnored() throws {
+        let trusted = try TrustedProxies(["127.0.0.1/32"])
+        let headers = Self.headers([("Forwarded", "for=11.11.11.11"), ("X-Forwarded-For", "12.12.12.12")])
+        #expect(trusted.clientAddress(peer: "127.0.0.1", headers: headers) == "12.12.12.12")
+        #expect(trusted.clientAddress(peer: "127.0.0.1", headers: Self.headers([("Forwarded", "garbage"), ("X-Forwarded-For", "12.12.12.12")])) == "12.12.12.12")
+        #expect(TrustedProxies.canonicalAddress("[2001:DB8:0::77]") == "2001:db8::77")
     }
 
     @Test func withoutTrustedProxiesTheHeadersAreIgnoredAndBadRangesRefused() throws {

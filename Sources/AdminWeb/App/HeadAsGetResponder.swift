@@ -11,8 +11,11 @@ struct HeadAsGetResponder<Next: HTTPResponder>: HTTPResponder where Next.Context
         var head = request.head
         head.method = .get
         var response = try await next.respond(to: Request(head: head, body: request.body), context: context)
-        // The length a GET would have is kept, so a client can tell what it would get.
+        // The length a GET would have is kept, so a client can tell what it would get (the
+        // body's setter would write 0).
+        let length = response.headers[.contentLength]
         response.body = ResponseBody()
+        response.headers[.contentLength] = length
         return response
     }
 }

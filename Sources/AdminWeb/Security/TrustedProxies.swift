@@ -3,13 +3,16 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 import HTTPTypes
 
 /// The proxies whose word on the client's address is believed (`--trusted-proxy`). Only when
-/// the TCP peer is one of them is `Forwarded` (RFC 7239) or else `X-Forwarded-For` read, from
-/// the right: the first address that is not itself a trusted proxy is the client. The
-/// leftmost entries are whatever the client typed, so they are never taken on trust, and an
-/// address inside a trusted range never becomes the client's.
+/// the TCP peer is one of them is the header the proxy writes read (`X-Forwarded-For` by
+/// default, or `Forwarded` of RFC 7239 with `--forwarded-header forwarded`: only one, since
+/// a proxy passes the other through as the client sent it), from the right: the first address
+/// that is not itself a trusted proxy is the client. The leftmost entries are whatever the
+/// client typed, so they are never taken on trust, and an address inside a trusted range
+/// never becomes the client's.
 public struct TrustedProxies: Sendable, Equatable {
     struct Range: Sendable, Equatable {
         let bytes: [UInt8]
@@ -28,16 +31,25 @@ public struct TrustedProxies: Sendable, Equatable {
         }
     }
 
+    /// The header the trusted proxies write.
+    public enum Header: String, Sendable, CaseIterable {
+        case xForwardedFor = "x-forwarded-for"
+        case forwarded
+    }
+
     let ranges: [Range]
+    public let header: Header
 
-    public static let none = TrustedProxies(ranges: [])
+    public static let none = TrustedProxies(ranges: [], header: .xForwardedFor)
 
-    init(ranges: [Range]) {
+    init(ranges: [Range], header: Header) {
         self.ranges = ranges
+        self.header = header
     }
 
     /// "127.0.0.1/32", "10.0.0.0/8", "::1/128", or an address alone (the whole of it).
-    public init(_ cidrs: [String]) throws(TrustedProxyError) {
+    public init(_ cidrs: [String], header: Header = .xForwardedFor) throws(TrustedProxyError) {
+        self.header = header
         var ranges: [Range] = []
         for text in cidrs.map({ $0.trimmingCharacters(in: .whitespaces) }) where !text.isEmpty {
             let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
@@ -65,7 +77,7 @@ public struct TrustedProxies: Sendable, Equatable {
     /// The client's address for a request from `peer` with these headers.
     public func clientAddress(peer: String?, headers: HTTPFields) -> String? {
         guard let peer, contains(peer) else { return peer }
-        let chain = Self.forwardedFor(headers) ?? Self.xForwardedFor(headers) ?? []
+        let chain = (header == .forwarded ? Self.forwardedFor(headers) : Self.xForwardedFor(headers)) ?? []
         for hop in chain.reversed() {
             // An entry that is no address ("unknown", an obfuscated name) ends the walk: what
             // stands left of it cannot be checked, so the last trusted hop stands for the client.
@@ -108,7 +120,8 @@ public struct TrustedProxies: Sendable, Equatable {
         return value
     }
 
-    /// The address's bytes (4 or 16), or nil when it is none.
+    /// The address's bytes (4 or 16), or nil when it is none. An IPv4 address mapped into
+    /// IPv6 (`::ffff:127.0.0.1`, as a dual-stack socket reports a v4 peer) is its 4 bytes.
     static func bytes(_ text: String) -> [UInt8]? {
         var v4 = in_addr()
         if inet_pton(AF_INET, text, &v4) == 1 {
@@ -116,9 +129,18 @@ public struct TrustedProxies: Sendable, Equatable {
         }
         var v6 = in6_addr()
         if inet_pton(AF_INET6, text, &v6) == 1 {
-            return withUnsafeBytes(of: &v6) { Array($0) }
+            let bytes = withUnsafeBytes(of: &v6) { Array($0) }
+            if bytes.prefix(10).allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF { return Array(bytes.suffix(4)) }
+            return bytes
         }
         return nil
+    }
+
+    /// An address written the usual way (lower case, shortest IPv6), or nil when it is none:
+    /// the same client has one key however it was typed.
+    public static func canonicalAddress(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: CharacterSet(charactersIn: "[] "))
+        return bytes(trimmed).flatMap(canonical)
     }
 
     /// The address written the usual way, so that one client has one key however it was written.
