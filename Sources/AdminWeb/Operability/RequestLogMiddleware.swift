@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import NIOCore
+import NIOHTTP1
 
 /// One line per request: method, route (the pattern, not the path: paths carry user ids
 /// and queries carry search text), status, time, request id and the staff member.
@@ -23,9 +24,11 @@ struct RequestLogMiddleware: RouterMiddleware {
         }
     }
 
-    /// The errors a closed connection raises while a request is read or answered.
+    /// The errors a closed connection raises while a request is read or answered: also a
+    /// body cut short when the client went away or its body timeout closed the connection.
     static func isDisconnect(_ error: any Error) -> Bool {
-        error is CancellationError || error is ChannelError || error is IOError
+        if let parser = error as? HTTPParserError { return parser == .invalidEOFState || parser == .closedConnection }
+        return error is CancellationError || error is ChannelError || error is IOError
     }
 
     private func log(_ request: Request, _ context: Context, status: Int, took: Duration) {
