@@ -60,7 +60,7 @@ import Testing
                                      labels: ["<script>alert(1)</script>", "Dairy"], series: [ChartSeries(name: "Items", values: [3, 1_000_000])],
                                      note: "n", asOf: now)
         snapshot.charts = snapshot.charts.map { $0.id == .categories ? hostile : $0 }
-        let model = DashboardModel(snapshot: snapshot, range: .week, refreshEvery: 60, fullCountEvery: 900, refreshing: false, refreshes: nil)
+        let model = DashboardModel(snapshot: snapshot, range: .week, refreshEvery: 60, fullCountEvery: 900, countStartedAt: nil, refreshes: nil)
         let body = DashboardBody(model: model).content.renderString()
         #expect(!body.contains("<script>") && body.contains("&lt;script&gt;"))
         #expect(body.contains("1,000,000"), "the table under the chart")

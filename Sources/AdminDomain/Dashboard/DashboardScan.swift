@@ -25,6 +25,7 @@ struct DashboardScan: Sendable {
         try await readSubscriptions(into: tally)
         try await events
         try await small
+        try await readActiveBeforeCut(into: tally)
         return tally
     }
 
@@ -47,6 +48,7 @@ struct DashboardScan: Sendable {
         try await readSubscriptions(into: tally)
         try await readReminders(into: tally, from: today - 1)
         try await readReceipts(into: tally, from: today - 1)
+        try await readActiveBeforeCut(into: tally)
         tally.updatedAt = now
     }
 
@@ -141,6 +143,27 @@ struct DashboardScan: Sendable {
                   let index = window.index(TimestampBytes.day(ofSeconds: seconds)) else { return }
             events.activeDays[slot * DayWindow.words + index >> 6] |= 1 << UInt64(index & 63)
         }
+    }
+
+    /// The users active on each day an earlier span ends on, up to its time of day: that
+    /// day's events along the time index (a day's rows, whatever their clocks say), each
+    /// kept only when its time is at or before the cut.
+    private func readActiveBeforeCut(into tally: DashboardTally) async throws {
+        let comparison = PeriodComparison(nowSeconds: nowSeconds, today: today)
+        let slots = tally.users.slots, words = (slots.count + 63) / 64
+        var days: [Int: [UInt64]] = [:]
+        for day in Set(comparison.cutDays) {
+            let cut = PeriodComparison.start(of: day) + comparison.secondOfDay
+            let bits = Box([UInt64](repeating: 0, count: words))
+            try await walkByTime(table: "activity_events", time: "created_at", columns: "user_id", from: day,
+                                 until: SQLiteTime.dayString(daysSinceEpoch: Int64(day + 1))) { row in
+                guard let seconds = row.seconds(0), seconds <= cut, let user = row.integer(2),
+                      let slot = slots.slot(of: user) else { return }
+                bits.value[slot >> 6] |= 1 << UInt64(slot & 63)
+            }
+            days[day] = bits.value
+        }
+        tally.events.activeBeforeCut = ActiveBeforeCut(at: nowSeconds, days: days)
     }
 
     /// Runs `sql` (the rows after an id, in id order, at most a limit of them, the id first)

@@ -28,7 +28,9 @@ struct DeriveContext {
     let window: DayWindow
     /// Distinct users active each day of the window.
     let activePerDay: [Int]
-    /// Distinct users active today, on the last 7 and 30 days, and in the periods before.
+    /// The spans every headline compares.
+    let comparison: PeriodComparison
+    /// Distinct users active today, on the last 7 and 30 days, and in the spans before.
     let active: ActiveUsers
 
     init(tally: DashboardTally, now: Date) {
@@ -47,7 +49,8 @@ struct DeriveContext {
             }
         }
         activePerDay = perDay
-        active = ActiveUsers(tally: tally, today: today)
+        comparison = PeriodComparison(nowSeconds: nowSeconds, today: today)
+        active = ActiveUsers(tally: tally, comparison: comparison)
     }
 
     // MARK: Days and weeks
@@ -94,18 +97,39 @@ struct ActivityMask {
     }
 }
 
-/// Users active on each of six spans, counted in one pass over the activity bits.
+/// Users active in the spans the headlines compare, counted in one pass over the activity
+/// bits. A span that ends at a time of day takes its whole days from the bits and its last
+/// day from the users active on it before that time (`ActiveBeforeCut`); nil when that day
+/// was not read for this moment.
 struct ActiveUsers {
-    var today = 0, yesterday = 0, week = 0, weekBefore = 0, month = 0, monthBefore = 0
+    var today = 0, week = 0, month = 0
+    var yesterdaySoFar: Int?, weekBefore: Int?, monthBefore: Int?, monthToYesterday: Int?
 
-    init(tally: DashboardTally, today day: Int) {
-        let spans = [(day, day), (day - 1, day - 1), (day - 6, day), (day - 13, day - 7), (day - 29, day), (day - 59, day - 30)]
-        let masks = spans.map { ActivityMask(from: $0.0, to: $0.1, window: tally.window) }
-        var counts = [Int](repeating: 0, count: spans.count)
+    init(tally: DashboardTally, comparison: PeriodComparison) {
+        let window = tally.window, day = comparison.today
+        let current = [(day, day), (day - 6, day), (day - 29, day)].map { ActivityMask(from: $0.0, to: $0.1, window: window) }
+        let cutSpans = [comparison.yesterdayToTheSameTime, comparison.rangeBefore(7), comparison.rangeBefore(30),
+                        PeriodComparison.Span(from: comparison.range(30).from - 86_400, through: comparison.nowSeconds - 86_400)]
+        let cut = tally.events.activeBeforeCut
+        let usable = cut.at == comparison.nowSeconds
+        let parts = cutSpans.map { span -> (mask: ActivityMask?, cutDay: Int) in
+            let days = comparison.wholeDays(of: span)
+            return (ActivityMask(from: days.first, to: days.last, window: window), days.cutDay)
+        }
+        var counts = [Int](repeating: 0, count: current.count), earlier = [Int](repeating: 0, count: parts.count)
+        var known = parts.map { usable && cut.days[$0.cutDay] != nil }
         let words = tally.events.activeDays
         for slot in 0..<tally.users.slots.count {
-            for (index, mask) in masks.enumerated() where mask?.matches(words, slot: slot) == true { counts[index] += 1 }
+            for (index, mask) in current.enumerated() where mask?.matches(words, slot: slot) == true { counts[index] += 1 }
+            for (index, part) in parts.enumerated() where known[index] {
+                if part.mask?.matches(words, slot: slot) == true || cut.contains(day: part.cutDay, slot: slot) == true {
+                    earlier[index] += 1
+                }
+            }
         }
-        (today, yesterday, week, weekBefore, month, monthBefore) = (counts[0], counts[1], counts[2], counts[3], counts[4], counts[5])
+        if !usable { known = known.map { _ in false } }
+        (today, week, month) = (counts[0], counts[1], counts[2])
+        func value(_ index: Int) -> Int? { known[index] ? earlier[index] : nil }
+        (yesterdaySoFar, weekBefore, monthBefore, monthToYesterday) = (value(0), value(1), value(2), value(3))
     }
 }

@@ -114,12 +114,41 @@ public struct DashboardChart: Sendable, Equatable, Identifiable {
         return part
     }
 
+    /// A year of daily bars would blur into one another: at 365 days bar charts show weeks.
     public func slice(for range: DashboardRange) -> DashboardChart {
         switch axis {
+        case .days where range == .year && kind != .line: suffix(range.days).weekly()
         case .days: suffix(range.days)
         case .weeks: suffix(range.weeks)
         case .categories: self
         }
+    }
+
+    /// The days summed into weeks from Monday, labelled "Week of YYYY-MM-DD". A first week
+    /// whose Monday the days do not reach is left out, so that every bar but the last (this
+    /// week so far) is a whole week.
+    public func weekly() -> DashboardChart {
+        guard axis == .days else { return self }
+        var weekLabels: [String] = [], sums: [[Int]] = series.map { _ in [] }
+        var currentWeek: Int?
+        for (index, label) in labels.enumerated() {
+            guard let date = SQLiteTime.date(label) else { continue }
+            let day = TimestampBytes.day(ofSeconds: Int64(date.timeIntervalSince1970.rounded(.down)))
+            let week = DeriveContext.weekStart(day)
+            if week != currentWeek {
+                if currentWeek == nil && week != day { continue }
+                currentWeek = week
+                weekLabels.append("Week of " + SQLiteTime.dayString(daysSinceEpoch: Int64(week)))
+                for number in sums.indices { sums[number].append(0) }
+            }
+            for number in sums.indices { sums[number][sums[number].count - 1] += series[number].values[index] }
+        }
+        var weekly = self
+        weekly.axis = .weeks
+        weekly.labels = weekLabels
+        weekly.series = zip(series, sums).map { ChartSeries(name: $0.name, values: $1) }
+        weekly.note = note + " Summed by week from Monday; the last week is so far."
+        return weekly
     }
 
     public var isEmpty: Bool { series.allSatisfy { $0.values.allSatisfy { $0 == 0 } } }

@@ -53,6 +53,8 @@ final class UserTally: @unchecked Sendable {
 final class EventTally: @unchecked Sendable {
     var activeDays: [UInt64] = []
     var highWater: Int64 = 0
+    /// Who was active on the days the earlier spans end on, up to their time of day.
+    var activeBeforeCut = ActiveBeforeCut(at: Int64.min, days: [:])
 
     func grow(toUsers count: Int) {
         let words = count * DayWindow.words
@@ -61,6 +63,19 @@ final class EventTally: @unchecked Sendable {
 
     func isActive(slot: Int, dayIndex: Int) -> Bool {
         activeDays[slot * DayWindow.words + dayIndex >> 6] & (1 << UInt64(dayIndex & 63)) != 0
+    }
+}
+
+/// The users active on a few days up to a time of day (where the spans compared end), as
+/// bits by slot: read again at every refresh, for its moment `at`.
+struct ActiveBeforeCut: Sendable {
+    var at: Int64
+    var days: [Int: [UInt64]]
+
+    /// nil when that day was not read for this moment.
+    func contains(day: Int, slot: Int) -> Bool? {
+        guard let bits = days[day] else { return nil }
+        return slot >> 6 < bits.count && bits[slot >> 6] & (1 << UInt64(slot & 63)) != 0
     }
 }
 

@@ -4,61 +4,70 @@ extension DeriveContext {
     func headlines(range: DashboardRange) -> [DashboardFigure] {
         let users = tally.users, items = tally.items, days = range.days
         let then = today - days
-        let since = "than \(days) days before"
+        let atLevel = comparison.againstLevel(daysAgo: days)
         let updated = tally.updatedAt, counted = tally.countedAt
 
         let usersThen = users.signUps.through(then, in: window) + users.unreadableSignUps
         let itemsThen = items.created.through(then, in: window) - items.deleted.through(then, in: window)
         let premiumThen = tally.subscriptions.inForceChange.through(then, in: window)
 
-        let dau = active.today, dauBefore = active.yesterday
-        let wau = active.week, wauBefore = active.weekBefore
-        let mau = active.month, mauBefore = active.monthBefore
-
-        let thisWeek = Self.weekStart(today)
-        let signUpsToday = users.signUps.on(today, in: window), signUpsYesterday = users.signUps.on(today - 1, in: window)
-        let signUpsWeek = users.signUps.sum(from: thisWeek, to: today, in: window)
-        let signUpsLastWeek = users.signUps.sum(from: thisWeek - 7, to: thisWeek - 1, in: window)
+        let dau = active.today, wau = active.week, mau = active.month
+        let signUps = signUpsIn([comparison.todaySoFar, comparison.yesterdayToTheSameTime,
+                                 comparison.weekSoFar, comparison.lastWeekToTheSameTime])
+        let listActive = users.byActivity[.active] ?? 0
 
         let households = tally.households
         let shared = min(users.householdMembers.values.lazy.filter { $0 > 1 }.count, households.total)
 
         func figure(_ name: String, _ value: Double?, _ previous: Double?, _ format: FigureFormat = .count,
-                    _ comparedWith: String? = nil, _ detail: String, _ asOf: Date, trend: Trend? = nil) -> DashboardFigure {
+                    _ comparedWith: String, _ detail: String, _ asOf: Date, trend: Trend? = nil) -> DashboardFigure {
             DashboardFigure(name: name, value: value, previous: previous, format: format,
-                            comparedWith: comparedWith ?? since, trend: trend, detail: detail, asOf: asOf)
+                            comparedWith: comparedWith, trend: trend, detail: detail, asOf: asOf)
         }
         return [
-            figure("Total users", Double(users.total), Double(usersThen), .count, nil,
+            figure("Total users", Double(users.total), Double(usersThen), .count, atLevel,
                    "Accounts not deleted, \(users.suspended.grouped) of them suspended", updated),
-            figure("Active users (7 days)", Double(users.byActivity[.active] ?? 0), Double(wauBefore), .count, "than the 7 days before",
-                   "Last active within 7 days, as the activity lists count", counted,
-                   trend: Trend(now: Double(wau), basis: "users with activity events")),
-            figure("Items tracked", Double(items.liveFood + items.liveDocuments), Double(itemsThen), .count, nil,
+            figure("Items tracked", Double(items.liveFood + items.liveDocuments), Double(itemsThen), .count, atLevel,
                    "\(items.liveFood.grouped) food items and \(items.liveDocuments.grouped) documents, not deleted", updated),
-            figure("Premium conversion", share(users.premiumCount, of: users.total), share(premiumThen, of: usersThen), .percent, nil,
+            figure("Premium conversion", share(users.premiumCount, of: users.total), share(premiumThen, of: usersThen), .percent, atLevel,
                    "\(users.premiumCount.grouped) premium users of \(users.total.grouped)", counted,
                    trend: Trend(now: share(tally.subscriptions.inForceChange.through(today, in: window), of: users.total),
                                 basis: "subscriptions in force")),
-            figure("Daily active users", Double(dau), Double(dauBefore), .count, "than yesterday",
-                   "Users with any activity today (UTC)", updated),
-            figure("Weekly active users", Double(wau), Double(wauBefore), .count, "than the 7 days before",
-                   "Users active on any of the last 7 days", updated),
-            figure("Monthly active users", Double(mau), Double(mauBefore), .count, "than the 30 days before",
-                   "Users active on any of the last 30 days", updated),
-            figure("Stickiness (DAU / MAU)", share(dau, of: mau), share(dauBefore, of: mauBefore), .percent,
-                   "than the day and 30 days before", "Today's active users as a share of the month's", updated),
-            figure("Sign-ups today", Double(signUpsToday), Double(signUpsYesterday), .count, "than all of yesterday",
-                   "New accounts since midnight UTC, not deleted", updated),
-            figure("Sign-ups this week", Double(signUpsWeek), Double(signUpsLastWeek), .count, "than all of last week",
-                   "New accounts since Monday (UTC), not deleted", updated),
-            figure("Households", Double(households.total), Double(households.created.through(then, in: window)), .count, nil,
+            figure("Daily active users", Double(dau), active.yesterdaySoFar.map(Double.init), .count, comparison.againstYesterday,
+                   "Users with an activity event today so far (UTC)", updated),
+            figure("Weekly active users", Double(wau), active.weekBefore.map(Double.init), .count, comparison.againstRangeBefore(7),
+                   "Users with an activity event on the last 7 days, today so far included. The activity lists go by each user's last-active time over the last 7 × 24 hours instead, and count \(listActive.grouped) active users",
+                   updated),
+            figure("Monthly active users", Double(mau), active.monthBefore.map(Double.init), .count, comparison.againstRangeBefore(30),
+                   "Users with an activity event on the last 30 days, today so far included", updated),
+            figure("Stickiness (DAU / MAU)", share(dau, of: mau), ratio(active.yesterdaySoFar, active.monthToYesterday), .percent,
+                   "than yesterday's share up to the same time",
+                   "Today's active users as a share of the last 30 days' active users", updated),
+            figure("Sign-ups today", Double(signUps[0]), Double(signUps[1]), .count, comparison.againstYesterday,
+                   "New accounts since midnight UTC up to now, not deleted", updated),
+            figure("Sign-ups this week", Double(signUps[2]), Double(signUps[3]), .count, comparison.againstLastWeek,
+                   "New accounts since Monday 00:00 UTC up to now, not deleted", updated),
+            figure("Households", Double(households.total), Double(households.created.through(then, in: window)), .count, atLevel,
                    "Households created in the app", counted),
             DashboardFigure(name: "Households with more than one member", value: share(shared, of: households.total),
                             previous: nil, format: .percent, comparedWith: nil,
                             detail: "\(shared.grouped) of \(households.total.grouped) households have two or more members (membership keeps no history)",
                             asOf: counted),
         ]
+    }
+
+    /// Users not deleted whose sign-up time falls in each span, in one pass.
+    private func signUpsIn(_ spans: [PeriodComparison.Span]) -> [Int] {
+        var counts = [Int](repeating: 0, count: spans.count)
+        for signUp in tally.users.signUp where signUp != Int64.min {
+            for (index, span) in spans.enumerated() where span.contains(signUp) { counts[index] += 1 }
+        }
+        return counts
+    }
+
+    private func ratio(_ part: Int?, _ whole: Int?) -> Double? {
+        guard let part, let whole else { return nil }
+        return share(part, of: whole)
     }
 
     func retention() -> [DashboardFigure] {

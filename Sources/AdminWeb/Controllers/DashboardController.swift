@@ -1,3 +1,4 @@
+import Foundation
 import AdminDomain
 import Hummingbird
 
@@ -13,7 +14,7 @@ struct DashboardController {
     @Sendable func show(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let range = try DashboardModel.range(from: request.uri.queryParameters.get("range"))
         let model = try await DashboardModel.load(services, .init(
-            range: range, refreshing: request.uri.queryParameters.get("refreshing") == "1",
+            range: range, countStartedAt: try DashboardModel.countStart(from: request.uri.queryParameters.get("refreshing")),
             showsRefreshes: context.identity.role.may(.refreshDashboard)))
         let body = await services.dashboardPages.body(for: model)
         return HTMLPage(DashboardView(model: model, viewer: context.viewer, body: body))
@@ -40,16 +41,17 @@ struct DashboardController {
                             header: header) { emit in try await emit(rows) }
     }
 
-    /// Starts a full count and answers at once: it takes seconds on a big database, and
-    /// the page says when the figures are from.
+    /// Starts a full count and answers at once: it takes seconds on a big database. The
+    /// page it sends the admin to follows the count until its figures are in.
     @Sendable func refresh(request: Request, context: StaffRequestContext) async throws -> Response {
         var request = request
         let body = String(buffer: try await request.collectBody(upTo: 16 * 1024))
         let rangeText = body.split(separator: "&").first { $0.hasPrefix("range=") }.map { String($0.dropFirst(6)) }
         let range = try DashboardModel.range(from: rangeText)
         let dashboard = services.dashboard
+        let started = Int64(Date().timeIntervalSince1970.rounded(.down))
         Task { await dashboard.refresh(full: true) }
-        return .redirect(to: SiteURL.dashboardRange(range, refreshing: true).href, type: .normal)
+        return .redirect(to: SiteURL.dashboardRange(range, countStartedAt: started).href, type: .normal)
     }
 }
 

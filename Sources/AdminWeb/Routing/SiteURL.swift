@@ -5,9 +5,9 @@ import Foundation
 /// so a renamed page cannot leave a dead link behind.
 enum SiteURL: Sendable, Equatable {
     case dashboard
-    /// The dashboard over another range than the standard 30 days; `refreshing`: an admin
-    /// has just asked for a full count.
-    case dashboardRange(DashboardRange, refreshing: Bool = false)
+    /// The dashboard over another range than the standard 30 days; `countStartedAt`: an
+    /// admin asked for a full count at that second, and the page follows it.
+    case dashboardRange(DashboardRange, countStartedAt: Int64? = nil)
     /// One chart's numbers as CSV.
     case dashboardCSV(DashboardChart.ID?, DashboardRange)
     case dashboardRefresh
@@ -118,9 +118,9 @@ enum SiteURL: Sendable, Equatable {
     /// The link to put in a page.
     public var href: String {
         switch self {
-        case let .dashboardRange(range, refreshing):
+        case let .dashboardRange(range, countStartedAt):
             return withQuery((range == .standard ? [] : [URLQueryItem(name: "range", value: String(range.days))])
-                + (refreshing ? [URLQueryItem(name: "refreshing", value: "1")] : []))
+                + (countStartedAt.map { [URLQueryItem(name: "refreshing", value: String($0))] } ?? []))
         case let .dashboardCSV(chart, range):
             return withQuery((chart.map { [URLQueryItem(name: "chart", value: $0.rawValue)] } ?? [])
                 + [URLQueryItem(name: "range", value: String(range.days))])

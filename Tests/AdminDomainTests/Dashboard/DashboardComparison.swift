@@ -87,12 +87,17 @@ struct DashboardComparison {
         let dau = try expected.distinctActive(from: today, to: today)
         let wau = try expected.distinctActive(from: try expected.date(today, plus: -6), to: today)
         let mau = try expected.distinctActive(from: try expected.date(today, plus: -29), to: today)
-        let dauBefore = try expected.distinctActive(from: try expected.date(today, plus: -1), to: try expected.date(today, plus: -1))
-        let wauBefore = try expected.distinctActive(from: try expected.date(today, plus: -13), to: try expected.date(today, plus: -7))
-        let mauBefore = try expected.distinctActive(from: try expected.date(today, plus: -59), to: try expected.date(today, plus: -30))
+        // The earlier spans end at the same time of day as now: yesterday, 7 and 30 days back.
+        let day = 86_400
+        let dauBefore = try expected.distinctActive(fromDay: try expected.date(today, plus: -1), upToSecondsBeforeNow: day)
+        let wauBefore = try expected.distinctActive(fromDay: try expected.date(today, plus: -13), upToSecondsBeforeNow: 7 * day)
+        let mauBefore = try expected.distinctActive(fromDay: try expected.date(today, plus: -59), upToSecondsBeforeNow: 30 * day)
+        let mauToYesterday = try expected.distinctActive(fromDay: try expected.date(today, plus: -30), upToSecondsBeforeNow: day)
         let monday = try String.fetchOne(expected.db, sql: "SELECT \(ExpectedDashboard.week("'\(today)'"))")!
-        let signUps = try expected.signUps()
-        func signUpsBetween(_ from: String, _ to: String) -> Int { signUps.filter { $0.key >= from && $0.key <= to }.values.reduce(0, +) }
+        let signUpsToday = try expected.signUps(fromDay: today, upToSecondsBeforeNow: 0)
+        let signUpsYesterday = try expected.signUps(fromDay: try expected.date(today, plus: -1), upToSecondsBeforeNow: day)
+        let signUpsWeek = try expected.signUps(fromDay: monday, upToSecondsBeforeNow: 0)
+        let signUpsLastWeek = try expected.signUps(fromDay: try expected.date(monday, plus: -7), upToSecondsBeforeNow: 7 * day)
         let households = try expected.int("SELECT COUNT(*) FROM households")
         let shared = try expected.int("""
             SELECT COUNT(*) FROM (SELECT household_id FROM users WHERE status <> 'deleted' AND typeof(household_id) = 'integer'
@@ -105,22 +110,20 @@ struct DashboardComparison {
             let usersThen = try expected.usersThen(then)
             let checks: [(String, Double?, Double?)] = [
                 ("Total users", Double(total), Double(usersThen)),
-                ("Active users (7 days)", Double(active), Double(wauBefore)),
                 ("Items tracked", Double(try expected.itemsTracked(at: nil)), Double(try expected.itemsTracked(at: then))),
                 ("Premium conversion", share(premium, total), share(try expected.subscriptionsInForce(on: then), usersThen)),
                 ("Daily active users", Double(dau), Double(dauBefore)),
                 ("Weekly active users", Double(wau), Double(wauBefore)),
                 ("Monthly active users", Double(mau), Double(mauBefore)),
-                ("Stickiness (DAU / MAU)", share(dau, mau), share(dauBefore, mauBefore)),
-                ("Sign-ups today", Double(signUps[today] ?? 0), Double(signUps[try expected.date(today, plus: -1)] ?? 0)),
-                ("Sign-ups this week", Double(signUpsBetween(monday, today)),
-                 Double(signUpsBetween(try expected.date(monday, plus: -7), try expected.date(monday, plus: -1)))),
+                ("Stickiness (DAU / MAU)", share(dau, mau), share(dauBefore, mauToYesterday)),
+                ("Sign-ups today", Double(signUpsToday), Double(signUpsYesterday)),
+                ("Sign-ups this week", Double(signUpsWeek), Double(signUpsLastWeek)),
                 ("Households", Double(households), Double(try expected.int(
                     "SELECT COUNT(*) FROM households WHERE COALESCE(\(ExpectedDashboard.day("created_at")), '0000') <= ?", [then]))),
                 ("Households with more than one member", share(min(shared, households), households), nil),
             ]
             #expect(snapshot.headlines[range]!.map(\.name) == checks.map(\.0))
-            #expect(figure(range, "Active users (7 days)").trend?.now == Double(wau))
+            #expect(figure(range, "Weekly active users").detail.contains("count \(active.grouped) active users"))
             #expect(figure(range, "Premium conversion").trend?.now == share(try expected.subscriptionsInForce(on: today), total))
             for (name, value, previous) in checks {
                 #expect(figure(range, name).value == value, "\(range) \(name)")

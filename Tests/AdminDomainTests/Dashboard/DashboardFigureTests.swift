@@ -28,6 +28,66 @@ import TestSupport
         #expect(snapshot.retention.allSatisfy { $0.value ?? 0 > 0 })
     }
 
+    /// A Monday at 10:00: today and this week so far are ten hours old, and each is compared
+    /// with the same ten hours of yesterday and of last Monday, by plain SQL over those spans.
+    @Test func onAMondayAtTenEveryComparisonIsLikeForLike() async throws {
+        let now = SQLiteTime.date("2026-11-23 10:00:00")!
+        let temp = try TemporaryDatabase.seeded(users: 300, now: now)
+        defer { temp.remove() }
+        let database = try await PanelDatabase.open(path: temp.path)
+        try await BoundaryRows.add(to: temp.path, now: now)
+        try await ClockRows.add(to: temp.path, now: now)
+        let snapshot = DashboardSnapshot(tally: try await DashboardScan(database: database, now: now, rowsPerRead: 97).full(), now: now)
+        try await DatabaseQueue(path: temp.path).read { db in
+            try DashboardComparison(expected: ExpectedDashboard(db, now: now), snapshot: snapshot).checkAll()
+        }
+        let words = Dictionary(uniqueKeysWithValues: snapshot.headlines[.month]!.map { ($0.name, $0.comparedWith) })
+        #expect(words["Sign-ups today"] == "than yesterday up to 10:00 UTC")
+        #expect(words["Daily active users"] == "than yesterday up to 10:00 UTC")
+        #expect(words["Sign-ups this week"] == "than last Monday up to 10:00 UTC")
+        #expect(words["Weekly active users"] == "than the 7 days before, up to the same time")
+        #expect(words["Total users"] == "than at the end of 2026-10-24")
+        #expect(snapshot.headlines[.month]!.allSatisfy { $0.previous != nil || $0.comparedWith == nil })
+    }
+
+    /// On a Thursday the week so far is compared with Monday to Thursday of last week.
+    @Test func midweekTheWeekIsComparedWithTheSameDaysOfLastWeek() async throws {
+        let now = SQLiteTime.date("2026-11-26 15:30:00")!
+        let temp = try TemporaryDatabase.seeded(users: 200, now: now)
+        defer { temp.remove() }
+        let database = try await PanelDatabase.open(path: temp.path)
+        try await ClockRows.add(to: temp.path, now: now)
+        let snapshot = DashboardSnapshot(tally: try await DashboardScan(database: database, now: now).full(), now: now)
+        try await DatabaseQueue(path: temp.path).read { db in
+            try DashboardComparison(expected: ExpectedDashboard(db, now: now), snapshot: snapshot).checkAll()
+        }
+        let week = snapshot.headlines[.week]!.first { $0.name == "Sign-ups this week" }!
+        #expect(week.comparedWith == "than last week from Monday to Thursday 15:30 UTC")
+    }
+
+    /// At 365 days bar charts are weekly: whole weeks from Monday and this week so far,
+    /// each the sum SQL finds for its seven days.
+    @Test func aYearOfDailyBarsIsShownByWeek() async throws {
+        let temp = try TemporaryDatabase.seeded(users: 300, now: Self.now)
+        defer { temp.remove() }
+        let database = try await PanelDatabase.open(path: temp.path)
+        let snapshot = DashboardSnapshot(tally: try await DashboardScan(database: database, now: Self.now).full(), now: Self.now)
+        let year = snapshot.chart(.signUps)!.slice(for: .year)
+        #expect(year.axis == .weeks)
+        #expect(year.labels.count == 53 && year.labels.last == "Week of 2026-11-23" && year.labels.first == "Week of 2025-11-24")
+        try await DatabaseQueue(path: temp.path).read { db in
+            let day = ExpectedDashboard.day("created_at")
+            let byWeek = try ExpectedDashboard(db, now: Self.now).counts("""
+                SELECT 'Week of ' || \(ExpectedDashboard.week(day)), COUNT(*) FROM users
+                WHERE status <> 'deleted' AND \(day) BETWEEN '2025-11-24' AND '2026-11-23' GROUP BY 1
+                """)
+            #expect(year.series[0].values == year.labels.map { byWeek[$0] ?? 0 })
+            #expect(year.series[0].values.reduce(0, +) > 0)
+        }
+        #expect(snapshot.chart(.activeUsers)!.slice(for: .year).axis == .days, "a line keeps its days")
+        #expect(snapshot.chart(.signUps)!.slice(for: .quarter).labels.count == 90)
+    }
+
     @Test func theBoundaryRowsLandOnTheirOwnSideOfMidnightAndMonday() async throws {
         let temp = try TemporaryDatabase.seeded(users: 50, now: Self.now)
         defer { temp.remove() }

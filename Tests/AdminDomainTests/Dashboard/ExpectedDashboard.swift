@@ -125,6 +125,22 @@ struct ExpectedDashboard {
             """, [from, to])
     }
 
+    /// Distinct users (not deleted) with an event from the start of `fromDay` up to
+    /// `secondsBeforeNow` before now, both included.
+    func distinctActive(fromDay: String, upToSecondsBeforeNow back: Int) throws -> Int {
+        try int("""
+            SELECT COUNT(DISTINCT e.user_id) FROM activity_events e JOIN users u ON u.id = e.user_id AND u.status <> 'deleted'
+            WHERE typeof(e.user_id) = 'integer' AND \(Self.unix("e.created_at")) BETWEEN unixepoch(?) AND unixepoch(?) - ?
+            """, [fromDay, now, back])
+    }
+
+    /// Users not deleted who signed up from the start of `fromDay` up to `back` seconds before now.
+    func signUps(fromDay: String, upToSecondsBeforeNow back: Int) throws -> Int {
+        try int("""
+            SELECT COUNT(*) FROM users WHERE status <> 'deleted' AND \(Self.unix("created_at")) BETWEEN unixepoch(?) AND unixepoch(?) - ?
+            """, [fromDay, now, back])
+    }
+
     func usersThen(_ then: String) throws -> Int {
         try int("SELECT COUNT(*) FROM users WHERE status <> 'deleted' AND COALESCE(\(Self.day("created_at")), '0000') <= ?", [then])
     }

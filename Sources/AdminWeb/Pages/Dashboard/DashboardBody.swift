@@ -10,17 +10,17 @@ struct DashboardBody: HTMLComponent {
     var content: HTMLNode {
         div(.class("dashboard")) {
             section(.ariaLabel("Headline figures")) {
-                h2 { "Vital signs" }
+                h2(.id("vital-signs")) { "Vital signs" }
                 div(.class("stat-grid")) {
                     for figure in model.headlines { HeadlineCard(figure: figure) }
                 }
             }
             section(.class("panel")) {
-                h2 { "Success criteria" }
+                h2(.id("success-criteria")) { "Success criteria" }
                 CriteriaTable(criteria: model.snapshot.criteria)
             }
             section(.class("panel")) {
-                h2 { "Retention" }
+                h2(.id("retention")) { "Retention" }
                 div(.class("stat-grid")) {
                     for figure in model.snapshot.retention { HeadlineCard(figure: figure) }
                 }
@@ -30,7 +30,7 @@ struct DashboardBody: HTMLComponent {
                     AsOf(date: model.snapshot.cohorts.asOf)
                 }
             }
-            h2 { "Charts" }
+            h2(.id("charts")) { "Charts" }
             div(.class("chart-grid")) {
                 for chart in model.charts { ChartFigure(chart: chart, range: model.range) }
             }

@@ -6,7 +6,8 @@ import Foundation
 struct DashboardModel: PageModel {
     struct Input {
         var range: DashboardRange
-        var refreshing: Bool
+        /// An admin asked for a full count at this second: the page follows it.
+        var countStartedAt: Int64?
         var showsRefreshes: Bool
     }
 
@@ -19,7 +20,7 @@ struct DashboardModel: PageModel {
     let range: DashboardRange
     let refreshEvery: TimeInterval
     let fullCountEvery: TimeInterval
-    let refreshing: Bool
+    let countStartedAt: Int64?
     /// Only for those who may start a full count: why the last refresh failed, how long they take.
     let refreshes: Refreshes?
 
@@ -30,7 +31,7 @@ struct DashboardModel: PageModel {
             refreshes = Refreshes(failure: await services.dashboard.lastFailure, timing: await services.dashboard.timing)
         }
         return DashboardModel(snapshot: snapshot, range: input.range, refreshEvery: services.dashboardRefreshInterval,
-                              fullCountEvery: services.dashboardFullCountInterval, refreshing: input.refreshing, refreshes: refreshes)
+                              fullCountEvery: services.dashboardFullCountInterval, countStartedAt: input.countStartedAt, refreshes: refreshes)
     }
 
     /// The refresher's snapshot, waiting only for the first count. Only that one can fail
@@ -53,6 +54,29 @@ struct DashboardModel: PageModel {
                              sentence: "The dashboard shows 7, 30, 90 or 365 days; \"\(text.prefix(20))\" is not one of them.")
         }
         return range
+    }
+
+    /// The second a full count was asked for, as the refresh link carries it.
+    static func countStart(from text: String?) throws -> Int64? {
+        guard let text else { return nil }
+        guard let seconds = Int64(text), seconds >= 0 else {
+            throw PanelError(status: .badRequest,
+                             sentence: "The link should carry the time a full count was asked for; \"\(text.prefix(20))\" is not one. Open the dashboard again.")
+        }
+        return seconds
+    }
+
+    /// Where the count an admin asked for has got to.
+    enum CountProgress: Equatable {
+        case underWay, done, failed
+    }
+
+    var countProgress: CountProgress? {
+        guard let started = countStartedAt else { return nil }
+        let startedAt = Date(timeIntervalSince1970: TimeInterval(started))
+        if snapshot.countedAt >= startedAt { return .done }
+        if let failure = refreshes?.failure, failure.at >= startedAt { return .failed }
+        return .underWay
     }
 
     var headlines: [DashboardFigure] { snapshot.headlines[range] ?? [] }

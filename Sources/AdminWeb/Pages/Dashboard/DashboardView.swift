@@ -11,7 +11,10 @@ struct DashboardView: HTMLComponent {
     let body: String
 
     var content: HTMLNode {
-        PageLayout(pageTitle: "Dashboard", viewer: viewer, activeSection: .dashboard) {
+        // While a count an admin asked for is under way the page reloads itself to follow it.
+        let follows = model.countProgress == .underWay
+        return PageLayout(pageTitle: "Dashboard", viewer: viewer, activeSection: .dashboard,
+                          headExtras: follows ? [meta(Attribute("http-equiv", "refresh"), .content("2"))] : []) {
             h1 { "Dashboard" }
             p(.class("muted")) {
                 "Updated "; AsOfTime(date: model.snapshot.updatedAt)
@@ -19,9 +22,10 @@ struct DashboardView: HTMLComponent {
                 AsOfTime(date: model.snapshot.countedAt)
                 " (every \(Self.duration(model.fullCountEvery))). Days and weeks are UTC; weeks begin on Monday."
             }
-            if model.refreshing {
-                p(.class("notice"), .role("status")) { "A full count has started: its figures appear here when it is done (reload the page)." }
+            if let progress = model.countProgress {
+                CountNotice(progress: progress, countedAt: model.snapshot.countedAt, took: model.refreshes?.timing.full)
             }
+            SectionLinks()
             if let refreshes = model.refreshes {
                 RefreshBox(refreshes: refreshes, csrfToken: viewer.csrfToken, range: model.range)
             }
@@ -96,5 +100,39 @@ struct RefreshBox: HTMLComponent {
     static func seconds(_ duration: Duration) -> String {
         let milliseconds = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
         return String(format: "%.2f s", milliseconds / 1000)
+    }
+}
+
+/// Where the full count an admin asked for has got to.
+struct CountNotice: HTMLComponent {
+    let progress: DashboardModel.CountProgress
+    let countedAt: Date
+    let took: Duration?
+
+    var content: HTMLNode {
+        switch progress {
+        case .underWay:
+            p(.class("notice"), .role("status")) { "A full count is under way: this page reloads every 2 seconds and shows its figures when it is done." }
+        case .done:
+            p(.class("notice"), .role("status")) {
+                "The full count is done: everything below was counted at "; AsOfTime(date: countedAt)
+                took.map { " in " + RefreshBox.seconds($0) } ?? ""
+                "."
+            }
+        case .failed:
+            p(.class("notice error"), .role("alert")) { "The full count failed: the figures below are from the last count that worked." }
+        }
+    }
+}
+
+/// Jumps to the dashboard's parts: on a phone the charts are far below the figures.
+struct SectionLinks: HTMLComponent {
+    var content: HTMLNode {
+        nav(.class("section-links"), .ariaLabel("Parts of the dashboard")) {
+            a(.href("#vital-signs")) { "Vital signs" }
+            a(.href("#success-criteria")) { "Success criteria" }
+            a(.href("#retention")) { "Retention" }
+            a(.href("#charts")) { "Charts" }
+        }
     }
 }

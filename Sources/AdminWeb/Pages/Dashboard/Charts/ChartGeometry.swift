@@ -2,10 +2,13 @@ import AdminDomain
 import HTMLRender
 
 /// The drawing area shared by the charts: a fixed SVG coordinate space (the browser scales
-/// it to the width it has) with room for the y axis's numbers and the x axis's labels.
+/// it to the width it has) with room for the y axis's numbers and the x axis's labels. It is
+/// about as wide as a chart's column on a laptop, so that text of 12.5 units is 12 px or
+/// more there; phones draw the text larger (app.css) and every other x label is `minor`,
+/// hidden on them, so the larger labels keep apart.
 struct ChartGeometry {
-    static let width = 640.0, height = 272.0
-    static let left = 60.0, right = 12.0, top = 14.0, bottom = 82.0
+    static let width = 500.0, height = 292.0
+    static let left = 90.0, right = 12.0, top = 14.0, bottom = 96.0
     static var plotWidth: Double { width - left - right }
     static var plotHeight: Double { height - top - bottom }
 
@@ -54,15 +57,32 @@ struct ChartGeometry {
                                       Attribute("text-anchor", "middle")]) { valueLabel })
         let slot = Self.plotWidth / Double(max(labels.count, 1))
         let every = axis == .categories ? 1 : max(1, Int((Double(labels.count) / 6).rounded(.up)))
-        for (index, label) in labels.enumerated() where (labels.count - 1 - index) % every == 0 {
-            let x = Self.left + slot * (Double(index) + 0.5)
-            let shown = axis == .categories && label.count > 14 ? String(label.prefix(13)) + "…" : shortLabel(label, axis: axis)
-            let y = Self.number(Self.height - Self.bottom + 16)
-            // Many category names side by side would run into each other: they slant.
-            let placement = labels.count > 5 && axis == .categories
-                ? [Attribute("text-anchor", "end"), Attribute("transform", "rotate(-30 \(Self.number(x)) \(y))")]
-                : [Attribute("text-anchor", "middle")]
-            nodes.append(element("text", [.class("tick"), Attribute("x", Self.number(x)), Attribute("y", y)] + placement) { shown })
+        let shownIndices = labels.indices.filter { (labels.count - 1 - $0) % every == 0 }
+        // Many category names side by side would run into each other: they slant.
+        let slanted = labels.count > 5 && axis == .categories
+        var previousYear: Substring?
+        for (order, index) in shownIndices.enumerated() {
+            let label = labels[index]
+            var x = Self.left + slot * (Double(index) + 0.5)
+            let y = Self.number(Self.height - Self.bottom + 20)
+            let year = axis == .categories ? nil : Self.year(of: label)
+            let shown = axis == .categories
+                ? (label.count > 12 ? String(label.prefix(11)) + "…" : label)
+                : Self.dayText(label, withYear: year != nil && year != previousYear)
+            previousYear = year ?? previousYear
+            var placement: [Attribute]
+            if slanted {
+                placement = [Attribute("text-anchor", "end"), Attribute("transform", "rotate(-45 \(Self.number(x)) \(y))")]
+            } else if index == labels.count - 1 && axis != .categories {
+                // The newest label ends at its own slot's right edge rather than past the drawing's.
+                x = min(x + slot / 2, Self.width - 2)
+                placement = [Attribute("text-anchor", "end")]
+            } else {
+                placement = [Attribute("text-anchor", "middle")]
+            }
+            // Counted from the newest label, which phones always keep.
+            let minor = !slanted && (shownIndices.count - 1 - order) % 2 == 1
+            nodes.append(element("text", [.class(minor ? "tick minor" : "tick"), Attribute("x", Self.number(x)), Attribute("y", y)] + placement) { shown })
         }
         nodes.append(element("text", [.class("axis-name"), Attribute("x", Self.number(Self.left + Self.plotWidth / 2)),
                                       Attribute("y", Self.number(Self.height - 4)), Attribute("text-anchor", "middle")]) { axisName })
@@ -71,13 +91,17 @@ struct ChartGeometry {
         return nodes
     }
 
-    /// "11-22" for a day, "11-16" for a week: the year is in the table and the hover titles.
-    private func shortLabel(_ label: String, axis: DashboardChart.Axis) -> String {
-        switch axis {
-        case .days: String(label.suffix(5))
-        case .weeks: String(label.suffix(5))
-        case .categories: label
-        }
+    /// 'YYYY' of a 'YYYY-MM-DD' or 'Week of YYYY-MM-DD' label.
+    static func year(of label: String) -> Substring? {
+        let day = label.hasPrefix("Week of ") ? label.dropFirst(8) : Substring(label)
+        return day.count == 10 ? day.prefix(4) : nil
+    }
+
+    /// "11-22", with the year the first time it shows and where it changes ("2026-01-05"):
+    /// a year of days or weeks needs its years on the axis.
+    static func dayText(_ label: String, withYear: Bool) -> String {
+        let day = label.hasPrefix("Week of ") ? String(label.dropFirst(8)) : label
+        return withYear ? day : String(day.suffix(5))
     }
 }
 
