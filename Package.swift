@@ -185,7 +185,7 @@ let package = Package(
             dependencies: ["AdminDomain", "AdminWeb", "DemoData", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),
-        // The benchmarks' command line: `panel-bench support`, `panel-bench load` and `panel-bench push`.
+        // The benchmarks' command line: `panel-bench support`, `load`, `push`, `campaign`, `dashboard` and `previews`.
         .executableTarget(
             name: "panel-bench",
             dependencies: [

@@ -85,14 +85,15 @@ import TestSupport
                          "marketing@example.com|/static/favicon.svg|manageStaff for GET /static/favicon.svg"])
     }
 
-    /// The README's route table is the matrix as documented: every registered route is a
-    /// row with its permission and one yes or no per role, and no row is left over.
-    @Test func theReadmeTableMatchesTheRegisteredRoutes() async throws {
+    /// The route table in docs/security.md ("Who may do what") is the matrix as documented:
+    /// every registered route is a row with its permission and one yes or no per role, and no
+    /// row is left over.
+    @Test func theSecurityPageTableMatchesTheRegisteredRoutes() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }
         _ = buildRouter(services: panel.services, publicDirectory: TestPaths.publicDirectory)
-        let readme = try String(contentsOf: TestPaths.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `GET /") || $0.hasPrefix("| `POST /") }
+        let page = try String(contentsOf: TestPaths.repositoryRoot.appendingPathComponent("docs/security.md"), encoding: .utf8)
+        let rows = page.split(separator: "\n").filter { $0.hasPrefix("| `GET /") || $0.hasPrefix("| `POST /") }
         var documented: [String: [String]] = [:]
         for row in rows {
             let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -101,7 +102,7 @@ import TestSupport
         let entries = panel.services.staffRoutes.entries
         #expect(entries.count == documented.count)
         for entry in entries {
-            let cells = try #require(documented["`\(entry.method) \(entry.path)`"], "\(entry.method) \(entry.path) is not in the README")
+            let cells = try #require(documented["`\(entry.method) \(entry.path)`"], "\(entry.method) \(entry.path) is not in docs/security.md")
             #expect(cells == ["`\(entry.permission.rawValue)`"] + Role.allCases.map { $0.may(entry.permission) ? "yes" : "no" },
                     "\(entry.method) \(entry.path)")
         }

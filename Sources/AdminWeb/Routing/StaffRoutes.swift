@@ -4,7 +4,7 @@ import Hummingbird
 /// The only way to add a signed-in route: every route names the permission it needs, so
 /// a route without one does not compile. A request outside the role gets a 403 page; the
 /// refusals are counted per staff member, address, route and permission and written in
-/// batches, so a thousand refused requests are one row, not a thousand write transactions. Every route is recorded for the route-by-role test and the README table.
+/// batches, so a thousand refused requests are one row, not a thousand write transactions. Every route is recorded for the route-by-role test and the table in docs/security.md.
 struct StaffRoutes {
     struct Entry: Sendable, Equatable {
         let method: HTTPRequest.Method
