@@ -162,6 +162,10 @@ struct CampaignPageView: HTMLComponent {
         let status = campaign.status.known
         div(.class("actions")) {
             if status == .draft {
+                // The draft's next step leads, once its audience is counted.
+                if case .ready? = model.preview {
+                    a(.href(SiteURL.campaignConfirm(id: campaign.id).href), .class("button primary")) { "Continue to the confirmation" }
+                }
                 a(.href(SiteURL.campaignEdit(id: campaign.id).href), .class("button")) { "Edit the draft" }
             }
             // Pause, resume and cancel are on a launched campaign's page, those that do not apply

@@ -121,7 +121,7 @@ struct ComposerView: HTMLComponent {
                         p(.class("hint")) { "Quiet hours are respected: a push that would land in someone's quiet hours waits until they end." }
                     }
                     div(.class("actions")) {
-                        button(.type("submit")) { "Save and preview the audience" }
+                        button(.type("submit"), .class("primary")) { "Save and preview the audience" }
                         if let id = model.editing {
                             a(.href(SiteURL.campaign(id: id).href)) { "Back to the draft" }
                         } else {

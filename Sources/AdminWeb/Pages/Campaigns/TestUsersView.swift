@@ -36,7 +36,7 @@ struct TestUsersView: HTMLComponent {
                         "App user's email"
                         input(.type("email"), .name("email"), .value(typed), .required, .autocomplete("off"))
                     }
-                    button(.type("submit")) { "Add a test user" }
+                    button(.type("submit"), .class("primary")) { "Add a test user" }
                 }
                 if entries.isEmpty {
                     p(.class("muted")) { "No test users yet." }

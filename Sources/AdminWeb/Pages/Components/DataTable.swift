@@ -9,7 +9,15 @@ struct TableCell {
     /// Text: isolated and clamped like all user text, since any cell may hold some.
     init(_ text: String, class extra: String? = nil) {
         nodes = [UserText(text: text).content]
-        classes = extra.map { [$0] } ?? []
+        classes = (extra.map { [$0] } ?? []) + (Self.isTime(text) ? ["when"] : [])
+    }
+
+    /// "2026-11-23", "2026-11-23 10:04:31", with or without " UTC": kept on one line, since
+    /// browsers may break a date after any of its hyphens.
+    static func isTime(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 10, bytes.count <= 23, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return false }
+        return bytes.allSatisfy { (48...57).contains($0) || $0 == 45 || $0 == 58 || $0 == 32 || $0 == 84 || $0 == 85 || $0 == 67 }
     }
 
     init(class extra: String? = nil, @HTMLBuilder _ content: () -> [HTMLNode]) {
@@ -90,8 +98,10 @@ struct DataTable: HTMLComponent {
                         element("tr", row.class.map { [.class($0)] } ?? []) {
                             for (index, cell) in row.cells.enumerated() {
                                 let column = index < columns.count ? columns[index] : nil
+                                // One box for the content, so that a phone's two columns (the
+                                // heading, then the content) hold whatever the cell has.
                                 element("td", classAttribute((column?.numeric == true ? ["num"] : []) + cell.classes)
-                                    + [Attribute("data-label", column?.heading ?? "")]) { cell.nodes }
+                                    + [Attribute("data-label", column?.heading ?? "")]) { div(.class("cell")) { cell.nodes } }
                             }
                         }
                     }

@@ -60,16 +60,22 @@ struct ChartGeometry {
         let shownIndices = labels.indices.filter { (labels.count - 1 - $0) % every == 0 }
         // Many category names side by side would run into each other: they slant.
         let slanted = labels.count > 5 && axis == .categories
-        var previousYear: Substring?
+        var previousYear: Substring?, previousMajorYear: Substring?
         for (order, index) in shownIndices.enumerated() {
             let label = labels[index]
             var x = Self.left + slot * (Double(index) + 0.5)
             let y = Self.number(Self.height - Self.bottom + 20)
+            // Counted from the newest label, which phones always keep.
+            let minor = !slanted && (shownIndices.count - 1 - order) % 2 == 1
             let year = axis == .categories ? nil : Self.year(of: label)
+            // The year on the first label and where it changes, counting only the labels a
+            // phone keeps for those it keeps.
+            let withYear = year != nil && year != (minor ? previousYear : previousMajorYear)
             let shown = axis == .categories
                 ? (label.count > 12 ? String(label.prefix(11)) + "…" : label)
-                : Self.dayText(label, withYear: year != nil && year != previousYear)
+                : Self.dayText(label, withYear: withYear)
             previousYear = year ?? previousYear
+            if !minor { previousMajorYear = year ?? previousMajorYear }
             var placement: [Attribute]
             if slanted {
                 placement = [Attribute("text-anchor", "end"), Attribute("transform", "rotate(-45 \(Self.number(x)) \(y))")]
@@ -80,8 +86,6 @@ struct ChartGeometry {
             } else {
                 placement = [Attribute("text-anchor", "middle")]
             }
-            // Counted from the newest label, which phones always keep.
-            let minor = !slanted && (shownIndices.count - 1 - order) % 2 == 1
             nodes.append(element("text", [.class(minor ? "tick minor" : "tick"), Attribute("x", Self.number(x)), Attribute("y", y)] + placement) { shown })
         }
         nodes.append(element("text", [.class("axis-name"), Attribute("x", Self.number(Self.left + Self.plotWidth / 2)),
