@@ -145,6 +145,7 @@ public struct DashboardChart: Sendable, Equatable, Identifiable {
         }
         var weekly = self
         weekly.axis = .weeks
+        weekly.title = title.replacingOccurrences(of: " per day", with: " per week")
         weekly.labels = weekLabels
         weekly.series = zip(series, sums).map { ChartSeries(name: $0.name, values: $1) }
         weekly.note = note + " Summed by week from Monday; the last week is so far."

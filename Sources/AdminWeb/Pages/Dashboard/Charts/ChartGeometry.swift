@@ -71,9 +71,7 @@ struct ChartGeometry {
             // The year on the first label and where it changes, counting only the labels a
             // phone keeps for those it keeps.
             let withYear = year != nil && year != (minor ? previousYear : previousMajorYear)
-            let shown = axis == .categories
-                ? (label.count > 12 ? String(label.prefix(11)) + "…" : label)
-                : Self.dayText(label, withYear: withYear)
+            let shown = axis == .categories ? (label.count > 12 ? String(label.prefix(11)) + "…" : label) : Self.dayText(label)
             previousYear = year ?? previousYear
             if !minor { previousMajorYear = year ?? previousMajorYear }
             var placement: [Attribute]
@@ -86,7 +84,13 @@ struct ChartGeometry {
             } else {
                 placement = [Attribute("text-anchor", "middle")]
             }
-            nodes.append(element("text", [.class(minor ? "tick minor" : "tick"), Attribute("x", Self.number(x)), Attribute("y", y)] + placement) { shown })
+            nodes.append(element("text", [.class(minor ? "tick minor" : "tick"), Attribute("x", Self.number(x)), Attribute("y", y)] + placement) {
+                shown
+                // The year goes on a line of its own under the day, so the labels stay as narrow.
+                if withYear, let year {
+                    element("tspan", [Attribute("x", Self.number(x)), Attribute("dy", "1.2em")]) { String(year) }
+                }
+            })
         }
         nodes.append(element("text", [.class("axis-name"), Attribute("x", Self.number(Self.left + Self.plotWidth / 2)),
                                       Attribute("y", Self.number(Self.height - 4)), Attribute("text-anchor", "middle")]) { axisName })
@@ -101,11 +105,9 @@ struct ChartGeometry {
         return day.count == 10 ? day.prefix(4) : nil
     }
 
-    /// "11-22", with the year the first time it shows and where it changes ("2026-01-05"):
-    /// a year of days or weeks needs its years on the axis.
-    static func dayText(_ label: String, withYear: Bool) -> String {
-        let day = label.hasPrefix("Week of ") ? String(label.dropFirst(8)) : label
-        return withYear ? day : String(day.suffix(5))
+    /// "11-22" of a day or a week's label; the year is written under it where it is new.
+    static func dayText(_ label: String) -> String {
+        String((label.hasPrefix("Week of ") ? String(label.dropFirst(8)) : label).suffix(5))
     }
 }
 
