@@ -51,11 +51,18 @@ extension DashboardScan {
     /// `each` gets the time, the id, then `columns`.
     func walkByTime(table: String, time: String, columns: String, from: Int, until: String,
                     each: @escaping @Sendable (RawRow) -> Void) async throws {
+        try await walkByTime(table: table, time: time, columns: columns,
+                             fromText: SQLiteTime.dayString(daysSinceEpoch: Int64(from)), until: until, each: each)
+    }
+
+    /// The same from a time as the backend writes it ('YYYY-MM-DD HH:MM:SS') or any text.
+    func walkByTime(table: String, time: String, columns: String, fromText: String, until: String,
+                    each: @escaping @Sendable (RawRow) -> Void) async throws {
         let sql = """
             SELECT \(time), id, \(columns) FROM \(table) WHERE (\(time), id) > (?, ?) AND \(time) < ?
             ORDER BY \(time), id LIMIT ?
             """
-        var after: [DatabaseValue] = [SQLiteTime.dayString(daysSinceEpoch: Int64(from)).databaseValue, Int64.min.databaseValue]
+        var after: [DatabaseValue] = [fromText.databaseValue, Int64.min.databaseValue]
         let limit = rowsPerRead
         while true {
             let (read, last) = try await database.read { [after] db in

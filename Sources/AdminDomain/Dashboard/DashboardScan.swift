@@ -142,28 +142,47 @@ struct DashboardScan: Sendable {
             guard let user = row.integer(1), let slot = slots.slot(of: user), let seconds = row.seconds(2),
                   let index = window.index(TimestampBytes.day(ofSeconds: seconds)) else { return }
             events.activeDays[slot * DayWindow.words + index >> 6] |= 1 << UInt64(index & 63)
+            // Late, or stamped in the past: before a cut already read past.
+            events.activeBeforeCut.add(slot: slot, seconds: seconds)
         }
     }
 
-    /// The users active on each day an earlier span ends on, up to its time of day: that
-    /// day's events along the time index (a day's rows, whatever their clocks say), each
-    /// kept only when its time is at or before the cut.
+    /// The users active on each day an earlier span ends on, up to its time of day, along
+    /// the time index: what an earlier refresh read of that day up to its cut is kept, and
+    /// only the events since are read. Each row is kept by its parsed time, so a row's
+    /// spelling cannot move it across the cut; the 'T' spelling of a day sorts after all of
+    /// its 'YYYY-MM-DD HH:MM:SS' rows and is read apart.
     private func readActiveBeforeCut(into tally: DashboardTally) async throws {
         let comparison = PeriodComparison(nowSeconds: nowSeconds, today: today)
-        let slots = tally.users.slots, words = (slots.count + 63) / 64
-        var days: [Int: [UInt64]] = [:]
+        let slots = tally.users.slots, events = tally.events
+        let kept = events.activeBeforeCut
+        var next = ActiveBeforeCut(at: nowSeconds)
         for day in Set(comparison.cutDays) {
             let cut = PeriodComparison.start(of: day) + comparison.secondOfDay
-            let bits = Box([UInt64](repeating: 0, count: words))
-            try await walkByTime(table: "activity_events", time: "created_at", columns: "user_id", from: day,
-                                 until: SQLiteTime.dayString(daysSinceEpoch: Int64(day + 1))) { row in
-                guard let seconds = row.seconds(0), seconds <= cut, let user = row.integer(2),
-                      let slot = slots.slot(of: user) else { return }
-                bits.value[slot >> 6] |= 1 << UInt64(slot & 63)
+            let first: Int64
+            if let bits = kept.days[day], let earlier = kept.cuts[day], earlier <= cut {
+                next.days[day] = bits
+                first = earlier + 1
+            } else {
+                next.days[day] = []
+                first = PeriodComparison.start(of: day)
             }
-            days[day] = bits.value
+            next.cuts[day] = cut
+            let found = Box(next)
+            let keep: @Sendable (RawRow) -> Void = { row in
+                guard let seconds = row.seconds(0), seconds >= first, let user = row.integer(2),
+                      let slot = slots.slot(of: user) else { return }
+                found.value.add(slot: slot, seconds: seconds)
+            }
+            let dayText = SQLiteTime.dayString(daysSinceEpoch: Int64(day))
+            try await walkByTime(table: "activity_events", time: "created_at", columns: "user_id",
+                                 fromText: SQLiteTime.string(secondsSinceEpoch: first),
+                                 until: SQLiteTime.string(secondsSinceEpoch: cut + 1), each: keep)
+            try await walkByTime(table: "activity_events", time: "created_at", columns: "user_id",
+                                 fromText: dayText + "T", until: dayText + "U", each: keep)
+            next = found.value
         }
-        tally.events.activeBeforeCut = ActiveBeforeCut(at: nowSeconds, days: days)
+        events.activeBeforeCut = next
     }
 
     /// Runs `sql` (the rows after an id, in id order, at most a limit of them, the id first)

@@ -54,7 +54,7 @@ final class EventTally: @unchecked Sendable {
     var activeDays: [UInt64] = []
     var highWater: Int64 = 0
     /// Who was active on the days the earlier spans end on, up to their time of day.
-    var activeBeforeCut = ActiveBeforeCut(at: Int64.min, days: [:])
+    var activeBeforeCut = ActiveBeforeCut(at: Int64.min)
 
     func grow(toUsers count: Int) {
         let words = count * DayWindow.words
@@ -67,15 +67,30 @@ final class EventTally: @unchecked Sendable {
 }
 
 /// The users active on a few days up to a time of day (where the spans compared end), as
-/// bits by slot: read again at every refresh, for its moment `at`.
+/// bits by slot, and each day's cut. A refresh moves the cuts on and reads only the events
+/// since the last; events that arrive late (by id) with a time before a cut are added as
+/// they are read. `at`: the moment of the refresh that set the cuts.
 struct ActiveBeforeCut: Sendable {
     var at: Int64
-    var days: [Int: [UInt64]]
+    var days: [Int: [UInt64]] = [:]
+    var cuts: [Int: Int64] = [:]
 
     /// nil when that day was not read for this moment.
     func contains(day: Int, slot: Int) -> Bool? {
         guard let bits = days[day] else { return nil }
         return slot >> 6 < bits.count && bits[slot >> 6] & (1 << UInt64(slot & 63)) != 0
+    }
+
+    /// An event of `slot` at `seconds`, kept when its day is one of the cut days and it is
+    /// not after that day's cut.
+    mutating func add(slot: Int, seconds: Int64) {
+        let day = TimestampBytes.day(ofSeconds: seconds)
+        guard let cut = cuts[day], seconds <= cut else { return }
+        let word = slot >> 6
+        if word >= days[day, default: []].count {
+            days[day, default: []].append(contentsOf: repeatElement(0, count: word + 1 - days[day, default: []].count))
+        }
+        days[day]![word] |= 1 << UInt64(slot & 63)
     }
 }
 

@@ -36,7 +36,7 @@ extension DeriveContext {
             figure("Daily active users", Double(dau), active.yesterdaySoFar.map(Double.init), .count, comparison.againstYesterday,
                    "Users with an activity event today so far (UTC)", updated),
             figure("Weekly active users", Double(wau), active.weekBefore.map(Double.init), .count, comparison.againstRangeBefore(7),
-                   "Users with an activity event on the last 7 days, today so far included. The activity lists go by each user's last-active time over the last 7 × 24 hours instead, and count \(listActive.grouped) active users",
+                   "Users with an activity event on the last 7 days, today so far included. The activity lists go by each user's last-active time over the last 7 × 24 hours instead, and count \(listActive.grouped) active users at the last full count",
                    updated),
             figure("Monthly active users", Double(mau), active.monthBefore.map(Double.init), .count, comparison.againstRangeBefore(30),
                    "Users with an activity event on the last 30 days, today so far included", updated),

@@ -128,6 +128,33 @@ import TestSupport
         }
     }
 
+    /// The cut days are read on from where the last refresh stopped: an event stamped
+    /// between the old cut and the new one counts, and so does one that arrives late with
+    /// a time before the old cut; one after the new cut does not.
+    @Test func anIncrementalRefreshMovesTheCutsOn() async throws {
+        let now = SQLiteTime.date("2026-11-23 10:00:00")!, later = now.addingTimeInterval(60)
+        let temp = try TemporaryDatabase.seeded(users: 200, now: now)
+        defer { temp.remove() }
+        let database = try await PanelDatabase.open(path: temp.path)
+        try await ClockRows.add(to: temp.path, now: now)
+        let tally = try await DashboardScan(database: database, now: now, rowsPerRead: 97).full()
+        try await BoundaryRows.queue(temp.path).write { db in
+            for (email, stamp) in [("between@example.com", "2026-11-22 10:00:30"), ("late@example.com", "2026-11-22 09:00:00"),
+                                   ("after@example.com", "2026-11-22 10:01:01"), ("week@example.com", "2026-11-16 10:00:59")] {
+                try db.execute(sql: "INSERT INTO users (email, password_hash, created_at) VALUES (?, 'x', '2026-01-01 00:00:00')", arguments: [email])
+                try db.execute(sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (?, 'login', ?)",
+                               arguments: [db.lastInsertedRowID, stamp])
+            }
+        }
+        try await DashboardScan(database: database, now: later, rowsPerRead: 97).incremental(tally)
+        let incremental = DashboardSnapshot(tally: tally, now: later)
+        try await DatabaseQueue(path: temp.path).read { db in
+            try DashboardComparison(expected: ExpectedDashboard(db, now: later), snapshot: incremental).checkAll()
+        }
+        let full = DashboardSnapshot(tally: try await DashboardScan(database: database, now: later).full(), now: later)
+        #expect(incremental.headlines[.month]!.map(\.previous) == full.headlines[.month]!.map(\.previous))
+    }
+
     @Test func anEmptyDatabaseHasNoRatesAndEmptyCharts() async throws {
         let temp = try TemporaryDatabase()
         defer { temp.remove() }
