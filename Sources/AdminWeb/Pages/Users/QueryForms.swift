@@ -14,9 +14,9 @@ protocol QueryForm: Sendable, Equatable {
 extension QueryForm {
     init(request: Request) {
         self.init(fields: [:])
-        let query = request.uri.queryParameters
+        let query = request.formQuery
         for name in Self.fieldNames {
-            let value = String((query.get(name) ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(320))
+            let value = String(TypedText.trimmed(query[name] ?? "").prefix(320))
             if !value.isEmpty { fields[name] = value }
         }
     }
@@ -96,12 +96,20 @@ struct UserSearchForm: QueryForm {
     var fields: [String: String] = [:]
     init() {}
 
+    /// What the box recognises by itself; the other choices name one field.
+    static let anything = "any"
+
     /// The query (nil before anything is typed), or the sentences that refuse it.
     var query: (UserSearchQuery?, [String]) {
         var reader = FieldReader(self)
-        let field: UserSearchField = reader.term("by", "search by") ?? .email
-        guard reader.problems.isEmpty, !self["q"].isEmpty else { return (nil, reader.problems) }
-        return (UserSearchQuery(field: field, text: self["q"], after: fields["after"]), [])
+        let by = reader.choice("by", "search by", in: [Self.anything] + UserSearchField.allCases.map(\.rawValue))
+        let field = by.flatMap(UserSearchField.init(rawValue:))
+        let text = self["q"]
+        if field == .id, !text.isEmpty, UserSearchField.recognised(in: text) != .id {
+            reader.problems.append("A user id is a number, such as 123 or #123: “\(text)” is not one.")
+        }
+        guard reader.problems.isEmpty, !text.isEmpty else { return (nil, reader.problems) }
+        return (UserSearchQuery(field: field, text: text, after: fields["after"]), [])
     }
 }
 
