@@ -64,6 +64,20 @@ import TestSupport
                              "email: quiet.tw", "name: Quiet Two", "email, then name: Zebedee"])
     }
 
+    @Test func controlCharactersInANameAreShownAndTheRestIsKept() async throws {
+        let panel = try await Self.panel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let session = try await panel.signIn(client, email: TestPanel.supportEmail)
+            let profile = try await client.get("/users/\(Self.annID)", cookie: session)
+            #expect(profile.status == .ok)
+            #expect(profile.text.contains("<h1><bdi>Ann\u{2400}Lee\u{2421} Zebedee</bdi></h1>"))
+            #expect(!profile.text.contains("\u{0}") && !profile.text.contains("\u{7F}"))
+            let found = try await client.get("/users?q=ann.lee", cookie: session)
+            #expect(found.text.contains("Ann\u{2400}Lee\u{2421} Zebedee"), "search results read the whole name too")
+        }
+    }
+
     /// A page's text as read: tags dropped, entities of the escaper decoded, spaces collapsed.
     static func visibleText(_ html: String) -> String {
         html.replacing(/<[^>]*>/, with: " ")
