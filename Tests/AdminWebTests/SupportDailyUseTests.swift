@@ -78,6 +78,23 @@ import TestSupport
         }
     }
 
+    @Test func quietHoursTheSenderTreatsAsNoneAreShownAsUnreadable() async throws {
+        let panel = try await Self.panel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let session = try await panel.signIn(client, email: TestPanel.supportEmail)
+            let shown: [(Int64, String)] = [
+                (Self.quietOneID, "Quiet hours (local) unreadable (stored: “25:99” to “07:00”), treated as none"),
+                (Self.quietTwoID, "Quiet hours (local) unreadable (stored: “7pm” to “7am”), treated as none"),
+                (Self.annID, "Quiet hours (local) 22:00 to 07:00 (over midnight)"),
+            ]
+            for (id, sentence) in shown {
+                let page = try await client.get("/users/\(id)", cookie: session)
+                #expect(Self.visibleText(page.text).contains(sentence), "#\(id)")
+            }
+        }
+    }
+
     /// A page's text as read: tags dropped, entities of the escaper decoded, spaces collapsed.
     static func visibleText(_ html: String) -> String {
         html.replacing(/<[^>]*>/, with: " ")

@@ -85,14 +85,8 @@ public struct UserProfile: Sendable {
         public let marketingOptIn: Bool
         public let reminderDays: String
         public let dailyTime: String
-        public let quietStart: String?
-        public let quietEnd: String?
-
-        /// Quiet hours that end earlier in the day than they start run over midnight.
-        public var quietHoursCrossMidnight: Bool {
-            guard let quietStart, let quietEnd else { return false }
-            return quietEnd < quietStart
-        }
+        /// Read as the sender reads them.
+        public let quietHours: QuietHours
     }
 
     public struct Subscription: Sendable {
@@ -222,7 +216,7 @@ public struct UserProfile: Sendable {
             FROM notification_settings WHERE user_id = ?
             """, arguments: [userID]).map { row in
             Settings(pushEnabled: try row.decode(atIndex: 0), foodReminders: try row.decode(atIndex: 1), documentReminders: try row.decode(atIndex: 2), marketingOptIn: try row.decode(atIndex: 3),
-                     reminderDays: try row.decode(atIndex: 4), dailyTime: try row.decode(atIndex: 5), quietStart: try row.decode(atIndex: 6), quietEnd: try row.decode(atIndex: 7))
+                     reminderDays: try row.decode(atIndex: 4), dailyTime: try row.decode(atIndex: 5), quietHours: QuietHours(start: row[6], end: row[7]))
         }
     }
 

@@ -210,13 +210,7 @@ private struct SettingsPanel: HTMLComponent {
                     dt { "Reminder days" }; dd { settings.reminderDays }
                     dt { "Daily time (local)" }; dd { settings.dailyTime }
                     dt { "Quiet hours (local)" }
-                    dd {
-                        if let start = settings.quietStart, let end = settings.quietEnd {
-                            "\(start) to \(end)\(settings.quietHoursCrossMidnight ? " (over midnight)" : "")"
-                        } else {
-                            "none"
-                        }
-                    }
+                    dd { QuietHoursText(quietHours: settings.quietHours) }
                 }
             } else {
                 p { "No settings saved: the app's defaults apply." }
