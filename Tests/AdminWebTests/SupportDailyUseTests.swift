@@ -95,6 +95,19 @@ import TestSupport
         }
     }
 
+    @Test func theProfileLinksToEachOfItsSections() async throws {
+        let panel = try await Self.panel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let session = try await panel.signIn(client, email: TestPanel.supportEmail)
+            let page = try await client.get("/users/\(Self.annID)", cookie: session)
+            for section in ["account", "items", "devices", "settings", "subscriptions", "reminders", "campaign-pushes", "activity"] {
+                #expect(page.text.contains("<a href=\"#\(section)\">"), "\(section)")
+                #expect(page.text.contains("<section class=\"panel\" id=\"\(section)\">"), "\(section)")
+            }
+        }
+    }
+
     /// A page's text as read: tags dropped, entities of the escaper decoded, spaces collapsed.
     static func visibleText(_ html: String) -> String {
         html.replacing(/<[^>]*>/, with: " ")
