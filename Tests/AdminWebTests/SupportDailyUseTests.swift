@@ -108,6 +108,32 @@ import TestSupport
         }
     }
 
+    /// The pushes panel shows the text each push had for this user: a text with placeholders
+    /// filled with this user's values (and marked rebuilt), a plain one as it is.
+    @Test func campaignPushesShowTheTextTheUserGot() async throws {
+        let panel = try await Self.panel()
+        defer { panel.remove() }
+        let personal = try await panel.services.campaigns.create(
+            CampaignDraft(title: "Hi {{display_name}}", body: "News for {{plan}} users", name: "Personal one"), by: .commandLine)
+        let plain = try await panel.services.campaigns.create(CampaignDraft(title: "Big news", body: "The scanner is faster"), by: .commandLine)
+        try await panel.services.database.write { db in
+            for (campaign, at) in [(personal, "2026-01-02 10:00:00"), (plain, "2026-01-03 10:00:00")] {
+                try db.execute(sql: """
+                    INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at, receipt)
+                    VALUES (?, 1, ?, 'accepted', ?, ?, 1)
+                    """, arguments: [campaign, Self.quietOneID, at, at])
+            }
+        }
+        try await panel.test { client in
+            let session = try await panel.signIn(client)
+            let page = Self.visibleText(try await client.get("/users/\(Self.quietOneID)", cookie: session).text)
+            #expect(page.contains("#\(personal) Personal one Hi Quiet One News for free users (rebuilt)"))
+            #expect(page.contains("#\(plain) Big news Big news The scanner is faster #1"), "a plain text is not marked rebuilt")
+            #expect(!page.contains("{{display_name}}"))
+            #expect(page.contains("The values a push was filled with are not kept"))
+        }
+    }
+
     /// A page's text as read: tags dropped, entities of the escaper decoded, spaces collapsed.
     static func visibleText(_ html: String) -> String {
         html.replacing(/<[^>]*>/, with: " ")

@@ -22,7 +22,7 @@ struct UserProfileView: HTMLComponent {
             SettingsPanel(settings: profile.settings)
             SubscriptionsPanel(subscriptions: profile.subscriptions, mismatch: profile.hasActiveSubscriptionOnFreePlan)
             RemindersPanel(counts: profile.reminderCounts, reminders: profile.recentReminders)
-            CampaignPushesPanel(pushes: model.campaignPushes, campaignLinks: viewer.identity.role.may(.manageCampaigns))
+            CampaignPushesPanel(pushes: model.campaignPushes, texts: model.pushTexts, campaignLinks: viewer.identity.role.may(.manageCampaigns))
             section(.class("panel"), .id(ProfileSection.activity.rawValue)) {
                 h2 { "Recent activity" }
                 ActivityTable(events: profile.recentActivity, caption: "The latest \(profile.recentActivity.count)")
