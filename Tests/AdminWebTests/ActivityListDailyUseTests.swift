@@ -12,6 +12,38 @@ import TestSupport
 /// Issue 22, "Daily use": filtered lists fill their pages, and a range that ends before it
 /// starts is a mistake named, not a list of nobody.
 @Suite struct ActivityListDailyUse {
+    @Test func aReversedRangeIsRefusedWithASentenceAndTheFormKeepsIt() async throws {
+        let panel = try await UserPages.panel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let session = try await panel.signIn(client)
+            let refused: [(path: String, sentence: String)] = [
+                ("/activity?bucket=inactive&plan=free&from=2025-06-01&to=2025-01-31",
+                 "The sign-up range ends on 2025-01-31, before it starts on 2025-06-01: swap the two dates, or correct one."),
+                ("/activity.csv?bucket=inactive&from=2025-06-01&to=2025-01-31",
+                 "The sign-up range ends on 2025-01-31, before it starts on 2025-06-01"),
+                ("/users/3/activity?from=2026-02-01&to=2026-01-01",
+                 "The date range ends on 2026-01-01, before it starts on 2026-02-01"),
+                ("/audit?from=2026-02-01&to=2026-01-01",
+                 "The date range ends on 2026-01-01, before it starts on 2026-02-01"),
+            ]
+            for (path, sentence) in refused {
+                let page = try await client.get(path, cookie: session)
+                #expect(page.status == .badRequest, "\(path)")
+                #expect(page.text.contains(sentence), "\(path)")
+                #expect(!page.text.contains("About ") && !page.text.contains("on this page"), "\(path): nothing estimated or listed")
+            }
+            let kept = try await client.get("/activity?bucket=inactive&from=2025-06-01&to=2025-01-31", cookie: session)
+            #expect(kept.text.contains("name=\"from\" value=\"2025-06-01\"") && kept.text.contains("name=\"to\" value=\"2025-01-31\""))
+            // The same days the right way round are a list.
+            #expect(try await client.get("/activity?bucket=inactive&from=2025-01-31&to=2025-06-01", cookie: session).status == .ok)
+        }
+        let served = try await panel.services.database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log WHERE action IN ('activity_list_viewed', 'users_exported')")
+        }
+        #expect(served == 1, "only the list served is audited")
+    }
+
     /// 12,000 free users active most recently, then 60 premium ones: the first page of active
     /// premium users is full, and the users are the ones plain SQL lists first.
     @Test func aSparseFilteredListShowsAFullFirstPage() async throws {

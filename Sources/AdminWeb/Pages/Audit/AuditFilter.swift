@@ -47,6 +47,9 @@ public struct AuditFilter: Sendable, Equatable {
         for (day, label) in [(from, "From"), (to, "To")] where !day.isEmpty {
             guard Day(day) != nil else { return .failure(.init("\(label) must be a date written YYYY-MM-DD.")) }
         }
+        if let sentence = DayRange(from: Day(from), to: Day(to)).reversedSentence("The date range") {
+            return .failure(.init(sentence))
+        }
         query.fromDay = from.isEmpty ? nil : from
         query.toDay = to.isEmpty ? nil : to
         return .success(query)

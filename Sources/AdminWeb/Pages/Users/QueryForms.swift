@@ -74,6 +74,17 @@ struct FieldReader {
         return day
     }
 
+    /// Two days bounding a range, both included. A range that ends before it starts is
+    /// refused with a sentence, never served as an empty list or estimated as "about 0".
+    mutating func dayRange(from: String, _ fromLabel: String, to: String, _ toLabel: String, what: String) -> DayRange {
+        let range = DayRange(from: day(from, fromLabel), to: day(to, toLabel))
+        if let sentence = range.reversedSentence(what) {
+            problems.append(sentence)
+            return DayRange()
+        }
+        return range
+    }
+
     /// Where a page starts: a key as stored and a row id. A link whose id is not a number
     /// was not made by the panel.
     mutating func cursor(key: String, id: String) -> (key: String?, id: Int64)? {
@@ -150,7 +161,7 @@ struct ActivityForm: QueryForm {
         let filter = UserFilter(
             bucket: reader.term("bucket", "activity list") ?? .active,
             plan: reader.term("plan", "plan"), status: reader.term("status", "status"), platform: reader.term("platform", "platform"),
-            signedUp: DayRange(from: reader.day("from", "Signed up from"), to: reader.day("to", "Signed up to")))
+            signedUp: reader.dayRange(from: "from", "Signed up from", to: "to", "Signed up to", what: "The sign-up range"))
         let list = ActivityListQuery(filter, sort: reader.term("sort", "order") ?? .lastActive)
         let cursor = reader.cursor(key: "after", id: "after_id").map { ActivityCursor(key: $0.key, id: $0.id) }
         return (list, cursor, reader.problems)
@@ -181,8 +192,9 @@ struct ActivityLogForm: QueryForm {
 
     var query: (filter: UserActivityLog.Filter, cursor: ActivityCursor?, problems: [String]) {
         var reader = FieldReader(self)
-        let filter = UserActivityLog.Filter(kind: reader.choice("kind", "kind of event", in: UserActivityLog.kinds),
-                                            from: reader.day("from", "From"), to: reader.day("to", "To"))
+        let kind = reader.choice("kind", "kind of event", in: UserActivityLog.kinds)
+        let days = reader.dayRange(from: "from", "From", to: "to", "To", what: "The date range")
+        let filter = UserActivityLog.Filter(kind: kind, from: days.from, to: days.to)
         let cursor = reader.cursor(key: "before", id: "before_id").flatMap { position in
             position.key.map { ActivityCursor(key: $0, id: position.id) }
         }
