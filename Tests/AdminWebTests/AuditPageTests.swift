@@ -37,7 +37,7 @@ import TestSupport
                 #expect(page.status == .ok)
                 // Each body row's cells: when, who, from, action, target, detail.
                 for row in page.text.components(separatedBy: "<tr>").dropFirst(2) {
-                    let cells = row.matches(of: /<td[^>]*>(?:<bdi[^>]*>)?([^<]*)/).map { String($0.1) }
+                    let cells = row.matches(of: /<td[^>]*>(?:<div class="cell">)?(?:<bdi[^>]*>|<a [^>]*>)?([^<]*)/).map { String($0.1) }
                     if cells.count >= 5 { seen.append("\(cells[1])|\(cells[3])|\(cells[4])") }
                 }
                 pages += 1
@@ -47,7 +47,10 @@ import TestSupport
             // The sign-in above added one row before the first page was read.
             #expect(seen.count == expected + 1)
             #expect(pages == 3)
-            #expect(Set(seen.filter { $0.contains("admin:") }).count == seen.filter { $0.contains("admin:") }.count, "no duplicates")
+            // Rows stored as `admin:N` read `staff:N`.
+            #expect(seen.filter { $0.contains("staff:") }.count == 118, "all but admin:0, not an id, and index 5")
+            #expect(!seen.contains { $0.contains("|admin:1") })
+            #expect(Set(seen.filter { $0.contains("staff:") }).count == seen.filter { $0.contains("staff:") }.count, "no duplicates")
         }
     }
 
@@ -105,6 +108,40 @@ import TestSupport
             #expect(!(try await client.get("/", cookie: support).text.contains("Audit log")))
             #expect(try await client.get("/audit", cookie: support).status == .forbidden)
         }
+    }
+
+    /// Targets say what they name and link to it; older rows' `admin:N` reads `staff:N`.
+    @Test func targetsAreLinksNamedForWhatTheyAre() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        let adminID = try #require(try await panel.services.database.read { db in
+            try Int64.fetchOne(db, sql: "SELECT id FROM panel_admins WHERE email = ?", arguments: [TestPanel.email])
+        })
+        for target in ["campaign:18", "user:7", "admin:4", "staff:3", "pair:eve@example.com|10.0.0.1", "user:x", "admin:\(adminID)"] {
+            try await panel.services.signIn.audit.append(AuditEntry(actor: nil, actorEmail: "eve@example.com", clientAddress: nil,
+                                                                    action: .forbidden, target: target))
+        }
+        try await panel.test { client in
+            let session = try await panel.signIn(client)
+            let page = try await client.get("/audit?action=forbidden", cookie: session).text
+            for link in ["<a href=\"/campaigns/18\">campaign:18</a>", "<a href=\"/users/7\">user:7</a>",
+                         "<a href=\"/admins#staff-4\">staff:4</a>", "<a href=\"/admins#staff-3\">staff:3</a>"] {
+                #expect(page.contains(link), "\(link)")
+            }
+            #expect(!page.contains(">admin:4<") && !page.contains("href=\"/users/x"), "unknown kinds stay text")
+            #expect(page.contains("<bdi>pair:eve@example.com|10.0.0.1</bdi>") && page.contains("<bdi>user:x</bdi>"))
+            let staff = try await client.get("/admins", cookie: session).text
+            #expect(staff.contains("<tr id=\"staff-\(adminID)\">"), "the link's row exists")
+        }
+        // Rows are never rewritten; new rows say `staff:`.
+        let stored = try await panel.services.database.read { db in
+            try String.fetchAll(db, sql: "SELECT target FROM panel_audit_log WHERE target LIKE 'admin:%' ORDER BY id")
+        }
+        #expect(stored == ["admin:4", "admin:\(adminID)"])
+        let kinds: [(String, AuditTarget)] = [("admin:3", .staff(3)), ("staff:3", .staff(3)), ("user:7", .user(7)),
+                                              ("campaign:18", .campaign(18)), ("user:07", .other("user:07")), ("admin:", .other("admin:")),
+                                              ("all", .other("all"))]
+        for (text, target) in kinds { #expect(AuditTarget(stored: text) == target, "\(text)") }
     }
 
     @Test func csvCells() {

@@ -27,7 +27,9 @@ struct AuditController {
                             header: ["id", "at", "actor_email", "client_address", "action", "target", "detail"]) { emit in
             try await audit.forEachBatch(query) { rows in
                 try await emit(rows.map { row in
-                    [String(row.id), row.at, row.actorEmail ?? "", row.clientAddress ?? "", row.action, row.target ?? "", row.detail ?? ""]
+                    // Targets as the page names them: an older `admin:3` reads `staff:3`.
+                    [String(row.id), row.at, row.actorEmail ?? "", row.clientAddress ?? "", row.action,
+                     row.target.map { AuditTarget(stored: $0).description } ?? "", row.detail ?? ""]
                 })
             }
         }

@@ -30,7 +30,8 @@ struct AuditLogView: HTMLComponent {
                     columns: [.init("When"), .init("Who"), .init("From"), .init("Action"),
                               .init("Target"), .init("Detail")],
                     rows: model.rows.map { row in
-                        [row.at, row.actorEmail ?? "", row.clientAddress ?? "", row.action, row.target ?? "", row.detail ?? ""]
+                        TableRow([TableCell(row.at), TableCell(row.actorEmail ?? ""), TableCell(row.clientAddress ?? ""), TableCell(row.action),
+                                  TableCell { AuditTargetLink(stored: row.target, viewer: viewer) }, TableCell(row.detail ?? "")])
                     })
                 nav(.class("pager"), .ariaLabel("Pages")) {
                     if model.before != nil {
