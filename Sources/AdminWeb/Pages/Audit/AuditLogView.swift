@@ -11,10 +11,13 @@ struct AuditLogView: HTMLComponent {
             h1 { "Audit log" }
             p(.class("muted")) { "Every sign-in, change and look at personal data, newest first. Times are UTC." }
             form(.method(.get), .action(SiteURL.auditLog().href), .class("filters")) {
-                label { "Who (email)"; input(.type("text"), .name("actor"), .value(filter.actor), .maxlength(320)) }
+                label { "Who (email or its start)"; input(.type("text"), .name("actor"), .value(filter.actor), .maxlength(320)) }
                 SelectField(label: "Action", name: "action", options: AuditAction.allCases.map { ($0.rawValue, $0.rawValue) },
                             selected: filter.action)
-                label { "Target"; input(.type("text"), .name("target"), .value(filter.target), .maxlength(320)) }
+                label {
+                    "Target"
+                    input(.type("text"), .name("target"), .value(filter.target), .maxlength(320), .placeholder("user:7, campaign:18, staff:3"))
+                }
                 label { "From"; input(.type("date"), .name("from"), .value(filter.from)) }
                 label { "To"; input(.type("date"), .name("to"), .value(filter.to)) }
                 button(.type("submit"), .class("primary")) { "Filter" }
