@@ -1,30 +1,75 @@
 import AdminDomain
+import Foundation
 import PushTemplates
 
-/// Each claimed delivery's title and body, filled for its recipient.
-struct CampaignTexts: Sendable {
+/// Campaign titles and bodies filled for their recipients: for each claimed delivery when
+/// sending, and for the pushes a user got when support reads their profile. One code path,
+/// so the profile shows what the sender makes of the same campaign and values.
+public struct CampaignTexts: Sendable {
     let library: PushTemplateLibrary
     let database: PanelDatabase
+
+    /// One text to fill: the campaign's stored text and template, for one user.
+    public struct Wanted: Sendable {
+        /// The caller's name for it: the result is keyed by it.
+        public let key: Int64
+        public let campaignID: Int64
+        public let userID: Int64
+        public let title: String
+        public let body: String
+        public let template: String?
+
+        public init(key: Int64, campaignID: Int64, userID: Int64, title: String, body: String, template: String?) {
+            self.key = key
+            self.campaignID = campaignID
+            self.userID = userID
+            self.title = title
+            self.body = body
+            self.template = template
+        }
+    }
+
+    public struct Filled: Sendable, Equatable {
+        public let title: String
+        public let body: String
+        /// Filled with the recipient's values (their name, items, language): true when the
+        /// campaign's text has a placeholder in any language.
+        public let isPersonal: Bool
+    }
+
+    public init(library: PushTemplateLibrary, database: PanelDatabase) {
+        self.library = library
+        self.database = database
+    }
 
     /// By delivery row; a delivery missing here is sent with its campaign's text as stored
     /// (which the composer checked, so this happens only if a template was removed since).
     /// Never fails: the rows are already claimed, so if the recipients' values cannot be
     /// read, each placeholder gets its fallback ("Hi there") rather than no push at all.
     func render(_ claimed: [ClaimedDelivery]) async -> [Int64: (title: String, body: String)] {
+        let wanted = claimed.map {
+            Wanted(key: $0.rowID, campaignID: $0.campaignID, userID: $0.userID, title: $0.title, body: $0.body, template: $0.template)
+        }
+        return await fill(wanted).mapValues { ($0.title, $0.body) }
+    }
+
+    /// By `key`; missing when the campaign's text cannot be read (see above). Recipients'
+    /// values are read as of `now`: the items that count are those expiring within a week of it.
+    public func fill(_ wanted: [Wanted], now: Date = Date()) async -> [Int64: Filled] {
         var texts: [Int64: CampaignText] = [:]
-        for delivery in claimed where texts[delivery.campaignID] == nil {
-            texts[delivery.campaignID] = try? CampaignText(title: delivery.title, body: delivery.body,
-                                                          template: delivery.template, library: library)
+        for item in wanted where texts[item.campaignID] == nil {
+            texts[item.campaignID] = try? CampaignText(title: item.title, body: item.body, template: item.template, library: library)
         }
         guard !texts.isEmpty else { return [:] }
-        let personal = claimed.filter { texts[$0.campaignID]?.isPersonal == true }.map(\.userID)
-        let users = (try? await RecipientValues.load(personal, in: database)) ?? [:]
-        var rendered: [Int64: (title: String, body: String)] = [:]
-        for delivery in claimed {
-            guard let text = texts[delivery.campaignID] else { continue }
-            let recipient = users[delivery.userID]
-            rendered[delivery.rowID] = text.render(locale: recipient?.locale ?? "en", values: recipient?.values ?? [:])
+        let personal = wanted.filter { texts[$0.campaignID]?.isPersonal == true }.map(\.userID)
+        let users = (try? await RecipientValues.load(personal, in: database, now: now)) ?? [:]
+        var filled: [Int64: Filled] = [:]
+        for item in wanted {
+            guard let text = texts[item.campaignID] else { continue }
+            let recipient = users[item.userID]
+            let rendered = text.render(locale: recipient?.locale ?? "en", values: recipient?.values ?? [:])
+            filled[item.key] = Filled(title: rendered.title, body: rendered.body, isPersonal: text.isPersonal)
         }
-        return rendered
+        return filled
     }
 }

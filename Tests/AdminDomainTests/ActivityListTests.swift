@@ -152,3 +152,72 @@ import TestSupport
 extension ActivityListQuery: CustomTestStringConvertible {
     public var testDescription: String { "\(filter.bucket.rawValue) \(sort.rawValue)" }
 }
+
+/// A filter that matches few of the newest candidates: its pages read on by the index until
+/// they are full, or say they stopped on their budget; never an empty page for no reason.
+@Suite struct SparseActivityLists {
+    static let now = TemporaryDatabase.seedNow
+    let temp: TemporaryDatabase
+    let lists: ActivityLists
+
+    /// 12,000 free users active a minute ago, then 60 premium users active two minutes ago:
+    /// the first 10,000 candidates of the active list (the old budget) match no premium filter.
+    init() async throws {
+        temp = try TemporaryDatabase.seeded(users: 300, now: Self.now)
+        let recent = SQLiteTime.string(Self.now.addingTimeInterval(-60))
+        let earlier = SQLiteTime.string(Self.now.addingTimeInterval(-120))
+        try await DatabaseQueue(path: temp.path).write { db in
+            try db.execute(sql: """
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 12000)
+                INSERT INTO users (id, email, password_hash, plan, created_at, last_active_at)
+                SELECT 2000000 + i, 'busy' || i || '@bulk.test', 'x', 'free', '2025-01-01 00:00:00', ? FROM n;
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60)
+                INSERT INTO users (id, email, password_hash, plan, created_at, last_active_at)
+                SELECT 3000000 + i, 'paying' || i || '@bulk.test', 'x', 'premium', '2025-01-01 00:00:00', ? FROM n;
+                """, arguments: [recent, earlier])
+        }
+        lists = ActivityLists(database: try await PanelDatabase.open(path: temp.path))
+    }
+
+    static let query = ActivityListQuery(UserFilter(bucket: .active, plan: .premium))
+
+    /// The list by plain SQL, in the list's order.
+    func direct(limit: Int = -1) async throws -> [Int64] {
+        try await DatabaseQueue(path: temp.path).read { db in
+            try Int64.fetchAll(db, sql: """
+                SELECT id FROM users WHERE last_active_at >= datetime(:now, '-7 days') AND plan = 'premium' AND status <> 'deleted'
+                ORDER BY last_active_at DESC, id DESC LIMIT :limit
+                """, arguments: ["now": SQLiteTime.string(Self.now), "limit": limit])
+        }
+    }
+
+    @Test func aPageThatWouldHaveBeenEmptyIsFull() async throws {
+        defer { temp.remove() }
+        let premiumInOldBudget = try await DatabaseQueue(path: temp.path).read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM (SELECT plan FROM users WHERE last_active_at >= datetime(?, '-7 days')
+                                      ORDER BY last_active_at DESC, id DESC LIMIT 10000) WHERE plan = 'premium'
+                """, arguments: [SQLiteTime.string(Self.now)])
+        }
+        #expect(premiumInOldBudget == 0, "the first page once read these 10,000 and showed none")
+        let page = try await lists.page(Self.query, after: nil, now: Self.now)
+        #expect(page.users.map(\.id) == (try await direct(limit: ActivityLists.pageSize)))
+        #expect(page.users.count == ActivityLists.pageSize && !page.stoppedOnBudget && page.next != nil)
+    }
+
+    /// On a smaller budget the first page stops empty, says so, and its Next link goes on
+    /// from where it stopped: walked to the end, the pages hold the list once, in order.
+    @Test func aPageStoppedOnItsBudgetSaysSoAndTheNextGoesOn() async throws {
+        defer { temp.remove() }
+        let first = try await lists.page(Self.query, after: nil, now: Self.now, budget: 5_000)
+        #expect(first.users.isEmpty && first.stoppedOnBudget && first.next != nil && first.candidatesRead == 5_000)
+        var walked: [Int64] = []
+        var after: ActivityCursor?
+        repeat {
+            let page = try await lists.page(Self.query, after: after, now: Self.now, budget: 5_000)
+            walked += page.users.map(\.id)
+            after = page.next
+        } while after != nil
+        #expect(walked == (try await direct()))
+    }
+}

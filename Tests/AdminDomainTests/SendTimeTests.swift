@@ -1,5 +1,6 @@
-import AdminDomain
+@testable import AdminDomain
 import Foundation
+import GRDB
 import Testing
 
 @Suite("Send times: local hours and quiet hours at their edges")
@@ -64,5 +65,29 @@ struct SendTimeTests {
         let zone = TimeZone(identifier: "America/New_York")!
         let sent = SendTime.next(LocalTime("02:30")!, after: Self.date("2026-03-08 05:00:00"), in: zone)
         #expect(sent == Self.date("2026-03-08 03:00:00", "America/New_York"))
+    }
+
+    /// The profile shows quiet hours as the sender reads them: what the sender treats as none
+    /// ("25:99", "7pm", one end missing) is unreadable, and the sender's own SQL function
+    /// leaves a push in such hours where it was planned.
+    @Test(arguments: [
+        ("25:99", "07:00", false), ("7pm", "7am", false), ("22:00", nil, false), (nil, "07:00", false),
+        ("12:00", "07:00", true), ("13:00", "15:00", true),
+    ] as [(String?, String?, Bool)])
+    func quietHoursTheSenderCannotReadAreUnreadable(start: String?, end: String?, applied: Bool) async throws {
+        let reading = QuietHours(start: start.databaseValue, end: end.databaseValue)
+        if applied {
+            #expect(reading.quietPeriod != nil)
+        } else {
+            #expect(reading == .unreadable(start: start, end: end))
+        }
+        // 14:00 UTC falls in both real periods above.
+        let due = try await DatabaseQueue().write { db in
+            for function in SendTime.functions { db.add(function: function) }
+            return try String.fetchOne(db, sql: "SELECT panel_due_at('2026-11-20 14:00:00', 'UTC', ?, ?, NULL, 'UTC')", arguments: [start, end])
+        }
+        #expect((due != "2026-11-20 14:00:00") == applied, "\(String(describing: due))")
+        #expect(QuietHours(start: DatabaseValue.null, end: DatabaseValue.null) == QuietHours.none)
+        #expect(QuietHours(start: "07:00".databaseValue, end: "07:00".databaseValue).quietPeriod == nil)
     }
 }

@@ -116,6 +116,42 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
         #expect(seen == direct)
     }
 
+    /// Text typed without choosing a field is read as an id, an email or its start, or a
+    /// name, trimmed of what pasting brings along, and the result says which it searched.
+    /// The users each should find come from plain SQL on the rows the suite inserted.
+    @Test func recognisedSearchesFindTheUserAndSayWhatTheySearched() async throws {
+        defer { temp.remove() }
+        try await DatabaseQueue(path: temp.path).write { db in
+            try insertUser(db, id: 900_100, email: "x.q@odd.test", name: "Xanthippe Quux")
+        }
+        let (mariaID, zoeID) = try await DatabaseQueue(path: temp.path).read { db in
+            (try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE email = 'maria.silva@example.com'"),
+             try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE display_name = 'Zoë O''Neil'"))
+        }
+        let maria = try #require(mariaID), zoe = try #require(zoeID)
+        func recognised(_ text: String) async throws -> UserSearchResult {
+            try await directory.search(UserSearchQuery(field: nil, text: text))
+        }
+        let pasted = try await recognised("  \tmaria.silva@example.com \u{200B}\n")
+        #expect(pasted.searched == .email && pasted.text == "maria.silva@example.com" && pasted.users.map(\.id) == [maria])
+        for text in ["#\(maria)", "\(maria)", " #\(maria) "] {
+            let byID = try await recognised(text)
+            #expect(byID.searched == .id && byID.text == "\(maria)" && byID.users.map(\.id) == [maria], "\(text)")
+        }
+        let prefix = try await recognised("MARIA.SIL")
+        #expect(prefix.searched == .email && !prefix.namesAfterNoEmail && prefix.users.map(\.id).contains(maria))
+        let fullName = try await recognised("zoë o'neil")
+        #expect(fullName.searched == .name && !fullName.namesAfterNoEmail && fullName.users.map(\.id) == [zoe])
+        // One word that starts no email is looked for among names.
+        let word = try await recognised("O'NEIL")
+        #expect(word.searched == .email && word.users.map(\.email) == ["o'neil@odd.test"], "an email starts with it")
+        let nameOnly = try await recognised("QUUX")
+        #expect(nameOnly.searched == .name && nameOnly.namesAfterNoEmail && nameOnly.users.map(\.id) == [900_100])
+        // A field chosen is searched as chosen, with no second guess.
+        let chosen = try await directory.search(UserSearchQuery(field: .email, text: "Quux"))
+        #expect(chosen.searched == .email && chosen.users.isEmpty && !chosen.namesAfterNoEmail)
+    }
+
     @Test func suggestionsNeedTwoCharacters() async throws {
         defer { temp.remove() }
         #expect(try await directory.suggestions(prefix: "m").isEmpty)

@@ -43,7 +43,7 @@ import TestSupport
         func row(_ action: AuditAction) -> Audited? { rows.first { $0.action == action.rawValue } }
         for action: AuditAction in [.roleChanged, .adminDisabled, .adminEnabled] {
             let found = try #require(row(action), "\(action)")
-            #expect(found.actorEmail == TestPanel.email && found.target == "admin:\(helpID)", "\(action)")
+            #expect(found.actorEmail == TestPanel.email && found.target == "staff:\(helpID)", "\(action)")
         }
         #expect(row(.signOut)?.actorEmail == helpEmail)
         let locked = try #require(row(.signInLocked))

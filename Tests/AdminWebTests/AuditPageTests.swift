@@ -1,5 +1,5 @@
 @testable import AdminWeb
-import AdminDomain
+@testable import AdminDomain
 import Foundation
 import GRDB
 import HTTPTypes
@@ -37,7 +37,7 @@ import TestSupport
                 #expect(page.status == .ok)
                 // Each body row's cells: when, who, from, action, target, detail.
                 for row in page.text.components(separatedBy: "<tr>").dropFirst(2) {
-                    let cells = row.matches(of: /<td[^>]*>(?:<bdi[^>]*>)?([^<]*)/).map { String($0.1) }
+                    let cells = row.matches(of: /<td[^>]*>(?:<div class="cell">)?(?:<bdi[^>]*>|<a [^>]*>)?([^<]*)/).map { String($0.1) }
                     if cells.count >= 5 { seen.append("\(cells[1])|\(cells[3])|\(cells[4])") }
                 }
                 pages += 1
@@ -47,7 +47,10 @@ import TestSupport
             // The sign-in above added one row before the first page was read.
             #expect(seen.count == expected + 1)
             #expect(pages == 3)
-            #expect(Set(seen.filter { $0.contains("admin:") }).count == seen.filter { $0.contains("admin:") }.count, "no duplicates")
+            // Rows stored as `admin:N` read `staff:N`.
+            #expect(seen.filter { $0.contains("staff:") }.count == 118, "all but admin:0, not an id, and index 5")
+            #expect(!seen.contains { $0.contains("|admin:1") })
+            #expect(Set(seen.filter { $0.contains("staff:") }).count == seen.filter { $0.contains("staff:") }.count, "no duplicates")
         }
     }
 
@@ -104,6 +107,90 @@ import TestSupport
             let support = try await panel.signIn(client, email: "help@example.com")
             #expect(!(try await client.get("/", cookie: support).text.contains("Audit log")))
             #expect(try await client.get("/audit", cookie: support).status == .forbidden)
+        }
+    }
+
+    /// Targets say what they name and link to it; older rows' `admin:N` reads `staff:N`, and
+    /// a filter finds a staff account's rows under either spelling.
+    @Test func targetsAreLinksNamedForWhatTheyAre() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        let adminID = try #require(try await panel.services.database.read { db in
+            try Int64.fetchOne(db, sql: "SELECT id FROM panel_admins WHERE email = ?", arguments: [TestPanel.email])
+        })
+        for target in ["campaign:18", "user:7", "admin:4", "staff:3", "pair:eve@example.com|10.0.0.1", "user:x", "admin:\(adminID)"] {
+            try await panel.services.signIn.audit.append(AuditEntry(actor: nil, actorEmail: "eve@example.com", clientAddress: nil,
+                                                                    action: .forbidden, target: target))
+        }
+        try await panel.test { client in
+            let session = try await panel.signIn(client)
+            let page = try await client.get("/audit?action=forbidden", cookie: session).text
+            for link in ["<a href=\"/campaigns/18\">campaign:18</a>", "<a href=\"/users/7\">user:7</a>",
+                         "<a href=\"/admins#staff-4\">staff:4</a>", "<a href=\"/admins#staff-3\">staff:3</a>"] {
+                #expect(page.contains(link), "\(link)")
+            }
+            #expect(!page.contains(">admin:4<") && !page.contains("href=\"/users/x"), "unknown kinds stay text")
+            #expect(page.contains("<bdi>pair:eve@example.com|10.0.0.1</bdi>") && page.contains("<bdi>user:x</bdi>"))
+            let staff = try await client.get("/admins", cookie: session).text
+            #expect(staff.contains("<tr id=\"staff-\(adminID)\">"), "the link's row exists")
+            for (typed, expected) in [("staff:4", "staff:4"), ("admin:4", "staff:4"), ("admin:3", "staff:3"), ("STAFF:3", nil)] as [(String, String?)] {
+                let filtered = try await client.get("/audit?action=forbidden&target=\(formEncode(typed))", cookie: session).text
+                if let expected {
+                    #expect(filtered.contains("1 entry on this page") && filtered.contains(">\(expected)</a>"), "\(typed)")
+                } else {
+                    #expect(filtered.contains("No entries match."), "\(typed): a kind is spelled in lower case")
+                }
+            }
+        }
+        // Rows are never rewritten; new rows say `staff:`.
+        let stored = try await panel.services.database.read { db in
+            try String.fetchAll(db, sql: "SELECT target FROM panel_audit_log WHERE target LIKE 'admin:%' ORDER BY id")
+        }
+        #expect(stored == ["admin:4", "admin:\(adminID)"])
+        let kinds: [(String, AuditTarget)] = [("admin:3", .staff(3)), ("staff:3", .staff(3)), ("user:7", .user(7)),
+                                              ("campaign:18", .campaign(18)), ("user:07", .other("user:07")), ("admin:", .other("admin:")),
+                                              ("all", .other("all"))]
+        for (text, target) in kinds { #expect(AuditTarget(stored: text) == target, "\(text)") }
+    }
+
+    /// The actor filter takes the start of an email, in any case, from the actor index; a
+    /// start that matches too many people is refused with a sentence.
+    @Test func theActorFilterMatchesTheStartOfAnEmail() async throws {
+        let panel = try await panelWithEntries(30)
+        defer { panel.remove() }
+        for index in 1...(AuditQuery.actorLimit + 1) {
+            try await panel.services.signIn.audit.append(AuditEntry(actor: nil, actorEmail: "spray\(index)@example.com", clientAddress: nil,
+                                                                    action: .signInFailed))
+        }
+        let (mallory, malloryAndSpray) = try await panel.services.database.read { db in
+            (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log WHERE lower(actor_email) = 'mallory@example.com'") ?? 0,
+             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log WHERE lower(substr(actor_email, 1, 1)) IN ('m', 's')") ?? 0)
+        }
+        #expect(mallory == 10 && malloryAndSpray > mallory)
+        try await panel.test { client in
+            let session = try await panel.signIn(client)
+            for typed in ["mal", "MALLORY@EX", "mallory@example.com", "++Mallory+"] {
+                let page = try await client.get("/audit?actor=\(typed)", cookie: session)
+                #expect(page.status == .ok && page.text.contains("\(mallory) entries on this page"), "\(typed)")
+            }
+            #expect(try await client.get("/audit?actor=mallory%40example.co.uk", cookie: session).text.contains("No entries match."))
+            for path in ["/audit?actor=spray", "/audit.csv?actor=spray"] {
+                let refused = try await client.get(path, cookie: session)
+                #expect(refused.status == .badRequest, "\(path)")
+                #expect(refused.text.contains("More than \(AuditQuery.actorLimit) people's emails start with “spray”: type more of the email."))
+            }
+            #expect(try await client.get("/audit?actor=spray1", cookie: session).text.contains("entries on this page"), "spray1, spray10 to spray19")
+        }
+        try await panel.services.database.read { db in
+            let plans = [
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + AuditQuery.nextActorSQL,
+                                 arguments: ["prefix": "mal", "upper": "mal\u{10FFFF}", "after": ""]).map { $0["detail"] as String },
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT id FROM panel_audit_log WHERE actor_email = ? COLLATE NOCASE ORDER BY id DESC LIMIT 51",
+                                 arguments: ["mallory@example.com"]).map { $0["detail"] as String },
+            ]
+            #expect(plans[0].contains { $0.contains("panel_audit_log_actor (actor_email>? AND actor_email<?)") }, "\(plans[0])")
+            #expect(plans[1].contains { $0.contains("panel_audit_log_actor (actor_email=?)") } && !plans[1].contains { $0.contains("TEMP B-TREE") },
+                    "\(plans[1])")
         }
     }
 

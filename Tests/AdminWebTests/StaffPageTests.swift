@@ -148,7 +148,7 @@ import TestSupport
         let rows = try await panel.services.database.read { db in
             try String.fetchAll(db, sql: "SELECT target || ' ' || COALESCE(detail, '') FROM panel_audit_log WHERE action = 'sessions_ended' ORDER BY id")
         }
-        #expect(rows == ["admin:\(helpID) ", "all 2"])
+        #expect(rows == ["staff:\(helpID) ", "all 2"])
     }
 }
 

@@ -234,7 +234,7 @@ import TestSupport
         let target = try await panel.services.database.read { db in
             try String.fetchOne(db, sql: "SELECT target FROM panel_audit_log WHERE action = 'two_factor_reset'")
         }
-        #expect(target == "admin:\(id)")
+        #expect(target == "staff:\(id)")
     }
 }
 

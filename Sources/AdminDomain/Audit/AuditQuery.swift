@@ -8,65 +8,124 @@ public struct AuditRow: Sendable, Equatable {
     public let actorEmail: String?
     public let clientAddress: String?
     public let action: String
+    /// As stored; `AuditTarget(stored:)` reads it.
     public let target: String?
     public let detail: String?
 }
 
 /// Filters for the audit log; every one is optional and they combine with AND.
 public struct AuditQuery: Sendable, Equatable {
-    public var actorEmail: String?
+    /// Actors whose email starts with this, in any case: an email typed whole is its own prefix.
+    public var actorPrefix: String?
     public var action: AuditAction?
-    public var target: String?
+    /// Rows about this target, in any of its stored spellings (`staff:3` finds `admin:3`).
+    public var target: AuditTarget?
     /// Whole UTC days, 'YYYY-MM-DD', both included.
     public var fromDay: String?
     public var toDay: String?
 
-    public init(actorEmail: String? = nil, action: AuditAction? = nil, target: String? = nil,
+    public init(actorPrefix: String? = nil, action: AuditAction? = nil, target: AuditTarget? = nil,
                 fromDay: String? = nil, toDay: String? = nil) {
-        self.actorEmail = actorEmail
+        self.actorPrefix = actorPrefix
         self.action = action
         self.target = target
         self.fromDay = fromDay
         self.toDay = toDay
     }
 
-    /// The WHERE clause and its arguments; `before` pages by id, newest first.
-    func whereClause(before: Int64?) -> (sql: String, arguments: StatementArguments) {
+    /// A prefix matching more actors than this is refused: each actor is one read of the
+    /// page, and so many are better narrowed by typing more.
+    public static let actorLimit = 20
+
+    /// The conditions besides the actor and the target, which `AuditLog.page` reads one
+    /// index value at a time; `before` pages by id, newest first.
+    func otherConditions(before: Int64?) -> (sql: [String], arguments: StatementArguments) {
         var conditions: [String] = []
         var arguments: StatementArguments = []
         func add(_ condition: String, _ value: (any DatabaseValueConvertible)?) {
             conditions.append(condition)
             _ = arguments.append(contentsOf: [value])
         }
-        if let actorEmail { add("actor_email = ? COLLATE NOCASE", actorEmail) }
         if let action { add("action = ?", action.rawValue) }
-        if let target { add("target = ?", target) }
         if let fromDay { add("at >= ?", fromDay) }
         if let toDay { add("at < date(?, '+1 day')", toDay) }
         if let before { add("id < ?", before) }
-        return (conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "), arguments)
+        return (conditions, arguments)
     }
+
+    /// The distinct actor emails starting with `prefix`, in index order, one seek each: a
+    /// range of the (actor_email NOCASE, id) index, never a LIKE over the log. Every email
+    /// that starts with the prefix sorts before the prefix followed by the highest code point.
+    static let nextActorSQL = """
+        SELECT actor_email FROM panel_audit_log INDEXED BY panel_audit_log_actor
+        WHERE actor_email >= :prefix COLLATE NOCASE AND actor_email < :upper COLLATE NOCASE AND actor_email > :after COLLATE NOCASE
+        ORDER BY actor_email COLLATE NOCASE LIMIT 1
+        """
+}
+
+/// A prefix that matches too many actors to read page by page.
+public struct TooManyActors: Error, Sendable, Equatable {
+    public let prefix: String
 }
 
 extension AuditLog {
     /// Up to `limit` rows older than `before` (newest first): keyset pagination, no OFFSET.
+    /// With an actor or a target, each actor email (or each spelling of the target) is read
+    /// from its own index, already in id order, and the reads are merged: an IN list or a
+    /// range on the index's first column would sort every matching row of the log.
+    /// Throws `TooManyActors` when the actor prefix matches more than `AuditQuery.actorLimit`.
     public func page(_ query: AuditQuery, before: Int64? = nil, limit: Int = 50) async throws -> [AuditRow] {
         try await database.read { db in
-            let (clause, arguments) = query.whereClause(before: before)
-            var all = arguments
-            _ = all.append(contentsOf: [limit])
-            return try Row.fetchAll(
-                db,
-                sql: """
-                SELECT id, at, actor_email, client_address, action, target, detail FROM panel_audit_log
-                \(clause) ORDER BY id DESC LIMIT ?
-                """,
-                arguments: all
-            ).map { row in
-                AuditRow(id: row[0], at: row[1], actorEmail: row[2], clientAddress: row[3], action: row[4],
-                         target: row[5], detail: row[6])
+            let (others, otherArguments) = query.otherConditions(before: before)
+            var keys: [(condition: String, value: String)] = []
+            var filters: [String] = []
+            var filterArguments: StatementArguments = []
+            let targets = query.target?.storedForms
+            if let prefix = query.actorPrefix {
+                let actors = try Self.actors(startingWith: prefix, in: db)
+                guard actors.count <= AuditQuery.actorLimit else { throw TooManyActors(prefix: prefix) }
+                keys = actors.map { ("actor_email = ? COLLATE NOCASE", $0) }
+                if let targets {
+                    filters.append("target IN (\(targets.map { _ in "?" }.joined(separator: ", ")))")
+                    _ = filterArguments.append(contentsOf: StatementArguments(targets))
+                }
+                if keys.isEmpty { return [] }
+            } else if let targets {
+                keys = targets.map { ("target = ?", $0) }
             }
+            let select = "SELECT id, at, actor_email, client_address, action, target, detail FROM panel_audit_log"
+            func rows(_ conditions: [String], _ arguments: StatementArguments) throws -> [AuditRow] {
+                var all = arguments
+                _ = all.append(contentsOf: [limit])
+                let clause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+                return try Row.fetchAll(db, sql: "\(select) \(clause) ORDER BY id DESC LIMIT ?", arguments: all).map { row in
+                    AuditRow(id: row[0], at: row[1], actorEmail: row[2], clientAddress: row[3], action: row[4],
+                             target: row[5], detail: row[6])
+                }
+            }
+            guard !keys.isEmpty else { return try rows(others, otherArguments) }
+            var merged: [AuditRow] = []
+            for key in keys {
+                var arguments: StatementArguments = [key.value]
+                _ = arguments.append(contentsOf: filterArguments)
+                _ = arguments.append(contentsOf: otherArguments)
+                merged += try rows([key.condition] + filters + others, arguments)
+            }
+            return Array(merged.sorted { $0.id > $1.id }.prefix(limit))
         }
+    }
+
+    /// Up to one more than `AuditQuery.actorLimit` distinct actor emails starting with `prefix`.
+    static func actors(startingWith prefix: String, in db: Database) throws -> [String] {
+        let statement = try db.cachedStatement(sql: AuditQuery.nextActorSQL)
+        var found: [String] = []
+        var after = ""
+        while found.count <= AuditQuery.actorLimit,
+              let next = try String.fetchOne(statement, arguments: ["prefix": prefix, "upper": prefix + "\u{10FFFF}", "after": after]) {
+            found.append(next)
+            after = next
+        }
+        return found
     }
 
     /// Every matching row, newest first, handed over in batches that are each one short read.

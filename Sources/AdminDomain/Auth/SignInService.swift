@@ -67,13 +67,13 @@ public struct SignInService: Sendable {
             return .rejected
         }
         guard case let .match(needsRehash) = try await hasher.verify(password, against: admin.passwordHash) else {
-            try await auditFailure(.signInFailed, email: admin.email, target: "admin:\(adminID)", locks: locks,
+            try await auditFailure(.signInFailed, email: admin.email, target: AuditTarget.staff(adminID).description, locks: locks,
                                    clientAddress: clientAddress, now: now)
             return .rejected
         }
         if let expiry = admin.passwordExpiresAt.flatMap(SQLiteTime.date), expiry <= now {
             try await audit.append(AuditEntry(actor: nil, actorEmail: admin.email, clientAddress: clientAddress,
-                                              action: .signInFailed, target: "admin:\(adminID)",
+                                              action: .signInFailed, target: AuditTarget.staff(adminID).description,
                                               detail: "one-time password expired"), now: now)
             return .oneTimePasswordExpired
         }
@@ -107,7 +107,7 @@ public struct SignInService: Sendable {
         let identity = StaffIdentity(adminID: adminID, email: admin.email, role: admin.role, hasTwoFactor: true)
         guard let proof = try await twoFactor.verify(adminID: adminID, code: code, now: now) else {
             let left = try await challenges.recordFailure(token: challenge)
-            try await auditFailure(.twoFactorFailed, email: admin.email, target: "admin:\(adminID)", locks: locks,
+            try await auditFailure(.twoFactorFailed, email: admin.email, target: AuditTarget.staff(adminID).description, locks: locks,
                                    clientAddress: clientAddress, now: now)
             return .rejected(triesLeft: left)
         }
@@ -120,7 +120,7 @@ public struct SignInService: Sendable {
         }
         if case .recoveryCode = proof {
             try await audit.append(AuditEntry(actor: identity, clientAddress: clientAddress, action: .recoveryCodeUsed,
-                                              target: "admin:\(adminID)", detail: detail), now: now)
+                                              target: AuditTarget.staff(adminID).description, detail: detail), now: now)
         }
         try await audit.append(AuditEntry(actor: identity, clientAddress: clientAddress, action: .signIn, detail: detail), now: now)
         return .signedIn(token: token, identity: identity, proof: proof)
@@ -150,7 +150,7 @@ public struct SignInService: Sendable {
         }
         guard confirmed else {
             try await audit.append(AuditEntry(actor: identity, clientAddress: clientAddress, action: failure,
-                                              target: "admin:\(identity.adminID)", detail: "confirming a change"), now: now)
+                                              target: AuditTarget.staff(identity.adminID).description, detail: "confirming a change"), now: now)
             try await auditLocks(locks, email: identity.email, clientAddress: clientAddress, now: now)
             return .wrong
         }

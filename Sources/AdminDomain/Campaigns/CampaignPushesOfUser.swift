@@ -3,9 +3,16 @@ import GRDB
 
 /// A campaign push to one of a user's devices, for their profile.
 public struct CampaignPushOfUser: Sendable, Equatable {
+    public let deliveryID: Int64
     public let campaignID: Int64
+    /// The campaign's internal name, or its title when it has none.
+    public let campaignName: String
+    /// The campaign's stored text and template: what the sender filled for this user.
     public let title: String
+    public let body: String
+    public let template: String?
     public let deviceID: Int64
+    public let userID: Int64
     public let state: Stored<DeliveryState>
     /// 0 nothing yet, 1 received, 2 opened.
     public let receipt: Int
@@ -15,12 +22,14 @@ public struct CampaignPushOfUser: Sendable, Equatable {
     public static func latest(userID: Int64, limit: Int = 20, in database: PanelDatabase) async throws -> [CampaignPushOfUser] {
         try await database.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT q.campaign_id, c.title, q.device_id, q.state, q.receipt, q.updated_at
+                SELECT q.id, q.campaign_id, COALESCE(NULLIF(c.name, ''), c.title), c.title, c.body, c.template, q.device_id,
+                       q.state, q.receipt, q.updated_at
                 FROM panel_deliveries q INDEXED BY panel_deliveries_user JOIN panel_campaigns c ON c.id = q.campaign_id
                 WHERE q.user_id = ? ORDER BY q.updated_at DESC LIMIT ?
                 """, arguments: [userID, limit]).map { row in
-                CampaignPushOfUser(campaignID: row[0], title: row[1], deviceID: row[2], state: try row.decode(forColumn: "state"),
-                                   receipt: row[4], updatedAt: row[5])
+                CampaignPushOfUser(deliveryID: row[0], campaignID: row[1], campaignName: row[2], title: row[3], body: row[4],
+                                   template: row[5], deviceID: row[6], userID: userID, state: try row.decode(forColumn: "state"),
+                                   receipt: row[8], updatedAt: row[9])
             }
         }
     }

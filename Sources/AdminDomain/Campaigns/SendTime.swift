@@ -22,6 +22,41 @@ public struct LocalTime: Sendable, Hashable, CustomStringConvertible {
     public var description: String { String(format: "%02d:%02d", hour, minute) }
 }
 
+/// A user's quiet hours as the sender reads the two stored values (`quiet_start`,
+/// `quiet_end`): the profile shows this same reading, so what support sees is what sending does.
+public enum QuietHours: Sendable, Equatable {
+    /// Neither is set.
+    case none
+    case period(start: LocalTime, end: LocalTime)
+    /// Both the same time: no quiet period.
+    case sameStartAndEnd(LocalTime)
+    /// Something is stored that is not a time 'HH:MM' ("25:99", "7pm"), or only one end is:
+    /// the sender treats it as none. The stored values, as text, nil for NULL.
+    case unreadable(start: String?, end: String?)
+
+    public init(start: DatabaseValue, end: DatabaseValue) {
+        switch (String.fromDatabaseValue(start).flatMap(LocalTime.init), String.fromDatabaseValue(end).flatMap(LocalTime.init)) {
+        case let (first?, last?): self = first == last ? .sameStartAndEnd(first) : .period(start: first, end: last)
+        case _ where start.isNull && end.isNull: self = .none
+        default: self = .unreadable(start: Self.stored(start), end: Self.stored(end))
+        }
+    }
+
+    private static func stored(_ value: DatabaseValue) -> String? {
+        value.isNull ? nil : String.fromDatabaseValue(value) ?? value.description
+    }
+
+    /// The period the sender keeps pushes out of, if any.
+    public var quietPeriod: (start: LocalTime, end: LocalTime)? {
+        if case let .period(start, end) = self { (start, end) } else { nil }
+    }
+
+    /// Quiet hours that end earlier in the day than they start run over midnight.
+    public var crossesMidnight: Bool {
+        quietPeriod.map { $0.end.minutes < $0.start.minutes } ?? false
+    }
+}
+
 /// When a campaign push may reach one person: their timezone, their quiet hours.
 public enum SendTime {
     /// The next moment at or after `after` when it is `time` where the user is. On a day
@@ -101,8 +136,9 @@ extension SendTime {
         if let local = String.fromDatabaseValue(values[4]).flatMap(LocalTime.init) {
             due = next(local, after: due, in: zone)
         }
-        due = outsideQuietHours(due, start: String.fromDatabaseValue(values[2]).flatMap(LocalTime.init),
-                                end: String.fromDatabaseValue(values[3]).flatMap(LocalTime.init), in: zone)
+        if let quiet = QuietHours(start: values[2], end: values[3]).quietPeriod {
+            due = outsideQuietHours(due, start: quiet.start, end: quiet.end, in: zone)
+        }
         return SQLiteTime.string(due)
     }
 

@@ -42,6 +42,6 @@ struct AuditDraft: Sendable {
     }
 
     func insert(targetAdminID id: Int64?, now: Date = Date(), in db: Database) throws {
-        try AuditLog.insert(actor.entry(action, target: id.map { "admin:\($0)" }, detail: detail), now: now, in: db)
+        try AuditLog.insert(actor.entry(action, target: id.map { AuditTarget.staff($0).description }, detail: detail), now: now, in: db)
     }
 }

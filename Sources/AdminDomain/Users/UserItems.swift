@@ -124,7 +124,7 @@ public struct UserItems: Sendable {
             case .safe, nil: .safe
             }
         }
-        return Item(id: try row.decode(forColumn: "id"), name: try row.decode(forColumn: "name"), category: try row.decode(forColumn: "category"), storage: try row.decode(forColumn: "storage"),
+        return Item(id: try row.decode(forColumn: "id"), name: try row.wholeText(required: "name"), category: try row.decode(forColumn: "category"), storage: try row.decode(forColumn: "storage"),
                     quantity: try row.decode(forColumn: "quantity"), maskedNumber: Masked.tail(try row.decode(forColumn: "number"), keep: 3), expiryDate: expiry,
                     state: state, daysRemaining: calendar.daysRemaining(until: expiry), createdAt: try row.decode(forColumn: "created_at"),
                     consumedAt: consumedAt)
@@ -139,8 +139,8 @@ public struct UserItems: Sendable {
 
     static func columns(_ kind: ItemKind) -> String {
         kind == .food
-            ? "id, name, category, storage, quantity, NULL AS number, expiry_date, created_at, consumed_at"
-            : "id, title AS name, CASE WHEN doc_type = 'custom' AND custom_type IS NOT NULL THEN custom_type ELSE doc_type END AS category, NULL AS storage, NULL AS quantity, number, expiry_date, created_at, NULL AS consumed_at"
+            ? "id, \(wholeText("name", as: "name")), category, storage, quantity, NULL AS number, expiry_date, created_at, consumed_at"
+            : "id, \(wholeText("title", as: "name")), CASE WHEN doc_type = 'custom' AND custom_type IS NOT NULL THEN custom_type ELSE doc_type END AS category, NULL AS storage, NULL AS quantity, number, expiry_date, created_at, NULL AS consumed_at"
     }
 
     /// Every item of the list, as (id, nearness), in order: one pass over the user's index.

@@ -30,7 +30,7 @@ public struct UserProfile: Sendable {
         }
 
         public init(row: Row) throws {
-            id = try row.decode(forColumn: "id"); email = try row.decode(forColumn: "email"); displayName = try row.decode(forColumn: "display_name"); plan = try row.decode(forColumn: "plan")
+            id = try row.decode(forColumn: "id"); email = try row.wholeText(required: "email"); displayName = try row.wholeText("display_name"); plan = try row.decode(forColumn: "plan")
             status = try row.decode(forColumn: "status"); timezone = try row.decode(forColumn: "timezone"); locale = try row.decode(forColumn: "locale"); householdID = try row.decode(forColumn: "household_id")
             createdAt = try row.decode(forColumn: "created_at"); lastActiveAt = try row.decode(forColumn: "last_active_at"); emailVerifiedAt = try row.decode(forColumn: "email_verified_at")
         }
@@ -85,14 +85,8 @@ public struct UserProfile: Sendable {
         public let marketingOptIn: Bool
         public let reminderDays: String
         public let dailyTime: String
-        public let quietStart: String?
-        public let quietEnd: String?
-
-        /// Quiet hours that end earlier in the day than they start run over midnight.
-        public var quietHoursCrossMidnight: Bool {
-            guard let quietStart, let quietEnd else { return false }
-            return quietEnd < quietStart
-        }
+        /// Read as the sender reads them.
+        public let quietHours: QuietHours
     }
 
     public struct Subscription: Sendable {
@@ -145,7 +139,8 @@ public struct UserProfile: Sendable {
         let kept = await cache?.counts(userID: id, now: now)
         let profile = try await database.read { db -> UserProfile? in
             guard let account = try Account.fetchOne(db, sql: """
-                SELECT id, email, display_name, plan, status, timezone, locale, household_id, created_at,
+                SELECT id, \(wholeText("email", as: "email")), \(wholeText("display_name", as: "display_name")), plan, status,
+                       timezone, locale, household_id, created_at,
                        last_active_at, email_verified_at
                 FROM users WHERE id = ?
                 """, arguments: [id])
@@ -175,12 +170,13 @@ public struct UserProfile: Sendable {
     }
 
     private static func household(_ db: Database, _ id: Int64?) throws -> Household? {
-        guard let id, let name = try String.fetchOne(db, sql: "SELECT name FROM households WHERE id = ?", arguments: [id]) else {
-            return nil
-        }
+        guard let id, let row = try Row.fetchOne(db, sql: "SELECT \(wholeText("name", as: "name")) FROM households WHERE id = ?", arguments: [id]),
+              let name = try row.wholeText("name")
+        else { return nil }
         let members = try Row.fetchAll(db, sql: """
-            SELECT id, email, display_name FROM users INDEXED BY users_household WHERE household_id = ? ORDER BY id LIMIT 50
-            """, arguments: [id]).map { Member(id: try $0.decode(forColumn: "id"), email: try $0.decode(forColumn: "email"), displayName: try $0.decode(forColumn: "display_name")) }
+            SELECT id, \(wholeText("email", as: "email")), \(wholeText("display_name", as: "display_name"))
+            FROM users INDEXED BY users_household WHERE household_id = ? ORDER BY id LIMIT 50
+            """, arguments: [id]).map { Member(id: try $0.decode(forColumn: "id"), email: try $0.wholeText(required: "email"), displayName: try $0.wholeText("display_name")) }
         return Household(id: id, name: name, members: members)
     }
 
@@ -220,7 +216,7 @@ public struct UserProfile: Sendable {
             FROM notification_settings WHERE user_id = ?
             """, arguments: [userID]).map { row in
             Settings(pushEnabled: try row.decode(atIndex: 0), foodReminders: try row.decode(atIndex: 1), documentReminders: try row.decode(atIndex: 2), marketingOptIn: try row.decode(atIndex: 3),
-                     reminderDays: try row.decode(atIndex: 4), dailyTime: try row.decode(atIndex: 5), quietStart: try row.decode(atIndex: 6), quietEnd: try row.decode(atIndex: 7))
+                     reminderDays: try row.decode(atIndex: 4), dailyTime: try row.decode(atIndex: 5), quietHours: QuietHours(start: row[6], end: row[7]))
         }
     }
 

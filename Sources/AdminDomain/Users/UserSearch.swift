@@ -3,15 +3,26 @@ import GRDB
 
 public enum UserSearchField: String, CaseIterable, Sendable {
     case email, id, name
+
+    /// How the search box reads text when nobody chose what to search: `123` or `#123` is a
+    /// user id, text with a space in it a name, anything else an email or the start of one
+    /// (and a name when no email starts with it, see `UserDirectory.search`).
+    public static func recognised(in text: String) -> UserSearchField {
+        let digits = text.hasPrefix("#") ? text.dropFirst() : Substring(text)
+        if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) { return .id }
+        if text.contains(where: \.isWhitespace) { return .name }
+        return .email
+    }
 }
 
 public struct UserSearchQuery: Sendable, Equatable {
-    public var field: UserSearchField
+    /// nil: recognised from the text.
+    public var field: UserSearchField?
     public var text: String
     /// Where the previous page stopped: the last email shown, or the user id a name scan reached.
     public var after: String?
 
-    public init(field: UserSearchField, text: String, after: String? = nil) {
+    public init(field: UserSearchField?, text: String, after: String? = nil) {
         self.field = field
         self.text = text
         self.after = after
@@ -26,6 +37,13 @@ public struct UserSearchResult: Sendable, Equatable {
     /// on its budget before reaching the oldest user.
     public var scanned: Int?
     public var stoppedOnBudget = false
+    /// What was searched, and for what (the text trimmed; an id without its `#`): the page
+    /// says it, so that nobody reads "no match" for a search they did not mean.
+    public var searched: UserSearchField = .email
+    public var text = ""
+    /// The text was recognised as the start of an email, none starts with it, and names were
+    /// searched instead.
+    public var namesAfterNoEmail = false
 }
 
 /// Finding users. Email searches are ranges of the `users.email` index (NOCASE), exact or by
@@ -48,13 +66,30 @@ public struct UserDirectory: Sendable {
     }
 
     public func search(_ query: UserSearchQuery) async throws -> UserSearchResult {
-        let text = query.text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !text.isEmpty, text.utf8.count <= 320 else { return UserSearchResult(users: []) }
-        switch query.field {
-        case .email: return try await emailPrefix(text, after: query.after, limit: Self.pageSize, withItemCount: true)
-        case .id: return try await byID(text)
-        case .name: return try await byName(text, startBelow: query.after.flatMap { Int64($0) })
+        let text = TypedText.trimmed(query.text)
+        let field = query.field ?? UserSearchField.recognised(in: text)
+        var result: UserSearchResult
+        if text.isEmpty || text.utf8.count > 320 {
+            result = UserSearchResult(users: [])
+        } else {
+            switch field {
+            case .email: result = try await emailPrefix(text, after: query.after, limit: Self.pageSize, withItemCount: true)
+            case .id: result = try await byID(text)
+            case .name: result = try await byName(text, startBelow: query.after.flatMap { Int64($0) })
+            }
         }
+        result.searched = field
+        result.text = field == .id && text.hasPrefix("#") ? String(text.dropFirst()) : text
+        // A single word may be a name as well as the start of an email: the email index is
+        // asked first (microseconds), the bounded name scan only when it has nothing.
+        if query.field == nil, field == .email, query.after == nil, result.users.isEmpty, !text.isEmpty, !text.contains("@") {
+            var names = try await byName(text, startBelow: nil)
+            names.searched = .name
+            names.text = text
+            names.namesAfterNoEmail = true
+            return names
+        }
+        return result
     }
 
     /// One user's summary by id, without the item count.
@@ -66,7 +101,7 @@ public struct UserDirectory: Sendable {
 
     /// Emails starting with `prefix`, for the search box's suggestions: no item counts.
     public func suggestions(prefix: String, limit: Int = 8) async throws -> [UserSummary] {
-        let text = prefix.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = TypedText.trimmed(prefix)
         guard text.utf8.count >= Self.suggestionMinimum, text.utf8.count <= 320 else { return [] }
         return try await emailPrefix(text, after: nil, limit: limit, withItemCount: false).users
     }

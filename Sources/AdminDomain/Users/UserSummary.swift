@@ -34,8 +34,8 @@ public struct UserSummary: Sendable, Equatable, FetchableRecord {
 
     public init(row: Row) throws {
         id = try row.decode(forColumn: "id")
-        email = try row.decode(forColumn: "email")
-        displayName = try row.decode(forColumn: "display_name")
+        email = try row.wholeText(required: "email")
+        displayName = try row.wholeText("display_name")
         plan = try row.decode(forColumn: "plan")
         status = try row.decode(forColumn: "status")
         createdAt = try row.decode(forColumn: "created_at")
@@ -48,8 +48,10 @@ public struct UserSummary: Sendable, Equatable, FetchableRecord {
         }
     }
 
-    /// The columns `init(row:)` reads, for a `SELECT` over `users` aliased `u`.
-    static let columns = "u.id, u.email, u.display_name, u.plan, u.status, u.created_at, u.last_active_at"
+    /// The columns `init(row:)` reads, for a `SELECT` over `users` aliased `u`; what users
+    /// typed is read whole (see `wholeText`).
+    static let columns = "u.id, \(wholeText("u.email", as: "email")), \(wholeText("u.display_name", as: "display_name")), "
+        + "u.plan, u.status, u.created_at, u.last_active_at"
     /// The same with the item counts, index-only and capped.
     static let columnsWithItemCount = columns + """
         , (SELECT COUNT(*) FROM (SELECT 1 FROM food_items f WHERE f.user_id = u.id LIMIT \(itemCountCap))) AS food_count

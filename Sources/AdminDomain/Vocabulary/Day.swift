@@ -38,4 +38,16 @@ public struct DayRange: Sendable, Hashable {
     }
 
     public var isOpen: Bool { from == nil && to == nil }
+
+    /// Both ends given, the last before the first: a mistake to name, not an empty range.
+    public var endsBeforeItStarts: Bool {
+        guard let from, let to else { return false }
+        return to < from
+    }
+
+    /// The sentence that refuses such a range; `what` names it ("The sign-up range").
+    public func reversedSentence(_ what: String) -> String? {
+        guard endsBeforeItStarts, let from, let to else { return nil }
+        return "\(what) ends on \(to), before it starts on \(from): swap the two dates, or correct one."
+    }
 }

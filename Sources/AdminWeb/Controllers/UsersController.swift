@@ -14,11 +14,12 @@ struct UsersController {
     }
 
     @Sendable func search(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
-        let form = UserSearchForm(request: request)
-        if case let (query?, _) = form.query {
-            try await services.audit(context, .userSearched, detail: "\(query.field.rawValue): \(query.text)")
+        let model = try await UserSearchModel.load(services, UserSearchForm(request: request))
+        // What was searched, as the page says it: recognised text is recorded as what it was read as.
+        if let result = model.result {
+            let searched = result.namesAfterNoEmail ? "email, then name" : result.searched.rawValue
+            try await services.audit(context, .userSearched, detail: "\(searched): \(result.text)")
         }
-        let model = try await UserSearchModel.load(services, form)
         return HTMLPage(UserSearchView(model: model, viewer: context.viewer), status: model.problems.isEmpty ? .ok : .badRequest)
     }
 
@@ -30,9 +31,9 @@ struct UsersController {
 
     /// Emails that start with what is typed, as JSON for the search box's list.
     @Sendable func suggestions(request: Request, context: StaffRequestContext) async throws -> Response {
-        let typed = String((request.uri.queryParameters.get("q") ?? "").prefix(320))
+        let typed = String(TypedText.trimmed(request.formQuery["q"] ?? "").prefix(320))
         let users = try await UserDirectory(database: services.database).suggestions(prefix: typed)
-        if typed.trimmingCharacters(in: .whitespaces).utf8.count >= UserDirectory.suggestionMinimum {
+        if typed.utf8.count >= UserDirectory.suggestionMinimum {
             try await services.audit(context, .userSearched, detail: "suggestions: \(typed)")
         }
         let body = try JSONEncoder().encode(users.map { Suggestion(id: $0.id, email: $0.email, name: $0.displayName) })

@@ -30,6 +30,8 @@ enum SiteURL: Sendable, Equatable {
     case auditLog(AuditFilter = AuditFilter(), before: Int64? = nil)
     case auditCSV(AuditFilter)
     case staff(notice: StaffNotice? = nil)
+    /// One account's row on the staff page.
+    case staffMember(id: Int64)
     case createStaff
     case staffAction(id: Int64?, StaffAction)
     case endAllSessions
@@ -83,7 +85,7 @@ enum SiteURL: Sendable, Equatable {
         case .endOtherSessions: "/account/sessions/end-others"
         case .auditLog: "/audit"
         case .auditCSV: "/audit.csv"
-        case .staff: "/admins"
+        case .staff, .staffMember: "/admins"
         case .createStaff: "/admins/create"
         case let .staffAction(id, action): "/admins/\(id.map(String.init) ?? ":id")/\(action.rawValue)"
         case .endAllSessions: "/admins/end-all-sessions"
@@ -144,6 +146,8 @@ enum SiteURL: Sendable, Equatable {
             return withQuery(filter.queryItems)
         case let .staff(notice?):
             return withQuery("notice", notice.rawValue)
+        case let .staffMember(id):
+            return path + "#" + Self.staffRowID(id)
         case let .users(form):
             return withQuery(form.queryItems)
         case let .user(_, form):
@@ -177,6 +181,9 @@ enum SiteURL: Sendable, Equatable {
         // URLComponents leaves "+" as is, which a form decoder reads as a space.
         return (components.string ?? path).replacingOccurrences(of: "+", with: "%2B")
     }
+
+    /// The id of an account's row on the staff page, which `staffMember` links to.
+    static func staffRowID(_ id: Int64) -> String { "staff-\(id)" }
 
     /// Only a path on this site: no scheme, no `//host`, no backslash tricks.
     public static func isSafeRedirect(_ target: String) -> Bool {

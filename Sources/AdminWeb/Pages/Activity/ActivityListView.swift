@@ -39,11 +39,12 @@ struct ActivityListView: HTMLComponent {
             if let size = model.size, let page = model.page {
                 section(.class("panel")) {
                     p(.class("list-size")) { Self.sentence(size) }
-                    UserTable(users: page.users, caption: "\(page.users.count) on this page, "
-                        + (model.query.ordersBySignUp ? "newest sign-ups first" : "most recently active first"))
+                    UserTable(users: page.users, caption: Self.caption(page, ordersBySignUp: model.query.ordersBySignUp))
                     if page.stoppedOnBudget {
-                        p(.class("muted")) {
-                            "This page looked at \(Format.grouped(ActivityLists.candidateBudget)) users without filling up; there may be more further on."
+                        // Said before the link it explains: a short page with a Next link is never left unexplained.
+                        p(.class("notice"), .role("status")) {
+                            "The rest are further on: this page read \(Format.grouped(page.candidatesRead)) users of this list "
+                            "without finding a full page of matches. The next page reads on from where this one stopped."
                         }
                     }
                     nav(.class("pager"), .ariaLabel("Pages")) {
@@ -55,6 +56,14 @@ struct ActivityListView: HTMLComponent {
                 }
             }
         }.content
+    }
+
+    static func caption(_ page: ActivityPage, ordersBySignUp: Bool) -> String {
+        let order = ordersBySignUp ? "newest sign-ups first" : "most recently active first"
+        if page.users.isEmpty, page.stoppedOnBudget {
+            return "None among the \(Format.grouped(page.candidatesRead)) users this page read; the rest are further on"
+        }
+        return "\(page.users.count) on this page, \(order)"
     }
 
     /// Exact, or an estimate with its margin; a count made in the background says when.

@@ -18,9 +18,9 @@ public struct AuditFilter: Sendable, Equatable {
     }
 
     init(request: Request) {
-        let query = request.uri.queryParameters
+        let query = request.formQuery
         func field(_ name: String) -> String {
-            String((query.get(name) ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(320))
+            String(TypedText.trimmed(query[name] ?? "").prefix(320))
         }
         actor = field("actor")
         action = field("action")
@@ -38,14 +38,17 @@ public struct AuditFilter: Sendable, Equatable {
     /// The query, or the sentence to show when a field is not valid.
     var query: Result<AuditQuery, AuditFilterProblem> {
         var query = AuditQuery()
-        if !actor.isEmpty { query.actorEmail = actor }
-        if !target.isEmpty { query.target = target }
+        if !actor.isEmpty { query.actorPrefix = actor }
+        if !target.isEmpty { query.target = AuditTarget(stored: target) }
         if !action.isEmpty {
             guard let known = AuditAction(rawValue: action) else { return .failure(.init("There is no action “\(action)”.")) }
             query.action = known
         }
         for (day, label) in [(from, "From"), (to, "To")] where !day.isEmpty {
             guard Day(day) != nil else { return .failure(.init("\(label) must be a date written YYYY-MM-DD.")) }
+        }
+        if let sentence = DayRange(from: Day(from), to: Day(to)).reversedSentence("The date range") {
+            return .failure(.init(sentence))
         }
         query.fromDay = from.isEmpty ? nil : from
         query.toDay = to.isEmpty ? nil : to
@@ -57,4 +60,8 @@ public struct AuditFilter: Sendable, Equatable {
 struct AuditFilterProblem: Error {
     let message: String
     init(_ message: String) { self.message = message }
+
+    init(_ refused: TooManyActors) {
+        message = "More than \(AuditQuery.actorLimit) people's emails start with “\(refused.prefix)”: type more of the email."
+    }
 }

@@ -16,9 +16,13 @@ struct AuditLogModel: PageModel {
         case let .failure(problem):
             return AuditLogModel(filter: filter, rows: [], before: before, hasOlder: false, problem: problem.message)
         case let .success(query):
-            let rows = try await services.signIn.audit.page(query, before: before, limit: pageSize + 1)
-            return AuditLogModel(filter: filter, rows: Array(rows.prefix(pageSize)), before: before,
-                                 hasOlder: rows.count > pageSize, problem: nil)
+            do {
+                let rows = try await services.signIn.audit.page(query, before: before, limit: pageSize + 1)
+                return AuditLogModel(filter: filter, rows: Array(rows.prefix(pageSize)), before: before,
+                                     hasOlder: rows.count > pageSize, problem: nil)
+            } catch let refused as TooManyActors {
+                return AuditLogModel(filter: filter, rows: [], before: before, hasOlder: false, problem: AuditFilterProblem(refused).message)
+            }
         }
     }
 }

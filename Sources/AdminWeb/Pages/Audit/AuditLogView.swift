@@ -11,10 +11,13 @@ struct AuditLogView: HTMLComponent {
             h1 { "Audit log" }
             p(.class("muted")) { "Every sign-in, change and look at personal data, newest first. Times are UTC." }
             form(.method(.get), .action(SiteURL.auditLog().href), .class("filters")) {
-                label { "Who (email)"; input(.type("text"), .name("actor"), .value(filter.actor), .maxlength(320)) }
+                label { "Who (email or its start)"; input(.type("text"), .name("actor"), .value(filter.actor), .maxlength(320)) }
                 SelectField(label: "Action", name: "action", options: AuditAction.allCases.map { ($0.rawValue, $0.rawValue) },
                             selected: filter.action)
-                label { "Target"; input(.type("text"), .name("target"), .value(filter.target), .maxlength(320)) }
+                label {
+                    "Target"
+                    input(.type("text"), .name("target"), .value(filter.target), .maxlength(320), .placeholder("user:7, campaign:18, staff:3"))
+                }
                 label { "From"; input(.type("date"), .name("from"), .value(filter.from)) }
                 label { "To"; input(.type("date"), .name("to"), .value(filter.to)) }
                 button(.type("submit"), .class("primary")) { "Filter" }
@@ -30,7 +33,8 @@ struct AuditLogView: HTMLComponent {
                     columns: [.init("When"), .init("Who"), .init("From"), .init("Action"),
                               .init("Target"), .init("Detail")],
                     rows: model.rows.map { row in
-                        [row.at, row.actorEmail ?? "", row.clientAddress ?? "", row.action, row.target ?? "", row.detail ?? ""]
+                        TableRow([TableCell(row.at), TableCell(row.actorEmail ?? ""), TableCell(row.clientAddress ?? ""), TableCell(row.action),
+                                  TableCell { AuditTargetLink(stored: row.target, viewer: viewer) }, TableCell(row.detail ?? "")])
                     })
                 nav(.class("pager"), .ariaLabel("Pages")) {
                     if model.before != nil {

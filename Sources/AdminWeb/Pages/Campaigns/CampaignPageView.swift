@@ -200,7 +200,7 @@ struct CampaignSummary: HTMLComponent {
             // As typed, isolated: a right-to-left override must not turn what is shown around.
             if let name = campaign.name, !name.isEmpty { dt { "Internal name" }; dd { UserText(text: name, clampAfter: .max) } }
             dt { "Title" }; dd { UserText(text: campaign.title, clampAfter: .max) }
-            dt { "Message" }; dd { UserText(text: campaign.body, clampAfter: .max) }
+            dt { "Message" }; dd { UserText(text: campaign.body, clampAfter: .max, multiline: true) }
             if let template = campaign.template { dt { "Template" }; dd { template } }
             dt { "Opens" }; dd { campaign.deepLink ?? "the app's home screen" }
             dt { "Audience" }; dd { campaign.segment.map(SegmentWords.sentence) ?? "cannot be read" }

@@ -26,14 +26,17 @@ struct TableCell {
     }
 }
 
-/// A row of cells, in the columns' order; `class` marks the whole row (its state).
+/// A row of cells, in the columns' order; `class` marks the whole row (its state), `id`
+/// lets a link elsewhere jump to it.
 struct TableRow {
     let cells: [TableCell]
     var `class`: String?
+    var id: String?
 
-    init(_ cells: [TableCell], class rowClass: String? = nil) {
+    init(_ cells: [TableCell], class rowClass: String? = nil, id: String? = nil) {
         self.cells = cells
         self.class = rowClass
+        self.id = id
     }
 }
 
@@ -95,7 +98,7 @@ struct DataTable: HTMLComponent {
                 }
                 tbody {
                     for row in rows {
-                        element("tr", row.class.map { [.class($0)] } ?? []) {
+                        element("tr", (row.id.map { [.id($0)] } ?? []) + (row.class.map { [.class($0)] } ?? [])) {
                             for (index, cell) in row.cells.enumerated() {
                                 let column = index < columns.count ? columns[index] : nil
                                 // One box for the content, so that a phone's two columns (the

@@ -90,7 +90,7 @@ private struct StaffRow {
                 confirming(.endSessions, "End sessions…")
                 if account.hasTwoFactor { confirming(.resetTwoFactor, "Reset two-factor…") }
             },
-        ])
+        ], id: admin.id.map(SiteURL.staffRowID))
     }
 
     /// A link to the page that asks before acting: named for the person, in danger colours.

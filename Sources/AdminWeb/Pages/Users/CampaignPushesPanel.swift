@@ -1,36 +1,78 @@
 import AdminDomain
+import CampaignDispatch
 import HTMLRender
 
-/// The campaign pushes a user's devices were sent, and what their app confirmed.
+/// The campaign pushes a user's devices were sent, the text each had for this user, and
+/// what their app confirmed.
 struct CampaignPushesPanel: HTMLComponent {
     let pushes: [CampaignPushOfUser]
+    let texts: [Int64: CampaignTexts.Filled]
     let campaignLinks: Bool
 
     var content: HTMLNode {
-        section(.class("panel"), .id("campaign-pushes")) {
+        section(.class("panel"), .id(ProfileSection.campaignPushes.rawValue)) {
             h2 { "Campaign pushes" }
             if pushes.isEmpty {
                 p(.class("muted")) { "No campaign push was sent to this user's devices." }
             } else {
                 DataTable(
                     caption: "The latest \(pushes.count), newest first; received and opened come from the app's receipts",
-                    headings: ["Campaign", "Device", "Delivery", "App says", "Updated (UTC)"],
+                    headings: ["Campaign", "Text", "Device", "Delivery", "App says", "Updated (UTC)"],
                     rows: pushes.map { push in
                         TableRow([
                             TableCell {
                                 if campaignLinks {
-                                    a(.href(SiteURL.campaign(id: push.campaignID).href)) { "#\(push.campaignID) "; UserText(text: push.title) }
+                                    a(.href(SiteURL.campaign(id: push.campaignID).href)) { "#\(push.campaignID) "; UserText(text: push.campaignName) }
                                 } else {
                                     "#\(push.campaignID) "
-                                    UserText(text: push.title)
+                                    UserText(text: push.campaignName)
                                 }
                             },
+                            TableCell { PushText(push: push, filled: texts[push.deliveryID]) },
                             TableCell("#\(push.deviceID)"), TableCell(push.state.storedText),
                             TableCell(push.receipt >= 2 ? "opened" : push.receipt == 1 ? "received" : "nothing yet"),
                             TableCell(push.updatedAt),
                         ])
                     })
+                if texts.values.contains(where: \.isPersonal) {
+                    p(.class("muted")) {
+                        "Texts marked “rebuilt” use placeholders. The values a push was filled with are not kept: they are "
+                        "filled again from this user's name, plan and language as they are now, and their items as they stand "
+                        "now counted from the push's day. An item added, used up or deleted since, or a new name or language, "
+                        "makes the text differ from what was sent."
+                    }
+                }
             }
+        }
+    }
+}
+
+/// One push's title and body, and how sure the page is of them.
+private struct PushText: HTMLComponent {
+    let push: CampaignPushOfUser
+    let filled: CampaignTexts.Filled?
+
+    var content: HTMLNode {
+        guard let filled else {
+            // The sender does the same: a campaign whose text no longer reads goes out as stored.
+            return div {
+                strong { UserText(text: push.title) }
+                " "
+                UserText(text: push.body)
+                p(.class("muted")) {
+                    if let template = push.template {
+                        "As stored: its template “\(template)” no longer exists, so this is what the sender uses."
+                    } else {
+                        "As stored: its text no longer reads as a template, so this is what the sender uses."
+                    }
+                }
+            }
+        }
+        return div {
+            strong { UserText(text: filled.title) }
+            " "
+            UserText(text: filled.body)
+            if filled.isPersonal { " "; span(.class("muted")) { "(rebuilt)" } }
         }
     }
 }

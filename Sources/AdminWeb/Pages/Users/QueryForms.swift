@@ -14,9 +14,9 @@ protocol QueryForm: Sendable, Equatable {
 extension QueryForm {
     init(request: Request) {
         self.init(fields: [:])
-        let query = request.uri.queryParameters
+        let query = request.formQuery
         for name in Self.fieldNames {
-            let value = String((query.get(name) ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(320))
+            let value = String(TypedText.trimmed(query[name] ?? "").prefix(320))
             if !value.isEmpty { fields[name] = value }
         }
     }
@@ -74,6 +74,17 @@ struct FieldReader {
         return day
     }
 
+    /// Two days bounding a range, both included. A range that ends before it starts is
+    /// refused with a sentence, never served as an empty list or estimated as "about 0".
+    mutating func dayRange(from: String, _ fromLabel: String, to: String, _ toLabel: String, what: String) -> DayRange {
+        let range = DayRange(from: day(from, fromLabel), to: day(to, toLabel))
+        if let sentence = range.reversedSentence(what) {
+            problems.append(sentence)
+            return DayRange()
+        }
+        return range
+    }
+
     /// Where a page starts: a key as stored and a row id. A link whose id is not a number
     /// was not made by the panel.
     mutating func cursor(key: String, id: String) -> (key: String?, id: Int64)? {
@@ -96,12 +107,20 @@ struct UserSearchForm: QueryForm {
     var fields: [String: String] = [:]
     init() {}
 
+    /// What the box recognises by itself; the other choices name one field.
+    static let anything = "any"
+
     /// The query (nil before anything is typed), or the sentences that refuse it.
     var query: (UserSearchQuery?, [String]) {
         var reader = FieldReader(self)
-        let field: UserSearchField = reader.term("by", "search by") ?? .email
-        guard reader.problems.isEmpty, !self["q"].isEmpty else { return (nil, reader.problems) }
-        return (UserSearchQuery(field: field, text: self["q"], after: fields["after"]), [])
+        let by = reader.choice("by", "search by", in: [Self.anything] + UserSearchField.allCases.map(\.rawValue))
+        let field = by.flatMap(UserSearchField.init(rawValue:))
+        let text = self["q"]
+        if field == .id, !text.isEmpty, UserSearchField.recognised(in: text) != .id {
+            reader.problems.append("A user id is a number, such as 123 or #123: “\(text)” is not one.")
+        }
+        guard reader.problems.isEmpty, !text.isEmpty else { return (nil, reader.problems) }
+        return (UserSearchQuery(field: field, text: text, after: fields["after"]), [])
     }
 }
 
@@ -142,7 +161,7 @@ struct ActivityForm: QueryForm {
         let filter = UserFilter(
             bucket: reader.term("bucket", "activity list") ?? .active,
             plan: reader.term("plan", "plan"), status: reader.term("status", "status"), platform: reader.term("platform", "platform"),
-            signedUp: DayRange(from: reader.day("from", "Signed up from"), to: reader.day("to", "Signed up to")))
+            signedUp: reader.dayRange(from: "from", "Signed up from", to: "to", "Signed up to", what: "The sign-up range"))
         let list = ActivityListQuery(filter, sort: reader.term("sort", "order") ?? .lastActive)
         let cursor = reader.cursor(key: "after", id: "after_id").map { ActivityCursor(key: $0.key, id: $0.id) }
         return (list, cursor, reader.problems)
@@ -173,8 +192,9 @@ struct ActivityLogForm: QueryForm {
 
     var query: (filter: UserActivityLog.Filter, cursor: ActivityCursor?, problems: [String]) {
         var reader = FieldReader(self)
-        let filter = UserActivityLog.Filter(kind: reader.choice("kind", "kind of event", in: UserActivityLog.kinds),
-                                            from: reader.day("from", "From"), to: reader.day("to", "To"))
+        let kind = reader.choice("kind", "kind of event", in: UserActivityLog.kinds)
+        let days = reader.dayRange(from: "from", "From", to: "to", "To", what: "The date range")
+        let filter = UserActivityLog.Filter(kind: kind, from: days.from, to: days.to)
         let cursor = reader.cursor(key: "before", id: "before_id").flatMap { position in
             position.key.map { ActivityCursor(key: $0, id: position.id) }
         }

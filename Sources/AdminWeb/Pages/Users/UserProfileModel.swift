@@ -1,4 +1,6 @@
 import AdminDomain
+import Foundation
+import CampaignDispatch
 import Hummingbird
 
 struct UserProfileModel: PageModel {
@@ -10,17 +12,39 @@ struct UserProfileModel: PageModel {
     var problems: [String] = []
     /// The campaign pushes sent to the user's devices, newest first.
     var campaignPushes: [CampaignPushOfUser] = []
+    /// Their texts as filled for this user, by delivery id; missing when the campaign's
+    /// template no longer exists.
+    var pushTexts: [Int64: CampaignTexts.Filled] = [:]
 
     static func load(_ services: PanelServices, _ input: (id: Int64, form: ItemsForm)) async throws -> UserProfileModel {
         let (id, form) = input
         guard let profile = try await UserProfile.load(id: id, database: services.database, cache: services.heavyUsers) else { throw PanelError.notFound("No user #\(id).") }
         let (filter, cursor, problems) = form.query
         let pushes = try await CampaignPushOfUser.latest(userID: id, in: services.database)
+        let texts = await pushTexts(pushes, services: services)
         guard problems.isEmpty else {
-            return UserProfileModel(profile: profile, form: form, filter: filter, items: nil, problems: problems, campaignPushes: pushes)
+            return UserProfileModel(profile: profile, form: form, filter: filter, items: nil, problems: problems,
+                                    campaignPushes: pushes, pushTexts: texts)
         }
         let items = try await UserItems(database: services.database, cache: services.heavyUsers)
             .page(userID: id, calendar: profile.calendar, filter: filter, after: cursor)
-        return UserProfileModel(profile: profile, form: form, filter: filter, items: items, campaignPushes: pushes)
+        return UserProfileModel(profile: profile, form: form, filter: filter, items: items, campaignPushes: pushes, pushTexts: texts)
+    }
+
+    /// Filled as the sender fills them, with the user's values read now but their items
+    /// counted from each push's own day: the nearest the panel can come, since the values a
+    /// push was filled with are not kept.
+    static func pushTexts(_ pushes: [CampaignPushOfUser], services: PanelServices) async -> [Int64: CampaignTexts.Filled] {
+        let texts = CampaignTexts(library: services.templates, database: services.database)
+        var filled: [Int64: CampaignTexts.Filled] = [:]
+        for (_, ofDay) in Dictionary(grouping: pushes, by: { $0.updatedAt.prefix(10) }) {
+            let day = SQLiteTime.date(ofDay[0].updatedAt) ?? Date()
+            let wanted = ofDay.map {
+                CampaignTexts.Wanted(key: $0.deliveryID, campaignID: $0.campaignID, userID: $0.userID, title: $0.title, body: $0.body,
+                                     template: $0.template)
+            }
+            filled.merge(await texts.fill(wanted, now: day)) { first, _ in first }
+        }
+        return filled
     }
 }

@@ -13,19 +13,36 @@ struct UserProfileView: HTMLComponent {
         return PageLayout(pageTitle: account.email, viewer: viewer, activeSection: .users) {
             h1 { UserText(text: account.shownName) }
             p(.class("muted")) { "User #\(account.id) · "; UserText(text: account.email) }
+            nav(.class("section-links"), .ariaLabel("Sections of this profile")) {
+                for section in ProfileSection.allCases { a(.href("#\(section.rawValue)")) { section.label } }
+            }
             AccountPanel(profile: profile)
             ItemsPanel(model: model)
             DevicesPanel(devices: profile.devices)
             SettingsPanel(settings: profile.settings)
             SubscriptionsPanel(subscriptions: profile.subscriptions, mismatch: profile.hasActiveSubscriptionOnFreePlan)
             RemindersPanel(counts: profile.reminderCounts, reminders: profile.recentReminders)
-            CampaignPushesPanel(pushes: model.campaignPushes, campaignLinks: viewer.identity.role.may(.manageCampaigns))
-            section(.class("panel")) {
+            CampaignPushesPanel(pushes: model.campaignPushes, texts: model.pushTexts, campaignLinks: viewer.identity.role.may(.manageCampaigns))
+            section(.class("panel"), .id(ProfileSection.activity.rawValue)) {
                 h2 { "Recent activity" }
                 ActivityTable(events: profile.recentActivity, caption: "The latest \(profile.recentActivity.count)")
                 p { a(.href(SiteURL.userActivity(id: account.id).href)) { "The whole activity log" } }
             }
         }.content
+    }
+}
+
+/// The profile's sections, in page order: the links at the top and the ids they jump to.
+enum ProfileSection: String, CaseIterable {
+    case account, items, devices, settings, subscriptions, reminders
+    case campaignPushes = "campaign-pushes"
+    case activity
+
+    var label: String {
+        switch self {
+        case .campaignPushes: "Campaign pushes"
+        default: rawValue.prefix(1).uppercased() + rawValue.dropFirst()
+        }
     }
 }
 
@@ -35,7 +52,7 @@ private struct AccountPanel: HTMLComponent {
     var content: HTMLNode {
         let account = profile.account
         let calendar = profile.calendar
-        return section(.class("panel")) {
+        return section(.class("panel"), .id(ProfileSection.account.rawValue)) {
             h2 { "Account" }
             if !calendar.isValidTimezone {
                 p(.class("notice error"), .role("status")) {
@@ -87,7 +104,7 @@ private struct ItemsPanel: HTMLComponent {
         let id = profile.account.id
         let counts = filter.kind == .food ? profile.food : profile.documents
         let fields = model.form.with(["after": nil, "after_id": nil])
-        return section(.class("panel"), .id("items")) {
+        return section(.class("panel"), .id(ProfileSection.items.rawValue)) {
             h2 { "Items" }
             nav(.class("tabs"), .ariaLabel("Kind")) {
                 for (kind, label, total) in [(ItemKind.food, "Food", profile.food.total),
@@ -181,7 +198,7 @@ private struct DevicesPanel: HTMLComponent {
     }
 
     var content: HTMLNode {
-        section(.class("panel")) {
+        section(.class("panel"), .id(ProfileSection.devices.rawValue)) {
             h2 { "Devices" }
             DataTable(
                 caption: devices.isEmpty ? "No devices." : "\(devices.count), most recently seen first",
@@ -199,7 +216,7 @@ private struct SettingsPanel: HTMLComponent {
     let settings: UserProfile.Settings?
 
     var content: HTMLNode {
-        section(.class("panel")) {
+        section(.class("panel"), .id(ProfileSection.settings.rawValue)) {
             h2 { "Notification settings" }
             if let settings {
                 dl(.class("facts")) {
@@ -210,13 +227,7 @@ private struct SettingsPanel: HTMLComponent {
                     dt { "Reminder days" }; dd { settings.reminderDays }
                     dt { "Daily time (local)" }; dd { settings.dailyTime }
                     dt { "Quiet hours (local)" }
-                    dd {
-                        if let start = settings.quietStart, let end = settings.quietEnd {
-                            "\(start) to \(end)\(settings.quietHoursCrossMidnight ? " (over midnight)" : "")"
-                        } else {
-                            "none"
-                        }
-                    }
+                    dd { QuietHoursText(quietHours: settings.quietHours) }
                 }
             } else {
                 p { "No settings saved: the app's defaults apply." }
@@ -230,7 +241,7 @@ private struct SubscriptionsPanel: HTMLComponent {
     let mismatch: Bool
 
     var content: HTMLNode {
-        section(.class("panel")) {
+        section(.class("panel"), .id(ProfileSection.subscriptions.rawValue)) {
             h2 { "Subscriptions" }
             if mismatch {
                 p(.class("notice error"), .role("status")) { "An active subscription, but the plan is free." }
@@ -251,7 +262,7 @@ private struct RemindersPanel: HTMLComponent {
     let reminders: [UserProfile.Reminder]
 
     var content: HTMLNode {
-        section(.class("panel")) {
+        section(.class("panel"), .id(ProfileSection.reminders.rawValue)) {
             h2 { "Reminders" }
             p {
                 "Sent \(Format.grouped(counts.sent)) · opened \(Format.grouped(counts.opened)) · "

@@ -1,7 +1,8 @@
 import AdminDomain
 import HTMLRender
 
-/// Find a user by email (exact or prefix, any case), id or display name.
+/// Find a user by email (exact or prefix, any case), id or display name: chosen, or
+/// recognised from what is typed. The results say which was searched.
 struct UserSearchView: HTMLComponent {
     let model: UserSearchModel
     let viewer: Viewer
@@ -12,8 +13,9 @@ struct UserSearchView: HTMLComponent {
             h1 { "Find a user" }
             form(.method(.get), .action(SiteURL.users().href), .class("filters"), .role("search")) {
                 SelectField(label: "By", name: "by",
-                            options: [("email", "email (exact or start)"), ("id", "user id"), ("name", "display name")],
-                            selected: fields["by"].isEmpty ? "email" : fields["by"], anyLabel: nil)
+                            options: [(UserSearchForm.anything, "id, email or name"), ("email", "email (exact or start)"),
+                                      ("id", "user id"), ("name", "display name")],
+                            selected: fields["by"].isEmpty ? UserSearchForm.anything : fields["by"], anyLabel: nil)
                 label {
                     "Search"
                     input(.type("search"), .id("user-query"), .name("q"), .value(fields["q"]), .maxlength(320),
@@ -26,6 +28,15 @@ struct UserSearchView: HTMLComponent {
             for problem in model.problems { p(.class("notice error"), .role("alert")) { problem } }
             if let result = model.result {
                 section(.class("panel")) {
+                    p(.class("muted"), .role("status")) {
+                        // The sentence quotes what was typed: shown as user text is.
+                        UserText(text: Self.searched(result), clampAfter: .max)
+                        // A word read as the start of an email may have been meant as a name.
+                        if fields["by"].isEmpty || fields["by"] == UserSearchForm.anything, result.searched == .email, !result.text.contains("@") {
+                            " · "
+                            a(.href(SiteURL.users(UserSearchForm(fields: ["by": "name", "q": result.text])).href)) { "Search names instead" }
+                        }
+                    }
                     if result.users.isEmpty {
                         p { "No user matches." }
                     } else {
@@ -39,7 +50,8 @@ struct UserSearchView: HTMLComponent {
                     }
                     if let next = result.next {
                         nav(.class("pager"), .ariaLabel("Pages")) {
-                            a(.href(SiteURL.users(fields.with(["after": next])).href)) {
+                            // The field searched, not the box's guess again: a cursor belongs to one field.
+                            a(.href(SiteURL.users(fields.with(["after": next, "by": result.searched.rawValue])).href)) {
                                 result.scanned == nil ? "Next page" : "Look further"
                             }
                         }
@@ -48,6 +60,16 @@ struct UserSearchView: HTMLComponent {
             }
             script(.src(SiteURL.suggestScript.path), Attribute("defer", "")) {}
         }.content
+    }
+
+    /// Which search ran, for what.
+    static func searched(_ result: UserSearchResult) -> String {
+        switch result.searched {
+        case .id: "Searched user ids for \(result.text)"
+        case .email: "Searched emails starting with “\(result.text)”"
+        case .name where result.namesAfterNoEmail: "No email starts with “\(result.text)”, so searched names containing “\(result.text)”"
+        case .name: "Searched names containing “\(result.text)”"
+        }
     }
 }
 

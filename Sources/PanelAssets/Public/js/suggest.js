@@ -22,7 +22,8 @@
 
   function lookUp() {
     var typed = input.value.trim();
-    if ((by && by.value !== "email") || typed.length < 3 || typed === last) return;
+    // Recognised text ("any") may be an email too; ids and names get no suggestions.
+    if ((by && by.value !== "email" && by.value !== "any") || typed.length < 3 || typed === last) return;
     last = typed;
     fetch(url + "?q=" + encodeURIComponent(typed), { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (response) { return response.ok ? response.json() : []; })

@@ -1,0 +1,32 @@
+import AdminDomain
+import HTMLRender
+
+/// Quiet hours as campaign pushes respect them: what the sender cannot read is said, with
+/// what is stored, rather than shown as if it worked.
+struct QuietHoursText: HTMLComponent {
+    let quietHours: QuietHours
+
+    var content: HTMLNode {
+        switch quietHours {
+        case .none:
+            .text("none")
+        case let .period(start, end):
+            .text("\(start) to \(end)\(quietHours.crossesMidnight ? " (over midnight)" : "")")
+        case let .sameStartAndEnd(time):
+            .text("none (starts and ends at \(time))")
+        case let .unreadable(start, end):
+            span {
+                "unreadable (stored: "
+                Self.stored(start)
+                " to "
+                Self.stored(end)
+                "), treated as none"
+            }
+        }
+    }
+
+    private static func stored(_ value: String?) -> HTMLNode {
+        guard let value else { return .text("nothing") }
+        return span { "“"; UserText(text: value); "”" }
+    }
+}
