@@ -61,8 +61,10 @@ public struct CampaignTexts: Sendable {
             texts[item.campaignID] = try? CampaignText(title: item.title, body: item.body, template: item.template, library: library)
         }
         guard !texts.isEmpty else { return [:] }
-        let personal = wanted.filter { texts[$0.campaignID]?.isPersonal == true }.map(\.userID)
-        let users = (try? await RecipientValues.load(personal, in: database, now: now)) ?? [:]
+        // Only recipients whose text depends on them (a tag, or a template in several
+        // languages) are read: a text the same for everyone needs no one's values.
+        let readFor = wanted.filter { texts[$0.campaignID]?.dependsOnRecipient == true }.map(\.userID)
+        let users = (try? await RecipientValues.load(readFor, in: database, now: now)) ?? [:]
         var filled: [Int64: Filled] = [:]
         for item in wanted {
             guard let text = texts[item.campaignID] else { continue }

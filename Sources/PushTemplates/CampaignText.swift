@@ -44,10 +44,15 @@ public struct CampaignText: Sendable {
         PushTemplate.placeholders.mapValues { _ in String(repeating: "\u{1F600}", count: valueLimit) }
     }
 
-    /// Whether any variant has a tag: a text without one is the same for everyone, and the
-    /// dispatcher then reads no recipient's values.
+    /// Whether any variant has a tag (filled with each recipient's values).
     public var isPersonal: Bool {
         variants.contains { $0.template.titleSource.contains("{{") || $0.template.bodySource.contains("{{") }
+    }
+
+    /// Whether recipients may get different texts: a tag, or a template in more than one
+    /// language (a text without tags still goes out in each recipient's language).
+    public var dependsOnRecipient: Bool {
+        isPersonal || variants.count > 1
     }
 
     /// Every variant a recipient might get: the worst-case size is the largest of them.

@@ -75,6 +75,36 @@ import TestSupport
     }
 }
 
+/// A template in two languages without a tag still goes out in each recipient's language.
+@Suite struct PlainTemplatesInTheirLanguage {
+    @Test func aTemplateWithoutTagsIsSentInEachRecipientsLanguage() async throws {
+        let temp = try TemporaryDatabase.seeded(users: 80)
+        defer { temp.remove() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plain-templates-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "title: Spring sale\nbody: Everything half price this week.\n".write(to: folder.appendingPathComponent("plain.en.mustache"), atomically: true, encoding: .utf8)
+        try "title: Saldos da primavera\nbody: Tudo a metade do preço esta semana.\n".write(to: folder.appendingPathComponent("plain.pt.mustache"), atomically: true, encoding: .utf8)
+        let library = try PushTemplateLibrary(folder: folder)
+        let database = try await PanelDatabase.open(path: temp.path)
+        let campaigns = Campaigns(database: database)
+        let id = try await campaigns.create(CampaignDraft(title: "x", body: "x", template: "plain"), by: .commandLine)
+        _ = try await campaigns.launch(id, schedule: .now, by: .commandLine, now: Date().addingTimeInterval(-86_400))
+        let claimed = try await DeliveryOutbox(database: database).claim(limit: 500, now: Date().addingTimeInterval(86_400))
+        let rendered = await CampaignTexts(library: library, database: database).render(claimed)
+        let locales = try await database.read { db in
+            try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, CAST(locale AS TEXT) FROM users").map { ($0[0] as Int64, ($0[1] as String?) ?? "") })
+        }
+        var portuguese = 0
+        for delivery in claimed {
+            let wanted = locales[delivery.userID]?.hasPrefix("pt") == true ? "Saldos da primavera" : "Spring sale"
+            #expect(rendered[delivery.rowID]?.title == wanted, "user \(delivery.userID) (\(locales[delivery.userID] ?? "none"))")
+            if wanted != "Spring sale" { portuguese += 1 }
+        }
+        #expect(portuguese > 0, "the seeded users include Portuguese speakers")
+    }
+}
+
 extension Throttle {
     mutating func spendForTest(campaign: Int64, count: Int) {
         for _ in 0..<count { spend(campaign: campaign) }
