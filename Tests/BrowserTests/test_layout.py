@@ -80,6 +80,17 @@ def problems_of(browser, name, width):
     broken = browser.execute_script(BROKEN_WORDS, 30 if width > 600 else 20)
     if broken:
         found.append(f"words broken inside a cell: {broken}")
+    if width < 600:
+        # On a phone a table's rows stack to the screen's width: none should need scrolling.
+        scrolling = browser.execute_script("""
+            return [...document.querySelectorAll('.table-wrap')].filter(w => w.querySelector('table.data')
+                && w.scrollWidth > w.clientWidth + 1).map(w => {
+                    const right = w.getBoundingClientRect().right;
+                    const over = [...w.querySelectorAll('td *, td')].filter(e => e.getBoundingClientRect().right > right + 1);
+                    return [w.getAttribute('aria-label'), over.slice(-2).map(e => e.outerHTML.slice(0, 90))];
+                });""")
+        if scrolling:
+            found.append(f"tables scrolling sideways: {scrolling}")
     small = browser.execute_script(SMALL_CHART_TEXT)
     if small:
         found.append(f"chart text under 11 px: {small}")

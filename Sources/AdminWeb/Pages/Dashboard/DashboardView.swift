@@ -45,7 +45,13 @@ struct AsOfTime: HTMLComponent {
 
     var content: HTMLNode {
         let text = SQLiteTime.string(date)
-        return time(.datetime(text.replacingOccurrences(of: " ", with: "T") + "Z")) { text + " UTC" }
+        // The day and the clock each on one line (a browser may break a date at a hyphen),
+        // free to wrap between them on a narrow screen.
+        return time(.datetime(text.replacingOccurrences(of: " ", with: "T") + "Z")) {
+            span(.class("nowrap")) { String(text.prefix(10)) }
+            " "
+            span(.class("nowrap")) { String(text.dropFirst(11)) + " UTC" }
+        }
     }
 }
 

@@ -87,10 +87,9 @@ struct AsOf: HTMLComponent {
     let date: Date
 
     var content: HTMLNode {
-        let text = SQLiteTime.string(date)
-        return span(.class("as-of")) {
+        span(.class("as-of")) {
             "As of "
-            time(.datetime(text.replacingOccurrences(of: " ", with: "T") + "Z")) { text + " UTC" }
+            AsOfTime(date: date)
             "."
         }
     }
