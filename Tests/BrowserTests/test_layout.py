@@ -12,7 +12,7 @@ from selenium.webdriver.common.by import By
 
 from conftest import HOSTILE_ID, sign_in
 from test_pages import violations
-from test_campaign_lifecycle import compose
+from test_campaign_lifecycle import click_and_wait, compose
 
 # Words in table cells that the browser split over two lines (a range's rects on two tops).
 BROKEN_WORDS = """
@@ -150,6 +150,11 @@ def test_marketing_pages_fit_and_read_well(panel, browser, width):
     browser.set_window_size(1366, 900)
     sign_in(browser, panel["base"], "marketing")
     draft = compose(browser, panel["base"], f"Layout {width}", "Hello {{display_name}}, your milk expires soon")
+    # A test user, so the draft shows its test-send form too.
+    browser.get(panel["base"] + "/campaigns/test-users")
+    if not browser.find_elements(By.XPATH, f"//*[contains(text(), 'hostile{HOSTILE_ID + 4}@odd.test')]"):
+        browser.find_element(By.NAME, "email").send_keys(f"hostile{HOSTILE_ID + 4}@odd.test")
+        click_and_wait(browser, browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]"))
     browser.set_window_size(width, 900)
     pages = dict(MARKETING_PAGES, draft=f"/campaigns/{draft}", confirm=f"/campaigns/{draft}/confirm",
                  edit=f"/campaigns/{draft}/edit", cancel=f"/campaigns/{draft}/cancel")

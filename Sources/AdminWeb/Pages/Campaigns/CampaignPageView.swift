@@ -21,7 +21,7 @@ struct CampaignPageView: HTMLComponent {
         return PageLayout(pageTitle: "Campaign #\(campaign.id)", viewer: viewer, activeSection: .campaigns, headExtras: extras) {
             section(.class("panel"), Attribute("data-events", status == .draft ? "" : SiteURL.campaignEvents(id: campaign.id).href)) {
                 h1 { "Campaign #\(campaign.id): "; UserText(text: campaign.displayName, clampAfter: .max) }
-                p { CampaignStatusBadge(campaign: campaign, live: true); " · created by \(campaign.createdBy ?? "someone since removed") at \(campaign.createdAt) UTC" }
+                p { CampaignStatusBadge(campaign: campaign, live: true); " · created by \(campaign.createdBy ?? "someone since removed") at "; span(.class("nowrap")) { campaign.createdAt + " UTC" } }
                 // Always there, so that the live updates can show a stop's reason as it happens.
                 if let detail = campaign.statusDetail {
                     p(.class("notice error"), .role("alert"), .id("status-detail")) { detail }
