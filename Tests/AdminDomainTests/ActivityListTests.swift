@@ -167,14 +167,7 @@ extension ActivityListQuery: CustomTestStringConvertible {
         let recent = SQLiteTime.string(Self.now.addingTimeInterval(-60))
         let earlier = SQLiteTime.string(Self.now.addingTimeInterval(-120))
         try await DatabaseQueue(path: temp.path).write { db in
-            try db.execute(sql: """
-                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 12000)
-                INSERT INTO users (id, email, password_hash, plan, created_at, last_active_at)
-                SELECT 2000000 + i, 'busy' || i || '@bulk.test', 'x', 'free', '2025-01-01 00:00:00', ? FROM n;
-                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60)
-                INSERT INTO users (id, email, password_hash, plan, created_at, last_active_at)
-                SELECT 3000000 + i, 'paying' || i || '@bulk.test', 'x', 'premium', '2025-01-01 00:00:00', ? FROM n;
-                """, arguments: [recent, earlier])
+            try SparseActivityRows.insert(into: db, freeActiveAt: recent, premiumActiveAt: earlier)
         }
         lists = ActivityLists(database: try await PanelDatabase.open(path: temp.path))
     }

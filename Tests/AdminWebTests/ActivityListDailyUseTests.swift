@@ -50,15 +50,9 @@ import TestSupport
         let panel = try await TestPanel()
         defer { panel.remove() }
         let now = Date()
-        try await panel.services.database.write { db in
-            try db.execute(sql: """
-                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 12000)
-                INSERT INTO users (id, email, password_hash, plan, created_at, last_active_at)
-                SELECT 2000000 + i, 'busy' || i || '@bulk.test', 'x', 'free', '2025-01-01 00:00:00', ? FROM n;
-                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60)
-                INSERT INTO users (id, email, password_hash, plan, created_at, last_active_at)
-                SELECT 3000000 + i, 'paying' || i || '@bulk.test', 'x', 'premium', '2025-01-01 00:00:00', ? FROM n;
-                """, arguments: [SQLiteTime.string(now.addingTimeInterval(60)), SQLiteTime.string(now.addingTimeInterval(30))])
+        try await DatabaseQueue(path: panel.temp.path).write { db in
+            try SparseActivityRows.insert(into: db, freeActiveAt: SQLiteTime.string(now.addingTimeInterval(60)),
+                                          premiumActiveAt: SQLiteTime.string(now.addingTimeInterval(30)))
         }
         let expected = try await panel.services.database.read { db in
             try Int64.fetchAll(db, sql: """

@@ -28,19 +28,26 @@ import TestSupport
         #expect(snapshot.retention.allSatisfy { $0.value ?? 0 > 0 })
     }
 
-    /// A Monday at 10:00: today and this week so far are ten hours old, and each is compared
-    /// with the same ten hours of yesterday and of last Monday, by plain SQL over those spans.
-    @Test func onAMondayAtTenEveryComparisonIsLikeForLike() async throws {
-        let now = SQLiteTime.date("2026-11-23 10:00:00")!
-        let temp = try TemporaryDatabase.seeded(users: 300, now: now)
+    /// A full count at `time` on a seeded database with rows around the clock (and around
+    /// midnight and Monday), checked against plain SQL.
+    static func countedAroundTheClock(at time: String, users: Int, boundaryRows: Bool) async throws -> DashboardSnapshot {
+        let now = SQLiteTime.date(time)!
+        let temp = try TemporaryDatabase.seeded(users: users, now: now)
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
-        try await BoundaryRows.add(to: temp.path, now: now)
+        if boundaryRows { try await BoundaryRows.add(to: temp.path, now: now) }
         try await ClockRows.add(to: temp.path, now: now)
         let snapshot = DashboardSnapshot(tally: try await DashboardScan(database: database, now: now, rowsPerRead: 97).full(), now: now)
         try await DatabaseQueue(path: temp.path).read { db in
             try DashboardComparison(expected: ExpectedDashboard(db, now: now), snapshot: snapshot).checkAll()
         }
+        return snapshot
+    }
+
+    /// A Monday at 10:00: today and this week so far are ten hours old, and each is compared
+    /// with the same ten hours of yesterday and of last Monday, by plain SQL over those spans.
+    @Test func onAMondayAtTenEveryComparisonIsLikeForLike() async throws {
+        let snapshot = try await Self.countedAroundTheClock(at: "2026-11-23 10:00:00", users: 300, boundaryRows: true)
         let words = Dictionary(uniqueKeysWithValues: snapshot.headlines[.month]!.map { ($0.name, $0.comparedWith) })
         #expect(words["Sign-ups today"] == "than yesterday up to 10:00 UTC")
         #expect(words["Daily active users"] == "than yesterday up to 10:00 UTC")
@@ -52,15 +59,7 @@ import TestSupport
 
     /// On a Thursday the week so far is compared with Monday to Thursday of last week.
     @Test func midweekTheWeekIsComparedWithTheSameDaysOfLastWeek() async throws {
-        let now = SQLiteTime.date("2026-11-26 15:30:00")!
-        let temp = try TemporaryDatabase.seeded(users: 200, now: now)
-        defer { temp.remove() }
-        let database = try await PanelDatabase.open(path: temp.path)
-        try await ClockRows.add(to: temp.path, now: now)
-        let snapshot = DashboardSnapshot(tally: try await DashboardScan(database: database, now: now).full(), now: now)
-        try await DatabaseQueue(path: temp.path).read { db in
-            try DashboardComparison(expected: ExpectedDashboard(db, now: now), snapshot: snapshot).checkAll()
-        }
+        let snapshot = try await Self.countedAroundTheClock(at: "2026-11-26 15:30:00", users: 200, boundaryRows: false)
         let week = snapshot.headlines[.week]!.first { $0.name == "Sign-ups this week" }!
         #expect(week.comparedWith == "than last week from Monday to Thursday 15:30 UTC")
     }
