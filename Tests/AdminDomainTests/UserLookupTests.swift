@@ -142,6 +142,11 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
         #expect(prefix.searched == .email && !prefix.namesAfterNoEmail && prefix.users.map(\.id).contains(maria))
         let fullName = try await recognised("zoë o'neil")
         #expect(fullName.searched == .name && !fullName.namesAfterNoEmail && fullName.users.map(\.id) == [zoe])
+        // Pasted with a run of spaces: searched as one space, as the page shows it.
+        let spaced = try await recognised("  zoë   o'neil ")
+        #expect(spaced.searched == .name && spaced.users.map(\.id) == [zoe])
+        let maxID = try await DatabaseQueue(path: temp.path).read { db in try Int.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 0 }
+        #expect((spaced.scanned ?? 0) <= maxID, "it looked through the ids there are, not a whole slice")
         // One word that starts no email is looked for among names.
         let word = try await recognised("O'NEIL")
         #expect(word.searched == .email && word.users.map(\.email) == ["o'neil@odd.test"], "an email starts with it")

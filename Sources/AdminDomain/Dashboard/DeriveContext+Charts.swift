@@ -82,7 +82,7 @@ extension DeriveContext {
         let unreadable = tally.subscriptions.unreadableCurrency
         return DashboardChart(
             id: .revenue, title: "Monthly recurring revenue by currency", kind: .bar, axis: .categories, unit: .cents,
-            valueLabel: "Per month, each in its own currency", labels: sorted.map(\.key),
+            valueLabel: "Per month", labels: sorted.map(\.key),
             series: [ChartSeries(name: "Per month", values: sorted.map { Int($0.value.rounded()) })],
             note: "Active subscriptions whose period has not ended: monthly prices, and yearly ones divided by 12. Currencies are not converted."
                 + (unreadable > 0 ? " \(unreadable.grouped) with an unreadable currency are left out." : ""),

@@ -75,7 +75,7 @@ public struct UserDirectory: Sendable {
             switch field {
             case .email: result = try await emailPrefix(text, after: query.after, limit: Self.pageSize, withItemCount: true)
             case .id: result = try await byID(text)
-            case .name: result = try await byName(text, startBelow: query.after.flatMap { Int64($0) })
+            case .name: result = try await byName(Self.singleSpaced(text), startBelow: query.after.flatMap { Int64($0) })
             }
         }
         result.searched = field
@@ -83,7 +83,7 @@ public struct UserDirectory: Sendable {
         // A single word may be a name as well as the start of an email: the email index is
         // asked first (microseconds), the bounded name scan only when it has nothing.
         if query.field == nil, field == .email, query.after == nil, result.users.isEmpty, !text.isEmpty, !text.contains("@") {
-            var names = try await byName(text, startBelow: nil)
+            var names = try await byName(Self.singleSpaced(text), startBelow: nil)
             names.searched = .name
             names.text = text
             names.namesAfterNoEmail = true
@@ -134,6 +134,11 @@ public struct UserDirectory: Sendable {
         return UserSearchResult(users: users)
     }
 
+    /// A pasted name with runs of spaces ("Dmitri  Tanaka") is searched as typed once.
+    static func singleSpaced(_ text: String) -> String {
+        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
     /// Display names contain `text` (ASCII letters in any case), newest users first, looking
     /// at a bounded slice of users per page; the cursor is the id the scan reached.
     private func byName(_ text: String, startBelow: Int64?) async throws -> UserSearchResult {
@@ -154,8 +159,10 @@ public struct UserDirectory: Sendable {
             }
             found += slice
             // A full page may end inside the slice: the next page starts below its last row.
-            upper = found.count == Self.pageSize ? found[found.count - 1].id : lower
-            scanned += Self.nameScanSlice
+            let reached = found.count == Self.pageSize ? found[found.count - 1].id : lower
+            // Ids, not rows: a small database's only slice is not 20,000 users.
+            scanned += below - reached
+            upper = reached
         } while upper > 1 && scanned < Self.nameScanRows && found.count < Self.pageSize
             && Date().timeIntervalSince(started) < Self.nameScanTime
         let counted = try await itemCounts(found)

@@ -34,7 +34,7 @@ struct TestUsersView: HTMLComponent {
                     CSRFField(token: viewer.csrfToken)
                     label {
                         "App user's email"
-                        input(.type("email"), .name("email"), .value(typed), .required, .autocomplete("off"))
+                        input(.type("text"), .name("email"), .value(typed), .required, .autocomplete("off"), Attribute("inputmode", "email"))
                     }
                     button(.type("submit"), .class("primary")) { "Add a test user" }
                 }

@@ -47,7 +47,7 @@ struct HeadlineCard: HTMLComponent {
         section(.class("stat-card")) {
             h3 { figure.name }
             p(.class("stat-value")) { Self.text(figure.value, figure.format) }
-            p(.class("stat-change")) { change }
+            p(.class("stat-change")) { WholeDates(text: change) }
             p(.class("stat-detail")) { figure.detail + "."; AsOf(date: figure.asOf) }
         }
     }
@@ -58,7 +58,7 @@ struct HeadlineCard: HTMLComponent {
             return figure.comparedWith == nil ? "No earlier figure to compare with." : "Nothing to compare with."
         }
         let before = if let trend = figure.trend {
-            " \(comparedWith), counting \(trend.basis) (\(Self.text(value, figure.format)) against \(Self.text(previous, figure.format)))"
+            " \(comparedWith), counting \(trend.basis) (\(Self.text(value, figure.format)) now against \(Self.text(previous, figure.format)) then)"
         } else {
             " \(comparedWith) (\(Self.text(previous, figure.format)))"
         }

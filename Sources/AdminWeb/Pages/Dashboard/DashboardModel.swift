@@ -48,7 +48,8 @@ struct DashboardModel: PageModel {
     /// The range a link asked for: none is the standard 30 days; anything else is refused
     /// with a sentence rather than replaced.
     static func range(from text: String?) throws -> DashboardRange {
-        guard let text else { return .standard }
+        // An empty value is a form sent with nothing chosen: the standard range, as with none.
+        guard let text, !text.isEmpty else { return .standard }
         guard let days = Int(text), let range = DashboardRange(rawValue: days) else {
             throw PanelError(status: .badRequest,
                              sentence: "The dashboard shows 7, 30, 90 or 365 days; \"\(text.prefix(20))\" is not one of them.")

@@ -65,12 +65,13 @@ struct ChartGeometry {
             let label = labels[index]
             var x = Self.left + slot * (Double(index) + 0.5)
             let y = Self.number(Self.height - Self.bottom + 20)
-            // Counted from the newest label, which phones always keep.
-            let minor = !slanted && (shownIndices.count - 1 - order) % 2 == 1
+            // Counted from the newest label, which phones always keep. Categories keep all.
+            let minor = axis != .categories && (shownIndices.count - 1 - order) % 2 == 1
             let year = axis == .categories ? nil : Self.year(of: label)
-            // The year on the first label and where it changes, counting only the labels a
-            // phone keeps for those it keeps.
-            let withYear = year != nil && year != (minor ? previousYear : previousMajorYear)
+            // The year on the first label and where it changes; a label a phone keeps also
+            // has it where the one before it that had it is hidden on a phone.
+            let newYear = year != nil && year != previousYear
+            let phoneYear = !minor && !newYear && year != nil && year != previousMajorYear
             let shown = axis == .categories ? (label.count > 12 ? String(label.prefix(11)) + "…" : label) : Self.dayText(label)
             previousYear = year ?? previousYear
             if !minor { previousMajorYear = year ?? previousMajorYear }
@@ -87,12 +88,14 @@ struct ChartGeometry {
             nodes.append(element("text", [.class(minor ? "tick minor" : "tick"), Attribute("x", Self.number(x)), Attribute("y", y)] + placement) {
                 shown
                 // The year goes on a line of its own under the day, so the labels stay as narrow.
-                if withYear, let year {
-                    element("tspan", [Attribute("x", Self.number(x)), Attribute("dy", "1.2em")]) { String(year) }
+                if newYear || phoneYear, let year {
+                    element("tspan", [.class(phoneYear ? "year phone-only" : "year"), Attribute("x", Self.number(x)),
+                                      Attribute("dy", "1.2em")]) { String(year) }
                 }
             })
         }
-        nodes.append(element("text", [.class("axis-name"), Attribute("x", Self.number(Self.left + Self.plotWidth / 2)),
+        // Under slanted labels a phone has no room for the axis's name (the table names it).
+        nodes.append(element("text", [.class(slanted ? "axis-name under-slant" : "axis-name"), Attribute("x", Self.number(Self.left + Self.plotWidth / 2)),
                                       Attribute("y", Self.number(Self.height - 4)), Attribute("text-anchor", "middle")]) { axisName })
         nodes.append(shape("line", [.class("baseline"), Attribute("x1", Self.number(Self.left)), Attribute("x2", Self.number(Self.width - Self.right)),
                                           Attribute("y1", Self.number(y(0))), Attribute("y2", Self.number(y(0)))]))
