@@ -58,12 +58,15 @@ public struct ListSize: Sendable, Equatable {
     public var margin: Int?
     /// A count the background refresher made (the dashboard's): when.
     public var countedAt: Date?
+    /// Only a floor is known: the rows seen so far, more than the estimate allowed for.
+    public var isAtLeast = false
 
-    public init(value: Int, isEstimate: Bool, margin: Int? = nil, countedAt: Date? = nil) {
+    public init(value: Int, isEstimate: Bool, margin: Int? = nil, countedAt: Date? = nil, isAtLeast: Bool = false) {
         self.value = value
         self.isEstimate = isEstimate
         self.margin = margin
         self.countedAt = countedAt
+        self.isAtLeast = isAtLeast
     }
 }
 

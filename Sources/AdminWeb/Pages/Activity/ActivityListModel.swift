@@ -15,8 +15,22 @@ struct ActivityListModel: PageModel {
         }
         let lists = ActivityLists(database: services.database)
         async let page = lists.page(query, after: cursor)
-        return ActivityListModel(form: form, query: query, size: try await size(services, query.filter), page: try await page,
-                                 problems: problems)
+        let (counted, shown) = (try await size(services, query.filter), try await page)
+        return ActivityListModel(form: form, query: query, size: reconciled(counted, with: shown, isFirstPage: cursor == nil),
+                                 page: shown, problems: problems)
+    }
+
+    /// An estimate never contradicts the rows shown: a first page that is the whole list is
+    /// its exact size, and an estimate whose range ends below the rows shown gives way to
+    /// "at least" that many.
+    static func reconciled(_ size: ListSize, with page: ActivityPage, isFirstPage: Bool) -> ListSize {
+        guard size.isEstimate, isFirstPage else { return size }
+        if page.next == nil && !page.stoppedOnBudget {
+            return ListSize(value: page.users.count, isEstimate: false)
+        }
+        // The sample's range ends below the rows this page shows: only those are certain.
+        guard size.value + (size.margin ?? 0) < page.users.count else { return size }
+        return ListSize(value: page.users.count, isEstimate: true, isAtLeast: true)
     }
 
     /// A bucket alone is the dashboard's own count (one definition of active, one number);

@@ -68,6 +68,10 @@ struct ActivityListView: HTMLComponent {
 
     /// Exact, or an estimate with its margin; a count made in the background says when.
     static func sentence(_ size: ListSize) -> String {
+        if size.isAtLeast {
+            return "At least \(Format.grouped(size.value)) users: this page shows that many and more follow "
+                + "(an estimate from a sample came out lower); the CSV holds them all"
+        }
         if size.isEstimate {
             return "About \(Format.grouped(size.value)) users (± \(Format.grouped(size.margin ?? 0)), 95% confidence): "
                 + "estimated from \(Format.grouped(ActivityLists.sampleSize)) of them sampled across this bucket; the CSV holds them all"
