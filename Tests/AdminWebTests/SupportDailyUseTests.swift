@@ -95,6 +95,29 @@ import TestSupport
         }
     }
 
+    /// Times the app stored that are no time are shown as stored, never as if they were one.
+    @Test func unreadableTimesAreShownAsStored() async throws {
+        let panel = try await Self.panel()
+        defer { panel.remove() }
+        try await DatabaseQueue(path: panel.temp.path).write { db in
+            try db.execute(sql: """
+                INSERT INTO users (id, email, password_hash, created_at, last_active_at) VALUES
+                  (700104, 'odd.times@known.test', 'x', 'not a date', 'yesterday');
+                INSERT INTO food_items (user_id, name, expiry_date, created_at, updated_at) VALUES
+                  (700104, 'Mystery jar', '2026-13-45', '2026-01-01 00:00:00', '2026-01-01 00:00:00');
+                """)
+        }
+        try await panel.test { client in
+            let session = try await panel.signIn(client, email: TestPanel.supportEmail)
+            let page = Self.visibleText(try await client.get("/users/700104", cookie: session).text)
+            #expect(page.contains("Signed up unreadable (stored: “not a date”)"))
+            #expect(page.contains("Last active unreadable (stored: “yesterday”)"))
+            #expect(page.contains("unreadable (stored: “2026-13-45”)") && page.contains("Safe (unreadable date)"))
+            let found = Self.visibleText(try await client.get("/users?q=odd.times", cookie: session).text)
+            #expect(found.contains("unreadable (stored: “yesterday”)"))
+        }
+    }
+
     @Test func theProfileLinksToEachOfItsSections() async throws {
         let panel = try await Self.panel()
         defer { panel.remove() }

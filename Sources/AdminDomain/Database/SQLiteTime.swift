@@ -33,6 +33,12 @@ public enum SQLiteTime {
         String(string(secondsSinceEpoch: days * 86_400).prefix(10))
     }
 
+    /// 'YYYY-MM-DD' or 'YYYY-MM-DD HH:MM:SS' ('T' for the space too) naming a real day and
+    /// time: what the dashboard and the lists can read.
+    public static func readable(_ text: String) -> Bool {
+        Array(text.utf8).withUnsafeBytes { TimestampBytes.seconds($0) } != nil
+    }
+
     public static func date(_ text: String) -> Date? {
         let parts = text.split(whereSeparator: { $0 == "-" || $0 == " " || $0 == ":" || $0 == "T" })
             .compactMap { Int64($0) }

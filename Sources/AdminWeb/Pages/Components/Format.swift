@@ -3,6 +3,12 @@ import Foundation
 
 /// Number formats for pages, fixed so that output does not depend on the server's locale.
 enum Format {
+    /// A time or date from the app's tables as it reads, or what was stored when it cannot
+    /// be read as one ("yesterday", "2026-13-45"): never shown as if it were a real time.
+    static func stored(time text: String) -> String {
+        SQLiteTime.readable(text) ? text : "unreadable (stored: “\(text.prefix(40))”)"
+    }
+
     static func grouped(_ value: Int) -> String {
         value.grouped
     }

@@ -67,8 +67,8 @@ private struct AccountPanel: HTMLComponent {
                 dt { "Timezone" }; dd { calendar.isValidTimezone ? account.timezone : "UTC (stored: “\(account.timezone)”)" }
                 dt { "Today for them" }; dd { calendar.todayString }
                 dt { "Locale" }; dd { account.locale }
-                dt { "Signed up" }; dd { account.createdAt }
-                dt { "Last active" }; dd { account.lastActiveAt ?? "never" }
+                dt { "Signed up" }; dd { Format.stored(time: account.createdAt) }
+                dt { "Last active" }; dd { account.lastActiveAt.map(Format.stored(time:)) ?? "never" }
                 dt { "Email verified" }; dd { account.emailVerifiedAt ?? "no" }
                 dt { "Household" }
                 dd {
@@ -177,10 +177,12 @@ private struct ItemTable: HTMLComponent {
             caption: items.isEmpty ? "Nothing matches." : "\(items.count) on this page, nearest to today first",
             columns: columns,
             rows: items.map { item in
-                var cells = [TableCell(item.name), TableCell(item.expiryDate), TableCell(item.state.label, class: "state"),
+                // A date the calendar cannot read is counted among the safe ones, and says so.
+                let state = item.daysRemaining == nil && item.state == .safe ? "Safe (unreadable date)" : item.state.label
+                var cells = [TableCell(item.name), TableCell(Format.stored(time: item.expiryDate)), TableCell(state, class: "state"),
                              TableCell(item.daysRemaining.map { String($0) } ?? "?", class: "state"), TableCell(item.category)]
                 cells += food ? [TableCell(item.storage ?? ""), TableCell(item.quantity ?? "")] : [TableCell(item.maskedNumber ?? "")]
-                cells.append(TableCell(item.createdAt))
+                cells.append(TableCell(Format.stored(time: item.createdAt)))
                 if food { cells.append(TableCell(item.consumedAt ?? "")) }
                 return TableRow(cells, class: "state-\(item.state.rawValue)")
             }).content

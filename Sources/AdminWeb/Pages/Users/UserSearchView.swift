@@ -88,7 +88,7 @@ struct UserTable: HTMLComponent {
             var cells = [
                 TableCell { a(.href(SiteURL.user(id: user.id).href)) { user.email } },
                 TableCell(user.displayName ?? ""), TableCell(user.plan.description), TableCell(user.status.description),
-                TableCell(user.createdAt), TableCell(user.lastActiveAt ?? "never"),
+                TableCell(Format.stored(time: user.createdAt)), TableCell(user.lastActiveAt.map(Format.stored(time:)) ?? "never"),
             ]
             if showItems {
                 cells.append(TableCell(user.itemCount.map { Format.grouped($0) + (user.itemCountIsCapped ? "+" : "") } ?? ""))
