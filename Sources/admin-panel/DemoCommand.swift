@@ -67,7 +67,9 @@ struct DemoCommand: AsyncParsableCommand {
                 say("")
             }
             if let simulator { say("pushes go to the device simulator at \(simulator.baseURL); no real phone gets one") }
-            say("serving on http://\(server.host):\(server.port)")
+            // With --port 0 the system picks the port: the "panel listening on" line names it.
+            say(server.port == 0 ? "serving on http://\(server.host) at a port the system picks: see \"panel listening on\" below"
+                : "serving on http://\(server.host):\(server.port)")
             return (buildApplication(services: outcome.services, configuration: configuration, metrics: metrics,
                                      extraServices: simulator.map { [$0] } ?? []), outcome.services)
         }

@@ -20,11 +20,25 @@ struct StatsCommand: AsyncParsableCommand {
             if let failure = await refresher.lastFailure { throw DashboardUnavailable(reason: failure.message) }
             let snapshot = try await refresher.snapshot()
             for figure in snapshot.headlines[.standard] ?? [] {
-                say(figure.name.padding(toLength: 40, withPad: " ", startingAt: 0) + (figure.value.map { String(format: "%.4g", $0) } ?? "n/a"))
+                say(figure.name.padding(toLength: 40, withPad: " ", startingAt: 0) + Self.text(figure))
             }
             let timing = await refresher.timing
-            say("full count         \(timing.full.map { "\($0)" } ?? "-")")
-            say("incremental        \(timing.incremental.map { "\($0)" } ?? "-")")
+            say("full count         \(timing.full.map(Self.seconds) ?? "-")")
+            say("incremental        \(timing.incremental.map(Self.seconds) ?? "-")")
         }
+    }
+
+    /// As the dashboard writes it: "69,312", "7.96%".
+    static func text(_ figure: DashboardFigure) -> String {
+        guard let value = figure.value, value.isFinite else { return "n/a" }
+        return switch figure.format {
+        case .count: Int(value.rounded()).grouped
+        case .percent: String(format: "%.2f%%", value * 100)
+        case .decimal: String(format: "%.1f", value)
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        String(format: "%.2f s", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
     }
 }

@@ -86,7 +86,7 @@ struct CampaignNotice: Sendable, Equatable {
         let count = Format.grouped(self.count ?? 0)
         return switch kind {
         case .created: "Draft saved. Check the audience and the message below, then continue to the confirmation."
-        case .launched: "Launched: the audience is being frozen and sending starts at once."
+        case .launched: "Launched. Its audience is frozen first, then sending starts; the status and counts below follow it live."
         case .paused: "Paused within a second: \(count) push\(self.count == 1 ? " had" : "es had") gone out. Nothing more is sent until you resume."
         case .resumed: "Resumed: sending goes on where it stopped."
         case .cancelled: "Cancelled: \(count) push\(self.count == 1 ? " had" : "es had") gone out; nothing more will be sent."
