@@ -77,6 +77,6 @@ struct ActivityListView: HTMLComponent {
                 + "estimated from \(Format.grouped(ActivityLists.sampleSize)) of them sampled across this bucket; the CSV holds them all"
         }
         let counted = size.countedAt.map { " (counted at \(SQLiteTime.string($0)) UTC, as on the dashboard)" } ?? ""
-        return "\(Format.grouped(size.value)) users\(counted)"
+        return Format.count(size.value, "user", "users") + counted
     }
 }

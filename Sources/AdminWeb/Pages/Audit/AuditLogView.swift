@@ -25,26 +25,34 @@ struct AuditLogView: HTMLComponent {
             }
             if let problem = model.problem {
                 p(.class("notice error"), .role("alert")) { problem }
-            }
-            section(.class("panel")) {
-                DataTable(
-                    caption: model.rows.isEmpty ? "No entries match."
-                        : "\(model.rows.count) \(model.rows.count == 1 ? "entry" : "entries") on this page",
-                    columns: [.init("When"), .init("Who"), .init("From"), .init("Action"),
-                              .init("Target"), .init("Detail")],
-                    rows: model.rows.map { row in
-                        TableRow([TableCell(row.at), TableCell(row.actorEmail ?? ""), TableCell(row.clientAddress ?? ""), TableCell(row.action),
-                                  TableCell { AuditTargetLink(stored: row.target, viewer: viewer) }, TableCell(row.detail ?? "")])
-                    })
-                nav(.class("pager"), .ariaLabel("Pages")) {
-                    if model.before != nil {
-                        a(.href(SiteURL.auditLog(filter).href)) { "Newest" }
-                    }
-                    if model.hasOlder, let last = model.rows.last {
-                        a(.href(SiteURL.auditLog(filter, before: last.id).href)) { "Older entries" }
-                    }
-                }
+            } else {
+                entries
             }
         }.content
+    }
+
+    /// The rows the filter found: only when it was understood, so that a refused filter
+    /// does not also read "No entries match".
+    @HTMLBuilder private var entries: [HTMLNode] {
+        let filter = model.filter
+        section(.class("panel")) {
+            DataTable(
+                caption: model.rows.isEmpty ? "No entries match."
+                    : "\(model.rows.count) \(model.rows.count == 1 ? "entry" : "entries") on this page",
+                columns: [.init("When"), .init("Who"), .init("From"), .init("Action"),
+                          .init("Target"), .init("Detail")],
+                rows: model.rows.map { row in
+                    TableRow([TableCell(row.at), TableCell(row.actorEmail ?? ""), TableCell(row.clientAddress ?? ""), TableCell(row.action),
+                              TableCell { AuditTargetLink(stored: row.target, viewer: viewer) }, TableCell(row.detail ?? "")])
+                })
+            nav(.class("pager"), .ariaLabel("Pages")) {
+                if model.before != nil {
+                    a(.href(SiteURL.auditLog(filter).href)) { "Newest" }
+                }
+                if model.hasOlder, let last = model.rows.last {
+                    a(.href(SiteURL.auditLog(filter, before: last.id).href)) { "Older entries" }
+                }
+            }
+        }
     }
 }

@@ -31,8 +31,10 @@ struct AudiencePreviewView: HTMLComponent {
                       })
             ul(.class("timing")) {
                 li { "\(Format.grouped(preview.inQuietHours)) devices are in their owner's quiet hours at the planned time: theirs wait until the quiet hours end." }
-                li { "\(Format.grouped(preview.invalidTimeZones)) users have a timezone that is not one: the default is used for them." }
-                li { "\(Format.grouped(preview.malformedQuietHours)) users have quiet hours that do not read as HH:MM: counted as none." }
+                li { preview.invalidTimeZones == 1 ? "1 user has a timezone that is not one: the default is used for them."
+                    : "\(Format.grouped(preview.invalidTimeZones)) users have a timezone that is not one: the default is used for them." }
+                li { preview.malformedQuietHours == 1 ? "1 user has quiet hours that do not read as HH:MM: counted as none."
+                    : "\(Format.grouped(preview.malformedQuietHours)) users have quiet hours that do not read as HH:MM: counted as none." }
                 // Only the placeholder groups the message names were counted.
                 for group in FallbackGroup.allCases {
                     if let users = preview.fallbackUsers[group] {

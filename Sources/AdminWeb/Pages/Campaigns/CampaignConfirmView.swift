@@ -15,7 +15,7 @@ struct CampaignConfirmView: HTMLComponent {
                 if let problem = model.problem { p(.class("notice error"), .role("alert")) { problem } }
                 p {
                     strong(.id("confirm-count")) { devices }
-                    " devices of \(Format.grouped(model.preview.counts.reachableUsers)) users, counted at \(SQLiteTime.string(model.countedAt)) UTC. The launch freezes whoever is reachable at that moment."
+                    " devices of \(Format.count(model.preview.counts.reachableUsers, "user", "users")), counted at \(SQLiteTime.string(model.countedAt)) UTC. The launch freezes whoever is reachable at that moment."
                 }
                 p { "A push cannot be taken back once sent. You can pause or cancel at any moment; what has gone out stays out." }
                 if !model.similar.isEmpty {

@@ -9,6 +9,11 @@ enum Format {
         SQLiteTime.readable(text) ? text : "unreadable (stored: “\(text.prefix(40))”)"
     }
 
+    /// "1 user", "1,204 users".
+    static func count(_ value: Int, _ one: String, _ other: String) -> String {
+        "\(value.grouped) \(value == 1 ? one : other)"
+    }
+
     static func grouped(_ value: Int) -> String {
         value.grouped
     }
