@@ -146,6 +146,11 @@ import TestSupport
                     VALUES (?, 1, ?, 'accepted', ?, ?, 1)
                     """, arguments: [campaign, Self.quietOneID, at, at])
             }
+            // One still waiting for the user's quiet hours to end.
+            try db.execute(sql: """
+                INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at)
+                VALUES (?, 2, ?, 'queued', '2026-01-04 07:00:00', '2026-01-03 23:00:00')
+                """, arguments: [plain, Self.quietOneID])
         }
         try await panel.test { client in
             let session = try await panel.signIn(client)
@@ -154,6 +159,7 @@ import TestSupport
             #expect(page.contains("#\(plain) Big news Big news The scanner is faster #1"), "a plain text is not marked rebuilt")
             #expect(!page.contains("{{display_name}}"))
             #expect(page.contains("The values a push was filled with are not kept"))
+            #expect(page.contains("queued, due 2026-01-04 07:00:00 UTC"))
         }
     }
 

@@ -9,6 +9,12 @@ struct CampaignPushesPanel: HTMLComponent {
     let texts: [Int64: CampaignTexts.Filled]
     let campaignLinks: Bool
 
+    /// A push still waiting says when it goes out.
+    static func state(_ push: CampaignPushOfUser) -> String {
+        guard push.state.known == .queued, let due = push.dueAt else { return push.state.storedText }
+        return "queued, due \(due) UTC"
+    }
+
     var content: HTMLNode {
         section(.class("panel"), .id(ProfileSection.campaignPushes.rawValue)) {
             h2 { "Campaign pushes" }
@@ -29,7 +35,7 @@ struct CampaignPushesPanel: HTMLComponent {
                                 }
                             },
                             TableCell { PushText(push: push, filled: texts[push.deliveryID]) },
-                            TableCell("#\(push.deviceID)"), TableCell(push.state.storedText),
+                            TableCell("#\(push.deviceID)"), TableCell(Self.state(push)),
                             TableCell(push.receipt >= 2 ? "opened" : push.receipt == 1 ? "received" : "nothing yet"),
                             TableCell(push.updatedAt),
                         ])
