@@ -91,8 +91,11 @@ struct DataTable: HTMLComponent {
                 thead {
                     tr {
                         for column in columns {
+                            // A column of buttons has no heading to show; screen readers still get one.
                             element("th", [.scope("col")] + classAttribute(column.numeric ? ["num"] : [])
-                                + (column.note.map { [.title($0)] } ?? [])) { column.heading }
+                                + (column.note.map { [.title($0)] } ?? [])) {
+                                if column.heading.isEmpty { span(.class("visually-hidden")) { "Actions" } } else { column.heading }
+                            }
                         }
                     }
                 }
