@@ -109,7 +109,7 @@ struct ActiveUsers {
         let window = tally.window, day = comparison.today
         let current = [(day, day), (day - 6, day), (day - 29, day)].map { ActivityMask(from: $0.0, to: $0.1, window: window) }
         let cutSpans = [comparison.yesterdayToTheSameTime, comparison.rangeBefore(7), comparison.rangeBefore(30),
-                        PeriodComparison.Span(from: comparison.range(30).from - 86_400, through: comparison.nowSeconds - 86_400)]
+                        comparison.range(30, endingDaysAgo: 1)]
         let cut = tally.events.activeBeforeCut
         let usable = cut.at == comparison.nowSeconds
         let parts = cutSpans.map { span -> (mask: ActivityMask?, cutDay: Int) in
@@ -117,7 +117,7 @@ struct ActiveUsers {
             return (ActivityMask(from: days.first, to: days.last, window: window), days.cutDay)
         }
         var counts = [Int](repeating: 0, count: current.count), earlier = [Int](repeating: 0, count: parts.count)
-        var known = parts.map { usable && cut.days[$0.cutDay] != nil }
+        let known = parts.map { usable && cut.days[$0.cutDay] != nil }
         let words = tally.events.activeDays
         for slot in 0..<tally.users.slots.count {
             for (index, mask) in current.enumerated() where mask?.matches(words, slot: slot) == true { counts[index] += 1 }
@@ -127,7 +127,6 @@ struct ActiveUsers {
                 }
             }
         }
-        if !usable { known = known.map { _ in false } }
         (today, week, month) = (counts[0], counts[1], counts[2])
         func value(_ index: Int) -> Int? { known[index] ? earlier[index] : nil }
         (yesterdaySoFar, weekBefore, monthBefore, monthToYesterday) = (value(0), value(1), value(2), value(3))

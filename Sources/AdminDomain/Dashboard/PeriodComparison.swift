@@ -32,7 +32,9 @@ struct PeriodComparison {
     /// The last `days` days, today so far included.
     func range(_ days: Int) -> Span { Span(from: Self.start(of: today - days + 1), through: nowSeconds) }
     /// The `days` days before `range(days)`, up to the same time of day.
-    func rangeBefore(_ days: Int) -> Span { shifted(range(days), days: days) }
+    func rangeBefore(_ days: Int) -> Span { range(days, endingDaysAgo: days) }
+    /// `range(days)` as it was `back` days ago, at this time of day.
+    func range(_ days: Int, endingDaysAgo back: Int) -> Span { shifted(range(days), days: back) }
 
     private func shifted(_ span: Span, days: Int) -> Span {
         Span(from: span.from - Int64(days) * 86_400, through: span.through - Int64(days) * 86_400)
