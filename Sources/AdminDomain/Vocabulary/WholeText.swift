@@ -8,22 +8,20 @@ import GRDB
 /// here; invalid UTF-8 is repaired as for text.
 extension Row {
     func wholeText(_ column: String) throws -> String? {
-        let value: DatabaseValue = self[column]
-        switch value.storage {
-        case .null: return nil
-        case let .blob(data): return String(decoding: data, as: UTF8.self)
-        case let .string(text): return text
-        default: return try decode(forColumn: column)
-        }
+        try Self.whole(self[column]) { try decode(forColumn: column) }
     }
 
     func wholeText(atIndex index: Int) throws -> String? {
-        let value: DatabaseValue = self[index]
+        try Self.whole(self[index]) { try decode(atIndex: index) }
+    }
+
+    /// A blob (what the cast makes) as UTF-8; anything else as GRDB decodes it.
+    private static func whole(_ value: DatabaseValue, otherwise: () throws -> String?) rethrows -> String? {
         switch value.storage {
         case .null: return nil
         case let .blob(data): return String(decoding: data, as: UTF8.self)
         case let .string(text): return text
-        default: return try decode(atIndex: index)
+        default: return try otherwise()
         }
     }
 

@@ -87,8 +87,8 @@ struct ComposerForm: QueryForm {
         if segment.documentType != nil, segment.documentsExpiringWithinDays == nil {
             reader.problem("A document type needs a number of days: documents of that type expiring within how many days?")
         }
-        if let from = segment.signedUpFrom, let to = segment.signedUpTo, to < from {
-            reader.problem("The sign-up range ends before it starts.")
+        if let sentence = DayRange(from: segment.signedUpFrom, to: segment.signedUpTo).reversedSentence("The sign-up range") {
+            reader.problem(sentence)
         }
         var schedule = CampaignSchedule.now
         switch reader.choice("when", "time to send", in: Self.whens.map(\.value)) {
