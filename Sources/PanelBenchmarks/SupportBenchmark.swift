@@ -89,6 +89,10 @@ public enum SupportBenchmark {
         try await measure("activity idle, premium, ios: first page + size", min(iterations, 20)) { _ in
             _ = try await PageRendering.activityList(query: ["bucket": "idle", "plan": "premium", "platform": "ios"], services: services)
         }
+        // A filter almost nobody matches: the page reads on to its whole candidate budget.
+        try await measure("activity sparse (active, suspended, premium)", min(iterations, 10)) { _ in
+            _ = try await PageRendering.activityList(query: ["bucket": "active", "plan": "premium", "status": "suspended"], services: services)
+        }
 
         // The export: every inactive user as CSV lines into a sink, memory sampled per chunk.
         let before = residentBytes()
