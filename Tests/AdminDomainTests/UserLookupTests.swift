@@ -147,6 +147,9 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
         #expect(spaced.searched == .name && spaced.users.map(\.id) == [zoe])
         let maxID = try await DatabaseQueue(path: temp.path).read { db in try Int.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 0 }
         #expect((spaced.scanned ?? 0) <= maxID, "it looked through the ids there are, not a whole slice")
+        // A pasted NUL is no text: it finds nobody rather than every name.
+        #expect(try await recognised("\u{0}").users.isEmpty)
+        #expect(try await recognised("zoë\u{0}o'neil").users.map(\.id) == [zoe], "a control character stands for a space")
         // One word that starts no email is looked for among names.
         let word = try await recognised("O'NEIL")
         #expect(word.searched == .email && word.users.map(\.email) == ["o'neil@odd.test"], "an email starts with it")

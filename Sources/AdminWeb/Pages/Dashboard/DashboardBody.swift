@@ -57,11 +57,16 @@ struct HeadlineCard: HTMLComponent {
         guard let comparedWith = figure.comparedWith, let value = current, let previous = figure.previous else {
             return figure.comparedWith == nil ? "No earlier figure to compare with." : "Nothing to compare with."
         }
-        let before = if let trend = figure.trend {
-            " \(comparedWith), counting \(trend.basis) (\(Self.text(value, figure.format)) now against \(Self.text(previous, figure.format)) then)"
-        } else {
-            " \(comparedWith) (\(Self.text(previous, figure.format)))"
+        // A figure without history of its own changes as its basis does: the card says so
+        // and gives the basis's own figures, which are not the one above.
+        if let trend = figure.trend {
+            let arrow = value == previous ? "= " : value > previous ? "▲ " : "▼ "
+            let points = String(format: "%.1f", abs(value - previous) * 100)
+            return arrow + (value == previous ? "The same" : "\(points) points \(value > previous ? "higher" : "lower")")
+                + " by \(trend.basis) (\(Self.text(value, figure.format)) of users now, \(Self.text(previous, figure.format)) "
+                + comparedWith.replacingOccurrences(of: "than ", with: "") + "). The figure above keeps no history of its own."
         }
+        let before = " \(comparedWith) (\(Self.text(previous, figure.format)))"
         if value == previous { return "= The same as" + before.replacingOccurrences(of: " than ", with: " ") }
         let arrow = value > previous ? "▲ " : "▼ "
         switch figure.format {

@@ -69,7 +69,7 @@ private struct AccountPanel: HTMLComponent {
                 dt { "Locale" }; dd { account.locale }
                 dt { "Signed up" }; dd { Format.stored(time: account.createdAt) }
                 dt { "Last active" }; dd { account.lastActiveAt.map(Format.stored(time:)) ?? "never" }
-                dt { "Email verified" }; dd { account.emailVerifiedAt ?? "no" }
+                dt { "Email verified" }; dd { account.emailVerifiedAt.map(Format.stored(time:)) ?? "no" }
                 dt { "Household" }
                 dd {
                     if let household = profile.household {
@@ -183,7 +183,7 @@ private struct ItemTable: HTMLComponent {
                              TableCell(item.daysRemaining.map { String($0) } ?? "?", class: "state"), TableCell(item.category)]
                 cells += food ? [TableCell(item.storage ?? ""), TableCell(item.quantity ?? "")] : [TableCell(item.maskedNumber ?? "")]
                 cells.append(TableCell(Format.stored(time: item.createdAt)))
-                if food { cells.append(TableCell(item.consumedAt ?? "")) }
+                if food { cells.append(TableCell(item.consumedAt.map(Format.stored(time:)) ?? "")) }
                 return TableRow(cells, class: "state-\(item.state.rawValue)")
             }).content
     }
@@ -207,8 +207,8 @@ private struct DevicesPanel: HTMLComponent {
                 headings: ["Platform", "App", "OS", "Push permission", "Push token", "Known dead", "Added", "Last seen"],
                 rows: devices.map { device in
                     ["\(device.platform) (\(device.pushProvider))", device.appVersion ?? "", device.osVersion ?? "",
-                     device.pushPermission.description, device.maskedToken ?? "none", Self.deadness(device), device.createdAt,
-                     device.lastSeenAt]
+                     device.pushPermission.description, device.maskedToken ?? "none", Self.deadness(device), Format.stored(time: device.createdAt),
+                     Format.stored(time: device.lastSeenAt)]
                 })
         }
     }
@@ -253,7 +253,7 @@ private struct SubscriptionsPanel: HTMLComponent {
                 headings: ["Plan", "Status", "Store", "Price", "Started", "Period ends", "Cancelled"],
                 rows: subscriptions.map { sub in
                     [sub.planType, sub.status.description, sub.store, Format.money(cents: sub.priceCents, currency: sub.currency),
-                     sub.startedAt, sub.currentPeriodEnd, sub.cancelledAt ?? ""]
+                     Format.stored(time: sub.startedAt), Format.stored(time: sub.currentPeriodEnd), sub.cancelledAt.map(Format.stored(time:)) ?? ""]
                 })
         }
     }
@@ -275,7 +275,8 @@ private struct RemindersPanel: HTMLComponent {
                 headings: ["Item", "Days before", "Scheduled for", "Status", "Sent", "Opened"],
                 rows: reminders.map { reminder in
                     ["\(reminder.itemName ?? "(deleted)") (\(reminder.itemKind))", String(reminder.daysBefore),
-                     reminder.scheduledFor, reminder.status.description, reminder.sentAt ?? "", reminder.openedAt ?? ""]
+                     Format.stored(time: reminder.scheduledFor), reminder.status.description, reminder.sentAt.map(Format.stored(time:)) ?? "",
+                     reminder.openedAt.map(Format.stored(time:)) ?? ""]
                 })
         }
     }
@@ -290,6 +291,6 @@ struct ActivityTable: HTMLComponent {
         DataTable(
             caption: events.isEmpty ? "No activity." : caption,
             headings: ["When (UTC)", "What", "Platform", "Detail"],
-            rows: events.map { [$0.createdAt, $0.kind, $0.platform?.description ?? "", String(($0.detail ?? "").prefix(200))] }).content
+            rows: events.map { [Format.stored(time: $0.createdAt), $0.kind, $0.platform?.description ?? "", String(($0.detail ?? "").prefix(200))] }).content
     }
 }
