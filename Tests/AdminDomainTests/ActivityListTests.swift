@@ -18,6 +18,12 @@ import TestSupport
             (800_003, SQLiteTime.string(Self.now.addingTimeInterval(-30 * 86_400))),
             (800_004, SQLiteTime.string(Self.now.addingTimeInterval(-30 * 86_400 - 1))),
             (800_005, nil),
+            // Clocks far off, and text that is no time: in no bucket.
+            (800_006, SQLiteTime.string(Self.now.addingTimeInterval(86_400 - 1))),
+            (800_007, SQLiteTime.string(Self.now.addingTimeInterval(86_400))),
+            (800_008, "2031-05-05 10:00:00"),
+            (800_009, "yesterday"),
+            (800_010, "2026-13-45 99:99:99"),
         ]
         try await DatabaseQueue(path: temp.path).write { db in
             for (id, stamp) in stamps { try insertUser(db, id: id, email: "edge\(id)@edge.test", lastActive: stamp) }
@@ -38,11 +44,23 @@ import TestSupport
     }
 
     static let directSQL: [ActivityBucket: String] = [
-        .active: "last_active_at >= datetime(:now, '-7 days')",
+        .active: "last_active_at >= datetime(:now, '-7 days') AND last_active_at < datetime(:now, '+1 day')",
         .idle: "last_active_at >= datetime(:now, '-30 days') AND last_active_at < datetime(:now, '-7 days')",
         .inactive: "last_active_at < datetime(:now, '-30 days')",
         .never: "last_active_at IS NULL",
     ]
+
+    /// A last activity a day or more ahead, or no time at all, is in none of the lists; one
+    /// just under a day ahead is active.
+    @Test func farOffAndUnreadableLastActivitiesAreInNoList() async throws {
+        defer { temp.remove() }
+        var listed: [Int64: ActivityBucket] = [:]
+        for bucket in ActivityBucket.allCases {
+            for user in try await walk(ActivityListQuery(UserFilter(bucket: bucket))) { listed[user.id] = bucket }
+        }
+        #expect(listed[800_006] == .active)
+        for id: Int64 in [800_007, 800_008, 800_009, 800_010] { #expect(listed[id] == nil, "\(id)") }
+    }
 
     @Test(arguments: ActivityBucket.allCases)
     func bucketsMatchDirectSQLAtTheirBoundaries(bucket: ActivityBucket) async throws {

@@ -70,6 +70,29 @@ import TestSupport
         }
     }
 
+    /// Users whose last activity is far ahead or no time are in no list, and the page says
+    /// how many there are rather than leaving the lists short without a word.
+    @Test func usersInNoListAreCountedOnThePage() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await DatabaseQueue(path: panel.temp.path).write { db in
+            try db.execute(sql: """
+                INSERT INTO users (id, email, password_hash, created_at, last_active_at) VALUES
+                  (910001, 'ahead@odd.test', 'x', '2026-01-01 00:00:00', '2031-05-05 10:00:00'),
+                  (910002, 'notime@odd.test', 'x', '2026-01-01 00:00:00', 'yesterday')
+                """)
+        }
+        await panel.services.dashboard.refresh(full: true)
+        let snapshot = try await panel.services.dashboard.snapshot()
+        #expect(snapshot.totalUsers - snapshot.usersByActivity.values.reduce(0, +) == 2)
+        try await panel.test { client in
+            let session = try await panel.signIn(client)
+            let page = try await client.get("/activity", cookie: session)
+            #expect(page.text.contains("2 users have a last activity more than a day ahead of now, or one that is no time"))
+            #expect(!page.text.contains("ahead@odd.test"), "not among the active")
+        }
+    }
+
     @Test func aPageStoppedOnItsBudgetExplainsItsNextLink() {
         let viewer = Viewer(identity: StaffIdentity(adminID: 1, email: "boss@example.com", role: .admin, hasTwoFactor: true), csrfToken: "t")
         let model = ActivityListModel(

@@ -3,7 +3,9 @@ import GRDB
 
 /// Users by how recently they used the app, from `users.last_active_at` (UTC):
 /// active since 7 days ago (the dashboard's definition), idle from 30 to 7 days ago,
-/// inactive before that, never active when it is NULL.
+/// inactive before that, never active when it is NULL. A last activity a day or more
+/// ahead of now, or text that sorts after every time ("yesterday", "2026-13-45"), is in
+/// no bucket: a clock that far off says nothing about when the user was last seen.
 public enum ActivityBucket: String, CaseIterable, Sendable {
     case active, idle, inactive, never
 
@@ -21,11 +23,16 @@ public enum ActivityBucket: String, CaseIterable, Sendable {
         let week = SQLiteTime.string(now.addingTimeInterval(-7 * 86_400))
         let month = SQLiteTime.string(now.addingTimeInterval(-30 * 86_400))
         return switch self {
-        case .active: SQLCondition("u.last_active_at >= :week", ["week": week])
+        case .active: SQLCondition("u.last_active_at >= :week AND u.last_active_at < :ahead", ["week": week, "ahead": Self.aheadFrom(now: now)])
         case .idle: SQLCondition("u.last_active_at >= :month AND u.last_active_at < :week", ["week": week, "month": month])
         case .inactive: SQLCondition("u.last_active_at < :month", ["month": month])
         case .never: SQLCondition("u.last_active_at IS NULL")
         }
+    }
+
+    /// Last activities from here on are in no bucket: a day ahead of now.
+    public static func aheadFrom(now: Date) -> String {
+        SQLiteTime.string(now.addingTimeInterval(86_400))
     }
 }
 

@@ -104,8 +104,9 @@ struct DashboardComparison {
                                   GROUP BY household_id HAVING COUNT(*) > 1)
             """)
         // The activity lists' count, as of the last full count (as the card says).
-        let active = try expected.int("SELECT COUNT(*) FROM users WHERE status <> 'deleted' AND last_active_at >= ?",
-                                      [SQLiteTime.string(snapshot.countedAt.addingTimeInterval(-7 * 86_400))])
+        let active = try expected.int("SELECT COUNT(*) FROM users WHERE status <> 'deleted' AND last_active_at >= ? AND last_active_at < ?",
+                                      [SQLiteTime.string(snapshot.countedAt.addingTimeInterval(-7 * 86_400)),
+                                       SQLiteTime.string(snapshot.countedAt.addingTimeInterval(86_400))])
         for range in DashboardRange.allCases {
             let then = try expected.date(today, plus: -range.days)
             let usersThen = try expected.usersThen(then)

@@ -7,6 +7,8 @@ struct ActivityListModel: PageModel {
     let size: ListSize?
     let page: ActivityPage?
     let problems: [String]
+    /// Users in no bucket at the last full count (a last activity far ahead, or no time).
+    var outsideEveryList = 0
 
     static func load(_ services: PanelServices, _ form: ActivityForm) async throws -> ActivityListModel {
         let (query, cursor, problems) = form.query
@@ -16,8 +18,12 @@ struct ActivityListModel: PageModel {
         let lists = ActivityLists(database: services.database)
         async let page = lists.page(query, after: cursor)
         let (counted, shown) = (try await size(services, query.filter), try await page)
-        return ActivityListModel(form: form, query: query, size: reconciled(counted, with: shown, isFirstPage: cursor == nil),
-                                 page: shown, problems: problems)
+        var model = ActivityListModel(form: form, query: query, size: reconciled(counted, with: shown, isFirstPage: cursor == nil),
+                                      page: shown, problems: problems)
+        if let snapshot = await services.dashboard.latest() {
+            model.outsideEveryList = max(0, snapshot.totalUsers - snapshot.usersByActivity.values.reduce(0, +))
+        }
+        return model
     }
 
     /// An estimate never contradicts the rows shown: a first page that is the whole list is

@@ -35,6 +35,12 @@ struct ActivityListView: HTMLComponent {
                 button(.type("submit"), .class("primary")) { "Show" }
                 a(.href(SiteURL.activityCSV(fields).href), .class("download")) { "Download CSV" }
             }
+            if model.outsideEveryList > 0 {
+                p(.class("muted")) {
+                    Format.count(model.outsideEveryList, "user has", "users have")
+                        + " a last activity more than a day ahead of now, or one that is no time: none of these lists holds them (search finds them)."
+                }
+            }
             for problem in model.problems { p(.class("notice error"), .role("alert")) { problem } }
             if let size = model.size, let page = model.page {
                 section(.class("panel")) {
