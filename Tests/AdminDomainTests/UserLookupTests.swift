@@ -147,6 +147,12 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
         #expect(spaced.searched == .name && spaced.users.map(\.id) == [zoe])
         let maxID = try await DatabaseQueue(path: temp.path).read { db in try Int.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 0 }
         #expect((spaced.scanned ?? 0) <= maxID, "it looked through the ids there are, not a whole slice")
+        // Any case in any script, and a stored run of spaces, match as typed.
+        for text in ["ZOË O'NEIL", "zoë o'neil", "Zoe\u{0308} O'Neil"] {
+            #expect(try await recognised(text).users.map(\.id) == [zoe], "\(text)")
+        }
+        try await DatabaseQueue(path: temp.path).write { db in try insertUser(db, id: 900_200, email: "e.m@odd.test", name: "Élodie  Müller") }
+        #expect(try await recognised("élodie müller").users.map(\.id) == [900_200])
         // A pasted NUL is no text: it finds nobody rather than every name.
         #expect(try await recognised("\u{0}").users.isEmpty)
         #expect(try await recognised("zoë\u{0}o'neil").users.map(\.id) == [zoe], "a control character stands for a space")
@@ -172,7 +178,8 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
     @Test func searchQueriesUseAnIndex() async throws {
         defer { temp.remove() }
         let plans = try await DatabaseQueue(path: temp.path).read { db in
-            [
+            db.add(function: TypedText.sqlFolded)
+            return [
                 try queryPlan(db, UserDirectory.emailPrefixSQL(columns: UserSummary.columnsWithItemCount), ["prefix": "a", "upper": "a\u{10FFFF}", "after": "", "limit": 26]),
                 try queryPlan(db, "SELECT \(UserSummary.columnsWithItemCount) FROM users u WHERE u.id = ?", [1]),
                 try queryPlan(db, UserDirectory.nameSliceSQL, [1, 100, "x", 25]),

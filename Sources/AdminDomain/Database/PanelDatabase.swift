@@ -110,6 +110,7 @@ public struct PanelDatabase: Sendable {
         readerConfig.prepareDatabase { db in
             try db.execute(sql: "PRAGMA query_only = 1")
             db.add(function: DeadTokens.sqlHash)
+            db.add(function: TypedText.sqlFolded)
             for function in SendTime.functions { db.add(function: function) }
         }
         let reader = try DatabasePool(path: path, configuration: readerConfig)

@@ -143,10 +143,10 @@ public struct UserDirectory: Sendable {
         text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
-    /// Display names contain `text` (ASCII letters in any case), newest users first, looking
+    /// Display names contain `text` (in any case, any script), newest users first, looking
     /// at a bounded slice of users per page; the cursor is the id the scan reached.
     private func byName(_ text: String, startBelow: Int64?) async throws -> UserSearchResult {
-        let started = Date()
+        let started = Date(), folded = Data(TypedText.folded(text).utf8)
         var upper: Int64
         if let startBelow {
             upper = startBelow
@@ -159,7 +159,7 @@ public struct UserDirectory: Sendable {
         repeat {
             let (lower, below, wanted) = (max(1, upper - Self.nameScanSlice), upper, Self.pageSize - found.count)
             let slice = try await database.read { db in
-                try UserSummary.fetchAll(db, sql: Self.nameSliceSQL, arguments: [lower, below, text, wanted])
+                try UserSummary.fetchAll(db, sql: Self.nameSliceSQL, arguments: [lower, below, folded, wanted])
             }
             found += slice
             // A full page may end inside the slice: the next page starts below its last row.
@@ -177,7 +177,7 @@ public struct UserDirectory: Sendable {
     /// One slice of a name scan: a range of the primary key.
     static let nameSliceSQL = """
         SELECT \(UserSummary.columns) FROM users u
-        WHERE u.id >= ? AND u.id < ? AND instr(lower(u.display_name), lower(?)) > 0
+        WHERE u.id >= ? AND u.id < ? AND instr(panel_folded(CAST(u.display_name AS BLOB)), ?) > 0
         ORDER BY u.id DESC LIMIT ?
         """
 
