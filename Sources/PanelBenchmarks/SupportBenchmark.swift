@@ -62,6 +62,10 @@ public enum SupportBenchmark {
         try await measure("display name search (one page)", min(sample.count, 50)) { index in
             _ = try await directory.search(UserSearchQuery(field: .name, text: String(sample[index].1.prefix(3))))
         }
+        // A name nobody has: the scan reads its whole budget (rows or time), folding each name.
+        try await measure("display name search, no match", min(sample.count, 20)) { _ in
+            _ = try await directory.search(UserSearchQuery(field: .name, text: "Zyxwvütsr Qponm"))
+        }
         try await measure("profile page, typical user", sample.count) { index in
             try await renderProfile(id: sample[index].0, services: services)
         }
