@@ -43,7 +43,7 @@ public final class PanelProcess {
         process.standardOutput = log
         process.standardError = log
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try await ProcessLaunch.runOffThePool(process)
         let clock = ContinuousClock()
         let giveUp = clock.now + .seconds(60)
         while clock.now < giveUp {

@@ -5,29 +5,7 @@ import TestSupport
 
 /// Runs `admin-panel` with `input` on standard input (none when nil).
 func runPanel(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    if !environment.isEmpty {
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-    }
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    if let input {
-        let pipe = Pipe()
-        process.standardInput = pipe
-        try process.run()
-        pipe.fileHandleForWriting.write(Data(input.utf8))
-        try pipe.fileHandleForWriting.close()
-    } else {
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-    }
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    try ChildProcess.run(executable, arguments, input: input, environment: environment)
 }
 
 @Suite struct BadDatabasePaths {

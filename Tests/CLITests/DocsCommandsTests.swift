@@ -238,19 +238,8 @@ import TestSupport
     // MARK: Running the binaries
 
     static func run(_ binary: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Help and usage errors are a few kilobytes: reading one pipe after the other is safe.
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout + stderr, as: UTF8.self))
+        let result = try ChildProcess.run(binary, arguments)
+        return (result.status, result.stdout + result.stderr)
     }
 
     /// `term` in `text` as a whole: not followed by a letter, a digit or `-`, so that

@@ -1,4 +1,5 @@
 import Foundation
+import PanelLoad
 import Testing
 import TestSupport
 
@@ -34,7 +35,7 @@ import TestSupport
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunch.run(process)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let manifest = try JSONDecoder().decode(Manifest.self, from: data)
