@@ -53,6 +53,9 @@ import TestSupport
                 #expect(Self.visibleText(page.text).contains(sentence), "\(query)")
                 #expect(page.text.contains("href=\"/users/\(id)\""), "\(query) finds #\(id)")
             }
+            // A pasted NUL is no text: the page searches nothing rather than "emails starting with “”".
+            let nul = try await client.get("/users?q=%00", cookie: session)
+            #expect(nul.status == .ok && !Self.visibleText(nul.text).contains("Searched"))
             // An id chosen but not typed is refused with a sentence, not searched as something else.
             let refused = try await client.get("/users?by=id&q=ann", cookie: session)
             #expect(refused.status == .badRequest && refused.text.contains("A user id is a number, such as 123 or #123"))

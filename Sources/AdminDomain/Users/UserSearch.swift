@@ -66,11 +66,7 @@ public struct UserDirectory: Sendable {
     }
 
     public func search(_ query: UserSearchQuery) async throws -> UserSearchResult {
-        // Control characters cannot be typed into the box, so they count as spaces: a pasted
-        // NUL would make SQLite's instr() look for nothing and match every name.
-        let text = TypedText.trimmed(String(String.UnicodeScalarView(query.text.unicodeScalars.map {
-            $0.properties.generalCategory == .control ? " " : $0
-        })))
+        let text = TypedText.trimmed(query.text)
         let field = query.field ?? UserSearchField.recognised(in: text)
         var result: UserSearchResult
         if text.isEmpty || text.utf8.count > 320 {

@@ -6,8 +6,11 @@ import GRDB
 /// joiners, word joiners, byte-order marks). What is inside is kept as typed.
 public enum TypedText {
     /// Also composed (NFC): "á" pasted as "a" and a combining accent matches the "á" stored.
+    /// Control characters cannot be typed into a box, so they count as spaces: a pasted NUL
+    /// would otherwise make SQLite's instr() look for nothing and match every name.
     public static func trimmed(_ text: some StringProtocol) -> String {
-        text.trimmingCharacters(in: padding).precomposedStringWithCanonicalMapping
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+            .trimmingCharacters(in: padding).precomposedStringWithCanonicalMapping
     }
 
     /// For matching names in any case, in any script, spaced as typed: composed,
