@@ -18,8 +18,11 @@ public struct CampaignTexts: Sendable {
         public let title: String
         public let body: String
         public let template: String?
+        /// Which of the campaign's messages: texts are read once per campaign and variant.
+        public let variant: MessageVariant
 
-        public init(key: Int64, campaignID: Int64, userID: Int64, title: String, body: String, template: String?) {
+        public init(key: Int64, campaignID: Int64, userID: Int64, title: String, body: String, template: String?, variant: MessageVariant = .a) {
+            self.variant = variant
             self.key = key
             self.campaignID = campaignID
             self.userID = userID
@@ -48,7 +51,8 @@ public struct CampaignTexts: Sendable {
     /// read, each placeholder gets its fallback ("Hi there") rather than no push at all.
     func render(_ claimed: [ClaimedDelivery]) async -> [Int64: (title: String, body: String)] {
         let wanted = claimed.map {
-            Wanted(key: $0.rowID, campaignID: $0.campaignID, userID: $0.userID, title: $0.title, body: $0.body, template: $0.template)
+            Wanted(key: $0.rowID, campaignID: $0.campaignID, userID: $0.userID, title: $0.title, body: $0.body, template: $0.template,
+                   variant: $0.variant)
         }
         return await fill(wanted).mapValues { ($0.title, $0.body) }
     }
@@ -56,18 +60,19 @@ public struct CampaignTexts: Sendable {
     /// By `key`; missing when the campaign's text cannot be read (see above). Recipients'
     /// values are read as of `now`: the items that count are those expiring within a week of it.
     public func fill(_ wanted: [Wanted], now: Date = Date()) async -> [Int64: Filled] {
-        var texts: [Int64: CampaignText] = [:]
-        for item in wanted where texts[item.campaignID] == nil {
-            texts[item.campaignID] = try? CampaignText(title: item.title, body: item.body, template: item.template, library: library)
+        var texts: [String: CampaignText] = [:]
+        func key(_ item: Wanted) -> String { "\(item.campaignID)/\(item.variant.rawValue)" }
+        for item in wanted where texts[key(item)] == nil {
+            texts[key(item)] = try? CampaignText(title: item.title, body: item.body, template: item.template, library: library)
         }
         guard !texts.isEmpty else { return [:] }
         // Only recipients whose text depends on them (a tag, or a template in several
         // languages) are read: a text the same for everyone needs no one's values.
-        let readFor = wanted.filter { texts[$0.campaignID]?.dependsOnRecipient == true }.map(\.userID)
+        let readFor = wanted.filter { texts[key($0)]?.dependsOnRecipient == true }.map(\.userID)
         let users = (try? await RecipientValues.load(readFor, in: database, now: now)) ?? [:]
         var filled: [Int64: Filled] = [:]
         for item in wanted {
-            guard let text = texts[item.campaignID] else { continue }
+            guard let text = texts[key(item)] else { continue }
             let recipient = users[item.userID]
             let rendered = text.render(locale: recipient?.locale ?? "en", values: recipient?.values ?? [:])
             filled[item.key] = Filled(title: rendered.title, body: rendered.body, isPersonal: text.isPersonal)

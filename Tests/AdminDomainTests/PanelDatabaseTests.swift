@@ -76,10 +76,11 @@ import TestSupport
              try Int.fetchAll(db, sql: "SELECT version FROM panel_schema_version"),
              try Int.fetchOne(db, sql: "PRAGMA user_version"))
         }
-        #expect(tables == ["panel_admins", "panel_audit_log", "panel_campaigns", "panel_dead_tokens", "panel_deliveries",
+        #expect(tables == ["panel_admins", "panel_audit_log", "panel_campaign_members", "panel_campaign_reports", "panel_campaign_variants",
+                           "panel_campaigns", "panel_dead_tokens", "panel_deliveries",
                            "panel_login_challenges", "panel_login_throttle", "panel_receipt_reader",
                            "panel_recovery_codes", "panel_schema_version", "panel_sessions", "panel_test_users", "panel_two_factor"])
-        #expect(versions == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+        #expect(versions == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
         #expect(userVersion == 0)
         #expect(try await database.read { try $0.tableExists("grdb_migrations") } == false)
     }

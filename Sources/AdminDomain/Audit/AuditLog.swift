@@ -46,6 +46,8 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case campaignDeleted = "campaign_deleted"
     case campaignTestSent = "campaign_test_sent"
     case campaignTestRefused = "campaign_test_refused"
+    case campaignWinnerChosen = "campaign_winner_chosen"
+    case campaignReportExported = "campaign_report_exported"
     case testUserAdded = "test_user_added"
     case testUserRemoved = "test_user_removed"
     case testUsersViewed = "test_users_viewed"

@@ -13,6 +13,7 @@ extension Campaigns {
                   send_at = ?, local_time = ?, name = ? WHERE id = ?
                 """, arguments: [draft.title, draft.body, draft.deepLink, draft.timeToLive, draft.segment.storedText, draft.template, draft.perSecond,
                                  draft.schedule.plannedAt.map(SQLiteTime.string), draft.schedule.localTime?.description, draft.name, id])
+            try Self.storeExperiment(draft.experiment, of: id, in: db)
             try AuditLog.insert(actor.entry(.campaignEdited, target: "campaign:\(id)", detail: String(draft.title.prefix(200))), now: now, in: db)
         }
     }
@@ -26,7 +27,7 @@ extension Campaigns {
         if case .at(let date) = schedule, date <= now { schedule = .now }
         let copy = CampaignDraft(title: original.title, body: original.body, deepLink: original.deepLink, timeToLive: original.timeToLive,
                                  segment: segment, template: original.template, perSecond: original.perSecond, schedule: schedule,
-                                 name: String("Copy of \(original.displayName)".prefix(Self.nameLimit)))
+                                 name: String("Copy of \(original.displayName)".prefix(Self.nameLimit)), experiment: original.experiment)
         return try await database.write { db in
             try Self.insert(copy, by: actor, action: .campaignDuplicated, detail: "copy of campaign #\(id)", now: now, in: db)
         }

@@ -12,6 +12,8 @@ public struct CampaignProgress: Sendable, Equatable, Codable {
     public var queued = 0
     /// Queued for later: quiet hours, a local time, a scheduled time, a retry.
     public var waiting = 0
+    /// Of those waiting, the rest of a winner test's audience, until the winner is chosen.
+    public var heldForWinner = 0
     public var sending = 0
     public var accepted = 0
     public var failed = 0
@@ -76,6 +78,12 @@ public struct CampaignProgress: Sendable, Equatable, Codable {
                 WHERE campaign_id = ? AND state IN (\(DeliveryState.sql(DeliveryState.waiting))) AND due_at > ?
                 """, arguments: [id, SQLiteTime.string(now)]) ?? 0
             progress.queued -= progress.waiting
+            if progress.waiting > 0 {
+                progress.heldForWinner = try Int.fetchOne(db, sql: """
+                    SELECT COUNT(*) FROM panel_deliveries INDEXED BY panel_deliveries_due
+                    WHERE campaign_id = ? AND state IN (\(DeliveryState.sql(DeliveryState.waiting))) AND due_at = ?
+                    """, arguments: [id, Campaigns.heldForWinner]) ?? 0
+            }
         }
         if progress.failed > 0 {
             progress.failureReasons = try Row.fetchAll(db, sql: """

@@ -19,19 +19,24 @@ public struct CampaignPushOfUser: Sendable, Equatable {
     public let updatedAt: String
     /// When a push still waiting goes out (its recipient's quiet hours end, or the schedule).
     public let dueAt: String?
+    /// Which of the campaign's messages it carries; nil while it waits for the winner.
+    public var variant: MessageVariant? = nil
 
     /// The newest first, from the (user, updated) index.
     public static func latest(userID: Int64, limit: Int = 20, in database: PanelDatabase) async throws -> [CampaignPushOfUser] {
         try await database.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT q.id, q.campaign_id, COALESCE(NULLIF(c.name, ''), c.title), c.title, c.body, c.template, q.device_id,
-                       q.state, q.receipt, q.updated_at, q.due_at
+                SELECT q.id, q.campaign_id, COALESCE(NULLIF(c.name, ''), c.title), COALESCE(v.title, c.title), COALESCE(v.body, c.body),
+                       CASE WHEN v.variant IS NULL THEN c.template ELSE v.template END, q.device_id,
+                       q.state, q.receipt, q.updated_at, q.due_at, q.variant
                 FROM panel_deliveries q INDEXED BY panel_deliveries_user JOIN panel_campaigns c ON c.id = q.campaign_id
+                LEFT JOIN panel_campaign_variants v ON v.campaign_id = q.campaign_id AND v.variant = q.variant
                 WHERE q.user_id = ? ORDER BY q.updated_at DESC LIMIT ?
                 """, arguments: [userID, limit]).map { row in
                 CampaignPushOfUser(deliveryID: row[0], campaignID: row[1], campaignName: row[2], title: row[3], body: row[4],
                                    template: row[5], deviceID: row[6], userID: userID, state: try row.decode(forColumn: "state"),
-                                   receipt: row[8], updatedAt: row[9], dueAt: row[10])
+                                   receipt: row[8], updatedAt: row[9], dueAt: row[10],
+                                   variant: (row[11] as String?).flatMap(MessageVariant.init(rawValue:)))
             }
         }
     }

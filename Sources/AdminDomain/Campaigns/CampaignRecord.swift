@@ -23,6 +23,20 @@ public struct CampaignRecord: Sendable, Equatable, Identifiable {
     public let schedule: CampaignSchedule
     /// Running totals, for the list: deliveries frozen, accepted, and confirmed by the apps.
     public let totals: Totals
+    /// Holdout, goal, variants B to D and the winner test.
+    public var experiment = CampaignExperiment()
+    /// The variant that went to the rest, once chosen; when, and by whom with which figures.
+    public var winner: Winner?
+
+    public struct Winner: Sendable, Equatable {
+        public let variant: Stored<MessageVariant>
+        public let at: String
+        public let detail: String
+    }
+
+    /// The start of the goal's window: the planned send time, which for a campaign sent at
+    /// once or at each recipient's local time is its launch.
+    public var measuredFrom: Date? { schedule.plannedAt ?? launchedAt.flatMap(SQLiteTime.date) }
 
     public struct Totals: Sendable, Equatable {
         public let audience: Int
@@ -40,7 +54,8 @@ public struct CampaignRecord: Sendable, Equatable, Identifiable {
         static let selection = """
             c.id, c.title, c.body, c.deep_link, c.ttl_seconds, c.segment, c.template, c.per_second, c.status, c.status_detail,
             a.email AS created_by, c.created_at, c.launched_at, c.finished_at, c.send_at, c.local_time,
-            c.audience_count, c.accepted_count, c.received_count, c.opened_count, c.name, c.ignored_receipts
+            c.audience_count, c.accepted_count, c.received_count, c.opened_count, c.name, c.ignored_receipts,
+            c.holdout_percent, c.goal, c.goal_days, c.test_percent, c.winner_wait_hours, c.winner, c.winner_at, c.winner_detail
             """
     }
 }
@@ -66,6 +81,30 @@ extension CampaignRecord {
         schedule = CampaignSchedule(sendAt: row["send_at"], localTime: row["local_time"])
         totals = Totals(audience: row["audience_count"], accepted: row["accepted_count"], received: row["received_count"], opened: row["opened_count"],
                         ignored: row["ignored_receipts"])
+        // A goal this version does not know measures nothing rather than something else.
+        experiment = CampaignExperiment(holdoutPercent: row["holdout_percent"], goal: (row["goal"] as String?).flatMap(CampaignGoal.init(rawValue:)),
+                                        goalDays: row["goal_days"], testPercent: row["test_percent"], winnerWaitHours: row["winner_wait_hours"])
+        if let variant: Stored<MessageVariant> = try row.decode(forColumn: "winner") {
+            winner = Winner(variant: variant, at: row["winner_at"] ?? "", detail: row["winner_detail"] ?? "")
+        }
+    }
+
+    /// Each record's variants B to D, in one read.
+    static func withVariants(_ records: [CampaignRecord], in db: Database) throws -> [CampaignRecord] {
+        guard !records.isEmpty else { return records }
+        var byCampaign: [Int64: [VariantMessage]] = [:]
+        let ids = records.map { String($0.id) }.joined(separator: ",")
+        for row in try Row.fetchAll(db, sql: """
+            SELECT campaign_id, variant, title, body, template FROM panel_campaign_variants WHERE campaign_id IN (\(ids)) ORDER BY campaign_id, variant
+            """) {
+            guard let variant = MessageVariant(rawValue: row[1]) else { continue }
+            byCampaign[row[0], default: []].append(VariantMessage(variant: variant, title: row[2], body: row[3], template: row[4]))
+        }
+        return records.map { record in
+            var record = record
+            record.experiment.variants = byCampaign[record.id] ?? []
+            return record
+        }
     }
 }
 
@@ -75,7 +114,7 @@ extension Campaigns {
             try Row.fetchOne(db, sql: """
                 SELECT \(CampaignRecord.Columns.selection) FROM panel_campaigns c LEFT JOIN panel_admins a ON a.id = c.created_by
                 WHERE c.id = ? AND c.deleted_at IS NULL
-                """, arguments: [id]).map(CampaignRecord.init)
+                """, arguments: [id]).map { try CampaignRecord.withVariants([CampaignRecord(row: $0)], in: db)[0] }
         }
     }
 
@@ -87,6 +126,16 @@ extension Campaigns {
                 SELECT \(CampaignRecord.Columns.selection) FROM panel_campaigns c LEFT JOIN panel_admins a ON a.id = c.created_by
                 WHERE c.id < ? AND c.deleted_at IS NULL AND (? IS NULL OR c.status = ?) ORDER BY c.id DESC LIMIT ?
                 """, arguments: [before ?? Int64.max, status, status, limit]).map(CampaignRecord.init)
+        }
+    }
+
+    /// Launched campaigns whose send time lies in `from..<to`, newest first: the dashboard's.
+    public func launched(from: Date, to: Date, limit: Int = 20) async throws -> [CampaignRecord] {
+        try await database.read { db in
+            try CampaignRecord.withVariants(Row.fetchAll(db, sql: """
+                SELECT \(CampaignRecord.Columns.selection) FROM panel_campaigns c LEFT JOIN panel_admins a ON a.id = c.created_by
+                WHERE c.deleted_at IS NULL AND c.status <> ? AND c.launched_at >= ? AND c.launched_at < ? ORDER BY c.id DESC LIMIT ?
+                """, arguments: [CampaignStatus.draft, SQLiteTime.string(from), SQLiteTime.string(to), limit]).map(CampaignRecord.init), in: db)
         }
     }
 

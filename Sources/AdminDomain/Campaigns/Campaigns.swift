@@ -16,10 +16,14 @@ public struct CampaignDraft: Sendable, Equatable {
     /// Pushes a second at most; nil: the providers' quota.
     public var perSecond: Int?
     public var schedule: CampaignSchedule
+    /// Holdout, goal, variants and winner test: what the report measures.
+    public var experiment: CampaignExperiment
 
     public init(title: String, body: String, deepLink: String? = nil, timeToLive: Int = 86_400, segment: CampaignSegment = CampaignSegment(),
-                template: String? = nil, perSecond: Int? = nil, schedule: CampaignSchedule = .now, name: String? = nil) {
+                template: String? = nil, perSecond: Int? = nil, schedule: CampaignSchedule = .now, name: String? = nil,
+                experiment: CampaignExperiment = CampaignExperiment()) {
         self.name = name
+        self.experiment = experiment
         self.title = title
         self.body = body
         self.deepLink = deepLink
@@ -64,6 +68,7 @@ public struct Campaigns: Sendable {
                              actor.identity?.adminID, SQLiteTime.string(now), draft.template, draft.perSecond,
                              draft.schedule.plannedAt.map(SQLiteTime.string), draft.schedule.localTime?.description, draft.name])
         let id = db.lastInsertedRowID
+        try storeExperiment(draft.experiment, of: id, in: db)
         try AuditLog.insert(actor.entry(action, target: "campaign:\(id)", detail: detail), now: now, in: db)
         return id
     }
@@ -98,6 +103,18 @@ public struct Campaigns: Sendable {
         }
     }
 
+    /// The experiment's columns and its variants, replacing what a draft had.
+    static func storeExperiment(_ experiment: CampaignExperiment, of id: Int64, in db: Database) throws {
+        try db.execute(sql: """
+            UPDATE panel_campaigns SET holdout_percent = ?, goal = ?, goal_days = ?, test_percent = ?, winner_wait_hours = ? WHERE id = ?
+            """, arguments: [experiment.holdoutPercent, experiment.goal, experiment.goalDays, experiment.testPercent, experiment.winnerWaitHours, id])
+        try db.execute(sql: "DELETE FROM panel_campaign_variants WHERE campaign_id = ?", arguments: [id])
+        for variant in experiment.variants where variant.variant != .a {
+            try db.execute(sql: "INSERT INTO panel_campaign_variants (campaign_id, variant, title, body, template) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [id, variant.variant, variant.title, variant.body, variant.template])
+        }
+    }
+
     /// Stops at the first reachable device: a read, however large the segment.
     func hasReachableDevice(_ segment: CampaignSegment, campaign: Int64, now: Date) async throws -> Bool {
         let (from, arguments) = audience.from(segment, now: now, campaign: campaign)
@@ -123,21 +140,43 @@ public struct Campaigns: Sendable {
         }
         let range = SQLCondition("u.id > :after AND u.id <= :upTo")
         let (from, fixed) = audience.from(segment, now: now, campaign: id, extra: [range])
-        let (sendAt, localTime) = try await database.read { db -> (String?, String?) in
-            let row = try Row.fetchOne(db, sql: "SELECT send_at, local_time FROM panel_campaigns WHERE id = ?", arguments: [id])
-            return (row?["send_at"], row?["local_time"])
+        let (sendAt, localTime, draw) = try await database.read { db -> (String?, String?, [DatabaseValue]) in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT send_at, local_time, holdout_percent, test_percent,
+                       1 + (SELECT COUNT(*) FROM panel_campaign_variants WHERE campaign_id = c.id) AS variants
+                FROM panel_campaigns c WHERE id = ?
+                """, arguments: [id])
+            return (row?["send_at"], row?["local_time"], [row?["holdout_percent"] ?? DatabaseValue(value: 0)!, row?["variants"] ?? DatabaseValue(value: 1)!, row?["test_percent"] ?? .null])
         }
+        // The chunk's classified devices once, in a temporary table of the writer's own
+        // connection: the members (a row per reachable user, drawn into holdout, a variant or
+        // the rest) and the deliveries (none for the holdout) are both written from it.
         // Devices over the frequency cap are written too, as `capped`: the campaign's page
         // then shows how many the cap held back, and none of them is ever claimed.
-        let sql = """
-            INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at, detail)
-            SELECT :campaign, did, uid,
-                   CASE WHEN reason = 'reachable' THEN '\(DeliveryState.queued.rawValue)' ELSE '\(DeliveryState.capped.rawValue)' END,
-                   due, :now, CASE WHEN reason = 'reachable' THEN NULL ELSE 'frequency cap when the audience was frozen' END
-            FROM (SELECT d.id AS did, u.id AS uid, (\(audience.classification(now: now, campaign: id).sql)) AS reason,
+        let classify = """
+            INSERT INTO temp.panel_freeze_chunk (did, uid, platform, reason, due, arm)
+            SELECT did, uid, platform, reason, due,
+                   CASE WHEN reason = 'reachable' THEN panel_arm(:campaign, uid, :holdout, :variants, :testPercent) END
+            FROM (SELECT d.id AS did, u.id AS uid, CAST(d.platform AS TEXT) AS platform,
+                         (\(audience.classification(now: now, campaign: id).sql)) AS reason,
                          panel_due_at(:sendAt, u.timezone, s.quiet_start, s.quiet_end, :localTime, :defaultZone) AS due
                   \(from))
             WHERE reason IN ('reachable', '\(Exclusion.frequencyCap.rawValue)')
+            """
+        let members = """
+            INSERT INTO panel_campaign_members (campaign_id, user_id, arm, platform)
+            SELECT \(id), uid, MIN(arm), CASE WHEN MIN(platform) = MAX(platform) THEN COALESCE(MIN(platform), '') ELSE 'both' END
+            FROM temp.panel_freeze_chunk WHERE reason = 'reachable' GROUP BY uid
+            ON CONFLICT (campaign_id, user_id) DO NOTHING
+            """
+        let sql = """
+            INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at, detail, variant)
+            SELECT \(id), did, uid,
+                   CASE WHEN reason = 'reachable' THEN '\(DeliveryState.queued.rawValue)' ELSE '\(DeliveryState.capped.rawValue)' END,
+                   CASE WHEN arm = 'rest' THEN '\(Self.heldForWinner)' ELSE due END, ?,
+                   CASE WHEN reason = 'reachable' THEN NULL ELSE 'frequency cap when the audience was frozen' END,
+                   CASE WHEN arm IN ('a', 'b', 'c', 'd') THEN arm END
+            FROM temp.panel_freeze_chunk WHERE arm IS NOT 'holdout'
             ON CONFLICT (campaign_id, device_id) DO NOTHING
             """
         var report = LaunchReport()
@@ -156,19 +195,28 @@ public struct Campaigns: Sendable {
             warmed = warm(after: upTo, upTo: min(lastUser, upTo + Int64(usersPerChunk)))
             var arguments = fixed
             arguments["campaign"] = id.databaseValue
-            arguments["now"] = SQLiteTime.string(now).databaseValue
             arguments["after"] = after.databaseValue
             arguments["upTo"] = upTo.databaseValue
             arguments["sendAt"] = (sendAt ?? SQLiteTime.string(now)).databaseValue
             arguments["localTime"] = localTime.databaseValue
             arguments["defaultZone"] = defaultTimeZone.databaseValue
+            arguments["holdout"] = draw[0]
+            arguments["variants"] = draw[1]
+            arguments["testPercent"] = draw[2]
             let bound = StatementArguments(arguments)
+            let stamp = SQLiteTime.string(now)
             let written = try await database.write { db -> (Int, Duration)? in
                 let began = ContinuousClock.now
                 // Cancelled meanwhile: write no more.
                 guard try Stored<CampaignStatus>.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [id])?.known == .materialising
                 else { return nil }
-                try db.execute(sql: sql, arguments: bound)
+                try db.execute(sql: """
+                    CREATE TEMP TABLE IF NOT EXISTS panel_freeze_chunk (did INTEGER, uid INTEGER, platform TEXT, reason TEXT, due TEXT, arm TEXT)
+                    """)
+                try db.execute(sql: "DELETE FROM temp.panel_freeze_chunk")
+                try db.execute(sql: classify, arguments: bound)
+                try db.execute(sql: members)
+                try db.execute(sql: sql, arguments: [stamp])
                 let count = db.changesCount
                 try db.execute(sql: "UPDATE panel_campaigns SET materialised_up_to = ?, audience_count = audience_count + ? WHERE id = ?",
                                arguments: [upTo, count, id])
@@ -189,6 +237,9 @@ public struct Campaigns: Sendable {
         report.total = clock.now - started
         return report
     }
+
+    /// The `due_at` of a delivery that waits for its campaign's winner: after every real time.
+    public static let heldForWinner = "9999-12-31 23:59:59"
 
     /// Reads a chunk's users, devices and settings rows, so that its write finds them in memory.
     private func warm(after: Int64, upTo: Int64) -> Task<Void, Never> {

@@ -18,6 +18,8 @@ public struct ClaimedDelivery: Sendable, Equatable {
     public let timeToLive: Int
     /// The campaign's template, whose variant for the recipient's language is sent.
     public let template: String?
+    /// Which of the campaign's messages this is: its title, body and template are that one's.
+    public var variant: MessageVariant = .a
 
     /// What the providers see: `data.delivery_id`, the collapse id and the Android tag.
     public var deliveryID: String { "c\(campaignID)-\(rowID)" }
@@ -101,7 +103,7 @@ public struct DeliveryOutbox: Sendable {
             // Campaign by campaign on (campaign_id, due_at): rows of a paused campaign are
             // never walked past, however many wait.
             let candidates = try db.cachedStatement(sql: """
-                SELECT id, campaign_id, device_id, user_id, attempts FROM panel_deliveries INDEXED BY panel_deliveries_due
+                SELECT id, campaign_id, device_id, user_id, attempts, variant FROM panel_deliveries INDEXED BY panel_deliveries_due
                 WHERE campaign_id = ? AND state IN (\(DeliveryState.sql(DeliveryState.waiting))) AND due_at <= ?
                 ORDER BY due_at LIMIT ?
                 """)
@@ -133,15 +135,22 @@ public struct DeliveryOutbox: Sendable {
             // Compiled once per connection: it runs for every claimed row, inside the write lock.
             let deviceStatement = try db.cachedStatement(sql: "SELECT platform, push_provider, push_token FROM devices WHERE id = ?")
             var claimed: [ClaimedDelivery] = []
-            var content: [Int64: Row] = [:]
+            var content: [String: Row] = [:]
             for row in rows {
                 let campaignID: Int64 = row["campaign_id"]
                 let deviceID: Int64 = row["device_id"]
-                if content[campaignID] == nil {
-                    content[campaignID] = try Row.fetchOne(db, sql: "SELECT title, body, deep_link, ttl_seconds, template FROM panel_campaigns WHERE id = ?",
-                                                           arguments: [campaignID])
+                // A delivery without a variant is the campaign's own message (launched before variants).
+                let variant = (row["variant"] as String?).flatMap(MessageVariant.init(rawValue:)) ?? .a
+                let key = "\(campaignID)/\(variant.rawValue)"
+                if content[key] == nil {
+                    content[key] = try Row.fetchOne(db, sql: variant == .a
+                        ? "SELECT title, body, deep_link, ttl_seconds, template FROM panel_campaigns WHERE id = ?"
+                        : """
+                          SELECT v.title, v.body, c.deep_link, c.ttl_seconds, v.template FROM panel_campaigns c
+                          JOIN panel_campaign_variants v ON v.campaign_id = c.id AND v.variant = ? WHERE c.id = ?
+                          """, arguments: variant == .a ? [campaignID] : [variant, campaignID])
                 }
-                guard let campaign = content[campaignID],
+                guard let campaign = content[key],
                       let device = try Row.fetchOne(deviceStatement, arguments: [deviceID]),
                       let token: String = try device.decode(forColumn: "push_token"), !token.isEmpty
                 else {
@@ -154,7 +163,8 @@ public struct DeliveryOutbox: Sendable {
                     rowID: row["id"], campaignID: campaignID, deviceID: deviceID, userID: row["user_id"],
                     attempt: row["attempts"], token: token,
                     platform: try device.decode(forColumn: "platform"), provider: try device.decode(forColumn: "push_provider"),
-                    title: campaign["title"], body: campaign["body"], deepLink: campaign["deep_link"], timeToLive: campaign["ttl_seconds"], template: campaign["template"]))
+                    title: campaign["title"], body: campaign["body"], deepLink: campaign["deep_link"], timeToLive: campaign["ttl_seconds"], template: campaign["template"],
+                    variant: variant))
             }
             // The last of a campaign may have settled here, unsent.
             for campaign in settledUnsent { try CampaignTransition.finishIfSettled(campaign, now: now, in: db) }

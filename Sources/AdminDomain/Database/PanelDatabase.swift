@@ -83,6 +83,7 @@ public struct PanelDatabase: Sendable {
         writerConfig.prepareDatabase { db in
             db.add(function: DeadTokens.sqlHash)
             for function in SendTime.functions { db.add(function: function) }
+            db.add(function: CampaignDraw.sqlArm)
         }
         let writer: DatabaseQueue
         do {
@@ -112,6 +113,7 @@ public struct PanelDatabase: Sendable {
             db.add(function: DeadTokens.sqlHash)
             db.add(function: TypedText.sqlFolded)
             for function in SendTime.functions { db.add(function: function) }
+            db.add(function: CampaignDraw.sqlArm)
         }
         let reader = try DatabasePool(path: path, configuration: readerConfig)
         return PanelDatabase(reader: reader, writer: writer, path: path)

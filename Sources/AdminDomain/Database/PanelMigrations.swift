@@ -187,6 +187,44 @@ enum PanelMigrations {
           added_at  TEXT NOT NULL
         );
         """),
+        // Measuring what a campaign changed. Each reachable user drawn at the freeze is a
+        // member: held out (never sent to), given a variant, or (with a winner test) one of
+        // the rest, who get the winner once it is chosen. Rows are per user, so the report
+        // compares people, not devices. Variants B to D of the message live beside the
+        // campaign; every delivery records the variant it carries. Rest deliveries wait
+        // with a `due_at` of '9999-12-31 23:59:59' until the winner is chosen. A report
+        // whose window closed is kept as it was last computed.
+        (11, """
+        ALTER TABLE panel_campaigns ADD COLUMN holdout_percent INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE panel_campaigns ADD COLUMN goal TEXT;
+        ALTER TABLE panel_campaigns ADD COLUMN goal_days INTEGER NOT NULL DEFAULT 3;
+        ALTER TABLE panel_campaigns ADD COLUMN test_percent INTEGER;
+        ALTER TABLE panel_campaigns ADD COLUMN winner_wait_hours INTEGER;
+        ALTER TABLE panel_campaigns ADD COLUMN winner TEXT;
+        ALTER TABLE panel_campaigns ADD COLUMN winner_at TEXT;
+        ALTER TABLE panel_campaigns ADD COLUMN winner_detail TEXT;
+        ALTER TABLE panel_deliveries ADD COLUMN variant TEXT;
+        CREATE TABLE panel_campaign_variants (
+          campaign_id  INTEGER NOT NULL REFERENCES panel_campaigns(id),
+          variant      TEXT NOT NULL CHECK (variant IN ('b', 'c', 'd')),
+          title        TEXT NOT NULL,
+          body         TEXT NOT NULL,
+          template     TEXT,
+          PRIMARY KEY (campaign_id, variant)
+        ) WITHOUT ROWID;
+        CREATE TABLE panel_campaign_members (
+          campaign_id  INTEGER NOT NULL,
+          user_id      INTEGER NOT NULL,
+          arm          TEXT NOT NULL CHECK (arm IN ('holdout', 'a', 'b', 'c', 'd', 'rest')),
+          platform     TEXT NOT NULL,
+          PRIMARY KEY (campaign_id, user_id)
+        ) WITHOUT ROWID;
+        CREATE TABLE panel_campaign_reports (
+          campaign_id  INTEGER PRIMARY KEY,
+          as_of        TEXT NOT NULL,
+          report       TEXT NOT NULL
+        );
+        """),
     ]
 
     /// Steps that SQL alone cannot say, run after the SQL of their version.

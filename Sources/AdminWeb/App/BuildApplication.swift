@@ -66,6 +66,10 @@ func backgroundJobs(services: PanelServices, configuration: PanelConfiguration, 
         PeriodicJob(name: "receipt-poller", every: configuration.receiptPollInterval, health: services.health, logger: logger) {
             try await receipts.poll()
         },
+        // Also chooses a winner test's winner when its wait has passed.
+        PeriodicJob(name: "impact-refresher", every: configuration.impactRefreshInterval, health: services.health, logger: logger) { [impact = services.impact] in
+            try await impact.refresh()
+        },
         PeriodicJob(name: "sweeper", every: configuration.sweepInterval, health: services.health, logger: logger) {
             let report = try await sweeper.sweep()
             if report != ExpiredRowSweeper.Report() {

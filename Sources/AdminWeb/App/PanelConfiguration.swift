@@ -45,6 +45,8 @@ public struct PanelConfiguration: Sendable {
     public var banner: String?
     /// How often the app's push receipts are read.
     public var receiptPollInterval: Duration = .seconds(1)
+    /// How often the campaigns' impact reports read what the apps recorded since.
+    public var impactRefreshInterval: Duration = .seconds(2)
     /// How long one live-counts event stream stays open before the browser reconnects.
     public var eventStreamLength: Duration = .seconds(60)
     /// Proxies whose `Forwarded` / `X-Forwarded-For` name the client (`--trusted-proxy`).

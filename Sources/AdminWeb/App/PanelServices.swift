@@ -41,6 +41,8 @@ public struct PanelServices: Sendable {
     public let templates: PushTemplateLibrary
     let templateProblem: String?
     let previews: AudiencePreviews
+    /// Holdout, goal and variant reports of launched campaigns, kept up to date in the background.
+    public let impact: CampaignImpactTracker
     let campaignProgress: CampaignProgressCache
     let testSend: CampaignTestSend
     /// Shown on every page (the demo's "pushes go to the simulator").
@@ -75,6 +77,7 @@ public struct PanelServices: Sendable {
         }
         previews = AudiencePreviews(audience: audience, defaultTimeZone: configuration.defaultTimeZone, database: database, templates: templates)
         campaignProgress = CampaignProgressCache(campaigns: campaigns)
+        impact = CampaignImpactTracker(campaigns: campaigns)
         testSend = CampaignTestSend(database: database, push: configuration.push, templates: templates,
                                     testUsers: TestUsers(database: database, audience: audience))
         banner = configuration.banner

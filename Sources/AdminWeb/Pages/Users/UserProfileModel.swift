@@ -41,7 +41,7 @@ struct UserProfileModel: PageModel {
             let day = SQLiteTime.date(ofDay[0].updatedAt) ?? Date()
             let wanted = ofDay.map {
                 CampaignTexts.Wanted(key: $0.deliveryID, campaignID: $0.campaignID, userID: $0.userID, title: $0.title, body: $0.body,
-                                     template: $0.template)
+                                     template: $0.template, variant: $0.variant ?? .a)
             }
             filled.merge(await texts.fill(wanted, now: day)) { first, _ in first }
         }

@@ -1,0 +1,196 @@
+import Foundation
+import GRDB
+
+/// One campaign's running tally: its members as drawn at the freeze, each user's first goal
+/// event in the window and whether they opened the push, with cursors on the app's tables'
+/// own ids. The first read takes the window from the activity events' time index; after
+/// that only rows with a higher id are read, so a row stamped inside the window but written
+/// late (a phone's clock, a batch upload) still counts, and no clock is a cursor. Used only
+/// inside database reads, on the database's threads, by one refresh at a time.
+final class ImpactState: @unchecked Sendable {
+    let campaignID: Int64
+    let goal: CampaignGoal?
+    /// The window (start, end], in seconds since 1970.
+    let start: Int64
+    let end: Int64
+    /// Per user: arm (0 holdout, 1…4 A…D, 5 rest) and platform (0 iOS, 1 Android, 2 both, 3 other) << 3.
+    private var members: [Int64: UInt8] = [:]
+    /// Per user: the time of their first goal event in the window.
+    private var converted: [Int64: Int64] = [:]
+    private var opened: Set<Int64> = []
+    private var unreadable = 0
+    private var eventCursor: Int64 = 0
+    private var subscriptionCursor: Int64 = 0
+    private var receiptCursor: Int64 = 0
+    /// Users per arm and platform, counted once: members do not change after the freeze.
+    private var sizes = [[Int]](repeating: [Int](repeating: 0, count: 4), count: 6)
+    private(set) var built = false
+
+    static let armNames = ["holdout", "a", "b", "c", "d", "rest"]
+    static let platformNames = ["ios", "android", "both", "other"]
+
+    init(campaignID: Int64, goal: CampaignGoal?, start: Date, goalDays: Int) {
+        self.campaignID = campaignID
+        self.goal = goal
+        self.start = Int64(start.timeIntervalSince1970.rounded(.down))
+        end = self.start + Int64(goalDays) * 86_400
+    }
+
+    /// The members and everything in the window so far. Each step a read of its own: the
+    /// cursors are taken first, and every later read is bounded by them.
+    func build(reader: PanelDatabase) async throws {
+        try await reader.read { db in
+            self.eventCursor = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM activity_events") ?? 0
+            self.subscriptionCursor = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM subscriptions") ?? 0
+            // Deliveries show the receipts the poller applied, up to its cursor, in the same snapshot.
+            self.receiptCursor = try Int64.fetchOne(db, sql: "SELECT last_receipt_id FROM panel_receipt_reader WHERE id = 1") ?? 0
+            let members = try Row.fetchCursor(db, sql: "SELECT user_id, arm, platform FROM panel_campaign_members WHERE campaign_id = ?",
+                                              arguments: [self.campaignID])
+            while let row = try members.next() {
+                let arm = Self.armNames.firstIndex(of: row[1] as String) ?? 5
+                let platform = Self.platformNames.firstIndex(of: row[2] as String) ?? 3
+                self.members[row[0]] = UInt8(arm | platform << 3)
+                self.sizes[arm][platform] += 1
+            }
+            for user in try Int64.fetchAll(db, sql: """
+                SELECT DISTINCT user_id FROM panel_deliveries INDEXED BY panel_deliveries_counts
+                WHERE campaign_id = ? AND state IN (\(DeliveryState.sql(DeliveryState.wentOut))) AND receipt >= 2
+                """, arguments: [self.campaignID]) {
+                self.opened.insert(user)
+            }
+        }
+        guard let goal else {
+            built = true
+            return
+        }
+        let from = String(SQLiteTime.string(secondsSinceEpoch: start).prefix(10))
+        let to = String(SQLiteTime.string(secondsSinceEpoch: end + 86_400).prefix(10))
+        try await reader.read { db in
+            // Every text that could be a time in the window lies between the two days.
+            let kinds = goal.eventKinds.map { " AND kind IN (\($0.sorted().map { "'\($0)'" }.joined(separator: ", ")))" } ?? ""
+            let events = try Row.fetchCursor(db, sql: """
+                SELECT user_id, CAST(created_at AS TEXT) FROM activity_events INDEXED BY activity_events_time
+                WHERE created_at >= ? AND created_at < ? AND id <= ?\(kinds)
+                """, arguments: [from, to, self.eventCursor])
+            while let row = try events.next() {
+                self.event(user: row[0], time: row[1])
+            }
+            if goal.countsSubscriptions {
+                let started = try Row.fetchCursor(db, sql: """
+                    SELECT user_id, CAST(started_at AS TEXT) FROM subscriptions WHERE id <= ? AND started_at >= ? AND started_at < ?
+                    """, arguments: [self.subscriptionCursor, from, to])
+                while let row = try started.next() {
+                    self.event(user: row[0], time: row[1])
+                }
+            }
+        }
+        built = true
+    }
+
+    /// Rows written since the last look, read by id.
+    func advance(reader: PanelDatabase, batch: Int = 20_000) async throws {
+        try await reader.read { db in
+            if let goal = self.goal {
+                let kinds = goal.eventKinds
+                while true {
+                    let rows = try Row.fetchAll(db, sql: """
+                        SELECT id, user_id, CAST(created_at AS TEXT), CAST(kind AS TEXT) FROM activity_events WHERE id > ? ORDER BY id LIMIT ?
+                        """, arguments: [self.eventCursor, batch])
+                    for row in rows where kinds.map({ $0.contains((row[3] as String?) ?? "") }) ?? true {
+                        self.event(user: row[1], time: row[2])
+                    }
+                    if let last = rows.last { self.eventCursor = last[0] }
+                    if rows.count < batch { break }
+                }
+                if goal.countsSubscriptions {
+                    for row in try Row.fetchAll(db, sql: "SELECT id, user_id, CAST(started_at AS TEXT) FROM subscriptions WHERE id > ? ORDER BY id",
+                                                arguments: [self.subscriptionCursor]) {
+                        self.event(user: row[1], time: row[2])
+                        self.subscriptionCursor = row[0]
+                    }
+                }
+            }
+            let delivery = try db.cachedStatement(sql: "SELECT user_id, state FROM panel_deliveries WHERE id = ? AND campaign_id = ?")
+            let wentOut = Set(DeliveryState.wentOut.map(\.rawValue))
+            while true {
+                let rows = try Row.fetchAll(db, sql: """
+                    SELECT id, CAST(delivery_id AS TEXT), CAST(event AS TEXT) FROM push_receipts WHERE id > ? ORDER BY id LIMIT ?
+                    """, arguments: [self.receiptCursor, batch])
+                for row in rows where (row[2] as String?) == "opened" {
+                    // Counted as the receipt poller counts: a receipt for a push that never went out is not an open.
+                    guard let (campaign, id) = ReceiptPoller.parse((row[1] as String?) ?? ""), campaign == self.campaignID,
+                          let found = try Row.fetchOne(delivery, arguments: [id, campaign]), wentOut.contains((found[1] as String?) ?? "")
+                    else { continue }
+                    self.opened.insert(found[0])
+                }
+                if let last = rows.last { self.receiptCursor = last[0] }
+                if rows.count < batch { break }
+            }
+        }
+    }
+
+    private func event(user: Int64?, time: String?) {
+        guard let user, members[user] != nil else { return }
+        guard let seconds = time.flatMap(Self.seconds) else {
+            unreadable += 1
+            return
+        }
+        guard seconds > start, seconds <= end else { return }
+        if let earlier = converted[user], earlier <= seconds { return }
+        converted[user] = seconds
+    }
+
+    static func seconds(_ text: String) -> Int64? {
+        var text = text
+        return text.withUTF8 { TimestampBytes.seconds(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The report as of `now`, with each lift by Newcombe's method.
+    func report(now: Date) -> CampaignImpact {
+        var report = CampaignImpact(campaignID: campaignID, asOf: now, goal: goal,
+                                    windowStart: Date(timeIntervalSince1970: TimeInterval(start)),
+                                    windowEnd: Date(timeIntervalSince1970: TimeInterval(end)))
+        var groups = [[CampaignImpact.Group]](repeating: [CampaignImpact.Group](repeating: .init(), count: 4), count: 6)
+        for arm in 0..<6 { for platform in 0..<4 { groups[arm][platform].users = sizes[arm][platform] } }
+        let dayCount = Int((end - start) / 86_400)
+        var perDay = [[Int]](repeating: [0, 0], count: max(dayCount, 1))
+        for (user, seconds) in converted {
+            guard let code = members[user] else { continue }
+            let arm = Int(code & 7), platform = Int(code >> 3)
+            groups[arm][platform].converted += 1
+            let day = min(Int((seconds - start - 1) / 86_400), perDay.count - 1)
+            perDay[day][arm == 0 ? 1 : 0] += 1
+        }
+        for user in opened {
+            guard let code = members[user] else { continue }
+            groups[Int(code & 7)][Int(code >> 3)].opened += 1
+        }
+        func total(_ arms: [Int], platform: Int? = nil) -> CampaignImpact.Group {
+            var sum = CampaignImpact.Group()
+            for arm in arms { for p in 0..<4 where platform == nil || platform == p { sum.add(groups[arm][p]) } }
+            return sum
+        }
+        func lift(_ group: CampaignImpact.Group, _ against: CampaignImpact.Group) -> LiftInterval? {
+            guard goal != nil else { return nil }
+            return LiftInterval(converted: group.converted, of: group.users, against: against.converted, of: against.users)
+        }
+        report.holdout = total([0])
+        report.recipients = total([1, 2, 3, 4, 5])
+        report.lift = lift(report.recipients, report.holdout)
+        report.variants = (1...4).compactMap { arm in
+            let group = total([arm])
+            guard group.users > 0, let variant = MessageVariant(rawValue: Self.armNames[arm]) else { return nil }
+            return .init(variant: variant, group: group, lift: lift(group, report.holdout))
+        }
+        let rest = total([5])
+        report.rest = rest.users > 0 ? rest : nil
+        report.platforms = (0..<4).compactMap { platform in
+            let recipients = total([1, 2, 3, 4, 5], platform: platform), holdout = total([0], platform: platform)
+            guard recipients.users + holdout.users > 0 else { return nil }
+            return .init(platform: Self.platformNames[platform], recipients: recipients, holdout: holdout, lift: lift(recipients, holdout))
+        }
+        report.days = perDay.enumerated().map { .init(index: $0.offset, recipients: $0.element[0], holdout: $0.element[1]) }
+        report.unreadableTimes = unreadable
+        return report
+    }
+}
