@@ -52,7 +52,7 @@ struct DemoReceipts {
         }
     }
 
-    private mutating func openQueue() throws -> DatabaseQueue {
+    mutating func openQueue() throws -> DatabaseQueue {
         if let queue { return queue }
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)

@@ -43,11 +43,19 @@ public final class DeviceSimulator: Service, Sendable {
     /// the fake and removes the generated credentials.
     public func run() async throws {
         var receipts = DemoReceipts(databasePath: databasePath)
+        var goals = DemoGoalEvents()
         do {
             while !Task.isShuttingDownGracefully, !Task.isCancelled {
                 let accepted = await provider.state.deliveryIDs.keys
                 do {
                     try await receipts.tick(accepted: accepted, now: Date())
+                    let queue = try receipts.openQueue()
+                    // GRDB's synchronous reads and writes, off the cooperative threads.
+                    try await Self.offThePool { [goals] in
+                        var goals = goals
+                        try goals.tick(accepted: accepted, now: Date(), in: queue)
+                        return goals
+                    }.map { goals = $0 }
                 } catch {
                     logger.warning("the device simulator could not write receipts", metadata: ["error": "\(error)"])
                 }
@@ -56,5 +64,14 @@ public final class DeviceSimulator: Service, Sendable {
         }
         await provider.stop()
         credentials.remove()
+    }
+
+    /// Runs `work` on a thread of its own and returns its result.
+    static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T? {
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<T?, any Error>) in
+            Thread.detachNewThread {
+                do { done.resume(returning: try work()) } catch { done.resume(throwing: error) }
+            }
+        }
     }
 }

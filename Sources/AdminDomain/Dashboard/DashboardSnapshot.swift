@@ -79,6 +79,8 @@ public struct DashboardChart: Sendable, Equatable, Identifiable {
         case expiryStatus = "expiry-status", foodWasted = "food-wasted", categories = "food-categories"
         case storage = "food-storage", documentTypes = "document-types", premiumUsers = "premium-users"
         case upgrades, revenue = "monthly-revenue", devices, pushes = "campaign-pushes"
+        /// A campaign report's, not the dashboard's.
+        case campaignConversions = "campaign-conversions"
     }
 
     public var id: ID

@@ -41,8 +41,8 @@ public struct CampaignImpact: Sendable, Equatable, Codable {
         public let lift: LiftInterval?
     }
 
-    /// New converters on each day of the window, day 0 the launch day (24 hours from the launch).
-    public struct Day: Sendable, Equatable, Codable {
+    /// New converters in each day (or hour) of the window, 0 the first from the launch.
+    public struct Bucket: Sendable, Equatable, Codable {
         public let index: Int
         public let recipients: Int
         public let holdout: Int
@@ -62,7 +62,9 @@ public struct CampaignImpact: Sendable, Equatable, Codable {
     /// Recipients outside the test share: they get the winner once chosen.
     public var rest: Group?
     public var platforms: [PlatformRow] = []
-    public var days: [Day] = []
+    public var days: [Bucket] = []
+    /// The same by hour, for a window of a day or two.
+    public var hours: [Bucket] = []
     /// Goal events whose time does not read as a time: counted for nobody.
     public var unreadableTimes = 0
 

@@ -154,12 +154,14 @@ final class ImpactState: @unchecked Sendable {
         for arm in 0..<6 { for platform in 0..<4 { groups[arm][platform].users = sizes[arm][platform] } }
         let dayCount = Int((end - start) / 86_400)
         var perDay = [[Int]](repeating: [0, 0], count: max(dayCount, 1))
+        var perHour = [[Int]](repeating: [0, 0], count: max(dayCount, 1) * 24)
         for (user, seconds) in converted {
             guard let code = members[user] else { continue }
             let arm = Int(code & 7), platform = Int(code >> 3)
             groups[arm][platform].converted += 1
             let day = min(Int((seconds - start - 1) / 86_400), perDay.count - 1)
             perDay[day][arm == 0 ? 1 : 0] += 1
+            perHour[min(Int((seconds - start - 1) / 3_600), perHour.count - 1)][arm == 0 ? 1 : 0] += 1
         }
         for user in opened {
             guard let code = members[user] else { continue }
@@ -190,6 +192,7 @@ final class ImpactState: @unchecked Sendable {
             return .init(platform: Self.platformNames[platform], recipients: recipients, holdout: holdout, lift: lift(recipients, holdout))
         }
         report.days = perDay.enumerated().map { .init(index: $0.offset, recipients: $0.element[0], holdout: $0.element[1]) }
+        report.hours = perHour.enumerated().map { .init(index: $0.offset, recipients: $0.element[0], holdout: $0.element[1]) }
         report.unreadableTimes = unreadable
         return report
     }

@@ -27,6 +27,8 @@ struct CampaignsController {
             if action.asksFirst { routes.get(.campaignAction(id: nil, action), requires: .manageCampaigns, use: ask(action)) }
         }
         routes.get(.campaignEvents(id: nil), requires: .manageCampaigns, use: events)
+        routes.post(.campaignWinner(id: nil), requires: .manageCampaigns, use: chooseWinner)
+        routes.get(.campaignReport(id: nil), requires: .manageCampaigns, use: reportCSV)
     }
 
     @Sendable func list(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
@@ -262,7 +264,7 @@ struct CampaignsController {
         return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: body)
     }
 
-    private func page(_ context: StaffRequestContext, _ input: CampaignPageModel.Input, status: HTTPResponse.Status = .ok) async throws -> HTMLPage {
+    func page(_ context: StaffRequestContext, _ input: CampaignPageModel.Input, status: HTTPResponse.Status = .ok) async throws -> HTMLPage {
         var input = input
         input.viewerEmail = context.identity.email
         let model = try await CampaignPageModel.load(services, input)
@@ -279,11 +281,11 @@ struct CampaignsController {
         return HTMLPage(CampaignPageView(model: model, viewer: context.viewer), status: status == .ok && model.choiceRefused ? .badRequest : status)
     }
 
-    private func actor(_ context: StaffRequestContext) -> Actor {
+    func actor(_ context: StaffRequestContext) -> Actor {
         .staff(context.identity, from: context.clientAddress)
     }
 
-    private func campaignID(_ context: StaffRequestContext) throws -> Int64 {
+    func campaignID(_ context: StaffRequestContext) throws -> Int64 {
         guard let id = context.parameters.get("id", as: Int64.self), id > 0 else { throw HTTPError(.notFound) }
         return id
     }

@@ -58,6 +58,10 @@ enum SiteURL: Sendable, Equatable {
     case campaignConfirm(id: Int64?)
     case campaignAction(id: Int64?, CampaignAction)
     case campaignEvents(id: Int64?)
+    /// POST: marketing chooses the winner test's variant for the rest.
+    case campaignWinner(id: Int64?)
+    /// The impact report as CSV.
+    case campaignReport(id: Int64?)
     case suggestScript
     case codesScript
     case composerScript
@@ -107,6 +111,8 @@ enum SiteURL: Sendable, Equatable {
         case let .campaignConfirm(id): "/campaigns/\(id.map(String.init) ?? ":id")/confirm"
         case let .campaignAction(id, action): "/campaigns/\(id.map(String.init) ?? ":id")/\(action.rawValue)"
         case let .campaignEvents(id): "/campaigns/\(id.map(String.init) ?? ":id")/events"
+        case let .campaignWinner(id): "/campaigns/\(id.map(String.init) ?? ":id")/winner"
+        case let .campaignReport(id): "/campaigns/\(id.map(String.init) ?? ":id")/report.csv"
         case .suggestScript: "/static/js/suggest.js"
         case .codesScript: "/static/js/codes.js"
         case .composerScript: "/static/js/composer.js"

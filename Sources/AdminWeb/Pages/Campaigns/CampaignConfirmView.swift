@@ -18,6 +18,14 @@ struct CampaignConfirmView: HTMLComponent {
                     " devices of \(Format.count(model.preview.counts.reachableUsers, "user", "users")), counted at \(SQLiteTime.string(model.countedAt)) UTC. The launch freezes whoever is reachable at that moment."
                 }
                 p { "A push cannot be taken back once sent. You can pause or cancel at any moment; what has gone out stays out." }
+                if campaign.experiment.holdoutPercent > 0 {
+                    p(.id("confirm-holdout")) {
+                        "\(campaign.experiment.holdoutPercent)% of these users (about \(Format.grouped(CampaignPageView.expectedHoldout(model.preview.counts.reachableUsers, campaign.experiment.holdoutPercent)))) are drawn into the holdout at the launch: their devices get nothing."
+                    }
+                }
+                if let test = campaign.experiment.testPercent {
+                    p { "The variants go to \(test)% of the recipients first; the rest wait for the winner." }
+                }
                 if !model.similar.isEmpty {
                     div(.class("notice error"), .role("alert")) {
                         p { "The same audience got a campaign with the same title in the last 7 days:" }

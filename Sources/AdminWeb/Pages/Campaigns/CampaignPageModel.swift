@@ -10,6 +10,8 @@ struct CampaignPageModel {
     var notice: CampaignNotice?
     /// Counts of the deliveries, once launched.
     var progress: CampaignProgress?
+    /// Recipients against the holdout, once the audience is frozen (from memory, never a scan).
+    var impact: CampaignImpact?
     /// Before the launch.
     var preview: AudiencePreviews.State?
     /// The message as the chosen sample recipient would see it, in the chosen language and
@@ -85,6 +87,7 @@ struct CampaignPageModel {
         } else {
             let progress = try await services.campaignProgress.progress(campaign.id)
             model.progress = progress
+            if status != .materialising { model.impact = try await services.impact.report(campaign.id) }
             // How many went out is read, never taken from the link.
             if let kind = model.notice?.kind, kind == .paused || kind == .cancelled { model.notice?.count = progress.sent }
         }

@@ -42,6 +42,7 @@ struct CampaignPageView: HTMLComponent {
                     CampaignProgressView(progress: progress)
                     p { a(.href(SiteURL.campaign(id: campaign.id).href)) { "Refresh" } }
                 }
+                CampaignImpactView(campaign: campaign, impact: model.impact, viewer: viewer)
                 if !(status?.isEnded ?? true) { testSendSection }
             }
         }.content
@@ -77,6 +78,13 @@ struct CampaignPageView: HTMLComponent {
                 p(.class("muted")) { "This page refreshes itself until the count is done." }
             case .ready(let preview, let at)?:
                 AudiencePreviewView(preview: preview, countedAt: SQLiteTime.string(at), viewer: viewer)
+                if campaign.experiment.holdoutPercent > 0 {
+                    p(.id("expected-holdout")) {
+                        "Holdout: about \(Format.count(CampaignPageView.expectedHoldout(preview.counts.reachableUsers, campaign.experiment.holdoutPercent), "user", "users")) "
+                        "of the \(Format.grouped(preview.counts.reachableUsers)) reachable (\(campaign.experiment.holdoutPercent)%) will get nothing, to measure the lift against; "
+                        "the devices above include theirs. The frequency cap is not charged for them."
+                    }
+                }
                 p { a(.href(SiteURL.campaignConfirm(id: campaign.id).href), .class("button primary")) { "Continue to the confirmation" } }
             case .failed(let sentence)?:
                 p(.class("notice error"), .role("alert")) { sentence }
@@ -190,6 +198,13 @@ struct CampaignPageView: HTMLComponent {
     }
 }
 
+extension CampaignPageView {
+    /// The holdout the draw is expected to make: a share of the reachable users, rounded.
+    static func expectedHoldout(_ users: Int, _ percent: Int) -> Int {
+        Int((Double(users) * Double(percent) / 100).rounded())
+    }
+}
+
 /// What a campaign says, to whom and when.
 struct CampaignSummary: HTMLComponent {
     let campaign: CampaignRecord
@@ -208,6 +223,19 @@ struct CampaignSummary: HTMLComponent {
                                                                  : "launched at \(campaign.launchedAt ?? "?") UTC" + Self.planned(campaign.schedule) }
             dt { "Throttle" }; dd { campaign.perSecond.map { "\(Format.grouped($0)) push\($0 == 1 ? "" : "es") a second" } ?? "the providers' quota" }
             if let ended = campaign.finishedAt { dt { campaign.status.known == .cancelled ? "Cancelled" : "Finished" }; dd { "\(ended) UTC" } }
+            let experiment = campaign.experiment
+            for variant in experiment.variants {
+                dt { "Variant \(variant.variant.letter)" }
+                dd { UserText(text: variant.title, clampAfter: .max); " — "; UserText(text: variant.body, clampAfter: .max, multiline: true)
+                     if let template = variant.template { " (template \(template))" } }
+            }
+            if !experiment.variants.isEmpty {
+                dt { "Variants" }
+                dd { experiment.testPercent.map { "A to \(experiment.variants.last?.variant.letter ?? "B") to \($0)% of the recipients first; after \(experiment.winnerWaitHours ?? 24) h the best goes to the rest" }
+                     ?? "A to \(experiment.variants.last?.variant.letter ?? "B"), each recipient drawn into one" }
+            }
+            dt { "Holdout" }; dd { experiment.holdoutPercent == 0 ? "none" : "\(experiment.holdoutPercent)% of the reachable users get nothing" }
+            dt { "Goal" }; dd { experiment.goal.map { "\($0.label), within \(experiment.goalDays) day\(experiment.goalDays == 1 ? "" : "s") of the launch" } ?? "none (opens only)" }
         }
     }
 }

@@ -8,7 +8,8 @@ import PushTemplates
 struct ComposerForm: QueryForm {
     static let fieldNames = ["name", "template", "title", "body", "deep_link", "ttl", "bucket", "plan", "near_limit", "food_days",
                              "document_days", "document_type", "platform", "signed_up_from", "signed_up_to", "when", "send_at",
-                             "local_time", "per_second"]
+                             "local_time", "per_second", "holdout_percent", "goal", "goal_days", "title_b", "body_b", "template_b",
+                             "title_c", "body_c", "template_c", "title_d", "body_d", "template_d", "test_percent", "winner_wait_hours"]
     var fields: [String: String] = [:]
     init() {}
 
@@ -41,9 +42,10 @@ struct ComposerForm: QueryForm {
             let name = Self.decode(parts[0])
             guard Self.fieldNames.contains(name) else { continue }
             // Kept longer than any limit, so that a refusal counts what was typed.
-            let limit = name == "body" ? Self.bodyLimit * 4 : 10_000
+            let isText = name.hasPrefix("body") || name.hasPrefix("title")
+            let limit = name.hasPrefix("body") ? Self.bodyLimit * 4 : 10_000
             let value = String(Self.decode(parts.count > 1 ? parts[1] : "").prefix(limit))
-            let kept = name == "body" || name == "title" ? value.replacingOccurrences(of: "\r\n", with: "\n") : value.trimmingCharacters(in: .whitespacesAndNewlines)
+            let kept = isText ? value.replacingOccurrences(of: "\r\n", with: "\n") : value.trimmingCharacters(in: .whitespacesAndNewlines)
             if !kept.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { fields[name] = kept }
         }
     }
@@ -111,34 +113,51 @@ struct ComposerForm: QueryForm {
         let perSecond = reader.number("per_second", "Pushes a second", in: 1...10_000)
         let name = fields["name"]?.trimmingCharacters(in: .whitespacesAndNewlines)
         if let name, name.count > Campaigns.nameLimit { reader.problem("The internal name is \(name.count) characters; keep it to \(Campaigns.nameLimit).") }
+        let experiment = readExperiment(&reader, templates: templates)
         var longest: Int?
         if reader.problems.isEmpty {
-            do {
-                let text = try CampaignText(title: title, body: body, template: template, library: templates)
-                // A comment, an empty plural form or a section can leave nothing once filled:
-                // checked with every value missing (their fallbacks), with every value there,
-                // and with every count at 1 (the singular forms).
-                let ones = CampaignText.longestValues.merging(PushTemplate.countPlaceholders.map { ($0, "1") }) { _, one in one }
-                for variant in text.variants {
-                    for values in [[:], CampaignText.longestValues, ones] {
-                        let filled = variant.template.render(values)
-                        let emptyTitle = Self.isBlank(filled.title), emptyBody = Self.isBlank(filled.body)
-                        let sentence = "Filled in, the \(emptyTitle ? "title" : "message") (\(variant.language)) comes out empty for some recipients: write something every recipient sees."
-                        if (emptyTitle || emptyBody), !reader.problems.contains(sentence) { reader.problem(sentence) }
-                    }
-                }
-                longest = Self.longestPayload(text, deepLink: deepLink)
-                if let longest, longest > PushLimits.payloadBytes {
-                    reader.problem("With every placeholder at its longest (\(CampaignText.valueLimit) characters) the push is \(Format.grouped(longest)) bytes; providers refuse more than \(Format.grouped(PushLimits.payloadBytes)). Shorten the text.")
-                }
-            } catch {
-                reader.problem(error.description.prefix(1).uppercased() + error.description.dropFirst() + ".")
+            longest = Self.check(title: title, body: body, template: template, label: nil, deepLink: deepLink, templates: templates, reader: &reader)
+            for variant in experiment.variants {
+                let bytes = Self.check(title: variant.title, body: variant.body, template: variant.template, label: "Variant \(variant.variant.letter)",
+                                       deepLink: deepLink, templates: templates, reader: &reader)
+                longest = max(longest ?? 0, bytes ?? 0)
             }
         }
         guard reader.problems.isEmpty else { return Result(draft: nil, problems: reader.problems, longestPayload: longest) }
         return Result(draft: CampaignDraft(title: title, body: body, deepLink: deepLink, timeToLive: ttl, segment: segment,
-                                           template: template, perSecond: perSecond, schedule: schedule, name: name),
+                                           template: template, perSecond: perSecond, schedule: schedule, name: name, experiment: experiment),
                       problems: [], longestPayload: longest)
+    }
+
+    /// A message's text checked as it will be filled: refusals go to `reader`, prefixed by
+    /// `label` ("Variant B") when it is not the campaign's own. Returns the longest payload.
+    static func check(title: String, body: String, template: String?, label: String?, deepLink: String?, templates: PushTemplateLibrary,
+                      reader: inout FieldReader) -> Int? {
+        let prefix = label.map { "\($0): " } ?? ""
+        do {
+            let text = try CampaignText(title: title, body: body, template: template, library: templates)
+            // A comment, an empty plural form or a section can leave nothing once filled:
+            // checked with every value missing (their fallbacks), with every value there,
+            // and with every count at 1 (the singular forms).
+            let ones = CampaignText.longestValues.merging(PushTemplate.countPlaceholders.map { ($0, "1") }) { _, one in one }
+            for variant in text.variants {
+                for values in [[:], CampaignText.longestValues, ones] {
+                    let filled = variant.template.render(values)
+                    let emptyTitle = Self.isBlank(filled.title), emptyBody = Self.isBlank(filled.body)
+                    let sentence = prefix + "Filled in, the \(emptyTitle ? "title" : "message") (\(variant.language)) comes out empty for some recipients: write something every recipient sees."
+                    if (emptyTitle || emptyBody), !reader.problems.contains(sentence) { reader.problem(sentence) }
+                }
+            }
+            let longest = Self.longestPayload(text, deepLink: deepLink)
+            if longest > PushLimits.payloadBytes {
+                reader.problem(prefix + "With every placeholder at its longest (\(CampaignText.valueLimit) characters) the push is \(Format.grouped(longest)) bytes; providers refuse more than \(Format.grouped(PushLimits.payloadBytes)). Shorten the text.")
+            }
+            return longest
+        } catch {
+            let sentence = error.description.prefix(1).uppercased() + error.description.dropFirst() + "."
+            reader.problem(prefix + sentence)
+            return nil
+        }
     }
 
     /// Every variant filled with the longest values, as the clients would send it.
@@ -192,6 +211,7 @@ struct ComposerForm: QueryForm {
             fields["local_time"] = time.description
         }
         fields["per_second"] = campaign.perSecond.map(String.init)
+        fields.merge(Self.fields(of: campaign.experiment).compactMapValues { $0 }) { _, new in new }
         self.fields = fields.compactMapValues { $0 }
     }
 

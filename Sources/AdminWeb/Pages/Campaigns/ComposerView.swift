@@ -71,6 +71,7 @@ struct ComposerView: HTMLComponent {
                         SelectField(label: "Time to live (how long a provider keeps trying an offline phone)", name: "ttl",
                                     options: ComposerForm.timesToLive, selected: form["ttl"], anyLabel: nil)
                     }
+                    ComposerExperimentFields(model: model)
                     fieldsetNode("Audience (all conditions must hold)") {
                         SelectField(label: "Activity", name: "bucket", options: ActivityBucket.allCases.map { ($0.rawValue, $0.label) }, selected: form["bucket"], anyLabel: "All users")
                         SelectField(label: "Plan", name: "plan", options: Plan.allCases.map { ($0.rawValue, $0.rawValue) }, selected: form["plan"])

@@ -23,6 +23,8 @@ struct DashboardModel: PageModel {
     let countStartedAt: Int64?
     /// Only for those who may start a full count: why the last refresh failed, how long they take.
     let refreshes: Refreshes?
+    /// Campaigns launched in the range, with their reports.
+    var campaigns: [DashboardCampaign] = []
 
     static func load(_ services: PanelServices, _ input: Input) async throws -> DashboardModel {
         let snapshot = try await Self.snapshot(services)
@@ -30,8 +32,13 @@ struct DashboardModel: PageModel {
         if input.showsRefreshes {
             refreshes = Refreshes(failure: await services.dashboard.lastFailure, timing: await services.dashboard.timing)
         }
-        return DashboardModel(snapshot: snapshot, range: input.range, refreshEvery: services.dashboardRefreshInterval,
-                              fullCountEvery: services.dashboardFullCountInterval, countStartedAt: input.countStartedAt, refreshes: refreshes)
+        var model = DashboardModel(snapshot: snapshot, range: input.range, refreshEvery: services.dashboardRefreshInterval,
+                                   fullCountEvery: services.dashboardFullCountInterval, countStartedAt: input.countStartedAt, refreshes: refreshes)
+        let now = Date()
+        for campaign in try await services.campaigns.launched(from: now.addingTimeInterval(-Double(input.range.days) * 86_400), to: now.addingTimeInterval(86_400)) {
+            model.campaigns.append(DashboardCampaign(campaign: campaign, impact: try await services.impact.report(campaign.id)))
+        }
+        return model
     }
 
     /// The refresher's snapshot, waiting only for the first count. Only that one can fail

@@ -64,4 +64,21 @@
   source.onerror = function () {
     if (note) note.textContent = "Live updates paused; the browser reconnects by itself.";
   };
+
+  // The impact report is recomputed in the background every few seconds: its section is
+  // fetched again and replaced, unless someone is choosing a winner in it.
+  var impact = document.getElementById("impact");
+  if (impact && window.fetch && window.DOMParser) {
+    setInterval(function () {
+      if (impact.contains(document.activeElement)) return;
+      fetch(window.location.pathname, { credentials: "same-origin", headers: { "Accept": "text/html" } })
+        .then(function (response) { return response.ok ? response.text() : null; })
+        .then(function (html) {
+          if (!html) return;
+          var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("impact");
+          if (fresh && fresh.innerHTML !== impact.innerHTML && !impact.contains(document.activeElement)) impact.innerHTML = fresh.innerHTML;
+        })
+        .catch(function () {});
+    }, 5000);
+  }
 })();

@@ -1,0 +1,70 @@
+import AdminDomain
+import Foundation
+import Hummingbird
+
+/// The impact report's actions: choosing the winner by hand, and the report as CSV.
+extension CampaignsController {
+    @Sendable func chooseWinner(request: Request, context: StaffRequestContext) async throws -> Response {
+        let id = try campaignID(context)
+        struct Form: Decodable { var variant: String? }
+        let typed = ((try? await request.decode(as: Form.self, context: context))?.variant ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let variant = MessageVariant(rawValue: typed) else {
+            let sentence = "There is no variant “\(typed.prefix(20))”: choose one of the campaign's variants. Nothing changed."
+            return try await page(context, .init(id: id, problems: [sentence]), status: .badRequest).response()
+        }
+        // The figures the choice was made on, as the report showed them.
+        let report = try await services.impact.report(id)
+        let row = report?.variants.first { $0.variant == variant }
+        let figures = row.map { CampaignImpactTracker.figures($0, goal: report?.goal) } ?? "no figures yet"
+        do {
+            try await services.campaigns.chooseWinner(id, variant: variant, figures: figures, by: actor(context), byRule: false)
+        } catch let error as CampaignError {
+            return try await page(context, .init(id: id, problems: ["Nothing changed: \(error.description)."]), status: .conflict).response()
+        }
+        await services.campaignProgress.forget(id)
+        return .redirect(to: SiteURL.campaign(id: id).href + "#impact", type: .normal)
+    }
+
+    @Sendable func reportCSV(request: Request, context: StaffRequestContext) async throws -> Response {
+        let id = try campaignID(context)
+        guard try await services.campaigns.find(id) != nil else { throw PanelError.notFound("No campaign #\(id).") }
+        guard let report = try await services.impact.report(id) else {
+            throw PanelError(status: .notFound, sentence: "Campaign #\(id) has no report yet: it is made once the audience is frozen.")
+        }
+        try await services.signIn.audit.append([AuditEntry(actor: context.identity, clientAddress: context.clientAddress, action: .campaignReportExported,
+                                                           target: "campaign:\(id)", detail: "impact report as of \(SQLiteTime.string(report.asOf))")])
+        let rows = CampaignReportCSV.rows(report)
+        return CSV.response(filename: CSV.filename("campaign", [String(id), "impact"]), header: CampaignReportCSV.header) { emit in
+            try await emit(rows)
+        }
+    }
+}
+
+/// The report as rows: one per group, with its rates and its lift against the holdout.
+enum CampaignReportCSV {
+    static let header = ["section", "group", "users", "converted", "conversion_rate", "opened", "open_rate",
+                         "lift", "lift_lower_95", "lift_upper_95", "goal", "window_start_utc", "window_end_utc", "as_of_utc"]
+
+    static func rows(_ report: CampaignImpact) -> [[String]] {
+        let context = [report.goal?.rawValue ?? "", SQLiteTime.string(report.windowStart), SQLiteTime.string(report.windowEnd), SQLiteTime.string(report.asOf)]
+        func line(_ section: String, _ name: String, _ group: CampaignImpact.Group, _ lift: LiftInterval?) -> [String] {
+            [section, name, String(group.users), String(group.converted), rate(group.conversionRate), String(group.opened), rate(group.openRate),
+             number(lift?.difference), number(lift?.lower), number(lift?.upper)] + context
+        }
+        var rows = [line("overall", "recipients", report.recipients, report.lift), line("overall", "holdout", report.holdout, nil)]
+        rows += report.variants.map { line("variant", $0.variant.rawValue, $0.group, $0.lift) }
+        if let rest = report.rest { rows.append(line("variant", "rest", rest, nil)) }
+        for platform in report.platforms {
+            rows.append(line("platform", platform.platform, platform.recipients, platform.lift))
+            rows.append(line("platform", platform.platform + " holdout", platform.holdout, nil))
+        }
+        for day in report.days {
+            rows.append(["day", "day \(day.index + 1)", "", String(day.recipients), "", "", "", "", "", ""] + context)
+            rows.append(["day", "day \(day.index + 1) holdout", "", String(day.holdout), "", "", "", "", "", ""] + context)
+        }
+        return rows
+    }
+
+    static func rate(_ value: Double?) -> String { value.map { String(format: "%.6f", $0) } ?? "" }
+    static func number(_ value: Double?) -> String { value.map { String(format: "%.6f", $0) } ?? "" }
+}

@@ -1,0 +1,70 @@
+import AdminDomain
+import HTMLRender
+
+/// The composer's variants and measuring fields: what the campaign's report will compare.
+struct ComposerExperimentFields: HTMLComponent {
+    let model: ComposerModel
+
+    var content: HTMLNode {
+        let form = model.form
+        return div(.class("experiment")) {
+            fieldset("Variants (optional: up to four messages, each recipient drawn into one)") {
+                p(.class("hint")) { "The message above is variant A. Each variant is checked as A is; a recipient gets one variant on all their devices." }
+                for variant in [MessageVariant.b, .c, .d] {
+                    let suffix = "_\(variant.rawValue)"
+                    element("div", [.class("variant")]) {
+                        h3 { "Variant \(variant.letter)" }
+                        label {
+                            "Template"
+                            select(.name("template" + suffix), .id("template" + suffix)) {
+                                option(.value("")) { "None: write variant \(variant.letter) below" }
+                                for choice in model.templates {
+                                    option(selectedIf: form["template" + suffix] == choice.name, .value(choice.name)) { choice.name }
+                                }
+                            }
+                        }
+                        label {
+                            "Title"
+                            input(.type("text"), .name("title" + suffix), .id("title" + suffix), .value(form["title" + suffix]), .maxlength(ComposerForm.titleLimit))
+                        }
+                        label {
+                            "Message"
+                            textarea(.name("body" + suffix), .id("body" + suffix), Attribute("rows", "3"), .maxlength(ComposerForm.bodyLimit)) { form["body" + suffix] }
+                        }
+                    }
+                }
+                label {
+                    "Test share: percent of the recipients who get the variants first (5–50; empty: every variant to everyone at once)"
+                    input(.type("number"), .name("test_percent"), .id("test_percent"), .value(form["test_percent"]), Attribute("min", "5"), Attribute("max", "50"))
+                }
+                label {
+                    "Then, after this many hours (1–72; empty: 24), the best variant goes to the rest"
+                    input(.type("number"), .name("winner_wait_hours"), .id("winner_wait_hours"), .value(form["winner_wait_hours"]),
+                          Attribute("min", "1"), Attribute("max", "72"))
+                }
+                p(.class("hint")) { "The best variant is the one with the highest goal conversion, or the highest open rate when there is no goal. You can also choose it earlier by hand on the campaign's page." }
+            }
+            fieldset("Measure the effect") {
+                label {
+                    "Holdout: percent of the reachable users who get nothing, to compare with (0–50; 5 to 10 is usual)"
+                    input(.type("number"), .name("holdout_percent"), .id("holdout_percent"), .value(form["holdout_percent"]),
+                          Attribute("min", "0"), Attribute("max", "50"), .placeholder("0"))
+                }
+                SelectField(label: "Goal", name: "goal", options: ComposerForm.goals, selected: form["goal"], anyLabel: "None: report opens only")
+                label {
+                    "Goal window: days after the launch (1–14)"
+                    input(.type("number"), .name("goal_days"), .id("goal_days"), .value(form["goal_days"].isEmpty ? "3" : form["goal_days"]),
+                          Attribute("min", "1"), Attribute("max", "14"))
+                }
+                p(.class("hint")) { "A user converts when the goal happens within the window after the launch, whether they were sent the push or held out: the difference is the campaign's lift." }
+            }
+        }
+    }
+
+    private func fieldset(_ legend: String, @HTMLBuilder _ children: () -> [HTMLNode]) -> HTMLNode {
+        element("fieldset", []) {
+            element("legend", []) { legend }
+            children()
+        }
+    }
+}

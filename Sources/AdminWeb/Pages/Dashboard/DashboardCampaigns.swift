@@ -1,0 +1,47 @@
+import AdminDomain
+import HTMLRender
+
+/// A campaign launched in the dashboard's range, with its report when there is one.
+struct DashboardCampaign {
+    let campaign: CampaignRecord
+    let impact: CampaignImpact?
+}
+
+/// The range's campaigns: who they reached, how many opened, and what they changed.
+struct DashboardCampaigns: HTMLComponent {
+    let campaigns: [DashboardCampaign]
+    let range: DashboardRange
+    let viewer: Viewer
+
+    var content: HTMLNode {
+        section(.class("panel"), .id("campaigns")) {
+            h2 { "Campaigns" }
+            if campaigns.isEmpty {
+                p(.class("muted")) { "No campaign was launched in the last \(range.days) days." }
+            } else {
+                let links = viewer.identity.role.may(.manageCampaigns)
+                DataTable(caption: "Campaigns launched in the last \(range.days) days (20 at most, newest first)", columns: [
+                    DataTable.Column("Campaign"), DataTable.Column("Launched (UTC)"), DataTable.Column("Recipients", numeric: true),
+                    DataTable.Column("Holdout", numeric: true), DataTable.Column("Open rate", numeric: true), DataTable.Column("Goal"),
+                    DataTable.Column("Lift, points (95% interval)"),
+                ], rows: campaigns.map { row(for: $0, links: links) })
+                p(.class("muted")) { "Recipients and holdout are users drawn at the launch; the open rate is the recipients who opened the push. Lift: the recipients' goal conversion minus the holdout's, in points, with Newcombe's 95% interval." }
+            }
+        }
+    }
+
+    private func row(for entry: DashboardCampaign, links: Bool) -> TableRow {
+        let campaign = entry.campaign, impact = entry.impact
+        let name = "#\(campaign.id) \(campaign.displayName)"
+        let lift = impact?.lift.map { "\(CampaignImpactView.interval($0)): \($0.excludesZero ? ($0.lower > 0 ? "a lift" : "a drop") : "not distinguishable from none")" }
+        return TableRow([
+            links ? TableCell { a(.href(SiteURL.campaign(id: campaign.id).href)) { UserText(text: name) } } : TableCell(name),
+            TableCell(campaign.launchedAt ?? ""),
+            TableCell(impact.map { Format.grouped($0.recipients.users) } ?? Format.grouped(campaign.totals.audience) + " devices"),
+            TableCell(impact.map { Format.grouped($0.holdout.users) } ?? "—"),
+            TableCell(Format.percent(impact?.recipients.openRate)),
+            TableCell(campaign.experiment.goal.map { "\($0.label), \(campaign.experiment.goalDays) d" } ?? "none"),
+            TableCell(lift ?? (impact == nil ? "not computed yet" : "n/a")),
+        ])
+    }
+}
