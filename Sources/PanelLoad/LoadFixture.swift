@@ -36,8 +36,12 @@ public struct LoadFixture: Sendable {
         let actor = Actor.staff(StaffIdentity(adminID: adminID, email: email, role: .admin), from: "127.0.0.1")
         let draft = try await campaigns.create(CampaignDraft(title: "Load {{display_name}}", body: "{{first_expiring_item}} expires in {{days_left}} days",
                                                              segment: CampaignSegment(bucket: .active)), by: actor)
-        let launched = try await campaigns.create(CampaignDraft(title: "Load launched", body: "Hello {{display_name}}",
-                                                                segment: CampaignSegment(plan: .premium)), by: actor)
+        // Measured as marketing measures: a holdout, a goal and a second variant, so that its
+        // page carries the impact report.
+        let launched = try await campaigns.create(CampaignDraft(
+            title: "Load launched", body: "Hello {{display_name}}", segment: CampaignSegment(plan: .premium),
+            experiment: CampaignExperiment(holdoutPercent: 10, goal: .anyActivity, goalDays: 3,
+                                           variants: [VariantMessage(variant: .b, title: "Load launched B", body: "Hi {{display_name}}")])), by: actor)
         try await campaigns.launch(launched, by: actor)
         // One test user, so that the test users page and the draft's test send list someone.
         if let email = try await database.read({ db in try String.fetchOne(db, sql: "SELECT email FROM users WHERE id = 50") }) {

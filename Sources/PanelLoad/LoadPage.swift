@@ -38,6 +38,7 @@ public struct LoadPage: Sendable {
             LoadPage("campaign status", "/campaigns/\(fixture.launchedCampaignID)"),
             LoadPage("campaign android", "/campaigns/\(fixture.draftCampaignID)?platform=android&language=en"),
             LoadPage("campaign edit", "/campaigns/\(fixture.draftCampaignID)/edit"),
+            LoadPage("campaign report csv", "/campaigns/\(fixture.launchedCampaignID)/report.csv"),
             LoadPage("campaign cancel ask", "/campaigns/\(fixture.launchedCampaignID)/cancel"),
             LoadPage("campaigns by status", "/campaigns?status=draft"),
             LoadPage("test users", "/campaigns/test-users"),

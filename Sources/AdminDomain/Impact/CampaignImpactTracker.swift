@@ -19,6 +19,8 @@ public actor CampaignImpactTracker {
     private var reports: [Int64: CampaignImpact] = [:]
     /// How long the last refresh of each campaign took, for the benchmark.
     public private(set) var lastDurations: [Int64: Duration] = [:]
+    /// The refresh under way: a second caller waits for it rather than reading everything twice.
+    private var running: Task<Void, any Error>?
 
     public init(campaigns: Campaigns, grace: TimeInterval = 86_400, logger: Logger = Logger(label: "impact")) {
         self.campaigns = campaigns
@@ -28,11 +30,21 @@ public actor CampaignImpactTracker {
 
     var database: PanelDatabase { campaigns.database }
 
+    /// A campaign in one of these has its whole audience frozen (or as much as it got).
+    public static func isFrozen(_ status: CampaignStatus) -> Bool {
+        [.sending, .paused, .cancelled, .finished].contains(status)
+    }
+
     /// The report of a launched campaign: live, or as kept when its window closed; nil
     /// before its first computation.
-    public func report(_ id: Int64) async throws -> CampaignImpact? {
+    /// `computeIfMissing`: a campaign whose audience is frozen but whose report was not
+    /// computed yet since the start is computed now, rather than shown as missing.
+    public func report(_ id: Int64, computeIfMissing: Bool = false) async throws -> CampaignImpact? {
         if let live = reports[id] { return live }
-        return try await Self.stored(id, in: database)
+        if let kept = try await Self.stored(id, in: database) { return kept }
+        guard computeIfMissing else { return nil }
+        try await refresh()
+        return reports[id]
     }
 
     static func stored(_ id: Int64, in database: PanelDatabase) async throws -> CampaignImpact? {
@@ -43,7 +55,16 @@ public actor CampaignImpactTracker {
     }
 
     /// Every tracked campaign brought up to date, closed windows kept, due winners chosen.
+    /// One at a time: a call while one runs waits for it.
     public func refresh(now: Date = Date()) async throws {
+        if let running { return try await running.value }
+        let task = Task { try await self.refreshAll(now: now) }
+        running = task
+        defer { running = nil }
+        try await task.value
+    }
+
+    private func refreshAll(now: Date) async throws {
         let open = try await database.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT c.id, c.goal, c.goal_days, c.send_at, c.launched_at FROM panel_campaigns c

@@ -27,8 +27,8 @@ extension CampaignsController {
 
     @Sendable func reportCSV(request: Request, context: StaffRequestContext) async throws -> Response {
         let id = try campaignID(context)
-        guard try await services.campaigns.find(id) != nil else { throw PanelError.notFound("No campaign #\(id).") }
-        guard let report = try await services.impact.report(id) else {
+        guard let campaign = try await services.campaigns.find(id) else { throw PanelError.notFound("No campaign #\(id).") }
+        guard let report = try await services.impact.report(id, computeIfMissing: campaign.status.known.map(CampaignImpactTracker.isFrozen) == true) else {
             throw PanelError(status: .notFound, sentence: "Campaign #\(id) has no report yet: it is made once the audience is frozen.")
         }
         try await services.signIn.audit.append([AuditEntry(actor: context.identity, clientAddress: context.clientAddress, action: .campaignReportExported,

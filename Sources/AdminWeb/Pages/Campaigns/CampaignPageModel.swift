@@ -87,7 +87,9 @@ struct CampaignPageModel {
         } else {
             let progress = try await services.campaignProgress.progress(campaign.id)
             model.progress = progress
-            if status != .materialising { model.impact = try await services.impact.report(campaign.id) }
+            if let status, CampaignImpactTracker.isFrozen(status) {
+                model.impact = try await services.impact.report(campaign.id, computeIfMissing: true)
+            }
             // How many went out is read, never taken from the link.
             if let kind = model.notice?.kind, kind == .paused || kind == .cancelled { model.notice?.count = progress.sent }
         }
