@@ -119,8 +119,11 @@ extension CampaignTransition {
         guard !open else { return false }
         let any = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_counts WHERE campaign_id = ?)",
                                     arguments: [id]) ?? false
-        return try CampaignTransition.finish(reason: any ? nil : "no device could get it when its audience was frozen")
-            .applyIfAllowed(to: id, now: now, in: db)
+        let members = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM panel_campaign_members WHERE campaign_id = ?)", arguments: [id]) ?? false
+        let heldOut = !any && members
+        let reason = any ? nil : heldOut ? "everyone reachable was drawn into the holdout: nothing was sent"
+                                         : "no device could get it when its audience was frozen"
+        return try CampaignTransition.finish(reason: reason).applyIfAllowed(to: id, now: now, in: db)
     }
 }
 
