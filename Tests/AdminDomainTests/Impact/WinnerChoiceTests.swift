@@ -110,17 +110,22 @@ import Testing
         #expect(try await fixture.campaigns.find(id)?.winner?.variant == .known(.b))
         #expect(try await Self.audit(id, fixture) == ["variant B chosen by hand: looked better"])
         #expect(try await Self.counts(id, fixture).held == 0)
-        let claimed = try await fixture.claimAll(now: early.addingTimeInterval(1))
-        #expect(claimed.count == before.testDeliveries + before.restDeliveries)
 
-        // A second choice is refused, by hand or by the rule after the wait.
+        // While it is still sending, a second choice is refused, by hand or by the rule after the wait.
         await #expect(throws: CampaignError.self) {
             try await fixture.campaigns.chooseWinner(id, variant: .a, figures: "changed my mind", by: .commandLine, byRule: false, now: early)
         }
         let tracker = CampaignImpactTracker(campaigns: fixture.campaigns)
         try await tracker.refresh(now: Self.start.addingTimeInterval(TimeInterval(Self.wait * 3_600 + 3_600)))
+        #expect(try await fixture.campaigns.find(id)?.status.known == .sending)
         #expect(try await fixture.campaigns.find(id)?.winner?.variant == .known(.b))
         #expect(try await Self.audit(id, fixture).count == 1)
+
+        // Everyone drawn to be sent to gets a push: the test share its variant, the rest B.
+        let rest = Set(try await Self.users(id, arm: "rest", fixture))
+        let claimed = try await fixture.claimAll(now: early.addingTimeInterval(1))
+        #expect(claimed.count == before.testDeliveries + before.restDeliveries)
+        #expect(claimed.filter { rest.contains($0.userID) }.allSatisfy { $0.variant == .b && $0.title == "Title B" })
     }
 
     @Test func aCampaignWithoutATestShareHasNoWinnerToChoose() async throws {
