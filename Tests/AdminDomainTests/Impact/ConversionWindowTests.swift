@@ -15,6 +15,7 @@ import Testing
     static func converted(_ report: CampaignImpact) -> [String: Int] {
         var counts = ["holdout": report.holdout.converted, "recipients": report.recipients.converted]
         for row in report.variants { counts[row.variant.rawValue] = row.group.converted }
+        if let rest = report.rest { counts["rest"] = rest.converted }
         for row in report.platforms {
             counts["recipients/\(row.platform)"] = row.recipients.converted
             counts["holdout/\(row.platform)"] = row.holdout.converted
@@ -45,7 +46,8 @@ import Testing
         let fixture = try await ImpactFixture.make(reachable: 1_500, unreachable: 300)
         defer { fixture.remove() }
         let id = try await fixture.launch(CampaignExperiment(
-            holdoutPercent: 20, goal: goal, goalDays: Self.days, variants: [VariantMessage(variant: .b, title: "Title B", body: "Body B")]))
+            holdoutPercent: 20, goal: goal, goalDays: Self.days, variants: [VariantMessage(variant: .b, title: "Title B", body: "Body B")],
+            testPercent: 50, winnerWaitHours: 72))
         let members = try await fixture.sql { db in
             try Int64.fetchAll(db, sql: "SELECT user_id FROM panel_campaign_members WHERE campaign_id = ? ORDER BY user_id", arguments: [id])
         }
@@ -68,7 +70,7 @@ import Testing
             try GoalRows.expected(campaign: id, goal: goal, start: Self.start, days: Self.days, in: db)
         })
         #expect(Self.matches(Self.converted(first), expectedFirst), "report \(Self.converted(first)), SQL \(expectedFirst)")
-        #expect(expectedFirst["holdout", default: 0] > 0 && expectedFirst["a", default: 0] > 0 && expectedFirst["b", default: 0] > 0)
+        #expect(["holdout", "a", "b", "rest"].allSatisfy { expectedFirst[$0, default: 0] > 0 }, "\(expectedFirst)")
         #expect(expectedFirst["recipients", default: 0] < members.count / 2, "some rows are outside or unreadable")
 
         // Written after the first refresh: rows for the other half (inside, outside, hostile),

@@ -4,22 +4,24 @@ import GRDB
 
 /// Goal events as the backend might write them around a window (start, end]: every kind, at
 /// one second either side of each end, subscriptions starting there too, and hostile rows
-/// (times that are not times, text that says NULL, kinds the app does not write).
+/// (times that are not times, text that says NULL, kinds the app does not write, a time or a
+/// kind stored as a blob rather than text).
 enum GoalRows {
     struct Row: Sendable {
         /// A `subscriptions` row's start rather than an `activity_events` row.
         let subscription: Bool
-        let kind: String
+        let kind: DatabaseValue
         let time: DatabaseValue
     }
 
-    static let kinds = ["item_added", "document_added", "upgraded", "login", "push_opened", "ITEM_ADDED", "upgraded ", "", "NULL"]
+    static let kinds: [DatabaseValue] = ["item_added", "document_added", "upgraded", "login", "push_opened", "ITEM_ADDED", "upgraded ", "", "NULL"]
+        .map(\.databaseValue) + [Data("item_added".utf8).databaseValue, Data("upgraded".utf8).databaseValue]
 
     /// Not a time in the backend's format, whatever SQLite's `datetime` might make of some.
     static let hostileTimes: [DatabaseValue] = [
         "not a time".databaseValue, "NULL".databaseValue, "".databaseValue, "2026-11-19 25:00:00".databaseValue,
         "2026-13-01 10:00:00".databaseValue, "2026-11-19 12:00".databaseValue, " 2026-11-19 12:00:00".databaseValue,
-        "2026-11-19 12:00:00.000".databaseValue, 1_795_100_000.databaseValue,
+        "2026-11-19 12:00:00.000".databaseValue, 1_795_100_000.databaseValue, Data("2026-11-19 12:00:00".utf8).databaseValue,
     ]
 
     /// Every combination, in a fixed order: the times at the window's edges and inside it,
@@ -31,7 +33,7 @@ enum GoalRows {
         var rows: [Row] = []
         for time in edges + hostileTimes {
             for kind in kinds { rows.append(Row(subscription: false, kind: kind, time: time)) }
-            rows.append(Row(subscription: true, kind: "", time: time))
+            rows.append(Row(subscription: true, kind: "".databaseValue, time: time))
         }
         return rows
     }
@@ -56,8 +58,8 @@ enum GoalRows {
         }
     }
 
-    /// Converted members per (arm, platform), by the definitions: a goal event whose time is a
-    /// valid 'YYYY-MM-DD HH:MM:SS' with start < time <= end; `any_activity` any event,
+    /// Converted members per (arm, platform), by the definitions: a goal event whose time is
+    /// text, a valid 'YYYY-MM-DD HH:MM:SS', with start < time <= end; `any_activity` any event,
     /// `item_added` the kinds item_added and document_added, `upgraded` the kind upgraded or a
     /// subscription started in the window.
     static func expected(campaign: Int64, goal: CampaignGoal, start: Date, days: Int, in db: Database) throws -> [String: [String: Int]] {
@@ -67,14 +69,16 @@ enum GoalRows {
         case .upgraded: "e.kind = 'upgraded'"
         }
         let subscriptions = goal == .upgraded ? """
-            OR EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = m.user_id AND datetime(s.started_at) = s.started_at
+            OR EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = m.user_id
+                       AND typeof(s.started_at) = 'text' AND datetime(s.started_at) = s.started_at
                        AND s.started_at > :start AND s.started_at <= :end)
             """ : ""
         var result: [String: [String: Int]] = [:]
         for row in try GRDB.Row.fetchAll(db, sql: """
             SELECT m.arm, m.platform, COUNT(*) FROM panel_campaign_members m
             WHERE m.campaign_id = :campaign AND (
-              EXISTS (SELECT 1 FROM activity_events e WHERE e.user_id = m.user_id AND datetime(e.created_at) = e.created_at
+              EXISTS (SELECT 1 FROM activity_events e WHERE e.user_id = m.user_id
+                      AND typeof(e.created_at) = 'text' AND datetime(e.created_at) = e.created_at
                       AND e.created_at > :start AND e.created_at <= :end AND \(kindCondition))
               \(subscriptions))
             GROUP BY m.arm, m.platform
