@@ -100,6 +100,31 @@ import Testing
         #expect(try await fixture.campaigns.find(id)?.status.known == .finished)
     }
 
+    /// A wait longer than the goal's window and the tracker's grace after it: the report is
+    /// kept before the wait ends, and the rule still reads its figures.
+    @Test func theRuleReadsTheKeptReportWhenTheWaitOutlastsTheGoalWindow() async throws {
+        let fixture = try await ImpactFixture.make(reachable: 1_500)
+        defer { fixture.remove() }
+        var experiment = Self.experiment
+        experiment.goalDays = 1
+        experiment.winnerWaitHours = 72
+        let id = try await fixture.launch(experiment)
+        let b = try await Self.users(id, arm: "b", fixture)
+        try await fixture.backendWrite { db in
+            for user in b {
+                try db.execute(sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (?, 'item_added', '2026-11-18 13:00:00')",
+                               arguments: [user])
+            }
+        }
+        let tracker = CampaignImpactTracker(campaigns: fixture.campaigns)
+        try await tracker.refresh(now: Self.start.addingTimeInterval(3_600))
+        try await tracker.refresh(now: Self.start.addingTimeInterval(72 * 3_600 + 60))
+        let kept = try #require(try await tracker.report(id))
+        #expect(kept.windowClosed && kept.variants.first { $0.variant == .b }?.group.converted == b.count)
+        #expect(try await fixture.campaigns.find(id)?.winner?.variant == .known(.b))
+        #expect(try await Self.audit(id, fixture).first?.contains("converted (\(b.count) of \(b.count))") == true)
+    }
+
     @Test func aWinnerChosenByHandBeforeTheWaitIsFinalAndReleasesTheRest() async throws {
         let fixture = try await ImpactFixture.make(reachable: 1_500)
         defer { fixture.remove() }
