@@ -70,14 +70,15 @@ struct ImpactFixture {
         return id
     }
 
-    /// Claims until nothing is due at `now`, recording each as accepted: everything that would be sent.
-    func claimAll(now: Date) async throws -> [ClaimedDelivery] {
+    /// Claims until nothing is due at `now`, recording each with `outcome` (accepted unless
+    /// told): everything that would be sent.
+    func claimAll(now: Date, outcome: (ClaimedDelivery) -> DeliveryResult = { .accepted(messageID: "m\($0.rowID)") }) async throws -> [ClaimedDelivery] {
         let outbox = DeliveryOutbox(database: database)
         var all: [ClaimedDelivery] = []
         while true {
             let claimed = try await outbox.claim(limit: 5_000, now: now)
             if claimed.isEmpty { return all }
-            try await outbox.record(claimed.map { ($0, .accepted(messageID: "m\($0.rowID)")) }, now: now)
+            try await outbox.record(claimed.map { ($0, outcome($0)) }, now: now)
             all += claimed
         }
     }
