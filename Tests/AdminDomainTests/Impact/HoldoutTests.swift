@@ -6,10 +6,11 @@ import Testing
 /// The holdout: drawn from the reachable users at the freeze, at the chosen share, and never
 /// sent to. Expectations are SQL over the fixture's rows and the panel's member table.
 @Suite struct HoldoutTests {
-    @Test func aTenPercentHoldoutOf20000ReachableUsersGetsNoDeliveryAndNothingIsSentToIt() async throws {
+    @Test(arguments: [10, 5, 50])
+    func aHoldoutOf20000ReachableUsersIsDrawnAtItsShareGetsNoDeliveryAndNothingIsSentToIt(percent: Int) async throws {
         let fixture = try await ImpactFixture.make(reachable: 20_000, unreachable: 400)
         defer { fixture.remove() }
-        let id = try await fixture.launch(CampaignExperiment(holdoutPercent: 10, goal: .anyActivity))
+        let id = try await fixture.launch(CampaignExperiment(holdoutPercent: percent, goal: .anyActivity))
 
         // One member row per reachable user, and none for anyone else.
         let (reachable, strays, missing) = try await fixture.sql { db in
@@ -28,7 +29,7 @@ import Testing
         let arms = try await fixture.arms(id)
         let held = arms["holdout", default: 0]
         let share = Double(held) / Double(reachable)
-        #expect(abs(share - 0.10) <= 0.02, "holdout share \(share) for 10%")
+        #expect(abs(share - Double(percent) / 100) <= 0.02, "holdout share \(share) for \(percent)%")
         #expect(arms["a", default: 0] == reachable - held, "everyone else gets the campaign's message: \(arms)")
 
         // No delivery row for a held-out user; one for every reachable device of everyone else.

@@ -56,6 +56,9 @@ import Testing
         #expect(sent.count == before.testDeliveries)
         let rest = Set(try await Self.users(id, arm: "rest", fixture))
         #expect(sent.allSatisfy { !rest.contains($0.userID) })
+        let arms = try await fixture.arms(id)
+        let testShare = Double(arms["a", default: 0] + arms["b", default: 0]) / Double(arms["a", default: 0] + arms["b", default: 0] + rest.count)
+        #expect(abs(testShare - 0.20) <= 0.03, "test share \(testShare) of the recipients for 20%")
         #expect(try await fixture.campaigns.find(id)?.status.known == .sending)
 
         // Every B member adds an item within the hour; every fourth A member does.
@@ -131,6 +134,9 @@ import Testing
         let id = try await fixture.launch(Self.experiment)
         let before = try await Self.counts(id, fixture)
         let early = Self.start.addingTimeInterval(60)
+        await #expect(throws: CampaignError.self, "no variant D") {
+            try await fixture.campaigns.chooseWinner(id, variant: .d, figures: "", by: .commandLine, byRule: false, now: early)
+        }
         try await fixture.campaigns.chooseWinner(id, variant: .b, figures: "looked better", by: .commandLine, byRule: false, now: early)
         #expect(try await fixture.campaigns.find(id)?.winner?.variant == .known(.b))
         #expect(try await Self.audit(id, fixture) == ["variant B chosen by hand: looked better"])
