@@ -114,7 +114,10 @@ public actor CampaignImpactTracker {
 
     private func chooseDueWinners(now: Date) async throws {
         for campaign in try await campaigns.winnersDue(now: now) {
-            let report = reports[campaign.id]
+            // The live report, else the one kept when its window closed: a wait of up to 72 hours
+            // outlasts a goal window of a day or two and its grace, and without its figures the
+            // rule fell back to A.
+            let report = try await self.report(campaign.id)
             let best = report?.ruleWinner
             let variant = best?.variant ?? .a
             let figures = best.map { Self.figures($0, goal: report?.goal) } ?? "no figures: nobody was in the test share"

@@ -92,9 +92,13 @@ final class ImpactState: @unchecked Sendable {
         try await reader.read { db in
             if let goal = self.goal {
                 let kinds = goal.eventKinds
+                // Only text is a time or a kind, as in `build`, whose range and `IN` on the
+                // columns leave out a blob (or a number): a CAST here counted a blob time, or a
+                // blob 'item_added', that the same row read by `build` after a restart did not.
                 while true {
                     let rows = try Row.fetchAll(db, sql: """
-                        SELECT id, user_id, CAST(created_at AS TEXT), CAST(kind AS TEXT) FROM activity_events WHERE id > ? ORDER BY id LIMIT ?
+                        SELECT id, user_id, CASE WHEN typeof(created_at) = 'text' THEN created_at END,
+                               CASE WHEN typeof(kind) = 'text' THEN kind END FROM activity_events WHERE id > ? ORDER BY id LIMIT ?
                         """, arguments: [self.eventCursor, batch])
                     for row in rows where kinds.map({ $0.contains((row[3] as String?) ?? "") }) ?? true {
                         self.event(user: row[1], time: row[2])
@@ -103,8 +107,9 @@ final class ImpactState: @unchecked Sendable {
                     if rows.count < batch { break }
                 }
                 if goal.countsSubscriptions {
-                    for row in try Row.fetchAll(db, sql: "SELECT id, user_id, CAST(started_at AS TEXT) FROM subscriptions WHERE id > ? ORDER BY id",
-                                                arguments: [self.subscriptionCursor]) {
+                    for row in try Row.fetchAll(db, sql: """
+                        SELECT id, user_id, CASE WHEN typeof(started_at) = 'text' THEN started_at END FROM subscriptions WHERE id > ? ORDER BY id
+                        """, arguments: [self.subscriptionCursor]) {
                         self.event(user: row[1], time: row[2])
                         self.subscriptionCursor = row[0]
                     }
