@@ -105,6 +105,7 @@ public struct Campaigns: Sendable {
 
     /// The experiment's columns and its variants, replacing what a draft had.
     static func storeExperiment(_ experiment: CampaignExperiment, of id: Int64, in db: Database) throws {
+        if let problem = experiment.problem { throw CampaignError(problem) }
         try db.execute(sql: """
             UPDATE panel_campaigns SET holdout_percent = ?, goal = ?, goal_days = ?, test_percent = ?, winner_wait_hours = ? WHERE id = ?
             """, arguments: [experiment.holdoutPercent, experiment.goal, experiment.goalDays, experiment.testPercent, experiment.winnerWaitHours, id])

@@ -85,6 +85,20 @@ public struct CampaignExperiment: Sendable, Equatable {
         self.winnerWaitHours = winnerWaitHours
     }
 
+    /// Why it cannot be stored, for callers other than the composer (which says the same
+    /// in its own words): the draw gives letters by count, so a gap would send some
+    /// recipients a variant that has no text.
+    public var problem: String? {
+        let letters = variants.map(\.variant)
+        if letters != Array([MessageVariant.b, .c, .d].prefix(letters.count)) { return "its variants must be B, then C, then D, without a gap" }
+        if !Self.holdoutRange.contains(holdoutPercent) { return "its holdout must be 0 to 50 percent" }
+        if !Self.goalDaysRange.contains(goalDays) { return "its goal window must be 1 to 14 days" }
+        if let testPercent, !Self.testPercentRange.contains(testPercent) { return "its test share must be 5 to 50 percent" }
+        if testPercent != nil, variants.isEmpty { return "a test share needs at least two variants" }
+        if let winnerWaitHours, !Self.winnerWaitRange.contains(winnerWaitHours) { return "its wait before the winner must be 1 to 72 hours" }
+        return nil
+    }
+
     /// A, then B, C, D as composed.
     public var letters: [MessageVariant] { [.a] + variants.map(\.variant) }
     public var hasWinnerTest: Bool { testPercent != nil && variants.count >= 1 }
