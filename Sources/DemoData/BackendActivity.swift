@@ -39,4 +39,18 @@ public enum BackendActivity {
             try await Task.sleep(for: interval)
         }
     }
+
+    /// `events` logins of random users and an 'opened' receipt for each delivery id, stamped
+    /// `at`, in one transaction: the app recording more while a campaign's report is measured.
+    public static func record(events: Int, opened deliveryIDs: [String], at: Date, path: String) async throws {
+        let queue = try DatabaseQueue(path: path)
+        let stamp = SQLiteTime.string(at)
+        try await queue.write { db in
+            let users = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 1
+            let event = try db.makeStatement(sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (?, 'login', ?)")
+            for _ in 0..<events { try event.execute(arguments: [Int64.random(in: 1...max(1, users)), stamp]) }
+            let receipt = try db.makeStatement(sql: "INSERT INTO push_receipts (delivery_id, event, created_at) VALUES (?, 'opened', ?)")
+            for id in deliveryIDs { try receipt.execute(arguments: [id, stamp]) }
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import AdminDomain
 import ArgumentParser
+import DemoData
 import Foundation
 import PanelLoad
 
@@ -85,16 +86,12 @@ struct ImpactBenchCommand: AsyncParsableCommand {
     /// 1,000 events of random users stamped an hour ago (late rows inside the window) and
     /// 200 'opened' receipts for the campaign's deliveries, as the backend writes them.
     private func appRecordsMore(campaign id: Int64, in database: PanelDatabase) async throws {
-        let stamp = SQLiteTime.string(Date().addingTimeInterval(-3_600))
-        try await database.write { db in
-            let users = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 1
-            let low = try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM panel_deliveries WHERE campaign_id = ?", arguments: [id]) ?? 0
-            let high = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM panel_deliveries WHERE campaign_id = ?", arguments: [id]) ?? 0
-            let event = try db.makeStatement(sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (?, 'login', ?)")
-            for _ in 0..<1_000 { try event.execute(arguments: [Int64.random(in: 1...users), stamp]) }
-            let receipt = try db.makeStatement(sql: "INSERT INTO push_receipts (delivery_id, event, created_at) VALUES (?, 'opened', ?)")
-            for _ in 0..<200 where high >= low { try receipt.execute(arguments: ["c\(id)-\(Int64.random(in: low...high))", stamp]) }
+        let (low, high) = try await database.read { db in
+            (try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM panel_deliveries WHERE campaign_id = ?", arguments: [id]) ?? 0,
+             try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM panel_deliveries WHERE campaign_id = ?", arguments: [id]) ?? 0)
         }
+        let receipts = high >= low ? (0..<200).map { _ in "c\(id)-\(Int64.random(in: low...high))" } : []
+        try await BackendActivity.record(events: 1_000, opened: receipts, at: Date().addingTimeInterval(-3_600), path: db)
     }
 
     private func measurePage(campaign id: Int64, binary: String) async throws {
