@@ -27,6 +27,10 @@ final class ImpactState: @unchecked Sendable {
     private(set) var built = false
 
     static let armNames = ["holdout", "a", "b", "c", "d", "rest"]
+    /// The app's `user_id` when it is a number, else NULL: a row whose user id is text
+    /// (nothing stops it but a foreign key the backend may not enforce) belongs to nobody,
+    /// and reading it as a number would stop the refresh.
+    static let userID = "CASE WHEN typeof(user_id) = 'integer' THEN user_id END"
     static let platformNames = ["ios", "android", "both", "other"]
 
     init(campaignID: Int64, goal: CampaignGoal?, start: Date, goalDays: Int) {
@@ -69,7 +73,7 @@ final class ImpactState: @unchecked Sendable {
             // Every text that could be a time in the window lies between the two days.
             let kinds = goal.eventKinds.map { " AND kind IN (\($0.sorted().map { "'\($0)'" }.joined(separator: ", ")))" } ?? ""
             let events = try Row.fetchCursor(db, sql: """
-                SELECT user_id, CAST(created_at AS TEXT) FROM activity_events INDEXED BY activity_events_time
+                SELECT \(Self.userID), CAST(created_at AS TEXT) FROM activity_events INDEXED BY activity_events_time
                 WHERE created_at >= ? AND created_at < ? AND id <= ?\(kinds)
                 """, arguments: [from, to, self.eventCursor])
             while let row = try events.next() {
@@ -77,7 +81,7 @@ final class ImpactState: @unchecked Sendable {
             }
             if goal.countsSubscriptions {
                 let started = try Row.fetchCursor(db, sql: """
-                    SELECT user_id, CAST(started_at AS TEXT) FROM subscriptions WHERE id <= ? AND started_at >= ? AND started_at < ?
+                    SELECT \(Self.userID), CAST(started_at AS TEXT) FROM subscriptions WHERE id <= ? AND started_at >= ? AND started_at < ?
                     """, arguments: [self.subscriptionCursor, from, to])
                 while let row = try started.next() {
                     self.event(user: row[0], time: row[1])
@@ -97,7 +101,7 @@ final class ImpactState: @unchecked Sendable {
                 // blob 'item_added', that the same row read by `build` after a restart did not.
                 while true {
                     let rows = try Row.fetchAll(db, sql: """
-                        SELECT id, user_id, CASE WHEN typeof(created_at) = 'text' THEN created_at END,
+                        SELECT id, \(Self.userID), CASE WHEN typeof(created_at) = 'text' THEN created_at END,
                                CASE WHEN typeof(kind) = 'text' THEN kind END FROM activity_events WHERE id > ? ORDER BY id LIMIT ?
                         """, arguments: [self.eventCursor, batch])
                     for row in rows where kinds.map({ $0.contains((row[3] as String?) ?? "") }) ?? true {
@@ -108,7 +112,7 @@ final class ImpactState: @unchecked Sendable {
                 }
                 if goal.countsSubscriptions {
                     for row in try Row.fetchAll(db, sql: """
-                        SELECT id, user_id, CASE WHEN typeof(started_at) = 'text' THEN started_at END FROM subscriptions WHERE id > ? ORDER BY id
+                        SELECT id, \(Self.userID), CASE WHEN typeof(started_at) = 'text' THEN started_at END FROM subscriptions WHERE id > ? ORDER BY id
                         """, arguments: [self.subscriptionCursor]) {
                         self.event(user: row[1], time: row[2])
                         self.subscriptionCursor = row[0]
