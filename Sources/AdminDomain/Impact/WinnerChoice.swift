@@ -53,6 +53,14 @@ extension Campaigns {
         }
     }
 
+    /// Whether the freeze drew anyone: a campaign launched before the panel measured
+    /// campaigns, or whose audience was empty at the freeze, has no members and no report.
+    public func hasMembers(_ id: Int64) async throws -> Bool {
+        try await database.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM panel_campaign_members WHERE campaign_id = ?)", arguments: [id]) ?? false
+        }
+    }
+
     /// Campaigns whose winner is chosen but some of whose rest still waits for it (a stop
     /// came between two chunks): the dispatcher releases them.
     public func winnersToRelease() async throws -> [Int64] {

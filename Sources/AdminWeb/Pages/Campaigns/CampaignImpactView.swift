@@ -7,6 +7,7 @@ import HTMLRender
 struct CampaignImpactView: HTMLComponent {
     let campaign: CampaignRecord
     let impact: CampaignImpact?
+    var nobodyDrawn = false
     let viewer: Viewer
 
     var content: HTMLNode {
@@ -14,6 +15,8 @@ struct CampaignImpactView: HTMLComponent {
             h2 { "Impact" }
             if let impact {
                 report(impact)
+            } else if nobodyDrawn {
+                p { "No report: nobody was drawn when the audience was frozen (it was empty, or the campaign was launched before the panel measured campaigns)." }
             } else {
                 p(.role("status")) {
                     campaign.status.known == .materialising ? "The report begins once the audience is frozen: this section fills by itself."

@@ -12,6 +12,8 @@ struct CampaignPageModel {
     var progress: CampaignProgress?
     /// Recipients against the holdout, once the audience is frozen (from memory, never a scan).
     var impact: CampaignImpact?
+    /// Frozen with nobody drawn (an empty audience, or a launch before campaigns were measured): no report will come.
+    var nobodyDrawn = false
     /// Before the launch.
     var preview: AudiencePreviews.State?
     /// The message as the chosen sample recipient would see it, in the chosen language and
@@ -88,7 +90,12 @@ struct CampaignPageModel {
             let progress = try await services.campaignProgress.progress(campaign.id)
             model.progress = progress
             if let status, CampaignImpactTracker.isFrozen(status) {
-                model.impact = try await services.impact.report(campaign.id, computeIfMissing: true)
+                model.impact = try await services.impact.report(campaign.id)
+                if model.impact == nil {
+                    // Computed now when the background job has not come to it since the start.
+                    model.nobodyDrawn = try await !services.campaigns.hasMembers(campaign.id)
+                    if !model.nobodyDrawn { model.impact = try await services.impact.report(campaign.id, computeIfMissing: true) }
+                }
             }
             // How many went out is read, never taken from the link.
             if let kind = model.notice?.kind, kind == .paused || kind == .cancelled { model.notice?.count = progress.sent }

@@ -42,7 +42,7 @@ struct CampaignPageView: HTMLComponent {
                     CampaignProgressView(progress: progress)
                     p { a(.href(SiteURL.campaign(id: campaign.id).href)) { "Refresh" } }
                 }
-                CampaignImpactView(campaign: campaign, impact: model.impact, viewer: viewer)
+                CampaignImpactView(campaign: campaign, impact: model.impact, nobodyDrawn: model.nobodyDrawn, viewer: viewer)
                 if !(status?.isEnded ?? true) { testSendSection }
             }
         }.content
