@@ -28,7 +28,7 @@ import TestSupport
             let draft = try await CampaignPages.waitForPreview(client, path, cookie: cookie)
             #expect(draft.contains("Variant B") && draft.contains("B &lt;i&gt;"), "variant B as typed, escaped")
             #expect(draft.contains("10% of the reachable users get nothing"))
-            #expect(draft.contains("added an item or a document, within 2 days of the launch"))
+            #expect(draft.contains("added an item or a document, within 2 days of the send time"))
             // The issue's rule: the preview shows reachable users × the holdout share.
             let users = try await Audience().count(CampaignSegment(), in: panel.services.database).reachableUsers
             let expected = Int((Double(users) * 0.10).rounded())
@@ -62,6 +62,7 @@ import TestSupport
             try await refused([("title_c", "C"), ("body_c", "c")], "Fill the variants in order: B first, then C, then D.")
             try await refused([("test_percent", "20")], "A test share needs at least two messages")
             try await refused([("winner_wait_hours", "5")], "A wait before the winner needs a test share")
+            try await refused([("holdout_percent", "10")], "A holdout is compared with the recipients on a goal")
             try await refused([("title_b", "B"), ("body_b", "b"), ("test_percent", "20"), ("winner_wait_hours", "100")],
                               "The wait before the winner is chosen (hours) must be a whole number from 1 to 72.")
             try await refused([("title_b", "Hi {{nickname}}"), ("body_b", "b")], "Variant B: ")
@@ -83,12 +84,15 @@ import TestSupport
             let cookie = try await panel.signIn(client, email: Self.marketing)
             let page = try await client.get("/campaigns/\(id)", cookie: cookie)
             #expect(page.text.contains("Recipients against the holdout") && page.text.contains("The rest (waiting for the winner)"))
+            #expect(page.text.contains("Nothing has gone out yet"), "no push went out here: no difference can be the push's")
             #expect(page.text.contains("Send this variant to the rest now"))
-            let unknown = try await client.postSigned("/campaigns/\(id)/winner", [("variant", "z")], session: cookie)
+            let unconfirmed = try await client.postSigned("/campaigns/\(id)/winner", [("variant", "b")], session: cookie)
+            #expect(unconfirmed.status == .badRequest && unconfirmed.text.contains("Tick “Yes, send it to the rest now”"))
+            let unknown = try await client.postSigned("/campaigns/\(id)/winner", [("variant", "z"), ("confirm", "yes")], session: cookie)
             #expect(unknown.status == .badRequest && unknown.text.contains("There is no variant “z”"))
-            let chosen = try await client.postSigned("/campaigns/\(id)/winner", [("variant", "b")], session: cookie)
+            let chosen = try await client.postSigned("/campaigns/\(id)/winner", [("variant", "B"), ("confirm", "yes")], session: cookie)
             #expect(chosen.status == .seeOther)
-            let again = try await client.postSigned("/campaigns/\(id)/winner", [("variant", "a")], session: cookie)
+            let again = try await client.postSigned("/campaigns/\(id)/winner", [("variant", "a"), ("confirm", "yes")], session: cookie)
             #expect(again.status == .conflict && again.text.contains("has its winner already"))
             let after = try await client.get("/campaigns/\(id)", cookie: cookie)
             #expect(after.text.contains("Winner: variant B") && after.text.contains("chosen by hand"))
@@ -104,6 +108,8 @@ import TestSupport
             }
             #expect(lines.contains { $0.hasPrefix("overall,recipients,\(recipients),") })
             #expect(lines.contains { $0.hasPrefix("overall,holdout,\(holdout),") })
+            #expect(!csv.text.contains("'-"), "a negative lift is a number, not text")
+            #expect(CSV.line(["x", "-0.25", "-1+2", "=1"], numeric: [1, 2, 3]) == "x,-0.25,'-1+2,'=1\r\n", "only plain numbers pass undefused")
         }
         let (winner, detail, exported) = try await panel.services.database.read { db in
             (try String.fetchOne(db, sql: "SELECT winner FROM panel_campaigns WHERE id = ?", arguments: [id]),
@@ -111,7 +117,7 @@ import TestSupport
              try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log WHERE action = 'campaign_report_exported' AND target = ?", arguments: ["campaign:\(id)"]))
         }
         #expect(winner == "b")
-        #expect(detail?.hasPrefix("variant B chosen by hand: ") == true && detail?.contains("converted") == true, "\(detail ?? "")")
+        #expect(detail?.hasPrefix("variant B chosen by hand by \(Self.marketing): ") == true && detail?.contains("converted") == true, "\(detail ?? "")")
         #expect(exported == 1)
     }
 }

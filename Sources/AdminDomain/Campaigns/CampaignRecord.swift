@@ -134,7 +134,7 @@ extension Campaigns {
         try await database.read { db in
             try CampaignRecord.withVariants(Row.fetchAll(db, sql: """
                 SELECT \(CampaignRecord.Columns.selection) FROM panel_campaigns c LEFT JOIN panel_admins a ON a.id = c.created_by
-                WHERE c.deleted_at IS NULL AND c.status <> ? AND c.launched_at >= ? AND c.launched_at < ? ORDER BY c.id DESC LIMIT ?
+                WHERE c.deleted_at IS NULL AND c.status <> ? AND c.launched_at >= ? AND c.launched_at < ? ORDER BY c.launched_at DESC, c.id DESC LIMIT ?
                 """, arguments: [CampaignStatus.draft, SQLiteTime.string(from), SQLiteTime.string(to), limit]).map(CampaignRecord.init), in: db)
         }
     }

@@ -13,7 +13,8 @@ extension Campaigns {
         guard campaign.experiment.testPercent != nil else { throw CampaignError("campaign #\(id) sends every variant to everyone: it has no winner to choose") }
         guard campaign.winner == nil else { throw CampaignError("campaign #\(id) has its winner already") }
         guard campaign.experiment.letters.contains(variant) else { throw CampaignError("campaign #\(id) has no variant \(variant.letter)") }
-        let detail = String("variant \(variant.letter) \(byRule ? "by the rule" : "chosen by hand"): \(figures)".prefix(300))
+        let who = actor.identity.map { " by \($0.email)" } ?? ""
+        let detail = String("variant \(variant.letter) \(byRule ? "by the rule" : "chosen by hand\(who)"): \(figures)".prefix(300))
         try await database.write { db in
             let status = try Stored<CampaignStatus>.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [id])?.known
             guard status == .sending || status == .paused else {

@@ -6,9 +6,14 @@ import Hummingbird
 extension CampaignsController {
     @Sendable func chooseWinner(request: Request, context: StaffRequestContext) async throws -> Response {
         let id = try campaignID(context)
-        struct Form: Decodable { var variant: String? }
-        let typed = ((try? await request.decode(as: Form.self, context: context))?.variant ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let variant = MessageVariant(rawValue: typed) else {
+        struct Form: Decodable { var variant: String?; var confirm: String? }
+        let form = try? await request.decode(as: Form.self, context: context)
+        let typed = (form?.variant ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard form?.confirm == "yes" else {
+            let sentence = "Tick “Yes, send it to the rest now” to choose the winner: it cannot be undone. Nothing changed."
+            return try await page(context, .init(id: id, problems: [sentence]), status: .badRequest).response()
+        }
+        guard let variant = MessageVariant(rawValue: typed.lowercased()) else {
             let sentence = "There is no variant “\(typed.prefix(20))”: choose one of the campaign's variants. Nothing changed."
             return try await page(context, .init(id: id, problems: [sentence]), status: .badRequest).response()
         }
@@ -28,13 +33,18 @@ extension CampaignsController {
     @Sendable func reportCSV(request: Request, context: StaffRequestContext) async throws -> Response {
         let id = try campaignID(context)
         guard let campaign = try await services.campaigns.find(id) else { throw PanelError.notFound("No campaign #\(id).") }
-        guard let report = try await services.impact.report(id, computeIfMissing: campaign.status.known.map(CampaignImpactTracker.isFrozen) == true) else {
+        let frozen = campaign.status.known.map(CampaignImpactTracker.isFrozen) == true
+        guard let report = try await services.impact.report(id, computeIfMissing: frozen) else {
+            if frozen, try await !services.campaigns.hasMembers(id) {
+                throw PanelError(status: .notFound, sentence: "Campaign #\(id) drew nobody when its audience was frozen: there is no report.")
+            }
             throw PanelError(status: .notFound, sentence: "Campaign #\(id) has no report yet: it is made once the audience is frozen.")
         }
         try await services.signIn.audit.append([AuditEntry(actor: context.identity, clientAddress: context.clientAddress, action: .campaignReportExported,
                                                            target: "campaign:\(id)", detail: "impact report as of \(SQLiteTime.string(report.asOf))")])
         let rows = CampaignReportCSV.rows(report)
-        return CSV.response(filename: CSV.filename("campaign", [String(id), "impact"]), header: CampaignReportCSV.header) { emit in
+        return CSV.response(filename: CSV.filename("campaign", [String(id), "impact"]), header: CampaignReportCSV.header,
+                            numeric: CampaignReportCSV.numericColumns) { emit in
             try await emit(rows)
         }
     }
@@ -51,19 +61,28 @@ enum CampaignReportCSV {
             [section, name, String(group.users), String(group.converted), rate(group.conversionRate), String(group.opened), rate(group.openRate),
              number(lift?.difference), number(lift?.lower), number(lift?.upper)] + context
         }
-        var rows = [line("overall", "recipients", report.recipients, report.lift), line("overall", "holdout", report.holdout, nil)]
+        var holdout = line("overall", "holdout", report.holdout, nil)
+        // Held-out users were sent nothing to open: no open figures, as on the page.
+        holdout[5] = ""
+        holdout[6] = ""
+        var rows = [line("overall", "recipients", report.recipients, report.lift), holdout]
         rows += report.variants.map { line("variant", $0.variant.rawValue, $0.group, $0.lift) }
         if let rest = report.rest { rows.append(line("variant", "rest", rest, nil)) }
         for platform in report.platforms {
             rows.append(line("platform", platform.platform, platform.recipients, platform.lift))
             rows.append(line("platform", platform.platform + " holdout", platform.holdout, nil))
         }
-        for day in report.days {
+        // Days the report has reached, as the chart.
+        let elapsed = report.asOf.timeIntervalSince(report.windowStart)
+        for day in report.days where Double(day.index) * 86_400 <= elapsed {
             rows.append(["day", "day \(day.index + 1)", "", String(day.recipients), "", "", "", "", "", ""] + context)
             rows.append(["day", "day \(day.index + 1) holdout", "", String(day.holdout), "", "", "", "", "", ""] + context)
         }
         return rows
     }
+
+    /// Users to the lift's bounds: numbers the panel computed, written as numbers.
+    static let numericColumns: Set<Int> = Set(2...9)
 
     static func rate(_ value: Double?) -> String { value.map { String(format: "%.6f", $0) } ?? "" }
     static func number(_ value: Double?) -> String { value.map { String(format: "%.6f", $0) } ?? "" }

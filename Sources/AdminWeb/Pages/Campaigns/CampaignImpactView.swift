@@ -11,8 +11,15 @@ struct CampaignImpactView: HTMLComponent {
     let viewer: Viewer
 
     var content: HTMLNode {
-        section(.class("panel"), .id("impact")) {
+        section(.class("panel"), .id("impact-section")) {
             h2 { "Impact" }
+            // Only this part is replaced as the report refreshes: the winner's form below keeps what was chosen.
+            div(.id("impact")) { reportPart }
+            winnerSection
+        }
+    }
+
+    @HTMLBuilder private var reportPart: [HTMLNode] {
             if let impact {
                 report(impact)
             } else if nobodyDrawn {
@@ -23,15 +30,13 @@ struct CampaignImpactView: HTMLComponent {
                         : "The report is being computed: this section fills by itself."
                 }
             }
-            winnerSection
-        }
     }
 
     @HTMLBuilder private func report(_ impact: CampaignImpact) -> [HTMLNode] {
         let experiment = campaign.experiment
         p {
             if let goal = impact.goal {
-                "Goal: \(goal.label), within \(Format.count(experiment.goalDays, "day", "days")) of the launch ("
+                "Goal: \(goal.label), within \(Format.count(experiment.goalDays, "day", "days")) of the send time ("
                 span(.class("nowrap")) { SQLiteTime.string(impact.windowStart) }; " to "; span(.class("nowrap")) { SQLiteTime.string(impact.windowEnd) + " UTC" }
                 "). "
             } else {
@@ -41,10 +46,21 @@ struct CampaignImpactView: HTMLComponent {
             AsOfTime(date: impact.asOf)
             impact.windowClosed ? "." : "; kept up to date in the background."
         }
-        DataTable(caption: "Recipients against the holdout", columns: Self.columns, rows: [
-            Self.row("Recipients (sent to)", impact.recipients),
-            Self.row("Holdout (got nothing)", impact.holdout, opens: false),
+        if impact.asOf < impact.windowStart {
+            p(.role("status")) {
+                "The goal's window opens at the send time, "; span(.class("nowrap")) { SQLiteTime.string(impact.windowStart) + " UTC" }
+                ": nothing is counted before it."
+            }
+        }
+        DataTable(caption: "Recipients against the holdout", columns: Self.columns(goal: impact.goal), rows: [
+            Self.row("Recipients (drawn to get it)", impact.recipients, goal: impact.goal),
+            Self.row("Holdout (drawn to get nothing)", impact.holdout, goal: impact.goal, opens: false),
         ])
+        p(.class("muted")) {
+            "Both groups are drawn at random from the same reachable users when the audience is frozen, and compared as drawn: "
+            "a recipient counts whatever became of their push (waiting, capped, failed or never opened)."
+            if campaign.totals.accepted == 0 { " Nothing has gone out yet, so no difference so far can be the push's." }
+        }
         if let lift = impact.lift {
             p(.class("lift"), .id("lift")) {
                 strong { "Lift: \(Self.points(lift.difference))" }
@@ -55,33 +71,44 @@ struct CampaignImpactView: HTMLComponent {
             p(.class("muted")) { impact.holdout.users == 0 ? "No holdout: there is nothing to measure a lift against." : "No lift yet: a group is empty." }
         }
         if impact.variants.count > 1 || impact.rest != nil {
-            DataTable(caption: "By variant", columns: Self.columns + [DataTable.Column("Lift against the holdout, points (95% interval)")],
+            DataTable(caption: "By variant", columns: Self.columns(goal: impact.goal) + [DataTable.Column("Lift against the holdout, points (95% interval)")],
                       rows: impact.variants.map { row in
                           Self.row("Variant \(row.variant.letter)" + (campaign.winner?.variant.known == row.variant ? " (winner)" : ""), row.group,
-                                   extra: [row.lift.map(Self.interval) ?? "n/a"])
-                      } + (impact.rest.map { [Self.row(restLabel, $0, extra: ["counted with the recipients"])] } ?? []))
+                                   goal: impact.goal, extra: [row.lift.map(Self.interval) ?? "n/a"])
+                      } + (impact.rest.map { [Self.row(restLabel, $0, goal: impact.goal, extra: ["counted with the recipients"])] } ?? []))
         }
+        if impact.goal == nil {
+            DataTable(caption: "By platform (users reachable on both count once, as both)",
+                      columns: [DataTable.Column("Platform"), DataTable.Column("Recipients", numeric: true), DataTable.Column("Opened the push", numeric: true),
+                                DataTable.Column("Open rate", numeric: true), DataTable.Column("Holdout", numeric: true)],
+                      rows: impact.platforms.map { row in
+                          [Self.platformName(row.platform), Format.grouped(row.recipients.users), Format.grouped(row.recipients.opened),
+                           Format.percent(row.recipients.openRate), Format.grouped(row.holdout.users)]
+                      })
+        } else {
         DataTable(caption: "By platform (users reachable on both count once, as both)",
-                  columns: [DataTable.Column("Platform"), DataTable.Column("Recipients", numeric: true), DataTable.Column("Converted", numeric: true),
-                            DataTable.Column("Rate", numeric: true), DataTable.Column("Holdout", numeric: true),
-                            DataTable.Column("Converted", numeric: true), DataTable.Column("Rate", numeric: true),
+                  columns: [DataTable.Column("Platform"), DataTable.Column("Recipients", numeric: true), DataTable.Column("Recipients converted", numeric: true),
+                            DataTable.Column("Recipients' rate", numeric: true), DataTable.Column("Holdout", numeric: true),
+                            DataTable.Column("Holdout converted", numeric: true), DataTable.Column("Holdout's rate", numeric: true),
                             DataTable.Column("Lift, points (95% interval)")],
                   rows: impact.platforms.map { row in
                       [Self.platformName(row.platform), Format.grouped(row.recipients.users), Format.grouped(row.recipients.converted),
                        Format.percent(row.recipients.conversionRate), Format.grouped(row.holdout.users), Format.grouped(row.holdout.converted),
                        Format.percent(row.holdout.conversionRate), row.lift.map(Self.interval) ?? "n/a"]
                   })
+        }
         if impact.goal != nil {
             ReportChart(chart: impact.conversionChart)
         }
         if impact.unreadableTimes > 0 {
-            p(.class("muted")) { "\(Format.count(impact.unreadableTimes, "goal event", "goal events")) of members had a time that does not read as one: counted for nobody." }
+            p(.class("muted")) { "\(Format.count(impact.unreadableTimes, "goal event", "goal events")) of this campaign's users had a time that does not read as a time: counted for nobody." }
         }
         p { a(.href(SiteURL.campaignReport(id: campaign.id).href), .class("button")) { "Download the report as CSV" } }
     }
 
     private var restLabel: String {
-        if let winner = campaign.winner { return "The rest (got the winner, \(winner.variant.known?.letter ?? winner.variant.description))" }
+        if let winner = campaign.winner { return "The rest (drawn to get the winner, \(winner.variant.known?.letter ?? winner.variant.description))" }
+        if campaign.status.known?.isEnded == true { return "The rest (never sent: the campaign ended before a winner)" }
         return "The rest (waiting for the winner)"
     }
 
@@ -91,6 +118,8 @@ struct CampaignImpactView: HTMLComponent {
             h3 { "Winner test" }
             if let winner = campaign.winner {
                 p(.id("winner")) { "Winner: variant \(winner.variant.known?.letter ?? winner.variant.description), chosen at "; span(.class("nowrap")) { winner.at + " UTC" }; " — "; winner.detail }
+            } else if campaign.status.known?.isEnded == true {
+                p(.id("winner")) { "No winner was chosen: the campaign ended before its wait did, and the rest got nothing." }
             } else {
                 let due = campaign.measuredFrom.map { SQLiteTime.string($0.addingTimeInterval(TimeInterval((experiment.winnerWaitHours ?? 24) * 3_600))) }
                 p {
@@ -108,6 +137,10 @@ struct CampaignImpactView: HTMLComponent {
                                 for letter in experiment.letters { option(.value(letter.rawValue)) { "Variant \(letter.letter)" } }
                             }
                         }
+                        label(.class("check")) {
+                            input(.type("checkbox"), .name("confirm"), .value("yes"), .required)
+                            " Yes, send it to the rest now: this cannot be undone"
+                        }
                         button(.type("submit")) { "Send this variant to the rest now" }
                     }
                 }
@@ -115,13 +148,17 @@ struct CampaignImpactView: HTMLComponent {
         }
     }
 
-    static let columns = [DataTable.Column("Group"), DataTable.Column("Users", numeric: true), DataTable.Column("Converted", numeric: true),
-                          DataTable.Column("Conversion rate", numeric: true), DataTable.Column("Opened the push", numeric: true),
-                          DataTable.Column("Open rate", numeric: true)]
+    /// Without a goal there is nothing converted to show: users and opens only.
+    static func columns(goal: CampaignGoal?) -> [DataTable.Column] {
+        [DataTable.Column("Group"), DataTable.Column("Users", numeric: true)]
+            + (goal == nil ? [] : [DataTable.Column("Converted", numeric: true), DataTable.Column("Conversion rate", numeric: true)])
+            + [DataTable.Column("Opened the push", numeric: true), DataTable.Column("Open rate", numeric: true)]
+    }
 
-    static func row(_ name: String, _ group: CampaignImpact.Group, opens: Bool = true, extra: [String] = []) -> [String] {
-        [name, Format.grouped(group.users), Format.grouped(group.converted), Format.percent(group.conversionRate),
-         opens ? Format.grouped(group.opened) : "—", opens ? Format.percent(group.openRate) : "—"] + extra
+    static func row(_ name: String, _ group: CampaignImpact.Group, goal: CampaignGoal?, opens: Bool = true, extra: [String] = []) -> [String] {
+        [name, Format.grouped(group.users)]
+            + (goal == nil ? [] : [Format.grouped(group.converted), Format.percent(group.conversionRate)])
+            + [opens ? Format.grouped(group.opened) : "—", opens ? Format.percent(group.openRate) : "—"] + extra
     }
 
     /// "+2.4 points": a difference of two rates, in percentage points.

@@ -207,6 +207,12 @@ extension CampaignPageView {
 
 /// What a campaign says, to whom and when.
 struct CampaignSummary: HTMLComponent {
+    /// "Variants A and B", "Variants A, B and C".
+    static func letters(_ experiment: CampaignExperiment) -> String {
+        let names = experiment.letters.map(\.letter)
+        return "Variants " + names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "A")
+    }
+
     let campaign: CampaignRecord
     let defaultTimeZone: String
 
@@ -231,11 +237,11 @@ struct CampaignSummary: HTMLComponent {
             }
             if !experiment.variants.isEmpty {
                 dt { "Variants" }
-                dd { experiment.testPercent.map { "A to \(experiment.variants.last?.variant.letter ?? "B") to \($0)% of the recipients first; after \(experiment.winnerWaitHours ?? 24) h the best goes to the rest" }
-                     ?? "A to \(experiment.variants.last?.variant.letter ?? "B"), each recipient drawn into one" }
+                dd { experiment.testPercent.map { "\(Self.letters(experiment)) go to \($0)% of the recipients first; after \(experiment.winnerWaitHours ?? 24) hours the best goes to the rest" }
+                     ?? "\(Self.letters(experiment)): each recipient is drawn into one" }
             }
             dt { "Holdout" }; dd { experiment.holdoutPercent == 0 ? "none" : "\(experiment.holdoutPercent)% of the reachable users get nothing" }
-            dt { "Goal" }; dd { experiment.goal.map { "\($0.label), within \(experiment.goalDays) day\(experiment.goalDays == 1 ? "" : "s") of the launch" } ?? "none (opens only)" }
+            dt { "Goal" }; dd { experiment.goal.map { "\($0.label), within \(experiment.goalDays) day\(experiment.goalDays == 1 ? "" : "s") of the send time" } ?? "none (opens only)" }
         }
     }
 }

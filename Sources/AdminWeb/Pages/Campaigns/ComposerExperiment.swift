@@ -11,6 +11,10 @@ extension ComposerForm {
         experiment.holdoutPercent = reader.number("holdout_percent", "The holdout", in: CampaignExperiment.holdoutRange) ?? 0
         experiment.goal = reader.term("goal", "goal")
         experiment.goalDays = reader.number("goal_days", "The goal's window (days)", in: CampaignExperiment.goalDaysRange) ?? 3
+        if experiment.holdoutPercent > 0, experiment.goal == nil, !reader.problems.contains(where: { $0.hasPrefix("There is no goal") }) {
+            // Held-out users cannot open a push: without a goal there is nothing to compare them on.
+            reader.problem("A holdout is compared with the recipients on a goal: choose a goal, or set the holdout to 0.")
+        }
         for variant in [MessageVariant.b, .c, .d] {
             let suffix = "_\(variant.rawValue)"
             let template = reader.choice("template" + suffix, "template for variant \(variant.letter)", in: templates.templates.keys.sorted())

@@ -13,7 +13,7 @@ struct ComposerExperimentFields: HTMLComponent {
                 for variant in [MessageVariant.b, .c, .d] {
                     let suffix = "_\(variant.rawValue)"
                     element("div", [.class("variant")]) {
-                        h3 { "Variant \(variant.letter)" }
+                        p(.class("variant-name")) { strong { "Variant \(variant.letter)" } }
                         label {
                             "Template"
                             select(.name("template" + suffix), .id("template" + suffix)) {

@@ -5,6 +5,8 @@ import HTMLRender
 struct DashboardCampaign {
     let campaign: CampaignRecord
     let impact: CampaignImpact?
+    /// Frozen with nobody drawn: no report will come.
+    var nobodyDrawn = false
 }
 
 /// The range's campaigns: who they reached, how many opened, and what they changed.
@@ -25,7 +27,7 @@ struct DashboardCampaigns: HTMLComponent {
                     DataTable.Column("Holdout", numeric: true), DataTable.Column("Open rate", numeric: true), DataTable.Column("Goal"),
                     DataTable.Column("Lift, points (95% interval)"),
                 ], rows: campaigns.map { row(for: $0, links: links) })
-                p(.class("muted")) { "Recipients and holdout are users drawn at the launch; the open rate is the recipients who opened the push. Lift: the recipients' goal conversion minus the holdout's, in points, with Newcombe's 95% interval." }
+                p(.class("muted")) { "Recipients and holdout are users drawn when the audience was frozen; the open rate is the recipients who opened the push. Lift: the recipients' goal conversion minus the holdout's, in points, with Newcombe's 95% interval." }
             }
         }
     }
@@ -33,15 +35,15 @@ struct DashboardCampaigns: HTMLComponent {
     private func row(for entry: DashboardCampaign, links: Bool) -> TableRow {
         let campaign = entry.campaign, impact = entry.impact
         let name = "#\(campaign.id) \(campaign.displayName)"
-        let lift = impact?.lift.map { "\(CampaignImpactView.interval($0)): \($0.excludesZero ? ($0.lower > 0 ? "a lift" : "a drop") : "not distinguishable from none")" }
+        let lift = impact?.lift.map { "\(CampaignImpactView.interval($0)): \($0.excludesZero ? ($0.lower > 0 ? "a lift" : "a drop") : "not distinguishable from no change")" }
         return TableRow([
             links ? TableCell { a(.href(SiteURL.campaign(id: campaign.id).href)) { UserText(text: name) } } : TableCell(name),
             TableCell(campaign.launchedAt ?? ""),
-            TableCell(impact.map { Format.grouped($0.recipients.users) } ?? Format.grouped(campaign.totals.audience) + " devices"),
+            TableCell(impact.map { Format.grouped($0.recipients.users) } ?? "—"),
             TableCell(impact.map { Format.grouped($0.holdout.users) } ?? "—"),
             TableCell(Format.percent(impact?.recipients.openRate)),
-            TableCell(campaign.experiment.goal.map { "\($0.label), \(campaign.experiment.goalDays) d" } ?? "none"),
-            TableCell(lift ?? (impact == nil ? "not computed yet" : "n/a")),
+            TableCell(campaign.experiment.goal.map { "\($0.label), within \(Format.count(campaign.experiment.goalDays, "day", "days"))" } ?? "none"),
+            TableCell(lift ?? (impact == nil ? (entry.nobodyDrawn ? "no report: nobody was drawn" : "not computed yet") : "n/a")),
         ])
     }
 }

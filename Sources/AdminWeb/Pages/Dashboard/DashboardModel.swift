@@ -36,7 +36,10 @@ struct DashboardModel: PageModel {
                                    fullCountEvery: services.dashboardFullCountInterval, countStartedAt: input.countStartedAt, refreshes: refreshes)
         let now = Date()
         for campaign in try await services.campaigns.launched(from: now.addingTimeInterval(-Double(input.range.days) * 86_400), to: now.addingTimeInterval(86_400)) {
-            model.campaigns.append(DashboardCampaign(campaign: campaign, impact: try await services.impact.report(campaign.id)))
+            let impact = try await services.impact.report(campaign.id)
+            let frozen = campaign.status.known.map(CampaignImpactTracker.isFrozen) == true
+            model.campaigns.append(DashboardCampaign(campaign: campaign, impact: impact,
+                                                     nobodyDrawn: impact == nil && frozen ? try await !services.campaigns.hasMembers(campaign.id) : false))
         }
         return model
     }

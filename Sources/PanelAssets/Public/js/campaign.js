@@ -70,7 +70,8 @@
   var impact = document.getElementById("impact");
   if (impact && window.fetch && window.DOMParser) {
     setInterval(function () {
-      if (impact.contains(document.activeElement)) return;
+      // Someone reading the numbers (an open table) or in the section keeps it as it is.
+      if (impact.contains(document.activeElement) || impact.querySelector("details[open]")) return;
       fetch(window.location.pathname, { credentials: "same-origin", headers: { "Accept": "text/html" } })
         .then(function (response) { return response.ok ? response.text() : null; })
         .then(function (html) {
