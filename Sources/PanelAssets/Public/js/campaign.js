@@ -68,6 +68,11 @@
   // The impact report is recomputed in the background every few seconds: its section is
   // fetched again and replaced, unless someone is choosing a winner in it.
   var impact = document.getElementById("impact");
+  function figures(root) {
+    return Array.prototype.map.call(root.querySelectorAll("table, p"), function (e) {
+      return e.querySelector("time") ? "" : e.textContent;
+    }).join("|");
+  }
   if (impact && window.fetch && window.DOMParser) {
     setInterval(function () {
       // Someone reading the numbers (an open table) or in the section keeps it as it is.
@@ -77,7 +82,15 @@
         .then(function (html) {
           if (!html) return;
           var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("impact");
-          if (fresh && fresh.innerHTML !== impact.innerHTML && !impact.contains(document.activeElement)) impact.innerHTML = fresh.innerHTML;
+          if (!fresh || impact.contains(document.activeElement)) return;
+          // Replaced only when a figure changed: a screen reader keeps its place while only
+          // the "as of" moves, which is then updated alone.
+          if (figures(fresh) !== figures(impact)) {
+            impact.innerHTML = fresh.innerHTML;
+          } else {
+            var time = impact.querySelector("time"), freshTime = fresh.querySelector("time");
+            if (time && freshTime) time.replaceWith(freshTime);
+          }
         })
         .catch(function () {});
     }, 5000);
