@@ -17,8 +17,6 @@ public actor CampaignImpactTracker {
     let grace: TimeInterval
     private var states: [Int64: ImpactState] = [:]
     private var reports: [Int64: CampaignImpact] = [:]
-    /// How long the last refresh of each campaign took, for the benchmark.
-    public private(set) var lastDurations: [Int64: Duration] = [:]
     /// The refresh under way: a second caller waits for it rather than reading everything twice.
     private var running: Task<Void, any Error>?
 
@@ -78,7 +76,6 @@ public actor CampaignImpactTracker {
         for id in states.keys where !tracked.contains(id) { states[id] = nil }
         for row in open {
             let id = row.id
-            let clock = ContinuousClock(), started = clock.now
             let state: ImpactState
             if let existing = states[id] {
                 state = existing
@@ -93,7 +90,6 @@ public actor CampaignImpactTracker {
             }
             let report = state.report(now: now)
             reports[id] = report
-            lastDurations[id] = clock.now - started
             if now.timeIntervalSince(report.windowEnd) > grace {
                 try await keep(report)
                 states[id] = nil

@@ -24,7 +24,6 @@ final class ImpactState: @unchecked Sendable {
     private var receiptCursor: Int64 = 0
     /// Users per arm and platform, counted once: members do not change after the freeze.
     private var sizes = [[Int]](repeating: [Int](repeating: 0, count: 4), count: 6)
-    private(set) var built = false
 
     static let armNames = ["holdout", "a", "b", "c", "d", "rest"]
     /// The app's `user_id` when it is a number, else NULL: a row whose user id is text
@@ -63,10 +62,7 @@ final class ImpactState: @unchecked Sendable {
                 self.opened.insert(user)
             }
         }
-        guard let goal else {
-            built = true
-            return
-        }
+        guard let goal else { return }
         let from = String(SQLiteTime.string(secondsSinceEpoch: start).prefix(10))
         let to = String(SQLiteTime.string(secondsSinceEpoch: end + 86_400).prefix(10))
         try await reader.read { db in
@@ -88,7 +84,6 @@ final class ImpactState: @unchecked Sendable {
                 }
             }
         }
-        built = true
     }
 
     /// Rows written since the last look, read by id.

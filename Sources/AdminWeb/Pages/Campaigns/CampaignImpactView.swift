@@ -20,16 +20,16 @@ struct CampaignImpactView: HTMLComponent {
     }
 
     @HTMLBuilder private var reportPart: [HTMLNode] {
-            if let impact {
-                report(impact)
-            } else if nobodyDrawn {
-                p { "No report: nobody was drawn when the audience was frozen (it was empty, or the campaign was launched before the panel measured campaigns)." }
-            } else {
-                p(.role("status")) {
-                    campaign.status.known == .materialising ? "The report begins once the audience is frozen: this section fills by itself."
-                        : "The report is being computed: this section fills by itself."
-                }
+        if let impact {
+            report(impact)
+        } else if nobodyDrawn {
+            p { "No report: nobody was drawn when the audience was frozen (it was empty, or the campaign was launched before the panel measured campaigns)." }
+        } else {
+            p(.role("status")) {
+                campaign.status.known == .materialising ? "The report begins once the audience is frozen: this section fills by itself."
+                    : "The report is being computed: this section fills by itself."
             }
+        }
     }
 
     @HTMLBuilder private func report(_ impact: CampaignImpact) -> [HTMLNode] {
