@@ -3,7 +3,7 @@ import GRDB
 
 /// The winner test's end: the chosen variant goes to the rest. The choice, its figures and
 /// who made it commit with the audit row; the rest's deliveries are then released a chunk
-/// per transaction, and a stop meanwhile is taken up by the dispatcher's loop.
+/// per transaction, and a stop meanwhile is taken up by the impact refresher's next run.
 extension Campaigns {
     /// Chooses `variant` for the rest of the audience. Refused with a sentence when the
     /// campaign has no test share, has its winner already, is not sending or paused, or has
@@ -18,7 +18,7 @@ extension Campaigns {
         try await database.write { db in
             let status = try Stored<CampaignStatus>.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [id])?.known
             guard status == .sending || status == .paused else {
-                throw CampaignError("campaign #\(id) is \(status?.rawValue ?? "unknown"): a winner is chosen while it is sending or paused")
+                throw CampaignError("campaign #\(id) is \(status?.rawValue ?? "in a status this panel does not know"), and a winner can be chosen only while it is sending or paused")
             }
             try db.execute(sql: "UPDATE panel_campaigns SET winner = ?, winner_at = ?, winner_detail = ? WHERE id = ? AND winner IS NULL",
                            arguments: [variant, SQLiteTime.string(now), detail, id])
