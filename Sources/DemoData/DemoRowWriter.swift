@@ -4,14 +4,16 @@ import Foundation
 /// Generates one user and everything that belongs to them, and writes the rows.
 struct DemoRowWriter {
     private let seed: UInt64
+    private let shape: DemoShape
     private var batch = RowBatch()
     private var nextDeviceID: Int64
     private var nextFoodID: Int64
     private var nextDocumentID: Int64
 
     /// The next ids are passed in because reminders and receipts refer to rows by id.
-    init(seed: UInt64, nextDeviceID: Int64, nextFoodID: Int64, nextDocumentID: Int64) {
+    init(seed: UInt64, shape: DemoShape = .seeder, nextDeviceID: Int64, nextFoodID: Int64, nextDocumentID: Int64) {
         self.seed = seed
+        self.shape = shape
         self.nextDeviceID = nextDeviceID
         self.nextFoodID = nextFoodID
         self.nextDocumentID = nextDocumentID
@@ -145,7 +147,7 @@ struct DemoRowWriter {
             : nil
         emit(.settings, 
             .int(userID), .int(rng.chance(0.9) ? 1 : 0), .int(rng.chance(0.85) ? 1 : 0), .int(rng.chance(0.9) ? 1 : 0),
-            .int(rng.chance(0.6) ? 1 : 0), .text(rng.pick(["30,15,7,1", "30,15,7,1", "7,1", "1", "30,7,1,0", ""])),
+            .int(rng.chance(shape.optedIn ?? 0.6) ? 1 : 0), .text(rng.pick(["30,15,7,1", "30,15,7,1", "7,1", "1", "30,7,1,0", ""])),
             .text(rng.pick(["09:00", "09:00", "08:30", "18:00", "21:15", "7:5"])),
             .optionalText(quiet?.0), .optionalText(quiet?.1))
     }
@@ -153,14 +155,17 @@ struct DemoRowWriter {
     private mutating func writeDevices(userID: Int64, activity: Activity, createdAt: Int64, activeUntil: Int64,
                                        clock: SeedClock, rng: inout SeedRandom) -> [String] {
         let roll = rng.int(0...99)
-        let count = activity == .never ? (roll < 50 ? 0 : 1) : roll < 5 ? 0 : roll < 75 ? 1 : roll < 95 ? 2 : 3
+        let count = activity == .never ? (roll < 50 ? 0 : 1)
+            : shape.devicesPerUser.map { shape.activeUserDeviceCount($0, rng: &rng) }
+            ?? (roll < 5 ? 0 : roll < 75 ? 1 : roll < 95 ? 2 : 3)
         var platforms: [String] = []
         for _ in 0..<count {
             let deviceID = nextDeviceID
             nextDeviceID += 1
             let ios = rng.chance(0.55)
             let provider = ios && rng.chance(0.75) ? "apns" : "fcm"
-            let permission = rng.pick(["granted", "granted", "granted", "granted", "denied", "unknown"])
+            let permission = shape.granted.map { rng.chance($0) ? "granted" : rng.pick(["denied", "unknown"]) }
+                ?? rng.pick(["granted", "granted", "granted", "granted", "denied", "unknown"])
             var token: String?
             if permission == "granted" {
                 let a = rng.next(), b = rng.next(), c = rng.next()

@@ -6,6 +6,7 @@ public enum DemoSeedError: Error, CustomStringConvertible, Equatable {
     case alreadyHasUsers(path: String, count: Int)
     case notSQLite(path: String)
     case invalidUserCount
+    case invalidShape(String)
 
     public var description: String {
         switch self {
@@ -13,6 +14,7 @@ public enum DemoSeedError: Error, CustomStringConvertible, Equatable {
             "refusing to seed \(path): it already has \(count) user(s); pass a new path"
         case let .notSQLite(path): "not an SQLite database: \(path)"
         case .invalidUserCount: "--users must be at least 1"
+        case let .invalidShape(sentence): sentence
         }
     }
 }
@@ -29,20 +31,23 @@ public struct DemoSeedReport: Sendable {
 public struct DemoSeeder {
     public var userCount: Int
     public var seed: UInt64
+    public var shape: DemoShape
     /// Dates are placed around this moment: items expire before and after it.
     public var now: Date
     /// The user who has tracked 20,000 items, present whatever the user count.
     public static let whaleUserID: Int64 = 3
     public static let whaleItemCount = 20_000
 
-    public init(userCount: Int, seed: UInt64 = 1, now: Date = Date()) {
+    public init(userCount: Int, seed: UInt64 = 1, shape: DemoShape = .seeder, now: Date = Date()) {
         self.userCount = userCount
         self.seed = seed
+        self.shape = shape
         self.now = now
     }
 
     public func run(path: String, progress: (String) -> Void = { _ in }) throws -> DemoSeedReport {
         guard userCount >= 1 else { throw DemoSeedError.invalidUserCount }
+        if let problem = shape.problem { throw DemoSeedError.invalidShape(problem) }
         let started = Date()
         var config = Configuration()
         config.label = "seed"
@@ -96,9 +101,9 @@ public struct DemoSeeder {
         func nextID(_ table: String) throws -> Int64 { (try Int64.fetchOne(db, sql: "SELECT MAX(rowid) FROM \(table)") ?? 0) + 1 }
         let firstIDs = (devices: try nextID("devices"), food: try nextID("food_items"), documents: try nextID("documents"))
         let channel = BatchChannel(capacity: 4)
-        let userCount = Int64(self.userCount), seed = self.seed, clock = SeedClock(now: now)
+        let userCount = Int64(self.userCount), seed = self.seed, shape = self.shape, clock = SeedClock(now: now)
         Thread.detachNewThread {
-            var writer = DemoRowWriter(seed: seed, nextDeviceID: firstIDs.devices, nextFoodID: firstIDs.food,
+            var writer = DemoRowWriter(seed: seed, shape: shape, nextDeviceID: firstIDs.devices, nextFoodID: firstIDs.food,
                                        nextDocumentID: firstIDs.documents)
             for userID in 1...userCount {
                 var rng = SeedRandom(seed: seed, stream: UInt64(userID))

@@ -16,6 +16,34 @@ public struct LoadFixture: Sendable {
 
     public static func prepare(databasePath: String) async throws -> LoadFixture {
         let database = try await PanelDatabase.open(path: databasePath)
+        let (cookie, adminID) = try await signIn(database)
+        let campaigns = Campaigns(database: database)
+        let actor = Actor.staff(StaffIdentity(adminID: adminID, email: email, role: .admin), from: "127.0.0.1")
+        let draft = try await campaigns.create(CampaignDraft(title: "Load {{display_name}}", body: "{{first_expiring_item}} expires in {{days_left}} days",
+                                                             segment: CampaignSegment(bucket: .active)), by: actor)
+        // Measured as marketing measures: a holdout, a goal and a second variant, so that its
+        // page carries the impact report.
+        let launched = try await campaigns.create(CampaignDraft(
+            title: "Load launched", body: "Hello {{display_name}}", segment: CampaignSegment(plan: .premium),
+            experiment: CampaignExperiment(holdoutPercent: 10, goal: .anyActivity, goalDays: 3,
+                                           variants: [VariantMessage(variant: .b, title: "Load launched B", body: "Hi {{display_name}}")])), by: actor)
+        try await campaigns.launch(launched, by: actor)
+        // One test user, so that the test users page and the draft's test send list someone.
+        if let email = try await database.read({ db in try String.fetchOne(db, sql: "SELECT email FROM users WHERE id = 50") }) {
+            _ = try await TestUsers(database: database).add(email: email, by: actor)
+        }
+        return LoadFixture(cookie: cookie, typicalUserID: 50, whaleUserID: DemoSeeder.whaleUserID,
+                           draftCampaignID: draft, launchedCampaignID: launched)
+    }
+}
+
+extension LoadFixture {
+    /// The signed-in admin alone, for benchmarks that need no campaigns: the session cookie.
+    public static func signIn(databasePath: String) async throws -> String {
+        try await signIn(try await PanelDatabase.open(path: databasePath)).cookie
+    }
+
+    static func signIn(_ database: PanelDatabase) async throws -> (cookie: String, adminID: Int64) {
         // Cheap parameters: this password is never typed, so its hash is never checked.
         let hasher = PasswordHasher(parameters: ScryptParameters(logN: 4, r: 8, p: 1))
         let admins = AdminStore(database: database, hasher: hasher)
@@ -32,23 +60,7 @@ public struct LoadFixture: Sendable {
         }
         let token = try await SessionStore(database: database, policy: SessionPolicy())
             .create(adminID: adminID, clientAddress: "127.0.0.1", userAgent: "panel-load")
-        let campaigns = Campaigns(database: database)
-        let actor = Actor.staff(StaffIdentity(adminID: adminID, email: email, role: .admin), from: "127.0.0.1")
-        let draft = try await campaigns.create(CampaignDraft(title: "Load {{display_name}}", body: "{{first_expiring_item}} expires in {{days_left}} days",
-                                                             segment: CampaignSegment(bucket: .active)), by: actor)
-        // Measured as marketing measures: a holdout, a goal and a second variant, so that its
-        // page carries the impact report.
-        let launched = try await campaigns.create(CampaignDraft(
-            title: "Load launched", body: "Hello {{display_name}}", segment: CampaignSegment(plan: .premium),
-            experiment: CampaignExperiment(holdoutPercent: 10, goal: .anyActivity, goalDays: 3,
-                                           variants: [VariantMessage(variant: .b, title: "Load launched B", body: "Hi {{display_name}}")])), by: actor)
-        try await campaigns.launch(launched, by: actor)
-        // One test user, so that the test users page and the draft's test send list someone.
-        if let email = try await database.read({ db in try String.fetchOne(db, sql: "SELECT email FROM users WHERE id = 50") }) {
-            _ = try await TestUsers(database: database).add(email: email, by: actor)
-        }
-        return LoadFixture(cookie: "panel_session=\(token)", typicalUserID: 50, whaleUserID: DemoSeeder.whaleUserID,
-                           draftCampaignID: draft, launchedCampaignID: launched)
+        return ("panel_session=\(token)", adminID)
     }
 }
 

@@ -17,7 +17,7 @@ struct DashboardScan: Sendable {
     /// items, documents and subscriptions (which key their per-user columns by the users).
     func full() async throws -> DashboardTally {
         let tally = DashboardTally(window: .ending(near: today), countedAt: now)
-        let eventsHighWater = try await database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM activity_events") ?? 0 }
+        let eventsHighWater = try await database.readAtLowPriority { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM activity_events") ?? 0 }
         async let small: Void = readTablesWithoutUsers(into: tally)
         try await readUsers(into: tally)
         async let events: Void = readEventsByUser(into: tally, highWater: eventsHighWater)
@@ -71,7 +71,7 @@ struct DashboardScan: Sendable {
             var chunkArguments = arguments
             chunkArguments["after"] = users.highWater.databaseValue
             chunkArguments["limit"] = limit.databaseValue
-            let read = try await database.read { [chunkArguments] db in
+            let read = try await database.readAtLowPriority { [chunkArguments] db in
                 try db.forEachRawRow(sql, arguments: StatementArguments(chunkArguments)) { row in
                     guard let id = row.integer(0) else { return }
                     users.highWater = max(users.highWater, id)
@@ -117,7 +117,7 @@ struct DashboardScan: Sendable {
         while start < users.ids.count {
             let end = min(start + usersPerRead, users.ids.count)
             let low = users.ids[start], high = users.ids[end - 1]
-            try await database.read { db in
+            try await database.readAtLowPriority { db in
                 var currentUser: Int64? = nil, slot: Int? = nil
                 _ = try db.forEachRawRow("""
                     SELECT user_id, created_at FROM activity_events WHERE user_id >= ? AND user_id <= ? AND created_at >= ?
@@ -192,7 +192,7 @@ struct DashboardScan: Sendable {
         var after = start
         let limit = rowsPerRead
         while true {
-            let (read, last) = try await database.read { [after] db in
+            let (read, last) = try await database.readAtLowPriority { [after] db in
                 var last = after
                 let read = try db.forEachRawRow(sql, arguments: [after, limit]) { row in
                     if let id = row.integer(0) { last = max(last, id) }

@@ -31,6 +31,16 @@ public struct PanelDatabase: Sendable {
         return try await reader.read(value)
     }
 
+    /// One read transaction like `read`, run on a thread at the lowest priority: for long
+    /// background work (the dashboard's count) that must leave the cores to requests. The
+    /// pool's synchronous read is safe there: that thread is none of Swift's.
+    public func readAtLowPriority<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let started = ContinuousClock.now
+        defer { Self.record("low_priority_read", since: started) }
+        let reader = self.reader
+        return try await LowPriorityThreads.shared.run { try reader.read(value) }
+    }
+
     /// One immediate write transaction on the panel's writer; the wait for the write lock
     /// (up to the busy timeout) runs on GRDB's Dispatch queue.
     public func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
