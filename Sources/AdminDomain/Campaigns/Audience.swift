@@ -74,7 +74,10 @@ public struct Audience: Sendable {
     /// and those of launched campaigns still waiting to (due within the window): however
     /// campaigns overlap, a freeze sees what the others froze before it. `campaign` is the
     /// one being frozen, whose own rows do not count.
-    func classification(now: Date, campaign: Int64 = 0) -> SQLCondition {
+    ///
+    /// `withCap: false` leaves the cap out (the freeze's reader classifies without it, and its
+    /// writer checks the cap per user inside the write transaction).
+    func classification(now: Date, campaign: Int64 = 0, withCap: Bool = true) -> SQLCondition {
         SQLCondition("""
             CASE
               WHEN u.status IS NOT 'active' THEN 'account_closed'
@@ -85,7 +88,7 @@ public struct Audience: Sendable {
               WHEN d.push_provider NOT IN ('fcm', 'apns') THEN 'unknown_provider'
               WHEN EXISTS (SELECT 1 FROM panel_dead_tokens t INDEXED BY panel_dead_tokens_device
                            WHERE t.device_id = d.id AND t.token_sha256 = panel_sha256(d.push_token)) THEN 'dead_token'
-              WHEN \(Self.capCount(user: "u.id")) >= :cap THEN 'frequency_cap'
+              \(withCap ? "WHEN \(Self.capCount(user: "u.id")) >= :cap THEN 'frequency_cap'" : "")
               ELSE 'reachable'
             END
             """, ["capSince": SQLiteTime.string(now.addingTimeInterval(-capWindow)), "capUntil": SQLiteTime.string(now.addingTimeInterval(capWindow)),

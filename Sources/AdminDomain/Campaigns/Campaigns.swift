@@ -46,7 +46,7 @@ public struct Campaigns: Sendable {
     /// For users whose timezone is not one.
     public let defaultTimeZone: String
 
-    public init(database: PanelDatabase, audience: Audience = Audience(), defaultTimeZone: String = "UTC", usersPerChunk: Int = 2_000) {
+    public init(database: PanelDatabase, audience: Audience = Audience(), defaultTimeZone: String = "UTC", usersPerChunk: Int = 5_000) {
         self.database = database
         self.audience = audience
         self.defaultTimeZone = defaultTimeZone
@@ -127,134 +127,6 @@ public struct Campaigns: Sendable {
     @discardableResult
     public func materialiseLaunched(_ id: Int64, stopping: @escaping @Sendable () -> Bool = { false }) async throws -> LaunchReport {
         try await materialiseStored(id, now: Date(), stopping: stopping)
-    }
-
-    /// A chunk of users per write transaction; between chunks a stop (`stopping`) leaves the
-    /// rest for the next start, and a cancel ends it. After the last chunk one transaction
-    /// moves the campaign on to `sending`, and to `finished` at once when nothing is to be sent.
-    func materialise(_ id: Int64, segment: CampaignSegment, now: Date, stopping: @Sendable () -> Bool = { false }) async throws -> LaunchReport {
-        let clock = ContinuousClock()
-        let started = clock.now
-        let lastUser = try await database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 0 }
-        var after = try await database.read { db in
-            try Int64.fetchOne(db, sql: "SELECT materialised_up_to FROM panel_campaigns WHERE id = ?", arguments: [id]) ?? 0
-        }
-        let range = SQLCondition("u.id > :after AND u.id <= :upTo")
-        let (from, fixed) = audience.from(segment, now: now, campaign: id, extra: [range])
-        let (sendAt, localTime, draw) = try await database.read { db -> (String?, String?, [DatabaseValue]) in
-            let row = try Row.fetchOne(db, sql: """
-                SELECT send_at, local_time, holdout_percent, test_percent,
-                       1 + (SELECT COUNT(*) FROM panel_campaign_variants WHERE campaign_id = c.id) AS variants
-                FROM panel_campaigns c WHERE id = ?
-                """, arguments: [id])
-            return (row?["send_at"], row?["local_time"], [row?["holdout_percent"] ?? DatabaseValue(value: 0)!, row?["variants"] ?? DatabaseValue(value: 1)!, row?["test_percent"] ?? .null])
-        }
-        // The chunk's classified devices once, in a temporary table of the writer's own
-        // connection: the members (a row per reachable user, drawn into holdout, a variant or
-        // the rest) and the deliveries (none for the holdout) are both written from it.
-        // Devices over the frequency cap are written too, as `capped`: the campaign's page
-        // then shows how many the cap held back, and none of them is ever claimed.
-        let classify = """
-            INSERT INTO temp.panel_freeze_chunk (did, uid, platform, reason, due, arm)
-            SELECT did, uid, platform, reason, due,
-                   CASE WHEN reason = 'reachable' THEN panel_arm(:campaign, uid, :holdout, :variants, :testPercent) END
-            FROM (SELECT d.id AS did, u.id AS uid, CAST(d.platform AS TEXT) AS platform,
-                         (\(audience.classification(now: now, campaign: id).sql)) AS reason,
-                         panel_due_at(:sendAt, u.timezone, s.quiet_start, s.quiet_end, :localTime, :defaultZone) AS due
-                  \(from))
-            WHERE reason IN ('reachable', '\(Exclusion.frequencyCap.rawValue)')
-            """
-        let members = """
-            INSERT INTO panel_campaign_members (campaign_id, user_id, arm, platform)
-            SELECT \(id), uid, MIN(arm), CASE WHEN MIN(platform) = MAX(platform) THEN COALESCE(MIN(platform), '') ELSE 'both' END
-            FROM temp.panel_freeze_chunk WHERE reason = 'reachable' GROUP BY uid
-            ON CONFLICT (campaign_id, user_id) DO NOTHING
-            """
-        let sql = """
-            INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at, detail, variant)
-            SELECT \(id), did, uid,
-                   CASE WHEN reason = 'reachable' THEN '\(DeliveryState.queued.rawValue)' ELSE '\(DeliveryState.capped.rawValue)' END,
-                   CASE WHEN arm = 'rest' THEN '\(Self.heldForWinner)' ELSE due END, ?,
-                   CASE WHEN reason = 'reachable' THEN NULL ELSE 'frequency cap when the audience was frozen' END,
-                   CASE WHEN arm IN ('a', 'b', 'c', 'd') THEN arm END
-            FROM temp.panel_freeze_chunk WHERE arm IS NOT 'holdout'
-            ON CONFLICT (campaign_id, device_id) DO NOTHING
-            """
-        var report = LaunchReport()
-        var warmed = warm(after: after, upTo: min(lastUser, after + Int64(usersPerChunk)))
-        defer { warmed.cancel() }
-        while after < lastUser {
-            if stopping() {
-                report.interrupted = true
-                report.total = clock.now - started
-                return report
-            }
-            let upTo = min(lastUser, after + Int64(usersPerChunk))
-            await warmed.value
-            // The next chunk's pages are read on a reader meanwhile: a write transaction that
-            // had to wait for the disk would hold the backend's lock that much longer.
-            warmed = warm(after: upTo, upTo: min(lastUser, upTo + Int64(usersPerChunk)))
-            var arguments = fixed
-            arguments["campaign"] = id.databaseValue
-            arguments["after"] = after.databaseValue
-            arguments["upTo"] = upTo.databaseValue
-            arguments["sendAt"] = (sendAt ?? SQLiteTime.string(now)).databaseValue
-            arguments["localTime"] = localTime.databaseValue
-            arguments["defaultZone"] = defaultTimeZone.databaseValue
-            arguments["holdout"] = draw[0]
-            arguments["variants"] = draw[1]
-            arguments["testPercent"] = draw[2]
-            let bound = StatementArguments(arguments)
-            let stamp = SQLiteTime.string(now)
-            let written = try await database.write { db -> (Int, Duration)? in
-                let began = ContinuousClock.now
-                // Cancelled meanwhile: write no more.
-                guard try Stored<CampaignStatus>.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [id])?.known == .materialising
-                else { return nil }
-                try db.execute(sql: """
-                    CREATE TEMP TABLE IF NOT EXISTS panel_freeze_chunk (did INTEGER, uid INTEGER, platform TEXT, reason TEXT, due TEXT, arm TEXT)
-                    """)
-                try db.execute(sql: "DELETE FROM temp.panel_freeze_chunk")
-                try db.execute(sql: classify, arguments: bound)
-                try db.execute(sql: members)
-                try db.execute(sql: sql, arguments: [stamp])
-                let count = db.changesCount
-                try db.execute(sql: "UPDATE panel_campaigns SET materialised_up_to = ?, audience_count = audience_count + ? WHERE id = ?",
-                               arguments: [upTo, count, id])
-                return (count, ContinuousClock.now - began)
-            }
-            guard let (count, held) = written else { break }
-            report.deliveries += count
-            report.chunks += 1
-            report.longestTransaction = max(report.longestTransaction, held)
-            after = upTo
-        }
-        let finishedAt = Date()
-        try await database.write { db in
-            if try CampaignTransition.frozen.applyIfAllowed(to: id, now: finishedAt, in: db) {
-                try CampaignTransition.finishIfSettled(id, now: finishedAt, in: db)
-            }
-        }
-        report.total = clock.now - started
-        return report
-    }
-
-    /// The `due_at` of a delivery that waits for its campaign's winner: after every real time.
-    public static let heldForWinner = "9999-12-31 23:59:59"
-
-    /// Reads a chunk's users, devices and settings rows, so that its write finds them in memory.
-    private func warm(after: Int64, upTo: Int64) -> Task<Void, Never> {
-        let database = self.database
-        return Task {
-            guard upTo > after else { return }
-            _ = try? await database.read { db in
-                try Int.fetchOne(db, sql: """
-                    SELECT COUNT(d.push_token) + COUNT(s.quiet_start) + COUNT(u.timezone) FROM users u
-                    LEFT JOIN devices d INDEXED BY devices_user ON d.user_id = u.id LEFT JOIN notification_settings s ON s.user_id = u.id
-                    WHERE u.id > ? AND u.id <= ?
-                    """, arguments: [after, upTo])
-            }
-        }
     }
 }
 

@@ -1,0 +1,162 @@
+import Foundation
+import GRDB
+
+extension Campaigns {
+    /// The `due_at` of a delivery that waits for its campaign's winner: after every real time.
+    public static let heldForWinner = "9999-12-31 23:59:59"
+
+    /// A chunk of users per write transaction; between chunks a stop (`stopping`) leaves the
+    /// rest for the next start, and a cancel ends it. After the last chunk one transaction
+    /// moves the campaign on to `sending`, and to `finished` at once when nothing is to be sent.
+    ///
+    /// Two cores, two halves: a reader classifies the next chunk's devices (the rules but the
+    /// cap, the due time, the arm) into one JSON text while the writer writes this one. The
+    /// writer checks the frequency cap per user in its own transaction, so a freeze still
+    /// sees what other campaigns froze before it. Measured on 775,513 deliveries: classifying
+    /// inside the write transaction took 3.3 s of the 7.4 s.
+    func materialise(_ id: Int64, segment: CampaignSegment, now: Date, stopping: @Sendable () -> Bool = { false }) async throws -> LaunchReport {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let lastUser = try await database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 0 }
+        var after = try await database.read { db in
+            try Int64.fetchOne(db, sql: "SELECT materialised_up_to FROM panel_campaigns WHERE id = ?", arguments: [id]) ?? 0
+        }
+        let classify = try await classifyChunk(id, segment: segment, now: now)
+        let write = FreezeWrite(campaign: id, audience: audience, now: now)
+        var report = LaunchReport()
+        func prepare(_ from: Int64) -> Task<String, any Error> {
+            let upTo = min(lastUser, from + Int64(usersPerChunk))
+            return Task { upTo > from ? try await classify(from, upTo) : "[]" }
+        }
+        var next = prepare(after)
+        defer { next.cancel() }
+        while after < lastUser {
+            if stopping() {
+                report.interrupted = true
+                report.total = clock.now - started
+                return report
+            }
+            let upTo = min(lastUser, after + Int64(usersPerChunk))
+            let rows = try await next.value
+            next = prepare(upTo)
+            let written = try await database.write { db -> (Int, Duration)? in
+                let began = ContinuousClock.now
+                guard let count = try write.chunk(rows, upTo: upTo, in: db) else { return nil }
+                return (count, ContinuousClock.now - began)
+            }
+            guard let (count, held) = written else { break }
+            report.deliveries += count
+            report.chunks += 1
+            report.longestTransaction = max(report.longestTransaction, held)
+            after = upTo
+        }
+        let finishedAt = Date()
+        try await database.write { db in
+            if try CampaignTransition.frozen.applyIfAllowed(to: id, now: finishedAt, in: db) {
+                try CampaignTransition.finishIfSettled(id, now: finishedAt, in: db)
+            }
+        }
+        report.total = clock.now - started
+        return report
+    }
+
+    /// The reader's half: the devices of users in (after, upTo] the rules let through (the
+    /// cap aside), as a JSON array of [device, user, platform, due, arm].
+    private func classifyChunk(_ id: Int64, segment: CampaignSegment, now: Date)
+        async throws -> @Sendable (Int64, Int64) async throws -> String {
+        let range = SQLCondition("u.id > :after AND u.id <= :upTo")
+        let (from, fixed) = audience.from(segment, now: now, campaign: id, extra: [range])
+        let (sendAt, localTime, draw) = try await database.read { db -> (String?, String?, [DatabaseValue]) in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT send_at, local_time, holdout_percent, test_percent,
+                       1 + (SELECT COUNT(*) FROM panel_campaign_variants WHERE campaign_id = c.id) AS variants
+                FROM panel_campaigns c WHERE id = ?
+                """, arguments: [id])
+            return (row?["send_at"], row?["local_time"], [row?["holdout_percent"] ?? DatabaseValue(value: 0)!, row?["variants"] ?? DatabaseValue(value: 1)!, row?["test_percent"] ?? .null])
+        }
+        let sql = """
+            SELECT json_group_array(json_array(did, uid, platform, due, arm)) FROM (
+              SELECT d.id AS did, u.id AS uid, CAST(d.platform AS TEXT) AS platform,
+                     panel_due_at(:sendAt, u.timezone, s.quiet_start, s.quiet_end, :localTime, :defaultZone) AS due,
+                     panel_arm(:campaign, u.id, :holdout, :variants, :testPercent) AS arm
+              \(from) AND (\(audience.classification(now: now, campaign: id, withCap: false).sql)) = 'reachable')
+            """
+        var arguments = fixed
+        arguments["campaign"] = id.databaseValue
+        arguments["sendAt"] = (sendAt ?? SQLiteTime.string(now)).databaseValue
+        arguments["localTime"] = localTime.databaseValue
+        arguments["defaultZone"] = defaultTimeZone.databaseValue
+        arguments["holdout"] = draw[0]
+        arguments["variants"] = draw[1]
+        arguments["testPercent"] = draw[2]
+        let base = arguments, database = self.database
+        return { after, upTo in
+            var bound = base
+            bound["after"] = after.databaseValue
+            bound["upTo"] = upTo.databaseValue
+            let chunk = StatementArguments(bound)
+            return try await database.read { db in try String.fetchOne(db, sql: sql, arguments: chunk) ?? "[]" }
+        }
+    }
+}
+
+/// The writer's half of a freeze chunk, in one write transaction: the classified devices go
+/// into a temporary table of the writer's connection, devices of users over the frequency
+/// cap are marked (the cap read here, not by the reader, so that no other campaign's chunk
+/// written meanwhile is missed), then the members (a row per reachable user, drawn into
+/// holdout, a variant or the rest) and the deliveries (none for the holdout) are written
+/// from it. Devices over the cap are written as `capped`: the campaign's page shows how
+/// many the cap held back, and none of them is ever claimed.
+struct FreezeWrite: Sendable {
+    let campaign: Int64
+    let capArguments: StatementArguments
+    let stamp: String
+
+    init(campaign: Int64, audience: Audience, now: Date) {
+        self.campaign = campaign
+        capArguments = [
+            "capSince": SQLiteTime.string(now.addingTimeInterval(-audience.capWindow)),
+            "capUntil": SQLiteTime.string(now.addingTimeInterval(audience.capWindow)),
+            "cap": audience.frequencyCap, "campaign": campaign,
+        ]
+        stamp = SQLiteTime.string(now)
+    }
+
+    /// The deliveries written, or nil when the campaign was cancelled meanwhile (nothing is).
+    func chunk(_ rows: String, upTo: Int64, in db: Database) throws -> Int? {
+        guard try Stored<CampaignStatus>.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [campaign])?.known == .materialising
+        else { return nil }
+        try db.execute(sql: """
+            CREATE TEMP TABLE IF NOT EXISTS panel_freeze_chunk (did INTEGER, uid INTEGER, platform TEXT, reason TEXT, due TEXT, arm TEXT)
+            """)
+        try db.execute(sql: "DELETE FROM temp.panel_freeze_chunk")
+        try db.execute(sql: """
+            INSERT INTO temp.panel_freeze_chunk (did, uid, platform, reason, due, arm)
+            SELECT value ->> 0, value ->> 1, value ->> 2, 'reachable', value ->> 3, value ->> 4 FROM json_each(?)
+            """, arguments: [rows])
+        try db.execute(sql: """
+            UPDATE temp.panel_freeze_chunk SET reason = '\(Exclusion.frequencyCap.rawValue)', arm = NULL
+            WHERE uid IN (SELECT uid FROM (SELECT DISTINCT uid FROM temp.panel_freeze_chunk) WHERE \(Audience.capCount(user: "uid")) >= :cap)
+            """, arguments: capArguments)
+        try db.execute(sql: """
+            INSERT INTO panel_campaign_members (campaign_id, user_id, arm, platform)
+            SELECT \(campaign), uid, MIN(arm), CASE WHEN MIN(platform) = MAX(platform) THEN COALESCE(MIN(platform), '') ELSE 'both' END
+            FROM temp.panel_freeze_chunk WHERE reason = 'reachable' GROUP BY uid
+            ON CONFLICT (campaign_id, user_id) DO NOTHING
+            """)
+        try db.execute(sql: """
+            INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at, detail, variant)
+            SELECT \(campaign), did, uid,
+                   CASE WHEN reason = 'reachable' THEN '\(DeliveryState.queued.rawValue)' ELSE '\(DeliveryState.capped.rawValue)' END,
+                   CASE WHEN arm = 'rest' THEN '\(Campaigns.heldForWinner)' ELSE due END, ?,
+                   CASE WHEN reason = 'reachable' THEN NULL ELSE 'frequency cap when the audience was frozen' END,
+                   CASE WHEN arm IN ('a', 'b', 'c', 'd') THEN arm END
+            FROM temp.panel_freeze_chunk WHERE arm IS NOT 'holdout'
+            ON CONFLICT (campaign_id, device_id) DO NOTHING
+            """, arguments: [stamp])
+        let count = db.changesCount
+        try db.execute(sql: "UPDATE panel_campaigns SET materialised_up_to = ?, audience_count = audience_count + ? WHERE id = ?",
+                       arguments: [upTo, count, campaign])
+        return count
+    }
+}
