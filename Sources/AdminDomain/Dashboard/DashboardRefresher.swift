@@ -90,8 +90,8 @@ public actor DashboardRefresher {
             } else {
                 return
             }
-            // Deriving walks every user's columns: off the cooperative threads.
-            let snapshot = try await BlockingWork.run { DashboardSnapshot(tally: counted, now: at) }
+            // Deriving walks every user's columns: off the cooperative threads, and behind requests.
+            let snapshot = try await LowPriorityThreads.shared.run { DashboardSnapshot(tally: counted, now: at) }
             tally = counted
             current = snapshot
             lastFailure = nil

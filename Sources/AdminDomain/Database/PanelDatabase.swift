@@ -14,6 +14,9 @@ public struct PanelDatabase: Sendable {
     /// Read-only: opened with SQLITE_OPEN_READONLY and `query_only`, so no code path can
     /// write an app table through it.
     private let reader: DatabasePool
+    /// Read-only too, two connections of its own for `readAtLowPriority`: a count starved of
+    /// the cores must not hold connections the requests' reads wait for.
+    private let backgroundReader: DatabasePool
     /// Writes `panel_*` tables only, in short immediate transactions.
     private let writer: DatabaseQueue
 
@@ -37,7 +40,7 @@ public struct PanelDatabase: Sendable {
     public func readAtLowPriority<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let started = ContinuousClock.now
         defer { Self.record("low_priority_read", since: started) }
-        let reader = self.reader
+        let reader = self.backgroundReader
         return try await LowPriorityThreads.shared.run { try reader.read(value) }
     }
 
@@ -126,7 +129,11 @@ public struct PanelDatabase: Sendable {
             db.add(function: CampaignDraw.sqlArm)
         }
         let reader = try DatabasePool(path: path, configuration: readerConfig)
-        return PanelDatabase(reader: reader, writer: writer, path: path)
+        var backgroundConfig = readerConfig
+        backgroundConfig.label = "panel.background-reader"
+        backgroundConfig.maximumReaderCount = 2
+        let backgroundReader = try DatabasePool(path: path, configuration: backgroundConfig)
+        return PanelDatabase(reader: reader, backgroundReader: backgroundReader, writer: writer, path: path)
     }
 
     /// Rejects what SQLite would otherwise silently create or misread: a missing path
