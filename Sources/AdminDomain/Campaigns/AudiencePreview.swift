@@ -111,7 +111,7 @@ extension Audience {
     }
 
     struct PreviewSQL: Sendable {
-        let counts: String
+        let rows: String
         let samples: String
         let arguments: [String: DatabaseValue]
     }
@@ -139,35 +139,30 @@ extension Audience {
             NOT EXISTS (SELECT 1 FROM documents o INDEXED BY documents_user WHERE o.user_id = uid AND o.deleted_at IS NULL
                           AND o.expiry_date BETWEEN :fallbackToday AND date(:fallbackToday, '+\(RecipientValues.documentsWithinDays) days'))
             """ : "0"
-        // Materialised so that each row's reason, and its fallbacks, are worked out once for both counts.
-        let counts = """
-            WITH r0 AS MATERIALIZED (
-              SELECT \(reason) AS reason, u.id AS uid, d.id AS did, COALESCE(CAST(d.platform AS TEXT), '') AS platform,
-                     COALESCE(CAST(d.push_provider AS TEXT), '') AS provider, u.timezone AS tz, s.quiet_start AS qs, s.quiet_end AS qe,
-                     u.display_name AS dn
-              \(from)),
-            r AS MATERIALIZED (
-              SELECT *, CASE WHEN reason = 'reachable' THEN (\(noName)) + 2 * (\(noItems)) + 4 * (\(noDocuments)) ELSE 0 END AS fb FROM r0)
-            SELECT 'devices', reason, platform, provider, COUNT(did),
-                   SUM(CASE WHEN reason = 'reachable' AND qs IS NOT NULL AND qe IS NOT NULL
-                            AND panel_due_at(:sendAt, tz, qs, qe, :localTime, :defaultZone)
-                                IS NOT panel_due_at(:sendAt, tz, NULL, NULL, :localTime, :defaultZone) THEN 1 ELSE 0 END),
-                   0, 0, 0, 0, 0
-            FROM r GROUP BY reason, platform, provider
-            UNION ALL
-            SELECT 'users', reason, '', '', COUNT(DISTINCT uid), 0,
-                   COUNT(DISTINCT CASE WHEN reason = 'reachable' AND NOT panel_is_timezone(tz) THEN uid END),
-                   COUNT(DISTINCT CASE WHEN reason = 'reachable' AND ((qs IS NOT NULL AND NOT panel_is_local_time(qs))
-                                                                   OR (qe IS NOT NULL AND NOT panel_is_local_time(qe))) THEN uid END),
-                   COUNT(DISTINCT CASE WHEN fb & 1 THEN uid END), COUNT(DISTINCT CASE WHEN fb & 2 THEN uid END),
-                   COUNT(DISTINCT CASE WHEN fb & 4 THEN uid END)
-            FROM r GROUP BY reason
+        // One row per user and device, in user order, tallied in Swift (`PreviewTally`):
+        // counting distinct users in SQL took two materialised copies and a sort per count.
+        let rows = """
+            SELECT uid, reason, platform, provider,
+                   CASE WHEN reason = 'reachable' AND qs IS NOT NULL AND qe IS NOT NULL
+                             AND panel_due_at(:sendAt, tz, qs, qe, :localTime, :defaultZone)
+                                 IS NOT panel_due_at(:sendAt, tz, NULL, NULL, :localTime, :defaultZone) THEN 1 ELSE 0 END,
+                   CASE WHEN reason = 'reachable' THEN
+                          (NOT panel_is_timezone(tz))
+                          + 2 * ((qs IS NOT NULL AND NOT panel_is_local_time(qs)) OR (qe IS NOT NULL AND NOT panel_is_local_time(qe)))
+                          + 4 * (\(noName)) + 8 * (\(noItems)) + 16 * (\(noDocuments))
+                        ELSE 0 END,
+                   did
+            FROM (SELECT \(reason) AS reason, u.id AS uid, d.id AS did, COALESCE(CAST(d.platform AS TEXT), '') AS platform,
+                         COALESCE(CAST(d.push_provider AS TEXT), '') AS provider, u.timezone AS tz, s.quiet_start AS qs,
+                         s.quiet_end AS qe, u.display_name AS dn
+                  \(from))
+            ORDER BY uid
             """
         let samples = """
             SELECT u.id, CAST(d.platform AS TEXT), CAST(u.locale AS TEXT), CAST(u.timezone AS TEXT) \(from)
               AND (\(reason)) = 'reachable' GROUP BY u.id ORDER BY u.id LIMIT \(AudiencePreview.sampleSize)
             """
-        return PreviewSQL(counts: counts, samples: samples, arguments: arguments)
+        return PreviewSQL(rows: rows, samples: samples, arguments: arguments)
     }
 
     static func previewRange(_ sql: PreviewSQL, after: Int64, upTo: Int64, in database: PanelDatabase) async throws -> AudiencePreview {
@@ -176,30 +171,9 @@ extension Audience {
         arguments["upTo"] = upTo.databaseValue
         let bound = StatementArguments(arguments)
         return try await database.read { db in
-            var part = AudiencePreview()
-            for row in try Row.fetchAll(db, sql: sql.counts, arguments: bound) {
-                let kind: String = row[0], reason: String = row[1], count: Int = row[4]
-                if kind == "devices" {
-                    guard count > 0 else { continue }
-                    if reason == "reachable" {
-                        part.counts.reachableDevices += count
-                        part.counts.devicesByGroup[.init(platform: row[2], provider: row[3]), default: 0] += count
-                        part.inQuietHours += row[5] as Int
-                    } else if let exclusion = Exclusion(rawValue: reason) {
-                        part.counts.excludedDevices[exclusion, default: 0] += count
-                    }
-                } else if reason == "reachable" {
-                    part.counts.reachableUsers += count
-                    part.invalidTimeZones += row[6] as Int
-                    part.malformedQuietHours += row[7] as Int
-                    for (index, group) in [(8, FallbackGroup.name), (9, .items), (10, .documents)] {
-                        let count: Int = row[index]
-                        if count > 0 { part.fallbackUsers[group, default: 0] += count }
-                    }
-                } else if let exclusion = Exclusion(rawValue: reason) {
-                    part.counts.excludedUsers[exclusion, default: 0] += count
-                }
-            }
+            var tally = PreviewTally()
+            _ = try db.forEachRawRow(sql.rows, arguments: bound) { row in tally.add(row) }
+            var part = tally.finish()
             if part.counts.reachableUsers > 0 {
                 part.samples = try Row.fetchAll(db, sql: sql.samples, arguments: bound).map {
                     SampleRecipient(userID: $0[0], platform: ($0[1] as String?) ?? "", locale: ($0[2] as String?) ?? "", timeZone: ($0[3] as String?) ?? "")

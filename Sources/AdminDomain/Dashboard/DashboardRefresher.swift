@@ -22,6 +22,8 @@ public actor DashboardRefresher {
     private let now: @Sendable () -> Date
     private let logger: Logger
     private var tally: DashboardTally?
+    /// Shared with the count under way, which reads it before each read.
+    private let priority = CountPriority()
     private var current: DashboardSnapshot?
     private var running: (full: Bool, task: Task<Void, Never>)?
     public private(set) var lastFailure: Failure?
@@ -40,6 +42,8 @@ public actor DashboardRefresher {
     /// The latest snapshot; waits only when there is none yet, for the first count.
     public func snapshot() async throws -> DashboardSnapshot {
         if let current { return current }
+        // A page waits: the count under way stops yielding to requests.
+        priority.isWaitedOn = true
         await refresh()
         if let current { return current }
         throw DashboardUnavailable(reason: lastFailure?.message ?? "the first count did not finish")
@@ -74,9 +78,10 @@ public actor DashboardRefresher {
         defer {
             running = nil
             refreshCount += 1
+            priority.isWaitedOn = false
         }
         let at = now()
-        let scan = DashboardScan(database: database, now: at)
+        let scan = DashboardScan(database: database, now: at, waitedOn: priority)
         let clock = ContinuousClock(), started = clock.now
         do {
             let counted: DashboardTally
@@ -90,8 +95,10 @@ public actor DashboardRefresher {
             } else {
                 return
             }
-            // Deriving walks every user's columns: off the cooperative threads, and behind requests.
-            let snapshot = try await LowPriorityThreads.shared.run { DashboardSnapshot(tally: counted, now: at) }
+            // Deriving walks every user's columns: off the cooperative threads, and behind
+            // requests unless one waits for it.
+            let derive: @Sendable () -> DashboardSnapshot = { DashboardSnapshot(tally: counted, now: at) }
+            let snapshot = priority.isWaitedOn ? try await BlockingWork.run(derive) : try await LowPriorityThreads.shared.run(derive)
             tally = counted
             current = snapshot
             lastFailure = nil

@@ -65,7 +65,7 @@ extension DashboardScan {
         var after: [DatabaseValue] = [fromText.databaseValue, Int64.min.databaseValue]
         let limit = rowsPerRead
         while true {
-            let (read, last) = try await database.readAtLowPriority { [after] db in
+            let (read, last) = try await read { [after] db in
                 var last = after
                 let read = try db.forEachRawRow(sql, arguments: StatementArguments(after + [until.databaseValue, limit.databaseValue])) { row in
                     if let time = row.text(0), let id = row.integer(1) { last = [time.databaseValue, id.databaseValue] }

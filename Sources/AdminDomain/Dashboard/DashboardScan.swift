@@ -8,6 +8,14 @@ struct DashboardScan: Sendable {
     let database: PanelDatabase
     let now: Date
     var rowsPerRead = 50_000
+    /// Someone waits for this count (a dashboard before the first one): its reads then run
+    /// at the requests' priority, so that a busy panel cannot starve it.
+    var waitedOn: CountPriority = CountPriority()
+
+    /// Each read at the lowest priority, unless someone waits for the count.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        waitedOn.isWaitedOn ? try await database.read(body) : try await database.readAtLowPriority(body)
+    }
 
     var nowSeconds: Int64 { Int64(now.timeIntervalSince1970.rounded(.down)) }
     var today: Int { TimestampBytes.day(ofSeconds: nowSeconds) }
@@ -17,7 +25,7 @@ struct DashboardScan: Sendable {
     /// items, documents and subscriptions (which key their per-user columns by the users).
     func full() async throws -> DashboardTally {
         let tally = DashboardTally(window: .ending(near: today), countedAt: now)
-        let eventsHighWater = try await database.readAtLowPriority { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM activity_events") ?? 0 }
+        let eventsHighWater = try await read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM activity_events") ?? 0 }
         async let small: Void = readTablesWithoutUsers(into: tally)
         try await readUsers(into: tally)
         async let events: Void = readEventsByUser(into: tally, highWater: eventsHighWater)
@@ -71,7 +79,7 @@ struct DashboardScan: Sendable {
             var chunkArguments = arguments
             chunkArguments["after"] = users.highWater.databaseValue
             chunkArguments["limit"] = limit.databaseValue
-            let read = try await database.readAtLowPriority { [chunkArguments] db in
+            let read = try await read { [chunkArguments] db in
                 try db.forEachRawRow(sql, arguments: StatementArguments(chunkArguments)) { row in
                     guard let id = row.integer(0) else { return }
                     users.highWater = max(users.highWater, id)
@@ -117,7 +125,7 @@ struct DashboardScan: Sendable {
         while start < users.ids.count {
             let end = min(start + usersPerRead, users.ids.count)
             let low = users.ids[start], high = users.ids[end - 1]
-            try await database.readAtLowPriority { db in
+            try await read { db in
                 var currentUser: Int64? = nil, slot: Int? = nil
                 _ = try db.forEachRawRow("""
                     SELECT user_id, created_at FROM activity_events WHERE user_id >= ? AND user_id <= ? AND created_at >= ?
@@ -192,7 +200,7 @@ struct DashboardScan: Sendable {
         var after = start
         let limit = rowsPerRead
         while true {
-            let (read, last) = try await database.readAtLowPriority { [after] db in
+            let (read, last) = try await read { [after] db in
                 var last = after
                 let read = try db.forEachRawRow(sql, arguments: [after, limit]) { row in
                     if let id = row.integer(0) { last = max(last, id) }

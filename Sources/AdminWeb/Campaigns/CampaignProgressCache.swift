@@ -2,7 +2,9 @@ import AdminDomain
 import Foundation
 
 /// A campaign's live counts, read at most every `maxAge` however many pages watch it: one
-/// indexed GROUP BY shared by every open status page.
+/// indexed GROUP BY shared by every open status page. A quarter of a second: the read of a
+/// 775,000-delivery campaign takes about 40 ms, so a watched campaign costs a sixth of a
+/// core, and an outcome reaches the page in about 200 ms (400 ms made it 240–380).
 actor CampaignProgressCache {
     private var entries: [Int64: (progress: CampaignProgress, at: ContinuousClock.Instant)] = [:]
     private var reading: [Int64: Task<CampaignProgress, any Error>] = [:]
@@ -11,7 +13,7 @@ actor CampaignProgressCache {
     let campaigns: Campaigns
     let maxAge: Duration
 
-    init(campaigns: Campaigns, maxAge: Duration = .milliseconds(400)) {
+    init(campaigns: Campaigns, maxAge: Duration = .milliseconds(250)) {
         self.campaigns = campaigns
         self.maxAge = maxAge
     }
