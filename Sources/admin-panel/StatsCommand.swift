@@ -15,7 +15,7 @@ struct StatsCommand: AsyncParsableCommand {
         try await reportingErrors {
             let database = try await PanelDatabase.open(path: db)
             let refresher = DashboardRefresher(database: database)
-            await refresher.refresh(full: true)
+            await refresher.refresh(full: true, waitedOn: true)
             await refresher.refresh()
             if let failure = await refresher.lastFailure { throw DashboardUnavailable(reason: failure.message) }
             let snapshot = try await refresher.snapshot()

@@ -2,8 +2,8 @@ import AdminDomain
 import Foundation
 import Testing
 
-/// The dashboard's count reads on threads the kernel runs last (nice 19, the lowest
-/// priority Linux has), so that requests get the cores first.
+/// The dashboard's count reads on threads the kernel runs last (nice 19, the lowest nice
+/// value), so that requests get the cores first.
 @Suite(.timeLimit(.minutes(1))) struct LowPriorityThreadsRunLow {
     @Test func workRunsAtNiceNineteen() async throws {
         #if os(Linux)

@@ -22,11 +22,9 @@ public final class LowPriorityThreads: @unchecked Sendable {
             let thread = Thread { [self] in
                 #if os(Linux)
                 // Per thread on Linux: PRIO_PROCESS and 0 name the calling thread, not the process.
+                // Not SCHED_IDLE: that starved a count for good under a load that never
+                // paused, and a page waiting for it timed out.
                 _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
-                // SCHED_IDLE (5, a GNU constant Swift does not import): runs only when no
-                // other thread wants the core, below even nice 19.
-                var parameters = sched_param()
-                _ = sched_setscheduler(0, 5, &parameters)
                 #endif
                 work()
             }

@@ -56,7 +56,11 @@ public actor DashboardRefresher {
 
     /// Refreshes now, or joins the refresh under way. `full` forces a full count (after the
     /// one under way, when that one reads only new rows).
-    public func refresh(full: Bool = false) async {
+    ///
+    /// `waitedOn`: someone waits for this one (an admin who asked for it, the command line),
+    /// so it reads at the requests' priority instead of yielding to them.
+    public func refresh(full: Bool = false, waitedOn: Bool = false) async {
+        if waitedOn { priority.isWaitedOn = true }
         while let running {
             await running.task.value
             if !full || running.full { return }

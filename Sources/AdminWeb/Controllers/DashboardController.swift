@@ -50,7 +50,7 @@ struct DashboardController {
         let range = try DashboardModel.range(from: rangeText)
         let dashboard = services.dashboard
         let started = Int64(Date().timeIntervalSince1970.rounded(.down))
-        Task { await dashboard.refresh(full: true) }
+        Task { await dashboard.refresh(full: true, waitedOn: true) }
         return .redirect(to: SiteURL.dashboardRange(range, countStartedAt: started).href, type: .normal)
     }
 }
