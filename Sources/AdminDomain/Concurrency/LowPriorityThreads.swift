@@ -4,7 +4,8 @@ import Foundation
 import Glibc
 #endif
 
-/// Two threads of their own at the lowest priority (nice 19), for long reads nobody waits on
+/// Two threads of their own at the lowest priority (SCHED_IDLE, and nice 19 where that is
+/// refused), for long reads nobody waits on
 /// (the dashboard's full count): when a request wants a core, the kernel gives it the core.
 /// On two cores, a count on the pool's threads took both and a first look at a search
 /// prefix took four times as long until it ended. Dispatch's own threads cannot be used:
@@ -22,9 +23,12 @@ public final class LowPriorityThreads: @unchecked Sendable {
             let thread = Thread { [self] in
                 #if os(Linux)
                 // Per thread on Linux: PRIO_PROCESS and 0 name the calling thread, not the process.
-                // Not SCHED_IDLE: that starved a count for good under a load that never
-                // paused, and a page waiting for it timed out.
                 _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
+                // SCHED_IDLE (5, a GNU constant Swift does not import): below even nice 19,
+                // which still took slices long enough to double a first search's time. A
+                // job here may wait long under a load that never pauses: keep each short.
+                var parameters = sched_param()
+                _ = sched_setscheduler(0, 5, &parameters)
                 #endif
                 work()
             }

@@ -22,10 +22,10 @@ public actor DashboardRefresher {
     private let now: @Sendable () -> Date
     private let logger: Logger
     private var tally: DashboardTally?
-    /// Shared with the count under way, which reads it before each read.
-    private let priority = CountPriority()
     private var current: DashboardSnapshot?
-    private var running: (full: Bool, task: Task<Void, Never>)?
+    private var running: (full: Bool, urgent: Bool, generation: Int, task: Task<Void, Never>)?
+    /// Moves on with each run: a run replaced by a more urgent one changes nothing when it ends.
+    private var generation = 0
     public private(set) var lastFailure: Failure?
     public private(set) var timing = Timing()
     /// Refreshes finished so far, full or not, failed or not (two callers at once make one).
@@ -42,9 +42,7 @@ public actor DashboardRefresher {
     /// The latest snapshot; waits only when there is none yet, for the first count.
     public func snapshot() async throws -> DashboardSnapshot {
         if let current { return current }
-        // A page waits: the count under way stops yielding to requests.
-        priority.isWaitedOn = true
-        await refresh()
+        await refresh(waitedOn: true)
         if let current { return current }
         throw DashboardUnavailable(reason: lastFailure?.message ?? "the first count did not finish")
     }
@@ -57,17 +55,27 @@ public actor DashboardRefresher {
     /// Refreshes now, or joins the refresh under way. `full` forces a full count (after the
     /// one under way, when that one reads only new rows).
     ///
-    /// `waitedOn`: someone waits for this one (an admin who asked for it, the command line),
-    /// so it reads at the requests' priority instead of yielding to them.
+    /// `waitedOn`: someone waits for this one (a page before the first count, an admin who
+    /// asked for a count, the command line), so it reads at the requests' priority instead
+    /// of yielding to them. A run under way that yields is replaced, not joined: a read of
+    /// it under way cannot be lifted, and under a load that never pauses it could wait long.
     public func refresh(full: Bool = false, waitedOn: Bool = false) async {
-        if waitedOn { priority.isWaitedOn = true }
         while let running {
+            if waitedOn, !running.urgent {
+                running.task.cancel()
+                self.running = nil
+                // It may have read part of the tally in place: the next run counts in full.
+                tally = nil
+                break
+            }
             await running.task.value
             if !full || running.full { return }
         }
         let isFull = full || needsFull()
-        let task = Task { await self.run(full: isFull) }
-        running = (isFull, task)
+        generation += 1
+        let mine = generation
+        let task = Task { await self.run(full: isFull, urgent: waitedOn, generation: mine) }
+        running = (isFull, waitedOn, mine, task)
         await task.value
     }
 
@@ -78,19 +86,23 @@ public actor DashboardRefresher {
             || !tally.window.covers(today: TimestampBytes.day(ofSeconds: Int64(at.timeIntervalSince1970.rounded(.down))))
     }
 
-    private func run(full: Bool) async {
+    private func run(full: Bool, urgent: Bool, generation mine: Int) async {
         defer {
-            running = nil
-            refreshCount += 1
-            priority.isWaitedOn = false
+            if generation == mine {
+                running = nil
+                refreshCount += 1
+            }
         }
         let at = now()
-        let scan = DashboardScan(database: database, now: at, waitedOn: priority)
+        // A count nobody waits for reads at the lowest priority, in reads a tenth as long,
+        // so that one under way when a page starts to wait holds little.
+        let scan = DashboardScan(database: database, now: at, rowsPerRead: urgent ? 50_000 : 5_000, atLowPriority: !urgent)
         let clock = ContinuousClock(), started = clock.now
         do {
             let counted: DashboardTally
             if full || tally == nil {
-                // The old tally goes first: two of them at once would double the memory.
+                // The old tally goes first: two of them at once would double the memory (a
+                // replaced run's may live on until its read under way ends).
                 tally = nil
                 counted = try await scan.full()
             } else if let tally {
@@ -102,7 +114,9 @@ public actor DashboardRefresher {
             // Deriving walks every user's columns: off the cooperative threads, and behind
             // requests unless one waits for it.
             let derive: @Sendable () -> DashboardSnapshot = { DashboardSnapshot(tally: counted, now: at) }
-            let snapshot = priority.isWaitedOn ? try await BlockingWork.run(derive) : try await LowPriorityThreads.shared.run(derive)
+            let snapshot = urgent ? try await BlockingWork.run(derive) : try await LowPriorityThreads.shared.run(derive)
+            // Replaced by a more urgent run meanwhile: that one's figures count.
+            guard generation == mine else { return }
             tally = counted
             current = snapshot
             lastFailure = nil
@@ -110,6 +124,7 @@ public actor DashboardRefresher {
             if full { timing.full = took } else { timing.incremental = took }
             logger.info("dashboard refreshed", metadata: ["full": "\(full)", "seconds": "\(took)"])
         } catch {
+            guard generation == mine else { return }
             // A half-read incremental tally cannot be trusted: the next refresh counts in full.
             tally = nil
             lastFailure = Failure(message: DashboardUnavailable.describe(error), at: at)

@@ -8,13 +8,14 @@ struct DashboardScan: Sendable {
     let database: PanelDatabase
     let now: Date
     var rowsPerRead = 50_000
-    /// Someone waits for this count (a dashboard before the first one): its reads then run
-    /// at the requests' priority, so that a busy panel cannot starve it.
-    var waitedOn: CountPriority = CountPriority()
+    /// Nobody waits for this count: its reads run at the lowest priority, behind requests.
+    var atLowPriority = false
 
-    /// Each read at the lowest priority, unless someone waits for the count.
+    /// Each read at the lowest priority or not; none once the count was cancelled (a run
+    /// someone waits for replaced it).
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        waitedOn.isWaitedOn ? try await database.read(body) : try await database.readAtLowPriority(body)
+        try Task.checkCancellation()
+        return atLowPriority ? try await database.readAtLowPriority(body) : try await database.read(body)
     }
 
     var nowSeconds: Int64 { Int64(now.timeIntervalSince1970.rounded(.down)) }
