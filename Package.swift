@@ -185,7 +185,7 @@ let package = Package(
             dependencies: ["AdminDomain", "AdminWeb", "DemoData", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),
-        // The benchmarks' command line: `panel-bench support`, `load`, `push`, `campaign`, `dashboard` and `previews`.
+        // The benchmarks' command line: `panel-bench support`, `load`, `push`, `campaign`, `dashboard`, `previews`, `impact` and `search`.
         .executableTarget(
             name: "panel-bench",
             dependencies: [
