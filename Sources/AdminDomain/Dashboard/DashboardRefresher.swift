@@ -47,6 +47,9 @@ public actor DashboardRefresher {
         throw DashboardUnavailable(reason: lastFailure?.message ?? "the first count did not finish")
     }
 
+    /// A refresh is under way.
+    public var isRefreshing: Bool { running != nil }
+
     /// The latest snapshot without waiting: nil before the first count is done.
     public func latest() -> DashboardSnapshot? {
         current
