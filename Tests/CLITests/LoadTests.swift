@@ -28,8 +28,9 @@ import TestSupport
                                               connections: 64, duration: .seconds(10), timeout: .seconds(5))
         print("load, \(pool.rawValue):\n\(report.table)")
 
+        // The driver's timeout is the bound: a request over 5 s is a failure. No speed is
+        // asserted here (benchmarks print speeds).
         #expect(report.failures == 0, "every request answered 200 within 5 s")
-        #expect(report.slowest < .seconds(5))
         for page in report.pages {
             #expect(page.answered > 0, "\(page.name) was answered")
         }
