@@ -97,7 +97,7 @@ import TestSupport
             #expect(started >= asked && started <= asked + 2)
             // While the count is under way the page says so and reloads itself; once it is
             // done the page says when it counted and stops reloading.
-            let following = try await client.get("/?range=90&refreshing=\(Int64(Date().timeIntervalSince1970) + 3600)", cookie: admin)
+            let following = try await client.get("/?range=90&refreshing=\(Int64(Date().timeIntervalSince1970) + 240)", cookie: admin)
             #expect(following.text.contains("A full count is under way") && following.text.contains("http-equiv=\"refresh\""))
             var waited = 0
             while await panel.services.dashboard.refreshCount == count, waited < 200 {
@@ -108,6 +108,8 @@ import TestSupport
             let page = try await client.get(location, cookie: admin)
             #expect(page.text.contains("The full count is done") && !page.text.contains("http-equiv=\"refresh\""))
             #expect(try await client.get("/?refreshing=soon", cookie: admin).status == .badRequest)
+            let ahead = try await client.get("/?refreshing=99999999999", cookie: admin)
+            #expect(ahead.status == .badRequest && ahead.text.contains("in the future"), "a count asked for in the future is never followed")
 
             let supportCookie = try await panel.signIn(client, email: support)
             #expect(try await client.postSigned("/dashboard/refresh", [("range", "30")], session: supportCookie).status == .forbidden)

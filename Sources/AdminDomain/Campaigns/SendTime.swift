@@ -129,7 +129,7 @@ extension SendTime {
         let zone = zones.withLock { cache -> TimeZone in
             let name = String.fromDatabaseValue(values[1]) ?? ""
             if let known = cache[name] { return known }
-            let zone = TimeZone(identifier: name) ?? TimeZone(identifier: String.fromDatabaseValue(values[5]) ?? "UTC") ?? TimeZone(secondsFromGMT: 0)!
+            let zone = UserCalendar.zone(named: name) ?? TimeZone(identifier: String.fromDatabaseValue(values[5]) ?? "UTC") ?? TimeZone(secondsFromGMT: 0)!
             if cache.count < 2_000 { cache[name] = zone }
             return zone
         }
@@ -148,7 +148,7 @@ extension SendTime {
         let name = String.fromDatabaseValue(values[0]) ?? ""
         return zones.withLock { cache -> Bool in
             if cache[name] != nil { return true }
-            guard let zone = TimeZone(identifier: name) else { return false }
+            guard let zone = UserCalendar.zone(named: name) else { return false }
             if cache.count < 2_000 { cache[name] = zone }
             return true
         }

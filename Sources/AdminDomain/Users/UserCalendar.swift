@@ -35,13 +35,14 @@ public struct UserCalendar: Sendable, Equatable {
         today = days
     }
 
-    private static let knownZones = Set(TimeZone.knownTimeZoneIdentifiers)
-
-    /// Foundation also accepts abbreviations and offsets; the app stores IANA names, so
-    /// anything else (empty, too long, control characters) counts as invalid.
-    static func zone(named name: String) -> TimeZone? {
+    /// The one test of a stored timezone, for profiles and campaigns alike. Foundation also
+    /// accepts abbreviations and offsets ("EST", "GMT+1"); the app stores IANA names, which
+    /// have an area and a slash, or UTC. Foundation's list of known names leaves out links
+    /// such as Asia/Kolkata, so the name is looked up, not listed. Empty, too long, spaces and
+    /// control characters count as invalid.
+    public static func zone(named name: String) -> TimeZone? {
         guard !name.isEmpty, name.utf8.count <= 64, name.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }),
-              knownZones.contains(name) || name == "UTC"
+              name == "UTC" || name.contains("/")
         else { return nil }
         return TimeZone(identifier: name)
     }

@@ -22,7 +22,9 @@ struct AudiencePreviewView: HTMLComponent {
                       columns: [.init("Platform"), .init("Provider"), .init("Devices", numeric: true)],
                       rows: counts.devicesByGroup.sorted { ($0.key.platform, $0.key.provider) < ($1.key.platform, $1.key.provider) }
                           .map { [$0.key.platform, $0.key.provider, Format.grouped($0.value)] })
-            DataTable(caption: "Left out, by the first reason that applies",
+            // Users per reason: a user with one device left out and another reachable is in
+            // both rows, so the rows do not add up to the segment's users.
+            DataTable(caption: "Left out, by the first reason that applies to each device (a user with some devices left out is counted in each of their reasons)",
                       columns: [.init("Reason"), .init("Users", numeric: true), .init("Devices", numeric: true)],
                       rows: Exclusion.allCases.map { exclusion in
                           TableRow([TableCell(exclusion.label), TableCell(Format.grouped(counts.excludedUsers[exclusion] ?? 0)),
@@ -30,9 +32,10 @@ struct AudiencePreviewView: HTMLComponent {
                                    class: "exclusion-\(exclusion.rawValue)")
                       })
             ul(.class("timing")) {
-                li { "\(Format.grouped(preview.inQuietHours)) devices are in their owner's quiet hours at the planned time: theirs wait until the quiet hours end." }
-                li { preview.invalidTimeZones == 1 ? "1 user has a timezone that is not one: the default is used for them."
-                    : "\(Format.grouped(preview.invalidTimeZones)) users have a timezone that is not one: the default is used for them." }
+                li { preview.inQuietHours == 1 ? "1 device is in its owner's quiet hours at the planned time: it waits until the quiet hours end."
+                    : "\(Format.grouped(preview.inQuietHours)) devices are in their owner's quiet hours at the planned time: theirs wait until the quiet hours end." }
+                li { preview.invalidTimeZones == 1 ? "1 user has a stored timezone that is not a valid one: the default is used for them."
+                    : "\(Format.grouped(preview.invalidTimeZones)) users have a stored timezone that is not a valid one: the default is used for them." }
                 li { preview.malformedQuietHours == 1 ? "1 user has quiet hours that do not read as HH:MM: counted as none."
                     : "\(Format.grouped(preview.malformedQuietHours)) users have quiet hours that do not read as HH:MM: counted as none." }
                 // Only the placeholder groups the message names were counted.

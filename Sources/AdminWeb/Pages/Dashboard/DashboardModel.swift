@@ -74,6 +74,11 @@ struct DashboardModel: PageModel {
             throw PanelError(status: .badRequest,
                              sentence: "The link should carry the time a full count was asked for; \"\(text.prefix(20))\" is not one. Open the dashboard again.")
         }
+        // A time ahead of the clock would be followed for ever: no count can end after it.
+        guard seconds <= Int64(Date().timeIntervalSince1970) + 300 else {
+            throw PanelError(status: .badRequest,
+                             sentence: "The link asks to follow a full count asked for in the future; no count can be. Open the dashboard again.")
+        }
         return seconds
     }
 
