@@ -62,7 +62,8 @@ struct PreviewTally {
             return text
         }
         let text = String(decoding: bytes, as: UTF8.self)
-        names.append((Array(bytes), text))
+        // A hostile table may hold thousands of platforms: past a few, no scan grows longer.
+        if names.count < 32 { names.append((Array(bytes), text)) }
         return text
     }
 }
