@@ -4,7 +4,7 @@ import GRDB
 import Testing
 import TestSupport
 
-@Suite struct ActivityListsByBucket {
+@Suite(.timeLimit(.minutes(5))) struct ActivityListsByBucket {
     static let now = TemporaryDatabase.seedNow
     let temp: TemporaryDatabase
     let lists: ActivityLists
@@ -173,7 +173,7 @@ extension ActivityListQuery: CustomTestStringConvertible {
 
 /// A filter that matches few of the newest candidates: its pages read on by the index until
 /// they are full, or say they stopped on their budget; never an empty page for no reason.
-@Suite struct SparseActivityLists {
+@Suite(.timeLimit(.minutes(5))) struct SparseActivityLists {
     static let now = TemporaryDatabase.seedNow
     let temp: TemporaryDatabase
     let lists: ActivityLists

@@ -4,7 +4,7 @@ import GRDB
 import Testing
 import TestSupport
 
-@Suite struct StaffAccounts {
+@Suite(.timeLimit(.minutes(5))) struct StaffAccounts {
     let temp: TemporaryDatabase
     let database: PanelDatabase
     let admins: AdminStore

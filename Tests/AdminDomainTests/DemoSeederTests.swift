@@ -5,7 +5,7 @@ import GRDB
 import Testing
 import TestSupport
 
-@Suite struct DemoData {
+@Suite(.timeLimit(.minutes(5))) struct DemoData {
     @Test func theSameSeedAndDayGiveTheSameDatabase() throws {
         let a = try TemporaryDatabase.seeded(users: 120, seed: 42, now: TemporaryDatabase.seedNow)
         let b = try TemporaryDatabase.seeded(users: 120, seed: 42, now: TemporaryDatabase.seedNow)

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite struct SignInThrottling {
+@Suite(.timeLimit(.minutes(5))) struct SignInThrottling {
     let temp: TemporaryDatabase
     let throttle: LoginThrottle
     let start = Date(timeIntervalSince1970: 1_800_000_000)
@@ -83,7 +83,7 @@ import TestSupport
 /// Concurrent guesses: the throttle decided before the hash and counted after it, so every
 /// request in flight was judged on the old count (forty wrong passwords were all checked, and
 /// a right one amid them signed in past the lock).
-@Suite struct ConcurrentGuesses {
+@Suite(.timeLimit(.minutes(5))) struct ConcurrentGuesses {
     let temp: TemporaryDatabase
     let service: SignInService
     static let password = "the right long password"

@@ -4,7 +4,7 @@ import GRDB
 import Testing
 import TestSupport
 
-@Suite struct OpeningTheDatabase {
+@Suite(.timeLimit(.minutes(5))) struct OpeningTheDatabase {
     @Test func missingFileIsRefusedAndNotCreated() async throws {
         let temp = try TemporaryDatabase()
         defer { temp.remove() }
@@ -60,7 +60,7 @@ import TestSupport
     }
 }
 
-@Suite struct SharingTheDatabaseWithTheBackend {
+@Suite(.timeLimit(.minutes(5))) struct SharingTheDatabaseWithTheBackend {
     let temp: TemporaryDatabase
 
     init() async throws {

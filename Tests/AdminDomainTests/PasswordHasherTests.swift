@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite struct PasswordHashing {
+@Suite(.timeLimit(.minutes(5))) struct PasswordHashing {
     let hasher = PasswordHasher(parameters: fastScryptForTests)
 
     @Test func hashIsSelfDescribingAndSalted() async throws {

@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 import Testing
 
-@Suite("Send times: local hours and quiet hours at their edges")
+@Suite("Send times: local hours and quiet hours at their edges", .timeLimit(.minutes(5)))
 struct SendTimeTests {
     static func date(_ text: String, _ zone: String = "UTC") -> Date {
         let format = DateFormatter()

@@ -4,7 +4,7 @@ import GRDB
 import Testing
 import TestSupport
 
-@Suite struct Sessions {
+@Suite(.timeLimit(.minutes(5))) struct Sessions {
     let temp: TemporaryDatabase
     let database: PanelDatabase
     let sessions: SessionStore

@@ -4,7 +4,7 @@ import GRDB
 import Testing
 import TestSupport
 
-@Suite struct Sweeping {
+@Suite(.timeLimit(.minutes(5))) struct Sweeping {
     @Test func expiredSessionsChallengesAndStaleThrottleRowsGoAndLiveOnesStay() async throws {
         let temp = try TemporaryDatabase.seeded(users: 5)
         defer { temp.remove() }

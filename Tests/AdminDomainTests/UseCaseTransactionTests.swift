@@ -178,7 +178,7 @@ struct UseCase: Sendable, CustomTestStringConvertible {
     ]
 }
 
-@Suite struct UseCaseTransactions {
+@Suite(.timeLimit(.minutes(5))) struct UseCaseTransactions {
     @Test(arguments: UseCase.all)
     func eachUseCaseWritesItsAuditRowAndEndsItsSessions(_ useCase: UseCase) async throws {
         let fixture = try await StaffFixture.make()

@@ -14,7 +14,7 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
         """, arguments: [id, email, name, plan, timezone, createdAt, lastActive])
 }
 
-@Suite struct UserSearch {
+@Suite(.timeLimit(.minutes(5))) struct UserSearch {
     let temp: TemporaryDatabase
     let directory: UserDirectory
 

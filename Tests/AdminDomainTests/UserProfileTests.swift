@@ -5,7 +5,7 @@ import GRDB
 import Testing
 import TestSupport
 
-@Suite struct ExpiryInTheUsersTimezone {
+@Suite(.timeLimit(.minutes(5))) struct ExpiryInTheUsersTimezone {
     /// 2026-11-18 23:30 UTC: already the 19th in Tokyo, still the 18th in Los Angeles.
     static let now = Date(timeIntervalSince1970: 1_795_044_600)
 
@@ -49,7 +49,7 @@ import TestSupport
     }
 }
 
-@Suite struct ProfileAndItems {
+@Suite(.timeLimit(.minutes(5))) struct ProfileAndItems {
     let temp: TemporaryDatabase
     let database: PanelDatabase
 

@@ -4,7 +4,7 @@ import GRDB
 import Testing
 import TestSupport
 
-@Suite struct Vocabulary {
+@Suite(.timeLimit(.minutes(5))) struct Vocabulary {
     @Test func everyTermRoundTripsThroughTheDatabase() async throws {
         let queue = try DatabaseQueue()
         let (plans, platforms, permission) = try await queue.read { db throws in

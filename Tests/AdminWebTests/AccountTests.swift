@@ -7,7 +7,7 @@ import HummingbirdTesting
 import Testing
 import TestSupport
 
-@Suite struct OwnSessions {
+@Suite(.timeLimit(.minutes(5))) struct OwnSessions {
     @Test func theListShowsEverySessionWithTheCurrentOneMarkedAndEscaped() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }

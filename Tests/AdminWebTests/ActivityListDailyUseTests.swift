@@ -11,7 +11,7 @@ import TestSupport
 
 /// Issue 22, "Daily use": filtered lists fill their pages, and a range that ends before it
 /// starts is a mistake named, not a list of nobody.
-@Suite struct ActivityListDailyUse {
+@Suite(.timeLimit(.minutes(5))) struct ActivityListDailyUse {
     @Test func aReversedRangeIsRefusedWithASentenceAndTheFormKeepsIt() async throws {
         let panel = try await UserPages.panel()
         defer { panel.remove() }

@@ -10,7 +10,7 @@ import TestSupport
 
 /// Every action the audit log names is written by something a person can do, with when,
 /// who, what and which target.
-@Suite struct AuditCoverage {
+@Suite(.timeLimit(.minutes(5))) struct AuditCoverage {
     @Test func everyAuditActionIsWrittenByTheFlowThatCausesIt() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }

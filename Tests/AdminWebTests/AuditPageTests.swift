@@ -8,7 +8,7 @@ import HummingbirdTesting
 import Testing
 import TestSupport
 
-@Suite struct AuditLogPage {
+@Suite(.timeLimit(.minutes(5))) struct AuditLogPage {
     private func panelWithEntries(_ count: Int) async throws -> TestPanel {
         let panel = try await TestPanel()
         for index in 0..<count {

@@ -7,7 +7,7 @@ import HummingbirdTesting
 import Testing
 import TestSupport
 
-@Suite struct CrossSiteRequestForgery {
+@Suite(.timeLimit(.minutes(5))) struct CrossSiteRequestForgery {
     private func rejections(_ panel: TestPanel) async throws -> [String] {
         try await panel.services.signIn.unauthenticatedEvents.flush()
         return try await panel.services.database.read { db in

@@ -9,7 +9,7 @@ import Testing
 import TestSupport
 
 /// Marketing's way from a blank composer to a launched campaign, through the real router.
-@Suite struct CampaignPages {
+@Suite(.timeLimit(.minutes(5))) struct CampaignPages {
     static let marketing = "market@example.com"
 
     /// Opens a draft's page until its background preview is done.

@@ -8,7 +8,7 @@ import HummingbirdTesting
 import Testing
 import TestSupport
 
-@Suite struct DashboardPage {
+@Suite(.timeLimit(.minutes(5))) struct DashboardPage {
     /// The page shows the refresher's snapshot as it stands: each headline figure, each
     /// chart, the criteria and the cohorts (the snapshot itself is checked against SQL in
     /// the domain's tests).
@@ -183,7 +183,7 @@ import TestSupport
     }
 }
 
-@Suite struct ErrorsAndHeaders {
+@Suite(.timeLimit(.minutes(5))) struct ErrorsAndHeaders {
     @Test func everyResponseCarriesTheSecurityHeaders() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }
@@ -223,7 +223,7 @@ import TestSupport
 /// The dashboard's count of users active in 7 days by their last-active time and the list's
 /// "Active (last 7 days)" once differed by 500 at the same minute: the list counted deleted
 /// accounts. The weekly active users card now names the list's number beside its own.
-@Suite struct OneDefinitionOfActive {
+@Suite(.timeLimit(.minutes(5))) struct OneDefinitionOfActive {
     @Test func theDashboardAndTheActiveListShowTheSameNumber() async throws {
         let panel = try await TestPanel(users: 400)
         defer { panel.remove() }

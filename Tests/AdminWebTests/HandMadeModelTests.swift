@@ -5,7 +5,7 @@ import HTMLRender
 import Testing
 
 /// Views render from models made by hand: no database, no request, no services.
-@Suite struct ViewsFromHandMadeModels {
+@Suite(.timeLimit(.minutes(5))) struct ViewsFromHandMadeModels {
     let viewer = Viewer(identity: StaffIdentity(adminID: 1, email: "boss@example.com", role: .admin, hasTwoFactor: true),
                         csrfToken: "token-1")
 

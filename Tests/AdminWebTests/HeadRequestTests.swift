@@ -6,7 +6,7 @@ import HummingbirdTesting
 import Testing
 
 /// RFC 9110: HEAD is GET without the body, the same status and headers.
-@Suite struct HeadRequestTests {
+@Suite(.timeLimit(.minutes(5))) struct HeadRequestTests {
     @Test func headAnswersEveryGetRouteWithItsStatusAndHeadersAndNoBody() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }

@@ -7,7 +7,7 @@ import ServiceLifecycle
 import Testing
 import TestSupport
 
-@Suite struct Health {
+@Suite(.timeLimit(.minutes(5))) struct Health {
     @Test func healthyWithoutSignInThenUnhealthyWhenTheDatabaseIsGone() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }
@@ -45,7 +45,7 @@ import TestSupport
     }
 }
 
-@Suite struct PeriodicJobs {
+@Suite(.timeLimit(.minutes(5))) struct PeriodicJobs {
     @Test func aJobRunsUntilGracefulShutdownAndRecordsEachRun() async throws {
         let health = ServiceHealth()
         let runs = Counter()

@@ -3,7 +3,7 @@
 import Testing
 
 /// An activity list's estimated size never contradicts the rows its first page shows.
-@Suite struct ListSizeAgainstTheRowsShown {
+@Suite(.timeLimit(.minutes(5))) struct ListSizeAgainstTheRowsShown {
     static func page(_ rows: Int, goesOn: Bool) -> ActivityPage {
         let users = (0..<rows).map {
             UserSummary(id: Int64($0 + 1), email: "u\($0)@odd.test", displayName: nil, plan: Stored("free"),

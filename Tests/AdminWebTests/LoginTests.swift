@@ -8,7 +8,7 @@ import HummingbirdTesting
 import Testing
 import TestSupport
 
-@Suite struct SigningIn {
+@Suite(.timeLimit(.minutes(5))) struct SigningIn {
     @Test func everyPageRedirectsToLoginWithoutASession() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }
@@ -120,7 +120,7 @@ import TestSupport
     }
 }
 
-@Suite struct SessionsOverHTTP {
+@Suite(.timeLimit(.minutes(5))) struct SessionsOverHTTP {
     @Test func signingInAgainEndsTheSessionTheBrowserCarried() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }
@@ -206,7 +206,7 @@ import TestSupport
     }
 }
 
-@Suite struct ThrottledSignIn {
+@Suite(.timeLimit(.minutes(5))) struct ThrottledSignIn {
     @Test func aLockedSignInIsAnsweredWith429EvenForTheRightPassword() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }

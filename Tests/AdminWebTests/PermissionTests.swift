@@ -8,7 +8,7 @@ import HummingbirdTesting
 import Testing
 import TestSupport
 
-@Suite struct RolesAndRoutes {
+@Suite(.timeLimit(.minutes(5))) struct RolesAndRoutes {
     /// TestPanel already has the admin; the others are created per test.
     static func email(_ role: Role) -> String { role == .admin ? TestPanel.email : "\(role.rawValue)@example.com" }
 

@@ -3,7 +3,7 @@ import HTMLRender
 import QRCode
 import Testing
 
-@Suite struct QRCodeImages {
+@Suite(.timeLimit(.minutes(5))) struct QRCodeImages {
     @Test func theSVGIsOnePathWithAQuietZoneAndNoStyle() throws {
         let code = try QRCode.encode(Array("hello".utf8), mask: 2)
         let svg = String(decoding: HTMLDocument(root: QRCodeImage(code: code, label: "key").content).render(), as: UTF8.self)

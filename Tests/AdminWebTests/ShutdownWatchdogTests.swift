@@ -5,7 +5,7 @@ import Foundation
 import Logging
 import Testing
 
-@Suite struct ShutdownWatchdogs {
+@Suite(.timeLimit(.minutes(5))) struct ShutdownWatchdogs {
     @Test func aStuckShutdownEndsAtTheDeadlineNamingTheRequestsStillOpen() async throws {
         let open = OpenRequests()
         let stuck = open.begin(requestID: "r-stuck", method: "GET", path: "/users/50")

@@ -8,7 +8,7 @@ import HummingbirdTesting
 import Testing
 import TestSupport
 
-@Suite struct StaffPage {
+@Suite(.timeLimit(.minutes(5))) struct StaffPage {
     private func oneTimePassword(_ page: String) -> String? {
         page.firstMatch(of: /<p><code>([^<]+)<\/code><\/p>/).map { String($0.1) }
     }
@@ -153,7 +153,7 @@ import TestSupport
 }
 
 /// One click once disabled an account, reset a password or two-factor, or ended sessions.
-@Suite struct DestructiveStaffActionsAskFirst {
+@Suite(.timeLimit(.minutes(5))) struct DestructiveStaffActionsAskFirst {
     @Test func eachAsksOnAPageThatNamesThePersonAndTheEffectAndChangesNothing() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }

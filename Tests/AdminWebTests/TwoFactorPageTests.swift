@@ -9,7 +9,7 @@ import Testing
 import TestSupport
 
 /// The second step of signing in, as a browser meets it.
-@Suite struct SecondFactorSignIn {
+@Suite(.timeLimit(.minutes(5))) struct SecondFactorSignIn {
     /// Cookie pairs from every Set-Cookie of a response, by name.
     static func cookies(_ response: TestResponse) -> [String: String] {
         var result: [String: String] = [:]
@@ -104,7 +104,7 @@ import TestSupport
 }
 
 /// Setting up, using and ending one's own second factor.
-@Suite struct TwoFactorEnrolmentPages {
+@Suite(.timeLimit(.minutes(5))) struct TwoFactorEnrolmentPages {
     @Test func anAdminWithoutASecondFactorReachesOnlyEnrolmentThenEnrolsWithTheQRCode() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }
@@ -239,7 +239,7 @@ import TestSupport
 }
 
 /// Changing one's own password.
-@Suite struct OwnPassword {
+@Suite(.timeLimit(.minutes(5))) struct OwnPassword {
     @Test func theCurrentPasswordThenANewOneTwiceEndsTheOtherSessionsAndRotatesThisOne() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }
@@ -279,7 +279,7 @@ import TestSupport
 }
 
 /// What admins see of locks, and lifting one.
-@Suite struct SignInFailuresPage {
+@Suite(.timeLimit(.minutes(5))) struct SignInFailuresPage {
     @Test func locksAndFailuresAreListedEscapedAndAnAdminCanUnlock() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }

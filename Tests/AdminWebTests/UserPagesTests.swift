@@ -8,7 +8,7 @@ import HummingbirdTesting
 import Testing
 import TestSupport
 
-@Suite struct UserPages {
+@Suite(.timeLimit(.minutes(5))) struct UserPages {
     /// A panel whose support account does the looking; some users with awkward data added.
     static func panel(users: Int = 60) async throws -> TestPanel {
         let panel = try await TestPanel(users: users)
@@ -148,7 +148,7 @@ import TestSupport
     }
 }
 
-@Suite struct ActivityPages {
+@Suite(.timeLimit(.minutes(5))) struct ActivityPages {
     @Test func theListShowsItsSizeAndTheCSVHoldsEveryRowAndIsAudited() async throws {
         let panel = try await TestPanel(users: 3_000)
         defer { panel.remove() }

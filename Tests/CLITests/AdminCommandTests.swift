@@ -3,7 +3,7 @@ import GRDB
 import Testing
 import TestSupport
 
-@Suite struct AdminCommands {
+@Suite(.timeLimit(.minutes(5))) struct AdminCommands {
     @Test func createListDisableAndResetFromTheCommandLine() throws {
         let temp = try TemporaryDatabase.seeded(users: 5)
         defer { temp.remove() }
@@ -45,7 +45,7 @@ import TestSupport
     }
 }
 
-@Suite struct UnlockCommand {
+@Suite(.timeLimit(.minutes(5))) struct UnlockCommand {
     /// Counts as the throttle writes them: "pair:email|address", "address:…", "account:…".
     @Test func unlockLiftsTheChosenCountsFromTheCommandLineAndAuditsEach() throws {
         let temp = try TemporaryDatabase.seeded(users: 5)

@@ -8,7 +8,7 @@ func runPanel(_ arguments: [String], input: String? = nil, environment: [String:
     try ChildProcess.run(executable, arguments, input: input, environment: environment)
 }
 
-@Suite struct BadDatabasePaths {
+@Suite(.timeLimit(.minutes(5))) struct BadDatabasePaths {
     enum Case: String, CaseIterable {
         case missing, directory, textFile, emptyFile, otherSQLite
     }

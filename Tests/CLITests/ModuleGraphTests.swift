@@ -5,7 +5,7 @@ import TestSupport
 
 /// The module graph as the manifest declares it (`swift package dump-package`), so that a
 /// dependency added in the wrong place fails here instead of passing unnoticed.
-@Suite struct ModuleGraph {
+@Suite(.timeLimit(.minutes(5))) struct ModuleGraph {
     struct Target: Decodable {
         let name: String
         let dependencies: [[String: [String?]]]

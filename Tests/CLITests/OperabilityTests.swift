@@ -3,7 +3,7 @@ import PanelLoad
 import Testing
 import TestSupport
 
-@Suite struct Operability {
+@Suite(.timeLimit(.minutes(5))) struct Operability {
     @Test func metricsCountRequestsOnTheirOwnPortAndEachRequestLogsOneJSONLine() async throws {
         let temp = try TemporaryDatabase.seeded(users: 20)
         defer { temp.remove() }

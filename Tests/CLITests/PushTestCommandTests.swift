@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// `admin-panel push test`, the real binary against the strict fake providers.
-@Suite struct PushTestCommand {
+@Suite(.timeLimit(.minutes(5))) struct PushTestCommand {
     static let fcmToken = "fcm:token/with+odd=chars-900001"
     static let apnsToken = String(repeating: "0a1b2c3d", count: 8)
 

@@ -10,7 +10,7 @@ import TestSupport
 
 /// A campaign's whole path on a seeded database: the audience frozen into deliveries, the
 /// dispatcher sending them through the real clients to the strict fake, a stop mid-batch.
-@Suite struct CampaignDispatchTests {
+@Suite(.timeLimit(.minutes(5))) struct CampaignDispatchTests {
     struct Setup {
         let temp: TemporaryDatabase
         let database: PanelDatabase

@@ -9,7 +9,7 @@ import TestSupport
 /// Test sends go only to test users' devices that could get a campaign push, ten a minute per
 /// staff member, never from an ended campaign; every outcome audited. The strict fake shows
 /// what was sent.
-@Suite struct CampaignTestSendTests {
+@Suite(.timeLimit(.minutes(5))) struct CampaignTestSendTests {
     typealias Setup = CampaignDispatchTests.Setup
     static let marketer = Actor.staff(StaffIdentity(adminID: 41, email: "marketing@example.com", role: .marketing), from: "127.0.0.1")
 

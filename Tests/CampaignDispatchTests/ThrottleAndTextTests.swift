@@ -7,7 +7,7 @@ import PushTemplates
 import Testing
 import TestSupport
 
-@Suite struct ThrottleAndTexts {
+@Suite(.timeLimit(.minutes(5))) struct ThrottleAndTexts {
     @Test func theThrottleAllowsASecondsWorthAtMostAndRefillsWithTime() {
         var throttle = Throttle()
         let start = ContinuousClock.now
@@ -80,7 +80,7 @@ import TestSupport
 }
 
 /// A template in two languages without a tag still goes out in each recipient's language.
-@Suite struct PlainTemplatesInTheirLanguage {
+@Suite(.timeLimit(.minutes(5))) struct PlainTemplatesInTheirLanguage {
     @Test func aTemplateWithoutTagsIsSentInEachRecipientsLanguage() async throws {
         let temp = try TemporaryDatabase.seeded(users: 80)
         defer { temp.remove() }

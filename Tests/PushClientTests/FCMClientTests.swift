@@ -3,7 +3,7 @@ import PushClients
 import PushFakes
 import Testing
 
-@Suite("FCM HTTP v1 client against a strict fake")
+@Suite("FCM HTTP v1 client against a strict fake", .timeLimit(.minutes(5)))
 struct FCMClientTests {
     @Test func aSendIsAcceptedAndCarriesWhatTheDocumentationAsks() async throws {
         let fixture = try await PushFixture.start()

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The fake is only worth its tests if it refuses what FCM refuses.
-@Suite("The fake FCM refuses what FCM refuses")
+@Suite("The fake FCM refuses what FCM refuses", .timeLimit(.minutes(5)))
 struct FakeStrictnessTests {
     static let good = #"{"validate_only":false,"message":{"token":"t","notification":{"title":"a","body":"b"},"data":{"delivery_id":"d"},"android":{"priority":"high","ttl":"60s","notification":{"tag":"d"}},"apns":{"headers":{"apns-collapse-id":"d"}}}}"#
 

@@ -2,7 +2,7 @@ import Foundation
 @testable import PushClients
 import Testing
 
-@Suite("The request bodies' JSON")
+@Suite("The request bodies' JSON", .timeLimit(.minutes(5)))
 struct JSONWriterTests {
     static let hostile = ["\"quoted\" \\back\\slash", "line\nbreak\r\ttab", "\u{0}nul\u{1}\u{1F}\u{7F}", "🥛 Ünïcode \u{202E}rtl \u{2028}", "</script><b>", ""]
 

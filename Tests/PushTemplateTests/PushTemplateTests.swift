@@ -3,7 +3,7 @@ import PushTemplates
 import Testing
 import TestSupport
 
-@Suite struct PushTemplateTests {
+@Suite(.timeLimit(.minutes(5))) struct PushTemplateTests {
     static let folder = TestPaths.repositoryRoot.appendingPathComponent("Templates")
 
     @Test func theShippedTemplatesReadAndFillEveryPlaceholder() throws {

@@ -6,7 +6,7 @@ import TestSupport
 
 /// One frequency cap across campaigns, however their launches overlap: checked against SQL
 /// over the deliveries, by user.
-@Suite struct FrequencyCapTests {
+@Suite(.timeLimit(.minutes(5))) struct FrequencyCapTests {
     static func prepare() async throws -> (TemporaryDatabase, PanelDatabase) {
         let temp = try TemporaryDatabase.seeded(users: 300)
         try await DatabaseQueue(path: temp.path).write { db in
