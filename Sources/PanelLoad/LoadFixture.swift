@@ -38,12 +38,9 @@ public struct LoadFixture: Sendable {
 }
 
 extension LoadFixture {
-    /// The signed-in admin alone, for benchmarks that need no campaigns: the session cookie.
-    public static func signIn(databasePath: String) async throws -> String {
-        try await signIn(try await PanelDatabase.open(path: databasePath)).cookie
-    }
-
-    static func signIn(_ database: PanelDatabase) async throws -> (cookie: String, adminID: Int64) {
+    /// The signed-in admin alone, for benchmarks that need no campaigns: the session cookie
+    /// and the account's id.
+    public static func signIn(_ database: PanelDatabase) async throws -> (cookie: String, adminID: Int64) {
         // Cheap parameters: this password is never typed, so its hash is never checked.
         let hasher = PasswordHasher(parameters: ScryptParameters(logN: 4, r: 8, p: 1))
         let admins = AdminStore(database: database, hasher: hasher)

@@ -5,8 +5,8 @@ import Glibc
 #endif
 
 /// Two threads of their own at the lowest priority (SCHED_IDLE, and nice 19 where that is
-/// refused), for long reads nobody waits on
-/// (the dashboard's full count): when a request wants a core, the kernel gives it the core.
+/// refused), for long reads nobody waits on (the dashboard's full count): when a request
+/// wants a core, the kernel gives it the core.
 /// On two cores, a count on the pool's threads took both and a first look at a search
 /// prefix took four times as long until it ended. Dispatch's own threads cannot be used:
 /// their priority cannot be lowered for one job and raised back without privilege.
