@@ -1,6 +1,7 @@
 @testable import AdminDomain
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 import TestSupport
 
@@ -105,21 +106,38 @@ import TestSupport
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
         let backend = try DatabaseQueue(path: temp.path)
-        let holding = Task.detached {
-            try backend.inDatabase { db in
-                try db.execute(sql: "BEGIN IMMEDIATE")
-                try db.execute(sql: "UPDATE users SET last_active_at = last_active_at WHERE id = 1")
-                Thread.sleep(forTimeInterval: 0.4)
-                try db.execute(sql: "COMMIT")
+        // The backend holds the write lock on a thread of its own (not a cooperative one) and
+        // says when it has it and when it lets go.
+        let (holding, holder) = AsyncStream.makeStream(of: Void.self)
+        let released = Mutex<ContinuousClock.Instant?>(nil)
+        let thread = Thread {
+            do {
+                try backend.inDatabase { db in
+                    try db.execute(sql: "BEGIN IMMEDIATE")
+                    try db.execute(sql: "UPDATE users SET last_active_at = last_active_at WHERE id = 1")
+                    holder.yield()
+                    Thread.sleep(forTimeInterval: 0.8)
+                    released.withLock { $0 = .now }
+                    try db.execute(sql: "COMMIT")
+                }
+            } catch {
+                Issue.record("the backend's transaction failed: \(error)")
             }
+            holder.finish()
         }
-        try await Task.sleep(for: .milliseconds(100))
+        thread.start()
+        var events = holding.makeAsyncIterator()
+        _ = await events.next()
         // Reads go on during the backend's write (WAL), and the panel's write waits instead of failing.
         #expect(try await database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM users") } == 50)
+        #expect(released.withLock { $0 } == nil, "the read did not wait for the backend's commit")
         try await AuditLog(database: database).append(
             AuditEntry(actor: nil, actorEmail: "test", clientAddress: nil, action: .signInFailed))
-        try await holding.value
+        let written = ContinuousClock.now
+        let releasedAt = try #require(released.withLock { $0 }, "the write returned while the backend still held the lock")
+        #expect(releasedAt < written)
         #expect(try await database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM panel_audit_log") } == 1)
+        while await events.next() != nil {}
     }
 
     @Test func theAuditLogIsAppendOnly() async throws {

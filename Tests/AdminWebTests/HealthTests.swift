@@ -55,8 +55,9 @@ import TestSupport
         let group = ServiceGroup(configuration: .init(services: [job], logger: Logger(label: "test")))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
-            while await runs.value < 3 { try await Task.sleep(for: .milliseconds(10)) }
+            let ranThrice = try await eventually(within: .seconds(30)) { await runs.value >= 3 }
             await group.triggerGracefulShutdown()
+            #expect(ranThrice, "a job every 20 ms ran three times within 30 s")
             try await tasks.waitForAll()
         }
         let status = try #require(health.current["tick"])

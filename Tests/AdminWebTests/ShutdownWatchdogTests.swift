@@ -2,7 +2,10 @@
 import AdminDomain
 import DemoData
 import Foundation
+import Hummingbird
+import HummingbirdTesting
 import Logging
+import Synchronization
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ShutdownWatchdogs {
@@ -26,7 +29,26 @@ import Testing
         #expect(open.current.isEmpty)
     }
 
-    @Test func requestsLeaveTheRegisterWhenTheirHandlersReturn() async throws {
+    @Test func aRequestIsInTheRegisterWhileItsHandlerRunsAndLeavesItAfter() async throws {
+        let open = OpenRequests()
+        let seenInside = Mutex<[OpenRequests.Entry]>([])
+        let router = Router()
+        router.add(middleware: OpenRequestsMiddleware(openRequests: open))
+        router.get("/users/:id") { _, _ in
+            seenInside.withLock { $0 = open.current }
+            return "ok"
+        }
+        router.get("/fails") { _, _ -> String in throw HTTPError(.internalServerError) }
+        try await Application(router: router).test(.router) { client in
+            try await client.execute(uri: "/users/50?q=someone@example.com", method: .get) { #expect($0.status == .ok) }
+            #expect(seenInside.withLock { $0 }.map(\.path) == ["/users/50"], "registered while running, without its query")
+            #expect(open.current.isEmpty)
+            try await client.execute(uri: "/fails", method: .get) { #expect($0.status == .internalServerError) }
+            #expect(open.current.isEmpty, "a handler that throws leaves the register too")
+        }
+    }
+
+    @Test func thePanelRegistersItsRequestsAndEmptiesTheRegister() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }
         try await panel.test { client in
@@ -34,6 +56,7 @@ import Testing
             #expect(try await client.get("/users/\(DemoSeeder.whaleUserID)", cookie: cookie).status == .ok)
             #expect(try await client.get("/no-such-page", cookie: cookie).status == .notFound)
         }
+        #expect(panel.services.openRequests.registered >= 4, "the sign-in's two requests and the two pages")
         #expect(panel.services.openRequests.current.isEmpty)
     }
 }

@@ -27,9 +27,15 @@ import TestSupport
         #expect(answer.status == 401, "the wrong password's own answer, not an error")
         #expect(answeredAt > signalledAt, "it was still in flight when SIGTERM came")
         #expect(try await server.exitCode(within: .seconds(15)) == 0)
-        let log = server.output
-        #expect(log.contains("stopping: no new connections"))
-        #expect(log.contains("background job stopped"))
-        #expect(log.contains("stopped"))
+        // In order: the server stops taking connections, the jobs stop after it, and the panel's
+        // own last line says it stopped (a line whose message is "stopped" alone).
+        let lines = server.output.split(separator: "\n")
+        let noNewConnections = lines.firstIndex { $0.contains("stopping: no new connections") }
+        let lastJob = lines.lastIndex { $0.contains("background job stopped") }
+        let panelStopped = lines.lastIndex { $0.hasSuffix(" stopped") && !$0.hasSuffix("background job stopped") }
+        #expect(noNewConnections != nil && lastJob != nil && panelStopped != nil, "\(server.output)")
+        if let noNewConnections, let lastJob, let panelStopped {
+            #expect(noNewConnections < lastJob && lastJob < panelStopped, "\(server.output)")
+        }
     }
 }

@@ -36,66 +36,66 @@ import TestSupport
     }
 
     @Test func onlyReachableTestUsersGetTestsTenAMinuteAndNeverFromAnEndedCampaign() async throws {
-        let setup = try await Setup.start()
-        defer { Task { await setup.stop() } }
-        let users = try await Self.users(setup)
-        let testUsers = TestUsers(database: setup.database)
-        for email in ["FINE@x.test", "gone@x.test", "quiet@x.test"] { _ = try await testUsers.add(email: email, by: Self.marketer) }
-        await #expect(throws: CampaignError("no app user has the email nobody@x.test: nobody was added")) {
-            try await testUsers.add(email: "nobody@x.test", by: Self.marketer)
-        }
-        #expect(try await testUsers.list().map(\.email) == ["fine@x.test", "gone@x.test", "quiet@x.test"])
-        let sender = CampaignTestSend(database: setup.database, push: setup.push, templates: PushTemplateLibrary(), testUsers: testUsers)
-        let campaigns = Campaigns(database: setup.database)
-        let id = try await campaigns.create(CampaignDraft(title: "Hi {{display_name}}", body: "b"), by: .commandLine)
-        let campaign = try #require(try await campaigns.find(id))
-
-        let refusals: [(Int64, String)] = [
-            (users.stranger, "that user is not on the test users list"),
-            (users.suspended, "the test user has no device that could get a campaign push"),
-            (users.noConsent, "the test user has no device that could get a campaign push"),
-        ]
-        for (user, sentence) in refusals {
-            do {
-                _ = try await sender.send(campaign, toUser: user, by: Self.marketer)
-                Issue.record("sent to user #\(user)")
-            } catch let error as CampaignError {
-                #expect(error.description.hasPrefix(sentence), "\(error.description)")
+        try await Setup.with { setup in
+            let users = try await Self.users(setup)
+            let testUsers = TestUsers(database: setup.database)
+            for email in ["FINE@x.test", "gone@x.test", "quiet@x.test"] { _ = try await testUsers.add(email: email, by: Self.marketer) }
+            await #expect(throws: CampaignError("no app user has the email nobody@x.test: nobody was added")) {
+                try await testUsers.add(email: "nobody@x.test", by: Self.marketer)
             }
-        }
-        #expect(await setup.server.state.deliveryIDs.isEmpty, "nothing was sent")
+            #expect(try await testUsers.list().map(\.email) == ["fine@x.test", "gone@x.test", "quiet@x.test"])
+            let sender = CampaignTestSend(database: setup.database, push: setup.push, templates: PushTemplateLibrary(), testUsers: testUsers)
+            let campaigns = Campaigns(database: setup.database)
+            let id = try await campaigns.create(CampaignDraft(title: "Hi {{display_name}}", body: "b"), by: .commandLine)
+            let campaign = try #require(try await campaigns.find(id))
 
-        // Ten go out, to the one device that may get campaign pushes, filled for the user.
-        for _ in 1...10 {
-            let lines = try await sender.send(campaign, toUser: users.fine, by: Self.marketer)
-            #expect(lines.map(\.deviceID) == [993001] && lines.first?.title == "Hi Fine")
-        }
-        await #expect(throws: CampaignError("you have made 10 test sends in the last minute; wait a minute and try again", isRateLimit: true)) {
-            try await sender.send(campaign, toUser: users.fine, by: Self.marketer)
-        }
-        #expect(await setup.server.state.deliveryIDs.values.reduce(0, +) == 10)
+            let refusals: [(Int64, String)] = [
+                (users.stranger, "that user is not on the test users list"),
+                (users.suspended, "the test user has no device that could get a campaign push"),
+                (users.noConsent, "the test user has no device that could get a campaign push"),
+            ]
+            for (user, sentence) in refusals {
+                do {
+                    _ = try await sender.send(campaign, toUser: user, by: Self.marketer)
+                    Issue.record("sent to user #\(user)")
+                } catch let error as CampaignError {
+                    #expect(error.description.hasPrefix(sentence), "\(error.description)")
+                }
+            }
+            #expect(await setup.server.state.deliveryIDs.isEmpty, "nothing was sent")
 
-        try await campaigns.launch(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
-        _ = try await campaigns.cancel(id, by: .commandLine)
-        let cancelled = try #require(try await campaigns.find(id))
-        let other = Actor.staff(StaffIdentity(adminID: 42, email: "m2@example.com", role: .marketing), from: nil)
-        await #expect(throws: CampaignError("campaign #\(id) is cancelled: test sends are for campaigns still to come")) {
-            try await sender.send(cancelled, toUser: users.fine, by: other)
-        }
-        #expect(await setup.server.state.deliveryIDs.values.reduce(0, +) == 10)
+            // Ten go out, to the one device that may get campaign pushes, filled for the user.
+            for _ in 1...10 {
+                let lines = try await sender.send(campaign, toUser: users.fine, by: Self.marketer)
+                #expect(lines.map(\.deviceID) == [993001] && lines.first?.title == "Hi Fine")
+            }
+            await #expect(throws: CampaignError("you have made 10 test sends in the last minute; wait a minute and try again", isRateLimit: true)) {
+                try await sender.send(campaign, toUser: users.fine, by: Self.marketer)
+            }
+            #expect(await setup.server.state.deliveryIDs.values.reduce(0, +) == 10)
 
-        let audited = try await setup.database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT action, target FROM panel_audit_log WHERE action IN ('campaign_test_sent', 'campaign_test_refused', 'test_user_added') ORDER BY id
-                """).map { "\($0[0] as String) \($0[1] as String)" }
+            try await campaigns.launch(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
+            _ = try await campaigns.cancel(id, by: .commandLine)
+            let cancelled = try #require(try await campaigns.find(id))
+            let other = Actor.staff(StaffIdentity(adminID: 42, email: "m2@example.com", role: .marketing), from: nil)
+            await #expect(throws: CampaignError("campaign #\(id) is cancelled: test sends are for campaigns still to come")) {
+                try await sender.send(cancelled, toUser: users.fine, by: other)
+            }
+            #expect(await setup.server.state.deliveryIDs.values.reduce(0, +) == 10)
+
+            let audited = try await setup.database.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT action, target FROM panel_audit_log WHERE action IN ('campaign_test_sent', 'campaign_test_refused', 'test_user_added') ORDER BY id
+                    """).map { "\($0[0] as String) \($0[1] as String)" }
+            }
+            #expect(audited == ["test_user_added user:930001", "test_user_added user:930002", "test_user_added user:930003",
+                                "campaign_test_refused user:930004", "campaign_test_refused user:930002", "campaign_test_refused user:930003"]
+                    + Array(repeating: "campaign_test_sent user:930001", count: 10)
+                    + ["campaign_test_refused user:930001", "campaign_test_refused user:930001"])
+            let perDevice = try await setup.database.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log WHERE action = 'push_test_sent' AND target = 'user:930001'") ?? -1
+            }
+            #expect(perDevice == 10, "each device's outcome is audited")
         }
-        #expect(audited == ["test_user_added user:930001", "test_user_added user:930002", "test_user_added user:930003",
-                            "campaign_test_refused user:930004", "campaign_test_refused user:930002", "campaign_test_refused user:930003"]
-                + Array(repeating: "campaign_test_sent user:930001", count: 10)
-                + ["campaign_test_refused user:930001", "campaign_test_refused user:930001"])
-        let perDevice = try await setup.database.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log WHERE action = 'push_test_sent' AND target = 'user:930001'") ?? -1
-        }
-        #expect(perDevice == 10, "each device's outcome is audited")
     }
 }

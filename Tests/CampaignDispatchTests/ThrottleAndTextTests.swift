@@ -26,35 +26,35 @@ import TestSupport
 
     /// A campaign throttled to 40 a second sends about that, through the real clients to the fake.
     @Test func aThrottledCampaignSendsNoFasterThanItsRate() async throws {
-        let setup = try await CampaignDispatchTests.Setup.start()
-        defer { Task { await setup.stop() } }
-        let campaigns = Campaigns(database: setup.database)
-        let id = try await campaigns.create(CampaignDraft(title: "t", body: "b", perSecond: 40), by: .commandLine)
-        _ = try await campaigns.launch(id, by: .commandLine)
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        let dispatcher = CampaignDispatcher(outbox: DeliveryOutbox(database: setup.database), campaigns: campaigns, push: setup.push,
-                                            idle: .milliseconds(20), logger: logger)
-        let started = ContinuousClock.now
-        let running = Task { try await dispatcher.run() }
-        // Until 80 went out (two seconds' worth, later on a busy machine), not a fixed time:
-        // the bound below is what the throttle promises, whatever the machine's speed.
-        while try await campaigns.progress(id).accepted < 80, ContinuousClock.now - started < .seconds(30) {
-            try await Task.sleep(for: .milliseconds(50))
+        try await CampaignDispatchTests.Setup.with { setup in
+            let campaigns = Campaigns(database: setup.database)
+            let id = try await campaigns.create(CampaignDraft(title: "t", body: "b", perSecond: 40), by: .commandLine)
+            _ = try await campaigns.launch(id, by: .commandLine)
+            var logger = Logger(label: "test")
+            logger.logLevel = .critical
+            let dispatcher = CampaignDispatcher(outbox: DeliveryOutbox(database: setup.database), campaigns: campaigns, push: setup.push,
+                                                idle: .milliseconds(20), logger: logger)
+            let started = ContinuousClock.now
+            let running = Task { try await dispatcher.run() }
+            // Until 80 went out (two seconds' worth, later on a busy machine), not a fixed time:
+            // the bound below is what the throttle promises, whatever the machine's speed.
+            while try await campaigns.progress(id).accepted < 80, ContinuousClock.now - started < .seconds(30) {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            // On a busy machine the last of the audience may have gone out before this look:
+            // a finished campaign cannot be paused, and the rate below holds all the same.
+            if try await campaigns.progress(id).status == CampaignStatus.sending.rawValue {
+                try? await campaigns.pause(id, by: .commandLine)
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            running.cancel()
+            _ = try? await running.value
+            let elapsed = ContinuousClock.now - started
+            let sent = try await campaigns.progress(id).accepted
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            // A second's worth at the start, then 40 a second.
+            #expect(sent >= 80 && Double(sent) <= 40 * (seconds + 1) + 1, "\(sent) in \(seconds) s")
         }
-        // On a busy machine the last of the audience may have gone out before this look:
-        // a finished campaign cannot be paused, and the rate below holds all the same.
-        if try await campaigns.progress(id).status == CampaignStatus.sending.rawValue {
-            try? await campaigns.pause(id, by: .commandLine)
-        }
-        try await Task.sleep(for: .milliseconds(500))
-        running.cancel()
-        _ = try? await running.value
-        let elapsed = ContinuousClock.now - started
-        let sent = try await campaigns.progress(id).accepted
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        // A second's worth at the start, then 40 a second.
-        #expect(sent >= 80 && Double(sent) <= 40 * (seconds + 1) + 1, "\(sent) in \(seconds) s")
     }
 
     /// Each claimed delivery is filled for its own recipient, in their language.

@@ -45,6 +45,21 @@ struct PushFixture {
 
     enum Transport { case plain, tls }
 
+    /// Starts a fixture, runs `body` with it and awaits its stop whether `body` returns or throws:
+    /// a test's teardown ends before the test does.
+    static func with<T>(_ transport: Transport = .plain, timeout: Duration = .seconds(10),
+                        _ body: (PushFixture) async throws -> T) async throws -> T {
+        let fixture = try await start(transport, timeout: timeout)
+        do {
+            let value = try await body(fixture)
+            await fixture.stop()
+            return value
+        } catch {
+            await fixture.stop()
+            throw error
+        }
+    }
+
     func stop() async {
         try? await client.shutdown()
         await server.stop()

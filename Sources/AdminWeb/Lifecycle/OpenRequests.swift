@@ -32,6 +32,9 @@ public final class OpenRequests: Sendable {
         _ = state.withLock { $0.entries.removeValue(forKey: key) }
     }
 
+    /// How many requests have been registered since the start, finished or not.
+    public var registered: Int { state.withLock { $0.next } }
+
     /// Oldest first.
     public var current: [Entry] {
         state.withLock { Array($0.entries.values) }.sorted { $0.started < $1.started }
