@@ -137,7 +137,6 @@ let package = Package(
                 "CampaignDispatch",
                 "PushClients",
                 "PushTemplates",
-                "DemoData",
                 "HTMLRender",
                 "PanelAssets",
                 "QRCode",
@@ -153,16 +152,20 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // What `admin-panel demo` does before it serves: a seeded database and the demo's accounts.
+        .target(name: "PanelDemo", dependencies: ["AdminWeb", "AdminDomain", "DemoData"], swiftSettings: strict),
         .executableTarget(
             name: "admin-panel",
             dependencies: [
                 "AdminWeb",
+                "PanelDemo",
                 "PushClients",
                 "CampaignDispatch",
                 "DeviceSimulator",
                 "AdminDomain",
                 "DemoData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
@@ -240,9 +243,14 @@ let package = Package(
         .testTarget(
             name: "AdminWebTests",
             dependencies: [
-                "AdminWeb", "AdminDomain", "DemoData", "HTMLRender", "QRCode", "TestSupport",
+                "AdminWeb", "AdminDomain", "DemoData", "HTMLRender", "PanelDemo", "QRCode", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict

@@ -2,6 +2,7 @@ import AdminDomain
 import AdminWeb
 import ArgumentParser
 import DeviceSimulator
+import PanelDemo
 import PushClients
 import Foundation
 import Hummingbird

@@ -1,5 +1,6 @@
 @testable import AdminWeb
 import AdminDomain
+import PanelDemo
 import Foundation
 import Testing
 import TestSupport

@@ -8,7 +8,22 @@ import TestSupport
 @Suite(.timeLimit(.minutes(5))) struct ModuleGraph {
     struct Target: Decodable {
         let name: String
+        let type: String
+        let path: String?
         let dependencies: [[String: [String?]]]
+
+        /// The folder of its sources, by SwiftPM's conventions unless the manifest names one.
+        var folder: URL {
+            TestPaths.repositoryRoot.appendingPathComponent(path ?? (type == "test" ? "Tests/\(name)" : "Sources/\(name)"))
+        }
+
+        /// The modules it may import: its own targets and, for a product, the product's
+        /// module (every product here is named after its module).
+        var declaredModules: Set<String> {
+            Set(dependencies.compactMap { dependency in
+                (dependency["product"] ?? dependency["target"] ?? dependency["byName"])?.first ?? nil
+            })
+        }
 
         /// "Package/Product" for products, the name for targets of this package.
         var names: [String] {
@@ -25,6 +40,10 @@ import TestSupport
     }
 
     static func targets() throws -> [String: [String]] {
+        Dictionary(uniqueKeysWithValues: try manifest().targets.map { ($0.name, $0.names) })
+    }
+
+    static func manifest() throws -> Manifest {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // A scratch folder of its own: `swift test` holds the lock on .build while this runs.
@@ -38,8 +57,28 @@ import TestSupport
         try ProcessLaunch.run(process)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let manifest = try JSONDecoder().decode(Manifest.self, from: data)
-        return Dictionary(uniqueKeysWithValues: manifest.targets.map { ($0.name, $0.names) })
+        return try JSONDecoder().decode(Manifest.self, from: data)
+    }
+
+    /// The toolchain's and the platforms' own modules, which no manifest declares (Darwin and
+    /// SQLite3 only behind `#if canImport`, for Apple platforms).
+    static let toolchainModules: Set = ["Foundation", "FoundationEssentials", "FoundationNetworking", "Dispatch", "Glibc",
+                                        "Musl", "Synchronization", "Testing", "_Concurrency", "RegexBuilder", "Darwin", "SQLite3"]
+
+    /// Every `import` line of a target's Swift files, as "file:line module".
+    static func imports(under folder: URL) throws -> [(place: String, module: String)] {
+        let regex = try Regex(#"^\s*(?:@[A-Za-z_]+(?:\([^)]*\))?\s+)*import\s+(?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?([A-Za-z_][A-Za-z0-9_]*)"#)
+        var found: [(String, String)] = []
+        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+        for file in files {
+            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            for (number, line) in lines.enumerated() {
+                guard let match = line.firstMatch(of: regex), let module = match.output[1].substring else { continue }
+                found.append(("\(file.path.replacingOccurrences(of: TestPaths.repositoryRoot.path + "/", with: "")):\(number + 1)", String(module)))
+            }
+        }
+        return found
     }
 
     /// Everything a target reaches through this package's own targets.
@@ -70,6 +109,23 @@ import TestSupport
         #expect(push.isDisjoint(with: ["AdminDomain", "AdminWeb", "DemoData", "PushFakes"]))
         #expect(product.contains("PushClients"))
         #expect(!Self.closure(of: "AdminWeb", in: graph).contains("PushFakes"), "only the demo's simulator runs the fakes")
+        #expect(!Self.closure(of: "AdminWeb", in: graph).contains("DemoData"), "the demo's setup lives in PanelDemo")
         #expect(Self.closure(of: "PushFakes", in: graph).isDisjoint(with: ["PushClients", "AdminDomain"]), "the fakes check the protocol on their own")
+    }
+
+    /// The manifest is only half the graph: a file can import a module its target reaches only
+    /// through another target. Every import must be a dependency its target declares.
+    @Test func everyImportIsADependencyItsTargetDeclares() throws {
+        let manifest = try Self.manifest()
+        var checked = 0, strays: [String] = []
+        for target in manifest.targets {
+            let allowed = target.declaredModules.union(Self.toolchainModules)
+            for found in try Self.imports(under: target.folder) {
+                checked += 1
+                if !allowed.contains(found.module) { strays.append("\(found.place) imports \(found.module), which \(target.name) does not declare") }
+            }
+        }
+        #expect(checked > 300, "the import lines were found")
+        #expect(strays.isEmpty, "\n\(strays.joined(separator: "\n"))")
     }
 }

@@ -1,5 +1,4 @@
 import AdminDomain
-import GRDB
 import HTMLRender
 
 /// One user, everything support needs for a ticket. Times are UTC unless marked local.

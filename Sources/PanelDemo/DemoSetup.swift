@@ -1,4 +1,5 @@
 import AdminDomain
+import AdminWeb
 import DemoData
 import Foundation
 
