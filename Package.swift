@@ -38,10 +38,13 @@ let package = Package(
         .target(name: "PanelAssets", resources: [.copy("Public"), .copy("Templates")], swiftSettings: strict),
         // QR codes for the two-factor enrolment page; no dependencies.
         .target(name: "QRCode", swiftSettings: strict),
+        // The one async semaphore (hashes, requests in flight to a provider); no dependencies.
+        .target(name: "ConcurrencyLimits", swiftSettings: strict),
         // Domain and storage: SQLite through GRDB, no HTTP types.
         .target(
             name: "AdminDomain",
             dependencies: [
+                "ConcurrencyLimits",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's own API, for the dashboard's walks over tens of millions of rows.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -69,6 +72,7 @@ let package = Package(
         .target(
             name: "PushClients",
             dependencies: [
+                "ConcurrencyLimits",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -237,7 +241,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AdminDomainTests",
-            dependencies: ["AdminDomain", "DemoData", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["AdminDomain", "ConcurrencyLimits", "DemoData", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),
         .testTarget(

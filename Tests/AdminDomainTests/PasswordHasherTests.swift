@@ -1,4 +1,5 @@
 @testable import AdminDomain
+import ConcurrencyLimits
 import Foundation
 import Testing
 import TestSupport
@@ -51,16 +52,18 @@ import TestSupport
 /// two through would show it. (A limit of two cannot be told from three here: the blocking
 /// work's queue runs at most one a core, and this machine has two.)
 @Test func limiterNeverRunsMoreThanItsLimitAtOnce() async throws {
-    let limiter = ConcurrencyLimiter(limit: 1)
+    let limiter = AsyncSemaphore(limit: 1)
     let gauge = Gauge()
     try await withThrowingTaskGroup(of: Void.self) { group in
         for _ in 0..<6 {
             group.addTask {
                 try await limiter.run {
-                    gauge.enter()
-                    let deadline = Date().addingTimeInterval(0.05)
-                    while gauge.now < 2, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
-                    gauge.leave()
+                    try await BlockingWork.run {
+                        gauge.enter()
+                        let deadline = Date().addingTimeInterval(0.05)
+                        while gauge.now < 2, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+                        gauge.leave()
+                    }
                 }
             }
         }

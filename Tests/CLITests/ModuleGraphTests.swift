@@ -94,11 +94,12 @@ import TestSupport
         let graph = try Self.targets()
         // Storage (and SQLite's own API), logging, metrics and hashing: none of these packages
         // has an HTTP module.
-        let domainAllowed: Set = ["GRDB.swift/GRDB", "GRDB.swift/GRDBSQLite", "swift-log/Logging", "swift-metrics/Metrics",
+        let domainAllowed: Set = ["ConcurrencyLimits", "GRDB.swift/GRDB", "GRDB.swift/GRDBSQLite", "swift-log/Logging", "swift-metrics/Metrics",
                                   "swift-crypto/Crypto", "swift-crypto/_CryptoExtras"]
         #expect(Self.closure(of: "AdminDomain", in: graph) == domainAllowed)
         #expect(Self.closure(of: "HTMLRender", in: graph).isEmpty)
         #expect(Self.closure(of: "QRCode", in: graph).isEmpty)
+        #expect(Self.closure(of: "ConcurrencyLimits", in: graph).isEmpty)
         let product = Self.closure(of: "admin-panel", in: graph)
         #expect(!product.contains("PanelBenchmarks") && !product.contains("PanelLoad"))
         #expect(product.isSuperset(of: ["AdminWeb", "AdminDomain", "DemoData", "QRCode", "HTMLRender"]))

@@ -1,5 +1,6 @@
 import Crypto
 import _CryptoExtras
+import ConcurrencyLimits
 import Foundation
 
 /// scrypt cost parameters: N = 2^logN, block size r, parallelism p.
@@ -28,22 +29,23 @@ public enum PasswordCheck: Sendable, Equatable {
 /// `$scrypt$ln=17,r=8,p=1$<salt, base64>$<hash, base64>`.
 public struct PasswordHasher: Sendable {
     public let parameters: ScryptParameters
-    private let limiter: ConcurrencyLimiter
+    private let limiter: AsyncSemaphore
 
     static let saltBytes = 16
     static let hashBytes = 32
 
     public init(parameters: ScryptParameters = .owasp, maxConcurrentHashes: Int = 2) {
         self.parameters = parameters
-        self.limiter = ConcurrencyLimiter(limit: maxConcurrentHashes)
+        self.limiter = AsyncSemaphore(limit: maxConcurrentHashes)
     }
 
     public func hash(_ password: String) async throws -> String {
         var rng = SystemRandomNumberGenerator()
         let salt = (0..<Self.saltBytes).map { _ in UInt8.random(in: .min ... .max, using: &rng) }
         let parameters = self.parameters
+        // Off the cooperative threads, at most `maxConcurrentHashes` at a time.
         let digest = try await limiter.run {
-            try Self.derive(password, salt: salt, parameters: parameters)
+            try await BlockingWork.run { try Self.derive(password, salt: salt, parameters: parameters) }
         }
         return Self.encode(parameters: parameters, salt: salt, hash: digest)
     }
@@ -52,7 +54,7 @@ public struct PasswordHasher: Sendable {
     public func verify(_ password: String, against stored: String) async throws -> PasswordCheck {
         guard let parsed = Self.decode(stored) else { return .mismatch }
         let digest = try await limiter.run {
-            try Self.derive(password, salt: parsed.salt, parameters: parsed.parameters)
+            try await BlockingWork.run { try Self.derive(password, salt: parsed.salt, parameters: parsed.parameters) }
         }
         guard SecureToken.constantTimeEquals(digest, parsed.hash) else { return .mismatch }
         return .match(needsRehash: parsed.parameters != parameters)

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import ConcurrencyLimits
 import Foundation
 import Logging
 import NIOCore
@@ -15,7 +16,7 @@ public final class APNsClient: Sendable {
     private let tokens: APNsProviderTokens
     private let timeout: Duration
     private let now: @Sendable () -> Date
-    private let limit: InFlightLimit
+    private let limit: AsyncSemaphore
     private let authenticated = LastTime()
 
     /// - Parameter client: made with `PushHTTPClients.apns`, which speaks HTTP/2; the caller shuts it down.
@@ -26,7 +27,7 @@ public final class APNsClient: Sendable {
         self.client = client
         self.timeout = timeout
         self.now = now
-        limit = InFlightLimit(limit: maxInFlight)
+        limit = AsyncSemaphore(limit: maxInFlight)
         tokens = await APNsProviderTokens(credentials: credentials, now: now)
     }
 

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import ConcurrencyLimits
 import Foundation
 import Logging
 import NIOCore
@@ -14,7 +15,7 @@ public final class FCMClient: Sendable {
     private let tokens: GoogleAccessTokens
     private let timeout: Duration
     private let now: @Sendable () -> Date
-    private let limit: InFlightLimit
+    private let limit: AsyncSemaphore
 
     /// - Parameters:
     ///   - client: shared by the OAuth exchange and the sends; the caller shuts it down.
@@ -26,7 +27,7 @@ public final class FCMClient: Sendable {
         self.client = client
         self.timeout = timeout
         self.now = now
-        limit = InFlightLimit(limit: maxInFlight)
+        limit = AsyncSemaphore(limit: maxInFlight)
         tokens = await GoogleAccessTokens(account: account, client: client, timeout: timeout, now: now, logger: logger)
     }
 
