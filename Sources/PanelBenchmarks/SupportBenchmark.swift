@@ -23,7 +23,7 @@ public enum SupportBenchmark {
 
     public static func run(database: PanelDatabase, iterations: Int, report: (String) -> Void) async throws -> ([Figure], Export) {
         let directory = UserDirectory(database: database)
-        let services = PageRendering.services(database: database)
+        let sources = PageRendering.Sources(database: database)
         // Sample users spread over the id range, outside the timed part.
         let maxID = try await database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 1 }
         let whaleID = DemoSeeder.whaleUserID
@@ -67,35 +67,35 @@ public enum SupportBenchmark {
             _ = try await directory.search(UserSearchQuery(field: .name, text: "Zyxwvütsr Qponm"))
         }
         try await measure("profile page, typical user", sample.count) { index in
-            try await renderProfile(id: sample[index].0, services: services)
+            try await renderProfile(id: sample[index].0, sources: sources)
         }
         try await measure("profile page, 20,000-item user", min(iterations, 100)) { _ in
-            try await renderProfile(id: whaleID, services: services)
+            try await renderProfile(id: whaleID, sources: sources)
         }
         try await measure("profile page, 20,000-item user, expired", min(iterations, 100)) { _ in
-            try await renderProfile(id: whaleID, services: services, query: ["state": "expired"])
+            try await renderProfile(id: whaleID, sources: sources, query: ["state": "expired"])
         }
         let lists = ActivityLists(database: database)
         // As a running panel has them from its refresher: the dashboard's counts, which a
         // list of a bucket alone shows (outside the timed part).
-        await services.dashboard.refresh(full: true)
-        if let took = await services.dashboard.timing.full {
+        await sources.dashboard.refresh(full: true)
+        if let took = await sources.dashboard.timing.full {
             report("dashboard counted in full once in \(took) (the refresher's work, every 15 minutes)")
         }
         for bucket in ActivityBucket.allCases {
             try await measure("activity \(bucket.rawValue): first page + size", min(iterations, 50)) { _ in
-                _ = try await PageRendering.activityList(query: ["bucket": bucket.rawValue], services: services)
+                _ = try await PageRendering.activityList(query: ["bucket": bucket.rawValue], sources: sources)
             }
         }
         try await measure("activity inactive by sign-up: first page + size", min(iterations, 50)) { _ in
-            _ = try await PageRendering.activityList(query: ["bucket": "inactive", "sort": "sign_up"], services: services)
+            _ = try await PageRendering.activityList(query: ["bucket": "inactive", "sort": "sign_up"], sources: sources)
         }
         try await measure("activity idle, premium, ios: first page + size", min(iterations, 20)) { _ in
-            _ = try await PageRendering.activityList(query: ["bucket": "idle", "plan": "premium", "platform": "ios"], services: services)
+            _ = try await PageRendering.activityList(query: ["bucket": "idle", "plan": "premium", "platform": "ios"], sources: sources)
         }
         // A filter almost nobody matches: the page reads on to its whole candidate budget.
         try await measure("activity sparse (active, suspended, premium)", min(iterations, 10)) { _ in
-            _ = try await PageRendering.activityList(query: ["bucket": "active", "plan": "premium", "status": "suspended"], services: services)
+            _ = try await PageRendering.activityList(query: ["bucket": "active", "plan": "premium", "status": "suspended"], sources: sources)
         }
 
         // The export: every inactive user as CSV lines into a sink, memory sampled per chunk.
@@ -116,8 +116,8 @@ public enum SupportBenchmark {
         return (figures, export)
     }
 
-    private static func renderProfile(id: Int64, services: PanelServices, query: [String: String] = [:]) async throws {
-        _ = try await PageRendering.profile(userID: id, query: query, services: services)
+    private static func renderProfile(id: Int64, sources: PageRendering.Sources, query: [String: String] = [:]) async throws {
+        _ = try await PageRendering.profile(userID: id, query: query, sources: sources)
     }
 
     /// VmRSS from /proc, in bytes (0 where there is no /proc).

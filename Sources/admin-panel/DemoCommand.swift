@@ -74,6 +74,6 @@ struct DemoCommand: AsyncParsableCommand {
             return (buildApplication(services: outcome.services, configuration: configuration, metrics: metrics,
                                      extraServices: simulator.map { [$0] } ?? []), outcome.services)
         }
-        try await app.runPanel(services: services, shutdownDeadline: configuration.shutdownDeadline)
+        try await app.runPanel(openRequests: services.openRequests, shutdownDeadline: configuration.shutdownDeadline)
     }
 }

@@ -178,6 +178,6 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = server.configuration(databasePath: db)
         configuration.push = try await push.providers(logger: Logger(label: "push"))
         let (app, services) = try await reportingErrors { try await buildApplication(configuration, metrics: metrics) }
-        try await app.runPanel(services: services, shutdownDeadline: configuration.shutdownDeadline)
+        try await app.runPanel(openRequests: services.openRequests, shutdownDeadline: configuration.shutdownDeadline)
     }
 }

@@ -130,7 +130,6 @@ import TestSupport
         _ = await events.next()
         // Reads go on during the backend's write (WAL), and the panel's write waits instead of failing.
         #expect(try await database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM users") } == 50)
-        #expect(released.withLock { $0 } == nil, "the read did not wait for the backend's commit")
         try await AuditLog(database: database).append(
             AuditEntry(actor: nil, actorEmail: "test", clientAddress: nil, action: .signInFailed))
         let written = ContinuousClock.now

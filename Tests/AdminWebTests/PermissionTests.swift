@@ -65,9 +65,10 @@ import TestSupport
         defer { panel.remove() }
         let router = buildRouter(services: panel.services, publicDirectory: TestPaths.publicDirectory)
         let staff = StaffRoutes(
-            group: router.group().add(middleware: RequireStaffMiddleware(services: panel.services))
+            group: router.group()
+                .add(middleware: RequireStaffMiddleware(sessionCookie: panel.services.cookies.session, sessions: panel.services.signIn.sessions))
                 .group(context: StaffRequestContext.self),
-            services: panel.services, registry: .init())
+            refusals: panel.services.signIn.unauthenticatedEvents, registry: .init())
         staff.get(.favicon, requires: .manageStaff) { _, _ in "staff only" }
         try await Application(router: router).test(.router) { client in
             for role in Role.allCases {

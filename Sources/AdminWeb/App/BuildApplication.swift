@@ -82,38 +82,52 @@ func backgroundJobs(services: PanelServices, configuration: PanelConfiguration, 
 
 public func buildRouter(services: PanelServices, publicDirectory: String) -> Router<PanelRequestContext> {
     let router = Router(context: PanelRequestContext.self)
+    let cookies = services.cookies, sessions = services.signIn.sessions, events = services.signIn.unauthenticatedEvents
     router.addMiddleware {
         ClientAddressMiddleware(trusted: services.trustedProxies)
         RequestLogMiddleware()
         BannerMiddleware(text: services.banner)
         MetricsMiddleware()
         OpenRequestsMiddleware(openRequests: services.openRequests)
-        SecurityHeadersMiddleware(tls: services.sessionCookie.secure)
-        ErrorPageMiddleware(services: services)
-        CSRFMiddleware(services: services)
+        SecurityHeadersMiddleware(tls: cookies.session.secure)
+        ErrorPageMiddleware(sessionCookie: cookies.session, sessions: sessions)
+        CSRFMiddleware(cookies: cookies, events: events)
         // Answers only what the routes do not: static files need no session.
         FileMiddleware(publicDirectory, urlBasePath: "/static", searchForIndexHtml: false)
     }
-    HealthController(services: services).addRoutes(to: router)
-    let auth = AuthController(services: services)
+    HealthController(database: services.database, health: services.health, push: services.push).addRoutes(to: router)
+    let auth = AuthController(signIn: services.signIn, cookies: cookies)
     auth.addRoutes(to: router)
 
     let staff = StaffRoutes(
         group: router.group()
-            .add(middleware: RequireStaffMiddleware(services: services))
+            .add(middleware: RequireStaffMiddleware(sessionCookie: cookies.session, sessions: sessions))
             .group(context: StaffRequestContext.self)
             .add(middleware: RequirePasswordChangeMiddleware())
             .add(middleware: RequireTwoFactorMiddleware(policy: services.twoFactorPolicy)),
-        services: services, registry: services.staffRoutes)
+        refusals: events, registry: services.staffRoutes)
+    let auditLog = services.signIn.audit, audit = StaffAudit(log: auditLog), database = services.database
     auth.addStaffRoutes(to: staff)
-    DashboardController(services: services).addRoutes(to: staff)
-    AccountController(services: services).addRoutes(to: staff)
-    AuditController(services: services).addRoutes(to: staff)
-    StaffController(services: services).addRoutes(to: staff)
-    TwoFactorController(services: services).addRoutes(to: staff)
-    SignInFailuresController(services: services).addRoutes(to: staff)
-    UsersController(services: services).addRoutes(to: staff)
-    ActivityController(services: services).addRoutes(to: staff)
-    CampaignsController(services: services).addRoutes(to: staff)
+    DashboardController(
+        source: .init(dashboard: services.dashboard, refreshEvery: services.dashboardRefreshInterval,
+                      fullCountEvery: services.dashboardFullCountInterval, campaigns: services.campaigns, impact: services.impact),
+        pages: services.dashboardPages).addRoutes(to: staff)
+    AccountController(account: services.account, signIn: services.signIn, sessionCookie: cookies.session).addRoutes(to: staff)
+    AuditController(log: auditLog, audit: audit).addRoutes(to: staff)
+    StaffController(staff: services.staff, admins: services.admins, shownOnce: services.shownOnce).addRoutes(to: staff)
+    TwoFactorController(account: services.account, signIn: services.signIn, policy: services.twoFactorPolicy,
+                        sessionCookie: cookies.session, shownOnce: services.shownOnce).addRoutes(to: staff)
+    SignInFailuresController(failures: .init(throttle: services.signIn.throttle, audit: auditLog)).addRoutes(to: staff)
+    let directory = UserDirectory(database: database)
+    UsersController(
+        directory: directory,
+        profiles: .init(database: database, heavyUsers: services.heavyUsers, templates: services.templates),
+        activity: .init(directory: directory, log: UserActivityLog(database: database)), audit: audit).addRoutes(to: staff)
+    ActivityController(lists: .init(lists: ActivityLists(database: database), dashboard: services.dashboard), audit: audit).addRoutes(to: staff)
+    CampaignsController(
+        source: .init(campaigns: services.campaigns, previews: services.previews, progress: services.campaignProgress,
+                      impact: services.impact, testUsers: services.testSend.testUsers, templates: services.templates, database: database),
+        templateProblem: services.templateProblem, testSend: services.testSend, sessions: sessions, auditLog: auditLog,
+        eventStreamLength: services.eventStreamLength).addRoutes(to: staff)
     return router
 }

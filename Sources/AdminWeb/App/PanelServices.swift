@@ -4,10 +4,11 @@ import Foundation
 import PushClients
 import PushTemplates
 
-/// The domain services one running panel shares between requests.
+/// The parts one running panel shares between requests, made once from the configuration:
+/// the wiring `buildApplication` hands out. No controller, middleware, page model or job
+/// receives it whole; each gets the few parts it uses (see `buildRouter`).
 public struct PanelServices: Sendable {
     public let database: PanelDatabase
-    public let hasher: PasswordHasher
     public let admins: AdminStore
     public let staff: StaffAdministration
     public let account: AccountSecurity
@@ -15,10 +16,8 @@ public struct PanelServices: Sendable {
     /// The dashboard's snapshot and its refreshes.
     public let dashboard: DashboardRefresher
     public let twoFactorPolicy: TwoFactorPolicy
-    let sessionCookie: PanelCookie
+    let cookies: PanelCookies
     let trustedProxies: TrustedProxies
-    let secondFactorCookie: PanelCookie
-    let loginFormCookie: PanelCookie
     let dashboardRefreshInterval: TimeInterval
     let dashboardFullCountInterval: TimeInterval
     /// The dashboard's page body, rendered once per snapshot and range.
@@ -51,17 +50,15 @@ public struct PanelServices: Sendable {
 
     public init(database: PanelDatabase, configuration: PanelConfiguration) {
         self.database = database
-        hasher = PasswordHasher(parameters: configuration.scrypt, maxConcurrentHashes: configuration.maxConcurrentHashes)
+        let hasher = PasswordHasher(parameters: configuration.scrypt, maxConcurrentHashes: configuration.maxConcurrentHashes)
         signIn = SignInService(database: database, hasher: hasher, sessionPolicy: configuration.sessionPolicy)
         admins = signIn.admins
         staff = StaffAdministration(database: database, hasher: hasher)
         account = AccountSecurity(database: database, hasher: hasher)
         twoFactorPolicy = configuration.twoFactorPolicy
         dashboard = DashboardRefresher(database: database, fullEvery: configuration.dashboardFullCountInterval)
-        sessionCookie = .session(secure: configuration.secureCookies)
+        cookies = PanelCookies(secure: configuration.secureCookies)
         trustedProxies = configuration.trustedProxies
-        secondFactorCookie = .secondFactor(secure: configuration.secureCookies)
-        loginFormCookie = .loginForm(secure: configuration.secureCookies)
         dashboardRefreshInterval = configuration.dashboardRefreshInterval
         dashboardFullCountInterval = configuration.dashboardFullCountInterval
         sweeper = ExpiredRowSweeper(database: database, sessionPolicy: configuration.sessionPolicy)

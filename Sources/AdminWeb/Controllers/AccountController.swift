@@ -3,7 +3,9 @@ import Hummingbird
 
 /// One's own account: the sessions list, "sign out everywhere else", and the password.
 struct AccountController {
-    let services: PanelServices
+    let account: AccountSecurity
+    let signIn: SignInService
+    let sessionCookie: PanelCookie
 
     struct PasswordForm: Decodable {
         var current: String?
@@ -21,7 +23,7 @@ struct AccountController {
     @Sendable func sessions(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         // Only a small count is ever shown back; anything else in the query is ignored.
         let ended = request.uri.queryParameters.get("ended").flatMap(Int.init).flatMap { (0...10_000).contains($0) ? $0 : nil }
-        let model = try await SessionsModel.load(services, (context.identity, context.sessionToken, ended))
+        let model = try await SessionsModel.load(signIn.sessions, (context.identity, context.sessionToken, ended))
         return HTMLPage(SessionsView(model: model, viewer: context.viewer))
     }
 
@@ -32,18 +34,18 @@ struct AccountController {
     /// Asks for the password again first: a borrowed session cannot lock its owner out.
     @Sendable func endOthers(request: Request, context: StaffRequestContext) async throws -> Response {
         let password = (try? await request.decode(as: ConfirmForm.self, context: context))?.password ?? ""
-        let refusal: String? = switch try await services.signIn.confirmAgain(
+        let refusal: String? = switch try await signIn.confirmAgain(
             context.identity, with: .password(password), clientAddress: context.clientAddress) {
         case .confirmed: nil
         case .wrong: "Type your password to sign out your other sessions."
         case let .throttled(seconds): "Too many wrong passwords. Try again in \(seconds) seconds."
         }
         if let refusal {
-            var model = try await SessionsModel.load(services, (context.identity, context.sessionToken, nil))
+            var model = try await SessionsModel.load(signIn.sessions, (context.identity, context.sessionToken, nil))
             model.error = refusal
             return HTMLPage(SessionsView(model: model, viewer: context.viewer), status: .unprocessableContent).response()
         }
-        let ended = try await services.account.endOtherSessions(context.identity, session: context.sessionToken,
+        let ended = try await account.endOtherSessions(context.identity, session: context.sessionToken,
                                                                 from: context.clientAddress)
         return .redirect(to: SiteURL.accountSessions(ended: ended).href, type: .normal)
     }
@@ -63,7 +65,7 @@ struct AccountController {
         }
         let password = form.password ?? ""
         guard password == form.repeat else { return refuse("The two new passwords differ.", .unprocessableContent) }
-        switch try await services.signIn.confirmAgain(context.identity, with: .password(form.current ?? ""),
+        switch try await signIn.confirmAgain(context.identity, with: .password(form.current ?? ""),
                                                       clientAddress: context.clientAddress) {
         case .confirmed: break
         case .wrong: return refuse("The current password is not right.", .unprocessableContent)
@@ -71,13 +73,13 @@ struct AccountController {
         }
         let token: String
         do {
-            token = try await services.account.changePassword(context.identity, to: password, session: context.sessionToken,
+            token = try await account.changePassword(context.identity, to: password, session: context.sessionToken,
                                                               from: context.clientAddress)
         } catch let AdminStoreError.weakPassword(reason) {
             return refuse(reason.prefix(1).uppercased() + reason.dropFirst() + ".", .unprocessableContent)
         }
         var response = Response.redirect(to: SiteURL.passwordChanged.href, type: .normal)
-        response.setCookie(services.sessionCookie.make(token: token))
+        response.setCookie(sessionCookie.make(token: token))
         return response
     }
 }

@@ -3,7 +3,8 @@ import Hummingbird
 
 /// Users by activity, and the same list as CSV, streamed.
 struct ActivityController {
-    let services: PanelServices
+    let lists: ActivityListModel.Source
+    let audit: StaffAudit
 
     func addRoutes(to routes: StaffRoutes) {
         routes.get(.activity(), requires: .exportUserLists, use: list)
@@ -14,9 +15,9 @@ struct ActivityController {
     /// serves none and is not a look at anyone.
     @Sendable func list(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let form = ActivityForm(request: request)
-        let model = try await ActivityListModel.load(services, form)
+        let model = try await ActivityListModel.load(lists, form)
         if model.page != nil {
-            try await services.audit(context, .activityListViewed, detail: ActivityForm(model.query).queryItems.auditDetail)
+            try await audit(context, .activityListViewed, detail: ActivityForm(model.query).queryItems.auditDetail)
         }
         return HTMLPage(ActivityListView(model: model, viewer: context.viewer), status: model.problems.isEmpty ? .ok : .badRequest)
     }
@@ -26,8 +27,8 @@ struct ActivityController {
         let (query, _, problems) = ActivityForm(request: request).firstPage.query
         guard problems.isEmpty else { return try await list(request: request, context: context).response() }
         let served = ActivityForm(query)
-        try await services.audit(context, .usersExported, detail: served.queryItems.auditDetail)
-        let lists = ActivityLists(database: services.database)
+        try await audit(context, .usersExported, detail: served.queryItems.auditDetail)
+        let lists = self.lists.lists
         let filename = CSV.filename("users", ActivityForm.fieldNames.map { served.fields[$0] })
         return CSV.response(filename: filename, header: UserSummary.csvHeader) { emit in
             try await lists.forEachChunk(query) { users in try await emit(users.map(\.csvCells)) }

@@ -3,7 +3,8 @@ import Hummingbird
 
 /// Sign-in and sign-out.
 struct AuthController {
-    let services: PanelServices
+    let signIn: SignInService
+    let cookies: PanelCookies
 
     /// The form as posted; absent fields decode as empty rather than failing the request.
     struct LoginForm: Decodable {
@@ -25,8 +26,8 @@ struct AuthController {
 
     @Sendable func showLogin(request: Request, context: PanelRequestContext) async throws -> Response {
         let next = request.uri.queryParameters.get("next")
-        if let token = services.sessionCookie.token(in: request),
-           try await services.signIn.sessions.identity(forToken: token) != nil {
+        if let token = cookies.session.token(in: request),
+           try await signIn.sessions.identity(forToken: token) != nil {
             return .redirect(to: Self.destination(next), type: .normal)
         }
         let ended = request.uri.queryParameters.get("ended") == "1"
@@ -50,7 +51,7 @@ struct AuthController {
         guard !email.isEmpty, !password.isEmpty else {
             return loginPage(request, email: email, next: form.next, error: "Enter your email and password.", status: .badRequest)
         }
-        let result = try await services.signIn.signIn(
+        let result = try await signIn.signIn(
             email: email, password: password, clientAddress: context.clientAddress,
             userAgent: request.headers[.userAgent])
         switch result {
@@ -59,7 +60,7 @@ struct AuthController {
         case let .needsSecondFactor(challenge):
             try await endPreviousSession(request)
             var response = Response.redirect(to: SiteURL.secondFactor(next: form.next).href, type: .normal)
-            response.setCookie(services.secondFactorCookie.make(token: challenge))
+            response.setCookie(cookies.secondFactor.make(token: challenge))
             return response
         case .rejected:
             return loginPage(request, email: email, next: form.next, error: "Wrong email or password.", status: .unauthorized)
@@ -77,21 +78,21 @@ struct AuthController {
     }
 
     @Sendable func showSecondFactor(request: Request, context: PanelRequestContext) async throws -> Response {
-        guard let challenge = services.secondFactorCookie.token(in: request),
-              try await services.signIn.challenges.adminID(forToken: challenge) != nil
+        guard let challenge = cookies.secondFactor.token(in: request),
+              try await signIn.challenges.adminID(forToken: challenge) != nil
         else { return .redirect(to: SiteURL.login().href, type: .normal) }
         return codePage(request, next: request.uri.queryParameters.get("next"), error: nil, status: .ok)
     }
 
     @Sendable func submitSecondFactor(request: Request, context: PanelRequestContext) async throws -> Response {
         let form = (try? await URLEncodedFormDecoder().decode(CodeForm.self, from: request, context: context)) ?? CodeForm()
-        let result = try await services.signIn.completeSecondFactor(
-            challenge: services.secondFactorCookie.token(in: request) ?? "", code: form.code ?? "",
+        let result = try await signIn.completeSecondFactor(
+            challenge: cookies.secondFactor.token(in: request) ?? "", code: form.code ?? "",
             clientAddress: context.clientAddress, userAgent: request.headers[.userAgent])
         switch result {
         case let .signedIn(token, _, _):
             var response = try await signedIn(request, token: token, next: form.next)
-            response.setCookie(services.secondFactorCookie.expired)
+            response.setCookie(cookies.secondFactor.expired)
             return response
         case let .rejected(triesLeft) where triesLeft > 0:
             let tries = triesLeft == 1 ? "1 try" : "\(triesLeft) tries"
@@ -99,7 +100,7 @@ struct AuthController {
         case .rejected, .expired:
             var response = loginPage(request, email: "", next: form.next,
                                      error: "That sign-in has ended. Enter your password again.", status: .unauthorized)
-            response.setCookie(services.secondFactorCookie.expired)
+            response.setCookie(cookies.secondFactor.expired)
             return response
         case let .throttled(seconds):
             return throttledPage(seconds) { error, status in codePage(request, next: form.next, error: error, status: status) }
@@ -110,15 +111,15 @@ struct AuthController {
     private func signedIn(_ request: Request, token: String, next: String?) async throws -> Response {
         try await endPreviousSession(request)
         var response = Response.redirect(to: Self.destination(next), type: .normal)
-        response.setCookie(services.sessionCookie.make(token: token))
+        response.setCookie(cookies.session.make(token: token))
         return response
     }
 
     /// A session the browser already carried ends here: a sign-in never keeps a token
     /// that existed before it.
     private func endPreviousSession(_ request: Request) async throws {
-        if let previous = services.sessionCookie.token(in: request) {
-            try await services.signIn.sessions.delete(token: previous)
+        if let previous = cookies.session.token(in: request) {
+            try await signIn.sessions.delete(token: previous)
         }
     }
 
@@ -130,10 +131,10 @@ struct AuthController {
     }
 
     @Sendable func logout(request: Request, context: StaffRequestContext) async throws -> Response {
-        try await services.signIn.signOut(token: context.sessionToken, identity: context.identity,
+        try await signIn.signOut(token: context.sessionToken, identity: context.identity,
                                           clientAddress: context.clientAddress)
         var response = Response.redirect(to: SiteURL.login().href, type: .normal)
-        response.setCookie(services.sessionCookie.expired)
+        response.setCookie(cookies.session.expired)
         return response
     }
 
@@ -152,11 +153,11 @@ struct AuthController {
     /// A page whose form posts before there is a session: it carries the double-submit token
     /// from the browser's cookie, or a new one set with the page.
     private func beforeSignInPage(_ request: Request, _ page: (String) -> HTMLPage) -> Response {
-        let existing = services.loginFormCookie.token(in: request)
+        let existing = cookies.loginForm.token(in: request)
         let token = existing.flatMap { SecureToken.isWellFormed($0) ? $0 : nil } ?? SecureToken.random()
         var response = page(token).response()
         if token != existing {
-            response.setCookie(services.loginFormCookie.make(token: token))
+            response.setCookie(cookies.loginForm.make(token: token))
         }
         return response
     }

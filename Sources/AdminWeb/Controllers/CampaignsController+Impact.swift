@@ -18,29 +18,29 @@ extension CampaignsController {
             return try await page(context, .init(id: id, problems: [sentence]), status: .badRequest).response()
         }
         // The figures the choice was made on, as the report showed them.
-        let report = try await services.impact.report(id)
+        let report = try await source.impact.report(id)
         let row = report?.variants.first { $0.variant == variant }
         let figures = row.map { CampaignImpactTracker.figures($0, goal: report?.goal) } ?? "no figures yet"
         do {
-            try await services.campaigns.chooseWinner(id, variant: variant, figures: figures, by: actor(context), byRule: false)
+            try await source.campaigns.chooseWinner(id, variant: variant, figures: figures, by: actor(context), byRule: false)
         } catch let error as CampaignError {
             return try await page(context, .init(id: id, problems: ["Nothing changed: \(error.description)."]), status: .conflict).response()
         }
-        await services.campaignProgress.forget(id)
+        await source.progress.forget(id)
         return .redirect(to: SiteURL.campaign(id: id).href + "#impact", type: .normal)
     }
 
     @Sendable func reportCSV(request: Request, context: StaffRequestContext) async throws -> Response {
         let id = try campaignID(context)
-        guard let campaign = try await services.campaigns.find(id) else { throw PanelError.notFound("No campaign #\(id).") }
+        guard let campaign = try await source.campaigns.find(id) else { throw PanelError.notFound("No campaign #\(id).") }
         let frozen = campaign.status.known.map(CampaignImpactTracker.isFrozen) == true
-        guard let report = try await services.impact.report(id, computeIfMissing: frozen) else {
-            if frozen, try await !services.campaigns.hasMembers(id) {
+        guard let report = try await source.impact.report(id, computeIfMissing: frozen) else {
+            if frozen, try await !source.campaigns.hasMembers(id) {
                 throw PanelError(status: .notFound, sentence: "Campaign #\(id) drew nobody when its audience was frozen: there is no report.")
             }
             throw PanelError(status: .notFound, sentence: "Campaign #\(id) has no report yet: it is made once the audience is frozen.")
         }
-        try await services.signIn.audit.append([AuditEntry(actor: context.identity, clientAddress: context.clientAddress, action: .campaignReportExported,
+        try await auditLog.append([AuditEntry(actor: context.identity, clientAddress: context.clientAddress, action: .campaignReportExported,
                                                            target: "campaign:\(id)", detail: "impact report as of \(SQLiteTime.string(report.asOf))")])
         let rows = CampaignReportCSV.rows(report)
         return CSV.response(filename: CSV.filename("campaign", [String(id), "impact"]), header: CampaignReportCSV.header,

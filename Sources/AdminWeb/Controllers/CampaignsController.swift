@@ -9,13 +9,20 @@ import ServiceLifecycle
 /// Marketing's campaigns: compose, preview, test, confirm, launch, pause, resume, cancel,
 /// and watch. Every change is audited by the domain; every look at recipients here.
 struct CampaignsController {
-    let services: PanelServices
+    let source: CampaignPageModel.Source
+    /// Why there are no templates to choose, when there are none.
+    let templateProblem: String?
+    let testSend: CampaignTestSend
+    /// The live page's stream checks its session again while it runs.
+    let sessions: SessionStore
+    let auditLog: AuditLog
+    let eventStreamLength: Duration
 
     func addRoutes(to routes: StaffRoutes) {
         routes.get(.campaigns(), requires: .manageCampaigns, use: list)
         routes.get(.newCampaign, requires: .manageCampaigns, use: composer)
         routes.post(.newCampaign, requires: .manageCampaigns, use: create)
-        TestUsersController(services: services).addRoutes(to: routes)
+        TestUsersController(testUsers: source.testUsers, auditLog: auditLog).addRoutes(to: routes)
         routes.get(.campaign(id: nil), requires: .manageCampaigns, use: show)
         routes.get(.campaignEdit(id: nil), requires: .manageCampaigns, use: editor)
         routes.post(.campaignEdit(id: nil), requires: .manageCampaigns, use: saveEdit)
@@ -47,23 +54,23 @@ struct CampaignsController {
             }
             status = value
         }
-        var model = try await CampaignListModel.load(services, .init(before: before, status: status))
+        var model = try await CampaignListModel.load(source.campaigns, .init(before: before, status: status))
         if request.uri.queryParameters.get("notice") == "deleted" { model.notice = "The draft was deleted." }
         return HTMLPage(CampaignListView(model: model, viewer: context.viewer))
     }
 
     @Sendable func composer(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
-        HTMLPage(ComposerView(model: ComposerModel(library: services.templates, templateProblem: services.templateProblem), viewer: context.viewer))
+        HTMLPage(ComposerView(model: ComposerModel(library: source.templates, templateProblem: templateProblem), viewer: context.viewer))
     }
 
     @Sendable func create(request: Request, context: StaffRequestContext) async throws -> Response {
         let form = ComposerForm(body: try await bodyText(request))
-        let result = form.read(templates: services.templates, now: Date())
+        let result = form.read(templates: source.templates, now: Date())
         guard let draft = result.draft else {
-            let model = ComposerModel(form: form, problems: result.problems, library: services.templates, templateProblem: services.templateProblem)
+            let model = ComposerModel(form: form, problems: result.problems, library: source.templates, templateProblem: templateProblem)
             return HTMLPage(ComposerView(model: model, viewer: context.viewer), status: .badRequest).response()
         }
-        let id = try await services.campaigns.create(draft, by: actor(context))
+        let id = try await source.campaigns.create(draft, by: actor(context))
         return .redirect(to: SiteURL.campaign(id: id, notice: CampaignNotice(.created)).href, type: .normal)
     }
 
@@ -77,12 +84,12 @@ struct CampaignsController {
 
     @Sendable func editor(request: Request, context: StaffRequestContext) async throws -> Response {
         let id = try campaignID(context)
-        guard let campaign = try await services.campaigns.find(id) else { throw PanelError.notFound("No campaign #\(id).") }
+        guard let campaign = try await source.campaigns.find(id) else { throw PanelError.notFound("No campaign #\(id).") }
         guard campaign.status.known == .draft else {
             return try await page(context, .init(id: id, problems: ["Only a draft can be edited: this campaign is \(campaign.status). Duplicate it to change it."]),
                                   status: .conflict).response()
         }
-        let model = ComposerModel(form: ComposerForm(campaign: campaign), library: services.templates, templateProblem: services.templateProblem,
+        let model = ComposerModel(form: ComposerForm(campaign: campaign), library: source.templates, templateProblem: templateProblem,
                                   editing: id)
         return HTMLPage(ComposerView(model: model, viewer: context.viewer)).response()
     }
@@ -90,34 +97,34 @@ struct CampaignsController {
     @Sendable func saveEdit(request: Request, context: StaffRequestContext) async throws -> Response {
         let id = try campaignID(context)
         let form = ComposerForm(body: try await bodyText(request))
-        let result = form.read(templates: services.templates, now: Date())
+        let result = form.read(templates: source.templates, now: Date())
         guard let draft = result.draft else {
-            let model = ComposerModel(form: form, problems: result.problems, library: services.templates, templateProblem: services.templateProblem,
+            let model = ComposerModel(form: form, problems: result.problems, library: source.templates, templateProblem: templateProblem,
                                       editing: id)
             return HTMLPage(ComposerView(model: model, viewer: context.viewer), status: .badRequest).response()
         }
         do {
-            try await services.campaigns.edit(id, to: draft, by: actor(context))
+            try await source.campaigns.edit(id, to: draft, by: actor(context))
         } catch let error as CampaignError {
-            let model = ComposerModel(form: form, problems: ["Not saved: \(error.description)."], library: services.templates,
-                                      templateProblem: services.templateProblem, editing: id)
+            let model = ComposerModel(form: form, problems: ["Not saved: \(error.description)."], library: source.templates,
+                                      templateProblem: templateProblem, editing: id)
             return HTMLPage(ComposerView(model: model, viewer: context.viewer), status: .conflict).response()
         }
-        await services.previews.forget(id)
+        await source.previews.forget(id)
         return .redirect(to: SiteURL.campaign(id: id, notice: CampaignNotice(.edited)).href, type: .normal)
     }
 
     /// The page that asks before a cancel or a delete.
     func ask(_ action: CampaignAction) -> @Sendable (Request, StaffRequestContext) async throws -> Response {
-        { [services] _, context in
+        { [source] _, context in
             let id = try campaignID(context)
-            guard let campaign = try await services.campaigns.find(id) else { throw PanelError.notFound("No campaign #\(id).") }
+            guard let campaign = try await source.campaigns.find(id) else { throw PanelError.notFound("No campaign #\(id).") }
             guard campaign.status.known.map(action.allowed.contains) == true else {
                 let sentence = action == .delete ? "Only a draft can be deleted: this campaign is \(campaign.status)."
                                                  : "Only a campaign being prepared, sent or paused can be cancelled: this one is \(campaign.status)."
                 return try await page(context, .init(id: id, problems: [sentence]), status: .conflict).response()
             }
-            let progress = action == .cancel ? try await services.campaigns.progress(id) : nil
+            let progress = action == .cancel ? try await source.campaigns.progress(id) : nil
             return HTMLPage(CampaignAskView(campaign: campaign, action: action, progress: progress, viewer: context.viewer)).response()
         }
     }
@@ -126,12 +133,12 @@ struct CampaignsController {
         let id = try campaignID(context)
         struct Form: Decodable { var user: String? }
         let typed = ((try? await request.decode(as: Form.self, context: context))?.user ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let campaign = try await services.campaigns.find(id) else { throw PanelError.notFound("No campaign #\(id).") }
+        guard let campaign = try await source.campaigns.find(id) else { throw PanelError.notFound("No campaign #\(id).") }
         guard let userID = Int64(typed), userID > 0 else {
             return try await page(context, .init(id: id, problems: ["Choose a test user to send the test to. Nothing was sent."]), status: .badRequest).response()
         }
         do {
-            let lines = try await services.testSend.send(campaign, toUser: userID, by: actor(context))
+            let lines = try await testSend.send(campaign, toUser: userID, by: actor(context))
             return try await page(context, .init(id: id, notice: CampaignNotice(.testSent, count: lines.count), testLines: lines, testedUser: userID)).response()
         } catch let error as CampaignError {
             return try await page(context, .init(id: id, problems: ["Nothing was sent: \(error.description)."], testedUser: userID),
@@ -141,10 +148,10 @@ struct CampaignsController {
 
     @Sendable func confirm(request: Request, context: StaffRequestContext) async throws -> Response {
         let id = try campaignID(context)
-        guard let model = try await CampaignConfirmModel.load(services, id: id) else {
+        guard let model = try await CampaignConfirmModel.load(source, id: id) else {
             // Still counting: the draft page with its progress, refreshing itself here until
             // the count is there. Launched already: its own page.
-            if try await services.campaigns.find(id)?.status.known == .draft { return try await page(context, .init(id: id)).response() }
+            if try await source.campaigns.find(id)?.status.known == .draft { return try await page(context, .init(id: id)).response() }
             return .redirect(to: SiteURL.campaign(id: id).href, type: .normal)
         }
         return HTMLPage(CampaignConfirmView(model: model, viewer: context.viewer)).response()
@@ -152,7 +159,7 @@ struct CampaignsController {
 
     @Sendable func launch(request: Request, context: StaffRequestContext) async throws -> Response {
         let id = try campaignID(context)
-        guard var model = try await CampaignConfirmModel.load(services, id: id) else {
+        guard var model = try await CampaignConfirmModel.load(source, id: id) else {
             return .redirect(to: SiteURL.campaign(id: id).href, type: .normal)
         }
         struct Form: Decodable { var typed_count: String? }
@@ -167,51 +174,51 @@ struct CampaignsController {
             return HTMLPage(CampaignConfirmView(model: model, viewer: context.viewer), status: .badRequest).response()
         }
         do {
-            try await services.campaigns.begin(id, schedule: model.campaign.schedule, by: actor(context))
+            try await source.campaigns.begin(id, schedule: model.campaign.schedule, by: actor(context))
         } catch let error as CampaignError {
             return try await page(context, .init(id: id, problems: ["Not launched: \(error.description)."]), status: .conflict).response()
         }
-        await services.previews.forget(id)
+        await source.previews.forget(id)
         // The dispatcher service freezes the audience from here; a stop meanwhile is taken
         // up at the next start.
         return .redirect(to: SiteURL.campaign(id: id, notice: CampaignNotice(.launched)).href, type: .normal)
     }
 
     func act(_ action: CampaignAction) -> @Sendable (Request, StaffRequestContext) async throws -> Response {
-        { [services] _, context in
+        { [source] _, context in
             let id = try campaignID(context)
             let actor = Actor.staff(context.identity, from: context.clientAddress)
             var notice: CampaignNotice
             do {
                 switch action {
                 case .pause:
-                    try await services.campaigns.pause(id, by: actor)
+                    try await source.campaigns.pause(id, by: actor)
                     notice = CampaignNotice(.paused)
                 case .resume:
-                    try await services.campaigns.resume(id, by: actor)
+                    try await source.campaigns.resume(id, by: actor)
                     notice = CampaignNotice(.resumed)
                 case .cancel:
-                    _ = try await services.campaigns.cancel(id, by: actor)
+                    _ = try await source.campaigns.cancel(id, by: actor)
                     notice = CampaignNotice(.cancelled)
                 case .duplicate:
-                    let copy = try await services.campaigns.duplicate(id, by: actor)
+                    let copy = try await source.campaigns.duplicate(id, by: actor)
                     return .redirect(to: SiteURL.campaign(id: copy, notice: CampaignNotice(.duplicated)).href, type: .normal)
                 case .delete:
-                    try await services.campaigns.delete(id, by: actor)
-                    await services.previews.forget(id)
+                    try await source.campaigns.delete(id, by: actor)
+                    await source.previews.forget(id)
                     return .redirect(to: SiteURL.campaigns(deleted: true).href, type: .normal)
                 }
             } catch let error as CampaignError {
                 return try await page(context, .init(id: id, problems: ["Nothing changed: \(error.description)."]), status: .conflict).response()
             }
-            await services.campaignProgress.forget(id)
+            await source.progress.forget(id)
             if action == .pause || action == .cancel {
                 // Sends already in flight finish within a second; what went out is counted after.
-                var progress = try await services.campaigns.progress(id)
+                var progress = try await source.campaigns.progress(id)
                 let deadline = ContinuousClock.now + .milliseconds(1_500)
                 while progress.sending > 0, ContinuousClock.now < deadline {
                     try await Task.sleep(for: .milliseconds(50))
-                    progress = try await services.campaigns.progress(id)
+                    progress = try await source.campaigns.progress(id)
                 }
                 notice.count = progress.sent
             }
@@ -225,10 +232,10 @@ struct CampaignsController {
     /// the browser reconnects by itself.
     @Sendable func events(request: Request, context: StaffRequestContext) async throws -> Response {
         let id = try campaignID(context)
-        guard try await services.campaigns.find(id) != nil else { throw PanelError.notFound("No campaign #\(id).") }
+        guard try await source.campaigns.find(id) != nil else { throw PanelError.notFound("No campaign #\(id).") }
         let lastSeen = request.headers[HTTPField.Name("Last-Event-ID")!].map { String($0.prefix(40)) }
-        let cache = services.campaignProgress, length = services.eventStreamLength
-        let sessions = services.signIn.sessions, token = context.sessionToken
+        let cache = source.progress, length = eventStreamLength
+        let sessions = sessions, token = context.sessionToken
         let encoder = JSONEncoder()
         // Sorted, so that the same state always has the same digest.
         encoder.outputFormatting = .sortedKeys
@@ -268,13 +275,13 @@ struct CampaignsController {
     func page(_ context: StaffRequestContext, _ input: CampaignPageModel.Input, status: HTTPResponse.Status = .ok) async throws -> HTMLPage {
         var input = input
         input.viewerEmail = context.identity.email
-        let model = try await CampaignPageModel.load(services, input)
+        let model = try await CampaignPageModel.load(source, input)
         // Each user the page shows (the sample table, the filled message), a row each, so
         // that a search of the log by `user:N` finds every look.
         var shown: [Int64] = []
         if case .ready(let preview, _)? = model.preview { shown = preview.samples.map(\.userID) }
         for id in model.shownUsers where !shown.contains(id) { shown.append(id) }
-        try await services.signIn.audit.append(shown.map {
+        try await auditLog.append(shown.map {
             AuditEntry(actor: context.identity, clientAddress: context.clientAddress, action: .campaignPreviewed, target: "user:\($0)",
                        detail: "shown in the preview of campaign #\(model.campaign.id)")
         })

@@ -3,7 +3,8 @@ import AdminDomain
 import Hummingbird
 
 struct DashboardController {
-    let services: PanelServices
+    let source: DashboardModel.Source
+    let pages: DashboardPageCache
 
     func addRoutes(to routes: StaffRoutes) {
         routes.get(.dashboard, requires: .viewDashboard, use: show)
@@ -13,10 +14,10 @@ struct DashboardController {
 
     @Sendable func show(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let range = try DashboardModel.range(from: request.uri.queryParameters.get("range"))
-        let model = try await DashboardModel.load(services, .init(
+        let model = try await DashboardModel.load(source, .init(
             range: range, countStartedAt: try DashboardModel.countStart(from: request.uri.queryParameters.get("refreshing")),
             showsRefreshes: context.identity.role.may(.refreshDashboard)))
-        let body = await services.dashboardPages.body(for: model)
+        let body = await pages.body(for: model)
         return HTMLPage(DashboardView(model: model, viewer: context.viewer, body: body))
     }
 
@@ -29,7 +30,7 @@ struct DashboardController {
         guard let id = DashboardChart.ID(rawValue: name) else {
             throw PanelError.notFound("The dashboard has no chart called \"\(name.prefix(40))\".")
         }
-        let snapshot = try await DashboardModel.snapshot(services)
+        let snapshot = try await DashboardModel.snapshot(source.dashboard)
         guard let chart = snapshot.chart(id)?.slice(for: range) else { throw PanelError.notFound("That chart has no data yet.") }
         let header = [chart.axis == .days ? "day" : chart.axis == .weeks ? "week" : "label"] + chart.series.map(\.name)
         let rows = chart.labels.indices.map { index in
@@ -48,7 +49,7 @@ struct DashboardController {
         let body = String(buffer: try await request.collectBody(upTo: 16 * 1024))
         let rangeText = body.split(separator: "&").first { $0.hasPrefix("range=") }.map { String($0.dropFirst(6)) }
         let range = try DashboardModel.range(from: rangeText)
-        let dashboard = services.dashboard
+        let dashboard = source.dashboard
         let started = Int64(Date().timeIntervalSince1970.rounded(.down))
         Task { await dashboard.refresh(full: true, waitedOn: true) }
         return .redirect(to: SiteURL.dashboardRange(range, countStartedAt: started).href, type: .normal)

@@ -1,5 +1,6 @@
 import AdminDomain
 import Foundation
+import PushClients
 import Hummingbird
 
 /// `GET /health`, open without sign-in for a load balancer or supervisor: whether the
@@ -7,7 +8,9 @@ import Hummingbird
 /// users. 200 when all is well, 503 when the database does not answer or a job's last run
 /// failed.
 struct HealthController {
-    let services: PanelServices
+    let database: PanelDatabase
+    let health: ServiceHealth
+    let push: PushProviders
 
     func addRoutes(to router: Router<PanelRequestContext>) {
         router.get(RouterPath(SiteURL.health.path)) { _, _ in try await self.health() }
@@ -35,15 +38,15 @@ struct HealthController {
     }
 
     func health() async throws -> Response {
-        let databaseProblem = await services.database.problem()
-        let jobs = services.health.current.mapValues { status in
+        let databaseProblem = await database.problem()
+        let jobs = health.current.mapValues { status in
             Report.Job(runs: status.runs, lastRunAt: status.lastRunAt.map(SQLiteTime.string),
                        lastSuccessAt: status.lastSuccessAt.map(SQLiteTime.string),
                        lastDurationMs: status.lastDuration.map { Double($0.components.seconds) * 1000 + Double($0.components.attoseconds) / 1e15 },
                        lastError: status.lastError)
         }
         let healthy = databaseProblem == nil && jobs.values.allSatisfy { $0.lastError == nil }
-        let push = await services.push.status().mapValues {
+        let push = await push.status().mapValues {
             Report.Provider(configured: $0.configured, lastAuthenticatedAt: $0.lastAuthenticatedAt.map(SQLiteTime.string))
         }
         let report = Report(status: healthy ? "ok" : "unhealthy", database: databaseProblem ?? "ok", jobs: jobs, push: push)

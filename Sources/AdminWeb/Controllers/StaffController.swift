@@ -3,7 +3,9 @@ import Hummingbird
 
 /// Staff accounts for admins: create, change role, disable, enable, reset password.
 struct StaffController {
-    let services: PanelServices
+    let staff: StaffAdministration
+    let admins: AdminStore
+    let shownOnce: ShownOnce
 
     struct AccountForm: Decodable {
         var email: String?
@@ -28,13 +30,13 @@ struct StaffController {
 
     /// The page that asks before a destructive action; the action itself is the POST.
     func confirm(_ action: DestructiveStaffAction) -> @Sendable (Request, StaffRequestContext) async throws -> HTMLPage {
-        { [services] _, context in
+        { [staff] _, context in
             var id: Int64?
             if action != .endAllSessions {
                 guard let given = context.parameters.get("id", as: Int64.self) else { throw HTTPError(.notFound) }
                 id = given
             }
-            let model = try await StaffConfirmModel.load(services, (action, id))
+            let model = try await StaffConfirmModel.load(staff, (action, id))
             return HTMLPage(StaffConfirmView(model: model, viewer: context.viewer))
         }
     }
@@ -43,7 +45,7 @@ struct StaffController {
     @Sendable func list(request: Request, context: StaffRequestContext) async throws -> Response {
         let notice = request.uri.queryParameters.get("notice").flatMap(StaffNotice.init(rawValue:))
         var generated: (email: String, password: String)?
-        if case let .oneTimePassword(email, password) = await services.shownOnce.take(for: context.sessionToken) {
+        if case let .oneTimePassword(email, password) = await shownOnce.take(for: context.sessionToken) {
             generated = (email, password)
         }
         return try await page(context, notice: notice?.sentence, oneTimePassword: generated)
@@ -58,11 +60,11 @@ struct StaffController {
         let password = await GeneratedPassword.make(for: email)
         let admin: Admin
         do {
-            admin = try await services.staff.create(email: email, password: password, role: role, oneTime: true, by: actor(context))
+            admin = try await staff.create(email: email, password: password, role: role, oneTime: true, by: actor(context))
         } catch let error as AdminStoreError {
             return try await page(context, error: sentence(error), status: .badRequest)
         }
-        await services.shownOnce.hold(.oneTimePassword(email: admin.email, password: password), for: context.sessionToken)
+        await shownOnce.hold(.oneTimePassword(email: admin.email, password: password), for: context.sessionToken)
         return .redirect(to: SiteURL.staff(notice: .created).href, type: .normal)
     }
 
@@ -71,40 +73,40 @@ struct StaffController {
             return try await page(context, error: "Choose a role.", status: .badRequest)
         }
         return try await act(context, notice: .roleChanged) { account, actor in
-            try await services.staff.changeRole(account, to: role, by: actor)
+            try await staff.changeRole(account, to: role, by: actor)
         }
     }
 
     @Sendable func disable(request: Request, context: StaffRequestContext) async throws -> Response {
-        try await act(context, notice: .disabled) { account, actor in try await services.staff.disable(account, by: actor) }
+        try await act(context, notice: .disabled) { account, actor in try await staff.disable(account, by: actor) }
     }
 
     @Sendable func enable(request: Request, context: StaffRequestContext) async throws -> Response {
-        try await act(context, notice: .enabled) { account, actor in try await services.staff.enable(account, by: actor) }
+        try await act(context, notice: .enabled) { account, actor in try await staff.enable(account, by: actor) }
     }
 
     @Sendable func resetPassword(request: Request, context: StaffRequestContext) async throws -> Response {
         guard let id = context.parameters.get("id", as: Int64.self),
-              let admin = try await services.admins.find(id: id)
+              let admin = try await admins.find(id: id)
         else { throw HTTPError(.notFound) }
         let password = await GeneratedPassword.make(for: admin.email)
-        try await services.staff.resetPassword(.id(id), to: password, oneTime: true, by: actor(context))
-        await services.shownOnce.hold(.oneTimePassword(email: admin.email, password: password), for: context.sessionToken)
+        try await staff.resetPassword(.id(id), to: password, oneTime: true, by: actor(context))
+        await shownOnce.hold(.oneTimePassword(email: admin.email, password: password), for: context.sessionToken)
         return .redirect(to: SiteURL.staff(notice: .passwordReset).href, type: .normal)
     }
 
     @Sendable func resetTwoFactor(request: Request, context: StaffRequestContext) async throws -> Response {
-        try await act(context, notice: .twoFactorReset) { account, actor in try await services.staff.resetTwoFactor(account, by: actor) }
+        try await act(context, notice: .twoFactorReset) { account, actor in try await staff.resetTwoFactor(account, by: actor) }
     }
 
     @Sendable func endSessions(request: Request, context: StaffRequestContext) async throws -> Response {
         try await act(context, notice: .sessionsEnded) { account, actor in
-            try await services.staff.endSessions(account, keepingSession: context.sessionToken, by: actor)
+            try await staff.endSessions(account, keepingSession: context.sessionToken, by: actor)
         }
     }
 
     @Sendable func endAllSessions(request: Request, context: StaffRequestContext) async throws -> Response {
-        try await services.staff.endAllSessions(keepingSession: context.sessionToken, by: actor(context))
+        try await staff.endAllSessions(keepingSession: context.sessionToken, by: actor(context))
         return .redirect(to: SiteURL.staff(notice: .allSessionsEnded).href, type: .normal)
     }
 
@@ -129,7 +131,7 @@ struct StaffController {
     private func page(_ context: StaffRequestContext, notice: String? = nil, error: String? = nil,
                       oneTimePassword: (email: String, password: String)? = nil,
                       status: HTTPResponse.Status = .ok) async throws -> Response {
-        let model = try await StaffModel.load(services, .init(notice: notice, error: error, oneTimePassword: oneTimePassword))
+        let model = try await StaffModel.load(staff, .init(notice: notice, error: error, oneTimePassword: oneTimePassword))
         return HTMLPage(StaffView(model: model, viewer: context.viewer), status: status).response()
     }
 

@@ -5,7 +5,8 @@ import Hummingbird
 /// The test users, who alone get campaigns' test sends: listed, added by email, removed.
 /// Each change and each look at the list is audited.
 struct TestUsersController {
-    let services: PanelServices
+    let testUsers: TestUsers
+    let auditLog: AuditLog
 
     func addRoutes(to routes: StaffRoutes) {
         routes.get(.testUsers(), requires: .manageCampaigns, use: show)
@@ -22,7 +23,7 @@ struct TestUsersController {
         struct Form: Decodable { var email: String? }
         let email = String(((try? await request.decode(as: Form.self, context: context))?.email ?? "").prefix(320))
         do {
-            _ = try await services.testSend.testUsers.add(email: email, by: .staff(context.identity, from: context.clientAddress))
+            _ = try await testUsers.add(email: email, by: .staff(context.identity, from: context.clientAddress))
         } catch let error as CampaignError {
             return try await page(context, problem: "Not added: \(error.description).", typed: email, status: .badRequest).response()
         }
@@ -32,7 +33,7 @@ struct TestUsersController {
     @Sendable func remove(request: Request, context: StaffRequestContext) async throws -> Response {
         guard let id = context.parameters.get("id", as: Int64.self), id > 0 else { throw HTTPError(.notFound) }
         do {
-            try await services.testSend.testUsers.remove(userID: id, by: .staff(context.identity, from: context.clientAddress))
+            try await testUsers.remove(userID: id, by: .staff(context.identity, from: context.clientAddress))
         } catch let error as CampaignError {
             return try await page(context, problem: "Nothing changed: \(error.description).", status: .conflict).response()
         }
@@ -41,9 +42,9 @@ struct TestUsersController {
 
     private func page(_ context: StaffRequestContext, notice: TestUsersView.Notice? = nil, problem: String? = nil, typed: String = "",
                       status: HTTPResponse.Status = .ok) async throws -> HTMLPage {
-        let entries = try await services.testSend.testUsers.list()
+        let entries = try await testUsers.list()
         // The list shows app users' emails: a look at personal data, a row per user shown.
-        try await services.signIn.audit.append(entries.map {
+        try await auditLog.append(entries.map {
             AuditEntry(actor: context.identity, clientAddress: context.clientAddress, action: .testUsersViewed, target: "user:\($0.userID)")
         })
         return HTMLPage(TestUsersView(entries: entries, notice: notice, problem: problem, typed: typed, viewer: context.viewer), status: status)

@@ -3,7 +3,11 @@ import Hummingbird
 
 /// One's own second factor: enrol, new recovery codes, turn off.
 struct TwoFactorController {
-    let services: PanelServices
+    let account: AccountSecurity
+    let signIn: SignInService
+    let policy: TwoFactorPolicy
+    let sessionCookie: PanelCookie
+    let shownOnce: ShownOnce
 
     struct CodeForm: Decodable {
         var code: String?
@@ -22,14 +26,14 @@ struct TwoFactorController {
     @Sendable func show(request: Request, context: StaffRequestContext) async throws -> Response {
         let notice = request.uri.queryParameters.get("notice").flatMap(TwoFactorNotice.init(rawValue:))
         var codes: [String]?
-        if case let .recoveryCodes(held) = await services.shownOnce.take(for: context.sessionToken) { codes = held }
+        if case let .recoveryCodes(held) = await shownOnce.take(for: context.sessionToken) { codes = held }
         return try await page(context, notice: notice?.sentence, recoveryCodes: codes)
     }
 
     /// Makes the key to enrol (or keeps the one begun) and shows it on the page.
     @Sendable func begin(request: Request, context: StaffRequestContext) async throws -> Response {
         do {
-            _ = try await services.signIn.twoFactor.beginEnrolment(adminID: context.identity.adminID)
+            _ = try await signIn.twoFactor.beginEnrolment(adminID: context.identity.adminID)
         } catch TwoFactorError.alreadyEnabled {
             // Already on: the page says so.
         }
@@ -40,7 +44,7 @@ struct TwoFactorController {
     /// stranger's phone to the account.
     @Sendable func confirm(request: Request, context: StaffRequestContext) async throws -> Response {
         let form = await typed(request, context)
-        switch try await services.signIn.confirmAgain(context.identity, with: .password(form.password ?? ""),
+        switch try await signIn.confirmAgain(context.identity, with: .password(form.password ?? ""),
                                                       clientAddress: context.clientAddress) {
         case .confirmed: break
         case .wrong: return try await page(context, error: "Type your password as well as the code.", status: .unprocessableContent)
@@ -48,7 +52,7 @@ struct TwoFactorController {
         }
         let enabled: TwoFactorEnabled?
         do {
-            enabled = try await services.account.enableTwoFactor(context.identity, code: form.code ?? "", session: context.sessionToken,
+            enabled = try await account.enableTwoFactor(context.identity, code: form.code ?? "", session: context.sessionToken,
                                                                  from: context.clientAddress)
         } catch TwoFactorError.alreadyEnabled {
             return try await page(context, error: "Two-factor sign-in is already on.", status: .conflict)
@@ -59,32 +63,32 @@ struct TwoFactorController {
             return try await page(context, error: "That code is not right. Check the phone's clock and type the newest code.",
                                   status: .unprocessableContent)
         }
-        await services.shownOnce.hold(.recoveryCodes(enabled.recoveryCodes), for: token)
+        await shownOnce.hold(.recoveryCodes(enabled.recoveryCodes), for: token)
         var response = Response.redirect(to: SiteURL.twoFactorDone(.enabled).href, type: .normal)
-        response.setCookie(services.sessionCookie.make(token: token))
+        response.setCookie(sessionCookie.make(token: token))
         return response
     }
 
     @Sendable func newRecoveryCodes(request: Request, context: StaffRequestContext) async throws -> Response {
         if let refusal = try await confirmAgain(request, context) { return refusal }
-        let codes = try await services.account.newRecoveryCodes(context.identity, from: context.clientAddress)
-        await services.shownOnce.hold(.recoveryCodes(codes), for: context.sessionToken)
+        let codes = try await account.newRecoveryCodes(context.identity, from: context.clientAddress)
+        await shownOnce.hold(.recoveryCodes(codes), for: context.sessionToken)
         return .redirect(to: SiteURL.twoFactorDone(.newCodes).href, type: .normal)
     }
 
     @Sendable func disable(request: Request, context: StaffRequestContext) async throws -> Response {
-        guard !services.twoFactorPolicy.isRequired(for: context.identity.role) else {
+        guard !policy.isRequired(for: context.identity.role) else {
             return try await page(context, error: "Your role needs two-factor sign-in, so it stays on.", status: .conflict)
         }
         if let refusal = try await confirmAgain(request, context) { return refusal }
-        try await services.account.disableTwoFactor(context.identity, session: context.sessionToken, from: context.clientAddress)
+        try await account.disableTwoFactor(context.identity, session: context.sessionToken, from: context.clientAddress)
         return .redirect(to: SiteURL.twoFactorDone(.disabled).href, type: .normal)
     }
 
     /// A current code, checked and spent; nil when it was right, else the page saying why not.
     private func confirmAgain(_ request: Request, _ context: StaffRequestContext) async throws -> Response? {
         let code = await typed(request, context).code ?? ""
-        switch try await services.signIn.confirmAgain(context.identity, with: .code(code), clientAddress: context.clientAddress) {
+        switch try await signIn.confirmAgain(context.identity, with: .code(code), clientAddress: context.clientAddress) {
         case .confirmed: return nil
         case .wrong: return try await page(context, error: "That code is not right.", status: .unprocessableContent)
         case let .throttled(seconds): return try await throttledPage(context, seconds)
@@ -104,7 +108,7 @@ struct TwoFactorController {
 
     private func page(_ context: StaffRequestContext, notice: String? = nil, error: String? = nil,
                       recoveryCodes: [String]? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
-        var model = try await TwoFactorModel.load(services, context.identity)
+        var model = try await TwoFactorModel.load(.init(twoFactor: signIn.twoFactor, policy: policy), context.identity)
         model.notice = notice
         model.error = error
         model.recoveryCodes = recoveryCodes

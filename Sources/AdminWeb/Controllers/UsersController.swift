@@ -4,7 +4,10 @@ import Hummingbird
 
 /// Support's user pages: search, suggestions, profile, activity log. Every look is audited.
 struct UsersController {
-    let services: PanelServices
+    let directory: UserDirectory
+    let profiles: UserProfileModel.Source
+    let activity: UserActivityModel.Source
+    let audit: StaffAudit
 
     func addRoutes(to routes: StaffRoutes) {
         routes.get(.users(), requires: .viewUserProfiles, use: search)
@@ -14,11 +17,11 @@ struct UsersController {
     }
 
     @Sendable func search(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
-        let model = try await UserSearchModel.load(services, UserSearchForm(request: request))
+        let model = try await UserSearchModel.load(directory, UserSearchForm(request: request))
         // What was searched, as the page says it: recognised text is recorded as what it was read as.
         if let result = model.result {
             let searched = result.namesAfterNoEmail ? "email, then name" : result.searched.rawValue
-            try await services.audit(context, .userSearched, detail: "\(searched): \(result.text)")
+            try await audit(context, .userSearched, detail: "\(searched): \(result.text)")
         }
         return HTMLPage(UserSearchView(model: model, viewer: context.viewer), status: model.problems.isEmpty ? .ok : .badRequest)
     }
@@ -32,9 +35,9 @@ struct UsersController {
     /// Emails that start with what is typed, as JSON for the search box's list.
     @Sendable func suggestions(request: Request, context: StaffRequestContext) async throws -> Response {
         let typed = String(TypedText.trimmed(request.formQuery["q"] ?? "").prefix(320))
-        let users = try await UserDirectory(database: services.database).suggestions(prefix: typed)
+        let users = try await directory.suggestions(prefix: typed)
         if typed.utf8.count >= UserDirectory.suggestionMinimum {
-            try await services.audit(context, .userSearched, detail: "suggestions: \(typed)")
+            try await audit(context, .userSearched, detail: "suggestions: \(typed)")
         }
         let body = try JSONEncoder().encode(users.map { Suggestion(id: $0.id, email: $0.email, name: $0.displayName) })
         return Response(status: .ok, headers: [.contentType: "application/json", .contentLength: String(body.count)],
@@ -43,15 +46,15 @@ struct UsersController {
 
     @Sendable func profile(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let id = try userID(context)
-        let model = try await UserProfileModel.load(services, (id, ItemsForm(request: request)))
-        try await services.audit(context, .userViewed, target: "user:\(id)")
+        let model = try await UserProfileModel.load(profiles, (id, ItemsForm(request: request)))
+        try await audit(context, .userViewed, target: "user:\(id)")
         return HTMLPage(UserProfileView(model: model, viewer: context.viewer), status: model.problems.isEmpty ? .ok : .badRequest)
     }
 
     @Sendable func activity(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let id = try userID(context)
-        let model = try await UserActivityModel.load(services, (id, ActivityLogForm(request: request)))
-        try await services.audit(context, .userActivityViewed, target: "user:\(id)")
+        let model = try await UserActivityModel.load(activity, (id, ActivityLogForm(request: request)))
+        try await audit(context, .userActivityViewed, target: "user:\(id)")
         return HTMLPage(UserActivityView(model: model, viewer: context.viewer), status: model.problems.isEmpty ? .ok : .badRequest)
     }
 

@@ -8,8 +8,8 @@ extension ApplicationProtocol {
     /// deadline and cancels them; the watchdog ends the process at the deadline if even that
     /// has not brought it down. (No `maximumCancellationDuration`: past it ServiceLifecycle
     /// crashes the process with a fatal error rather than exit.)
-    public func runPanel(services: PanelServices, shutdownDeadline: Duration) async throws {
-        let watchdog = ShutdownWatchdog(deadline: shutdownDeadline, openRequests: services.openRequests, logger: logger)
+    public func runPanel(openRequests: OpenRequests, shutdownDeadline: Duration) async throws {
+        let watchdog = ShutdownWatchdog(deadline: shutdownDeadline, openRequests: openRequests, logger: logger)
         watchdog.arm()
         var configuration = ServiceGroupConfiguration(
             services: [.init(service: self)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)

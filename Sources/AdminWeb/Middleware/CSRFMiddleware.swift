@@ -7,7 +7,9 @@ import Hummingbird
 /// which is why no GET handler may change state.
 struct CSRFMiddleware: RouterMiddleware {
     typealias Context = PanelRequestContext
-    let services: PanelServices
+    let cookies: PanelCookies
+    /// Refusals are counted and written in batches, like other unauthenticated events.
+    let events: AuditAggregator
 
     struct TokenField: Decodable {
         var _csrf: String?
@@ -23,14 +25,14 @@ struct CSRFMiddleware: RouterMiddleware {
         let given = (try? URLEncodedFormDecoder().decode(TokenField.self, from: String(buffer: body)))?._csrf ?? ""
         let reason: String? = if !Self.isSameOrigin(request) {
             "cross-origin"
-        } else if !Self.tokenMatches(given, request: request, sessionCookie: services.sessionCookie,
-                                    loginFormCookie: services.loginFormCookie) {
+        } else if !Self.tokenMatches(given, request: request, sessionCookie: cookies.session,
+                                    loginFormCookie: cookies.loginForm) {
             given.isEmpty ? "missing token" : "wrong token"
         } else {
             nil
         }
         guard let reason else { return try await next(request, context) }
-        await services.signIn.unauthenticatedEvents.record(.csrfRejected, address: context.clientAddress,
+        await events.record(.csrfRejected, address: context.clientAddress,
                                                            target: request.uri.path, reason: reason)
         throw HTTPError(.forbidden)
     }

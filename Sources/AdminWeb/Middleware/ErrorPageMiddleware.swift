@@ -1,3 +1,4 @@
+import AdminDomain
 import Hummingbird
 import Logging
 
@@ -7,7 +8,8 @@ import Logging
 /// here, for error pages only, since this runs outside the signed-in routes.
 struct ErrorPageMiddleware: RouterMiddleware {
     typealias Context = PanelRequestContext
-    let services: PanelServices
+    let sessionCookie: PanelCookie
+    let sessions: SessionStore
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let status: HTTPResponse.Status
@@ -28,8 +30,8 @@ struct ErrorPageMiddleware: RouterMiddleware {
     }
 
     private func viewer(_ request: Request) async -> Viewer? {
-        guard let token = services.sessionCookie.token(in: request),
-              let identity = try? await services.signIn.sessions.identity(forToken: token)
+        guard let token = sessionCookie.token(in: request),
+              let identity = try? await sessions.identity(forToken: token)
         else { return nil }
         return Viewer(identity: identity, csrfToken: CSRFToken.forSession(token))
     }

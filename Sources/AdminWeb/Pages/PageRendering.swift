@@ -1,5 +1,6 @@
 import AdminDomain
 import HTMLRender
+import PushTemplates
 
 /// Pages rendered to bytes as support sees them, without HTTP and without audit rows: for
 /// the support benchmark, which times the queries and the HTML together. `query` holds a
@@ -7,20 +8,29 @@ import HTMLRender
 public enum PageRendering {
     static let viewer = Viewer(identity: StaffIdentity(adminID: 0, email: "bench@example.com", role: .support), csrfToken: "x")
 
-    /// The domain services on `database`, as the benchmark uses them.
-    public static func services(database: PanelDatabase) -> PanelServices {
-        PanelServices(database: database, configuration: PanelConfiguration(databasePath: ""))
+    /// What support's two pages read, on one database, as the benchmark uses them.
+    public struct Sources: Sendable {
+        let profile: UserProfileModel.Source
+        let lists: ActivityListModel.Source
+        /// The dashboard's counts, which an activity list that is a whole bucket takes its size from.
+        public let dashboard: DashboardRefresher
+
+        public init(database: PanelDatabase) {
+            dashboard = DashboardRefresher(database: database)
+            profile = .init(database: database, heavyUsers: HeavyUserCache(), templates: PushTemplateLibrary())
+            lists = .init(lists: ActivityLists(database: database), dashboard: dashboard)
+        }
     }
 
     /// Throws a 404 `HTTPError` when there is no such user.
-    public static func profile(userID: Int64, query: [String: String] = [:], services: PanelServices) async throws -> [UInt8] {
-        let model = try await UserProfileModel.load(services, (userID, ItemsForm(fields: query)))
+    public static func profile(userID: Int64, query: [String: String] = [:], sources: Sources) async throws -> [UInt8] {
+        let model = try await UserProfileModel.load(sources.profile, (userID, ItemsForm(fields: query)))
         return HTMLDocument(root: UserProfileView(model: model, viewer: viewer).content).render()
     }
 
     /// The activity list's first page with its size.
-    public static func activityList(query: [String: String], services: PanelServices) async throws -> [UInt8] {
-        let model = try await ActivityListModel.load(services, ActivityForm(fields: query))
+    public static func activityList(query: [String: String], sources: Sources) async throws -> [UInt8] {
+        let model = try await ActivityListModel.load(sources.lists, ActivityForm(fields: query))
         return HTMLDocument(root: ActivityListView(model: model, viewer: viewer).content).render()
     }
 

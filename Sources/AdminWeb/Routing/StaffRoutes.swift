@@ -21,7 +21,8 @@ struct StaffRoutes {
     }
 
     let group: RouterGroup<StaffRequestContext>
-    let services: PanelServices
+    /// Refusals are counted and written in batches (a role that keeps trying costs one row).
+    let refusals: AuditAggregator
     let registry: Registry
 
     func get<Output: ResponseGenerator>(
@@ -44,7 +45,7 @@ struct StaffRoutes {
     ) {
         // A URL with an id registers as its pattern: `.staffAction(id: nil, …)` is "/admins/:id/…".
         registry.add(Entry(method: method, path: url.path, permission: permission))
-        let refusals = services.signIn.unauthenticatedEvents, route = "\(method.rawValue) \(url.path)"
+        let refusals = self.refusals, route = "\(method.rawValue) \(url.path)"
         group.on(RouterPath(url.path), method: method) { @Sendable request, context in
             guard context.identity.role.may(permission) else {
                 await refusals.record(.forbidden, actorEmail: context.identity.email, address: context.clientAddress,

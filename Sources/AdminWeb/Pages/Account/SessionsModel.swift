@@ -6,9 +6,9 @@ struct SessionsModel: PageModel {
     let ended: Int?
     var error: String?
 
-    static func load(_ services: PanelServices,
+    static func load(_ sessions: SessionStore,
                      _ input: (identity: StaffIdentity, sessionToken: String, ended: Int?)) async throws -> SessionsModel {
-        SessionsModel(sessions: try await services.signIn.sessions.list(adminID: input.identity.adminID, currentToken: input.sessionToken),
+        SessionsModel(sessions: try await sessions.list(adminID: input.identity.adminID, currentToken: input.sessionToken),
                       ended: input.ended)
     }
 }

@@ -20,13 +20,18 @@ struct TwoFactorModel: PageModel {
 
     static let issuer = "Expiry Tracker Admin"
 
-    static func load(_ services: PanelServices, _ identity: StaffIdentity) async throws -> TwoFactorModel {
-        let required = services.twoFactorPolicy.isRequired(for: identity.role)
-        let status = try await services.signIn.twoFactor.status(adminID: identity.adminID)
+    struct Source: Sendable {
+        let twoFactor: TwoFactorStore
+        let policy: TwoFactorPolicy
+    }
+
+    static func load(_ source: Source, _ identity: StaffIdentity) async throws -> TwoFactorModel {
+        let required = source.policy.isRequired(for: identity.role)
+        let status = try await source.twoFactor.status(adminID: identity.adminID)
         if let since = status.enabledAt {
             return TwoFactorModel(state: .enabled(since: since, recoveryCodesLeft: status.recoveryCodesLeft), required: required)
         }
-        guard let secret = try await services.signIn.twoFactor.pendingSecret(adminID: identity.adminID) else {
+        guard let secret = try await source.twoFactor.pendingSecret(adminID: identity.adminID) else {
             return TwoFactorModel(state: .notStarted, required: required)
         }
         let uri = TOTPCode.provisioningURI(secret: secret, account: identity.email, issuer: issuer)

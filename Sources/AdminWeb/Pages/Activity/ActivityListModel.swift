@@ -10,17 +10,22 @@ struct ActivityListModel: PageModel {
     /// Users in no bucket at the last full count (a last activity far ahead, or no time).
     var outsideEveryList = 0
 
-    static func load(_ services: PanelServices, _ form: ActivityForm) async throws -> ActivityListModel {
+    /// The lists, and the dashboard's counts for a list that is a whole bucket.
+    struct Source: Sendable {
+        let lists: ActivityLists
+        let dashboard: DashboardRefresher
+    }
+
+    static func load(_ source: Source, _ form: ActivityForm) async throws -> ActivityListModel {
         let (query, cursor, problems) = form.query
         guard problems.isEmpty else {
             return ActivityListModel(form: form, query: query, size: nil, page: nil, problems: problems)
         }
-        let lists = ActivityLists(database: services.database)
-        async let page = lists.page(query, after: cursor)
-        let (counted, shown) = (try await size(services, query.filter), try await page)
+        async let page = source.lists.page(query, after: cursor)
+        let (counted, shown) = (try await size(source, query.filter), try await page)
         var model = ActivityListModel(form: form, query: query, size: reconciled(counted, with: shown, isFirstPage: cursor == nil),
                                       page: shown, problems: problems)
-        if let snapshot = await services.dashboard.latest() {
+        if let snapshot = await source.dashboard.latest() {
             model.outsideEveryList = max(0, snapshot.totalUsers - snapshot.usersByActivity.values.reduce(0, +))
         }
         return model
@@ -41,11 +46,11 @@ struct ActivityListModel: PageModel {
 
     /// A bucket alone is the dashboard's own count (one definition of active, one number);
     /// with filters, the lists count or estimate it.
-    static func size(_ services: PanelServices, _ filter: UserFilter) async throws -> ListSize {
+    static func size(_ source: Source, _ filter: UserFilter) async throws -> ListSize {
         // Never waits for a first computation at start: until it is done, the list counts.
-        if filter.isBucketOnly, let snapshot = await services.dashboard.latest(), let count = snapshot.usersByActivity[filter.bucket] {
+        if filter.isBucketOnly, let snapshot = await source.dashboard.latest(), let count = snapshot.usersByActivity[filter.bucket] {
             return ListSize(value: count, isEstimate: false, countedAt: snapshot.countedAt)
         }
-        return try await ActivityLists(database: services.database).size(filter)
+        return try await source.lists.size(filter)
     }
 }

@@ -10,14 +10,14 @@ struct AuditLogModel: PageModel {
     let hasOlder: Bool
     let problem: String?
 
-    static func load(_ services: PanelServices, _ input: (filter: AuditFilter, before: Int64?)) async throws -> AuditLogModel {
+    static func load(_ log: AuditLog, _ input: (filter: AuditFilter, before: Int64?)) async throws -> AuditLogModel {
         let (filter, before) = input
         switch filter.query {
         case let .failure(problem):
             return AuditLogModel(filter: filter, rows: [], before: before, hasOlder: false, problem: problem.message)
         case let .success(query):
             do {
-                let rows = try await services.signIn.audit.page(query, before: before, limit: pageSize + 1)
+                let rows = try await log.page(query, before: before, limit: pageSize + 1)
                 return AuditLogModel(filter: filter, rows: Array(rows.prefix(pageSize)), before: before,
                                      hasOlder: rows.count > pageSize, problem: nil)
             } catch let refused as TooManyActors {

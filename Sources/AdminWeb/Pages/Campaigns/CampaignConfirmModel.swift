@@ -25,12 +25,12 @@ struct CampaignConfirmModel {
     var mustType: Bool { preview.counts.reachableDevices > Self.typeAbove }
 
     /// nil while the preview is still counting: the page sends the browser back to it.
-    static func load(_ services: PanelServices, id: Int64) async throws -> CampaignConfirmModel? {
-        guard let campaign = try await services.campaigns.find(id) else { throw PanelError.notFound("No campaign #\(id).") }
-        guard campaign.status.known == .draft, let (preview, at) = await services.previews.ready(id) else { return nil }
-        let similar = try await services.campaigns.similarRecent(to: campaign, since: Date().addingTimeInterval(-7 * 86_400))
+    static func load(_ source: CampaignPageModel.Source, id: Int64) async throws -> CampaignConfirmModel? {
+        guard let campaign = try await source.campaigns.find(id) else { throw PanelError.notFound("No campaign #\(id).") }
+        guard campaign.status.known == .draft, let (preview, at) = await source.previews.ready(id) else { return nil }
+        let similar = try await source.campaigns.similarRecent(to: campaign, since: Date().addingTimeInterval(-7 * 86_400))
         return CampaignConfirmModel(campaign: campaign, preview: preview, countedAt: at, similar: similar,
-                                    defaultTimeZone: services.campaigns.defaultTimeZone)
+                                    defaultTimeZone: source.campaigns.defaultTimeZone)
     }
 
     /// What the sender typed is the count, with or without separators.

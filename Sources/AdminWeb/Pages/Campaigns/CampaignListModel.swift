@@ -17,9 +17,9 @@ struct CampaignListModel: PageModel {
         var status: CampaignStatus?
     }
 
-    static func load(_ services: PanelServices, _ input: Input) async throws -> CampaignListModel {
+    static func load(_ campaigns: Campaigns, _ input: Input) async throws -> CampaignListModel {
         let (before, status) = (input.before, input.status)
-        let entries = try await services.campaigns.list(before: before, status: status, limit: pageSize + 1)
+        let entries = try await campaigns.list(before: before, status: status, limit: pageSize + 1)
         return CampaignListModel(entries: Array(entries.prefix(pageSize)),
                                  nextBefore: entries.count > pageSize ? entries[pageSize - 1].id : nil, status: status)
     }

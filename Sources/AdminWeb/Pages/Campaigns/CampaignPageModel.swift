@@ -73,28 +73,40 @@ struct CampaignPageModel {
         return [recipient.userID]
     }
 
-    static func load(_ services: PanelServices, _ input: Input) async throws -> CampaignPageModel {
-        guard let campaign = try await services.campaigns.find(input.id) else { throw PanelError.notFound("No campaign #\(input.id).") }
+    /// What a campaign's pages read: the campaigns, their previews, live counts and reports,
+    /// the test users, and the templates and rows a message is filled from.
+    struct Source: Sendable {
+        let campaigns: Campaigns
+        let previews: AudiencePreviews
+        let progress: CampaignProgressCache
+        let impact: CampaignImpactTracker
+        let testUsers: TestUsers
+        let templates: PushTemplateLibrary
+        let database: PanelDatabase
+    }
+
+    static func load(_ source: Source, _ input: Input) async throws -> CampaignPageModel {
+        guard let campaign = try await source.campaigns.find(input.id) else { throw PanelError.notFound("No campaign #\(input.id).") }
         var model = CampaignPageModel(campaign: campaign, notice: input.notice.flatMap { $0.fits(campaign.status.known) ? $0 : nil },
-                                      testLines: input.testLines, problems: input.problems, defaultTimeZone: services.campaigns.defaultTimeZone)
+                                      testLines: input.testLines, problems: input.problems, defaultTimeZone: source.campaigns.defaultTimeZone)
         model.testedUser = input.testedUser
         let status = campaign.status.known
         if status == .draft || status == .materialising || status == .sending || status == .paused {
-            model.testUsers = try await services.testSend.testUsers.list()
+            model.testUsers = try await source.testUsers.list()
         }
         if status == .draft {
-            let state = await services.previews.state(for: campaign, requestedBy: input.viewerEmail)
+            let state = await source.previews.state(for: campaign, requestedBy: input.viewerEmail)
             model.preview = state
-            try await model.loadPhone(services, choice: input.choice)
+            try await model.loadPhone(source, choice: input.choice)
         } else {
-            let progress = try await services.campaignProgress.progress(campaign.id)
+            let progress = try await source.progress.progress(campaign.id)
             model.progress = progress
             if let status, CampaignImpactTracker.isFrozen(status) {
-                model.impact = try await services.impact.report(campaign.id)
+                model.impact = try await source.impact.report(campaign.id)
                 if model.impact == nil {
                     // Computed now when the background job has not come to it since the start.
-                    model.nobodyDrawn = try await !services.campaigns.hasMembers(campaign.id)
-                    if !model.nobodyDrawn { model.impact = try await services.impact.report(campaign.id, computeIfMissing: true) }
+                    model.nobodyDrawn = try await !source.campaigns.hasMembers(campaign.id)
+                    if !model.nobodyDrawn { model.impact = try await source.impact.report(campaign.id, computeIfMissing: true) }
                 }
             }
             // How many went out is read, never taken from the link.
@@ -103,10 +115,10 @@ struct CampaignPageModel {
         return model
     }
 
-    private mutating func loadPhone(_ services: PanelServices, choice: MessagePreviewChoice) async throws {
+    private mutating func loadPhone(_ source: Source, choice: MessagePreviewChoice) async throws {
         var samples: [SampleRecipient] = []
         if case .ready(let preview, _)? = preview { samples = preview.samples }
-        guard let text = try? CampaignText(title: campaign.title, body: campaign.body, template: campaign.template, library: services.templates) else {
+        guard let text = try? CampaignText(title: campaign.title, body: campaign.body, template: campaign.template, library: source.templates) else {
             problems.append("This campaign's message no longer reads as a template (was a template file changed?): edit the draft and choose again.")
             return
         }
@@ -116,7 +128,7 @@ struct CampaignPageModel {
         choiceRefused = !read.problems.isEmpty
         let sample = read.sample.flatMap { id in samples.first { $0.userID == id } } ?? samples.first
         var values: RecipientValues?
-        if let sample { values = try await RecipientValues.load([sample.userID], in: services.database)[sample.userID] }
+        if let sample { values = try await RecipientValues.load([sample.userID], in: source.database)[sample.userID] }
         // A chosen language shows that variant; otherwise the recipient's own.
         let locale = read.language ?? values?.locale ?? "en"
         let filled = text.renderReporting(locale: locale, values: values?.values ?? [:])

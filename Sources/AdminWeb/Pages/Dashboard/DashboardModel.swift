@@ -26,29 +26,38 @@ struct DashboardModel: PageModel {
     /// Campaigns launched in the range, with their reports.
     var campaigns: [DashboardCampaign] = []
 
-    static func load(_ services: PanelServices, _ input: Input) async throws -> DashboardModel {
-        let snapshot = try await Self.snapshot(services)
+    /// The figures, how often they are counted, and the campaigns launched in the range.
+    struct Source: Sendable {
+        let dashboard: DashboardRefresher
+        let refreshEvery: TimeInterval
+        let fullCountEvery: TimeInterval
+        let campaigns: Campaigns
+        let impact: CampaignImpactTracker
+    }
+
+    static func load(_ source: Source, _ input: Input) async throws -> DashboardModel {
+        let snapshot = try await Self.snapshot(source.dashboard)
         var refreshes: Refreshes?
         if input.showsRefreshes {
-            refreshes = Refreshes(failure: await services.dashboard.lastFailure, timing: await services.dashboard.timing)
+            refreshes = Refreshes(failure: await source.dashboard.lastFailure, timing: await source.dashboard.timing)
         }
-        var model = DashboardModel(snapshot: snapshot, range: input.range, refreshEvery: services.dashboardRefreshInterval,
-                                   fullCountEvery: services.dashboardFullCountInterval, countStartedAt: input.countStartedAt, refreshes: refreshes)
+        var model = DashboardModel(snapshot: snapshot, range: input.range, refreshEvery: source.refreshEvery,
+                                   fullCountEvery: source.fullCountEvery, countStartedAt: input.countStartedAt, refreshes: refreshes)
         let now = Date()
-        for campaign in try await services.campaigns.launched(from: now.addingTimeInterval(-Double(input.range.days) * 86_400), to: now.addingTimeInterval(86_400)) {
-            let impact = try await services.impact.report(campaign.id)
+        for campaign in try await source.campaigns.launched(from: now.addingTimeInterval(-Double(input.range.days) * 86_400), to: now.addingTimeInterval(86_400)) {
+            let impact = try await source.impact.report(campaign.id)
             let frozen = campaign.status.known.map(CampaignImpactTracker.isFrozen) == true
             model.campaigns.append(DashboardCampaign(campaign: campaign, impact: impact,
-                                                     nobodyDrawn: impact == nil && frozen ? try await !services.campaigns.hasMembers(campaign.id) : false))
+                                                     nobodyDrawn: impact == nil && frozen ? try await !source.campaigns.hasMembers(campaign.id) : false))
         }
         return model
     }
 
     /// The refresher's snapshot, waiting only for the first count. Only that one can fail
     /// this way: afterwards the last good snapshot is served.
-    static func snapshot(_ services: PanelServices) async throws -> DashboardSnapshot {
+    static func snapshot(_ dashboard: DashboardRefresher) async throws -> DashboardSnapshot {
         do {
-            return try await services.dashboard.snapshot()
+            return try await dashboard.snapshot()
         } catch is DashboardUnavailable {
             throw PanelError(status: .serviceUnavailable,
                              sentence: "The dashboard's figures could not be counted yet. Try again in a minute; if it goes on, an admin can look at the panel's log.")

@@ -10,12 +10,17 @@ struct SignInFailuresModel: PageModel {
     var cleared = false
 
     /// `cleared`: right after an admin cleared a count, which the page confirms.
-    static func load(_ services: PanelServices, _ cleared: Bool) async throws -> SignInFailuresModel {
+    struct Source: Sendable {
+        let throttle: LoginThrottle
+        let audit: AuditLog
+    }
+
+    static func load(_ source: Source, _ cleared: Bool) async throws -> SignInFailuresModel {
         var recent: [AuditRow] = []
         for action in failureActions {
-            recent += try await services.signIn.audit.page(AuditQuery(action: action), limit: 30)
+            recent += try await source.audit.page(AuditQuery(action: action), limit: 30)
         }
-        return SignInFailuresModel(entries: try await services.signIn.throttle.current(),
+        return SignInFailuresModel(entries: try await source.throttle.current(),
                                    recent: Array(recent.sorted { $0.id > $1.id }.prefix(30)), cleared: cleared)
     }
 }

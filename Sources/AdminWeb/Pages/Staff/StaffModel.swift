@@ -12,7 +12,7 @@ struct StaffModel: PageModel {
     let accounts: [StaffAccount]
     var message = Message()
 
-    static func load(_ services: PanelServices, _ message: Message) async throws -> StaffModel {
-        StaffModel(accounts: try await services.staff.accounts(), message: message)
+    static func load(_ staff: StaffAdministration, _ message: Message) async throws -> StaffModel {
+        StaffModel(accounts: try await staff.accounts(), message: message)
     }
 }

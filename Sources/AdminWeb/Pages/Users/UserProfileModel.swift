@@ -2,6 +2,7 @@ import AdminDomain
 import Foundation
 import CampaignDispatch
 import Hummingbird
+import PushTemplates
 
 struct UserProfileModel: PageModel {
     let profile: UserProfile
@@ -16,17 +17,24 @@ struct UserProfileModel: PageModel {
     /// template no longer exists.
     var pushTexts: [Int64: CampaignTexts.Filled] = [:]
 
-    static func load(_ services: PanelServices, _ input: (id: Int64, form: ItemsForm)) async throws -> UserProfileModel {
+    /// The user's rows, the heavy users' cache, and the templates a campaign push was filled from.
+    struct Source: Sendable {
+        let database: PanelDatabase
+        let heavyUsers: HeavyUserCache
+        let templates: PushTemplateLibrary
+    }
+
+    static func load(_ source: Source, _ input: (id: Int64, form: ItemsForm)) async throws -> UserProfileModel {
         let (id, form) = input
-        guard let profile = try await UserProfile.load(id: id, database: services.database, cache: services.heavyUsers) else { throw PanelError.notFound("No user #\(id).") }
+        guard let profile = try await UserProfile.load(id: id, database: source.database, cache: source.heavyUsers) else { throw PanelError.notFound("No user #\(id).") }
         let (filter, cursor, problems) = form.query
-        let pushes = try await CampaignPushOfUser.latest(userID: id, in: services.database)
-        let texts = await pushTexts(pushes, services: services)
+        let pushes = try await CampaignPushOfUser.latest(userID: id, in: source.database)
+        let texts = await pushTexts(pushes, source: source)
         guard problems.isEmpty else {
             return UserProfileModel(profile: profile, form: form, filter: filter, items: nil, problems: problems,
                                     campaignPushes: pushes, pushTexts: texts)
         }
-        let items = try await UserItems(database: services.database, cache: services.heavyUsers)
+        let items = try await UserItems(database: source.database, cache: source.heavyUsers)
             .page(userID: id, calendar: profile.calendar, filter: filter, after: cursor)
         return UserProfileModel(profile: profile, form: form, filter: filter, items: items, campaignPushes: pushes, pushTexts: texts)
     }
@@ -34,8 +42,8 @@ struct UserProfileModel: PageModel {
     /// Filled as the sender fills them, with the user's values read now but their items
     /// counted from each push's own day: the nearest the panel can come, since the values a
     /// push was filled with are not kept.
-    static func pushTexts(_ pushes: [CampaignPushOfUser], services: PanelServices) async -> [Int64: CampaignTexts.Filled] {
-        let texts = CampaignTexts(library: services.templates, database: services.database)
+    static func pushTexts(_ pushes: [CampaignPushOfUser], source: Source) async -> [Int64: CampaignTexts.Filled] {
+        let texts = CampaignTexts(library: source.templates, database: source.database)
         var filled: [Int64: CampaignTexts.Filled] = [:]
         for (_, ofDay) in Dictionary(grouping: pushes, by: { $0.updatedAt.prefix(10) }) {
             let day = SQLiteTime.date(ofDay[0].updatedAt) ?? Date()

@@ -6,9 +6,9 @@ struct UserSearchModel: PageModel {
     let result: UserSearchResult?
     var problems: [String] = []
 
-    static func load(_ services: PanelServices, _ form: UserSearchForm) async throws -> UserSearchModel {
+    static func load(_ directory: UserDirectory, _ form: UserSearchForm) async throws -> UserSearchModel {
         let (query, problems) = form.query
         guard let query else { return UserSearchModel(form: form, result: nil, problems: problems) }
-        return UserSearchModel(form: form, result: try await UserDirectory(database: services.database).search(query))
+        return UserSearchModel(form: form, result: try await directory.search(query))
     }
 }

@@ -1,0 +1,21 @@
+import AdminDomain
+import Foundation
+
+/// One audit row for something a signed-in staff member did: who and from where come from
+/// the request, so controllers name only what and to which target.
+struct StaffAudit: Sendable {
+    let log: AuditLog
+
+    func callAsFunction(_ context: StaffRequestContext, _ action: AuditAction, target: String? = nil, detail: String? = nil) async throws {
+        try await log.append(AuditEntry(
+            actor: context.identity, clientAddress: context.clientAddress, action: action, target: target,
+            detail: detail))
+    }
+}
+
+extension [URLQueryItem] {
+    /// "name=value&…" as typed, for an audit row's detail.
+    var auditDetail: String {
+        map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "&")
+    }
+}

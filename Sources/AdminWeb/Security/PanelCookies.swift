@@ -1,0 +1,12 @@
+/// The panel's three cookies, named and flagged from the configuration once.
+struct PanelCookies: Sendable {
+    let session: PanelCookie
+    let secondFactor: PanelCookie
+    let loginForm: PanelCookie
+
+    init(secure: Bool) {
+        session = .session(secure: secure)
+        secondFactor = .secondFactor(secure: secure)
+        loginForm = .loginForm(secure: secure)
+    }
+}
