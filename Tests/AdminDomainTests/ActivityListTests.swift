@@ -147,7 +147,7 @@ import TestSupport
     ])
     func listQueriesUseIndexes(filter: ActivityListQuery) async throws {
         defer { temp.remove() }
-        let plan = ActivityLists.Plan(filter, now: Self.now)
+        let plan = ActivityLists.QueryPlan(filter, now: Self.now)
         let (candidates, arguments) = plan.candidates(after: ActivityCursor(key: "2026-01-01 00:00:00", id: 10), limit: 51)
         let (rows, rowArguments) = plan.rows(ids: [1, 2, 3])
         try await DatabaseQueue(path: temp.path).read { db in
@@ -160,7 +160,7 @@ import TestSupport
             // The size counts one range of the last-active index, whatever the order.
             var unsorted = filter
             unsorted.sort = .lastActive
-            let count = ActivityLists.Plan(unsorted, now: Self.now)
+            let count = ActivityLists.QueryPlan(unsorted, now: Self.now)
             let third = try queryPlan(db, count.countSQL, StatementArguments(count.arguments))
             #expect(third.contains { $0.contains("USING COVERING INDEX users_last_active_at (last_active_at") }, "\(third)")
         }

@@ -1,105 +1,6 @@
 import Foundation
 import GRDB
 
-/// Users by how recently they used the app, from `users.last_active_at` (UTC):
-/// active since 7 days ago (the dashboard's definition), idle from 30 to 7 days ago,
-/// inactive before that, never active when it is NULL. A last activity a day or more
-/// ahead of now, or text that sorts after every time ("yesterday", "2026-13-45"), is in
-/// no bucket: a clock that far off says nothing about when the user was last seen.
-public enum ActivityBucket: String, CaseIterable, Sendable {
-    case active, idle, inactive, never
-
-    public var label: String {
-        switch self {
-        case .active: "Active (last 7 days)"
-        case .idle: "Idle (8 to 29 days)"
-        case .inactive: "Inactive (30+ days)"
-        case .never: "Never active"
-        }
-    }
-
-    /// The bucket as a condition on `last_active_at`, a range of its index.
-    func condition(now: Date) -> SQLCondition {
-        let week = SQLiteTime.string(now.addingTimeInterval(-7 * 86_400))
-        let month = SQLiteTime.string(now.addingTimeInterval(-30 * 86_400))
-        return switch self {
-        case .active: SQLCondition("u.last_active_at >= :week AND u.last_active_at < :ahead", ["week": week, "ahead": Self.aheadFrom(now: now)])
-        case .idle: SQLCondition("u.last_active_at >= :month AND u.last_active_at < :week", ["week": week, "month": month])
-        case .inactive: SQLCondition("u.last_active_at < :month", ["month": month])
-        case .never: SQLCondition("u.last_active_at IS NULL")
-        }
-    }
-
-    /// Last activities from here on are in no bucket: a day ahead of now.
-    public static func aheadFrom(now: Date) -> String {
-        SQLiteTime.string(now.addingTimeInterval(86_400))
-    }
-}
-
-/// The order of an activity list.
-public enum ActivitySort: String, CaseIterable, Sendable {
-    case lastActive = "last_active", signUp = "sign_up"
-}
-
-/// An activity list: which users, in which order.
-public struct ActivityListQuery: Sendable, Equatable {
-    public var filter: UserFilter
-    public var sort: ActivitySort
-
-    public init(_ filter: UserFilter, sort: ActivitySort = .lastActive) {
-        self.filter = filter
-        self.sort = sort
-    }
-
-    /// The never-active have no last activity to order by: they come newest sign-up first.
-    public var ordersBySignUp: Bool {
-        sort == .signUp || filter.bucket == .never
-    }
-}
-
-/// The list's size: exact, or estimated from a sample when the filters need each row read.
-public struct ListSize: Sendable, Equatable {
-    public let value: Int
-    public let isEstimate: Bool
-    /// An estimate's half-width at 95% confidence: the list holds `value ± margin` users.
-    public var margin: Int?
-    /// A count the background refresher made (the dashboard's): when.
-    public var countedAt: Date?
-    /// Only a floor is known: the rows seen so far, more than the estimate allowed for.
-    public var isAtLeast = false
-
-    public init(value: Int, isEstimate: Bool, margin: Int? = nil, countedAt: Date? = nil, isAtLeast: Bool = false) {
-        self.value = value
-        self.isEstimate = isEstimate
-        self.margin = margin
-        self.countedAt = countedAt
-        self.isAtLeast = isAtLeast
-    }
-}
-
-/// A page of an activity list, keyset-paged on the sort column and id.
-public struct ActivityPage: Sendable {
-    public let users: [UserSummary]
-    /// Where the next page starts, if the list goes on.
-    public let next: ActivityCursor?
-    /// True when the page looked at its whole budget of candidates and found fewer than a
-    /// page: there may be more further on.
-    public let stoppedOnBudget: Bool
-    /// Candidates this page read from the index, for saying how far a short page looked.
-    public var candidatesRead = 0
-}
-
-public struct ActivityCursor: Sendable, Equatable {
-    /// The sort column's value at the last row looked at (NULL for the never-active bucket's last-active sort).
-    public let key: String?
-    public let id: Int64
-
-    public init(key: String?, id: Int64) {
-        self.key = key
-        self.id = id
-    }
-}
-
 /// The activity lists. Every query walks one index of `users` newest first (pinned with
 /// INDEXED BY): the last-active index for the buckets, the sign-up index when sorted by
 /// sign-up. Candidates come from the index alone, in order, a chunk at a time; filters that
@@ -126,104 +27,12 @@ public struct ActivityLists: Sendable {
         self.database = database
     }
 
-    /// How a filter becomes queries.
-    struct Plan: Sendable {
-        /// Ordered candidate ids and sort keys from one index, without the keyset condition.
-        let index: String
-        let key: String
-        var conditions: [String]
-        /// Conditions that need the row.
-        let rowFilters: [String]
-        var arguments: [String: DatabaseValue]
-
-        init(_ query: ActivityListQuery, now: Date) {
-            let filter = query.filter
-            let bucket = filter.bucket.condition(now: now)
-            let signUp = filter.signUpConditions
-            let indexed: [SQLCondition]
-            var rowFilters: [SQLCondition]
-            if filter.bucket == .never {
-                // Never active: one value of the last-active index, whose rows follow id order.
-                (index, key) = ("users_last_active_at", "u.id")
-                (indexed, rowFilters) = ([bucket], signUp)
-            } else if query.sort == .signUp {
-                (index, key) = ("users_created_at", "u.created_at")
-                (indexed, rowFilters) = (signUp, [bucket])
-            } else {
-                (index, key) = ("users_last_active_at", "u.last_active_at")
-                (indexed, rowFilters) = ([bucket], signUp)
-            }
-            rowFilters += filter.attributeConditions
-            conditions = indexed.map(\.sql)
-            self.rowFilters = rowFilters.map(\.sql)
-            arguments = (indexed + rowFilters).reduce(into: [:]) { all, condition in all.merge(condition.arguments) { $1 } }
-        }
-
-        func candidates(after: ActivityCursor?, limit: Int) -> (String, StatementArguments) {
-            var conditions = self.conditions
-            var arguments = self.arguments
-            if let after {
-                if key == "u.id" {
-                    conditions.append("u.id < :afterID")
-                } else {
-                    conditions.append("(\(key), u.id) < (:afterKey, :afterID)")
-                    arguments["afterKey"] = after.key.databaseValue
-                }
-                arguments["afterID"] = after.id.databaseValue
-            }
-            arguments["limit"] = limit.databaseValue
-            let sql = """
-                SELECT u.id, \(key == "u.id" ? "NULL" : key) FROM users u INDEXED BY \(index)
-                WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))
-                ORDER BY \(key) DESC, u.id DESC LIMIT :limit
-                """
-            return (sql, StatementArguments(arguments))
-        }
-
-        /// The rows of some candidates that pass the row filters.
-        func rows(ids: [Int64]) -> (String, StatementArguments) {
-            let arguments = self.arguments
-            let list = ids.map(String.init).joined(separator: ",")
-            let sql = """
-                SELECT \(UserSummary.columns) FROM users u
-                WHERE u.id IN (\(list))\(rowFilters.map { " AND " + $0 }.joined())
-                """
-            return (sql, StatementArguments(arguments))
-        }
-
-        /// The smallest and largest key of the candidate range, each from one end of the
-        /// index (MIN and MAX in one query would read the whole range).
-        var boundsSQL: String {
-            let range = "FROM users u INDEXED BY \(index) WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))"
-            return "SELECT (SELECT MIN(\(key)) \(range)), (SELECT MAX(\(key)) \(range))"
-        }
-
-        /// The same range narrowed to keys from `from` up to `to`, inside the range's own
-        /// bounds. A time slice replaces the bucket's bounds rather than adding to them:
-        /// SQLite seeks an index range on one pair of bounds and would read the rest of the
-        /// bucket for each slice. An id slice (the never-active) keeps `IS NULL` before it.
-        func slice(from: some DatabaseValueConvertible, to: some DatabaseValueConvertible, last: Bool) -> Plan {
-            var narrowed = self
-            if key != "u.id" { narrowed.conditions = [] }
-            narrowed.conditions.append("\(key) >= :sliceFrom")
-            narrowed.conditions.append(last ? "\(key) <= :sliceTo" : "\(key) < :sliceTo")
-            narrowed.arguments["sliceFrom"] = from.databaseValue
-            narrowed.arguments["sliceTo"] = to.databaseValue
-            return narrowed
-        }
-
-        /// The candidate range's size, from the index alone.
-        var countSQL: String {
-            "SELECT COUNT(*) FROM users u INDEXED BY \(index) WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))"
-        }
-    }
-
     /// One page: up to `pageSize` users, reading candidates until the page is full or the
     /// budget is spent.
     /// `budget`: candidates read at most (tests pass a smaller one).
     public func page(_ query: ActivityListQuery, after: ActivityCursor?, now: Date = Date(),
                      budget: Int = ActivityLists.candidateBudget) async throws -> ActivityPage {
-        let plan = Plan(query, now: now)
+        let plan = QueryPlan(query, now: now)
         var cursor = after
         var users: [UserSummary] = []
         var read = 0
@@ -253,7 +62,7 @@ public struct ActivityLists: Sendable {
     /// Every user of the list, in order, a chunk at a time: memory stays flat however long it is.
     public func forEachChunk(_ query: ActivityListQuery, now: Date = Date(),
                              _ body: ([UserSummary]) async throws -> Void) async throws {
-        let plan = Plan(query, now: now)
+        let plan = QueryPlan(query, now: now)
         var cursor: ActivityCursor?
         while true {
             let (chunk, matched) = try await candidatesAndRows(plan, after: cursor, limit: Self.chunkSize)
@@ -275,7 +84,7 @@ public struct ActivityLists: Sendable {
                      sampleSize: Int = ActivityLists.sampleSize) async throws -> ListSize {
         // The size does not depend on the order: counted on the bucket's own range of the
         // last-active index, never on the whole sign-up index.
-        let plan = Plan(ActivityListQuery(filter, sort: .lastActive), now: now)
+        let plan = QueryPlan(ActivityListQuery(filter, sort: .lastActive), now: now)
         let range = try await count(plan)
         guard !plan.rowFilters.isEmpty, range > 0 else { return ListSize(value: range, isEstimate: false) }
         if range <= exactUpTo {
@@ -299,7 +108,7 @@ public struct ActivityLists: Sendable {
         return ListSize(value: Int(estimate.rounded()), isEstimate: true, margin: margin)
     }
 
-    private func count(_ plan: Plan) async throws -> Int {
+    private func count(_ plan: QueryPlan) async throws -> Int {
         try await database.read { db in
             try Int.fetchOne(db, sql: plan.countSQL, arguments: StatementArguments(plan.arguments)) ?? 0
         }
@@ -307,7 +116,7 @@ public struct ActivityLists: Sendable {
 
     /// Reads up to `limit` candidates from the newest end, a chunk at a time; returns how
     /// many were read and how many passed the filters.
-    private func matches(_ plan: Plan, upTo limit: Int) async throws -> (read: Int, matched: Int) {
+    private func matches(_ plan: QueryPlan, upTo limit: Int) async throws -> (read: Int, matched: Int) {
         var cursor: ActivityCursor?
         var read = 0, matched = 0
         while read < limit {
@@ -322,7 +131,7 @@ public struct ActivityLists: Sendable {
     }
 
     /// The range cut into equal spans of its key, from the index's two ends.
-    private func slices(_ plan: Plan) async throws -> [Plan] {
+    private func slices(_ plan: QueryPlan) async throws -> [QueryPlan] {
         let bounds = try await database.read { db in
             try Row.fetchOne(db, sql: plan.boundsSQL, arguments: StatementArguments(plan.arguments))
                 .map { row in (row[0] as DatabaseValue, row[1] as DatabaseValue) }
@@ -355,7 +164,7 @@ public struct ActivityLists: Sendable {
     }
 
     /// One chunk of candidates in order, and those of them that pass the row filters.
-    private func candidatesAndRows(_ plan: Plan, after: ActivityCursor?,
+    private func candidatesAndRows(_ plan: QueryPlan, after: ActivityCursor?,
                                    limit: Int) async throws -> ([ActivityCursor], [Int64: UserSummary]) {
         try await database.read { db in
             let (sql, arguments) = plan.candidates(after: after, limit: limit)
@@ -369,7 +178,7 @@ public struct ActivityLists: Sendable {
         }
     }
 
-    private static func cursor(for user: UserSummary, plan: Plan) -> ActivityCursor {
+    private static func cursor(for user: UserSummary, plan: QueryPlan) -> ActivityCursor {
         switch plan.key {
         case "u.id": ActivityCursor(key: nil, id: user.id)
         case "u.created_at": ActivityCursor(key: user.createdAt, id: user.id)

@@ -1,0 +1,96 @@
+import Foundation
+import GRDB
+
+extension ActivityLists {
+    /// How a filter becomes queries.
+    struct QueryPlan: Sendable {
+        /// Ordered candidate ids and sort keys from one index, without the keyset condition.
+        let index: String
+        let key: String
+        var conditions: [String]
+        /// Conditions that need the row.
+        let rowFilters: [String]
+        var arguments: [String: DatabaseValue]
+
+        init(_ query: ActivityListQuery, now: Date) {
+            let filter = query.filter
+            let bucket = filter.bucket.condition(now: now)
+            let signUp = filter.signUpConditions
+            let indexed: [SQLCondition]
+            var rowFilters: [SQLCondition]
+            if filter.bucket == .never {
+                // Never active: one value of the last-active index, whose rows follow id order.
+                (index, key) = ("users_last_active_at", "u.id")
+                (indexed, rowFilters) = ([bucket], signUp)
+            } else if query.sort == .signUp {
+                (index, key) = ("users_created_at", "u.created_at")
+                (indexed, rowFilters) = (signUp, [bucket])
+            } else {
+                (index, key) = ("users_last_active_at", "u.last_active_at")
+                (indexed, rowFilters) = ([bucket], signUp)
+            }
+            rowFilters += filter.attributeConditions
+            conditions = indexed.map(\.sql)
+            self.rowFilters = rowFilters.map(\.sql)
+            arguments = (indexed + rowFilters).reduce(into: [:]) { all, condition in all.merge(condition.arguments) { $1 } }
+        }
+
+        func candidates(after: ActivityCursor?, limit: Int) -> (String, StatementArguments) {
+            var conditions = self.conditions
+            var arguments = self.arguments
+            if let after {
+                if key == "u.id" {
+                    conditions.append("u.id < :afterID")
+                } else {
+                    conditions.append("(\(key), u.id) < (:afterKey, :afterID)")
+                    arguments["afterKey"] = after.key.databaseValue
+                }
+                arguments["afterID"] = after.id.databaseValue
+            }
+            arguments["limit"] = limit.databaseValue
+            let sql = """
+                SELECT u.id, \(key == "u.id" ? "NULL" : key) FROM users u INDEXED BY \(index)
+                WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))
+                ORDER BY \(key) DESC, u.id DESC LIMIT :limit
+                """
+            return (sql, StatementArguments(arguments))
+        }
+
+        /// The rows of some candidates that pass the row filters.
+        func rows(ids: [Int64]) -> (String, StatementArguments) {
+            let arguments = self.arguments
+            let list = ids.map(String.init).joined(separator: ",")
+            let sql = """
+                SELECT \(UserSummary.columns) FROM users u
+                WHERE u.id IN (\(list))\(rowFilters.map { " AND " + $0 }.joined())
+                """
+            return (sql, StatementArguments(arguments))
+        }
+
+        /// The smallest and largest key of the candidate range, each from one end of the
+        /// index (MIN and MAX in one query would read the whole range).
+        var boundsSQL: String {
+            let range = "FROM users u INDEXED BY \(index) WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))"
+            return "SELECT (SELECT MIN(\(key)) \(range)), (SELECT MAX(\(key)) \(range))"
+        }
+
+        /// The same range narrowed to keys from `from` up to `to`, inside the range's own
+        /// bounds. A time slice replaces the bucket's bounds rather than adding to them:
+        /// SQLite seeks an index range on one pair of bounds and would read the rest of the
+        /// bucket for each slice. An id slice (the never-active) keeps `IS NULL` before it.
+        func slice(from: some DatabaseValueConvertible, to: some DatabaseValueConvertible, last: Bool) -> QueryPlan {
+            var narrowed = self
+            if key != "u.id" { narrowed.conditions = [] }
+            narrowed.conditions.append("\(key) >= :sliceFrom")
+            narrowed.conditions.append(last ? "\(key) <= :sliceTo" : "\(key) < :sliceTo")
+            narrowed.arguments["sliceFrom"] = from.databaseValue
+            narrowed.arguments["sliceTo"] = to.databaseValue
+            return narrowed
+        }
+
+        /// The candidate range's size, from the index alone.
+        var countSQL: String {
+            "SELECT COUNT(*) FROM users u INDEXED BY \(index) WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))"
+        }
+    }
+}
