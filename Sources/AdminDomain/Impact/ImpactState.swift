@@ -46,13 +46,14 @@ final class ImpactState: @unchecked Sendable {
             self.eventCursor = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM activity_events") ?? 0
             self.subscriptionCursor = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM subscriptions") ?? 0
             // Deliveries show the receipts the poller applied, up to its cursor, in the same snapshot.
-            self.receiptCursor = try Int64.fetchOne(db, sql: "SELECT last_receipt_id FROM panel_receipt_reader WHERE id = 1") ?? 0
-            let members = try Row.fetchCursor(db, sql: "SELECT user_id, arm, platform FROM panel_campaign_members WHERE campaign_id = ?",
-                                              arguments: [self.campaignID])
+            self.receiptCursor = try PanelReceiptReader.lastReceiptID(db)
+            let member = PanelCampaignMember.Columns.self
+            let members = try PanelCampaignMember.select(member.userID, member.arm, member.platform)
+                .filter(member.campaignID == self.campaignID).asRequest(of: Row.self).fetchCursor(db)
             while let row = try members.next() {
-                let arm = Self.armNames.firstIndex(of: row[1] as String) ?? 5
-                let platform = Self.platformNames.firstIndex(of: row[2] as String) ?? 3
-                self.members[row[0]] = UInt8(arm | platform << 3)
+                let arm = Self.armNames.firstIndex(of: row[member.arm] as String) ?? 5
+                let platform = Self.platformNames.firstIndex(of: row[member.platform] as String) ?? 3
+                self.members[row[member.userID]] = UInt8(arm | platform << 3)
                 self.sizes[arm][platform] += 1
             }
             for user in try Int64.fetchAll(db, sql: """
@@ -115,6 +116,7 @@ final class ImpactState: @unchecked Sendable {
                 }
             }
             let delivery = try db.cachedStatement(sql: "SELECT user_id, state FROM panel_deliveries WHERE id = ? AND campaign_id = ?")
+            let deliveryColumns = PanelDelivery.Columns.self
             let wentOut = Set(DeliveryState.wentOut.map(\.rawValue))
             while true {
                 let rows = try Row.fetchAll(db, sql: """
@@ -123,9 +125,10 @@ final class ImpactState: @unchecked Sendable {
                 for row in rows where (row[2] as String?) == "opened" {
                     // Counted as the receipt poller counts: a receipt for a push that never went out is not an open.
                     guard let (campaign, id) = ReceiptPoller.parse((row[1] as String?) ?? ""), campaign == self.campaignID,
-                          let found = try Row.fetchOne(delivery, arguments: [id, campaign]), wentOut.contains((found[1] as String?) ?? "")
+                          let found = try Row.fetchOne(delivery, arguments: [id, campaign]),
+                          wentOut.contains((found[deliveryColumns.state] as String?) ?? "")
                     else { continue }
-                    self.opened.insert(found[0])
+                    self.opened.insert(found[deliveryColumns.userID])
                 }
                 if let last = rows.last { self.receiptCursor = last[0] }
                 if rows.count < batch { break }
