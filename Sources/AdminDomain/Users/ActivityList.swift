@@ -173,7 +173,7 @@ public struct ActivityLists: Sendable {
             }
             arguments["limit"] = limit.databaseValue
             let sql = """
-                SELECT u.id, \(key == "u.id" ? "NULL" : key) FROM users u INDEXED BY \(index)
+                SELECT u.id AS id, \(key == "u.id" ? "NULL" : key) AS sort_key FROM users u INDEXED BY \(index)
                 WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))
                 ORDER BY \(key) DESC, u.id DESC LIMIT :limit
                 """
@@ -195,7 +195,7 @@ public struct ActivityLists: Sendable {
         /// index (MIN and MAX in one query would read the whole range).
         var boundsSQL: String {
             let range = "FROM users u INDEXED BY \(index) WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))"
-            return "SELECT (SELECT MIN(\(key)) \(range)), (SELECT MAX(\(key)) \(range))"
+            return "SELECT (SELECT MIN(\(key)) \(range)) AS low, (SELECT MAX(\(key)) \(range)) AS high"
         }
 
         /// The same range narrowed to keys from `from` up to `to`, inside the range's own
@@ -325,7 +325,7 @@ public struct ActivityLists: Sendable {
     private func slices(_ plan: Plan) async throws -> [Plan] {
         let bounds = try await database.read { db in
             try Row.fetchOne(db, sql: plan.boundsSQL, arguments: StatementArguments(plan.arguments))
-                .map { row in (row[0] as DatabaseValue, row[1] as DatabaseValue) }
+                .map { row in (row["low"] as DatabaseValue, row["high"] as DatabaseValue) }
         }
         guard let (low, high) = bounds else { return [plan] }
         if plan.key == "u.id", let low = Int64.fromDatabaseValue(low), let high = Int64.fromDatabaseValue(high) {
@@ -360,7 +360,7 @@ public struct ActivityLists: Sendable {
         try await database.read { db in
             let (sql, arguments) = plan.candidates(after: after, limit: limit)
             let chunk = try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-                ActivityCursor(key: try row.decode(atIndex: 1), id: try row.decode(atIndex: 0))
+                ActivityCursor(key: try row.decode(forColumn: "sort_key"), id: try row.decode(forColumn: "id"))
             }
             guard !chunk.isEmpty else { return ([], [:]) }
             let (rowSQL, rowArguments) = plan.rows(ids: chunk.map(\.id))
