@@ -1,18 +1,6 @@
 import Foundation
 import GRDB
 
-/// One row of the audit log as the browser shows it.
-public struct AuditRow: Sendable, Equatable {
-    public let id: Int64
-    public let at: String
-    public let actorEmail: String?
-    public let clientAddress: String?
-    public let action: String
-    /// As stored; `AuditTarget(stored:)` reads it.
-    public let target: String?
-    public let detail: String?
-}
-
 /// Filters for the audit log; every one is optional and they combine with AND.
 public struct AuditQuery: Sendable, Equatable {
     /// Actors whose email starts with this, in any case: an email typed whole is its own prefix.
@@ -98,10 +86,7 @@ extension AuditLog {
                 var all = arguments
                 _ = all.append(contentsOf: [limit])
                 let clause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-                return try Row.fetchAll(db, sql: "\(select) \(clause) ORDER BY id DESC LIMIT ?", arguments: all).map { row in
-                    AuditRow(id: row[0], at: row[1], actorEmail: row[2], clientAddress: row[3], action: row[4],
-                             target: row[5], detail: row[6])
-                }
+                return try AuditRow.fetchAll(db, sql: "\(select) \(clause) ORDER BY id DESC LIMIT ?", arguments: all)
             }
             guard !keys.isEmpty else { return try rows(others, otherArguments) }
             var merged: [AuditRow] = []

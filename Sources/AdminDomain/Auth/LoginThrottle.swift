@@ -111,15 +111,11 @@ public struct LoginThrottle: Sendable {
     private static func wait(_ keys: [(rule: Rule, key: String)], now: Date, in db: Database) throws -> TimeInterval {
         var wait: TimeInterval = 0
         for entry in keys {
-            guard let row = try Row.fetchOne(db, sql: "SELECT failures, last_failure_at, locked_until FROM panel_login_throttle WHERE key = ?",
-                                             arguments: [entry.key]),
-                  let last = SQLiteTime.date(row[1] as String)
-            else { continue }
-            let failures: Int = row[0]
-            if let lockedUntil = (row[2] as String?).flatMap(SQLiteTime.date) {
+            guard let row = try ThrottleEntry.fetchOne(db, key: entry.key), let last = SQLiteTime.date(row.lastFailureAt) else { continue }
+            if let lockedUntil = row.lockedUntil.flatMap(SQLiteTime.date) {
                 if lockedUntil > now { wait = max(wait, lockedUntil.timeIntervalSince(now)) }
             } else {
-                let readyAt = last.addingTimeInterval(delay(afterFailures: failures, rule: entry.rule))
+                let readyAt = last.addingTimeInterval(delay(afterFailures: row.failures, rule: entry.rule))
                 wait = max(wait, readyAt.timeIntervalSince(now))
             }
         }
@@ -152,15 +148,7 @@ public struct LoginThrottle: Sendable {
         let stamp = SQLiteTime.string(now)
         let stale = SQLiteTime.string(now.addingTimeInterval(-Self.lockDuration))
         return try await database.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                SELECT key, failures, last_failure_at, locked_until FROM panel_login_throttle
-                WHERE locked_until > ? OR (locked_until IS NULL AND last_failure_at > ?)
-                ORDER BY locked_until IS NULL, last_failure_at DESC LIMIT 500
-                """,
-                arguments: [stamp, stale]
-            ).map { ThrottleEntry(key: $0[0], failures: $0[1], lastFailureAt: $0[2], lockedUntil: $0[3]) }
+            try ThrottleEntry.inForce(now: stamp, staleBefore: stale).fetchAll(db)
         }
     }
 
@@ -221,27 +209,5 @@ public enum ThrottleDecision: Sendable, Equatable {
     /// Seconds to wait; 0 when the attempt may go ahead.
     public var retryAfter: Int {
         if case let .wait(seconds) = self { seconds } else { 0 }
-    }
-}
-
-/// One throttle count as the admin page lists it. `key` is "pair:email|address",
-/// "address:…" or "account:…", as typed by whoever tried.
-public struct ThrottleEntry: Sendable, Equatable {
-    public let key: String
-    public let failures: Int
-    public let lastFailureAt: String
-    public let lockedUntil: String?
-
-    /// The key in words: which email, from which address.
-    public var who: String {
-        let (kind, rest) = (key.prefix { $0 != ":" }, key.drop { $0 != ":" }.dropFirst())
-        switch kind {
-        case "pair":
-            let email = rest.prefix { $0 != "|" }
-            return "\(email) from \(rest.drop { $0 != "|" }.dropFirst())"
-        case "address": return "any account from \(rest)"
-        case "account": return "\(rest) from any address"
-        default: return key
-        }
     }
 }

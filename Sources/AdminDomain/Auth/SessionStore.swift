@@ -38,14 +38,9 @@ public struct SessionStore: Sendable {
         let token = Self.newToken()
         let created = SQLiteTime.string(now)
         let expires = SQLiteTime.string(now.addingTimeInterval(policy.absoluteTimeout))
-        try await database.write { db in
-            try db.execute(
-                sql: """
-                INSERT INTO panel_sessions (token_hash, admin_id, created_at, last_seen_at, expires_at, client_address, user_agent)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """,
-                arguments: [Self.hash(token), adminID, created, created, expires, clientAddress, userAgent.map { String($0.prefix(300)) }])
-        }
+        let session = PanelSession(tokenHash: Self.hash(token), adminID: adminID, createdAt: created, lastSeenAt: created,
+                                   expiresAt: expires, clientAddress: clientAddress, userAgent: userAgent.map { String($0.prefix(300)) })
+        try await database.write { db in try session.insert(db) }
         return token
     }
 
@@ -54,37 +49,18 @@ public struct SessionStore: Sendable {
     public func identity(forToken token: String, now: Date = Date()) async throws -> StaffIdentity? {
         guard SecureToken.isWellFormed(token) else { return nil }
         let tokenHash = Self.hash(token)
-        let row = try await database.read { db in
-            try Row.fetchOne(
-                db,
-                sql: """
-                SELECT s.last_seen_at, s.expires_at, a.id, a.email, a.role, a.disabled_at, t.confirmed_at IS NOT NULL,
-                       a.password_expires_at IS NOT NULL
-                FROM panel_sessions s JOIN panel_admins a ON a.id = s.admin_id
-                LEFT JOIN panel_two_factor t ON t.admin_id = a.id
-                WHERE s.token_hash = ?
-                """,
-                arguments: [tokenHash]
-            ).map { row in
-                (lastSeen: row[0] as String, expires: row[1] as String, adminID: row[2] as Int64,
-                 email: row[3] as String, role: row[4] as String, disabledAt: row[5] as String?, twoFactor: row[6] as Bool, oneTimePassword: row[7] as Bool)
-            }
-        }
-        guard let row,
-              let lastSeen = SQLiteTime.date(row.lastSeen), let expires = SQLiteTime.date(row.expires),
-              let role = Role(rawValue: row.role)
-        else { return nil }
+        let row = try await database.read { db in try SessionAccount.request(tokenHash: tokenHash).fetchOne(db) }
+        guard let row, let lastSeen = SQLiteTime.date(row.lastSeenAt), let expires = SQLiteTime.date(row.expiresAt) else { return nil }
         guard row.disabledAt == nil, now < expires, lastSeen > policy.idleCutoff(now: now) else {
             try await delete(token: token)
             return nil
         }
         if now.timeIntervalSince(lastSeen) >= Self.touchInterval {
-            try await database.write { db in
-                try db.execute(sql: "UPDATE panel_sessions SET last_seen_at = ? WHERE token_hash = ?",
-                               arguments: [SQLiteTime.string(now), tokenHash])
+            _ = try await database.write { db in
+                try PanelSession.filter(key: tokenHash).updateAll(db, PanelSession.Columns.lastSeenAt.set(to: SQLiteTime.string(now)))
             }
         }
-        return StaffIdentity(adminID: row.adminID, email: row.email, role: role, hasTwoFactor: row.twoFactor,
+        return StaffIdentity(adminID: row.adminID, email: row.email, role: row.role, hasTwoFactor: row.hasTwoFactor,
                              mustChangePassword: row.oneTimePassword)
     }
 
@@ -95,16 +71,10 @@ public struct SessionStore: Sendable {
     public func stillAllows(token: String, _ permission: Permission, now: Date = Date()) async throws -> Bool {
         guard SecureToken.isWellFormed(token) else { return false }
         let tokenHash = Self.hash(token)
-        let row = try await database.read { db in
-            try Row.fetchOne(db, sql: """
-                SELECT s.last_seen_at, s.expires_at, a.role, a.disabled_at IS NOT NULL
-                FROM panel_sessions s JOIN panel_admins a ON a.id = s.admin_id WHERE s.token_hash = ?
-                """, arguments: [tokenHash]).map { row in (row[0] as String, row[1] as String, row[2] as String, row[3] as Bool) }
-        }
-        guard let (lastSeen, expires, role, disabled) = row, !disabled,
-              let seen = SQLiteTime.date(lastSeen), let ends = SQLiteTime.date(expires), let known = Role(rawValue: role)
+        let row = try await database.read { db in try SessionAccount.request(tokenHash: tokenHash).fetchOne(db) }
+        guard let row, row.disabledAt == nil, let seen = SQLiteTime.date(row.lastSeenAt), let ends = SQLiteTime.date(row.expiresAt)
         else { return false }
-        return now < ends && seen > policy.idleCutoff(now: now) && known.may(permission)
+        return now < ends && seen > policy.idleCutoff(now: now) && row.role.may(permission)
     }
 
     /// The live sessions of one account, newest first; `isCurrent` marks the one holding `currentToken`.
@@ -113,18 +83,13 @@ public struct SessionStore: Sendable {
         let idleLimit = SQLiteTime.string(policy.idleCutoff(now: now))
         let stamp = SQLiteTime.string(now)
         return try await database.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                SELECT token_hash, created_at, last_seen_at, client_address, user_agent FROM panel_sessions
-                WHERE admin_id = ? AND expires_at > ? AND last_seen_at > ?
-                ORDER BY created_at DESC
-                """,
-                arguments: [adminID, stamp, idleLimit]
-            ).map { row in
-                SessionSummary(isCurrent: row[0] == currentHash, createdAt: row[1], lastSeenAt: row[2],
-                               clientAddress: row[3], userAgent: row[4])
-            }
+            try PanelSession.filter(PanelSession.Columns.adminID == adminID).live(now: stamp, idleCutoff: idleLimit)
+                .order(PanelSession.Columns.createdAt.desc)
+                .fetchAll(db)
+                .map { session in
+                    SessionSummary(isCurrent: session.tokenHash == currentHash, createdAt: session.createdAt, lastSeenAt: session.lastSeenAt,
+                                   clientAddress: session.clientAddress, userAgent: session.userAgent)
+                }
         }
     }
 

@@ -80,8 +80,8 @@ extension Audience {
                         progress: @escaping @Sendable (Double) async -> Void = { _ in }) async throws -> AudiencePreview {
         let started = ContinuousClock.now
         let (first, last) = try await database.read { db -> (Int64, Int64) in
-            let row = try Row.fetchOne(db, sql: "SELECT MIN(id), MAX(id) FROM users")
-            return ((row?[0] as Int64?) ?? 0, (row?[1] as Int64?) ?? -1)
+            let row = try Row.fetchOne(db, sql: "SELECT MIN(id) AS first, MAX(id) AS last FROM users")
+            return ((row?["first"] as Int64?) ?? 0, (row?["last"] as Int64?) ?? -1)
         }
         guard last >= first else { return AudiencePreview() }
         let span = (last - first) / Int64(max(1, ranges)) + 1
@@ -159,7 +159,7 @@ extension Audience {
             ORDER BY uid
             """
         let samples = """
-            SELECT u.id, CAST(d.platform AS TEXT), CAST(u.locale AS TEXT), CAST(u.timezone AS TEXT) \(from)
+            SELECT u.id AS id, CAST(d.platform AS TEXT) AS platform, CAST(u.locale AS TEXT) AS locale, CAST(u.timezone AS TEXT) AS timezone \(from)
               AND (\(reason)) = 'reachable' GROUP BY u.id ORDER BY u.id LIMIT \(AudiencePreview.sampleSize)
             """
         return PreviewSQL(rows: rows, samples: samples, arguments: arguments)
@@ -176,7 +176,8 @@ extension Audience {
             var part = tally.finish()
             if part.counts.reachableUsers > 0 {
                 part.samples = try Row.fetchAll(db, sql: sql.samples, arguments: bound).map {
-                    SampleRecipient(userID: $0[0], platform: ($0[1] as String?) ?? "", locale: ($0[2] as String?) ?? "", timeZone: ($0[3] as String?) ?? "")
+                    SampleRecipient(userID: $0["id"], platform: ($0["platform"] as String?) ?? "", locale: ($0["locale"] as String?) ?? "",
+                                    timeZone: ($0["timezone"] as String?) ?? "")
                 }
             }
             return part

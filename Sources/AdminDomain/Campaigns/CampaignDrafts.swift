@@ -48,11 +48,12 @@ extension Campaigns {
 
     @discardableResult
     private static func requireDraft(_ id: Int64, in db: Database, doing: String) throws -> String {
-        guard let row = try Row.fetchOne(db, sql: "SELECT status, title FROM panel_campaigns WHERE id = ? AND deleted_at IS NULL", arguments: [id]) else {
+        let campaign = CampaignRecord.Columns.self
+        guard let row = try CampaignRecord.select(campaign.status, campaign.title).filter(key: id).notDeleted().asRequest(of: Row.self).fetchOne(db) else {
             throw CampaignError("there is no campaign #\(id)")
         }
-        let status: Stored<CampaignStatus> = try row.decode(forColumn: "status")
+        let status: Stored<CampaignStatus> = try row.decode(forColumn: campaign.status)
         guard status.known == .draft else { throw CampaignError("campaign #\(id) is \(status), and only a draft can be \(doing)") }
-        return row["title"]
+        return row[campaign.title]
     }
 }

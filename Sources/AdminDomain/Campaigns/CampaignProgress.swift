@@ -46,21 +46,23 @@ public struct CampaignProgress: Sendable, Equatable, Codable {
     /// Counted from the `(campaign_id, state, receipt)` index, never from the table.
     static func fetch(_ id: Int64, in db: Database, now: Date) throws -> CampaignProgress {
         var progress = CampaignProgress()
-        if let row = try Row.fetchOne(db, sql: "SELECT CAST(status AS TEXT), status_detail, ignored_receipts FROM panel_campaigns WHERE id = ?", arguments: [id]) {
-            progress.status = (row[0] as String?) ?? ""
-            progress.detail = row[1]
-            progress.ignoredReceipts = row[2]
+        let campaign = CampaignRecord.Columns.self, delivery = PanelDelivery.Columns.self
+        if let row = try Row.fetchOne(db, sql: "SELECT CAST(status AS TEXT) AS status, status_detail, ignored_receipts FROM panel_campaigns WHERE id = ?",
+                                      arguments: [id]) {
+            progress.status = (row[campaign.status] as String?) ?? ""
+            progress.detail = row[campaign.statusDetail]
+            progress.ignoredReceipts = row[campaign.ignoredReceipts]
         }
         for row in try Row.fetchAll(db, sql: """
-            SELECT state, receipt, COUNT(*) FROM panel_deliveries INDEXED BY panel_deliveries_counts
+            SELECT state, receipt, COUNT(*) AS count FROM panel_deliveries INDEXED BY panel_deliveries_counts
             WHERE campaign_id = ? GROUP BY state, receipt
             """, arguments: [id]) {
-            let count: Int = row[2]
-            let receipt: Int = row[1]
+            let count: Int = row["count"]
+            let receipt: Int = row[delivery.receipt]
             progress.total += count
             if receipt >= 1 { progress.received += count }
             if receipt >= 2 { progress.opened += count }
-            switch DeliveryState(rawValue: row[0]) {
+            switch DeliveryState(rawValue: row[delivery.state]) {
             case .queued, .retry: progress.queued += count
             case .sending: progress.sending += count
             case .accepted: progress.accepted += count
@@ -87,9 +89,9 @@ public struct CampaignProgress: Sendable, Equatable, Codable {
         }
         if progress.failed > 0 {
             progress.failureReasons = try Row.fetchAll(db, sql: """
-                SELECT COALESCE(detail, 'no reason given'), COUNT(*) FROM panel_deliveries INDEXED BY panel_deliveries_counts
+                SELECT COALESCE(detail, 'no reason given') AS detail, COUNT(*) AS count FROM panel_deliveries INDEXED BY panel_deliveries_counts
                 WHERE campaign_id = ? AND state = ? GROUP BY 1 ORDER BY 2 DESC LIMIT 10
-                """, arguments: [id, DeliveryState.failed]).map { Reason(reason: $0[0], count: $0[1]) }
+                """, arguments: [id, DeliveryState.failed]).map { Reason(reason: $0[delivery.detail], count: $0["count"]) }
         }
         return progress
     }

@@ -49,43 +49,87 @@ public struct CampaignRecord: Sendable, Equatable, Identifiable {
 
     /// What the list and headings call it.
     public var displayName: String { name.map { $0.isEmpty ? title : $0 } ?? title }
-
-    enum Columns {
-        static let selection = """
-            c.id, c.title, c.body, c.deep_link, c.ttl_seconds, c.segment, c.template, c.per_second, c.status, c.status_detail,
-            a.email AS created_by, c.created_at, c.launched_at, c.finished_at, c.send_at, c.local_time,
-            c.audience_count, c.accepted_count, c.received_count, c.opened_count, c.name, c.ignored_receipts,
-            c.holdout_percent, c.goal, c.goal_days, c.test_percent, c.winner_wait_hours, c.winner, c.winner_at, c.winner_detail
-            """
-    }
 }
 
 // In an extension, so that the memberwise initialiser stays for tests.
-extension CampaignRecord {
-    init(row: Row) throws {
-        id = row["id"]
-        name = row["name"]
-        title = row["title"]
-        body = row["body"]
-        deepLink = row["deep_link"]
-        timeToLive = row["ttl_seconds"]
-        segment = (row["segment"] as String?).flatMap(CampaignSegment.fromStoredText)
-        template = row["template"]
-        perSecond = row["per_second"]
-        status = try row.decode(forColumn: "status")
-        statusDetail = row["status_detail"]
-        createdBy = row["created_by"]
-        createdAt = row["created_at"]
-        launchedAt = row["launched_at"]
-        finishedAt = row["finished_at"]
-        schedule = CampaignSchedule(sendAt: row["send_at"], localTime: row["local_time"])
-        totals = Totals(audience: row["audience_count"], accepted: row["accepted_count"], received: row["received_count"], opened: row["opened_count"],
-                        ignored: row["ignored_receipts"])
+extension CampaignRecord: FetchableRecord, TableRecord {
+    public static let databaseTableName = "panel_campaigns"
+
+    /// `panel_campaigns`' columns. The SQL that counts, claims and freezes names them in
+    /// text; these read its rows by name.
+    public enum Columns {
+        static let id = Column("id")
+        static let name = Column("name")
+        static let title = Column("title")
+        static let body = Column("body")
+        static let deepLink = Column("deep_link")
+        static let ttlSeconds = Column("ttl_seconds")
+        static let segment = Column("segment")
+        static let template = Column("template")
+        static let perSecond = Column("per_second")
+        static let status = Column("status")
+        static let statusDetail = Column("status_detail")
+        static let createdBy = Column("created_by")
+        static let createdAt = Column("created_at")
+        static let launchedAt = Column("launched_at")
+        static let sendAt = Column("send_at")
+        static let localTime = Column("local_time")
+        static let finishedAt = Column("finished_at")
+        static let deletedAt = Column("deleted_at")
+        static let materialisedUpTo = Column("materialised_up_to")
+        static let audienceCount = Column("audience_count")
+        static let acceptedCount = Column("accepted_count")
+        static let receivedCount = Column("received_count")
+        static let openedCount = Column("opened_count")
+        static let ignoredReceipts = Column("ignored_receipts")
+        static let holdoutPercent = Column("holdout_percent")
+        static let goal = Column("goal")
+        static let goalDays = Column("goal_days")
+        static let testPercent = Column("test_percent")
+        static let winnerWaitHours = Column("winner_wait_hours")
+        static let winner = Column("winner")
+        static let winnerAt = Column("winner_at")
+        static let winnerDetail = Column("winner_detail")
+        /// Not a column of the table: the creator's email, joined from `panel_admins`.
+        static let creatorEmail = Column("creator_email")
+    }
+
+    /// What a page needs; `created_by` is shown as its account's email (`withCreator()`).
+    public static var databaseSelection: [any SQLSelectable] {
+        [Columns.id, Columns.name, Columns.title, Columns.body, Columns.deepLink, Columns.ttlSeconds, Columns.segment, Columns.template,
+         Columns.perSecond, Columns.status, Columns.statusDetail, Columns.createdAt, Columns.launchedAt, Columns.finishedAt,
+         Columns.sendAt, Columns.localTime, Columns.audienceCount, Columns.acceptedCount, Columns.receivedCount, Columns.openedCount,
+         Columns.ignoredReceipts, Columns.holdoutPercent, Columns.goal, Columns.goalDays, Columns.testPercent, Columns.winnerWaitHours,
+         Columns.winner, Columns.winnerAt, Columns.winnerDetail]
+    }
+
+    /// `created_by` names no foreign key in the schema: an account deleted later leaves the campaign.
+    static let creator = belongsTo(Admin.self, using: ForeignKey([Columns.createdBy], to: [Admin.Columns.id]))
+
+    public init(row: Row) throws {
+        id = row[Columns.id]
+        name = row[Columns.name]
+        title = row[Columns.title]
+        body = row[Columns.body]
+        deepLink = row[Columns.deepLink]
+        timeToLive = row[Columns.ttlSeconds]
+        segment = (row[Columns.segment] as String?).flatMap(CampaignSegment.fromStoredText)
+        template = row[Columns.template]
+        perSecond = row[Columns.perSecond]
+        status = try row.decode(forColumn: Columns.status)
+        statusDetail = row[Columns.statusDetail]
+        createdBy = row[Columns.creatorEmail]
+        createdAt = row[Columns.createdAt]
+        launchedAt = row[Columns.launchedAt]
+        finishedAt = row[Columns.finishedAt]
+        schedule = CampaignSchedule(sendAt: row[Columns.sendAt], localTime: row[Columns.localTime])
+        totals = Totals(audience: row[Columns.audienceCount], accepted: row[Columns.acceptedCount], received: row[Columns.receivedCount],
+                        opened: row[Columns.openedCount], ignored: row[Columns.ignoredReceipts])
         // A goal this version does not know measures nothing rather than something else.
-        experiment = CampaignExperiment(holdoutPercent: row["holdout_percent"], goal: (row["goal"] as String?).flatMap(CampaignGoal.init(rawValue:)),
-                                        goalDays: row["goal_days"], testPercent: row["test_percent"], winnerWaitHours: row["winner_wait_hours"])
-        if let variant: Stored<MessageVariant> = try row.decode(forColumn: "winner") {
-            winner = Winner(variant: variant, at: row["winner_at"] ?? "", detail: row["winner_detail"] ?? "")
+        experiment = CampaignExperiment(holdoutPercent: row[Columns.holdoutPercent], goal: (row[Columns.goal] as String?).flatMap(CampaignGoal.init(rawValue:)),
+                                        goalDays: row[Columns.goalDays], testPercent: row[Columns.testPercent], winnerWaitHours: row[Columns.winnerWaitHours])
+        if let variant: Stored<MessageVariant> = try row.decode(forColumn: Columns.winner) {
+            winner = Winner(variant: variant, at: row[Columns.winnerAt] ?? "", detail: row[Columns.winnerDetail] ?? "")
         }
     }
 
@@ -93,12 +137,9 @@ extension CampaignRecord {
     static func withVariants(_ records: [CampaignRecord], in db: Database) throws -> [CampaignRecord] {
         guard !records.isEmpty else { return records }
         var byCampaign: [Int64: [VariantMessage]] = [:]
-        let ids = records.map { String($0.id) }.joined(separator: ",")
-        for row in try Row.fetchAll(db, sql: """
-            SELECT campaign_id, variant, title, body, template FROM panel_campaign_variants WHERE campaign_id IN (\(ids)) ORDER BY campaign_id, variant
-            """) {
-            guard let variant = MessageVariant(rawValue: row[1]) else { continue }
-            byCampaign[row[0], default: []].append(VariantMessage(variant: variant, title: row[2], body: row[3], template: row[4]))
+        for variant in try PanelCampaignVariant.filter(records.map(\.id).contains(PanelCampaignVariant.Columns.campaignID))
+            .order(PanelCampaignVariant.Columns.campaignID, PanelCampaignVariant.Columns.variant).fetchAll(db) {
+            byCampaign[variant.campaignID, default: []].append(variant.message)
         }
         return records.map { record in
             var record = record
@@ -108,47 +149,56 @@ extension CampaignRecord {
     }
 }
 
+extension DerivableRequest<CampaignRecord> {
+    /// Deleted drafts keep their row for the audit log's sake; no page lists them.
+    func notDeleted() -> Self {
+        filter(CampaignRecord.Columns.deletedAt == nil)
+    }
+
+    func withCreator() -> Self {
+        annotated(withOptional: CampaignRecord.creator.select(Admin.Columns.email.forKey(CampaignRecord.Columns.creatorEmail.name)))
+    }
+
+    func launched() -> Self {
+        filter(CampaignRecord.Columns.status != CampaignStatus.draft)
+    }
+}
+
 extension Campaigns {
     public func find(_ id: Int64) async throws -> CampaignRecord? {
         try await database.read { db in
-            try Row.fetchOne(db, sql: """
-                SELECT \(CampaignRecord.Columns.selection) FROM panel_campaigns c LEFT JOIN panel_admins a ON a.id = c.created_by
-                WHERE c.id = ? AND c.deleted_at IS NULL
-                """, arguments: [id]).map { try CampaignRecord.withVariants([CampaignRecord(row: $0)], in: db)[0] }
+            try CampaignRecord.filter(key: id).notDeleted().withCreator().fetchOne(db)
+                .map { try CampaignRecord.withVariants([$0], in: db)[0] }
         }
     }
 
     /// Newest first, `limit` at a time, before the campaign id `before`, with their
     /// running totals.
     public func list(before: Int64? = nil, status: CampaignStatus? = nil, limit: Int = 50) async throws -> [CampaignRecord] {
-        try await database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT \(CampaignRecord.Columns.selection) FROM panel_campaigns c LEFT JOIN panel_admins a ON a.id = c.created_by
-                WHERE c.id < ? AND c.deleted_at IS NULL AND (? IS NULL OR c.status = ?) ORDER BY c.id DESC LIMIT ?
-                """, arguments: [before ?? Int64.max, status, status, limit]).map(CampaignRecord.init)
-        }
+        var request = CampaignRecord.filter(CampaignRecord.Columns.id < (before ?? Int64.max)).notDeleted()
+        if let status { request = request.filter(CampaignRecord.Columns.status == status) }
+        let page = request.withCreator().order(CampaignRecord.Columns.id.desc).limit(limit)
+        return try await database.read { db in try page.fetchAll(db) }
     }
 
     /// Launched campaigns whose send time lies in `from..<to`, newest first: the dashboard's.
     public func launched(from: Date, to: Date, limit: Int = 20) async throws -> [CampaignRecord] {
-        try await database.read { db in
-            try CampaignRecord.withVariants(Row.fetchAll(db, sql: """
-                SELECT \(CampaignRecord.Columns.selection) FROM panel_campaigns c LEFT JOIN panel_admins a ON a.id = c.created_by
-                WHERE c.deleted_at IS NULL AND c.status <> ? AND c.launched_at >= ? AND c.launched_at < ? ORDER BY c.launched_at DESC, c.id DESC LIMIT ?
-                """, arguments: [CampaignStatus.draft, SQLiteTime.string(from), SQLiteTime.string(to), limit]).map(CampaignRecord.init), in: db)
-        }
+        let launchedAt = CampaignRecord.Columns.launchedAt
+        let request = CampaignRecord.all().notDeleted().launched()
+            .filter(launchedAt >= SQLiteTime.string(from) && launchedAt < SQLiteTime.string(to))
+            .withCreator().order(launchedAt.desc, CampaignRecord.Columns.id.desc).limit(limit)
+        return try await database.read { db in try CampaignRecord.withVariants(request.fetchAll(db), in: db) }
     }
 
     /// Campaigns with the same segment and title launched since `since`: sending the same
     /// thing to the same people twice in a week is usually a mistake.
     public func similarRecent(to campaign: CampaignRecord, since: Date) async throws -> [CampaignRecord] {
         guard let segment = campaign.segment else { return [] }
-        return try await database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT \(CampaignRecord.Columns.selection) FROM panel_campaigns c LEFT JOIN panel_admins a ON a.id = c.created_by
-                WHERE c.id <> ? AND c.title = ? AND c.segment = ? AND c.launched_at >= ? AND c.status <> ?
-                ORDER BY c.id DESC LIMIT 5
-                """, arguments: [campaign.id, campaign.title, segment.storedText, SQLiteTime.string(since), CampaignStatus.draft]).map(CampaignRecord.init)
-        }
+        let columns = CampaignRecord.Columns.self
+        let request = CampaignRecord.all().launched()
+            .filter(columns.id != campaign.id && columns.title == campaign.title && columns.segment == segment.storedText
+                    && columns.launchedAt >= SQLiteTime.string(since))
+            .withCreator().order(columns.id.desc).limit(5)
+        return try await database.read { db in try request.fetchAll(db) }
     }
 }

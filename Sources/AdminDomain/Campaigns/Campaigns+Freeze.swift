@@ -19,7 +19,7 @@ extension Campaigns {
         let started = clock.now
         let lastUser = try await database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 0 }
         var after = try await database.read { db in
-            try Int64.fetchOne(db, sql: "SELECT materialised_up_to FROM panel_campaigns WHERE id = ?", arguments: [id]) ?? 0
+            try CampaignRecord.select(CampaignRecord.Columns.materialisedUpTo, as: Int64.self).filter(key: id).fetchOne(db) ?? 0
         }
         let classify = try await classifyChunk(id, segment: segment, now: now)
         let write = FreezeWrite(campaign: id, audience: audience, now: now)
@@ -72,7 +72,9 @@ extension Campaigns {
                        1 + (SELECT COUNT(*) FROM panel_campaign_variants WHERE campaign_id = c.id) AS variants
                 FROM panel_campaigns c WHERE id = ?
                 """, arguments: [id])
-            return (row?["send_at"], row?["local_time"], [row?["holdout_percent"] ?? DatabaseValue(value: 0)!, row?["variants"] ?? DatabaseValue(value: 1)!, row?["test_percent"] ?? .null])
+            let campaign = CampaignRecord.Columns.self
+            return (row?[campaign.sendAt], row?[campaign.localTime],
+                    [row?[campaign.holdoutPercent] ?? DatabaseValue(value: 0)!, row?["variants"] ?? DatabaseValue(value: 1)!, row?[campaign.testPercent] ?? .null])
         }
         let sql = """
             SELECT json_group_array(json_array(did, uid, platform, due, arm)) FROM (

@@ -109,10 +109,9 @@ public struct Campaigns: Sendable {
         try db.execute(sql: """
             UPDATE panel_campaigns SET holdout_percent = ?, goal = ?, goal_days = ?, test_percent = ?, winner_wait_hours = ? WHERE id = ?
             """, arguments: [experiment.holdoutPercent, experiment.goal, experiment.goalDays, experiment.testPercent, experiment.winnerWaitHours, id])
-        try db.execute(sql: "DELETE FROM panel_campaign_variants WHERE campaign_id = ?", arguments: [id])
+        _ = try PanelCampaignVariant.filter(PanelCampaignVariant.Columns.campaignID == id).deleteAll(db)
         for variant in experiment.variants where variant.variant != .a {
-            try db.execute(sql: "INSERT INTO panel_campaign_variants (campaign_id, variant, title, body, template) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [id, variant.variant, variant.title, variant.body, variant.template])
+            try PanelCampaignVariant(campaignID: id, variant: variant.variant, title: variant.title, body: variant.body, template: variant.template).insert(db)
         }
     }
 
@@ -200,8 +199,8 @@ extension Campaigns {
     /// cap by then).
     private func materialiseStored(_ id: Int64, now: Date, stopping: @escaping @Sendable () -> Bool = { false }) async throws -> LaunchReport {
         let (stored, launchedAt) = try await database.read { db -> (String?, String?) in
-            let row = try Row.fetchOne(db, sql: "SELECT segment, launched_at FROM panel_campaigns WHERE id = ?", arguments: [id])
-            return (row?["segment"], row?["launched_at"])
+            let row = try CampaignRecord.select(CampaignRecord.Columns.segment, CampaignRecord.Columns.launchedAt).filter(key: id).asRequest(of: Row.self).fetchOne(db)
+            return (row?[CampaignRecord.Columns.segment], row?[CampaignRecord.Columns.launchedAt])
         }
         guard let segment = stored.flatMap(CampaignSegment.fromStoredText) else {
             _ = try await database.write { db in

@@ -72,8 +72,9 @@ public struct DeliveryOutbox: Sendable {
     /// The campaigns being sent, with their throttle (pushes a second; nil: none of their own).
     public func sendingCampaigns() async throws -> [(id: Int64, perSecond: Int?)] {
         try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, per_second FROM panel_campaigns WHERE status = ? ORDER BY id", arguments: [CampaignStatus.sending])
-                .map { ($0[0], $0[1]) }
+            let columns = CampaignRecord.Columns.self
+            return try CampaignRecord.select(columns.id, columns.perSecond).filter(columns.status == CampaignStatus.sending).order(columns.id)
+                .asRequest(of: Row.self).fetchAll(db).map { ($0[columns.id], $0[columns.perSecond]) }
         }
     }
 
@@ -114,6 +115,8 @@ public struct DeliveryOutbox: Sendable {
             let move = try db.cachedStatement(sql: """
                 UPDATE panel_deliveries SET state = ?, attempts = attempts + ?, detail = COALESCE(?, detail), updated_at = ? WHERE id = ?
                 """)
+            // Read by name: a look-up among six columns, nothing beside the claim's writes.
+            let delivery = PanelDelivery.Columns.self, message = CampaignRecord.Columns.self
             var rows: [Row] = []
             var settledUnsent: Set<Int64> = []
             for (campaign, allowed) in wanted where rows.count < limit {
@@ -122,12 +125,12 @@ public struct DeliveryOutbox: Sendable {
                 for row in try Row.fetchAll(candidates, arguments: [campaign, at, min(limit - rows.count, allowed)]) {
                     // One at a time, so that a user's row in one campaign sees the row of
                     // another campaign this same claim already took.
-                    let others = try Int.fetchOne(capCount, arguments: [row["user_id"], capSince, campaign]) ?? 0
+                    let others = try Int.fetchOne(capCount, arguments: [row[delivery.userID], capSince, campaign]) ?? 0
                     if others >= cap {
-                        try move.execute(arguments: [DeliveryState.capped, 0, "frequency cap: \(others) campaign pushes in the window", at, row["id"]])
+                        try move.execute(arguments: [DeliveryState.capped, 0, "frequency cap: \(others) campaign pushes in the window", at, row[delivery.id]])
                         settledUnsent.insert(campaign)
                     } else {
-                        try move.execute(arguments: [DeliveryState.sending, 1, nil, at, row["id"]])
+                        try move.execute(arguments: [DeliveryState.sending, 1, nil, at, row[delivery.id]])
                         rows.append(row)
                     }
                 }
@@ -137,10 +140,10 @@ public struct DeliveryOutbox: Sendable {
             var claimed: [ClaimedDelivery] = []
             var content: [String: Row] = [:]
             for row in rows {
-                let campaignID: Int64 = row["campaign_id"]
-                let deviceID: Int64 = row["device_id"]
+                let campaignID: Int64 = row[delivery.campaignID]
+                let deviceID: Int64 = row[delivery.deviceID]
                 // A delivery without a variant is the campaign's own message (launched before variants).
-                let variant = (row["variant"] as String?).flatMap(MessageVariant.init(rawValue:)) ?? .a
+                let variant = (row[delivery.variant] as String?).flatMap(MessageVariant.init(rawValue:)) ?? .a
                 let key = "\(campaignID)/\(variant.rawValue)"
                 if content[key] == nil {
                     content[key] = try Row.fetchOne(db, sql: variant == .a
@@ -155,15 +158,15 @@ public struct DeliveryOutbox: Sendable {
                       let token: String = try device.decode(forColumn: "push_token"), !token.isEmpty
                 else {
                     try db.execute(sql: "UPDATE panel_deliveries SET state = ?, detail = 'the device has no push token any more', updated_at = ? WHERE id = ?",
-                                   arguments: [DeliveryState.failed, at, row["id"]])
+                                   arguments: [DeliveryState.failed, at, row[delivery.id]])
                     settledUnsent.insert(campaignID)
                     continue
                 }
                 claimed.append(ClaimedDelivery(
-                    rowID: row["id"], campaignID: campaignID, deviceID: deviceID, userID: row["user_id"],
-                    attempt: row["attempts"], token: token,
+                    rowID: row[delivery.id], campaignID: campaignID, deviceID: deviceID, userID: row[delivery.userID],
+                    attempt: row[delivery.attempts], token: token,
                     platform: try device.decode(forColumn: "platform"), provider: try device.decode(forColumn: "push_provider"),
-                    title: campaign["title"], body: campaign["body"], deepLink: campaign["deep_link"], timeToLive: campaign["ttl_seconds"], template: campaign["template"],
+                    title: campaign[message.title], body: campaign[message.body], deepLink: campaign[message.deepLink], timeToLive: campaign[message.ttlSeconds], template: campaign[message.template],
                     variant: variant))
             }
             // The last of a campaign may have settled here, unsent.
@@ -224,8 +227,10 @@ public struct DeliveryOutbox: Sendable {
     public func counts(campaign id: Int64) async throws -> [DeliveryState: Int] {
         try await database.read { db in
             var counts: [DeliveryState: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) FROM panel_deliveries INDEXED BY panel_deliveries_counts WHERE campaign_id = ? GROUP BY state", arguments: [id]) {
-                if let state = DeliveryState(rawValue: row[0]) { counts[state] = row[1] }
+            for row in try Row.fetchAll(db, sql: """
+                SELECT state, COUNT(*) AS count FROM panel_deliveries INDEXED BY panel_deliveries_counts WHERE campaign_id = ? GROUP BY state
+                """, arguments: [id]) {
+                if let state = DeliveryState(rawValue: row[PanelDelivery.Columns.state]) { counts[state] = row["count"] }
             }
             return counts
         }

@@ -41,20 +41,17 @@ public struct ReceiptPoller: Sendable {
                     guard let (campaign, row) = Self.parse(receipt.deliveryID),
                           let delivery = try Row.fetchOne(current, arguments: [row, campaign])
                     else { continue }
-                    let state: Stored<DeliveryState> = try delivery.decode(forColumn: "state")
+                    let state: Stored<DeliveryState> = try delivery.decode(forColumn: PanelDelivery.Columns.state)
                     guard let known = state.known, counting.contains(known) else {
                         try ignored.execute(arguments: [campaign])
                         continue
                     }
-                    let was: Int = delivery["receipt"]
+                    let was: Int = delivery[PanelDelivery.Columns.receipt]
                     guard was < receipt.level else { continue }
                     try mark.execute(arguments: [receipt.level, row])
                     try totals.execute(arguments: [was == 0 ? 1 : 0, receipt.level == 2 ? 1 : 0, campaign])
                 }
-                try db.execute(sql: """
-                    INSERT INTO panel_receipt_reader (id, last_receipt_id) VALUES (1, ?)
-                    ON CONFLICT (id) DO UPDATE SET last_receipt_id = excluded.last_receipt_id
-                    """, arguments: [last.id])
+                try PanelReceiptReader(lastReceiptID: last.id).upsert(db)
             }
             if batch.count < batchSize { return read }
         }
@@ -71,12 +68,12 @@ public struct ReceiptPoller: Sendable {
     private func readBatch() async throws -> [Receipt] {
         let limit = batchSize
         return try await database.read { db in
-            let after = try Int64.fetchOne(db, sql: "SELECT last_receipt_id FROM panel_receipt_reader WHERE id = 1") ?? 0
+            let after = try PanelReceiptReader.lastReceiptID(db)
             return try Row.fetchAll(db, sql: """
-                SELECT id, CAST(delivery_id AS TEXT), CAST(event AS TEXT) FROM push_receipts
+                SELECT id, CAST(delivery_id AS TEXT) AS delivery_id, CAST(event AS TEXT) AS event FROM push_receipts
                 WHERE id > ? ORDER BY id LIMIT ?
                 """, arguments: [after, limit]).map { row in
-                Receipt(id: row[0], deliveryID: (row[1] as String?) ?? "", level: Self.level((row[2] as String?) ?? ""))
+                Receipt(id: row["id"], deliveryID: (row["delivery_id"] as String?) ?? "", level: Self.level((row["event"] as String?) ?? ""))
             }
         }
     }

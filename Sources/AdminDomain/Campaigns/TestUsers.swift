@@ -33,11 +33,12 @@ public struct TestUsers: Sendable {
         let reachable = "(SELECT COUNT(*) \(from) AND (\(testAudience.classification(now: Date()).sql)) = 'reachable')"
         return try await database.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT t.user_id, CAST(x.email AS TEXT) AS email, a.email AS added_by, t.added_at, \(reachable) AS reachable
+                SELECT t.user_id, CAST(x.email AS TEXT) AS email, a.email AS added_by_email, t.added_at, \(reachable) AS reachable
                 FROM panel_test_users t JOIN users x ON x.id = t.user_id LEFT JOIN panel_admins a ON a.id = t.added_by
                 ORDER BY x.email LIMIT 200
                 """, arguments: StatementArguments(arguments)).map {
-                Entry(userID: $0["user_id"], email: $0["email"] ?? "", addedBy: $0["added_by"], addedAt: $0["added_at"], reachableDevices: $0["reachable"])
+                Entry(userID: $0[PanelTestUser.Columns.userID], email: $0["email"] ?? "", addedBy: $0["added_by_email"],
+                      addedAt: $0[PanelTestUser.Columns.addedAt], reachableDevices: $0["reachable"])
             }
         }
     }
@@ -53,9 +54,8 @@ public struct TestUsers: Sendable {
             guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE email = ? COLLATE NOCASE", arguments: [String(typed.prefix(320))]) else {
                 throw CampaignError("no app user has the email \(typed.prefix(320)): nobody was added")
             }
-            try db.execute(sql: "INSERT INTO panel_test_users (user_id, added_by, added_at) VALUES (?, ?, ?) ON CONFLICT (user_id) DO NOTHING",
-                           arguments: [id, actor.identity?.adminID, SQLiteTime.string(now)])
-            guard db.changesCount == 1 else { throw CampaignError("\(typed.prefix(320)) is a test user already") }
+            guard try !PanelTestUser.exists(db, key: id) else { throw CampaignError("\(typed.prefix(320)) is a test user already") }
+            try PanelTestUser(userID: id, addedBy: actor.identity?.adminID, addedAt: SQLiteTime.string(now)).insert(db)
             try AuditLog.insert(actor.entry(.testUserAdded, target: "user:\(id)", detail: nil), now: now, in: db)
             return id
         }
@@ -63,8 +63,7 @@ public struct TestUsers: Sendable {
 
     public func remove(userID: Int64, by actor: Actor, now: Date = Date()) async throws {
         try await database.write { db in
-            try db.execute(sql: "DELETE FROM panel_test_users WHERE user_id = ?", arguments: [userID])
-            guard db.changesCount == 1 else { throw CampaignError("user #\(userID) is not a test user") }
+            guard try PanelTestUser.deleteOne(db, key: userID) else { throw CampaignError("user #\(userID) is not a test user") }
             try AuditLog.insert(actor.entry(.testUserRemoved, target: "user:\(userID)", detail: nil), now: now, in: db)
         }
     }
@@ -88,7 +87,7 @@ public struct TestUsers: Sendable {
                 if status.known?.isEnded ?? true {
                     return ("campaign #\(campaign.id) is \(status): test sends are for campaigns still to come", [])
                 }
-                guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM panel_test_users WHERE user_id = ?)", arguments: [userID]) == true else {
+                guard try PanelTestUser.exists(db, key: userID) else {
                     return ("that user is not on the test users list", [])
                 }
                 if let admin = actor.identity?.adminID {

@@ -256,11 +256,11 @@ enum PanelMigrations {
     static func migrate(_ writer: some DatabaseWriter) throws {
         try writer.write { db in
             try db.execute(sql: "CREATE TABLE IF NOT EXISTS panel_schema_version (version INTEGER NOT NULL)")
-            let current = try Int.fetchOne(db, sql: "SELECT MAX(version) FROM panel_schema_version") ?? 0
+            let current = try PanelSchemaVersion.current(db)
             for step in steps where step.version > current {
                 try db.execute(sql: step.sql)
                 try afterStep(step.version, in: db)
-                try db.execute(sql: "INSERT INTO panel_schema_version (version) VALUES (?)", arguments: [step.version])
+                try PanelSchemaVersion(version: step.version).insert(db)
             }
         }
     }

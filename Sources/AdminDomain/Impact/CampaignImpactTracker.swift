@@ -47,7 +47,7 @@ public actor CampaignImpactTracker {
 
     static func stored(_ id: Int64, in database: PanelDatabase) async throws -> CampaignImpact? {
         guard let text = try await database.read({ db in
-            try String.fetchOne(db, sql: "SELECT report FROM panel_campaign_reports WHERE campaign_id = ?", arguments: [id])
+            try PanelCampaignReport.fetchOne(db, key: id)?.report
         }) else { return nil }
         return try? JSONDecoder().decode(CampaignImpact.self, from: Data(text.utf8))
     }
@@ -63,6 +63,7 @@ public actor CampaignImpactTracker {
     }
 
     private func refreshAll(now: Date) async throws {
+        let campaign = CampaignRecord.Columns.self
         let open = try await database.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT c.id, c.goal, c.goal_days, c.send_at, c.launched_at FROM panel_campaigns c
@@ -70,7 +71,9 @@ public actor CampaignImpactTracker {
                   AND NOT EXISTS (SELECT 1 FROM panel_campaign_reports r WHERE r.campaign_id = c.id)
                   AND EXISTS (SELECT 1 FROM panel_campaign_members m WHERE m.campaign_id = c.id)
                 """, arguments: [CampaignStatus.sending, CampaignStatus.paused, CampaignStatus.cancelled, CampaignStatus.finished])
-                .map { row -> (id: Int64, goal: String?, days: Int, sendAt: String?, launchedAt: String?) in (row[0], row[1], row[2], row[3], row[4]) }
+                .map { row -> (id: Int64, goal: String?, days: Int, sendAt: String?, launchedAt: String?) in
+                    (row[campaign.id], row[campaign.goal], row[campaign.goalDays], row[campaign.sendAt], row[campaign.launchedAt])
+                }
         }
         let tracked = Set(open.map(\.id))
         for id in states.keys where !tracked.contains(id) { states[id] = nil }
@@ -103,8 +106,7 @@ public actor CampaignImpactTracker {
     private func keep(_ report: CampaignImpact) async throws {
         let text = String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
         try await database.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO panel_campaign_reports (campaign_id, as_of, report) VALUES (?, ?, ?)",
-                           arguments: [report.campaignID, SQLiteTime.string(report.asOf), text])
+            try PanelCampaignReport(campaignID: report.campaignID, asOf: SQLiteTime.string(report.asOf), report: text).insert(db, onConflict: .replace)
         }
     }
 

@@ -36,9 +36,10 @@ extension Campaigns {
         let at = SQLiteTime.string(now), zone = defaultTimeZone
         while true {
             let count = try await database.write { db -> Int in
-                guard let row = try Row.fetchOne(db, sql: "SELECT winner, local_time, status FROM panel_campaigns WHERE id = ?", arguments: [id]),
-                      let winner = row["winner"] as String?,
-                      let status = Stored<CampaignStatus>.fromDatabaseValue(row["status"] as DatabaseValue)?.known, !status.isEnded
+                let campaign = CampaignRecord.Columns.self
+                guard let row = try CampaignRecord.select(campaign.winner, campaign.localTime, campaign.status).filter(key: id).asRequest(of: Row.self).fetchOne(db),
+                      let winner = row[campaign.winner] as String?,
+                      let status = Stored<CampaignStatus>.fromDatabaseValue(row[campaign.status] as DatabaseValue)?.known, !status.isEnded
                 else { return 0 }
                 try db.execute(sql: """
                     UPDATE panel_deliveries SET variant = ?, due_at = COALESCE(
@@ -46,7 +47,7 @@ extension Campaigns {
                        LEFT JOIN notification_settings s ON s.user_id = u.id WHERE u.id = panel_deliveries.user_id), ?)
                     WHERE id IN (SELECT id FROM panel_deliveries INDEXED BY panel_deliveries_due
                                  WHERE campaign_id = ? AND state IN (\(DeliveryState.sql(DeliveryState.waiting))) AND due_at = ? LIMIT 5000)
-                    """, arguments: [winner, at, row["local_time"] as String?, zone, at, id, Self.heldForWinner])
+                    """, arguments: [winner, at, row[campaign.localTime] as String?, zone, at, id, Self.heldForWinner])
                 return db.changesCount
             }
             released += count

@@ -57,7 +57,6 @@ public enum DeadTokens {
 
     /// Whether this token is known dead, by its hash's primary key.
     static func known(token: String, in db: Database) throws -> Known? {
-        try Row.fetchOne(db, sql: "SELECT reason, recorded_at FROM panel_dead_tokens WHERE token_sha256 = ?",
-                         arguments: [hash(token)]).map { Known(reason: $0[0], recordedAt: $0[1]) }
+        try PanelDeadToken.fetchOne(db, key: hash(token)).map { Known(reason: $0.reason, recordedAt: $0.recordedAt) }
     }
 }

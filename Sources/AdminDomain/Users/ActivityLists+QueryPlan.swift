@@ -49,7 +49,7 @@ extension ActivityLists {
             }
             arguments["limit"] = limit.databaseValue
             let sql = """
-                SELECT u.id, \(key == "u.id" ? "NULL" : key) FROM users u INDEXED BY \(index)
+                SELECT u.id AS id, \(key == "u.id" ? "NULL" : key) AS sort_key FROM users u INDEXED BY \(index)
                 WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))
                 ORDER BY \(key) DESC, u.id DESC LIMIT :limit
                 """
@@ -71,7 +71,7 @@ extension ActivityLists {
         /// index (MIN and MAX in one query would read the whole range).
         var boundsSQL: String {
             let range = "FROM users u INDEXED BY \(index) WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))"
-            return "SELECT (SELECT MIN(\(key)) \(range)), (SELECT MAX(\(key)) \(range))"
+            return "SELECT (SELECT MIN(\(key)) \(range)) AS low, (SELECT MAX(\(key)) \(range)) AS high"
         }
 
         /// The same range narrowed to keys from `from` up to `to`, inside the range's own

@@ -134,7 +134,7 @@ public struct ActivityLists: Sendable {
     private func slices(_ plan: QueryPlan) async throws -> [QueryPlan] {
         let bounds = try await database.read { db in
             try Row.fetchOne(db, sql: plan.boundsSQL, arguments: StatementArguments(plan.arguments))
-                .map { row in (row[0] as DatabaseValue, row[1] as DatabaseValue) }
+                .map { row in (row["low"] as DatabaseValue, row["high"] as DatabaseValue) }
         }
         guard let (low, high) = bounds else { return [plan] }
         if plan.key == "u.id", let low = Int64.fromDatabaseValue(low), let high = Int64.fromDatabaseValue(high) {
@@ -169,7 +169,7 @@ public struct ActivityLists: Sendable {
         try await database.read { db in
             let (sql, arguments) = plan.candidates(after: after, limit: limit)
             let chunk = try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-                ActivityCursor(key: try row.decode(atIndex: 1), id: try row.decode(atIndex: 0))
+                ActivityCursor(key: try row.decode(forColumn: "sort_key"), id: try row.decode(forColumn: "id"))
             }
             guard !chunk.isEmpty else { return ([], [:]) }
             let (rowSQL, rowArguments) = plan.rows(ids: chunk.map(\.id))

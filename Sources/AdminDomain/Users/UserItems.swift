@@ -94,7 +94,7 @@ public struct UserItems: Sendable {
         } else {
             let (sql, arguments) = Self.orderQuery(userID: userID, calendar: calendar, filter: filter)
             order = try await database.read { db in
-                try Row.fetchAll(db, sql: sql, arguments: arguments).map { Cursor(nearness: try $0.decode(atIndex: 1), id: try $0.decode(atIndex: 0)) }
+                try Row.fetchAll(db, sql: sql, arguments: arguments).map { Cursor(nearness: try $0.decode(forColumn: "nearness"), id: try $0.decode(forColumn: "id")) }
             }
             await cache?.keep(order, for: key, now: now)
         }

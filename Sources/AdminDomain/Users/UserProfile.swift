@@ -185,13 +185,14 @@ public struct UserProfile: Sendable {
                                calendar: UserCalendar) throws -> StatusCounts {
         let consumed = table == "food_items" ? "consumed_at" : "NULL"
         let row = try Row.fetchOne(db, sql: """
-            SELECT COALESCE(SUM(\(consumed) IS NULL AND expiry_date < :today), 0),
-                   COALESCE(SUM(\(consumed) IS NULL AND expiry_date >= :today AND expiry_date <= :soon), 0),
-                   COALESCE(SUM(\(consumed) IS NULL AND expiry_date > :soon), 0),
-                   COALESCE(SUM(\(consumed) IS NOT NULL), 0)
+            SELECT COALESCE(SUM(\(consumed) IS NULL AND expiry_date < :today), 0) AS expired,
+                   COALESCE(SUM(\(consumed) IS NULL AND expiry_date >= :today AND expiry_date <= :soon), 0) AS expiring_soon,
+                   COALESCE(SUM(\(consumed) IS NULL AND expiry_date > :soon), 0) AS safe,
+                   COALESCE(SUM(\(consumed) IS NOT NULL), 0) AS consumed
             FROM \(table) INDEXED BY \(index) WHERE user_id = :user AND deleted_at IS NULL
             """, arguments: ["today": calendar.todayString, "soon": calendar.soonLimitString, "user": userID])
-        return StatusCounts(expired: (try row?.decode(atIndex: 0) ?? 0), expiringSoon: (try row?.decode(atIndex: 1) ?? 0), safe: (try row?.decode(atIndex: 2) ?? 0), consumed: (try row?.decode(atIndex: 3) ?? 0))
+        return StatusCounts(expired: (try row?.decode(forColumn: "expired") ?? 0), expiringSoon: (try row?.decode(forColumn: "expiring_soon") ?? 0),
+                            safe: (try row?.decode(forColumn: "safe") ?? 0), consumed: (try row?.decode(forColumn: "consumed") ?? 0))
     }
 
     private static func devices(_ db: Database, userID: Int64) throws -> [Device] {
@@ -210,39 +211,44 @@ public struct UserProfile: Sendable {
 
     private static func settings(_ db: Database, userID: Int64) throws -> Settings? {
         try Row.fetchOne(db, sql: """
-            SELECT CAST(push_enabled AS INTEGER) <> 0, CAST(food_reminders AS INTEGER) <> 0,
-                   CAST(document_reminders AS INTEGER) <> 0, CAST(marketing_opt_in AS INTEGER) <> 0,
+            SELECT CAST(push_enabled AS INTEGER) <> 0 AS push_enabled, CAST(food_reminders AS INTEGER) <> 0 AS food_reminders,
+                   CAST(document_reminders AS INTEGER) <> 0 AS document_reminders, CAST(marketing_opt_in AS INTEGER) <> 0 AS marketing_opt_in,
                    reminder_days, daily_time, quiet_start, quiet_end
             FROM notification_settings WHERE user_id = ?
             """, arguments: [userID]).map { row in
-            Settings(pushEnabled: try row.decode(atIndex: 0), foodReminders: try row.decode(atIndex: 1), documentReminders: try row.decode(atIndex: 2), marketingOptIn: try row.decode(atIndex: 3),
-                     reminderDays: try row.decode(atIndex: 4), dailyTime: try row.decode(atIndex: 5), quietHours: QuietHours(start: row[6], end: row[7]))
+            Settings(pushEnabled: try row.decode(forColumn: "push_enabled"), foodReminders: try row.decode(forColumn: "food_reminders"),
+                     documentReminders: try row.decode(forColumn: "document_reminders"), marketingOptIn: try row.decode(forColumn: "marketing_opt_in"),
+                     reminderDays: try row.decode(forColumn: "reminder_days"), dailyTime: try row.decode(forColumn: "daily_time"),
+                     quietHours: QuietHours(start: row["quiet_start"], end: row["quiet_end"]))
         }
     }
 
     private static func subscriptions(_ db: Database, userID: Int64) throws -> [Subscription] {
         try Row.fetchAll(db, sql: """
-            SELECT plan_type, status, store, CAST(price_cents AS INTEGER), currency, started_at, current_period_end, cancelled_at
+            SELECT plan_type, status, store, CAST(price_cents AS INTEGER) AS price_cents, currency, started_at, current_period_end, cancelled_at
             FROM subscriptions INDEXED BY subscriptions_user WHERE user_id = ? ORDER BY started_at DESC LIMIT 50
             """, arguments: [userID]).map { row in
-            Subscription(planType: try row.decode(atIndex: 0), status: try row.decode(atIndex: 1), store: try row.decode(atIndex: 2), priceCents: try row.decode(atIndex: 3), currency: try row.decode(atIndex: 4),
-                         startedAt: try row.decode(atIndex: 5), currentPeriodEnd: try row.decode(atIndex: 6), cancelledAt: try row.decode(atIndex: 7))
+            Subscription(planType: try row.decode(forColumn: "plan_type"), status: try row.decode(forColumn: "status"), store: try row.decode(forColumn: "store"),
+                         priceCents: try row.decode(forColumn: "price_cents"), currency: try row.decode(forColumn: "currency"),
+                         startedAt: try row.decode(forColumn: "started_at"), currentPeriodEnd: try row.decode(forColumn: "current_period_end"),
+                         cancelledAt: try row.decode(forColumn: "cancelled_at"))
         }
     }
 
     private static func reminderCounts(_ db: Database, userID: Int64) throws -> ReminderCounts {
         let row = try Row.fetchOne(db, sql: """
-            SELECT COALESCE(SUM(status = :scheduled), 0), COALESCE(SUM(status = :sent), 0),
-                   COUNT(opened_at), COALESCE(SUM(status = :failed), 0)
+            SELECT COALESCE(SUM(status = :scheduled), 0) AS scheduled, COALESCE(SUM(status = :sent), 0) AS sent,
+                   COUNT(opened_at) AS opened, COALESCE(SUM(status = :failed), 0) AS failed
             FROM reminders INDEXED BY reminders_user WHERE user_id = :user
             """, arguments: ["scheduled": ReminderStatus.scheduled, "sent": ReminderStatus.sent, "failed": ReminderStatus.failed,
                              "user": userID])
-        return ReminderCounts(scheduled: (try row?.decode(atIndex: 0) ?? 0), sent: (try row?.decode(atIndex: 1) ?? 0), opened: (try row?.decode(atIndex: 2) ?? 0), failed: (try row?.decode(atIndex: 3) ?? 0))
+        return ReminderCounts(scheduled: (try row?.decode(forColumn: "scheduled") ?? 0), sent: (try row?.decode(forColumn: "sent") ?? 0),
+                              opened: (try row?.decode(forColumn: "opened") ?? 0), failed: (try row?.decode(forColumn: "failed") ?? 0))
     }
 
     private static func reminders(_ db: Database, userID: Int64) throws -> [Reminder] {
         try Row.fetchAll(db, sql: """
-            SELECT r.item_kind, CASE r.item_kind WHEN :food THEN f.name ELSE d.title END, CAST(r.days_before AS INTEGER),
+            SELECT r.item_kind, CASE r.item_kind WHEN :food THEN f.name ELSE d.title END AS item_name, CAST(r.days_before AS INTEGER) AS days_before,
                    r.scheduled_for,
                    r.status, r.sent_at, r.opened_at
             FROM reminders r INDEXED BY reminders_user
@@ -250,8 +256,9 @@ public struct UserProfile: Sendable {
             LEFT JOIN documents d ON r.item_kind = :document AND d.id = r.item_id
             WHERE r.user_id = :user ORDER BY r.scheduled_for DESC LIMIT :limit
             """, arguments: ["food": ItemKind.food, "document": ItemKind.document, "user": userID, "limit": recentCount]).map { row in
-            Reminder(itemKind: try row.decode(atIndex: 0), itemName: try row.decode(atIndex: 1), daysBefore: try row.decode(atIndex: 2), scheduledFor: try row.decode(atIndex: 3), status: try row.decode(atIndex: 4),
-                     sentAt: try row.decode(atIndex: 5), openedAt: try row.decode(atIndex: 6))
+            Reminder(itemKind: try row.decode(forColumn: "item_kind"), itemName: try row.decode(forColumn: "item_name"),
+                     daysBefore: try row.decode(forColumn: "days_before"), scheduledFor: try row.decode(forColumn: "scheduled_for"),
+                     status: try row.decode(forColumn: "status"), sentAt: try row.decode(forColumn: "sent_at"), openedAt: try row.decode(forColumn: "opened_at"))
         }
     }
 }

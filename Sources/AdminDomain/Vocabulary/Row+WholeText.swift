@@ -11,10 +11,6 @@ extension Row {
         try Self.whole(self[column]) { try decode(forColumn: column) }
     }
 
-    func wholeText(atIndex index: Int) throws -> String? {
-        try Self.whole(self[index]) { try decode(atIndex: index) }
-    }
-
     /// A blob (what the cast makes) as UTF-8; anything else as GRDB decodes it.
     private static func whole(_ value: DatabaseValue, otherwise: () throws -> String?) rethrows -> String? {
         switch value.storage {

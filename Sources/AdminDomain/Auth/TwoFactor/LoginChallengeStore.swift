@@ -14,11 +14,11 @@ public struct LoginChallengeStore: Sendable {
 
     public func create(adminID: Int64, now: Date = Date()) async throws -> String {
         let token = SecureToken.random()
+        let challenge = PanelLoginChallenge(tokenHash: SecureToken.sha256Hex(token), adminID: adminID,
+                                            expiresAt: SQLiteTime.string(now.addingTimeInterval(Self.lifetime)))
         try await database.write { db in
-            try db.execute(sql: "DELETE FROM panel_login_challenges WHERE expires_at <= ?", arguments: [SQLiteTime.string(now)])
-            try db.execute(
-                sql: "INSERT INTO panel_login_challenges (token_hash, admin_id, expires_at) VALUES (?, ?, ?)",
-                arguments: [SecureToken.sha256Hex(token), adminID, SQLiteTime.string(now.addingTimeInterval(Self.lifetime))])
+            _ = try PanelLoginChallenge.filter(PanelLoginChallenge.Columns.expiresAt <= SQLiteTime.string(now)).deleteAll(db)
+            try challenge.insert(db)
         }
         return token
     }
@@ -27,9 +27,9 @@ public struct LoginChallengeStore: Sendable {
     public func adminID(forToken token: String, now: Date = Date()) async throws -> Int64? {
         guard SecureToken.isWellFormed(token) else { return nil }
         return try await database.read { db in
-            try Int64.fetchOne(
-                db, sql: "SELECT admin_id FROM panel_login_challenges WHERE token_hash = ? AND expires_at > ? AND failures < ?",
-                arguments: [SecureToken.sha256Hex(token), SQLiteTime.string(now), Self.maxFailures])
+            try PanelLoginChallenge.filter(key: SecureToken.sha256Hex(token))
+                .filter(PanelLoginChallenge.Columns.expiresAt > SQLiteTime.string(now) && PanelLoginChallenge.Columns.failures < Self.maxFailures)
+                .fetchOne(db)?.adminID
         }
     }
 
@@ -39,8 +39,7 @@ public struct LoginChallengeStore: Sendable {
         return try await database.write { db in
             try db.execute(sql: "UPDATE panel_login_challenges SET failures = failures + 1 WHERE token_hash = ?",
                            arguments: [tokenHash])
-            let failures = try Int.fetchOne(db, sql: "SELECT failures FROM panel_login_challenges WHERE token_hash = ?",
-                                            arguments: [tokenHash]) ?? Self.maxFailures
+            let failures = try PanelLoginChallenge.fetchOne(db, key: tokenHash)?.failures ?? Self.maxFailures
             if failures >= Self.maxFailures {
                 try db.execute(sql: "DELETE FROM panel_login_challenges WHERE token_hash = ?", arguments: [tokenHash])
             }

@@ -30,12 +30,9 @@ public struct TwoFactorStore: Sendable {
 
     public func status(adminID: Int64) async throws -> TwoFactorStatus {
         try await database.read { db in
-            let enabledAt = try String.fetchOne(
-                db, sql: "SELECT confirmed_at FROM panel_two_factor WHERE admin_id = ?", arguments: [adminID])
-            let left = try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM panel_recovery_codes WHERE admin_id = ? AND used_at IS NULL",
-                arguments: [adminID]) ?? 0
-            return TwoFactorStatus(enabledAt: enabledAt, recoveryCodesLeft: left)
+            let key = try PanelTwoFactor.fetchOne(db, key: adminID)
+            let left = try PanelRecoveryCode.all().unused(of: adminID).fetchCount(db)
+            return TwoFactorStatus(enabledAt: key?.confirmedAt, recoveryCodesLeft: left)
         }
     }
 
@@ -43,8 +40,7 @@ public struct TwoFactorStore: Sendable {
     /// the enrolment page's GET.
     public func pendingSecret(adminID: Int64) async throws -> String? {
         try await database.read { db in
-            try String.fetchOne(db, sql: "SELECT secret FROM panel_two_factor WHERE admin_id = ? AND confirmed_at IS NULL",
-                                arguments: [adminID])
+            try PanelTwoFactor.filter(key: adminID).confirmed(false).fetchOne(db)?.secret
         }
     }
 
@@ -52,15 +48,13 @@ public struct TwoFactorStore: Sendable {
     /// does not invalidate what the phone already scanned.
     public func beginEnrolment(adminID: Int64) async throws -> String {
         try await database.write { db in
-            let row = try Row.fetchOne(db, sql: "SELECT secret, confirmed_at FROM panel_two_factor WHERE admin_id = ?",
-                                       arguments: [adminID])
-            if let row {
-                guard (row["confirmed_at"] as String?) == nil else { throw TwoFactorError.alreadyEnabled }
-                return row["secret"]
+            if let begun = try PanelTwoFactor.fetchOne(db, key: adminID) {
+                guard begun.confirmedAt == nil else { throw TwoFactorError.alreadyEnabled }
+                return begun.secret
             }
-            let secret = TOTPCode.newSecret()
-            try db.execute(sql: "INSERT INTO panel_two_factor (admin_id, secret) VALUES (?, ?)", arguments: [adminID, secret])
-            return secret
+            let key = PanelTwoFactor(adminID: adminID, secret: TOTPCode.newSecret())
+            try key.insert(db)
+            return key.secret
         }
     }
 
@@ -68,20 +62,15 @@ public struct TwoFactorStore: Sendable {
     public func verify(adminID: Int64, code: String, now: Date = Date()) async throws -> SecondFactorProof? {
         if let recovery = RecoveryCode.normalized(code) {
             return try await database.write { db in
-                try db.execute(
-                    sql: "UPDATE panel_recovery_codes SET used_at = ? WHERE admin_id = ? AND code_hash = ? AND used_at IS NULL",
-                    arguments: [SQLiteTime.string(now), adminID, RecoveryCode.hash(normalized: recovery)])
-                guard db.changesCount == 1 else { return nil }
-                let left = try Int.fetchOne(
-                    db, sql: "SELECT COUNT(*) FROM panel_recovery_codes WHERE admin_id = ? AND used_at IS NULL",
-                    arguments: [adminID]) ?? 0
-                return .recoveryCode(left: left)
+                let spent = try PanelRecoveryCode.all().unused(of: adminID)
+                    .filter(PanelRecoveryCode.Columns.codeHash == RecoveryCode.hash(normalized: recovery))
+                    .updateAll(db, PanelRecoveryCode.Columns.usedAt.set(to: SQLiteTime.string(now)))
+                guard spent == 1 else { return nil }
+                return .recoveryCode(left: try PanelRecoveryCode.all().unused(of: adminID).fetchCount(db))
             }
         }
         let secret = try await database.read { db in
-            try String.fetchOne(
-                db, sql: "SELECT secret FROM panel_two_factor WHERE admin_id = ? AND confirmed_at IS NOT NULL",
-                arguments: [adminID])
+            try PanelTwoFactor.filter(key: adminID).confirmed(true).fetchOne(db)?.secret
         }
         guard let secret, let step = TOTPCode.matchingStep(code, secret: secret, now: now) else { return nil }
         // A code is good once: a step at or before the last one accepted is a replay.
@@ -111,11 +100,7 @@ public struct TwoFactorStore: Sendable {
     /// The pending key's step for `code`: nil for a wrong code; throws when nothing was begun
     /// or two-factor is on already.
     func pendingStep(adminID: Int64, code: String, now: Date) async throws -> Int64? {
-        let pending = try await database.read { db -> (secret: String, confirmedAt: String?)? in
-            try Row.fetchOne(db, sql: "SELECT secret, confirmed_at FROM panel_two_factor WHERE admin_id = ?",
-                             arguments: [adminID])
-                .map { ($0["secret"], $0["confirmed_at"]) }
-        }
+        let pending = try await database.read { db in try PanelTwoFactor.fetchOne(db, key: adminID) }
         guard let pending else { throw TwoFactorError.notStarted }
         guard pending.confirmedAt == nil else { throw TwoFactorError.alreadyEnabled }
         return TOTPCode.matchingStep(code, secret: pending.secret, now: now)
@@ -127,9 +112,7 @@ public struct TwoFactorStore: Sendable {
         try db.execute(sql: "DELETE FROM panel_recovery_codes WHERE admin_id = ?", arguments: [adminID])
         for code in codes {
             guard let normalized = RecoveryCode.normalized(code) else { continue }
-            try db.execute(
-                sql: "INSERT INTO panel_recovery_codes (admin_id, code_hash, created_at) VALUES (?, ?, ?)",
-                arguments: [adminID, RecoveryCode.hash(normalized: normalized), SQLiteTime.string(now)])
+            try PanelRecoveryCode(adminID: adminID, codeHash: RecoveryCode.hash(normalized: normalized), createdAt: SQLiteTime.string(now)).insert(db)
         }
         return codes
     }
