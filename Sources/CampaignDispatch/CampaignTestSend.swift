@@ -32,7 +32,7 @@ public struct CampaignTestSend: Sendable {
     }
 
     /// Refused with a `CampaignError` sentence, sending nothing, when a rule says no.
-    public func send(_ campaign: CampaignRecord, toUser userID: Int64, by actor: Actor, now: Date = Date()) async throws -> [Line] {
+    public func send(_ campaign: CampaignRecord, toUser userID: Int64, by actor: AuditActor, now: Date = Date()) async throws -> [Line] {
         let text: CampaignText
         do {
             text = try CampaignText(title: campaign.title, body: campaign.body, template: campaign.template, library: templates)

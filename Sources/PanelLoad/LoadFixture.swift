@@ -18,7 +18,7 @@ public struct LoadFixture: Sendable {
         let database = try await PanelDatabase.open(path: databasePath)
         let (cookie, adminID) = try await signIn(database)
         let campaigns = Campaigns(database: database)
-        let actor = Actor.staff(StaffIdentity(adminID: adminID, email: email, role: .admin), from: "127.0.0.1")
+        let actor = AuditActor.staff(StaffIdentity(adminID: adminID, email: email, role: .admin), from: "127.0.0.1")
         let draft = try await campaigns.create(CampaignDraft(title: "Load {{display_name}}", body: "{{first_expiring_item}} expires in {{days_left}} days",
                                                              segment: CampaignSegment(bucket: .active)), by: actor)
         // Measured as marketing measures: a holdout, a goal and a second variant, so that its

@@ -42,7 +42,7 @@ struct StaffFixture {
             bossToken: try await session(bossID), helpToken: try await session(helpID), helpOtherToken: try await session(helpID))
     }
 
-    var bossActor: Actor { .staff(boss, from: Self.address) }
+    var bossActor: AuditActor { .staff(boss, from: Self.address) }
 
     /// Every row of the panel's account tables, as text: equal before and after means nothing changed.
     func panelRows() async throws -> [String] {

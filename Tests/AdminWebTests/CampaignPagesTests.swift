@@ -121,7 +121,7 @@ import TestSupport
         let panel = try await TestPanel()
         defer { panel.remove() }
         try await panel.addStaff()
-        let actor = Actor.commandLine
+        let actor = AuditActor.commandLine
         // Due tomorrow: the dispatcher (with no provider here) leaves them be.
         let id = try await panel.services.campaigns.create(CampaignDraft(title: "Big sale", body: "b"), by: actor)
         try await panel.services.campaigns.launch(id, schedule: .at(Date().addingTimeInterval(86_400)), by: actor)

@@ -10,7 +10,7 @@ import Testing
         let panel = try await TestPanel(users: 300)
         defer { panel.remove() }
         let adminID = try #require(try await panel.services.admins.find(email: TestPanel.email)?.id)
-        let mine = Actor.staff(StaffIdentity(adminID: adminID, email: TestPanel.email, role: .admin), from: nil)
+        let mine = AuditActor.staff(StaffIdentity(adminID: adminID, email: TestPanel.email, role: .admin), from: nil)
         let campaigns = panel.services.campaigns
         var others: [CampaignRecord] = []
         for index in 0..<6 {

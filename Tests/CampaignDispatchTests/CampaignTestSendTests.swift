@@ -11,7 +11,7 @@ import TestSupport
 /// what was sent.
 @Suite(.timeLimit(.minutes(5))) struct CampaignTestSendTests {
     typealias Setup = CampaignDispatchTests.Setup
-    static let marketer = Actor.staff(StaffIdentity(adminID: 41, email: "marketing@example.com", role: .marketing), from: "127.0.0.1")
+    static let marketer = AuditActor.staff(StaffIdentity(adminID: 41, email: "marketing@example.com", role: .marketing), from: "127.0.0.1")
 
     /// Four users whose devices all have tokens the fake accepts: one fine, one suspended,
     /// one without consent to campaign pushes, one who is no test user.
@@ -77,7 +77,7 @@ import TestSupport
             try await campaigns.launch(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
             _ = try await campaigns.cancel(id, by: .commandLine)
             let cancelled = try #require(try await campaigns.find(id))
-            let other = Actor.staff(StaffIdentity(adminID: 42, email: "m2@example.com", role: .marketing), from: nil)
+            let other = AuditActor.staff(StaffIdentity(adminID: 42, email: "m2@example.com", role: .marketing), from: nil)
             await #expect(throws: CampaignError("campaign #\(id) is cancelled: test sends are for campaigns still to come")) {
                 try await sender.send(cancelled, toUser: users.fine, by: other)
             }

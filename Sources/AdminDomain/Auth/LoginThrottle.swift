@@ -154,7 +154,7 @@ public struct LoginThrottle: Sendable {
 
     /// An admin lifts a lock or a delay early, with its audit row; returns whether there was one.
     @discardableResult
-    public func clear(key: String, by actor: Actor, now: Date = Date()) async throws -> Bool {
+    public func clear(key: String, by actor: AuditActor, now: Date = Date()) async throws -> Bool {
         try await unlock(.key(key), by: actor, now: now).count == 1
     }
 
@@ -170,7 +170,7 @@ public struct LoginThrottle: Sendable {
 
     /// Lifts the chosen locks and delays, each with its audit row, in one transaction: the
     /// admin page and `admin-panel admin unlock` alike. Returns the keys lifted.
-    public func unlock(_ which: Unlock, by actor: Actor, now: Date = Date()) async throws -> [String] {
+    public func unlock(_ which: Unlock, by actor: AuditActor, now: Date = Date()) async throws -> [String] {
         try await database.write { db in
             let keys: [String]
             switch which {

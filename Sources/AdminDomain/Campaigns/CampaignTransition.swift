@@ -63,7 +63,7 @@ public enum CampaignTransition: Sendable, Equatable {
     /// Applies the move when the campaign's status allows it, with its audit row; else
     /// throws a sentence naming the status. Returns the status it had.
     @discardableResult
-    func apply(to id: Int64, by actor: Actor, now: Date, in db: Database, setting extra: String = "", _ arguments: StatementArguments = []) throws -> CampaignStatus {
+    func apply(to id: Int64, by actor: AuditActor, now: Date, in db: Database, setting extra: String = "", _ arguments: StatementArguments = []) throws -> CampaignStatus {
         guard let stored = try Stored<CampaignStatus>.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ? AND deleted_at IS NULL",
                                                                arguments: [id]) else {
             throw CampaignError("there is no campaign #\(id)")

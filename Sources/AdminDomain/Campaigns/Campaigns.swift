@@ -53,13 +53,13 @@ public struct Campaigns: Sendable {
         self.usersPerChunk = max(1, usersPerChunk)
     }
 
-    public func create(_ draft: CampaignDraft, by actor: Actor, now: Date = Date()) async throws -> Int64 {
+    public func create(_ draft: CampaignDraft, by actor: AuditActor, now: Date = Date()) async throws -> Int64 {
         try await database.write { db in
             try Self.insert(draft, by: actor, action: .campaignCreated, detail: String(draft.title.prefix(200)), now: now, in: db)
         }
     }
 
-    static func insert(_ draft: CampaignDraft, by actor: Actor, action: AuditAction, detail: String, now: Date, in db: Database) throws -> Int64 {
+    static func insert(_ draft: CampaignDraft, by actor: AuditActor, action: AuditAction, detail: String, now: Date, in db: Database) throws -> Int64 {
         try db.execute(sql: """
             INSERT INTO panel_campaigns (title, body, deep_link, ttl_seconds, segment, status, created_by, created_at,
                                          template, per_second, send_at, local_time, name)
@@ -77,7 +77,7 @@ public struct Campaigns: Sendable {
     /// of users per transaction, then lets the dispatcher send. A launch cut short by a crash
     /// goes on from the last chunk written (`resumeLaunches`). Returns the deliveries written.
     @discardableResult
-    public func launch(_ id: Int64, schedule: CampaignSchedule = .now, by actor: Actor, now: Date = Date()) async throws -> LaunchReport {
+    public func launch(_ id: Int64, schedule: CampaignSchedule = .now, by actor: AuditActor, now: Date = Date()) async throws -> LaunchReport {
         try await begin(id, schedule: schedule, by: actor, now: now)
         return try await materialiseStored(id, now: now)
     }
@@ -85,7 +85,7 @@ public struct Campaigns: Sendable {
     /// The launch's first step, with its audit row: the draft becomes `materialising`, and
     /// the dispatcher service freezes its audience. Refused with a sentence when no device
     /// of its audience could get a campaign push now.
-    public func begin(_ id: Int64, schedule: CampaignSchedule, by actor: Actor, now: Date = Date()) async throws {
+    public func begin(_ id: Int64, schedule: CampaignSchedule, by actor: AuditActor, now: Date = Date()) async throws {
         guard let campaign = try await find(id) else { throw CampaignError("there is no campaign #\(id)") }
         guard campaign.status.known == .draft else { throw CampaignError("campaign #\(id) is \(campaign.status), not a draft") }
         guard let segment = campaign.segment else { throw CampaignError("its segment cannot be read by this version of the panel") }
@@ -133,12 +133,12 @@ extension Campaigns {
     /// Stops claiming at once: what is in flight finishes and is recorded. A campaign whose
     /// audience is still being frozen can be cancelled, not paused, so that a paused one
     /// always has its whole audience.
-    public func pause(_ id: Int64, by actor: Actor, now: Date = Date()) async throws {
+    public func pause(_ id: Int64, by actor: AuditActor, now: Date = Date()) async throws {
         _ = try await database.write { db in try CampaignTransition.pause.apply(to: id, by: actor, now: now, in: db) }
     }
 
     /// Sending goes on; a campaign whose last sends settled while it was paused finishes here.
-    public func resume(_ id: Int64, by actor: Actor, now: Date = Date()) async throws {
+    public func resume(_ id: Int64, by actor: AuditActor, now: Date = Date()) async throws {
         try await database.write { db in
             try CampaignTransition.resume.apply(to: id, by: actor, now: now, in: db)
             try CampaignTransition.finishIfSettled(id, now: now, in: db)
@@ -147,7 +147,7 @@ extension Campaigns {
 
     /// Nothing more goes out; what waits becomes `cancelled`, a chunk per transaction.
     /// Returns how many had gone out.
-    public func cancel(_ id: Int64, by actor: Actor, now: Date = Date()) async throws -> Int {
+    public func cancel(_ id: Int64, by actor: AuditActor, now: Date = Date()) async throws -> Int {
         _ = try await database.write { db in try CampaignTransition.cancel.apply(to: id, by: actor, now: now, in: db) }
         try await sweepCancelled(id, now: now)
         return try await database.read { db in

@@ -47,7 +47,7 @@ public struct TestUsers: Sendable {
     private var uncapped: Audience { Audience(frequencyCap: Int.max, capWindow: audience.capWindow) }
 
     /// Adds the app user with this email (any case). Refused with a sentence when none has it.
-    public func add(email: String, by actor: Actor, now: Date = Date()) async throws -> Int64 {
+    public func add(email: String, by actor: AuditActor, now: Date = Date()) async throws -> Int64 {
         let typed = email.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !typed.isEmpty else { throw CampaignError("type the email of an app user") }
         return try await database.write { db in
@@ -61,7 +61,7 @@ public struct TestUsers: Sendable {
         }
     }
 
-    public func remove(userID: Int64, by actor: Actor, now: Date = Date()) async throws {
+    public func remove(userID: Int64, by actor: AuditActor, now: Date = Date()) async throws {
         try await database.write { db in
             guard try PanelTestUser.deleteOne(db, key: userID) else { throw CampaignError("user #\(userID) is not a test user") }
             try AuditLog.insert(actor.entry(.testUserRemoved, target: "user:\(userID)", detail: nil), now: now, in: db)
@@ -74,7 +74,7 @@ public struct TestUsers: Sendable {
     /// member. The check and its audit row (sent or refused) are one transaction, so two
     /// sends at once cannot both take the last place in the minute. Each device's outcome
     /// is audited after, by `PushTestLog.record`.
-    public func devicesForTestSend(campaign: CampaignRecord, userID: Int64, by actor: Actor, now: Date = Date()) async throws -> [PushDevice] {
+    public func devicesForTestSend(campaign: CampaignRecord, userID: Int64, by actor: AuditActor, now: Date = Date()) async throws -> [PushDevice] {
         let minuteAgo = SQLiteTime.string(now.addingTimeInterval(-60))
         let testAudience = uncapped, perMinute = self.perMinute
         let (from, arguments) = testAudience.from(CampaignSegment(), now: now, extra: [SQLCondition("u.id = :testUser", ["testUser": userID])])

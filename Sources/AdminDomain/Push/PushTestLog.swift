@@ -52,7 +52,7 @@ public struct PushTestLog: Sendable {
         }
     }
 
-    public func record(_ result: Result, for device: PushDevice, by actor: Actor, now: Date = Date()) async throws {
+    public func record(_ result: Result, for device: PushDevice, by actor: AuditActor, now: Date = Date()) async throws {
         let detail = "device #\(device.id) via \(result.provider)\(result.dryRun ? ", dry run" : ""): \(result.outcome)"
         try await database.write { db in
             try AuditLog.insert(actor.entry(.pushTestSent, target: "user:\(device.userID)", detail: String(detail.prefix(500))), now: now, in: db)

@@ -79,7 +79,7 @@ public struct AccountSecurity: Sendable {
 
     /// "Sign out everywhere else"; returns how many sessions ended.
     public func endOtherSessions(_ identity: StaffIdentity, session token: String, from address: String?) async throws -> Int {
-        let actor = Actor.staff(identity, from: address)
+        let actor = AuditActor.staff(identity, from: address)
         return try await database.write { db in
             let ended = try SessionStore.deleteAll(adminID: identity.adminID, keepToken: token, in: db)
             try AuditLog.insert(actor.entry(.otherSessionsEnded, target: nil, detail: "\(ended)"), in: db)

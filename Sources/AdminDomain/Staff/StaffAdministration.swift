@@ -31,7 +31,7 @@ public struct StaffAdministration: Sendable {
 
     /// `oneTime`: a password generated for someone else, to be changed at the first sign-in.
     @discardableResult
-    public func create(email: String, password: String, role: Role, oneTime: Bool, by actor: Actor,
+    public func create(email: String, password: String, role: Role, oneTime: Bool, by actor: AuditActor,
                        now: Date = Date()) async throws -> Admin {
         try await admins.create(email: email, password: password, role: role, oneTime: oneTime, now: now,
                                 audit: AuditDraft(actor: actor, action: .adminCreated, detail: "role=\(role.rawValue)"))
@@ -39,7 +39,7 @@ public struct StaffAdministration: Sendable {
 
     /// Ends the account's sessions: the new rights start from a fresh sign-in.
     @discardableResult
-    public func changeRole(_ account: AccountReference, to role: Role, by actor: Actor) async throws -> Admin {
+    public func changeRole(_ account: AccountReference, to role: Role, by actor: AuditActor) async throws -> Admin {
         try await admins.change(account, audit: AuditDraft(actor: actor, action: .roleChanged, detail: "role=\(role.rawValue)")) {
             $0.role = role
         }
@@ -47,20 +47,20 @@ public struct StaffAdministration: Sendable {
 
     /// Ends the account's sessions at once. The last active admin stays.
     @discardableResult
-    public func disable(_ account: AccountReference, by actor: Actor, now: Date = Date()) async throws -> Admin {
+    public func disable(_ account: AccountReference, by actor: AuditActor, now: Date = Date()) async throws -> Admin {
         try await admins.change(account, audit: AuditDraft(actor: actor, action: .adminDisabled, detail: nil)) { admin in
             admin.disabledAt = admin.disabledAt ?? SQLiteTime.string(now)
         }
     }
 
     @discardableResult
-    public func enable(_ account: AccountReference, by actor: Actor) async throws -> Admin {
+    public func enable(_ account: AccountReference, by actor: AuditActor) async throws -> Admin {
         try await admins.change(account, audit: AuditDraft(actor: actor, action: .adminEnabled, detail: nil)) { $0.disabledAt = nil }
     }
 
     /// A new password, checked against the policy; every session of the account ends.
     @discardableResult
-    public func resetPassword(_ account: AccountReference, to password: String, oneTime: Bool, by actor: Actor,
+    public func resetPassword(_ account: AccountReference, to password: String, oneTime: Bool, by actor: AuditActor,
                               now: Date = Date()) async throws -> Admin {
         try await admins.setPassword(account, to: password, oneTime: oneTime, now: now) { admin, db in
             _ = try SessionStore.deleteAll(adminID: admin.id, keepToken: nil, in: db)
@@ -72,7 +72,7 @@ public struct StaffAdministration: Sendable {
     /// A lost phone: the key and recovery codes go, and so do the account's sessions; it
     /// enrols again at the next sign-in.
     @discardableResult
-    public func resetTwoFactor(_ account: AccountReference, by actor: Actor) async throws -> Admin {
+    public func resetTwoFactor(_ account: AccountReference, by actor: AuditActor) async throws -> Admin {
         try await onAccount(account, audit: AuditDraft(actor: actor, action: .twoFactorReset, detail: nil)) { id, db in
             try TwoFactorStore.remove(adminID: id, in: db)
             _ = try SessionStore.deleteAll(adminID: id, keepToken: nil, in: db)
@@ -82,7 +82,7 @@ public struct StaffAdministration: Sendable {
     /// Ends one account's sessions, all but `keepingSession` (the admin's own, when it is
     /// their own account).
     @discardableResult
-    public func endSessions(_ account: AccountReference, keepingSession token: String?, by actor: Actor) async throws -> Admin {
+    public func endSessions(_ account: AccountReference, keepingSession token: String?, by actor: AuditActor) async throws -> Admin {
         try await onAccount(account, audit: AuditDraft(actor: actor, action: .sessionsEnded, detail: nil)) { id, db in
             _ = try SessionStore.deleteAll(adminID: id, keepToken: token, in: db)
         }
@@ -90,7 +90,7 @@ public struct StaffAdministration: Sendable {
 
     /// Every session but `keepingSession`; returns how many ended.
     @discardableResult
-    public func endAllSessions(keepingSession token: String?, by actor: Actor) async throws -> Int {
+    public func endAllSessions(keepingSession token: String?, by actor: AuditActor) async throws -> Int {
         try await database.write { db in
             let ended = try SessionStore.deleteAll(adminID: nil, keepToken: token, in: db)
             try AuditLog.insert(actor.entry(.sessionsEnded, target: "all", detail: "\(ended)"), in: db)

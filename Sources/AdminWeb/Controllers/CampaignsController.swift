@@ -187,7 +187,7 @@ struct CampaignsController {
     func act(_ action: CampaignAction) -> @Sendable (Request, StaffRequestContext) async throws -> Response {
         { [source] _, context in
             let id = try campaignID(context)
-            let actor = Actor.staff(context.identity, from: context.clientAddress)
+            let actor = AuditActor.staff(context.identity, from: context.clientAddress)
             var notice: CampaignNotice
             do {
                 switch action {
@@ -289,7 +289,7 @@ struct CampaignsController {
         return HTMLPage(CampaignPageView(model: model, viewer: context.viewer), status: status == .ok && model.choiceRefused ? .badRequest : status)
     }
 
-    func actor(_ context: StaffRequestContext) -> Actor {
+    func actor(_ context: StaffRequestContext) -> AuditActor {
         .staff(context.identity, from: context.clientAddress)
     }
 

@@ -113,7 +113,7 @@ struct StaffController {
     /// Runs one use case on the account named in the path (it audits itself) and redirects
     /// with a notice, or shows why it was refused.
     private func act<Result>(_ context: StaffRequestContext, notice: StaffNotice,
-                             _ change: (AccountReference, Actor) async throws -> Result) async throws -> Response {
+                             _ change: (AccountReference, AuditActor) async throws -> Result) async throws -> Response {
         guard let id = context.parameters.get("id", as: Int64.self) else { throw HTTPError(.notFound) }
         do {
             _ = try await change(.id(id), actor(context))
@@ -124,7 +124,7 @@ struct StaffController {
         return .redirect(to: SiteURL.staff(notice: notice).href, type: .normal)
     }
 
-    private func actor(_ context: StaffRequestContext) -> Actor {
+    private func actor(_ context: StaffRequestContext) -> AuditActor {
         .staff(context.identity, from: context.clientAddress)
     }
 

@@ -8,7 +8,7 @@ extension Campaigns {
     /// Chooses `variant` for the rest of the audience. Refused with a sentence when the
     /// campaign has no test share, has its winner already, is not sending or paused, or has
     /// no such variant.
-    public func chooseWinner(_ id: Int64, variant: MessageVariant, figures: String, by actor: Actor, byRule: Bool, now: Date = Date()) async throws {
+    public func chooseWinner(_ id: Int64, variant: MessageVariant, figures: String, by actor: AuditActor, byRule: Bool, now: Date = Date()) async throws {
         guard let campaign = try await find(id) else { throw CampaignError("there is no campaign #\(id)") }
         guard campaign.experiment.testPercent != nil else { throw CampaignError("campaign #\(id) sends every variant to everyone: it has no winner to choose") }
         guard campaign.winner == nil else { throw CampaignError("campaign #\(id) has its winner already") }

@@ -5,7 +5,7 @@ import GRDB
 /// Each change with its audit row in one transaction.
 extension Campaigns {
     /// Replaces a draft's content, audience and schedule.
-    public func edit(_ id: Int64, to draft: CampaignDraft, by actor: Actor, now: Date = Date()) async throws {
+    public func edit(_ id: Int64, to draft: CampaignDraft, by actor: AuditActor, now: Date = Date()) async throws {
         try await database.write { db in
             try Self.requireDraft(id, in: db, doing: "edited")
             try db.execute(sql: """
@@ -20,7 +20,7 @@ extension Campaigns {
 
     /// A new draft with the campaign's content and audience; a planned time that has passed
     /// is not copied. Returns the new draft's id.
-    public func duplicate(_ id: Int64, by actor: Actor, now: Date = Date()) async throws -> Int64 {
+    public func duplicate(_ id: Int64, by actor: AuditActor, now: Date = Date()) async throws -> Int64 {
         guard let original = try await find(id) else { throw CampaignError("there is no campaign #\(id)") }
         guard let segment = original.segment else { throw CampaignError("its segment cannot be read by this version of the panel") }
         var schedule = original.schedule
@@ -35,7 +35,7 @@ extension Campaigns {
 
     /// Only a draft: a launched campaign's deliveries are its record. The row stays, marked,
     /// so that its id is never given to another campaign (the audit log names it).
-    public func delete(_ id: Int64, by actor: Actor, now: Date = Date()) async throws {
+    public func delete(_ id: Int64, by actor: AuditActor, now: Date = Date()) async throws {
         try await database.write { db in
             let title = try Self.requireDraft(id, in: db, doing: "deleted")
             try db.execute(sql: "UPDATE panel_campaigns SET deleted_at = ? WHERE id = ? AND status = ?",
