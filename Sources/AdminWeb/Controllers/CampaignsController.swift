@@ -238,14 +238,14 @@ struct CampaignsController {
             try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
             // One stream of wakes, newest only, so that a slow client never grows a buffer:
             // the reader's "counts read" and a tick for the session check and the deadline.
-            let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            // A failed read ends it; the browser reconnects.
+            let (wakes, wake) = await cache.watch(id)
+            // The counts now, read after the subscription (shared with pages that open at the
+            // same time); the feed brings every change after it.
+            _ = try await cache.progress(id)
+            wake.yield()
             try await withGracefulShutdownHandler {
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        for await _ in await cache.watch(id) { wake.yield() }
-                        // A failed read ends the stream; the browser reconnects.
-                        wake.finish()
-                    }
                     group.addTask {
                         while ContinuousClock.now < deadline {
                             try await Task.sleep(until: min(deadline, ContinuousClock.now + .milliseconds(500)), clock: .continuous)
