@@ -96,9 +96,11 @@ import Testing
         let (text, total) = try await panel.test { client in
             let cookie = try await panel.signIn(client)
             async let text = client.get("/campaigns/\(id)/events", cookie: cookie).text
-            // The page is watching the draft when the launch comes.
+            // The page is watching the draft when the launch comes, and the launch's own
+            // changes are on the page before the deliveries fall due, two seconds later:
+            // from then on only the dispatcher can tell the page.
             try await Task.sleep(for: .seconds(1))
-            let total = try await services.campaigns.launch(id, by: .commandLine).deliveries
+            let total = try await services.campaigns.launch(id, schedule: .at(Date().addingTimeInterval(2)), by: .commandLine).deliveries
             let stoppedBy = ContinuousClock.now + .seconds(12)
             while try await services.campaigns.progress(id).status != "paused", ContinuousClock.now < stoppedBy {
                 try await Task.sleep(for: .milliseconds(20))

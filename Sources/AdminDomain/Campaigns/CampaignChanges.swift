@@ -63,7 +63,7 @@ public final class CampaignChanges: Sendable {
         return stream
     }
 
-    /// Subscribers not yet ended, for tests and `/health`.
+    /// Subscribers not yet ended, for tests.
     public var subscriberCount: Int {
         state.withLock { $0.subscribers.count }
     }
