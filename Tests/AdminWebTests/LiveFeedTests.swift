@@ -88,8 +88,8 @@ import Testing
     /// tells of.
     @Test func thePageShowsWhereTheDispatcherLeftTheCampaign() async throws {
         // Long enough for the dispatcher to stop it under the whole suite's load on two busy
-        // cores (a read of these counts once took 3 s there).
-        let panel = try await Self.panel(streamSeconds: 15)
+        // cores (a read of these counts once took 3 s there, and its outcomes came 250 ms apart).
+        let panel = try await Self.panel(streamSeconds: 30)
         defer { panel.remove() }
         let services = panel.services
         let id = try await services.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
@@ -101,8 +101,10 @@ import Testing
             // from then on only the dispatcher can tell the page.
             try await Task.sleep(for: .seconds(1))
             let total = try await services.campaigns.launch(id, schedule: .at(Date().addingTimeInterval(2)), by: .commandLine).deliveries
-            let stoppedBy = ContinuousClock.now + .seconds(12)
-            while try await services.campaigns.progress(id).status != "paused", ContinuousClock.now < stoppedBy {
+            let stoppedBy = ContinuousClock.now + .seconds(25)
+            while ContinuousClock.now < stoppedBy {
+                let stored = try await services.campaigns.progress(id)
+                if stored.status == "paused" && stored.sending == 0 { break }
                 try await Task.sleep(for: .milliseconds(20))
             }
             return (try await text, total)

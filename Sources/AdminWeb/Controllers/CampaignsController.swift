@@ -236,14 +236,26 @@ struct CampaignsController {
             var checkedAt = ContinuousClock.now
             let deadline = ContinuousClock.now + length
             try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
+            func send(_ progress: CampaignProgress) async throws {
+                let data = String(decoding: try encoder.encode(progress), as: UTF8.self)
+                let eventID = CampaignEvents.digest(data)
+                if eventID != last {
+                    try await writer.write(ByteBuffer(string: "id: \(eventID)\ndata: \(data)\n\n"))
+                    last = eventID
+                    quietSince = ContinuousClock.now
+                } else if ContinuousClock.now - quietSince > .seconds(15) {
+                    try await writer.write(ByteBuffer(string: ": still here\n\n"))
+                    quietSince = ContinuousClock.now
+                }
+            }
             // One stream of wakes, newest only, so that a slow client never grows a buffer:
             // the reader's "counts read" and a tick for the session check and the deadline.
             // A failed read ends it; the browser reconnects.
             let (wakes, wake) = await cache.watch(id)
             // The counts now, read after the subscription (shared with pages that open at the
-            // same time); the feed brings every change after it.
-            _ = try await cache.progress(id)
-            wake.yield()
+            // same time), sent at once as the request's own access was just checked; the feed
+            // brings every change after it.
+            try await send(try await cache.progress(id))
             try await withGracefulShutdownHandler {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
@@ -260,17 +272,7 @@ struct CampaignsController {
                             guard try await sessions.stillAllows(token: token, .manageCampaigns) else { break }
                             checkedAt = ContinuousClock.now
                         }
-                        guard let progress = await cache.latest(id) else { continue }
-                        let data = String(decoding: try encoder.encode(progress), as: UTF8.self)
-                        let eventID = CampaignEvents.digest(data)
-                        if eventID != last {
-                            try await writer.write(ByteBuffer(string: "id: \(eventID)\ndata: \(data)\n\n"))
-                            last = eventID
-                            quietSince = ContinuousClock.now
-                        } else if ContinuousClock.now - quietSince > .seconds(15) {
-                            try await writer.write(ByteBuffer(string: ": still here\n\n"))
-                            quietSince = ContinuousClock.now
-                        }
+                        if let progress = await cache.latest(id) { try await send(progress) }
                     }
                     group.cancelAll()
                 }
