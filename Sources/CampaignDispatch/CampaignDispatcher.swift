@@ -78,7 +78,7 @@ public struct CampaignDispatcher: Service {
     func dispatch() async throws {
         let push = self.push
         let clock = ContinuousClock()
-        let texts = self.texts
+        let texts = self.texts, changes = campaigns.changes
         var throttle = Throttle()
         try await withThrowingTaskGroup(of: (ClaimedDelivery, DeliveryResult).self) { group in
             var inFlight = 0
@@ -91,6 +91,8 @@ public struct CampaignDispatcher: Service {
                 // to be counted unknown.
                 let batch = results, outbox = self.outbox
                 try await Task { try await outbox.record(batch) }.value
+                // After the commit: live pages and a pause waiting for sends in flight read then.
+                changes.publish(batch.map(\.0.campaignID))
                 results.removeAll(keepingCapacity: true)
             }
             while true {
@@ -103,7 +105,8 @@ public struct CampaignDispatcher: Service {
                     let limit = batchSize - inFlight, outbox = self.outbox
                     let sending = try await Task { try await outbox.sendingCampaigns() }.value
                     let allowance = throttle.allowance(for: sending, at: clock.now)
-                    let claimed = try await Task { try await outbox.claim(limit: limit, allowance: allowance) }.value
+                    let (claimed, touched) = try await Task { try await outbox.claimBatch(limit: limit, allowance: allowance) }.value
+                    changes.publish(touched)
                     throttle.spend(claimed)
                     // Claimed rows are committed as sending: from here each is sent, whatever happens.
                     let rendered = await Task { await texts.render(claimed) }.value

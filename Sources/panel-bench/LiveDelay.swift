@@ -8,7 +8,8 @@ import PanelLoad
 
 /// How long an outcome takes from its commit to a live page: the real panel serves on
 /// 127.0.0.1, a client holds the campaign's event stream open, and each round records one
-/// more delivery as accepted and times until an event carries the new count.
+/// more delivery as accepted (and publishes it, as the dispatcher does) and times until an
+/// event carries the new count.
 enum LiveDelay {
     static func measure(databasePath: String, campaign id: Int64, rounds: Int, logger: Logger) async throws -> [Duration] {
         let fixture = try await LoadFixture.prepare(databasePath: databasePath)
@@ -57,6 +58,8 @@ enum LiveDelay {
                     WHERE id = (SELECT id FROM panel_deliveries WHERE campaign_id = ? AND state <> 'accepted' LIMIT 1)
                     """, arguments: [id])
             }
+            // As the dispatcher does after recording a batch of outcomes.
+            services.campaigns.changes.publish(id)
             while let seen = try await nextAccepted(), seen <= accepted {}
             accepted += 1
             delays.append(ContinuousClock.now - started)

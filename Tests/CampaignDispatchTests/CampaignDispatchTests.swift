@@ -62,11 +62,12 @@ import TestSupport
             temp.remove()
         }
 
-        /// Runs the dispatcher until the campaign is neither being frozen nor sending, at most 60 s.
-        func dispatch(campaign: Int64) async throws -> String {
+        /// Runs the dispatcher until the campaign is neither being frozen nor sending, at most 60 s;
+        /// with `campaigns`, the dispatcher publishes on their change feed.
+        func dispatch(campaign: Int64, campaigns: Campaigns? = nil) async throws -> String {
             var logger = Logger(label: "test")
             logger.logLevel = .critical
-            let dispatcher = CampaignDispatcher(outbox: DeliveryOutbox(database: database), campaigns: Campaigns(database: database), push: push,
+            let dispatcher = CampaignDispatcher(outbox: DeliveryOutbox(database: database), campaigns: campaigns ?? Campaigns(database: database), push: push,
                                                 idle: .milliseconds(20), logger: logger)
             let running = Task { try await dispatcher.run() }
             defer { running.cancel() }

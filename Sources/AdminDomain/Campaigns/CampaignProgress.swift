@@ -102,3 +102,32 @@ extension Campaigns {
         try await database.read { db in try CampaignProgress.fetch(id, in: db, now: now) }
     }
 }
+
+extension Campaigns {
+    /// The counts once no send is in flight, or as they are after `limit`: read again at each
+    /// change the feed publishes for the campaign, never on a timer. Subscribed before the
+    /// first read, so that outcomes recorded between that read and the wait still wake it.
+    public func progressWithoutSendsInFlight(_ id: Int64, within limit: Duration) async throws -> CampaignProgress {
+        let feed = changes.subscribe(to: id)
+        let first = try await progress(id)
+        guard first.sending > 0 else { return first }
+        let settled = try await withThrowingTaskGroup(of: CampaignProgress?.self) { group in
+            group.addTask {
+                for await _ in feed {
+                    let progress = try await self.progress(id)
+                    if progress.sending == 0 { return progress }
+                }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            let winner = try await group.next() ?? nil
+            group.cancelAll()
+            return winner
+        }
+        if let settled { return settled }
+        return try await progress(id)
+    }
+}

@@ -45,6 +45,7 @@ extension Campaigns {
                 return (count, ContinuousClock.now - began)
             }
             guard let (count, held) = written else { break }
+            changes.publish(id)
             report.deliveries += count
             report.chunks += 1
             report.longestTransaction = max(report.longestTransaction, held)
@@ -56,6 +57,7 @@ extension Campaigns {
                 try CampaignTransition.finishIfSettled(id, now: finishedAt, in: db)
             }
         }
+        changes.publish(id)
         report.total = clock.now - started
         return report
     }

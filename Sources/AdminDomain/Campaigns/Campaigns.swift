@@ -45,9 +45,14 @@ public struct Campaigns: Sendable {
     public let audience: Audience
     /// For users whose timezone is not one.
     public let defaultTimeZone: String
+    /// Every status change and chunk of deliveries here is published after its commit; the
+    /// dispatcher and the receipt poller publish theirs on the same feed.
+    public let changes: CampaignChanges
 
-    public init(database: PanelDatabase, audience: Audience = Audience(), defaultTimeZone: String = "UTC", usersPerChunk: Int = 5_000) {
+    public init(database: PanelDatabase, audience: Audience = Audience(), defaultTimeZone: String = "UTC", usersPerChunk: Int = 5_000,
+                changes: CampaignChanges = CampaignChanges()) {
         self.database = database
+        self.changes = changes
         self.audience = audience
         self.defaultTimeZone = defaultTimeZone
         self.usersPerChunk = max(1, usersPerChunk)
@@ -101,6 +106,7 @@ public struct Campaigns: Sendable {
             try CampaignTransition.launch.apply(to: id, by: actor, now: now, in: db,
                                                 setting: ", launched_at = ?, send_at = ?, local_time = ?", [SQLiteTime.string(now), sendAt, localTime])
         }
+        changes.publish(id)
     }
 
     /// The experiment's columns and its variants, replacing what a draft had.
@@ -135,6 +141,7 @@ extension Campaigns {
     /// always has its whole audience.
     public func pause(_ id: Int64, by actor: AuditActor, now: Date = Date()) async throws {
         _ = try await database.write { db in try CampaignTransition.pause.apply(to: id, by: actor, now: now, in: db) }
+        changes.publish(id)
     }
 
     /// Sending goes on; a campaign whose last sends settled while it was paused finishes here.
@@ -143,12 +150,14 @@ extension Campaigns {
             try CampaignTransition.resume.apply(to: id, by: actor, now: now, in: db)
             try CampaignTransition.finishIfSettled(id, now: now, in: db)
         }
+        changes.publish(id)
     }
 
     /// Nothing more goes out; what waits becomes `cancelled`, a chunk per transaction.
     /// Returns how many had gone out.
     public func cancel(_ id: Int64, by actor: AuditActor, now: Date = Date()) async throws -> Int {
         _ = try await database.write { db in try CampaignTransition.cancel.apply(to: id, by: actor, now: now, in: db) }
+        changes.publish(id)
         try await sweepCancelled(id, now: now)
         return try await database.read { db in
             try Int.fetchOne(db, sql: """
@@ -168,7 +177,9 @@ extension Campaigns {
                              WHERE campaign_id = ? AND state IN (\(DeliveryState.sql(DeliveryState.waiting))) LIMIT 5000)
                 """, arguments: [DeliveryState.cancelled, at, id])
             return db.changesCount
-        }) > 0 {}
+        }) > 0 {
+            changes.publish(id)
+        }
     }
 
     /// Launches a crash cut short go on from their last chunk, and cancels a crash cut
@@ -208,6 +219,7 @@ extension Campaigns {
                 try CampaignTransition.finish(reason: "its audience cannot be read by this version of the panel: nothing was sent")
                     .applyIfAllowed(to: id, now: now, in: db)
             }
+            changes.publish(id)
             return LaunchReport()
         }
         return try await materialise(id, segment: segment, now: launchedAt.flatMap(SQLiteTime.date) ?? now, stopping: stopping)

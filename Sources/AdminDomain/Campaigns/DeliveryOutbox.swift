@@ -61,7 +61,9 @@ public struct DeliveryOutbox: Sendable {
                 WHERE state = ?
                 """, arguments: [DeliveryState.unknown, SQLiteTime.string(now), DeliveryState.sending])
             let count = db.changesCount
-            // A campaign whose last deliveries were those is finished now.
+            // A campaign whose last deliveries were those is finished now. Not published on
+            // the feed: this runs before the dispatcher's first claim, and a live page open
+            // meanwhile reads afresh when its stream reaches its end and reconnects.
             for id in try Int64.fetchAll(db, sql: "SELECT id FROM panel_campaigns WHERE status = ?", arguments: [CampaignStatus.sending]) {
                 try CampaignTransition.finishIfSettled(id, now: now, in: db)
             }
@@ -85,6 +87,13 @@ public struct DeliveryOutbox: Sendable {
     /// With nothing due (nothing sending, or all of it waiting for later) no write
     /// transaction is taken: the idle dispatcher never holds the backend's lock.
     public func claim(limit: Int, allowance: [Int64: Int]? = nil, now: Date = Date()) async throws -> [ClaimedDelivery] {
+        try await claimBatch(limit: limit, allowance: allowance, now: now).deliveries
+    }
+
+    /// A claim, and every campaign whose rows it moved: those it claimed from, and those
+    /// whose rows it settled unsent (capped, no token), which may have finished with it.
+    public func claimBatch(limit: Int, allowance: [Int64: Int]? = nil, now: Date = Date()) async throws
+        -> (deliveries: [ClaimedDelivery], campaigns: Set<Int64>) {
         let at = SQLiteTime.string(now)
         let due = try await database.read { db in
             try Int64.fetchAll(db, sql: """
@@ -98,7 +107,7 @@ public struct DeliveryOutbox: Sendable {
             let allowed = allowance.map { $0[id] ?? 0 } ?? Int.max
             return allowed > 0 ? (id, allowed) : nil
         }
-        guard !wanted.isEmpty else { return [] }
+        guard !wanted.isEmpty else { return ([], []) }
         let capSince = SQLiteTime.string(now.addingTimeInterval(-audience.capWindow)), cap = audience.frequencyCap
         return try await database.write { db in
             // Campaign by campaign on (campaign_id, due_at): rows of a paused campaign are
@@ -171,7 +180,7 @@ public struct DeliveryOutbox: Sendable {
             }
             // The last of a campaign may have settled here, unsent.
             for campaign in settledUnsent { try CampaignTransition.finishIfSettled(campaign, now: now, in: db) }
-            return claimed
+            return (claimed, settledUnsent.union(claimed.map(\.campaignID)))
         }
     }
 

@@ -14,10 +14,13 @@ import GRDB
 public struct ReceiptPoller: Sendable {
     let database: PanelDatabase
     let batchSize: Int
+    /// Told which campaigns a batch changed, after its commit.
+    let changes: CampaignChanges?
 
-    public init(database: PanelDatabase, batchSize: Int = 2_000) {
+    public init(database: PanelDatabase, batchSize: Int = 2_000, changes: CampaignChanges? = nil) {
         self.database = database
         self.batchSize = max(1, batchSize)
+        self.changes = changes
     }
 
     /// Applies every receipt written since the last poll, a batch per short write
@@ -30,7 +33,9 @@ public struct ReceiptPoller: Sendable {
             guard let last = batch.last else { return read }
             read += batch.count
             let counting = Set(DeliveryState.wentOut)
-            try await database.write { db in
+            let touched = try await database.write { db -> Set<Int64> in
+                // The campaigns of the rows changed, gathered as they change: no query of its own.
+                var touched: Set<Int64> = []
                 let current = try db.cachedStatement(sql: "SELECT state, receipt FROM panel_deliveries WHERE id = ? AND campaign_id = ?")
                 let mark = try db.cachedStatement(sql: "UPDATE panel_deliveries SET receipt = ? WHERE id = ?")
                 let totals = try db.cachedStatement(sql: """
@@ -44,15 +49,19 @@ public struct ReceiptPoller: Sendable {
                     let state: Stored<DeliveryState> = try delivery.decode(forColumn: PanelDelivery.Columns.state)
                     guard let known = state.known, counting.contains(known) else {
                         try ignored.execute(arguments: [campaign])
+                        touched.insert(campaign)
                         continue
                     }
                     let was: Int = delivery[PanelDelivery.Columns.receipt]
                     guard was < receipt.level else { continue }
                     try mark.execute(arguments: [receipt.level, row])
                     try totals.execute(arguments: [was == 0 ? 1 : 0, receipt.level == 2 ? 1 : 0, campaign])
+                    touched.insert(campaign)
                 }
                 try PanelReceiptReader(lastReceiptID: last.id).upsert(db)
+                return touched
             }
+            changes?.publish(touched)
             if batch.count < batchSize { return read }
         }
     }

@@ -25,6 +25,7 @@ extension Campaigns {
             guard db.changesCount == 1 else { throw CampaignError("campaign #\(id) has its winner already") }
             try AuditLog.insert(actor.entry(.campaignWinnerChosen, target: "campaign:\(id)", detail: detail), now: now, in: db)
         }
+        changes.publish(id)
         try await releaseHeld(id, now: now)
     }
 
@@ -51,6 +52,7 @@ extension Campaigns {
                 return db.changesCount
             }
             released += count
+            if count > 0 { changes.publish(id) }
             if count < 5_000 { return released }
         }
     }

@@ -49,7 +49,8 @@ public func buildApplication(services: PanelServices, configuration: PanelConfig
 /// the campaign dispatcher; the receipt poller joins them here.
 func backgroundJobs(services: PanelServices, configuration: PanelConfiguration, logger: Logger) -> [any Service] {
     let dashboard = services.dashboard, sweeper = services.sweeper, events = services.signIn.unauthenticatedEvents
-    let receipts = ReceiptPoller(database: services.database)
+    // The dispatcher and the campaign use cases publish on the same feed, `campaigns.changes`.
+    let receipts = ReceiptPoller(database: services.database, changes: services.campaigns.changes)
     return [
         PeriodicJob(name: "audit-flusher", every: configuration.auditFlushInterval, health: services.health, logger: logger,
                     onStop: { try await events.flush() }) {

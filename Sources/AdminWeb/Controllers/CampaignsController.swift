@@ -214,22 +214,20 @@ struct CampaignsController {
             await source.progress.forget(id)
             if action == .pause || action == .cancel {
                 // Sends already in flight finish within a second; what went out is counted after.
-                var progress = try await source.campaigns.progress(id)
-                let deadline = ContinuousClock.now + .milliseconds(1_500)
-                while progress.sending > 0, ContinuousClock.now < deadline {
-                    try await Task.sleep(for: .milliseconds(50))
-                    progress = try await source.campaigns.progress(id)
-                }
-                notice.count = progress.sent
+                notice.count = try await source.campaigns.progressWithoutSendsInFlight(id, within: .milliseconds(1_500)).sent
             }
             return .redirect(to: SiteURL.campaign(id: id, notice: notice).href, type: .normal)
         }
     }
 
-    /// Server-sent events: the counts whenever they change, read at most every 250 ms
-    /// however many pages watch. The id is the counts' digest, so a browser that comes back
-    /// with `Last-Event-ID` gets nothing until something changed. A stream lasts a minute;
-    /// the browser reconnects by itself.
+    /// Server-sent events: the counts whenever they change. The stream waits on the shared
+    /// reader, which reads once per burst of the campaign's published changes for every page
+    /// that watches it (`CampaignProgressCache`), and on a half-second tick for the session
+    /// check. The id is the counts' digest, so a browser that comes back with
+    /// `Last-Event-ID` gets nothing until something changed. A stream lasts a minute and the
+    /// browser reconnects by itself, reading afresh: that also brings a page up to date after
+    /// a change nobody published (a crash's recovery at start, another process). It does not
+    /// end when the campaign does: receipts keep coming after that.
     @Sendable func events(request: Request, context: StaffRequestContext) async throws -> Response {
         let id = try campaignID(context)
         guard try await source.campaigns.find(id) != nil else { throw PanelError.notFound("No campaign #\(id).") }
@@ -244,16 +242,7 @@ struct CampaignsController {
             var quietSince = ContinuousClock.now
             let deadline = ContinuousClock.now + length
             try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
-            var checkedAt = ContinuousClock.now
-            while ContinuousClock.now < deadline, !Task.isShuttingDownGracefully, !Task.isCancelled {
-                // A sign-out, a disabled account or a role without campaigns ends the stream
-                // within a second, not at the end of its minute (checked every half second:
-                // an indexed read).
-                if ContinuousClock.now - checkedAt >= .milliseconds(500) {
-                    guard try await sessions.stillAllows(token: token, .manageCampaigns) else { break }
-                    checkedAt = ContinuousClock.now
-                }
-                let progress = try await cache.progress(id)
+            func send(_ progress: CampaignProgress) async throws {
                 let data = String(decoding: try encoder.encode(progress), as: UTF8.self)
                 let eventID = CampaignEvents.digest(data)
                 if eventID != last {
@@ -264,8 +253,37 @@ struct CampaignsController {
                     try await writer.write(ByteBuffer(string: ": still here\n\n"))
                     quietSince = ContinuousClock.now
                 }
-                // Asking the cache costs nothing between its reads.
-                try await Task.sleep(for: .milliseconds(100))
+            }
+            // One stream of wakes, newest only, so that a slow client never grows a buffer:
+            // the reader's "counts read" and a tick for the session check and the deadline.
+            // A failed read ends it; the browser reconnects.
+            let (wakes, wake) = await cache.watch(id)
+            // The counts now, read after the subscription (shared with pages that open at the
+            // same time), sent at once as the request's own access was just checked; the feed
+            // brings every change after it.
+            try await send(try await cache.progress(id))
+            try await withGracefulShutdownHandler {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        // The end of the stream at its deadline, at a failed check, or at any error.
+                        defer { wake.finish() }
+                        while ContinuousClock.now < deadline {
+                            try await Task.sleep(until: min(deadline, ContinuousClock.now + .milliseconds(500)), clock: .continuous)
+                            // A sign-out, a disabled account or a role without campaigns ends the
+                            // stream within a second, not at the end of its minute (an indexed read,
+                            // here rather than in the loop below: one task switch less on a busy
+                            // machine between the check and the end).
+                            guard try await sessions.stillAllows(token: token, .manageCampaigns) else { return }
+                            wake.yield()
+                        }
+                    }
+                    for await _ in wakes {
+                        if let progress = await cache.latest(id) { try await send(progress) }
+                    }
+                    group.cancelAll()
+                }
+            } onGracefulShutdown: {
+                wake.finish()
             }
             try await writer.finish(nil)
         }

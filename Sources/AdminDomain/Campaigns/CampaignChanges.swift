@@ -1,0 +1,70 @@
+import Synchronization
+
+/// Which campaigns' counts or status may have changed, published by whoever just committed
+/// the change in this process: the dispatcher (a claim, a batch of outcomes), the receipt
+/// poller (a batch of receipts) and the campaign use cases (launch, freeze, pause, resume,
+/// cancel, finish, a winner's release). The live pages and the pause and resume actions
+/// wait on it instead of reading the counts on a timer.
+///
+/// A change committed by another process (a second panel, a hand edit) is not published:
+/// a receipt the backend wrote reaches the feed when this process's poller reads it, and
+/// anything else is seen at the next fresh read (a live stream's reconnect reads afresh).
+///
+/// Each subscriber gets the feed's sequence number at the publish, and only the newest one
+/// is buffered: the value says "read again", so a slow subscriber loses no change it has
+/// not read yet, and its buffer never grows.
+public final class CampaignChanges: Sendable {
+    private struct Subscriber {
+        let campaign: Int64
+        let continuation: AsyncStream<Int>.Continuation
+    }
+
+    private struct State {
+        var sequence = 0
+        var nextSubscriber = 0
+        var subscribers: [Int: Subscriber] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Call after the transaction commits: a subscriber that reads on being woken before the
+    /// commit would read the old counts and then wait for nothing.
+    public func publish(_ campaigns: some Sequence<Int64>) {
+        let touched = Set(campaigns)
+        guard !touched.isEmpty else { return }
+        let (sequence, wake) = state.withLock { state in
+            state.sequence += 1
+            return (state.sequence, state.subscribers.values.filter { touched.contains($0.campaign) }.map(\.continuation))
+        }
+        // Outside the lock: a yield never blocks, but a continuation's termination handler
+        // takes the lock.
+        for continuation in wake { continuation.yield(sequence) }
+    }
+
+    public func publish(_ campaign: Int64) {
+        publish(CollectionOfOne(campaign))
+    }
+
+    /// The changes of one campaign from now on, until the stream's consumer stops (its task
+    /// cancelled, or the stream dropped). Subscribe before reading what the change would
+    /// alter, so that nothing published between the read and the wait is missed.
+    public func subscribe(to campaign: Int64) -> AsyncStream<Int> {
+        let (stream, continuation) = AsyncStream<Int>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let id = state.withLock { state in
+            state.nextSubscriber += 1
+            state.subscribers[state.nextSubscriber] = Subscriber(campaign: campaign, continuation: continuation)
+            return state.nextSubscriber
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Subscribers not yet ended, for tests.
+    public var subscriberCount: Int {
+        state.withLock { $0.subscribers.count }
+    }
+}
