@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func campaignConfirmView() {
-        let similar = [Parts.campaign(17, .known(.finished), launchedAt: "2026-11-19 09:00:00"), Parts.campaign(16, .known(.sending))]
+        let similar = [Parts.campaign(17, .known(.finished), launchedAt: "2026-11-19 09:00:00"), Parts.campaign(16, .known(.sending), launchedAt: "2026-11-18 09:00:00")]
         var mustType = CampaignConfirmModel(campaign: Parts.campaign(21, .known(.draft), experiment: Parts.experiment), preview: Parts.preview,
                                             countedAt: Parts.now, similar: similar, defaultTimeZone: "Europe/Berlin")
         mustType.typed = "12,344 <b>"
