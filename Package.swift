@@ -30,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
         .package(url: "https://github.com/apple/swift-metrics.git", exact: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
+        // Tests only: the views' HTML snapshots. Its other products (and swift-syntax) are not built.
+        .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", exact: "1.19.7"),
     ],
     targets: [
         // Typed HTML with escaping that cannot be forgotten; no dependencies on purpose.
@@ -247,7 +249,7 @@ let package = Package(
         .testTarget(
             name: "AdminWebTests",
             dependencies: [
-                "AdminWeb", "AdminDomain", "DemoData", "HTMLRender", "PanelDemo", "QRCode", "TestSupport",
+                "AdminWeb", "AdminDomain", "CampaignDispatch", "DemoData", "HTMLRender", "PanelDemo", "PushTemplates", "QRCode", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -256,7 +258,10 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ],
+            // The recorded pages (`*.html`), which the snapshot tests read and write.
+            exclude: ["__Snapshots__"],
             swiftSettings: strict
         ),
     ]

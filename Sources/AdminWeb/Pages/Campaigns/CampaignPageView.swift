@@ -150,7 +150,7 @@ struct CampaignPageView: HTMLComponent {
                         select(.name("user"), .required) {
                             for user in model.testUsers {
                                 option(selectedIf: user.userID == model.testedUser, .value(String(user.userID))) {
-                                    "\(user.email) (\(user.reachableDevices) device\(user.reachableDevices == 1 ? "" : "s") that can get it)"
+                                    "\(UserText.visible(user.email)) (\(user.reachableDevices) device\(user.reachableDevices == 1 ? "" : "s") that can get it)"
                                 }
                             }
                         }
