@@ -185,10 +185,12 @@ import TestSupport
         _ = try await CampaignPages.waitForPreview(client, path, cookie: admin)
         #expect(try await client.postSigned("/campaigns/\(id)/confirm", session: admin).status == .seeOther)
         // Tomorrow: frozen and sending, so it can be paused, resumed and cancelled.
-        let later = try await campaigns.create(CampaignDraft(title: "Later", body: "b"), by: .commandLine)
+        // Premium users here and free users below: each reaches users who have had one campaign
+        // this week, whichever freezes first, so the frequency cap (two) refuses neither.
+        let later = try await campaigns.create(CampaignDraft(title: "Later", body: "b", segment: CampaignSegment(plan: .premium)), by: .commandLine)
         try await campaigns.launch(later, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
         // Variants with a test share: the winner is chosen by hand and the report downloaded.
-        let test = try await campaigns.create(CampaignDraft(title: "A", body: "a", experiment: CampaignExperiment(
+        let test = try await campaigns.create(CampaignDraft(title: "A", body: "a", segment: CampaignSegment(plan: .free), experiment: CampaignExperiment(
             holdoutPercent: 10, goal: .anyActivity, variants: [VariantMessage(variant: .b, title: "B", body: "b")], testPercent: 20, winnerWaitHours: 24)),
             by: .commandLine)
         try await campaigns.launch(test, by: .commandLine)

@@ -55,9 +55,11 @@ import TestSupport
         let group = ServiceGroup(configuration: .init(services: [job], logger: Logger(label: "test")))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
-            let ranThrice = try await eventually(within: .seconds(30)) { await runs.value >= 3 }
+            // A deadline for liveness, not speed: under the whole suite on two cores the
+            // cooperative threads can be busy for many seconds.
+            let ranThrice = try await eventually(within: .seconds(120)) { await runs.value >= 3 }
             await group.triggerGracefulShutdown()
-            #expect(ranThrice, "a job every 20 ms ran three times within 30 s")
+            #expect(ranThrice, "a job every 20 ms ran three times within 2 minutes")
             try await tasks.waitForAll()
         }
         let status = try #require(health.current["tick"])

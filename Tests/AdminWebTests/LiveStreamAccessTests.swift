@@ -38,7 +38,9 @@ import Testing
             return Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
         }
         print("stream ended \(String(format: "%.2f", seconds - 1.5)) s after \(change.rawValue)")
-        // Within about a second of the change (checked each second), far before its 30 s.
-        #expect(seconds < 6, "\(change): the stream lasted \(seconds) s")
+        // Soon after the change (checked every half second), far before its 30 s: a bound
+        // that a loaded machine cannot break (6 s was once passed at 6.2 s under the whole
+        // suite), and that a stream which never checks would.
+        #expect(seconds < 15, "\(change): the stream lasted \(seconds) s")
     }
 }
