@@ -17,20 +17,15 @@ public struct AuditRow: Codable, Sendable, Equatable, FetchableRecord, TableReco
     public let target: String?
     public let detail: String?
 
-    public enum Columns {
-        static let id = Column(CodingKeys.id)
-        static let at = Column(CodingKeys.at)
-        static let adminID = Column("admin_id")
-        static let actorEmail = Column(CodingKeys.actorEmail)
-        static let clientAddress = Column(CodingKeys.clientAddress)
-        static let action = Column(CodingKeys.action)
-        static let target = Column(CodingKeys.target)
-        static let detail = Column(CodingKeys.detail)
+    /// The columns are the coding keys: each named once, in Swift and in SQL.
+    public enum CodingKeys: String, CodingKey, ColumnExpression {
+        case id, at, action, target, detail, actorEmail = "actor_email", clientAddress = "client_address"
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id, at, action, target, detail
-        case actorEmail = "actor_email"
-        case clientAddress = "client_address"
-    }
+    public typealias Columns = CodingKeys
+}
+
+extension AuditRow.CodingKeys {
+    /// Not decoded, only filtered on.
+    static let adminID = Column("admin_id")
 }

@@ -17,21 +17,13 @@ public struct Admin: Codable, Sendable, Equatable, FetchableRecord, MutablePersi
     /// Set for a generated one-time password: when it stops working unless changed.
     public var passwordExpiresAt: String?
 
-    public enum Columns {
-        static let id = Column(CodingKeys.id)
-        static let email = Column(CodingKeys.email)
-        static let passwordHash = Column(CodingKeys.passwordHash)
-        static let disabledAt = Column(CodingKeys.disabledAt)
-        static let role = Column(CodingKeys.role)
+    /// The columns are the coding keys: each named once, in Swift and in SQL.
+    public enum CodingKeys: String, CodingKey, ColumnExpression {
+        case id, email, role, passwordHash = "password_hash", createdAt = "created_at"
+        case disabledAt = "disabled_at", passwordExpiresAt = "password_expires_at"
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id, email, role
-        case passwordHash = "password_hash"
-        case createdAt = "created_at"
-        case disabledAt = "disabled_at"
-        case passwordExpiresAt = "password_expires_at"
-    }
+    public typealias Columns = CodingKeys
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID

@@ -7,31 +7,17 @@ struct PanelSession: Codable, Sendable, Equatable, FetchableRecord, PersistableR
 
     var tokenHash: String
     var adminID: Int64
-    var createdAt: String
-    var lastSeenAt: String
-    var expiresAt: String
-    var clientAddress: String?
-    var userAgent: String?
+    var createdAt, lastSeenAt, expiresAt: String
+    var clientAddress, userAgent: String?
 
-    enum Columns {
-        static let tokenHash = Column(CodingKeys.tokenHash)
-        static let adminID = Column(CodingKeys.adminID)
-        static let createdAt = Column(CodingKeys.createdAt)
-        static let lastSeenAt = Column(CodingKeys.lastSeenAt)
-        static let expiresAt = Column(CodingKeys.expiresAt)
-        static let clientAddress = Column(CodingKeys.clientAddress)
-        static let userAgent = Column(CodingKeys.userAgent)
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case tokenHash = "token_hash"
-        case adminID = "admin_id"
-        case createdAt = "created_at"
-        case lastSeenAt = "last_seen_at"
-        case expiresAt = "expires_at"
-        case clientAddress = "client_address"
+    /// The columns are the coding keys: each named once, in Swift and in SQL.
+    enum CodingKeys: String, CodingKey, ColumnExpression {
+        case tokenHash = "token_hash", adminID = "admin_id", createdAt = "created_at"
+        case lastSeenAt = "last_seen_at", expiresAt = "expires_at", clientAddress = "client_address"
         case userAgent = "user_agent"
     }
+
+    typealias Columns = CodingKeys
 }
 
 extension DerivableRequest<PanelSession> {
@@ -43,14 +29,11 @@ extension DerivableRequest<PanelSession> {
 
 /// What a request needs of a session and its account, in one read by the token's hash.
 struct SessionAccount: Decodable, Sendable, FetchableRecord {
-    var lastSeenAt: String
-    var expiresAt: String
+    var lastSeenAt, expiresAt, email: String
     var adminID: Int64
-    var email: String
     var role: Role
     var disabledAt: String?
-    var hasTwoFactor: Bool
-    var oneTimePassword: Bool
+    var hasTwoFactor, oneTimePassword: Bool
 
     enum CodingKeys: String, CodingKey {
         case lastSeenAt = "last_seen_at"

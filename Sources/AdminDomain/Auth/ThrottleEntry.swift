@@ -10,18 +10,12 @@ public struct ThrottleEntry: Codable, Sendable, Equatable, FetchableRecord, Tabl
     public let lastFailureAt: String
     public let lockedUntil: String?
 
-    public enum Columns {
-        static let key = Column(CodingKeys.key)
-        static let failures = Column(CodingKeys.failures)
-        static let lastFailureAt = Column(CodingKeys.lastFailureAt)
-        static let lockedUntil = Column(CodingKeys.lockedUntil)
+    /// The columns are the coding keys: each named once, in Swift and in SQL.
+    public enum CodingKeys: String, CodingKey, ColumnExpression {
+        case key, failures, lastFailureAt = "last_failure_at", lockedUntil = "locked_until"
     }
 
-    enum CodingKeys: String, CodingKey {
-        case key, failures
-        case lastFailureAt = "last_failure_at"
-        case lockedUntil = "locked_until"
-    }
+    public typealias Columns = CodingKeys
 
     /// The key in words: which email, from which address.
     public var who: String {

@@ -7,22 +7,15 @@ struct PanelCampaignVariant: Codable, Sendable, Equatable, FetchableRecord, Pers
 
     var campaignID: Int64
     var variant: MessageVariant
-    var title: String
-    var body: String
+    var title, body: String
     var template: String?
 
-    enum Columns {
-        static let campaignID = Column(CodingKeys.campaignID)
-        static let variant = Column(CodingKeys.variant)
-        static let title = Column(CodingKeys.title)
-        static let body = Column(CodingKeys.body)
-        static let template = Column(CodingKeys.template)
+    /// The columns are the coding keys: each named once, in Swift and in SQL.
+    enum CodingKeys: String, CodingKey, ColumnExpression {
+        case variant, title, body, template, campaignID = "campaign_id"
     }
 
-    enum CodingKeys: String, CodingKey {
-        case variant, title, body, template
-        case campaignID = "campaign_id"
-    }
+    typealias Columns = CodingKeys
 
     var message: VariantMessage {
         VariantMessage(variant: variant, title: title, body: body, template: template)

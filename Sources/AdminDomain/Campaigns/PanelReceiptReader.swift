@@ -8,15 +8,12 @@ struct PanelReceiptReader: Codable, Sendable, Equatable, FetchableRecord, Persis
     var id: Int64 = 1
     var lastReceiptID: Int64
 
-    enum Columns {
-        static let id = Column(CodingKeys.id)
-        static let lastReceiptID = Column(CodingKeys.lastReceiptID)
+    /// The columns are the coding keys: each named once, in Swift and in SQL.
+    enum CodingKeys: String, CodingKey, ColumnExpression {
+        case id, lastReceiptID = "last_receipt_id"
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id
-        case lastReceiptID = "last_receipt_id"
-    }
+    typealias Columns = CodingKeys
 
     /// 0 before any receipt was read.
     static func lastReceiptID(_ db: Database) throws -> Int64 {

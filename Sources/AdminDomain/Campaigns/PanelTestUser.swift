@@ -8,15 +8,10 @@ struct PanelTestUser: Codable, Sendable, Equatable, FetchableRecord, Persistable
     var addedBy: Int64?
     var addedAt: String
 
-    enum Columns {
-        static let userID = Column(CodingKeys.userID)
-        static let addedBy = Column(CodingKeys.addedBy)
-        static let addedAt = Column(CodingKeys.addedAt)
+    /// The columns are the coding keys: each named once, in Swift and in SQL.
+    enum CodingKeys: String, CodingKey, ColumnExpression {
+        case userID = "user_id", addedBy = "added_by", addedAt = "added_at"
     }
 
-    enum CodingKeys: String, CodingKey {
-        case userID = "user_id"
-        case addedBy = "added_by"
-        case addedAt = "added_at"
-    }
+    typealias Columns = CodingKeys
 }

@@ -6,22 +6,14 @@ import GRDB
 struct PanelCampaignMember: Codable, Sendable, Equatable, FetchableRecord, TableRecord {
     static let databaseTableName = "panel_campaign_members"
 
-    var campaignID: Int64
-    var userID: Int64
+    var campaignID, userID: Int64
     /// 'holdout', 'a' to 'd', or 'rest'.
-    var arm: String
-    var platform: String
+    var arm, platform: String
 
-    enum Columns {
-        static let campaignID = Column(CodingKeys.campaignID)
-        static let userID = Column(CodingKeys.userID)
-        static let arm = Column(CodingKeys.arm)
-        static let platform = Column(CodingKeys.platform)
+    /// The columns are the coding keys: each named once, in Swift and in SQL.
+    enum CodingKeys: String, CodingKey, ColumnExpression {
+        case arm, platform, campaignID = "campaign_id", userID = "user_id"
     }
 
-    enum CodingKeys: String, CodingKey {
-        case arm, platform
-        case campaignID = "campaign_id"
-        case userID = "user_id"
-    }
+    typealias Columns = CodingKeys
 }

@@ -9,15 +9,10 @@ struct PanelCampaignReport: Codable, Sendable, Equatable, FetchableRecord, Persi
     var asOf: String
     var report: String
 
-    enum Columns {
-        static let campaignID = Column(CodingKeys.campaignID)
-        static let asOf = Column(CodingKeys.asOf)
-        static let report = Column(CodingKeys.report)
+    /// The columns are the coding keys: each named once, in Swift and in SQL.
+    enum CodingKeys: String, CodingKey, ColumnExpression {
+        case report, campaignID = "campaign_id", asOf = "as_of"
     }
 
-    enum CodingKeys: String, CodingKey {
-        case report
-        case campaignID = "campaign_id"
-        case asOf = "as_of"
-    }
+    typealias Columns = CodingKeys
 }

@@ -4,24 +4,13 @@ import GRDB
 struct PanelDeadToken: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "panel_dead_tokens"
 
-    var tokenSHA256: String
+    var tokenSHA256, provider, reason, recordedAt: String
     var deviceID: Int64
-    var provider: String
-    var reason: String
-    var recordedAt: String
 
-    enum Columns {
-        static let tokenSHA256 = Column(CodingKeys.tokenSHA256)
-        static let deviceID = Column(CodingKeys.deviceID)
-        static let provider = Column(CodingKeys.provider)
-        static let reason = Column(CodingKeys.reason)
-        static let recordedAt = Column(CodingKeys.recordedAt)
+    /// The columns are the coding keys: each named once, in Swift and in SQL.
+    enum CodingKeys: String, CodingKey, ColumnExpression {
+        case provider, reason, tokenSHA256 = "token_sha256", deviceID = "device_id", recordedAt = "recorded_at"
     }
 
-    enum CodingKeys: String, CodingKey {
-        case provider, reason
-        case tokenSHA256 = "token_sha256"
-        case deviceID = "device_id"
-        case recordedAt = "recorded_at"
-    }
+    typealias Columns = CodingKeys
 }

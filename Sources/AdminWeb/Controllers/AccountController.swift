@@ -4,13 +4,13 @@ import Hummingbird
 /// One's own account: the sessions list, "sign out everywhere else", and the password.
 struct AccountController {
     let account: AccountSecurity
+    /// Asks for the password again before a change, and lists the sessions.
     let signIn: SignInService
+    /// Set again with the rotated token after a password change.
     let sessionCookie: PanelCookie
 
     struct PasswordForm: Decodable {
-        var current: String?
-        var password: String?
-        var `repeat`: String?
+        var current, password, `repeat`: String?
     }
 
     func addRoutes(to routes: StaffRoutes) {

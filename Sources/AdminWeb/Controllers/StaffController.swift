@@ -5,11 +5,11 @@ import Hummingbird
 struct StaffController {
     let staff: StaffAdministration
     let admins: AdminStore
+    /// A generated password, held for its one showing after the redirect.
     let shownOnce: ShownOnce
 
     struct AccountForm: Decodable {
-        var email: String?
-        var role: String?
+        var email, role: String?
     }
 
     func addRoutes(to routes: StaffRoutes) {

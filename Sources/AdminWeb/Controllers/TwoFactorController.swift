@@ -4,14 +4,17 @@ import Hummingbird
 /// One's own second factor: enrol, new recovery codes, turn off.
 struct TwoFactorController {
     let account: AccountSecurity
+    /// Asks for the password or a code again before a change.
     let signIn: SignInService
+    /// Which roles must have a second factor (and so may not turn it off).
     let policy: TwoFactorPolicy
+    /// Set again with the rotated token once two-factor is on.
     let sessionCookie: PanelCookie
+    /// New recovery codes, held for their one showing after the redirect.
     let shownOnce: ShownOnce
 
     struct CodeForm: Decodable {
-        var code: String?
-        var password: String?
+        var code, password: String?
     }
 
     func addRoutes(to routes: StaffRoutes) {

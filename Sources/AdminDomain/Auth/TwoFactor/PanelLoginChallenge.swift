@@ -10,17 +10,10 @@ struct PanelLoginChallenge: Codable, Sendable, Equatable, FetchableRecord, Persi
     var expiresAt: String
     var failures: Int = 0
 
-    enum Columns {
-        static let tokenHash = Column(CodingKeys.tokenHash)
-        static let adminID = Column(CodingKeys.adminID)
-        static let expiresAt = Column(CodingKeys.expiresAt)
-        static let failures = Column(CodingKeys.failures)
+    /// The columns are the coding keys: each named once, in Swift and in SQL.
+    enum CodingKeys: String, CodingKey, ColumnExpression {
+        case failures, tokenHash = "token_hash", adminID = "admin_id", expiresAt = "expires_at"
     }
 
-    enum CodingKeys: String, CodingKey {
-        case failures
-        case tokenHash = "token_hash"
-        case adminID = "admin_id"
-        case expiresAt = "expires_at"
-    }
+    typealias Columns = CodingKeys
 }

@@ -9,19 +9,12 @@ struct PanelRecoveryCode: Codable, Sendable, Equatable, FetchableRecord, Persist
     var createdAt: String
     var usedAt: String?
 
-    enum Columns {
-        static let adminID = Column(CodingKeys.adminID)
-        static let codeHash = Column(CodingKeys.codeHash)
-        static let createdAt = Column(CodingKeys.createdAt)
-        static let usedAt = Column(CodingKeys.usedAt)
+    /// The columns are the coding keys: each named once, in Swift and in SQL.
+    enum CodingKeys: String, CodingKey, ColumnExpression {
+        case adminID = "admin_id", codeHash = "code_hash", createdAt = "created_at", usedAt = "used_at"
     }
 
-    enum CodingKeys: String, CodingKey {
-        case adminID = "admin_id"
-        case codeHash = "code_hash"
-        case createdAt = "created_at"
-        case usedAt = "used_at"
-    }
+    typealias Columns = CodingKeys
 }
 
 extension DerivableRequest<PanelRecoveryCode> {

@@ -10,19 +10,12 @@ struct PanelTwoFactor: Codable, Sendable, Equatable, FetchableRecord, Persistabl
     var confirmedAt: String?
     var lastStep: Int64?
 
-    enum Columns {
-        static let adminID = Column(CodingKeys.adminID)
-        static let secret = Column(CodingKeys.secret)
-        static let confirmedAt = Column(CodingKeys.confirmedAt)
-        static let lastStep = Column(CodingKeys.lastStep)
+    /// The columns are the coding keys: each named once, in Swift and in SQL.
+    enum CodingKeys: String, CodingKey, ColumnExpression {
+        case secret, adminID = "admin_id", confirmedAt = "confirmed_at", lastStep = "last_step"
     }
 
-    enum CodingKeys: String, CodingKey {
-        case secret
-        case adminID = "admin_id"
-        case confirmedAt = "confirmed_at"
-        case lastStep = "last_step"
-    }
+    typealias Columns = CodingKeys
 }
 
 extension DerivableRequest<PanelTwoFactor> {

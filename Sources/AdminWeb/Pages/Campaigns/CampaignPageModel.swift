@@ -77,10 +77,13 @@ struct CampaignPageModel {
     /// the test users, and the templates and rows a message is filled from.
     struct Source: Sendable {
         let campaigns: Campaigns
+        /// Audience previews, counted in the background.
         let previews: AudiencePreviews
+        /// The live counts, read once for every page that watches a campaign.
         let progress: CampaignProgressCache
         let impact: CampaignImpactTracker
         let testUsers: TestUsers
+        /// The templates and the recipient's rows a draft's phone preview is filled from.
         let templates: PushTemplateLibrary
         let database: PanelDatabase
     }

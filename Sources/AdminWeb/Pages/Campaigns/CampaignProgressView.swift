@@ -49,20 +49,8 @@ struct CampaignProgressView: HTMLComponent {
             h2 { "Funnel" }
             ol(.class("funnel")) {
                 li { "Accepted " ; strong(Attribute("data-count", "accepted")) { Format.grouped(progress.accepted) } }
-                li {
-                    "Received "
-                    strong(Attribute("data-count", "received")) { Format.grouped(progress.received) }
-                    " ("
-                    span(Attribute("data-rate", "received")) { Format.percent(Self.rate(progress.received, of: progress.accepted)) }
-                    " of accepted)"
-                }
-                li {
-                    "Opened "
-                    strong(Attribute("data-count", "opened")) { Format.grouped(progress.opened) }
-                    " ("
-                    span(Attribute("data-rate", "opened")) { Format.percent(Self.rate(progress.opened, of: progress.received)) }
-                    " of received)"
-                }
+                funnelStep("Received", "received", progress.received, of: progress.accepted, "accepted")
+                funnelStep("Opened", "opened", progress.opened, of: progress.received, "received")
             }
             if !progress.failureReasons.isEmpty {
                 DataTable(caption: "Failures by reason (the ten most common)", columns: [.init("Reason"), .init("Deliveries", numeric: true)],
@@ -73,5 +61,17 @@ struct CampaignProgressView: HTMLComponent {
 
     static func rate(_ part: Int, of whole: Int) -> Double? {
         whole == 0 ? nil : Double(part) / Double(whole)
+    }
+
+    /// "Received 12 (34% of accepted)": a step's count and its share of the step before,
+    /// each marked for campaign.js to update.
+    private func funnelStep(_ label: String, _ key: String, _ count: Int, of previous: Int, _ previousName: String) -> HTMLNode {
+        li {
+            "\(label) "
+            strong(Attribute("data-count", key)) { Format.grouped(count) }
+            " ("
+            span(Attribute("data-rate", key)) { Format.percent(Self.rate(count, of: previous)) }
+            " of \(previousName))"
+        }
     }
 }

@@ -29,9 +29,10 @@ struct DashboardModel: PageModel {
     /// The figures, how often they are counted, and the campaigns launched in the range.
     struct Source: Sendable {
         let dashboard: DashboardRefresher
-        let refreshEvery: TimeInterval
-        let fullCountEvery: TimeInterval
+        /// How often the figures are counted, as the page says.
+        let refreshEvery, fullCountEvery: TimeInterval
         let campaigns: Campaigns
+        /// The launched campaigns' holdout and goal reports.
         let impact: CampaignImpactTracker
     }
 
