@@ -52,7 +52,7 @@ struct TestUsersView: HTMLComponent {
                                       TableCell {
                                           HTMLRender.form(.method(.post), .action(SiteURL.removeTestUser(userID: entry.userID).href), .class("inline")) {
                                               CSRFField(token: viewer.csrfToken)
-                                              button(.type("submit"), .ariaLabel("Remove \(entry.email)")) { "Remove" }
+                                              button(.type("submit"), .ariaLabel("Remove \(UserText.visible(entry.email))")) { "Remove" }
                                           }
                                       },
                                   ])

@@ -39,7 +39,7 @@ enum DestructiveStaffAction: Sendable {
     }
 
     func question(_ email: String?) -> String {
-        let who = email ?? "this account"
+        let who = email.map { UserText.visible($0) } ?? "this account"
         return switch self {
         case .disable: "Disable \(who)?"
         case .resetPassword: "Reset the password of \(who)?"

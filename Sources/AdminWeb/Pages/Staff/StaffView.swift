@@ -40,7 +40,7 @@ struct StaffView: HTMLComponent {
             if let error = model.message.error { p(.class("notice error"), .role("alert")) { error } }
             if let created = model.message.oneTimePassword {
                 section(.class("panel one-time")) {
-                    h2 { "Password for \(created.email)" }
+                    h2 { "Password for "; UserText(text: created.email) }
                     p { code { created.password } }
                     p(.class("muted")) {
                         "Shown once: give it to them over a channel you trust. Nobody can see it again. "
