@@ -9,6 +9,15 @@ struct ChartFigure: HTMLComponent {
     let chart: DashboardChart
     let range: DashboardRange
 
+    init(chart: DashboardChart, range: DashboardRange) {
+        // Categories are what the app stored: their direction overrides and controls are
+        // shown in the drawing, its titles and the table, never obeyed.
+        var shown = chart
+        if chart.axis == .categories { shown.labels = chart.labels.map { UserText.visible($0) } }
+        self.chart = shown
+        self.range = range
+    }
+
     var content: HTMLNode {
         let geometry = ChartGeometry(peak: 0, unit: chart.unit)
         return section(.class("panel chart-panel"), .id("chart-\(chart.id.rawValue)")) {
