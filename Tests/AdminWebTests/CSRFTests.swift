@@ -22,7 +22,7 @@ import TestSupport
             let session = try await panel.signIn(client)
             let missing = try await client.postForm("/logout", [], cookie: session)
             #expect(missing.status == .forbidden)
-            #expect(missing.text.contains("You do not have access to this page."))
+            #expect(missing.text.contains("This form is out of date"), "a refused form says why and what to do")
             let wrong = try await client.postForm("/logout", [("_csrf", String(repeating: "x", count: 43))], cookie: session)
             #expect(wrong.status == .forbidden)
             #expect(try await client.get("/", cookie: session).status == .ok, "the session was not ended")

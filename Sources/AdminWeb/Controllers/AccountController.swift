@@ -38,7 +38,7 @@ struct AccountController {
             context.identity, with: .password(password), clientAddress: context.clientAddress) {
         case .confirmed: nil
         case .wrong: "Type your password to sign out your other sessions."
-        case let .throttled(seconds): "Too many wrong passwords. Try again in \(seconds) seconds."
+        case let .throttled(seconds): "Too many wrong passwords. Try again in \(Format.count(seconds, "second", "seconds"))."
         }
         if let refusal {
             var model = try await SessionsModel.load(signIn.sessions, (context.identity, context.sessionToken, nil))
@@ -69,7 +69,7 @@ struct AccountController {
                                                       clientAddress: context.clientAddress) {
         case .confirmed: break
         case .wrong: return refuse("The current password is not right.", .unprocessableContent)
-        case let .throttled(seconds): return refuse("Too many wrong passwords. Try again in \(seconds) seconds.", .tooManyRequests)
+        case let .throttled(seconds): return refuse("Too many wrong passwords. Try again in \(Format.count(seconds, "second", "seconds")).", .tooManyRequests)
         }
         let token: String
         do {

@@ -124,7 +124,7 @@ struct AuthController {
     }
 
     private func throttledPage(_ seconds: Int, _ page: (String, HTTPResponse.Status) -> Response) -> Response {
-        let when = seconds > 90 ? "\((seconds + 59) / 60) minutes" : "\(seconds) seconds"
+        let when = seconds > 90 ? Format.count((seconds + 59) / 60, "minute", "minutes") : Format.count(seconds, "second", "seconds")
         var response = page("Too many failed attempts. Try again in \(when).", .tooManyRequests)
         response.headers[.retryAfter] = String(seconds)
         return response

@@ -99,7 +99,7 @@ struct TwoFactorController {
     }
 
     private func throttledPage(_ context: StaffRequestContext, _ seconds: Int) async throws -> Response {
-        var response = try await page(context, error: "Too many wrong attempts. Try again in \(seconds) seconds.",
+        var response = try await page(context, error: "Too many wrong attempts. Try again in \(Format.count(seconds, "second", "seconds")).",
                                       status: .tooManyRequests)
         response.headers[.retryAfter] = String(seconds)
         return response

@@ -32,9 +32,12 @@ struct CSRFMiddleware: RouterMiddleware {
             nil
         }
         guard let reason else { return try await next(request, context) }
-        await events.record(.csrfRejected, address: context.clientAddress,
-                                                           target: request.uri.path, reason: reason)
-        throw HTTPError(.forbidden)
+        await events.record(.csrfRejected, address: context.clientAddress, target: request.uri.path, reason: reason)
+        // Mostly a page left open while its session changed: say so, and how to get the
+        // form through (the browser's Back keeps what was typed).
+        throw PanelError(status: .forbidden, sentence: reason == "cross-origin"
+            ? "This form was sent from another site, so it was refused. Nothing was changed."
+            : "This form is out of date (you signed in again, here or in another tab, since it was opened), so it was refused and nothing was changed. Go back, reload the page and send it again.")
     }
 
     /// Origin, or else Referer, when the browser sends one, must name this panel's host.

@@ -237,7 +237,7 @@ struct CampaignSummary: HTMLComponent {
             }
             if !experiment.variants.isEmpty {
                 dt { "Variants" }
-                dd { experiment.testPercent.map { "\(Self.letters(experiment)) go to \($0)% of the recipients first; after \(experiment.winnerWaitHours ?? 24) hours the best goes to the rest" }
+                dd { experiment.testPercent.map { "\(Self.letters(experiment)) go to \($0)% of the recipients first; after \(Format.count(experiment.winnerWaitHours ?? 24, "hour", "hours")) the best goes to the rest" }
                      ?? "\(Self.letters(experiment)): each recipient is drawn into one" }
             }
             dt { "Holdout" }; dd { experiment.holdoutPercent == 0 ? "none" : "\(experiment.holdoutPercent)% of the reachable users get nothing" }

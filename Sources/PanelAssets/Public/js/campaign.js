@@ -64,6 +64,10 @@
   source.onerror = function () {
     if (note) note.textContent = "Live updates paused; the browser reconnects by itself.";
   };
+  // A reconnect that finds nothing new sends no event: say the page is live again anyway.
+  source.onopen = function () {
+    if (note) note.textContent = "Live: connected " + new Date().toISOString().slice(11, 19) + " UTC.";
+  };
 
   // The impact report is recomputed in the background every few seconds: its section is
   // fetched again and replaced, unless someone is choosing a winner in it.
