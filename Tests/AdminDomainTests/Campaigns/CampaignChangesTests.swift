@@ -105,13 +105,14 @@ import TestSupport
         }
         try await setInFlight("sending")
         let started = ContinuousClock.now
-        async let waited = campaigns.progressWithoutSendsInFlight(id, within: .seconds(20))
+        async let waited = campaigns.progressWithoutSendsInFlight(id, within: .seconds(90))
         try await Task.sleep(for: .milliseconds(300))
         try await setInFlight("accepted")
         campaigns.changes.publish(id)
         let settled = try await waited
         #expect(settled.sending == 0 && settled.accepted == 1)
-        #expect(ContinuousClock.now - started < .seconds(5), "woken by the outcome, not at the limit")
+        // Far under the limit even on a loaded machine (8 s was seen under the whole suite).
+        #expect(ContinuousClock.now - started < .seconds(45), "woken by the outcome, not at the 90 s limit")
 
         try await setInFlight("sending")
         let unpublished = try await campaigns.progressWithoutSendsInFlight(id, within: .milliseconds(400))
