@@ -37,7 +37,7 @@ struct CSRFMiddleware: RouterMiddleware {
         // form through (the browser's Back keeps what was typed).
         throw PanelError(status: .forbidden, sentence: reason == "cross-origin"
             ? "This form was sent from another site, so it was refused. Nothing was changed."
-            : "This form is out of date (you signed in again, here or in another tab, since it was opened), so it was refused and nothing was changed. Go back, reload the page and send it again.")
+            : "This form is out of date (it was opened before a sign-in or sign-out, here or in another tab), so it was refused and nothing was changed. Go back, reload the page and send it again.")
     }
 
     /// Origin, or else Referer, when the browser sends one, must name this panel's host.
