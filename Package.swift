@@ -249,7 +249,8 @@ let package = Package(
         .testTarget(
             name: "AdminWebTests",
             dependencies: [
-                "AdminWeb", "AdminDomain", "CampaignDispatch", "DemoData", "HTMLRender", "PanelDemo", "PushTemplates", "QRCode", "TestSupport",
+                "AdminWeb", "AdminDomain", "CampaignDispatch", "DemoData", "HTMLRender", "PanelDemo", "PushClients", "PushFakes", "PushTemplates",
+                "QRCode", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

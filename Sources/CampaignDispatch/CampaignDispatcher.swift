@@ -97,6 +97,9 @@ public struct CampaignDispatcher: Service {
             }
             while true {
                 let stopping = Task.isShuttingDownGracefully || Task.isCancelled
+                // A claim that only settled or put off rows (the rules checked again at the
+                // claim) claims again at once: the rest may be sendable.
+                var movedRows = false
                 if !stopping, inFlight <= batchSize / 2 {
                     // Shielded from cancellation as the recording is: a claim cut off between
                     // its commit and its return would leave rows `sending` that nobody sends.
@@ -107,6 +110,7 @@ public struct CampaignDispatcher: Service {
                     let allowance = throttle.allowance(for: sending, at: clock.now)
                     let (claimed, touched) = try await Task { try await outbox.claimBatch(limit: limit, allowance: allowance) }.value
                     changes.publish(touched)
+                    movedRows = claimed.isEmpty && !touched.isEmpty
                     throttle.spend(claimed)
                     // Claimed rows are committed as sending: from here each is sent, whatever happens.
                     let rendered = await Task { await texts.render(claimed) }.value
@@ -119,7 +123,7 @@ public struct CampaignDispatcher: Service {
                 if inFlight == 0 {
                     try await flush()
                     if stopping { return }
-                    try? await Task.sleep(for: idle)
+                    if !movedRows { try? await Task.sleep(for: idle) }
                     continue
                 }
                 guard let result = try await group.next() else { continue }

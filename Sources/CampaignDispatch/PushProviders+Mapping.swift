@@ -19,3 +19,14 @@ extension PushPlatform {
         }
     }
 }
+
+extension PushProviders {
+    /// The providers this server has credentials for, in the audience's words: the rules
+    /// leave out every device of another.
+    public var configured: Set<PushProvider> {
+        var configured: Set<PushProvider> = []
+        if fcm != nil { configured.insert(.fcm) }
+        if apns != nil { configured.insert(.apns) }
+        return configured
+    }
+}

@@ -161,7 +161,14 @@ import TestSupport
         }
         // Every exclusion occurs in "all", so each rule was exercised.
         let all = try await Audience().count(CampaignSegment(), in: database, now: Self.now)
-        #expect(Set(all.excludedDevices.keys).union([.noDevice]) == Set(Exclusion.allCases), "\(all.excludedDevices)")
+        #expect(Set(all.excludedDevices.keys).union([.noDevice, .providerNotConfigured]) == Set(Exclusion.allCases), "\(all.excludedDevices)")
+        // The last rule needs a server without one provider's credentials: APNs devices the
+        // rules let through otherwise are left out for it, and the rest counted as before.
+        let fcmOnly = try await Audience(providers: [.fcm]).count(CampaignSegment(), in: database, now: Self.now)
+        #expect((fcmOnly.excludedDevices[.providerNotConfigured] ?? 0) > 0)
+        #expect(fcmOnly.reachableDevices + (fcmOnly.excludedDevices[.providerNotConfigured] ?? 0) == all.reachableDevices
+                    + (all.excludedDevices[.deadToken] ?? 0) + (all.excludedDevices[.frequencyCap] ?? 0)
+                    - (fcmOnly.excludedDevices[.deadToken] ?? 0) - (fcmOnly.excludedDevices[.frequencyCap] ?? 0))
 
         let campaigns = Campaigns(database: database, usersPerChunk: 53)
         let id = try await campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine, now: Self.now)

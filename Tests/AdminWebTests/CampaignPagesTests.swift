@@ -25,6 +25,35 @@ import TestSupport
         return ""
     }
 
+    /// Issue 32, finding 3: a server without credentials previewed "77,078 devices would get
+    /// this push" and froze them all, to pause at the first send.
+    @Test func withoutAProviderThePreviewCountsNoDeviceSaysWhyAndTheLaunchIsRefused() async throws {
+        let panel = try await TestPanel(push: .none)
+        defer { panel.remove() }
+        try await panel.addStaff(Self.marketing, role: .marketing)
+        try await panel.test { client in
+            let cookie = try await panel.signIn(client, email: Self.marketing)
+            let created = try await client.postSigned("/campaigns/new", [("title", "Hello"), ("body", "There"), ("ttl", "86400"), ("when", "now")],
+                                                      session: cookie)
+            let location = try #require(created.headers[.location])
+            let path = String(location.prefix { $0 != "?" })
+            let id = try #require(Int64(path.split(separator: "/").last ?? ""))
+            let draft = try await Self.waitForPreview(client, path, cookie: cookie)
+            #expect(draft.contains("id=\"reachable-devices\">0<"))
+            #expect(draft.contains("id=\"missing-providers\"") && draft.contains("no push provider is configured on this server"))
+            let confirm = try await client.get("/campaigns/\(id)/confirm", cookie: cookie)
+            #expect(confirm.text.contains("No device in this audience can get a campaign push now") && !confirm.text.contains("Send to "))
+            let launched = try await client.postSigned("/campaigns/\(id)/confirm", session: cookie)
+            #expect(launched.status == .conflict && launched.text.contains("Not launched: no device in its audience can get a campaign push now"))
+            #expect(launched.text.contains("no push provider is configured"))
+        }
+        let (status, deliveries) = try await panel.services.database.read { db in
+            (try String.fetchOne(db, sql: "SELECT status FROM panel_campaigns ORDER BY id DESC LIMIT 1"),
+             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_deliveries") ?? -1)
+        }
+        #expect(status == "draft" && deliveries == 0, "nothing launched, nothing frozen")
+    }
+
     @Test func marketingComposesPreviewsConfirmsAndLaunchesAndEveryStepIsAudited() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }
@@ -55,14 +84,14 @@ import TestSupport
 
             let launched = try await client.postSigned("/campaigns/\(id)/confirm", session: cookie)
             #expect(launched.status == .seeOther)
-            // No provider is configured here: the dispatcher pauses the campaign and says why.
+            // The providers here refuse the panel's keys: the dispatcher pauses the campaign and says why.
             var status = ""
             for _ in 0..<600 {
                 status = try await client.get(path, cookie: cookie).text
-                if status.contains("stopped: no FCM service account") || status.contains("stopped: no APNs key") { break }
+                if status.contains("status-paused") && status.contains("stopped: ") { break }
                 try await Task.sleep(for: .milliseconds(50))
             }
-            #expect(status.contains("status-paused") && status.contains("stopped: no"), "a credentials problem pauses with a visible error")
+            #expect(status.contains("status-paused") && status.contains("stopped: "), "a credentials problem pauses with a visible error")
             #expect(status.contains("data-events=\"/campaigns/\(id)/events\""))
             let again = try await client.postSigned("/campaigns/\(id)/confirm", session: cookie)
             #expect(again.status == .seeOther, "a launched campaign's confirmation sends back to its page")
@@ -237,9 +266,9 @@ import TestSupport
             #expect(listed.text.contains(email.lowercased()) || listed.text.contains(email))
             let unknown = try await client.postSigned("/campaigns/test-users", [("email", "<b>nobody</b>@nowhere.test")], session: cookie)
             #expect(unknown.status == .badRequest && unknown.text.contains("Not added: no app user has the email &lt;b&gt;nobody&lt;/b&gt;@nowhere.test"))
-            // No provider is configured here: each device says so, and nothing is left unsaid.
+            // The providers here refuse the panel's keys: each device says so, and nothing is left unsaid.
             let tried = try await client.postSigned("/campaigns/\(again)/test-send", [("user", String(userID))], session: cookie)
-            #expect(tried.status == .ok && tried.text.contains("Test sent to") && tried.text.contains("not sent: no credentials"))
+            #expect(tried.status == .ok && tried.text.contains("Test sent to") && tried.text.contains("credentials problem"))
             #expect(!tried.text.contains("push_token"))
             let removed = try await client.postSigned("/campaigns/test-users/\(userID)/remove", session: cookie)
             #expect(removed.status == .seeOther)

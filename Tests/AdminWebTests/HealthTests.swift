@@ -9,7 +9,7 @@ import TestSupport
 
 @Suite(.timeLimit(.minutes(5))) struct Health {
     @Test func healthyWithoutSignInThenUnhealthyWhenTheDatabaseIsGone() async throws {
-        let panel = try await TestPanel()
+        let panel = try await TestPanel(push: .none)
         defer { panel.remove() }
         try await panel.test { client in
             let healthy = try await client.get("/health")

@@ -82,9 +82,9 @@ import Testing
         #expect(try Self.lastCounts(text).accepted == 2, "a change during a read never reached the page")
     }
 
-    /// The panel's own dispatcher (a job of the application) without credentials: it claims,
-    /// finds no provider and stops the campaign with the reason, every delivery back in the
-    /// queue. The page shows that end, which only the dispatcher's publish after recording
+    /// The panel's own dispatcher (a job of the application) with keys its providers refuse:
+    /// it claims, is refused and stops the campaign with the reason, every delivery back in
+    /// the queue. The page shows that end, which only the dispatcher's publish after recording
     /// tells of.
     @Test func thePageShowsWhereTheDispatcherLeftTheCampaign() async throws {
         // Long enough for the dispatcher to stop it under the whole suite's load on two busy
@@ -111,7 +111,7 @@ import Testing
         }
         let last = try Self.lastCounts(text), stored = try await services.campaigns.progress(id)
         #expect(stored.status == "paused" && stored.queued + stored.waiting == total, "the dispatcher stopped it: \(stored.status)")
-        #expect(last.status == "paused" && last.detail?.contains("is configured") == true, "\(last.status) \(last.detail ?? "")")
+        #expect(last.status == "paused" && last.detail?.contains("stopped: ") == true, "\(last.status) \(last.detail ?? "")")
         #expect(last.sending == 0 && last.queued + last.waiting == total && total > 0,
                 "the page's last counts: \(last.sending) sending, \(last.queued) + \(last.waiting) queued of \(total)")
     }

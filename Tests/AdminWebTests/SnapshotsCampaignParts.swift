@@ -38,7 +38,8 @@ import Testing
         preview.counts.devicesByGroup = [.init(platform: "ios", provider: "apns"): 10_000, .init(platform: "android", provider: "fcm"): 2_344,
                                          .init(platform: "<web>", provider: "fcm"): 1]
         preview.counts.excludedUsers = [.accountClosed: 12, .noDevice: 3_000, .frequencyCap: 1]
-        preview.counts.excludedDevices = [.deadToken: 40, .noPermission: 1, .frequencyCap: 2]
+        preview.counts.excludedDevices = [.deadToken: 40, .noPermission: 1, .frequencyCap: 2, .providerNotConfigured: 7_000]
+        preview.missingProviders = Audience(providers: [.fcm]).missingProvidersSentence
         preview.inQuietHours = 1
         preview.invalidTimeZones = 25
         preview.malformedQuietHours = 0
@@ -68,6 +69,9 @@ import Testing
         progress.opened = 1_234
         progress.ignoredReceipts = 5
         progress.failureReasons = [.init(reason: "QUOTA_EXCEEDED <fcm>", count: 1_000), .init(reason: Hostile.script, count: 200)]
+        progress.excluded = 12
+        progress.exclusionReasons = [.init(reason: "no longer in the audience when due: no consent to campaign pushes", count: 10),
+                                     .init(reason: Hostile.script, count: 2)]
         return progress
     }
 

@@ -21,8 +21,12 @@ struct TestPanel {
     var configuration: PanelConfiguration
     var services: PanelServices
 
+    /// `untrusted`: both providers configured against a fake that refuses every key
+    /// (`UntrustedPush`); `none`: no provider configured, as `serve` without credentials.
+    enum Push { case untrusted, none }
+
     init(users: Int = 60, sessionPolicy: SessionPolicy = SessionPolicy(), secureCookies: Bool = false,
-         twoFactorPolicy: TwoFactorPolicy = TwoFactorPolicy()) async throws {
+         twoFactorPolicy: TwoFactorPolicy = TwoFactorPolicy(), push: Push = .untrusted) async throws {
         temp = try TemporaryDatabase.seeded(users: users)
         var configuration = PanelConfiguration(
             databasePath: temp.path, publicDirectory: TestPaths.publicDirectory, scrypt: fastScryptForTests,
@@ -32,6 +36,7 @@ struct TestPanel {
         configuration.auditFlushInterval = .seconds(3_600)
         configuration.templatesDirectory = TestPaths.repositoryRoot.appendingPathComponent("Templates").path
         configuration.eventStreamLength = .seconds(1)
+        if push == .untrusted { configuration.push = try await UntrustedPush.providers() }
         self.configuration = configuration
         services = PanelServices(database: try await PanelDatabase.open(path: temp.path), configuration: configuration)
         let admin = try await services.admins.create(email: Self.email, password: Self.password, role: .admin)

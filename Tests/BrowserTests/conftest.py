@@ -6,12 +6,15 @@ admin's second factor is written into the panel's table by this test (its own da
 """
 import hashlib
 import hmac
+import http.server
+import json
 import os
 import re
 import sqlite3
 import struct
 import subprocess
 import tempfile
+import threading
 import time
 
 import pytest
@@ -54,6 +57,47 @@ def binary():
     return executable
 
 
+class RefusingProvider(http.server.BaseHTTPRequestHandler):
+    """A provider on 127.0.0.1 that trusts no key, as Google's OAuth and APNs answer a key
+    they do not know: every send is a credentials problem, so a launched campaign pauses with
+    the reason and nothing reaches a phone."""
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("content-length") or 0))
+        if self.path == "/token":
+            status, body = 400, {"error": "invalid_grant", "error_description": "Invalid JWT Signature."}
+        else:
+            status, body = 403, {"reason": "InvalidProviderToken"}
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+def provider_options(folder):
+    """Both providers configured with keys made here for this run, pointed at a RefusingProvider:
+    the panel counts and launches only to providers it has credentials for."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), RefusingProvider)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    rsa = subprocess.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"],
+                         check=True, capture_output=True, text=True).stdout
+    account = os.path.join(folder, "service-account.json")
+    with open(account, "w") as f:
+        json.dump({"type": "service_account", "project_id": "browser-test", "private_key_id": "k1", "private_key": rsa,
+                   "client_email": "panel@browser-test.iam.gserviceaccount.com", "token_uri": base + "/token"}, f)
+    p8 = os.path.join(folder, "apns.p8")
+    subprocess.run(["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", p8],
+                   check=True, capture_output=True)
+    return ["--fcm-service-account", account, "--fcm-base-url", base, "--apns-key", p8, "--apns-key-id", "ABCDE12345",
+            "--apns-team-id", "TEAM123456", "--apns-topic", "com.example.expiry", "--apns-base-url", base]
+
+
 def add_hostile_users(db_path):
     db = sqlite3.connect(db_path)
     stamp = "2026-01-01 00:00:00"
@@ -89,7 +133,8 @@ def panel():
     db.close()
     log = open(os.path.join(folder, "server.log"), "w+")
     # From another folder: the styles must come from the build, not from the checkout.
-    server = subprocess.Popen([executable, "serve", "--db", db_path, "--port", "0"], cwd=folder, stdout=log, stderr=log)
+    server = subprocess.Popen([executable, "serve", "--db", db_path, "--port", "0"] + provider_options(folder),
+                              cwd=folder, stdout=log, stderr=log)
     port = None
     for _ in range(600):
         log.seek(0)

@@ -1,8 +1,8 @@
 """A campaign's life as marketing lives it: cancel asks first and a cancelled campaign offers
 no pause or resume; a sent campaign duplicated into a draft, the draft edited; another draft
-deleted; test users and the preview's recipient, language and platform. The panel here has
-no push provider, so a launched campaign stops at once with the reason (a credentials
-problem pauses it). With SCREENSHOT_DIR set, each page is saved."""
+deleted; test users and the preview's recipient, language and platform. The panel's
+providers here trust none of its keys, so a launched campaign stops at once with the reason
+(a credentials problem pauses it). With SCREENSHOT_DIR set, each page is saved."""
 import os
 import re
 import sqlite3
@@ -55,7 +55,7 @@ def test_cancel_asks_first_duplicate_edit_and_delete(panel, browser):
     browser.set_window_size(1366, 900)
     sign_in(browser, base, "marketing")
 
-    # A launched campaign: the panel has no provider, so it stops (paused) with the reason.
+    # A launched campaign: its providers refuse the panel's keys, so it stops (paused) with the reason.
     sent = compose(browser, base, "Spring <b>sale</b>", "Hi {{display_name}}", name="Spring 2027, wave 1")
     link = WebDriverWait(browser, 60).until(
         expected_conditions.presence_of_element_located((By.LINK_TEXT, "Continue to the confirmation")))

@@ -10,6 +10,7 @@ public enum Exclusion: String, CaseIterable, Sendable {
     case noDevice = "no_device"
     case noPermission = "no_permission"
     case unknownProvider = "unknown_provider"
+    case providerNotConfigured = "provider_not_configured"
     case deadToken = "dead_token"
     case frequencyCap = "frequency_cap"
 
@@ -21,6 +22,7 @@ public enum Exclusion: String, CaseIterable, Sendable {
         case .noDevice: "no device"
         case .noPermission: "devices without permission or token"
         case .unknownProvider: "devices with a provider the panel cannot send to"
+        case .providerNotConfigured: "devices whose provider (FCM or APNs) is not configured on this server"
         case .deadToken: "tokens a provider called dead"
         case .frequencyCap: "already had the most campaign pushes a week allows"
         }
@@ -58,10 +60,33 @@ public struct Audience: Sendable {
     /// Campaign pushes a user may get in `capWindow`.
     public var frequencyCap: Int
     public var capWindow: TimeInterval
+    /// The providers this server has credentials for: a device of another is left out of
+    /// the preview, the launch and each claim. `serve` says which; tests and benchmarks that
+    /// do not send take both.
+    public var providers: Set<PushProvider>
 
-    public init(frequencyCap: Int = 2, capWindow: TimeInterval = 7 * 86_400) {
+    public init(frequencyCap: Int = 2, capWindow: TimeInterval = 7 * 86_400, providers: Set<PushProvider> = Set(PushProvider.allCases)) {
         self.frequencyCap = frequencyCap
         self.capWindow = capWindow
+        self.providers = providers
+    }
+
+    /// The providers without credentials here, in a fixed order, for the sentences that name them.
+    public var missingProviders: [PushProvider] { PushProvider.allCases.filter { !providers.contains($0) } }
+
+    /// Which providers have no credentials here, in a sentence; nil when both have.
+    public var missingProvidersSentence: String? {
+        switch missingProviders {
+        case []: nil
+        case [.fcm]: "FCM is not configured on this server (no --fcm-service-account), so Android devices and iOS devices registered through FCM cannot be sent to"
+        case [.apns]: "APNs is not configured on this server (no --apns-key), so iOS devices registered with APNs cannot be sent to"
+        default: "no push provider is configured on this server (neither --fcm-service-account nor --apns-key), so no device can be sent to"
+        }
+    }
+
+    /// `d.push_provider` is one the panel sends to and has credentials for: our own constants, never user text.
+    private var configuredProviderSQL: String {
+        providers.isEmpty ? "0" : "d.push_provider IN (\(PushProvider.allCases.filter(providers.contains).map { "'\($0.rawValue)'" }.joined(separator: ", ")))"
     }
 
     /// Each row's reason, or 'reachable'; on `users u`, `devices d` (LEFT JOIN) and
@@ -86,6 +111,7 @@ public struct Audience: Sendable {
               WHEN d.id IS NULL THEN 'no_device'
               WHEN d.push_permission IS NOT 'granted' OR d.push_token IS NULL OR d.push_token = '' THEN 'no_permission'
               WHEN d.push_provider NOT IN ('fcm', 'apns') THEN 'unknown_provider'
+              WHEN NOT (\(configuredProviderSQL)) THEN 'provider_not_configured'
               WHEN EXISTS (SELECT 1 FROM panel_dead_tokens t INDEXED BY panel_dead_tokens_device
                            WHERE t.device_id = d.id AND t.token_sha256 = panel_sha256(d.push_token)) THEN 'dead_token'
               \(withCap ? "WHEN \(Self.capCount(user: "u.id")) >= :cap THEN 'frequency_cap'" : "")

@@ -19,6 +19,9 @@ public struct AudiencePreview: Sendable, Equatable {
     /// Up to ten reachable users, lowest ids first.
     public var samples: [SampleRecipient] = []
     public var elapsed: Duration = .zero
+    /// Which providers have no credentials here, in a sentence, when one has none: their
+    /// devices are counted under `providerNotConfigured`.
+    public var missingProviders: String?
 
     public init() {}
 
@@ -83,11 +86,12 @@ extension Audience {
             let row = try Row.fetchOne(db, sql: "SELECT MIN(id) AS first, MAX(id) AS last FROM users")
             return ((row?["first"] as Int64?) ?? 0, (row?["last"] as Int64?) ?? -1)
         }
-        guard last >= first else { return AudiencePreview() }
+        var total = AudiencePreview()
+        total.missingProviders = missingProvidersSentence
+        guard last >= first else { return total }
         let span = (last - first) / Int64(max(1, ranges)) + 1
         let bounds = stride(from: first - 1, to: last, by: Int(span)).map { ($0, min(last, $0 + span)) }
         let sql = previewSQL(segment, schedule: schedule, defaultTimeZone: defaultTimeZone, fallbacks: fallbacks, now: now)
-        var total = AudiencePreview()
         try await withThrowingTaskGroup(of: AudiencePreview.self) { group in
             var next = 0, done = 0
             func start() {

@@ -23,6 +23,9 @@ public struct CampaignProgress: Sendable, Equatable, Codable {
     public var cancelled = 0
     /// Not sent: the user had the frequency cap's campaign pushes by the time it was due.
     public var capped = 0
+    /// Not sent: a rule of the audience no longer held when it was due (consent withdrawn,
+    /// account suspended, permission denied, push off, token or provider gone).
+    public var excluded = 0
     /// Receipts that confirmed no push that went out: never counted as received or opened.
     public var ignoredReceipts = 0
     /// Devices whose app said it got the push, and those where it was tapped.
@@ -30,6 +33,8 @@ public struct CampaignProgress: Sendable, Equatable, Codable {
     public var opened = 0
     /// Failures by their reason, most common first (ten at most).
     public var failureReasons: [Reason] = []
+    /// Deliveries left out when due, by the rule that no longer held (ten at most).
+    public var exclusionReasons: [Reason] = []
 
     public struct Reason: Sendable, Equatable, Codable {
         public let reason: String
@@ -39,7 +44,9 @@ public struct CampaignProgress: Sendable, Equatable, Codable {
     public init() {}
 
     /// Settled: nothing more will happen to these.
-    public var done: Int { accepted + failed + dead + unknown + cancelled + capped }
+    public var done: Int { accepted + failed + dead + unknown + cancelled + capped + excluded }
+    /// Settled without a request: the cap, a rule that no longer held, a failure, a dead token.
+    public var unsent: Int { capped + excluded + failed + dead }
     /// Requests that went out (or may have): accepted, unknown and in flight.
     public var sent: Int { accepted + unknown + sending }
 
@@ -71,6 +78,7 @@ public struct CampaignProgress: Sendable, Equatable, Codable {
             case .unknown: progress.unknown += count
             case .cancelled: progress.cancelled += count
             case .capped: progress.capped += count
+            case .excluded: progress.excluded += count
             case nil: progress.unknown += count
             }
         }
@@ -87,13 +95,17 @@ public struct CampaignProgress: Sendable, Equatable, Codable {
                     """, arguments: [id, Campaigns.heldForWinner]) ?? 0
             }
         }
-        if progress.failed > 0 {
-            progress.failureReasons = try Row.fetchAll(db, sql: """
-                SELECT COALESCE(detail, 'no reason given') AS detail, COUNT(*) AS count FROM panel_deliveries INDEXED BY panel_deliveries_counts
-                WHERE campaign_id = ? AND state = ? GROUP BY 1 ORDER BY 2 DESC LIMIT 10
-                """, arguments: [id, DeliveryState.failed]).map { Reason(reason: $0[delivery.detail], count: $0["count"]) }
-        }
+        if progress.failed > 0 { progress.failureReasons = try reasons(id, .failed, in: db) }
+        if progress.excluded > 0 { progress.exclusionReasons = try reasons(id, .excluded, in: db) }
         return progress
+    }
+
+    /// The ten commonest `detail`s of one campaign's rows in `state`.
+    private static func reasons(_ id: Int64, _ state: DeliveryState, in db: Database) throws -> [Reason] {
+        try Row.fetchAll(db, sql: """
+            SELECT COALESCE(detail, 'no reason given') AS detail, COUNT(*) AS count FROM panel_deliveries INDEXED BY panel_deliveries_counts
+            WHERE campaign_id = ? AND state = ? GROUP BY 1 ORDER BY 2 DESC LIMIT 10
+            """, arguments: [id, state]).map { Reason(reason: $0[PanelDelivery.Columns.detail], count: $0["count"]) }
     }
 }
 

@@ -8,9 +8,11 @@ public enum CampaignStatus: String, VocabularyTerm {
 
 /// `panel_deliveries.state`: queued until claimed; `sending` is committed before the request
 /// goes out, so one found at start was in flight at a crash and becomes `unknown`. `capped`:
-/// over the frequency cap when claimed, never sent.
+/// over the frequency cap when claimed, never sent. `excluded`: a rule of the audience no
+/// longer held when it was due (account, push switch, consent, permission, token, provider),
+/// never sent; its `detail` says which.
 public enum DeliveryState: String, VocabularyTerm {
-    case queued, sending, accepted, retry, failed, dead, unknown, cancelled, capped
+    case queued, sending, accepted, retry, failed, dead, unknown, cancelled, capped, excluded
 
     /// Still to be sent (now or later).
     public static let waiting: [DeliveryState] = [.queued, .retry]
@@ -23,10 +25,10 @@ public enum DeliveryState: String, VocabularyTerm {
     /// Where a claimed row may go, and where a waiting one may: every other move is refused.
     public var next: Set<DeliveryState> {
         switch self {
-        case .queued, .retry: [.sending, .capped, .failed, .cancelled]
+        case .queued, .retry: [.sending, .capped, .excluded, .failed, .cancelled]
         // A credentials problem puts it back, unsent: it waits for the campaign's resume.
         case .sending: [.accepted, .retry, .failed, .dead, .unknown, .queued]
-        case .accepted, .failed, .dead, .unknown, .cancelled, .capped: []
+        case .accepted, .failed, .dead, .unknown, .cancelled, .capped, .excluded: []
         }
     }
 

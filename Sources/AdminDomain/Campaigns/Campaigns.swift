@@ -95,7 +95,8 @@ public struct Campaigns: Sendable {
         guard campaign.status.known == .draft else { throw CampaignError("campaign #\(id) is \(campaign.status), not a draft") }
         guard let segment = campaign.segment else { throw CampaignError("its segment cannot be read by this version of the panel") }
         guard try await hasReachableDevice(segment, campaign: id, now: now) else {
-            throw CampaignError("no device in its audience can get a campaign push now, so there would be nothing to send")
+            let why = audience.missingProvidersSentence.map { " (\($0))" } ?? ""
+            throw CampaignError("no device in its audience can get a campaign push now\(why), so there would be nothing to send")
         }
         let sendAt: String = switch schedule {
         case .at(let date): SQLiteTime.string(max(date, now))

@@ -42,14 +42,17 @@ public enum DeliveryResult: Sendable, Equatable {
 /// in flight at a crash and become `unknown`, never sent again.
 public struct DeliveryOutbox: Sendable {
     public let database: PanelDatabase
-    /// Its frequency cap is checked again at each claim.
+    /// Its rules and frequency cap are checked again at each claim.
     let audience: Audience
+    /// For users whose timezone is not one, when their quiet hours are read at a claim.
+    let defaultTimeZone: String
     /// A delivery that asked to be retried this many times is failed instead.
     public static let maximumAttempts = 5
 
-    public init(database: PanelDatabase, audience: Audience = Audience()) {
+    public init(database: PanelDatabase, audience: Audience = Audience(), defaultTimeZone: String = "UTC") {
         self.database = database
         self.audience = audience
+        self.defaultTimeZone = defaultTimeZone
     }
 
     /// Before the first claim after a start. Returns how many were in flight.
@@ -81,9 +84,13 @@ public struct DeliveryOutbox: Sendable {
     }
 
     /// Up to `limit` due deliveries of sending campaigns (and at most `allowance[id]` of a
-    /// campaign given one), marked `sending` in the same transaction. A device that lost
-    /// its token since the launch is failed here, unsent; a user who has had the frequency
-    /// cap's campaign pushes from other campaigns since the launch is `capped`, unsent.
+    /// campaign given one), marked `sending` in the same transaction. Every rule of the
+    /// audience is checked again for each row as it falls due, since what held at the launch
+    /// may not hold now: a closed account, push or campaign pushes turned off, a permission
+    /// withdrawn, no token, a dead token, a provider without credentials here, the device now
+    /// someone else's, each settles the row `excluded` with its reason, unsent; a row whose
+    /// user is in their quiet hours now waits until they end; a user who has had the
+    /// frequency cap's campaign pushes from other campaigns since the launch is `capped`.
     /// With nothing due (nothing sending, or all of it waiting for later) no write
     /// transaction is taken: the idle dispatcher never holds the backend's lock.
     public func claim(limit: Int, allowance: [Int64: Int]? = nil, now: Date = Date()) async throws -> [ClaimedDelivery] {
@@ -91,7 +98,8 @@ public struct DeliveryOutbox: Sendable {
     }
 
     /// A claim, and every campaign whose rows it moved: those it claimed from, and those
-    /// whose rows it settled unsent (capped, no token), which may have finished with it.
+    /// whose rows it settled unsent (capped, excluded, no token), which may have finished
+    /// with it, or put off to the end of quiet hours.
     public func claimBatch(limit: Int, allowance: [Int64: Int]? = nil, now: Date = Date()) async throws
         -> (deliveries: [ClaimedDelivery], campaigns: Set<Int64>) {
         let at = SQLiteTime.string(now)
@@ -109,13 +117,23 @@ public struct DeliveryOutbox: Sendable {
         }
         guard !wanted.isEmpty else { return ([], []) }
         let capSince = SQLiteTime.string(now.addingTimeInterval(-audience.capWindow)), cap = audience.frequencyCap
+        let rules = audience.classification(now: now, withCap: false).sql, defaultZone = defaultTimeZone
         return try await database.write { db in
             // Campaign by campaign on (campaign_id, due_at): rows of a paused campaign are
-            // never walked past, however many wait.
+            // never walked past, however many wait. Each row's user, settings and device are
+            // read by their keys and classified by the same rules as the preview and the
+            // freeze (a device that changed hands counts as gone); `quiet_until` is now, or
+            // the end of the user's quiet hours when now is inside them.
             let candidates = try db.cachedStatement(sql: """
-                SELECT id, campaign_id, device_id, user_id, attempts, variant FROM panel_deliveries INDEXED BY panel_deliveries_due
-                WHERE campaign_id = ? AND state IN (\(DeliveryState.sql(DeliveryState.waiting))) AND due_at <= ?
-                ORDER BY due_at LIMIT ?
+                SELECT q.id, q.campaign_id, q.device_id, q.user_id, q.attempts, q.variant, d.platform, d.push_provider, d.push_token,
+                       CASE WHEN d.id IS NOT NULL AND d.user_id IS NOT q.user_id THEN '\(Exclusion.noDevice.rawValue)' ELSE (\(rules)) END AS rule,
+                       panel_due_at(:at, u.timezone, s.quiet_start, s.quiet_end, NULL, :defaultZone) AS quiet_until
+                FROM panel_deliveries q INDEXED BY panel_deliveries_due
+                LEFT JOIN users u ON u.id = q.user_id
+                LEFT JOIN devices d ON d.id = q.device_id
+                LEFT JOIN notification_settings s ON s.user_id = q.user_id
+                WHERE q.campaign_id = :campaign AND q.state IN (\(DeliveryState.sql(DeliveryState.waiting))) AND q.due_at <= :at
+                ORDER BY q.due_at LIMIT :limit
                 """)
             let capCount = try db.cachedStatement(sql: """
                 SELECT COUNT(DISTINCT campaign_id) FROM panel_deliveries INDEXED BY panel_deliveries_cap
@@ -124,14 +142,28 @@ public struct DeliveryOutbox: Sendable {
             let move = try db.cachedStatement(sql: """
                 UPDATE panel_deliveries SET state = ?, attempts = attempts + ?, detail = COALESCE(?, detail), updated_at = ? WHERE id = ?
                 """)
-            // Read by name: a look-up among six columns, nothing beside the claim's writes.
+            let putOff = try db.cachedStatement(sql: "UPDATE panel_deliveries SET due_at = ?, detail = ?, updated_at = ? WHERE id = ?")
+            // Read by name: a look-up among a dozen columns, nothing beside the claim's writes.
             let delivery = PanelDelivery.Columns.self, message = CampaignRecord.Columns.self
             var rows: [Row] = []
-            var settledUnsent: Set<Int64> = []
+            var settledUnsent: Set<Int64> = [], putOffCampaigns: Set<Int64> = []
             for (campaign, allowed) in wanted where rows.count < limit {
                 guard try Stored<CampaignStatus>.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [campaign])?.known == .sending
                 else { continue }
-                for row in try Row.fetchAll(candidates, arguments: [campaign, at, min(limit - rows.count, allowed)]) {
+                let arguments: StatementArguments = ["campaign": campaign, "at": at, "limit": min(limit - rows.count, allowed), "defaultZone": defaultZone]
+                for row in try Row.fetchAll(candidates, arguments: arguments) {
+                    let rule: String = row["rule"]
+                    if rule != "reachable" {
+                        let reason = Exclusion(rawValue: rule)?.label ?? rule
+                        try move.execute(arguments: [DeliveryState.excluded, 0, "no longer in the audience when due: \(reason)", at, row[delivery.id]])
+                        settledUnsent.insert(campaign)
+                        continue
+                    }
+                    if let quietUntil: String = row["quiet_until"], quietUntil > at {
+                        try putOff.execute(arguments: [quietUntil, "put off to the end of the user's quiet hours", at, row[delivery.id]])
+                        putOffCampaigns.insert(campaign)
+                        continue
+                    }
                     // One at a time, so that a user's row in one campaign sees the row of
                     // another campaign this same claim already took.
                     let others = try Int.fetchOne(capCount, arguments: [row[delivery.userID], capSince, campaign]) ?? 0
@@ -144,8 +176,6 @@ public struct DeliveryOutbox: Sendable {
                     }
                 }
             }
-            // Compiled once per connection: it runs for every claimed row, inside the write lock.
-            let deviceStatement = try db.cachedStatement(sql: "SELECT platform, push_provider, push_token FROM devices WHERE id = ?")
             var claimed: [ClaimedDelivery] = []
             var content: [String: Row] = [:]
             for row in rows {
@@ -162,8 +192,9 @@ public struct DeliveryOutbox: Sendable {
                           JOIN panel_campaign_variants v ON v.campaign_id = c.id AND v.variant = ? WHERE c.id = ?
                           """, arguments: variant == .a ? [campaignID] : [variant, campaignID])
                 }
+                // The device as the rules just read it, in this same transaction.
+                let device = row
                 guard let campaign = content[key],
-                      let device = try Row.fetchOne(deviceStatement, arguments: [deviceID]),
                       let token: String = try device.decode(forColumn: "push_token"), !token.isEmpty
                 else {
                     try db.execute(sql: "UPDATE panel_deliveries SET state = ?, detail = 'the device has no push token any more', updated_at = ? WHERE id = ?",
@@ -180,7 +211,7 @@ public struct DeliveryOutbox: Sendable {
             }
             // The last of a campaign may have settled here, unsent.
             for campaign in settledUnsent { try CampaignTransition.finishIfSettled(campaign, now: now, in: db) }
-            return (claimed, settledUnsent.union(claimed.map(\.campaignID)))
+            return (claimed, settledUnsent.union(putOffCampaigns).union(claimed.map(\.campaignID)))
         }
     }
 

@@ -44,7 +44,11 @@ public struct TestUsers: Sendable {
     }
 
     /// The campaign rules without the frequency cap, which is no reason to hold back a test push.
-    private var uncapped: Audience { Audience(frequencyCap: Int.max, capWindow: audience.capWindow) }
+    private var uncapped: Audience {
+        var uncapped = audience
+        uncapped.frequencyCap = Int.max
+        return uncapped
+    }
 
     /// Adds the app user with this email (any case). Refused with a sentence when none has it.
     public func add(email: String, by actor: AuditActor, now: Date = Date()) async throws -> Int64 {

@@ -225,27 +225,32 @@ enum PanelMigrations {
           report       TEXT NOT NULL
         );
         """),
+        // Every rule is checked again when a delivery falls due: one that no longer holds
+        // settles it `excluded` (the state CHECK is widened in Swift below), its reason in
+        // `detail`.
+        (12, "SELECT 1"),
     ]
 
     /// Steps that SQL alone cannot say, run after the SQL of their version.
     static func afterStep(_ version: Int, in db: Database) throws {
-        if version == 10 { try widenDeliveryStates(in: db) }
+        if version == 10 { try widenDeliveryStates(adding: "capped", after: "'unknown', 'cancelled'", in: db) }
+        if version == 12 { try widenDeliveryStates(adding: "excluded", after: "'unknown', 'cancelled', 'capped'", in: db) }
     }
 
-    /// Adds `capped` to `panel_deliveries.state`'s CHECK by editing the stored schema, as
+    /// Adds a state (`capped`, then `excluded`) to `panel_deliveries.state`'s CHECK by editing the stored schema, as
     /// SQLite documents for loosening a constraint: every stored row still satisfies it, so
     /// nothing is rewritten. Rebuilding a table of millions of deliveries would hold the
     /// backend's write lock for seconds. The schema version moves on so that every
     /// connection reads the new definition.
-    static func widenDeliveryStates(in db: Database) throws {
-        let old = "'unknown', 'cancelled'))"
+    static func widenDeliveryStates(adding state: String, after last: String, in db: Database) throws {
+        let old = "\(last)))"
         guard let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'panel_deliveries'"),
               sql.contains(old)
-        else { throw DatabaseError(message: "panel_deliveries is not as version 8 made it") }
+        else { throw DatabaseError(message: "panel_deliveries' states are not as the migration before made them") }
         let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
         try db.execute(sql: "PRAGMA writable_schema = ON")
         try db.execute(sql: "UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = 'panel_deliveries'",
-                       arguments: [sql.replacingOccurrences(of: old, with: "'unknown', 'cancelled', 'capped'))")])
+                       arguments: [sql.replacingOccurrences(of: old, with: "\(last), '\(state)'))")])
         try db.execute(sql: "PRAGMA schema_version = \(version + 1)")
         try db.execute(sql: "PRAGMA writable_schema = OFF")
     }

@@ -62,7 +62,9 @@ func backgroundJobs(services: PanelServices, configuration: PanelConfiguration, 
             await dashboard.refresh()
         },
         PushClientsService(push: services.push),
-        CampaignDispatcher(outbox: DeliveryOutbox(database: services.database, audience: services.campaigns.audience), campaigns: services.campaigns,
+        CampaignDispatcher(outbox: DeliveryOutbox(database: services.database, audience: services.campaigns.audience,
+                                                   defaultTimeZone: services.campaigns.defaultTimeZone),
+                           campaigns: services.campaigns,
                            push: services.push, templates: services.templates, logger: logger),
         PeriodicJob(name: "receipt-poller", every: configuration.receiptPollInterval, health: services.health, logger: logger) {
             try await receipts.poll()

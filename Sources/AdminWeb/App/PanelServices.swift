@@ -63,7 +63,7 @@ public struct PanelServices: Sendable {
         dashboardFullCountInterval = configuration.dashboardFullCountInterval
         sweeper = ExpiredRowSweeper(database: database, sessionPolicy: configuration.sessionPolicy)
         push = configuration.push
-        let audience = Audience(frequencyCap: configuration.frequencyCap)
+        let audience = Audience(frequencyCap: configuration.frequencyCap, providers: configuration.push.configured)
         campaigns = Campaigns(database: database, audience: audience, defaultTimeZone: configuration.defaultTimeZone)
         do {
             templates = try PushTemplateLibrary(folder: URL(fileURLWithPath: configuration.templatesDirectory, isDirectory: true))

@@ -17,6 +17,9 @@ struct AudiencePreviewView: HTMLComponent {
                 strong(.id("reachable-users")) { Format.grouped(counts.reachableUsers) }
                 " users would get this push."
             }
+            if let missing = preview.missingProviders {
+                p(.class("notice error"), .role("alert"), .id("missing-providers")) { "Not counted: \(missing)." }
+            }
             p(.class("muted")) { "Counted at \(countedAt) UTC in \(String(format: "%.1f", Double(preview.elapsed.components.seconds) + Double(preview.elapsed.components.attoseconds) / 1e18)) s." }
             DataTable(caption: "Reachable devices by platform and provider",
                       columns: [.init("Platform"), .init("Provider"), .init("Devices", numeric: true)],

@@ -37,6 +37,9 @@ struct CampaignConfirmView: HTMLComponent {
                     }
                 }
                 CampaignSummary(campaign: campaign, defaultTimeZone: model.defaultTimeZone)
+                if let missing = model.preview.missingProviders {
+                    p(.class("notice error"), .id("missing-providers")) { "Not counted: \(missing)." }
+                }
                 if model.preview.counts.reachableDevices == 0 {
                     p(.class("notice error"), .role("alert")) {
                         "No device in this audience can get a campaign push now: nothing would be sent. Edit the draft's audience, or wait until its people are reachable."

@@ -17,6 +17,7 @@ struct CampaignProgressView: HTMLComponent {
         ("heldForWinner", "of which the rest, waiting for the winner test's winner", { $0.heldForWinner }),
         ("cancelled", "Cancelled before sending", { $0.cancelled }),
         ("capped", "Not sent: frequency cap", { $0.capped }),
+        ("excluded", "Not sent: no longer in the audience when due", { $0.excluded }),
         ("failed", "Failed", { $0.failed }),
         ("dead", "Dead tokens", { $0.dead }),
         ("received", "Received by devices", { $0.received }),
@@ -33,8 +34,8 @@ struct CampaignProgressView: HTMLComponent {
                 " sent, "
                 strong(Attribute("data-count", "cancelled")) { Format.grouped(progress.cancelled) }
                 " cancelled before sending, "
-                strong(Attribute("data-count", "unsent")) { Format.grouped(progress.capped + progress.failed + progress.dead) }
-                " not sent (frequency cap, failed, dead tokens), "
+                strong(Attribute("data-count", "unsent")) { Format.grouped(progress.unsent) }
+                " not sent (frequency cap, no longer in the audience, failed, dead tokens), "
                 strong(Attribute("data-count", "pending")) { Format.grouped(progress.queued + progress.waiting) }
                 " waiting, of "
                 strong(Attribute("data-count", "total")) { Format.grouped(progress.total) }
@@ -51,6 +52,11 @@ struct CampaignProgressView: HTMLComponent {
                 li { "Accepted " ; strong(Attribute("data-count", "accepted")) { Format.grouped(progress.accepted) } }
                 funnelStep("Received", "received", progress.received, of: progress.accepted, "accepted")
                 funnelStep("Opened", "opened", progress.opened, of: progress.received, "received")
+            }
+            if !progress.exclusionReasons.isEmpty {
+                DataTable(caption: "Not sent because a rule no longer held when due (the ten most common)",
+                          columns: [.init("Reason"), .init("Deliveries", numeric: true)],
+                          rows: progress.exclusionReasons.map { [$0.reason, Format.grouped($0.count)] })
             }
             if !progress.failureReasons.isEmpty {
                 DataTable(caption: "Failures by reason (the ten most common)", columns: [.init("Reason"), .init("Deliveries", numeric: true)],

@@ -41,10 +41,10 @@
   var source = new EventSource(url);
   source.onmessage = function (event) {
     var p = JSON.parse(event.data);
-    p.done = p.accepted + p.failed + p.dead + p.unknown + p.cancelled + p.capped;
+    p.done = p.accepted + p.failed + p.dead + p.unknown + p.cancelled + p.capped + p.excluded;
     p.sent = p.accepted + p.unknown + p.sending;
     p.pending = p.queued + p.waiting;
-    p.unsent = p.capped + p.failed + p.dead;
+    p.unsent = p.capped + p.excluded + p.failed + p.dead;
     document.querySelectorAll("[data-count]").forEach(function (cell) {
       var key = cell.getAttribute("data-count");
       if (typeof p[key] === "number") cell.textContent = grouped.format(p[key]);
