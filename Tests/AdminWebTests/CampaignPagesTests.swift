@@ -53,7 +53,8 @@ import TestSupport
             #expect(confirm.text.contains("Now: sending starts as soon as you confirm"))
             #expect(!confirm.text.contains("typed_count"), "a small audience needs no typed count")
 
-            let launched = try await client.postSigned("/campaigns/\(id)/confirm", session: cookie)
+            let launched = try await client.postSigned("/campaigns/\(id)/confirm", [("counted_at", try #require(MarketingPagesAgree.stamp(confirm.text)))],
+                                                       session: cookie)
             #expect(launched.status == .seeOther)
             // No provider is configured here: the dispatcher pauses the campaign and says why.
             var status = ""

@@ -225,6 +225,14 @@ enum PanelMigrations {
           report       TEXT NOT NULL
         );
         """),
+        // What the sender confirmed at the launch (devices to send to, users held out), so
+        // that the list shows it beside what the freeze wrote; and the launches by time, so
+        // that a confirmation finds the latest launch of any campaign with an indexed read.
+        (12, """
+        ALTER TABLE panel_campaigns ADD COLUMN confirmed_devices INTEGER;
+        ALTER TABLE panel_campaigns ADD COLUMN confirmed_held_out INTEGER;
+        CREATE INDEX panel_campaigns_launched ON panel_campaigns(launched_at);
+        """),
     ]
 
     /// Steps that SQL alone cannot say, run after the SQL of their version.
