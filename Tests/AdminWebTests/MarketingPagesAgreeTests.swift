@@ -15,20 +15,30 @@ import TestSupport
 @Suite(.timeLimit(.minutes(5))) struct MarketingPagesAgree {
     /// The count a confirmation's launch form confirms.
     static func stamp(_ html: String) -> String? {
-        html.firstMatch(of: /name="counted_at" value="(\d+)"/).map { String($0.1) }
+        groups(html, #"name="counted_at" value="(\d+)""#).first?.first
     }
 
     /// The devices to send to, as the confirmation shows them.
     static func count(_ html: String) -> Int? {
-        html.firstMatch(of: /id="confirm-count">([\d,]+)</).flatMap { Int($0.1.replacingOccurrences(of: ",", with: "")) }
+        groups(html, #"id="confirm-count">([\d,]+)<"#).first?.first.flatMap(number)
+    }
+
+    static func number(_ text: String) -> Int? { Int(text.replacingOccurrences(of: ",", with: "")) }
+
+    /// Each match's capture groups.
+    static func groups(_ text: some StringProtocol, _ pattern: String) -> [[String]] {
+        guard let regex = try? Regex(pattern) else { return [] }
+        return String(text).matches(of: regex).map { match in
+            (1..<match.output.count).map { match.output[$0].substring.map(String.init) ?? "" }
+        }
     }
 
     /// The numeric cells of the list's row for campaign `id`.
     static func listRow(_ html: String, _ id: Int64) -> [String] {
         guard let start = html.range(of: "href=\"/campaigns/\(id)\"") else { return [] }
-        let row = html[start.upperBound...].prefix { $0 != "\n" }
-        let end = row.range(of: "</tr>").map { row[..<$0.lowerBound] } ?? row
-        return end.matches(of: /<td class="num">([^<]*)<\/td>/).map { String($0.1) }
+        let rest = html[start.upperBound...]
+        let row = rest.range(of: "</tr>").map { rest[..<$0.lowerBound] } ?? rest
+        return groups(row, #"<td class="num">([^<]*)</td>"#).compactMap(\.first)
     }
 
     @Test func aConfirmationCountedBeforeAnotherLaunchIsCountedAgainAndItsLaunchIsRefused() async throws {
@@ -79,7 +89,7 @@ import TestSupport
             // The new count launches, and the campaign keeps what was confirmed.
             let launched = try await client.postSigned("/campaigns/\(sent)/confirm", [("counted_at", fresh)], session: cookie)
             #expect(launched.status == .seeOther)
-            #expect(try await campaigns.find(sent)?.confirmed == .init(devices: now, heldOutUsers: 0))
+            #expect(try await campaigns.find(sent)?.confirmed == CampaignRecord.Confirmed(devices: now, heldOutUsers: 0))
         }
     }
 
@@ -119,22 +129,26 @@ import TestSupport
             let cookie = try await panel.signIn(client)
             _ = try await CampaignPages.waitForPreview(client, "/campaigns/\(id)", cookie: cookie)
             let page = try await client.get("/campaigns/\(id)/confirm", cookie: cookie)
-            let button = try #require(page.text.firstMatch(of: /Send to ([\d,]+) devices; hold out ([\d,]+) users?</))
-            let (devices, heldOut) = (Int(button.1.replacingOccurrences(of: ",", with: ""))!, Int(button.2.replacingOccurrences(of: ",", with: ""))!)
+            let button = try #require(Self.groups(page.text, #"Send to ([\d,]+) devices; hold out ([\d,]+) users?<"#).first)
+            let devices = try #require(Self.number(button[0])), heldOut = try #require(Self.number(button[1]))
             #expect(Self.count(page.text) == devices)
             #expect(page.text.contains("Send campaign #\(id) to \(Format.grouped(devices)) devices?"))
             #expect(heldOut > 0)
             let launched = try await client.postSigned("/campaigns/\(id)/confirm", [("counted_at", try #require(Self.stamp(page.text)))], session: cookie)
             #expect(launched.status == .seeOther)
             // What the freeze did, by SQL: the held-out users and the deliveries to send.
-            for _ in 0..<600 where try await campaigns.find(id)?.status.known == .materialising { try await Task.sleep(for: .milliseconds(50)) }
+            var waited = 0
+            while try await campaigns.find(id)?.status.known == .materialising, waited < 600 {
+                try await Task.sleep(for: .milliseconds(50))
+                waited += 1
+            }
             let (members, deliveries) = try await panel.services.database.read { db in
                 (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_campaign_members WHERE campaign_id = ? AND arm = 'holdout'", arguments: [id]) ?? -1,
                  try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_deliveries WHERE campaign_id = ?", arguments: [id]) ?? -1)
             }
             #expect(members == heldOut, "the confirmation's held-out users are the freeze's holdout")
             #expect(deliveries == devices, "the devices to send to are the deliveries frozen, the holdout's not among them")
-            #expect(try await campaigns.find(id)?.confirmed == .init(devices: devices, heldOutUsers: heldOut))
+            #expect(try await campaigns.find(id)?.confirmed == CampaignRecord.Confirmed(devices: devices, heldOutUsers: heldOut))
 
             // The list: what was confirmed and what was frozen, apart, even when they differ.
             try await panel.services.database.write { db in

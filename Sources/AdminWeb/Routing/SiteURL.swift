@@ -169,7 +169,7 @@ enum SiteURL: Sendable, Equatable {
                 + (deleted ? [URLQueryItem(name: "notice", value: "deleted")] : []))
         case let .campaign(_, notice, preview):
             return withQuery((notice?.queryItems ?? []) + preview.queryItems)
-        case .campaignConfirm(_, recounted: true):
+        case .campaignConfirm(id: _, recounted: true):
             return withQuery("recounted", "1")
         case let .testUsers(notice?):
             return withQuery("notice", notice)

@@ -60,8 +60,9 @@ struct CampaignConfirmModel {
         guard let campaign = try await source.campaigns.find(id) else { throw PanelError.notFound("No campaign #\(id).") }
         guard campaign.status.known == .draft, let (preview, at) = await source.previews.ready(id) else { return nil }
         let similar = try await source.campaigns.similarRecent(to: campaign, since: Date().addingTimeInterval(-7 * 86_400))
+        let latestLaunch = try await source.campaigns.latestLaunch()
         return CampaignConfirmModel(campaign: campaign, preview: preview, countedAt: at, similar: similar,
-                                    defaultTimeZone: source.campaigns.defaultTimeZone, latestLaunch: try await source.campaigns.latestLaunch())
+                                    defaultTimeZone: source.campaigns.defaultTimeZone, latestLaunch: latestLaunch)
     }
 
     /// The same page with a new count.
