@@ -38,7 +38,7 @@ import TestSupport
         guard let start = html.range(of: "href=\"/campaigns/\(id)\"") else { return [] }
         let rest = html[start.upperBound...]
         let row = rest.range(of: "</tr>").map { rest[..<$0.lowerBound] } ?? rest
-        return groups(row, #"<td class="num">([^<]*)</td>"#).compactMap(\.first)
+        return groups(row, #"<td class="num" data-label="[^"]*"><div class="cell">(?:<bdi>)?([^<]*)"#).compactMap(\.first)
     }
 
     @Test func aConfirmationCountedBeforeAnotherLaunchIsCountedAgainAndItsLaunchIsRefused() async throws {
