@@ -183,7 +183,9 @@ import TestSupport
         #expect(try await client.postSigned("/campaigns/\(copy)/delete", session: admin).status == .seeOther)
         // Sent now with no provider: frozen, then stopped by the panel.
         _ = try await CampaignPages.waitForPreview(client, path, cookie: admin)
-        #expect(try await client.postSigned("/campaigns/\(id)/confirm", session: admin).status == .seeOther)
+        let confirmation = try await client.get("/campaigns/\(id)/confirm", cookie: admin)
+        #expect(try await client.postSigned("/campaigns/\(id)/confirm", [("counted_at", try #require(MarketingPagesAgree.stamp(confirmation.text)))],
+                                            session: admin).status == .seeOther)
         // Tomorrow: frozen and sending, so it can be paused, resumed and cancelled.
         // Premium users here and free users below: each reaches users who have had one campaign
         // this week, whichever freezes first, so the frequency cap (two) refuses neither.

@@ -29,10 +29,22 @@ import TestSupport
             #expect(draft.contains("Variant B") && draft.contains("B &lt;i&gt;"), "variant B as typed, escaped")
             #expect(draft.contains("10% of the reachable users get nothing"))
             #expect(draft.contains("added an item or a document, within 2 days of the send time"))
-            // The issue's rule: the preview shows reachable users × the holdout share.
+            // The preview shows the holdout the launch's draw will take (issue 32: the confirmation
+            // says held-out users apart): the draw on each reachable user, found by plain SQL.
             let users = try await Audience().count(CampaignSegment(), in: panel.services.database).reachableUsers
-            let expected = Int((Double(users) * 0.10).rounded())
-            #expect(draft.contains("Holdout: about \(Format.count(expected, "user", "users")) of the \(Format.grouped(users)) reachable (10%)"))
+            let reachable = try await panel.services.database.read { db in
+                try Int64.fetchAll(db, sql: """
+                    SELECT u.id FROM users u LEFT JOIN notification_settings s ON s.user_id = u.id
+                    WHERE u.status = 'active' AND (s.user_id IS NULL OR (COALESCE(CAST(s.push_enabled AS INTEGER), 0) <> 0
+                                                                     AND COALESCE(CAST(s.marketing_opt_in AS INTEGER), 0) <> 0))
+                      AND EXISTS (SELECT 1 FROM devices d WHERE d.user_id = u.id AND d.push_permission = 'granted'
+                                  AND COALESCE(d.push_token, '') <> '' AND d.push_provider IN ('fcm', 'apns'))
+                    """)
+            }
+            #expect(reachable.count == users)
+            let held = reachable.filter { CampaignDraw.arm(campaign: id, user: $0, holdoutPercent: 10, variants: 2, testPercent: nil) == .holdout }.count
+            #expect(draft.contains("Holdout: \(Format.count(held, "user", "users")) ("), "\(held) held out")
+            #expect(draft.contains("of the \(Format.grouped(users)) reachable (10%) are drawn to get nothing"))
             let stored = try #require(try await panel.services.campaigns.find(id))
             #expect(stored.experiment.holdoutPercent == 10 && stored.experiment.goal == .itemAdded && stored.experiment.goalDays == 2)
             #expect(stored.experiment.variants == [VariantMessage(variant: .b, title: "B <i>", body: "Message B")])

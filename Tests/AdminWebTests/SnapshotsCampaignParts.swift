@@ -43,6 +43,9 @@ import Testing
         preview.inQuietHours = 1
         preview.invalidTimeZones = 25
         preview.malformedQuietHours = 0
+        preview.usersWithoutSettings = 7
+        preview.heldOutUsers = 988
+        preview.heldOutDevices = 1_234
         preview.fallbackUsers = [.name: 120, .items: 9_000]
         preview.placeholdersUsed = ["display_name", "expiring_count"]
         preview.samples = [SampleRecipient(userID: 42, platform: "ios", locale: "ar-EG", timeZone: "Mars/<Olympus>"),
@@ -114,5 +117,11 @@ import Testing
         opensOnly.platforms = [.init(platform: "android", recipients: .init(users: 10, opened: 3), holdout: .init(), lift: nil)]
         assertPageSnapshot(of: CampaignImpactView(campaign: sending, impact: opensOnly, viewer: Self.viewer), "opensOnlyWinnerToChoose")
         assertPageSnapshot(of: CampaignImpactView(campaign: sending, impact: nil, nobodyDrawn: true, viewer: Self.viewer), "nobodyDrawn")
+        // The winner test still running: the headline is the test share's.
+        var held = Self.impact
+        held.restHeld = true
+        held.recipients = .init(users: 1_200, converted: 130, opened: 150)
+        held.lift = LiftInterval(converted: 130, of: 1_200, against: 100, of: 1_000)
+        assertPageSnapshot(of: CampaignImpactView(campaign: sending, impact: held, viewer: Self.viewer), "restHeldTestShareOnly")
     }
 }

@@ -17,7 +17,12 @@ import Testing
     ]
 
     @Test func campaignListView() {
+        // Due in 2099: scheduled whenever the test runs; confirmed 79 devices, 315 frozen.
+        var scheduled = Parts.campaign(22, .known(.sending), name: "Due later", schedule: .at(SQLiteTime.date("2099-01-01 09:00:00")!),
+                                       launchedAt: "2026-11-22 09:00:00", totals: .init(audience: 315, accepted: 0, received: 0, opened: 0))
+        scheduled.confirmed = .init(devices: 79, heldOutUsers: 8)
         let entries = [
+            scheduled,
             Parts.campaign(21, .known(.draft)),
             Parts.campaign(20, .known(.sending), name: nil, launchedAt: "2026-11-20 09:00:00",
                            totals: .init(audience: 12_345, accepted: 8_000, received: 7_000, opened: 1_234)),
@@ -76,7 +81,8 @@ import Testing
         var mustType = CampaignConfirmModel(campaign: Parts.campaign(21, .known(.draft), experiment: Parts.experiment), preview: Parts.preview,
                                             countedAt: Parts.now, similar: similar, defaultTimeZone: "Europe/Berlin")
         mustType.typed = "12,344 <b>"
-        mustType.problem = "The number typed is not the number of devices: type 12,345 to send."
+        mustType.problem = "The number typed is not the number of devices: type 11,111 to send."
+        mustType.notice = "Counted again just now: a campaign was launched at 2026-11-23 09:59:30 UTC, after this audience was counted."
         assertPageSnapshot(of: CampaignConfirmView(model: mustType, viewer: Self.viewer), "mustTypeWithWarnings")
         // A planned time in the past: it has passed whenever the test runs.
         let planned = CampaignConfirmModel(campaign: Parts.campaign(22, .known(.draft), schedule: .at(SQLiteTime.date("2026-11-01 08:00:00")!)),

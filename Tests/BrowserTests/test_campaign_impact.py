@@ -73,7 +73,7 @@ def test_a_holdout_goal_and_two_variants_report_a_lift_as_the_simulated_apps_act
     link = WebDriverWait(browser, 60).until(
         expected_conditions.presence_of_element_located((By.LINK_TEXT, "Continue to the confirmation")))
     expected = browser.find_element(By.ID, "expected-holdout").text
-    assert re.search(r"about [\d,]+ users? of the [\d,]+ reachable \(25%\)", expected), expected
+    assert re.search(r"Holdout: [\d,]+ users? \([\d,]+ devices?\) of the [\d,]+ reachable \(25%\)", expected), expected
     summary = browser.find_element(By.CSS_SELECTOR, "dl.facts").text
     assert "Variant B" in summary and "25% of the reachable users" in summary and "within 1 day" in summary, summary
     assert violations(browser) == []

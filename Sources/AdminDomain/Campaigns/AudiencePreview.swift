@@ -16,6 +16,15 @@ public struct AudiencePreview: Sendable, Equatable {
     public var fallbackUsers: [FallbackGroup: Int] = [:]
     /// The placeholders the message names, for saying which would fall back.
     public var placeholdersUsed: Set<String> = []
+    /// Reachable users with no `notification_settings` row: counted with the schema's
+    /// defaults (push on, campaign pushes consented to, no quiet hours).
+    public var usersWithoutSettings = 0
+    /// Reachable users the campaign's holdout draw takes, and their reachable devices: they
+    /// get nothing (0 without a holdout).
+    public var heldOutUsers = 0
+    public var heldOutDevices = 0
+    /// The devices the launch would send to: the reachable ones but the holdout's.
+    public var devicesToSend: Int { counts.reachableDevices - heldOutDevices }
     /// Up to ten reachable users, lowest ids first.
     public var samples: [SampleRecipient] = []
     public var elapsed: Duration = .zero
@@ -34,6 +43,9 @@ public struct AudiencePreview: Sendable, Equatable {
         inQuietHours += other.inQuietHours
         invalidTimeZones += other.invalidTimeZones
         malformedQuietHours += other.malformedQuietHours
+        usersWithoutSettings += other.usersWithoutSettings
+        heldOutUsers += other.heldOutUsers
+        heldOutDevices += other.heldOutDevices
         fallbackUsers.merge(other.fallbackUsers, uniquingKeysWith: +)
         samples = Array((samples + other.samples).sorted { $0.userID < $1.userID }.prefix(AudiencePreview.sampleSize))
     }
@@ -78,7 +90,7 @@ extension Audience {
     /// Counted over user-id ranges, two at a time, each range its own short read: a page
     /// that shows `progress` never waits on a scan, and the backend never waits on us.
     public func preview(_ segment: CampaignSegment, schedule: CampaignSchedule, defaultTimeZone: String = "UTC",
-                        fallbacks: Set<FallbackGroup> = [],
+                        fallbacks: Set<FallbackGroup> = [], holdout: HoldoutDraw? = nil,
                         in database: PanelDatabase, now: Date = Date(), ranges: Int = 16, parallel: Int = 2,
                         progress: @escaping @Sendable (Double) async -> Void = { _ in }) async throws -> AudiencePreview {
         let started = ContinuousClock.now
@@ -98,7 +110,7 @@ extension Audience {
                 guard next < bounds.count else { return }
                 let (after, upTo) = bounds[next]
                 next += 1
-                group.addTask { try await Self.previewRange(sql, after: after, upTo: upTo, in: database) }
+                group.addTask { try await Self.previewRange(sql, after: after, upTo: upTo, holdout: holdout, in: database) }
             }
             for _ in 0..<max(1, parallel) { start() }
             while let part = try await group.next() {
@@ -153,12 +165,12 @@ extension Audience {
                    CASE WHEN reason = 'reachable' THEN
                           (NOT panel_is_timezone(tz))
                           + 2 * ((qs IS NOT NULL AND NOT panel_is_local_time(qs)) OR (qe IS NOT NULL AND NOT panel_is_local_time(qe)))
-                          + 4 * (\(noName)) + 8 * (\(noItems)) + 16 * (\(noDocuments))
+                          + 4 * (\(noName)) + 8 * (\(noItems)) + 16 * (\(noDocuments)) + 32 * (ns IS NULL)
                         ELSE 0 END,
                    did
             FROM (SELECT \(reason) AS reason, u.id AS uid, d.id AS did, COALESCE(CAST(d.platform AS TEXT), '') AS platform,
                          COALESCE(CAST(d.push_provider AS TEXT), '') AS provider, u.timezone AS tz, s.quiet_start AS qs,
-                         s.quiet_end AS qe, u.display_name AS dn
+                         s.quiet_end AS qe, u.display_name AS dn, s.user_id AS ns
                   \(from))
             ORDER BY uid
             """
@@ -169,13 +181,13 @@ extension Audience {
         return PreviewSQL(rows: rows, samples: samples, arguments: arguments)
     }
 
-    static func previewRange(_ sql: PreviewSQL, after: Int64, upTo: Int64, in database: PanelDatabase) async throws -> AudiencePreview {
+    static func previewRange(_ sql: PreviewSQL, after: Int64, upTo: Int64, holdout: HoldoutDraw? = nil, in database: PanelDatabase) async throws -> AudiencePreview {
         var arguments = sql.arguments
         arguments["after"] = after.databaseValue
         arguments["upTo"] = upTo.databaseValue
         let bound = StatementArguments(arguments)
         return try await database.read { db in
-            var tally = PreviewTally()
+            var tally = PreviewTally(holdout: holdout)
             _ = try db.forEachRawRow(sql.rows, arguments: bound) { row in tally.add(row) }
             var part = tally.finish()
             if part.counts.reachableUsers > 0 {

@@ -6,6 +6,9 @@ public struct CampaignProgress: Sendable, Equatable, Codable {
     /// The campaign's status as stored, and why it stopped if it stopped on its own, read
     /// with the counts.
     public var status = ""
+    /// The status as the pages word it: `scheduled` for a sending campaign whose planned time
+    /// is still ahead (`CampaignShownStatus`), else the stored one.
+    public var shownStatus = ""
     public var detail: String?
     public var total = 0
     /// Queued and due, or claimed for sending.
@@ -54,9 +57,12 @@ public struct CampaignProgress: Sendable, Equatable, Codable {
     static func fetch(_ id: Int64, in db: Database, now: Date) throws -> CampaignProgress {
         var progress = CampaignProgress()
         let campaign = CampaignRecord.Columns.self, delivery = PanelDelivery.Columns.self
-        if let row = try Row.fetchOne(db, sql: "SELECT CAST(status AS TEXT) AS status, status_detail, ignored_receipts FROM panel_campaigns WHERE id = ?",
-                                      arguments: [id]) {
+        if let row = try Row.fetchOne(db, sql: """
+            SELECT CAST(status AS TEXT) AS status, status_detail, ignored_receipts, send_at, local_time FROM panel_campaigns WHERE id = ?
+            """, arguments: [id]) {
             progress.status = (row[campaign.status] as String?) ?? ""
+            let ahead = (row[campaign.localTime] as String?) == nil && ((row[campaign.sendAt] as String?).map { $0 > SQLiteTime.string(now) } ?? false)
+            progress.shownStatus = progress.status == CampaignStatus.sending.rawValue && ahead ? CampaignShownStatus.scheduled.rawValue : progress.status
             progress.detail = row[campaign.statusDetail]
             progress.ignoredReceipts = row[campaign.ignoredReceipts]
         }

@@ -27,6 +27,30 @@ public struct CampaignRecord: Sendable, Equatable, Identifiable {
     public var experiment = CampaignExperiment()
     /// The variant that went to the rest, once chosen; when, and by whom with which figures.
     public var winner: Winner?
+    /// What the sender confirmed at the launch; nil for a draft, or a launch that confirmed
+    /// nothing (the command line, or one from before the panel kept it).
+    public var confirmed: Confirmed?
+
+    /// The confirmation's count at the launch: the devices it said would be sent to, and the
+    /// users it said the holdout would take. The freeze, later, may find fewer or more.
+    public struct Confirmed: Sendable, Equatable {
+        public let devices: Int
+        public let heldOutUsers: Int
+
+        public init(devices: Int, heldOutUsers: Int) {
+            self.devices = devices
+            self.heldOutUsers = heldOutUsers
+        }
+    }
+
+    /// The stored status, except that a sending campaign whose planned time is still ahead is
+    /// `scheduled`: derived when shown, never stored, so the dispatcher and
+    /// `CampaignTransition` know nothing of it.
+    public func shownStatus(now: Date = Date()) -> CampaignShownStatus? {
+        guard let known = status.known else { return nil }
+        if known == .sending, let planned = schedule.plannedAt, planned > now { return .scheduled }
+        return CampaignShownStatus(known)
+    }
 
     public struct Winner: Sendable, Equatable {
         public let variant: Stored<MessageVariant>
@@ -90,6 +114,8 @@ extension CampaignRecord: FetchableRecord, TableRecord {
         static let winner = Column("winner")
         static let winnerAt = Column("winner_at")
         static let winnerDetail = Column("winner_detail")
+        static let confirmedDevices = Column("confirmed_devices")
+        static let confirmedHeldOut = Column("confirmed_held_out")
         /// Not a column of the table: the creator's email, joined from `panel_admins`.
         static let creatorEmail = Column("creator_email")
     }
@@ -100,7 +126,7 @@ extension CampaignRecord: FetchableRecord, TableRecord {
          Columns.perSecond, Columns.status, Columns.statusDetail, Columns.createdAt, Columns.launchedAt, Columns.finishedAt,
          Columns.sendAt, Columns.localTime, Columns.audienceCount, Columns.acceptedCount, Columns.receivedCount, Columns.openedCount,
          Columns.ignoredReceipts, Columns.holdoutPercent, Columns.goal, Columns.goalDays, Columns.testPercent, Columns.winnerWaitHours,
-         Columns.winner, Columns.winnerAt, Columns.winnerDetail]
+         Columns.winner, Columns.winnerAt, Columns.winnerDetail, Columns.confirmedDevices, Columns.confirmedHeldOut]
     }
 
     /// `created_by` names no foreign key in the schema: an account deleted later leaves the campaign.
@@ -130,6 +156,9 @@ extension CampaignRecord: FetchableRecord, TableRecord {
                                         goalDays: row[Columns.goalDays], testPercent: row[Columns.testPercent], winnerWaitHours: row[Columns.winnerWaitHours])
         if let variant: Stored<MessageVariant> = try row.decode(forColumn: Columns.winner) {
             winner = Winner(variant: variant, at: row[Columns.winnerAt] ?? "", detail: row[Columns.winnerDetail] ?? "")
+        }
+        if let devices: Int = row[Columns.confirmedDevices] {
+            confirmed = Confirmed(devices: devices, heldOutUsers: row[Columns.confirmedHeldOut] ?? 0)
         }
     }
 
@@ -174,9 +203,16 @@ extension Campaigns {
 
     /// Newest first, `limit` at a time, before the campaign id `before`, with their
     /// running totals.
-    public func list(before: Int64? = nil, status: CampaignStatus? = nil, limit: Int = 50) async throws -> [CampaignRecord] {
+    public func list(before: Int64? = nil, status: CampaignShownStatus? = nil, limit: Int = 50, now: Date = Date()) async throws -> [CampaignRecord] {
         var request = CampaignRecord.filter(CampaignRecord.Columns.id < (before ?? Int64.max)).notDeleted()
-        if let status { request = request.filter(CampaignRecord.Columns.status == status) }
+        if let status {
+            request = request.filter(CampaignRecord.Columns.status == status.stored)
+            // `scheduled` and `sending` share the stored status: the planned time tells them apart.
+            let sendAt = CampaignRecord.Columns.sendAt, localTime = CampaignRecord.Columns.localTime
+            let due = SQLiteTime.string(now)
+            if status == .scheduled { request = request.filter(localTime == nil && sendAt > due) }
+            if status == .sending { request = request.filter(localTime != nil || sendAt == nil || sendAt <= due) }
+        }
         let page = request.withCreator().order(CampaignRecord.Columns.id.desc).limit(limit)
         return try await database.read { db in try page.fetchAll(db) }
     }
@@ -188,6 +224,14 @@ extension Campaigns {
             .filter(launchedAt >= SQLiteTime.string(from) && launchedAt < SQLiteTime.string(to))
             .withCreator().order(launchedAt.desc, CampaignRecord.Columns.id.desc).limit(limit)
         return try await database.read { db in try CampaignRecord.withVariants(request.fetchAll(db), in: db) }
+    }
+
+    /// When the latest launch of any campaign happened, read on `panel_campaigns_launched`:
+    /// a count made before it may have missed what that launch holds of the frequency cap.
+    public func latestLaunch() async throws -> String? {
+        try await database.read { db in
+            try String.fetchOne(db, sql: "SELECT MAX(launched_at) FROM panel_campaigns INDEXED BY panel_campaigns_launched")
+        }
     }
 
     /// Campaigns with the same segment and title launched since `since`: sending the same

@@ -89,8 +89,10 @@ public struct Campaigns: Sendable {
 
     /// The launch's first step, with its audit row: the draft becomes `materialising`, and
     /// the dispatcher service freezes its audience. Refused with a sentence when no device
-    /// of its audience could get a campaign push now.
-    public func begin(_ id: Int64, schedule: CampaignSchedule, by actor: AuditActor, now: Date = Date()) async throws {
+    /// of its audience could get a campaign push now. `confirmed`: what the confirmation said,
+    /// kept for the list beside what the freeze writes.
+    public func begin(_ id: Int64, schedule: CampaignSchedule, by actor: AuditActor, confirmed: CampaignRecord.Confirmed? = nil,
+                      now: Date = Date()) async throws {
         guard let campaign = try await find(id) else { throw CampaignError("there is no campaign #\(id)") }
         guard campaign.status.known == .draft else { throw CampaignError("campaign #\(id) is \(campaign.status), not a draft") }
         guard let segment = campaign.segment else { throw CampaignError("its segment cannot be read by this version of the panel") }
@@ -105,7 +107,8 @@ public struct Campaigns: Sendable {
         let localTime: String? = if case .localTime(let time) = schedule { time.description } else { nil }
         _ = try await database.write { db in
             try CampaignTransition.launch.apply(to: id, by: actor, now: now, in: db,
-                                                setting: ", launched_at = ?, send_at = ?, local_time = ?", [SQLiteTime.string(now), sendAt, localTime])
+                                                setting: ", launched_at = ?, send_at = ?, local_time = ?, confirmed_devices = ?, confirmed_held_out = ?",
+                                                [SQLiteTime.string(now), sendAt, localTime, confirmed?.devices, confirmed?.heldOutUsers])
         }
         changes.publish(id)
     }

@@ -5,13 +5,21 @@ import Foundation
 /// one, users once each per reason when their last row has gone by.
 struct PreviewTally {
     private var part = AudiencePreview()
+    /// Whom the campaign's holdout takes, when it has one.
+    var holdout: HoldoutDraw?
     private var user: Int64?
+    /// The current user's reachable devices.
+    private var userDevices = 0
     /// The reasons of the current user's rows, and the flags of its reachable rows.
     private var reasons: Set<String> = []
     private var flags: Int64 = 0
     /// Reasons, platforms and providers read from bytes, each made into a `String` once:
     /// a handful, so a scan beats hashing an array made per row.
     private var names: [([UInt8], String)] = []
+
+    init(holdout: HoldoutDraw? = nil) {
+        self.holdout = holdout
+    }
 
     mutating func add(_ row: RawRow) {
         guard let id = row.integer(0) else { return }
@@ -23,6 +31,7 @@ struct PreviewTally {
         let hasDevice = !row.isNull(6)
         if reason == "reachable" {
             part.counts.reachableDevices += 1
+            userDevices += 1
             part.counts.devicesByGroup[.init(platform: name(row, 2), provider: name(row, 3)), default: 0] += 1
             part.inQuietHours += Int(row.integer(4) ?? 0)
             flags |= row.integer(5) ?? 0
@@ -44,6 +53,11 @@ struct PreviewTally {
                 part.counts.reachableUsers += 1
                 if flags & 1 != 0 { part.invalidTimeZones += 1 }
                 if flags & 2 != 0 { part.malformedQuietHours += 1 }
+                if flags & 32 != 0 { part.usersWithoutSettings += 1 }
+                if let user, holdout?.holds(user) == true {
+                    part.heldOutUsers += 1
+                    part.heldOutDevices += userDevices
+                }
                 for (bit, group) in [(Int64(4), FallbackGroup.name), (8, .items), (16, .documents)] where flags & bit != 0 {
                     part.fallbackUsers[group, default: 0] += 1
                 }
@@ -53,6 +67,7 @@ struct PreviewTally {
         }
         reasons.removeAll(keepingCapacity: true)
         flags = 0
+        userDevices = 0
     }
 
     private mutating func name(_ row: RawRow, _ column: Int32) -> String {

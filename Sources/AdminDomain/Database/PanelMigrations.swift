@@ -225,16 +225,24 @@ enum PanelMigrations {
           report       TEXT NOT NULL
         );
         """),
+        // What the sender confirmed at the launch (devices to send to, users held out), so
+        // that the list shows it beside what the freeze wrote; and the launches by time, so
+        // that a confirmation finds the latest launch of any campaign with an indexed read.
+        (12, """
+        ALTER TABLE panel_campaigns ADD COLUMN confirmed_devices INTEGER;
+        ALTER TABLE panel_campaigns ADD COLUMN confirmed_held_out INTEGER;
+        CREATE INDEX panel_campaigns_launched ON panel_campaigns(launched_at);
+        """),
         // Every rule is checked again when a delivery falls due: one that no longer holds
         // settles it `excluded` (the state CHECK is widened in Swift below), its reason in
         // `detail`.
-        (12, "SELECT 1"),
+        (13, "SELECT 1"),
     ]
 
     /// Steps that SQL alone cannot say, run after the SQL of their version.
     static func afterStep(_ version: Int, in db: Database) throws {
         if version == 10 { try widenDeliveryStates(adding: "capped", after: "'unknown', 'cancelled'", in: db) }
-        if version == 12 { try widenDeliveryStates(adding: "excluded", after: "'unknown', 'cancelled', 'capped'", in: db) }
+        if version == 13 { try widenDeliveryStates(adding: "excluded", after: "'unknown', 'cancelled', 'capped'", in: db) }
     }
 
     /// Adds a state (`capped`, then `excluded`) to `panel_deliveries.state`'s CHECK by editing the stored schema, as

@@ -57,6 +57,11 @@ public struct CampaignImpact: Sendable, Equatable, Codable {
     public var holdout = Group()
     /// Recipients minus holdout, on the goal; nil without a goal or a holdout.
     public var lift: LiftInterval?
+    /// A winner test whose rest has not been released: they were sent nothing, so the
+    /// recipients above (the headline, the platforms and the chart) are the test share only.
+    /// After the release, and without a winner test, everyone drawn to get it. nil in
+    /// reports kept before the panel said so: read as false.
+    public var restHeld: Bool?
     /// Each variant's own recipients (the test share, when there is one).
     public var variants: [VariantRow] = []
     /// Recipients outside the test share: they get the winner once chosen.

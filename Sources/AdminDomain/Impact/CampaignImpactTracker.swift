@@ -66,13 +66,15 @@ public actor CampaignImpactTracker {
         let campaign = CampaignRecord.Columns.self
         let open = try await database.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT c.id, c.goal, c.goal_days, c.send_at, c.launched_at FROM panel_campaigns c
+                SELECT c.id, c.goal, c.goal_days, c.send_at, c.launched_at, c.test_percent, c.winner FROM panel_campaigns c
                 WHERE c.status IN (?, ?, ?, ?) AND c.deleted_at IS NULL
                   AND NOT EXISTS (SELECT 1 FROM panel_campaign_reports r WHERE r.campaign_id = c.id)
                   AND EXISTS (SELECT 1 FROM panel_campaign_members m WHERE m.campaign_id = c.id)
                 """, arguments: [CampaignStatus.sending, CampaignStatus.paused, CampaignStatus.cancelled, CampaignStatus.finished])
-                .map { row -> (id: Int64, goal: String?, days: Int, sendAt: String?, launchedAt: String?) in
-                    (row[campaign.id], row[campaign.goal], row[campaign.goalDays], row[campaign.sendAt], row[campaign.launchedAt])
+                .map { row -> (id: Int64, goal: String?, days: Int, sendAt: String?, launchedAt: String?, restHeld: Bool) in
+                    // A winner test's rest is held until a winner is chosen (and never sent if none is).
+                    (row[campaign.id], row[campaign.goal], row[campaign.goalDays], row[campaign.sendAt], row[campaign.launchedAt],
+                     (row[campaign.testPercent] as Int?) != nil && (row[campaign.winner] as String?) == nil)
                 }
         }
         let tracked = Set(open.map(\.id))
@@ -91,7 +93,7 @@ public actor CampaignImpactTracker {
                 try await state.advance(reader: database)
                 states[id] = state
             }
-            let report = state.report(now: now)
+            let report = state.report(now: now, restHeld: row.restHeld)
             reports[id] = report
             if now.timeIntervalSince(report.windowEnd) > grace {
                 try await keep(report)

@@ -154,8 +154,9 @@ final class ImpactState: @unchecked Sendable {
         return text.withUTF8 { TimestampBytes.seconds(UnsafeRawBufferPointer($0)) }
     }
 
-    /// The report as of `now`, with each lift by Newcombe's method.
-    func report(now: Date) -> CampaignImpact {
+    /// The report as of `now`, with each lift by Newcombe's method. `restHeld`: a winner
+    /// test's rest has not been released yet, so they count as nobody's recipients.
+    func report(now: Date, restHeld: Bool = false) -> CampaignImpact {
         var report = CampaignImpact(campaignID: campaignID, asOf: now, goal: goal,
                                     windowStart: Date(timeIntervalSince1970: TimeInterval(start)),
                                     windowEnd: Date(timeIntervalSince1970: TimeInterval(end)))
@@ -164,10 +165,13 @@ final class ImpactState: @unchecked Sendable {
         let dayCount = Int((end - start) / 86_400)
         var perDay = [[Int]](repeating: [0, 0], count: max(dayCount, 1))
         var perHour = [[Int]](repeating: [0, 0], count: max(dayCount, 1) * 24)
+        // The arms that count as recipients: the rest only once they were sent something.
+        let recipientArms = restHeld ? [1, 2, 3, 4] : [1, 2, 3, 4, 5]
         for (user, seconds) in converted {
             guard let code = members[user] else { continue }
             let arm = Int(code & 7), platform = Int(code >> 3)
             groups[arm][platform].converted += 1
+            guard arm == 0 || recipientArms.contains(arm) else { continue }
             let day = min(Int((seconds - start - 1) / 86_400), perDay.count - 1)
             perDay[day][arm == 0 ? 1 : 0] += 1
             perHour[min(Int((seconds - start - 1) / 3_600), perHour.count - 1)][arm == 0 ? 1 : 0] += 1
@@ -186,7 +190,8 @@ final class ImpactState: @unchecked Sendable {
             return LiftInterval(converted: group.converted, of: group.users, against: against.converted, of: against.users)
         }
         report.holdout = total([0])
-        report.recipients = total([1, 2, 3, 4, 5])
+        report.restHeld = restHeld
+        report.recipients = total(recipientArms)
         report.lift = lift(report.recipients, report.holdout)
         report.variants = (1...4).compactMap { arm in
             let group = total([arm])
@@ -196,7 +201,7 @@ final class ImpactState: @unchecked Sendable {
         let rest = total([5])
         report.rest = rest.users > 0 ? rest : nil
         report.platforms = (0..<4).compactMap { platform in
-            let recipients = total([1, 2, 3, 4, 5], platform: platform), holdout = total([0], platform: platform)
+            let recipients = total(recipientArms, platform: platform), holdout = total([0], platform: platform)
             guard recipients.users + holdout.users > 0 else { return nil }
             return .init(platform: Self.platformNames[platform], recipients: recipients, holdout: holdout, lift: lift(recipients, holdout))
         }

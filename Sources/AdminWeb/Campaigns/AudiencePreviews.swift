@@ -23,6 +23,8 @@ actor AudiencePreviews {
         let segment: CampaignSegment
         let schedule: CampaignSchedule
         let placeholders: Set<String>
+        /// The holdout's draw, to count whom it takes.
+        let holdout: HoldoutDraw
         /// Asked for by the draft's own author: goes before others' drafts.
         let ownDraft: Bool
     }
@@ -53,7 +55,8 @@ actor AudiencePreviews {
 
     /// What a preview depends on: a change to any of them counts it again.
     static func fingerprint(_ campaign: CampaignRecord) -> String {
-        [campaign.segment?.storedText ?? "?", String(describing: campaign.schedule), campaign.title, campaign.body, campaign.template ?? ""]
+        [campaign.segment?.storedText ?? "?", String(describing: campaign.schedule), campaign.title, campaign.body, campaign.template ?? "",
+         String(campaign.experiment.holdoutPercent)]
             .joined(separator: "\u{1F}")
     }
 
@@ -73,7 +76,8 @@ actor AudiencePreviews {
         let text = try? CampaignText(title: campaign.title, body: campaign.body, template: campaign.template, library: templates)
         let used = text?.variants.reduce(into: Set<String>()) { $0.formUnion($1.template.placeholdersUsed) } ?? []
         let own = requestedBy != nil && requestedBy == campaign.createdBy
-        let job = Job(id: campaign.id, fingerprint: fingerprint, segment: segment, schedule: campaign.schedule, placeholders: used, ownDraft: own)
+        let job = Job(id: campaign.id, fingerprint: fingerprint, segment: segment, schedule: campaign.schedule, placeholders: used,
+                      holdout: HoldoutDraw(campaign: campaign.id, percent: campaign.experiment.holdoutPercent), ownDraft: own)
         queue.removeAll { $0.id == campaign.id }
         if own, let firstOther = queue.firstIndex(where: { !$0.ownDraft }) {
             queue.insert(job, at: firstOther)
@@ -100,7 +104,8 @@ actor AudiencePreviews {
                 let state: State
                 do {
                     var preview = try await audience.preview(job.segment, schedule: job.schedule, defaultTimeZone: zone,
-                                                             fallbacks: FallbackGroup.used(by: job.placeholders), in: database) { fraction in
+                                                             fallbacks: FallbackGroup.used(by: job.placeholders), holdout: job.holdout,
+                                                             in: database) { fraction in
                         await self.progress(fraction, for: job.id, fingerprint: job.fingerprint)
                     }
                     preview.placeholdersUsed = job.placeholders
@@ -129,6 +134,28 @@ actor AudiencePreviews {
     func ready(_ id: Int64, now: Date = Date()) -> (AudiencePreview, Date)? {
         if case .ready(let preview, let at)? = states[id]?.state, now.timeIntervalSince(at) < Self.keptFor { return (preview, at) }
         return nil
+    }
+
+    /// Counts again from now, whatever was counted before: a confirmation whose count is older
+    /// than the latest launch.
+    func recount(_ campaign: CampaignRecord, requestedBy: String? = nil) -> State {
+        forget(campaign.id)
+        return state(for: campaign, requestedBy: requestedBy)
+    }
+
+    /// Waits up to `limit` for the campaign's preview to be ready (a recount on a small
+    /// audience takes milliseconds), checking every 20 ms.
+    func waitReady(_ id: Int64, within limit: Duration) async -> (AudiencePreview, Date)? {
+        let deadline = ContinuousClock.now + limit
+        while true {
+            if let ready = ready(id) { return ready }
+            switch states[id]?.state {
+            case .queued?, .counting?: break
+            default: return nil
+            }
+            guard ContinuousClock.now < deadline else { return nil }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
     }
 
     private func set(_ state: State, for id: Int64, fingerprint: String) {

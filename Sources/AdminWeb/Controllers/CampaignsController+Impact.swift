@@ -27,6 +27,8 @@ extension CampaignsController {
             return try await page(context, .init(id: id, problems: ["Nothing changed: \(error.description)."]), status: .conflict).response()
         }
         await source.progress.forget(id)
+        // The rest count as recipients from now: the page after shows the report that says so.
+        try await source.impact.refresh()
         return .redirect(to: SiteURL.campaign(id: id).href + "#impact", type: .normal)
     }
 
@@ -65,7 +67,8 @@ enum CampaignReportCSV {
         // Held-out users were sent nothing to open: no open figures, as on the page.
         holdout[5] = ""
         holdout[6] = ""
-        var rows = [line("overall", "recipients", report.recipients, report.lift), holdout]
+        // While a winner test's rest is held, the recipients are the test share only.
+        var rows = [line("overall", report.restHeld == true ? "recipients_test_share" : "recipients", report.recipients, report.lift), holdout]
         rows += report.variants.map { line("variant", $0.variant.rawValue, $0.group, $0.lift) }
         if let rest = report.rest { rows.append(line("variant", "rest", rest, nil)) }
         for platform in report.platforms {

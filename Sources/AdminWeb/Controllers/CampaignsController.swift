@@ -44,9 +44,9 @@ struct CampaignsController {
             guard let value = Int64(text) else { throw PanelError(status: .badRequest, sentence: "That page link is broken: go back to the first page.") }
             before = value
         }
-        var status: CampaignStatus?
+        var status: CampaignShownStatus?
         if let text = request.uri.queryParameters.get("status"), !text.isEmpty {
-            guard let value = CampaignStatus(rawValue: text) else {
+            guard let value = CampaignShownStatus(rawValue: text) else {
                 // The page with its filter links and the sentence, and no campaign listed.
                 let model = CampaignListModel(entries: [], nextBefore: nil, status: nil,
                                               problem: "There is no campaign status “\(text.prefix(60))”: choose one of the links above.")
@@ -148,13 +148,38 @@ struct CampaignsController {
 
     @Sendable func confirm(request: Request, context: StaffRequestContext) async throws -> Response {
         let id = try campaignID(context)
-        guard let model = try await CampaignConfirmModel.load(source, id: id) else {
+        // After a launch refused for its old count: the fixed sentence, never the link's text.
+        let refused = request.uri.queryParameters.get("recounted") != nil
+        let recounting = "Not launched: another campaign was launched after the count you confirmed. The audience is counted again; confirm the new number. Nothing was sent."
+        guard var model = try await CampaignConfirmModel.load(source, id: id) else {
             // Still counting: the draft page with its progress, refreshing itself here until
             // the count is there. Launched already: its own page.
-            if try await source.campaigns.find(id)?.status.known == .draft { return try await page(context, .init(id: id)).response() }
+            if try await source.campaigns.find(id)?.status.known == .draft {
+                return try await page(context, .init(id: id, problems: refused ? [recounting] : [])).response()
+            }
             return .redirect(to: SiteURL.campaign(id: id).href, type: .normal)
         }
+        if refused { model.notice = "This is a new count: another campaign was launched after the count you confirmed. Nothing was sent yet." }
+        if let reason = model.staleReason() {
+            // A count older than the latest launch is never shown for confirming: counted again.
+            guard let fresh = try await recount(model, context) else {
+                let sentence = "Counting the audience again: \(reason). The confirmation shows the new count when it is done."
+                return try await page(context, .init(id: id, problems: [sentence])).response()
+            }
+            model = fresh
+            model.notice = "Counted again just now: \(reason)."
+        }
         return HTMLPage(CampaignConfirmView(model: model, viewer: context.viewer)).response()
+    }
+
+    /// The confirmation with a count made from now, when it is done within a moment (a small
+    /// audience), else nil: the draft page shows the counting until it is.
+    private func recount(_ model: CampaignConfirmModel, _ context: StaffRequestContext) async throws -> CampaignConfirmModel? {
+        _ = await source.previews.recount(model.campaign, requestedBy: context.identity.email)
+        guard let (preview, at) = await source.previews.waitReady(model.campaign.id, within: .seconds(2)) else { return nil }
+        var fresh = model.counted(preview, at: at)
+        fresh.latestLaunch = try await source.campaigns.latestLaunch()
+        return fresh
     }
 
     @Sendable func launch(request: Request, context: StaffRequestContext) async throws -> Response {
@@ -162,19 +187,36 @@ struct CampaignsController {
         guard var model = try await CampaignConfirmModel.load(source, id: id) else {
             return .redirect(to: SiteURL.campaign(id: id).href, type: .normal)
         }
-        struct Form: Decodable { var typed_count: String? }
-        let typed = String(((try? await request.decode(as: Form.self, context: context))?.typed_count ?? "").prefix(40))
+        struct Form: Decodable { var typed_count: String?; var counted_at: String? }
+        let form = try? await request.decode(as: Form.self, context: context)
+        let typed = String((form?.typed_count ?? "").prefix(40))
+        // The count the sender saw must be the one launched from, and no launch may have come
+        // after it: otherwise the confirmation again, with the new count.
+        guard form?.counted_at == model.countStamp else {
+            model.problem = form?.counted_at == nil
+                ? "Not launched: the form did not say which count it confirms. Check the number on this page and confirm again. Nothing was sent."
+                : "Not launched: the audience was counted again since the page you confirmed. Check the new number and confirm again. Nothing was sent."
+            return HTMLPage(CampaignConfirmView(model: model, viewer: context.viewer), status: .conflict).response()
+        }
+        if let reason = model.staleReason() {
+            guard var fresh = try await recount(model, context) else {
+                return .redirect(to: SiteURL.campaignConfirm(id: id, recounted: true).href, type: .normal)
+            }
+            fresh.problem = "Not launched: \(reason). The audience was counted again: check the new number and confirm again. Nothing was sent."
+            return HTMLPage(CampaignConfirmView(model: fresh, viewer: context.viewer), status: .conflict).response()
+        }
         guard !model.plannedTimeHasPassed() else {
             model.problem = "Not launched: the planned time has passed."
             return HTMLPage(CampaignConfirmView(model: model, viewer: context.viewer), status: .conflict).response()
         }
         guard model.typedMatches(typed) else {
             model.typed = typed
-            model.problem = "Type the number of devices, \(Format.grouped(model.preview.counts.reachableDevices)), to send. Nothing was sent."
+            model.problem = "Type the number of devices to send to, \(Format.grouped(model.devicesToSend)), to send. Nothing was sent."
             return HTMLPage(CampaignConfirmView(model: model, viewer: context.viewer), status: .badRequest).response()
         }
         do {
-            try await source.campaigns.begin(id, schedule: model.campaign.schedule, by: actor(context))
+            try await source.campaigns.begin(id, schedule: model.campaign.schedule, by: actor(context),
+                                             confirmed: .init(devices: model.devicesToSend, heldOutUsers: model.preview.heldOutUsers))
         } catch let error as CampaignError {
             return try await page(context, .init(id: id, problems: ["Not launched: \(error.description)."]), status: .conflict).response()
         }

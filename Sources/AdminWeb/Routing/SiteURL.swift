@@ -44,7 +44,7 @@ enum SiteURL: Sendable, Equatable {
     case activity(ActivityForm = ActivityForm())
     case activityCSV(ActivityForm)
     /// Newest first; only those in `status` when one is given. `deleted`: after a draft's deletion.
-    case campaigns(before: Int64? = nil, status: CampaignStatus? = nil, deleted: Bool = false)
+    case campaigns(before: Int64? = nil, status: CampaignShownStatus? = nil, deleted: Bool = false)
     case newCampaign
     /// GET: the composer filled with a draft; POST: saves it.
     case campaignEdit(id: Int64?)
@@ -54,8 +54,9 @@ enum SiteURL: Sendable, Equatable {
     /// `sample`, `language` and `platform` choose what the draft's message preview shows.
     case campaign(id: Int64?, notice: CampaignNotice? = nil, preview: MessagePreviewChoice = MessagePreviewChoice())
     case campaignTestSend(id: Int64?)
-    /// GET: the confirmation page; POST: the launch.
-    case campaignConfirm(id: Int64?)
+    /// GET: the confirmation page; POST: the launch. `recounted`: a launch was refused for
+    /// its old count, and the page says so.
+    case campaignConfirm(id: Int64?, recounted: Bool = false)
     case campaignAction(id: Int64?, CampaignAction)
     case campaignEvents(id: Int64?)
     /// POST: marketing chooses the winner test's variant for the rest.
@@ -108,7 +109,7 @@ enum SiteURL: Sendable, Equatable {
         case .testUsers: "/campaigns/test-users"
         case let .removeTestUser(id): "/campaigns/test-users/\(id.map(String.init) ?? ":id")/remove"
         case let .campaignTestSend(id): "/campaigns/\(id.map(String.init) ?? ":id")/test-send"
-        case let .campaignConfirm(id): "/campaigns/\(id.map(String.init) ?? ":id")/confirm"
+        case let .campaignConfirm(id, _): "/campaigns/\(id.map(String.init) ?? ":id")/confirm"
         case let .campaignAction(id, action): "/campaigns/\(id.map(String.init) ?? ":id")/\(action.rawValue)"
         case let .campaignEvents(id): "/campaigns/\(id.map(String.init) ?? ":id")/events"
         case let .campaignWinner(id): "/campaigns/\(id.map(String.init) ?? ":id")/winner"
@@ -168,6 +169,8 @@ enum SiteURL: Sendable, Equatable {
                 + (deleted ? [URLQueryItem(name: "notice", value: "deleted")] : []))
         case let .campaign(_, notice, preview):
             return withQuery((notice?.queryItems ?? []) + preview.queryItems)
+        case .campaignConfirm(id: _, recounted: true):
+            return withQuery("recounted", "1")
         case let .testUsers(notice?):
             return withQuery("notice", notice)
         default:

@@ -41,6 +41,11 @@ struct AudiencePreviewView: HTMLComponent {
                     : "\(Format.grouped(preview.invalidTimeZones)) users have a stored timezone that is not a valid one: the default is used for them." }
                 li { preview.malformedQuietHours == 1 ? "1 user has quiet hours that do not read as HH:MM: counted as none."
                     : "\(Format.grouped(preview.malformedQuietHours)) users have quiet hours that do not read as HH:MM: counted as none." }
+                // The app's schema gives a user without the row its defaults; the panel does too, and says how many.
+                li(.id("without-settings")) {
+                    "\(Format.count(preview.usersWithoutSettings, "user has", "users have")) no notification settings saved: "
+                    "counted with the app's defaults (push on, consent to campaign pushes, no quiet hours)."
+                }
                 // Only the placeholder groups the message names were counted.
                 for group in FallbackGroup.allCases {
                     if let users = preview.fallbackUsers[group] {

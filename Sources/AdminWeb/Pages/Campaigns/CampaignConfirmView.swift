@@ -8,19 +8,23 @@ struct CampaignConfirmView: HTMLComponent {
 
     var content: HTMLNode {
         let campaign = model.campaign
-        let devices = Format.grouped(model.preview.counts.reachableDevices)
+        let devices = Format.grouped(model.devicesToSend)
+        let preview = model.preview
         return PageLayout(pageTitle: "Confirm campaign #\(campaign.id)", viewer: viewer, activeSection: .campaigns) {
             section(.class("panel confirm")) {
                 h1 { "Send campaign #\(campaign.id) to \(devices) devices?" }
                 if let problem = model.problem { p(.class("notice error"), .role("alert")) { problem } }
+                if let notice = model.notice { p(.class("notice"), .role("status"), .id("confirm-recounted")) { notice } }
                 p {
                     strong(.id("confirm-count")) { devices }
-                    " devices of \(Format.count(model.preview.counts.reachableUsers, "user", "users")), counted at \(SQLiteTime.string(model.countedAt)) UTC. The launch freezes whoever is reachable at that moment."
+                    " devices to send to, of \(Format.count(preview.counts.reachableUsers - preview.heldOutUsers, "user", "users")), counted at \(SQLiteTime.string(model.countedAt)) UTC. The launch freezes whoever is reachable at that moment."
                 }
                 p { "A push cannot be taken back once sent. You can pause or cancel at any moment; what has gone out stays out." }
                 if campaign.experiment.holdoutPercent > 0 {
                     p(.id("confirm-holdout")) {
-                        "\(campaign.experiment.holdoutPercent)% of these users (about \(Format.grouped(CampaignPageView.expectedHoldout(model.preview.counts.reachableUsers, campaign.experiment.holdoutPercent)))) are drawn into the holdout at the launch: their devices get nothing."
+                        "Held out: "
+                        strong(.id("confirm-held-out")) { Format.count(preview.heldOutUsers, "user", "users") }
+                        " (\(Format.count(preview.heldOutDevices, "device", "devices"))) of the \(Format.grouped(preview.counts.reachableUsers)) reachable are drawn into the holdout (\(campaign.experiment.holdoutPercent)%): they get nothing, and are not in the devices to send to."
                     }
                 }
                 if let test = campaign.experiment.testPercent {
@@ -57,16 +61,21 @@ struct CampaignConfirmView: HTMLComponent {
 
     @HTMLBuilder private var launchForm: [HTMLNode] {
         let campaign = model.campaign
-        let devices = Format.grouped(model.preview.counts.reachableDevices)
+        let devices = Format.grouped(model.devicesToSend)
+        let heldOut = model.preview.heldOutUsers
         HTMLRender.form(.method(.post), .action(SiteURL.campaignConfirm(id: campaign.id).href), .class("actions")) {
             CSRFField(token: viewer.csrfToken)
+            // The count this page shows: a launch after a newer count is refused.
+            input(.type("hidden"), .name("counted_at"), .value(model.countStamp))
             if model.mustType {
                 label {
-                    "Above \(Format.grouped(CampaignConfirmModel.typeAbove)) recipients, type the number of devices to confirm"
+                    "Above \(Format.grouped(CampaignConfirmModel.typeAbove)) devices, type the number of devices to send to, to confirm"
                     input(.type("text"), .name("typed_count"), .value(model.typed), .inputMode("numeric"), .autocomplete("off"), .required)
                 }
             }
-            button(.type("submit"), .class("danger")) { "Send to \(devices) devices" }
+            button(.type("submit"), .class("danger")) {
+                "Send to \(devices) devices" + (heldOut > 0 ? "; hold out \(Format.count(heldOut, "user", "users"))" : "")
+            }
             a(.href(SiteURL.campaign(id: campaign.id).href)) { "Back" }
         }
     }

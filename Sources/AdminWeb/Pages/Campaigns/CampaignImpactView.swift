@@ -52,8 +52,17 @@ struct CampaignImpactView: HTMLComponent {
                 ": nothing is counted before it."
             }
         }
+        let restHeld = impact.restHeld == true
+        if restHeld {
+            p(.id("test-share-only")) {
+                strong { "While the winner test runs, the recipients are the test share only" }
+                ": the \(Format.count(impact.variants.map(\.group.users).reduce(0, +), "user", "users")) drawn to get a variant, against the holdout. "
+                "The rest\(impact.rest.map { " (\(Format.count($0.users, "user", "users")))" } ?? "") have been sent nothing, so they are not counted as recipients "
+                "until the winner goes to them."
+            }
+        }
         DataTable(caption: "Recipients against the holdout", columns: Self.columns(goal: impact.goal), rows: [
-            Self.row("Recipients (drawn to get it)", impact.recipients, goal: impact.goal),
+            Self.row(restHeld ? "Recipients: the test share (drawn to get a variant)" : "Recipients (drawn to get it)", impact.recipients, goal: impact.goal),
             Self.row("Holdout (drawn to get nothing)", impact.holdout, goal: impact.goal, opens: false),
         ])
         p(.class("muted")) {
@@ -63,7 +72,7 @@ struct CampaignImpactView: HTMLComponent {
         }
         if let lift = impact.lift {
             p(.class("lift"), .id("lift")) {
-                strong { "Lift: \(Self.points(lift.difference))" }
+                strong { "Lift\(restHeld ? " of the test share" : ""): \(Self.points(lift.difference))" }
                 " (95% interval \(Self.points(lift.lower)) to \(Self.points(lift.upper)), Newcombe's hybrid score method): "
                 lift.sentence + "."
             }
@@ -75,7 +84,8 @@ struct CampaignImpactView: HTMLComponent {
                       rows: impact.variants.map { row in
                           Self.row("Variant \(row.variant.letter)" + (campaign.winner?.variant.known == row.variant ? " (winner)" : ""), row.group,
                                    goal: impact.goal, extra: [row.lift.map(Self.interval) ?? "n/a"])
-                      } + (impact.rest.map { [Self.row(restLabel, $0, goal: impact.goal, extra: ["counted with the recipients"])] } ?? []))
+                      } + (impact.rest.map { [Self.row(restLabel, $0, goal: impact.goal,
+                                                       extra: [restHeld ? "not counted: sent nothing yet" : "counted with the recipients"])] } ?? []))
         }
         if impact.goal == nil {
             DataTable(caption: "By platform (users reachable on both count once, as both)",

@@ -1,4 +1,5 @@
 import AdminDomain
+import Foundation
 import HTMLRender
 
 struct CampaignListView: HTMLComponent {
@@ -17,7 +18,7 @@ struct CampaignListView: HTMLComponent {
                 nav(.ariaLabel("Filter by status"), .class("status-filters")) {
                     "Show: "
                     filterLink(nil, "all")
-                    for status in CampaignStatus.allCases {
+                    for status in CampaignShownStatus.allCases {
                         " · "
                         filterLink(status, CampaignStatusBadge.word(status))
                     }
@@ -26,17 +27,21 @@ struct CampaignListView: HTMLComponent {
                 if let problem = model.problem {
                     p(.class("notice error"), .role("alert")) { problem }
                 } else if model.entries.isEmpty {
-                    p(.class("muted")) { model.status == nil ? "No campaigns yet." : "No campaign is \(CampaignStatusBadge.word(model.status!))." }
+                    p(.class("muted")) { model.status.map { "No campaign is \(CampaignStatusBadge.word($0))." } ?? "No campaigns yet." }
                 } else {
                     DataTable(
-                        caption: "Newest first. Received and opened come from the apps' receipts.",
-                        columns: [.init("Campaign"), .init("Status"), .init("Created (UTC)"), .init("Audience", numeric: true),
+                        caption: "Newest first. Confirmed: the devices to send to that the confirmation counted and the sender confirmed. "
+                            + "Frozen: the deliveries the launch wrote, one per device (the frequency cap's included), from who was reachable then. "
+                            + "Received and opened come from the apps' receipts.",
+                        columns: [.init("Campaign"), .init("Status"), .init("Created (UTC)"), .init("Confirmed (devices to send to)", numeric: true),
+                                  .init("Frozen (devices)", numeric: true),
                                   .init("Accepted", numeric: true), .init("Received", numeric: true), .init("Opened", numeric: true)],
                         rows: model.entries.map { campaign in
                             TableRow([
                                 TableCell { a(.href(SiteURL.campaign(id: campaign.id).href)) { "#\(campaign.id) "; UserText(text: campaign.displayName) } },
-                                TableCell { CampaignStatusBadge(campaign: campaign) },
+                                TableCell { CampaignStatusBadge(campaign: campaign, now: model.now) },
                                 TableCell(campaign.createdAt),
+                                TableCell(campaign.confirmed.map { Format.grouped($0.devices) } ?? "–"),
                                 TableCell(campaign.status.known == .draft ? "–" : Format.grouped(campaign.totals.audience)),
                                 TableCell(Format.grouped(campaign.totals.accepted)),
                                 TableCell(Format.grouped(campaign.totals.received)),
@@ -51,7 +56,7 @@ struct CampaignListView: HTMLComponent {
         }.content
     }
 
-    private func filterLink(_ status: CampaignStatus?, _ label: String) -> HTMLNode {
+    private func filterLink(_ status: CampaignShownStatus?, _ label: String) -> HTMLNode {
         element("a", [.href(SiteURL.campaigns(status: status).href)] + (status == model.status ? [Attribute("aria-current", "page")] : [])) { label }
     }
 }
@@ -62,17 +67,22 @@ struct CampaignStatusBadge: HTMLComponent {
     /// On the campaign's own page the live updates rewrite it, from the words it carries.
     var live = false
 
+    /// When the page is built: a sending campaign whose planned time is ahead is `scheduled`.
+    var now = Date()
+
     var content: HTMLNode {
-        let words = Attribute("data-words", CampaignStatus.allCases.map { "\($0.rawValue)=\(Self.word($0))" }.joined(separator: ";"))
-        return element("span", [.class("badge status-\(campaign.status.known?.rawValue ?? "unknown")")] + (live ? [.id("status-badge"), words] : [])) {
-            campaign.status.known.map(Self.word) ?? "unknown (\(campaign.status.storedText))"
+        let words = Attribute("data-words", CampaignShownStatus.allCases.map { "\($0.rawValue)=\(Self.word($0))" }.joined(separator: ";"))
+        let shown = campaign.shownStatus(now: now)
+        return element("span", [.class("badge status-\(shown?.rawValue ?? "unknown")")] + (live ? [.id("status-badge"), words] : [])) {
+            shown.map(Self.word) ?? "unknown (\(campaign.status.storedText))"
         }
     }
 
-    static func word(_ status: CampaignStatus) -> String {
+    static func word(_ status: CampaignShownStatus) -> String {
         switch status {
         case .draft: "draft"
         case .materialising: "preparing the audience"
+        case .scheduled: "scheduled"
         case .sending: "sending"
         case .paused: "paused"
         case .cancelled: "cancelled"

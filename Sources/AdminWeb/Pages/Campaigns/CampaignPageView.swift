@@ -80,9 +80,9 @@ struct CampaignPageView: HTMLComponent {
                 AudiencePreviewView(preview: preview, countedAt: SQLiteTime.string(at), viewer: viewer)
                 if campaign.experiment.holdoutPercent > 0 {
                     p(.id("expected-holdout")) {
-                        "Holdout: about \(Format.count(CampaignPageView.expectedHoldout(preview.counts.reachableUsers, campaign.experiment.holdoutPercent), "user", "users")) "
-                        "of the \(Format.grouped(preview.counts.reachableUsers)) reachable (\(campaign.experiment.holdoutPercent)%) will get nothing, to measure the lift against; "
-                        "the devices above include theirs. The frequency cap is not charged for them."
+                        "Holdout: \(Format.count(preview.heldOutUsers, "user", "users")) (\(Format.count(preview.heldOutDevices, "device", "devices"))) "
+                        "of the \(Format.grouped(preview.counts.reachableUsers)) reachable (\(campaign.experiment.holdoutPercent)%) are drawn to get nothing, to measure the lift against; "
+                        "the devices above include theirs, so \(Format.count(preview.devicesToSend, "device", "devices")) would be sent to. The frequency cap is not charged for them."
                     }
                 }
                 p { a(.href(SiteURL.campaignConfirm(id: campaign.id).href), .class("button primary")) { "Continue to the confirmation" } }
@@ -195,13 +195,6 @@ struct CampaignPageView: HTMLComponent {
             }
             a(.href(SiteURL.campaigns().href)) { "All campaigns" }
         }
-    }
-}
-
-extension CampaignPageView {
-    /// The holdout the draw is expected to make: a share of the reachable users, rounded.
-    static func expectedHoldout(_ users: Int, _ percent: Int) -> Int {
-        Int((Double(users) * Double(percent) / 100).rounded())
     }
 }
 

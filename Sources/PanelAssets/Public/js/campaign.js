@@ -17,11 +17,12 @@
     });
   }
 
-  // The status as it is now: its word, its reason if it stopped, the actions it allows.
-  function showStatus(status, reason) {
-    if (badge && words[status]) {
-      badge.textContent = words[status];
-      badge.className = "badge status-" + status;
+  // The status as it is now: its word (scheduled, for a sending campaign not yet due), its
+  // reason if it stopped, the actions it allows (by the stored status).
+  function showStatus(status, shown, reason) {
+    if (badge && words[shown || status]) {
+      badge.textContent = words[shown || status];
+      badge.className = "badge status-" + (shown || status);
     }
     if (detail) {
       detail.textContent = reason || "";
@@ -57,7 +58,7 @@
       bar.max = Math.max(1, p.total);
       bar.value = p.done;
     }
-    showStatus(p.status, p.detail);
+    showStatus(p.status, p.shownStatus, p.detail);
     // UTC, as every time the panel shows.
     if (note) note.textContent = "Live: updated " + new Date().toISOString().slice(11, 19) + " UTC.";
   };
