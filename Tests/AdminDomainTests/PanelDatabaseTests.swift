@@ -81,7 +81,7 @@ import TestSupport
                            "panel_campaigns", "panel_dead_tokens", "panel_deliveries",
                            "panel_login_challenges", "panel_login_throttle", "panel_receipt_reader",
                            "panel_recovery_codes", "panel_schema_version", "panel_sessions", "panel_test_users", "panel_two_factor"])
-        #expect(versions == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
+        #expect(versions == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
         #expect(userVersion == 0)
         #expect(try await database.read { try $0.tableExists("grdb_migrations") } == false)
     }

@@ -22,7 +22,7 @@ struct TestPanel {
     var services: PanelServices
 
     init(users: Int = 60, sessionPolicy: SessionPolicy = SessionPolicy(), secureCookies: Bool = false,
-         twoFactorPolicy: TwoFactorPolicy = TwoFactorPolicy()) async throws {
+         twoFactorPolicy: TwoFactorPolicy = TwoFactorPolicy(), testUserDomains: [String] = []) async throws {
         temp = try TemporaryDatabase.seeded(users: users)
         var configuration = PanelConfiguration(
             databasePath: temp.path, publicDirectory: TestPaths.publicDirectory, scrypt: fastScryptForTests,
@@ -32,6 +32,7 @@ struct TestPanel {
         configuration.auditFlushInterval = .seconds(3_600)
         configuration.templatesDirectory = TestPaths.repositoryRoot.appendingPathComponent("Templates").path
         configuration.eventStreamLength = .seconds(1)
+        configuration.testUserDomains = try TestUserDomains(testUserDomains)
         self.configuration = configuration
         services = PanelServices(database: try await PanelDatabase.open(path: temp.path), configuration: configuration)
         let admin = try await services.admins.create(email: Self.email, password: Self.password, role: .admin)

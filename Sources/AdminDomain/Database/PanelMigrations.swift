@@ -225,6 +225,11 @@ enum PanelMigrations {
           report       TEXT NOT NULL
         );
         """),
+        // A test user gets at most so many test sends a day, from all staff together: counted
+        // from the audit log by target, action and time, whatever else the log holds of them.
+        (12, """
+        CREATE INDEX panel_audit_log_test_sends ON panel_audit_log(target, action, at);
+        """),
     ]
 
     /// Steps that SQL alone cannot say, run after the SQL of their version.
