@@ -31,15 +31,21 @@ public struct CampaignTestSend: Sendable {
         public let body: String
     }
 
-    /// Refused with a `CampaignError` sentence, sending nothing, when a rule says no.
-    public func send(_ campaign: CampaignRecord, toUser userID: Int64, by actor: AuditActor, now: Date = Date()) async throws -> [Line] {
+    /// `variant`'s message (A, the campaign's own, by default). Refused with a `CampaignError`
+    /// sentence, sending nothing, when a rule says no or the campaign has no such variant.
+    public func send(_ campaign: CampaignRecord, variant: MessageVariant = .a, toUser userID: Int64, by actor: AuditActor,
+                     now: Date = Date()) async throws -> [Line] {
+        guard let chosen = campaign.message(variant) else {
+            throw CampaignError("campaign #\(campaign.id) has no variant \(variant.letter): choose one of "
+                                + campaign.experiment.letters.map(\.letter).joined(separator: ", "))
+        }
         let text: CampaignText
         do {
-            text = try CampaignText(title: campaign.title, body: campaign.body, template: campaign.template, library: templates)
+            text = try CampaignText(title: chosen.title, body: chosen.body, template: chosen.template, library: templates)
         } catch {
             throw CampaignError(error.description)
         }
-        let devices = try await testUsers.devicesForTestSend(campaign: campaign, userID: userID, by: actor, now: now)
+        let devices = try await testUsers.devicesForTestSend(campaign: campaign, variant: variant, userID: userID, by: actor, now: now)
         let recipient = try await RecipientValues.load([userID], in: database, now: now)[userID]
         let filled = text.render(locale: recipient?.locale ?? "en", values: recipient?.values ?? [:])
         var lines: [Line] = []

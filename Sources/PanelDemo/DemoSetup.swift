@@ -9,6 +9,10 @@ public enum DemoSetup {
     public static let adminEmail = "admin@example.com"
     /// One account per other role, so that each can be tried without an authenticator app.
     public static let roleAccounts: [(email: String, role: Role)] = [("marketing@example.com", .marketing), ("support@example.com", .support)]
+    /// The domain of the demo's staff accounts, and of generated app users such as user 1,
+    /// maria.silva@example.com: marketing may add its app users as test users unless
+    /// `--test-user-domain` names others.
+    public static let testUserDomain = "example.com"
 
     public struct Outcome: Sendable {
         public let services: PanelServices

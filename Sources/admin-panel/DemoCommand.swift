@@ -24,8 +24,11 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup(title: "Push providers") var push: PushOptions
 
     func run() async throws {
+        // Marketing can try test users at once: the demo's own domain unless others are given.
+        let domains = server.testUserDomain.isEmpty ? try TestUserDomains([DemoSetup.testUserDomain]) : try server.testUserDomains()
         let metrics = try server.bootstrap()
         var configuration = server.configuration(databasePath: db)
+        configuration.testUserDomains = domains
         let given = try push.configuration()
         // Without real credentials the demo's pushes go to the device simulator.
         let simulate = given.fcmServiceAccount == nil && given.apnsKey == nil

@@ -53,6 +53,10 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Campaign pushes a user may get in 7 days.")
     var frequencyCap = 2
 
+    @Option(name: .customLong("test-user-domain"),
+            help: "An email domain (repeatable) whose app users marketing may add as test users, such as the staff's own. None: only admins add test users.")
+    var testUserDomain: [String] = []
+
     @Option(help: "Seconds between the dashboard's refreshes, which read the rows added since the last one.")
     var dashboardRefresh = 60
 
@@ -87,6 +91,16 @@ struct ServerOptions: ParsableArguments {
             return try TrustedProxies(trustedProxy + fromEnvironment, header: header)
         } catch {
             throw ValidationError("--trusted-proxy: \(error.description)")
+        }
+    }
+
+    /// --test-user-domain, each a domain such as corp.example.com: one that is not is one line
+    /// on standard error and exit code 1, before anything starts.
+    func testUserDomains() throws -> TestUserDomains {
+        do {
+            return try TestUserDomains(testUserDomain)
+        } catch {
+            throw fail(error.description)
         }
     }
 
@@ -174,8 +188,10 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup(title: "Push providers") var push: PushOptions
 
     func run() async throws {
+        let domains = try server.testUserDomains()
         let metrics = try server.bootstrap()
         var configuration = server.configuration(databasePath: db)
+        configuration.testUserDomains = domains
         configuration.push = try await push.providers(logger: Logger(label: "push"))
         let (app, services) = try await reportingErrors { try await buildApplication(configuration, metrics: metrics) }
         try await app.runPanel(openRequests: services.openRequests, shutdownDeadline: configuration.shutdownDeadline)

@@ -81,7 +81,7 @@ import TestSupport
                            "panel_campaigns", "panel_dead_tokens", "panel_deliveries",
                            "panel_login_challenges", "panel_login_throttle", "panel_receipt_reader",
                            "panel_recovery_codes", "panel_schema_version", "panel_sessions", "panel_test_users", "panel_two_factor"])
-        #expect(versions == Array(1...13))
+        #expect(versions == Array(1...14))
         #expect(userVersion == 0)
         #expect(try await database.read { try $0.tableExists("grdb_migrations") } == false)
     }

@@ -74,7 +74,8 @@ import TestSupport
             try Row.fetchOne(db, sql: """
                 SELECT u.id, u.email FROM users u JOIN devices d ON d.user_id = u.id LEFT JOIN notification_settings s ON s.user_id = u.id
                 WHERE u.status = 'active' AND d.push_permission = 'granted' AND d.push_token <> '' AND d.push_provider IN ('fcm', 'apns')
-                  AND COALESCE(s.push_enabled, 1) = 1 AND COALESCE(s.marketing_opt_in, 1) = 1 LIMIT 1
+                  AND COALESCE(s.push_enabled, 1) = 1 AND COALESCE(s.marketing_opt_in, 1) = 1
+                  AND s.quiet_start IS NULL LIMIT 1
                 """).map { (row: Row) -> (Int64, String) in (row["id"], row["email"]) }
         })
     }
@@ -166,6 +167,8 @@ import TestSupport
     static func campaigns(_ panel: TestPanel, _ client: some TestClientProtocol, admin: String, userID: Int64, userEmail: String) async throws {
         let campaigns = panel.services.campaigns
         #expect(try await client.postSigned("/campaigns/test-users", [("email", userEmail)], session: admin).status == .seeOther)
+        // An email no app user has is refused, and the refusal audited.
+        #expect(try await client.postSigned("/campaigns/test-users", [("email", "nobody@nowhere.test")], session: admin).status == .badRequest)
         #expect(try await client.get("/campaigns/test-users", cookie: admin).status == .ok)
         let created = try await client.postSigned("/campaigns/new", [("title", "Hi"), ("body", "b"), ("ttl", "86400"), ("when", "now")], session: admin)
         let path = String(try #require(created.headers[.location]).prefix { $0 != "?" })

@@ -241,12 +241,13 @@ import TestSupport
         try await panel.services.campaigns.launch(earlier, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
         let again = try await panel.services.campaigns.create(CampaignDraft(title: "Spring sale", body: "c", segment: segment), by: .commandLine)
         let other = try await panel.services.campaigns.create(CampaignDraft(title: "Spring sale", body: "c", segment: CampaignSegment(plan: .free)), by: .commandLine)
-        // A user with a device that could get a campaign push, found by plain SQL.
+        // A user with a device that could get a campaign push, and no quiet hours (a test send keeps them), found by plain SQL.
         let (userID, email) = try #require(try await panel.services.database.read { db in
             try Row.fetchOne(db, sql: """
                 SELECT u.id, u.email FROM users u JOIN devices d ON d.user_id = u.id LEFT JOIN notification_settings s ON s.user_id = u.id
                 WHERE u.status = 'active' AND d.push_permission = 'granted' AND d.push_token <> '' AND d.push_provider IN ('fcm', 'apns')
-                  AND COALESCE(s.push_enabled, 1) = 1 AND COALESCE(s.marketing_opt_in, 1) = 1 LIMIT 1
+                  AND COALESCE(s.push_enabled, 1) = 1 AND COALESCE(s.marketing_opt_in, 1) = 1
+                  AND s.quiet_start IS NULL LIMIT 1
                 """).map { (row: Row) -> (Int64, String) in (row[0], row[1]) }
         })
         try await panel.test { client in

@@ -39,10 +39,11 @@ import Testing
     @Test func campaignPageView() {
         var draft = CampaignPageModel(campaign: Parts.campaign(21, .known(.draft), experiment: Parts.experiment),
                                       notice: CampaignNotice(.created), preview: .ready(Parts.preview, at: Parts.now), defaultTimeZone: "Europe/Berlin")
-        draft.phone = .init(title: "Hi \(Hostile.name)", body: "You have 3 items & <more>\nsee them", recipient: Parts.preview.samples[0],
+        draft.phone = .init(variant: .c, variants: [.a, .b, .c], title: "Hi \(Hostile.name)", body: "You have 3 items & <more>\nsee them", recipient: Parts.preview.samples[0],
                             language: "en", platform: .ios, samples: Parts.preview.samples, languages: ["en", "pt"], fallbacks: ["expiring_count"])
         draft.testUsers = Self.testUsers
         draft.testedUser = 43
+        draft.testedVariant = .b
         draft.testLines = [CampaignTestSend.Line(deviceID: 1, platform: "ios", maskedToken: "…a1b2c3", outcome: "accepted",
                                                  title: "Hi <b>", body: Hostile.script)]
         assertPageSnapshot(of: CampaignPageView(model: draft, viewer: Self.viewer), "draftReady")
@@ -113,10 +114,17 @@ import Testing
                            "editingWithoutTemplates")
     }
 
-    @Test func testUsersView() {
-        assertPageSnapshot(of: TestUsersView(entries: Self.testUsers, notice: .added, problem: nil, typed: "", viewer: Self.viewer), "added")
-        assertPageSnapshot(of: TestUsersView(entries: [], notice: nil, problem: "No app user has the email “\(Hostile.email)”.",
+    @Test func testUsersView() throws {
+        let domains = try TestUserDomains(["corp.example.com", "example.org"])
+        assertPageSnapshot(of: TestUsersView(entries: Self.testUsers, domains: domains, notice: .added, problem: nil, typed: "", viewer: Self.viewer), "added")
+        assertPageSnapshot(of: TestUsersView(entries: [], domains: domains, notice: nil, problem: "No app user has the email “\(Hostile.email)”.",
                                              typed: Hostile.email, viewer: Self.viewer),
                            "refusedAndEmpty")
+        // Marketing without a domain gets no form; an admin is told they may add anyone.
+        assertPageSnapshot(of: TestUsersView(entries: Self.testUsers, domains: .none, notice: nil, problem: nil, typed: "", viewer: Self.viewer),
+                           "marketingWithoutDomains")
+        let admin = Viewer(identity: StaffIdentity(adminID: 1, email: "admin@example.com", role: .admin, hasTwoFactor: true), csrfToken: "csrf-token-1")
+        assertPageSnapshot(of: TestUsersView(entries: Self.testUsers, domains: .none, notice: nil, problem: nil, typed: "", viewer: admin),
+                           "adminWithoutDomains")
     }
 }

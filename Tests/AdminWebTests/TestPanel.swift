@@ -26,7 +26,7 @@ struct TestPanel {
     enum Push { case untrusted, none }
 
     init(users: Int = 60, sessionPolicy: SessionPolicy = SessionPolicy(), secureCookies: Bool = false,
-         twoFactorPolicy: TwoFactorPolicy = TwoFactorPolicy(), push: Push = .untrusted) async throws {
+         twoFactorPolicy: TwoFactorPolicy = TwoFactorPolicy(), push: Push = .untrusted, testUserDomains: [String] = []) async throws {
         temp = try TemporaryDatabase.seeded(users: users)
         var configuration = PanelConfiguration(
             databasePath: temp.path, publicDirectory: TestPaths.publicDirectory, scrypt: fastScryptForTests,
@@ -37,6 +37,7 @@ struct TestPanel {
         configuration.templatesDirectory = TestPaths.repositoryRoot.appendingPathComponent("Templates").path
         configuration.eventStreamLength = .seconds(1)
         if push == .untrusted { configuration.push = try await UntrustedPush.providers() }
+        configuration.testUserDomains = try TestUserDomains(testUserDomains)
         self.configuration = configuration
         services = PanelServices(database: try await PanelDatabase.open(path: temp.path), configuration: configuration)
         let admin = try await services.admins.create(email: Self.email, password: Self.password, role: .admin)

@@ -133,7 +133,10 @@ def panel():
     db.close()
     log = open(os.path.join(folder, "server.log"), "w+")
     # From another folder: the styles must come from the build, not from the checkout.
-    server = subprocess.Popen([executable, "serve", "--db", db_path, "--port", "0"] + provider_options(folder),
+    # Marketing adds test users only from these domains: the ones the tests' test users use.
+    server = subprocess.Popen([executable, "serve", "--db", db_path, "--port", "0",
+                               "--test-user-domain", "odd.test", "--test-user-domain", "subdomain.example.test"]
+                              + provider_options(folder),
                               cwd=folder, stdout=log, stderr=log)
     port = None
     for _ in range(600):

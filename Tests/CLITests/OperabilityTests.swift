@@ -58,6 +58,15 @@ import TestSupport
         #expect(bad.stderr.contains("--log-level is \"loud\"; it must be one of trace, debug, info"))
     }
 
+    @Test func aTestUserDomainThatIsNotADomainIsRefusedAtStart() throws {
+        for (command, domain) in [("serve", "corp test"), ("serve", "@corp.test"), ("demo", "localhost"), ("serve", "10.0.0.1")] {
+            // A demo that got past the check would fail on the folder that is not there, not serve.
+            let bad = try runPanel([command, "--db", "/nonexistent/folder/demo.sqlite", "--test-user-domain", "corp.test", "--test-user-domain", domain])
+            #expect(bad.status == 1, "\(command) \(domain)")
+            #expect(bad.stderr.contains("--test-user-domain \"\(domain)\" is not a domain, such as corp.example.com"), "\(bad.stderr)")
+        }
+    }
+
     @Test func dashboardIntervalsOutOfRangeAreRefusedWithASentence() throws {
         let refresh = try runPanel(["serve", "--db", "/nonexistent.sqlite", "--dashboard-refresh", "0"])
         #expect(refresh.status != 0 && refresh.stderr.contains("--dashboard-refresh must be from 1 to 86400 seconds"))

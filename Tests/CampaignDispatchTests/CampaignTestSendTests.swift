@@ -38,7 +38,7 @@ import TestSupport
     @Test func onlyReachableTestUsersGetTestsTenAMinuteAndNeverFromAnEndedCampaign() async throws {
         try await Setup.with { setup in
             let users = try await Self.users(setup)
-            let testUsers = TestUsers(database: setup.database)
+            let testUsers = TestUsers(database: setup.database, domains: try TestUserDomains(["x.test"]))
             for email in ["FINE@x.test", "gone@x.test", "quiet@x.test"] { _ = try await testUsers.add(email: email, by: Self.marketer) }
             await #expect(throws: CampaignError("no app user has the email nobody@x.test: nobody was added")) {
                 try await testUsers.add(email: "nobody@x.test", by: Self.marketer)
@@ -96,6 +96,109 @@ import TestSupport
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log WHERE action = 'push_test_sent' AND target = 'user:930001'") ?? -1
             }
             #expect(perDevice == 10, "each device's outcome is audited")
+        }
+    }
+
+    static let admin = AuditActor.staff(StaffIdentity(adminID: 40, email: "admin@example.com", role: .admin), from: "127.0.0.1")
+
+    /// Finding 5: marketing pushed one test user ten times a minute, past any cap. Ten test
+    /// sends in 24 hours reach a test user, from all staff together; the eleventh is refused,
+    /// audited, and says when the next may go.
+    @Test func theEleventhTestSendOfADayToOneTestUserIsRefusedAndAudited() async throws {
+        try await Setup.with { setup in
+            let users = try await Self.users(setup)
+            let testUsers = TestUsers(database: setup.database)
+            _ = try await testUsers.add(email: "fine@x.test", by: Self.admin)
+            let sender = CampaignTestSend(database: setup.database, push: setup.push, templates: PushTemplateLibrary(), testUsers: testUsers)
+            let campaigns = Campaigns(database: setup.database)
+            let id = try await campaigns.create(CampaignDraft(title: "Hi {{display_name}}", body: "b"), by: .commandLine)
+            let campaign = try #require(try await campaigns.find(id))
+            let now = Date()
+            // Ten over the last five hours, ten minutes apart: no staff member's minute limit is reached.
+            for minutes in stride(from: 300, to: 200, by: -10) {
+                _ = try await sender.send(campaign, toUser: users.fine, by: Self.marketer, now: now.addingTimeInterval(-Double(minutes) * 60))
+            }
+            let colleague = AuditActor.staff(StaffIdentity(adminID: 42, email: "m2@example.com", role: .marketing), from: nil)
+            let oldest = SQLiteTime.string(now.addingTimeInterval(-300 * 60 + 86_400)).prefix(16)
+            await #expect(throws: CampaignError("this test user has had 10 test sends in the last 24 hours, from all staff together; "
+                                                + "the next may go at \(oldest) UTC", isRateLimit: true)) {
+                try await sender.send(campaign, toUser: users.fine, by: colleague, now: now)
+            }
+            #expect(await setup.server.state.deliveryIDs.values.reduce(0, +) == 10, "the eleventh reached no provider")
+            let last = try await setup.database.read { db in
+                try Row.fetchOne(db, sql: "SELECT action, target, detail, actor_email FROM panel_audit_log WHERE action LIKE 'campaign_test_%' ORDER BY id DESC LIMIT 1")
+                    .map { [$0["action"], $0["target"], $0["detail"], $0["actor_email"]] as [String?] }
+            }
+            #expect(last?[0] == "campaign_test_refused" && last?[1] == "user:930001" && last?[3] == "m2@example.com")
+            #expect(last?[2]?.contains("10 test sends in the last 24 hours") == true)
+            // Once the oldest is a day old, there is a place again.
+            let lines = try await sender.send(campaign, toUser: users.fine, by: colleague, now: now.addingTimeInterval(-300 * 60 + 86_400 + 1))
+            #expect(lines.map(\.deviceID) == [993001])
+        }
+    }
+
+    /// Finding 5: a test push reached a user in their quiet hours. Refused, saying when they
+    /// end (in the user's own timezone, and in UTC); sent once they have.
+    @Test func aTestSendInTheTestUsersQuietHoursIsRefusedSayingWhenTheyEnd() async throws {
+        try await Setup.with { setup in
+            let users = try await Self.users(setup)
+            try await DatabaseQueue(path: setup.temp.path).write { db in
+                try db.execute(sql: "UPDATE users SET timezone = 'Asia/Tokyo' WHERE id = ?", arguments: [users.fine])
+                try db.execute(sql: "UPDATE notification_settings SET quiet_start = '22:00', quiet_end = '07:00' WHERE user_id = ?", arguments: [users.fine])
+            }
+            let testUsers = TestUsers(database: setup.database)
+            _ = try await testUsers.add(email: "fine@x.test", by: Self.admin)
+            let sender = CampaignTestSend(database: setup.database, push: setup.push, templates: PushTemplateLibrary(), testUsers: testUsers)
+            let campaigns = Campaigns(database: setup.database)
+            let id = try await campaigns.create(CampaignDraft(title: "Hi", body: "b"), by: .commandLine)
+            let campaign = try #require(try await campaigns.find(id))
+            // 23:30 in Tokyo (UTC+9, no summer time).
+            let lateEvening = try #require(SQLiteTime.date("2026-11-26 14:30:00"))
+            do {
+                _ = try await sender.send(campaign, toUser: users.fine, by: Self.marketer, now: lateEvening)
+                Issue.record("a test push went out at 23:30 in the user's quiet hours")
+            } catch let error as CampaignError {
+                #expect(error.description.contains("quiet hours"), "\(error.description)")
+                #expect(error.description.contains("07:00") && error.description.contains("2026-11-26 22:00 UTC"), "\(error.description)")
+            }
+            #expect(await setup.server.state.deliveryIDs.isEmpty, "nothing was sent")
+            let refused = try await setup.database.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log WHERE action = 'campaign_test_refused' AND target = 'user:930001'") ?? 0
+            }
+            #expect(refused == 1)
+            let morning = try #require(SQLiteTime.date("2026-11-26 22:00:00"))
+            #expect(try await sender.send(campaign, toUser: users.fine, by: Self.marketer, now: morning).map(\.deviceID) == [993001])
+        }
+    }
+
+    /// Finding 7: variants B to D could not be test-sent. A test of variant B sends B's text,
+    /// filled for the test user: what the strict fake received says so.
+    @Test func aTestSendOfVariantBSendsBsText() async throws {
+        try await Setup.with { setup in
+            let users = try await Self.users(setup)
+            let testUsers = TestUsers(database: setup.database)
+            _ = try await testUsers.add(email: "fine@x.test", by: Self.admin)
+            let sender = CampaignTestSend(database: setup.database, push: setup.push, templates: PushTemplateLibrary(), testUsers: testUsers)
+            let campaigns = Campaigns(database: setup.database)
+            let id = try await campaigns.create(CampaignDraft(title: "A title", body: "A body", experiment: CampaignExperiment(variants: [
+                VariantMessage(variant: .b, title: "B for {{display_name}}", body: "B body"),
+                VariantMessage(variant: .c, title: "C title", body: "C body"),
+            ])), by: .commandLine)
+            let campaign = try #require(try await campaigns.find(id))
+            await setup.server.state.setRecording(true)
+            let lines = try await sender.send(campaign, variant: .b, toUser: users.fine, by: Self.marketer)
+            #expect(lines.map(\.title) == ["B for Fine"] && lines.map(\.body) == ["B body"])
+            let received = try #require(await setup.server.state.lastFCM)
+            let body = try #require(try JSONSerialization.jsonObject(with: received.body) as? [String: Any])
+            let message = try #require(body["message"] as? [String: Any])
+            #expect(message["notification"] as? [String: String] == ["title": "B for Fine", "body": "B body"])
+            await #expect(throws: CampaignError("campaign #\(id) has no variant D: choose one of A, B, C")) {
+                try await sender.send(campaign, variant: .d, toUser: users.fine, by: Self.marketer)
+            }
+            let detail = try await setup.database.read { db in
+                try String.fetchOne(db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'campaign_test_sent' ORDER BY id DESC LIMIT 1")
+            }
+            #expect(detail?.contains("variant B") == true)
         }
     }
 }

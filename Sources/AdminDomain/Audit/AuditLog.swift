@@ -50,6 +50,7 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case campaignReportExported = "campaign_report_exported"
     case testUserAdded = "test_user_added"
     case testUserRemoved = "test_user_removed"
+    case testUserRefused = "test_user_refused"
     case testUsersViewed = "test_users_viewed"
 }
 

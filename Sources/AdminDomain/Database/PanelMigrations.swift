@@ -237,6 +237,11 @@ enum PanelMigrations {
         // settles it `excluded` (the state CHECK is widened in Swift below), its reason in
         // `detail`.
         (13, "SELECT 1"),
+        // A test user gets at most so many test sends a day, from all staff together: counted
+        // from the audit log by target, action and time, whatever else the log holds of them.
+        (14, """
+        CREATE INDEX panel_audit_log_test_sends ON panel_audit_log(target, action, at);
+        """),
     ]
 
     /// Steps that SQL alone cannot say, run after the SQL of their version.

@@ -41,6 +41,9 @@ public struct PanelConfiguration: Sendable {
     public var defaultTimeZone = "UTC"
     /// Campaign pushes a user may get in 7 days.
     public var frequencyCap = 2
+    /// The email domains marketing may add test users from (`--test-user-domain`); none:
+    /// only admins add test users.
+    public var testUserDomains = TestUserDomains.none
     /// A line every page shows, such as the demo's "pushes go to the simulator".
     public var banner: String?
     /// How often the app's push receipts are read.

@@ -76,7 +76,8 @@ public struct PanelServices: Sendable {
         campaignProgress = CampaignProgressCache(campaigns: campaigns)
         impact = CampaignImpactTracker(campaigns: campaigns)
         testSend = CampaignTestSend(database: database, push: configuration.push, templates: templates,
-                                    testUsers: TestUsers(database: database, audience: audience))
+                                    testUsers: TestUsers(database: database, audience: audience, domains: configuration.testUserDomains,
+                                                         defaultTimeZone: configuration.defaultTimeZone))
         banner = configuration.banner
         eventStreamLength = configuration.eventStreamLength
     }

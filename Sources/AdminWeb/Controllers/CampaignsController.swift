@@ -131,17 +131,26 @@ struct CampaignsController {
 
     @Sendable func testSend(request: Request, context: StaffRequestContext) async throws -> Response {
         let id = try campaignID(context)
-        struct Form: Decodable { var user: String? }
-        let typed = ((try? await request.decode(as: Form.self, context: context))?.user ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        struct Form: Decodable { var user: String?; var variant: String? }
+        let form = try? await request.decode(as: Form.self, context: context)
+        let typed = (form?.user ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let typedVariant = String((form?.variant ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(40))
         guard let campaign = try await source.campaigns.find(id) else { throw PanelError.notFound("No campaign #\(id).") }
         guard let userID = Int64(typed), userID > 0 else {
             return try await page(context, .init(id: id, problems: ["Choose a test user to send the test to. Nothing was sent."]), status: .badRequest).response()
         }
+        // The campaign's own message unless another of its variants is chosen; a letter it does not have is refused.
+        let letters = campaign.experiment.letters
+        guard let variant = typedVariant.isEmpty ? .a : letters.first(where: { $0.letter == typedVariant }) else {
+            let sentence = "There is no variant “\(typedVariant)” in this campaign: choose one of \(letters.map(\.letter).joined(separator: ", ")). Nothing was sent."
+            return try await page(context, .init(id: id, problems: [sentence], testedUser: userID), status: .badRequest).response()
+        }
         do {
-            let lines = try await testSend.send(campaign, toUser: userID, by: actor(context))
-            return try await page(context, .init(id: id, notice: CampaignNotice(.testSent, count: lines.count), testLines: lines, testedUser: userID)).response()
+            let lines = try await testSend.send(campaign, variant: variant, toUser: userID, by: actor(context))
+            return try await page(context, .init(id: id, notice: CampaignNotice(.testSent, count: lines.count), testLines: lines, testedUser: userID,
+                                                 testedVariant: variant)).response()
         } catch let error as CampaignError {
-            return try await page(context, .init(id: id, problems: ["Nothing was sent: \(error.description)."], testedUser: userID),
+            return try await page(context, .init(id: id, problems: ["Nothing was sent: \(error.description)."], testedUser: userID, testedVariant: variant),
                                   status: error.isRateLimit ? .tooManyRequests : .badRequest).response()
         }
     }

@@ -47,6 +47,7 @@ struct TestUsersController {
         try await auditLog.append(entries.map {
             AuditEntry(actor: context.identity, clientAddress: context.clientAddress, action: .testUsersViewed, target: "user:\($0.userID)")
         })
-        return HTMLPage(TestUsersView(entries: entries, notice: notice, problem: problem, typed: typed, viewer: context.viewer), status: status)
+        return HTMLPage(TestUsersView(entries: entries, domains: testUsers.domains, notice: notice, problem: problem, typed: typed, viewer: context.viewer),
+                        status: status)
     }
 }

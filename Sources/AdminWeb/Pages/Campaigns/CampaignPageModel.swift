@@ -26,10 +26,15 @@ struct CampaignPageModel {
     var defaultTimeZone: String
     /// The test user last chosen, chosen again in the form.
     var testedUser: Int64?
+    /// The variant of the last test send, else the one previewed: chosen in the test send form.
+    var testedVariant: MessageVariant?
     /// A sample, language or platform the preview does not offer was asked for.
     var choiceRefused = false
 
     struct Phone {
+        /// Which of the campaign's messages is shown, and every one it has.
+        var variant: MessageVariant = .a
+        var variants: [MessageVariant] = [.a]
         let title: String
         let body: String
         let recipient: SampleRecipient?
@@ -49,6 +54,7 @@ struct CampaignPageModel {
         var problems: [String] = []
         var choice = MessagePreviewChoice()
         var testedUser: Int64?
+        var testedVariant: MessageVariant?
         /// Who is looking: their own drafts' previews go first in the queue.
         var viewerEmail: String?
     }
@@ -93,6 +99,7 @@ struct CampaignPageModel {
         var model = CampaignPageModel(campaign: campaign, notice: input.notice.flatMap { $0.fits(campaign.status.known) ? $0 : nil },
                                       testLines: input.testLines, problems: input.problems, defaultTimeZone: source.campaigns.defaultTimeZone)
         model.testedUser = input.testedUser
+        model.testedVariant = input.testedVariant
         let status = campaign.status.known
         if status == .draft || status == .materialising || status == .sending || status == .paused {
             model.testUsers = try await source.testUsers.list()
@@ -121,14 +128,19 @@ struct CampaignPageModel {
     private mutating func loadPhone(_ source: Source, choice: MessagePreviewChoice) async throws {
         var samples: [SampleRecipient] = []
         if case .ready(let preview, _)? = preview { samples = preview.samples }
-        guard let text = try? CampaignText(title: campaign.title, body: campaign.body, template: campaign.template, library: source.templates) else {
-            problems.append("This campaign's message no longer reads as a template (was a template file changed?): edit the draft and choose again.")
+        let letters = campaign.experiment.letters
+        let variant = choice.variant(in: letters) ?? .a
+        guard let message = campaign.message(variant),
+              let text = try? CampaignText(title: message.title, body: message.body, template: message.template, library: source.templates) else {
+            problems.append(variant == .a ? "This campaign's message no longer reads as a template (was a template file changed?): edit the draft and choose again."
+                            : "Variant \(variant.letter) no longer reads as a template (was a template file changed?): edit the draft and choose again.")
             return
         }
         let languages = text.variants.map(\.language)
-        let read = choice.read(samples: samples.map(\.userID), languages: languages)
+        let read = choice.read(samples: samples.map(\.userID), languages: languages, variants: letters)
         problems += read.problems
         choiceRefused = !read.problems.isEmpty
+        if testedVariant == nil { testedVariant = variant }
         let sample = read.sample.flatMap { id in samples.first { $0.userID == id } } ?? samples.first
         var values: RecipientValues?
         if let sample { values = try await RecipientValues.load([sample.userID], in: source.database)[sample.userID] }
@@ -137,7 +149,7 @@ struct CampaignPageModel {
         let filled = text.renderReporting(locale: locale, values: values?.values ?? [:])
         let shownLanguage = text.variants.first { locale.lowercased().hasPrefix($0.language) }?.language ?? languages.first ?? "en"
         let platform = read.platform ?? sample.flatMap { Platform(rawValue: $0.platform) } ?? .ios
-        phone = Phone(title: filled.title, body: filled.body, recipient: sample, language: shownLanguage, platform: platform,
+        phone = Phone(variant: variant, variants: letters, title: filled.title, body: filled.body, recipient: sample, language: shownLanguage, platform: platform,
                       samples: samples, languages: languages, fallbacks: filled.fallbacks.sorted())
     }
 }

@@ -54,10 +54,10 @@ struct CampaignPageView: HTMLComponent {
             h2 { "Preview" }
             if let phone = model.phone {
                 previewSwitcher(phone)
-                PhonePreview(title: phone.title, body: phone.body, platform: phone.platform, caption: phone.recipient.map {
+                PhonePreview(title: phone.title, body: phone.body, platform: phone.platform, caption: shownVariant(phone) + (phone.recipient.map {
                     "As user #\($0.userID) would see it, in the \(phone.language) text on \(phone.platform == .ios ? "iOS" : "Android")."
                 } ?? (model.audienceCounted ? "Nobody in the audience can get it now: filled with the fallbacks" : "Filled with the fallbacks until the audience is counted")
-                    + " (\(phone.language), \(phone.platform == .ios ? "iOS" : "Android")).")
+                    + " (\(phone.language), \(phone.platform == .ios ? "iOS" : "Android"))."))
                 if !phone.fallbacks.isEmpty {
                     p(.class("muted")) { "This recipient gets a fallback for: \(phone.fallbacks.joined(separator: ", "))." }
                 }
@@ -95,9 +95,24 @@ struct CampaignPageView: HTMLComponent {
         testSendSection
     }
 
-    /// Sample recipient, language and platform, as a form that reloads the page.
+    /// "Variant B. " when the campaign has variants.
+    private func shownVariant(_ phone: CampaignPageModel.Phone) -> String {
+        phone.variants.count > 1 ? "Variant \(phone.variant.letter). " : ""
+    }
+
+    /// Variant, sample recipient, language and platform, as a form that reloads the page.
     private func previewSwitcher(_ phone: CampaignPageModel.Phone) -> HTMLNode {
         HTMLRender.form(.method(.get), .action(SiteURL.campaign(id: model.campaign.id).path), .class("inline preview-switcher")) {
+            if phone.variants.count > 1 {
+                label {
+                    "Variant"
+                    select(.name("variant")) {
+                        for variant in phone.variants {
+                            option(selectedIf: variant == phone.variant, .value(variant.letter)) { variant.letter }
+                        }
+                    }
+                }
+            }
             if !phone.samples.isEmpty {
                 label {
                     "Sample recipient"
@@ -137,7 +152,8 @@ struct CampaignPageView: HTMLComponent {
             h2 { "Test send" }
             p {
                 "Sends this message now, filled for that user, to each of their devices that could get a campaign push. "
-                "At most \(TestUsers.defaultPerMinute) a minute; audited. "
+                "At most \(TestUsers.defaultPerMinute) a minute from you and \(TestUsers.defaultPerDay) a day to each test user from all staff, "
+                "never in the test user's quiet hours; audited. "
                 a(.href(SiteURL.testUsers().href)) { "Manage the test users" }
             }
             if model.testUsers.isEmpty {
@@ -155,11 +171,22 @@ struct CampaignPageView: HTMLComponent {
                             }
                         }
                     }
+                    let letters = campaign.experiment.letters
+                    if letters.count > 1 {
+                        label {
+                            "Variant"
+                            select(.name("variant")) {
+                                for variant in letters {
+                                    option(selectedIf: variant == (model.testedVariant ?? .a), .value(variant.letter)) { variant.letter }
+                                }
+                            }
+                        }
+                    }
                     button(.type("submit")) { "Send a test" }
                 }
             }
             if !model.testLines.isEmpty {
-                DataTable(caption: "Test send", headings: ["Device", "Outcome", "Title it got", "Message it got"],
+                DataTable(caption: campaign.experiment.letters.count > 1 ? "Test send of variant \((model.testedVariant ?? .a).letter)" : "Test send", headings: ["Device", "Outcome", "Title it got", "Message it got"],
                           rows: model.testLines.map { ["#\($0.deviceID) (\($0.platform), token \($0.maskedToken))", $0.outcome, $0.title, $0.body] })
             }
         }

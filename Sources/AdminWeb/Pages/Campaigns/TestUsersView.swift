@@ -15,6 +15,8 @@ struct TestUsersView: HTMLComponent {
     }
 
     let entries: [TestUsers.Entry]
+    /// The domains marketing may add test users from.
+    let domains: TestUserDomains
     let notice: Notice?
     let problem: String?
     let typed: String
@@ -28,15 +30,18 @@ struct TestUsersView: HTMLComponent {
                     "A campaign's test send goes only to these app users, to each of their devices that could get a campaign push "
                     "(an active account, push and campaign pushes on, permission and a token no provider called dead)."
                 }
+                p(.id("who-adds")) { whoAdds }
                 if let notice { p(.class("notice"), .role("status")) { notice.sentence } }
                 if let problem { p(.class("notice error"), .role("alert")) { problem } }
-                HTMLRender.form(.method(.post), .action(SiteURL.testUsers().href), .class("spaced")) {
-                    CSRFField(token: viewer.csrfToken)
-                    label {
-                        "App user's email"
-                        input(.type("text"), .name("email"), .value(typed), .required, .autocomplete("off"), Attribute("inputmode", "email"))
+                if mayAdd {
+                    HTMLRender.form(.method(.post), .action(SiteURL.testUsers().href), .class("spaced")) {
+                        CSRFField(token: viewer.csrfToken)
+                        label {
+                            "App user's email"
+                            input(.type("text"), .name("email"), .value(typed), .required, .autocomplete("off"), Attribute("inputmode", "email"))
+                        }
+                        button(.type("submit"), .class("primary")) { "Add a test user" }
                     }
-                    button(.type("submit"), .class("primary")) { "Add a test user" }
                 }
                 if entries.isEmpty {
                     p(.class("muted")) { "No test users yet." }
@@ -61,5 +66,20 @@ struct TestUsersView: HTMLComponent {
                 p { a(.href(SiteURL.campaigns().href)) { "All campaigns" } }
             }
         }.content
+    }
+
+    private var isAdmin: Bool { viewer.identity.role == .admin }
+
+    /// Marketing without a domain to add from gets no form: every add would be refused.
+    private var mayAdd: Bool { isAdmin || !domains.isEmpty }
+
+    /// Who may add whom: test sends carry the user's name and items, so they go to staff, not customers.
+    private var whoAdds: String {
+        switch (isAdmin, domains.isEmpty) {
+        case (true, true): "As an admin you may add any app user's email. Marketing may add none: no test-user domain is configured."
+        case (true, false): "As an admin you may add any app user's email. Marketing may add only emails at \(domains.sentence)."
+        case (false, true): "Only an admin may add test users: no test-user domain is configured. Ask an admin to add the app account you test with."
+        case (false, false): "You may add the app accounts of emails at \(domains.sentence); an admin may add any app user's email."
+        }
     }
 }
