@@ -149,4 +149,30 @@ import TestSupport
             #expect(try await campaignCount(panel) == 0)
         }
     }
+
+    /// The launch's confirmation, sent from a tab of another session: asked again under this
+    /// session's token, never launched; a form no page of this panel named as its origin gets
+    /// the plain refusal, never its text back.
+    @Test func aLaunchWithAStaleTokenIsAskedAgainAndNotLaunched() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.addStaff(Self.marketing, role: .marketing)
+        let id = try await panel.services.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
+        try await panel.test { client in
+            let old = try await panel.signIn(client, email: Self.marketing)
+            let oldToken = CSRFToken.forSession(String(old.drop { $0 != "=" }.dropFirst()))
+            let current = try await panel.signIn(client, email: Self.marketing)
+            _ = try await CampaignPages.waitForPreview(client, "/campaigns/\(id)", cookie: current)
+            let refused = try await post(client, "/campaigns/\(id)/confirm", [("_csrf", oldToken)], cookie: current)
+            #expect(refused.status == .forbidden && refused.text.contains("was not sent"))
+            #expect(refused.text.contains("action=\"/campaigns/\(id)/confirm\""), "the confirmation again")
+            #expect(token(refused) == CSRFToken.forSession(String(current.drop { $0 != "=" }.dropFirst())))
+            #expect(try await panel.services.campaigns.find(id)?.status.known == .draft, "not launched")
+
+            let bare = try await client.postForm("/campaigns/new", Self.typed + [("_csrf", oldToken)], cookie: current)
+            #expect(bare.status == .forbidden && bare.text.contains("This form is out of date"))
+            #expect(!bare.text.contains("A &lt;title&gt;"))
+        }
+        #expect(try await campaignCount(panel) == 1)
+    }
 }
