@@ -86,6 +86,9 @@ import TestSupport
             #expect(token(refused) == CSRFToken.forSession(String(current.drop { $0 != "=" }.dropFirst())))
             let created = try await panel.services.admins.find(email: "new.person@example.com")
             #expect(created == nil)
+            // The test users' add form too.
+            let testUser = try await post(client, "/campaigns/test-users", [("email", "tester@example.com"), ("_csrf", oldToken)], cookie: current)
+            #expect(testUser.status == .forbidden && testUser.text.contains("value=\"tester@example.com\"") && testUser.text.contains("was not sent"))
         }
     }
 

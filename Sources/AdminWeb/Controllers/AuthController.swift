@@ -36,7 +36,7 @@ struct AuthController {
         let ended = request.uri.queryParameters.get("ended") == "1"
         var sentences = ended ? ["Your session has ended: you were away a while, or signed out elsewhere. Sign in again."] : []
         if cookies.keptForm.token(in: request).map({ !$0.isEmpty }) == true {
-            sentences.append("The form you sent was not sent, but what you typed is kept: after signing in you are back on it, filled in, to send again.")
+            sentences.append("Your form was not sent, but what you typed is kept: after signing in you are back on it, filled in, to check and send again.")
         }
         return loginPage(request, email: "", next: next, error: sentences.isEmpty ? nil : sentences.joined(separator: " "), status: .ok)
     }
