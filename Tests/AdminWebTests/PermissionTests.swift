@@ -64,11 +64,13 @@ import TestSupport
         let panel = try await panelWithEveryRole()
         defer { panel.remove() }
         let router = buildRouter(services: panel.services, publicDirectory: TestPaths.publicDirectory)
+        let forms = FormRules(), stash = FormStash(), cookies = panel.services.cookies
         let staff = StaffRoutes(
             group: router.group()
-                .add(middleware: RequireStaffMiddleware(sessionCookie: panel.services.cookies.session, sessions: panel.services.signIn.sessions))
+                .add(middleware: RequireStaffMiddleware(sessionCookie: cookies.session, sessions: panel.services.signIn.sessions,
+                                                        forms: forms, stash: stash, stashCookie: cookies.keptForm))
                 .group(context: StaffRequestContext.self),
-            refusals: panel.services.signIn.unauthenticatedEvents, registry: .init())
+            refusals: panel.services.signIn.unauthenticatedEvents, registry: .init(), forms: forms, stash: stash, stashCookie: cookies.keptForm)
         staff.get(.favicon, requires: .manageStaff) { _, _ in "staff only" }
         try await Application(router: router).test(.router) { client in
             for role in Role.allCases {

@@ -138,5 +138,7 @@ public struct AdminStore: Sendable {
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         return parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".")
             && email.count <= 254 && !email.contains(where: { $0.isWhitespace })
+            // A NUL would store the address cut short; no control character is typed in one.
+            && TypedText.controlCharacter(in: email) == nil
     }
 }

@@ -6,6 +6,7 @@ import GRDB
 extension Campaigns {
     /// Replaces a draft's content, audience and schedule.
     public func edit(_ id: Int64, to draft: CampaignDraft, by actor: AuditActor, now: Date = Date()) async throws {
+        if let problem = draft.controlCharacterProblem { throw CampaignError(problem) }
         try await database.write { db in
             try Self.requireDraft(id, in: db, doing: "edited")
             try db.execute(sql: """

@@ -59,7 +59,8 @@ public struct Campaigns: Sendable {
     }
 
     public func create(_ draft: CampaignDraft, by actor: AuditActor, now: Date = Date()) async throws -> Int64 {
-        try await database.write { db in
+        if let problem = draft.controlCharacterProblem { throw CampaignError(problem) }
+        return try await database.write { db in
             try Self.insert(draft, by: actor, action: .campaignCreated, detail: String(draft.title.prefix(200)), now: now, in: db)
         }
     }

@@ -86,6 +86,8 @@ func backgroundJobs(services: PanelServices, configuration: PanelConfiguration, 
 public func buildRouter(services: PanelServices, publicDirectory: String) -> Router<PanelRequestContext> {
     let router = Router(context: PanelRequestContext.self)
     let cookies = services.cookies, sessions = services.signIn.sessions, events = services.signIn.unauthenticatedEvents
+    // Filled as the routes are added below; read by the middlewares at each request.
+    let forms = FormRules()
     router.addMiddleware {
         ClientAddressMiddleware(trusted: services.trustedProxies)
         RequestLogMiddleware()
@@ -94,21 +96,23 @@ public func buildRouter(services: PanelServices, publicDirectory: String) -> Rou
         OpenRequestsMiddleware(openRequests: services.openRequests)
         SecurityHeadersMiddleware(tls: cookies.session.secure)
         ErrorPageMiddleware(sessionCookie: cookies.session, sessions: sessions)
-        CSRFMiddleware(cookies: cookies, events: events)
+        CSRFMiddleware(cookies: cookies, events: events, forms: forms)
+        FormTextMiddleware(forms: forms)
         // Answers only what the routes do not: static files need no session.
         FileMiddleware(publicDirectory, urlBasePath: "/static", searchForIndexHtml: false)
     }
     HealthController(database: services.database, health: services.health, push: services.push).addRoutes(to: router)
     let auth = AuthController(signIn: services.signIn, cookies: cookies)
-    auth.addRoutes(to: router)
+    auth.addRoutes(to: router, forms: forms)
 
     let staff = StaffRoutes(
         group: router.group()
-            .add(middleware: RequireStaffMiddleware(sessionCookie: cookies.session, sessions: sessions))
+            .add(middleware: RequireStaffMiddleware(sessionCookie: cookies.session, sessions: sessions, forms: forms,
+                                                    stash: services.formStash, stashCookie: cookies.keptForm))
             .group(context: StaffRequestContext.self)
             .add(middleware: RequirePasswordChangeMiddleware())
             .add(middleware: RequireTwoFactorMiddleware(policy: services.twoFactorPolicy)),
-        refusals: events, registry: services.staffRoutes)
+        refusals: events, registry: services.staffRoutes, forms: forms, stash: services.formStash, stashCookie: cookies.keptForm)
     let auditLog = services.signIn.audit, audit = StaffAudit(log: auditLog), database = services.database
     auth.addStaffRoutes(to: staff)
     DashboardController(

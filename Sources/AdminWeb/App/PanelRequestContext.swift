@@ -10,6 +10,9 @@ public struct PanelRequestContext: RequestContext {
     public internal(set) var clientAddress: String?
     /// Shared with the request log, which runs outside the middleware that signs in.
     public let notes = RequestNotes()
+    /// Set by the middleware that refused this form (`CSRFMiddleware`, `FormTextMiddleware`):
+    /// the route shows the form again instead of carrying it out.
+    var formRefusal: FormRefusal?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
@@ -27,6 +30,8 @@ public struct StaffRequestContext: ChildRequestContext {
     public let identity: StaffIdentity
     public let sessionToken: String
     public let clientAddress: String?
+    /// A refused form: `StaffRoutes` shows it again and never calls the handler.
+    let formRefusal: FormRefusal?
 
     public init(context: PanelRequestContext) throws {
         guard let identity = context.identity, let token = context.sessionToken else {
@@ -36,6 +41,7 @@ public struct StaffRequestContext: ChildRequestContext {
         self.identity = identity
         sessionToken = token
         clientAddress = context.clientAddress
+        formRefusal = context.formRefusal
     }
 
     public var requestDecoder: URLEncodedFormDecoder { URLEncodedFormDecoder() }

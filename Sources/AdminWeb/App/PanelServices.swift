@@ -28,6 +28,8 @@ public struct PanelServices: Sendable {
     public let heavyUsers = HeavyUserCache()
     /// Recovery codes and generated passwords, held for their one showing after a redirect.
     let shownOnce = ShownOnce()
+    /// Forms sent after their session ended, held until their sender signs in again.
+    let formStash = FormStash()
     /// Requests whose handlers are running, for the shutdown watchdog.
     public let openRequests = OpenRequests()
     /// The background jobs' last runs, for /health.

@@ -13,7 +13,10 @@ struct AuthController {
         var next: String?
     }
 
-    func addRoutes(to router: Router<PanelRequestContext>) {
+    func addRoutes(to router: Router<PanelRequestContext>, forms: FormRules) {
+        // A field with a control character is refused on the page itself, before any lookup:
+        // it counts as no failed sign-in.
+        for url in [SiteURL.login(), .secondFactor()] { forms.add(FormRules.Rule(readsRefusal: true), .post, url.path) }
         router.get(RouterPath(SiteURL.login().path), use: showLogin)
         router.post(RouterPath(SiteURL.login().path), use: submitLogin)
         router.get(RouterPath(SiteURL.secondFactor().path), use: showSecondFactor)
@@ -31,9 +34,11 @@ struct AuthController {
             return .redirect(to: Self.destination(next), type: .normal)
         }
         let ended = request.uri.queryParameters.get("ended") == "1"
-        return loginPage(request, email: "", next: next,
-                         error: ended ? "Your session has ended: you were away a while, or signed out elsewhere. Sign in again." : nil,
-                         status: .ok)
+        var sentences = ended ? ["Your session has ended: you were away a while, or signed out elsewhere. Sign in again."] : []
+        if cookies.keptForm.token(in: request).map({ !$0.isEmpty }) == true {
+            sentences.append("Your form was not sent, but what you typed is kept: after signing in you are back on it, filled in, to check and send again.")
+        }
+        return loginPage(request, email: "", next: next, error: sentences.isEmpty ? nil : sentences.joined(separator: " "), status: .ok)
     }
 
     @Sendable func submitLogin(request: Request, context: PanelRequestContext) async throws -> Response {
@@ -47,6 +52,9 @@ struct AuthController {
             form = LoginForm()
         }
         let email = (form.email ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        if let refusal = context.formRefusal {
+            return loginPage(request, email: email, next: form.next, error: refusal.sentence, status: refusal.status)
+        }
         let password = form.password ?? ""
         guard !email.isEmpty, !password.isEmpty else {
             return loginPage(request, email: email, next: form.next, error: "Enter your email and password.", status: .badRequest)
@@ -86,6 +94,9 @@ struct AuthController {
 
     @Sendable func submitSecondFactor(request: Request, context: PanelRequestContext) async throws -> Response {
         let form = (try? await URLEncodedFormDecoder().decode(CodeForm.self, from: request, context: context)) ?? CodeForm()
+        if let refusal = context.formRefusal {
+            return codePage(request, next: form.next, error: refusal.sentence, status: refusal.status)
+        }
         let result = try await signIn.completeSecondFactor(
             challenge: cookies.secondFactor.token(in: request) ?? "", code: form.code ?? "",
             clientAddress: context.clientAddress, userAgent: request.headers[.userAgent])

@@ -21,14 +21,14 @@ struct CampaignsController {
     func addRoutes(to routes: StaffRoutes) {
         routes.get(.campaigns(), requires: .manageCampaigns, use: list)
         routes.get(.newCampaign, requires: .manageCampaigns, use: composer)
-        routes.post(.newCampaign, requires: .manageCampaigns, use: create)
+        routes.post(.newCampaign, requires: .manageCampaigns, form: composerRule(editing: false), use: create)
         TestUsersController(testUsers: source.testUsers, auditLog: auditLog).addRoutes(to: routes)
         routes.get(.campaign(id: nil), requires: .manageCampaigns, use: show)
         routes.get(.campaignEdit(id: nil), requires: .manageCampaigns, use: editor)
-        routes.post(.campaignEdit(id: nil), requires: .manageCampaigns, use: saveEdit)
-        routes.post(.campaignTestSend(id: nil), requires: .manageCampaigns, use: testSend)
+        routes.post(.campaignEdit(id: nil), requires: .manageCampaigns, form: composerRule(editing: true), use: saveEdit)
+        routes.post(.campaignTestSend(id: nil), requires: .manageCampaigns, form: testSendRule, use: testSend)
         routes.get(.campaignConfirm(id: nil), requires: .manageCampaigns, use: confirm)
-        routes.post(.campaignConfirm(id: nil), requires: .manageCampaigns, use: launch)
+        routes.post(.campaignConfirm(id: nil), requires: .manageCampaigns, form: confirmRule, use: launch)
         for action in CampaignAction.allCases {
             routes.post(.campaignAction(id: nil, action), requires: .manageCampaigns, use: act(action))
             if action.asksFirst { routes.get(.campaignAction(id: nil, action), requires: .manageCampaigns, use: ask(action)) }
@@ -70,7 +70,13 @@ struct CampaignsController {
             let model = ComposerModel(form: form, problems: result.problems, library: source.templates, templateProblem: templateProblem)
             return HTMLPage(ComposerView(model: model, viewer: context.viewer), status: .badRequest).response()
         }
-        let id = try await source.campaigns.create(draft, by: actor(context))
+        let id: Int64
+        do {
+            id = try await source.campaigns.create(draft, by: actor(context))
+        } catch let error as CampaignError {
+            let model = ComposerModel(form: form, problems: ["Not saved: \(error.description)."], library: source.templates, templateProblem: templateProblem)
+            return HTMLPage(ComposerView(model: model, viewer: context.viewer), status: .badRequest).response()
+        }
         return .redirect(to: SiteURL.campaign(id: id, notice: CampaignNotice(.created)).href, type: .normal)
     }
 

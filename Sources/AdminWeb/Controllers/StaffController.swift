@@ -14,7 +14,7 @@ struct StaffController {
 
     func addRoutes(to routes: StaffRoutes) {
         routes.get(.staff(), requires: .manageStaff, use: list)
-        routes.post(.createStaff, requires: .manageStaff, use: create)
+        routes.post(.createStaff, requires: .manageStaff, form: FormRules.Rule(showAgain: showCreateAgain, page: { _ in SiteURL.staff().path }), use: create)
         routes.post(.staffAction(id: nil, .role), requires: .manageStaff, use: changeRole)
         routes.post(.staffAction(id: nil, .disable), requires: .manageStaff, use: disable)
         routes.post(.staffAction(id: nil, .enable), requires: .manageStaff, use: enable)
@@ -53,16 +53,16 @@ struct StaffController {
 
     @Sendable func create(request: Request, context: StaffRequestContext) async throws -> Response {
         let form = await decode(request, context)
-        guard let role = form.role.flatMap(Role.init(rawValue:)) else {
-            return try await page(context, error: "Choose a role.", status: .badRequest)
-        }
         let email = (form.email ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let role = form.role.flatMap(Role.init(rawValue:)) else {
+            return try await page(context, message: .init(error: "Choose a role.", typedEmail: email), status: .badRequest)
+        }
         let password = await GeneratedPassword.make(for: email)
         let admin: Admin
         do {
             admin = try await staff.create(email: email, password: password, role: role, oneTime: true, by: actor(context))
         } catch let error as AdminStoreError {
-            return try await page(context, error: sentence(error), status: .badRequest)
+            return try await page(context, message: .init(error: sentence(error), typedEmail: email, typedRole: role), status: .badRequest)
         }
         await shownOnce.hold(.oneTimePassword(email: admin.email, password: password), for: context.sessionToken)
         return .redirect(to: SiteURL.staff(notice: .created).href, type: .normal)
@@ -131,8 +131,21 @@ struct StaffController {
     private func page(_ context: StaffRequestContext, notice: String? = nil, error: String? = nil,
                       oneTimePassword: (email: String, password: String)? = nil,
                       status: HTTPResponse.Status = .ok) async throws -> Response {
-        let model = try await StaffModel.load(staff, .init(notice: notice, error: error, oneTimePassword: oneTimePassword))
+        try await page(context, message: .init(notice: notice, error: error, oneTimePassword: oneTimePassword), status: status)
+    }
+
+    private func page(_ context: StaffRequestContext, message: StaffModel.Message, status: HTTPResponse.Status) async throws -> Response {
+        let model = try await StaffModel.load(staff, message)
         return HTMLPage(StaffView(model: model, viewer: context.viewer), status: status).response()
+    }
+
+    /// The add form refused on its way (a control character, an out-of-date token) or kept
+    /// over a new sign-in: the staff page with what was typed.
+    var showCreateAgain: FormRules.ShowAgain {
+        { [self] form, refusal, context in
+            try await page(context, message: .init(error: refusal.sentence, typedEmail: form["email"] ?? "",
+                                                   typedRole: form["role"].flatMap(Role.init(rawValue:))), status: refusal.status)
+        }
     }
 
     private func decode(_ request: Request, _ context: StaffRequestContext) async -> AccountForm {

@@ -10,7 +10,10 @@ struct TestUsersController {
 
     func addRoutes(to routes: StaffRoutes) {
         routes.get(.testUsers(), requires: .manageCampaigns, use: show)
-        routes.post(.testUsers(), requires: .manageCampaigns, use: add)
+        // Refused on its way (a control character, an out-of-date token): the list with the email as typed.
+        routes.post(.testUsers(), requires: .manageCampaigns, form: FormRules.Rule(showAgain: { [self] form, refusal, context in
+            try await page(context, problem: refusal.sentence, typed: String((form["email"] ?? "").prefix(320)), status: refusal.status).response()
+        }), use: add)
         routes.post(.removeTestUser(userID: nil), requires: .manageCampaigns, use: remove)
     }
 

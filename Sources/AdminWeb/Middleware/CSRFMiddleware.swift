@@ -10,6 +10,8 @@ struct CSRFMiddleware: RouterMiddleware {
     let cookies: PanelCookies
     /// Refusals are counted and written in batches, like other unauthenticated events.
     let events: AuditAggregator
+    /// Which routes show their form again when it is refused.
+    let forms: FormRules
 
     struct TokenField: Decodable {
         var _csrf: String?
@@ -33,8 +35,20 @@ struct CSRFMiddleware: RouterMiddleware {
         }
         guard let reason else { return try await next(request, context) }
         await events.record(.csrfRejected, address: context.clientAddress, target: request.uri.path, reason: reason)
+        if reason != "cross-origin", (request.headers[.origin] ?? request.headers[.referer]) != nil,
+           forms.rule(request.method, endpoint: context.endpointPath).showAgain != nil, !Self.signInPaths.contains(request.uri.path) {
+            // A signed-in form that shows itself again: with what was typed and this session's
+            // token, or, with no session, kept for the next sign-in (RequireStaffMiddleware).
+            // The refusal on the context means the route never carries it out. Only when the
+            // browser named this panel as the form's origin: another site's form never comes
+            // back filled in.
+            var context = context
+            context.formRefusal = .outOfDate
+            return try await next(request, context)
+        }
         // Mostly a page left open while its session changed: say so, and how to get the
-        // form through (the browser's Back keeps what was typed).
+        // form through (the browser's Back keeps what was typed; forms with more to type
+        // than a button show themselves again, above).
         throw PanelError(status: .forbidden, sentence: reason == "cross-origin"
             ? "This form was sent from another site, so it was refused. Nothing was changed."
             : "This form is out of date (it was opened before a sign-in or sign-out, here or in another tab), so it was refused and nothing was changed. Go back, reload the page and send it again.")

@@ -24,6 +24,11 @@ struct StaffRoutes {
     /// Refusals are counted and written in batches (a role that keeps trying costs one row).
     let refusals: AuditAggregator
     let registry: Registry
+    /// Each form's rule; a refused form is shown again, never handled.
+    let forms: FormRules
+    /// Forms kept while their sender signed in again, shown on their page once.
+    let stash: FormStash
+    let stashCookie: PanelCookie
 
     func get<Output: ResponseGenerator>(
         _ url: SiteURL, requires permission: Permission,
@@ -32,10 +37,13 @@ struct StaffRoutes {
         add(.get, url, permission, handler)
     }
 
+    /// - Parameter form: its multi-line fields and labels, and how it is shown again when
+    ///   refused (a control character, an out-of-date token, a session that ended).
     func post<Output: ResponseGenerator>(
-        _ url: SiteURL, requires permission: Permission,
+        _ url: SiteURL, requires permission: Permission, form: FormRules.Rule = FormRules.Rule(),
         use handler: @escaping @Sendable (Request, StaffRequestContext) async throws -> Output
     ) {
+        forms.add(form, .post, url.path)
         add(.post, url, permission, handler)
     }
 
@@ -46,13 +54,29 @@ struct StaffRoutes {
         // A URL with an id registers as its pattern: `.staffAction(id: nil, …)` is "/admins/:id/…".
         registry.add(Entry(method: method, path: url.path, permission: permission))
         let refusals = self.refusals, route = "\(method.rawValue) \(url.path)"
-        group.on(RouterPath(url.path), method: method) { @Sendable request, context in
+        let forms = forms, stash = stash, stashCookie = stashCookie
+        group.on(RouterPath(url.path), method: method) { @Sendable request, context -> Response in
             guard context.identity.role.may(permission) else {
                 await refusals.record(.forbidden, actorEmail: context.identity.email, address: context.clientAddress,
                                       target: String(request.uri.path.prefix(200)), reason: "\(permission.rawValue) for \(route)")
                 throw HTTPError(.forbidden)
             }
-            return try await handler(request, context)
+            if let refusal = context.formRefusal {
+                // Refused on its way here: shown again with what was typed, never carried out.
+                guard let showAgain = forms.rule(method, endpoint: context.endpointPath).showAgain else {
+                    throw PanelError(status: refusal.status, sentence: refusal.sentence)
+                }
+                var request = request
+                return try await showAgain(PostedForm(String(buffer: try await request.collectBody(upTo: context.maxUploadSize))), refusal, context)
+            }
+            if method == .get, let key = stashCookie.token(in: request), !key.isEmpty,
+               let kept = await stash.take(key, page: request.uri.path), let showAgain = forms.rule(key: kept.route)?.showAgain {
+                // Back after signing in again: the form sent when the session had ended, filled in.
+                var response = try await showAgain(kept.form, .sessionEnded, context)
+                response.setCookie(stashCookie.expired)
+                return response
+            }
+            return try await handler(request, context).response(from: request, context: context)
         }
     }
 }

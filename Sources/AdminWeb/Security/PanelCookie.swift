@@ -26,6 +26,12 @@ struct PanelCookie: Sendable {
         PanelCookie(baseName: "panel_csrf", secure: secure)
     }
 
+    /// A form sent after its session ended: the key of what was typed, kept for the next
+    /// sign-in (`FormStash`).
+    static func keptForm(secure: Bool) -> PanelCookie {
+        PanelCookie(baseName: "panel_form", secure: secure, maxAge: Int(FormStash.lifetime))
+    }
+
     var name: String { secure ? "__Host-\(baseName)" : baseName }
 
     func token(in request: Request) -> String? {

@@ -7,6 +7,9 @@ struct StaffModel: PageModel {
         var error: String?
         /// After creating an account or resetting a password: shown once, on this response only.
         var oneTimePassword: (email: String, password: String)?
+        /// The add form as typed, when it was refused: shown again to correct.
+        var typedEmail = ""
+        var typedRole: Role?
     }
 
     let accounts: [StaffAccount]

@@ -58,8 +58,15 @@ struct StaffView: HTMLComponent {
                 h2 { "Add a staff member" }
                 form(.method(.post), .action(SiteURL.createStaff.href), .class("filters")) {
                     CSRFField(token: viewer.csrfToken)
-                    label { "Email"; input(.type("email"), .name("email"), .required, .maxlength(254)) }
-                    label { "Role"; RoleSelect(selected: .support) }
+                    label {
+                        "Email"
+                        if model.message.typedEmail.isEmpty {
+                            input(.type("email"), .name("email"), .required, .maxlength(254))
+                        } else {
+                            input(.type("email"), .name("email"), .value(model.message.typedEmail), .required, .maxlength(254))
+                        }
+                    }
+                    label { "Role"; RoleSelect(selected: model.message.typedRole ?? .support) }
                     button(.type("submit"), .class("primary")) { "Create account" }
                 }
             }

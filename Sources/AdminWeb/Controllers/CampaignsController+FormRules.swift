@@ -1,0 +1,48 @@
+import AdminDomain
+import Hummingbird
+
+/// The composer's form rule: its text areas, how sentences name its fields, and the
+/// composer shown again with what was typed when the form is refused on its way.
+extension CampaignsController {
+    static let composerLabels: [String: String] = {
+        var labels = ["name": "the internal name", "title": "the title", "body": "the message", "template": "the template",
+                      "send_at": "the send time", "local_time": "the local time"]
+        for letter in ["b", "c", "d"] {
+            labels["title_" + letter] = "variant \(letter.uppercased())'s title"
+            labels["body_" + letter] = "variant \(letter.uppercased())'s message"
+        }
+        return labels
+    }()
+
+    func composerRule(editing: Bool) -> FormRules.Rule {
+        FormRules.Rule(multiLine: ["body", "body_b", "body_c", "body_d"], labels: Self.composerLabels,
+                       showAgain: { [source, templateProblem] form, refusal, context in
+            let id = editing ? context.parameters.get("id", as: Int64.self) : nil
+            let model = ComposerModel(form: ComposerForm(body: form.text), problems: [refusal.sentence], library: source.templates,
+                                      templateProblem: templateProblem, editing: id)
+            return HTMLPage(ComposerView(model: model, viewer: context.viewer), status: refusal.status).response()
+        })
+    }
+}
+
+extension CampaignsController {
+    /// The confirmation refused on its way: asked again, with the count as typed.
+    var confirmRule: FormRules.Rule {
+        FormRules.Rule(showAgain: { [self] form, refusal, context in
+            let id = try campaignID(context)
+            guard var model = try await CampaignConfirmModel.load(source, id: id) else {
+                return .redirect(to: SiteURL.campaign(id: id).href, type: .normal)
+            }
+            model.typed = String((form["typed_count"] ?? "").prefix(40))
+            model.problem = refusal.sentence
+            return HTMLPage(CampaignConfirmView(model: model, viewer: context.viewer), status: refusal.status).response()
+        })
+    }
+
+    /// A test send refused on its way: the campaign's page, where its form is.
+    var testSendRule: FormRules.Rule {
+        FormRules.Rule(showAgain: { [self] _, refusal, context in
+            try await page(context, .init(id: try campaignID(context), problems: [refusal.sentence]), status: refusal.status).response()
+        }, page: { postedTo in "/" + postedTo.split(separator: "/").dropLast().joined(separator: "/") })
+    }
+}
