@@ -243,7 +243,7 @@ enum PanelMigrations {
           last_failure_at  TEXT NOT NULL,
           locked_until     TEXT,
           PRIMARY KEY (kind, email, address)
-        ) WITHOUT ROWID;
+        );
         INSERT OR REPLACE INTO panel_login_throttle (kind, email, address, failures, last_failure_at, locked_until)
           SELECT 'address', '', substr(key, 9), failures, last_failure_at, locked_until
           FROM panel_login_throttle_by_text WHERE substr(key, 1, 8) = 'address:';
