@@ -151,7 +151,7 @@ extension Admin {
 /// lock out only their own address.
 @Suite(.timeLimit(.minutes(5))) struct ForgedThrottleKeys {
     static let victim = "victim@example.com"
-    static let password = "the victim's long password"
+    static let password = "correct horse battery staple 9"
     static let attacker = "203.0.113.66"
     static let office = "198.51.100.20"
 

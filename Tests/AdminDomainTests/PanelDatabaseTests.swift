@@ -93,7 +93,7 @@ import TestSupport
         _ = try await PanelDatabase.open(path: temp.path)
         // Back to version 11's shape, with counts in it.
         let queue = try DatabaseQueue(path: temp.path)
-        try queue.write { db in
+        try await queue.write { db in
             try db.execute(sql: """
                 DROP TABLE panel_login_throttle;
                 CREATE TABLE panel_login_throttle (key TEXT PRIMARY KEY, failures INTEGER NOT NULL, last_failure_at TEXT NOT NULL, locked_until TEXT);

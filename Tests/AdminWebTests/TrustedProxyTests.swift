@@ -115,7 +115,7 @@ import Testing
         defer { panel.remove() }
         panel.configuration.trustedProxies = try TrustedProxies(["127.0.0.1/32"])
         panel.services = PanelServices(database: panel.services.database, configuration: panel.configuration)
-        try await panel.addStaff()
+        _ = try await panel.addStaff()
         for _ in 1...10 { _ = try await panel.services.signIn.throttle.recordFailure(email: forged, address: "203.0.113.5") }
         let app = buildApplication(services: panel.services, configuration: panel.configuration)
         let (attacker, victim) = try await app.test(.live) { client in

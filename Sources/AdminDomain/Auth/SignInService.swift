@@ -169,7 +169,7 @@ public struct SignInService: Sendable {
         return decision
     }
 
-    private func auditFailure(_ action: AuditAction, email: String, target: String?, locks: [String], clientAddress: String?,
+    private func auditFailure(_ action: AuditAction, email: String, target: String?, locks: [ThrottleKey], clientAddress: String?,
                               now: Date) async throws {
         try await audit.append(AuditEntry(actor: nil, actorEmail: email, clientAddress: clientAddress, action: action, target: target),
                                now: now)
