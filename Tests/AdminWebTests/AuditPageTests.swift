@@ -233,6 +233,20 @@ import TestSupport
             let page = try await client.get("/audit?actor=order%40example.com", cookie: session)
             #expect(page.text.matches(of: /row:\d+/).map { String($0.0) } == expected)
         }
+        // Each way of reading walks an index in (at, id) order: no sort of the matching rows,
+        // which at millions of rows would be the whole log.
+        try await panel.services.database.read { db in
+            let order = "ORDER BY at DESC, id DESC LIMIT 51"
+            for (sql, arguments) in [("SELECT id FROM panel_audit_log WHERE (at, id) < (?, ?) \(order)", ["2030-01-01 00:00:00", 9] as StatementArguments),
+                                     ("SELECT id FROM panel_audit_log WHERE action = ? AND at >= ? AND (at, id) < (?, ?) \(order)",
+                                      ["forbidden", "2026-01-01", "2030-01-01 00:00:00", 9]),
+                                     ("SELECT id FROM panel_audit_log WHERE actor_email = ? COLLATE NOCASE AND (at, id) < (?, ?) \(order)",
+                                      ["order@example.com", "2030-01-01 00:00:00", 9]),
+                                     ("SELECT id FROM panel_audit_log WHERE target = ? AND action = ? \(order)", ["row:12", "forbidden"])] {
+                let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }
+                #expect(plan.contains { $0.contains("INDEX panel_audit_log_") } && !plan.contains { $0.contains("TEMP B-TREE") }, "\(sql): \(plan)")
+            }
+        }
     }
 
     @Test func csvCells() {
