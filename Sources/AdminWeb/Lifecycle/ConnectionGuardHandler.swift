@@ -69,11 +69,6 @@ public final class ConnectionLimits: Sendable {
         }
     }
 
-    /// Connections open now from `address`.
-    func openConnections(from address: String) -> Int {
-        byAddress.withLock { $0[address]?.open ?? 0 }
-    }
-
     func refuse() {
         let total = refused.wrappingAdd(1, ordering: .relaxed).newValue
         let now = NIODeadline.now()
