@@ -165,7 +165,7 @@ struct UnlockSignIn: AsyncParsableCommand {
                 else if let address { .address(TrustedProxies.canonicalAddress(address) ?? address) } else { .all }
             let throttle = LoginThrottle(database: try await PanelDatabase.open(path: database.db))
             let lifted = try await throttle.unlock(which, by: .commandLine)
-            say(lifted.isEmpty ? "nothing to lift: no count in force matches" : "lifted \(lifted.count): " + lifted.joined(separator: ", "))
+            say(lifted.isEmpty ? "nothing to lift: no count in force matches" : "lifted \(lifted.count): " + lifted.map(\.description).joined(separator: ", "))
         }
     }
 }

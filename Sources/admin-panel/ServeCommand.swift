@@ -66,6 +66,9 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Connections open at once; more are closed at once, with a log line.")
     var maxConnections = 4_000
 
+    @Option(help: "Connections open at once from one client address (the TCP peer: behind a proxy, the proxy); more from it are closed at once, with a log line.")
+    var maxConnectionsPerAddress = 256
+
     @Option(help: "Seconds a client has to send a request's head, from connecting or from the previous answer (so also the idle and keep-alive limit).")
     var requestTimeout = 30
 
@@ -119,6 +122,9 @@ struct ServerOptions: ParsableArguments {
         _ = try level()
         _ = try trustedProxies()
         if !(16...1_000_000).contains(maxConnections) { throw ValidationError("--max-connections must be from 16 to 1000000") }
+        if !(1...1_000_000).contains(maxConnectionsPerAddress) {
+            throw ValidationError("--max-connections-per-address must be from 1 to 1000000")
+        }
         if !(1...3_600).contains(requestTimeout) { throw ValidationError("--request-timeout must be from 1 to 3600 seconds") }
         if !(1...3_600).contains(bodyTimeout) { throw ValidationError("--body-timeout must be from 1 to 3600 seconds") }
         if let metricsPort, !(0...65_535).contains(metricsPort) { throw ValidationError("--metrics-port must be from 0 to 65535") }
@@ -171,6 +177,7 @@ struct ServerOptions: ParsableArguments {
         configuration.dashboardFullCountInterval = TimeInterval(dashboardFullCount)
         configuration.trustedProxies = (try? trustedProxies()) ?? .none
         configuration.maxConnections = maxConnections
+        configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
         configuration.headTimeout = .seconds(requestTimeout)
         configuration.bodyTimeout = .seconds(bodyTimeout)
         return configuration

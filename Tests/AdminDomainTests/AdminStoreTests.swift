@@ -42,6 +42,39 @@ import TestSupport
         await #expect(throws: AdminStoreError.notFound("nobody@example.com")) { try await staff.disable(.email("nobody@example.com"), by: .commandLine) }
     }
 
+    /// Issue 32, finding 9: a new staff member (or one whose password an admin reset) could
+    /// choose the one-time password as their own, which the admin who handed it over knows.
+    @Test func theOneTimePasswordCannotBeChosenAgainAsOnesOwn() async throws {
+        defer { temp.remove() }
+        let hasher = PasswordHasher(parameters: fastScryptForTests)
+        let account = AccountSecurity(database: database, hasher: hasher)
+        let oneTime = "handed over by an admin 7"
+        let created = try await staff.create(email: "new@example.com", password: oneTime, role: .support, oneTime: true, by: .commandLine)
+        try await admins.create(email: "reset@example.com", password: password, role: .support)
+        _ = try await staff.resetPassword(.email("reset@example.com"), to: oneTime, oneTime: true, by: .commandLine)
+        let reset = try #require(try await admins.find(email: "reset@example.com"))
+        for admin in [created, reset] {
+            let token = try await sessions.create(adminID: admin.id!, clientAddress: nil, userAgent: nil)
+            // The same password, and the same after NFKC (a full-width digit), are refused.
+            for typed in [oneTime, "handed over by an admin \u{FF17}"] {
+                await #expect(throws: AdminStoreError.weakPassword("the new password must differ from the one-time password you were given"),
+                              "\(admin.email)") {
+                    _ = try await account.changePassword(admin.identity, to: typed, session: token, from: nil)
+                }
+            }
+            let unchanged = try #require(try await admins.find(id: admin.id!))
+            #expect(unchanged.passwordExpiresAt != nil && unchanged.passwordHash == admin.passwordHash, "nothing changed")
+            _ = try await account.changePassword(admin.identity, to: "a password of my own", session: token, from: nil)
+            let own = try #require(try await admins.find(id: admin.id!))
+            #expect(own.passwordExpiresAt == nil)
+            #expect(try await hasher.verify("a password of my own", against: own.passwordHash) == .match(needsRehash: false))
+        }
+        let changes = try await database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log WHERE action = 'password_changed'")
+        }
+        #expect(changes == 2, "a refused change writes no row")
+    }
+
     @Test func aPasswordResetEndsEverySessionAndOnlyTheNewPasswordWorks() async throws {
         defer { temp.remove() }
         let hasher = PasswordHasher(parameters: fastScryptForTests)

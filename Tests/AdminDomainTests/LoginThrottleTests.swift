@@ -27,12 +27,12 @@ import TestSupport
     @Test func theTenthFailureLocksForFifteenMinutesThenTheCountStartsAgain() async throws {
         defer { temp.remove() }
         var now = start
-        var locked: [String] = []
+        var locked: [ThrottleKey] = []
         for _ in 1...10 {
             now = now.addingTimeInterval(120)
             locked = try await throttle.recordFailure(email: "a@example.com", address: "10.0.0.1", now: now)
         }
-        #expect(locked == ["pair:a@example.com|10.0.0.1", "address:10.0.0.1"])
+        #expect(locked.map(\.description) == ["pair:a@example.com|10.0.0.1", "address:10.0.0.1"])
         #expect(try await throttle.wait(email: "a@example.com", address: "10.0.0.1", now: now) == 900)
         #expect(try await throttle.wait(email: "A@Example.com ", address: "10.0.0.1", now: now.addingTimeInterval(600)) == 300)
         now = now.addingTimeInterval(901)
@@ -143,4 +143,46 @@ import TestSupport
 
 extension Admin {
     var identity: StaffIdentity { StaffIdentity(adminID: id!, email: email, role: role) }
+}
+
+/// The throttle's keys were text joined from what was typed ("pair:" email "|" address): from
+/// 127.0.0.3, the email `sup2@corp.test|127.0.0.1` + NUL, 17 times, locked sup2's own sign-in
+/// from 127.0.0.1 for 15 minutes (issue 32, finding 4). The docs promise that an attacker can
+/// lock out only their own address.
+@Suite(.timeLimit(.minutes(5))) struct ForgedThrottleKeys {
+    static let victim = "victim@example.com"
+    static let password = "correct horse battery staple 9"
+    static let attacker = "203.0.113.66"
+    static let office = "198.51.100.20"
+
+    /// Emails that name the victim's pair with the office address, in the old key's grammar.
+    static let forgeries = [
+        "\(victim)|\(office)\u{0}", "\(victim)|\(office)\u{0}anything", "\(victim)|\(office)", "\(victim)|\(office)|",
+        "VICTIM@example.com|\(office)\u{0}", " \(victim)|\(office)\u{0} ",
+    ]
+
+    @Test(arguments: forgeries)
+    func seventeenForgedFailuresFromAnotherAddressLockNobodyElse(email: String) async throws {
+        let temp = try TemporaryDatabase.seeded(users: 5)
+        defer { temp.remove() }
+        let service = SignInService(database: try await PanelDatabase.open(path: temp.path),
+                                    hasher: PasswordHasher(parameters: fastScryptForTests), sessionPolicy: SessionPolicy())
+        try await service.admins.create(email: Self.victim, password: Self.password, role: .support)
+        var now = Date(timeIntervalSince1970: 1_800_000_000)
+        var answers: [SignInResult] = []
+        for _ in 1...17 {
+            now = now.addingTimeInterval(120) // past every delay, as a patient attacker waits
+            answers.append(try await service.signIn(email: email, password: "any password at all", clientAddress: Self.attacker,
+                                                    userAgent: nil, now: now))
+        }
+        #expect(answers.prefix(10).allSatisfy { $0 == .rejected } && answers.dropFirst(10).allSatisfy { $0 != .rejected },
+                "the attacker's own pair and address are locked at the tenth")
+        let victim = try await service.signIn(email: Self.victim, password: Self.password, clientAddress: Self.office,
+                                              userAgent: nil, now: now)
+        guard case .signedIn = victim else { Issue.record("the victim from the office got \(victim)"); return }
+        // What was counted: the attacker's address, and the typed text as an email only.
+        let counted = try await service.throttle.current(now: now)
+        #expect(counted.allSatisfy { $0.kind == .account || $0.address == Self.attacker }, "\(counted)")
+        #expect(!counted.contains { $0.email == Self.victim }, "\(counted)")
+    }
 }

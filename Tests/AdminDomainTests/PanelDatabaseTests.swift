@@ -81,9 +81,42 @@ import TestSupport
                            "panel_campaigns", "panel_dead_tokens", "panel_deliveries",
                            "panel_login_challenges", "panel_login_throttle", "panel_receipt_reader",
                            "panel_recovery_codes", "panel_schema_version", "panel_sessions", "panel_test_users", "panel_two_factor"])
-        #expect(versions == Array(1...14))
+        #expect(versions == Array(1...15))
         #expect(userVersion == 0)
         #expect(try await database.read { try $0.tableExists("grdb_migrations") } == false)
+    }
+
+    /// Version 15 splits the throttle's text keys into columns: counts in force survive an
+    /// upgrade, each under its kind, email and address (an email may hold '|').
+    @Test func throttleCountsKeptAsTextAreCarriedIntoColumns() async throws {
+        defer { temp.remove() }
+        _ = try await PanelDatabase.open(path: temp.path)
+        // Back to version 14's shape, with counts in it.
+        let queue = try DatabaseQueue(path: temp.path)
+        try await queue.write { db in
+            try db.execute(sql: """
+                DROP TABLE panel_login_throttle;
+                CREATE TABLE panel_login_throttle (key TEXT PRIMARY KEY, failures INTEGER NOT NULL, last_failure_at TEXT NOT NULL, locked_until TEXT);
+                INSERT INTO panel_login_throttle VALUES
+                  ('pair:ann@example.com|10.0.0.1', 3, '2026-11-26 10:00:00', NULL),
+                  ('pair:odd|name@example.com|2001:db8::7', 10, '2026-11-26 10:01:00', '2026-11-26 10:16:00'),
+                  ('address:10.0.0.1', 4, '2026-11-26 10:02:00', NULL),
+                  ('account:ann@example.com', 5, '2026-11-26 10:03:00', NULL);
+                DROP INDEX panel_audit_log_actor; DROP INDEX panel_audit_log_action; DROP INDEX panel_audit_log_target;
+                CREATE INDEX panel_audit_log_actor ON panel_audit_log(actor_email COLLATE NOCASE, id);
+                CREATE INDEX panel_audit_log_action ON panel_audit_log(action, id);
+                CREATE INDEX panel_audit_log_target ON panel_audit_log(target, id);
+                DELETE FROM panel_schema_version WHERE version = 15;
+                """)
+        }
+        try queue.close()
+        let database = try await PanelDatabase.open(path: temp.path)
+        let rows = try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT kind, email, address, failures, locked_until FROM panel_login_throttle ORDER BY kind, email")
+                .map { "\($0["kind"] as String) [\($0["email"] as String)] [\($0["address"] as String)] \($0["failures"] as Int) \(($0["locked_until"] as String?) ?? "-")" }
+        }
+        #expect(rows == ["account [ann@example.com] [] 5 -", "address [] [10.0.0.1] 4 -", "pair [ann@example.com] [10.0.0.1] 3 -",
+                         "pair [odd|name@example.com] [2001:db8::7] 10 2026-11-26 10:16:00"])
     }
 
     @Test func theReadConnectionCannotWriteAnAppTable() async throws {

@@ -37,7 +37,7 @@ import TestSupport
         #expect(try await sessions.identity(forToken: live, now: now) != nil)
         #expect(try await sessions.identity(forToken: idle, now: now) == nil)
         #expect(try await challenges.adminID(forToken: liveChallenge, now: now) == adminID)
-        let keys = try await database.read { db in try String.fetchAll(db, sql: "SELECT key FROM panel_login_throttle ORDER BY key") }
+        let keys = try await database.read { db in try ThrottleEntry.fetchAll(db).map(\.key.description).sorted() }
         #expect(keys == ["account:new@example.com", "address:10.0.0.2", "pair:new@example.com|10.0.0.2"])
         #expect(try await ExpiredRowSweeper(database: database, sessionPolicy: policy).sweep(now: now) == ExpiredRowSweeper.Report())
     }

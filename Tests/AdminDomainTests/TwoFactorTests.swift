@@ -174,6 +174,6 @@ import TestSupport
                             .rejected(triesLeft: 1), .rejected(triesLeft: 0), .expired])
         // The right password does not wipe the count the wrong codes left.
         let counts = try await service.throttle.current(now: now)
-        #expect(counts.first { $0.key == "pair:root@example.com|10.0.0.7" }?.failures == 5)
+        #expect(counts.first { $0.key.description == "pair:root@example.com|10.0.0.7" }?.failures == 5)
     }
 }

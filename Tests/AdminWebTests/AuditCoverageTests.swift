@@ -111,7 +111,7 @@ import TestSupport
                 try db.execute(sql: "UPDATE panel_login_throttle SET last_failure_at = ? WHERE locked_until IS NULL", arguments: [earlier])
             }
         }
-        let cleared = try await client.postSigned("/admins/sign-in-failures/clear", [("key", "pair:\(helpEmail)|unknown")], session: admin)
+        let cleared = try await client.postSigned("/admins/sign-in-failures/clear", [("kind", "pair"), ("email", helpEmail), ("address", "unknown")], session: admin)
         #expect(cleared.headers[.location]?.contains("cleared") == true)
     }
 

@@ -185,12 +185,67 @@ import TestSupport
             let plans = [
                 try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + AuditQuery.nextActorSQL,
                                  arguments: ["prefix": "mal", "upper": "mal\u{10FFFF}", "after": ""]).map { $0["detail"] as String },
-                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT id FROM panel_audit_log WHERE actor_email = ? COLLATE NOCASE ORDER BY id DESC LIMIT 51",
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT id FROM panel_audit_log WHERE actor_email = ? COLLATE NOCASE ORDER BY at DESC, id DESC LIMIT 51",
                                  arguments: ["mallory@example.com"]).map { $0["detail"] as String },
             ]
             #expect(plans[0].contains { $0.contains("panel_audit_log_actor (actor_email>? AND actor_email<?)") }, "\(plans[0])")
             #expect(plans[1].contains { $0.contains("panel_audit_log_actor (actor_email=?)") } && !plans[1].contains { $0.contains("TEMP B-TREE") },
                     "\(plans[1])")
+        }
+    }
+
+    /// Issue 32, finding 10: counted events are written at the next flush with their first
+    /// event's time, after rows that happened later, and the log listed rows by id, so out of
+    /// time order. Rows here are written in an order unlike their times, several in one
+    /// second, one through the aggregator; every way of reading the log lists them by time,
+    /// newest first (id within a second), and small pages neither skip nor repeat one.
+    @Test func rowsAreListedByTimeWhateverOrderTheyWereWrittenIn() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        let log = panel.services.signIn.audit
+        let base = Date(timeIntervalSince1970: 1_900_000_000)
+        // Seconds after `base` of the rows "row:0", "row:1", … in the order they are written.
+        let seconds = [50, 10, 30, 30, 70, 10, 60, 30, 0, 40, 40, 20]
+        let events = AuditAggregator(database: panel.services.database)
+        await events.record(.forbidden, actorEmail: "order@example.com", address: nil, target: "row:12", reason: nil,
+                            now: base.addingTimeInterval(35))
+        for (index, second) in seconds.enumerated() {
+            try await log.append(AuditEntry(actor: nil, actorEmail: "order@example.com", clientAddress: nil, action: .forbidden,
+                                            target: "row:\(index)"), now: base.addingTimeInterval(TimeInterval(second)))
+        }
+        #expect(try await events.flush() == 1, "row:12 is written last, with the time of its event")
+        // Newest first; within a second, the later written first.
+        let expected = (seconds + [35]).enumerated().sorted { ($0.element, $0.offset) > ($1.element, $1.offset) }.map { "row:\($0.offset)" }
+        for query in [AuditQuery(), AuditQuery(action: .forbidden), AuditQuery(actorPrefix: "order@"), AuditQuery(actorPrefix: "ORDER"),
+                      AuditQuery(target: .other("row:12"))] {
+            var seen: [String] = []
+            var before: Int64?
+            while true {
+                let rows = try await log.page(query, before: before, limit: 5)
+                guard let last = rows.last else { break }
+                seen += rows.compactMap(\.target).filter { $0.hasPrefix("row:") }
+                before = last.id
+            }
+            #expect(seen == (query.target == nil ? expected : ["row:12"]), "\(query)")
+        }
+        try await panel.test { client in
+            let session = try await panel.signIn(client)
+            let page = try await client.get("/audit?actor=order%40example.com", cookie: session)
+            #expect(page.text.matches(of: /row:\d+/).map { String($0.0) } == expected)
+        }
+        // Each way of reading walks an index in (at, id) order: no sort of the matching rows,
+        // which at millions of rows would be the whole log.
+        try await panel.services.database.read { db in
+            let order = "ORDER BY at DESC, id DESC LIMIT 51"
+            for (sql, arguments) in [("SELECT id FROM panel_audit_log WHERE (at, id) < (?, ?) \(order)", ["2030-01-01 00:00:00", 9] as StatementArguments),
+                                     ("SELECT id FROM panel_audit_log WHERE action = ? AND at >= ? AND (at, id) < (?, ?) \(order)",
+                                      ["forbidden", "2026-01-01", "2030-01-01 00:00:00", 9]),
+                                     ("SELECT id FROM panel_audit_log WHERE actor_email = ? COLLATE NOCASE AND (at, id) < (?, ?) \(order)",
+                                      ["order@example.com", "2030-01-01 00:00:00", 9]),
+                                     ("SELECT id FROM panel_audit_log WHERE target = ? AND action = ? \(order)", ["row:12", "forbidden"])] {
+                let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }
+                #expect(plan.contains { $0.contains("INDEX panel_audit_log_") } && !plan.contains { $0.contains("TEMP B-TREE") }, "\(sql): \(plan)")
+            }
         }
     }
 

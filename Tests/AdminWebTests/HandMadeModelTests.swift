@@ -71,7 +71,7 @@ import Testing
 
     @Test func failedSignInsDescribeEachCountInWords() {
         let model = SignInFailuresModel(
-            entries: [ThrottleEntry(key: "pair:a@example.com|10.0.0.1", failures: 4, lastFailureAt: "2026-11-22 10:00:00", lockedUntil: nil)],
+            entries: [ThrottleEntry(key: ThrottleKey(kind: .pair, email: "a@example.com", address: "10.0.0.1")!, failures: 4, lastFailureAt: "2026-11-22 10:00:00", lockedUntil: nil)],
             recent: [])
         let page = html(SignInFailuresView(model: model, viewer: viewer))
         #expect(page.contains("a@example.com from 10.0.0.1") && page.contains(">Clear<"))

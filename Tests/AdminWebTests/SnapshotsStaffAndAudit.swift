@@ -37,9 +37,9 @@ import Testing
 
     @Test func signInFailuresView() {
         let entries = [
-            ThrottleEntry(key: "pair:\(Hostile.email)|10.0.0.1", failures: 4, lastFailureAt: "2026-11-22 10:00:00", lockedUntil: nil),
-            ThrottleEntry(key: "address:2001:db8::7", failures: 40, lastFailureAt: "2026-11-22 10:01:00", lockedUntil: "2026-11-22 10:16:00"),
-            ThrottleEntry(key: "account:\(Hostile.rightToLeft)@example.com", failures: 12, lastFailureAt: "2026-11-22 10:02:00",
+            ThrottleEntry(key: ThrottleKey(kind: .pair, email: Hostile.email, address: "10.0.0.1")!, failures: 4, lastFailureAt: "2026-11-22 10:00:00", lockedUntil: nil),
+            ThrottleEntry(key: ThrottleKey(kind: .address, email: "", address: "2001:db8::7")!, failures: 40, lastFailureAt: "2026-11-22 10:01:00", lockedUntil: "2026-11-22 10:16:00"),
+            ThrottleEntry(key: ThrottleKey(kind: .account, email: "\(Hostile.rightToLeft)@example.com", address: "")!, failures: 12, lastFailureAt: "2026-11-22 10:02:00",
                           lockedUntil: "2026-11-22 10:17:00"),
         ]
         let recent = [

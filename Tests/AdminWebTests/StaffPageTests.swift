@@ -116,6 +116,30 @@ import TestSupport
         }
     }
 
+    /// Issue 32, finding 9: the one-time password could be kept as one's own, so the admin
+    /// who handed it over still knew it. It is refused with a sentence, and the page does
+    /// not show what was typed.
+    @Test func theOneTimePasswordCannotBeKeptAsOnesOwn() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let admin = try await panel.signIn(client)
+            let posted = try await client.postSigned("/admins/create", [("email", "new.person@example.com"), ("role", "support")], session: admin)
+            let password = try #require(oneTimePassword(try await client.follow(posted, cookie: admin).text))
+            let session = try await panel.signIn(client, email: "new.person@example.com", password: password)
+            let refused = try await client.postSigned("/account/password", [("current", password), ("password", password), ("repeat", password)],
+                                                      session: session)
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains("The new password must differ from the one-time password you were given."))
+            #expect(!refused.text.contains(password), "nothing typed is shown back")
+            #expect(try await client.get("/", cookie: session).headers[.location] == "/account/password", "still only the password page")
+            let chosen = "my own long passphrase"
+            let changed = try await client.postSigned("/account/password", [("current", password), ("password", chosen), ("repeat", chosen)],
+                                                      session: session)
+            #expect(changed.status == .seeOther)
+        }
+    }
+
     /// A generated password not changed within a day no longer signs in.
     @Test func aOneTimePasswordExpiresAfterADay() async throws {
         let (panel, helpID) = try await panelWithSupportAccount()

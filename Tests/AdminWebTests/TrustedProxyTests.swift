@@ -104,6 +104,38 @@ import Testing
         #expect(addresses == ["203.0.113.5"], "the audit log has the forwarded address, never the proxy's")
     }
 
+    /// Issue 32, finding 4: from one client, an email that spells another client's pair in the
+    /// throttle's old key text (`victim|address` + NUL) locked that person's sign-in from their
+    /// own address. Ten failures are recorded straight into the throttle (a patient attacker
+    /// waits out the delays), seven more are sent through the proxy; then the victim signs in.
+    @Test(arguments: ["\(TestPanel.supportEmail)|198.51.100.7\u{0}", "\(TestPanel.supportEmail)|198.51.100.7\u{0}x",
+                      "\(TestPanel.supportEmail)|198.51.100.7"])
+    func behindATrustedProxyAForgedEmailLocksNobodyElse(forged: String) async throws {
+        var panel = try await TestPanel()
+        defer { panel.remove() }
+        panel.configuration.trustedProxies = try TrustedProxies(["127.0.0.1/32"])
+        panel.services = PanelServices(database: panel.services.database, configuration: panel.configuration)
+        _ = try await panel.addStaff()
+        for _ in 1...10 { _ = try await panel.services.signIn.throttle.recordFailure(email: forged, address: "203.0.113.5") }
+        let app = buildApplication(services: panel.services, configuration: panel.configuration)
+        let (attacker, victim) = try await app.test(.live) { client in
+            func signIn(_ email: String, _ password: String, from address: String) async throws -> HTTPResponse.Status {
+                let form = try await client.loginForm()
+                let body = [("email", email), ("password", password), ("_csrf", form.token)]
+                    .map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&")
+                return try await client.execute(uri: "/login", method: .post,
+                                                headers: [.contentType: "application/x-www-form-urlencoded", .cookie: form.cookie,
+                                                          HTTPField.Name("X-Forwarded-For")!: address],
+                                                body: ByteBuffer(string: body)).status
+            }
+            var attacker: [HTTPResponse.Status] = []
+            for _ in 1...7 { attacker.append(try await signIn(forged, "any password at all", from: "203.0.113.5")) }
+            return (attacker, try await signIn(TestPanel.supportEmail, TestPanel.password, from: "198.51.100.7"))
+        }
+        #expect(attacker.allSatisfy { $0 == .tooManyRequests || $0 == .badRequest || $0 == .unprocessableContent }, "\(attacker)")
+        #expect(victim == .seeOther, "the victim's right password from their own address is let in")
+    }
+
     @Test func withoutTheOptionAClientsOwnForwardedForChangesNothing() async throws {
         let (other, _, addresses) = try await Self.signIns(trusted: [], failingAddress: "127.0.0.1")
         #expect(other == .tooManyRequests, "every request comes from the same peer, whatever it says")

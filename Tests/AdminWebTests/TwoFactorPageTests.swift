@@ -296,10 +296,10 @@ import TestSupport
             #expect(page.text.contains("&lt;b&gt;x&lt;/b&gt;@example.com from 10.1.2.3"))
             #expect(page.text.contains("Unlock"))
             #expect(page.text.contains("sign_in_failed"))
-            let key = "pair:\(hostile)|10.1.2.3"
-            let cleared = try await client.postSigned("/admins/sign-in-failures/clear", [("key", key)], session: admin)
+            let cleared = try await client.postSigned("/admins/sign-in-failures/clear",
+                                                      [("kind", "pair"), ("email", hostile), ("address", "10.1.2.3")], session: admin)
             #expect(cleared.headers[.location] == "/admins/sign-in-failures?cleared=1")
-            #expect(try await panel.services.signIn.throttle.current().contains { $0.key == key } == false)
+            #expect(try await panel.services.signIn.throttle.current().contains { $0.key.description == "pair:\(hostile)|10.1.2.3" } == false)
         }
         let unlocked = try await panel.services.database.read { db in
             try String.fetchAll(db, sql: "SELECT target FROM panel_audit_log WHERE action = 'sign_in_unlocked'")

@@ -46,7 +46,8 @@ import TestSupport
 }
 
 @Suite(.timeLimit(.minutes(5))) struct UnlockCommand {
-    /// Counts as the throttle writes them: "pair:email|address", "address:…", "account:…".
+    /// Counts as the throttle writes them: a kind, an email and an address, shown here as
+    /// "pair:email|address", "address:…", "account:…".
     @Test func unlockLiftsTheChosenCountsFromTheCommandLineAndAuditsEach() throws {
         let temp = try TemporaryDatabase.seeded(users: 5)
         defer { temp.remove() }
@@ -57,12 +58,25 @@ import TestSupport
                     "account:bob@example.com", "pair:bob@example.com|10.0.0.2", "address:10.0.0.2"]
         try DatabaseQueue(path: temp.path).write { db in
             for key in keys {
-                try db.execute(sql: "INSERT INTO panel_login_throttle (key, failures, last_failure_at, locked_until) VALUES (?, 10, ?, ?)",
-                               arguments: [key, "2099-01-01 00:00:00", "2099-01-01 00:15:00"])
+                let (kind, rest) = (String(key.prefix { $0 != ":" }), String(key.drop { $0 != ":" }.dropFirst()))
+                let (email, address) = switch kind {
+                case "pair": (String(rest.prefix { $0 != "|" }), String(rest.drop { $0 != "|" }.dropFirst()))
+                case "address": ("", rest)
+                default: (rest, "")
+                }
+                try db.execute(sql: """
+                    INSERT INTO panel_login_throttle (kind, email, address, failures, last_failure_at, locked_until) VALUES (?, ?, ?, 10, ?, ?)
+                    """, arguments: [kind, email, address, "2099-01-01 00:00:00", "2099-01-01 00:15:00"])
             }
         }
         func remaining() throws -> [String] {
-            try DatabaseQueue(path: temp.path).read { db in try String.fetchAll(db, sql: "SELECT key FROM panel_login_throttle ORDER BY key") }
+            try DatabaseQueue(path: temp.path).read { db in
+                try String.fetchAll(db, sql: """
+                    SELECT CASE kind WHEN 'pair' THEN 'pair:' || email || '|' || address WHEN 'address' THEN 'address:' || address
+                                     ELSE 'account:' || email END AS shown
+                    FROM panel_login_throttle ORDER BY shown
+                    """)
+            }
         }
         #expect(try runPanel(["admin", "unlock"] + db).status != 0, "one of --email, --address or --all is required")
         #expect(try runPanel(["admin", "unlock", "--email", "ANN@example.com"] + db).status == 0)

@@ -26,8 +26,8 @@ public struct AuditQuery: Sendable, Equatable {
     public static let actorLimit = 20
 
     /// The conditions besides the actor and the target, which `AuditLog.page` reads one
-    /// index value at a time; `before` pages by id, newest first.
-    func otherConditions(before: Int64?) -> (sql: [String], arguments: StatementArguments) {
+    /// index value at a time; `before` is the last row shown, the keyset (at, id) to go below.
+    func otherConditions(before: AuditCursor?) -> (sql: [String], arguments: StatementArguments) {
         var conditions: [String] = []
         var arguments: StatementArguments = []
         func add(_ condition: String, _ value: (any DatabaseValueConvertible)?) {
@@ -37,7 +37,10 @@ public struct AuditQuery: Sendable, Equatable {
         if let action { add("action = ?", action.rawValue) }
         if let fromDay { add("at >= ?", fromDay) }
         if let toDay { add("at < date(?, '+1 day')", toDay) }
-        if let before { add("id < ?", before) }
+        if let before {
+            conditions.append("(at, id) < (?, ?)")
+            _ = arguments.append(contentsOf: [before.at, before.id])
+        }
         return (conditions, arguments)
     }
 
@@ -51,20 +54,36 @@ public struct AuditQuery: Sendable, Equatable {
         """
 }
 
+/// Where a page of the log starts: below this row in time order. Made from a row the log
+/// holds (`AuditLog.cursor(below:)`), never from a time alone, so rows of the same second
+/// are neither skipped nor shown twice.
+struct AuditCursor: Sendable, Equatable {
+    let at: String
+    let id: Int64
+}
+
 /// A prefix that matches too many actors to read page by page.
 public struct TooManyActors: Error, Sendable, Equatable {
     public let prefix: String
 }
 
 extension AuditLog {
-    /// Up to `limit` rows older than `before` (newest first): keyset pagination, no OFFSET.
+    /// Up to `limit` rows below the row `before` names, newest first by time (`at`, then id:
+    /// a batch of counted events is written after rows that happened later, with its first
+    /// event's time). Keyset pagination on (at, id), no OFFSET; an id the log does not hold
+    /// starts nowhere and gives no rows.
     /// With an actor or a target, each actor email (or each spelling of the target) is read
-    /// from its own index, already in id order, and the reads are merged: an IN list or a
-    /// range on the index's first column would sort every matching row of the log.
+    /// from its own index, already in (at, id) order, and the reads are merged: an IN list or
+    /// a range on the index's first column would sort every matching row of the log.
     /// Throws `TooManyActors` when the actor prefix matches more than `AuditQuery.actorLimit`.
     public func page(_ query: AuditQuery, before: Int64? = nil, limit: Int = 50) async throws -> [AuditRow] {
         try await database.read { db in
-            let (others, otherArguments) = query.otherConditions(before: before)
+            var cursor: AuditCursor?
+            if let before {
+                guard let at = try String.fetchOne(db, sql: "SELECT at FROM panel_audit_log WHERE id = ?", arguments: [before]) else { return [] }
+                cursor = AuditCursor(at: at, id: before)
+            }
+            let (others, otherArguments) = query.otherConditions(before: cursor)
             var keys: [(condition: String, value: String)] = []
             var filters: [String] = []
             var filterArguments: StatementArguments = []
@@ -86,7 +105,7 @@ extension AuditLog {
                 var all = arguments
                 _ = all.append(contentsOf: [limit])
                 let clause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-                return try AuditRow.fetchAll(db, sql: "\(select) \(clause) ORDER BY id DESC LIMIT ?", arguments: all)
+                return try AuditRow.fetchAll(db, sql: "\(select) \(clause) ORDER BY at DESC, id DESC LIMIT ?", arguments: all)
             }
             guard !keys.isEmpty else { return try rows(others, otherArguments) }
             var merged: [AuditRow] = []
@@ -96,7 +115,7 @@ extension AuditLog {
                 _ = arguments.append(contentsOf: otherArguments)
                 merged += try rows([key.condition] + filters + others, arguments)
             }
-            return Array(merged.sorted { $0.id > $1.id }.prefix(limit))
+            return Array(merged.sorted(by: AuditRow.newerFirst).prefix(limit))
         }
     }
 

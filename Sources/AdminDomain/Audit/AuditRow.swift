@@ -25,6 +25,13 @@ public struct AuditRow: Codable, Sendable, Equatable, FetchableRecord, TableReco
     public typealias Columns = CodingKeys
 }
 
+extension AuditRow {
+    /// The log's order: by time, newest first, and by id within a second.
+    public static func newerFirst(_ a: AuditRow, _ b: AuditRow) -> Bool {
+        (a.at, a.id) > (b.at, b.id)
+    }
+}
+
 extension AuditRow.CodingKeys {
     /// Not decoded, only filtered on.
     static let adminID = Column("admin_id")

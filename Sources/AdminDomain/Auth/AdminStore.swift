@@ -111,10 +111,17 @@ public struct AdminStore: Sendable {
     /// A new password for the account, checked against the policy and hashed outside the
     /// write transaction; inside it, `finish` ends sessions and writes the audit row.
     /// `oneTime`: it must be changed at the next sign-in and expires after a day.
+    /// `replacingOneTime`: its owner is choosing their own, which must not be the one-time
+    /// password an admin handed over (the admin would still know it).
     func setPassword<Result: Sendable>(_ account: AccountReference, to password: String, oneTime: Bool, now: Date,
+                                       replacingOneTime: Bool = false,
                                        finish: @escaping @Sendable (Admin, Database) throws -> Result) async throws -> Result {
         guard let admin = try await find(account), let id = admin.id else { throw AdminStoreError.notFound(account.description) }
         if let reason = await PasswordPolicy.problem(with: password, email: admin.email) { throw AdminStoreError.weakPassword(reason) }
+        // Compared with the stored hash (on the hasher's threads), never with text kept anywhere.
+        if replacingOneTime, admin.passwordExpiresAt != nil, case .match = try await hasher.verify(password, against: admin.passwordHash) {
+            throw AdminStoreError.weakPassword(Self.sameAsOneTime)
+        }
         let hash = try await hasher.hash(password)
         let expires = oneTime ? Self.oneTimeExpiry(now) : nil
         return try await database.write { db in
@@ -129,6 +136,9 @@ public struct AdminStore: Sendable {
             try db.execute(sql: "UPDATE panel_admins SET password_hash = ? WHERE id = ?", arguments: [hash, adminID])
         }
     }
+
+    /// The refusal of a one-time password chosen again as one's own.
+    public static let sameAsOneTime = "the new password must differ from the one-time password you were given"
 
     static func oneTimeExpiry(_ now: Date) -> String {
         SQLiteTime.string(now.addingTimeInterval(oneTimePasswordLifetime))

@@ -11,16 +11,16 @@ import GRDB
 /// - the account across addresses: an exponential delay capped at 30 seconds and never a
 ///   lock, which slows guessing spread over many addresses.
 /// Unknown emails are counted like known ones, so the answers cannot tell them apart.
+/// Each key is three columns (`ThrottleKey`), never text joined from what was typed.
 public struct LoginThrottle: Sendable {
     struct Rule {
-        let prefix: String
         let lockAfter: Int?
         let maxDelay: TimeInterval
     }
 
-    static let pair = Rule(prefix: "pair", lockAfter: 10, maxDelay: 64)
-    static let address = Rule(prefix: "address", lockAfter: 10, maxDelay: 64)
-    static let account = Rule(prefix: "account", lockAfter: nil, maxDelay: 30)
+    static let pair = Rule(lockAfter: 10, maxDelay: 64)
+    static let address = Rule(lockAfter: 10, maxDelay: 64)
+    static let account = Rule(lockAfter: nil, maxDelay: 30)
     public static let lockDuration: TimeInterval = 15 * 60
 
     let database: PanelDatabase
@@ -35,10 +35,15 @@ public struct LoginThrottle: Sendable {
         return min(pow(2, Double(failures - 3)), rule.maxDelay)
     }
 
-    static func keys(email: String, address: String?) -> [(rule: Rule, key: String)] {
-        let email = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    static func keys(email: String, address: String?) -> [(rule: Rule, key: ThrottleKey)] {
+        let email = normalized(email)
         let address = address ?? "unknown"
-        return [(pair, "pair:\(email)|\(address)"), (Self.address, "address:\(address)"), (account, "account:\(email)")]
+        return [(pair, .pair(email: email, address: address)), (Self.address, .address(address)), (account, .account(email: email))]
+    }
+
+    /// An email as counted: the same account however it was typed.
+    static func normalized(_ email: String) -> String {
+        email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
     }
 
     /// Rows that slow nobody any more: a lock that has run out, or failures a quarter of an
@@ -73,7 +78,7 @@ public struct LoginThrottle: Sendable {
 
     /// Counts a failure under each key; returns the keys this failure locked.
     @discardableResult
-    public func recordFailure(email: String, address: String?, now: Date = Date()) async throws -> [String] {
+    public func recordFailure(email: String, address: String?, now: Date = Date()) async throws -> [ThrottleKey] {
         let keys = Self.keys(email: email, address: address)
         return try await database.write { db in
             try Self.sweep(now: now, in: db)
@@ -85,7 +90,7 @@ public struct LoginThrottle: Sendable {
     public func recordSuccess(email: String, address: String?) async throws {
         let keys = Self.keys(email: email, address: address).map(\.key)
         try await database.write { db in
-            for key in keys { try db.execute(sql: "DELETE FROM panel_login_throttle WHERE key = ?", arguments: [key]) }
+            for key in keys { try ThrottleEntry.filter(key.condition).deleteAll(db) }
         }
     }
 
@@ -95,8 +100,10 @@ public struct LoginThrottle: Sendable {
         let keys = Self.keys(email: email, address: address).map(\.key)
         try await database.write { db in
             for key in keys {
-                try db.execute(sql: "UPDATE panel_login_throttle SET failures = failures - 1 WHERE key = ? AND failures > 0 AND locked_until IS NULL",
-                               arguments: [key])
+                try db.execute(sql: """
+                    UPDATE panel_login_throttle SET failures = failures - 1
+                    WHERE kind = ? AND email = ? AND address = ? AND failures > 0 AND locked_until IS NULL
+                    """, arguments: [key.kind, key.email, key.address])
             }
         }
     }
@@ -108,10 +115,10 @@ public struct LoginThrottle: Sendable {
         try db.execute(sql: "DELETE FROM panel_login_throttle WHERE \(stale.sql)", arguments: stale.arguments)
     }
 
-    private static func wait(_ keys: [(rule: Rule, key: String)], now: Date, in db: Database) throws -> TimeInterval {
+    private static func wait(_ keys: [(rule: Rule, key: ThrottleKey)], now: Date, in db: Database) throws -> TimeInterval {
         var wait: TimeInterval = 0
         for entry in keys {
-            guard let row = try ThrottleEntry.fetchOne(db, key: entry.key), let last = SQLiteTime.date(row.lastFailureAt) else { continue }
+            guard let row = try ThrottleEntry.find(entry.key, in: db), let last = SQLiteTime.date(row.lastFailureAt) else { continue }
             if let lockedUntil = row.lockedUntil.flatMap(SQLiteTime.date) {
                 if lockedUntil > now { wait = max(wait, lockedUntil.timeIntervalSince(now)) }
             } else {
@@ -122,21 +129,25 @@ public struct LoginThrottle: Sendable {
         return wait.rounded(.up)
     }
 
-    private static func count(_ keys: [(rule: Rule, key: String)], now: Date, in db: Database) throws -> [String] {
+    private static func count(_ keys: [(rule: Rule, key: ThrottleKey)], now: Date, in db: Database) throws -> [ThrottleKey] {
         let stamp = SQLiteTime.string(now)
         let lockUntil = SQLiteTime.string(now.addingTimeInterval(lockDuration))
-        var locked: [String] = []
+        var locked: [ThrottleKey] = []
         for entry in keys {
+            let key = entry.key
             try db.execute(
                 sql: """
-                INSERT INTO panel_login_throttle (key, failures, last_failure_at) VALUES (?, 1, ?)
-                ON CONFLICT (key) DO UPDATE SET failures = failures + 1, last_failure_at = excluded.last_failure_at
+                INSERT INTO panel_login_throttle (kind, email, address, failures, last_failure_at) VALUES (?, ?, ?, 1, ?)
+                ON CONFLICT (kind, email, address) DO UPDATE SET failures = failures + 1, last_failure_at = excluded.last_failure_at
                 """,
-                arguments: [entry.key, stamp])
+                arguments: [key.kind, key.email, key.address, stamp])
             if let lockAfter = entry.rule.lockAfter {
                 try db.execute(
-                    sql: "UPDATE panel_login_throttle SET locked_until = ? WHERE key = ? AND failures >= ? AND locked_until IS NULL",
-                    arguments: [lockUntil, entry.key, lockAfter])
+                    sql: """
+                    UPDATE panel_login_throttle SET locked_until = ?
+                    WHERE kind = ? AND email = ? AND address = ? AND failures >= ? AND locked_until IS NULL
+                    """,
+                    arguments: [lockUntil, key.kind, key.email, key.address, lockAfter])
                 if db.changesCount > 0 { locked.append(entry.key) }
             }
         }
@@ -154,13 +165,13 @@ public struct LoginThrottle: Sendable {
 
     /// An admin lifts a lock or a delay early, with its audit row; returns whether there was one.
     @discardableResult
-    public func clear(key: String, by actor: AuditActor, now: Date = Date()) async throws -> Bool {
+    public func clear(key: ThrottleKey, by actor: AuditActor, now: Date = Date()) async throws -> Bool {
         try await unlock(.key(key), by: actor, now: now).count == 1
     }
 
     /// Which counts an unlock lifts.
     public enum Unlock: Sendable, Equatable {
-        case key(String)
+        case key(ThrottleKey)
         /// The account's counts, from every address.
         case email(String)
         /// The address's counts, for every account.
@@ -170,29 +181,22 @@ public struct LoginThrottle: Sendable {
 
     /// Lifts the chosen locks and delays, each with its audit row, in one transaction: the
     /// admin page and `admin-panel admin unlock` alike. Returns the keys lifted.
-    public func unlock(_ which: Unlock, by actor: AuditActor, now: Date = Date()) async throws -> [String] {
-        try await database.write { db in
-            let keys: [String]
-            switch which {
-            case .key(let key):
-                keys = try String.fetchAll(db, sql: "SELECT key FROM panel_login_throttle WHERE key = ?", arguments: [key])
+    public func unlock(_ which: Unlock, by actor: AuditActor, now: Date = Date()) async throws -> [ThrottleKey] {
+        typealias Columns = ThrottleEntry.Columns
+        return try await database.write { db in
+            let matching: SQLExpression? = switch which {
+            case .key(let key): key.condition
             case .email(let email):
-                let email = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-                keys = try String.fetchAll(db, sql: """
-                    SELECT key FROM panel_login_throttle WHERE key = ? OR substr(key, 1, length(?)) = ?
-                    """, arguments: ["account:\(email)", "pair:\(email)|", "pair:\(email)|"])
+                Columns.email == Self.normalized(email) && [ThrottleKey.Kind.pair, .account].contains(Columns.kind)
             case .address(let address):
-                let suffix = "|\(address)"
-                keys = try String.fetchAll(db, sql: """
-                    SELECT key FROM panel_login_throttle
-                    WHERE key = ? OR (substr(key, 1, 5) = 'pair:' AND substr(key, -length(?)) = ?)
-                    """, arguments: ["address:\(address)", suffix, suffix])
-            case .all:
-                keys = try String.fetchAll(db, sql: "SELECT key FROM panel_login_throttle ORDER BY key")
+                Columns.address == address && [ThrottleKey.Kind.pair, .address].contains(Columns.kind)
+            case .all: nil
             }
+            let request = matching.map { ThrottleEntry.filter($0) } ?? ThrottleEntry.all()
+            let keys = try request.order(Columns.kind, Columns.email, Columns.address).fetchAll(db).map(\.key)
             for key in keys {
-                try db.execute(sql: "DELETE FROM panel_login_throttle WHERE key = ?", arguments: [key])
-                try AuditLog.insert(actor.entry(.signInUnlocked, target: String(key.prefix(700)), detail: nil), now: now, in: db)
+                try ThrottleEntry.filter(key.condition).deleteAll(db)
+                try AuditLog.insert(actor.entry(.signInUnlocked, target: String(key.description.prefix(700)), detail: nil), now: now, in: db)
             }
             return keys
         }
@@ -203,7 +207,7 @@ public struct LoginThrottle: Sendable {
 public enum ThrottleDecision: Sendable, Equatable {
     /// Go ahead: the attempt is counted as a failure until it succeeds. `locks` are the keys
     /// that counting it locked, for the audit log if it fails.
-    case proceed(locks: [String])
+    case proceed(locks: [ThrottleKey])
     case wait(seconds: Int)
 
     /// Seconds to wait; 0 when the attempt may go ahead.

@@ -169,7 +169,7 @@ public struct SignInService: Sendable {
         return decision
     }
 
-    private func auditFailure(_ action: AuditAction, email: String, target: String?, locks: [String], clientAddress: String?,
+    private func auditFailure(_ action: AuditAction, email: String, target: String?, locks: [ThrottleKey], clientAddress: String?,
                               now: Date) async throws {
         try await audit.append(AuditEntry(actor: nil, actorEmail: email, clientAddress: clientAddress, action: action, target: target),
                                now: now)
@@ -177,10 +177,10 @@ public struct SignInService: Sendable {
     }
 
     /// The locks that a failed attempt's count set.
-    private func auditLocks(_ locks: [String], email: String, clientAddress: String?, now: Date) async throws {
+    private func auditLocks(_ locks: [ThrottleKey], email: String, clientAddress: String?, now: Date) async throws {
         for key in locks {
             try await audit.append(AuditEntry(actor: nil, actorEmail: email, clientAddress: clientAddress,
-                                              action: .signInLocked, target: key,
+                                              action: .signInLocked, target: key.description,
                                               detail: "\(Int(LoginThrottle.lockDuration / 60)) minutes"), now: now)
         }
     }

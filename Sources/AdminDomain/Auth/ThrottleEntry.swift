@@ -1,32 +1,42 @@
 import GRDB
 
-/// One throttle count as the admin page lists it. `key` is "pair:email|address",
-/// "address:…" or "account:…", as typed by whoever tried.
+/// One throttle count as the admin page lists it: its kind, the email typed ('' for an
+/// address's count) and the client address ('' for an account's count), each a column.
 public struct ThrottleEntry: Codable, Sendable, Equatable, FetchableRecord, TableRecord {
     public static let databaseTableName = "panel_login_throttle"
 
-    public let key: String
+    public let kind: ThrottleKey.Kind
+    public let email: String
+    public let address: String
     public let failures: Int
     public let lastFailureAt: String
     public let lockedUntil: String?
 
+    public init(key: ThrottleKey, failures: Int, lastFailureAt: String, lockedUntil: String?) {
+        kind = key.kind
+        email = key.email
+        address = key.address
+        self.failures = failures
+        self.lastFailureAt = lastFailureAt
+        self.lockedUntil = lockedUntil
+    }
+
     /// The columns are the coding keys: each named once, in Swift and in SQL.
     public enum CodingKeys: String, CodingKey, ColumnExpression {
-        case key, failures, lastFailureAt = "last_failure_at", lockedUntil = "locked_until"
+        case kind, email, address, failures, lastFailureAt = "last_failure_at", lockedUntil = "locked_until"
     }
 
     public typealias Columns = CodingKeys
 
+    /// The row's key, as stored.
+    public var key: ThrottleKey { ThrottleKey(kind, email, address) }
+
     /// The key in words: which email, from which address.
     public var who: String {
-        let (kind, rest) = (key.prefix { $0 != ":" }, key.drop { $0 != ":" }.dropFirst())
         switch kind {
-        case "pair":
-            let email = rest.prefix { $0 != "|" }
-            return "\(email) from \(rest.drop { $0 != "|" }.dropFirst())"
-        case "address": return "any account from \(rest)"
-        case "account": return "\(rest) from any address"
-        default: return key
+        case .pair: "\(email) from \(address)"
+        case .address: "any account from \(address)"
+        case .account: "\(email) from any address"
         }
     }
 }
@@ -38,5 +48,9 @@ extension ThrottleEntry {
             .filter(Columns.lockedUntil > now || (Columns.lockedUntil == nil && Columns.lastFailureAt > staleBefore))
             .order(Columns.lockedUntil == nil, Columns.lastFailureAt.desc)
             .limit(500)
+    }
+
+    static func find(_ key: ThrottleKey, in db: Database) throws -> ThrottleEntry? {
+        try ThrottleEntry.filter(key.condition).fetchOne(db)
     }
 }

@@ -242,6 +242,45 @@ enum PanelMigrations {
         (14, """
         CREATE INDEX panel_audit_log_test_sends ON panel_audit_log(target, action, at);
         """),
+        // The sign-in throttle's keys were text built from what was typed ("pair:" email "|"
+        // address), so an email such as `victim@corp.test|10.0.0.2` + NUL named another
+        // person's pair and locked it. Each part is now a column of its own: what kind of
+        // count, the email ('' for an address's count) and the client address ('' for an
+        // account's count). Counts in force are carried over, split at the last '|' (an
+        // address never holds one). The audit log is listed by time, not by id (rows
+        // written in batches carry their events' earlier times), so its filter indexes end
+        // in (at, id), the keyset the pages walk.
+        (15, """
+        ALTER TABLE panel_login_throttle RENAME TO panel_login_throttle_by_text;
+        CREATE TABLE panel_login_throttle (
+          kind             TEXT NOT NULL CHECK (kind IN ('pair', 'address', 'account')),
+          email            TEXT NOT NULL,
+          address          TEXT NOT NULL,
+          failures         INTEGER NOT NULL,
+          last_failure_at  TEXT NOT NULL,
+          locked_until     TEXT,
+          PRIMARY KEY (kind, email, address)
+        );
+        INSERT OR REPLACE INTO panel_login_throttle (kind, email, address, failures, last_failure_at, locked_until)
+          SELECT 'address', '', substr(key, 9), failures, last_failure_at, locked_until
+          FROM panel_login_throttle_by_text WHERE substr(key, 1, 8) = 'address:';
+        INSERT OR REPLACE INTO panel_login_throttle (kind, email, address, failures, last_failure_at, locked_until)
+          SELECT 'account', substr(key, 9), '', failures, last_failure_at, locked_until
+          FROM panel_login_throttle_by_text WHERE substr(key, 1, 8) = 'account:';
+        INSERT OR REPLACE INTO panel_login_throttle (kind, email, address, failures, last_failure_at, locked_until)
+          SELECT 'pair', substr(head, 1, length(head) - 1), substr(rest, length(head) + 1), failures, last_failure_at, locked_until
+          FROM (SELECT substr(key, 6) AS rest, rtrim(substr(key, 6), replace(substr(key, 6), '|', '')) AS head,
+                       failures, last_failure_at, locked_until
+                FROM panel_login_throttle_by_text WHERE substr(key, 1, 5) = 'pair:')
+          WHERE head <> '';
+        DROP TABLE panel_login_throttle_by_text;
+        DROP INDEX panel_audit_log_actor;
+        DROP INDEX panel_audit_log_action;
+        DROP INDEX panel_audit_log_target;
+        CREATE INDEX panel_audit_log_actor ON panel_audit_log(actor_email COLLATE NOCASE, at, id);
+        CREATE INDEX panel_audit_log_action ON panel_audit_log(action, at, id);
+        CREATE INDEX panel_audit_log_target ON panel_audit_log(target, at, id);
+        """),
     ]
 
     /// Steps that SQL alone cannot say, run after the SQL of their version.

@@ -23,12 +23,13 @@ public struct AccountSecurity: Sendable {
         twoFactor = TwoFactorStore(database: database)
     }
 
-    /// A new password against the policy; every other session ends and this one continues
-    /// under the token returned.
+    /// A new password against the policy, and not the one-time password it replaces; every
+    /// other session ends and this one continues under the token returned.
     public func changePassword(_ identity: StaffIdentity, to password: String, session token: String,
                                from address: String?) async throws -> String {
         let audit = AuditDraft(actor: .staff(identity, from: address), action: .passwordChanged, detail: nil)
-        return try await admins.setPassword(.id(identity.adminID), to: password, oneTime: false, now: Date()) { admin, db in
+        return try await admins.setPassword(.id(identity.adminID), to: password, oneTime: false, now: Date(),
+                                            replacingOneTime: true) { admin, db in
             _ = try SessionStore.deleteAll(adminID: admin.id, keepToken: token, in: db)
             try audit.insert(target: admin, in: db)
             return try SessionStore.rotate(token: token, in: db)

@@ -28,12 +28,16 @@ public func buildApplication(services: PanelServices, configuration: PanelConfig
     if let metrics, let port = configuration.metricsPort {
         jobs.append(PanelMetrics.server(registry: metrics, port: port, logger: logger))
     }
-    let limits = ConnectionLimits(maxConnections: configuration.maxConnections, headTimeout: .nanoseconds(configuration.headTimeout.nanoseconds),
+    let limits = ConnectionLimits(maxConnections: configuration.maxConnections,
+                                  maxConnectionsPerAddress: configuration.maxConnectionsPerAddress,
+                                  headTimeout: .nanoseconds(configuration.headTimeout.nanoseconds),
                                   bodyTimeout: .nanoseconds(configuration.bodyTimeout.nanoseconds), logger: logger)
     return Application(
         responder: HeadAsGetResponder(next: buildRouter(services: services, publicDirectory: configuration.publicDirectory).buildResponder()),
-        // Every connection counted against the cap and closed when slow or idle past its limits.
-        server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionGuardHandler(limits: limits)])),
+        // Every connection counted against the caps and closed when slow or idle past its
+        // limits; every response it carries has the security headers, router's or not.
+        server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionGuardHandler(limits: limits),
+                                                                        SecurityHeadersHandler(tls: configuration.secureCookies)])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
         services: jobs,
         onServerRunning: { [logger] channel in

@@ -56,6 +56,9 @@ public struct PanelConfiguration: Sendable {
     public var trustedProxies: TrustedProxies = .none
     /// Connections open at once (`--max-connections`); more are closed at once, with a log line.
     public var maxConnections = 4_000
+    /// Connections open at once from one TCP peer address (`--max-connections-per-address`);
+    /// more from it are closed at once, with a log line. Behind a proxy, the proxy is one address.
+    public var maxConnectionsPerAddress = 256
     /// Time to send a request's head, counted from the connection's start or the previous
     /// answer's end, so also the idle and keep-alive limit (`--request-timeout`).
     public var headTimeout: Duration = .seconds(30)

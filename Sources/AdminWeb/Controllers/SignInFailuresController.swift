@@ -5,8 +5,14 @@ import Hummingbird
 struct SignInFailuresController {
     let failures: SignInFailuresModel.Source
 
+    /// The count's three parts, as the page's form names them: never one text to split.
     struct ClearForm: Decodable {
-        var key: String?
+        var kind, email, address: String?
+
+        var key: ThrottleKey? {
+            guard let kind = kind.flatMap(ThrottleKey.Kind.init(rawValue:)) else { return nil }
+            return ThrottleKey(kind: kind, email: String((email ?? "").prefix(700)), address: String((address ?? "").prefix(100)))
+        }
     }
 
     func addRoutes(to routes: StaffRoutes) {
@@ -21,8 +27,8 @@ struct SignInFailuresController {
     }
 
     @Sendable func clear(request: Request, context: StaffRequestContext) async throws -> Response {
-        let key = String(((try? await request.decode(as: ClearForm.self, context: context))?.key ?? "").prefix(700))
-        guard !key.isEmpty, try await failures.throttle.clear(key: key, by: .staff(context.identity, from: context.clientAddress)) else {
+        guard let key = (try? await request.decode(as: ClearForm.self, context: context))?.key,
+              try await failures.throttle.clear(key: key, by: .staff(context.identity, from: context.clientAddress)) else {
             // Already gone (it ran out, or another admin cleared it): the list shows what is left.
             return .redirect(to: SiteURL.signInFailures().href, type: .normal)
         }

@@ -24,7 +24,10 @@ public enum PanelMetrics {
         metricsLogger[metadataKey: "server"] = "metrics"
         let logger = metricsLogger
         return Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: nil),
+            router: router,
+            // Its answers carry the panel's security headers too: every response it writes does.
+            server: .http1(configuration: .init(additionalChannelHandlers: [SecurityHeadersHandler(tls: false)])),
+            configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: nil),
             onServerRunning: { channel in
                 logger.info("metrics listening on 127.0.0.1:\(channel.localAddress?.port ?? port)")
             },

@@ -21,6 +21,6 @@ struct SignInFailuresModel: PageModel {
             recent += try await source.audit.page(AuditQuery(action: action), limit: 30)
         }
         return SignInFailuresModel(entries: try await source.throttle.current(),
-                                   recent: Array(recent.sorted { $0.id > $1.id }.prefix(30)), cleared: cleared)
+                                   recent: Array(recent.sorted(by: AuditRow.newerFirst).prefix(30)), cleared: cleared)
     }
 }

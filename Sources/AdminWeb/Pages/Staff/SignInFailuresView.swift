@@ -24,7 +24,9 @@ struct SignInFailuresView: HTMLComponent {
                             TableCell {
                                 form(.method(.post), .action(SiteURL.clearSignInFailure.href), .class("inline")) {
                                     CSRFField(token: viewer.csrfToken)
-                                    input(.type("hidden"), .name("key"), .value(entry.key))
+                                    input(.type("hidden"), .name("kind"), .value(entry.kind.rawValue))
+                                    input(.type("hidden"), .name("email"), .value(entry.email))
+                                    input(.type("hidden"), .name("address"), .value(entry.address))
                                     button(.type("submit")) { entry.lockedUntil == nil ? "Clear" : "Unlock" }
                                 }
                             },
