@@ -185,9 +185,9 @@ public struct TestUsers: Sendable {
         guard let row = try Row.fetchOne(db, sql: """
             SELECT u.timezone, s.quiet_start, s.quiet_end FROM users u LEFT JOIN notification_settings s ON s.user_id = u.id WHERE u.id = ?
             """, arguments: [userID]),
-            let quiet = QuietHours(start: row[1], end: row[2]).quietPeriod
+            let quiet = QuietHours(start: row["quiet_start"], end: row["quiet_end"]).quietPeriod
         else { return nil }
-        let named = String.fromDatabaseValue(row[0]) ?? ""
+        let named = String.fromDatabaseValue(row["timezone"]) ?? ""
         let zone = UserCalendar.zone(named: named) ?? TimeZone(identifier: defaultZone) ?? TimeZone(secondsFromGMT: 0)!
         let end = SendTime.outsideQuietHours(now, start: quiet.start, end: quiet.end, in: zone)
         guard end > now else { return nil }
