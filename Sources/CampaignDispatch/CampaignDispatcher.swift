@@ -108,7 +108,7 @@ public struct CampaignDispatcher: Service {
                     let limit = batchSize - inFlight, outbox = self.outbox
                     let sending = try await Task { try await outbox.sendingCampaigns() }.value
                     let allowance = throttle.allowance(for: sending, at: clock.now)
-                    let (claimed, touched) = try await Task { try await outbox.claimBatch(limit: limit, allowance: allowance) }.value
+                    let (claimed, touched, _) = try await Task { try await outbox.claimBatch(limit: limit, allowance: allowance) }.value
                     changes.publish(touched)
                     movedRows = claimed.isEmpty && !touched.isEmpty
                     throttle.spend(claimed)

@@ -99,9 +99,10 @@ public struct DeliveryOutbox: Sendable {
 
     /// A claim, and every campaign whose rows it moved: those it claimed from, and those
     /// whose rows it settled unsent (capped, excluded, no token), which may have finished
-    /// with it, or put off to the end of quiet hours.
+    /// with it, or put off to the end of quiet hours; and how long its write transaction
+    /// held the database's one write lock (for the benchmark).
     public func claimBatch(limit: Int, allowance: [Int64: Int]? = nil, now: Date = Date()) async throws
-        -> (deliveries: [ClaimedDelivery], campaigns: Set<Int64>) {
+        -> (deliveries: [ClaimedDelivery], campaigns: Set<Int64>, lockHeld: Duration) {
         let at = SQLiteTime.string(now)
         let due = try await database.read { db in
             try Int64.fetchAll(db, sql: """
@@ -115,16 +116,18 @@ public struct DeliveryOutbox: Sendable {
             let allowed = allowance.map { $0[id] ?? 0 } ?? Int.max
             return allowed > 0 ? (id, allowed) : nil
         }
-        guard !wanted.isEmpty else { return ([], []) }
+        guard !wanted.isEmpty else { return ([], [], .zero) }
         let capSince = SQLiteTime.string(now.addingTimeInterval(-audience.capWindow)), cap = audience.frequencyCap
         let rules = audience.classification(now: now, withCap: false).sql, defaultZone = defaultTimeZone
-        return try await database.write { db in
-            // Campaign by campaign on (campaign_id, due_at): rows of a paused campaign are
-            // never walked past, however many wait. Each row's user, settings and device are
-            // read by their keys and classified by the same rules as the preview and the
-            // freeze (a device that changed hands counts as gone); `quiet_until` is now, or
-            // the end of the user's quiet hours when now is inside them.
-            let candidates = try db.cachedStatement(sql: """
+        // Campaign by campaign on (campaign_id, due_at): rows of a paused campaign are never
+        // walked past, however many wait. Each row's user, settings and device are read by
+        // their keys and classified by the same rules as the preview and the freeze (a device
+        // that changed hands counts as gone); `quiet_until` is now, or the end of the user's
+        // quiet hours when now is inside them. Read before the write transaction, milliseconds
+        // before the request goes out, so that the backend never waits on these joins; the
+        // write then moves only rows still waiting, and checks the cap inside the lock.
+        let candidates = try await database.read { db in
+            let statement = try db.cachedStatement(sql: """
                 SELECT q.id, q.campaign_id, q.device_id, q.user_id, q.attempts, q.variant, d.platform, d.push_provider, d.push_token,
                        CASE WHEN d.id IS NOT NULL AND d.user_id IS NOT q.user_id THEN '\(Exclusion.noDevice.rawValue)' ELSE (\(rules)) END AS rule,
                        panel_due_at(:at, u.timezone, s.quiet_start, s.quiet_end, NULL, :defaultZone) AS quiet_until
@@ -135,83 +138,86 @@ public struct DeliveryOutbox: Sendable {
                 WHERE q.campaign_id = :campaign AND q.state IN (\(DeliveryState.sql(DeliveryState.waiting))) AND q.due_at <= :at
                 ORDER BY q.due_at LIMIT :limit
                 """)
+            return try wanted.map { campaign, allowed in
+                (campaign, try Row.fetchAll(statement, arguments: ["campaign": campaign, "at": at, "limit": min(limit, allowed), "defaultZone": defaultZone])
+                    .map(ClaimCandidate.init))
+            }
+        }
+        return try await database.write { db in
+            let began = ContinuousClock.now
             let capCount = try db.cachedStatement(sql: """
                 SELECT COUNT(DISTINCT campaign_id) FROM panel_deliveries INDEXED BY panel_deliveries_cap
                 WHERE user_id = ? AND updated_at >= ? AND state IN (\(DeliveryState.sql(DeliveryState.wentOut))) AND campaign_id <> ?
                 """)
+            // Only a row still waiting moves: one cancelled, claimed or settled since the read stays as it is.
             let move = try db.cachedStatement(sql: """
-                UPDATE panel_deliveries SET state = ?, attempts = attempts + ?, detail = COALESCE(?, detail), updated_at = ? WHERE id = ?
+                UPDATE panel_deliveries SET state = ?, attempts = attempts + ?, detail = COALESCE(?, detail), updated_at = ?
+                WHERE id = ? AND state IN (\(DeliveryState.sql(DeliveryState.waiting)))
                 """)
-            let putOff = try db.cachedStatement(sql: "UPDATE panel_deliveries SET due_at = ?, detail = ?, updated_at = ? WHERE id = ?")
-            // Read by name: a look-up among a dozen columns, nothing beside the claim's writes.
-            let delivery = PanelDelivery.Columns.self, message = CampaignRecord.Columns.self
-            var rows: [Row] = []
+            let putOff = try db.cachedStatement(sql: """
+                UPDATE panel_deliveries SET due_at = ?, detail = ?, updated_at = ? WHERE id = ? AND state IN (\(DeliveryState.sql(DeliveryState.waiting)))
+                """)
+            let message = CampaignRecord.Columns.self
+            var rows: [ClaimCandidate] = []
             var settledUnsent: Set<Int64> = [], putOffCampaigns: Set<Int64> = []
-            for (campaign, allowed) in wanted where rows.count < limit {
+            for (campaign, found) in candidates where rows.count < limit {
                 guard try Stored<CampaignStatus>.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [campaign])?.known == .sending
                 else { continue }
-                let arguments: StatementArguments = ["campaign": campaign, "at": at, "limit": min(limit - rows.count, allowed), "defaultZone": defaultZone]
-                for row in try Row.fetchAll(candidates, arguments: arguments) {
-                    let rule: String = row["rule"]
-                    if rule != "reachable" {
-                        let reason = Exclusion(rawValue: rule)?.label ?? rule
-                        try move.execute(arguments: [DeliveryState.excluded, 0, "no longer in the audience when due: \(reason)", at, row[delivery.id]])
-                        settledUnsent.insert(campaign)
+                for row in found where rows.count < limit {
+                    if row.rule != "reachable" {
+                        let reason = Exclusion(rawValue: row.rule)?.label ?? row.rule
+                        try move.execute(arguments: [DeliveryState.excluded, 0, "no longer in the audience when due: \(reason)", at, row.id])
+                        if db.changesCount > 0 { settledUnsent.insert(campaign) }
                         continue
                     }
-                    if let quietUntil: String = row["quiet_until"], quietUntil > at {
-                        try putOff.execute(arguments: [quietUntil, "put off to the end of the user's quiet hours", at, row[delivery.id]])
-                        putOffCampaigns.insert(campaign)
+                    if let quietUntil = row.quietUntil, quietUntil > at {
+                        try putOff.execute(arguments: [quietUntil, "put off to the end of the user's quiet hours", at, row.id])
+                        if db.changesCount > 0 { putOffCampaigns.insert(campaign) }
                         continue
                     }
                     // One at a time, so that a user's row in one campaign sees the row of
                     // another campaign this same claim already took.
-                    let others = try Int.fetchOne(capCount, arguments: [row[delivery.userID], capSince, campaign]) ?? 0
+                    let others = try Int.fetchOne(capCount, arguments: [row.userID, capSince, campaign]) ?? 0
                     if others >= cap {
-                        try move.execute(arguments: [DeliveryState.capped, 0, "frequency cap: \(others) campaign pushes in the window", at, row[delivery.id]])
-                        settledUnsent.insert(campaign)
+                        try move.execute(arguments: [DeliveryState.capped, 0, "frequency cap: \(others) campaign pushes in the window", at, row.id])
+                        if db.changesCount > 0 { settledUnsent.insert(campaign) }
                     } else {
-                        try move.execute(arguments: [DeliveryState.sending, 1, nil, at, row[delivery.id]])
-                        rows.append(row)
+                        try move.execute(arguments: [DeliveryState.sending, 1, nil, at, row.id])
+                        if db.changesCount > 0 { rows.append(row) }
                     }
                 }
             }
             var claimed: [ClaimedDelivery] = []
             var content: [String: Row] = [:]
             for row in rows {
-                let campaignID: Int64 = row[delivery.campaignID]
-                let deviceID: Int64 = row[delivery.deviceID]
                 // A delivery without a variant is the campaign's own message (launched before variants).
-                let variant = (row[delivery.variant] as String?).flatMap(MessageVariant.init(rawValue:)) ?? .a
-                let key = "\(campaignID)/\(variant.rawValue)"
+                let variant = row.variant.flatMap(MessageVariant.init(rawValue:)) ?? .a
+                let key = "\(row.campaignID)/\(variant.rawValue)"
                 if content[key] == nil {
                     content[key] = try Row.fetchOne(db, sql: variant == .a
                         ? "SELECT title, body, deep_link, ttl_seconds, template FROM panel_campaigns WHERE id = ?"
                         : """
                           SELECT v.title, v.body, c.deep_link, c.ttl_seconds, v.template FROM panel_campaigns c
                           JOIN panel_campaign_variants v ON v.campaign_id = c.id AND v.variant = ? WHERE c.id = ?
-                          """, arguments: variant == .a ? [campaignID] : [variant, campaignID])
+                          """, arguments: variant == .a ? [row.campaignID] : [variant, row.campaignID])
                 }
-                // The device as the rules just read it, in this same transaction.
-                let device = row
-                guard let campaign = content[key],
-                      let token: String = try device.decode(forColumn: "push_token"), !token.isEmpty
+                // The device as the rules read it, just before this transaction.
+                guard let campaign = content[key], let token = row.token, !token.isEmpty, let platform = row.platform, let provider = row.provider
                 else {
                     try db.execute(sql: "UPDATE panel_deliveries SET state = ?, detail = 'the device has no push token any more', updated_at = ? WHERE id = ?",
-                                   arguments: [DeliveryState.failed, at, row[delivery.id]])
-                    settledUnsent.insert(campaignID)
+                                   arguments: [DeliveryState.failed, at, row.id])
+                    settledUnsent.insert(row.campaignID)
                     continue
                 }
                 claimed.append(ClaimedDelivery(
-                    rowID: row[delivery.id], campaignID: campaignID, deviceID: deviceID, userID: row[delivery.userID],
-                    attempt: row[delivery.attempts], token: token,
-                    platform: try device.decode(forColumn: "platform"), provider: try device.decode(forColumn: "push_provider"),
+                    rowID: row.id, campaignID: row.campaignID, deviceID: row.deviceID, userID: row.userID, attempt: row.attempts, token: token,
+                    platform: platform, provider: provider,
                     title: campaign[message.title], body: campaign[message.body], deepLink: campaign[message.deepLink], timeToLive: campaign[message.ttlSeconds], template: campaign[message.template],
                     variant: variant))
             }
             // The last of a campaign may have settled here, unsent.
             for campaign in settledUnsent { try CampaignTransition.finishIfSettled(campaign, now: now, in: db) }
-            return (claimed, settledUnsent.union(putOffCampaigns).union(claimed.map(\.campaignID)))
+            return (claimed, settledUnsent.union(putOffCampaigns).union(claimed.map(\.campaignID)), ContinuousClock.now - began)
         }
     }
 
@@ -274,5 +280,34 @@ public struct DeliveryOutbox: Sendable {
             }
             return counts
         }
+    }
+}
+
+/// A due delivery as the claim's read found it: its row, its device, the first rule of the
+/// audience that no longer holds ('reachable' when all do) and the end of its user's quiet
+/// hours (now when outside them).
+struct ClaimCandidate: Sendable {
+    let id, campaignID, deviceID, userID: Int64
+    let attempts: Int
+    let variant, token: String?
+    let platform: Stored<Platform>?
+    let provider: Stored<PushProvider>?
+    let rule: String
+    let quietUntil: String?
+
+    /// Read by name: a look-up among a dozen columns, nothing beside the claim's writes.
+    init(_ row: Row) throws {
+        let delivery = PanelDelivery.Columns.self
+        id = row[delivery.id]
+        campaignID = row[delivery.campaignID]
+        deviceID = row[delivery.deviceID]
+        userID = row[delivery.userID]
+        attempts = row[delivery.attempts]
+        variant = row[delivery.variant]
+        token = try row.decode(String?.self, forColumn: "push_token")
+        platform = try row.decode(Stored<Platform>?.self, forColumn: "platform")
+        provider = try row.decode(Stored<PushProvider>?.self, forColumn: "push_provider")
+        rule = row["rule"]
+        quietUntil = row["quiet_until"]
     }
 }
