@@ -178,4 +178,38 @@ import TestSupport
         }
         #expect(try await campaignCount(panel) == 1)
     }
+
+    /// From the tryout: a test send refused on a stale token came back with the first test
+    /// user and variant A chosen, so sending again went to someone else with another text.
+    @Test func aTestSendWithAStaleTokenComesBackWithItsUserAndVariant() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.addStaff(Self.marketing, role: .marketing)
+        let experiment = CampaignExperiment(variants: [VariantMessage(variant: .b, title: "B", body: "b")])
+        let id = try await panel.services.campaigns.create(CampaignDraft(title: "t", body: "b", experiment: experiment), by: .commandLine)
+        let users = try await panel.services.database.write { db in
+            let users = try Int64.fetchAll(db, sql: "SELECT id FROM users ORDER BY id LIMIT 2")
+            for user in users {
+                try db.execute(sql: "INSERT INTO panel_test_users (user_id, added_at) VALUES (?, '2026-01-01 00:00:00')", arguments: [user])
+            }
+            return users
+        }
+        try #require(users.count == 2)
+        @Sendable func chosen(_ text: String, _ value: String) -> Bool {
+            text.contains("<option selected value=\"\(value)\"") || text.contains("<option value=\"\(value)\" selected")
+        }
+        try await panel.test { client in
+            let old = try await panel.signIn(client, email: Self.marketing)
+            let oldToken = CSRFToken.forSession(String(old.drop { $0 != "=" }.dropFirst()))
+            let current = try await panel.signIn(client, email: Self.marketing)
+            _ = try await CampaignPages.waitForPreview(client, "/campaigns/\(id)", cookie: current)
+            let refused = try await post(client, "/campaigns/\(id)/test-send", [("user", String(users[1])), ("variant", "B"), ("_csrf", oldToken)],
+                                         cookie: current)
+            #expect(refused.status == .forbidden && refused.text.contains("was not sent"))
+            // The preview's own choosers show the first sample and variant A: only the test
+            // send's form can have chosen these.
+            #expect(chosen(refused.text, String(users[1])), "the test user as chosen")
+            #expect(chosen(refused.text, "B"), "the variant as chosen")
+        }
+    }
 }

@@ -39,10 +39,15 @@ extension CampaignsController {
         })
     }
 
-    /// A test send refused on its way: the campaign's page, where its form is.
+    /// A test send refused on its way: the campaign's page, where its form is, with the test
+    /// user and variant chosen (a value the form does not offer falls back to its default
+    /// there, and is refused if sent).
     var testSendRule: FormRules.Rule {
-        FormRules.Rule(showAgain: { [self] _, refusal, context in
-            try await page(context, .init(id: try campaignID(context), problems: [refusal.sentence]), status: refusal.status).response()
+        FormRules.Rule(showAgain: { [self] form, refusal, context in
+            let input = CampaignPageModel.Input(id: try campaignID(context), problems: [refusal.sentence],
+                                                testedUser: form["user"].flatMap { Int64($0) },
+                                                testedVariant: form["variant"].flatMap { letter in MessageVariant.allCases.first { $0.letter == letter } })
+            return try await page(context, input, status: refusal.status).response()
         }, page: { postedTo in "/" + postedTo.split(separator: "/").dropLast().joined(separator: "/") })
     }
 }

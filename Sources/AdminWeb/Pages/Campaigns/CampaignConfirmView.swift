@@ -12,7 +12,8 @@ struct CampaignConfirmView: HTMLComponent {
         let preview = model.preview
         return PageLayout(pageTitle: "Confirm campaign #\(campaign.id)", viewer: viewer, activeSection: .campaigns) {
             section(.class("panel confirm")) {
-                h1 { "Send campaign #\(campaign.id) to \(devices) devices?" }
+                // Nothing reachable: no question to ask, only why.
+                h1 { model.preview.counts.reachableDevices == 0 ? "Campaign #\(campaign.id) cannot be sent now" : "Send campaign #\(campaign.id) to \(devices) devices?" }
                 if let problem = model.problem { p(.class("notice error"), .role("alert")) { problem } }
                 if let notice = model.notice { p(.class("notice"), .role("status"), .id("confirm-recounted")) { notice } }
                 p {
@@ -46,7 +47,9 @@ struct CampaignConfirmView: HTMLComponent {
                 }
                 if model.preview.counts.reachableDevices == 0 {
                     p(.class("notice error"), .role("alert")) {
-                        "No device in this audience can get a campaign push now: nothing would be sent. Edit the draft's audience, or wait until its people are reachable."
+                        model.preview.missingProviders == nil
+                            ? "No device in this audience can get a campaign push now: nothing would be sent. Edit the draft's audience, or wait until its people are reachable."
+                            : "No device in this audience can get a campaign push now: nothing would be sent. Start the panel with the missing provider's credentials (see operations), or edit the draft's audience."
                     }
                 } else if model.plannedTimeHasPassed() {
                     p(.class("notice error"), .role("alert")) {
