@@ -25,12 +25,15 @@ import TestSupport
         let pages = LoadPage.standardMix(fixture: fixture)
 
         let report = try await LoadDriver.run(baseURL: server.baseURL, cookie: fixture.cookie, pages: pages,
-                                              connections: 64, duration: .seconds(10), timeout: .seconds(5))
+                                              connections: 64, duration: .seconds(10), timeout: .seconds(10))
         print("load, \(pool.rawValue):\n\(report.table)")
 
-        // The driver's timeout is the bound: a request over 5 s is a failure. No speed is
-        // asserted here (benchmarks print speeds).
-        #expect(report.failures == 0, "every request answered 200 within 5 s")
+        // The driver's timeout is the bound: a request over 10 s is a failure, which a
+        // blocked cooperative thread gives (every request waits behind it). Not 5 s: under the
+        // whole suite on two cores the dashboard's first look once took 5.2 s with one thread
+        // while every other page answered (p99 under 4.6 s). No speed is asserted here
+        // (benchmarks print speeds).
+        #expect(report.failures == 0, "every request answered 200 within 10 s")
         for page in report.pages {
             #expect(page.answered > 0, "\(page.name) was answered")
         }
