@@ -65,6 +65,10 @@ func backgroundJobs(services: PanelServices, configuration: PanelConfiguration, 
                     health: services.health, logger: logger) {
             await dashboard.refresh()
         },
+        PeriodicJob(name: "reminder-health", every: configuration.reminderRefreshInterval, health: services.health, logger: logger) {
+            [reminders = services.reminderHealth] in
+            try await reminders.refresh()
+        },
         PushClientsService(push: services.push),
         CampaignDispatcher(outbox: DeliveryOutbox(database: services.database, audience: services.campaigns.audience,
                                                    defaultTimeZone: services.campaigns.defaultTimeZone),

@@ -52,6 +52,12 @@ public struct PanelConfiguration: Sendable {
     public var impactRefreshInterval: Duration = .seconds(2)
     /// How long one live-counts event stream stays open before the browser reconnects.
     public var eventStreamLength: Duration = .seconds(60)
+    /// How often the reminder health figures re-read the reminders of the last 26 hours.
+    public var reminderRefreshInterval: Duration = .seconds(30)
+    /// How often they read the whole 30 days again (late opens of older reminders).
+    public var reminderFullCountInterval: TimeInterval = 3_600
+    /// The targets and thresholds of the reminder alerts.
+    public var reminderAlerts = ReminderAlertOptions()
     /// Proxies whose `Forwarded` / `X-Forwarded-For` name the client (`--trusted-proxy`).
     public var trustedProxies: TrustedProxies = .none
     /// Connections open at once (`--max-connections`); more are closed at once, with a log line.

@@ -16,6 +16,8 @@ public struct PanelServices: Sendable {
     /// The dashboard's snapshot and its refreshes.
     public let dashboard: DashboardRefresher
     public let twoFactorPolicy: TwoFactorPolicy
+    /// The reminder health figures and alerts, kept up to date in the background.
+    public let reminderHealth: ReminderHealthMonitor
     let cookies: PanelCookies
     let trustedProxies: TrustedProxies
     let dashboardRefreshInterval: TimeInterval
@@ -60,6 +62,8 @@ public struct PanelServices: Sendable {
         twoFactorPolicy = configuration.twoFactorPolicy
         dashboard = DashboardRefresher(database: database, fullEvery: configuration.dashboardFullCountInterval)
         cookies = PanelCookies(secure: configuration.secureCookies)
+        reminderHealth = ReminderHealthMonitor(database: database, options: configuration.reminderAlerts,
+                                               fullEvery: configuration.reminderFullCountInterval)
         trustedProxies = configuration.trustedProxies
         dashboardRefreshInterval = configuration.dashboardRefreshInterval
         dashboardFullCountInterval = configuration.dashboardFullCountInterval

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Which alerts the last hour's figures raise, each with its sentence.
+struct ReminderAlertRules {
+    let options: ReminderAlertOptions
+
+    /// `since` is `now` where the rows do not say when the trouble began.
+    func alerts(hour: ReminderHealthReport?, lastSent: Int64?, newestAppData: Date?, now: Date) -> [ReminderAlert] {
+        var alerts: [ReminderAlert] = []
+        if let figures = hour?.figures {
+            let meant = figures.due - figures.cancelled
+            if meant > 0, figures.sent == 0 {
+                let since = lastSent.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+                let last = since.map { "the last was sent at \(SQLiteTime.string($0)) UTC" } ?? "none was sent in the last 30 days"
+                alerts.append(.init(kind: .nothingSent, sentence: "No reminder was sent in the last hour while \(meant.grouped) fell due; \(last).",
+                                    since: since.map { min($0, now) } ?? now))
+            }
+            if meant >= options.minimumDue, let share = figures.onTimeShare, share < options.onTimeTarget {
+                alerts.append(.init(kind: .onTimeBelowTarget, sentence: """
+                    Only \(Self.percent(share)) of the reminders due in the last hour were sent on time \
+                    (\(figures.sentOnTime.grouped) of \(meant.grouped)); the target is \(Self.percent(options.onTimeTarget)).
+                    """, since: now))
+            }
+            if figures.sent + figures.failed >= options.minimumDue, let rate = figures.successRate, rate < options.successTarget {
+                alerts.append(.init(kind: .successBelowTarget, sentence: """
+                    \(figures.failed.grouped) of the \((figures.sent + figures.failed).grouped) reminders tried in the last hour failed: \
+                    a success rate of \(Self.percent(rate)), under the target of \(Self.percent(options.successTarget)).
+                    """, since: now))
+            }
+            if figures.overdue > options.overdueThreshold {
+                alerts.append(.init(kind: .overdueAboveThreshold, sentence: """
+                    \(figures.overdue.grouped) reminders due in the last hour are still waiting more than 5 minutes after their time \
+                    (the threshold is \(options.overdueThreshold.grouped)).
+                    """, since: now))
+            }
+        }
+        let silence = newestAppData.map { now.timeIntervalSince($0) } ?? .infinity
+        if silence > options.appDataSilence {
+            let sentence = newestAppData.map { "No app data since \(SQLiteTime.string($0)) UTC: the app's backend may have stopped writing." }
+                ?? "The app's tables have no rows with a time the panel can read: the app's backend may not be writing."
+            alerts.append(.init(kind: .noAppData, sentence: sentence, since: newestAppData ?? now))
+        }
+        return alerts
+    }
+
+    static func percent(_ share: Double) -> String {
+        String(format: "%.1f%%", share * 100)
+    }
+}

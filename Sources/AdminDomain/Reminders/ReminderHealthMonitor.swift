@@ -1,0 +1,91 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// Keeps the reminder health snapshot: a full read of the last 30 days of reminders along the
+/// `reminders_scheduled` index at start and every `fullEvery`, and in between a re-read of only
+/// the last `recentWindow`, where rows still change in place (scheduled to sent, opened later).
+/// One refresh runs at a time; a failed one keeps the last good snapshot.
+public actor ReminderHealthMonitor {
+    public let options: ReminderAlertOptions
+    private let database: PanelDatabase
+    private let fullEvery: TimeInterval
+    private let now: @Sendable () -> Date
+    private let logger: Logger
+    private var store = ReminderStore()
+    private var lastFull: Date?
+    private var alertSince: [ReminderAlert.Kind: Date] = [:]
+    private var running: Task<Void, any Error>?
+    /// Read by every page (the banner) without a hop onto the actor.
+    private nonisolated let published = Mutex<ReminderHealthSnapshot?>(nil)
+
+    /// Re-read at each refresh: reminders due since then may still change.
+    public static let recentWindow: Int64 = 26 * 3_600
+
+    public init(database: PanelDatabase, options: ReminderAlertOptions = .init(), fullEvery: TimeInterval = 3_600,
+                logger: Logger = Logger(label: "reminder-health"), now: @escaping @Sendable () -> Date = { Date() }) {
+        self.database = database
+        self.options = options
+        self.fullEvery = fullEvery
+        self.logger = logger
+        self.now = now
+    }
+
+    /// The latest snapshot without waiting: nil before the first count is done.
+    public nonisolated func latest() -> ReminderHealthSnapshot? {
+        published.withLock { $0 }
+    }
+
+    /// The latest snapshot; waits only when there is none yet, for the first count.
+    public func snapshot() async throws -> ReminderHealthSnapshot {
+        if let current = latest() { return current }
+        try await refresh()
+        guard let current = latest() else { throw ReminderHealthUnavailable() }
+        return current
+    }
+
+    /// Refreshes now, or joins the refresh under way; `full` re-reads the whole 30 days.
+    public func refresh(full: Bool = false) async throws {
+        if let running {
+            try await running.value
+            if !full { return }
+        }
+        let task = Task { try await self.run(full: full) }
+        running = task
+        defer { running = nil }
+        try await task.value
+    }
+
+    private func run(full: Bool) async throws {
+        let at = now()
+        let nowSeconds = Int64(at.timeIntervalSince1970.rounded(.down))
+        let isFull = full || lastFull.map { at.timeIntervalSince($0) >= fullEvery || at < $0 } ?? true
+        let from = nowSeconds - (isFull ? ReminderRange.month.seconds : Self.recentWindow)
+        let read = try await ReminderScan(database: database).read(after: from, until: nowSeconds, full: isFull)
+        if isFull {
+            store = ReminderStore()
+            lastFull = at
+        }
+        store.replace(after: from, with: read, keepingFrom: nowSeconds - ReminderRange.month.seconds)
+        let reports = store.reports(now: nowSeconds, options: options)
+        let alerts = evaluateAlerts(reports[.hour], newestAppData: read.newestAppData, at: at)
+        let snapshot = ReminderHealthSnapshot(asOf: at, reports: reports, alerts: alerts, newestAppData: read.newestAppData,
+                                              scheduledTimeUnreadable: store.unreadableOutside + store.unreadableInside,
+                                              lastFullCount: lastFull ?? at)
+        published.withLock { $0 = snapshot }
+    }
+
+    private func evaluateAlerts(_ hour: ReminderHealthReport?, newestAppData: Date?, at: Date) -> [ReminderAlert] {
+        let found = ReminderAlertRules(options: options).alerts(hour: hour, lastSent: store.lastSent(before: Int64(at.timeIntervalSince1970)),
+                                                                newestAppData: newestAppData, now: at)
+        var since: [ReminderAlert.Kind: Date] = [:]
+        let alerts = found.map { alert in
+            // The first refresh that saw it, unless the rows say when it began.
+            let began = alert.since < at ? alert.since : (alertSince[alert.kind] ?? at)
+            since[alert.kind] = alertSince[alert.kind] ?? at
+            return ReminderAlert(kind: alert.kind, sentence: alert.sentence, since: began)
+        }
+        alertSince = since
+        return alerts
+    }
+}

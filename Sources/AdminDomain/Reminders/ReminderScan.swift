@@ -1,0 +1,101 @@
+import Foundation
+import GRDB
+
+/// Reads reminders along the `reminders_scheduled` index, in short read transactions at low
+/// priority, each after the last (time, id) read: never a scan of the table.
+struct ReminderScan: Sendable {
+    let database: PanelDatabase
+    var rowsPerRead = 5_000
+
+    struct Result: Sendable {
+        /// Due in (after, until], in index order.
+        var rows: [ReminderRecord] = []
+        /// Reminders whose `scheduled_for` sorts before 1970 or after the year 9999 (numbers
+        /// stored as text, words): read on a full count only.
+        var unreadableOutside: Int?
+        var newestAppData: Date?
+    }
+
+    private static let sql = """
+        SELECT r.scheduled_for, r.id, r.user_id, r.status, r.sent_at, r.opened_at IS NOT NULL AS opened, r.item_kind, r.days_before,
+               (SELECT COALESCE(MAX(d.platform = 'ios'), 0) + 2 * COALESCE(MAX(d.platform = 'android'), 0)
+                FROM devices d WHERE d.user_id = r.user_id) AS platforms
+        FROM reminders r INDEXED BY reminders_scheduled
+        WHERE (r.scheduled_for, r.id) > (?, ?) AND r.scheduled_for <= ?
+        ORDER BY r.scheduled_for, r.id LIMIT ?
+        """
+
+    func read(after: Int64, until: Int64, full: Bool) async throws -> Result {
+        var result = Result()
+        let untilText = SQLiteTime.string(secondsSinceEpoch: until)
+        // (time, id) after (from, the largest id): the window excludes its start.
+        var cursor: (text: String, id: Int64) = (SQLiteTime.string(secondsSinceEpoch: after), Int64.max)
+        let limit = rowsPerRead
+        while true {
+            let (batch, last) = try await database.readAtLowPriority { [cursor] db in
+                var rows: [ReminderRecord] = []
+                rows.reserveCapacity(limit)
+                var last = cursor
+                _ = try db.forEachRawRow(Self.sql, arguments: [cursor.text, cursor.id, untilText, limit]) { row in
+                    if let text = row.text(0), let id = row.integer(1) { last = (text, id) }
+                    rows.append(Self.record(row))
+                }
+                return (rows, last)
+            }
+            result.rows += batch
+            if batch.count < limit || (last.text == cursor.text && last.id == cursor.id) { break }
+            cursor = last
+        }
+        let nowText = SQLiteTime.string(secondsSinceEpoch: until + 60)
+        let (outside, newest) = try await database.readAtLowPriority { db in
+            let outside = full ? try Int.fetchOne(db, sql: """
+                SELECT (SELECT COUNT(*) FROM reminders INDEXED BY reminders_scheduled WHERE scheduled_for < '1970-01-01')
+                     + (SELECT COUNT(*) FROM reminders INDEXED BY reminders_scheduled WHERE scheduled_for > '9999')
+                """) : nil
+            // The newest row not stamped in the future of each table with a time index.
+            var newest: Int64?
+            for (table, index) in [("activity_events", "activity_events_time"), ("users", "users_created_at"),
+                                   ("push_receipts", "push_receipts_time")] {
+                let text = try String.fetchOne(db, sql: """
+                    SELECT created_at FROM \(table) INDEXED BY \(index) WHERE created_at <= ? AND created_at >= '1970-01-01'
+                    ORDER BY created_at DESC LIMIT 1
+                    """, arguments: [nowText])
+                if let seconds = text.flatMap({ Array($0.utf8).withUnsafeBytes(TimestampBytes.seconds) }) {
+                    newest = max(newest ?? seconds, seconds)
+                }
+            }
+            return (outside, newest)
+        }
+        result.unreadableOutside = outside
+        result.newestAppData = newest.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+        return result
+    }
+
+    private static func record(_ row: RawRow) -> ReminderRecord {
+        let scheduledBytes = row.bytes(0)
+        let scheduled = row.seconds(0)
+        let canonical = scheduled != nil && scheduledBytes?.count == 19 && scheduledBytes?[10] == UInt8(ascii: " ")
+        let status = row.text(3).flatMap(ReminderStatus.init(rawValue:))
+        let sentAt = row.seconds(4)
+        var timing = ReminderRecord.Timing.none
+        var lateness: Int64 = 0
+        if status == .sent {
+            if let sentAt, let scheduled {
+                lateness = sentAt - scheduled
+                timing = lateness >= 0 ? .measured : .beforeScheduled
+            } else {
+                timing = .unreadable
+            }
+        }
+        let platforms: ReminderHealthReport.Platforms = switch row.integer(8) {
+        case 1: .iosOnly
+        case 2: .androidOnly
+        case 3: .both
+        default: .none
+        }
+        return ReminderRecord(
+            scheduled: scheduled ?? 0, user: row.integer(2) ?? 0, lateness: lateness, status: status, timing: timing,
+            opened: row.integer(5) == 1, readable: scheduled != nil, platforms: platforms, daysBefore: row.integer(7).map(Int.init),
+            kind: row.text(6) ?? "", oddText: canonical ? nil : (row.text(0) ?? ""), sentAt: sentAt)
+    }
+}
