@@ -1,0 +1,30 @@
+import AdminDomain
+import ArgumentParser
+import Foundation
+
+/// The reminder health figures of one range, for cron and incident reviews: exit status 0,
+/// or 3 while an alert holds.
+struct RemindersCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reminders",
+        abstract: "Print the reminder health figures of a database; exit status 3 while an alert holds.")
+
+    @Option(help: "Path of the app's SQLite database.")
+    var db: String
+
+    @Option(help: "1h, 24h, 7d or 30d.")
+    var range = "24h"
+
+    func validate() throws {
+        if ReminderRange(rawValue: range) == nil { throw ValidationError(ReminderRange.refusal(range)) }
+    }
+
+    func run() async throws {
+        let range = ReminderRange(rawValue: range) ?? .day
+        let snapshot = try await reportingErrors {
+            try await ReminderHealthMonitor(database: try await PanelDatabase.open(path: db)).snapshot()
+        }
+        for line in ReminderHealthSummary.lines(snapshot, range: range) { say(line) }
+        if !snapshot.alerts.isEmpty { throw ExitCode(3) }
+    }
+}
