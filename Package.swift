@@ -200,6 +200,7 @@ let package = Package(
             dependencies: [
                 "PanelBenchmarks", "PanelLoad", "AdminDomain", "AdminWeb", "PushClients", "PushFakes", "CampaignDispatch", "DemoData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -58,6 +58,7 @@ public actor ReminderHealthMonitor {
 
     private func run(full: Bool) async throws {
         let at = now()
+        let clock = ContinuousClock(), started = clock.now
         let nowSeconds = Int64(at.timeIntervalSince1970.rounded(.down))
         let isFull = full || lastFull.map { at.timeIntervalSince($0) >= fullEvery || at < $0 } ?? true
         let from = nowSeconds - (isFull ? ReminderRange.month.seconds : Self.recentWindow)
@@ -73,6 +74,10 @@ public actor ReminderHealthMonitor {
                                               scheduledTimeUnreadable: store.unreadableOutside + store.unreadableInside,
                                               lastFullCount: lastFull ?? at)
         published.withLock { $0 = snapshot }
+        logger.info("reminder health counted", metadata: [
+            "full": "\(isFull)", "rows_read": "\(read.rows.count)", "rows_kept": "\(store.records.count)",
+            "seconds": "\(Double((clock.now - started).components.attoseconds) / 1e18 + Double((clock.now - started).components.seconds))",
+            "alerts": "\(alerts.map(\.kind.rawValue).joined(separator: ","))"])
     }
 
     private func evaluateAlerts(_ hour: ReminderHealthReport?, newestAppData: Date?, at: Date) -> [ReminderAlert] {

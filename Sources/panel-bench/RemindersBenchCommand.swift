@@ -1,0 +1,109 @@
+import AdminDomain
+import ArgumentParser
+import DemoData
+import Foundation
+import GRDB
+import PanelLoad
+
+/// Reminder health on a big database: reminders added until there are `--reminders`, the
+/// first full count and refreshes in this process beside the plain SQL that reads the same
+/// rows (the floor); with `--binary`, support's pages while the server's first counts run and
+/// after, and the health page beside `/health` at 4 connections.
+struct RemindersBenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reminders",
+        abstract: "Time the reminder health counts and page on a copy of a seeded database (reminders are added to it).")
+
+    @Option(help: "A copy of a seeded database: the benchmark adds reminders to it.")
+    var db: String
+
+    @Option(help: "Reminders the database should hold (added, spread over 45 days either side of now).")
+    var reminders = 3_700_000
+
+    @Option(help: "Refreshes to time after the full count.")
+    var refreshes = 5
+
+    @Option(help: "The admin-panel binary: then the server's side too.")
+    var binary: String?
+
+    @Option(help: "Seconds of load for each page mix.")
+    var seconds = 10
+
+    func run() async throws {
+        let queue = try DatabaseQueue(path: db)
+        let present = try await queue.read { db in try Int.fetchOne(db, sql: "SELECT MAX(id) FROM reminders") ?? 0 }
+        if present < reminders {
+            let clock = ContinuousClock(), started = clock.now
+            try await ReminderBackfill.add(reminders - present, path: db)
+            say(String(format: "added %@ reminders in %.1f s", (reminders - present).grouped, (clock.now - started).seconds))
+        }
+        let database = try await PanelDatabase.open(path: db)
+        let now = Int64(Date().timeIntervalSince1970)
+        let (month, monthFloor) = try await Self.floor(database, from: now - ReminderRange.month.seconds, until: now)
+        let (recent, recentFloor) = try await Self.floor(database, from: now - ReminderHealthMonitor.recentWindow, until: now)
+        say("reminders due in the last 30 days: \(month.grouped); in the last 26 hours: \(recent.grouped)")
+
+        let monitor = ReminderHealthMonitor(database: database)
+        let clock = ContinuousClock()
+        var started = clock.now
+        try await monitor.refresh(full: true)
+        say(String(format: "first full count: %.2f s; floor (one plain SQL read of the same 30 days' rows and columns): %.2f s",
+                   (clock.now - started).seconds, monthFloor))
+        var times: [Double] = []
+        for _ in 0..<refreshes {
+            started = clock.now
+            try await monitor.refresh()
+            times.append((clock.now - started).seconds * 1000)
+        }
+        say(String(format: "refresh (the last 26 hours read again, every figure made again): %@ ms; floor (plain SQL, the same rows): %.1f ms",
+                   times.map { String(format: "%.1f", $0) }.joined(separator: ", "), recentFloor * 1000))
+        if let snapshot = monitor.latest() {
+            for line in ReminderHealthSummary.lines(snapshot, range: .day) { say("  " + line) }
+        }
+        if let binary { try await serverSide(binary: binary, database: database) }
+    }
+
+    /// The same rows and columns the count reads, by one plain statement along the index.
+    static func floor(_ database: PanelDatabase, from: Int64, until: Int64) async throws -> (Int, Double) {
+        let clock = ContinuousClock(), started = clock.now
+        let rows = try await database.read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM (SELECT r.scheduled_for, r.id, r.user_id, r.status, r.sent_at, r.opened_at IS NOT NULL, r.item_kind, r.days_before,
+                       (SELECT COALESCE(MAX(d.platform = 'ios'), 0) + 2 * COALESCE(MAX(d.platform = 'android'), 0) FROM devices d WHERE d.user_id = r.user_id)
+                FROM reminders r INDEXED BY reminders_scheduled WHERE r.scheduled_for > ? AND r.scheduled_for <= ?)
+                """, arguments: [SQLiteTime.string(secondsSinceEpoch: from), SQLiteTime.string(secondsSinceEpoch: until)]) ?? 0
+        }
+        return (rows, (clock.now - started).seconds)
+    }
+
+    func serverSide(binary: String, database: PanelDatabase) async throws {
+        let fixture = try await LoadFixture.prepare(databasePath: db)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("panel-reminders-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await PanelProcess.start(binary: URL(fileURLWithPath: binary), databasePath: db, publicDirectory: nil,
+                                                  logFile: folder.appendingPathComponent("server.log"))
+        let support = [LoadPage("search", "/users?q=maria"), LoadPage("profile", "/users/\(fixture.typicalUserID)"), LoadPage("health", "/health")]
+        func counted() -> Bool { server.output.contains("reminder health counted") }
+        let during = try await LoadDriver.run(baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,
+                                              duration: .seconds(seconds), timeout: .seconds(10))
+        let overlapped = !counted()
+        let clock = ContinuousClock(), giveUp = clock.now + .seconds(300)
+        while !counted(), clock.now < giveUp { try await Task.sleep(for: .milliseconds(200)) }
+        if let line = server.output.split(separator: "\n").first(where: { $0.contains("reminder health counted") }) {
+            say("the server's first reminder count: \(line)")
+        }
+        say("support's pages, 4 connections, during the server's first counts\(overlapped ? "" : " (the reminder count ended before the load did)"):\n"
+            + during.table)
+        let after = try await LoadDriver.run(baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,
+                                             duration: .seconds(seconds), timeout: .seconds(10))
+        say("the same after them:\n" + after.table)
+        let health = [LoadPage("reminders 24h", "/reminders?range=24h"), LoadPage("reminders 30d", "/reminders?range=30d"),
+                      LoadPage("reminders.csv", "/reminders.csv?range=7d"), LoadPage("health (floor)", "/health")]
+        let page = try await LoadDriver.run(baseURL: server.baseURL, cookie: fixture.cookie, pages: health, connections: 4,
+                                            duration: .seconds(seconds), timeout: .seconds(10))
+        say("the health page beside /health, 4 connections, warm:\n" + page.table)
+        let exit = try await server.terminate(within: .seconds(15))
+        say("SIGTERM: \(exit.map { "exit code \($0)" } ?? "still running after 15 s, killed")")
+    }
+}
