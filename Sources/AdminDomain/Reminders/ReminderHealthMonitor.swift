@@ -75,7 +75,7 @@ public actor ReminderHealthMonitor {
                                               lastFullCount: lastFull ?? at)
         published.withLock { $0 = snapshot }
         logger.info("reminder health counted", metadata: [
-            "full": "\(isFull)", "rows_read": "\(read.rows.count)", "rows_kept": "\(store.records.count)",
+            "full": "\(isFull)", "rows_read": "\(read.rows.count)", "rows_kept": "\(store.count)",
             "seconds": "\(Double((clock.now - started).components.attoseconds) / 1e18 + Double((clock.now - started).components.seconds))",
             "alerts": "\(alerts.map(\.kind.rawValue).joined(separator: ","))"])
     }

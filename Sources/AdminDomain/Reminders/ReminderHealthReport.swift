@@ -36,7 +36,7 @@ public struct ReminderHealthReport: Sendable, Equatable, Codable {
     public let from: Int64
     public let until: Int64
     public let figures: ReminderFigures
-    /// By `item_kind` ('food', 'document'; anything else under its own text).
+    /// By `item_kind`: 'food', 'document', and 'other' for anything else; a kind with nothing due is absent.
     public let byKind: [String: ReminderFigures]
     /// By `days_before`; nil for a value that is not a whole number.
     public let byDaysBefore: [Int?: ReminderFigures]

@@ -7,9 +7,9 @@ struct ReminderReportBuilder {
     let from: Int64
     private let firstBucket: Int64
     private var total = ReminderAccumulator()
-    private var byKind: [String: ReminderAccumulator] = [:]
-    private var byDaysBefore: [Int?: ReminderAccumulator] = [:]
-    private var byPlatforms: [ReminderHealthReport.Platforms: ReminderAccumulator] = [:]
+    private var byKind = Array(repeating: ReminderAccumulator(), count: ReminderRecord.Kind.allCases.count)
+    private var byDaysBefore: [Int32: ReminderAccumulator] = [:]
+    private var byPlatforms = Array(repeating: ReminderAccumulator(), count: ReminderHealthReport.Platforms.allCases.count)
     private var points: [ReminderAccumulator]
 
     init(range: ReminderRange, now: Int64) {
@@ -23,12 +23,22 @@ struct ReminderReportBuilder {
 
     mutating func add(_ record: ReminderRecord) {
         total.add(record, now: now)
-        byKind[record.kind, default: .init()].add(record, now: now)
+        byKind[Int(record.kind.rawValue)].add(record, now: now)
         byDaysBefore[record.daysBefore, default: .init()].add(record, now: now)
-        byPlatforms[record.platforms, default: .init()].add(record, now: now)
+        byPlatforms[Self.index(of: record.platforms)].add(record, now: now)
         if record.scheduled >= firstBucket {
             let index = Int((record.scheduled - firstBucket) / range.bucketSeconds)
             if index < points.count { points[index].add(record, now: now) }
+        }
+    }
+
+    /// Its place in `Platforms.allCases`, without hashing: a month is a million records.
+    private static func index(of platforms: ReminderHealthReport.Platforms) -> Int {
+        switch platforms {
+        case .iosOnly: 0
+        case .androidOnly: 1
+        case .both: 2
+        case .none: 3
         }
     }
 
@@ -36,8 +46,15 @@ struct ReminderReportBuilder {
         let figures = total.finished()
         return ReminderHealthReport(
             range: range, from: from, until: now, figures: figures,
-            byKind: byKind.mapValues { $0.finished() }, byDaysBefore: byDaysBefore.mapValues { $0.finished() },
-            byPlatforms: byPlatforms.mapValues { $0.finished() },
+            byKind: Dictionary(uniqueKeysWithValues: ReminderRecord.Kind.allCases.compactMap { kind in
+                byKind[Int(kind.rawValue)].figures.due > 0 ? (kind.text, byKind[Int(kind.rawValue)].finished()) : nil
+            }),
+            byDaysBefore: Dictionary(uniqueKeysWithValues: byDaysBefore.map { days, figures in
+                (days == ReminderRecord.notANumber ? nil : Int(days), figures.finished())
+            }),
+            byPlatforms: Dictionary(uniqueKeysWithValues: ReminderHealthReport.Platforms.allCases.enumerated().compactMap { index, platforms in
+                byPlatforms[index].figures.due > 0 ? (platforms, byPlatforms[index].finished()) : nil
+            }),
             points: given ?? points.enumerated().map { index, point in
                 .init(start: firstBucket + Int64(index) * range.bucketSeconds, partial: index == points.count - 1, figures: point.finished())
             },

@@ -10,11 +10,16 @@ struct ReminderScan: Sendable {
     struct Result: Sendable {
         /// Due in (after, until], in index order.
         var rows: [ReminderRecord] = []
+        /// Those whose `scheduled_for` is not exactly 'YYYY-MM-DD HH:MM:SS' (or does not read),
+        /// with it: they sort in the index by that text, not by their time.
+        var odd: [(text: String, record: ReminderRecord)] = []
         /// Reminders whose `scheduled_for` sorts before 1970 or after the year 9999 (numbers
         /// stored as text, words): read on a full count only.
         var unreadableOutside: Int?
         var newestAppData: Date?
     }
+
+    private static let food = Array("food".utf8), document = Array("document".utf8)
 
     private static let sql = """
         SELECT r.scheduled_for, r.id, r.user_id, r.status, r.sent_at, r.opened_at IS NOT NULL AS opened, r.item_kind, r.days_before,
@@ -32,18 +37,20 @@ struct ReminderScan: Sendable {
         var cursor: (text: String, id: Int64) = (SQLiteTime.string(secondsSinceEpoch: after), Int64.max)
         let limit = rowsPerRead
         while true {
-            let (batch, last) = try await database.readAtLowPriority { [cursor] db in
-                var rows: [ReminderRecord] = []
+            let (batch, odd, last) = try await database.readAtLowPriority { [cursor] db in
+                var rows: [ReminderRecord] = [], odd: [(text: String, record: ReminderRecord)] = []
                 rows.reserveCapacity(limit)
                 var last = cursor
-                _ = try db.forEachRawRow(Self.sql, arguments: [cursor.text, cursor.id, untilText, limit]) { row in
+                let read = try db.forEachRawRow(Self.sql, arguments: [cursor.text, cursor.id, untilText, limit]) { row in
                     if let text = row.text(0), let id = row.integer(1) { last = (text, id) }
-                    rows.append(Self.record(row))
+                    let record = Self.record(row)
+                    if Self.isCanonical(row) { rows.append(record) } else { odd.append((row.text(0) ?? "", record)) }
                 }
-                return (rows, last)
+                return ((rows, read), odd, last)
             }
-            result.rows += batch
-            if batch.count < limit || (last.text == cursor.text && last.id == cursor.id) { break }
+            result.rows += batch.0
+            result.odd += odd
+            if batch.1 < limit || (last.text == cursor.text && last.id == cursor.id) { break }
             cursor = last
         }
         let nowText = SQLiteTime.string(secondsSinceEpoch: until + 60)
@@ -71,10 +78,14 @@ struct ReminderScan: Sendable {
         return result
     }
 
+    /// 'YYYY-MM-DD HH:MM:SS' naming a real time: its text orders as its time.
+    private static func isCanonical(_ row: RawRow) -> Bool {
+        guard let bytes = row.bytes(0), bytes.count == 19, bytes[10] == UInt8(ascii: " ") else { return false }
+        return row.seconds(0) != nil
+    }
+
     private static func record(_ row: RawRow) -> ReminderRecord {
-        let scheduledBytes = row.bytes(0)
         let scheduled = row.seconds(0)
-        let canonical = scheduled != nil && scheduledBytes?.count == 19 && scheduledBytes?[10] == UInt8(ascii: " ")
         let status = row.text(3).flatMap(ReminderStatus.init(rawValue:))
         let sentAt = row.seconds(4)
         var timing = ReminderRecord.Timing.none
@@ -93,9 +104,10 @@ struct ReminderScan: Sendable {
         case 3: .both
         default: .none
         }
+        let kind: ReminderRecord.Kind = row.text(6, is: Self.food) ? .food : row.text(6, is: Self.document) ? .document : .other
+        let daysBefore = row.integer(7).flatMap { Int32(exactly: $0) } ?? ReminderRecord.notANumber
         return ReminderRecord(
-            scheduled: scheduled ?? 0, user: row.integer(2) ?? 0, lateness: lateness, status: status, timing: timing,
-            opened: row.integer(5) == 1, readable: scheduled != nil, platforms: platforms, daysBefore: row.integer(7).map(Int.init),
-            kind: row.text(6) ?? "", oddText: canonical ? nil : (row.text(0) ?? ""), sentAt: sentAt)
+            scheduled: scheduled ?? 0, user: row.integer(2) ?? 0, lateness: lateness, daysBefore: daysBefore, status: status,
+            timing: timing, opened: row.integer(5) == 1, readable: scheduled != nil, platforms: platforms, kind: kind)
     }
 }
