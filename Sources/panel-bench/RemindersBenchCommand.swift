@@ -66,11 +66,14 @@ struct RemindersBenchCommand: AsyncParsableCommand {
     /// The same rows and columns the count reads, by one plain statement along the index.
     static func floor(_ database: PanelDatabase, from: Int64, until: Int64) async throws -> (Int, Double) {
         let clock = ContinuousClock(), started = clock.now
+        // Every column summed, so none is left unread.
         let rows = try await database.read { db in
             try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM (SELECT r.scheduled_for, r.id, r.user_id, r.status, r.sent_at, r.opened_at IS NOT NULL, r.item_kind, r.days_before,
-                       (SELECT COALESCE(MAX(d.platform = 'ios'), 0) + 2 * COALESCE(MAX(d.platform = 'android'), 0) FROM devices d WHERE d.user_id = r.user_id)
-                FROM reminders r INDEXED BY reminders_scheduled WHERE r.scheduled_for > ? AND r.scheduled_for <= ?)
+                SELECT COUNT(*) + SUM(length(r.scheduled_for)) * 0 + SUM(r.user_id) * 0 + SUM(length(r.status)) * 0
+                       + SUM(length(r.sent_at)) * 0 + SUM(r.opened_at IS NOT NULL) * 0 + SUM(length(r.item_kind)) * 0 + SUM(r.days_before) * 0
+                       + SUM((SELECT COALESCE(MAX(d.platform = 'ios'), 0) + 2 * COALESCE(MAX(d.platform = 'android'), 0)
+                              FROM devices d WHERE d.user_id = r.user_id)) * 0
+                FROM reminders r INDEXED BY reminders_scheduled WHERE r.scheduled_for > ? AND r.scheduled_for <= ?
                 """, arguments: [SQLiteTime.string(secondsSinceEpoch: from), SQLiteTime.string(secondsSinceEpoch: until)]) ?? 0
         }
         return (rows, (clock.now - started).seconds)

@@ -3,8 +3,9 @@ import Logging
 import Synchronization
 
 /// Keeps the reminder health snapshot: a full read of the last 30 days of reminders along the
-/// `reminders_scheduled` index at start and every `fullEvery`, and in between a re-read of only
-/// the last `recentWindow`, where rows still change in place (scheduled to sent, opened later).
+/// `reminders_scheduled` index at start and every `fullEvery`; in between, each refresh reads
+/// again the reminders due in the last 2 hours, where most rows still change in place
+/// (scheduled to sent), and every 5 minutes those of the last 26 hours (late sends, opens).
 /// One refresh runs at a time; a failed one keeps the last good snapshot.
 public actor ReminderHealthMonitor {
     public let options: ReminderAlertOptions
@@ -15,12 +16,18 @@ public actor ReminderHealthMonitor {
     private var store = ReminderStore()
     private var lastFull: Date?
     private var alertSince: [ReminderAlert.Kind: Date] = [:]
-    private var running: Task<Void, any Error>?
+    private var running: (task: Task<Void, any Error>, full: Bool, generation: Int)?
+    private var generation = 0
     /// Read by every page (the banner) without a hop onto the actor.
     private nonisolated let published = Mutex<ReminderHealthSnapshot?>(nil)
 
-    /// Re-read at each refresh: reminders due since then may still change.
-    public static let recentWindow: Int64 = 26 * 3_600
+    /// Read again at each refresh.
+    public static let recentWindow: Int64 = 2 * 3_600
+    /// Read again every `dayEvery`.
+    public static let dayWindow: Int64 = 26 * 3_600
+    public static let dayEvery: TimeInterval = 300
+    private var lastDay: Date?
+    private var platforms = DevicePlatforms()
 
     public init(database: PanelDatabase, options: ReminderAlertOptions = .init(), fullEvery: TimeInterval = 3_600,
                 logger: Logger = Logger(label: "reminder-health"), now: @escaping @Sendable () -> Date = { Date() }) {
@@ -44,15 +51,19 @@ public actor ReminderHealthMonitor {
         return current
     }
 
-    /// Refreshes now, or joins the refresh under way; `full` re-reads the whole 30 days.
+    /// Refreshes now, or joins the refresh under way; `full` re-reads the whole 30 days (after
+    /// the one under way, unless that one is full).
     public func refresh(full: Bool = false) async throws {
-        if let running {
-            try await running.value
-            if !full { return }
+        while let running {
+            defer { if self.running?.generation == running.generation { self.running = nil } }
+            try await running.task.value
+            if !full || running.full { return }
         }
+        generation += 1
+        let mine = generation
         let task = Task { try await self.run(full: full) }
-        running = task
-        defer { running = nil }
+        running = (task, full, mine)
+        defer { if running?.generation == mine { running = nil } }
         try await task.value
     }
 
@@ -61,14 +72,20 @@ public actor ReminderHealthMonitor {
         let clock = ContinuousClock(), started = clock.now
         let nowSeconds = Int64(at.timeIntervalSince1970.rounded(.down))
         let isFull = full || lastFull.map { at.timeIntervalSince($0) >= fullEvery || at < $0 } ?? true
-        let from = nowSeconds - (isFull ? ReminderRange.month.seconds : Self.recentWindow)
+        let isDay = isFull || lastDay.map { at.timeIntervalSince($0) >= Self.dayEvery || at < $0 } ?? true
+        let from = nowSeconds - (isFull ? ReminderRange.month.seconds : isDay ? Self.dayWindow : Self.recentWindow)
+        var platforms = isFull ? DevicePlatforms() : self.platforms
+        try await platforms.readNew(from: database)
+        self.platforms = platforms
         let read = try await ReminderScan(database: database).read(after: from, until: nowSeconds, full: isFull)
+        let readTime = clock.now - started
         if isFull {
             store = ReminderStore()
             lastFull = at
         }
+        if isDay { lastDay = at }
         store.replace(after: from, with: read, keepingFrom: nowSeconds - ReminderRange.month.seconds)
-        let reports = store.reports(now: nowSeconds, options: options)
+        let reports = store.reports(now: nowSeconds, options: options, platforms: platforms)
         let alerts = evaluateAlerts(reports[.hour], newestAppData: read.newestAppData, at: at)
         let snapshot = ReminderHealthSnapshot(asOf: at, reports: reports, alerts: alerts, newestAppData: read.newestAppData,
                                               scheduledTimeUnreadable: store.unreadableOutside + store.unreadableInside,
@@ -77,6 +94,7 @@ public actor ReminderHealthMonitor {
         logger.info("reminder health counted", metadata: [
             "full": "\(isFull)", "rows_read": "\(read.rows.count)", "rows_kept": "\(store.count)",
             "seconds": "\(Double((clock.now - started).components.attoseconds) / 1e18 + Double((clock.now - started).components.seconds))",
+            "read_seconds": "\(Double(readTime.components.attoseconds) / 1e18 + Double(readTime.components.seconds))",
             "alerts": "\(alerts.map(\.kind.rawValue).joined(separator: ","))"])
     }
 

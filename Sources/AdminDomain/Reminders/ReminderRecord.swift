@@ -41,7 +41,6 @@ struct ReminderRecord: Sendable {
     var timing: Timing
     var opened: Bool
     var readable: Bool
-    var platforms: ReminderHealthReport.Platforms
     var kind: Kind
 
     /// `sent_at` in seconds, when it reads.

@@ -21,11 +21,11 @@ struct ReminderReportBuilder {
         points = Array(repeating: ReminderAccumulator(), count: range.bucketCount)
     }
 
-    mutating func add(_ record: ReminderRecord) {
+    mutating func add(_ record: ReminderRecord, platforms: ReminderHealthReport.Platforms) {
         total.add(record, now: now)
         byKind[Int(record.kind.rawValue)].add(record, now: now)
         byDaysBefore[record.daysBefore, default: .init()].add(record, now: now)
-        byPlatforms[Self.index(of: record.platforms)].add(record, now: now)
+        byPlatforms[Self.index(of: platforms)].add(record, now: now)
         if record.scheduled >= firstBucket {
             let index = Int((record.scheduled - firstBucket) / range.bucketSeconds)
             if index < points.count { points[index].add(record, now: now) }

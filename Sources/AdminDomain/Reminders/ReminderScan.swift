@@ -22,9 +22,7 @@ struct ReminderScan: Sendable {
     private static let food = Array("food".utf8), document = Array("document".utf8)
 
     private static let sql = """
-        SELECT r.scheduled_for, r.id, r.user_id, r.status, r.sent_at, r.opened_at IS NOT NULL AS opened, r.item_kind, r.days_before,
-               (SELECT COALESCE(MAX(d.platform = 'ios'), 0) + 2 * COALESCE(MAX(d.platform = 'android'), 0)
-                FROM devices d WHERE d.user_id = r.user_id) AS platforms
+        SELECT r.scheduled_for, r.id, r.user_id, r.status, r.sent_at, r.opened_at IS NOT NULL AS opened, r.item_kind, r.days_before
         FROM reminders r INDEXED BY reminders_scheduled
         WHERE (r.scheduled_for, r.id) > (?, ?) AND r.scheduled_for <= ?
         ORDER BY r.scheduled_for, r.id LIMIT ?
@@ -98,16 +96,10 @@ struct ReminderScan: Sendable {
                 timing = .unreadable
             }
         }
-        let platforms: ReminderHealthReport.Platforms = switch row.integer(8) {
-        case 1: .iosOnly
-        case 2: .androidOnly
-        case 3: .both
-        default: .none
-        }
         let kind: ReminderRecord.Kind = row.text(6, is: Self.food) ? .food : row.text(6, is: Self.document) ? .document : .other
         let daysBefore = row.integer(7).flatMap { Int32(exactly: $0) } ?? ReminderRecord.notANumber
         return ReminderRecord(
             scheduled: scheduled ?? 0, user: row.integer(2) ?? 0, lateness: lateness, daysBefore: daysBefore, status: status,
-            timing: timing, opened: row.integer(5) == 1, readable: scheduled != nil, platforms: platforms, kind: kind)
+            timing: timing, opened: row.integer(5) == 1, readable: scheduled != nil, kind: kind)
     }
 }

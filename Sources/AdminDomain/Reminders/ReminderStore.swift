@@ -47,35 +47,35 @@ struct ReminderStore: Sendable {
         return low
     }
 
-    func reports(now: Int64, options: ReminderAlertOptions) -> [ReminderRange: ReminderHealthReport] {
+    func reports(now: Int64, options: ReminderAlertOptions, platforms: DevicePlatforms) -> [ReminderRange: ReminderHealthReport] {
         var builders = ReminderRange.allCases.map { ReminderReportBuilder(range: $0, now: now) }
-        // Per user, the latest due and the latest sent on time and opened: SC-002 for every range at once.
-        var users: [Int64: (due: Int64, onTimeOpened: Int64?)] = [:]
-        users.reserveCapacity(records.count / 2)
-        for record in [records, odd.map(\.record)].joined() where record.readable && record.scheduled <= now {
-            var touched = false
-            for index in builders.indices where record.scheduled > builders[index].from {
-                builders[index].add(record)
-                touched = true
+        // Ranges are nested and end now: once a record is before a range's start it is before
+        // every shorter one's, so they are tried longest first.
+        builders.sort { $0.from < $1.from }
+        var users = LatestByUser()
+        func add(_ record: ReminderRecord) {
+            guard record.readable, record.scheduled <= now, record.scheduled > builders[0].from else { return }
+            let userPlatforms = platforms.platforms(of: record.user)
+            for index in builders.indices {
+                guard record.scheduled > builders[index].from else { break }
+                builders[index].add(record, platforms: userPlatforms)
             }
-            guard touched else { continue }
             let onTimeOpened = record.status == .sent && record.timing == .measured
                 && record.lateness <= ReminderAccumulator.onTimeWithin && record.opened
-            let previous = users[record.user]
-            users[record.user] = (max(previous?.due ?? record.scheduled, record.scheduled),
-                                  onTimeOpened ? max(previous?.onTimeOpened ?? record.scheduled, record.scheduled) : previous?.onTimeOpened)
+            users.note(user: record.user, due: record.scheduled, onTimeOpened: onTimeOpened)
         }
+        for record in records { add(record) }
+        for entry in odd { add(entry.record) }
+        // SC-002 of each range: users with a reminder due since its start, and of those, with
+        // one sent on time and opened.
+        let starts = builders.map(\.from)
+        let (due, met) = users.count(since: starts)
         var reports: [ReminderRange: ReminderHealthReport] = [:]
         // The hour's chart is the day's: its 24 hourly points.
-        for builder in builders.sorted(by: { $0.range == .day && $1.range != .day }) {
-            var due = 0, met = 0
-            for (_, user) in users where user.due > builder.from {
-                due += 1
-                if let onTime = user.onTimeOpened, onTime > builder.from { met += 1 }
-            }
-            reports[builder.range] = builder.report(sc002: ReminderCriterion(numerator: met, denominator: due, target: options.onTimeTarget),
-                                                    successTarget: options.successTarget,
-                                                    points: builder.range == .hour ? reports[.day]?.points : nil)
+        for (index, builder) in builders.enumerated().sorted(by: { $0.element.range == .day && $1.element.range != .day }) {
+            reports[builder.range] = builder.report(
+                sc002: ReminderCriterion(numerator: met[index], denominator: due[index], target: options.onTimeTarget),
+                successTarget: options.successTarget, points: builder.range == .hour ? reports[.day]?.points : nil)
         }
         return reports
     }

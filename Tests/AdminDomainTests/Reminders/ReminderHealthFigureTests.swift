@@ -114,8 +114,8 @@ import TestSupport
         #expect((snapshot.report(.month)?.figures.lateness?.max ?? 0) > 3_600)
     }
 
-    /// A refresh re-reads the last 26 hours: rows changed in place there, and rows that fell due
-    /// since, are counted as the SQL counts them ten minutes later.
+    /// A refresh re-reads the last 26 hours (every 5 minutes): rows changed in place there, rows
+    /// that fell due since and devices added since are counted as the SQL counts them ten minutes later.
     @Test func aRefreshSeesRowsChangedInPlaceAndNewlyDue() async throws {
         let (temp, database) = try await Self.prepared()
         defer { temp.remove() }
@@ -131,6 +131,11 @@ import TestSupport
                 """, arguments: [ReminderRows.text(later - 5), ReminderRows.text(later), ReminderRows.text(Self.now - 20 * 3_600),
                                  ReminderRows.text(Self.now)])
             try ReminderRows.insert(into: db, now: later, count: 40, seed: 99, recentOnly: true)
+            // New phones: their users' reminders of the whole month move to another platform split.
+            try db.execute(sql: """
+                INSERT INTO devices (user_id, platform, push_provider, created_at, last_seen_at)
+                SELECT id, 'ios', 'apns', ?1, ?1 FROM users WHERE id <= 40
+                """, arguments: [ReminderRows.text(later - 60)])
         }
         clock.advance(600)
         try await monitor.refresh()
