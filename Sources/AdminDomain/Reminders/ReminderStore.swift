@@ -7,6 +7,11 @@ struct ReminderStore: Sendable {
     /// The others (a 'T', a time that does not read), with their text: rare.
     private(set) var odd: [(text: String, record: ReminderRecord)] = []
     private(set) var unreadableOutside = 0
+    /// Each user's latest reminder due and latest sent on time and opened, noted as rows are
+    /// read: a reminder only moves on (scheduled to sent, then opened), so the latest times
+    /// only grow until the next full count starts again; times before a range's start are not
+    /// counted in it.
+    private var users = LatestByUser()
 
     var count: Int { records.count + odd.count }
 
@@ -24,6 +29,8 @@ struct ReminderStore: Sendable {
         records = Array(records[start..<max(start, end)]) + read.rows
         odd.removeAll { $0.text > afterText || $0.text <= keepText }
         odd += read.odd
+        for record in read.rows { note(record) }
+        for entry in read.odd { note(entry.record) }
         if let outside = read.unreadableOutside { unreadableOutside = outside }
     }
 
@@ -47,12 +54,18 @@ struct ReminderStore: Sendable {
         return low
     }
 
+    private mutating func note(_ record: ReminderRecord) {
+        guard record.readable else { return }
+        let onTimeOpened = record.status == .sent && record.timing == .measured
+            && record.lateness <= ReminderAccumulator.onTimeWithin && record.opened
+        users.note(user: record.user, due: record.scheduled, onTimeOpened: onTimeOpened)
+    }
+
     func reports(now: Int64, options: ReminderAlertOptions, platforms: DevicePlatforms) -> [ReminderRange: ReminderHealthReport] {
         var builders = ReminderRange.allCases.map { ReminderReportBuilder(range: $0, now: now) }
         // Ranges are nested and end now: once a record is before a range's start it is before
         // every shorter one's, so they are tried longest first.
         builders.sort { $0.from < $1.from }
-        var users = LatestByUser()
         func add(_ record: ReminderRecord) {
             guard record.readable, record.scheduled <= now, record.scheduled > builders[0].from else { return }
             let userPlatforms = platforms.platforms(of: record.user)
@@ -60,9 +73,6 @@ struct ReminderStore: Sendable {
                 guard record.scheduled > builders[index].from else { break }
                 builders[index].add(record, platforms: userPlatforms)
             }
-            let onTimeOpened = record.status == .sent && record.timing == .measured
-                && record.lateness <= ReminderAccumulator.onTimeWithin && record.opened
-            users.note(user: record.user, due: record.scheduled, onTimeOpened: onTimeOpened)
         }
         for record in records { add(record) }
         for entry in odd { add(entry.record) }
