@@ -44,7 +44,7 @@ public struct ReminderHealthReport: Sendable, Equatable, Codable {
     public let points: [Point]
     /// SC-002: users with a reminder due of whom one was sent on time and opened.
     public let sc002: ReminderCriterion
-    /// SC-011: sent / (sent + failed).
+    /// SC-011: sent / (sent + failed), met above its target ("more than 95%").
     public let sc011: ReminderCriterion
 
     public init(range: ReminderRange, from: Int64, until: Int64, figures: ReminderFigures, byKind: [String: ReminderFigures],

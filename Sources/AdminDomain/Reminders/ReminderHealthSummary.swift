@@ -46,8 +46,8 @@ public enum ReminderHealthSummary {
 
     static func criterion(_ criterion: ReminderCriterion) -> String {
         guard let value = criterion.value else { return "nothing to measure" }
-        return String(format: "%.1f%% (%@ of %@), target %.0f%%: %@", value * 100, criterion.numerator.grouped, criterion.denominator.grouped,
-                      criterion.target * 100, criterion.met == true ? "met" : "not met")
+        return String(format: "%.1f%% (%@ of %@), target %@%.0f%%: %@", value * 100, criterion.numerator.grouped, criterion.denominator.grouped,
+                      criterion.strictlyAbove ? "over " : "", criterion.target * 100, criterion.met == true ? "met" : "not met")
     }
 
     /// "42 s", "12 min 5 s", "3 h 2 min".

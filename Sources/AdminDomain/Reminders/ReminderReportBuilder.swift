@@ -58,6 +58,8 @@ struct ReminderReportBuilder {
             points: given ?? points.enumerated().map { index, point in
                 .init(start: firstBucket + Int64(index) * range.bucketSeconds, partial: index == points.count - 1, figures: point.finished())
             },
-            sc002: sc002, sc011: ReminderCriterion(numerator: figures.sent, denominator: figures.sent + figures.failed, target: successTarget))
+            sc002: sc002, // SC-011: "more than 95%".
+            sc011: ReminderCriterion(numerator: figures.sent, denominator: figures.sent + figures.failed, target: successTarget,
+                                     strictlyAbove: true))
     }
 }

@@ -72,7 +72,7 @@ import TestSupport
             #expect(report.sc002.denominator == users && report.sc002.numerator == reached, "\(range.rawValue) SC-002")
             #expect(report.sc002.target == 0.90)
             #expect(report.sc011.numerator == expected.sent && report.sc011.denominator == expected.sent + expected.failed)
-            #expect(report.sc011.target == 0.95)
+            #expect(report.sc011.target == 0.95 && report.sc011.strictlyAbove, "the spec: more than 95% delivered")
         }
         // The chart: hours of the last day, days of the last 30, each its own window.
         for (range, size, count) in [(ReminderRange.day, Int64(3_600), 24), (.month, 86_400, 30), (.hour, 3_600, 24)] {
@@ -100,6 +100,14 @@ import TestSupport
         }
         #expect(snapshot.scheduledTimeUnreadable == unreadable)
         #expect(unreadable >= 4)
+    }
+
+    /// SC-002: "90% of users"; SC-011: "more than 95%".
+    @Test func aCriterionAtItsTargetIsMetOnlyWhenTheSpecSaysAtLeast() {
+        #expect(ReminderCriterion(numerator: 90, denominator: 100, target: 0.90).met == true)
+        #expect(ReminderCriterion(numerator: 95, denominator: 100, target: 0.95, strictlyAbove: true).met == false)
+        #expect(ReminderCriterion(numerator: 96, denominator: 100, target: 0.95, strictlyAbove: true).met == true)
+        #expect(ReminderCriterion(numerator: 0, denominator: 0, target: 0.95).met == nil)
     }
 
     @Test func everyFigureOfEveryRangeEqualsItsDefinitionInSQL() async throws {
