@@ -15,13 +15,15 @@ struct UserProfileView: HTMLComponent {
             nav(.class("section-links"), .ariaLabel("Sections of this profile")) {
                 for section in ProfileSection.allCases { a(.href("#\(section.rawValue)")) { section.label } }
             }
+            ReachabilityPanel(reachability: model.reachability)
             AccountPanel(profile: profile)
             ItemsPanel(model: model)
             DevicesPanel(devices: profile.devices)
             SettingsPanel(settings: profile.settings)
             SubscriptionsPanel(subscriptions: profile.subscriptions, mismatch: profile.hasActiveSubscriptionOnFreePlan)
-            RemindersPanel(counts: profile.reminderCounts, reminders: profile.recentReminders)
-            CampaignPushesPanel(pushes: model.campaignPushes, texts: model.pushTexts, campaignLinks: viewer.identity.role.may(.manageCampaigns))
+            RemindersPanel(userID: account.id, counts: profile.reminderCounts, reminders: profile.recentReminders)
+            CampaignPushesPanel(pushes: model.campaignPushes, texts: model.pushTexts, campaignLinks: viewer.identity.role.may(.manageCampaigns),
+                                heldOut: profile.evidence.heldOut)
             section(.class("panel"), .id(ProfileSection.activity.rawValue)) {
                 h2 { "Recent activity" }
                 ActivityTable(events: profile.recentActivity, caption: "The latest \(profile.recentActivity.count)")
@@ -259,16 +261,15 @@ private struct SubscriptionsPanel: HTMLComponent {
 }
 
 private struct RemindersPanel: HTMLComponent {
+    let userID: Int64
     let counts: UserProfile.ReminderCounts
     let reminders: [UserProfile.Reminder]
 
     var content: HTMLNode {
         section(.class("panel"), .id(ProfileSection.reminders.rawValue)) {
             h2 { "Reminders" }
-            p {
-                "Sent \(Format.grouped(counts.sent)) · opened \(Format.grouped(counts.opened)) · "
-                "failed \(Format.grouped(counts.failed)) · scheduled \(Format.grouped(counts.scheduled))"
-            }
+            ReminderSummary(userID: userID, counts: counts)
+            p { a(.href(SiteURL.userReminders(id: userID).href)) { "All of this user's reminders, with their local times" } }
             DataTable(
                 caption: reminders.isEmpty ? "No reminders." : "The latest \(reminders.count) by schedule",
                 headings: ["Item", "Days before", "Scheduled for", "Status", "Sent", "Opened"],
