@@ -164,7 +164,7 @@ import Testing
                   scheduledFor: "2026-11-20 09:00:00", status: .known(.sent), sentAt: "2026-11-20 09:00:12", openedAt: nil, overdue: false),
         ]
         let summary = UserProfile.ReminderCounts(scheduled: 4, overdue: 1, sent: 120, opened: 30, failed: 2, cancelled: 3)
-        let page = UserReminders.Page(email: Hostile.email, timezone: "Europe/Lisbon", reminders: reminders, summary: summary, matching: 130, number: 2)
+        let page = UserReminders.Page(email: Hostile.email, timezone: "Asia/Tokyo", reminders: reminders, summary: summary, matching: 130, number: 2)
         let listed = UserRemindersModel(userID: 42, form: RemindersForm(fields: ["kind": "food", "item": "10", "page": "2"]),
                                         filter: .init(kind: .food, itemID: 10), page: page)
         assertPageSnapshot(of: UserRemindersView(model: listed, viewer: Self.viewer), "secondPageOfOneItem")

@@ -32,6 +32,7 @@ public struct UserReminders: Sendable {
         /// nil when the item is not one of this user's (purged, or never was).
         public let itemName: String?
         public let itemDeleted: Bool
+        /// nil when what is stored is not a whole number.
         public let daysBefore: Int?
         public let scheduledFor: String
         public let status: Stored<ReminderStatus>
@@ -116,7 +117,7 @@ public struct UserReminders: Sendable {
             let matching = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reminders INDEXED BY reminders_user WHERE \(whereSQL)",
                                             arguments: statementArguments) ?? 0
             let rows = try Row.fetchAll(db, sql: """
-                SELECT r.id, r.item_kind, r.item_id, CAST(r.days_before AS INTEGER) AS days_before, r.scheduled_for, r.status, r.sent_at, r.opened_at,
+                SELECT r.id, r.item_kind, r.item_id, CASE WHEN typeof(r.days_before) = 'integer' THEN r.days_before END AS days_before, r.scheduled_for, r.status, r.sent_at, r.opened_at,
                        CAST(CASE r.item_kind WHEN 'food' THEN f.name ELSE d.title END AS BLOB) AS item_name,
                        CASE r.item_kind WHEN 'food' THEN f.deleted_at ELSE d.deleted_at END AS item_deleted_at,
                        CASE r.item_kind WHEN 'food' THEN f.id ELSE d.id END AS item_found,
