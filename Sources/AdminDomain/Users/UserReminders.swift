@@ -91,44 +91,16 @@ public struct UserReminders: Sendable {
     /// Page `number` (from 1) of what the filter matches; nil when there is no such user. A
     /// number past the last page still answers (with no rows): the caller says so.
     public func page(userID: Int64, filter: Filter, number: Int, now: Date = Date()) async throws -> Page? {
-        var conditions = ["user_id = :user"]
-        var arguments: [String: DatabaseValue] = [
-            "user": userID.databaseValue, "overdueBefore": Self.overdueBefore(now).databaseValue,
-            "pattern": Reachability.timePattern.databaseValue,
-        ]
-        switch filter.status {
-        case nil: break
-        case .scheduled?: conditions.append("status = 'scheduled' AND NOT \(Self.overdueSQL)")
-        case .overdue?: conditions.append(Self.overdueSQL)
-        case let status?: conditions.append("status = :status"); arguments["status"] = status.rawValue.databaseValue
-        }
-        if let kind = filter.kind { conditions.append("item_kind = :kind"); arguments["kind"] = kind.databaseValue }
-        if let item = filter.itemID { conditions.append("item_id = :item"); arguments["item"] = item.databaseValue }
-        let whereSQL = conditions.joined(separator: " AND ")
-        let offset = max(0, number - 1) * Self.pageSize
-        let statementArguments = StatementArguments(arguments)
-        let summaryArguments = StatementArguments(["user": userID.databaseValue, "overdueBefore": arguments["overdueBefore"]!,
-                                                   "pattern": arguments["pattern"]!])
+        let (conditions, arguments) = Self.conditions(userID: userID, filter: filter, now: now)
+        let countSQL = Self.countSQL(conditions), rowsSQL = Self.rowsSQL(conditions, offset: max(0, number - 1) * Self.pageSize)
+        let summaryArguments: StatementArguments = ["user": userID, "overdueBefore": Self.overdueBefore(now), "pattern": Reachability.timePattern]
         return try await database.read { db -> Page? in
             guard let user = try Row.fetchOne(db, sql: "SELECT \(wholeText("email", as: "email")), timezone FROM users WHERE id = ?",
                                               arguments: [userID])
             else { return nil }
             let summary = try Self.summary(db, summaryArguments)
-            let matching = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reminders INDEXED BY reminders_user WHERE \(whereSQL)",
-                                            arguments: statementArguments) ?? 0
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT r.id, r.item_kind, r.item_id, CASE WHEN typeof(r.days_before) = 'integer' THEN r.days_before END AS days_before, r.scheduled_for, r.status, r.sent_at, r.opened_at,
-                       CAST(CASE r.item_kind WHEN 'food' THEN f.name ELSE d.title END AS BLOB) AS item_name,
-                       CASE r.item_kind WHEN 'food' THEN f.deleted_at ELSE d.deleted_at END AS item_deleted_at,
-                       CASE r.item_kind WHEN 'food' THEN f.id ELSE d.id END AS item_found,
-                       \(Self.overdueSQL) AS overdue
-                FROM (SELECT * FROM reminders INDEXED BY reminders_user WHERE \(whereSQL)
-                      ORDER BY scheduled_for DESC, id DESC LIMIT \(Self.pageSize) OFFSET \(offset)) r
-                LEFT JOIN food_items f ON r.item_kind = 'food' AND f.id = r.item_id AND f.user_id = r.user_id
-                LEFT JOIN documents d ON r.item_kind = 'document' AND d.id = r.item_id AND d.user_id = r.user_id
-                ORDER BY r.scheduled_for DESC, r.id DESC
-                """, arguments: statementArguments)
-            let reminders = try rows.map { row in
+            let matching = try Int.fetchOne(db, sql: countSQL, arguments: arguments) ?? 0
+            let reminders = try Row.fetchAll(db, sql: rowsSQL, arguments: arguments).map { row in
                 let found: Int64? = row["item_found"]
                 return Reminder(id: try row.decode(forColumn: "id"), itemKind: try row.decode(forColumn: "item_kind"),
                                 itemID: try row.decode(forColumn: "item_id"), itemName: found == nil ? nil : try row.wholeText("item_name"),
@@ -137,8 +109,49 @@ public struct UserReminders: Sendable {
                                 status: try row.decode(forColumn: "status"), sentAt: try row.wholeText("sent_at"),
                                 openedAt: try row.wholeText("opened_at"), overdue: (try row.decode(forColumn: "overdue") as Bool?) ?? false)
             }
-            return Page(email: try user.wholeText(required: "email"), timezone: try user.decode(forColumn: "timezone"), reminders: reminders, summary: summary, matching: matching, number: number)
+            return Page(email: try user.wholeText(required: "email"), timezone: try user.decode(forColumn: "timezone"), reminders: reminders,
+                        summary: summary, matching: matching, number: number)
         }
+    }
+
+    /// The filter as SQL over one user's reminders, and the values it binds.
+    static func conditions(userID: Int64, filter: Filter, now: Date) -> (String, StatementArguments) {
+        var conditions = ["user_id = :user"]
+        var arguments: [String: DatabaseValue] = ["user": userID.databaseValue]
+        let overdue: [String: DatabaseValue] = ["overdueBefore": overdueBefore(now).databaseValue, "pattern": Reachability.timePattern.databaseValue]
+        switch filter.status {
+        case nil: break
+        case .scheduled?: conditions.append("status = 'scheduled' AND NOT \(overdueSQL)")
+        case .overdue?: conditions.append(overdueSQL)
+        case let status?: conditions.append("status = :status"); arguments["status"] = status.rawValue.databaseValue
+        }
+        if let kind = filter.kind { conditions.append("item_kind = :kind"); arguments["kind"] = kind.databaseValue }
+        if let item = filter.itemID { conditions.append("item_id = :item"); arguments["item"] = item.databaseValue }
+        // The rows' statement marks overdue ones, so it always binds these.
+        arguments.merge(overdue) { first, _ in first }
+        return (conditions.joined(separator: " AND "), StatementArguments(arguments))
+    }
+
+    static func countSQL(_ conditions: String) -> String {
+        "SELECT COUNT(*) FROM reminders INDEXED BY reminders_user WHERE \(conditions)"
+    }
+
+    /// One page: its rows found and ordered on the (user_id, scheduled_for) index, then
+    /// their items looked up by id (and owner: another user's item is not named).
+    static func rowsSQL(_ conditions: String, offset: Int) -> String {
+        """
+        SELECT r.id, r.item_kind, r.item_id, CASE WHEN typeof(r.days_before) = 'integer' THEN r.days_before END AS days_before,
+               r.scheduled_for, r.status, r.sent_at, r.opened_at,
+               CAST(CASE r.item_kind WHEN 'food' THEN f.name ELSE d.title END AS BLOB) AS item_name,
+               CASE r.item_kind WHEN 'food' THEN f.deleted_at ELSE d.deleted_at END AS item_deleted_at,
+               CASE r.item_kind WHEN 'food' THEN f.id ELSE d.id END AS item_found,
+               \(overdueSQL) AS overdue
+        FROM (SELECT * FROM reminders INDEXED BY reminders_user WHERE \(conditions)
+              ORDER BY scheduled_for DESC, id DESC LIMIT \(pageSize) OFFSET \(offset)) r
+        LEFT JOIN food_items f ON r.item_kind = 'food' AND f.id = r.item_id AND f.user_id = r.user_id
+        LEFT JOIN documents d ON r.item_kind = 'document' AND d.id = r.item_id AND d.user_id = r.user_id
+        ORDER BY r.scheduled_for DESC, r.id DESC
+        """
     }
 
     static func summary(_ db: Database, _ arguments: StatementArguments) throws -> UserProfile.ReminderCounts {

@@ -150,3 +150,25 @@ import TestSupport
         #expect(try await UserReminders(database: database).page(userID: 987, filter: .init(), number: 1, now: Self.now) == nil)
     }
 }
+
+/// The reminders page's statements for every filter read one user's rows through
+/// (user_id, scheduled_for), with no sort of their own: cheap for the heaviest user.
+@Suite(.timeLimit(.minutes(2))) struct UserRemindersPlans {
+    @Test func everyFilterReadsThroughTheUsersIndex() async throws {
+        let (temp, database) = try await UserRemindersPages.make()
+        defer { temp.remove() }
+        for status in [nil] + UserReminders.Status.allCases.map(Optional.some) {
+            for (kind, item) in [(nil, nil), (ItemKind.food, nil), (.document, Int64(3))] {
+                let (conditions, arguments) = UserReminders.conditions(userID: 5, filter: .init(status: status, kind: kind, itemID: item), now: UserRemindersPages.now)
+                for sql in [UserReminders.countSQL(conditions), UserReminders.rowsSQL(conditions, offset: 2_000)] {
+                    let plan = try await database.read { db in try queryPlan(db, sql, arguments) }
+                    #expect(plan.contains { $0.hasPrefix("SEARCH reminders USING") && $0.contains("INDEX reminders_user (user_id=?") }, "\(plan)")
+                    // "SCAN r" walks the page's own 50 rows, not a table.
+                    assertNoTableScan(plan.filter { $0 != "SCAN r" })
+                    // Only the final order of the page's 50 rows may sort; the index orders the rest.
+                    #expect(plan.filter { $0.contains("TEMP B-TREE") }.count <= (sql.contains("LIMIT") ? 1 : 0), "\(plan)")
+                }
+            }
+        }
+    }
+}
