@@ -1,4 +1,5 @@
 import AdminDomain
+import Foundation
 import HTMLRender
 
 /// One user, everything support needs for a ticket. Times are UTC unless marked local.
@@ -21,7 +22,8 @@ struct UserProfileView: HTMLComponent {
             DevicesPanel(devices: profile.devices)
             SettingsPanel(settings: profile.settings)
             SubscriptionsPanel(subscriptions: profile.subscriptions, mismatch: profile.hasActiveSubscriptionOnFreePlan)
-            RemindersPanel(userID: account.id, counts: profile.reminderCounts, reminders: profile.recentReminders)
+            RemindersPanel(userID: account.id, counts: profile.reminderCounts, reminders: profile.recentReminders,
+                           zone: UserCalendar.zone(named: account.timezone))
             CampaignPushesPanel(pushes: model.campaignPushes, texts: model.pushTexts, campaignLinks: viewer.identity.role.may(.manageCampaigns),
                                 heldOut: profile.evidence.heldOut)
             section(.class("panel"), .id(ProfileSection.activity.rawValue)) {
@@ -264,17 +266,21 @@ private struct RemindersPanel: HTMLComponent {
     let userID: Int64
     let counts: UserProfile.ReminderCounts
     let reminders: [UserProfile.Reminder]
+    /// The user's timezone; nil when the stored name is not one (the account says so, and UTC is used).
+    let zone: TimeZone?
 
     var content: HTMLNode {
-        section(.class("panel"), .id(ProfileSection.reminders.rawValue)) {
+        let utc = TimeZone(secondsFromGMT: 0)!
+        return section(.class("panel"), .id(ProfileSection.reminders.rawValue)) {
             h2 { "Reminders" }
             ReminderSummary(userID: userID, counts: counts)
             p { a(.href(SiteURL.userReminders(id: userID).href)) { "All of this user's reminders, with their local times" } }
             DataTable(
                 caption: reminders.isEmpty ? "No reminders." : "The latest \(reminders.count) by schedule",
-                headings: ["Item", "Days before", "Scheduled for", "Status", "Sent", "Opened"],
+                headings: ["Item", "Days before", zone == nil ? "Their time (UTC)" : "Their time", "Scheduled for (UTC)", "Status", "Sent", "Opened"],
                 rows: reminders.map { reminder in
                     ["\(reminder.itemName ?? "(deleted)") (\(reminder.itemKind))", String(reminder.daysBefore),
+                     UserReminders.local(reminder.scheduledFor, in: zone ?? utc) ?? Format.stored(time: reminder.scheduledFor),
                      Format.stored(time: reminder.scheduledFor), reminder.status.description, reminder.sentAt.map(Format.stored(time:)) ?? "",
                      reminder.openedAt.map(Format.stored(time:)) ?? ""]
                 })
