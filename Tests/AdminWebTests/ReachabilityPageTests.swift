@@ -47,6 +47,15 @@ import TestSupport
                 #expect(page.text.contains("href=\"#\(anchor)\"") && page.text.contains("id=\"\(anchor)\""), "\(anchor)")
             }
             #expect(page.text.contains("href=\"/users/\(Self.userID)/reminders\""), "the reminders section links to all of them")
+            #expect(page.text.contains("<dd>30, 15, 7, 1 days before expiry</dd>") && page.text.contains("<dd>09:00</dd>"))
+            // A daily time and reminder days that do not read are said so in the settings, as quiet hours are.
+            try await DatabaseQueue(path: panel.temp.path).write { db in
+                try db.execute(sql: "UPDATE notification_settings SET daily_time = '7pm', reminder_days = '30,<x>' WHERE user_id = ?",
+                               arguments: [Self.userID])
+            }
+            let odd = try await client.get("/users/\(Self.userID)", cookie: session)
+            #expect(odd.text.contains("unreadable (stored: “<bdi>7pm</bdi>”)") && odd.text.contains("unreadable (stored: “<bdi>30,&lt;x&gt;</bdi>”)"))
+            #expect(odd.text.contains("Daily reminder time “7pm” does not read as a time HH:MM"))
         }
     }
 

@@ -18,7 +18,7 @@ extension Reachability {
     }
 
     /// 'N,N,…' of whole days, 0 to 366: what the app writes.
-    static func reminderDays(_ text: String) -> [Int]? {
+    public static func reminderDays(_ text: String) -> [Int]? {
         let days = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             .map { part -> Int? in part.allSatisfy(\.isASCII) ? Int(part).flatMap { (0...366).contains($0) ? $0 : nil } : nil }
         guard !days.isEmpty, !days.contains(nil) else { return nil }

@@ -229,8 +229,19 @@ private struct SettingsPanel: HTMLComponent {
                     dt { "Food reminders" }; dd { settings.foodReminders ? "on" : "off" }
                     dt { "Document reminders" }; dd { settings.documentReminders ? "on" : "off" }
                     dt { "Marketing pushes" }; dd { settings.marketingOptIn ? "opted in" : "opted out" }
-                    dt { "Reminder days" }; dd { settings.reminderDays }
-                    dt { "Daily time (local)" }; dd { settings.dailyTime }
+                    // What does not read is said, with what is stored, as quiet hours are.
+                    dt { "Reminder days" }
+                    dd {
+                        if let days = Reachability.reminderDays(settings.reminderDays) {
+                            "\(days.map(String.init).joined(separator: ", ")) days before expiry"
+                        } else {
+                            "unreadable (stored: “"; UserText(text: settings.reminderDays); "”)"
+                        }
+                    }
+                    dt { "Daily time (local)" }
+                    dd {
+                        if let time = LocalTime(settings.dailyTime) { time.description } else { "unreadable (stored: “"; UserText(text: settings.dailyTime); "”)" }
+                    }
                     dt { "Quiet hours (local)" }
                     dd { QuietHoursText(quietHours: settings.quietHours) }
                 }
