@@ -75,6 +75,26 @@ public enum SupportBenchmark {
         try await measure("profile page, 20,000-item user, expired", min(iterations, 100)) { _ in
             try await renderProfile(id: whaleID, sources: sources, query: ["state": "expired"])
         }
+        // The reachability verdict of the heaviest user: what it reads beyond the profile
+        // (reminders of 30 days, deliveries, holdouts) and its checklist, beside its floor, the
+        // plain indexed count of the same user's reminders in the same kind of read.
+        let verdictNow = Date()
+        let whale = try await UserProfile.load(id: whaleID, database: database, now: verdictNow)
+        try await measure("verdict, 20,000-item user (reads + checklist)", min(iterations, 100)) { _ in
+            let evidence = try await database.read { db in try Reachability.evidence(userID: whaleID, now: verdictNow, in: db) }
+            if let whale { _ = Reachability(profile: whale, evidence: evidence, now: verdictNow) }
+        }
+        try await measure("  its floor: COUNT of the user's reminders", min(iterations, 100)) { _ in
+            _ = try await database.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reminders INDEXED BY reminders_user WHERE user_id = ?", arguments: [whaleID])
+            }
+        }
+        try await measure("reminders page, 20,000-item user, first", min(iterations, 100)) { _ in
+            _ = try await PageRendering.userReminders(userID: whaleID, sources: sources)
+        }
+        try await measure("reminders page, 20,000-item user, sent, page 40", min(iterations, 100)) { _ in
+            _ = try await PageRendering.userReminders(userID: whaleID, query: ["status": "sent", "page": "40"], sources: sources)
+        }
         let lists = ActivityLists(database: database)
         // As a running panel has them from its refresher: the dashboard's counts, which a
         // list of a bucket alone shows (outside the timed part).

@@ -26,6 +26,8 @@ public struct LoadPage: Sendable {
             LoadPage("export csv", "/activity.csv?bucket=inactive"),
             LoadPage("audit log", "/audit"),
             LoadPage("activity log", "/users/\(fixture.typicalUserID)/activity"),
+            LoadPage("user's reminders", "/users/\(fixture.typicalUserID)/reminders"),
+            LoadPage("reminders 20,000 items", "/users/\(fixture.whaleUserID)/reminders?status=sent&page=2"),
             LoadPage("staff", "/admins"),
             LoadPage("confirm", "/admins/end-all-sessions"),
             LoadPage("failed sign-ins", "/admins/sign-in-failures"),

@@ -81,6 +81,25 @@ import Testing
                            "refused")
     }
 
+    /// Reminders in trouble, a campaign that held the user out, pushes that did not go out.
+    static let evidence: Reachability.Evidence = {
+        var evidence = Reachability.Evidence()
+        evidence.reminders = .init()
+        evidence.reminders.due = 40; evidence.reminders.sent = 30; evidence.reminders.late = 4; evidence.reminders.failed = 2
+        evidence.reminders.cancelled = 5; evidence.reminders.overdue = 3
+        evidence.reminders.latestLate = "2026-11-20 09:00:00"; evidence.reminders.latestFailed = "2026-11-19 09:00:00"
+        evidence.reminders.latestCancelled = "2026-11-18 09:00:00"; evidence.reminders.latestOverdue = "2026-11-23 09:00:00"
+        evidence.pushes = 3
+        evidence.heldOut = [.init(campaignID: 17, campaignName: Hostile.script, launchedAt: "2026-11-21 12:00:00")]
+        evidence.misses = [
+            .init(campaignID: 18, campaignName: Hostile.name, deviceID: 1, state: .known(.queued), detail: "put off to the end of the user's quiet hours",
+                  dueAt: "2026-11-23 22:00:00", updatedAt: "2026-11-23 09:00:00"),
+            .init(campaignID: 19, campaignName: "Gone <template>", deviceID: 2, state: .known(.excluded),
+                  detail: "no longer in the audience when due: <no token>", dueAt: "2026-11-22 09:00:00", updatedAt: "2026-11-22 09:00:00"),
+        ]
+        return evidence
+    }()
+
     @Test func userProfileView() throws {
         let account = try UserProfile.Account(row: Row([
             "id": 42, "email": Hostile.email, "display_name": Hostile.name, "plan": "free", "status": "banned", "timezone": "Mars/<Olympus>",
@@ -105,12 +124,12 @@ import Testing
                             dailyTime: "09:00", quietHours: .unreadable(start: "25:99 \(Hostile.rightToLeft)", end: nil)),
             subscriptions: [.init(planType: "premium_yearly", status: .known(.active), store: "app_store", priceCents: 2_999, currency: "EUR",
                                   startedAt: "2026-01-01 00:00:00", currentPeriodEnd: "2027-01-01 00:00:00", cancelledAt: nil)],
-            reminderCounts: .init(scheduled: 4, sent: 1_200, opened: 300, failed: 2),
+            reminderCounts: .init(scheduled: 4, overdue: 3, sent: 1_200, opened: 300, failed: 2, cancelled: 5),
             recentReminders: [.init(itemKind: .known(.food), itemName: Hostile.script, daysBefore: 3, scheduledFor: "2026-11-24 09:00:00",
                                     status: .known(.scheduled), sentAt: nil, openedAt: nil),
                               .init(itemKind: .known(.document), itemName: nil, daysBefore: 30, scheduledFor: "2026-10-01 09:00:00",
                                     status: .unknown("lost"), sentAt: "2026-10-01 09:00:01", openedAt: "2026-10-01 10:00:00")],
-            recentActivity: try Self.events())
+            recentActivity: try Self.events(), evidence: Self.evidence, readAt: Self.now)
         let items = UserItems.Page(items: [
             .init(id: 10, name: Hostile.name, category: "Dairy", storage: "Refrigerator", quantity: "2 <l>", maskedNumber: nil,
                   expiryDate: "2026-11-20", state: .expired, daysRemaining: -3, createdAt: "2026-11-01 00:00:00", consumedAt: nil),
@@ -129,5 +148,29 @@ import Testing
         ]
         model.pushTexts = [501: CampaignTexts.Filled(title: "Hi \(Hostile.name)", body: "You have 3 <items>", isPersonal: true)]
         assertPageSnapshot(of: UserProfileView(model: model, viewer: Self.viewer), "hostileUserLaterItemsPage")
+    }
+
+    @Test func userRemindersView() throws {
+        let reminders: [UserReminders.Reminder] = [
+            .init(id: 1, itemKind: .known(.food), itemID: 10, itemName: Hostile.script, itemDeleted: false, daysBefore: 1,
+                  scheduledFor: "2026-11-23 09:00:00", status: .known(.scheduled), sentAt: nil, openedAt: nil, overdue: true),
+            .init(id: 2, itemKind: .known(.document), itemID: 11, itemName: Hostile.name, itemDeleted: true, daysBefore: 30,
+                  scheduledFor: "2026-11-22 09:00:00", status: .known(.sent), sentAt: "2026-11-22 09:03:05", openedAt: "2026-11-22 10:00:00", overdue: false),
+            .init(id: 3, itemKind: .known(.food), itemID: 12, itemName: nil, itemDeleted: false, daysBefore: 7,
+                  scheduledFor: "2026-11-21 09:00:00", status: .known(.sent), sentAt: "2026-11-21 08:59:00", openedAt: nil, overdue: false),
+            .init(id: 4, itemKind: .unknown("pet<b>"), itemID: 13, itemName: nil, itemDeleted: false, daysBefore: nil,
+                  scheduledFor: "yesterday <b>", status: .known(.sent), sentAt: nil, openedAt: nil, overdue: false),
+            .init(id: 5, itemKind: .known(.food), itemID: 14, itemName: "Milk", itemDeleted: false, daysBefore: 0,
+                  scheduledFor: "2026-11-20 09:00:00", status: .known(.sent), sentAt: "2026-11-20 09:00:12", openedAt: nil, overdue: false),
+        ]
+        let summary = UserProfile.ReminderCounts(scheduled: 4, overdue: 1, sent: 120, opened: 30, failed: 2, cancelled: 3)
+        let page = UserReminders.Page(email: Hostile.email, timezone: "Asia/Tokyo", reminders: reminders, summary: summary, matching: 130, number: 2)
+        let listed = UserRemindersModel(userID: 42, form: RemindersForm(fields: ["kind": "food", "item": "10", "page": "2"]),
+                                        filter: .init(kind: .food, itemID: 10), page: page)
+        assertPageSnapshot(of: UserRemindersView(model: listed, viewer: Self.viewer), "secondPageOfOneItem")
+        let nowhere = UserReminders.Page(email: "a@example.com", timezone: "Mars/<Olympus>", reminders: [], summary: summary, matching: 0, number: 1)
+        let refused = UserRemindersModel(userID: 42, form: RemindersForm(fields: ["status": "bogus<b>", "page": "0"]), filter: .init(), page: nowhere,
+                                         problems: RemindersForm(fields: ["status": "bogus<b>", "page": "0"]).query.problems)
+        assertPageSnapshot(of: UserRemindersView(model: refused, viewer: Self.viewer), "refusedQueryBadTimezone")
     }
 }

@@ -110,8 +110,12 @@ public struct UserProfile: Sendable {
         public let openedAt: String?
     }
 
+    /// Every status: `scheduled` holds only those not yet overdue, so the statuses add up.
     public struct ReminderCounts: Sendable, Equatable {
-        public var scheduled = 0, sent = 0, opened = 0, failed = 0
+        public var scheduled = 0, overdue = 0, sent = 0, opened = 0, failed = 0, cancelled = 0
+        public init(scheduled: Int = 0, overdue: Int = 0, sent: Int = 0, opened: Int = 0, failed: Int = 0, cancelled: Int = 0) {
+            self.scheduled = scheduled; self.overdue = overdue; self.sent = sent; self.opened = opened; self.failed = failed; self.cancelled = cancelled
+        }
     }
 
     public let account: Account
@@ -125,8 +129,15 @@ public struct UserProfile: Sendable {
     public let reminderCounts: ReminderCounts
     public let recentReminders: [Reminder]
     public let recentActivity: [ActivityEvent]
+    /// What the reachability verdict reads beyond the rows above.
+    public let evidence: Reachability.Evidence
+    /// The moment the profile was read: what "the last 30 days" and "stale" count from.
+    public let readAt: Date
 
     static let recentCount = 20
+
+    /// Whether reminders and campaign pushes can reach the user, and why not.
+    public var reachability: Reachability { Reachability(profile: self, evidence: evidence, now: readAt) }
 
     /// The store says premium while the app says free: support should look into it.
     public var hasActiveSubscriptionOnFreePlan: Bool {
@@ -156,12 +167,13 @@ public struct UserProfile: Sendable {
                 devices: try devices(db, userID: id),
                 settings: try settings(db, userID: id),
                 subscriptions: try subscriptions(db, userID: id),
-                reminderCounts: try reminderCounts(db, userID: id),
+                reminderCounts: try reminderCounts(db, userID: id, now: now),
                 recentReminders: try reminders(db, userID: id),
                 recentActivity: try ActivityEvent.fetchAll(db, sql: """
                     SELECT id, kind, detail, platform, created_at FROM activity_events INDEXED BY activity_events_user_time
                     WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?
-                    """, arguments: [id, recentCount]))
+                    """, arguments: [id, recentCount]),
+                evidence: try Reachability.evidence(userID: id, now: now, in: db), readAt: now)
         }
         if let profile, kept?.today != profile.calendar.today {
             await cache?.keep(.init(today: profile.calendar.today, food: profile.food, documents: profile.documents), userID: id, now: now)
@@ -235,15 +247,9 @@ public struct UserProfile: Sendable {
         }
     }
 
-    private static func reminderCounts(_ db: Database, userID: Int64) throws -> ReminderCounts {
-        let row = try Row.fetchOne(db, sql: """
-            SELECT COALESCE(SUM(status = :scheduled), 0) AS scheduled, COALESCE(SUM(status = :sent), 0) AS sent,
-                   COUNT(opened_at) AS opened, COALESCE(SUM(status = :failed), 0) AS failed
-            FROM reminders INDEXED BY reminders_user WHERE user_id = :user
-            """, arguments: ["scheduled": ReminderStatus.scheduled, "sent": ReminderStatus.sent, "failed": ReminderStatus.failed,
-                             "user": userID])
-        return ReminderCounts(scheduled: (try row?.decode(forColumn: "scheduled") ?? 0), sent: (try row?.decode(forColumn: "sent") ?? 0),
-                              opened: (try row?.decode(forColumn: "opened") ?? 0), failed: (try row?.decode(forColumn: "failed") ?? 0))
+    /// One pass over the user's reminders through their index, counted as their reminders page counts them.
+    private static func reminderCounts(_ db: Database, userID: Int64, now: Date) throws -> ReminderCounts {
+        try UserReminders.summary(db, ["user": userID, "overdueBefore": UserReminders.overdueBefore(now), "pattern": Reachability.timePattern])
     }
 
     private static func reminders(_ db: Database, userID: Int64) throws -> [Reminder] {

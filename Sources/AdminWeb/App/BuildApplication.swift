@@ -137,7 +137,8 @@ public func buildRouter(services: PanelServices, publicDirectory: String) -> Rou
     UsersController(
         directory: directory,
         profiles: .init(database: database, heavyUsers: services.heavyUsers, templates: services.templates),
-        activity: .init(directory: directory, log: UserActivityLog(database: database)), audit: audit).addRoutes(to: staff)
+        activity: .init(directory: directory, log: UserActivityLog(database: database)), reminders: UserReminders(database: database),
+        audit: audit).addRoutes(to: staff)
     ActivityController(lists: .init(lists: ActivityLists(database: database), dashboard: services.dashboard), audit: audit).addRoutes(to: staff)
     CampaignsController(
         source: .init(campaigns: services.campaigns, previews: services.previews, progress: services.campaignProgress,

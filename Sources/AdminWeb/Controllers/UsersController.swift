@@ -7,6 +7,7 @@ struct UsersController {
     let directory: UserDirectory
     let profiles: UserProfileModel.Source
     let activity: UserActivityModel.Source
+    let reminders: UserReminders
     let audit: StaffAudit
 
     func addRoutes(to routes: StaffRoutes) {
@@ -14,6 +15,7 @@ struct UsersController {
         routes.get(.userSuggestions, requires: .viewUserProfiles, use: suggestions)
         routes.get(.user(id: nil), requires: .viewUserProfiles, use: profile)
         routes.get(.userActivity(id: nil), requires: .viewUserProfiles, use: activity)
+        routes.get(.userReminders(id: nil), requires: .viewUserProfiles, use: userReminders)
     }
 
     @Sendable func search(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
@@ -56,6 +58,14 @@ struct UsersController {
         let model = try await UserActivityModel.load(activity, (id, ActivityLogForm(request: request)))
         try await audit(context, .userActivityViewed, target: "user:\(id)")
         return HTMLPage(UserActivityView(model: model, viewer: context.viewer), status: model.problems.isEmpty ? .ok : .badRequest)
+    }
+
+    /// A look at the user's reminders is a look at their profile, and is audited as one.
+    @Sendable func userReminders(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
+        let id = try userID(context)
+        let model = try await UserRemindersModel.load(reminders, (id, RemindersForm(request: request), Date()))
+        try await audit(context, .userViewed, target: "user:\(id)", detail: "reminders")
+        return HTMLPage(UserRemindersView(model: model, viewer: context.viewer), status: model.problems.isEmpty ? .ok : .badRequest)
     }
 
     /// The id in the path; anything but a positive number is a page that does not exist.

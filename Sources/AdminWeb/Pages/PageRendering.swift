@@ -1,4 +1,5 @@
 import AdminDomain
+import Foundation
 import HTMLRender
 import PushTemplates
 
@@ -12,6 +13,7 @@ public enum PageRendering {
     public struct Sources: Sendable {
         let profile: UserProfileModel.Source
         let lists: ActivityListModel.Source
+        let reminders: UserReminders
         /// The dashboard's counts, which an activity list that is a whole bucket takes its size from.
         public let dashboard: DashboardRefresher
 
@@ -19,6 +21,7 @@ public enum PageRendering {
             dashboard = DashboardRefresher(database: database)
             profile = .init(database: database, heavyUsers: HeavyUserCache(), templates: PushTemplateLibrary())
             lists = .init(lists: ActivityLists(database: database), dashboard: dashboard)
+            reminders = UserReminders(database: database)
         }
     }
 
@@ -26,6 +29,12 @@ public enum PageRendering {
     public static func profile(userID: Int64, query: [String: String] = [:], sources: Sources) async throws -> [UInt8] {
         let model = try await UserProfileModel.load(sources.profile, (userID, ItemsForm(fields: query)))
         return HTMLDocument(root: UserProfileView(model: model, viewer: viewer).content).render()
+    }
+
+    /// A user's reminders page, as `/users/:id/reminders?…` shows it.
+    public static func userReminders(userID: Int64, query: [String: String] = [:], sources: Sources) async throws -> [UInt8] {
+        let model = try await UserRemindersModel.load(sources.reminders, (userID, RemindersForm(fields: query), Date()))
+        return HTMLDocument(root: UserRemindersView(model: model, viewer: viewer).content).render()
     }
 
     /// The activity list's first page with its size.

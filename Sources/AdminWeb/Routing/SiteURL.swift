@@ -41,6 +41,8 @@ enum SiteURL: Sendable, Equatable {
     case userSuggestions
     case user(id: Int64?, ItemsForm = ItemsForm())
     case userActivity(id: Int64?, ActivityLogForm = ActivityLogForm())
+    /// All of a user's reminders, by status and item, page by page.
+    case userReminders(id: Int64?, RemindersForm = RemindersForm())
     case activity(ActivityForm = ActivityForm())
     case activityCSV(ActivityForm)
     /// Newest first; only those in `status` when one is given. `deleted`: after a draft's deletion.
@@ -100,6 +102,7 @@ enum SiteURL: Sendable, Equatable {
         case .userSuggestions: "/users/suggestions"
         case let .user(id, _): "/users/\(id.map(String.init) ?? ":id")"
         case let .userActivity(id, _): "/users/\(id.map(String.init) ?? ":id")/activity"
+        case let .userReminders(id, _): "/users/\(id.map(String.init) ?? ":id")/reminders"
         case .activity: "/activity"
         case .activityCSV: "/activity.csv"
         case .campaigns: "/campaigns"
@@ -160,6 +163,8 @@ enum SiteURL: Sendable, Equatable {
         case let .user(_, form):
             return withQuery(form.queryItems)
         case let .userActivity(_, form):
+            return withQuery(form.queryItems)
+        case let .userReminders(_, form):
             return withQuery(form.queryItems)
         case let .activity(form), let .activityCSV(form):
             return withQuery(form.queryItems)

@@ -8,6 +8,8 @@ struct CampaignPushesPanel: HTMLComponent {
     let pushes: [CampaignPushOfUser]
     let texts: [Int64: CampaignTexts.Filled]
     let campaignLinks: Bool
+    /// Campaigns of the last 30 days that held this user out on purpose.
+    var heldOut: [Reachability.HeldOut] = []
 
     /// A push still waiting says when it goes out.
     static func state(_ push: CampaignPushOfUser) -> String {
@@ -18,8 +20,14 @@ struct CampaignPushesPanel: HTMLComponent {
     var content: HTMLNode {
         section(.class("panel"), .id(ProfileSection.campaignPushes.rawValue)) {
             h2 { "Campaign pushes" }
+            for held in heldOut {
+                p(.class("notice"), .role("note")) {
+                    "Held out on purpose from campaign #\(held.campaignID) "; UserText(text: "“\(held.campaignName)”")
+                    " (launched \(held.launchedAt) UTC): its holdout group gets no push, so that the campaign's effect can be measured."
+                }
+            }
             if pushes.isEmpty {
-                p(.class("muted")) { "No campaign push was sent to this user's devices." }
+                p(.class("muted")) { heldOut.isEmpty ? "No campaign push was sent to this user's devices." : "No other campaign push was sent to this user's devices." }
             } else {
                 DataTable(
                     caption: "The latest \(pushes.count), newest first; received and opened come from the app's receipts",

@@ -17,6 +17,9 @@ struct UserProfileModel: PageModel {
     /// template no longer exists.
     var pushTexts: [Int64: CampaignTexts.Filled] = [:]
 
+    /// The verdict at the top of the page, from the rows the profile read.
+    var reachability: Reachability { profile.reachability }
+
     /// The user's rows, the heavy users' cache, and the templates a campaign push was filled from.
     struct Source: Sendable {
         let database: PanelDatabase

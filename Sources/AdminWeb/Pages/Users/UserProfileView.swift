@@ -1,4 +1,5 @@
 import AdminDomain
+import Foundation
 import HTMLRender
 
 /// One user, everything support needs for a ticket. Times are UTC unless marked local.
@@ -15,13 +16,16 @@ struct UserProfileView: HTMLComponent {
             nav(.class("section-links"), .ariaLabel("Sections of this profile")) {
                 for section in ProfileSection.allCases { a(.href("#\(section.rawValue)")) { section.label } }
             }
+            ReachabilityPanel(reachability: model.reachability)
             AccountPanel(profile: profile)
             ItemsPanel(model: model)
             DevicesPanel(devices: profile.devices)
             SettingsPanel(settings: profile.settings)
             SubscriptionsPanel(subscriptions: profile.subscriptions, mismatch: profile.hasActiveSubscriptionOnFreePlan)
-            RemindersPanel(counts: profile.reminderCounts, reminders: profile.recentReminders)
-            CampaignPushesPanel(pushes: model.campaignPushes, texts: model.pushTexts, campaignLinks: viewer.identity.role.may(.manageCampaigns))
+            RemindersPanel(userID: account.id, counts: profile.reminderCounts, reminders: profile.recentReminders,
+                           zone: UserCalendar.zone(named: account.timezone))
+            CampaignPushesPanel(pushes: model.campaignPushes, texts: model.pushTexts, campaignLinks: viewer.identity.role.may(.manageCampaigns),
+                                heldOut: profile.evidence.heldOut)
             section(.class("panel"), .id(ProfileSection.activity.rawValue)) {
                 h2 { "Recent activity" }
                 ActivityTable(events: profile.recentActivity, caption: "The latest \(profile.recentActivity.count)")
@@ -225,8 +229,19 @@ private struct SettingsPanel: HTMLComponent {
                     dt { "Food reminders" }; dd { settings.foodReminders ? "on" : "off" }
                     dt { "Document reminders" }; dd { settings.documentReminders ? "on" : "off" }
                     dt { "Marketing pushes" }; dd { settings.marketingOptIn ? "opted in" : "opted out" }
-                    dt { "Reminder days" }; dd { settings.reminderDays }
-                    dt { "Daily time (local)" }; dd { settings.dailyTime }
+                    // What does not read is said, with what is stored, as quiet hours are.
+                    dt { "Reminder days" }
+                    dd {
+                        if let days = Reachability.reminderDays(settings.reminderDays) {
+                            "\(days.map(String.init).joined(separator: ", ")) days before expiry"
+                        } else {
+                            "unreadable (stored: “"; UserText(text: settings.reminderDays); "”)"
+                        }
+                    }
+                    dt { "Daily time (local)" }
+                    dd {
+                        if let time = LocalTime(settings.dailyTime) { time.description } else { "unreadable (stored: “"; UserText(text: settings.dailyTime); "”)" }
+                    }
                     dt { "Quiet hours (local)" }
                     dd { QuietHoursText(quietHours: settings.quietHours) }
                 }
@@ -259,21 +274,24 @@ private struct SubscriptionsPanel: HTMLComponent {
 }
 
 private struct RemindersPanel: HTMLComponent {
+    let userID: Int64
     let counts: UserProfile.ReminderCounts
     let reminders: [UserProfile.Reminder]
+    /// The user's timezone; nil when the stored name is not one (the account says so, and UTC is used).
+    let zone: TimeZone?
 
     var content: HTMLNode {
-        section(.class("panel"), .id(ProfileSection.reminders.rawValue)) {
+        let utc = TimeZone(secondsFromGMT: 0)!
+        return section(.class("panel"), .id(ProfileSection.reminders.rawValue)) {
             h2 { "Reminders" }
-            p {
-                "Sent \(Format.grouped(counts.sent)) · opened \(Format.grouped(counts.opened)) · "
-                "failed \(Format.grouped(counts.failed)) · scheduled \(Format.grouped(counts.scheduled))"
-            }
+            ReminderSummary(userID: userID, counts: counts)
+            p { a(.href(SiteURL.userReminders(id: userID).href)) { "All of this user's reminders, with their local times" } }
             DataTable(
                 caption: reminders.isEmpty ? "No reminders." : "The latest \(reminders.count) by schedule",
-                headings: ["Item", "Days before", "Scheduled for", "Status", "Sent", "Opened"],
+                headings: ["Item", "Days before", zone == nil ? "Their time (UTC)" : "Their time", "Scheduled for (UTC)", "Status", "Sent", "Opened"],
                 rows: reminders.map { reminder in
                     ["\(reminder.itemName ?? "(deleted)") (\(reminder.itemKind))", String(reminder.daysBefore),
+                     UserReminders.local(reminder.scheduledFor, in: zone ?? utc) ?? Format.stored(time: reminder.scheduledFor),
                      Format.stored(time: reminder.scheduledFor), reminder.status.description, reminder.sentAt.map(Format.stored(time:)) ?? "",
                      reminder.openedAt.map(Format.stored(time:)) ?? ""]
                 })

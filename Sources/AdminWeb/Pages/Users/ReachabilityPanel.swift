@@ -1,0 +1,49 @@
+import AdminDomain
+import HTMLRender
+
+/// The top of a profile: can reminders and campaign pushes reach this user, and if not,
+/// why; each finding links to the section that shows its evidence.
+struct ReachabilityPanel: HTMLComponent {
+    let reachability: Reachability
+
+    static let anchor = "reachability"
+
+    static func label(_ mark: Reachability.Mark) -> String {
+        switch mark {
+        case .fine: "OK"
+        case .blocks: "Blocks"
+        case .mayNot: "May not"
+        case .note: "Note"
+        }
+    }
+
+    static func sectionLabel(_ place: Reachability.Place) -> String {
+        switch place {
+        case .account: "account"
+        case .settings: "notification settings"
+        case .devices: "devices"
+        case .reminders: "reminders"
+        case .campaignPushes: "campaign pushes"
+        }
+    }
+
+    var content: HTMLNode {
+        section(.class("panel"), .id(Self.anchor), .ariaLabel("Reachability")) {
+            h2 { "Can pushes reach this user?" }
+            p(.class("verdict")) { UserText(text: reachability.sentence, clampAfter: 2_000) }
+            ul(.class("findings")) {
+                for finding in reachability.findings {
+                    li(.class("finding-\(finding.mark.rawValue)")) {
+                        span(.class("badge mark-\(finding.mark.rawValue)")) { Self.label(finding.mark) }
+                        span { UserText(text: finding.what, clampAfter: 600) }
+                        span(.class("evidence")) {
+                            UserText(text: finding.evidence, clampAfter: 600)
+                            " · "
+                            a(.href("#\(finding.place.rawValue)")) { "See \(Self.sectionLabel(finding.place))" }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
