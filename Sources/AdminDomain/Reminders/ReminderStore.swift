@@ -26,7 +26,10 @@ struct ReminderStore: Sendable {
         // those kept are a stretch of the array, found by halving.
         let start = Self.firstIndex(in: records) { $0.scheduled > keepingFrom }
         let end = Self.firstIndex(in: records) { $0.scheduled > after }
-        records = Array(records[start..<max(start, end)]) + read.rows
+        // In place: a new array of a month's records each refresh cost more than the figures.
+        records.removeSubrange(max(start, end)..<records.count)
+        records.removeSubrange(0..<start)
+        records.append(contentsOf: read.rows)
         odd.removeAll { $0.text > afterText || $0.text <= keepText }
         odd += read.odd
         for record in read.rows { note(record) }
