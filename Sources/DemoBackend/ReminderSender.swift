@@ -62,10 +62,12 @@ public struct ReminderSender: Sendable {
         rowsRead = rows.count
         for row in rows {
             let id: Int64 = row["id"]
-            // Text by the column's affinity; anything else could not sort inside the range.
-            guard let time = row["scheduled_for"] as String? else { continue }
+            // Text by the column's affinity (read without converting: GRDB stops the process on a
+            // value that does not convert); anything else could not sort inside the range.
+            guard case .string(let time) = (row["scheduled_for"] as DatabaseValue).storage else { continue }
             cursor = Cursor(time: time, id: id)
-            guard row["status"] as String? == "scheduled", let scheduled = Self.seconds(time), scheduled <= now else { continue }
+            guard case .string("scheduled") = (row["status"] as DatabaseValue).storage,
+                  let scheduled = Self.seconds(time), scheduled <= now else { continue }
             sends.append(plan(id: id, scheduled: scheduled, now: now))
         }
     }

@@ -36,9 +36,9 @@ public struct ReminderTrickle: Sendable {
         var inserted = 0
         for _ in 0..<count {
             for _ in 0..<Self.attempts {
-                guard let (user, kind, item) = try liveItem(below: lastUser, in: db) else { continue }
+                guard let found = try liveItem(below: lastUser, in: db) else { continue }
                 let due = now + random.seconds(5...180)
-                try insert.execute(arguments: [user, kind, item, Self.daysBefore.randomElement(using: &random) ?? 0,
+                try insert.execute(arguments: [found.user, found.kind, found.item, Self.daysBefore.randomElement(using: &random) ?? 0,
                                                SQLiteTime.string(secondsSinceEpoch: due)])
                 inserted += 1
                 break
@@ -48,7 +48,7 @@ public struct ReminderTrickle: Sendable {
     }
 
     /// A random active user's live food item (three in four) or document, by the indexes.
-    private mutating func liveItem(below lastUser: Int64, in db: Database) throws -> (Int64, String, Int64)? {
+    private mutating func liveItem(below lastUser: Int64, in db: Database) throws -> (user: Int64, kind: String, item: Int64)? {
         guard let user = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE id >= ? AND status = 'active' ORDER BY id LIMIT 1",
                                             arguments: [random.seconds(1...lastUser)]) else { return nil }
         let food = random.chance(0.75)
