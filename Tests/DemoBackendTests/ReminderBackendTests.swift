@@ -97,17 +97,17 @@ import TestSupport
                 FROM reminders WHERE id BETWEEN ? AND ?
                 """, arguments: [mine.first, mine.last])!
         }
-        #expect(figures["total"] as Int == 300)
-        #expect(figures["waiting"] as Int == 0, "every due row was sent or failed")
-        #expect(figures["early"] as Int == 0, "never sent before its time")
+        #expect((figures["total"] as Int) == 300)
+        #expect((figures["waiting"] as Int) == 0, "every due row was sent or failed")
+        #expect((figures["early"] as Int) == 0, "never sent before its time")
         let sent: Int = figures["sent"], failed: Int = figures["failed"]
         #expect((1...15).contains(failed), "a few failed: \(failed)")
         #expect(Double(figures["onTime"] as Int) >= 0.9 * Double(sent), "most within 60 s: \(figures)")
-        #expect(figures["onTime"] as Int < sent, "some late")
-        #expect(figures["tooLate"] as Int == 0, "late means 2 to 20 minutes")
+        #expect((figures["onTime"] as Int) < sent, "some late")
+        #expect((figures["tooLate"] as Int) == 0, "late means 2 to 20 minutes")
         let opened: Int = figures["opened"]
         #expect(Double(opened) > 0.1 * Double(sent) && Double(opened) < 0.4 * Double(sent), "about a quarter opened: \(opened)")
-        #expect(figures["badOpen"] as Int == 0, "opened after being sent")
+        #expect((figures["badOpen"] as Int) == 0, "opened after being sent")
         // The seed's own rows, tomorrow's 'scheduled' ones among them, are as they were.
         #expect(try Self.snapshot(setup.queue, upTo: before) == untouched)
     }
@@ -219,8 +219,8 @@ import TestSupport
         }
         let total: Int = figures["total"]
         #expect((180...300).contains(total), "about two a second for two minutes: \(total)")
-        #expect(figures["good"] as Int == total, "each for a live item of its active user: \(figures)")
-        #expect(figures["users"] as Int > 50 && figures["kinds"] as Int == 2)
+        #expect((figures["good"] as Int) == total, "each for a live item of its active user: \(figures)")
+        #expect((figures["users"] as Int) > 50 && (figures["kinds"] as Int) == 2)
     }
 
     @Test func theServiceSendsOnTheRealClockUntilCancelled() async throws {
