@@ -136,6 +136,17 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The demo's stand-in for the app's backend: schedules and sends reminders on the demo database.
+        .target(
+            name: "DemoBackend",
+            dependencies: [
+                "AdminDomain",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "AdminWeb",
             dependencies: [
@@ -168,6 +179,7 @@ let package = Package(
                 "PushClients",
                 "CampaignDispatch",
                 "DeviceSimulator",
+                "DemoBackend",
                 "AdminDomain",
                 "DemoData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -240,6 +252,11 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: ["admin-panel", "PanelLoad", "PushFakes", "TestSupport", "AdminDomain", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "DemoBackendTests",
+            dependencies: ["DemoBackend", "AdminDomain", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),
         .testTarget(

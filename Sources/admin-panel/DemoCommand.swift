@@ -1,6 +1,7 @@
 import AdminDomain
 import AdminWeb
 import ArgumentParser
+import DemoBackend
 import DeviceSimulator
 import PanelDemo
 import PushClients
@@ -18,6 +19,9 @@ struct DemoCommand: AsyncParsableCommand {
 
     @Option(help: "Users to generate when the database is created.")
     var users = 5_000
+
+    @Flag(help: "The simulated backend sends no reminders: they fall due and stay scheduled, so /reminders and its banner show them overdue.")
+    var stallReminders = false
 
     @OptionGroup var server: ServerOptions
 
@@ -71,11 +75,16 @@ struct DemoCommand: AsyncParsableCommand {
                 say("")
             }
             if let simulator { say("pushes go to the device simulator at \(simulator.baseURL); no real phone gets one") }
+            // The backend's part, with or without the simulator: it writes the app's reminders.
+            let backend = SimulatedBackend(databasePath: db, stallReminders: stallReminders, logger: Logger(label: "simulated-backend"))
+            say(stallReminders
+                ? "--stall-reminders: the simulated backend sends no reminders; they fall due, stay scheduled and turn overdue on /reminders"
+                : "the simulated backend sends reminders as they fall due (most on time, some late, a few failed); --stall-reminders stops it")
             // With --port 0 the system picks the port: the "panel listening on" line names it.
             say(server.port == 0 ? "serving on http://\(server.host) at a port the system picks: see \"panel listening on\" below"
                 : "serving on http://\(server.host):\(server.port)")
             return (buildApplication(services: outcome.services, configuration: configuration, metrics: metrics,
-                                     extraServices: simulator.map { [$0] } ?? []), outcome.services)
+                                     extraServices: simulator.map { [backend, $0] } ?? [backend]), outcome.services)
         }
         try await app.runPanel(openRequests: services.openRequests, shutdownDeadline: configuration.shutdownDeadline)
     }

@@ -1,0 +1,24 @@
+/// SplitMix64: the simulated backend's draws, seeded so that a test sees the same run every time.
+public struct BackendRandom: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) {
+        state = seed &* 0x9E37_79B9_7F4A_7C15
+    }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func chance(_ probability: Double) -> Bool {
+        Double.random(in: 0..<1, using: &self) < probability
+    }
+
+    mutating func seconds(_ range: ClosedRange<Int64>) -> Int64 {
+        Int64.random(in: range, using: &self)
+    }
+}
