@@ -111,6 +111,9 @@ import TestSupport
         let now = Date()
         try await panel.services.database.write { db in
             let user = try Int64.fetchOne(db, sql: "SELECT id FROM users ORDER BY id LIMIT 1")!
+            // The app is in use (so no "no app data" alert), but its backend sends no reminder.
+            try db.execute(sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (?, 'login', ?)",
+                           arguments: [user, SQLiteTime.string(now.addingTimeInterval(-60))])
             // The last hour: nothing sent, 30 due and waiting.
             try db.execute(sql: "DELETE FROM reminders WHERE scheduled_for > ?", arguments: [SQLiteTime.string(now.addingTimeInterval(-3_700))])
             for minute in 0..<30 {

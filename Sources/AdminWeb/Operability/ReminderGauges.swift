@@ -5,11 +5,11 @@ import Metrics
 /// The reminder figures as Prometheus gauges, set after each refresh of the reminder health
 /// monitor; docs/prometheus-reminder-alerts.yml alerts on them.
 struct ReminderGauges {
-    /// The app's tables' figures by name, as `panel_reminders{range,figure}`.
-    static let figures: [(name: String, value: KeyPath<ReminderFigures, Int>)] = [
-        ("due", \.due), ("sent", \.sent), ("sent_on_time", \.sentOnTime), ("failed", \.failed),
-        ("cancelled", \.cancelled), ("overdue", \.overdue), ("opened", \.opened),
-    ]
+    /// The counts by name, as `panel_reminders{range,figure}`.
+    static var figures: [(name: String, value: KeyPath<ReminderFigures, Int>)] {
+        [("due", \.due), ("sent", \.sent), ("sent_on_time", \.sentOnTime), ("failed", \.failed),
+         ("cancelled", \.cancelled), ("overdue", \.overdue), ("opened", \.opened)]
+    }
 
     var factory: any MetricsFactory = MetricsSystem.factory
 

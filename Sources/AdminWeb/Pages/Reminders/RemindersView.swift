@@ -124,7 +124,7 @@ struct ReminderCriteria: HTMLComponent {
                      Self.measured(sc002, "users"), Format.percent(sc002.target, decimals: 0), Self.met(sc002)],
                     ["SC-011", "Reminders sent over reminders sent or failed",
                      Self.measured(sc011, "reminders"), Format.percent(sc011.target, decimals: 0), Self.met(sc011)],
-                  ])
+                  ]).content
     }
 
     static func measured(_ criterion: ReminderCriterion, _ things: String) -> String {
@@ -151,7 +151,7 @@ struct ReminderSplitTable: HTMLComponent {
         if splits.isEmpty {
             return p(.class("muted")) { caption + ": no reminder due." }
         }
-        return DataTable(caption: caption, columns: [.init(heading)] + Self.columns, rows: splits.map { [$0.label] + Self.cells($0.figures) })
+        return DataTable(caption: caption, columns: [.init(heading)] + Self.columns, rows: splits.map { [$0.label] + Self.cells($0.figures) }).content
     }
 
     static let columns: [DataTable.Column] = ["Due", "Sent", "On time", "On-time share", "Lateness p90", "Failed", "Cancelled", "Overdue", "Opened"]
@@ -178,9 +178,9 @@ struct ReminderChart: HTMLComponent {
             hourly ? model.label(point) : String(model.label(point).prefix(10))
         }
         func chart(_ title: String, _ valueLabel: String, _ values: [Int]) -> DashboardChart {
-            DashboardChart(id: .campaignConversions, title: title, kind: .line, axis: hourly ? .categories : .days, valueLabel: valueLabel,
-                           labels: labels, series: [ChartSeries(name: title, values: values)], note: "", asOf: asOf,
-                           labelsName: hourly ? "Hour (UTC)" : nil)
+            // The id only names a dashboard chart's CSV, which this page does not link to.
+            DashboardChart.line(id: .campaignConversions, title: title, axis: hourly ? .categories : .days, valueLabel: valueLabel,
+                                labels: labels, series: [(title, values)], asOf: asOf, labelsName: hourly ? "Hour (UTC)" : nil)
         }
         let charts = [
             chart("On-time share", "percent", report.points.map { Int((($0.figures.onTimeShare ?? 0) * 100).rounded()) }),
