@@ -35,7 +35,10 @@ def test_every_range_of_the_reminder_page_fits_the_window(panel, browser, width)
         assert browser.find_elements(By.CSS_SELECTOR, ".chart-panel svg[role=img]"), label
         assert "SC-002" in browser.page_source and "SC-011" in browser.page_source
         scroll, inner = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
-        assert scroll <= inner, f"{label} at {width} px is {scroll} px wide"
+        wide = browser.execute_script("""
+            return [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
+              .slice(0, 8).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right));""")
+        assert scroll <= inner, f"{label} at {width} px is {scroll} px wide: {wide}"
         errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
         assert errors == [], f"{label}: {errors}"
         if label in ("Last hour", "Last 30 days"):
