@@ -15,6 +15,8 @@ public struct LoadPage: Sendable {
             LoadPage("dashboard", "/"),
             LoadPage("dashboard 365 days", "/?range=365"),
             LoadPage("dashboard chart csv", "/dashboard.csv?chart=active-users&range=365"),
+            LoadPage("reminders", "/reminders"),
+            LoadPage("reminders 30 days", "/reminders?range=30d"),
             LoadPage("search", "/users?q=maria"),
             LoadPage("suggestions", "/users/suggestions?q=mari"),
             LoadPage("profile", "/users/\(fixture.typicalUserID)"),

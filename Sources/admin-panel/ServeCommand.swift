@@ -63,6 +63,21 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Seconds between the dashboard's full counts, which see changed and deleted rows too.")
     var dashboardFullCount = 900
 
+    @Option(help: "Seconds between the reminder health refreshes, which re-read the reminders of the last 26 hours.")
+    var reminderRefresh = 30
+
+    @Option(help: "Percent of the last hour's due reminders sent on time under which the reminder alert holds (SC-002's target).")
+    var reminderOnTimeTarget = 90.0
+
+    @Option(help: "Percent of the last hour's reminders sent of those sent or failed under which the reminder alert holds (SC-011's target).")
+    var reminderSuccessTarget = 95.0
+
+    @Option(help: "Overdue reminders in the last hour above which the reminder alert holds.")
+    var reminderOverdueThreshold = 50
+
+    @Option(help: "Minutes without a new row in the app's tables after which the banner says the backend has stopped writing.")
+    var appDataSilenceMinutes = 60
+
     @Option(help: "Connections open at once; more are closed at once, with a log line.")
     var maxConnections = 4_000
 
@@ -133,6 +148,13 @@ struct ServerOptions: ParsableArguments {
         if !(1...50).contains(frequencyCap) { throw ValidationError("--frequency-cap must be from 1 to 50") }
         if !(1...86_400).contains(dashboardRefresh) { throw ValidationError("--dashboard-refresh must be from 1 to 86400 seconds") }
         if !(10...86_400).contains(dashboardFullCount) { throw ValidationError("--dashboard-full-count must be from 10 to 86400 seconds") }
+        if !(1...3_600).contains(reminderRefresh) { throw ValidationError("--reminder-refresh must be from 1 to 3600 seconds") }
+        if !(0...100).contains(reminderOnTimeTarget) { throw ValidationError("--reminder-on-time-target must be a percent from 0 to 100") }
+        if !(0...100).contains(reminderSuccessTarget) { throw ValidationError("--reminder-success-target must be a percent from 0 to 100") }
+        if !(0...10_000_000).contains(reminderOverdueThreshold) {
+            throw ValidationError("--reminder-overdue-threshold must be from 0 to 10000000 reminders")
+        }
+        if !(1...10_080).contains(appDataSilenceMinutes) { throw ValidationError("--app-data-silence-minutes must be from 1 to 10080 (a week)") }
         var isFolder: ObjCBool = false
         if let templates, !FileManager.default.fileExists(atPath: templates, isDirectory: &isFolder) || !isFolder.boolValue {
             throw ValidationError("--templates \"\(templates)\" is not a folder")
@@ -176,6 +198,11 @@ struct ServerOptions: ParsableArguments {
         configuration.dashboardRefreshInterval = TimeInterval(dashboardRefresh)
         configuration.dashboardFullCountInterval = TimeInterval(dashboardFullCount)
         configuration.trustedProxies = (try? trustedProxies()) ?? .none
+        configuration.reminderRefreshInterval = .seconds(reminderRefresh)
+        configuration.reminderAlerts.onTimeTarget = reminderOnTimeTarget / 100
+        configuration.reminderAlerts.successTarget = reminderSuccessTarget / 100
+        configuration.reminderAlerts.overdueThreshold = reminderOverdueThreshold
+        configuration.reminderAlerts.appDataSilence = TimeInterval(appDataSilenceMinutes * 60)
         configuration.maxConnections = maxConnections
         configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
         configuration.headTimeout = .seconds(requestTimeout)

@@ -73,4 +73,19 @@ import TestSupport
         let full = try runPanel(["serve", "--db", "/nonexistent.sqlite", "--dashboard-full-count", "five"])
         #expect(full.status != 0 && full.stderr.contains("dashboard-full-count"))
     }
+
+    @Test func reminderOptionsOutOfRangeAreRefusedWithASentence() throws {
+        for (command, option, value, sentence) in [
+            ("serve", "--reminder-refresh", "0", "--reminder-refresh must be from 1 to 3600 seconds"),
+            ("demo", "--reminder-on-time-target", "101", "--reminder-on-time-target must be a percent from 0 to 100"),
+            ("serve", "--reminder-success-target", "-1", "--reminder-success-target must be a percent from 0 to 100"),
+            ("serve", "--reminder-overdue-threshold", "-5", "--reminder-overdue-threshold must be from 0 to 10000000 reminders"),
+            ("demo", "--app-data-silence-minutes", "0", "--app-data-silence-minutes must be from 1 to 10080 (a week)"),
+        ] {
+            // "--option=-1": a negative value on its own would read as another option.
+            let bad = try runPanel([command, "--db", "/nonexistent/folder/demo.sqlite", "\(option)=\(value)"])
+            #expect(bad.status != 0, "\(command) \(option) \(value)")
+            #expect(bad.stderr.contains(sentence), "\(option): \(bad.stderr)")
+        }
+    }
 }

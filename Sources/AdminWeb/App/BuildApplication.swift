@@ -68,6 +68,7 @@ func backgroundJobs(services: PanelServices, configuration: PanelConfiguration, 
         PeriodicJob(name: "reminder-health", every: configuration.reminderRefreshInterval, health: services.health, logger: logger) {
             [reminders = services.reminderHealth] in
             try await reminders.refresh()
+            if let snapshot = reminders.latest() { ReminderGauges().record(snapshot) }
         },
         PushClientsService(push: services.push),
         CampaignDispatcher(outbox: DeliveryOutbox(database: services.database, audience: services.campaigns.audience,
@@ -100,6 +101,7 @@ public func buildRouter(services: PanelServices, publicDirectory: String) -> Rou
         ClientAddressMiddleware(trusted: services.trustedProxies)
         RequestLogMiddleware()
         BannerMiddleware(text: services.banner)
+        ReminderAlertsMiddleware(monitor: services.reminderHealth)
         MetricsMiddleware()
         OpenRequestsMiddleware(openRequests: services.openRequests)
         SecurityHeadersMiddleware(tls: cookies.session.secure)
@@ -109,7 +111,7 @@ public func buildRouter(services: PanelServices, publicDirectory: String) -> Rou
         // Answers only what the routes do not: static files need no session.
         FileMiddleware(publicDirectory, urlBasePath: "/static", searchForIndexHtml: false)
     }
-    HealthController(database: services.database, health: services.health, push: services.push).addRoutes(to: router)
+    HealthController(database: services.database, health: services.health, push: services.push, reminders: services.reminderHealth).addRoutes(to: router)
     let auth = AuthController(signIn: services.signIn, cookies: cookies)
     auth.addRoutes(to: router, forms: forms)
 
@@ -127,6 +129,7 @@ public func buildRouter(services: PanelServices, publicDirectory: String) -> Rou
         source: .init(dashboard: services.dashboard, refreshEvery: services.dashboardRefreshInterval,
                       fullCountEvery: services.dashboardFullCountInterval, campaigns: services.campaigns, impact: services.impact),
         pages: services.dashboardPages).addRoutes(to: staff)
+    RemindersController(source: .init(monitor: services.reminderHealth, refreshEvery: services.reminderRefreshInterval)).addRoutes(to: staff)
     AccountController(account: services.account, signIn: services.signIn, sessionCookie: cookies.session).addRoutes(to: staff)
     AuditController(log: auditLog, audit: audit).addRoutes(to: staff)
     StaffController(staff: services.staff, admins: services.admins, shownOnce: services.shownOnce).addRoutes(to: staff)

@@ -21,6 +21,8 @@ public struct PanelServices: Sendable {
     let cookies: PanelCookies
     let trustedProxies: TrustedProxies
     let dashboardRefreshInterval: TimeInterval
+    /// How often the reminder figures are re-read, as their page says.
+    let reminderRefreshInterval: Duration
     let dashboardFullCountInterval: TimeInterval
     /// The dashboard's page body, rendered once per snapshot and range.
     let dashboardPages = DashboardPageCache()
@@ -66,6 +68,7 @@ public struct PanelServices: Sendable {
                                                fullEvery: configuration.reminderFullCountInterval)
         trustedProxies = configuration.trustedProxies
         dashboardRefreshInterval = configuration.dashboardRefreshInterval
+        reminderRefreshInterval = configuration.reminderRefreshInterval
         dashboardFullCountInterval = configuration.dashboardFullCountInterval
         sweeper = ExpiredRowSweeper(database: database, sessionPolicy: configuration.sessionPolicy)
         push = configuration.push

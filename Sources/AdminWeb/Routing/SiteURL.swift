@@ -11,6 +11,10 @@ enum SiteURL: Sendable, Equatable {
     /// One chart's numbers as CSV.
     case dashboardCSV(DashboardChart.ID?, DashboardRange)
     case dashboardRefresh
+    /// The reminder health page over one range (the last 24 hours unless said).
+    case reminders(ReminderRange = .day)
+    /// Its figures as CSV.
+    case remindersCSV(ReminderRange)
     /// `sessionEnded`: the browser came with a session that had run out; the page says so.
     case login(next: String? = nil, sessionEnded: Bool = false)
     case secondFactor(next: String? = nil)
@@ -79,6 +83,8 @@ enum SiteURL: Sendable, Equatable {
         case .dashboard, .dashboardRange: "/"
         case .dashboardCSV: "/dashboard.csv"
         case .dashboardRefresh: "/dashboard/refresh"
+        case .reminders: "/reminders"
+        case .remindersCSV: "/reminders.csv"
         case .login: "/login"
         case .secondFactor: "/login/code"
         case .logout: "/logout"
@@ -136,6 +142,10 @@ enum SiteURL: Sendable, Equatable {
         case let .dashboardCSV(chart, range):
             return withQuery((chart.map { [URLQueryItem(name: "chart", value: $0.rawValue)] } ?? [])
                 + [URLQueryItem(name: "range", value: String(range.days))])
+        case let .reminders(range):
+            return range == .day ? path : withQuery("range", range.rawValue)
+        case let .remindersCSV(range):
+            return withQuery("range", range.rawValue)
         case let .login(next, sessionEnded):
             let next = next.flatMap { Self.isSafeRedirect($0) && $0 != "/" ? $0 : nil }
             return withQuery((sessionEnded ? [URLQueryItem(name: "ended", value: "1")] : [])

@@ -2,11 +2,12 @@ import AdminDomain
 import HTMLRender
 
 enum NavSection: CaseIterable {
-    case dashboard, users, activity, campaigns, admins, auditLog
+    case dashboard, reminders, users, activity, campaigns, admins, auditLog
 
     var label: String {
         switch self {
         case .dashboard: "Dashboard"
+        case .reminders: "Reminders"
         case .users: "Users"
         case .activity: "Activity"
         case .campaigns: "Campaigns"
@@ -19,6 +20,7 @@ enum NavSection: CaseIterable {
     var url: SiteURL? {
         switch self {
         case .dashboard: .dashboard
+        case .reminders: .reminders()
         case .auditLog: .auditLog()
         case .admins: .staff()
         case .users: .users()

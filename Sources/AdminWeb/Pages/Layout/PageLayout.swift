@@ -51,6 +51,9 @@ struct PageLayout: HTMLComponent {
                     if let banner = BannerMiddleware.current {
                         p(.class("banner"), .role("status")) { banner }
                     }
+                    if viewer != nil, !ReminderAlertsMiddleware.current.isEmpty {
+                        ReminderAlertBanner(alerts: ReminderAlertsMiddleware.current)
+                    }
                     children
                 }
             }

@@ -1,0 +1,32 @@
+import AdminDomain
+import Foundation
+import Hummingbird
+
+/// The reminder health page and its CSV, for every role: they show counts, nothing personal.
+/// Both read the monitor's latest snapshot and never wait for a count.
+struct RemindersController {
+    let source: RemindersModel.Source
+
+    func addRoutes(to routes: StaffRoutes) {
+        routes.get(.reminders(.day), requires: .viewDashboard, use: show)
+        routes.get(.remindersCSV(.day), requires: .viewDashboard, use: csv)
+    }
+
+    @Sendable func show(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
+        let range = try RemindersModel.range(from: request.uri.queryParameters.get("range"))
+        let model = try await RemindersModel.load(source, range)
+        return HTMLPage(RemindersView(model: model, viewer: context.viewer))
+    }
+
+    @Sendable func csv(request: Request, context: StaffRequestContext) async throws -> Response {
+        let range = try RemindersModel.range(from: request.uri.queryParameters.get("range"))
+        let model = try await RemindersModel.load(source, range)
+        guard model.report != nil else {
+            throw PanelError(status: .serviceUnavailable, sentence: "The reminder figures are being counted: try again in a few seconds.")
+        }
+        let rows = model.csvRows
+        return CSV.response(filename: CSV.filename("reminders", [range.rawValue]), header: RemindersModel.csvHeader) { emit in
+            try await emit(rows)
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import AdminDomain
+import Foundation
+
+/// The reminder health page's data for one range: the monitor's latest snapshot as it stands,
+/// never waited for (before the first count the page says the figures are being counted).
+struct RemindersModel: PageModel {
+    /// One line of a split: a kind, a number of days before, a set of platforms.
+    struct Split: Equatable {
+        let label: String
+        let figures: ReminderFigures
+    }
+
+    struct Source: Sendable {
+        let monitor: ReminderHealthMonitor
+        /// How often the figures are re-read, as the page says.
+        let refreshEvery: Duration
+    }
+
+    let range: ReminderRange
+    /// nil before the first count is done.
+    let snapshot: ReminderHealthSnapshot?
+    let refreshSeconds: Int64
+
+    static func load(_ source: Source, _ range: ReminderRange) async throws -> RemindersModel {
+        RemindersModel(range: range, snapshot: source.monitor.latest(), refreshSeconds: source.refreshEvery.components.seconds)
+    }
+
+    /// `?range=`: absent or empty is the last 24 hours; anything else that names no range is
+    /// refused with a sentence, never replaced by another range.
+    static func range(from text: String?) throws -> ReminderRange {
+        guard let text, !text.isEmpty else { return .day }
+        guard let range = ReminderRange(rawValue: text) else {
+            throw PanelError(status: .badRequest, sentence: ReminderRange.refusal(String(text.prefix(40))))
+        }
+        return range
+    }
+
+    var report: ReminderHealthReport? { snapshot?.report(range) }
+
+    /// Food and documents first, then any other kind the app stored, by name.
+    var byKind: [Split] {
+        guard let report else { return [] }
+        let order = ["food": 0, "document": 1]
+        return report.byKind.sorted { (order[$0.key] ?? 2, $0.key) < (order[$1.key] ?? 2, $1.key) }
+            .map { Split(label: $0.key, figures: $0.value) }
+    }
+
+    /// By number of days before, smallest first; a value that is no whole number last.
+    var byDaysBefore: [Split] {
+        guard let report else { return [] }
+        return report.byDaysBefore.sorted { ($0.key ?? .max) < ($1.key ?? .max) }
+            .map { Split(label: $0.key.map { Format.count($0, "day", "days") } ?? "not a number", figures: $0.value) }
+    }
+
+    var byPlatforms: [Split] {
+        guard let report else { return [] }
+        return ReminderHealthReport.Platforms.allCases.compactMap { platforms in
+            report.byPlatforms[platforms].map { Split(label: platforms.label, figures: $0) }
+        }
+    }
+
+    /// "45 s", "3 min 20 s", "2 h 5 min", "3 d 4 h": lateness as people read it.
+    static func duration(seconds: Int64) -> String {
+        switch seconds {
+        case ..<60: return "\(seconds) s"
+        case ..<3_600: return seconds % 60 == 0 ? "\(seconds / 60) min" : "\(seconds / 60) min \(seconds % 60) s"
+        case ..<86_400: return (seconds % 3_600) / 60 == 0 ? "\(seconds / 3_600) h" : "\(seconds / 3_600) h \((seconds % 3_600) / 60) min"
+        default: return (seconds % 86_400) / 3_600 == 0 ? "\(seconds / 86_400) d" : "\(seconds / 86_400) d \((seconds % 86_400) / 3_600) h"
+        }
+    }
+
+    /// A chart point's label: "14:00" for an hour, "2026-11-26" for a day (UTC), a star when
+    /// the period is still going on.
+    func label(_ point: ReminderHealthReport.Point) -> String {
+        let text = SQLiteTime.string(Date(timeIntervalSince1970: TimeInterval(point.start)))
+        return (range.bucketSeconds == 3_600 ? String(text.dropFirst(11).prefix(5)) : String(text.prefix(10))) + (point.partial ? "*" : "")
+    }
+}
