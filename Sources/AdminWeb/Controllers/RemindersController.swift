@@ -20,6 +20,8 @@ struct RemindersController {
 
     @Sendable func csv(request: Request, context: StaffRequestContext) async throws -> Response {
         let range = try RemindersModel.range(from: request.uri.queryParameters.get("range"))
+        // A file asked for waits for the first count (seconds at most) rather than failing.
+        _ = try await source.monitor.snapshot()
         let model = try await RemindersModel.load(source, range)
         guard model.report != nil else {
             throw PanelError(status: .serviceUnavailable, sentence: "The reminder figures are being counted: try again in a few seconds.")
