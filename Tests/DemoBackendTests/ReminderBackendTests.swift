@@ -231,7 +231,8 @@ import TestSupport
         let service = SimulatedBackend(databasePath: setup.temp.path, stallReminders: false, interval: .milliseconds(100))
         let running = Task { try await service.run() }
         defer { running.cancel() }
-        let settled = try await eventually(within: .seconds(20), every: .milliseconds(100)) {
+        // Generous: under the whole suite the first tick waited 20 s for the cores once.
+        let settled = try await eventually(within: .seconds(90), every: .milliseconds(100)) {
             try await setup.queue.read { db in
                 try String.fetchOne(db, sql: "SELECT status FROM reminders WHERE id = ?", arguments: [row]) != "scheduled"
             }
