@@ -7,10 +7,10 @@ import GRDB
 /// than `window`: a row stamped long ago, or a cursor left behind, cannot make it rescan the
 /// table. A row seen falling due is sent as the backend would: most 1 to 30 s after its time,
 /// some 2 to 20 minutes late, a few failed; a quarter of those sent are opened a few seconds
-/// to minutes later. A row first read more than `promptness` after its time fell due while
-/// nothing was sending (the demo was not running): it is settled when read, `readLimit` rows a
-/// tick at most, with its true lateness. A time that does not read as the backend's
-/// 'YYYY-MM-DD HH:MM:SS' is left as it is.
+/// to minutes later, each open also the user's `push_opened` activity event. A row first read
+/// more than `promptness` after its time fell due while nothing was sending (the demo was not
+/// running): it is settled when read, `readLimit` rows a tick at most, with its true lateness.
+/// A time that does not read as the backend's 'YYYY-MM-DD HH:MM:SS' is left as it is.
 public struct ReminderSender: Sendable {
     public static let window: Int64 = 2 * 3_600
     public static let promptness: Int64 = 60
@@ -107,7 +107,19 @@ public struct ReminderSender: Sendable {
         let written = Set(ready.map(\.id))
         opens.removeAll { written.contains($0.id) }
         let opened = try db.makeStatement(sql: "UPDATE reminders SET opened_at = ? WHERE id = ? AND status = 'sent' AND opened_at IS NULL")
-        for open in ready { try opened.execute(arguments: [SQLiteTime.string(secondsSinceEpoch: open.at), open.id]) }
+        // The app reports the tap as its users' activity too: without it the demo's app data
+        // would stop at the seed's time and the panel would say "no app data since" an hour on.
+        let event = try db.makeStatement(sql: """
+            INSERT INTO activity_events (user_id, kind, detail, platform, created_at)
+            SELECT r.user_id, 'push_opened', json_object('reminder_id', r.id),
+                   (SELECT d.platform FROM devices d WHERE d.user_id = r.user_id ORDER BY d.last_seen_at DESC, d.id LIMIT 1), ?
+            FROM reminders r WHERE r.id = ?
+            """)
+        for open in ready {
+            let at = SQLiteTime.string(secondsSinceEpoch: open.at)
+            try opened.execute(arguments: [at, open.id])
+            if db.changesCount > 0 { try event.execute(arguments: [at, open.id]) }
+        }
     }
 
     /// Seconds since 1970 of the backend's own format, exactly 'YYYY-MM-DD HH:MM:SS' naming a

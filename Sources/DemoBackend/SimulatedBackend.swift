@@ -14,6 +14,7 @@ public final class SimulatedBackend: Service, Sendable {
     let stallReminders: Bool
     let interval: Duration
     let logger: Logger
+    private static let opening = DispatchQueue(label: "simulated-backend.open")
 
     public init(databasePath: String, stallReminders: Bool, interval: Duration = .seconds(2),
                 logger: Logger = Logger(label: "simulated-backend")) {
@@ -32,11 +33,18 @@ public final class SimulatedBackend: Service, Sendable {
         let path = databasePath
         let queue: DatabaseQueue
         do {
-            // Opening reads the file: off the cooperative threads too.
-            queue = try await BlockingWork.run {
-                var configuration = Configuration()
-                configuration.busyMode = .timeout(5)
-                return try DatabaseQueue(path: path, configuration: configuration)
+            // Opening reads the file: off the cooperative threads too, and not in `BlockingWork`,
+            // whose threads are as many as the cores: in the tests' whole run the opening
+            // waited there 5 to 20 s behind password hashes. A serial queue of its own is given
+            // a thread of its own by Dispatch.
+            queue = try await withCheckedThrowingContinuation { continuation in
+                Self.opening.async {
+                    continuation.resume(with: Result {
+                        var configuration = Configuration()
+                        configuration.busyMode = .timeout(5)
+                        return try DatabaseQueue(path: path, configuration: configuration)
+                    })
+                }
             }
         } catch {
             logger.error("the simulated backend could not open the demo database; no reminder will be sent", metadata: ["error": "\(error)"])
