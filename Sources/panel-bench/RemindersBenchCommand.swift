@@ -78,11 +78,12 @@ struct RemindersBenchCommand: AsyncParsableCommand {
     /// The same rows and columns the count reads, by one plain statement along the index.
     static func floor(_ database: PanelDatabase, from: Int64, until: Int64) async throws -> (Int, Double) {
         let clock = ContinuousClock(), started = clock.now
-        // Every column summed, so none is left unread.
+        // Every column totalled, so none is left unread (TOTAL, not SUM: a column all NULL,
+        // sent_at while nothing is sent, would make the whole sum NULL).
         let rows = try await database.read { db in
             try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) + SUM(length(r.scheduled_for)) * 0 + SUM(r.user_id) * 0 + SUM(length(r.status)) * 0
-                       + SUM(length(r.sent_at)) * 0 + SUM(r.opened_at IS NOT NULL) * 0 + SUM(length(r.item_kind)) * 0 + SUM(r.days_before) * 0
+                SELECT COUNT(*) + CAST((TOTAL(length(r.scheduled_for)) + TOTAL(r.user_id) + TOTAL(length(r.status))
+                       + TOTAL(length(r.sent_at)) + TOTAL(r.opened_at IS NOT NULL) + TOTAL(length(r.item_kind)) + TOTAL(r.days_before)) * 0 AS INTEGER)
                 FROM reminders r INDEXED BY reminders_scheduled WHERE r.scheduled_for > ? AND r.scheduled_for <= ?
                 """, arguments: [SQLiteTime.string(secondsSinceEpoch: from), SQLiteTime.string(secondsSinceEpoch: until)]) ?? 0
         }

@@ -13,7 +13,7 @@ public actor ReminderHealthMonitor {
     private let fullEvery: TimeInterval
     private let now: @Sendable () -> Date
     private let logger: Logger
-    private var store = ReminderStore()
+    private let box = ReminderStoreBox()
     private var lastFull: Date?
     private var alertSince: [ReminderAlert.Kind: Date] = [:]
     private var running: (task: Task<Void, any Error>, full: Bool, generation: Int)?
@@ -79,27 +79,34 @@ public actor ReminderHealthMonitor {
         self.platforms = platforms
         let read = try await ReminderScan(database: database).read(after: from, until: nowSeconds, full: isFull)
         let readTime = clock.now - started
-        if isFull {
-            store = ReminderStore()
-            lastFull = at
-        }
+        if isFull { lastFull = at }
         if isDay { lastDay = at }
-        store.replace(after: from, with: read, keepingFrom: nowSeconds - ReminderRange.month.seconds)
-        let reports = store.reports(now: nowSeconds, options: options, platforms: platforms)
-        let alerts = evaluateAlerts(reports[.hour], newestAppData: read.newestAppData, at: at)
+        let (box, options) = (self.box, self.options)
+        let keepingFrom = nowSeconds - ReminderRange.month.seconds
+        // CPU work of a core for up to a fifth of a second: on the low-priority threads, as
+        // the reads are, never on the two threads that answer requests.
+        let made = try await LowPriorityThreads.shared.run { [platforms] in
+            if isFull { box.store = ReminderStore() }
+            box.store.replace(after: from, with: read, keepingFrom: keepingFrom)
+            return (reports: box.store.reports(now: nowSeconds, options: options, platforms: platforms),
+                    lastSent: box.store.lastSent(before: nowSeconds), count: box.store.count,
+                    unreadable: box.store.unreadableOutside + box.store.unreadableInside)
+        }
+        let reports = made.reports
+        let alerts = evaluateAlerts(reports[.hour], lastSent: made.lastSent, newestAppData: read.newestAppData, at: at)
         let snapshot = ReminderHealthSnapshot(asOf: at, reports: reports, alerts: alerts, newestAppData: read.newestAppData,
-                                              scheduledTimeUnreadable: store.unreadableOutside + store.unreadableInside,
+                                              scheduledTimeUnreadable: made.unreadable,
                                               lastFullCount: lastFull ?? at)
         published.withLock { $0 = snapshot }
         logger.info("reminder health counted", metadata: [
-            "full": "\(isFull)", "rows_read": "\(read.rows.count)", "rows_kept": "\(store.count)",
+            "full": "\(isFull)", "rows_read": "\(read.rows.count)", "rows_kept": "\(made.count)",
             "seconds": "\(Double((clock.now - started).components.attoseconds) / 1e18 + Double((clock.now - started).components.seconds))",
             "read_seconds": "\(Double(readTime.components.attoseconds) / 1e18 + Double(readTime.components.seconds))",
             "alerts": "\(alerts.map(\.kind.rawValue).joined(separator: ","))"])
     }
 
-    private func evaluateAlerts(_ hour: ReminderHealthReport?, newestAppData: Date?, at: Date) -> [ReminderAlert] {
-        let found = ReminderAlertRules(options: options).alerts(hour: hour, lastSent: store.lastSent(before: Int64(at.timeIntervalSince1970)),
+    private func evaluateAlerts(_ hour: ReminderHealthReport?, lastSent: Int64?, newestAppData: Date?, at: Date) -> [ReminderAlert] {
+        let found = ReminderAlertRules(options: options).alerts(hour: hour, lastSent: lastSent,
                                                                 newestAppData: newestAppData, now: at)
         var since: [ReminderAlert.Kind: Date] = [:]
         let alerts = found.map { alert in
