@@ -28,8 +28,10 @@ public struct LoadFixture: Sendable {
             experiment: CampaignExperiment(holdoutPercent: 10, goal: .anyActivity, goalDays: 3,
                                            variants: [VariantMessage(variant: .b, title: "Load launched B", body: "Hi {{display_name}}")])), by: actor)
         try await campaigns.launch(launched, by: actor)
-        // One test user, so that the test users page and the draft's test send list someone.
-        if let email = try await database.read({ db in try String.fetchOne(db, sql: "SELECT email FROM users WHERE id = 50") }) {
+        // One test user, so that the test users page and the draft's test send list someone
+        // (kept from an earlier run on the same copy: adding it again is refused).
+        if try await TestUsers(database: database).list().isEmpty,
+           let email = try await database.read({ db in try String.fetchOne(db, sql: "SELECT email FROM users WHERE id = 50") }) {
             _ = try await TestUsers(database: database).add(email: email, by: actor)
         }
         return LoadFixture(cookie: cookie, typicalUserID: 50, whaleUserID: DemoSeeder.whaleUserID,
