@@ -41,7 +41,7 @@ import TestSupport
         #expect(stopped.stdout.contains("ALERT since "))
         // Due in the last hour: minutes 1 to 59, of which 5 to 59 are more than 5 minutes late.
         #expect(stopped.stdout.contains("55 reminders due in the last hour are still waiting more than 5 minutes after their time"))
-        #expect(stopped.stdout.contains("Only 1.7% of the reminders due in the last hour were sent on time (1 of 60)"))
+        #expect(stopped.stdout.contains("Only 1.7% of the reminders due in the last hour were sent on time (1 of 60 due more than a minute ago and not cancelled)"))
     }
 
     @Test func anUnknownRangeIsRefusedWithASentence() throws {

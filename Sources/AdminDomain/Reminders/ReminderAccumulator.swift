@@ -32,6 +32,7 @@ struct ReminderAccumulator {
         case .cancelled: figures.cancelled += 1
         case .scheduled:
             if now - record.scheduled > Self.overdueAfter { figures.overdue += 1 } else { figures.waiting += 1 }
+            if now - record.scheduled <= Self.onTimeWithin { figures.undecided += 1 }
         case nil: break
         }
     }

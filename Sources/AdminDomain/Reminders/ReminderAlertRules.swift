@@ -8,7 +8,9 @@ struct ReminderAlertRules {
     func alerts(hour: ReminderHealthReport?, lastSent: Int64?, newestAppData: Date?, now: Date) -> [ReminderAlert] {
         var alerts: [ReminderAlert] = []
         if let figures = hour?.figures {
-            let meant = figures.due - figures.cancelled
+            // Only reminders past their first minute: one that fell due seconds ago is not
+            // yet a send that did not happen.
+            let meant = figures.decided
             if meant > 0, figures.sent == 0 {
                 let since = lastSent.map { Date(timeIntervalSince1970: TimeInterval($0)) }
                 let last = since.map { "the last was sent at \(SQLiteTime.string($0)) UTC" } ?? "none was sent in the last 30 days"
@@ -18,7 +20,7 @@ struct ReminderAlertRules {
             if meant >= options.minimumDue, let share = figures.onTimeShare, share < options.onTimeTarget {
                 alerts.append(.init(kind: .onTimeBelowTarget, sentence: """
                     Only \(Self.percent(share)) of the reminders due in the last hour were sent on time \
-                    (\(figures.sentOnTime.grouped) of \(meant.grouped)); the target is \(Self.percent(options.onTimeTarget)).
+                    (\(figures.sentOnTime.grouped) of \(meant.grouped) due more than a minute ago and not cancelled); the target is \(Self.percent(options.onTimeTarget)).
                     """, since: now))
             }
             if figures.sent + figures.failed >= options.minimumDue, let rate = figures.successRate, rate < options.successTarget {

@@ -15,6 +15,9 @@ public struct ReminderFigures: Sendable, Equatable, Codable {
     public var overdue = 0
     /// Still 'scheduled', due within the last 5 minutes: not yet overdue.
     public var waiting = 0
+    /// Of those waiting, due within the last 60 s: they can still be sent on time, so they
+    /// are in no share yet.
+    public var undecided = 0
     /// Sent and opened (an `opened_at`).
     public var opened = 0
     /// Sent, but `sent_at` is NULL, a number or text that does not read: counted apart,
@@ -29,11 +32,16 @@ public struct ReminderFigures: Sendable, Equatable, Codable {
 
     public init() {}
 
-    /// Sent on time over the due ones not cancelled (a cancelled reminder was not meant to go).
+    /// Sent on time over the due ones decided: not cancelled (a cancelled reminder was not
+    /// meant to go) and not still within their first 60 s (they may yet be on time: counted
+    /// against the share, a healthy backend's last minute read as failure).
     public var onTimeShare: Double? {
-        let meant = due - cancelled
-        return meant > 0 ? Double(sentOnTime) / Double(meant) : nil
+        let decided = decided
+        return decided > 0 ? Double(sentOnTime) / Double(decided) : nil
     }
+
+    /// Due, not cancelled and past their first 60 s: each was sent on time or it was not.
+    public var decided: Int { due - cancelled - undecided }
 
     /// SC-011's success rate: sent / (sent + failed).
     public var successRate: Double? {

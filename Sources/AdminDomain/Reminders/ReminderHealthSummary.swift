@@ -10,10 +10,11 @@ public enum ReminderHealthSummary {
             "Reminders due in the \(range.label.lowercased()): \(SQLiteTime.string(secondsSinceEpoch: report.from)) to "
                 + "\(SQLiteTime.string(secondsSinceEpoch: report.until)) UTC",
         ]
-        func line(_ name: String, _ value: String) { lines.append(name.padding(toLength: 34, withPad: " ", startingAt: 0) + value) }
+        // Two spaces at least between a name and its value, however long the name.
+        func line(_ name: String, _ value: String) { lines.append(name.padding(toLength: max(38, name.count + 2), withPad: " ", startingAt: 0) + value) }
         line("due", figures.due.grouped)
         line("sent", figures.sent.grouped)
-        line("sent on time (within 60 s)", figures.sentOnTime.grouped + share(figures.onTimeShare, of: "due and not cancelled"))
+        line("sent on time (within 60 s)", figures.sentOnTime.grouped + share(figures.onTimeShare, of: "due over a minute ago, not cancelled"))
         if let lateness = figures.lateness {
             line("lateness p50 / p90 / p99 / largest", [lateness.p50, lateness.p90, lateness.p99, lateness.max].map(duration).joined(separator: " / ")
                     + " (\(lateness.count.grouped) measured)")
@@ -23,7 +24,7 @@ public enum ReminderHealthSummary {
         line("failed", figures.failed.grouped)
         line("cancelled", figures.cancelled.grouped)
         line("overdue (scheduled, > 5 min late)", figures.overdue.grouped)
-        line("waiting (due in the last 5 min)", figures.waiting.grouped)
+        line("waiting (due in the last 5 min)", figures.waiting.grouped + " (\(figures.undecided.grouped) in their first minute: in no share)")
         line("opened", figures.opened.grouped + share(figures.openedShare, of: "sent"))
         line("sent, time does not read", figures.sentTimeUnreadable.grouped + " (in no percentile)")
         line("sent before scheduled", figures.sentBeforeScheduled.grouped + " (in no percentile)")

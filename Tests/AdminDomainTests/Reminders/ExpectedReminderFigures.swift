@@ -5,13 +5,13 @@ import GRDB
 /// The health figures of one window, counted by SQL written here from docs/reminders.md's
 /// definitions, without the panel's code.
 struct ExpectedReminderFigures: Equatable, CustomStringConvertible {
-    var due = 0, sent = 0, sentOnTime = 0, failed = 0, cancelled = 0, overdue = 0, waiting = 0, opened = 0
+    var due = 0, sent = 0, sentOnTime = 0, failed = 0, cancelled = 0, overdue = 0, waiting = 0, undecided = 0, opened = 0
     var sentTimeUnreadable = 0, sentBeforeScheduled = 0
     /// Nearest rank of the sorted list, computed here.
     var p50: Int64?, p90: Int64?, p99: Int64?, max: Int64?, measured = 0
 
     var description: String {
-        "due \(due) sent \(sent) onTime \(sentOnTime) failed \(failed) cancelled \(cancelled) overdue \(overdue) waiting \(waiting) "
+        "due \(due) sent \(sent) onTime \(sentOnTime) failed \(failed) cancelled \(cancelled) overdue \(overdue) waiting \(waiting) undecided \(undecided) "
             + "opened \(opened) unreadable \(sentTimeUnreadable) before \(sentBeforeScheduled) p50 \(p50 ?? -1) p90 \(p90 ?? -1) "
             + "p99 \(p99 ?? -1) max \(max ?? -1) n \(measured)"
     }
@@ -20,7 +20,7 @@ struct ExpectedReminderFigures: Equatable, CustomStringConvertible {
 
     init(_ figures: ReminderFigures) {
         due = figures.due; sent = figures.sent; sentOnTime = figures.sentOnTime; failed = figures.failed
-        cancelled = figures.cancelled; overdue = figures.overdue; waiting = figures.waiting; opened = figures.opened
+        cancelled = figures.cancelled; overdue = figures.overdue; waiting = figures.waiting; undecided = figures.undecided; opened = figures.opened
         sentTimeUnreadable = figures.sentTimeUnreadable; sentBeforeScheduled = figures.sentBeforeScheduled
         p50 = figures.lateness?.p50; p90 = figures.lateness?.p90; p99 = figures.lateness?.p99; max = figures.lateness?.max
         measured = figures.lateness?.count ?? 0
@@ -51,6 +51,7 @@ struct ExpectedReminderFigures: Equatable, CustomStringConvertible {
                    SUM(status = 'failed') AS failed, SUM(status = 'cancelled') AS cancelled,
                    SUM(status = 'scheduled' AND \(now) - \(seconds("scheduled_for")) > 300) AS overdue,
                    SUM(status = 'scheduled' AND \(now) - \(seconds("scheduled_for")) <= 300) AS waiting,
+                   SUM(status = 'scheduled' AND \(now) - \(seconds("scheduled_for")) <= 60) AS undecided,
                    SUM(status = 'sent' AND opened_at IS NOT NULL) AS opened,
                    SUM(status = 'sent' AND NOT \(readable("sent_at"))) AS unreadable,
                    SUM(status = 'sent' AND \(readable("sent_at")) AND \(seconds("sent_at")) < \(seconds("scheduled_for"))) AS before
@@ -59,7 +60,7 @@ struct ExpectedReminderFigures: Equatable, CustomStringConvertible {
         var expected = ExpectedReminderFigures()
         expected.due = row["due"] ?? 0; expected.sent = row["sent"] ?? 0; expected.sentOnTime = row["on_time"] ?? 0
         expected.failed = row["failed"] ?? 0; expected.cancelled = row["cancelled"] ?? 0; expected.overdue = row["overdue"] ?? 0
-        expected.waiting = row["waiting"] ?? 0; expected.opened = row["opened"] ?? 0
+        expected.waiting = row["waiting"] ?? 0; expected.undecided = row["undecided"] ?? 0; expected.opened = row["opened"] ?? 0
         expected.sentTimeUnreadable = row["unreadable"] ?? 0; expected.sentBeforeScheduled = row["before"] ?? 0
         let lateness = try Int64.fetchAll(db, sql: """
             SELECT \(seconds("sent_at")) - \(seconds("scheduled_for")) FROM reminders r WHERE \(due) AND \(measured)

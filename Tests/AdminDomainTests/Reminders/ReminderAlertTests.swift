@@ -33,8 +33,9 @@ import TestSupport
         let kinds = Set(stopped.alerts.map(\.kind))
         #expect(kinds == [.nothingSent, .overdueAboveThreshold, .onTimeBelowTarget])
         let nothingSent = try #require(stopped.alerts.first { $0.kind == .nothingSent })
-        // 60 due in (now - 1 h, now]: minutes 0 to 59; since the last sent reminder.
-        #expect(nothingSent.sentence == "No reminder was sent in the last hour while 60 fell due; the last was sent at \(Self.text(lastSent)) UTC.")
+        // 60 due in (now - 1 h, now]: minutes 0 to 59, of which minutes 0 and 1 (at most 60 s
+        // ago) may still be sent on time: 58; since the last sent reminder.
+        #expect(nothingSent.sentence == "No reminder was sent in the last hour while 58 fell due; the last was sent at \(Self.text(lastSent)) UTC.")
         #expect(nothingSent.since == Date(timeIntervalSince1970: TimeInterval(lastSent)))
         let overdue = try #require(stopped.alerts.first { $0.kind == .overdueAboveThreshold })
         // Minutes 6 to 59 are more than 5 minutes late; 0 to 5 are still waiting.
@@ -57,6 +58,53 @@ import TestSupport
         clock.advance(30)
         try await monitor.refresh()
         #expect(monitor.latest()?.alerts == [])
+    }
+
+    /// The tryout's healthy demo: every reminder sent within 30 s, and those of the last
+    /// minute not yet: no alert, and the share counts only the reminders past their minute.
+    @Test func remindersInTheirFirstMinuteRaiseNoAlert() async throws {
+        let temp = try TemporaryDatabase.seeded(users: 300, now: TemporaryDatabase.seedNow)
+        defer { temp.remove() }
+        try await DatabaseQueue(path: temp.path).write { db in
+            // One every 20 s over the hour: 180, those due more than a minute ago sent 25 s
+            // after their time, the last three (0, 20, 40 s ago) and the one 60 s ago waiting.
+            for step in 0..<180 {
+                let scheduled = Self.now - Int64(step) * 20
+                let waiting = Self.now - scheduled <= 60
+                try db.execute(sql: """
+                    INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status, sent_at)
+                    VALUES (?, 'food', 1, 1, ?, ?, ?)
+                    """, arguments: [1 + step % 200, Self.text(scheduled), waiting ? "scheduled" : "sent",
+                                     waiting ? nil : Self.text(scheduled + 25)])
+            }
+            // And the app is alive.
+            try db.execute(sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (1, 'login', ?)", arguments: [Self.text(Self.now)])
+        }
+        let clock = ReminderHealthFigureTests.TestClock(Self.now)
+        let monitor = ReminderHealthMonitor(database: try await PanelDatabase.open(path: temp.path), now: { clock.date })
+        try await monitor.refresh()
+        let snapshot = try #require(monitor.latest())
+        #expect(snapshot.alerts == [])
+        let hour = try #require(snapshot.reports[.hour]?.figures)
+        #expect(hour.due == 180 && hour.sent == 176 && hour.undecided == 4)
+        #expect(hour.onTimeShare == 1)
+
+        // A minute on, steps 1 to 3 (80 to 120 s ago) are late and count against the share;
+        // step 0 (60 s ago) and three newly due (0, 20, 40 s ago) are undecided. The hour holds
+        // steps 0 to 176 (173 sent on time) and the three: 180 due, 176 decided.
+        clock.advance(60)
+        try await DatabaseQueue(path: temp.path).write { db in
+            for step in 0..<3 {
+                try db.execute(sql: """
+                    INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status)
+                    VALUES (2, 'food', 1, 1, ?, 'scheduled')
+                    """, arguments: [Self.text(clock.now - Int64(step) * 20)])
+            }
+        }
+        try await monitor.refresh()
+        let later = try #require(monitor.latest()?.reports[.hour]?.figures)
+        #expect(later.due == 180 && later.sentOnTime == 173 && later.undecided == 4)
+        #expect(later.onTimeShare == 173.0 / 176.0)
     }
 
     @Test func appDataOlderThanTheSilenceIsNamedWithItsTime() async throws {

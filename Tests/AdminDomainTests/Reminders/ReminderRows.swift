@@ -67,6 +67,8 @@ enum ReminderRows {
             (text(now + 86_400 * 3), "sent", text(now), nil),                // in the future, sent already
             (text(now - 86_400 * 45), "scheduled", nil, nil),                // older than every range
             (text(now - 120), "scheduled", nil, nil),                        // due, not yet overdue
+            (text(now - 60), "scheduled", nil, nil),                         // may still be sent on time
+            (text(now - 61), "scheduled", nil, nil),                         // no longer can be
             (text(now - 301), "scheduled", nil, nil),                        // overdue by a second
         ]
         for row in hostile {

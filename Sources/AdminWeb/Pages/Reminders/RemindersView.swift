@@ -69,7 +69,7 @@ struct ReminderFiguresSection: HTMLComponent {
                     StatCard(label: "Due", value: figures.due.grouped, detail: "scheduled_for in the period and not in the future")
                     StatCard(label: "Sent", value: figures.sent.grouped, detail: "status sent, whatever its times")
                     StatCard(label: "Sent on time", value: figures.sentOnTime.grouped,
-                             detail: "\(Format.percent(figures.onTimeShare)) of those due and not cancelled; at most 60 s after scheduled_for")
+                             detail: "\(Format.percent(figures.onTimeShare)) of those due more than a minute ago and not cancelled; at most 60 s after scheduled_for")
                     StatCard(label: "Lateness", value: figures.lateness.map { "p90 " + RemindersModel.duration(seconds: $0.p90) } ?? "n/a",
                              detail: figures.lateness.map {
                                  "p50 \(RemindersModel.duration(seconds: $0.p50)), p99 \(RemindersModel.duration(seconds: $0.p99)), largest \(RemindersModel.duration(seconds: $0.max)), over \(Format.count($0.count, "sent reminder", "sent reminders"))"
