@@ -49,7 +49,7 @@ import TestSupport
         defer { panel.remove() }
         try await panel.test { client in
             let cookie = try await panel.signIn(client)
-            for bad in ["2h", "24", "1H", "%3Cb%3E"] {
+            for bad in ["2h", "24", "1H", "%3Cb%3E", "", "1h&range=1h", "1h&range=7d", "%E2%80%AE1h"] {
                 for path in ["/reminders", "/reminders.csv"] {
                     let page = try await client.get("\(path)?range=\(bad)", cookie: cookie)
                     #expect(page.status == .badRequest, "\(path) \(bad)")
@@ -59,6 +59,10 @@ import TestSupport
             let page = try await client.get("/reminders?range=2h", cookie: cookie)
             #expect(page.text.contains(ReminderRange.refusal("2h")) && page.text.contains("There is no range “2h”"))
             #expect(try await client.get("/reminders", cookie: cookie).status == .ok, "no range is the last 24 hours")
+            #expect(try await client.get("/reminders?range=", cookie: cookie).text.contains("Choose a range: 1h, 24h, 7d or 30d."))
+            #expect(try await client.get("/reminders?range=1h&range=7d", cookie: cookie).text.contains("Give one range, not 2"))
+            // A right-to-left override is shown as �, so the sentence reads as written.
+            #expect(try await client.get("/reminders?range=%E2%80%AE1h", cookie: cookie).text.contains("There is no range “\u{FFFD}1h”"))
         }
     }
 

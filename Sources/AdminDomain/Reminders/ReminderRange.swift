@@ -30,6 +30,11 @@ public enum ReminderRange: String, CaseIterable, Sendable, Codable {
 
     /// The sentence for a value that names no range.
     public static func refusal(_ value: String) -> String {
-        "There is no range “\(value)”: choose 1h, 24h, 7d or 30d."
+        // Invisible and direction-changing characters shown as �: a U+202E typed into the
+        // address would otherwise turn the rest of the sentence around on screen.
+        let shown = String(String.UnicodeScalarView(value.unicodeScalars.map { scalar in
+            [.format, .control].contains(scalar.properties.generalCategory) ? "\u{FFFD}" : scalar
+        }))
+        return shown.isEmpty ? "Choose a range: 1h, 24h, 7d or 30d." : "There is no range “\(shown)”: choose 1h, 24h, 7d or 30d."
     }
 }

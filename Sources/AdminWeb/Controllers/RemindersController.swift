@@ -13,13 +13,13 @@ struct RemindersController {
     }
 
     @Sendable func show(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
-        let range = try RemindersModel.range(from: request.uri.queryParameters.get("range"))
+        let range = try RemindersModel.range(from: request.uri.queryParameters.getAll("range"))
         let model = try await RemindersModel.load(source, range)
         return HTMLPage(RemindersView(model: model, viewer: context.viewer))
     }
 
     @Sendable func csv(request: Request, context: StaffRequestContext) async throws -> Response {
-        let range = try RemindersModel.range(from: request.uri.queryParameters.get("range"))
+        let range = try RemindersModel.range(from: request.uri.queryParameters.getAll("range"))
         // A file asked for waits for the first count (seconds at most) rather than failing.
         _ = try await source.monitor.snapshot()
         let model = try await RemindersModel.load(source, range)

@@ -25,10 +25,13 @@ struct RemindersModel: PageModel {
         RemindersModel(range: range, snapshot: source.monitor.latest(), refreshSeconds: source.refreshEvery.components.seconds)
     }
 
-    /// `?range=`: absent or empty is the last 24 hours; anything else that names no range is
-    /// refused with a sentence, never replaced by another range.
-    static func range(from text: String?) throws -> ReminderRange {
-        guard let text, !text.isEmpty else { return .day }
+    /// `?range=`: absent is the last 24 hours; an empty value, one given twice, or anything
+    /// else that names no range is refused with a sentence, never replaced by another range.
+    static func range(from values: [String]) throws -> ReminderRange {
+        guard let text = values.first else { return .day }
+        guard values.count == 1 else {
+            throw PanelError(status: .badRequest, sentence: "Give one range, not \(values.count): choose 1h, 24h, 7d or 30d.")
+        }
         guard let range = ReminderRange(rawValue: text) else {
             throw PanelError(status: .badRequest, sentence: ReminderRange.refusal(String(text.prefix(40))))
         }
