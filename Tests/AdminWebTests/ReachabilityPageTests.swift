@@ -56,6 +56,20 @@ import TestSupport
             let odd = try await client.get("/users/\(Self.userID)", cookie: session)
             #expect(odd.text.contains("unreadable (stored: “<bdi>7pm</bdi>”)") && odd.text.contains("unreadable (stored: “<bdi>30,&lt;x&gt;</bdi>”)"))
             #expect(odd.text.contains("Daily reminder time “7pm” does not read as a time HH:MM"))
+
+            // A failed reminder's finding leads to the user's failed reminders, where it is.
+            try await DatabaseQueue(path: panel.temp.path).write { db in
+                try db.execute(sql: """
+                    INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status)
+                    VALUES (?, 'document', 900002, 7, '2026-11-16 09:00:00', 'failed')
+                    """, arguments: [Self.userID])
+            }
+            let failed = try await client.get("/users/\(Self.userID)", cookie: session)
+            let link = "/users/\(Self.userID)/reminders?status=failed"
+            #expect(failed.text.contains("1 reminder of the last 30 days failed"))
+            #expect(failed.text.contains("<a href=\"\(link)\">See the failed reminders</a>"))
+            let evidence = try await client.get(link, cookie: session)
+            #expect(evidence.status == .ok && evidence.text.contains("2026-11-16 09:00"))
         }
     }
 

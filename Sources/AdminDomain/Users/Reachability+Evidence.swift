@@ -120,18 +120,18 @@ extension Reachability {
         var findings: [Finding] = []
         if history.overdue > 0 {
             findings.append(Finding(.mayNot, "\(count(history.overdue)) \(window) still scheduled over \(overdueAfterSeconds / 60) minutes after \(history.overdue == 1 ? "its" : "their") time (overdue): the backend has not sent \(history.overdue == 1 ? "it" : "them")",
-                                    evidence: "the latest due \(history.latestOverdue ?? "?") UTC; \(tally)", place: .reminders))
+                                    evidence: "the latest due \(history.latestOverdue ?? "?") UTC; \(tally)", place: .reminders, reminders: .overdue))
         }
         if history.failed > 0 {
-            findings.append(Finding(.mayNot, "\(count(history.failed)) \(window) failed", evidence: "the latest due \(history.latestFailed ?? "?") UTC; \(tally)", place: .reminders))
+            findings.append(Finding(.mayNot, "\(count(history.failed)) \(window) failed", evidence: "the latest due \(history.latestFailed ?? "?") UTC; \(tally)", place: .reminders, reminders: .failed))
         }
         if history.late > 0 {
             findings.append(Finding(.mayNot, "\(count(history.late)) \(window) sent late (over \(lateAfterSeconds) s after \(history.late == 1 ? "its" : "their") time)",
-                                    evidence: "the latest due \(history.latestLate ?? "?") UTC; \(tally)", place: .reminders))
+                                    evidence: "the latest due \(history.latestLate ?? "?") UTC; \(tally)", place: .reminders, reminders: .sent))
         }
         if history.cancelled > 0 {
             findings.append(Finding(.mayNot, "\(count(history.cancelled)) \(window) cancelled, never sent",
-                                    evidence: "the latest due \(history.latestCancelled ?? "?") UTC; \(tally)", place: .reminders))
+                                    evidence: "the latest due \(history.latestCancelled ?? "?") UTC; \(tally)", place: .reminders, reminders: .cancelled))
         }
         if findings.isEmpty {
             findings.append(Finding(.fine, "Every reminder \(window) was sent on time", evidence: "\(tally); none late, failed, cancelled or overdue", place: .reminders))

@@ -27,12 +27,16 @@ public struct Reachability: Sendable, Equatable {
         public let what: String
         public let evidence: String
         public let place: Place
+        /// For a reminders finding, the user's reminders of that status show its evidence:
+        /// the profile lists only the latest 20 by time, often all still to come.
+        public let reminders: UserReminders.Status?
 
-        public init(_ mark: Mark, _ what: String, evidence: String, place: Place) {
+        public init(_ mark: Mark, _ what: String, evidence: String, place: Place, reminders: UserReminders.Status? = nil) {
             self.mark = mark
             self.what = what
             self.evidence = evidence
             self.place = place
+            self.reminders = reminders
         }
 
         public var description: String { "[\(mark.rawValue)] \(what) | \(evidence) | #\(place.rawValue)" }

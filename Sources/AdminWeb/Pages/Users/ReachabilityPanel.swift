@@ -5,6 +5,7 @@ import HTMLRender
 /// why; each finding links to the section that shows its evidence.
 struct ReachabilityPanel: HTMLComponent {
     let reachability: Reachability
+    let userID: Int64
 
     static let anchor = "reachability"
 
@@ -39,7 +40,13 @@ struct ReachabilityPanel: HTMLComponent {
                         span(.class("evidence")) {
                             UserText(text: finding.evidence, clampAfter: 600)
                             " · "
-                            a(.href("#\(finding.place.rawValue)")) { "See \(Self.sectionLabel(finding.place))" }
+                            if let status = finding.reminders {
+                                a(.href(SiteURL.userReminders(id: userID, RemindersForm(fields: ["status": status.rawValue])).href)) {
+                                    status == .sent ? "See the sent reminders and their lateness" : "See the \(status.rawValue) reminders"
+                                }
+                            } else {
+                                a(.href("#\(finding.place.rawValue)")) { "See \(Self.sectionLabel(finding.place))" }
+                            }
                         }
                     }
                 }

@@ -16,7 +16,7 @@ struct UserProfileView: HTMLComponent {
             nav(.class("section-links"), .ariaLabel("Sections of this profile")) {
                 for section in ProfileSection.allCases { a(.href("#\(section.rawValue)")) { section.label } }
             }
-            ReachabilityPanel(reachability: model.reachability)
+            ReachabilityPanel(reachability: model.reachability, userID: account.id)
             AccountPanel(profile: profile)
             ItemsPanel(model: model)
             DevicesPanel(devices: profile.devices)
