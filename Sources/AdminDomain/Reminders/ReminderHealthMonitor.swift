@@ -27,6 +27,9 @@ public actor ReminderHealthMonitor {
     public static let dayWindow: Int64 = 26 * 3_600
     public static let dayEvery: TimeInterval = 300
     private var lastDay: Date?
+    /// The largest reminder id seen, and when a refresh first saw it grow.
+    private var lastReminderID: Int64?
+    private var remindersGrewAt: Date?
     private var platforms = DevicePlatforms()
 
     public init(database: PanelDatabase, options: ReminderAlertOptions = .init(), fullEvery: TimeInterval = 3_600,
@@ -93,8 +96,13 @@ public actor ReminderHealthMonitor {
                     unreadable: box.store.unreadableOutside + box.store.unreadableInside)
         }
         let reports = made.reports
-        let alerts = evaluateAlerts(reports[.hour], lastSent: made.lastSent, newestAppData: read.newestAppData, at: at)
-        let snapshot = ReminderHealthSnapshot(asOf: at, reports: reports, alerts: alerts, newestAppData: read.newestAppData,
+        // New reminder rows are the backend writing too (a stalled sender still schedules):
+        // the first refresh has nothing to compare with, so only growth seen counts.
+        if let previous = lastReminderID, let latest = read.lastReminderID, latest > previous { remindersGrewAt = at }
+        lastReminderID = read.lastReminderID ?? lastReminderID
+        let newestAppData = [read.newestAppData, remindersGrewAt].compactMap { $0 }.max()
+        let alerts = evaluateAlerts(reports[.hour], lastSent: made.lastSent, newestAppData: newestAppData, at: at)
+        let snapshot = ReminderHealthSnapshot(asOf: at, reports: reports, alerts: alerts, newestAppData: newestAppData,
                                               scheduledTimeUnreadable: made.unreadable,
                                               lastFullCount: lastFull ?? at)
         published.withLock { $0 = snapshot }

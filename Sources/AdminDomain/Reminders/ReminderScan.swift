@@ -17,6 +17,9 @@ struct ReminderScan: Sendable {
         /// stored as text, words): read on a full count only.
         var unreadableOutside: Int?
         var newestAppData: Date?
+        /// The largest reminder id: reminders carry no time of writing, so the monitor takes
+        /// a larger id than at its last refresh as the backend writing then.
+        var lastReminderID: Int64?
     }
 
     private static let food = Array("food".utf8), document = Array("document".utf8)
@@ -52,7 +55,7 @@ struct ReminderScan: Sendable {
             cursor = last
         }
         let nowText = SQLiteTime.string(secondsSinceEpoch: until + 60)
-        let (outside, newest) = try await database.readAtLowPriority { db in
+        let (outside, newest, lastID) = try await database.readAtLowPriority { db in
             let outside = full ? try Int.fetchOne(db, sql: """
                 SELECT (SELECT COUNT(*) FROM reminders INDEXED BY reminders_scheduled WHERE scheduled_for < '1970-01-01')
                      + (SELECT COUNT(*) FROM reminders INDEXED BY reminders_scheduled WHERE scheduled_for > '9999')
@@ -69,8 +72,10 @@ struct ReminderScan: Sendable {
                     newest = max(newest ?? seconds, seconds)
                 }
             }
-            return (outside, newest)
+            let lastID = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM reminders")
+            return (outside, newest, lastID)
         }
+        result.lastReminderID = lastID
         result.unreadableOutside = outside
         result.newestAppData = newest.map { Date(timeIntervalSince1970: TimeInterval($0)) }
         return result

@@ -129,5 +129,17 @@ import TestSupport
         let alert = try #require(monitor.latest()?.alerts.first { $0.kind == .noAppData })
         #expect(alert.sentence == "No app data since \(try #require(newest)) UTC: the app's backend may have stopped writing.")
         #expect(SQLiteTime.string(alert.since) == newest)
+
+        // The backend schedules a reminder: it is writing, whatever the time-stamped tables say.
+        try await queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status)
+                VALUES (1, 'food', 1, 1, ?, 'scheduled')
+                """, arguments: [Self.text(later + 86_400)])
+        }
+        clock.advance(30)
+        try await monitor.refresh()
+        #expect(monitor.latest()?.alerts.contains { $0.kind == .noAppData } == false)
+        #expect(monitor.latest()?.newestAppData == clock.date)
     }
 }
