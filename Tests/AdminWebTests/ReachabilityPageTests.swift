@@ -85,6 +85,24 @@ import TestSupport
             #expect(page.text.contains("2026-11-17 09:00:00") && page.text.contains("Their time (Europe/Lisbon)"))
             #expect(page.text.contains("on time (20 s)"))
             #expect(try await client.get(base + "?status=sent&kind=food&item=900001", cookie: session).status == .ok)
+            // The item's link opens the profile's food list at the page that begins with it,
+            // even when 60 foods nearer to today come first.
+            try await DatabaseQueue(path: panel.temp.path).write { db in
+                for day in 0..<60 {
+                    try db.execute(sql: """
+                        INSERT INTO food_items (user_id, name, expiry_date, created_at, updated_at)
+                        VALUES (?, 'Nearer', date('now', '+\(day % 20) days'), '2026-01-01 00:00:00', '2026-01-01 00:00:00')
+                        """, arguments: [Self.userID])
+                }
+            }
+            let listed = try await client.get(base, cookie: session)
+            let itemLink = try #require(listed.text.firstMatch(of: /<a href="(\/users\/800001\?[^"]*#items)">[^M]*Milk/)).1
+            #expect(itemLink.contains("after=") && itemLink.contains("after_id=900000"), "\(itemLink)")
+            let items = try await client.get(String(itemLink).replacingOccurrences(of: "&amp;", with: "&"), cookie: session)
+            let section = try #require(items.text.firstRange(of: "id=\"items\"")).upperBound
+            let itemsHTML = items.text[section...].prefix { _ in true }
+            let firstRow = try #require(itemsHTML.firstMatch(of: /<tbody>.*?<\/tr>/.dotMatchesNewlines()))
+            #expect(firstRow.0.contains("&lt;b&gt;Milk&lt;/b&gt;"), "the item heads the page: \(firstRow.0)")
             for (query, sentence) in [
                 ("status=bogus", "There is no reminder status “bogus”"), ("page=0", "There is no page “0”"), ("page=abc", "There is no page “abc”"),
                 ("page=5", "There is no page 5: this list has 1 page."), ("kind=cats", "There is no kind of item “cats”"),
@@ -100,6 +118,6 @@ import TestSupport
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log WHERE action = 'user_viewed' AND target = ? AND detail = 'reminders'",
                              arguments: ["user:\(Self.userID)"]) ?? 0
         }
-        #expect(looks == 9, "every look, the refused ones too")
+        #expect(looks == 10, "every look (three listed, seven refused), the refused ones too")
     }
 }

@@ -152,15 +152,15 @@ import Testing
 
     @Test func userRemindersView() throws {
         let reminders: [UserReminders.Reminder] = [
-            .init(id: 1, itemKind: .known(.food), itemID: 10, itemName: Hostile.script, itemDeleted: false, daysBefore: 1,
+            .init(id: 1, itemKind: .known(.food), itemID: 10, itemName: Hostile.script, itemDeleted: false, itemNearness: 4, itemConsumed: false, daysBefore: 1,
                   scheduledFor: "2026-11-23 09:00:00", status: .known(.scheduled), sentAt: nil, openedAt: nil, overdue: true),
-            .init(id: 2, itemKind: .known(.document), itemID: 11, itemName: Hostile.name, itemDeleted: true, daysBefore: 30,
+            .init(id: 2, itemKind: .known(.document), itemID: 11, itemName: Hostile.name, itemDeleted: true, itemNearness: 0, itemConsumed: false, daysBefore: 30,
                   scheduledFor: "2026-11-22 09:00:00", status: .known(.sent), sentAt: "2026-11-22 09:03:05", openedAt: "2026-11-22 10:00:00", overdue: false),
-            .init(id: 3, itemKind: .known(.food), itemID: 12, itemName: nil, itemDeleted: false, daysBefore: 7,
+            .init(id: 3, itemKind: .known(.food), itemID: 12, itemName: nil, itemDeleted: false, itemNearness: nil, itemConsumed: false, daysBefore: 7,
                   scheduledFor: "2026-11-21 09:00:00", status: .known(.sent), sentAt: "2026-11-21 08:59:00", openedAt: nil, overdue: false),
-            .init(id: 4, itemKind: .unknown("pet<b>"), itemID: 13, itemName: nil, itemDeleted: false, daysBefore: nil,
+            .init(id: 4, itemKind: .unknown("pet<b>"), itemID: 13, itemName: nil, itemDeleted: false, itemNearness: nil, itemConsumed: false, daysBefore: nil,
                   scheduledFor: "yesterday <b>", status: .known(.sent), sentAt: nil, openedAt: nil, overdue: false),
-            .init(id: 5, itemKind: .known(.food), itemID: 14, itemName: "Milk", itemDeleted: false, daysBefore: 0,
+            .init(id: 5, itemKind: .known(.food), itemID: 14, itemName: "Milk", itemDeleted: false, itemNearness: 9, itemConsumed: true, daysBefore: 0,
                   scheduledFor: "2026-11-20 09:00:00", status: .known(.sent), sentAt: "2026-11-20 09:00:12", openedAt: nil, overdue: false),
         ]
         let summary = UserProfile.ReminderCounts(scheduled: 4, overdue: 1, sent: 120, opened: 30, failed: 2, cancelled: 3)

@@ -32,6 +32,11 @@ public struct UserReminders: Sendable {
         /// nil when the item is not one of this user's (purged, or never was).
         public let itemName: String?
         public let itemDeleted: Bool
+        /// Where the item stands in the profile's list of its kind (nearness to the user's
+        /// today, as `UserItems` orders it), so a link can open the page that begins with it.
+        public let itemNearness: Int64?
+        /// A food item eaten or thrown away: listed only among the consumed ones.
+        public let itemConsumed: Bool
         /// nil when what is stored is not a whole number.
         public let daysBefore: Int?
         public let scheduledFor: String
@@ -100,11 +105,16 @@ public struct UserReminders: Sendable {
             else { return nil }
             let summary = try Self.summary(db, summaryArguments)
             let matching = try Int.fetchOne(db, sql: countSQL, arguments: arguments) ?? 0
-            let reminders = try Row.fetchAll(db, sql: rowsSQL, arguments: arguments).map { row in
+            var rowArguments = arguments
+            let timezone: String = try user.decode(forColumn: "timezone")
+            rowArguments += ["today": UserCalendar(timezone: timezone, now: now).todayString]
+            let reminders = try Row.fetchAll(db, sql: rowsSQL, arguments: rowArguments).map { row in
                 let found: Int64? = row["item_found"]
                 return Reminder(id: try row.decode(forColumn: "id"), itemKind: try row.decode(forColumn: "item_kind"),
                                 itemID: try row.decode(forColumn: "item_id"), itemName: found == nil ? nil : try row.wholeText("item_name"),
                                 itemDeleted: !(row["item_deleted_at"] as DatabaseValue).isNull,
+                                itemNearness: try row.decode(forColumn: "item_nearness"),
+                                itemConsumed: !(row["item_consumed_at"] as DatabaseValue).isNull,
                                 daysBefore: try row.decode(forColumn: "days_before"), scheduledFor: try row.wholeText(required: "scheduled_for"),
                                 status: try row.decode(forColumn: "status"), sentAt: try row.wholeText("sent_at"),
                                 openedAt: try row.wholeText("opened_at"), overdue: (try row.decode(forColumn: "overdue") as Bool?) ?? false)
@@ -145,6 +155,9 @@ public struct UserReminders: Sendable {
                CAST(CASE r.item_kind WHEN 'food' THEN f.name ELSE d.title END AS BLOB) AS item_name,
                CASE r.item_kind WHEN 'food' THEN f.deleted_at ELSE d.deleted_at END AS item_deleted_at,
                CASE r.item_kind WHEN 'food' THEN f.id ELSE d.id END AS item_found,
+               CASE r.item_kind WHEN 'food' THEN f.consumed_at END AS item_consumed_at,
+               CASE r.item_kind WHEN 'food' THEN (SELECT \(UserItems.nearness) FROM food_items WHERE id = f.id)
+                                ELSE (SELECT \(UserItems.nearness) FROM documents WHERE id = d.id) END AS item_nearness,
                \(overdueSQL) AS overdue
         FROM (SELECT * FROM reminders INDEXED BY reminders_user WHERE \(conditions)
               ORDER BY scheduled_for DESC, id DESC LIMIT \(pageSize) OFFSET \(offset)) r

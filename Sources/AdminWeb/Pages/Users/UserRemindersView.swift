@@ -103,11 +103,23 @@ private struct ItemLink: HTMLComponent {
     let userID: Int64
     let reminder: UserReminders.Reminder
 
+    /// The profile's list of that kind, opened at the page that begins with the item: its
+    /// order is (nearness, id), and a page begins after the cursor it is given.
+    func itemLink(_ kind: ItemKind) -> String {
+        var fields = ["kind": kind.rawValue]
+        if reminder.itemConsumed { fields["state"] = "consumed" }
+        if let nearness = reminder.itemNearness, !reminder.itemDeleted {
+            fields["after"] = String(nearness)
+            fields["after_id"] = String(reminder.itemID - 1)
+        }
+        return SiteURL.user(id: userID, ItemsForm(fields: fields)).href + "#items"
+    }
+
     var content: HTMLNode {
         let kind = reminder.itemKind.known
         return span {
             if let name = reminder.itemName, let kind {
-                a(.href(SiteURL.user(id: userID, ItemsForm(fields: ["kind": kind.rawValue])).href + "#items")) { UserText(text: name) }
+                a(.href(itemLink(kind))) { UserText(text: name) }
                 if reminder.itemDeleted { " (deleted)" }
             } else {
                 "item #\(reminder.itemID) (no longer in their items)"
