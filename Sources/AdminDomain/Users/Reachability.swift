@@ -124,6 +124,14 @@ extension Reachability {
         }
         findings += Self.deviceFindings(profile.devices, readings)
         findings += Self.reminderFindings(evidence.reminders)
+        if let settings, !settings.pushEnabled, evidence.reminders.sent > 0 {
+            // The rows disagree with the setting: the app keeps no time of the change, so
+            // say what both say rather than pick one.
+            let sent = evidence.reminders.sent
+            findings.append(Finding(.note, "Push is off now, yet the backend sent \(sent == 1 ? "1 reminder" : "\(sent.grouped) reminders") of the last \(Self.lookBackDays) days: push was turned off since, or the backend sends without looking",
+                                    evidence: "push_enabled: off; \(sent.grouped) sent of \(evidence.reminders.due.grouped) due of the last \(Self.lookBackDays) days",
+                                    place: .reminders, reminders: .sent))
+        }
         findings += Self.campaignFindings(evidence)
 
         // The sentence: each kind of push and what it gets, kinds with the same outcome said together.

@@ -59,6 +59,13 @@ import TestSupport
         Case(id: 4, rule: "push off", change: ["UPDATE notification_settings SET push_enabled = 0 WHERE user_id = :id"],
              sentence: "Reminders and campaign pushes reach none: push is turned off in the app.",
              notFine: ["[blocks] Push turned off in the app: no reminder and no campaign push is sent | push_enabled: off | #settings"] + quiet),
+        Case(id: 25, rule: "push off, yet reminders sent (the tryout's user 3)", change: [
+            "UPDATE notification_settings SET push_enabled = 0 WHERE user_id = :id",
+            "INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status, sent_at) VALUES (:id, 'food', 1, 1, '2026-11-15 09:00:00', 'sent', '2026-11-15 09:00:10'), (:id, 'food', 2, 1, '2026-11-16 09:00:00', 'sent', '2026-11-16 09:00:10')",
+        ], sentence: "Reminders and campaign pushes reach none: push is turned off in the app.",
+             notFine: ["[blocks] Push turned off in the app: no reminder and no campaign push is sent | push_enabled: off | #settings",
+                       "[note] Push is off now, yet the backend sent 2 reminders of the last 30 days: push was turned off since, or the backend sends without looking | push_enabled: off; 2 sent of 2 due of the last 30 days | #reminders",
+                       noCampaigns]),
         Case(id: 5, rule: "food reminders off", change: ["UPDATE notification_settings SET food_reminders = 0 WHERE user_id = :id"],
              sentence: "Food reminders reach none: food reminders are turned off; document reminders and campaign pushes reach this user on 1 of 1 device.",
              notFine: ["[blocks] Food reminders turned off | food_reminders: off | #settings"] + quiet),
