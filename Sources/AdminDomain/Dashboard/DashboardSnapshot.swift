@@ -66,6 +66,9 @@ public struct Trend: Sendable, Equatable {
 public struct ChartSeries: Sendable, Equatable {
     public var name: String
     public var values: [Int]
+    /// Positions with no value (a share of nothing): a line chart leaves a gap there rather
+    /// than drawing a 0 that reads as a failure. Their entry in `values` is 0.
+    public var missing: Set<Int> = []
 }
 
 /// The data of one chart: labels along the x axis and one or more series over them.

@@ -8,7 +8,7 @@ import Synchronization
 /// (scheduled to sent), and every 5 minutes those of the last 26 hours (late sends, opens).
 /// One refresh runs at a time; a failed one keeps the last good snapshot.
 public actor ReminderHealthMonitor {
-    public let options: ReminderAlertOptions
+    public nonisolated let options: ReminderAlertOptions
     private let database: PanelDatabase
     private let fullEvery: TimeInterval
     private let now: @Sendable () -> Date

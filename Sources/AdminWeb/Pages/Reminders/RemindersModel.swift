@@ -20,9 +20,12 @@ struct RemindersModel: PageModel {
     /// nil before the first count is done.
     let snapshot: ReminderHealthSnapshot?
     let refreshSeconds: Int64
+    /// The on-time alert's target (`--reminder-on-time-target`), named on its chart.
+    var onTimeTarget = ReminderAlertOptions().onTimeTarget
 
     static func load(_ source: Source, _ range: ReminderRange) async throws -> RemindersModel {
-        RemindersModel(range: range, snapshot: source.monitor.latest(), refreshSeconds: source.refreshEvery.components.seconds)
+        RemindersModel(range: range, snapshot: source.monitor.latest(), refreshSeconds: source.refreshEvery.components.seconds,
+                       onTimeTarget: source.monitor.options.onTimeTarget)
     }
 
     /// `?range=`: absent is the last 24 hours; an empty value, one given twice, or anything

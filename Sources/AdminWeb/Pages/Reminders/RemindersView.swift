@@ -177,14 +177,15 @@ struct ReminderChart: HTMLComponent {
             // The x axis of days writes the day itself; the star is in the table.
             hourly ? model.label(point) : String(model.label(point).prefix(10))
         }
-        func chart(_ title: String, _ valueLabel: String, _ values: [Int]) -> DashboardChart {
+        func chart(_ title: String, _ valueLabel: String, _ values: [Int?]) -> DashboardChart {
             // The id only names a dashboard chart's CSV, which this page does not link to.
             DashboardChart.line(id: .campaignConversions, title: title, axis: hourly ? .categories : .days, valueLabel: valueLabel,
                                 labels: labels, series: [(title, values)], asOf: asOf, labelsName: hourly ? "Hour (UTC)" : nil)
         }
         let charts = [
-            chart("On-time share", "percent", report.points.map { Int((($0.figures.onTimeShare ?? 0) * 100).rounded()) }),
-            chart("Lateness p90", "seconds", report.points.map { Int($0.figures.lateness?.p90 ?? 0) }),
+            chart("On-time share (target \(Format.percent(model.onTimeTarget, decimals: 0)))", "percent",
+                  report.points.map { point in point.figures.onTimeShare.map { Int(($0 * 100).rounded()) } }),
+            chart("Lateness p90", "seconds", report.points.map { point in point.figures.lateness.map { Int($0.p90) } }),
             chart("Overdue", "reminders", report.points.map { $0.figures.overdue }),
         ]
         return div {
@@ -197,7 +198,7 @@ struct ReminderChart: HTMLComponent {
                 }
             }
             p(.class("muted")) {
-                "* The \(hourly ? "hour" : "day") still going on: its figures are not final. A period with nothing due is drawn at 0; the table says n/a."
+                "* The \(hourly ? "hour" : "day") still going on: its figures are not final. A period with no share or lateness to show is a gap in its line; the table says n/a."
             }
             details {
                 summary { "The numbers" }

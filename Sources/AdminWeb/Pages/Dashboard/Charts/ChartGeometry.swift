@@ -60,13 +60,17 @@ struct ChartGeometry {
         let shownIndices = labels.indices.filter { (labels.count - 1 - $0) % every == 0 }
         // Many category names side by side would run into each other: they slant.
         let slanted = labels.count > 5 && axis == .categories
+        let hoursOfDay = axis == .categories && labels.count > 12 && labels.allSatisfy { $0.wholeMatch(of: /\d\d:\d\d\*?/) != nil }
         var previousYear: Substring?, previousMajorYear: Substring?
         for (order, index) in shownIndices.enumerated() {
             let label = labels[index]
             var x = Self.left + slot * (Double(index) + 0.5)
             let y = Self.number(Self.height - Self.bottom + 20)
             // Counted from the newest label, which phones always keep. Categories keep all.
-            let minor = axis != .categories && (shownIndices.count - 1 - order) % 2 == 1
+            // Hours of a day (24 labels "HH:MM") slant into each other on a phone: it keeps every
+            // third, counted from the newest.
+            let minor = axis != .categories ? (shownIndices.count - 1 - order) % 2 == 1
+                : hoursOfDay && (labels.count - 1 - index) % 3 != 0
             let year = axis == .categories ? nil : Self.year(of: label)
             // The year on the first label and where it changes; a label a phone keeps also
             // has it where the one before it that had it is hidden on a phone.

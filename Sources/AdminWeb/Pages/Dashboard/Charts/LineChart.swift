@@ -16,17 +16,42 @@ struct LineChart: HTMLComponent {
         return ChartSVG(chart: chart) {
             geometry.axes(labels: chart.labels, axis: chart.axis, valueLabel: chart.valueLabel, axisName: chart.axisName)
             for (number, series) in chart.series.enumerated() {
-                shape("polyline", [.class("line s\(number % ChartSVG.colours)"), Attribute("fill", "none"),
-                                   Attribute("points", series.values.enumerated().map { "\(x($0.offset)),\(ChartGeometry.number(geometry.y($0.element)))" }
-                                    .joined(separator: " "))])
+                // One polyline for each run of positions with a value; a run of one is a dot.
+                for run in Self.runs(count: series.values.count, missing: series.missing) {
+                    if run.count == 1, let only = run.first {
+                        shape("circle", [.class("dot s\(number % ChartSVG.colours)"), Attribute("cx", x(only)),
+                                         Attribute("cy", ChartGeometry.number(geometry.y(series.values[only]))), Attribute("r", "3")])
+                    } else {
+                        shape("polyline", [.class("line s\(number % ChartSVG.colours)"), Attribute("fill", "none"),
+                                           Attribute("points", run.map { "\(x($0)),\(ChartGeometry.number(geometry.y(series.values[$0])))" }
+                                            .joined(separator: " "))])
+                    }
+                }
             }
             for index in 0..<count {
                 shape("rect", [.class("hover"), Attribute("x", ChartGeometry.number(ChartGeometry.left + slot * Double(index))),
                                Attribute("y", ChartGeometry.number(ChartGeometry.top)), Attribute("width", ChartGeometry.number(slot)),
                                Attribute("height", ChartGeometry.number(ChartGeometry.plotHeight))],
-                      title: chart.labels[index] + ": " + chart.series.map { "\($0.name) \(geometry.valueText($0.values[index]))" }.joined(separator: ", "))
+                      title: chart.labels[index] + ": " + chart.series.map {
+                          "\($0.name) \($0.missing.contains(index) ? "n/a" : geometry.valueText($0.values[index]))"
+                      }.joined(separator: ", "))
             }
         }.content
+    }
+
+    /// The positions with a value, in runs of consecutive ones.
+    static func runs(count: Int, missing: Set<Int>) -> [[Int]] {
+        var runs: [[Int]] = [], current: [Int] = []
+        for index in 0..<count {
+            if missing.contains(index) {
+                if !current.isEmpty { runs.append(current) }
+                current = []
+            } else {
+                current.append(index)
+            }
+        }
+        if !current.isEmpty { runs.append(current) }
+        return runs
     }
 }
 
