@@ -17,13 +17,18 @@ struct ReminderAlertRules {
                 alerts.append(.init(kind: .nothingSent, sentence: "No reminder was sent in the last hour while \(meant.grouped) fell due; \(last).",
                                     since: since.map { min($0, now) } ?? now))
             }
-            if meant >= options.minimumDue, let share = figures.onTimeShare, share < options.onTimeTarget {
+            // Under the target beyond chance: the top of the share's 95% (Wilson) interval is
+            // under it too. A healthy backend's 2 failures in 30 (93%) read as an alert against
+            // 95%, and the banner flapped.
+            if meant >= options.minimumDue, let share = figures.onTimeShare, share < options.onTimeTarget,
+               LiftInterval.wilson(figures.sentOnTime, meant).1 < options.onTimeTarget {
                 alerts.append(.init(kind: .onTimeBelowTarget, sentence: """
                     Only \(Self.percent(share)) of the reminders due in the last hour were sent on time \
                     (\(figures.sentOnTime.grouped) of \(meant.grouped) due more than a minute ago and not cancelled); the target is \(Self.percent(options.onTimeTarget)).
                     """, since: now))
             }
-            if figures.sent + figures.failed >= options.minimumDue, let rate = figures.successRate, rate < options.successTarget {
+            if figures.sent + figures.failed >= options.minimumDue, let rate = figures.successRate, rate < options.successTarget,
+               LiftInterval.wilson(figures.sent, figures.sent + figures.failed).1 < options.successTarget {
                 alerts.append(.init(kind: .successBelowTarget, sentence: """
                     \(figures.failed.grouped) of the \((figures.sent + figures.failed).grouped) reminders tried in the last hour failed: \
                     a success rate of \(Self.percent(rate)), under the target of \(Self.percent(options.successTarget)).

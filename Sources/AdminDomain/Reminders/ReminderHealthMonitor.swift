@@ -90,7 +90,7 @@ public actor ReminderHealthMonitor {
         // the reads are, never on the two threads that answer requests.
         let made = try await LowPriorityThreads.shared.run { [platforms] in
             if isFull { box.store = ReminderStore() }
-            box.store.replace(after: from, with: read, keepingFrom: keepingFrom)
+            box.store.replace(after: from, with: read, keepingFrom: keepingFrom, now: nowSeconds)
             return (reports: box.store.reports(now: nowSeconds, options: options, platforms: platforms),
                     lastSent: box.store.lastSent(before: nowSeconds), count: box.store.count,
                     unreadable: box.store.unreadableOutside + box.store.unreadableInside)

@@ -19,8 +19,9 @@ struct ReminderStore: Sendable {
     var unreadableInside: Int { odd.reduce(0) { $0 + ($1.record.readable ? 0 : 1) } }
 
     /// Drops what was read after `after` (it was just read again) and before `keepingFrom`
-    /// (out of every range now), and adds `read`.
-    mutating func replace(after: Int64, with read: ReminderScan.Result, keepingFrom: Int64) {
+    /// (out of every range now), and adds `read`. SC-002's users skip a reminder still in its
+    /// first minute at `now` (it may yet be sent on time): the next refresh reads it again.
+    mutating func replace(after: Int64, with read: ReminderScan.Result, keepingFrom: Int64, now: Int64) {
         let afterText = SQLiteTime.string(secondsSinceEpoch: after), keepText = SQLiteTime.string(secondsSinceEpoch: keepingFrom)
         // Rows sort in the index by their text; a canonical one's text orders as its time, so
         // those kept are a stretch of the array, found by halving.
@@ -32,8 +33,8 @@ struct ReminderStore: Sendable {
         records.append(contentsOf: read.rows)
         odd.removeAll { $0.text > afterText || $0.text <= keepText }
         odd += read.odd
-        for record in read.rows { note(record) }
-        for entry in read.odd { note(entry.record) }
+        for record in read.rows { note(record, now: now) }
+        for entry in read.odd { note(entry.record, now: now) }
         if let outside = read.unreadableOutside { unreadableOutside = outside }
     }
 
@@ -57,8 +58,8 @@ struct ReminderStore: Sendable {
         return low
     }
 
-    private mutating func note(_ record: ReminderRecord) {
-        guard record.readable else { return }
+    private mutating func note(_ record: ReminderRecord, now: Int64) {
+        guard record.readable, !(record.status == .scheduled && now - record.scheduled <= ReminderAccumulator.onTimeWithin) else { return }
         let onTimeOpened = record.status == .sent && record.timing == .measured
             && record.lateness <= ReminderAccumulator.onTimeWithin && record.opened
         users.note(user: record.user, due: record.scheduled, onTimeOpened: onTimeOpened)

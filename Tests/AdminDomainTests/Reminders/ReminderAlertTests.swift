@@ -107,6 +107,34 @@ import TestSupport
         #expect(later.onTimeShare == 173.0 / 176.0)
     }
 
+    /// The re-check's healthy demo: 2 of 30 failed (93.3%) raised the success alert against
+    /// 95% for one refresh. Wilson's 95% interval, computed by hand from its formula
+    /// ((p + z²/2n ± z·√(p(1−p)/n + z²/4n²)) / (1 + z²/n), z = 1.96): 28 of 30 reaches up to
+    /// 98.15%, above the target, so no alert; 20 of 30 reaches only 80.8%, an alert.
+    @Test func aFewFailuresInASmallHourAreChanceNotAnAlert() async throws {
+        for (failed, alert) in [(2, false), (10, true)] {
+            let temp = try TemporaryDatabase.seeded(users: 300, now: TemporaryDatabase.seedNow)
+            defer { temp.remove() }
+            try await DatabaseQueue(path: temp.path).write { db in
+                for step in 0..<30 {
+                    let scheduled = Self.now - 120 - Int64(step) * 60
+                    try db.execute(sql: """
+                        INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status, sent_at)
+                        VALUES (?, 'food', 1, 1, ?, ?, ?)
+                        """, arguments: [1 + step, Self.text(scheduled), step < failed ? "failed" : "sent",
+                                         step < failed ? nil : Self.text(scheduled + 5)])
+                }
+                try db.execute(sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (1, 'login', ?)", arguments: [Self.text(Self.now)])
+            }
+            let clock = ReminderHealthFigureTests.TestClock(Self.now)
+            let monitor = ReminderHealthMonitor(database: try await PanelDatabase.open(path: temp.path), now: { clock.date })
+            try await monitor.refresh()
+            let kinds = monitor.latest()?.alerts.map(\.kind) ?? []
+            // The failed ones count against the on-time share too: 28 of 30 is above 90%, 20 of 30 is not.
+            #expect(kinds == (alert ? [.onTimeBelowTarget, .successBelowTarget] : []), "\(failed) failed: \(kinds)")
+        }
+    }
+
     @Test func appDataOlderThanTheSilenceIsNamedWithItsTime() async throws {
         let temp = try TemporaryDatabase.seeded(users: 300, now: TemporaryDatabase.seedNow)
         defer { temp.remove() }
