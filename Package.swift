@@ -141,6 +141,7 @@ let package = Package(
             name: "DemoBackend",
             dependencies: [
                 "AdminDomain",
+                "DemoData",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

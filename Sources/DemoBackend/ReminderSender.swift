@@ -1,4 +1,5 @@
 import AdminDomain
+import DemoData
 import Foundation
 import GRDB
 
@@ -36,10 +37,10 @@ public struct ReminderSender: Sendable {
     public private(set) var rowsRead = 0
     private var sends: [Planned] = []
     private var opens: [(id: Int64, at: Int64)] = []
-    private var random: BackendRandom
+    private var random: SeedRandom
 
     public init(seed: UInt64) {
-        random = BackendRandom(seed: seed)
+        random = SeedRandom(seed: seed, stream: 0)
     }
 
     /// Reads what fell due since the last tick, then writes the sends and opens whose time has
@@ -67,7 +68,7 @@ public struct ReminderSender: Sendable {
             guard case .string(let time) = (row["scheduled_for"] as DatabaseValue).storage else { continue }
             cursor = Cursor(time: time, id: id)
             guard case .string("scheduled") = (row["status"] as DatabaseValue).storage,
-                  let scheduled = Self.seconds(time), scheduled <= now else { continue }
+                  let scheduled = SQLiteTime.backendSeconds(time), scheduled <= now else { continue }
             sends.append(plan(id: id, scheduled: scheduled, now: now))
         }
     }
@@ -76,9 +77,9 @@ public struct ReminderSender: Sendable {
         if now - scheduled > Self.promptness {
             return Planned(id: id, at: now, failed: random.chance(Self.failedShare))
         }
-        if random.chance(Self.failedShare) { return Planned(id: id, at: scheduled + random.seconds(1...30), failed: true) }
-        if random.chance(Self.lateShare) { return Planned(id: id, at: scheduled + random.seconds(120...1_200), failed: false) }
-        return Planned(id: id, at: scheduled + random.seconds(1...30), failed: false)
+        if random.chance(Self.failedShare) { return Planned(id: id, at: scheduled + random.int64(1...30), failed: true) }
+        if random.chance(Self.lateShare) { return Planned(id: id, at: scheduled + random.int64(120...1_200), failed: false) }
+        return Planned(id: id, at: scheduled + random.int64(1...30), failed: false)
     }
 
     private mutating func writeSends(now: Int64, in db: Database) throws {
@@ -96,7 +97,7 @@ public struct ReminderSender: Sendable {
             }
             try sent.execute(arguments: [SQLiteTime.string(secondsSinceEpoch: send.at), send.id])
             if db.changesCount > 0, random.chance(Self.openedShare) {
-                opens.append((send.id, send.at + random.seconds(3...300)))
+                opens.append((send.id, send.at + random.int64(3...300)))
             }
         }
     }
@@ -120,14 +121,5 @@ public struct ReminderSender: Sendable {
             try opened.execute(arguments: [at, open.id])
             if db.changesCount > 0 { try event.execute(arguments: [at, open.id]) }
         }
-    }
-
-    /// Seconds since 1970 of the backend's own format, exactly 'YYYY-MM-DD HH:MM:SS' naming a
-    /// real time; nil for anything else.
-    static func seconds(_ text: String) -> Int64? {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 19, bytes[10] == UInt8(ascii: " "), SQLiteTime.readable(text),
-              let date = SQLiteTime.date(text) else { return nil }
-        return Int64(date.timeIntervalSince1970)
     }
 }

@@ -1,4 +1,5 @@
 import AdminDomain
+import DemoData
 import GRDB
 
 /// New reminders falling due all the time, so that the health page's last hour is never
@@ -14,11 +15,11 @@ public struct ReminderTrickle: Sendable {
 
     public let perSecond: Double
     private var lastTick: Int64?
-    private var random: BackendRandom
+    private var random: SeedRandom
 
     public init(perSecond: Double = 1, seed: UInt64) {
         self.perSecond = perSecond
-        random = BackendRandom(seed: seed)
+        random = SeedRandom(seed: seed, stream: 0)
     }
 
     /// Inserts the reminders for the time since the last tick; returns how many.
@@ -37,7 +38,7 @@ public struct ReminderTrickle: Sendable {
         for _ in 0..<count {
             for _ in 0..<Self.attempts {
                 guard let found = try liveItem(below: lastUser, in: db) else { continue }
-                let due = now + random.seconds(5...180)
+                let due = now + random.int64(5...180)
                 try insert.execute(arguments: [found.user, found.kind, found.item, Self.daysBefore.randomElement(using: &random) ?? 0,
                                                SQLiteTime.string(secondsSinceEpoch: due)])
                 inserted += 1
@@ -50,7 +51,7 @@ public struct ReminderTrickle: Sendable {
     /// A random active user's live food item (three in four) or document, by the indexes.
     private mutating func liveItem(below lastUser: Int64, in db: Database) throws -> (user: Int64, kind: String, item: Int64)? {
         guard let user = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE id >= ? AND status = 'active' ORDER BY id LIMIT 1",
-                                            arguments: [random.seconds(1...lastUser)]) else { return nil }
+                                            arguments: [random.int64(1...lastUser)]) else { return nil }
         let food = random.chance(0.75)
         let items = try Int64.fetchAll(db, sql: food
             ? "SELECT id FROM food_items WHERE user_id = ? AND deleted_at IS NULL AND consumed_at IS NULL ORDER BY id LIMIT 20"

@@ -20,7 +20,7 @@ struct RemindersCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let range = ReminderRange(rawValue: range) ?? .day
+        guard let range = ReminderRange(rawValue: range) else { throw ValidationError(ReminderRange.refusal(range)) }
         let snapshot = try await reportingErrors {
             try await ReminderHealthMonitor(database: try await PanelDatabase.open(path: db)).snapshot()
         }

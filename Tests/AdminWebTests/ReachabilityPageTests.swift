@@ -73,6 +73,28 @@ import TestSupport
         }
     }
 
+    /// An item whose id is the smallest 64-bit number (hostile, yet a valid key) has no id
+    /// before it to start its page after: its link opens the list at its start, and the page
+    /// does not trap on the subtraction.
+    @Test func anItemAtTheSmallestIdLinksToTheListsStart() async throws {
+        let panel = try await Self.panel()
+        defer { panel.remove() }
+        try await DatabaseQueue(path: panel.temp.path).write { db in
+            try db.execute(sql: """
+                INSERT INTO food_items (id, user_id, name, expiry_date, created_at, updated_at)
+                VALUES (-9223372036854775808, ?, 'Edge', '2030-01-01', '2026-01-01 00:00:00', '2026-01-01 00:00:00');
+                INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status)
+                VALUES (?, 'food', -9223372036854775808, 1, '2026-11-16 09:00:00', 'failed');
+                """, arguments: [Self.userID, Self.userID])
+        }
+        try await panel.test { client in
+            let session = try await panel.signIn(client, email: TestPanel.supportEmail)
+            let page = try await client.get("/users/\(Self.userID)/reminders", cookie: session)
+            #expect(page.status == .ok)
+            #expect(page.text.contains("<a href=\"/users/\(Self.userID)?kind=food#items\"><bdi>Edge</bdi></a>"))
+        }
+    }
+
     @Test func theRemindersPageListsRefusesUnknownValuesAndIsAudited() async throws {
         let panel = try await Self.panel()
         defer { panel.remove() }

@@ -79,11 +79,11 @@ import Testing
     }
 
     @Test func durationsReadAsPeopleSayThem() {
-        #expect(RemindersModel.duration(seconds: 0) == "0 s")
-        #expect(RemindersModel.duration(seconds: 59) == "59 s")
-        #expect(RemindersModel.duration(seconds: 60) == "1 min")
-        #expect(RemindersModel.duration(seconds: 200) == "3 min 20 s")
-        #expect(RemindersModel.duration(seconds: 3_725) == "1 h 2 min")
-        #expect(RemindersModel.duration(seconds: 200_000) == "2 d 7 h")
+        #expect(ReminderHealthSummary.duration(0) == "0 s")
+        #expect(ReminderHealthSummary.duration(59) == "59 s")
+        #expect(ReminderHealthSummary.duration(60) == "1 min")
+        #expect(ReminderHealthSummary.duration(200) == "3 min 20 s")
+        #expect(ReminderHealthSummary.duration(3_725) == "1 h 2 min")
+        #expect(ReminderHealthSummary.duration(200_000) == "2 d 7 h")
     }
 }

@@ -36,7 +36,21 @@ public enum SQLiteTime {
     /// 'YYYY-MM-DD' or 'YYYY-MM-DD HH:MM:SS' ('T' for the space too) naming a real day and
     /// time: what the dashboard and the lists can read.
     public static func readable(_ text: String) -> Bool {
-        Array(text.utf8).withUnsafeBytes { TimestampBytes.seconds($0) } != nil
+        seconds(text) != nil
+    }
+
+    /// Seconds since 1970 of a time `readable` accepts; nil for anything else.
+    public static func seconds(_ text: String) -> Int64? {
+        var text = text
+        return text.withUTF8 { TimestampBytes.seconds(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Seconds of a time written exactly as the backend writes it, 'YYYY-MM-DD HH:MM:SS' (not
+    /// a 'T', not a day alone): the text that sorts in an index as its time does.
+    public static func backendSeconds(_ text: String) -> Int64? {
+        let bytes = text.utf8
+        guard bytes.count == 19, bytes[bytes.index(bytes.startIndex, offsetBy: 10)] == UInt8(ascii: " ") else { return nil }
+        return seconds(text)
     }
 
     public static func date(_ text: String) -> Date? {

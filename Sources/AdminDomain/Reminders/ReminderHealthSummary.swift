@@ -51,7 +51,8 @@ public enum ReminderHealthSummary {
                       criterion.strictlyAbove ? "over " : "", criterion.target * 100, criterion.met == true ? "met" : "not met")
     }
 
-    /// "42 s", "12 min 5 s", "3 h 2 min".
+    /// "42 s", "12 min 5 s", "3 h 2 min", "2 d 7 h": lateness as people say it, on the health
+    /// page, on a user's reminders and here.
     public static func duration(_ seconds: Int64) -> String {
         if seconds < 60 { return "\(seconds) s" }
         if seconds < 3_600 { return "\(seconds / 60) min" + (seconds % 60 == 0 ? "" : " \(seconds % 60) s") }

@@ -68,7 +68,7 @@ struct ReminderScan: Sendable {
                     SELECT created_at FROM \(table) INDEXED BY \(index) WHERE created_at <= ? AND created_at >= '1970-01-01'
                     ORDER BY created_at DESC LIMIT 1
                     """, arguments: [nowText])
-                if let seconds = text.flatMap({ Array($0.utf8).withUnsafeBytes(TimestampBytes.seconds) }) {
+                if let seconds = text.flatMap(SQLiteTime.seconds) {
                     newest = max(newest ?? seconds, seconds)
                 }
             }

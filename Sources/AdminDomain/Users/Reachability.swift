@@ -47,9 +47,10 @@ public struct Reachability: Sendable, Equatable {
 
     /// A device is stale when not seen for longer than this: FCM's own measure of a stale token.
     public static let staleAfterDays = 30
-    /// A reminder sent more than this after its time is late; one still scheduled this long after it, overdue.
-    public static let lateAfterSeconds: Int64 = 60
-    public static let overdueAfterSeconds: Int64 = 300
+    /// A reminder sent more than this after its time is late; one still scheduled this long
+    /// after it, overdue: the health page's definitions.
+    public static let lateAfterSeconds = ReminderAccumulator.onTimeWithin
+    public static let overdueAfterSeconds = ReminderAccumulator.overdueAfter
     /// How far back the reminders' and the campaigns' findings look.
     public static let lookBackDays = 30
 
@@ -199,7 +200,7 @@ extension Reachability {
         } else if let dead = device.deadToken {
             block("token rejected by a provider", "its token was rejected by the provider on \(dead.recordedAt) UTC (\(dead.reason))")
         }
-        if let seen = Array(device.lastSeenAt.utf8).withUnsafeBytes({ TimestampBytes.seconds($0) }) {
+        if let seen = SQLiteTime.seconds(device.lastSeenAt) {
             let nowSeconds = Int64(now.timeIntervalSince1970.rounded(.down))
             let days = (nowSeconds - seen) / 86_400
             if seen > nowSeconds + 60 {

@@ -74,10 +74,10 @@ public struct UserReminders: Sendable {
         SQLiteTime.string(now.addingTimeInterval(-Double(Reachability.overdueAfterSeconds)))
     }
 
-    /// 'YYYY-MM-DD HH:MM:SS' as seconds since the epoch; nil for anything else.
+    /// 'YYYY-MM-DD HH:MM:SS' ('T' for the space too) as seconds since the epoch; nil for
+    /// anything else, a day alone included.
     public static func seconds(_ text: String) -> Int64? {
-        guard text.utf8.count == 19 else { return nil }
-        return Array(text.utf8).withUnsafeBytes { TimestampBytes.seconds($0) }
+        text.utf8.count == 19 ? SQLiteTime.seconds(text) : nil
     }
 
     /// A stored UTC time as the wall-clock time in `zone`; nil when it does not read.
@@ -119,7 +119,7 @@ public struct UserReminders: Sendable {
                                 status: try row.decode(forColumn: "status"), sentAt: try row.wholeText("sent_at"),
                                 openedAt: try row.wholeText("opened_at"), overdue: (try row.decode(forColumn: "overdue") as Bool?) ?? false)
             }
-            return Page(email: try user.wholeText(required: "email"), timezone: try user.decode(forColumn: "timezone"), reminders: reminders,
+            return Page(email: try user.wholeText(required: "email"), timezone: timezone, reminders: reminders,
                         summary: summary, matching: matching, number: number)
         }
     }

@@ -65,16 +65,6 @@ struct RemindersModel: PageModel {
         }
     }
 
-    /// "45 s", "3 min 20 s", "2 h 5 min", "3 d 4 h": lateness as people read it.
-    static func duration(seconds: Int64) -> String {
-        switch seconds {
-        case ..<60: return "\(seconds) s"
-        case ..<3_600: return seconds % 60 == 0 ? "\(seconds / 60) min" : "\(seconds / 60) min \(seconds % 60) s"
-        case ..<86_400: return (seconds % 3_600) / 60 == 0 ? "\(seconds / 3_600) h" : "\(seconds / 3_600) h \((seconds % 3_600) / 60) min"
-        default: return (seconds % 86_400) / 3_600 == 0 ? "\(seconds / 86_400) d" : "\(seconds / 86_400) d \((seconds % 86_400) / 3_600) h"
-        }
-    }
-
     /// A chart point's label: "14:00" for an hour, "2026-11-26" for a day (UTC), a star when
     /// the period is still going on.
     func label(_ point: ReminderHealthReport.Point) -> String {

@@ -70,9 +70,9 @@ struct ReminderFiguresSection: HTMLComponent {
                     StatCard(label: "Sent", value: figures.sent.grouped, detail: "status sent, whatever its times")
                     StatCard(label: "Sent on time", value: figures.sentOnTime.grouped,
                              detail: "\(Format.percent(figures.onTimeShare)) of those due more than a minute ago and not cancelled; at most 60 s after scheduled_for")
-                    StatCard(label: "Lateness", value: figures.lateness.map { "p90 " + RemindersModel.duration(seconds: $0.p90) } ?? "n/a",
+                    StatCard(label: "Lateness", value: figures.lateness.map { "p90 " + ReminderHealthSummary.duration($0.p90) } ?? "n/a",
                              detail: figures.lateness.map {
-                                 "p50 \(RemindersModel.duration(seconds: $0.p50)), p99 \(RemindersModel.duration(seconds: $0.p99)), largest \(RemindersModel.duration(seconds: $0.max)), over \(Format.count($0.count, "sent reminder", "sent reminders"))"
+                                 "p50 \(ReminderHealthSummary.duration($0.p50)), p99 \(ReminderHealthSummary.duration($0.p99)), largest \(ReminderHealthSummary.duration($0.max)), over \(Format.count($0.count, "sent reminder", "sent reminders"))"
                              } ?? "no sent reminder whose times read")
                     StatCard(label: "Failed", value: figures.failed.grouped, detail: "success rate \(Format.percent(figures.successRate)): sent / (sent + failed)")
                     StatCard(label: "Cancelled", value: figures.cancelled.grouped, detail: "not meant to go: out of the on-time share")
@@ -159,7 +159,7 @@ struct ReminderSplitTable: HTMLComponent {
 
     static func cells(_ figures: ReminderFigures) -> [String] {
         [figures.due.grouped, figures.sent.grouped, figures.sentOnTime.grouped, Format.percent(figures.onTimeShare),
-         figures.lateness.map { RemindersModel.duration(seconds: $0.p90) } ?? "n/a", figures.failed.grouped, figures.cancelled.grouped,
+         figures.lateness.map { ReminderHealthSummary.duration($0.p90) } ?? "n/a", figures.failed.grouped, figures.cancelled.grouped,
          figures.overdue.grouped, figures.opened.grouped]
     }
 }
@@ -207,7 +207,7 @@ struct ReminderChart: HTMLComponent {
                                     .init("Lateness p90", numeric: true), .init("Overdue", numeric: true)],
                           rows: report.points.reversed().map { point in
                               [model.label(point), point.figures.due.grouped, Format.percent(point.figures.onTimeShare),
-                               point.figures.lateness.map { RemindersModel.duration(seconds: $0.p90) } ?? "n/a", point.figures.overdue.grouped]
+                               point.figures.lateness.map { ReminderHealthSummary.duration($0.p90) } ?? "n/a", point.figures.overdue.grouped]
                           })
             }
         }

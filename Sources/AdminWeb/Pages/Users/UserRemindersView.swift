@@ -55,23 +55,14 @@ struct UserRemindersView: HTMLComponent {
 private struct ReminderTable: HTMLComponent {
     let model: UserRemindersModel
 
-    /// "45 s", "3 min 5 s", "2 h 10 min", "4 d 3 h".
-    static func duration(_ seconds: Int64) -> String {
-        switch seconds {
-        case ..<60: "\(seconds) s"
-        case ..<3_600: "\(seconds / 60) min \(seconds % 60) s"
-        case ..<86_400: "\(seconds / 3_600) h \(seconds % 3_600 / 60) min"
-        default: "\(seconds / 86_400) d \(seconds % 86_400 / 3_600) h"
-        }
-    }
-
     static func lateness(_ reminder: UserReminders.Reminder) -> String {
         if reminder.overdue { return "overdue: not sent" }
         guard reminder.status.known == .sent || reminder.sentAt != nil else { return "" }
         guard reminder.sentAt != nil else { return "no send time recorded" }
         guard let seconds = reminder.lateness else { return "a time does not read" }
-        if seconds < 0 { return "sent \(duration(-seconds)) before its time" }
-        return seconds <= Reachability.lateAfterSeconds ? "on time (\(duration(seconds)))" : "late by \(duration(seconds))"
+        if seconds < 0 { return "sent \(ReminderHealthSummary.duration(-seconds)) before its time" }
+        let shown = ReminderHealthSummary.duration(seconds)
+        return seconds <= Reachability.lateAfterSeconds ? "on time (\(shown))" : "late by \(shown)"
     }
 
     var content: HTMLNode {
@@ -108,9 +99,11 @@ private struct ItemLink: HTMLComponent {
     func itemLink(_ kind: ItemKind) -> String {
         var fields = ["kind": kind.rawValue]
         if reminder.itemConsumed { fields["state"] = "consumed" }
-        if let nearness = reminder.itemNearness, !reminder.itemDeleted {
+        // An id at Int64.min (hostile, yet a valid key) has no id before it: the list's start then.
+        let (before, overflow) = reminder.itemID.subtractingReportingOverflow(1)
+        if let nearness = reminder.itemNearness, !reminder.itemDeleted, !overflow {
             fields["after"] = String(nearness)
-            fields["after_id"] = String(reminder.itemID - 1)
+            fields["after_id"] = String(before)
         }
         return SiteURL.user(id: userID, ItemsForm(fields: fields)).href + "#items"
     }
