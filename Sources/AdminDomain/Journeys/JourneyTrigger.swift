@@ -1,0 +1,35 @@
+import Foundation
+
+/// What makes a user enter a journey: a moment their rows cross, found from an index range of
+/// the app's tables since the previous evaluation (docs/journeys.md, issue 34).
+public enum JourneyTrigger: Sendable, Equatable {
+    /// The user's `last_active_at` crossed now − `days` (7–180): they stopped opening the app.
+    case inactiveDays(Int)
+    /// Signed up `days` ago (1–14) with fewer than `fewerItems` (1–50) food items and
+    /// documents, not deleted.
+    case firstDays(Int, fewerItems: Int)
+
+    public static let inactiveDaysRange = 7...180
+    public static let firstDaysRange = 1...14
+    public static let fewerItemsRange = 1...50
+
+    /// The sentence refusing values out of range, or nil when they are in range.
+    public var refusal: String? {
+        switch self {
+        case let .inactiveDays(days) where !Self.inactiveDaysRange.contains(days):
+            "Inactive days must be from 7 to 180: “\(days)” is not."
+        case let .firstDays(days, _) where !Self.firstDaysRange.contains(days):
+            "First days must be from 1 to 14: “\(days)” is not."
+        case let .firstDays(_, fewer) where !Self.fewerItemsRange.contains(fewer):
+            "Fewer items must be from 1 to 50: “\(fewer)” is not."
+        default: nil
+        }
+    }
+
+    /// How far behind now the crossing time lies.
+    var lag: Int64 {
+        switch self {
+        case let .inactiveDays(days), let .firstDays(days, _): Int64(days) * 86_400
+        }
+    }
+}
