@@ -8,10 +8,14 @@ public enum JourneyTrigger: Sendable, Equatable {
     /// Signed up `days` ago (1–14) with fewer than `fewerItems` (1–50) food items and
     /// documents, not deleted.
     case firstDays(Int, fewerItems: Int)
+    /// A subscription in force ends within `days` (1–14) and will not renew, for a user whose
+    /// plan is premium. Found by a rolling pass, not a crossing: see `SubscriptionPass`.
+    case subscriptionEnding(Int)
 
     public static let inactiveDaysRange = 7...180
     public static let firstDaysRange = 1...14
     public static let fewerItemsRange = 1...50
+    public static let subscriptionDaysRange = 1...14
 
     /// The sentence refusing values out of range, or nil when they are in range.
     public var refusal: String? {
@@ -22,6 +26,8 @@ public enum JourneyTrigger: Sendable, Equatable {
             "First days must be from 1 to 14: “\(days)” is not."
         case let .firstDays(_, fewer) where !Self.fewerItemsRange.contains(fewer):
             "Fewer items must be from 1 to 50: “\(fewer)” is not."
+        case let .subscriptionEnding(days) where !Self.subscriptionDaysRange.contains(days):
+            "Days before a subscription ends must be from 1 to 14: “\(days)” is not."
         default: nil
         }
     }
@@ -29,7 +35,7 @@ public enum JourneyTrigger: Sendable, Equatable {
     /// How far behind now the crossing time lies.
     var lag: Int64 {
         switch self {
-        case let .inactiveDays(days), let .firstDays(days, _): Int64(days) * 86_400
+        case let .inactiveDays(days), let .firstDays(days, _), let .subscriptionEnding(days): Int64(days) * 86_400
         }
     }
 }

@@ -29,8 +29,10 @@ public enum TriggerScan {
         let start = cursor ?? Cursor(time: from, id: .min)
         let (column, index) = switch trigger {
         case .inactiveDays: ("last_active_at", "users_last_active_at")
-        case .firstDays: ("created_at", "users_created_at")
+        // Subscriptions have no index on their end: `SubscriptionPass` reads them.
+        case .firstDays, .subscriptionEnding: ("created_at", "users_created_at")
         }
+        if case .subscriptionEnding = trigger { return Page() }
         let rows = try Row.fetchAll(db, sql: """
             SELECT id, \(column) AS crossed FROM users INDEXED BY \(index)
             WHERE \(column) > :from AND \(column) <= :until AND (\(column), id) > (:time, :id)
