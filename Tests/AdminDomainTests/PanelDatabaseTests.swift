@@ -78,10 +78,10 @@ import TestSupport
              try Int.fetchOne(db, sql: "PRAGMA user_version"))
         }
         #expect(tables == ["panel_admins", "panel_audit_log", "panel_campaign_members", "panel_campaign_reports", "panel_campaign_variants",
-                           "panel_campaigns", "panel_dead_tokens", "panel_deliveries",
+                           "panel_campaigns", "panel_dead_tokens", "panel_deliveries", "panel_journey_entries", "panel_journeys",
                            "panel_login_challenges", "panel_login_throttle", "panel_receipt_reader",
                            "panel_recovery_codes", "panel_schema_version", "panel_sessions", "panel_test_users", "panel_two_factor"])
-        #expect(versions == Array(1...15))
+        #expect(versions == Array(1...16))
         #expect(userVersion == 0)
         #expect(try await database.read { try $0.tableExists("grdb_migrations") } == false)
     }
@@ -107,6 +107,10 @@ import TestSupport
                 CREATE INDEX panel_audit_log_action ON panel_audit_log(action, id);
                 CREATE INDEX panel_audit_log_target ON panel_audit_log(target, id);
                 DELETE FROM panel_schema_version WHERE version = 15;
+                -- and before version 16 (journeys)
+                DROP TABLE panel_journey_entries; DROP TABLE panel_journeys;
+                ALTER TABLE panel_campaigns DROP COLUMN kind;
+                DELETE FROM panel_schema_version WHERE version = 16;
                 """)
         }
         try queue.close()

@@ -281,6 +281,38 @@ enum PanelMigrations {
         CREATE INDEX panel_audit_log_action ON panel_audit_log(action, at, id);
         CREATE INDEX panel_audit_log_target ON panel_audit_log(target, at, id);
         """),
+        // Journeys (issue 34): a journey is a campaign row of kind 'journey', so the outbox,
+        // dispatcher, throttles, receipts and the frequency cap serve both; its trigger and
+        // rules beside it. An entry is unique per journey, user and occurrence (the stored time
+        // it was drawn from): a crash, a restart, a second evaluation or a second panel
+        // process enters nobody twice. Entries by user and time, for the re-entry rule.
+        (16, """
+        ALTER TABLE panel_campaigns ADD COLUMN kind TEXT NOT NULL DEFAULT 'campaign' CHECK (kind IN ('campaign', 'journey'));
+        CREATE TABLE panel_journeys (
+          campaign_id      INTEGER PRIMARY KEY REFERENCES panel_campaigns(id),
+          trigger          TEXT NOT NULL CHECK (trigger IN ('inactive_days', 'subscription_ending', 'first_days')),
+          trigger_days     INTEGER NOT NULL,
+          fewer_items      INTEGER,
+          send_at          TEXT NOT NULL CHECK (send_at IN ('daily_time', 'window')),
+          window_from      INTEGER,
+          window_to        INTEGER,
+          reentry_days     INTEGER,
+          daily_limit      INTEGER,
+          evaluated_until  INTEGER,
+          pass_after       INTEGER
+        );
+        CREATE TABLE panel_journey_entries (
+          id           INTEGER PRIMARY KEY,
+          journey_id   INTEGER NOT NULL REFERENCES panel_journeys(campaign_id),
+          user_id      INTEGER NOT NULL,
+          occurrence   TEXT NOT NULL,
+          entered_at   TEXT NOT NULL,
+          state        TEXT NOT NULL CHECK (state IN ('entered', 'held_out', 'sent', 'exited', 'expired')),
+          detail       TEXT,
+          UNIQUE (journey_id, user_id, occurrence)
+        );
+        CREATE INDEX panel_journey_entries_user ON panel_journey_entries(journey_id, user_id, entered_at);
+        """),
     ]
 
     /// Steps that SQL alone cannot say, run after the SQL of their version.
