@@ -109,6 +109,7 @@ import TestSupport
                 DELETE FROM panel_schema_version WHERE version = 15;
                 -- and before version 16 (journeys)
                 DROP TABLE panel_journey_entries; DROP TABLE panel_journeys;
+                DROP INDEX panel_deliveries_entry; ALTER TABLE panel_deliveries DROP COLUMN entry_id;
                 ALTER TABLE panel_campaigns DROP COLUMN kind;
                 DELETE FROM panel_schema_version WHERE version = 16;
                 """)

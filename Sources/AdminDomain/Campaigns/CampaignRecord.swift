@@ -196,7 +196,7 @@ extension DerivableRequest<CampaignRecord> {
 extension Campaigns {
     public func find(_ id: Int64) async throws -> CampaignRecord? {
         try await database.read { db in
-            try CampaignRecord.filter(key: id).notDeleted().withCreator().fetchOne(db)
+            try CampaignRecord.filter(key: id).notDeleted().campaignsOnly().withCreator().fetchOne(db)
                 .map { try CampaignRecord.withVariants([$0], in: db)[0] }
         }
     }
@@ -204,7 +204,7 @@ extension Campaigns {
     /// Newest first, `limit` at a time, before the campaign id `before`, with their
     /// running totals.
     public func list(before: Int64? = nil, status: CampaignShownStatus? = nil, limit: Int = 50, now: Date = Date()) async throws -> [CampaignRecord] {
-        var request = CampaignRecord.filter(CampaignRecord.Columns.id < (before ?? Int64.max)).notDeleted()
+        var request = CampaignRecord.filter(CampaignRecord.Columns.id < (before ?? Int64.max)).notDeleted().campaignsOnly()
         if let status {
             request = request.filter(CampaignRecord.Columns.status == status.stored)
             // `scheduled` and `sending` share the stored status: the planned time tells them apart.
@@ -220,7 +220,7 @@ extension Campaigns {
     /// Launched campaigns whose send time lies in `from..<to`, newest first: the dashboard's.
     public func launched(from: Date, to: Date, limit: Int = 20) async throws -> [CampaignRecord] {
         let launchedAt = CampaignRecord.Columns.launchedAt
-        let request = CampaignRecord.all().notDeleted().launched()
+        let request = CampaignRecord.all().notDeleted().campaignsOnly().launched()
             .filter(launchedAt >= SQLiteTime.string(from) && launchedAt < SQLiteTime.string(to))
             .withCreator().order(launchedAt.desc, CampaignRecord.Columns.id.desc).limit(limit)
         return try await database.read { db in try CampaignRecord.withVariants(request.fetchAll(db), in: db) }
@@ -239,7 +239,7 @@ extension Campaigns {
     public func similarRecent(to campaign: CampaignRecord, since: Date) async throws -> [CampaignRecord] {
         guard let segment = campaign.segment else { return [] }
         let columns = CampaignRecord.Columns.self
-        let request = CampaignRecord.all().launched()
+        let request = CampaignRecord.all().launched().campaignsOnly()
             .filter(columns.id != campaign.id && columns.title == campaign.title && columns.segment == segment.storedText
                     && columns.launchedAt >= SQLiteTime.string(since))
             .withCreator().order(columns.id.desc).limit(5)

@@ -64,7 +64,9 @@ public enum CampaignTransition: Sendable, Equatable {
     /// throws a sentence naming the status. Returns the status it had.
     @discardableResult
     func apply(to id: Int64, by actor: AuditActor, now: Date, in db: Database, setting extra: String = "", _ arguments: StatementArguments = []) throws -> CampaignStatus {
-        guard let stored = try Stored<CampaignStatus>.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ? AND deleted_at IS NULL",
+        // A journey moves by `JourneyTransition`; only the panel's own stop (credentials) reaches it here.
+        let kinds = if case .stop = self { "'campaign', 'journey'" } else { "'campaign'" }
+        guard let stored = try Stored<CampaignStatus>.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ? AND deleted_at IS NULL AND kind IN (\(kinds))",
                                                                arguments: [id]) else {
             throw CampaignError("there is no campaign #\(id)")
         }
@@ -110,7 +112,8 @@ extension CampaignTransition {
     /// of a freeze, a resume). A paused one finishes when resumed.
     @discardableResult
     static func finishIfSettled(_ id: Int64, now: Date, in db: Database) throws -> Bool {
-        guard try Stored<CampaignStatus>.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [id])?.known == .sending
+        // A journey never finishes by running out of deliveries: it waits for the next entry.
+        guard try Stored<CampaignStatus>.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ? AND kind = 'campaign'", arguments: [id])?.known == .sending
         else { return false }
         let open = try Bool.fetchOne(db, sql: """
             SELECT EXISTS (SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_counts

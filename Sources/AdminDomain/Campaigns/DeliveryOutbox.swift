@@ -20,6 +20,8 @@ public struct ClaimedDelivery: Sendable, Equatable {
     public let template: String?
     /// Which of the campaign's messages this is: its title, body and template are that one's.
     public var variant: MessageVariant = .a
+    /// The journey entry it is for; nil for a campaign's.
+    public var entryID: Int64?
 
     /// What the providers see: `data.delivery_id`, the collapse id and the Android tag.
     public var deliveryID: String { "c\(campaignID)-\(rowID)" }
@@ -105,14 +107,15 @@ public struct DeliveryOutbox: Sendable {
         -> (deliveries: [ClaimedDelivery], campaigns: Set<Int64>, lockHeld: Duration) {
         let at = SQLiteTime.string(now)
         let due = try await database.read { db in
-            try Int64.fetchAll(db, sql: """
-                SELECT c.id FROM panel_campaigns c WHERE c.status = ? AND EXISTS (
+            try Row.fetchAll(db, sql: """
+                SELECT c.id, c.kind = 'journey' AS journey FROM panel_campaigns c WHERE c.status = ? AND EXISTS (
                   SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_due
                   WHERE campaign_id = c.id AND state IN (\(DeliveryState.sql(DeliveryState.waiting))) AND due_at <= ?)
                 ORDER BY c.id
-                """, arguments: [CampaignStatus.sending, at])
+                """, arguments: [CampaignStatus.sending, at]).map { ($0["id"] as Int64, $0["journey"] as Bool) }
         }
-        let wanted = due.compactMap { id -> (Int64, Int)? in
+        let journeys = Set(due.filter(\.1).map(\.0))
+        let wanted = due.map(\.0).compactMap { id -> (Int64, Int)? in
             let allowed = allowance.map { $0[id] ?? 0 } ?? Int.max
             return allowed > 0 ? (id, allowed) : nil
         }
@@ -128,7 +131,7 @@ public struct DeliveryOutbox: Sendable {
         // write then moves only rows still waiting, and checks the cap inside the lock.
         let candidates = try await database.read { db in
             let statement = try db.cachedStatement(sql: """
-                SELECT q.id, q.campaign_id, q.device_id, q.user_id, q.attempts, q.variant, d.platform, d.push_provider, d.push_token,
+                SELECT q.id, q.campaign_id, q.device_id, q.user_id, q.attempts, q.variant, q.entry_id, d.platform, d.push_provider, d.push_token,
                        CASE WHEN d.id IS NOT NULL AND d.user_id IS NOT q.user_id THEN '\(Exclusion.noDevice.rawValue)' ELSE (\(rules)) END AS rule,
                        panel_due_at(:at, u.timezone, s.quiet_start, s.quiet_end, NULL, :defaultZone) AS quiet_until
                 FROM panel_deliveries q INDEXED BY panel_deliveries_due
@@ -139,8 +142,15 @@ public struct DeliveryOutbox: Sendable {
                 ORDER BY q.due_at LIMIT :limit
                 """)
             return try wanted.map { campaign, allowed in
-                (campaign, try Row.fetchAll(statement, arguments: ["campaign": campaign, "at": at, "limit": min(limit, allowed), "defaultZone": defaultZone])
-                    .map(ClaimCandidate.init))
+                var found = try Row.fetchAll(statement, arguments: ["campaign": campaign, "at": at, "limit": min(limit, allowed), "defaultZone": defaultZone])
+                    .map(ClaimCandidate.init)
+                // A journey's own rules, for the rows the audience's let through.
+                if journeys.contains(campaign) {
+                    let exits = try JourneyClaimCheck.exits(for: found.filter { $0.rule == "reachable" }.map { ($0.id, $0.entryID) },
+                                                            journey: campaign, now: now, in: db)
+                    for index in found.indices { found[index].journeyExit = exits[found[index].id] }
+                }
+                return (campaign, found)
             }
         }
         return try await database.write { db in
@@ -160,6 +170,7 @@ public struct DeliveryOutbox: Sendable {
             let message = CampaignRecord.Columns.self
             var rows: [ClaimCandidate] = []
             var settledUnsent: Set<Int64> = [], putOffCampaigns: Set<Int64> = []
+            var entries = JourneyClaimEntries(at: at)
             for (campaign, found) in candidates where rows.count < limit {
                 guard try Stored<CampaignStatus>.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [campaign])?.known == .sending
                 else { continue }
@@ -168,6 +179,14 @@ public struct DeliveryOutbox: Sendable {
                         let reason = Exclusion(rawValue: row.rule)?.label ?? row.rule
                         try move.execute(arguments: [DeliveryState.excluded, 0, "no longer in the audience when due: \(reason)", at, row.id])
                         if db.changesCount > 0 { settledUnsent.insert(campaign) }
+                        entries.unsent(row, reason: row.rule, state: .exited)
+                        continue
+                    }
+                    if let exit = row.journeyExit {
+                        try move.execute(arguments: [DeliveryState.excluded, 0, "journey: \(exit == "settled" ? "its entry was settled already" : JourneyExit.label(of: exit))",
+                                                     at, row.id])
+                        if db.changesCount > 0 { settledUnsent.insert(campaign) }
+                        if exit != "settled" { entries.unsent(row, reason: exit == "expired" ? nil : exit, state: exit == "expired" ? .expired : .exited, userWide: true) }
                         continue
                     }
                     if let quietUntil = row.quietUntil, quietUntil > at {
@@ -181,6 +200,7 @@ public struct DeliveryOutbox: Sendable {
                     if others >= cap {
                         try move.execute(arguments: [DeliveryState.capped, 0, "frequency cap: \(others) campaign pushes in the window", at, row.id])
                         if db.changesCount > 0 { settledUnsent.insert(campaign) }
+                        entries.unsent(row, reason: Exclusion.frequencyCap.rawValue, state: .capped)
                     } else {
                         try move.execute(arguments: [DeliveryState.sending, 1, nil, at, row.id])
                         if db.changesCount > 0 { rows.append(row) }
@@ -213,8 +233,9 @@ public struct DeliveryOutbox: Sendable {
                     rowID: row.id, campaignID: row.campaignID, deviceID: row.deviceID, userID: row.userID, attempt: row.attempts, token: token,
                     platform: platform, provider: provider,
                     title: campaign[message.title], body: campaign[message.body], deepLink: campaign[message.deepLink], timeToLive: campaign[message.ttlSeconds], template: campaign[message.template],
-                    variant: variant))
+                    variant: variant, entryID: row.entryID))
             }
+            try entries.write(sent: claimed, in: db)
             // The last of a campaign may have settled here, unsent.
             for campaign in settledUnsent { try CampaignTransition.finishIfSettled(campaign, now: now, in: db) }
             return (claimed, settledUnsent.union(putOffCampaigns).union(claimed.map(\.campaignID)), ContinuousClock.now - began)
@@ -294,6 +315,10 @@ struct ClaimCandidate: Sendable {
     let provider: Stored<PushProvider>?
     let rule: String
     let quietUntil: String?
+    /// The journey entry this delivery is for (nil for a campaign's).
+    let entryID: Int64?
+    /// Why a journey's own rules stop it now, when they do.
+    var journeyExit: String?
 
     /// Read by name: a look-up among a dozen columns, nothing beside the claim's writes.
     init(_ row: Row) throws {
@@ -309,5 +334,6 @@ struct ClaimCandidate: Sendable {
         provider = try row.decode(Stored<PushProvider>?.self, forColumn: "push_provider")
         rule = row["rule"]
         quietUntil = row["quiet_until"]
+        entryID = row[delivery.entryID]
     }
 }

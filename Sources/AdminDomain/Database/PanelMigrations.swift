@@ -285,7 +285,9 @@ enum PanelMigrations {
         // dispatcher, throttles, receipts and the frequency cap serve both; its trigger and
         // rules beside it. An entry is unique per journey, user and occurrence (the stored time
         // it was drawn from): a crash, a restart, a second evaluation or a second panel
-        // process enters nobody twice. Entries by user and time, for the re-entry rule.
+        // process enters nobody twice. Entries by user and time, for the re-entry rule; by
+        // time, for the daily limit and the report; those still open by time, for the expiry.
+        // A journey delivery names its entry: the claim checks the entry's rules.
         (16, """
         ALTER TABLE panel_campaigns ADD COLUMN kind TEXT NOT NULL DEFAULT 'campaign' CHECK (kind IN ('campaign', 'journey'));
         CREATE TABLE panel_journeys (
@@ -299,7 +301,9 @@ enum PanelMigrations {
           reentry_days     INTEGER,
           daily_limit      INTEGER,
           evaluated_until  INTEGER,
-          pass_after       INTEGER
+          pass_after       INTEGER,
+          goal_cursor      INTEGER NOT NULL DEFAULT 0,
+          entered_count    INTEGER NOT NULL DEFAULT 0
         );
         CREATE TABLE panel_journey_entries (
           id           INTEGER PRIMARY KEY,
@@ -307,11 +311,20 @@ enum PanelMigrations {
           user_id      INTEGER NOT NULL,
           occurrence   TEXT NOT NULL,
           entered_at   TEXT NOT NULL,
-          state        TEXT NOT NULL CHECK (state IN ('entered', 'held_out', 'sent', 'exited', 'expired')),
+          state        TEXT NOT NULL CHECK (state IN ('entered', 'held_out', 'sent', 'exited', 'expired', 'capped', 'limited')),
+          arm          TEXT,
+          due_at       TEXT,
+          settled_at   TEXT,
+          receipt      INTEGER NOT NULL DEFAULT 0,
+          converted    INTEGER,
           detail       TEXT,
           UNIQUE (journey_id, user_id, occurrence)
         );
         CREATE INDEX panel_journey_entries_user ON panel_journey_entries(journey_id, user_id, entered_at);
+        CREATE INDEX panel_journey_entries_time ON panel_journey_entries(journey_id, entered_at);
+        CREATE INDEX panel_journey_entries_open ON panel_journey_entries(entered_at) WHERE state = 'entered';
+        ALTER TABLE panel_deliveries ADD COLUMN entry_id INTEGER;
+        CREATE INDEX panel_deliveries_entry ON panel_deliveries(entry_id) WHERE entry_id IS NOT NULL;
         """),
     ]
 

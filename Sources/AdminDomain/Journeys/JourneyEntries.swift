@@ -6,6 +6,11 @@ import GRDB
 /// a second evaluation, a restart or a second panel process enter nobody twice. A new
 /// occurrence re-enters only when the journey allows re-entry (`reentryDays`, nil for never)
 /// and the user's latest entry is at least that many days old.
+///
+/// An entry is recorded as what became of it at once: `exited` when no device of theirs can
+/// get a push (the reason kept), `limited` over the daily ceiling, `held_out` when drawn into
+/// the holdout, `expired` with no time to send within a day; else `entered`, with a queued
+/// delivery per device, due when the journey sends.
 public enum JourneyEntries {
     public struct Outcome: Sendable, Equatable {
         public var entered = 0
@@ -13,15 +18,30 @@ public enum JourneyEntries {
         public var alreadyEntered = 0
         /// A new occurrence, but re-entry is off or too soon.
         public var reentryRefused = 0
+        /// Deliveries queued.
+        public var deliveries = 0
 
-        public init(entered: Int = 0, alreadyEntered: Int = 0, reentryRefused: Int = 0) {
+        public init(entered: Int = 0, alreadyEntered: Int = 0, reentryRefused: Int = 0, deliveries: Int = 0) {
             self.entered = entered
             self.alreadyEntered = alreadyEntered
             self.reentryRefused = reentryRefused
+            self.deliveries = deliveries
+        }
+
+        mutating func add(_ other: Outcome) {
+            entered += other.entered
+            alreadyEntered += other.alreadyEntered
+            reentryRefused += other.reentryRefused
+            deliveries += other.deliveries
         }
     }
 
-    public static func enter(journeyID: Int64, _ crossings: [TriggerCrossing], reentryDays: Int?, now: Int64,
+    /// Entries without deliveries: uniqueness and re-entry alone.
+    public static func enter(journeyID: Int64, _ crossings: [TriggerCrossing], reentryDays: Int?, now: Int64, in db: Database) throws -> Outcome {
+        try enter(journeyID: journeyID, crossings.map(JourneyAdmission.init(plain:)), reentryDays: reentryDays, dailyLimit: nil, now: now, in: db)
+    }
+
+    public static func enter(journeyID: Int64, _ admissions: [JourneyAdmission], reentryDays: Int?, dailyLimit: Int?, now: Int64,
                              in db: Database) throws -> Outcome {
         var outcome = Outcome()
         let nowText = SQLiteTime.string(secondsSinceEpoch: now)
@@ -32,9 +52,26 @@ public enum JourneyEntries {
             SELECT MAX(entered_at) FROM panel_journey_entries INDEXED BY panel_journey_entries_user WHERE journey_id = ? AND user_id = ?
             """)
         let insert = try db.cachedStatement(sql: """
-            INSERT OR IGNORE INTO panel_journey_entries (journey_id, user_id, occurrence, entered_at, state) VALUES (?, ?, ?, ?, 'entered')
+            INSERT OR IGNORE INTO panel_journey_entries (journey_id, user_id, occurrence, entered_at, state, arm, due_at, settled_at, detail)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        for crossing in crossings {
+        // A device's row of this journey is reused by its next entry: what the last one got
+        // back from the device is kept on that entry first.
+        let keepReceipt = try db.cachedStatement(sql: """
+            UPDATE panel_journey_entries SET receipt = MAX(receipt, (SELECT receipt FROM panel_deliveries WHERE campaign_id = :journey AND device_id = :device))
+            WHERE id = (SELECT entry_id FROM panel_deliveries WHERE campaign_id = :journey AND device_id = :device)
+            """)
+        let deliver = try db.cachedStatement(sql: """
+            INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at, variant, entry_id)
+            VALUES (:journey, :device, :user, 'queued', :due, :at, :variant, :entry)
+            ON CONFLICT (campaign_id, device_id) DO UPDATE SET state = 'queued', user_id = excluded.user_id, due_at = excluded.due_at,
+              attempts = 0, detail = NULL, message_id = NULL, receipt = 0, updated_at = excluded.updated_at, variant = excluded.variant,
+              entry_id = excluded.entry_id
+            WHERE panel_deliveries.state <> 'sending'
+            """)
+        var enteredToday: Int?
+        for admission in admissions {
+            let crossing = admission.crossing
             if try Bool.fetchOne(same, arguments: [journeyID, crossing.userID, crossing.occurrence]) == true {
                 outcome.alreadyEntered += 1
                 continue
@@ -42,15 +79,75 @@ public enum JourneyEntries {
             if let last = try String.fetchOne(latest, arguments: [journeyID, crossing.userID]) {
                 // An entry stamped after now (a clock that ran ahead) counts as now: it is never
                 // older than the wait.
-                let enteredAt = min(SQLiteTime.date(last).map { Int64($0.timeIntervalSince1970) } ?? now, now)
+                let enteredAt = min(SQLiteTime.seconds(last) ?? now, now)
                 guard let days = reentryDays, now - enteredAt >= Int64(days) * 86_400 else {
                     outcome.reentryRefused += 1
                     continue
                 }
             }
-            try insert.execute(arguments: [journeyID, crossing.userID, crossing.occurrence, nowText])
-            if db.changesCount > 0 { outcome.entered += 1 } else { outcome.alreadyEntered += 1 }
+            var state = "entered", arm: String? = admission.arm, detail = admission.exit, due = admission.due
+            if admission.exit != nil {
+                (state, arm, due) = ("exited", nil, nil)
+            } else if let limit = dailyLimit {
+                let today = try enteredToday ?? Self.enteredToday(journeyID, now: now, in: db)
+                if today >= limit {
+                    (state, arm, due, detail) = ("limited", nil, nil, "daily limit of \(limit) reached")
+                } else {
+                    enteredToday = today + 1
+                }
+            }
+            if state == "entered" {
+                if arm == CampaignDraw.Arm.holdout.stored {
+                    (state, due) = ("held_out", nil)
+                } else if due == nil {
+                    (state, detail) = ("expired", "no time to send within a day of entry (sending window and quiet hours)")
+                }
+            }
+            try insert.execute(arguments: [journeyID, crossing.userID, crossing.occurrence, nowText, state, arm, due,
+                                           state == "entered" ? nil : nowText, detail])
+            guard db.changesCount > 0 else {
+                outcome.alreadyEntered += 1
+                continue
+            }
+            outcome.entered += 1
+            guard state == "entered", let due else { continue }
+            let entry = db.lastInsertedRowID
+            for device in admission.devices {
+                try keepReceipt.execute(arguments: ["journey": journeyID, "device": device])
+                try deliver.execute(arguments: ["journey": journeyID, "device": device, "user": crossing.userID, "due": due, "at": nowText,
+                                                "variant": arm, "entry": entry])
+                outcome.deliveries += db.changesCount
+            }
+        }
+        if outcome.entered > 0 || outcome.deliveries > 0 {
+            try db.execute(sql: "UPDATE panel_journeys SET entered_count = entered_count + ? WHERE campaign_id = ?", arguments: [outcome.entered, journeyID])
+            try db.execute(sql: "UPDATE panel_campaigns SET audience_count = audience_count + ? WHERE id = ?", arguments: [outcome.deliveries, journeyID])
         }
         return outcome
+    }
+
+    /// Entries today (UTC) that count against the daily ceiling: every one drawn, held out or not.
+    static func enteredToday(_ journey: Int64, now: Int64, in db: Database) throws -> Int {
+        let start = now - ((now % 86_400) + 86_400) % 86_400
+        return try Int.fetchOne(db, sql: """
+            SELECT COUNT(*) FROM panel_journey_entries INDEXED BY panel_journey_entries_time
+            WHERE journey_id = ? AND entered_at >= ? AND entered_at < ? AND arm IS NOT NULL
+            """, arguments: [journey, SQLiteTime.string(secondsSinceEpoch: start), SQLiteTime.string(secondsSinceEpoch: start + 86_400)]) ?? 0
+    }
+
+    /// Ends entries still waiting (state `entered`) as `state` with `detail`, and cancels
+    /// their deliveries not yet claimed.
+    public enum Settled: String, Sendable { case exited, expired, capped, sent }
+
+    static func settle(_ ids: [Int64], state: Settled, detail: String?, at: String, in db: Database) throws {
+        guard !ids.isEmpty else { return }
+        let list = ids.map(String.init).joined(separator: ",")
+        try db.execute(sql: """
+            UPDATE panel_journey_entries SET state = ?, detail = ?, settled_at = ? WHERE id IN (\(list)) AND state = 'entered'
+            """, arguments: [state.rawValue, detail, at])
+        try db.execute(sql: """
+            UPDATE panel_deliveries SET state = 'cancelled', detail = ?, updated_at = ?
+            WHERE entry_id IN (\(list)) AND state IN (\(DeliveryState.sql(DeliveryState.waiting)))
+            """, arguments: ["journey entry \(state.rawValue)" + (detail.map { ": \(JourneyExit.label(of: $0))" } ?? ""), at])
     }
 }

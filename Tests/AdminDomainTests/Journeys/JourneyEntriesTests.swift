@@ -10,12 +10,12 @@ import TestSupport
     static let now = Int64(TemporaryDatabase.seedNow.timeIntervalSince1970)
     static let day: Int64 = 86_400
 
-    static func journey(_ queue: DatabaseQueue, reentryDays: Int?) async throws -> Int64 {
+    static func journey(_ queue: DatabaseQueue, reentryDays: Int?, status: String = "draft") async throws -> Int64 {
         try await queue.write { db in
             try db.execute(sql: """
                 INSERT INTO panel_campaigns (title, body, ttl_seconds, segment, status, created_at, kind)
-                VALUES ('Come back', 'We miss you', 86400, '{}', 'draft', '2026-11-18 00:00:00', 'journey')
-                """)
+                VALUES ('Come back', 'We miss you', 86400, ?, ?, '2026-11-18 00:00:00', 'journey')
+                """, arguments: [CampaignSegment().storedText, status])
             let id = db.lastInsertedRowID
             try db.execute(sql: """
                 INSERT INTO panel_journeys (campaign_id, trigger, trigger_days, send_at, reentry_days)

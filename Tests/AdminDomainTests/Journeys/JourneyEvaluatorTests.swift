@@ -16,19 +16,18 @@ import TestSupport
         let database = try await PanelDatabase.open(path: temp.path)
         let queue = try DatabaseQueue(path: temp.path)
         _ = try TriggerScanTests.addUsers("last_active_at", days: 30, to: queue)
-        let journey = try await JourneyEntriesTests.journey(queue, reentryDays: nil)
+        let journey = try await JourneyEntriesTests.journey(queue, reentryDays: nil, status: "sending")
         let evaluator = JourneyEvaluator(database: database)
         func cursor() async throws -> Int64? {
             try await queue.read { db in try Int64.fetchOne(db, sql: "SELECT evaluated_until FROM panel_journeys WHERE campaign_id = ?", arguments: [journey]) }
         }
         // The first evaluation, at `previous`, marks the start and enters nobody.
-        #expect(try await evaluator.evaluate(journeyID: journey, trigger: .inactiveDays(30), reentryDays: nil, now: Self.previous) == .init())
+        #expect(try await evaluator.evaluate(journeyID: journey, now: Self.previous) == .init())
         #expect(try await cursor() == Self.previous)
 
         let expected = try TriggerScanTests.expected("last_active_at", days: 30, in: queue)
         #expect(!expected.isEmpty)
-        #expect(try await evaluator.evaluate(journeyID: journey, trigger: .inactiveDays(30), reentryDays: nil, now: Self.now)
-                == .init(entered: expected.count))
+        #expect(try await evaluator.evaluate(journeyID: journey, now: Self.now).entered == expected.count)
         let entries = try await queue.read { db in
             try Row.fetchAll(db, sql: "SELECT user_id, occurrence FROM panel_journey_entries WHERE journey_id = ? ORDER BY occurrence, user_id",
                              arguments: [journey]).map { TriggerCrossing(userID: $0["user_id"], occurrence: $0["occurrence"]) }
@@ -37,13 +36,12 @@ import TestSupport
         #expect(try await cursor() == Self.now)
 
         // The clock goes back a minute: nothing is read, the cursor stays.
-        #expect(try await evaluator.evaluate(journeyID: journey, trigger: .inactiveDays(30), reentryDays: nil, now: Self.now - 60) == .init())
+        #expect(try await evaluator.evaluate(journeyID: journey, now: Self.now - 60) == .init())
         #expect(try await cursor() == Self.now)
         // A crash before the cursor moved: the window read again enters nobody twice.
         try await queue.write { db in
             try db.execute(sql: "UPDATE panel_journeys SET evaluated_until = ? WHERE campaign_id = ?", arguments: [Self.previous, journey])
         }
-        #expect(try await evaluator.evaluate(journeyID: journey, trigger: .inactiveDays(30), reentryDays: nil, now: Self.now)
-                == .init(alreadyEntered: expected.count))
+        #expect(try await evaluator.evaluate(journeyID: journey, now: Self.now) == .init(alreadyEntered: expected.count))
     }
 }

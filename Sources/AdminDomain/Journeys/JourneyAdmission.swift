@@ -1,0 +1,64 @@
+import Foundation
+import GRDB
+
+/// What an entry will be, read before the write that records it: the user's devices the
+/// audience's rules let through now (the cap aside: it is checked when the push goes), or
+/// the first rule that stops every device; the drawn arm; the push's due time. A user outside
+/// the journey's conditions gets no admission: they do not enter.
+public struct JourneyAdmission: Sendable, Equatable {
+    public let crossing: TriggerCrossing
+    public var devices: [Int64] = []
+    /// Stored reason when no device can get it (an `Exclusion`'s raw value).
+    public var exit: String?
+    /// 'holdout' or a variant's letter.
+    public var arm: String
+    /// nil: no time within a day of the entry.
+    public var due: String?
+
+    /// Only the crossing: an entry with nothing to send, for tests of uniqueness and re-entry.
+    public init(plain crossing: TriggerCrossing) {
+        self.crossing = crossing
+        arm = "a"
+        due = nil
+    }
+
+    init(crossing: TriggerCrossing, devices: [Int64], exit: String?, arm: String, due: String?) {
+        self.crossing = crossing
+        self.devices = devices
+        self.exit = exit
+        self.arm = arm
+        self.due = due
+    }
+
+    /// Reads every crossing's admission in the caller's read transaction, a user by their keys.
+    static func read(_ crossings: [TriggerCrossing], plan: JourneyPlan, audience: Audience, defaultTimeZone: String, now: Int64,
+                     in db: Database) throws -> [JourneyAdmission] {
+        guard !crossings.isEmpty else { return [] }
+        let date = Date(timeIntervalSince1970: TimeInterval(now))
+        let (from, fixed) = audience.from(plan.segment, now: date, extra: [SQLCondition("u.id = :user")])
+        let statement = try db.cachedStatement(sql: """
+            SELECT d.id AS did, (\(audience.classification(now: date, withCap: false).sql)) AS rule,
+                   u.timezone AS tz, s.daily_time, s.quiet_start, s.quiet_end
+            \(from) ORDER BY d.id
+            """)
+        let fallback = TimeZone(identifier: defaultTimeZone) ?? TimeZone(secondsFromGMT: 0)!
+        let order = Exclusion.allCases.map(\.rawValue)
+        var admissions: [JourneyAdmission] = []
+        for crossing in crossings {
+            var bound = fixed
+            bound["user"] = crossing.userID.databaseValue
+            let rows = try Row.fetchAll(statement, arguments: StatementArguments(bound))
+            guard let first = rows.first else { continue }
+            let reachable = rows.filter { $0["rule"] == "reachable" }.compactMap { $0["did"] as Int64? }
+            let reasons = rows.compactMap { $0["rule"] as String? }.filter { $0 != "reachable" }
+            let exit = reachable.isEmpty ? (reasons.min { (order.firstIndex(of: $0) ?? 99) < (order.firstIndex(of: $1) ?? 99) } ?? "no_device") : nil
+            let zone = String.fromDatabaseValue(first["tz"]).flatMap(UserCalendar.zone(named:)) ?? fallback
+            let dailyTime = String.fromDatabaseValue(first["daily_time"]).flatMap(LocalTime.init)
+            let quiet = QuietHours(start: first["quiet_start"], end: first["quiet_end"])
+            let due = plan.rules.sendAt.due(entered: date, zone: zone, dailyTime: dailyTime, quiet: quiet)
+            admissions.append(JourneyAdmission(crossing: crossing, devices: reachable, exit: exit, arm: plan.arm(for: crossing).stored,
+                                               due: due.map(SQLiteTime.string)))
+        }
+        return admissions
+    }
+}

@@ -1,0 +1,42 @@
+import GRDB
+
+/// What a claim did to journey entries, written at the end of its write transaction: an entry
+/// whose push went out is `sent`; one stopped by a rule about the user (its trigger, the
+/// goal, the conditions, its age) is settled at once with the reason, its other devices'
+/// rows with it; one whose device was left out (a dead token, the cap) is settled only when
+/// none of its devices is left to try.
+struct JourneyClaimEntries {
+    let at: String
+    private var settleNow: [Int64: (JourneyEntries.Settled, String?)] = [:]
+    private var ifNothingLeft: [Int64: (JourneyEntries.Settled, String?)] = [:]
+
+    init(at: String) {
+        self.at = at
+    }
+
+    mutating func unsent(_ row: ClaimCandidate, reason: String?, state: JourneyEntries.Settled, userWide: Bool = false) {
+        guard let entry = row.entryID else { return }
+        if userWide { settleNow[entry] = (state, reason) } else { ifNothingLeft[entry] = (state, reason) }
+    }
+
+    func write(sent: [ClaimedDelivery], in db: Database) throws {
+        let sentEntries = Set(sent.compactMap(\.entryID))
+        if !sentEntries.isEmpty {
+            let list = sentEntries.map(String.init).joined(separator: ",")
+            try db.execute(sql: "UPDATE panel_journey_entries SET state = 'sent', settled_at = ? WHERE id IN (\(list)) AND state = 'entered'",
+                           arguments: [at])
+        }
+        for (entry, (state, reason)) in settleNow where !sentEntries.contains(entry) {
+            try JourneyEntries.settle([entry], state: state, detail: reason, at: at, in: db)
+        }
+        let open = try db.cachedStatement(sql: """
+            SELECT EXISTS (SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_entry
+                           WHERE entry_id = ? AND state IN ('queued', 'retry', 'sending', 'accepted'))
+            """)
+        for (entry, (state, reason)) in ifNothingLeft where !sentEntries.contains(entry) && settleNow[entry] == nil {
+            if try Bool.fetchOne(open, arguments: [entry]) == false {
+                try JourneyEntries.settle([entry], state: state, detail: reason, at: at, in: db)
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import GRDB
+
+/// One tick of the journeys, every minute by the service: each active journey evaluated
+/// (new entries and their deliveries), its entries older than a day expired, its goal windows
+/// that closed judged; each paused or ended journey's waiting entries exited (what a stop
+/// between its move and the exit left). The dispatcher sends what the entries queued.
+public struct JourneyRunner: Sendable {
+    public let journeys: Journeys
+    let evaluator: JourneyEvaluator
+
+    public init(journeys: Journeys, pageSize: Int = 500) {
+        self.journeys = journeys
+        evaluator = JourneyEvaluator(database: journeys.database, audience: journeys.audience, defaultTimeZone: journeys.defaultTimeZone, pageSize: pageSize)
+    }
+
+    public struct Tick: Sendable, Equatable {
+        public var journeys = 0
+        public var outcome = JourneyEntries.Outcome()
+        public var expired = 0
+        public var judged = 0
+        /// The longest evaluation of one journey.
+        public var longest: Duration = .zero
+    }
+
+    public func tick(now: Date = Date()) async throws -> Tick {
+        let database = journeys.database
+        let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
+        let (active, stopped) = try await database.read { db -> ([Int64], [(Int64, Bool)]) in
+            (try JourneyPlan.active(in: db),
+             try Row.fetchAll(db, sql: """
+                SELECT c.id, c.status = ? AS ended FROM panel_campaigns c WHERE c.kind = 'journey' AND c.status IN (?, ?) AND c.deleted_at IS NULL
+                  AND EXISTS (SELECT 1 FROM panel_journey_entries e INDEXED BY panel_journey_entries_open WHERE e.journey_id = c.id AND e.state = 'entered')
+                """, arguments: [CampaignStatus.finished, CampaignStatus.paused, CampaignStatus.finished]).map { ($0["id"], $0["ended"]) })
+        }
+        var tick = Tick()
+        for (id, ended) in stopped {
+            try await journeys.exitWaiting(of: id, reason: ended ? .journeyEnded : .journeyPaused, now: now)
+        }
+        for id in active {
+            let began = ContinuousClock.now
+            guard let plan = try await database.read({ db in try JourneyPlan.load(id, in: db) }), plan.status == .sending else { continue }
+            tick.journeys += 1
+            let outcome = try await evaluator.evaluate(plan, now: seconds)
+            tick.outcome.add(outcome)
+            tick.longest = max(tick.longest, ContinuousClock.now - began)
+            if outcome.deliveries > 0 { journeys.changes.publish(id) }
+            tick.expired += try await expire(id, now: now)
+            tick.judged += try await JourneyGoals(database: database).judge(plan, now: now)
+        }
+        return tick
+    }
+
+    /// Entries still waiting a day after they entered: expired, their deliveries cancelled.
+    func expire(_ id: Int64, now: Date) async throws -> Int {
+        let before = SQLiteTime.string(now.addingTimeInterval(-JourneySendAt.horizon)), at = SQLiteTime.string(now)
+        var total = 0
+        while true {
+            let count = try await journeys.database.write { db -> Int in
+                let ids = try Int64.fetchAll(db, sql: """
+                    SELECT id FROM panel_journey_entries INDEXED BY panel_journey_entries_open
+                    WHERE state = 'entered' AND entered_at <= ? AND journey_id = ? LIMIT 1000
+                    """, arguments: [before, id])
+                try JourneyEntries.settle(ids, state: .expired, detail: "not sent within a day of entry", at: at, in: db)
+                return ids.count
+            }
+            total += count
+            if count < 1_000 { return total }
+        }
+    }
+}

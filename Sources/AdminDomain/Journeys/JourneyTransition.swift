@@ -1,0 +1,60 @@
+import Foundation
+import GRDB
+
+/// Every change of a journey's status, with its audit row in the same transaction. Stored as
+/// the campaign statuses the dispatcher knows: active is `sending`, ended is `finished`.
+enum JourneyTransition: Sendable {
+    case activate, pause, resume, end
+
+    var from: Set<CampaignStatus> {
+        switch self {
+        case .activate: [.draft]
+        case .pause: [.sending]
+        case .resume: [.paused]
+        case .end: [.sending, .paused]
+        }
+    }
+
+    var to: CampaignStatus {
+        switch self {
+        case .activate, .resume: .sending
+        case .pause: .paused
+        case .end: .finished
+        }
+    }
+
+    var action: AuditAction {
+        switch self {
+        case .activate: .journeyActivated
+        case .pause: .journeyPaused
+        case .resume: .journeyResumed
+        case .end: .journeyEnded
+        }
+    }
+
+    var refusal: String {
+        switch self {
+        case .activate: "only a draft can be activated"
+        case .pause: "only an active journey can be paused"
+        case .resume: "only a paused journey can be resumed"
+        case .end: "only an active or paused journey can be ended (a draft is deleted)"
+        }
+    }
+
+    func apply(to id: Int64, by actor: AuditActor, now: Date, in db: Database, setting extra: String = "", _ arguments: StatementArguments = []) throws {
+        guard let stored = try Stored<CampaignStatus>.fetchOne(db, sql: """
+            SELECT status FROM panel_campaigns WHERE id = ? AND kind = 'journey' AND deleted_at IS NULL
+            """, arguments: [id]) else { throw CampaignError("there is no journey #\(id)") }
+        guard let current = stored.known, from.contains(current) else {
+            let shown = stored.known.flatMap(JourneyStatus.init)?.rawValue ?? stored.description
+            throw CampaignError("journey #\(id) is \(shown): \(refusal)")
+        }
+        var bound: StatementArguments = [to, to.isEnded ? SQLiteTime.string(now) : nil]
+        bound += arguments
+        bound += [id]
+        try db.execute(sql: "UPDATE panel_campaigns SET status = ?, status_detail = NULL, finished_at = COALESCE(?, finished_at)\(extra) WHERE id = ?",
+                       arguments: bound)
+        let was = JourneyStatus(current)?.rawValue ?? current.rawValue
+        try AuditLog.insert(actor.entry(action, target: "journey:\(id)", detail: "was \(was)"), now: now, in: db)
+    }
+}
