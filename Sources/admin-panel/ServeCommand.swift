@@ -66,6 +66,9 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Seconds between the reminder health refreshes, which re-read the reminders of the last 26 hours.")
     var reminderRefresh = 30
 
+    @Option(help: "Seconds between the journeys' evaluations, which enter the users who crossed a trigger since the last one.")
+    var journeyInterval = 60
+
     @Option(help: "Percent of the last hour's due reminders sent on time under which the reminder alert holds (SC-002's target).")
     var reminderOnTimeTarget = 90.0
 
@@ -149,6 +152,7 @@ struct ServerOptions: ParsableArguments {
         if !(1...86_400).contains(dashboardRefresh) { throw ValidationError("--dashboard-refresh must be from 1 to 86400 seconds") }
         if !(10...86_400).contains(dashboardFullCount) { throw ValidationError("--dashboard-full-count must be from 10 to 86400 seconds") }
         if !(1...3_600).contains(reminderRefresh) { throw ValidationError("--reminder-refresh must be from 1 to 3600 seconds") }
+        if !(1...3_600).contains(journeyInterval) { throw ValidationError("--journey-interval must be from 1 to 3600 seconds") }
         if !(0...100).contains(reminderOnTimeTarget) { throw ValidationError("--reminder-on-time-target must be a percent from 0 to 100") }
         if !(0...100).contains(reminderSuccessTarget) { throw ValidationError("--reminder-success-target must be a percent from 0 to 100") }
         if !(0...10_000_000).contains(reminderOverdueThreshold) {
@@ -199,6 +203,7 @@ struct ServerOptions: ParsableArguments {
         configuration.dashboardFullCountInterval = TimeInterval(dashboardFullCount)
         configuration.trustedProxies = (try? trustedProxies()) ?? .none
         configuration.reminderRefreshInterval = .seconds(reminderRefresh)
+        configuration.journeyInterval = .seconds(journeyInterval)
         configuration.reminderAlerts.onTimeTarget = reminderOnTimeTarget / 100
         configuration.reminderAlerts.successTarget = reminderSuccessTarget / 100
         configuration.reminderAlerts.overdueThreshold = reminderOverdueThreshold

@@ -82,6 +82,16 @@ func backgroundJobs(services: PanelServices, configuration: PanelConfiguration, 
         PeriodicJob(name: "impact-refresher", every: configuration.impactRefreshInterval, health: services.health, logger: logger) { [impact = services.impact] in
             try await impact.refresh()
         },
+        PeriodicJob(name: "journeys", every: configuration.journeyInterval, health: services.health, logger: logger) {
+            [runner = JourneyRunner(journeys: services.journeys)] in
+            let tick = try await runner.tick()
+            JourneyMetrics().record(tick)
+            if tick.outcome.entered > 0 || tick.expired > 0 {
+                logger.info("journeys evaluated", metadata: [
+                    "journeys": "\(tick.journeys)", "entered": "\(tick.outcome.entered)", "deliveries": "\(tick.outcome.deliveries)",
+                    "expired": "\(tick.expired)", "goals_judged": "\(tick.judged)"])
+            }
+        },
         PeriodicJob(name: "sweeper", every: configuration.sweepInterval, health: services.health, logger: logger) {
             let report = try await sweeper.sweep()
             if report != ExpiredRowSweeper.Report() {

@@ -50,6 +50,8 @@ public struct PanelConfiguration: Sendable {
     public var receiptPollInterval: Duration = .seconds(1)
     /// How often the campaigns' impact reports read what the apps recorded since.
     public var impactRefreshInterval: Duration = .seconds(2)
+    /// How often the journeys are evaluated (their new entries queued, old ones expired).
+    public var journeyInterval: Duration = .seconds(60)
     /// How long one live-counts event stream stays open before the browser reconnects.
     public var eventStreamLength: Duration = .seconds(60)
     /// How often the reminder health figures re-read the reminders of the last 26 hours.

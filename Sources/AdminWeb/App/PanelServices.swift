@@ -42,6 +42,8 @@ public struct PanelServices: Sendable {
     /// FCM and APNs, as configured; /health says which and when each last authenticated.
     public let push: PushProviders
     public let campaigns: Campaigns
+    /// Automated campaigns: their rows are campaigns' (kind 'journey'), sent by the same dispatcher.
+    public let journeys: Journeys
     /// The message templates, as read at start; `templateProblem` says why there are none.
     public let templates: PushTemplateLibrary
     let templateProblem: String?
@@ -74,6 +76,7 @@ public struct PanelServices: Sendable {
         push = configuration.push
         let audience = Audience(frequencyCap: configuration.frequencyCap, providers: configuration.push.configured)
         campaigns = Campaigns(database: database, audience: audience, defaultTimeZone: configuration.defaultTimeZone)
+        journeys = Journeys(campaigns: campaigns)
         do {
             templates = try PushTemplateLibrary(folder: URL(fileURLWithPath: configuration.templatesDirectory, isDirectory: true))
             templateProblem = templates.templates.isEmpty ? "There are no templates in \(configuration.templatesDirectory)." : nil
