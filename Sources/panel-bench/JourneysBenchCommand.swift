@@ -1,0 +1,178 @@
+import AdminDomain
+import ArgumentParser
+import Foundation
+import GRDB
+import PanelLoad
+import PushFakes
+
+/// Journeys on a big database. The benchmark plays the backend for an hour (users who stop
+/// opening the app, sign-ups, subscriptions that will not renew, and the hour's ordinary
+/// activity), then times one evaluation of each trigger beside the plain SQL that reads the
+/// same index range (the floor). With `--binary`: a day's 30,000 win-back entries evaluated,
+/// queued and sent to the fake providers by the real server, support's pages timed before
+/// and while it does. It writes app rows and journeys: use a copy made for benchmarks.
+struct JourneysBenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "journeys",
+        abstract: "Time journey evaluations and a day's entries sent, on a copy of a seeded database.")
+
+    @Option(help: "A copy of a seeded database: the benchmark writes app rows and journeys into it.")
+    var db: String
+
+    @Option(help: "Entries a day of each trigger (the hour is a 24th of it).")
+    var perDay = 30_000
+
+    @Option(help: "The admin-panel binary: then the day's entries sent by the server, with support's pages timed.")
+    var binary: String?
+
+    @Option(help: "Seconds of load for each page mix.")
+    var seconds = 15
+
+    func run() async throws {
+        let queue = try DatabaseQueue(path: db)
+        let now = Int64(Date().timeIntervalSince1970), hour = perDay / 24
+        let maxUser = try await queue.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 0 }
+        let clock = ContinuousClock()
+        var started = clock.now
+        try await Self.backendHour(queue, now: now, crossings: hour, maxUser: maxUser)
+        say(String(format: "the backend's hour written: %d users stopped 30 days ago, %d signed up 2 days ago, %d subscriptions will not renew, 20,000 active, in %.1f s",
+                   hour, hour, hour, (clock.now - started).seconds))
+
+        let database = try await PanelDatabase.open(path: db)
+        let journeys = Journeys(database: database)
+        var ids: [(String, Int64, JourneyTrigger)] = []
+        for (name, trigger) in [("inactive_days 30", JourneyTrigger.inactiveDays(30)), ("first_days 2, fewer than 3 items", .firstDays(2, fewerItems: 3)),
+                                ("subscription_ending 3", .subscriptionEnding(3))] {
+            var content = CampaignDraft(title: "Bench \(name)", body: "b")
+            content.experiment.holdoutPercent = 10
+            let id = try await journeys.create(JourneyDraft(campaign: content, rules: JourneyRules(trigger: trigger)), by: .commandLine)
+            try await journeys.activate(id, by: .commandLine)
+            try await database.write { db in
+                try db.execute(sql: "UPDATE panel_journeys SET evaluated_until = ? WHERE campaign_id = ?", arguments: [now - 3_600, id])
+            }
+            ids.append((name, id, trigger))
+        }
+        let evaluator = JourneyEvaluator(database: database)
+        for (name, id, trigger) in ids {
+            let floor = try await Self.floor(trigger, database: database, now: now)
+            started = clock.now
+            let outcome = try await evaluator.evaluate(journeyID: id, now: now)
+            let took = clock.now - started
+            say(String(format: "evaluation of %@ after an hour: %.1f ms, %d entered, %d deliveries queued; floor (plain SQL of the same index range%@): %.1f ms",
+                       name, took.seconds * 1000, outcome.entered, outcome.deliveries,
+                       trigger == .subscriptionEnding(3) ? ", the pass's 10,000 rows" : "", floor * 1000))
+        }
+        for (_, id, _) in ids { try await journeys.pause(id, by: .commandLine) }
+        if let binary { try await serverSide(binary: binary, database: database, now: now, maxUser: maxUser) }
+    }
+
+    /// An hour of the backend's writes, as it writes them (its time form, its own rows).
+    static func backendHour(_ queue: DatabaseQueue, now: Int64, crossings: Int, maxUser: Int64) async throws {
+        let day: Int64 = 86_400
+        try await queue.write { db in
+            var random = SystemRandomNumberGenerator()
+            func text(_ seconds: Int64) -> String { SQLiteTime.string(secondsSinceEpoch: seconds) }
+            let activity = try db.makeStatement(sql: "UPDATE users SET last_active_at = ? WHERE id = ?")
+            for _ in 0..<crossings {
+                try activity.execute(arguments: [text(now - 30 * day - Int64.random(in: 0..<3_600, using: &random)), Int64.random(in: 1...maxUser, using: &random)])
+            }
+            for _ in 0..<20_000 {
+                try activity.execute(arguments: [text(now - Int64.random(in: 0..<3_600, using: &random)), Int64.random(in: 1...maxUser, using: &random)])
+            }
+            let signUp = try db.makeStatement(sql: "UPDATE users SET created_at = ? WHERE id = ?")
+            for _ in 0..<crossings {
+                try signUp.execute(arguments: [text(now - 2 * day - Int64.random(in: 0..<3_600, using: &random)), Int64.random(in: 1...maxUser, using: &random)])
+            }
+            let lapse = try db.makeStatement(sql: """
+                UPDATE subscriptions SET status = 'cancelled', cancelled_at = ?, current_period_end = ?
+                WHERE id = (SELECT id FROM subscriptions WHERE id >= ? ORDER BY id LIMIT 1)
+                """)
+            let lastSubscription = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM subscriptions") ?? 0
+            for _ in 0..<crossings where lastSubscription > 0 {
+                try lapse.execute(arguments: [text(now - 600), text(now + Int64.random(in: 3_600..<(3 * day), using: &random)),
+                                              Int64.random(in: 1...lastSubscription, using: &random)])
+            }
+        }
+    }
+
+    /// The same rows by one plain statement along the same index.
+    static func floor(_ trigger: JourneyTrigger, database: PanelDatabase, now: Int64) async throws -> Double {
+        let clock = ContinuousClock(), started = clock.now
+        let from = SQLiteTime.string(secondsSinceEpoch: now - 3_600 - Int64(trigger.days) * 86_400)
+        let until = SQLiteTime.string(secondsSinceEpoch: now - Int64(trigger.days) * 86_400)
+        _ = try await database.read { db in
+            switch trigger {
+            case .inactiveDays:
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) + TOTAL(length(last_active_at)) * 0 FROM users INDEXED BY users_last_active_at WHERE last_active_at > ? AND last_active_at <= ?",
+                                 arguments: [from, until])
+            case .firstDays:
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) + TOTAL(length(created_at)) * 0 FROM users INDEXED BY users_created_at WHERE created_at > ? AND created_at <= ?",
+                                 arguments: [from, until])
+            case .subscriptionEnding:
+                try Int.fetchOne(db, sql: """
+                    SELECT COUNT(*) + TOTAL(length(current_period_end) + length(status) + user_id) * 0 FROM (SELECT * FROM subscriptions ORDER BY id LIMIT 10000)
+                    """)
+            }
+        }
+        return (clock.now - started).seconds
+    }
+
+    func serverSide(binary: String, database: PanelDatabase, now: Int64, maxUser: Int64) async throws {
+        let fixture = try await LoadFixture.prepare(databasePath: db)
+        let fake = try await FakeEndpoint.inProcess(.plain)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("panel-journeys-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A day's win-back crossings, waiting for one evaluation: the worst a day can bring at once.
+        let journeys = Journeys(database: database)
+        let id = try await journeys.create(JourneyDraft(campaign: CampaignDraft(title: "Bench day", body: "b"),
+                                                        rules: JourneyRules(trigger: .inactiveDays(45), sendAt: .window(from: 0, to: 23))), by: .commandLine)
+        let queue = try DatabaseQueue(path: db)
+        try await queue.write { db in
+            var random = SystemRandomNumberGenerator()
+            let statement = try db.makeStatement(sql: "UPDATE users SET last_active_at = ? WHERE id = ?")
+            for _ in 0..<self.perDay {
+                try statement.execute(arguments: [SQLiteTime.string(secondsSinceEpoch: now - 45 * 86_400 - Int64.random(in: 0..<86_400, using: &random)),
+                                                  Int64.random(in: 1...maxUser, using: &random)])
+            }
+        }
+        let server = try await PanelProcess.start(
+            binary: URL(fileURLWithPath: binary), databasePath: db, publicDirectory: nil,
+            arguments: ["--fcm-service-account", fake.serviceAccountPath, "--fcm-base-url", fake.baseURL, "--apns-key", fake.apnsKeyPath,
+                        "--apns-key-id", TestCredentials.apnsKeyID, "--apns-team-id", TestCredentials.apnsTeamID, "--apns-topic", TestCredentials.apnsTopic,
+                        "--apns-base-url", fake.baseURL, "--journey-interval", "5"],
+            logFile: folder.appendingPathComponent("server.log"))
+        let support = [LoadPage("search", "/users?q=maria"), LoadPage("profile", "/users/\(fixture.typicalUserID)"), LoadPage("health (floor)", "/health")]
+        let before = try await LoadDriver.run(baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,
+                                              duration: .seconds(seconds), timeout: .seconds(10))
+        say("support's pages, 4 connections, no journey active:\n" + before.table)
+        try await journeys.activate(id, by: .commandLine)
+        try await database.write { db in
+            try db.execute(sql: "UPDATE panel_journeys SET evaluated_until = ? WHERE campaign_id = ?", arguments: [now - 86_400, id])
+        }
+        let clock = ContinuousClock(), started = clock.now
+        let during = try await LoadDriver.run(baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,
+                                              duration: .seconds(seconds), timeout: .seconds(10))
+        func figures() async throws -> (entries: Int, queued: Int, accepted: Int) {
+            try await database.read { db in
+                (try Int.fetchOne(db, sql: "SELECT entered_count FROM panel_journeys WHERE campaign_id = ?", arguments: [id]) ?? 0,
+                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_deliveries WHERE campaign_id = ? AND state IN ('queued', 'retry', 'sending')", arguments: [id]) ?? 0,
+                 try Int.fetchOne(db, sql: "SELECT accepted_count FROM panel_campaigns WHERE id = ?", arguments: [id]) ?? 0)
+            }
+        }
+        let atEnd = try await figures()
+        say(String(format: "support's pages, 4 connections, while the server evaluated the day's entries and sent them (%d entered, %d accepted, %d waiting after %.0f s):\n",
+                   atEnd.entries, atEnd.accepted, atEnd.queued, (clock.now - started).seconds) + during.table)
+        let giveUp = clock.now + .seconds(600)
+        var last = atEnd
+        while clock.now < giveUp {
+            last = try await figures()
+            if last.entries > 0, last.queued == 0 { break }
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        say(String(format: "the day's entries: %d entered, %d pushes accepted by the fake, all settled %.1f s after activation", last.entries, last.accepted,
+                   (clock.now - started).seconds))
+        let exit = try await server.terminate(within: .seconds(15))
+        say("SIGTERM: \(exit.map { "exit code \($0)" } ?? "still running after 15 s, killed"); protocol breaches at the fake: \(await fake.stop())")
+    }
+}
