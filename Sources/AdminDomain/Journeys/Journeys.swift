@@ -174,6 +174,8 @@ public struct Journeys: Sendable {
     static func check(_ draft: JourneyDraft) throws {
         if let problem = draft.campaign.controlCharacterProblem ?? draft.rules.refusal { throw CampaignError(problem) }
         if draft.campaign.experiment.holdoutPercent > 50 { throw CampaignError("A journey's holdout must be from 0 to 50 percent.") }
+        // Its variants are drawn per entry for as long as it runs: there is no test share to wait on.
+        if draft.campaign.experiment.testPercent != nil { throw CampaignError("A journey has no winner test: its variants are drawn per entry throughout.") }
     }
 
     static func storeRules(_ rules: JourneyRules, of id: Int64, in db: Database) throws {
