@@ -50,14 +50,14 @@ public struct JourneyDryRun: Sendable, Equatable {
             }
             result.crossing = crossings.count
             let seen = try db.cachedStatement(sql: """
-                SELECT EXISTS (SELECT 1 FROM panel_journey_entries WHERE journey_id = ? AND user_id = ? AND occurrence = ?),
-                       (SELECT MAX(entered_at) FROM panel_journey_entries INDEXED BY panel_journey_entries_user WHERE journey_id = ? AND user_id = ?)
+                SELECT EXISTS (SELECT 1 FROM panel_journey_entries WHERE journey_id = ? AND user_id = ? AND occurrence = ?) AS same,
+                       (SELECT MAX(entered_at) FROM panel_journey_entries INDEXED BY panel_journey_entries_user WHERE journey_id = ? AND user_id = ?) AS latest
                 """)
             var fresh: [TriggerCrossing] = []
             for crossing in crossings {
                 let row = try Row.fetchOne(seen, arguments: [plan.id, crossing.userID, crossing.occurrence, plan.id, crossing.userID])
-                if row?[0] == true { result.alreadyEntered += 1; continue }
-                if let last: String = row?[1] {
+                if row?["same"] == true { result.alreadyEntered += 1; continue }
+                if let last: String = row?["latest"] {
                     let at = min(SQLiteTime.seconds(last) ?? seconds, seconds)
                     guard let days = plan.rules.reentryDays, seconds + 86_400 - at >= Int64(days) * 86_400 else { result.alreadyEntered += 1; continue }
                 }
