@@ -62,9 +62,9 @@ public enum TriggerScan {
     /// Food items and documents not deleted, counted by the users' indexes up to `limit`: a
     /// user with 20,000 items costs no more than one with `limit`.
     static func liveItems(of user: Int64, atMost limit: Int, in db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: """
+        try Int.fetchOne(db.cachedStatement(sql: """
             SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM food_items INDEXED BY food_items_user WHERE user_id = :user AND deleted_at IS NULL LIMIT :limit))
                  + (SELECT COUNT(*) FROM (SELECT 1 FROM documents INDEXED BY documents_user WHERE user_id = :user AND deleted_at IS NULL LIMIT :limit))
-            """, arguments: ["user": user, "limit": limit]) ?? 0
+            """), arguments: ["user": user, "limit": limit]) ?? 0
     }
 }
