@@ -31,7 +31,7 @@ public enum SubscriptionPass {
         for row in rows {
             page.next = row["id"]
             guard row["whole_user"] == true, case .string("premium") = (row["plan"] as DatabaseValue).storage,
-                  case .string(let end) = (row["period_end"] as DatabaseValue).storage, TriggerScan.isBackendTime(end),
+                  case .string(let end) = (row["period_end"] as DatabaseValue).storage, SQLiteTime.backendSeconds(end) != nil,
                   end > from, end <= until else { continue }
             let status = (row["status"] as DatabaseValue).storage
             guard status == .string("cancelled") || status == .string("past_due") || (status == .string("active") && row["cancelled"] == true)

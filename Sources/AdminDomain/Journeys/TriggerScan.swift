@@ -45,18 +45,12 @@ public enum TriggerScan {
             // convert would stop the process); anything else cannot sort inside the range.
             guard case .string(let crossed) = (row["crossed"] as DatabaseValue).storage else { continue }
             page.next = Cursor(time: crossed, id: id)
-            guard Self.isBackendTime(crossed) else { continue }
+            guard SQLiteTime.backendSeconds(crossed) != nil else { continue }
             if case let .firstDays(_, fewer) = trigger, try Self.liveItems(of: id, atMost: fewer, in: db) >= fewer { continue }
             page.crossings.append(TriggerCrossing(userID: id, occurrence: crossed))
         }
         if rows.count < limit { page.next = nil }
         return page
-    }
-
-    /// 'YYYY-MM-DD HH:MM:SS' naming a real time.
-    static func isBackendTime(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        return bytes.count == 19 && bytes[10] == UInt8(ascii: " ") && SQLiteTime.readable(text)
     }
 
     /// Food items and documents not deleted, counted by the users' indexes up to `limit`: a
