@@ -123,12 +123,17 @@ public struct Audience: Sendable {
 
     /// Campaigns other than `:campaign` that count against a user's cap: pushes that went
     /// out since `:capSince`, and deliveries of launched campaigns due before `:capUntil`.
+    /// A journey's pushes count one by one (its sent entries), as a re-entered journey
+    /// pushes again; while one waits it counts as its campaign does.
     static func capCount(user: String) -> String {
         """
         (SELECT COUNT(DISTINCT k) FROM (
            SELECT q.campaign_id AS k FROM panel_deliveries q INDEXED BY panel_deliveries_cap
            WHERE q.user_id = \(user) AND q.updated_at >= :capSince AND q.state IN (\(DeliveryState.sql(DeliveryState.wentOut)))
-             AND q.campaign_id <> :campaign
+             AND q.campaign_id <> :campaign AND NOT EXISTS (SELECT 1 FROM panel_campaigns j WHERE j.id = q.campaign_id AND j.kind = 'journey')
+           UNION ALL
+           SELECT 'entry ' || e.id FROM panel_journey_entries e INDEXED BY panel_journey_entries_sent
+           WHERE e.user_id = \(user) AND e.state = 'sent' AND e.settled_at >= :capSince AND e.journey_id <> :campaign
            UNION ALL
            SELECT w.campaign_id FROM panel_deliveries w INDEXED BY panel_deliveries_waiting
            WHERE w.user_id = \(user) AND w.state IN (\(DeliveryState.sql(DeliveryState.waiting))) AND w.campaign_id <> :campaign

@@ -155,10 +155,18 @@ public struct DeliveryOutbox: Sendable {
         }
         return try await database.write { db in
             let began = ContinuousClock.now
+            // Campaigns by their pushes' rows; journeys by their sent entries, each push once
+            // (the row's own entry aside), since a re-entered journey pushes again.
             let capCount = try db.cachedStatement(sql: """
-                SELECT COUNT(DISTINCT campaign_id) FROM panel_deliveries INDEXED BY panel_deliveries_cap
-                WHERE user_id = ? AND updated_at >= ? AND state IN (\(DeliveryState.sql(DeliveryState.wentOut))) AND campaign_id <> ?
+                SELECT COUNT(DISTINCT k) FROM (
+                  SELECT campaign_id AS k FROM panel_deliveries INDEXED BY panel_deliveries_cap
+                  WHERE user_id = :user AND updated_at >= :since AND state IN (\(DeliveryState.sql(DeliveryState.wentOut))) AND campaign_id <> :campaign
+                    AND NOT EXISTS (SELECT 1 FROM panel_campaigns j WHERE j.id = campaign_id AND j.kind = 'journey')
+                  UNION ALL
+                  SELECT 'entry ' || id FROM panel_journey_entries INDEXED BY panel_journey_entries_sent
+                  WHERE user_id = :user AND state = 'sent' AND settled_at >= :since AND id IS NOT :entry)
                 """)
+            let sentEntry = try db.cachedStatement(sql: "UPDATE panel_journey_entries SET state = 'sent', settled_at = ? WHERE id = ? AND state = 'entered'")
             // Only a row still waiting moves: one cancelled, claimed or settled since the read stays as it is.
             let move = try db.cachedStatement(sql: """
                 UPDATE panel_deliveries SET state = ?, attempts = attempts + ?, detail = COALESCE(?, detail), updated_at = ?
@@ -196,14 +204,18 @@ public struct DeliveryOutbox: Sendable {
                     }
                     // One at a time, so that a user's row in one campaign sees the row of
                     // another campaign this same claim already took.
-                    let others = try Int.fetchOne(capCount, arguments: [row.userID, capSince, campaign]) ?? 0
+                    let others = try Int.fetchOne(capCount, arguments: ["user": row.userID, "since": capSince, "campaign": campaign, "entry": row.entryID]) ?? 0
                     if others >= cap {
                         try move.execute(arguments: [DeliveryState.capped, 0, "frequency cap: \(others) campaign pushes in the window", at, row.id])
                         if db.changesCount > 0 { settledUnsent.insert(campaign) }
                         entries.unsent(row, reason: Exclusion.frequencyCap.rawValue, state: .capped)
                     } else {
                         try move.execute(arguments: [DeliveryState.sending, 1, nil, at, row.id])
-                        if db.changesCount > 0 { rows.append(row) }
+                        if db.changesCount > 0 {
+                            rows.append(row)
+                            // At once: a row of this user further on in this claim counts it.
+                            if let entry = row.entryID { try sentEntry.execute(arguments: [at, entry]) }
+                        }
                     }
                 }
             }

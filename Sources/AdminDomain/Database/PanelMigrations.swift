@@ -286,7 +286,8 @@ enum PanelMigrations {
         // rules beside it. An entry is unique per journey, user and occurrence (the stored time
         // it was drawn from): a crash, a restart, a second evaluation or a second panel
         // process enters nobody twice. Entries by user and time, for the re-entry rule; by
-        // time, for the daily limit and the report; those still open by time, for the expiry.
+        // time, for the daily limit and the report; those still open by time, for the expiry;
+        // those sent by user and time, for the frequency cap (a journey's every push counts).
         // A journey delivery names its entry: the claim checks the entry's rules.
         (16, """
         ALTER TABLE panel_campaigns ADD COLUMN kind TEXT NOT NULL DEFAULT 'campaign' CHECK (kind IN ('campaign', 'journey'));
@@ -323,6 +324,7 @@ enum PanelMigrations {
         CREATE INDEX panel_journey_entries_user ON panel_journey_entries(journey_id, user_id, entered_at);
         CREATE INDEX panel_journey_entries_time ON panel_journey_entries(journey_id, entered_at);
         CREATE INDEX panel_journey_entries_open ON panel_journey_entries(entered_at) WHERE state = 'entered';
+        CREATE INDEX panel_journey_entries_sent ON panel_journey_entries(user_id, settled_at) WHERE state = 'sent';
         ALTER TABLE panel_deliveries ADD COLUMN entry_id INTEGER;
         CREATE INDEX panel_deliveries_entry ON panel_deliveries(entry_id) WHERE entry_id IS NOT NULL;
         """),

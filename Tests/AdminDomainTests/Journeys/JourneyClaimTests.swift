@@ -40,7 +40,7 @@ import TestSupport
         }
     }
 
-    static func setup(goal: CampaignGoal? = nil, frequencyCap: Int = 2) async throws -> Setup {
+    static func setup(goal: CampaignGoal? = nil, frequencyCap: Int = 2, reentryDays: Int? = nil) async throws -> Setup {
         let temp = try TemporaryDatabase.seeded(users: 5, now: now)
         let database = try await PanelDatabase.open(path: temp.path)
         let queue = try DatabaseQueue(path: temp.path)
@@ -49,7 +49,7 @@ import TestSupport
         var content = CampaignDraft(title: "We miss you", body: "Your fridge misses you too")
         content.experiment.goal = goal
         content.experiment.goalDays = 7
-        let journey = try await journeys.create(JourneyDraft(campaign: content, rules: JourneyRules(trigger: .inactiveDays(30), sendAt: window)),
+        let journey = try await journeys.create(JourneyDraft(campaign: content, rules: JourneyRules(trigger: .inactiveDays(30), sendAt: window, reentryDays: reentryDays)),
                                                 by: .commandLine, now: now.addingTimeInterval(-120))
         try await journeys.activate(journey, by: .commandLine, now: now.addingTimeInterval(-60))
         return Setup(temp: temp, queue: queue, database: database, journeys: journeys, outbox: DeliveryOutbox(database: database, audience: audience),
@@ -169,5 +169,31 @@ import TestSupport
             try String.fetchOne(db, sql: "SELECT state FROM panel_deliveries WHERE campaign_id = ? AND user_id = ?", arguments: [waiting, getsJourney])
         } == "capped")
         _ = sent
+    }
+
+    /// A re-entered journey pushes again: each push counts against the cap, not the journey once.
+    @Test func eachPushOfAReEnteredJourneyCountsAgainstTheCap() async throws {
+        let setup = try await Self.setup(frequencyCap: 1, reentryDays: 1)
+        defer { setup.temp.remove() }
+        let user = try await Self.addUser("twice", crossedAt: Self.seconds - 10, in: setup.queue)
+        _ = try await JourneyRunner(journeys: setup.journeys).tick(now: Self.now)
+        let first = try await setup.outbox.claim(limit: 100, now: Self.now.addingTimeInterval(60))
+        #expect(first.contains { $0.userID == user })
+        try await setup.outbox.record(first.map { ($0, .accepted(messageID: "m-\($0.rowID)")) }, now: Self.now.addingTimeInterval(61))
+        // Back the next day, then gone again: a second occurrence, two days on.
+        let later = Self.seconds + 2 * Self.day
+        try await setup.queue.write { db in
+            try db.execute(sql: "UPDATE users SET last_active_at = ? WHERE id = ?", arguments: [TriggerScanTests.text(later - 10 - 30 * Self.day), user])
+        }
+        _ = try await JourneyRunner(journeys: setup.journeys).tick(now: Date(timeIntervalSince1970: TimeInterval(later)))
+        let entries = try await setup.queue.read { db in
+            try String.fetchAll(db, sql: "SELECT state FROM panel_journey_entries WHERE journey_id = ? AND user_id = ? ORDER BY id", arguments: [setup.journey, user])
+        }
+        #expect(entries == ["sent", "entered"])
+        let second = try await setup.outbox.claim(limit: 100, now: Date(timeIntervalSince1970: TimeInterval(later + 60)))
+        #expect(!second.contains { $0.userID == user })
+        #expect(try await setup.queue.read { db in
+            try String.fetchAll(db, sql: "SELECT state FROM panel_journey_entries WHERE journey_id = ? AND user_id = ? ORDER BY id", arguments: [setup.journey, user])
+        } == ["sent", "capped"])
     }
 }
