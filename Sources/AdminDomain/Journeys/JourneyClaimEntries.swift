@@ -1,7 +1,7 @@
 import GRDB
 
-/// What a claim did to journey entries, written at the end of its write transaction: an entry
-/// whose push went out is `sent`; one stopped by a rule about the user (its trigger, the
+/// What a claim did to journey entries, written at the end of its write transaction (an entry
+/// whose push went out was marked `sent` as its row was claimed): one stopped by a rule about the user (its trigger, the
 /// goal, the conditions, its age) is settled at once with the reason, its other devices'
 /// rows with it; one whose device was left out (a dead token, the cap) is settled only when
 /// none of its devices is left to try.
@@ -20,12 +20,8 @@ struct JourneyClaimEntries {
     }
 
     func write(sent: [ClaimedDelivery], in db: Database) throws {
+        // Those sent were marked as their rows were claimed (the cap counts them at once).
         let sentEntries = Set(sent.compactMap(\.entryID))
-        if !sentEntries.isEmpty {
-            let list = sentEntries.map(String.init).joined(separator: ",")
-            try db.execute(sql: "UPDATE panel_journey_entries SET state = 'sent', settled_at = ? WHERE id IN (\(list)) AND state = 'entered'",
-                           arguments: [at])
-        }
         for (entry, (state, reason)) in settleNow where !sentEntries.contains(entry) {
             try JourneyEntries.settle([entry], state: state, detail: reason, at: at, in: db)
         }
