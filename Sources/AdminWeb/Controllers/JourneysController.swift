@@ -91,15 +91,15 @@ struct JourneysController {
         { [source] _, context in
             let id = try journeyID(context)
             guard try await source.journeys.find(id) != nil else { throw PanelError.notFound("No journey #\(id).") }
-            let actor = actor(context)
+            let by = self.actor(context)
             do {
                 switch action {
-                case .activate: try await source.journeys.activate(id, by: actor)
-                case .pause: try await source.journeys.pause(id, by: actor)
-                case .resume: try await source.journeys.resume(id, by: actor)
-                case .end: try await source.journeys.end(id, by: actor)
+                case .activate: try await source.journeys.activate(id, by: by)
+                case .pause: try await source.journeys.pause(id, by: by)
+                case .resume: try await source.journeys.resume(id, by: by)
+                case .end: try await source.journeys.end(id, by: by)
                 case .delete:
-                    try await source.journeys.delete(id, by: actor)
+                    try await source.journeys.delete(id, by: by)
                     await source.dryRuns.forget(id)
                     return .redirect(to: SiteURL.journeys(notice: .deleted).href, type: .normal)
                 }

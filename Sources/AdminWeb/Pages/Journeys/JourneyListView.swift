@@ -49,10 +49,12 @@ struct JourneyListView: HTMLComponent {
 /// A journey's status as a word.
 struct JourneyStatusBadge: HTMLComponent {
     let journey: JourneyRecord
+    /// On the journey's own page: the one badge with the id tests and scripts look for.
+    var onPage = false
 
     var content: HTMLNode {
         let status = journey.status
-        return element("span", [.class("badge status-\(status.map(Self.css) ?? "unknown")"), .id("journey-status")]) {
+        return element("span", [.class("badge status-\(status.map(Self.css) ?? "unknown")")] + (onPage ? [.id("journey-status")] : [])) {
             status?.rawValue ?? "unknown (\(journey.campaign.status.storedText))"
         }
     }

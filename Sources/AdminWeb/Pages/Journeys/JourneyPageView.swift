@@ -15,7 +15,7 @@ struct JourneyPageView: HTMLComponent {
             section(.class("panel")) {
                 h1 { "Journey #\(journey.id): "; UserText(text: journey.displayName, clampAfter: .max) }
                 p {
-                    JourneyStatusBadge(journey: journey)
+                    JourneyStatusBadge(journey: journey, onPage: true)
                     " · created by \(journey.campaign.createdBy ?? "someone since removed") at "
                     span(.class("nowrap")) { journey.campaign.createdAt + " UTC" }
                 }
