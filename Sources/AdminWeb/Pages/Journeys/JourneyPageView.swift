@@ -69,15 +69,22 @@ struct JourneyPageView: HTMLComponent {
                 for action in model.actions {
                     HTMLRender.form(.method(.post), .action(SiteURL.journeyAction(id: journey.id, action).href), .class("inline")) {
                         CSRFField(token: viewer.csrfToken)
-                        button(.type("submit"), .class(action == .activate || action == .resume ? "primary" : (action == .end || action == .delete ? "danger" : ""))) {
-                            action.label
-                        }
+                        element("button", Self.buttonAttributes(action)) { action.label }
                     }
                 }
                 if journey.status != .draft {
                     a(.href(SiteURL.journeyReport(id: journey.id).href)) { "The report as CSV" }
                 }
             }
+        }
+    }
+
+    /// The way forward stands out; what cannot be undone is marked.
+    static func buttonAttributes(_ action: JourneyAction) -> [Attribute] {
+        switch action {
+        case .activate, .resume: [.type("submit"), .class("primary")]
+        case .end, .delete: [.type("submit"), .class("danger")]
+        case .pause: [.type("submit")]
         }
     }
 
