@@ -47,6 +47,9 @@ import TestSupport
             let unknown = try await client.postSigned("/journeys/new", [("trigger", "birthday")] + Self.winBack.filter { $0.0 != "trigger" }, session: cookie)
             #expect(unknown.status == .badRequest && unknown.text.contains("There is no trigger “birthday”"))
             #expect(unknown.text.contains("value=\"We miss you\""))
+            // Refused on its way (a control character): the journey form again, filled in, not an error page.
+            let control = try await client.postSigned("/journeys/new", Self.winBack.map { $0.0 == "name" ? ($0.0, "Bell\u{07}") : $0 }, session: cookie)
+            #expect(control.status == .badRequest && control.text.contains("id=\"journey-form\"") && control.text.contains("value=\"We miss you\""))
         }
         #expect(try await panel.services.journeys.list().isEmpty, "nothing saved")
     }
