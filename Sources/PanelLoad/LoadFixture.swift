@@ -11,6 +11,9 @@ public struct LoadFixture: Sendable {
     /// A campaign being composed (its page counts the audience) and one launched.
     public let draftCampaignID: Int64
     public let launchedCampaignID: Int64
+    /// A win-back journey, active when this server could activate it: its page builds the
+    /// report and the dry run.
+    public let journeyID: Int64
 
     public static let email = "load-test@example.com"
 
@@ -34,8 +37,15 @@ public struct LoadFixture: Sendable {
            let email = try await database.read({ db in try String.fetchOne(db, sql: "SELECT email FROM users WHERE id = 50") }) {
             _ = try await TestUsers(database: database).add(email: email, by: actor)
         }
+        let journeys = Journeys(campaigns: campaigns)
+        let journey = try await journeys.create(JourneyDraft(
+            campaign: CampaignDraft(title: "Load win-back", body: "We miss you, {{display_name}}",
+                                    experiment: CampaignExperiment(holdoutPercent: 10, goal: .anyActivity, goalDays: 7)),
+            rules: JourneyRules(trigger: .inactiveDays(30))), by: actor)
+        // A server without providers keeps it a draft: its page is still measured.
+        try? await journeys.activate(journey, by: actor)
         return LoadFixture(cookie: cookie, typicalUserID: 50, whaleUserID: DemoSeeder.whaleUserID,
-                           draftCampaignID: draft, launchedCampaignID: launched)
+                           draftCampaignID: draft, launchedCampaignID: launched, journeyID: journey)
     }
 }
 

@@ -46,6 +46,8 @@ public struct LoadPage: Sendable {
             LoadPage("campaign cancel ask", "/campaigns/\(fixture.launchedCampaignID)/cancel"),
             LoadPage("campaigns by status", "/campaigns?status=draft"),
             LoadPage("test users", "/campaigns/test-users"),
+            LoadPage("journeys", "/journeys"),
+            LoadPage("journey", "/journeys/\(fixture.journeyID)"),
         ]
     }
 }

@@ -43,6 +43,7 @@ import TestSupport
             try await Self.ownAccountAndTwoFactor(panel, client, admin: admin, email: marketing)
             try await Self.looksAtUsers(client, admin: admin, userID: userID)
             try await Self.campaigns(panel, client, admin: admin, userID: userID, userEmail: userEmail)
+            try await Self.journeys(client, admin: admin)
             try await Self.throttling(panel, client, admin: admin, helpEmail: helpEmail)
         }
         try await panel.services.signIn.unauthenticatedEvents.flush()
@@ -222,5 +223,21 @@ extension Array {
         var mapped: [T] = []
         for element in self { mapped.append(try await transform(element)) }
         return mapped
+    }
+}
+
+extension AuditCoverage {
+    /// A journey through every move its page offers, its report downloaded, and a draft deleted.
+    static func journeys(_ client: some TestClientProtocol, admin: String) async throws {
+        let fields = JourneyPages.winBack
+        let created = try await client.postSigned("/journeys/new", fields, session: admin)
+        let id = try JourneyPages.id(from: created)
+        #expect(try await client.postSigned("/journeys/\(id)/edit", fields, session: admin).status == .seeOther)
+        for action in ["activate", "pause", "resume", "end"] {
+            #expect(try await client.postSigned("/journeys/\(id)/\(action)", session: admin).status == .seeOther, "\(action)")
+        }
+        #expect(try await client.get("/journeys/\(id)/report.csv", cookie: admin).status == .ok)
+        let other = try JourneyPages.id(from: try await client.postSigned("/journeys/new", fields, session: admin))
+        #expect(try await client.postSigned("/journeys/\(other)/delete", session: admin).status == .seeOther)
     }
 }

@@ -32,6 +32,8 @@ import Testing
             DashboardCampaign(campaign: Parts.campaign(19, .known(.sending), name: nil, launchedAt: "2026-11-23 09:00:00"), impact: nil,
                               nobodyDrawn: true),
         ]
+        // Active journeys join the campaigns' card (issue 34).
+        model.journeys = [SnapshotsJourneys.journey(31, .sending, entered: 420)]
         assertPageSnapshot(of: DashboardView(model: model, viewer: admin, body: DashboardBody(model: model).content.renderString()),
                            "adminCountDoneLastRefreshFailed")
 

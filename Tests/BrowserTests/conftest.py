@@ -135,7 +135,9 @@ def panel():
     # From another folder: the styles must come from the build, not from the checkout.
     # Marketing adds test users only from these domains: the ones the tests' test users use.
     server = subprocess.Popen([executable, "serve", "--db", db_path, "--port", "0",
-                               "--test-user-domain", "odd.test", "--test-user-domain", "subdomain.example.test"]
+                               "--test-user-domain", "odd.test", "--test-user-domain", "subdomain.example.test",
+                               # Journeys evaluated every 2 seconds, so that test_journeys sees entries come.
+                               "--journey-interval", "2"]
                               + provider_options(folder),
                               cwd=folder, stdout=log, stderr=log)
     port = None

@@ -137,7 +137,8 @@ public func buildRouter(services: PanelServices, publicDirectory: String) -> Rou
     auth.addStaffRoutes(to: staff)
     DashboardController(
         source: .init(dashboard: services.dashboard, refreshEvery: services.dashboardRefreshInterval,
-                      fullCountEvery: services.dashboardFullCountInterval, campaigns: services.campaigns, impact: services.impact),
+                      fullCountEvery: services.dashboardFullCountInterval, campaigns: services.campaigns, impact: services.impact,
+                      journeys: services.journeys),
         pages: services.dashboardPages).addRoutes(to: staff)
     RemindersController(source: .init(monitor: services.reminderHealth, refreshEvery: services.reminderRefreshInterval)).addRoutes(to: staff)
     AccountController(account: services.account, signIn: services.signIn, sessionCookie: cookies.session).addRoutes(to: staff)
@@ -158,5 +159,10 @@ public func buildRouter(services: PanelServices, publicDirectory: String) -> Rou
                       impact: services.impact, testUsers: services.testSend.testUsers, templates: services.templates, database: database),
         templateProblem: services.templateProblem, testSend: services.testSend, sessions: sessions, auditLog: auditLog,
         eventStreamLength: services.eventStreamLength).addRoutes(to: staff)
+    JourneysController(
+        source: .init(journeys: services.journeys,
+                      dryRuns: JourneyDryRuns(audience: services.journeys.audience, defaultTimeZone: services.journeys.defaultTimeZone, database: database),
+                      reports: JourneyReports(database: database)),
+        templates: services.templates, templateProblem: services.templateProblem, auditLog: auditLog).addRoutes(to: staff)
     return router
 }

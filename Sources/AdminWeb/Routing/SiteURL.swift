@@ -69,6 +69,15 @@ enum SiteURL: Sendable, Equatable {
     case campaignWinner(id: Int64?)
     /// The impact report as CSV.
     case campaignReport(id: Int64?)
+    /// Newest first. `notice`: what just happened (after a draft's deletion).
+    case journeys(notice: JourneyNotice? = nil)
+    case newJourney
+    case journey(id: Int64?, notice: JourneyNotice? = nil)
+    /// GET: the form filled with a draft; POST: saves it.
+    case journeyEdit(id: Int64?)
+    case journeyAction(id: Int64?, JourneyAction)
+    /// The report per day and in total as CSV.
+    case journeyReport(id: Int64?)
     case suggestScript
     case codesScript
     case composerScript
@@ -123,6 +132,12 @@ enum SiteURL: Sendable, Equatable {
         case let .campaignEvents(id): "/campaigns/\(id.map(String.init) ?? ":id")/events"
         case let .campaignWinner(id): "/campaigns/\(id.map(String.init) ?? ":id")/winner"
         case let .campaignReport(id): "/campaigns/\(id.map(String.init) ?? ":id")/report.csv"
+        case .journeys: "/journeys"
+        case .newJourney: "/journeys/new"
+        case let .journey(id, _): "/journeys/\(id.map(String.init) ?? ":id")"
+        case let .journeyEdit(id): "/journeys/\(id.map(String.init) ?? ":id")/edit"
+        case let .journeyAction(id, action): "/journeys/\(id.map(String.init) ?? ":id")/\(action.rawValue)"
+        case let .journeyReport(id): "/journeys/\(id.map(String.init) ?? ":id")/report.csv"
         case .suggestScript: "/static/js/suggest.js"
         case .codesScript: "/static/js/codes.js"
         case .composerScript: "/static/js/composer.js"
@@ -186,6 +201,8 @@ enum SiteURL: Sendable, Equatable {
             return withQuery((notice?.queryItems ?? []) + preview.queryItems)
         case .campaignConfirm(id: _, recounted: true):
             return withQuery("recounted", "1")
+        case let .journeys(notice?), let .journey(_, notice?):
+            return withQuery("notice", notice.rawValue)
         case let .testUsers(notice?):
             return withQuery("notice", notice)
         default:

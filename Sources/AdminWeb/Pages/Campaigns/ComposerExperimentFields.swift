@@ -4,6 +4,8 @@ import HTMLRender
 /// The composer's variants and measuring fields: what the campaign's report will compare.
 struct ComposerExperimentFields: HTMLComponent {
     let model: ComposerModel
+    /// A journey has no winner test, and its goal window runs from each entry.
+    var forJourney = false
 
     var content: HTMLNode {
         let form = model.form
@@ -33,16 +35,18 @@ struct ComposerExperimentFields: HTMLComponent {
                         }
                     }
                 }
-                label {
-                    "Test share: percent of the recipients who get the variants first (5–50; empty: every variant to everyone at once)"
-                    input(.type("number"), .name("test_percent"), .id("test_percent"), .value(form["test_percent"]), Attribute("min", "5"), Attribute("max", "50"))
+                if !forJourney {
+                    label {
+                        "Test share: percent of the recipients who get the variants first (5–50; empty: every variant to everyone at once)"
+                        input(.type("number"), .name("test_percent"), .id("test_percent"), .value(form["test_percent"]), Attribute("min", "5"), Attribute("max", "50"))
+                    }
+                    label {
+                        "Then, after this many hours (1–72; empty: 24), the best variant goes to the rest"
+                        input(.type("number"), .name("winner_wait_hours"), .id("winner_wait_hours"), .value(form["winner_wait_hours"]),
+                              Attribute("min", "1"), Attribute("max", "72"))
+                    }
+                    p(.class("hint")) { "The best variant is the one with the highest goal conversion, or the highest open rate when there is no goal. You can also choose it earlier by hand on the campaign's page." }
                 }
-                label {
-                    "Then, after this many hours (1–72; empty: 24), the best variant goes to the rest"
-                    input(.type("number"), .name("winner_wait_hours"), .id("winner_wait_hours"), .value(form["winner_wait_hours"]),
-                          Attribute("min", "1"), Attribute("max", "72"))
-                }
-                p(.class("hint")) { "The best variant is the one with the highest goal conversion, or the highest open rate when there is no goal. You can also choose it earlier by hand on the campaign's page." }
             }
             fieldset("Measure the effect") {
                 label {
@@ -52,11 +56,15 @@ struct ComposerExperimentFields: HTMLComponent {
                 }
                 SelectField(label: "Goal", name: "goal", options: ComposerForm.goals, selected: form["goal"], anyLabel: "None: report opens only")
                 label {
-                    "Goal window: days after the launch (1–14)"
+                    forJourney ? "Goal window: days after each entry (1–14)" : "Goal window: days after the launch (1–14)"
                     input(.type("number"), .name("goal_days"), .id("goal_days"), .value(form["goal_days"].isEmpty ? "3" : form["goal_days"]),
                           Attribute("min", "1"), Attribute("max", "14"))
                 }
-                p(.class("hint")) { "A user converts when the goal happens within the window after the launch, whether they were sent the push or held out: the difference is the campaign's lift." }
+                if forJourney {
+                    p(.class("hint")) { "Holdout: each entry is drawn on entering; a held-out user gets nothing. A user converts when the goal happens within the window after entering, sent the push or held out: the difference is the journey's lift." }
+                } else {
+                    p(.class("hint")) { "A user converts when the goal happens within the window after the launch, whether they were sent the push or held out: the difference is the campaign's lift." }
+                }
             }
         }
     }

@@ -37,10 +37,16 @@ struct ComposerForm: QueryForm {
     /// Form bodies are parsed here rather than decoded: the fields are kept as typed.
     init(body: String) {
         self.init()
+        fields = Self.keptFields(body, names: Self.fieldNames)
+    }
+
+    /// The named fields of a form body, as typed; the journey form reads its own the same way.
+    static func keptFields(_ body: String, names: [String]) -> [String: String] {
+        var fields: [String: String] = [:]
         for pair in body.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = Self.decode(parts[0])
-            guard Self.fieldNames.contains(name) else { continue }
+            guard names.contains(name) else { continue }
             // Kept longer than any limit, so that a refusal counts what was typed.
             let isText = name.hasPrefix("body") || name.hasPrefix("title")
             let limit = name.hasPrefix("body") ? Self.bodyLimit * 4 : 10_000
@@ -48,6 +54,7 @@ struct ComposerForm: QueryForm {
             let kept = isText ? value.replacingOccurrences(of: "\r\n", with: "\n") : value.trimmingCharacters(in: .whitespacesAndNewlines)
             if !kept.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { fields[name] = kept }
         }
+        return fields
     }
 
     private static func decode(_ text: Substring) -> String {

@@ -14,6 +14,8 @@ struct DashboardCampaigns: HTMLComponent {
     let campaigns: [DashboardCampaign]
     let range: DashboardRange
     let viewer: Viewer
+    /// Active journeys: they send every day, whatever the range.
+    var journeys: [JourneyRecord] = []
 
     var content: HTMLNode {
         section(.class("panel"), .id("campaigns")) {
@@ -28,6 +30,19 @@ struct DashboardCampaigns: HTMLComponent {
                     DataTable.Column("Lift, points (95% interval)"),
                 ], rows: campaigns.map { row(for: $0, links: links) })
                 p(.class("muted")) { "Recipients and holdout are users drawn when the audience was frozen; the open rate is the recipients who opened the push. Lift: the recipients' goal conversion minus the holdout's, in points, with Newcombe's 95% interval." }
+            }
+            if !journeys.isEmpty {
+                DataTable(caption: "Active journeys (newest first): users entered so far, and pushes the providers accepted", columns: [
+                    DataTable.Column("Journey"), DataTable.Column("Status"), DataTable.Column("Entered", numeric: true),
+                    DataTable.Column("Sent (accepted)", numeric: true),
+                ], rows: journeys.map { journey in
+                    TableRow([
+                        TableCell { a(.href(SiteURL.journey(id: journey.id).href)) { UserText(text: "#\(journey.id) \(journey.displayName)") } },
+                        TableCell { JourneyStatusBadge(journey: journey) },
+                        TableCell(Format.grouped(journey.entered)),
+                        TableCell(Format.grouped(journey.campaign.totals.accepted)),
+                    ])
+                })
             }
         }
     }

@@ -25,6 +25,8 @@ struct DashboardModel: PageModel {
     let refreshes: Refreshes?
     /// Campaigns launched in the range, with their reports.
     var campaigns: [DashboardCampaign] = []
+    /// Active journeys, which join the campaigns' card.
+    var journeys: [JourneyRecord] = []
 
     /// The figures, how often they are counted, and the campaigns launched in the range.
     struct Source: Sendable {
@@ -34,6 +36,8 @@ struct DashboardModel: PageModel {
         let campaigns: Campaigns
         /// The launched campaigns' holdout and goal reports.
         let impact: CampaignImpactTracker
+        /// nil where a test builds the dashboard without journeys.
+        var journeys: Journeys?
     }
 
     static func load(_ source: Source, _ input: Input) async throws -> DashboardModel {
@@ -50,6 +54,9 @@ struct DashboardModel: PageModel {
             let frozen = campaign.status.known.map(CampaignImpactTracker.isFrozen) == true
             model.campaigns.append(DashboardCampaign(campaign: campaign, impact: impact,
                                                      nobodyDrawn: impact == nil && frozen ? try await !source.campaigns.hasMembers(campaign.id) : false))
+        }
+        if let journeys = source.journeys {
+            model.journeys = try await journeys.list(limit: 100).filter { $0.status == .active }
         }
         return model
     }

@@ -31,7 +31,7 @@ struct DashboardView: HTMLComponent {
             }
             RangeSelector(current: model.range)
             HTMLNode.unsafeRawHTML(body)
-            DashboardCampaigns(campaigns: model.campaigns, range: model.range, viewer: viewer)
+            DashboardCampaigns(campaigns: model.campaigns, range: model.range, viewer: viewer, journeys: model.journeys)
         }.content
     }
 

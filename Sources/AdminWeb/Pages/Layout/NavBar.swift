@@ -2,7 +2,7 @@ import AdminDomain
 import HTMLRender
 
 enum NavSection: CaseIterable {
-    case dashboard, reminders, users, activity, campaigns, admins, auditLog
+    case dashboard, reminders, users, activity, campaigns, journeys, admins, auditLog
 
     var label: String {
         switch self {
@@ -11,6 +11,7 @@ enum NavSection: CaseIterable {
         case .users: "Users"
         case .activity: "Activity"
         case .campaigns: "Campaigns"
+        case .journeys: "Journeys"
         case .admins: "Admins"
         case .auditLog: "Audit log"
         }
@@ -26,6 +27,7 @@ enum NavSection: CaseIterable {
         case .users: .users()
         case .activity: .activity()
         case .campaigns: .campaigns()
+        case .journeys: .journeys()
         }
     }
 

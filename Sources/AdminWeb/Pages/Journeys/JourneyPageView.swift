@@ -1,0 +1,136 @@
+import AdminDomain
+import HTMLRender
+
+/// A journey: its definition in words, its status and buttons, who would enter in the next
+/// 24 hours (drafts and active journeys) and what it did, per day and in total.
+struct JourneyPageView: HTMLComponent {
+    let model: JourneyPageModel
+    let viewer: Viewer
+
+    var content: HTMLNode {
+        let journey = model.journey
+        // Until the dry run is done the page refreshes itself, with or without JavaScript.
+        let extras: [HTMLNode] = model.dryRunPending ? [meta(Attribute("http-equiv", "refresh"), .content("2"))] : []
+        return PageLayout(pageTitle: "Journey #\(journey.id)", viewer: viewer, activeSection: .journeys, headExtras: extras) {
+            section(.class("panel")) {
+                h1 { "Journey #\(journey.id): "; UserText(text: journey.displayName, clampAfter: .max) }
+                p {
+                    JourneyStatusBadge(journey: journey, onPage: true)
+                    " · created by \(journey.campaign.createdBy ?? "someone since removed") at "
+                    span(.class("nowrap")) { journey.campaign.createdAt + " UTC" }
+                }
+                if let notice = model.notice { p(.class("notice"), .role("status")) { notice.sentence } }
+                for problem in model.problems { p(.class("notice error"), .role("alert")) { problem } }
+                definition
+                actions
+            }
+            if let state = model.dryRun { dryRunSection(state) }
+            if let report = model.report { JourneyReportSection(journey: journey, report: report) }
+        }.content
+    }
+
+    private var definition: HTMLNode {
+        let journey = model.journey, campaign = journey.campaign, experiment = campaign.experiment
+        return dl(.class("facts")) {
+            dt { "Enters" }; dd { journey.rules.map { "A user who " + $0.trigger.sentence } ?? "rules this version of the panel cannot read" }
+            dt { "Conditions" }; dd { campaign.segment.map(SegmentWords.sentence) ?? "cannot be read" }
+            if let name = campaign.name, !name.isEmpty { dt { "Internal name" }; dd { UserText(text: name, clampAfter: .max) } }
+            dt { "Title" }; dd { UserText(text: campaign.title, clampAfter: .max) }
+            dt { "Message" }; dd { UserText(text: campaign.body, clampAfter: .max, multiline: true) }
+            if let template = campaign.template { dt { "Template" }; dd { template } }
+            for variant in experiment.variants {
+                dt { "Variant \(variant.variant.letter)" }
+                dd { UserText(text: variant.title, clampAfter: .max); " — "; UserText(text: variant.body, clampAfter: .max, multiline: true) }
+            }
+            dt { "Opens" }; dd { campaign.deepLink ?? "the app's home screen" }
+            dt { "Sends" }; dd { journey.rules.map { Self.sendAt($0.sendAt) } ?? "?" }
+            dt { "Re-entry" }; dd { journey.rules.map { $0.reentryDays.map { "a new occurrence enters again after \(Format.count($0, "day", "days"))" } ?? "never: a user enters once" } ?? "?" }
+            dt { "Daily limit" }; dd { journey.rules.map { $0.dailyLimit.map { "at most \(Format.count($0, "entry", "entries")) a day (UTC)" } ?? "none" } ?? "?" }
+            dt { "Holdout" }; dd { experiment.holdoutPercent == 0 ? "none" : "\(experiment.holdoutPercent)% of the entries get nothing, drawn per entry" }
+            dt { "Goal" }; dd { experiment.goal.map { "\($0.label), within \(Format.count(experiment.goalDays, "day", "days")) of entering" } ?? "none (opens only)" }
+            dt { "Entered so far" }; dd { Format.grouped(journey.entered) }
+        }
+    }
+
+    static func sendAt(_ rule: JourneySendAt) -> String {
+        switch rule {
+        case .dailyTime: "at the user's own reminder time, after their quiet hours, within 24 hours of entering"
+        case let .window(from, to): "between \(from):00 and \(to):00 local time, after their quiet hours, within 24 hours of entering"
+        }
+    }
+
+    @HTMLBuilder private var actions: [HTMLNode] {
+        let journey = model.journey
+        if !model.actions.isEmpty || journey.status != .draft {
+            div(.class("actions")) {
+                if model.mayWrite, journey.status == .draft {
+                    a(.href(SiteURL.journeyEdit(id: journey.id).href), .class("button")) { "Edit the draft" }
+                }
+                for action in model.actions {
+                    HTMLRender.form(.method(.post), .action(SiteURL.journeyAction(id: journey.id, action).href), .class("inline")) {
+                        CSRFField(token: viewer.csrfToken)
+                        element("button", Self.buttonAttributes(action)) { action.label }
+                    }
+                }
+                if journey.status != .draft {
+                    a(.href(SiteURL.journeyReport(id: journey.id).href)) { "The report as CSV" }
+                }
+            }
+        }
+    }
+
+    /// The way forward stands out; what cannot be undone is marked.
+    static func buttonAttributes(_ action: JourneyAction) -> [Attribute] {
+        switch action {
+        case .activate, .resume: [.type("submit"), .class("primary")]
+        case .end, .delete: [.type("submit"), .class("danger")]
+        case .pause: [.type("submit")]
+        }
+    }
+
+    private func dryRunSection(_ state: JourneyDryRuns.State) -> HTMLNode {
+        section(.class("panel"), .id("dry-run")) {
+            h2 { "Dry run: who would enter in the next 24 hours" }
+            switch state {
+            case .queued(let ahead):
+                p(.role("status")) { ahead == 0 ? "Waiting to count: this journey is next." : "Waiting to count: \(ahead) go first." }
+                p(.class("muted")) { "Dry runs are made one at a time in the background. This page refreshes itself." }
+            case .counting:
+                p(.role("status")) { "Counting who would enter…" }
+                p(.class("muted")) { "This page refreshes itself until the count is done." }
+            case let .ready(run, at):
+                p(.class("muted")) { "Counted at \(SQLiteTime.string(at)) UTC, as if nobody did anything meanwhile." }
+                DataTable(caption: "Users whose trigger falls in the next 24 hours", columns: [.init("Users"), .init("Count", numeric: true)],
+                          rows: Self.dryRunRows(run).map { TableRow([TableCell($0.0), TableCell(Format.grouped($0.1))]) })
+                if !run.samples.isEmpty {
+                    DataTable(caption: "Some of those who would be sent the push (lowest user ids)", headings: ["User", "Platform", "Locale", "Timezone"],
+                              rows: run.samples.map { sample in
+                                  TableRow([
+                                      TableCell {
+                                          if viewer.identity.role.may(.viewUserProfiles) {
+                                              a(.href(SiteURL.user(id: sample.userID).href)) { "#\(sample.userID)" }
+                                          } else {
+                                              "#\(sample.userID)"
+                                          }
+                                      },
+                                      TableCell(sample.platform), TableCell(sample.locale), TableCell(sample.timeZone),
+                                  ])
+                              })
+                }
+            case let .failed(sentence):
+                p(.class("notice error"), .role("alert")) { sentence }
+            }
+        }
+    }
+
+    /// The dry run's lines, in the order an entry is classified.
+    static func dryRunRows(_ run: JourneyDryRun) -> [(String, Int)] {
+        var rows: [(String, Int)] = [("Cross the trigger", run.crossing), ("Already entered, or re-entry not yet allowed", run.alreadyEntered),
+                                     ("Outside the conditions", run.outsideConditions)]
+        for (reason, count) in run.exclusions.sorted(by: { $0.key < $1.key }) {
+            rows.append(("Left out: " + JourneyExit.label(of: reason), count))
+        }
+        rows += [("Held out (get nothing, to measure the lift)", run.heldOut), ("Would be sent the push", run.toSend), ("Their devices", run.devices)]
+        return rows
+    }
+}
