@@ -36,7 +36,11 @@ struct CampaignPushesPanel: HTMLComponent {
                         TableRow([
                             TableCell {
                                 if campaignLinks {
-                                    a(.href(SiteURL.campaign(id: push.campaignID).href)) { "#\(push.campaignID) "; UserText(text: push.campaignName) }
+                                    // A journey's push links to the journey: a campaign's page does not show one.
+                                    a(.href((push.isJourney ? SiteURL.journey(id: push.campaignID) : SiteURL.campaign(id: push.campaignID)).href)) {
+                                        push.isJourney ? "Journey #\(push.campaignID) " : "#\(push.campaignID) "
+                                        UserText(text: push.campaignName)
+                                    }
                                 } else {
                                     "#\(push.campaignID) "
                                     UserText(text: push.campaignName)
