@@ -174,9 +174,11 @@ import TestSupport
         let (winBefore, firstBefore, lapsingBefore) = try await queue.read { db in
             (try Self.winBack(from: now, to: now + 60, in: db), try Self.firstWeek(from: now, to: now + 60, in: db), try Self.lapsing(now: now + 60, in: db))
         }
-        try await queue.write { db in
-            var mover = JourneyMover(seed: 5)
-            _ = try mover.tick(now: now, in: db)
+        var mover = JourneyMover(seed: 5)
+        mover = try await queue.write { [mover] db in
+            var next = mover
+            _ = try next.tick(now: now, in: db)
+            return next
         }
         _ = try await JourneyRunner(journeys: journeys).tick(now: Date(timeIntervalSince1970: TimeInterval(now + 60)))
 
@@ -193,6 +195,38 @@ import TestSupport
             #expect(try entered("subscription_ending").isSuperset(of: endingUsers))
             // Some entries queued a push (the rest were held out, excluded or wait for the window).
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_deliveries WHERE entry_id IS NOT NULL")! > 0)
+        }
+
+        // Minutes on, some of the lapsed users come back while their push waits for their
+        // window; when it falls due (within the day) it is not sent: the entry exits.
+        let lapsedUsers = try await queue.read { db in try Self.winBack(from: now, to: now + 60, in: db).subtracting(winBefore) }
+        let waiting = Set(try await queue.read { db in
+            try Int64.fetchAll(db, sql: "SELECT user_id FROM panel_journey_entries WHERE journey_id = ? AND state = 'entered'",
+                               arguments: [ids["inactive_days"]])
+        }).intersection(lapsedUsers)
+        for minute in 2...6 {
+            mover = try await queue.write { [mover] db in
+                var next = mover
+                _ = try next.tick(now: now + Int64(minute) * 60, in: db)
+                return next
+            }
+        }
+        let cameBack = try await queue.read { db in lapsedUsers.subtracting(try Self.winBack(from: now, to: now + 60, in: db)) }
+        let stopped = waiting.intersection(cameBack)
+        try #require(!stopped.isEmpty, "a user who came back had a push waiting: waiting \(waiting), came back \(cameBack)")
+        let later = Date(timeIntervalSince1970: TimeInterval(now + 23 * 3_600))
+        let outbox = DeliveryOutbox(database: database)
+        for _ in 0..<20 {
+            if try await outbox.claim(limit: 500, now: later).isEmpty { break }
+        }
+        let exits = try queue.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT user_id, state, detail FROM panel_journey_entries WHERE journey_id = ? AND user_id IN (\(stopped.map(String.init).joined(separator: ",")))
+                """, arguments: [ids["inactive_days"]])
+        }
+        #expect(exits.count == stopped.count)
+        for row in exits {
+            #expect(row["state"] == "exited" && row["detail"] == "no_longer_matches", "\(row)")
         }
     }
 }
