@@ -170,8 +170,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // What `admin-panel demo` does before it serves: a seeded database and the demo's accounts.
-        .target(name: "PanelDemo", dependencies: ["AdminWeb", "AdminDomain", "DemoData"], swiftSettings: strict),
+        // What `admin-panel demo` does before it serves: a seeded database, the demo's accounts and journeys.
+        .target(name: "PanelDemo", dependencies: ["AdminWeb", "AdminDomain", "DemoBackend", "DemoData"], swiftSettings: strict),
         .executableTarget(
             name: "admin-panel",
             dependencies: [

@@ -5,8 +5,9 @@ import Logging
 import ServiceLifecycle
 
 /// The demo's stand-in for the app's backend, a service of the demo's group: every `interval`
-/// it schedules new reminders and sends those falling due (`ReminderBackend`), in one small
-/// write transaction through GRDB's async access, off the cooperative threads. It runs with
+/// it schedules new reminders and sends those falling due (`ReminderBackend`) and, once a
+/// minute, moves a few users across the demo journeys' triggers (`JourneyMover`), in one
+/// small write transaction through GRDB's async access, off the cooperative threads. It runs with
 /// the device simulator or real push credentials alike: it plays the backend, not a provider.
 /// Only the demo runs it: the panel itself never writes the app's tables.
 public final class SimulatedBackend: Service, Sendable {
@@ -52,13 +53,17 @@ public final class SimulatedBackend: Service, Sendable {
             while !Task.isCancelled { try await Task.sleep(for: .seconds(3_600)) }
             return
         }
-        var backend = ReminderBackend(stalled: stallReminders, seed: UInt64.random(in: 0...UInt64.max))
+        let seed = UInt64.random(in: 0...UInt64.max)
+        var backend = ReminderBackend(stalled: stallReminders, seed: seed)
+        var mover = JourneyMover(seed: seed &+ 2)
         while !Task.isCancelled {
             do {
-                backend = try await queue.write { [backend] db in
-                    var next = backend
-                    try next.tick(now: Int64(Date().timeIntervalSince1970.rounded(.down)), in: db)
-                    return next
+                (backend, mover) = try await queue.write { [backend, mover] db in
+                    var (next, nextMover) = (backend, mover)
+                    let now = Int64(Date().timeIntervalSince1970.rounded(.down))
+                    try next.tick(now: now, in: db)
+                    try nextMover.tick(now: now, in: db)
+                    return (next, nextMover)
                 }
             } catch is CancellationError {
                 return

@@ -1,10 +1,12 @@
 import AdminDomain
 import AdminWeb
+import DemoBackend
 import DemoData
 import Foundation
 
-/// What `admin-panel demo` does before it serves: a demo database if there is none, and an
-/// admin account if there is none, whose password is returned to be shown once.
+/// What `admin-panel demo` does before it serves: a demo database if there is none, an
+/// admin account if there is none, whose password is returned to be shown once, and the
+/// demo's journeys if there are none.
 public enum DemoSetup {
     public static let adminEmail = "admin@example.com"
     /// One account per other role, so that each can be tried without an authenticator app.
@@ -22,6 +24,8 @@ public enum DemoSetup {
         public let adminPassword: String?
         /// The role accounts created now, with their passwords, to show once.
         public let rolePasswords: [(email: String, role: Role, password: String)]
+        /// nil when the database had journeys already.
+        public let journeys: DemoJourneys.Seeded?
     }
 
     public static func prepare(configuration: PanelConfiguration, users: Int) async throws -> Outcome {
@@ -44,6 +48,8 @@ public enum DemoSetup {
             try await services.admins.create(email: account.email, password: fresh, role: account.role)
             created.append((account.email, account.role, fresh))
         }
-        return Outcome(services: services, seedReport: report, adminPassword: password, rolePasswords: created)
+        // After the providers are configured: a journey is activated only if they can reach its devices.
+        let journeys = try await DemoJourneys.seed(services.journeys)
+        return Outcome(services: services, seedReport: report, adminPassword: password, rolePasswords: created, journeys: journeys)
     }
 }

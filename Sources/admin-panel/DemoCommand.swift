@@ -74,6 +74,12 @@ struct DemoCommand: AsyncParsableCommand {
                 }
                 say("")
             }
+            if let journeys = outcome.journeys {
+                if !journeys.active.isEmpty {
+                    say("the demo's journeys, active: \(journeys.active.joined(separator: ", ")); the simulated backend moves a few users across their triggers every minute")
+                }
+                for draft in journeys.drafts { say("left a draft: \(draft)") }
+            }
             if let simulator { say("pushes go to the device simulator at \(simulator.baseURL); no real phone gets one") }
             // The backend's part, with or without the simulator: it writes the app's reminders.
             let backend = SimulatedBackend(databasePath: db, stallReminders: stallReminders, logger: Logger(label: "simulated-backend"))

@@ -24,7 +24,18 @@ import TestSupport
         #expect(identity.role == account.role)
     }
 
+    // The demo's journeys, one of each trigger. No provider is configured here, so none can be
+    // activated: each stays a draft, with the sentence that says why.
+    let journeys = try await first.services.journeys.list()
+    #expect(Set(journeys.compactMap { $0.rules?.trigger.stored }) == ["inactive_days", "first_days", "subscription_ending"])
+    #expect(journeys.count == 3 && journeys.allSatisfy { $0.status == .draft })
+    #expect(first.journeys?.active == [])
+    #expect(first.journeys?.drafts.count == 3)
+    #expect(first.journeys?.drafts.allSatisfy { $0.contains("cannot be activated") } == true, "\(first.journeys?.drafts ?? [])")
+
     let second = try await DemoSetup.prepare(configuration: configuration, users: 30)
+    #expect(second.journeys == nil, "made once")
+    #expect(try await second.services.journeys.list().count == 3)
     #expect(second.seedReport == nil)
     #expect(second.adminPassword == nil)
     #expect(second.rolePasswords.isEmpty)

@@ -8,7 +8,7 @@ public struct AuditActor: Sendable, Equatable {
     /// Recorded as the actor when there is no staff member.
     let nobodyName: String
 
-    init(identity: StaffIdentity?, clientAddress: String?, nobodyName: String = "cli") {
+    public init(identity: StaffIdentity?, clientAddress: String?, nobodyName: String = "cli") {
         self.identity = identity
         self.clientAddress = clientAddress
         self.nobodyName = nobodyName
