@@ -1,9 +1,10 @@
-/// What an audit row is about, as its `target` column names it: `user:7`, `campaign:18`,
+/// What an audit row is about, as its `target` column names it: `user:7`, `campaign:18`, `journey:21`,
 /// `staff:3`. Rows written before staff accounts were named so say `admin:3`: the log is
 /// append-only and they stay as written, read as `staff:3` and found by either spelling.
 public enum AuditTarget: Sendable, Hashable, CustomStringConvertible {
     case user(Int64)
     case campaign(Int64)
+    case journey(Int64)
     case staff(Int64)
     /// Anything else, as stored: a sign-in throttle key, a path, "all".
     case other(String)
@@ -17,6 +18,7 @@ public enum AuditTarget: Sendable, Hashable, CustomStringConvertible {
         switch parts[0] {
         case "user": self = .user(id)
         case "campaign": self = .campaign(id)
+        case "journey": self = .journey(id)
         case "staff", "admin": self = .staff(id)
         default: self = .other(stored)
         }
@@ -27,6 +29,7 @@ public enum AuditTarget: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case let .user(id): "user:\(id)"
         case let .campaign(id): "campaign:\(id)"
+        case let .journey(id): "journey:\(id)"
         case let .staff(id): "staff:\(id)"
         case let .other(text): text
         }

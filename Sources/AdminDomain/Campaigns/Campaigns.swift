@@ -65,7 +65,8 @@ public struct Campaigns: Sendable {
         }
     }
 
-    static func insert(_ draft: CampaignDraft, by actor: AuditActor, action: AuditAction, detail: String, now: Date, in db: Database) throws -> Int64 {
+    static func insert(_ draft: CampaignDraft, by actor: AuditActor, action: AuditAction, detail: String, now: Date, in db: Database,
+                       target: String = "campaign") throws -> Int64 {
         try db.execute(sql: """
             INSERT INTO panel_campaigns (title, body, deep_link, ttl_seconds, segment, status, created_by, created_at,
                                          template, per_second, send_at, local_time, name)
@@ -75,7 +76,7 @@ public struct Campaigns: Sendable {
                              draft.schedule.plannedAt.map(SQLiteTime.string), draft.schedule.localTime?.description, draft.name])
         let id = db.lastInsertedRowID
         try storeExperiment(draft.experiment, of: id, in: db)
-        try AuditLog.insert(actor.entry(action, target: "campaign:\(id)", detail: detail), now: now, in: db)
+        try AuditLog.insert(actor.entry(action, target: "\(target):\(id)", detail: detail), now: now, in: db)
         return id
     }
 

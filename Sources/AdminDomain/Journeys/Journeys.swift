@@ -27,7 +27,7 @@ public struct Journeys: Sendable {
         try Self.check(draft)
         return try await database.write { db in
             let id = try Campaigns.insert(draft.campaign, by: actor, action: .journeyCreated, detail: String(draft.campaign.displayTitle.prefix(200)),
-                                          now: now, in: db)
+                                          now: now, in: db, target: "journey")
             try db.execute(sql: "UPDATE panel_campaigns SET kind = 'journey', send_at = NULL, local_time = NULL WHERE id = ?", arguments: [id])
             try db.execute(sql: "INSERT INTO panel_journeys (campaign_id, trigger, trigger_days, send_at) VALUES (?, 'inactive_days', 30, 'daily_time')",
                            arguments: [id])

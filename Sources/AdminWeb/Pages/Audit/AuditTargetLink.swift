@@ -11,6 +11,7 @@ struct AuditTargetLink: HTMLComponent {
         switch target {
         case let .user(id) where role.may(.viewUserProfiles): .user(id: id)
         case let .campaign(id) where role.may(.manageCampaigns): .campaign(id: id)
+        case let .journey(id) where role.may(.viewDashboard): .journey(id: id)
         case let .staff(id) where role.may(.manageStaff): .staffMember(id: id)
         default: nil
         }
