@@ -98,7 +98,13 @@ import TestSupport
         #expect(distinct == total, "nobody entered twice")
         #expect(rows == Self.users, "one delivery per entry's device")
         #expect(sent == Self.users, "every entry's push was claimed")
-        #expect(accepted + unknown + failed + dead == Self.users, "nothing queued is lost")
+        let states = try await database.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT state || ' ' || COUNT(*) || ' ' || COALESCE(MIN(detail), '') FROM panel_deliveries WHERE campaign_id = ? GROUP BY state
+                UNION ALL SELECT 'journey ' || status || ' ' || COALESCE(status_detail, '') FROM panel_campaigns WHERE id = ?
+                """, arguments: [id, id])
+        }
+        #expect(accepted + unknown + failed + dead == Self.users, "nothing queued is lost: \(states)")
         // Unknown because in flight at a kill; anything else unknown (a send that timed out
         // while the whole suite loads both cores) is named in the message.
         let atKills = try await count("SELECT COUNT(*) FROM panel_deliveries WHERE campaign_id = ? AND state = 'unknown' AND detail = 'in flight when the panel stopped'")

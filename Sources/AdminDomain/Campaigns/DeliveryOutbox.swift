@@ -272,6 +272,11 @@ public struct DeliveryOutbox: Sendable {
                 }
                 if case .credentials(let reason) = result {
                     try CampaignTransition.stop(reason: "stopped: \(reason)").applyIfAllowed(to: delivery.campaignID, now: now, in: db)
+                    // Never sent: a journey's entry waits again, and is exited with its paused journey.
+                    if let entry = delivery.entryID {
+                        try db.execute(sql: "UPDATE panel_journey_entries SET state = 'entered', settled_at = NULL WHERE id = ? AND state = 'sent'",
+                                       arguments: [entry])
+                    }
                 }
             }
             try DeadTokens.record(dead, now: now, in: db)

@@ -5,7 +5,8 @@ import GRDB
 /// what held at the entry may not hold when the push goes. A user active again, renewed or
 /// with the items now, outside the journey's conditions now, who reached the goal since the
 /// entry, or whose entry is more than a day old, is not sent to: the entry is settled with
-/// the reason. A row whose entry is settled already (or missing) is not sent either.
+/// the reason. A row whose entry ended unsent (or is missing) is not sent either; one whose
+/// entry is `sent` is another device of it, or a retry, and goes if the rules still hold.
 enum JourneyClaimCheck {
     /// `expired`, a `JourneyExit` raw value, or `settled`, per delivery row that must not go.
     static func exits(for rows: [(row: Int64, entry: Int64?)], journey: Int64, now: Date, in db: Database) throws -> [Int64: String] {
@@ -21,7 +22,7 @@ enum JourneyClaimCheck {
         let inSegment = (["1"] + segment.map { "(\($0.sql))" }).joined(separator: " AND ")
         let statement = try db.cachedStatement(sql: """
             SELECT CASE
-              WHEN e.id IS NULL OR e.state IS NOT 'entered' THEN 'settled'
+              WHEN e.id IS NULL OR e.state NOT IN ('entered', 'sent') THEN 'settled'
               WHEN e.entered_at <= :expiredBefore THEN 'expired'
               WHEN u.id IS NULL OR NOT (\(Self.triggerHolds(plan.rules.trigger))) THEN '\(JourneyExit.noLongerMatches.rawValue)'
               WHEN NOT (\(inSegment)) THEN '\(JourneyExit.outsideConditions.rawValue)'

@@ -137,6 +137,19 @@ public struct Journeys: Sendable {
             total += count
             if count < 1_000 { break }
         }
+        // And rows still waiting of entries already sent (another device, a retry): never sent now.
+        while true {
+            let count = try await database.write { db -> Int in
+                try db.execute(sql: """
+                    UPDATE panel_deliveries SET state = 'cancelled', detail = ?, updated_at = ?
+                    WHERE id IN (SELECT id FROM panel_deliveries INDEXED BY panel_deliveries_due
+                                 WHERE campaign_id = ? AND state IN (\(DeliveryState.sql(DeliveryState.waiting))) LIMIT 1000)
+                    """, arguments: ["journey entry exited: \(reason.label)", at, id])
+                return db.changesCount
+            }
+            total += count
+            if count < 1_000 { break }
+        }
         if total > 0 { changes.publish(id) }
         return total
     }

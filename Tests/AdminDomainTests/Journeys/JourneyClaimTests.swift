@@ -196,4 +196,30 @@ import TestSupport
             try String.fetchAll(db, sql: "SELECT state FROM panel_journey_entries WHERE journey_id = ? AND user_id = ? ORDER BY id", arguments: [setup.journey, user])
         } == ["sent", "capped"])
     }
+
+    /// An entry is `sent` once its first row is claimed; its other device's row, claimed in a
+    /// later batch, and a row the provider asked to retry still go.
+    @Test func aSecondDeviceAndARetryOfASentEntryStillGo() async throws {
+        let setup = try await Self.setup()
+        defer { setup.temp.remove() }
+        let user = try await Self.addUser("two", crossedAt: Self.seconds - 10, in: setup.queue)
+        try await setup.queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
+                VALUES (?, 'android', 'fcm', 'token-two-second-0123', 'granted', '2026-01-01 00:00:00', '2026-01-01 00:00:00')
+                """, arguments: [user])
+        }
+        _ = try await JourneyRunner(journeys: setup.journeys).tick(now: Self.now)
+        var claimed: [ClaimedDelivery] = []
+        for second in 60..<70 where claimed.filter({ $0.userID == user }).count < 2 {
+            claimed += try await setup.outbox.claim(limit: 1, now: Self.now.addingTimeInterval(TimeInterval(second)))
+        }
+        let mine = claimed.filter { $0.userID == user }
+        #expect(mine.count == 2)
+        #expect(try await Self.entries(setup)[user] == "sent")
+        // The provider asks to retry the first: it goes again when due.
+        try await setup.outbox.record([(mine[0], .retry(reason: "429", after: .seconds(30)))], now: Self.now.addingTimeInterval(80))
+        let again = try await setup.outbox.claim(limit: 10, now: Self.now.addingTimeInterval(120))
+        #expect(again.map(\.rowID).contains(mine[0].rowID))
+    }
 }
