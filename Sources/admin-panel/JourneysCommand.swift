@@ -13,7 +13,7 @@ struct JourneysCommand: AsyncParsableCommand {
 
 struct ListJourneys: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List the journeys, newest first: id, name, trigger, status, users entered, pushes sent.")
+        commandName: "list", abstract: "List the journeys, newest first: id, name, trigger, status, users entered, pushes the providers accepted.")
 
     @OptionGroup var database: DatabaseOption
 
@@ -32,7 +32,7 @@ struct ListJourneys: AsyncParsableCommand {
                 say("no journeys")
                 return
             }
-            say(["id", "name", "trigger", "status", "entered", "sent"].joined(separator: "\t"))
+            say(["id", "name", "trigger", "status", "entered", "accepted"].joined(separator: "\t"))
             for journey in records { say(Self.line(journey)) }
         }
     }
@@ -42,8 +42,18 @@ struct ListJourneys: AsyncParsableCommand {
     static func line(_ journey: JourneyRecord) -> String {
         let trigger = journey.rules?.trigger.sentence ?? "(rules this version cannot read)"
         let status = journey.status?.rawValue ?? "unknown (\(journey.campaign.status.description))"
-        return ["\(journey.id)", journey.displayName, trigger, status, "\(journey.entered)", "\(journey.campaign.totals.accepted)"]
+        return ["\(journey.id)", Self.printable(journey.displayName), trigger, status, "\(journey.entered)", "\(journey.campaign.totals.accepted)"]
             .joined(separator: "\t")
+    }
+}
+
+extension ListJourneys {
+    /// A name as the terminal may show it: control and format characters (a tab that would
+    /// shift the columns, a right-to-left override that would reorder the line) as U+FFFD.
+    static func printable(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+            [.control, .format, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory) ? "\u{FFFD}" : scalar
+        }))
     }
 }
 

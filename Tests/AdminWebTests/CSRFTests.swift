@@ -53,6 +53,23 @@ import TestSupport
         #expect(rows == ["cross-origin (3 times)"], "one row per address and reason, with the count: \(rows)")
     }
 
+    /// A field sent twice (the tryout's `name=a&name=b`) is not a stale form: it is refused
+    /// as unreadable, with a sentence that says so, and nothing changes.
+    @Test func aFieldSentTwiceIsRefusedAsUnreadableNotAsOutOfDate() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let session = try await panel.signIn(client)
+            let token = try #require(try await client.get("/", cookie: session).text.firstMatch(of: /name="_csrf" value="([^"]+)"/)?.1)
+            let twice = try await client.postForm("/logout", [("_csrf", String(token)), ("next", "/a"), ("next", "/b")], cookie: session)
+            #expect(twice.status == .badRequest)
+            #expect(twice.text.contains("could not be read (a field sent twice"))
+            #expect(!twice.text.contains("out of date"))
+            #expect(try await client.get("/", cookie: session).status == .ok, "the session was not ended")
+        }
+        #expect(try await rejections(panel) == ["unreadable form"])
+    }
+
     @Test func signingInNeedsTheLoginPagesToken() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }

@@ -29,6 +29,20 @@ import TestSupport
         return Setup(temp: temp, active: active, draft: draft)
     }
 
+    /// A name holding a right-to-left override or a tab reaches the terminal as U+FFFD: it
+    /// can neither reorder the line nor shift the columns.
+    @Test func listShowsControlAndFormatCharactersOfANameAsReplacements() async throws {
+        let setup = try await Self.setup()
+        defer { setup.temp.remove() }
+        try await DatabaseQueue(path: setup.temp.path).write { db in
+            try db.execute(sql: "UPDATE panel_campaigns SET name = ? WHERE id = ?", arguments: ["a\u{202E}gnp.exe\tb", setup.draft])
+        }
+        let result = try runPanel(["journeys", "list", "--db", setup.temp.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\(setup.draft)\ta\u{FFFD}gnp.exe\u{FFFD}b\tsigned up"))
+        #expect(!result.stdout.contains("\u{202E}"))
+    }
+
     @Test func listShowsEachJourneyWithItsTriggerInWordsStatusEnteredAndSent() async throws {
         let setup = try await Self.setup()
         defer { setup.temp.remove() }
@@ -36,7 +50,7 @@ import TestSupport
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty)
         #expect(result.stdout == """
-            id\tname\ttrigger\tstatus\tentered\tsent
+            id\tname\ttrigger\tstatus\tentered\taccepted
             \(setup.draft)\tAdd your first items\tsigned up 2 days ago with fewer than 3 items\tdraft\t0\t0
             \(setup.active)\tWin-back <b>30</b>\thas not opened the app for 30 days\tactive\t7\t4
 

@@ -24,9 +24,13 @@ struct CSRFMiddleware: RouterMiddleware {
         var request = request
         // Read the body once here; handlers read it again from memory.
         let body = try await request.collectBody(upTo: context.maxUploadSize)
-        let given = (try? URLEncodedFormDecoder().decode(TokenField.self, from: String(buffer: body)))?._csrf ?? ""
+        let decoded = try? URLEncodedFormDecoder().decode(TokenField.self, from: String(buffer: body))
+        let given = decoded?._csrf ?? ""
         let reason: String? = if !Self.isSameOrigin(request) {
             "cross-origin"
+        } else if decoded == nil {
+            // A field sent twice, or a body that is not form-encoded: no form of ours sends that.
+            "unreadable form"
         } else if !Self.tokenMatches(given, request: request, sessionCookie: cookies.session,
                                     loginFormCookie: cookies.loginForm) {
             given.isEmpty ? "missing token" : "wrong token"
@@ -35,7 +39,7 @@ struct CSRFMiddleware: RouterMiddleware {
         }
         guard let reason else { return try await next(request, context) }
         await events.record(.csrfRejected, address: context.clientAddress, target: request.uri.path, reason: reason)
-        if reason != "cross-origin", (request.headers[.origin] ?? request.headers[.referer]) != nil,
+        if reason != "cross-origin", reason != "unreadable form", (request.headers[.origin] ?? request.headers[.referer]) != nil,
            forms.rule(request.method, endpoint: context.endpointPath).showAgain != nil, !Self.signInPaths.contains(request.uri.path) {
             // A signed-in form that shows itself again: with what was typed and this session's
             // token, or, with no session, kept for the next sign-in (RequireStaffMiddleware).
@@ -49,6 +53,9 @@ struct CSRFMiddleware: RouterMiddleware {
         // Mostly a page left open while its session changed: say so, and how to get the
         // form through (the browser's Back keeps what was typed; forms with more to type
         // than a button show themselves again, above).
+        if reason == "unreadable form" {
+            throw PanelError(status: .badRequest, sentence: "This form could not be read (a field sent twice, or text that is not form-encoded), so it was refused and nothing was changed. Reload the page and send it again.")
+        }
         throw PanelError(status: .forbidden, sentence: reason == "cross-origin"
             ? "This form was sent from another site, so it was refused. Nothing was changed."
             : "This form is out of date (it was opened before a sign-in or sign-out, here or in another tab), so it was refused and nothing was changed. Go back, reload the page and send it again.")

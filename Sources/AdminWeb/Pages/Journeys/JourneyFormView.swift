@@ -28,7 +28,7 @@ struct JourneyFormView: HTMLComponent {
                     CSRFField(token: viewer.csrfToken)
                     fieldset("Trigger") {
                         label {
-                            "Internal name (staff only; recipients never see it)"
+                            "Internal name (staff only; recipients never see it; left empty, the title stands for it)"
                             input(.type("text"), .name("name"), .id("name"), .value(form["name"]), .maxlength(Campaigns.nameLimit))
                         }
                         SelectField(label: "Users enter when they are", name: "trigger", options: JourneyForm.triggers, selected: form["trigger"], anyLabel: nil)

@@ -16,7 +16,7 @@ struct JourneyPageView: HTMLComponent {
                 h1 { "Journey #\(journey.id): "; UserText(text: journey.displayName, clampAfter: .max) }
                 p {
                     JourneyStatusBadge(journey: journey, onPage: true)
-                    " · created by \(journey.campaign.createdBy ?? "someone since removed") at "
+                    " · created by \(journey.campaign.createdBy ?? "no staff account (the command line, the demo, or one since removed)") at "
                     span(.class("nowrap")) { journey.campaign.createdAt + " UTC" }
                 }
                 if let notice = model.notice { p(.class("notice"), .role("status")) { notice.sentence } }
@@ -128,7 +128,8 @@ struct JourneyPageView: HTMLComponent {
         var rows: [(String, Int)] = [("Cross the trigger", run.crossing), ("Already entered, or re-entry not yet allowed", run.alreadyEntered),
                                      ("Outside the conditions", run.outsideConditions)]
         for (reason, count) in run.exclusions.sorted(by: { $0.key < $1.key }) {
-            rows.append(("Left out: " + JourneyExit.label(of: reason), count))
+            // As the report counts them: they enter, and exit at once with the reason.
+            rows.append(("Would enter and exit at once: " + JourneyExit.label(of: reason), count))
         }
         rows += [("Held out (get nothing, to measure the lift)", run.heldOut), ("Would be sent the push", run.toSend), ("Their devices", run.devices)]
         return rows
