@@ -28,6 +28,12 @@ struct JourneysBenchCommand: AsyncParsableCommand {
     @Option(help: "Seconds of load for each page mix.")
     var seconds = 15
 
+    @Option(help: "The day's journey's throttle, pushes a second (none: the providers' pace).")
+    var perSecond: Int?
+
+    @Option(help: "Seconds to let the server's first counts (dashboard, reminders) run before support's pages are timed.")
+    var warmUp = 45
+
     func run() async throws {
         let queue = try DatabaseQueue(path: db)
         let now = Int64(Date().timeIntervalSince1970), hour = perDay / 24
@@ -141,7 +147,7 @@ struct JourneysBenchCommand: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: folder) }
         // A day's win-back crossings, waiting for one evaluation: the worst a day can bring at once.
         let journeys = Journeys(database: database)
-        let id = try await journeys.create(JourneyDraft(campaign: CampaignDraft(title: "Bench day", body: "b"),
+        let id = try await journeys.create(JourneyDraft(campaign: CampaignDraft(title: "Bench day", body: "b", perSecond: perSecond),
                                                         rules: JourneyRules(trigger: .inactiveDays(45), sendAt: .window(from: 0, to: 23))), by: .commandLine)
         let queue = try DatabaseQueue(path: db)
         try await queue.write { db in
@@ -159,9 +165,11 @@ struct JourneysBenchCommand: AsyncParsableCommand {
                         "--apns-base-url", fake.baseURL, "--journey-interval", "5"],
             logFile: folder.appendingPathComponent("server.log"))
         let support = [LoadPage("search", "/users?q=maria"), LoadPage("profile", "/users/\(fixture.typicalUserID)"), LoadPage("health (floor)", "/health")]
+        try await Task.sleep(for: .seconds(warmUp))
         let before = try await LoadDriver.run(baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,
                                               duration: .seconds(seconds), timeout: .seconds(10))
         say("support's pages, 4 connections, no journey active:\n" + before.table)
+        say("the day's journey sends \(perSecond.map { "at most \($0) pushes a second" } ?? "at the providers' pace")")
         try await journeys.activate(id, by: .commandLine)
         try await database.write { db in
             try db.execute(sql: "UPDATE panel_journeys SET evaluated_until = ? WHERE campaign_id = ?", arguments: [now - 86_400, id])
@@ -194,6 +202,9 @@ struct JourneysBenchCommand: AsyncParsableCommand {
         }
         say(String(format: "the day's entries: %d entered, %d pushes accepted by the fake, all those due settled %.1f s after activation (%d wait for the end of quiet hours)",
                    last.entries, last.accepted, (clock.now - started).seconds, later))
+        let after = try await LoadDriver.run(baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,
+                                             duration: .seconds(seconds), timeout: .seconds(10))
+        say("support's pages, 4 connections, after:\n" + after.table)
         let exit = try await server.terminate(within: .seconds(15))
         say("SIGTERM: \(exit.map { "exit code \($0)" } ?? "still running after 15 s, killed"); protocol breaches at the fake: \(await fake.stop())")
     }
