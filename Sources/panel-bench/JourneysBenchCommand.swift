@@ -205,7 +205,40 @@ struct JourneysBenchCommand: AsyncParsableCommand {
         let after = try await LoadDriver.run(baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,
                                              duration: .seconds(seconds), timeout: .seconds(10))
         say("support's pages, 4 connections, after:\n" + after.table)
+        try await steady(server: server, fixture: fixture, journeys: journeys, database: database, maxUser: maxUser, support: support)
         let exit = try await server.terminate(within: .seconds(15))
         say("SIGTERM: \(exit.map { "exit code \($0)" } ?? "still running after 15 s, killed"); protocol breaches at the fake: \(await fake.stop())")
+    }
+
+    /// A journey fed as a day of `perDay` feeds it, ten times faster: the benchmark, playing
+    /// the backend, makes users cross the trigger every second while support's pages are timed.
+    func steady(server: PanelProcess, fixture: LoadFixture, journeys: Journeys, database: PanelDatabase, maxUser: Int64, support: [LoadPage]) async throws {
+        let id = try await journeys.create(JourneyDraft(campaign: CampaignDraft(title: "Bench steady", body: "b"),
+                                                        rules: JourneyRules(trigger: .inactiveDays(60), sendAt: .window(from: 0, to: 23))), by: .commandLine)
+        try await journeys.activate(id, by: .commandLine)
+        let perSecond = max(1, perDay * 10 / 86_400)
+        let path = db
+        let writer = Task {
+            let queue = try DatabaseQueue(path: path)
+            while !Task.isCancelled {
+                let now = Int64(Date().timeIntervalSince1970)
+                let users = (0..<perSecond).map { _ in Int64.random(in: 1...maxUser) }
+                try await queue.write { db in
+                    for user in users {
+                        try db.execute(sql: "UPDATE users SET last_active_at = ? WHERE id = ?",
+                                       arguments: [SQLiteTime.string(secondsSinceEpoch: now - 60 * 86_400 - 1), user])
+                    }
+                }
+                try await Task.sleep(for: .seconds(1))
+            }
+        }
+        let during = try await LoadDriver.run(baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,
+                                              duration: .seconds(seconds), timeout: .seconds(10))
+        writer.cancel()
+        _ = try? await writer.value
+        let entered = try await database.read { db in
+            try Int.fetchOne(db, sql: "SELECT entered_count FROM panel_journeys WHERE campaign_id = ?", arguments: [id]) ?? 0
+        }
+        say("support's pages, 4 connections, while \(perSecond) users a second crossed a journey's trigger (ten times a day of \(perDay)'s pace), evaluated every 5 s and sent (\(entered) entered):\n" + during.table)
     }
 }
