@@ -219,7 +219,12 @@ struct JourneysBenchCommand: AsyncParsableCommand {
         let perSecond = max(1, perDay * 10 / 86_400)
         let path = db
         let writer = Task {
-            let queue = try DatabaseQueue(path: path)
+            // The server writes too: wait for its lock as the backend does, rather than fail.
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(5)
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            var written = 0
+            defer { say("the backend wrote \(written) crossings") }
             while !Task.isCancelled {
                 let now = Int64(Date().timeIntervalSince1970)
                 let users = (0..<perSecond).map { _ in Int64.random(in: 1...maxUser) }
@@ -229,13 +234,14 @@ struct JourneysBenchCommand: AsyncParsableCommand {
                                        arguments: [SQLiteTime.string(secondsSinceEpoch: now - 60 * 86_400 - 1), user])
                     }
                 }
+                written += users.count
                 try await Task.sleep(for: .seconds(1))
             }
         }
         let during = try await LoadDriver.run(baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,
                                               duration: .seconds(seconds), timeout: .seconds(10))
         writer.cancel()
-        _ = try? await writer.value
+        do { try await writer.value } catch is CancellationError {} catch { say("the backend's writes stopped: \(error)") }
         let entered = try await database.read { db in
             try Int.fetchOne(db, sql: "SELECT entered_count FROM panel_journeys WHERE campaign_id = ?", arguments: [id]) ?? 0
         }
