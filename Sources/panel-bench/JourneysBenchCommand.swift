@@ -1,5 +1,6 @@
 import AdminDomain
 import ArgumentParser
+import DemoData
 import Foundation
 import GRDB
 import PanelLoad
@@ -35,12 +36,10 @@ struct JourneysBenchCommand: AsyncParsableCommand {
     var warmUp = 45
 
     func run() async throws {
-        let queue = try DatabaseQueue(path: db)
         let now = Int64(Date().timeIntervalSince1970), hour = perDay / 24
-        let maxUser = try await queue.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 0 }
         let clock = ContinuousClock()
         var started = clock.now
-        try await Self.backendHour(queue, now: now, crossings: hour, maxUser: maxUser)
+        try await TriggerCrossings.hour(path: db, now: now, crossings: hour)
         say(String(format: "the backend's hour written: %d users stopped 30 days ago, %d signed up 2 days ago, %d subscriptions will not renew, 20,000 active, in %.1f s",
                    hour, hour, hour, (clock.now - started).seconds))
 
@@ -70,36 +69,7 @@ struct JourneysBenchCommand: AsyncParsableCommand {
                        trigger == .subscriptionEnding(3) ? ", the pass's 10,000 rows" : "", floor * 1000))
         }
         for (_, id, _) in ids { try await journeys.pause(id, by: .commandLine) }
-        if let binary { try await serverSide(binary: binary, database: database, now: now, maxUser: maxUser) }
-    }
-
-    /// An hour of the backend's writes, as it writes them (its time form, its own rows).
-    static func backendHour(_ queue: DatabaseQueue, now: Int64, crossings: Int, maxUser: Int64) async throws {
-        let day: Int64 = 86_400
-        try await queue.write { db in
-            var random = SystemRandomNumberGenerator()
-            func text(_ seconds: Int64) -> String { SQLiteTime.string(secondsSinceEpoch: seconds) }
-            let activity = try db.makeStatement(sql: "UPDATE users SET last_active_at = ? WHERE id = ?")
-            for _ in 0..<crossings {
-                try activity.execute(arguments: [text(now - 30 * day - Int64.random(in: 0..<3_600, using: &random)), Int64.random(in: 1...maxUser, using: &random)])
-            }
-            for _ in 0..<20_000 {
-                try activity.execute(arguments: [text(now - Int64.random(in: 0..<3_600, using: &random)), Int64.random(in: 1...maxUser, using: &random)])
-            }
-            let signUp = try db.makeStatement(sql: "UPDATE users SET created_at = ? WHERE id = ?")
-            for _ in 0..<crossings {
-                try signUp.execute(arguments: [text(now - 2 * day - Int64.random(in: 0..<3_600, using: &random)), Int64.random(in: 1...maxUser, using: &random)])
-            }
-            let lapse = try db.makeStatement(sql: """
-                UPDATE subscriptions SET status = 'cancelled', cancelled_at = ?, current_period_end = ?
-                WHERE id = (SELECT id FROM subscriptions WHERE id >= ? ORDER BY id LIMIT 1)
-                """)
-            let lastSubscription = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM subscriptions") ?? 0
-            for _ in 0..<crossings where lastSubscription > 0 {
-                try lapse.execute(arguments: [text(now - 600), text(now + Int64.random(in: 3_600..<(3 * day), using: &random)),
-                                              Int64.random(in: 1...lastSubscription, using: &random)])
-            }
-        }
+        if let binary { try await serverSide(binary: binary, database: database, now: now) }
     }
 
     /// The same rows by one plain statement: the index range, each user's row, devices and
@@ -139,7 +109,7 @@ struct JourneysBenchCommand: AsyncParsableCommand {
         return (clock.now - started).seconds
     }
 
-    func serverSide(binary: String, database: PanelDatabase, now: Int64, maxUser: Int64) async throws {
+    func serverSide(binary: String, database: PanelDatabase, now: Int64) async throws {
         let fixture = try await LoadFixture.prepare(databasePath: db)
         let fake = try await FakeEndpoint.inProcess(.plain)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("panel-journeys-\(UUID().uuidString)")
@@ -149,15 +119,7 @@ struct JourneysBenchCommand: AsyncParsableCommand {
         let journeys = Journeys(database: database)
         let id = try await journeys.create(JourneyDraft(campaign: CampaignDraft(title: "Bench day", body: "b", perSecond: perSecond),
                                                         rules: JourneyRules(trigger: .inactiveDays(45), sendAt: .window(from: 0, to: 23))), by: .commandLine)
-        let queue = try DatabaseQueue(path: db)
-        try await queue.write { db in
-            var random = SystemRandomNumberGenerator()
-            let statement = try db.makeStatement(sql: "UPDATE users SET last_active_at = ? WHERE id = ?")
-            for _ in 0..<self.perDay {
-                try statement.execute(arguments: [SQLiteTime.string(secondsSinceEpoch: now - 45 * 86_400 - Int64.random(in: 0..<86_400, using: &random)),
-                                                  Int64.random(in: 1...maxUser, using: &random)])
-            }
-        }
+        try await TriggerCrossings.day(path: db, now: now, users: perDay, days: 45)
         let server = try await PanelProcess.start(
             binary: URL(fileURLWithPath: binary), databasePath: db, publicDirectory: nil,
             arguments: ["--fcm-service-account", fake.serviceAccountPath, "--fcm-base-url", fake.baseURL, "--apns-key", fake.apnsKeyPath,
@@ -205,43 +167,24 @@ struct JourneysBenchCommand: AsyncParsableCommand {
         let after = try await LoadDriver.run(baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,
                                              duration: .seconds(seconds), timeout: .seconds(10))
         say("support's pages, 4 connections, after:\n" + after.table)
-        try await steady(server: server, fixture: fixture, journeys: journeys, database: database, maxUser: maxUser, support: support)
+        try await steady(server: server, fixture: fixture, journeys: journeys, database: database, support: support)
         let exit = try await server.terminate(within: .seconds(15))
         say("SIGTERM: \(exit.map { "exit code \($0)" } ?? "still running after 15 s, killed"); protocol breaches at the fake: \(await fake.stop())")
     }
 
     /// A journey fed as a day of `perDay` feeds it, ten times faster: the benchmark, playing
     /// the backend, makes users cross the trigger every second while support's pages are timed.
-    func steady(server: PanelProcess, fixture: LoadFixture, journeys: Journeys, database: PanelDatabase, maxUser: Int64, support: [LoadPage]) async throws {
+    func steady(server: PanelProcess, fixture: LoadFixture, journeys: Journeys, database: PanelDatabase, support: [LoadPage]) async throws {
         let id = try await journeys.create(JourneyDraft(campaign: CampaignDraft(title: "Bench steady", body: "b"),
                                                         rules: JourneyRules(trigger: .inactiveDays(60), sendAt: .window(from: 0, to: 23))), by: .commandLine)
         try await journeys.activate(id, by: .commandLine)
         let perSecond = max(1, perDay * 10 / 86_400)
         let path = db
-        let writer = Task {
-            // The server writes too: wait for its lock as the backend does, rather than fail.
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(5)
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            var written = 0
-            defer { say("the backend wrote \(written) crossings") }
-            while !Task.isCancelled {
-                let now = Int64(Date().timeIntervalSince1970)
-                let users = (0..<perSecond).map { _ in Int64.random(in: 1...maxUser) }
-                try await queue.write { db in
-                    for user in users {
-                        try db.execute(sql: "UPDATE users SET last_active_at = ? WHERE id = ?",
-                                       arguments: [SQLiteTime.string(secondsSinceEpoch: now - 60 * 86_400 - 1), user])
-                    }
-                }
-                written += users.count
-                try await Task.sleep(for: .seconds(1))
-            }
-        }
+        let writer = Task { try await TriggerCrossings.everySecond(path: path, perSecond: perSecond, days: 60) }
         let during = try await LoadDriver.run(baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,
                                               duration: .seconds(seconds), timeout: .seconds(10))
         writer.cancel()
-        do { try await writer.value } catch is CancellationError {} catch { say("the backend's writes stopped: \(error)") }
+        do { say("the backend wrote \(try await writer.value) crossings") } catch { say("the backend's writes stopped: \(error)") }
         let entered = try await database.read { db in
             try Int.fetchOne(db, sql: "SELECT entered_count FROM panel_journeys WHERE campaign_id = ?", arguments: [id]) ?? 0
         }
