@@ -33,6 +33,8 @@ struct DemoCommand: AsyncParsableCommand {
         let metrics = try server.bootstrap()
         var configuration = server.configuration(databasePath: db)
         configuration.testUserDomains = domains
+        // The demo's activity is new every minute: its usual hours follow it as often.
+        configuration.usualHourInterval = .seconds(server.usualHourInterval ?? 60)
         let given = try push.configuration()
         // Without real credentials the demo's pushes go to the device simulator.
         let simulate = given.fcmServiceAccount == nil && given.apnsKey == nil

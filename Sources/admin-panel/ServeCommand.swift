@@ -69,6 +69,9 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Seconds between the journeys' evaluations, which enter the users who crossed a trigger since the last one.")
     var journeyInterval = 60
 
+    @Option(help: "Seconds between the usual-hour refreshes, which read the app's new activity events into each user's hours (default 3600; the demo's 60). The first run builds every user's hours, in chunks.")
+    var usualHourInterval: Int?
+
     @Option(help: "Percent of the last hour's due reminders sent on time under which the reminder alert holds (SC-002's target).")
     var reminderOnTimeTarget = 90.0
 
@@ -153,6 +156,9 @@ struct ServerOptions: ParsableArguments {
         if !(10...86_400).contains(dashboardFullCount) { throw ValidationError("--dashboard-full-count must be from 10 to 86400 seconds") }
         if !(1...3_600).contains(reminderRefresh) { throw ValidationError("--reminder-refresh must be from 1 to 3600 seconds") }
         if !(1...3_600).contains(journeyInterval) { throw ValidationError("--journey-interval must be from 1 to 3600 seconds") }
+        if let usualHourInterval, !(1...86_400).contains(usualHourInterval) {
+            throw ValidationError("--usual-hour-interval must be from 1 to 86400 seconds")
+        }
         if !(0...100).contains(reminderOnTimeTarget) { throw ValidationError("--reminder-on-time-target must be a percent from 0 to 100") }
         if !(0...100).contains(reminderSuccessTarget) { throw ValidationError("--reminder-success-target must be a percent from 0 to 100") }
         if !(0...10_000_000).contains(reminderOverdueThreshold) {
@@ -204,6 +210,7 @@ struct ServerOptions: ParsableArguments {
         configuration.trustedProxies = (try? trustedProxies()) ?? .none
         configuration.reminderRefreshInterval = .seconds(reminderRefresh)
         configuration.journeyInterval = .seconds(journeyInterval)
+        configuration.usualHourInterval = .seconds(usualHourInterval ?? 3_600)
         configuration.reminderAlerts.onTimeTarget = reminderOnTimeTarget / 100
         configuration.reminderAlerts.successTarget = reminderSuccessTarget / 100
         configuration.reminderAlerts.overdueThreshold = reminderOverdueThreshold

@@ -1,5 +1,6 @@
 import AdminDomain
 import CampaignDispatch
+import Foundation
 import Hummingbird
 import Logging
 import Prometheus
@@ -91,6 +92,16 @@ func backgroundJobs(services: PanelServices, configuration: PanelConfiguration, 
                     "journeys": "\(tick.journeys)", "entered": "\(tick.outcome.entered)", "deliveries": "\(tick.outcome.deliveries)",
                     "expired": "\(tick.expired)", "goals_judged": "\(tick.judged)"])
             }
+        },
+        // The first run builds every user's hours, a chunk at a time, however long that takes;
+        // the next interval is counted from its end.
+        PeriodicJob(name: "usual-hours", every: configuration.usualHourInterval, health: services.health, logger: logger) {
+            [refresh = UsualHourRefresh(database: services.database, defaultTimeZone: configuration.defaultTimeZone)] in
+            let figures = try await refresh.run(now: Date())
+            UsualHourMetrics().record(figures)
+            logger.info("usual hours refreshed", metadata: [
+                "built": "\(figures.built)", "events_read": "\(figures.eventsRead)", "updated": "\(figures.updated)",
+                "aged": "\(figures.aged)", "peer_groups": "\(figures.peerGroups)", "building": "\(figures.building)"])
         },
         PeriodicJob(name: "sweeper", every: configuration.sweepInterval, health: services.health, logger: logger) {
             let report = try await sweeper.sweep()

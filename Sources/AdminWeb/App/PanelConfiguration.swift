@@ -52,6 +52,8 @@ public struct PanelConfiguration: Sendable {
     public var impactRefreshInterval: Duration = .seconds(2)
     /// How often the journeys are evaluated (their new entries queued, old ones expired).
     public var journeyInterval: Duration = .seconds(60)
+    /// How often each user's usual hour is refreshed from the app's new activity events.
+    public var usualHourInterval: Duration = .seconds(3_600)
     /// How long one live-counts event stream stays open before the browser reconnects.
     public var eventStreamLength: Duration = .seconds(60)
     /// How often the reminder health figures re-read the reminders of the last 26 hours.
