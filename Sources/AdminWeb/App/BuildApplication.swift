@@ -161,7 +161,8 @@ public func buildRouter(services: PanelServices, publicDirectory: String) -> Rou
     let directory = UserDirectory(database: database)
     UsersController(
         directory: directory,
-        profiles: .init(database: database, heavyUsers: services.heavyUsers, templates: services.templates),
+        profiles: .init(database: database, heavyUsers: services.heavyUsers, templates: services.templates,
+                        defaultTimeZone: services.campaigns.defaultTimeZone),
         activity: .init(directory: directory, log: UserActivityLog(database: database)), reminders: UserReminders(database: database),
         audit: audit).addRoutes(to: staff)
     ActivityController(lists: .init(lists: ActivityLists(database: database), dashboard: services.dashboard), audit: audit).addRoutes(to: staff)

@@ -71,6 +71,16 @@ enum CampaignReportCSV {
         var rows = [line("overall", report.restHeld == true ? "recipients_test_share" : "recipients", report.recipients, report.lift), holdout]
         rows += report.variants.map { line("variant", $0.variant.rawValue, $0.group, $0.lift) }
         if let rest = report.rest { rows.append(line("variant", "rest", rest, nil)) }
+        // Usual hour against control: "opened" is within a day of the send; each lift its own row.
+        if let timing = report.timing {
+            func timed(_ name: String, _ group: TimingComparison.Group, _ lift: LiftInterval?) -> [String] {
+                ["timing", name, String(group.users), String(group.converted), rate(group.conversionRate), String(group.openedInDay),
+                 rate(group.openRate), number(lift?.difference), number(lift?.lower), number(lift?.upper)] + context
+            }
+            rows.append(timed("usual_hour (lift: goal)", timing.usual, timing.goalLift))
+            rows.append(timed("usual_hour (lift: opened within a day)", timing.usual, timing.openLift))
+            rows.append(timed("control_fixed_time", timing.control, nil))
+        }
         for platform in report.platforms {
             rows.append(line("platform", platform.platform, platform.recipients, platform.lift))
             rows.append(line("platform", platform.platform + " holdout", platform.holdout, nil))

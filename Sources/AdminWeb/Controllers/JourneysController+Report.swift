@@ -46,6 +46,15 @@ enum JourneyReportCSV {
         }
         var rows = report.days.map { line("day", $0.day, $0.figures) }
         rows.append(line("total", "", report.total))
+        // Usual hour against control, in total: entered = users, opened = opened within a day,
+        // sent_judged/sent_converted = the group's judged and converted; lift: the goal's.
+        let timing = report.total.timing
+        for (name, group, lift) in [("timing_usual_hour", timing.usual, timing.goalLift), ("timing_control_own_rule", timing.control, nil)]
+            where timing.usual.users + timing.control.users > 0 {
+            rows.append([name, "", ""] + [group.users].map(String.init) + Array(repeating: "", count: 8) + [String(group.openedInDay),
+                        String(group.judged), String(group.converted), "", ""]
+                        + [CampaignReportCSV.number(lift?.difference), CampaignReportCSV.number(lift?.lower), CampaignReportCSV.number(lift?.upper)] + goal)
+        }
         for (reason, count) in report.total.exits.sorted(by: { $0.key < $1.key }) {
             rows.append(["exit", "", reason, "", "", "", "", String(count)] + Array(repeating: "", count: 12) + goal)
         }

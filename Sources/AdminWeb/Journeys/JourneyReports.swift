@@ -34,6 +34,12 @@ actor JourneyReports {
         return entry.report
     }
 
+    /// The send hours of the entries planned at a usual hour: a handful of running counts,
+    /// read afresh each time (no entry is read). nil before any was planned.
+    nonisolated func sendHours(_ id: Int64) async throws -> TimingSummary? {
+        try await database.read { db in try TimingSummary.load(campaign: id, in: db) }
+    }
+
     /// After a status change: the next page reads afresh.
     func forget(_ id: Int64) {
         kept[id] = nil

@@ -28,6 +28,9 @@ struct CampaignConfirmView: HTMLComponent {
                         " (\(Format.count(preview.heldOutDevices, "device", "devices"))) of the \(Format.grouped(preview.counts.reachableUsers)) reachable are drawn into the holdout (\(campaign.experiment.holdoutPercent)%): they get nothing, and are not in the devices to send to."
                     }
                 }
+                if let timing = ScheduleWords.timing(campaign.timing) {
+                    p(.id("confirm-timing")) { "Timing: " + timing + "." }
+                }
                 if let test = campaign.experiment.testPercent {
                     p { "The variants go to \(test)% of the recipients first; the rest wait for the winner." }
                 }

@@ -79,6 +79,9 @@ struct CampaignImpactView: HTMLComponent {
         } else if impact.goal != nil {
             p(.class("muted")) { impact.holdout.users == 0 ? "No holdout: there is nothing to measure a lift against." : "No lift yet: a group is empty." }
         }
+        if let timing = impact.timing {
+            TimingComparisonTable(comparison: timing, hasGoal: impact.goal != nil, fixedTime: "the campaign's fixed time")
+        }
         if impact.variants.count > 1 || impact.rest != nil {
             DataTable(caption: "By variant", columns: Self.columns(goal: impact.goal) + [DataTable.Column("Lift against the holdout, points (95% interval)")],
                       rows: impact.variants.map { row in

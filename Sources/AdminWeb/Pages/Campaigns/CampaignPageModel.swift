@@ -14,6 +14,8 @@ struct CampaignPageModel {
     var impact: CampaignImpact?
     /// Frozen with nobody drawn (an empty audience, or a launch before campaigns were measured): no report will come.
     var nobodyDrawn = false
+    /// Why each recipient got their send hour, once planned at a usual hour.
+    var timing: TimingSummary?
     /// Before the launch.
     var preview: AudiencePreviews.State?
     /// The message as the chosen sample recipient would see it, in the chosen language and
@@ -119,6 +121,8 @@ struct CampaignPageModel {
                     if !model.nobodyDrawn { model.impact = try await source.impact.report(campaign.id, computeIfMissing: true) }
                 }
             }
+            // A handful of rows per campaign, written by the freeze.
+            model.timing = try await source.database.read { db in try TimingSummary.load(campaign: campaign.id, in: db) }
             // How many went out is read, never taken from the link.
             if let kind = model.notice?.kind, kind == .paused || kind == .cancelled { model.notice?.count = progress.sent }
         }

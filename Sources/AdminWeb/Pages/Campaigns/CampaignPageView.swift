@@ -42,6 +42,7 @@ struct CampaignPageView: HTMLComponent {
                     CampaignProgressView(progress: progress)
                     p { a(.href(SiteURL.campaign(id: campaign.id).href)) { "Refresh" } }
                 }
+                if let timing = model.timing { SendHoursSection(summary: timing) }
                 CampaignImpactView(campaign: campaign, impact: model.impact, nobodyDrawn: model.nobodyDrawn, viewer: viewer)
                 if !(status?.isEnded ?? true) { testSendSection }
             }
@@ -247,6 +248,7 @@ struct CampaignSummary: HTMLComponent {
             dt { "Audience" }; dd { campaign.segment.map(SegmentWords.sentence) ?? "cannot be read" }
             dt { "When" }; dd { campaign.status.known == .draft ? ScheduleWords.sentence(campaign.schedule, defaultTimeZone: defaultTimeZone)
                                                                  : "launched at \(campaign.launchedAt ?? "?") UTC" + Self.planned(campaign.schedule) }
+            if let timing = ScheduleWords.timing(campaign.timing) { dt { "Timing" }; dd(.id("campaign-timing")) { timing } }
             dt { "Throttle" }; dd { campaign.perSecond.map { "\(Format.grouped($0)) push\($0 == 1 ? "" : "es") a second" } ?? "the providers' quota" }
             if let ended = campaign.finishedAt { dt { campaign.status.known == .cancelled ? "Cancelled" : "Finished" }; dd { "\(ended) UTC" } }
             let experiment = campaign.experiment

@@ -9,7 +9,8 @@ struct ComposerForm: QueryForm {
     static let fieldNames = ["name", "template", "title", "body", "deep_link", "ttl", "bucket", "plan", "near_limit", "food_days",
                              "document_days", "document_type", "platform", "signed_up_from", "signed_up_to", "when", "send_at",
                              "local_time", "per_second", "holdout_percent", "goal", "goal_days", "title_b", "body_b", "template_b",
-                             "title_c", "body_c", "template_c", "title_d", "body_d", "template_d", "test_percent", "winner_wait_hours"]
+                             "title_c", "body_c", "template_c", "title_d", "body_d", "template_d", "test_percent", "winner_wait_hours", "timing",
+                             "timing_control_percent"]
     var fields: [String: String] = [:]
     init() {}
 
@@ -121,6 +122,7 @@ struct ComposerForm: QueryForm {
         let name = fields["name"]?.trimmingCharacters(in: .whitespacesAndNewlines)
         if let name, name.count > Campaigns.nameLimit { reader.problem("The internal name is \(name.count) characters; keep it to \(Campaigns.nameLimit).") }
         let experiment = readExperiment(&reader, templates: templates)
+        let timing = readTiming(&reader, schedule: schedule, experiment: experiment)
         var longest: Int?
         if reader.problems.isEmpty {
             longest = Self.check(title: title, body: body, template: template, label: nil, deepLink: deepLink, templates: templates, reader: &reader)
@@ -132,7 +134,8 @@ struct ComposerForm: QueryForm {
         }
         guard reader.problems.isEmpty else { return Result(draft: nil, problems: reader.problems, longestPayload: longest) }
         return Result(draft: CampaignDraft(title: title, body: body, deepLink: deepLink, timeToLive: ttl, segment: segment,
-                                           template: template, perSecond: perSecond, schedule: schedule, name: name, experiment: experiment),
+                                           template: template, perSecond: perSecond, schedule: schedule, name: name, experiment: experiment,
+                                           timing: timing),
                       problems: [], longestPayload: longest)
     }
 
@@ -219,6 +222,7 @@ struct ComposerForm: QueryForm {
         }
         fields["per_second"] = campaign.perSecond.map(String.init)
         fields.merge(Self.fields(of: campaign.experiment).compactMapValues { $0 }) { _, new in new }
+        fields.merge(Self.fields(of: campaign.timing).compactMapValues { $0 }) { _, new in new }
         self.fields = fields.compactMapValues { $0 }
     }
 

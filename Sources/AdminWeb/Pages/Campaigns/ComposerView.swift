@@ -121,6 +121,7 @@ struct ComposerView: HTMLComponent {
                         }
                         p(.class("hint")) { "Quiet hours are respected: a push that would land in someone's quiet hours waits until they end." }
                     }
+                    ComposerTimingFields(timing: form["timing"], controlPercent: form["timing_control_percent"], problems: model.problems)
                     div(.class("actions")) {
                         button(.type("submit"), .class("primary")) { "Save and preview the audience" }
                         if let id = model.editing {

@@ -14,6 +14,15 @@ enum ScheduleWords {
         }
     }
 
+    /// The timing in words; nil as scheduled (the schedule says it all).
+    static func timing(_ timing: CampaignTiming?) -> String? {
+        switch timing {
+        case nil: "unknown timing: this version of the panel cannot read it"
+        case .asScheduled: nil
+        case .usualHour(let percent): "at each user's usual hour within 24 hours (control \(percent)% at the fixed time)"
+        }
+    }
+
     static func day(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(secondsFromGMT: 0)!

@@ -9,7 +9,7 @@ struct JourneyForm: QueryForm {
     /// The composer's fields a journey uses: not its schedule, pace or winner test.
     static let composerFields = ["name", "template", "title", "body", "deep_link", "ttl", "bucket", "plan", "platform", "signed_up_from",
                                  "signed_up_to", "holdout_percent", "goal", "goal_days", "title_b", "body_b", "template_b", "title_c",
-                                 "body_c", "template_c", "title_d", "body_d", "template_d"]
+                                 "body_c", "template_c", "title_d", "body_d", "template_d", "timing", "timing_control_percent"]
     static let ruleFields = ["trigger", "trigger_days", "fewer_items", "send_at", "window_from", "window_to", "reentry_days", "daily_limit"]
     static let fieldNames = composerFields + ruleFields
     var fields: [String: String] = [:]

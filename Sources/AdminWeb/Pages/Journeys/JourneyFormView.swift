@@ -104,6 +104,8 @@ struct JourneyFormView: HTMLComponent {
                         }
                         p(.class("hint")) { "Quiet hours are always kept. A push that cannot go within 24 hours of the entry is not sent: the entry expires, counted in the report." }
                     }
+                    ComposerTimingFields(timing: form["timing"], controlPercent: form["timing_control_percent"], problems: model.problems,
+                                         forJourney: true)
                     div(.class("actions")) {
                         button(.type("submit"), .class("primary")) { "Save the draft" }
                         if let id = model.editing {

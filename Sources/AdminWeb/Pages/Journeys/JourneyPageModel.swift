@@ -10,6 +10,8 @@ struct JourneyPageModel: PageModel {
     /// nil for a paused or ended journey, which nobody will enter tomorrow.
     var dryRun: JourneyDryRuns.State?
     var report: JourneyReport?
+    /// Why each entry got its send hour, once any was planned at a usual hour.
+    var timing: TimingSummary?
     /// The buttons the viewer may press: none for support.
     var mayWrite = false
 
@@ -54,6 +56,7 @@ struct JourneyPageModel: PageModel {
         }
         if journey.status != .draft {
             model.report = try await source.reports.report(id)
+            model.timing = try await source.reports.sendHours(id)
         }
         return model
     }

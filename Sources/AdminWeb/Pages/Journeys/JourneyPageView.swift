@@ -25,6 +25,7 @@ struct JourneyPageView: HTMLComponent {
                 actions
             }
             if let state = model.dryRun { dryRunSection(state) }
+            if let timing = model.timing { SendHoursSection(summary: timing, kind: "journey") }
             if let report = model.report { JourneyReportSection(journey: journey, report: report) }
         }.content
     }

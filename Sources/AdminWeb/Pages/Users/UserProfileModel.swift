@@ -16,6 +16,8 @@ struct UserProfileModel: PageModel {
     /// Their texts as filled for this user, by delivery id; missing when the campaign's
     /// template no longer exists.
     var pushTexts: [Int64: CampaignTexts.Filled] = [:]
+    /// The hour a push at their usual hour would aim for, and why; nil when the user's row is gone.
+    var usualHour: UserUsualHour?
 
     /// The verdict at the top of the page, from the rows the profile read.
     var reachability: Reachability { profile.reachability }
@@ -25,6 +27,8 @@ struct UserProfileModel: PageModel {
         let database: PanelDatabase
         let heavyUsers: HeavyUserCache
         let templates: PushTemplateLibrary
+        /// For a user whose timezone is not one, as the campaigns read it.
+        var defaultTimeZone = "UTC"
     }
 
     static func load(_ source: Source, _ input: (id: Int64, form: ItemsForm)) async throws -> UserProfileModel {
@@ -33,13 +37,17 @@ struct UserProfileModel: PageModel {
         let (filter, cursor, problems) = form.query
         let pushes = try await CampaignPushOfUser.latest(userID: id, in: source.database)
         let texts = await pushTexts(pushes, source: source)
+        // One row of theirs, the peers' row and their quiet hours: read by key.
+        let zone = source.defaultTimeZone
+        let usualHour = try await source.database.read { db in try UserUsualHour.load(user: id, now: Date(), defaultTimeZone: zone, in: db) }
         guard problems.isEmpty else {
             return UserProfileModel(profile: profile, form: form, filter: filter, items: nil, problems: problems,
-                                    campaignPushes: pushes, pushTexts: texts)
+                                    campaignPushes: pushes, pushTexts: texts, usualHour: usualHour)
         }
         let items = try await UserItems(database: source.database, cache: source.heavyUsers)
             .page(userID: id, calendar: profile.calendar, filter: filter, after: cursor)
-        return UserProfileModel(profile: profile, form: form, filter: filter, items: items, campaignPushes: pushes, pushTexts: texts)
+        return UserProfileModel(profile: profile, form: form, filter: filter, items: items, campaignPushes: pushes, pushTexts: texts,
+                                usualHour: usualHour)
     }
 
     /// Filled as the sender fills them, with the user's values read now but their items

@@ -20,7 +20,7 @@ struct UserProfileView: HTMLComponent {
             AccountPanel(profile: profile)
             ItemsPanel(model: model)
             DevicesPanel(devices: profile.devices)
-            SettingsPanel(settings: profile.settings)
+            SettingsPanel(settings: profile.settings, usualHour: model.usualHour)
             SubscriptionsPanel(subscriptions: profile.subscriptions, mismatch: profile.hasActiveSubscriptionOnFreePlan)
             RemindersPanel(userID: account.id, counts: profile.reminderCounts, reminders: profile.recentReminders,
                            zone: UserCalendar.zone(named: account.timezone))
@@ -219,6 +219,7 @@ private struct DevicesPanel: HTMLComponent {
 
 private struct SettingsPanel: HTMLComponent {
     let settings: UserProfile.Settings?
+    var usualHour: UserUsualHour?
 
     var content: HTMLNode {
         section(.class("panel"), .id(ProfileSection.settings.rawValue)) {
@@ -247,6 +248,12 @@ private struct SettingsPanel: HTMLComponent {
                 }
             } else {
                 p { "No settings saved: the app's defaults apply." }
+            }
+            if let usualHour {
+                // What a push "at each user's usual hour" would aim for, and where that hour came from.
+                dl(.class("facts"), .id("usual-hour")) {
+                    dt { "Usual hour (local)" }; dd { usualHour.sentence }
+                }
             }
         }
     }

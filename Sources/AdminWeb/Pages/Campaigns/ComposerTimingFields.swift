@@ -1,0 +1,39 @@
+import AdminDomain
+import HTMLRender
+
+/// The composer's and the journey form's "Timing" fieldset: as scheduled, or at each user's
+/// usual hour with a control share at the fixed time. Its refusals are shown beside it.
+struct ComposerTimingFields: HTMLComponent {
+    /// The fields as typed.
+    let timing: String
+    let controlPercent: String
+    /// Every refusal of the form; those about timing are shown here.
+    let problems: [String]
+    var forJourney = false
+
+    var content: HTMLNode {
+        let mine = problems.filter(ComposerForm.isTimingProblem)
+        let range = CampaignTiming.controlRange
+        return element("fieldset", [.class("timing"), .id("timing-fields")]) {
+            element("legend", []) { "Timing" }
+            SelectField(label: "Send each push", name: "timing", options: ComposerForm.timings,
+                        selected: timing.isEmpty ? CampaignTiming.asScheduled.name : timing, anyLabel: nil)
+            label {
+                "Control share (%), \(range.lowerBound)–\(range.upperBound), with each user's usual hour"
+                input(.type("number"), .name("timing_control_percent"), .id("timing_control_percent"),
+                      .value(controlPercent.isEmpty ? String(CampaignTiming.defaultControlPercent) : controlPercent),
+                      Attribute("min", String(range.lowerBound)), Attribute("max", String(range.upperBound)))
+            }
+            p(.class("hint")) {
+                forJourney
+                    ? "At each user's usual hour: each push goes within 24 hours of the entry at the local hour the user is most often active (their own, else that of users like them). The control share is sent as the journey's rule says instead, so that the report can show whether the usual hour helped."
+                    : "At each user's usual hour: each push goes within 24 hours of the launch at the local hour the user is most often active (their own, else that of users like them). The control share is sent at the campaign's fixed time instead, so that the report can show whether the usual hour helped."
+            }
+            if !mine.isEmpty {
+                div(.class("notice error field-problem"), .id("timing-problem")) {
+                    for sentence in mine { p { sentence } }
+                }
+            }
+        }
+    }
+}

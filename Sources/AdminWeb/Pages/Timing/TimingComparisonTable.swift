@@ -1,0 +1,47 @@
+import AdminDomain
+import HTMLRender
+
+/// "Usual hour against control" in a report: users of each group, those who opened within
+/// a day of the send and those who reached the goal, with each lift and its 95% interval.
+struct TimingComparisonTable: HTMLComponent {
+    let comparison: TimingComparison
+    /// Whether the report has a goal: without one the goal columns say so.
+    let hasGoal: Bool
+    /// "campaign's fixed time" or "journey's own rule".
+    var fixedTime = "the fixed time"
+
+    var content: HTMLNode {
+        div(.class("timing-comparison"), .id("timing-comparison")) {
+            h3 { "Usual hour against control" }
+            DataTable(caption: "Usual hour against control (control: sent at \(fixedTime))",
+                      columns: [.init("Group"), .init("Users", numeric: true), .init("Opened within a day", numeric: true),
+                                .init("Open rate", numeric: true), .init("Goal conversions", numeric: true), .init("Conversion rate", numeric: true)],
+                      rows: [
+                          TableRow(Self.cells("At their usual hour", comparison.usual, hasGoal: hasGoal).map { TableCell($0) }, id: "timing-usual"),
+                          TableRow(Self.cells("Control: sent at \(fixedTime)", comparison.control, hasGoal: hasGoal).map { TableCell($0) }, id: "timing-control"),
+                      ])
+            p(.id("timing-open-lift")) {
+                "Opens within a day: "
+                comparison.openLift.map { "\(CampaignImpactView.interval($0)) points (95% interval), \($0.sentence)." }
+                    ?? "no lift yet: both groups need users."
+            }
+            p(.id("timing-goal-lift")) {
+                "Goal conversions: "
+                if hasGoal {
+                    comparison.goalLift.map { "\(CampaignImpactView.interval($0)) points (95% interval), \($0.sentence)." }
+                        ?? "no lift yet: both groups need users whose goal could be judged."
+                } else {
+                    "no goal, so only opens are compared."
+                }
+            }
+            p(.class("muted")) {
+                "Both groups are drawn at random from the same recipients (the holdout is in neither). A push counts as opened within a day when the panel read its open within 24 hours of the provider accepting it."
+            }
+        }
+    }
+
+    static func cells(_ name: String, _ group: TimingComparison.Group, hasGoal: Bool) -> [String] {
+        [name, Format.grouped(group.users), Format.grouped(group.openedInDay), Format.percent(group.openRate)]
+            + (hasGoal ? ["\(Format.grouped(group.converted)) of \(Format.grouped(group.judged))", Format.percent(group.conversionRate)] : ["—", "—"])
+    }
+}
