@@ -96,6 +96,26 @@ import Testing
         return impact
     }
 
+    /// A usual-hour launch: most at their own hour, some from peers and everyone, some moved.
+    static var sendHours: TimingSummary {
+        var summary = TimingSummary()
+        summary.usualPerHour[8] = 120
+        summary.usualPerHour[12] = 300
+        summary.usualPerHour[19] = 400
+        summary.usualPerHour[20] = 127
+        summary.controlPerHour[9] = 105
+        summary.usual = 947
+        summary.control = 105
+        summary.byBasis = [.own: 812, .peers: 95, .everyone: 40]
+        summary.moved = [.quiet: 120, .deadline: 3]
+        return summary
+    }
+
+    static var timingComparison: TimingComparison {
+        TimingComparison(usual: .init(users: 947, openedInDay: 190, judged: 947, converted: 120),
+                         control: .init(users: 105, openedInDay: 14, judged: 105, converted: 9))
+    }
+
     @Test func audiencePreviewView() {
         assertPageSnapshot(of: AudiencePreviewView(preview: Self.preview, countedAt: "2026-11-23 09:59:00", viewer: Self.viewer), "counted")
     }
@@ -123,5 +143,14 @@ import Testing
         held.recipients = .init(users: 1_200, converted: 130, opened: 150)
         held.lift = LiftInterval(converted: 130, of: 1_200, against: 100, of: 1_000)
         assertPageSnapshot(of: CampaignImpactView(campaign: sending, impact: held, viewer: Self.viewer), "restHeldTestShareOnly")
+        // Sent at each user's usual hour: its table against the control beside the holdout's lift.
+        var timed = Self.impact
+        timed.timing = Self.timingComparison
+        var usualHour = finished
+        usualHour.timing = .usualHour(controlPercent: 10)
+        assertPageSnapshot(of: CampaignImpactView(campaign: usualHour, impact: timed, viewer: Self.viewer), "usualHourAgainstControl")
+        var noGoal = opensOnly
+        noGoal.timing = TimingComparison(usual: .init(users: 9, openedInDay: 3, judged: 9), control: .init(users: 1, judged: 1))
+        assertPageSnapshot(of: CampaignImpactView(campaign: sending, impact: noGoal, viewer: Self.viewer), "usualHourOpensOnly")
     }
 }

@@ -68,6 +68,14 @@ import Testing
                                               experiment: Parts.experiment, winner: winner)
         let finished = CampaignPageModel(campaign: finishedCampaign, progress: Parts.progress, impact: Parts.impact, defaultTimeZone: "UTC")
         assertPageSnapshot(of: CampaignPageView(model: finished, viewer: Self.viewer), "finishedWithReport")
+
+        var timedCampaign = finishedCampaign
+        timedCampaign.timing = .usualHour(controlPercent: 10)
+        var timedImpact = Parts.impact
+        timedImpact.timing = Parts.timingComparison
+        var timed = CampaignPageModel(campaign: timedCampaign, progress: Parts.progress, impact: timedImpact, defaultTimeZone: "UTC")
+        timed.timing = Parts.sendHours
+        assertPageSnapshot(of: CampaignPageView(model: timed, viewer: Self.viewer), "usualHourWithSendHours")
     }
 
     @Test func campaignAskView() {
@@ -92,6 +100,10 @@ import Testing
         let nobody = CampaignConfirmModel(campaign: Parts.campaign(23, .known(.draft), schedule: .now), preview: AudiencePreview(),
                                           countedAt: Parts.now, similar: [], defaultTimeZone: "UTC")
         assertPageSnapshot(of: CampaignConfirmView(model: nobody, viewer: Self.viewer), "nobodyReachable")
+        var timedCampaign = Parts.campaign(24, .known(.draft), schedule: .now)
+        timedCampaign.timing = .usualHour(controlPercent: 15)
+        let timed = CampaignConfirmModel(campaign: timedCampaign, preview: Parts.preview, countedAt: Parts.now, similar: [], defaultTimeZone: "UTC")
+        assertPageSnapshot(of: CampaignConfirmView(model: timed, viewer: Self.viewer), "usualHour")
     }
 
     @Test func composerView() throws {
@@ -112,6 +124,12 @@ import Testing
                                                                  templateProblem: "No template could be read: \(Hostile.script)", editing: 21),
                                             viewer: Self.viewer),
                            "editingWithoutTemplates")
+        // Usual hour with a local time and a bad share: the sentences beside the timing fields too.
+        let timed = ComposerForm(fields: ["title": "t", "body": "b", "ttl": "86400", "when": "local", "local_time": "09:00",
+                                          "timing": "usual_hour", "timing_control_percent": "<77>"])
+        assertPageSnapshot(of: ComposerView(model: ComposerModel(form: timed, problems: timed.read(templates: library, now: Parts.now).problems,
+                                                                 library: library, templateProblem: nil), viewer: Self.viewer),
+                           "usualHourRefused")
     }
 
     @Test func testUsersView() throws {

@@ -68,6 +68,14 @@ import Testing
         active.dryRun = .queued(ahead: 2)
         active.report = Self.report
         assertPageSnapshot(of: JourneyPageView(model: active, viewer: Self.viewer), "activeWithReport")
+        var timedJourney = Self.journey(33, .sending, entered: 420)
+        timedJourney.campaign.timing = .usualHour(controlPercent: 10)
+        var timed = JourneyPageModel(journey: timedJourney, mayWrite: true)
+        var timedReport = Self.report
+        timedReport.total.timing = Parts.timingComparison
+        timed.report = timedReport
+        timed.timing = Parts.sendHours
+        assertPageSnapshot(of: JourneyPageView(model: timed, viewer: Self.viewer), "activeUsualHour")
         var ended = JourneyPageModel(journey: Self.journey(32, .finished, experiment: CampaignExperiment()), mayWrite: false)
         ended.report = JourneyReport()
         assertPageSnapshot(of: JourneyPageView(model: ended, viewer: Self.support), "endedEmptyForSupport")
@@ -86,5 +94,9 @@ import Testing
                            "editRefused")
         assertPageSnapshot(of: JourneyFormView(model: JourneyFormModel(library: PushTemplateLibrary(), templateProblem: "No templates: <dir> is empty."),
                                                viewer: Self.viewer), "blank")
+        let timedForm = JourneyForm(fields: ["trigger": "inactive_days", "trigger_days": "30", "title": "t", "body": "b", "send_at": "daily_time",
+                                             "timing": "usual_hour", "timing_control_percent": "25"])
+        assertPageSnapshot(of: JourneyFormView(model: JourneyFormModel(form: timedForm, library: library, templateProblem: nil, editing: 33),
+                                               viewer: Self.viewer), "usualHour")
     }
 }

@@ -147,6 +147,8 @@ import Testing
                                updatedAt: "2026-11-22 09:00:00", dueAt: nil),
         ]
         model.pushTexts = [501: CampaignTexts.Filled(title: "Hi \(Hostile.name)", body: "You have 3 <items>", isPersonal: true)]
+        model.usualHour = UserUsualHour(hour: 20, basis: .own, activeDays: 31, ownHour: 20, ownHourDays: 14, peers: nil, peerPlatform: nil,
+                                        peerLocale: nil, movedTo: 21, building: false)
         assertPageSnapshot(of: UserProfileView(model: model, viewer: Self.viewer), "hostileUserLaterItemsPage")
     }
 

@@ -18,7 +18,11 @@ struct SendHoursSection: HTMLComponent {
                 "\(Format.count(summary.control, "user", "users")) in the control, sent at the \(kind)'s fixed time."
             }
             p(.id("send-hours-basis")) { "Where the usual hours came from: " + Self.basisWords(summary) + "." }
-            p(.id("send-hours-moved")) { "Moved: " + Self.movedWords(summary) + "." }
+            p(.class("hint")) {
+                "Own activity: at least \(UsualHour.ownDays) active days of their own in the last \(ActivityDays.window); peers: the usual hour of users of the same platform and locale; "
+                "everyone: everyone's busiest hour; no data: nobody has an hour yet, so they go at the fixed time."
+            }
+            p(.id("send-hours-moved")) { Self.movedWords(summary) + "." }
             DataTable(caption: "Users per send hour; hours are each recipient's local time",
                       columns: [.init("Local hour"), .init("At their usual hour", numeric: true), .init("Control (fixed time)", numeric: true),
                                 .init("Bars: usual hour, control")],
@@ -33,12 +37,21 @@ struct SendHoursSection: HTMLComponent {
 
     /// "own activity 812, peers 95, everyone 40, no data 0".
     static func basisWords(_ summary: TimingSummary) -> String {
-        UsualHourBasis.allCases.map { "\($0.label) \(Format.grouped(summary.byBasis[$0] ?? 0))" }.joined(separator: ", ")
+        UsualHourBasis.allCases.map { "\(Self.word($0)) \(Format.grouped(summary.byBasis[$0] ?? 0))" }.joined(separator: ", ")
     }
 
-    /// "moved by quiet hours 120, at the fixed time: … 3".
+    static func word(_ basis: UsualHourBasis) -> String {
+        switch basis {
+        case .own: "own activity"
+        case .peers: "peers"
+        case .everyone: "everyone"
+        case .none: "no data"
+        }
+    }
+
+    /// "Moved by quiet hours 120, at the fixed time by the deadline 3".
     static func movedWords(_ summary: TimingSummary) -> String {
-        TimingMove.allCases.map { "\($0.label) \(Format.grouped(summary.moved[$0] ?? 0))" }.joined(separator: ", ")
+        "Moved by quiet hours \(Format.grouped(summary.moved[.quiet] ?? 0)), at the fixed time by the deadline \(Format.grouped(summary.moved[.deadline] ?? 0))"
     }
 
     static func clock(_ hour: Int) -> String { (hour < 10 ? "0" : "") + "\(hour):00" }

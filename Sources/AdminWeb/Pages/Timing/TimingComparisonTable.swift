@@ -22,13 +22,13 @@ struct TimingComparisonTable: HTMLComponent {
                       ])
             p(.id("timing-open-lift")) {
                 "Opens within a day: "
-                comparison.openLift.map { "\(CampaignImpactView.interval($0)) points (95% interval), \($0.sentence)." }
+                comparison.openLift.map { Self.lift($0) }
                     ?? "no lift yet: both groups need users."
             }
             p(.id("timing-goal-lift")) {
                 "Goal conversions: "
                 if hasGoal {
-                    comparison.goalLift.map { "\(CampaignImpactView.interval($0)) points (95% interval), \($0.sentence)." }
+                    comparison.goalLift.map { Self.lift($0) }
                         ?? "no lift yet: both groups need users whose goal could be judged."
                 } else {
                     "no goal, so only opens are compared."
@@ -38,6 +38,11 @@ struct TimingComparisonTable: HTMLComponent {
                 "Both groups are drawn at random from the same recipients (the holdout is in neither). A push counts as opened within a day when the panel read its open within 24 hours of the provider accepting it."
             }
         }
+    }
+
+    /// "+2.4 points (95% interval −1.0 to +5.8): not distinguishable from no change …", as the holdout's lift reads.
+    static func lift(_ lift: LiftInterval) -> String {
+        "\(CampaignImpactView.points(lift.difference)) (95% interval \(CampaignImpactView.signed(lift.lower)) to \(CampaignImpactView.signed(lift.upper))): \(lift.sentence)."
     }
 
     static func cells(_ name: String, _ group: TimingComparison.Group, hasGoal: Bool) -> [String] {

@@ -1,0 +1,117 @@
+@testable import AdminDomain
+@testable import AdminWeb
+import Foundation
+import GRDB
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TestSupport
+
+/// Each user's usual hour through the real router: a campaign composed with it, frozen by the
+/// launch the server makes, shows where its recipients' hours came from; a user's profile
+/// shows their own.
+@Suite(.timeLimit(.minutes(5))) struct UsualHourPages {
+    /// The hour every test user was active at: 14:05 UTC on each of the six days before today.
+    static let hour = 14
+
+    /// As the backend would write it: every user in UTC without quiet hours, active at 14:05
+    /// on the six days before today and at no other time. Returns how many users there are.
+    static func activeAtTheHour(_ panel: TestPanel, now: Date) async throws -> Int {
+        let today = Int(now.timeIntervalSince1970) / 86_400 * 86_400
+        return try await DatabaseQueue(path: panel.temp.path).write { db in
+            try db.execute(sql: "DELETE FROM activity_events")
+            try db.execute(sql: "UPDATE users SET timezone = 'UTC'")
+            try db.execute(sql: "UPDATE notification_settings SET quiet_start = NULL, quiet_end = NULL")
+            let users = try Int64.fetchAll(db, sql: "SELECT id FROM users")
+            for user in users {
+                for day in 1...6 {
+                    let stamp = SQLiteTime.string(Date(timeIntervalSince1970: TimeInterval(today - day * 86_400 + Self.hour * 3_600 + 300)))
+                    try db.execute(sql: "INSERT INTO activity_events (user_id, kind, platform, created_at) VALUES (?, 'app_opened', 'ios', ?)",
+                                   arguments: [user, stamp])
+                }
+            }
+            return users.count
+        }
+    }
+
+    /// The page's row of one local hour, as far as its end.
+    static func row(_ page: String, hour: Int) -> String {
+        page.components(separatedBy: "id=\"send-hour-\(hour)\"").dropFirst().first?.components(separatedBy: "</tr>").first ?? ""
+    }
+
+    @Test func theCampaignPageShowsTheSendHoursOfARealFreeze() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.addStaff(CampaignPages.marketing, role: .marketing)
+        _ = try await Self.activeAtTheHour(panel, now: Date())
+        let figures = try await UsualHourRefresh(database: panel.services.database, defaultTimeZone: "UTC").run(now: Date())
+        #expect(!figures.building && figures.built > 0)
+        let reachable = try await panel.services.campaigns.audience.count(CampaignSegment(), in: panel.services.database).reachableUsers
+        #expect(reachable > 20, "enough users to draw a control from")
+        try await panel.test { client in
+            let cookie = try await panel.signIn(client, email: CampaignPages.marketing)
+            let created = try await client.postSigned("/campaigns/new", [("title", "Hello"), ("body", "There"), ("ttl", "86400"), ("when", "now"),
+                                                                         ("timing", "usual_hour"), ("timing_control_percent", "20")], session: cookie)
+            #expect(created.status == .seeOther)
+            let location = try #require(created.headers[.location])
+            let path = String(location.prefix { $0 != "?" })
+            let id = try #require(Int64(path.split(separator: "/").last ?? ""))
+            let draft = try await CampaignPages.waitForPreview(client, path, cookie: cookie)
+            #expect(draft.contains("at each user's usual hour within 24 hours (control 20% at the fixed time)"))
+            let confirm = try await client.get("/campaigns/\(id)/confirm", cookie: cookie)
+            #expect(confirm.text.contains("Timing: at each user's usual hour within 24 hours (control 20% at the fixed time)."))
+            let launched = try await client.postSigned("/campaigns/\(id)/confirm", [("counted_at", try #require(MarketingPagesAgree.stamp(confirm.text)))],
+                                                       session: cookie)
+            #expect(launched.status == .seeOther)
+            var page = ""
+            for _ in 0..<600 {
+                page = try await client.get(path, cookie: cookie).text
+                if page.contains("id=\"send-hours\"") { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(page.contains("id=\"send-hours\""), "the send hours appear once the audience is frozen")
+            // Every recipient is either at their usual hour or in the control, each once.
+            let usual = try #require(Int(Self.capture(page, #"(\d+) users? at their usual hour"#) ?? ""))
+            let control = try #require(Int(Self.capture(page, #"(\d+) users? in the control"#) ?? ""))
+            #expect(usual + control == reachable, "\(usual) + \(control) against \(reachable) reachable")
+            #expect(usual > 0 && control > 0)
+            // All of them were active at 14:00 on six days: their own hour, none moved.
+            #expect(Self.row(page, hour: Self.hour).contains(">\(usual)<"), Comment(rawValue: Self.row(page, hour: Self.hour)))
+            for other in [0, 9, 13, 15, 23] where other != Int(Date().timeIntervalSince1970) % 86_400 / 3_600 {
+                #expect(!Self.row(page, hour: other).contains(">\(usual)<"))
+            }
+            #expect(page.contains("Where the usual hours came from: own activity \(usual), peers 0, everyone 0, no data 0."))
+            #expect(page.contains("Moved by quiet hours 0, at the fixed time by the deadline 0."))
+            #expect(page.contains("hours are each recipient's local time") || page.contains("hours are each recipient&#39;s local time"))
+        }
+    }
+
+    @Test func aUsersProfileShowsTheirUsualHourAndTheLookIsAudited() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.addStaff()
+        _ = try await Self.activeAtTheHour(panel, now: Date())
+        _ = try await UsualHourRefresh(database: panel.services.database, defaultTimeZone: "UTC").run(now: Date())
+        let user = try #require(try await DatabaseQueue(path: panel.temp.path).read { db in try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM users") })
+        try await panel.test { client in
+            let cookie = try await panel.signIn(client, email: TestPanel.supportEmail)
+            let page = try await client.get("/users/\(user)", cookie: cookie)
+            #expect(page.status == .ok)
+            let line = page.text.components(separatedBy: "id=\"usual-hour\"").dropFirst().first?.components(separatedBy: "</dl>").first ?? ""
+            #expect(line.contains("Usual hour (local)") && line.contains("14:00, 6 of 60 days"), Comment(rawValue: line))
+        }
+        try await panel.services.signIn.unauthenticatedEvents.flush()
+        let looks = try await panel.services.database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log WHERE action = 'user_viewed' AND target = ?", arguments: ["user:\(user)"])
+        }
+        #expect(looks == 1, "the profile's look is audit-logged, usual hour and all")
+    }
+
+    static func capture(_ text: String, _ pattern: String) -> String? {
+        guard let regex = try? NSRegularExpression(pattern: pattern),
+              let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+              let range = Range(match.range(at: 1), in: text) else { return nil }
+        return String(text[range])
+    }
+}
