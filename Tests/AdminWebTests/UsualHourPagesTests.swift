@@ -58,6 +58,9 @@ import TestSupport
             let path = String(location.prefix { $0 != "?" })
             let id = try #require(Int64(path.split(separator: "/").last ?? ""))
             let draft = try await CampaignPages.waitForPreview(client, path, cookie: cookie)
+            let editor = try await client.get("/campaigns/\(id)/edit", cookie: cookie).text
+            #expect(editor.contains("<option value=\"usual_hour\" selected>") && editor.contains("name=\"timing_control_percent\" id=\"timing_control_percent\" value=\"20\""),
+                    "the edit form keeps the timing")
             #expect(draft.contains("at each user's usual hour within 24 hours (control 20% at the fixed time)"))
             let confirm = try await client.get("/campaigns/\(id)/confirm", cookie: cookie)
             #expect(confirm.text.contains("Timing: at each user's usual hour within 24 hours (control 20% at the fixed time)."))
@@ -84,6 +87,13 @@ import TestSupport
             #expect(page.contains("Where the usual hours came from: own activity \(usual), peers 0, everyone 0, no data 0."))
             #expect(page.contains("Moved by quiet hours 0, at the fixed time by the deadline 0."))
             #expect(page.contains("hours are each recipient's local time") || page.contains("hours are each recipient&#39;s local time"))
+            // A duplicate keeps the timing.
+            let duplicated = try await client.postSigned("/campaigns/\(id)/duplicate", session: cookie)
+            let copy = try await client.follow(duplicated, cookie: cookie)
+            #expect(copy.text.contains("Copy of") && copy.text.contains("at each user's usual hour within 24 hours (control 20% at the fixed time)"))
+            // The background job is a line of /health like the others.
+            let health = try await client.get("/health")
+            #expect(health.text.contains("\"usual-hours\""))
         }
     }
 
