@@ -11,8 +11,8 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct UsualHourFreezeTests {
     static let launch = ImpactFixture.launchTime  // 2026-11-18 12:00:00 UTC
 
-    static func make() async throws -> ImpactFixture {
-        let fixture = try await ImpactFixture.make(reachable: 20_000, unreachable: 200)
+    static func make(reachable: Int = 20_000) async throws -> ImpactFixture {
+        let fixture = try await ImpactFixture.make(reachable: reachable, unreachable: 200)
         try await fixture.backendWrite { db in
             try db.execute(sql: """
                 WITH RECURSIVE day(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM day WHERE n < 6)
@@ -20,7 +20,7 @@ import Testing
                 SELECT u.id, 'login', strftime('%Y-%m-%d ', '2026-11-18', '-' || day.n || ' days') || printf('%02d:20:00', u.id % 24)
                 FROM users u JOIN day ON day.n <= CASE WHEN u.id % 10 < 7 THEN 6 WHEN u.id % 10 < 9 THEN 2 ELSE 0 END;
                 INSERT OR REPLACE INTO notification_settings (user_id, push_enabled, marketing_opt_in, quiet_start, quiet_end)
-                SELECT id, 1, 1, '10:00', '14:00' FROM users WHERE id <= 20000 AND id % 100 = 12;
+                SELECT id, 1, 1, '10:00', '14:00' FROM users WHERE id % 100 = 12;
                 """)
         }
         _ = try await UsualHourRefresh(database: fixture.database, defaultTimeZone: "UTC").run(now: launch)
