@@ -1,0 +1,66 @@
+@testable import AdminDomain
+import Foundation
+import GRDB
+import Testing
+
+/// Issue 35 in journeys: an entry goes at the user's usual hour within a day of entering,
+/// never after a lapsing subscription's end (then at the journey's own time, or not at all),
+/// and a control share is drawn per entry to go at the journey's own time. Users as in
+/// `UsualHourFreezeTests` (own hour `id % 24` UTC for seven in ten).
+@Suite(.timeLimit(.minutes(3))) struct UsualHourJourneyTests {
+    static let now = Int64(ImpactFixture.launchTime.timeIntervalSince1970)  // 2026-11-18 12:00:00 UTC
+
+    @Test func entriesGoAtTheirHourBeforeTheSubscriptionEndsAndTheControlAtTheWindow() async throws {
+        let fixture = try await UsualHourFreezeTests.make(reachable: 3_000)
+        defer { fixture.remove() }
+        let journeys = Journeys(campaigns: fixture.campaigns)
+        let draft = JourneyDraft(campaign: CampaignDraft(title: "Renew", body: "Your premium ends soon", timing: .usualHour(controlPercent: 20)),
+                                 rules: JourneyRules(trigger: .subscriptionEnding(3), sendAt: .window(from: 9, to: 21)))
+        let id = try await journeys.create(draft, by: .commandLine, now: ImpactFixture.launchTime)
+        // Each user's subscription ends at 18:00 UTC today: hours 12-18 can go, later ones cannot.
+        let end = "2026-11-18 18:00:00"
+        let crossings = (1...3_000).map { TriggerCrossing(userID: Int64($0), occurrence: end) }
+        let admissions = try await fixture.database.read { db in
+            let plan = try #require(try JourneyPlan.load(id, in: db))
+            return try JourneyAdmission.read(crossings, plan: plan, audience: Audience(), defaultTimeZone: "UTC", now: Self.now, in: db)
+        }
+        var control = 0, drawn = 0
+        for admission in admissions where admission.arm != "holdout" {
+            let user = admission.crossing.userID
+            // The journey's own time: the window is open at 12:00, so at once; quiet hours
+            // 10:00-14:00 (every hundredth from 12) move it to 14:00.
+            let fixed = user % 100 == 12 ? "2026-11-18 14:00:00" : "2026-11-18 12:00:00"
+            drawn += 1
+            if admission.timing == "control" {
+                control += 1
+                #expect(admission.due == fixed, "control user \(user)")
+                continue
+            }
+            #expect(admission.timing == "usual")
+            guard user % 10 < 7 else { continue }
+            let hour = Int(user % 24)
+            if hour == 12 && user % 100 == 12 {
+                // Quiet 10:00-14:00 moves it to 14:00: before the end.
+                #expect(admission.due == "2026-11-18 14:00:00" && admission.moved == .quiet, "user \(user)")
+            } else if (12...18).contains(hour) {
+                #expect(admission.due == String(format: "2026-11-18 %02d:00:00", hour) && admission.moved == nil, "user \(user)")
+            } else {
+                // After the end: the journey's own time.
+                #expect(admission.due == fixed && admission.moved == .deadline, "user \(user)")
+            }
+            #expect(admission.basis == .own)
+        }
+        let share = Double(control) / Double(drawn)
+        #expect(abs(share - 0.2) <= 0.02, "control share \(share)")
+        // Entered once each, with the timing kept on the entry and counted.
+        let outcome = try await fixture.database.write { db in
+            try JourneyEntries.enter(journeyID: id, admissions, reentryDays: nil, dailyLimit: nil, now: Self.now, in: db)
+        }
+        #expect(outcome.entered == 3_000)
+        let (timed, counted) = try await fixture.sql { db in
+            (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_journey_entries WHERE journey_id = ? AND timing IS NOT NULL", arguments: [id]) ?? -1,
+             try Int.fetchOne(db, sql: "SELECT SUM(users) FROM panel_timing_counts WHERE campaign_id = ?", arguments: [id]) ?? -1)
+        }
+        #expect(timed == drawn && counted == drawn)
+    }
+}
