@@ -97,6 +97,46 @@ import TestSupport
         }
     }
 
+    @Test func theJourneyPageShowsTheSendHoursOfItsEntries() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.addStaff(JourneyPages.marketing, role: .marketing)
+        let users = try await Self.activeAtTheHour(panel, now: Date())
+        _ = try await UsualHourRefresh(database: panel.services.database, defaultTimeZone: "UTC").run(now: Date())
+        try await panel.test { client in
+            let cookie = try await panel.signIn(client, email: JourneyPages.marketing)
+            let fields = JourneyPages.winBack.filter { $0.0 != "holdout_percent" && $0.0 != "goal" }
+                + [("timing", "usual_hour"), ("timing_control_percent", "25")]
+            let created = try await client.postSigned("/journeys/new", fields, session: cookie)
+            #expect(created.status == .seeOther)
+            let id = try JourneyPages.id(from: created)
+            #expect(try await client.postSigned("/journeys/\(id)/activate", session: cookie).status == .seeOther)
+            let before = try await client.get("/journeys/\(id)", cookie: cookie).text
+            #expect(!before.contains("id=\"send-hours\""), "nothing planned yet, no section")
+            // Every user crosses the trigger: entered as the journeys job enters them.
+            let now = Int64(Date().timeIntervalSince1970)
+            let entered = try await panel.services.database.write { db in
+                let plan = try #require(try JourneyPlan.load(id, in: db))
+                let crossings = (try Int64.fetchAll(db, sql: "SELECT id FROM users")).map { TriggerCrossing(userID: $0, occurrence: "2026-01-01 00:00:00") }
+                let admissions = try JourneyAdmission.read(crossings, plan: plan, audience: panel.services.journeys.audience, defaultTimeZone: "UTC",
+                                                           now: now, in: db)
+                return try JourneyEntries.enter(journeyID: id, admissions, reentryDays: nil, dailyLimit: nil, now: now, in: db).entered
+            }
+            #expect(entered > 20 && entered <= users)
+            let page = try await client.get("/journeys/\(id)", cookie: cookie).text
+            #expect(page.contains("id=\"send-hours\""))
+            let usual = try #require(Int(Self.capture(page, #"(\d+) users? at their usual hour"#) ?? ""))
+            let control = try #require(Int(Self.capture(page, #"(\d+) users? in the control, sent at the journey's fixed time"#)
+                                           ?? Self.capture(page, #"(\d+) users? in the control, sent at the journey&#39;s fixed time"#) ?? ""))
+            let sentOrWaiting = try await panel.services.database.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_journey_entries WHERE journey_id = ? AND timing IS NOT NULL", arguments: [id]) ?? -1
+            }
+            #expect(usual + control == sentOrWaiting && usual > 0 && control > 0, "\(usual) + \(control) against \(sentOrWaiting) entries")
+            #expect(Self.row(page, hour: Self.hour).contains(">\(usual)<"), Comment(rawValue: Self.row(page, hour: Self.hour)))
+            #expect(page.contains("Where the usual hours came from: own activity \(usual), peers 0, everyone 0, no data 0."))
+        }
+    }
+
     @Test func aUsersProfileShowsTheirUsualHourAndTheLookIsAudited() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }
