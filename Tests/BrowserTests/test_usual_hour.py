@@ -113,3 +113,29 @@ def test_compose_with_usual_hour_launch_read_the_send_hours_and_the_comparison(d
     comparison = browser.find_element(By.ID, "timing-comparison").text
     assert "Control: sent at the campaign's fixed time" in comparison and "95% interval" in comparison, comparison
     no_violations_at_both_widths(browser)
+
+
+def test_the_journey_form_refuses_a_bad_control_share_beside_the_timing_fields(demo, browser):  # noqa: F811
+    base = demo["base"]
+    browser.set_window_size(1366, 900)
+    browser.delete_all_cookies()
+    browser.get(base + "/login")
+    browser.find_element(By.NAME, "email").send_keys("marketing@example.com")
+    browser.find_element(By.NAME, "password").send_keys(demo["password"])
+    submit(browser)
+
+    browser.get(base + "/journeys/new")
+    browser.find_element(By.ID, "title").send_keys("Back at your hour")
+    browser.find_element(By.ID, "body").send_keys("Your pantry misses you.")
+    Select(browser.find_element(By.NAME, "timing")).select_by_value("usual_hour")
+    share = browser.find_element(By.ID, "timing_control_percent")
+    # The browser's own check would stop a number out of range: the server's is what is tested.
+    browser.execute_script("arguments[0].removeAttribute('max'); arguments[0].value = '70';", share)
+    page = browser.find_element(By.TAG_NAME, "html")
+    browser.find_element(By.CSS_SELECTOR, "#journey-form button[type=submit]").click()
+    wait_until_gone(browser, page)
+    problem = browser.find_element(By.ID, "timing-problem").text
+    assert "The timing control share (%) must be a whole number from 0 to 50." in problem, problem
+    assert browser.find_element(By.ID, "timing_control_percent").get_attribute("value") == "70", "what was typed is kept"
+    assert browser.find_element(By.ID, "title").get_attribute("value") == "Back at your hour", "nothing lost"
+    no_violations_at_both_widths(browser)
