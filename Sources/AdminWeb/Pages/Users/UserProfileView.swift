@@ -252,7 +252,8 @@ private struct SettingsPanel: HTMLComponent {
             if let usualHour {
                 // What a push "at each user's usual hour" would aim for, and where that hour came from.
                 dl(.class("facts"), .id("usual-hour")) {
-                    dt { "Usual hour (local)" }; dd { usualHour.sentence }
+                    // Isolated like all user text: it names the platform and locale the app stored.
+                    dt { "Usual hour (local)" }; dd { UserText(text: usualHour.sentence, clampAfter: .max) }
                 }
             }
         }
