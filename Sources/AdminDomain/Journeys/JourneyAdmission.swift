@@ -86,7 +86,9 @@ public struct JourneyAdmission: Sendable, Equatable {
             timing = "control"
         } else {
             timing = "usual"
-            var deadline = now + Int64(JourneySendAt.horizon)
+            // Five minutes inside the day: the claim expires an entry a day old, and a push due
+            // on the dot would be claimed just after.
+            var deadline = now + Int64(JourneySendAt.horizon) - 300
             if case .subscriptionEnding = plan.rules.trigger, let end = SQLiteTime.seconds(crossing.occurrence) { deadline = min(deadline, end) }
             if let hour = own ?? peer ?? everyone {
                 let planned = UsualHourSendAt.plan(after: now, hour: hour, zone: offsets, quiet: quiet.quietPeriod, fixed: fixedSeconds,

@@ -26,7 +26,8 @@ public struct UsualHourRefresh: Sendable {
     let defaultZoneName: String
     public var usersPerChunk = 2_000
     public var eventsPerBatch = 20_000
-    public var usersPerWrite = 500
+    /// Rows per write transaction: a few milliseconds of the write lock.
+    public var usersPerWrite = 250
 
     public init(database: PanelDatabase, defaultTimeZone: String) {
         self.database = database
@@ -92,16 +93,28 @@ public struct UsualHourRefresh: Sendable {
             fold.row(user: user.id, days: ActivityDays(), times: times[user.id] ?? [], zoneName: user.timezone, locale: user.locale,
                      platform: user.platform)
         }
-        return try await database.write { db in
-            guard try Int64.fetchOne(db, sql: "SELECT build_after FROM panel_usual_hour_state WHERE id = 1") == after else { return 0 }
-            for row in made { try row.save(db) }
-            let done = after + chunk >= last
-            try db.execute(sql: """
-                UPDATE panel_usual_hour_state SET build_after = ?, build_since = CASE WHEN ? THEN NULL ELSE build_since END,
-                  built_at = CASE WHEN ? THEN ? ELSE built_at END WHERE id = 1
-                """, arguments: [done ? nil : after + chunk, done, done, SQLiteTime.string(secondsSinceEpoch: fold.now)])
-            return made.count
-        }
+        // A few short transactions, the position moved with the last: a crash between them
+        // leaves rows that the chunk, made again, writes over with the same.
+        var written = 0, start = 0
+        repeat {
+            let slice = Array(made[start..<min(start + usersPerWrite, made.count)])
+            let isLast = start + usersPerWrite >= made.count
+            let done = after + chunk >= last, stamp = SQLiteTime.string(secondsSinceEpoch: fold.now)
+            let wrote = try await database.write { db -> Bool in
+                guard try Int64.fetchOne(db, sql: "SELECT build_after FROM panel_usual_hour_state WHERE id = 1") == after else { return false }
+                for row in slice { try row.save(db) }
+                guard isLast else { return true }
+                try db.execute(sql: """
+                    UPDATE panel_usual_hour_state SET build_after = ?, build_since = CASE WHEN ? THEN NULL ELSE build_since END,
+                      built_at = CASE WHEN ? THEN ? ELSE built_at END WHERE id = 1
+                    """, arguments: [done ? nil : after + chunk, done, done, stamp])
+                return true
+            }
+            guard wrote else { return written }
+            written += slice.count
+            start += usersPerWrite
+        } while start < made.count
+        return written
     }
 
     /// Events after the cursor, by id, folded into their users' rows.
@@ -167,10 +180,13 @@ public struct UsualHourRefresh: Sendable {
         var count = 0
         for id in ids {
             let stored = try PanelUsualHour.fetchOne(db, key: id)
-            let user = users[id]
+            guard let user = users[id] else {
+                // Gone from the app (or events of an id that never was one): no row.
+                if stored != nil, try PanelUsualHour.deleteOne(db, key: id) { count += 1 }
+                continue
+            }
             let made = fold.row(user: id, days: stored.map { ActivityDays(blob: $0.days) } ?? ActivityDays(), times: times[id] ?? [],
-                                zoneName: user?.timezone ?? stored?.zone, locale: user?.locale ?? stored?.locale ?? "",
-                                platform: user?.platform ?? stored?.platform ?? "")
+                                zoneName: user.timezone, locale: user.locale, platform: user.platform)
             if let made {
                 if made != stored {
                     try made.save(db)

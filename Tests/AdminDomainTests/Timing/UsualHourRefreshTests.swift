@@ -150,8 +150,15 @@ import TestSupport
         try await queue.write { db in
             for time in late { try db.execute(sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (9005, 'login', ?)", arguments: [time]) }
         }
+        // And an event of a user id that is no user (the backend's foreign key off): no row.
+        try await queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            try db.execute(sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (99999, 'login', '2026-11-17 10:00:00')")
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+        }
         let second = try await refresh.run(now: Self.now)
-        #expect(second.eventsRead == 2 && second.updated == 1)
+        #expect(second.eventsRead == 3 && second.updated == 1)
+        #expect(try await queue.read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM panel_usual_hours WHERE user_id = 99999") } == nil)
         try Self.check(people, at: Self.now, in: queue)
         #expect(try Self.rows(queue)[9_005]?["active_days"] as Int? == 4, "days 3, 4, 9 and 20 (today's is still ahead)")
         // Nothing new: nothing written.
