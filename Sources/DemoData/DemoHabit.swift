@@ -1,3 +1,6 @@
+import AdminDomain
+import Foundation
+
 /// Each seeded user's habitual local hour: the hour of the day they mostly open the app.
 /// One deterministic function of the user id, shared by the seeder (which places most of a
 /// user's recent activity in it) and the demo's simulated apps (which open a push more often
@@ -44,5 +47,13 @@ public enum DemoHabit {
     /// The chance that a push arriving at `localHour` is opened by a user with that habit.
     public static func openChance(localHour: Int, habit: Int) -> Double {
         isNear(localHour: localHour, habit: habit) ? openedNear : openedFar
+    }
+
+    /// The local hour of `moment` where a user with the stored timezone `name` is: a name
+    /// that is not a timezone reads as UTC, the panel's default, as the seeder placed it.
+    public static func localHour(at moment: Date, timezone name: String) -> Int {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = UserCalendar.zone(named: name) ?? TimeZone(identifier: "UTC")!
+        return calendar.component(.hour, from: moment)
     }
 }
