@@ -13,3 +13,10 @@ extension CampaignDraft {
         return texts.lazy.compactMap { TypedText.controlProblem($0.label, in: $0.text, multiLine: $0.multiLine) }.first
     }
 }
+
+extension CampaignDraft {
+    /// The timing's refusal for this draft's schedule and experiment.
+    var timingProblem: String? {
+        timing.refusal(localTime: schedule.localTime != nil, winnerTest: experiment.hasWinnerTest)
+    }
+}

@@ -25,6 +25,8 @@ public struct CampaignRecord: Sendable, Equatable, Identifiable {
     public let totals: Totals
     /// Holdout, goal, variants B to D and the winner test.
     public var experiment = CampaignExperiment()
+    /// nil when the stored timing is not one this version knows.
+    public var timing: CampaignTiming? = .asScheduled
     /// The variant that went to the rest, once chosen; when, and by whom with which figures.
     public var winner: Winner?
     /// What the sender confirmed at the launch; nil for a draft, or a launch that confirmed
@@ -116,6 +118,8 @@ extension CampaignRecord: FetchableRecord, TableRecord {
         static let winnerDetail = Column("winner_detail")
         static let confirmedDevices = Column("confirmed_devices")
         static let confirmedHeldOut = Column("confirmed_held_out")
+        static let timing = Column("timing")
+        static let timingControlPercent = Column("timing_control_percent")
         /// Not a column of the table: the creator's email, joined from `panel_admins`.
         static let creatorEmail = Column("creator_email")
     }
@@ -126,7 +130,8 @@ extension CampaignRecord: FetchableRecord, TableRecord {
          Columns.perSecond, Columns.status, Columns.statusDetail, Columns.createdAt, Columns.launchedAt, Columns.finishedAt,
          Columns.sendAt, Columns.localTime, Columns.audienceCount, Columns.acceptedCount, Columns.receivedCount, Columns.openedCount,
          Columns.ignoredReceipts, Columns.holdoutPercent, Columns.goal, Columns.goalDays, Columns.testPercent, Columns.winnerWaitHours,
-         Columns.winner, Columns.winnerAt, Columns.winnerDetail, Columns.confirmedDevices, Columns.confirmedHeldOut]
+         Columns.winner, Columns.winnerAt, Columns.winnerDetail, Columns.confirmedDevices, Columns.confirmedHeldOut,
+         Columns.timing, Columns.timingControlPercent]
     }
 
     /// `created_by` names no foreign key in the schema: an account deleted later leaves the campaign.
@@ -149,6 +154,7 @@ extension CampaignRecord: FetchableRecord, TableRecord {
         launchedAt = row[Columns.launchedAt]
         finishedAt = row[Columns.finishedAt]
         schedule = CampaignSchedule(sendAt: row[Columns.sendAt], localTime: row[Columns.localTime])
+        timing = CampaignTiming(stored: row[Columns.timing], controlPercent: row[Columns.timingControlPercent])
         totals = Totals(audience: row[Columns.audienceCount], accepted: row[Columns.acceptedCount], received: row[Columns.receivedCount],
                         opened: row[Columns.openedCount], ignored: row[Columns.ignoredReceipts])
         // A goal this version does not know measures nothing rather than something else.

@@ -6,7 +6,7 @@ import GRDB
 extension Campaigns {
     /// Replaces a draft's content, audience and schedule.
     public func edit(_ id: Int64, to draft: CampaignDraft, by actor: AuditActor, now: Date = Date()) async throws {
-        if let problem = draft.controlCharacterProblem { throw CampaignError(problem) }
+        if let problem = draft.controlCharacterProblem ?? draft.timingProblem { throw CampaignError(problem) }
         try await database.write { db in
             try Self.requireDraft(id, in: db, doing: "edited")
             try db.execute(sql: """
@@ -15,6 +15,7 @@ extension Campaigns {
                 """, arguments: [draft.title, draft.body, draft.deepLink, draft.timeToLive, draft.segment.storedText, draft.template, draft.perSecond,
                                  draft.schedule.plannedAt.map(SQLiteTime.string), draft.schedule.localTime?.description, draft.name, id])
             try Self.storeExperiment(draft.experiment, of: id, in: db)
+            try Self.storeTiming(draft.timing, of: id, in: db)
             try AuditLog.insert(actor.entry(.campaignEdited, target: "campaign:\(id)", detail: String(draft.title.prefix(200))), now: now, in: db)
         }
     }
@@ -28,7 +29,8 @@ extension Campaigns {
         if case .at(let date) = schedule, date <= now { schedule = .now }
         let copy = CampaignDraft(title: original.title, body: original.body, deepLink: original.deepLink, timeToLive: original.timeToLive,
                                  segment: segment, template: original.template, perSecond: original.perSecond, schedule: schedule,
-                                 name: String("Copy of \(original.displayName)".prefix(Self.nameLimit)), experiment: original.experiment)
+                                 name: String("Copy of \(original.displayName)".prefix(Self.nameLimit)), experiment: original.experiment,
+                                 timing: original.timing ?? .asScheduled)
         return try await database.write { db in
             try Self.insert(copy, by: actor, action: .campaignDuplicated, detail: "copy of campaign #\(id)", now: now, in: db)
         }

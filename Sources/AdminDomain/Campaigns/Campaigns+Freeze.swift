@@ -63,36 +63,68 @@ extension Campaigns {
     }
 
     /// The reader's half: the devices of users in (after, upTo] the rules let through (the
-    /// cap aside), as a JSON array of [device, user, platform, due, arm].
+    /// cap aside), as a JSON array of [device, user, platform, due, arm], and with each
+    /// user's usual hour also [timing, basis, local hour, moved].
     private func classifyChunk(_ id: Int64, segment: CampaignSegment, now: Date)
         async throws -> @Sendable (Int64, Int64) async throws -> String {
         let range = SQLCondition("u.id > :after AND u.id <= :upTo")
         let (from, fixed) = audience.from(segment, now: now, campaign: id, extra: [range])
-        let (sendAt, localTime, draw) = try await database.read { db -> (String?, String?, [DatabaseValue]) in
+        let (sendAt, localTime, draw, timing, everyone) = try await database.read { db -> (String?, String?, [DatabaseValue], CampaignTiming?, Int?) in
             let row = try Row.fetchOne(db, sql: """
-                SELECT send_at, local_time, holdout_percent, test_percent,
+                SELECT send_at, local_time, holdout_percent, test_percent, timing, timing_control_percent,
                        1 + (SELECT COUNT(*) FROM panel_campaign_variants WHERE campaign_id = c.id) AS variants
                 FROM panel_campaigns c WHERE id = ?
                 """, arguments: [id])
             let campaign = CampaignRecord.Columns.self
+            let timing = CampaignTiming(stored: row?[campaign.timing], controlPercent: row?[campaign.timingControlPercent])
             return (row?[campaign.sendAt], row?[campaign.localTime],
-                    [row?[campaign.holdoutPercent] ?? DatabaseValue(value: 0)!, row?["variants"] ?? DatabaseValue(value: 1)!, row?[campaign.testPercent] ?? .null])
+                    [row?[campaign.holdoutPercent] ?? DatabaseValue(value: 0)!, row?["variants"] ?? DatabaseValue(value: 1)!, row?[campaign.testPercent] ?? .null],
+                    timing, try UsualHourPeers.everyoneHour(in: db))
         }
-        let sql = """
-            SELECT json_group_array(json_array(did, uid, platform, due, arm)) FROM (
-              SELECT d.id AS did, u.id AS uid, CAST(d.platform AS TEXT) AS platform,
-                     panel_due_at(:sendAt, u.timezone, s.quiet_start, s.quiet_end, :localTime, :defaultZone) AS due,
-                     panel_arm(:campaign, u.id, :holdout, :variants, :testPercent) AS arm
-              \(from) AND (\(audience.classification(now: now, campaign: id, withCap: false).sql)) = 'reachable')
+        let reachable = """
+            SELECT d.id AS did, u.id AS uid, CAST(d.platform AS TEXT) AS platform,
+                   panel_due_at(:sendAt, u.timezone, s.quiet_start, s.quiet_end, :localTime, :defaultZone) AS due,
+                   panel_arm(:campaign, u.id, :holdout, :variants, :testPercent) AS arm
             """
+        let sql: String
+        if case .usualHour = timing {
+            // Each user's hour (their own, their peers', everyone's), then the plan: the due
+            // time, its local hour and why it moved, split from the one text the plan returns.
+            sql = """
+                SELECT json_group_array(json_array(did, uid, platform, substr(plan, 1, 19), arm, timing, basis,
+                                                   CAST(substr(plan, 21, 2) AS INTEGER), NULLIF(substr(plan, 24), '-'))) FROM (
+                  SELECT *, panel_usual_plan(:sendAt, tz, qs, qe, CASE WHEN timing = 'usual' THEN hour END, :defaultZone, due, :deadline) AS plan FROM (
+                    SELECT *, CASE WHEN own IS NOT NULL THEN 'own' WHEN peer IS NOT NULL THEN 'peers' WHEN :everyone IS NOT NULL THEN 'everyone'
+                                   ELSE 'none' END AS basis, COALESCE(own, peer, :everyone) AS hour FROM (
+                      \(reachable), u.timezone AS tz, s.quiet_start AS qs, s.quiet_end AS qe,
+                             (SELECT hour FROM panel_usual_hours WHERE user_id = u.id AND active_days >= \(UsualHour.ownDays)) AS own,
+                             (SELECT hour FROM panel_usual_hour_peers
+                              WHERE platform = COALESCE((SELECT NULLIF(platform, '') FROM panel_usual_hours WHERE user_id = u.id), CAST(d.platform AS TEXT))
+                                AND locale = CAST(u.locale AS TEXT)) AS peer,
+                             CASE WHEN panel_timing_control(:campaign, u.id, :control) THEN 'control' ELSE 'usual' END AS timing
+                      \(from) AND (\(audience.classification(now: now, campaign: id, withCap: false).sql)) = 'reachable')))
+                """
+        } else {
+            sql = """
+                SELECT json_group_array(json_array(did, uid, platform, due, arm)) FROM (
+                  \(reachable)
+                  \(from) AND (\(audience.classification(now: now, campaign: id, withCap: false).sql)) = 'reachable')
+                """
+        }
         var arguments = fixed
         arguments["campaign"] = id.databaseValue
-        arguments["sendAt"] = (sendAt ?? SQLiteTime.string(now)).databaseValue
+        let after = sendAt ?? SQLiteTime.string(now)
+        arguments["sendAt"] = after.databaseValue
         arguments["localTime"] = localTime.databaseValue
         arguments["defaultZone"] = defaultTimeZone.databaseValue
         arguments["holdout"] = draw[0]
         arguments["variants"] = draw[1]
         arguments["testPercent"] = draw[2]
+        if case .usualHour(let percent) = timing {
+            arguments["control"] = percent.databaseValue
+            arguments["everyone"] = everyone.databaseValue
+            arguments["deadline"] = SQLiteTime.seconds(after).map { SQLiteTime.string(secondsSinceEpoch: $0 + 86_400) }.databaseValue
+        }
         let base = arguments, database = self.database
         return { after, upTo in
             var bound = base
@@ -131,22 +163,33 @@ struct FreezeWrite: Sendable {
         guard try Stored<CampaignStatus>.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [campaign])?.known == .materialising
         else { return nil }
         try db.execute(sql: """
-            CREATE TEMP TABLE IF NOT EXISTS panel_freeze_chunk (did INTEGER, uid INTEGER, platform TEXT, reason TEXT, due TEXT, arm TEXT)
+            CREATE TEMP TABLE IF NOT EXISTS panel_freeze_timed (did INTEGER, uid INTEGER, platform TEXT, reason TEXT, due TEXT, arm TEXT,
+                                                                timing TEXT, basis TEXT, hour INTEGER, moved TEXT)
             """)
-        try db.execute(sql: "DELETE FROM temp.panel_freeze_chunk")
+        try db.execute(sql: "DELETE FROM temp.panel_freeze_timed")
         try db.execute(sql: """
-            INSERT INTO temp.panel_freeze_chunk (did, uid, platform, reason, due, arm)
-            SELECT value ->> 0, value ->> 1, value ->> 2, 'reachable', value ->> 3, value ->> 4 FROM json_each(?)
+            INSERT INTO temp.panel_freeze_timed (did, uid, platform, reason, due, arm, timing, basis, hour, moved)
+            SELECT value ->> 0, value ->> 1, value ->> 2, 'reachable', value ->> 3, value ->> 4,
+                   CASE WHEN value ->> 4 IS NOT 'holdout' THEN value ->> 5 END, value ->> 6, value ->> 7, value ->> 8 FROM json_each(?)
             """, arguments: [rows])
         try db.execute(sql: """
-            UPDATE temp.panel_freeze_chunk SET reason = '\(Exclusion.frequencyCap.rawValue)', arm = NULL
-            WHERE uid IN (SELECT uid FROM (SELECT DISTINCT uid FROM temp.panel_freeze_chunk) WHERE \(Audience.capCount(user: "uid")) >= :cap)
+            UPDATE temp.panel_freeze_timed SET reason = '\(Exclusion.frequencyCap.rawValue)', arm = NULL
+            WHERE uid IN (SELECT uid FROM (SELECT DISTINCT uid FROM temp.panel_freeze_timed) WHERE \(Audience.capCount(user: "uid")) >= :cap)
             """, arguments: capArguments)
         try db.execute(sql: """
-            INSERT INTO panel_campaign_members (campaign_id, user_id, arm, platform)
-            SELECT \(campaign), uid, MIN(arm), CASE WHEN MIN(platform) = MAX(platform) THEN COALESCE(MIN(platform), '') ELSE 'both' END
-            FROM temp.panel_freeze_chunk WHERE reason = 'reachable' GROUP BY uid
+            INSERT INTO panel_campaign_members (campaign_id, user_id, arm, platform, timing)
+            SELECT \(campaign), uid, MIN(arm), CASE WHEN MIN(platform) = MAX(platform) THEN COALESCE(MIN(platform), '') ELSE 'both' END, MIN(timing)
+            FROM temp.panel_freeze_timed WHERE reason = 'reachable' GROUP BY uid
             ON CONFLICT (campaign_id, user_id) DO NOTHING
+            """)
+        // Per user (their first device's plan), beside the members they count.
+        try db.execute(sql: """
+            INSERT INTO panel_timing_counts (campaign_id, timing, basis, hour, moved, users)
+            SELECT \(campaign), timing, basis, hour, moved, COUNT(*) FROM (
+              SELECT uid, MIN(timing) AS timing, MIN(basis) AS basis, MIN(hour) AS hour, COALESCE(MIN(moved), '') AS moved
+              FROM temp.panel_freeze_timed WHERE reason = 'reachable' AND timing IS NOT NULL GROUP BY uid)
+            GROUP BY 2, 3, 4, 5
+            ON CONFLICT (campaign_id, timing, basis, hour, moved) DO UPDATE SET users = users + excluded.users
             """)
         try db.execute(sql: """
             INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at, detail, variant)
@@ -155,7 +198,7 @@ struct FreezeWrite: Sendable {
                    CASE WHEN arm = 'rest' THEN '\(Campaigns.heldForWinner)' ELSE due END, ?,
                    CASE WHEN reason = 'reachable' THEN NULL ELSE 'frequency cap when the audience was frozen' END,
                    CASE WHEN arm IN ('a', 'b', 'c', 'd') THEN arm END
-            FROM temp.panel_freeze_chunk WHERE arm IS NOT 'holdout'
+            FROM temp.panel_freeze_timed WHERE arm IS NOT 'holdout'
             ON CONFLICT (campaign_id, device_id) DO NOTHING
             """, arguments: [stamp])
         let count = db.changesCount

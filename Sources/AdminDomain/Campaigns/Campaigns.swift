@@ -18,11 +18,14 @@ public struct CampaignDraft: Sendable, Equatable {
     public var schedule: CampaignSchedule
     /// Holdout, goal, variants and winner test: what the report measures.
     public var experiment: CampaignExperiment
+    /// As scheduled, or at each user's usual hour with a control share.
+    public var timing: CampaignTiming
 
     public init(title: String, body: String, deepLink: String? = nil, timeToLive: Int = 86_400, segment: CampaignSegment = CampaignSegment(),
                 template: String? = nil, perSecond: Int? = nil, schedule: CampaignSchedule = .now, name: String? = nil,
-                experiment: CampaignExperiment = CampaignExperiment()) {
+                experiment: CampaignExperiment = CampaignExperiment(), timing: CampaignTiming = .asScheduled) {
         self.name = name
+        self.timing = timing
         self.experiment = experiment
         self.title = title
         self.body = body
@@ -59,7 +62,7 @@ public struct Campaigns: Sendable {
     }
 
     public func create(_ draft: CampaignDraft, by actor: AuditActor, now: Date = Date()) async throws -> Int64 {
-        if let problem = draft.controlCharacterProblem { throw CampaignError(problem) }
+        if let problem = draft.controlCharacterProblem ?? draft.timingProblem { throw CampaignError(problem) }
         return try await database.write { db in
             try Self.insert(draft, by: actor, action: .campaignCreated, detail: String(draft.title.prefix(200)), now: now, in: db)
         }
@@ -76,6 +79,7 @@ public struct Campaigns: Sendable {
                              draft.schedule.plannedAt.map(SQLiteTime.string), draft.schedule.localTime?.description, draft.name])
         let id = db.lastInsertedRowID
         try storeExperiment(draft.experiment, of: id, in: db)
+        try storeTiming(draft.timing, of: id, in: db)
         try AuditLog.insert(actor.entry(action, target: "\(target):\(id)", detail: detail), now: now, in: db)
         return id
     }
@@ -98,6 +102,10 @@ public struct Campaigns: Sendable {
         guard let campaign = try await find(id) else { throw CampaignError("there is no campaign #\(id)") }
         guard campaign.status.known == .draft else { throw CampaignError("campaign #\(id) is \(campaign.status), not a draft") }
         guard let segment = campaign.segment else { throw CampaignError("its segment cannot be read by this version of the panel") }
+        guard let timing = campaign.timing else { throw CampaignError("its timing cannot be read by this version of the panel") }
+        if let problem = timing.refusal(localTime: schedule.localTime != nil, winnerTest: campaign.experiment.hasWinnerTest) {
+            throw CampaignError(problem)
+        }
         guard try await hasReachableDevice(segment, campaign: id, now: now) else {
             let why = audience.missingProvidersSentence.map { " (\($0))" } ?? ""
             throw CampaignError("no device in its audience can get a campaign push now\(why), so there would be nothing to send")
@@ -125,6 +133,11 @@ public struct Campaigns: Sendable {
         for variant in experiment.variants where variant.variant != .a {
             try PanelCampaignVariant(campaignID: id, variant: variant.variant, title: variant.title, body: variant.body, template: variant.template).insert(db)
         }
+    }
+
+    static func storeTiming(_ timing: CampaignTiming, of id: Int64, in db: Database) throws {
+        try db.execute(sql: "UPDATE panel_campaigns SET timing = ?, timing_control_percent = ? WHERE id = ?",
+                       arguments: [timing.stored, timing.controlPercent ?? CampaignTiming.defaultControlPercent, id])
     }
 
     /// Stops at the first reachable device: a read, however large the segment.

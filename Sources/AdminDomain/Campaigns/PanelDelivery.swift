@@ -19,6 +19,7 @@ struct PanelDelivery: Sendable, Equatable, FetchableRecord, TableRecord {
     enum Columns: String, ColumnExpression {
         case id, state, attempts, detail, receipt, variant, campaignID = "campaign_id", deviceID = "device_id"
         case userID = "user_id", dueAt = "due_at", messageID = "message_id", updatedAt = "updated_at", entryID = "entry_id"
+        case openedAt = "opened_at"
     }
 
     init(row: Row) throws {

@@ -37,7 +37,12 @@ public struct ReceiptPoller: Sendable {
                 // The campaigns of the rows changed, gathered as they change: no query of its own.
                 var touched: Set<Int64> = []
                 let current = try db.cachedStatement(sql: "SELECT state, receipt FROM panel_deliveries WHERE id = ? AND campaign_id = ?")
-                let mark = try db.cachedStatement(sql: "UPDATE panel_deliveries SET receipt = ? WHERE id = ?")
+                // The first open is stamped with the panel's clock, not the receipt's: opens within
+                // a day of the send are counted from it (`opened_at`).
+                let mark = try db.cachedStatement(sql: """
+                    UPDATE panel_deliveries SET receipt = ?, opened_at = CASE WHEN ? = 2 THEN COALESCE(opened_at, ?) END WHERE id = ?
+                    """)
+                let stamp = SQLiteTime.string(Date())
                 let totals = try db.cachedStatement(sql: """
                     UPDATE panel_campaigns SET received_count = received_count + ?, opened_count = opened_count + ? WHERE id = ?
                     """)
@@ -54,7 +59,7 @@ public struct ReceiptPoller: Sendable {
                     }
                     let was: Int = delivery[PanelDelivery.Columns.receipt]
                     guard was < receipt.level else { continue }
-                    try mark.execute(arguments: [receipt.level, row])
+                    try mark.execute(arguments: [receipt.level, receipt.level, stamp, row])
                     try totals.execute(arguments: [was == 0 ? 1 : 0, receipt.level == 2 ? 1 : 0, campaign])
                     touched.insert(campaign)
                 }

@@ -328,6 +328,59 @@ enum PanelMigrations {
         ALTER TABLE panel_deliveries ADD COLUMN entry_id INTEGER;
         CREATE INDEX panel_deliveries_entry ON panel_deliveries(entry_id) WHERE entry_id IS NOT NULL;
         """),
+        // Each user's usual hour (issue 35). A user's activity days (a 24-bit mask of local
+        // hours per local day, 7 bytes a day) and what they make, kept up to date in the
+        // background from the events' indexes; rows are made again when their oldest day
+        // leaves the window. Peers' hours per platform and locale ('*', '*': everyone's).
+        // A campaign or journey may send at each user's usual hour with a control share at
+        // the fixed time; members and entries record which group they are in, and running
+        // counts per group, basis, hour and move are kept with the freeze and the entries.
+        // The panel's own time of a delivery's first open receipt, for opens within a day.
+        (17, """
+        CREATE TABLE panel_usual_hours (
+          user_id      INTEGER PRIMARY KEY,
+          days         BLOB NOT NULL,
+          hour         INTEGER NOT NULL,
+          active_days  INTEGER NOT NULL,
+          hour_days    INTEGER NOT NULL,
+          platform     TEXT NOT NULL,
+          locale       TEXT NOT NULL,
+          zone         TEXT NOT NULL,
+          recheck_at   INTEGER NOT NULL
+        );
+        CREATE INDEX panel_usual_hours_recheck ON panel_usual_hours(recheck_at);
+        CREATE INDEX panel_usual_hours_peers ON panel_usual_hours(platform, locale, hour) WHERE active_days >= 5;
+        CREATE TABLE panel_usual_hour_peers (
+          platform  TEXT NOT NULL,
+          locale    TEXT NOT NULL,
+          hour      INTEGER NOT NULL,
+          users     INTEGER NOT NULL,
+          PRIMARY KEY (platform, locale)
+        ) WITHOUT ROWID;
+        CREATE TABLE panel_usual_hour_state (
+          id            INTEGER PRIMARY KEY CHECK (id = 1),
+          event_cursor  INTEGER NOT NULL,
+          build_after   INTEGER,
+          build_since   TEXT,
+          built_at      TEXT,
+          refreshed_at  TEXT
+        );
+        ALTER TABLE panel_campaigns ADD COLUMN timing TEXT CHECK (timing IN ('usual_hour'));
+        ALTER TABLE panel_campaigns ADD COLUMN timing_control_percent INTEGER NOT NULL DEFAULT 10;
+        ALTER TABLE panel_campaign_members ADD COLUMN timing TEXT;
+        ALTER TABLE panel_journey_entries ADD COLUMN timing TEXT;
+        ALTER TABLE panel_journey_entries ADD COLUMN opened_in_day INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE panel_deliveries ADD COLUMN opened_at TEXT;
+        CREATE TABLE panel_timing_counts (
+          campaign_id  INTEGER NOT NULL,
+          timing       TEXT NOT NULL,
+          basis        TEXT NOT NULL,
+          hour         INTEGER NOT NULL,
+          moved        TEXT NOT NULL,
+          users        INTEGER NOT NULL,
+          PRIMARY KEY (campaign_id, timing, basis, hour, moved)
+        ) WITHOUT ROWID;
+        """),
     ]
 
     /// Steps that SQL alone cannot say, run after the SQL of their version.

@@ -72,6 +72,8 @@ public struct CampaignImpact: Sendable, Equatable, Codable {
     public var hours: [Bucket] = []
     /// Goal events whose time does not read as a time: counted for nobody.
     public var unreadableTimes = 0
+    /// Sent at each user's usual hour: those users against the control share; nil otherwise.
+    public var timing: TimingComparison?
 
     public init(campaignID: Int64, asOf: Date, goal: CampaignGoal?, windowStart: Date, windowEnd: Date) {
         self.campaignID = campaignID

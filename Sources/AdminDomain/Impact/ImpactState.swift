@@ -13,11 +13,16 @@ final class ImpactState: @unchecked Sendable {
     /// The window (start, end], in seconds since 1970.
     let start: Int64
     let end: Int64
-    /// Per user: arm (0 holdout, 1…4 A…D, 5 rest) and platform (0 iOS, 1 Android, 2 both, 3 other) << 3.
+    /// Per user: arm (0 holdout, 1…4 A…D, 5 rest), platform (0 iOS, 1 Android, 2 both, 3 other) << 3 and
+    /// timing (0 as scheduled, 1 usual hour, 2 control) << 5.
     private var members: [Int64: UInt8] = [:]
     /// Per user: the time of their first goal event in the window.
     private var converted: [Int64: Int64] = [:]
     private var opened: Set<Int64> = []
+    /// Users who opened their push within a day of its send.
+    private var openedInDay: Set<Int64> = []
+    /// Users per timing group (index as in `members`).
+    private var timingSizes = [0, 0, 0]
     private var unreadable = 0
     private var eventCursor: Int64 = 0
     private var subscriptionCursor: Int64 = 0
@@ -48,19 +53,27 @@ final class ImpactState: @unchecked Sendable {
             // Deliveries show the receipts the poller applied, up to its cursor, in the same snapshot.
             self.receiptCursor = try PanelReceiptReader.lastReceiptID(db)
             let member = PanelCampaignMember.Columns.self
-            let members = try PanelCampaignMember.select(member.userID, member.arm, member.platform)
+            let members = try PanelCampaignMember.select(member.userID, member.arm, member.platform, member.timing)
                 .filter(member.campaignID == self.campaignID).asRequest(of: Row.self).fetchCursor(db)
             while let row = try members.next() {
                 let arm = Self.armNames.firstIndex(of: row[member.arm] as String) ?? 5
                 let platform = Self.platformNames.firstIndex(of: row[member.platform] as String) ?? 3
-                self.members[row[member.userID]] = UInt8(arm | platform << 3)
+                let timing = ["usual": 1, "control": 2][(row[member.timing] as String?) ?? ""] ?? 0
+                self.members[row[member.userID]] = UInt8(arm | platform << 3 | timing << 5)
                 self.sizes[arm][platform] += 1
+                self.timingSizes[timing] += 1
             }
             for user in try Int64.fetchAll(db, sql: """
                 SELECT DISTINCT user_id FROM panel_deliveries INDEXED BY panel_deliveries_counts
                 WHERE campaign_id = ? AND state IN (\(DeliveryState.sql(DeliveryState.wentOut))) AND receipt >= 2
                 """, arguments: [self.campaignID]) {
                 self.opened.insert(user)
+            }
+            for user in try Int64.fetchAll(db, sql: """
+                SELECT DISTINCT user_id FROM panel_deliveries INDEXED BY panel_deliveries_counts
+                WHERE campaign_id = ? AND state IN (\(DeliveryState.sql(DeliveryState.wentOut))) AND receipt >= 2 AND \(JourneyEntries.openedInDay)
+                """, arguments: [self.campaignID]) {
+                self.openedInDay.insert(user)
             }
         }
         guard let goal else { return }
@@ -117,7 +130,12 @@ final class ImpactState: @unchecked Sendable {
                     }
                 }
             }
-            let delivery = try db.cachedStatement(sql: "SELECT user_id, state FROM panel_deliveries WHERE id = ? AND campaign_id = ?")
+            let delivery = try db.cachedStatement(sql: """
+                SELECT user_id, state, updated_at, opened_at FROM panel_deliveries WHERE id = ? AND campaign_id = ?
+                """)
+            // The poller stamps an open with its clock when it reads the receipt; one it has not
+            // read yet is stamped now, as it will be.
+            let now = SQLiteTime.string(Date())
             let deliveryColumns = PanelDelivery.Columns.self
             let wentOut = Set(DeliveryState.wentOut.map(\.rawValue))
             while true {
@@ -131,6 +149,10 @@ final class ImpactState: @unchecked Sendable {
                           wentOut.contains((found[deliveryColumns.state] as String?) ?? "")
                     else { continue }
                     self.opened.insert(found[deliveryColumns.userID])
+                    if let sent = (found[deliveryColumns.updatedAt] as String?).flatMap(SQLiteTime.seconds),
+                       let open = SQLiteTime.seconds((found[deliveryColumns.openedAt] as String?) ?? now), open <= sent + 86_400 {
+                        self.openedInDay.insert(found[deliveryColumns.userID])
+                    }
                 }
                 if let last = rows.last { self.receiptCursor = last["id"] }
                 if rows.count < batch { break }
@@ -208,6 +230,23 @@ final class ImpactState: @unchecked Sendable {
         report.days = perDay.enumerated().map { .init(index: $0.offset, recipients: $0.element[0], holdout: $0.element[1]) }
         report.hours = perHour.enumerated().map { .init(index: $0.offset, recipients: $0.element[0], holdout: $0.element[1]) }
         report.unreadableTimes = unreadable
+        if timingSizes[1] + timingSizes[2] > 0 { report.timing = timingComparison() }
         return report
+    }
+
+    /// The usual-hour group against the control, among recipients (the holdout has no timing).
+    private func timingComparison() -> TimingComparison {
+        var groups = [TimingComparison.Group(), TimingComparison.Group(), TimingComparison.Group()]
+        for timing in 1...2 { groups[timing].users = timingSizes[timing] }
+        for timing in 1...2 { groups[timing].judged = timingSizes[timing] }
+        for user in converted.keys {
+            guard let code = members[user] else { continue }
+            groups[Int(code >> 5)].converted += 1
+        }
+        for user in openedInDay {
+            guard let code = members[user] else { continue }
+            groups[Int(code >> 5)].openedInDay += 1
+        }
+        return TimingComparison(usual: groups[1], control: groups[2])
     }
 }

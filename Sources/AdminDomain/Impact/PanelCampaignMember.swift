@@ -9,10 +9,12 @@ struct PanelCampaignMember: Codable, Sendable, Equatable, FetchableRecord, Table
     var campaignID, userID: Int64
     /// 'holdout', 'a' to 'd', or 'rest'.
     var arm, platform: String
+    /// 'usual' (sent at their usual hour), 'control' (at the fixed time), nil (as scheduled, or held out).
+    var timing: String?
 
     /// The columns are the coding keys: each named once, in Swift and in SQL.
     enum CodingKeys: String, CodingKey, ColumnExpression {
-        case arm, platform, campaignID = "campaign_id", userID = "user_id"
+        case arm, platform, timing, campaignID = "campaign_id", userID = "user_id"
     }
 
     typealias Columns = CodingKeys

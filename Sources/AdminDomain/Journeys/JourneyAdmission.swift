@@ -14,6 +14,12 @@ public struct JourneyAdmission: Sendable, Equatable {
     public var arm: String
     /// nil: no time within a day of the entry.
     public var due: String?
+    /// With the journey's timing at the usual hour: 'usual' or 'control', the hour's basis,
+    /// the due time's local hour and why it moved.
+    public var timing: String?
+    public var basis: UsualHourBasis?
+    public var hour: Int?
+    public var moved: TimingMove?
 
     /// Only the crossing: an entry with nothing to send, for tests of uniqueness and re-entry.
     public init(plain crossing: TriggerCrossing) {
@@ -38,9 +44,14 @@ public struct JourneyAdmission: Sendable, Equatable {
         let (from, fixed) = audience.from(plan.segment, now: date, extra: [SQLCondition("u.id = :user")])
         let statement = try db.cachedStatement(sql: """
             SELECT d.id AS did, (\(audience.classification(now: date, withCap: false).sql)) AS rule,
-                   u.timezone AS tz, s.daily_time, s.quiet_start, s.quiet_end
+                   u.timezone AS tz, s.daily_time, s.quiet_start, s.quiet_end,
+                   (SELECT hour FROM panel_usual_hours WHERE user_id = u.id AND active_days >= \(UsualHour.ownDays)) AS own,
+                   (SELECT hour FROM panel_usual_hour_peers
+                    WHERE platform = COALESCE((SELECT NULLIF(platform, '') FROM panel_usual_hours WHERE user_id = u.id), CAST(d.platform AS TEXT))
+                      AND locale = CAST(u.locale AS TEXT)) AS peer
             \(from) ORDER BY d.id
             """)
+        let everyone = plan.timing?.controlPercent == nil ? nil : try UsualHourPeers.everyoneHour(in: db)
         let fallback = TimeZone(identifier: defaultTimeZone) ?? TimeZone(secondsFromGMT: 0)!
         let order = Exclusion.allCases.map(\.rawValue)
         var admissions: [JourneyAdmission] = []
@@ -55,10 +66,36 @@ public struct JourneyAdmission: Sendable, Equatable {
             let zone = String.fromDatabaseValue(first["tz"]).flatMap(UserCalendar.zone(named:)) ?? fallback
             let dailyTime = String.fromDatabaseValue(first["daily_time"]).flatMap(LocalTime.init)
             let quiet = QuietHours(start: first["quiet_start"], end: first["quiet_end"])
-            let due = plan.rules.sendAt.due(entered: date, zone: zone, dailyTime: dailyTime, quiet: quiet)
-            admissions.append(JourneyAdmission(crossing: crossing, devices: reachable, exit: exit, arm: plan.arm(for: crossing).stored,
-                                               due: due.map(SQLiteTime.string)))
+            let fixed = plan.rules.sendAt.due(entered: date, zone: zone, dailyTime: dailyTime, quiet: quiet)
+            var admission = JourneyAdmission(crossing: crossing, devices: reachable, exit: exit, arm: plan.arm(for: crossing).stored,
+                                             due: fixed.map(SQLiteTime.string))
+            if plan.timing?.controlPercent != nil, exit == nil, admission.arm != CampaignDraw.Arm.holdout.stored {
+                admission.time(plan: plan, now: now, fixed: fixed, quiet: quiet, zone: zone, own: first["own"], peer: first["peer"], everyone: everyone)
+            }
+            admissions.append(admission)
         }
         return admissions
+    }
+
+    /// The usual hour's plan for this entry, or the control's fixed time. The deadline is a
+    /// day after the entry, and for a lapsing subscription its period's end (the occurrence).
+    mutating func time(plan: JourneyPlan, now: Int64, fixed: Date?, quiet: QuietHours, zone: TimeZone, own: Int?, peer: Int?, everyone: Int?) {
+        let offsets = ZoneOffsets.of(zone)
+        let fixedSeconds = fixed.map { Int64($0.timeIntervalSince1970.rounded(.down)) }
+        basis = own != nil ? .own : peer != nil ? .peers : everyone != nil ? .everyone : UsualHourBasis.none
+        if plan.isTimingControl(crossing) {
+            timing = "control"
+        } else {
+            timing = "usual"
+            var deadline = now + Int64(JourneySendAt.horizon)
+            if case .subscriptionEnding = plan.rules.trigger, let end = SQLiteTime.seconds(crossing.occurrence) { deadline = min(deadline, end) }
+            if let hour = own ?? peer ?? everyone {
+                let planned = UsualHourSendAt.plan(after: now, hour: hour, zone: offsets, quiet: quiet.quietPeriod, fixed: fixedSeconds,
+                                                   deadline: deadline)
+                due = planned.map { SQLiteTime.string(secondsSinceEpoch: $0.due) }
+                moved = planned?.moved
+            }
+        }
+        if let due, let seconds = SQLiteTime.seconds(due) { hour = Int(UsualHourSendAt.mod(offsets.local(seconds), 86_400) / 3_600) }
     }
 }

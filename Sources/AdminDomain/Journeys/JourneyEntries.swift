@@ -52,20 +52,25 @@ public enum JourneyEntries {
             SELECT MAX(entered_at) FROM panel_journey_entries INDEXED BY panel_journey_entries_user WHERE journey_id = ? AND user_id = ?
             """)
         let insert = try db.cachedStatement(sql: """
-            INSERT OR IGNORE INTO panel_journey_entries (journey_id, user_id, occurrence, entered_at, state, arm, due_at, settled_at, detail)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR IGNORE INTO panel_journey_entries (journey_id, user_id, occurrence, entered_at, state, arm, due_at, settled_at, detail, timing)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        let count = try db.cachedStatement(sql: """
+            INSERT INTO panel_timing_counts (campaign_id, timing, basis, hour, moved, users) VALUES (?, ?, ?, ?, ?, 1)
+            ON CONFLICT (campaign_id, timing, basis, hour, moved) DO UPDATE SET users = users + 1
             """)
         // A device's row of this journey is reused by its next entry: what the last one got
         // back from the device is kept on that entry first.
         let keepReceipt = try db.cachedStatement(sql: """
-            UPDATE panel_journey_entries SET receipt = MAX(receipt, (SELECT receipt FROM panel_deliveries WHERE campaign_id = :journey AND device_id = :device))
+            UPDATE panel_journey_entries SET receipt = MAX(receipt, (SELECT receipt FROM panel_deliveries WHERE campaign_id = :journey AND device_id = :device)),
+              opened_in_day = MAX(opened_in_day, COALESCE((SELECT \(openedInDay) FROM panel_deliveries WHERE campaign_id = :journey AND device_id = :device), 0))
             WHERE id = (SELECT entry_id FROM panel_deliveries WHERE campaign_id = :journey AND device_id = :device)
             """)
         let deliver = try db.cachedStatement(sql: """
             INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at, variant, entry_id)
             VALUES (:journey, :device, :user, 'queued', :due, :at, :variant, :entry)
             ON CONFLICT (campaign_id, device_id) DO UPDATE SET state = 'queued', user_id = excluded.user_id, due_at = excluded.due_at,
-              attempts = 0, detail = NULL, message_id = NULL, receipt = 0, updated_at = excluded.updated_at, variant = excluded.variant,
+              attempts = 0, detail = NULL, message_id = NULL, receipt = 0, opened_at = NULL, updated_at = excluded.updated_at, variant = excluded.variant,
               entry_id = excluded.entry_id
             WHERE panel_deliveries.state <> 'sending'
             """)
@@ -104,7 +109,7 @@ public enum JourneyEntries {
                 }
             }
             try insert.execute(arguments: [journeyID, crossing.userID, crossing.occurrence, nowText, state, arm, due,
-                                           state == "entered" ? nil : nowText, detail])
+                                           state == "entered" ? nil : nowText, detail, state == "entered" || state == "expired" ? admission.timing : nil])
             guard db.changesCount > 0 else {
                 outcome.alreadyEntered += 1
                 continue
@@ -112,6 +117,9 @@ public enum JourneyEntries {
             outcome.entered += 1
             guard state == "entered", let due else { continue }
             let entry = db.lastInsertedRowID
+            if let timing = admission.timing, let basis = admission.basis, let hour = admission.hour {
+                try count.execute(arguments: [journeyID, timing, basis.rawValue, hour, admission.moved?.rawValue ?? ""])
+            }
             for device in admission.devices {
                 try keepReceipt.execute(arguments: ["journey": journeyID, "device": device])
                 try deliver.execute(arguments: ["journey": journeyID, "device": device, "user": crossing.userID, "due": due, "at": nowText,
@@ -125,6 +133,10 @@ public enum JourneyEntries {
         }
         return outcome
     }
+
+    /// A delivery opened within a day of its last change (its acceptance, once it went out),
+    /// as the panel's clock stamped the open: 1 or 0.
+    public static let openedInDay = "(receipt >= 2 AND opened_at IS NOT NULL AND opened_at <= datetime(updated_at, '+1 day'))"
 
     /// Entries today (UTC) that count against the daily ceiling: every one drawn, held out or not.
     static func enteredToday(_ journey: Int64, now: Int64, in db: Database) throws -> Int {

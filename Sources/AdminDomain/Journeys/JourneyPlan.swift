@@ -14,11 +14,13 @@ public struct JourneyPlan: Sendable {
     public let goalDays: Int
     public let evaluatedUntil: Int64?
     public let passAfter: Int64?
+    /// nil when the stored timing is not one this version knows: it sends as its rules say.
+    public var timing: CampaignTiming? = .asScheduled
 
     /// nil when there is no such journey, or its rules or conditions do not read.
     static func load(_ id: Int64, in db: Database) throws -> JourneyPlan? {
         guard let row = try Row.fetchOne(db, sql: """
-            SELECT c.status, c.segment, c.holdout_percent, c.goal, c.goal_days, j.*,
+            SELECT c.status, c.segment, c.holdout_percent, c.goal, c.goal_days, c.timing, c.timing_control_percent, j.*,
                    1 + (SELECT COUNT(*) FROM panel_campaign_variants v WHERE v.campaign_id = c.id) AS variants
             FROM panel_campaigns c JOIN panel_journeys j ON j.campaign_id = c.id
             WHERE c.id = ? AND c.kind = 'journey' AND c.deleted_at IS NULL
@@ -26,10 +28,12 @@ public struct JourneyPlan: Sendable {
             let rules = JourneyRecord.rules(from: row),
             let segment = (row["segment"] as String?).flatMap(CampaignSegment.fromStoredText)
         else { return nil }
-        return JourneyPlan(id: id, status: (try? row.decode(Stored<CampaignStatus>.self, forColumn: "status"))?.known, rules: rules, segment: segment,
+        var plan = JourneyPlan(id: id, status: (try? row.decode(Stored<CampaignStatus>.self, forColumn: "status"))?.known, rules: rules, segment: segment,
                            holdoutPercent: row["holdout_percent"] ?? 0, variants: row["variants"] ?? 1,
                            goal: (row["goal"] as String?).flatMap(CampaignGoal.init(rawValue:)), goalDays: row["goal_days"] ?? 7,
                            evaluatedUntil: row["evaluated_until"], passAfter: row["pass_after"])
+        plan.timing = CampaignTiming(stored: row["timing"], controlPercent: row["timing_control_percent"])
+        return plan
     }
 
     /// The active journeys' ids.
@@ -42,6 +46,12 @@ public struct JourneyPlan: Sendable {
     /// drawn again, independent between journeys.
     func arm(for crossing: TriggerCrossing) -> CampaignDraw.Arm {
         CampaignDraw.arm(campaign: id, user: Self.entryKey(crossing), holdoutPercent: holdoutPercent, variants: variants, testPercent: nil)
+    }
+
+    /// Whether an entry goes at the journey's own time rather than the user's hour: drawn per
+    /// entry, independent of the holdout and the variant.
+    func isTimingControl(_ crossing: TriggerCrossing) -> Bool {
+        TimingSQL.isControl(campaign: id, user: Self.entryKey(crossing), percent: timing?.controlPercent ?? 0)
     }
 
     static func entryKey(_ crossing: TriggerCrossing) -> Int64 {

@@ -28,6 +28,9 @@ public struct JourneyReport: Sendable, Equatable {
         public var opened = 0
         public var sentGroup = Group()
         public var holdout = Group()
+        /// Entries sent at the user's usual hour against the control share (entries drawn into
+        /// either, expired ones included: the draw, not the outcome, makes the groups).
+        public var timing = TimingComparison()
 
         public var lift: LiftInterval? {
             LiftInterval(converted: sentGroup.converted, of: sentGroup.judged, against: holdout.converted, of: holdout.judged)
@@ -49,6 +52,7 @@ public struct JourneyReport: Sendable, Equatable {
             sentGroup.converted += other.sentGroup.converted
             holdout.judged += other.holdout.judged
             holdout.converted += other.holdout.converted
+            timing.add(other.timing)
         }
     }
 
@@ -77,12 +81,15 @@ public struct JourneyReport: Sendable, Equatable {
             }
             var byDay: [String: Figures] = [:]
             let rows = try Row.fetchAll(db, sql: """
-                SELECT substr(entered_at, 1, 10) AS day, state, arm = 'holdout' AS held, arm IS NOT NULL AS drawn, detail, converted, receipt, COUNT(*) AS n
-                FROM (SELECT e.entered_at, e.state, e.arm, e.detail, e.converted,
+                SELECT substr(entered_at, 1, 10) AS day, state, arm = 'holdout' AS held, arm IS NOT NULL AS drawn, detail, converted, receipt,
+                       timing, in_day, COUNT(*) AS n
+                FROM (SELECT e.entered_at, e.state, e.arm, e.detail, e.converted, e.timing,
                              MAX(e.receipt, COALESCE((SELECT MAX(d.receipt) FROM panel_deliveries d INDEXED BY panel_deliveries_entry
-                                                      WHERE d.entry_id = e.id), 0)) AS receipt
+                                                      WHERE d.entry_id = e.id), 0)) AS receipt,
+                             MAX(e.opened_in_day, COALESCE((SELECT MAX(\(JourneyEntries.openedInDay)) FROM panel_deliveries d INDEXED BY panel_deliveries_entry
+                                                            WHERE d.entry_id = e.id), 0)) AS in_day
                       FROM panel_journey_entries e INDEXED BY panel_journey_entries_time WHERE e.journey_id = ?)
-                GROUP BY 1, 2, 3, 4, 5, 6, 7
+                GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9
                 """, arguments: [journey])
             for row in rows {
                 let n: Int = row["n"], state: String = row["state"]
@@ -111,6 +118,14 @@ public struct JourneyReport: Sendable, Equatable {
                         figures.sentGroup.judged += n
                         if converted { figures.sentGroup.converted += n }
                     }
+                }
+                if let timing: String = row["timing"], timing == "usual" || timing == "control" {
+                    var group = TimingComparison.Group(users: n, openedInDay: row["in_day"] == true ? n : 0)
+                    if let converted: Bool = row["converted"] {
+                        group.judged = n
+                        group.converted = converted ? n : 0
+                    }
+                    if timing == "usual" { figures.timing.usual.add(group) } else { figures.timing.control.add(group) }
                 }
                 byDay[row["day"] ?? "?"] = figures
             }

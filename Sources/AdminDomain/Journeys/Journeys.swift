@@ -48,6 +48,7 @@ public struct Journeys: Sendable {
                 """, arguments: [content.title, content.body, content.deepLink, content.timeToLive, content.segment.storedText, content.template,
                                  content.perSecond, content.name, id])
             try Campaigns.storeExperiment(content.experiment, of: id, in: db)
+            try Campaigns.storeTiming(content.timing, of: id, in: db)
             try Self.storeRules(draft.rules, of: id, in: db)
             try AuditLog.insert(actor.entry(.journeyEdited, target: "journey:\(id)", detail: String(content.displayTitle.prefix(200))), now: now, in: db)
         }
@@ -185,7 +186,9 @@ public struct Journeys: Sendable {
     }
 
     static func check(_ draft: JourneyDraft) throws {
-        if let problem = draft.campaign.controlCharacterProblem ?? draft.rules.refusal { throw CampaignError(problem) }
+        if let problem = draft.campaign.controlCharacterProblem ?? draft.rules.refusal ?? draft.campaign.timing.refusal(localTime: false, winnerTest: false) {
+            throw CampaignError(problem)
+        }
         if draft.campaign.experiment.holdoutPercent > 50 { throw CampaignError("A journey's holdout must be from 0 to 50 percent.") }
         // Its variants are drawn per entry for as long as it runs: there is no test share to wait on.
         if draft.campaign.experiment.testPercent != nil { throw CampaignError("A journey has no winner test: its variants are drawn per entry throughout.") }
