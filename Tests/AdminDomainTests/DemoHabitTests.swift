@@ -111,4 +111,28 @@ import TestSupport
             }
         }
     }
+
+    /// The domain's refresh, run on the seeded data, finds each habit for users with five days
+    /// or more, and the demo has users for each basis: own, peers (a platform and locale with
+    /// 20 users of their own hour), everyone (too few days and no such group), none (no row).
+    @Test func theRefreshFindsTheHabitsAndEveryBasisHasUsers() async throws {
+        let temp = try TemporaryDatabase.seeded(users: 3_000, now: TemporaryDatabase.seedNow)
+        defer { temp.remove() }
+        let database = try await PanelDatabase.open(path: temp.path)
+        _ = try await UsualHourRefresh(database: database, defaultTimeZone: "UTC").run(now: TemporaryDatabase.seedNow)
+        let rows = try await database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT h.user_id, h.hour, h.active_days,
+                       EXISTS (SELECT 1 FROM panel_usual_hour_peers p WHERE p.platform = h.platform AND p.locale = h.locale) AS has_peers
+                FROM panel_usual_hours h
+                """).map { (user: $0["user_id"] as Int64, hour: $0["hour"] as Int, days: $0["active_days"] as Int, peers: $0["has_peers"] as Bool) }
+        }
+        let own = rows.filter { $0.days >= 5 }, few = rows.filter { $0.days < 5 }
+        let matching = own.filter { $0.hour == DemoHabit.hour(user: $0.user) }
+        #expect(Double(matching.count) > 0.85 * Double(own.count), "\(matching.count) of \(own.count) own hours are the habit")
+        #expect(own.count > 600, "own: \(own.count)")
+        #expect(few.filter(\.peers).count > 20, "peers: \(few.filter(\.peers).count)")
+        #expect(few.filter { !$0.peers }.count > 20, "everyone: \(few.filter { !$0.peers }.count)")
+        #expect(3_000 - rows.count > 300, "no row (none): \(3_000 - rows.count)")
+    }
 }
