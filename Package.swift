@@ -209,7 +209,7 @@ let package = Package(
             dependencies: ["AdminDomain", "AdminWeb", "DemoData", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),
-        // The benchmarks' command line: `panel-bench support`, `load`, `push`, `campaign`, `dashboard`, `previews`, `impact` and `search`.
+        // The benchmarks' command line: `panel-bench support`, `load`, `push`, `campaign`, `dashboard`, `previews`, `impact`, `search`, `reminders`, `journeys` and `usual-hours`.
         .executableTarget(
             name: "panel-bench",
             dependencies: [
