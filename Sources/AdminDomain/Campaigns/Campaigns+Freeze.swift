@@ -92,15 +92,15 @@ extension Campaigns {
             // time, its local hour and why it moved, split from the one text the plan returns.
             sql = """
                 SELECT json_group_array(json_array(did, uid, platform, substr(plan, 1, 19), arm, timing, basis,
-                                                   CAST(substr(plan, 21, 2) AS INTEGER), NULLIF(substr(plan, 24), '-'))) FROM (
+                                                   CAST(substr(plan, 21, 2) AS INTEGER),
+                                                   CASE substr(plan, 24) WHEN 'q' THEN 'quiet' WHEN 'd' THEN 'deadline' END)) FROM (
                   SELECT *, panel_usual_plan(:sendAt, tz, qs, qe, CASE WHEN timing = 'usual' THEN hour END, :defaultZone, due, :deadline) AS plan FROM (
                     SELECT *, CASE WHEN own IS NOT NULL THEN 'own' WHEN peer IS NOT NULL THEN 'peers' WHEN :everyone IS NOT NULL THEN 'everyone'
                                    ELSE 'none' END AS basis, COALESCE(own, peer, :everyone) AS hour FROM (
                       \(reachable), u.timezone AS tz, s.quiet_start AS qs, s.quiet_end AS qe,
                              (SELECT hour FROM panel_usual_hours WHERE user_id = u.id AND active_days >= \(UsualHour.ownDays)) AS own,
                              (SELECT hour FROM panel_usual_hour_peers
-                              WHERE platform = COALESCE((SELECT NULLIF(platform, '') FROM panel_usual_hours WHERE user_id = u.id), CAST(d.platform AS TEXT))
-                                AND locale = CAST(u.locale AS TEXT)) AS peer,
+                              WHERE platform = \(UsualHourPeers.platformOf("u.id")) AND locale = CAST(u.locale AS TEXT)) AS peer,
                              CASE WHEN panel_timing_control(:campaign, u.id, :control) THEN 'control' ELSE 'usual' END AS timing
                       \(from) AND (\(audience.classification(now: now, campaign: id, withCap: false).sql)) = 'reachable')))
                 """

@@ -26,7 +26,7 @@ public struct ReceiptPoller: Sendable {
     /// Applies every receipt written since the last poll, a batch per short write
     /// transaction. Returns the receipts read. Writes nothing when there is nothing new.
     @discardableResult
-    public func poll() async throws -> Int {
+    public func poll(now: Date = Date()) async throws -> Int {
         var read = 0
         while true {
             let batch = try await readBatch()
@@ -42,7 +42,7 @@ public struct ReceiptPoller: Sendable {
                 let mark = try db.cachedStatement(sql: """
                     UPDATE panel_deliveries SET receipt = ?, opened_at = CASE WHEN ? = 2 THEN COALESCE(opened_at, ?) END WHERE id = ?
                     """)
-                let stamp = SQLiteTime.string(Date())
+                let stamp = SQLiteTime.string(now)
                 let totals = try db.cachedStatement(sql: """
                     UPDATE panel_campaigns SET received_count = received_count + ?, opened_count = opened_count + ? WHERE id = ?
                     """)

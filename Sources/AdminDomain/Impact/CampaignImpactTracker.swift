@@ -84,13 +84,13 @@ public actor CampaignImpactTracker {
             let state: ImpactState
             if let existing = states[id] {
                 state = existing
-                try await state.advance(reader: database)
+                try await state.advance(reader: database, now: now)
             } else {
                 // The planned send time, else the launch: what `CampaignRecord.measuredFrom` says.
                 guard let from = row.sendAt.flatMap(SQLiteTime.date) ?? row.launchedAt.flatMap(SQLiteTime.date) else { continue }
                 state = ImpactState(campaignID: id, goal: row.goal.flatMap(CampaignGoal.init(rawValue:)), start: from, goalDays: row.days)
                 try await state.build(reader: database)
-                try await state.advance(reader: database)
+                try await state.advance(reader: database, now: now)
                 states[id] = state
             }
             let report = state.report(now: now, restHeld: row.restHeld)

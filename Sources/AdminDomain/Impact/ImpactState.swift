@@ -102,7 +102,7 @@ final class ImpactState: @unchecked Sendable {
     }
 
     /// Rows written since the last look, read by id.
-    func advance(reader: PanelDatabase, batch: Int = 20_000) async throws {
+    func advance(reader: PanelDatabase, now: Date, batch: Int = 20_000) async throws {
         try await reader.read { db in
             if let goal = self.goal {
                 let kinds = goal.eventKinds
@@ -135,7 +135,7 @@ final class ImpactState: @unchecked Sendable {
                 """)
             // The poller stamps an open with its clock when it reads the receipt; one it has not
             // read yet is stamped now, as it will be.
-            let now = SQLiteTime.string(Date())
+            let now = SQLiteTime.string(now)
             let deliveryColumns = PanelDelivery.Columns.self
             let wentOut = Set(DeliveryState.wentOut.map(\.rawValue))
             while true {
@@ -191,7 +191,7 @@ final class ImpactState: @unchecked Sendable {
         let recipientArms = restHeld ? [1, 2, 3, 4] : [1, 2, 3, 4, 5]
         for (user, seconds) in converted {
             guard let code = members[user] else { continue }
-            let arm = Int(code & 7), platform = Int(code >> 3)
+            let arm = Int(code & 7), platform = Int((code >> 3) & 3)
             groups[arm][platform].converted += 1
             guard arm == 0 || recipientArms.contains(arm) else { continue }
             let day = min(Int((seconds - start - 1) / 86_400), perDay.count - 1)
@@ -200,7 +200,7 @@ final class ImpactState: @unchecked Sendable {
         }
         for user in opened {
             guard let code = members[user] else { continue }
-            groups[Int(code & 7)][Int(code >> 3)].opened += 1
+            groups[Int(code & 7)][Int((code >> 3) & 3)].opened += 1
         }
         func total(_ arms: [Int], platform: Int? = nil) -> CampaignImpact.Group {
             var sum = CampaignImpact.Group()

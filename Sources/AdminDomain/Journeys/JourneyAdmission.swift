@@ -47,8 +47,7 @@ public struct JourneyAdmission: Sendable, Equatable {
                    u.timezone AS tz, s.daily_time, s.quiet_start, s.quiet_end,
                    (SELECT hour FROM panel_usual_hours WHERE user_id = u.id AND active_days >= \(UsualHour.ownDays)) AS own,
                    (SELECT hour FROM panel_usual_hour_peers
-                    WHERE platform = COALESCE((SELECT NULLIF(platform, '') FROM panel_usual_hours WHERE user_id = u.id), CAST(d.platform AS TEXT))
-                      AND locale = CAST(u.locale AS TEXT)) AS peer
+                    WHERE platform = \(UsualHourPeers.platformOf("u.id")) AND locale = CAST(u.locale AS TEXT)) AS peer
             \(from) ORDER BY d.id
             """)
         let everyone = plan.timing?.controlPercent == nil ? nil : try UsualHourPeers.everyoneHour(in: db)

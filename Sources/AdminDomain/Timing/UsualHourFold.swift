@@ -8,16 +8,19 @@ public struct UsualHourFold: Sendable {
 
     public let now: Int64
     public let defaultZone: TimeZone
+    /// As configured: Foundation names UTC "GMT".
+    public let defaultZoneName: String
 
-    public init(now: Int64, defaultZone: TimeZone) {
+    public init(now: Int64, defaultZoneName: String) {
         self.now = now
-        self.defaultZone = defaultZone
+        self.defaultZoneName = defaultZoneName
+        defaultZone = TimeZone(identifier: defaultZoneName) ?? TimeZone(secondsFromGMT: 0)!
     }
 
     /// The zone a user's days are counted in, and its name as stored.
     public func zone(named name: String?) -> (ZoneOffsets, String) {
         let (offsets, valid) = ZoneOffsets.named(name, fallback: defaultZone)
-        return (offsets, valid ? name ?? defaultZone.identifier : defaultZone.identifier)
+        return (offsets, valid ? name ?? defaultZoneName : defaultZoneName)
     }
 
     /// `days` with `times` (as stored: only the backend's 'YYYY-MM-DD HH:MM:SS' counts) folded

@@ -36,6 +36,16 @@ public enum UsualHourPeers {
         return written.count
     }
 
+    /// SQL for a user's platform as their peers are grouped: the one their row keeps, else
+    /// that of the device they were last seen on. One per user, whichever device a row is for,
+    /// so that a user's devices all go at one time.
+    static func platformOf(_ user: String) -> String {
+        """
+        COALESCE((SELECT NULLIF(platform, '') FROM panel_usual_hours WHERE user_id = \(user)),
+                 (SELECT CAST(platform AS TEXT) FROM devices WHERE user_id = \(user) ORDER BY last_seen_at DESC, id DESC LIMIT 1))
+        """
+    }
+
     /// Everyone's hour, or nil when no user has one of their own.
     public static func everyoneHour(in db: Database) throws -> Int? {
         try Int.fetchOne(db, sql: "SELECT hour FROM panel_usual_hour_peers WHERE platform = ? AND locale = ?", arguments: [everyone, everyone])

@@ -23,19 +23,19 @@ public struct UsualHourRefresh: Sendable {
     }
 
     let database: PanelDatabase
-    let defaultZone: TimeZone
+    let defaultZoneName: String
     public var usersPerChunk = 2_000
     public var eventsPerBatch = 20_000
     public var usersPerWrite = 500
 
     public init(database: PanelDatabase, defaultTimeZone: String) {
         self.database = database
-        defaultZone = TimeZone(identifier: defaultTimeZone) ?? TimeZone(secondsFromGMT: 0)!
+        defaultZoneName = defaultTimeZone
     }
 
     /// - Parameter maxChunks: first-build chunks this run may write (the rest on the next run).
     public func run(now: Date, maxChunks: Int = .max) async throws -> Figures {
-        let fold = UsualHourFold(now: Int64(now.timeIntervalSince1970.rounded(.down)), defaultZone: defaultZone)
+        let fold = UsualHourFold(now: Int64(now.timeIntervalSince1970.rounded(.down)), defaultZoneName: defaultZoneName)
         var figures = Figures()
         try await database.write { db in
             try db.execute(sql: """
