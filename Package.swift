@@ -130,6 +130,8 @@ let package = Package(
             name: "DeviceSimulator",
             dependencies: [
                 "PushFakes",
+                // Each seeded user's habitual hour, which the apps open pushes near.
+                "DemoData",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -207,7 +209,7 @@ let package = Package(
             dependencies: ["AdminDomain", "AdminWeb", "DemoData", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),
-        // The benchmarks' command line: `panel-bench support`, `load`, `push`, `campaign`, `dashboard`, `previews`, `impact` and `search`.
+        // The benchmarks' command line: `panel-bench support`, `load`, `push`, `campaign`, `dashboard`, `previews`, `impact`, `search`, `reminders`, `journeys` and `usual-hours`.
         .executableTarget(
             name: "panel-bench",
             dependencies: [
@@ -253,6 +255,11 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: ["admin-panel", "PanelLoad", "PushFakes", "TestSupport", "AdminDomain", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "DeviceSimulatorTests",
+            dependencies: ["DeviceSimulator", "DemoData", "AdminDomain", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),
         .testTarget(

@@ -9,6 +9,9 @@ struct DemoRowWriter {
     private var nextDeviceID: Int64
     private var nextFoodID: Int64
     private var nextDocumentID: Int64
+    private let localHours = LocalHourClock()
+    /// The days of activity that place a user's usual hour (issue 35): the domain's window.
+    static let habitWindow: Int64 = 60
 
     /// The next ids are passed in because reminders and receipts refer to rows by id.
     init(seed: UInt64, shape: DemoShape = .seeder, nextDeviceID: Int64, nextFoodID: Int64, nextDocumentID: Int64) {
@@ -108,7 +111,7 @@ struct DemoRowWriter {
         writeDocuments(userID: id, count: documentCount, firstName: first, createdAt: createdAt,
                            activeUntil: activeUntil, clock: clock, rng: &rng)
         writeEvents(userID: id, activity: activity, createdAt: createdAt, lastActive: lastActive,
-                        platform: platforms.first, rng: &rng)
+                    platform: platforms.first, timezone: timezone, clock: clock, rng: &rng)
     }
 
     private mutating func writeSubscriptions(userID: Int64, premium: Bool, createdAt: Int64, clock: SeedClock, rng: inout SeedRandom) {
@@ -278,8 +281,13 @@ struct DemoRowWriter {
             .text(status), sentAt.map { .text(clock.timestamp($0)) } ?? .null, openedAt.map { .text(clock.timestamp($0)) } ?? .null)
     }
 
+    /// The sign-up, then `count` events: those of the last 60 days on a few active days,
+    /// about 70% of them in the user's habitual local hour (their own timezone, DST and all)
+    /// and the rest over the day's rhythm; older ones anywhere since the sign-up. The last is
+    /// the login at `last_active_at`. Some users have only 1-4 active days in the window and
+    /// some none, so that the usual hour's fallbacks (peers, everyone) have users to show.
     private mutating func writeEvents(userID: Int64, activity: Activity, createdAt: Int64, lastActive: Int64?, platform: String?,
-                             rng: inout SeedRandom) {
+                                      timezone: String, clock: SeedClock, rng: inout SeedRandom) {
         let platformValue = SeedValue.optionalText(platform)
         emit(.events, .int(userID), .text("sign_up"), .null, platformValue, .text(SQLiteTime.string(secondsSinceEpoch: createdAt)))
         guard let lastActive else { return }
@@ -288,10 +296,39 @@ struct DemoRowWriter {
         case .idle: 5 + rng.exponential(mean: 12)
         case .inactive, .never: 3 + rng.exponential(mean: 8)
         }
-        let window = max(1, lastActive - createdAt)
-        var times = (0..<min(count, 2_000)).map { _ in createdAt + Int64.random(in: 0...window, using: &rng) }
+        let budget = min(count, 2_000) - 1
+        var times: [Int64] = []
+        times.reserveCapacity(budget + 1)
+        let windowStart = max(createdAt, clock.nowSeconds - Self.habitWindow * 86_400)
+        if lastActive > windowStart {
+            let firstDay = windowStart / 86_400, lastDay = lastActive / 86_400
+            let wanted: Int = switch activity {
+            case .active: rng.chance(0.12) ? rng.int(1...4) : 5 + rng.exponential(mean: 10)
+            case .idle: rng.chance(0.45) ? rng.int(1...4) : 5 + rng.exponential(mean: 4)
+            case .inactive, .never: rng.int(1...4)
+            }
+            let habit = DemoHabit.hour(user: userID)
+            let available = Int(lastDay - firstDay) + 1
+            // Days without repeats, cheaply: a random start and a stride prime to the days available.
+            let strides = [1, 2, 3, 5, 7].filter { $0 == 1 || available % $0 != 0 }
+            let step = Int64(strides[rng.int(0...(strides.count - 1))])
+            let offset = Int64(rng.int(0...(available - 1)))
+            for index in 0..<min(wanted, available) where times.count < budget {
+                let day = lastDay - (offset + Int64(index) * step) % Int64(available)
+                for _ in 0..<(rng.chance(0.5) ? 1 : rng.int(2...3)) where times.count < budget {
+                    let hour = rng.chance(DemoHabit.share) ? habit : DemoHabit.weightedHour(&rng)
+                    let time = localHours.start(of: hour, day: day, zone: timezone) + Int64(rng.int(0...3_599))
+                    if time >= createdAt, time < lastActive { times.append(time) }
+                }
+            }
+        }
+        // The rest before the window, when the user was there then.
+        let olderEnd = min(windowStart, lastActive)
+        if olderEnd > createdAt {
+            for _ in times.count..<budget { times.append(createdAt + Int64.random(in: 0...(olderEnd - createdAt), using: &rng)) }
+        }
         times.sort()
-        times[times.count - 1] = lastActive
+        times.append(lastActive)
         for (index, time) in times.enumerated() {
             let kind = index == times.count - 1 ? "login" : rng.pick(DemoVocabulary.eventKinds)
             let detail: SeedValue = switch kind {

@@ -8,7 +8,8 @@ import ServiceLifecycle
 /// (with generated credentials, APNs over TLS and HTTP/2 as Apple's), and apps that confirm
 /// what they got by writing `push_receipts` into the demo database, as the backend would:
 /// most pushes are received a second or three after the provider accepted them, some are
-/// opened a few seconds later. Nothing here ever reaches a real device.
+/// opened a few seconds later, more often near the user's habitual hour (`DemoReceipts`).
+/// Nothing here ever reaches a real device.
 public final class DeviceSimulator: Service, Sendable {
     public let provider: FakeProviderServer
     public let credentials: TestCredentials

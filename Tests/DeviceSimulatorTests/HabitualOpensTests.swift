@@ -1,0 +1,102 @@
+import AdminDomain
+import DemoData
+@testable import DeviceSimulator
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+
+/// The simulated apps open a push more often when it arrives near the user's habitual local
+/// hour (issue 35): driven deterministically over a day of arrivals, and read back with SQL
+/// here, each arrival's local hour computed by Foundation in the user's own timezone.
+@Suite(.timeLimit(.minutes(3))) struct HabitualOpens {
+    /// Waits for the panel's own connection, as the simulator's does.
+    static func queue(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        return try DatabaseQueue(path: path, configuration: configuration)
+    }
+
+    /// 24 campaigns to every device with a user, one arriving at each UTC hour of a day.
+    static func driveADay(path: String, seed: UInt64) async throws -> [Int64: [String]] {
+        _ = try await PanelDatabase.open(path: path)
+        let queue = try Self.queue(path)
+        let start = TemporaryDatabase.seedNow
+        let ids = try await queue.write { db in
+            var ids: [Int64: [String]] = [:]
+            for hour in 0..<24 {
+                try db.execute(sql: """
+                    INSERT INTO panel_campaigns (id, title, body, ttl_seconds, segment, status, created_at)
+                    VALUES (?, 'Habit', 'b', 3600, '{}', 'sending', '2026-11-18 00:00:00')
+                    """, arguments: [hour + 1])
+                try db.execute(sql: """
+                    INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at)
+                    SELECT ?, id, user_id, 'accepted', '2026-11-18 00:00:00', '2026-11-18 00:00:00' FROM devices
+                    """, arguments: [hour + 1])
+                ids[Int64(hour)] = try String.fetchAll(db, sql: "SELECT 'c' || campaign_id || '-' || id FROM panel_deliveries WHERE campaign_id = ?",
+                                                       arguments: [hour + 1])
+            }
+            return ids
+        }
+        var receipts = DemoReceipts(databasePath: path, seed: seed)
+        // Ten minutes into each hour, so that the receipts' stamps (seconds later) keep its hour.
+        let midnight = (start.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400
+        for hour in 0..<24 {
+            let arrival = Date(timeIntervalSince1970: midnight + Double(hour * 3_600 + 600))
+            try await receipts.tick(accepted: ids[Int64(hour)]!, now: arrival)
+            try await receipts.tick(accepted: [String](), now: arrival.addingTimeInterval(20))
+        }
+        return ids
+    }
+
+    @Test func arrivalsNearTheHabitAreOpenedMoreOftenThanFarFromIt() async throws {
+        let temp = try TemporaryDatabase.seeded(users: 600, now: TemporaryDatabase.seedNow)
+        defer { temp.remove() }
+        let sent = try await Self.driveADay(path: temp.path, seed: 5).values.reduce(0) { $0 + $1.count }
+        let queue = try Self.queue(temp.path)
+        let rows = try await queue.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT d.user_id, u.timezone, r.created_at AS received_at,
+                       EXISTS (SELECT 1 FROM push_receipts o WHERE o.delivery_id = r.delivery_id AND o.event = 'opened') AS opened
+                FROM push_receipts r
+                JOIN panel_deliveries d ON d.id = CAST(substr(r.delivery_id, instr(r.delivery_id, '-') + 1) AS INTEGER)
+                JOIN users u ON u.id = d.user_id
+                WHERE r.event = 'received' AND r.delivery_id LIKE 'c%' AND (u.timezone = 'UTC' OR u.timezone GLOB '[A-Z]*/[A-Za-z_]*')
+                """).map { (user: $0["user_id"] as Int64, timezone: $0["timezone"] as String, receivedAt: $0["received_at"] as String, opened: $0["opened"] as Bool) }
+        }
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: "UTC")
+        format.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        var near = (received: 0, opened: 0), far = (received: 0, opened: 0)
+        for row in rows {
+            guard let zone = TimeZone(identifier: row.timezone), let at = format.date(from: row.receivedAt) else { continue }
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let hour = calendar.component(.hour, from: at), habit = DemoHabit.hour(user: row.user)
+            let apart = min(abs(hour - habit), 24 - abs(hour - habit))
+            let opened = row.opened
+            if apart <= 1 { near.received += 1; near.opened += opened ? 1 : 0 } else { far.received += 1; far.opened += opened ? 1 : 0 }
+        }
+        let nearRate = Double(near.opened) / Double(max(1, near.received)), farRate = Double(far.opened) / Double(max(1, far.received))
+        #expect(near.received > 500 && far.received > 2_000, "near \(near), far \(far) of \(sent) sent")
+        #expect(Double(near.received + far.received) > 0.8 * Double(sent) * 0.9 * 0.95, "most are received")
+        #expect(nearRate > 0.38 && nearRate < 0.52, "opened near the habit: \(nearRate)")
+        #expect(farRate > 0.15 && farRate < 0.25, "opened far from it: \(farRate)")
+        #expect(nearRate > farRate + 0.15)
+    }
+
+    @Test func theSameSeedGivesTheSameReceipts() async throws {
+        var digests: [String] = []
+        for _ in 0..<2 {
+            let temp = try TemporaryDatabase.seeded(users: 100, now: TemporaryDatabase.seedNow)
+            defer { temp.remove() }
+            _ = try await Self.driveADay(path: temp.path, seed: 9)
+            let queue = try Self.queue(temp.path)
+            digests.append(try await queue.read { db in
+                try String.fetchAll(db, sql: "SELECT delivery_id || event FROM push_receipts WHERE delivery_id LIKE 'c%' ORDER BY 1").joined(separator: ",")
+            })
+        }
+        #expect(!digests[0].isEmpty && digests[0] == digests[1])
+    }
+}
