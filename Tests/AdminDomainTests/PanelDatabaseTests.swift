@@ -80,8 +80,9 @@ import TestSupport
         #expect(tables == ["panel_admins", "panel_audit_log", "panel_campaign_members", "panel_campaign_reports", "panel_campaign_variants",
                            "panel_campaigns", "panel_dead_tokens", "panel_deliveries", "panel_journey_entries", "panel_journeys",
                            "panel_login_challenges", "panel_login_throttle", "panel_receipt_reader",
-                           "panel_recovery_codes", "panel_schema_version", "panel_sessions", "panel_test_users", "panel_two_factor"])
-        #expect(versions == Array(1...16))
+                           "panel_recovery_codes", "panel_schema_version", "panel_sessions", "panel_test_users", "panel_timing_counts",
+                           "panel_two_factor", "panel_usual_hour_peers", "panel_usual_hour_state", "panel_usual_hours"])
+        #expect(versions == Array(1...17))
         #expect(userVersion == 0)
         #expect(try await database.read { try $0.tableExists("grdb_migrations") } == false)
     }
@@ -107,6 +108,11 @@ import TestSupport
                 CREATE INDEX panel_audit_log_action ON panel_audit_log(action, id);
                 CREATE INDEX panel_audit_log_target ON panel_audit_log(target, id);
                 DELETE FROM panel_schema_version WHERE version = 15;
+                -- and before version 17 (usual hour)
+                DROP TABLE panel_usual_hours; DROP TABLE panel_usual_hour_peers; DROP TABLE panel_usual_hour_state; DROP TABLE panel_timing_counts;
+                ALTER TABLE panel_campaigns DROP COLUMN timing; ALTER TABLE panel_campaigns DROP COLUMN timing_control_percent;
+                ALTER TABLE panel_campaign_members DROP COLUMN timing; ALTER TABLE panel_deliveries DROP COLUMN opened_at;
+                DELETE FROM panel_schema_version WHERE version = 17;
                 -- and before version 16 (journeys)
                 DROP TABLE panel_journey_entries; DROP TABLE panel_journeys;
                 DROP INDEX panel_deliveries_entry; ALTER TABLE panel_deliveries DROP COLUMN entry_id;

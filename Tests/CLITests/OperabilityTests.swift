@@ -81,6 +81,8 @@ import TestSupport
             ("serve", "--reminder-success-target", "-1", "--reminder-success-target must be a percent from 0 to 100"),
             ("serve", "--reminder-overdue-threshold", "-5", "--reminder-overdue-threshold must be from 0 to 10000000 reminders"),
             ("demo", "--app-data-silence-minutes", "0", "--app-data-silence-minutes must be from 1 to 10080 (a week)"),
+            ("serve", "--usual-hour-interval", "0", "--usual-hour-interval must be from 1 to 86400 seconds"),
+            ("demo", "--usual-hour-interval", "86401", "--usual-hour-interval must be from 1 to 86400 seconds"),
         ] {
             // "--option=-1": a negative value on its own would read as another option.
             let bad = try runPanel([command, "--db", "/nonexistent/folder/demo.sqlite", "\(option)=\(value)"])
