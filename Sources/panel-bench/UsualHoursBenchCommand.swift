@@ -3,12 +3,14 @@ import ArgumentParser
 import DemoData
 import Foundation
 import GRDB
+import PanelLoad
 
 /// Each user's usual hour (issue 35) on a big database: the histogram's first build from an
 /// empty `panel_usual_hours`, an hourly refresh after an hour of the backend's events, and a
 /// campaign's freeze to every reachable device with and without `timing=usual_hour`, each
-/// beside its floor measured in the same run. It writes app rows, usual hours and campaigns:
-/// use a copy made for benchmarks.
+/// beside its floor measured in the same run; with `--binary`, support's pages on the real
+/// server before and while the first build runs again. It writes app rows, usual hours and
+/// campaigns: use a copy made for benchmarks.
 struct UsualHoursBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "usual-hours",
@@ -19,6 +21,15 @@ struct UsualHoursBenchCommand: AsyncParsableCommand {
 
     @Option(help: "The timing control share of the usual-hour campaign, in percent.")
     var controlPercent = CampaignTiming.defaultControlPercent
+
+    @Option(help: "The admin-panel binary: then support's pages on the server, before and while the first build runs again.")
+    var binary: String?
+
+    @Option(help: "Seconds of load for each page mix (with --binary).")
+    var seconds = 10
+
+    @Option(help: "Seconds to let the server's first counts run before support's pages are timed (with --binary).")
+    var warmUp = 45
 
     func run() async throws {
         let database = try await PanelDatabase.open(path: db)
@@ -108,5 +119,37 @@ struct UsualHoursBenchCommand: AsyncParsableCommand {
             say(line)
             _ = try await campaigns.cancel(id, by: .commandLine)
         }
+        if let binary { try await serverSide(binary: binary, database: database) }
+    }
+
+    /// The first build again, from empty, in this process while the real server serves
+    /// support's pages from the same file: its reads run at low priority and its writes are
+    /// small, so the pages should barely move.
+    func serverSide(binary: String, database: PanelDatabase) async throws {
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM panel_usual_hours; DELETE FROM panel_usual_hour_peers; DELETE FROM panel_usual_hour_state")
+        }
+        let fixture = try await LoadFixture.prepare(databasePath: db)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("panel-usual-hours-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await PanelProcess.start(binary: URL(fileURLWithPath: binary), databasePath: db, publicDirectory: nil,
+                                                  logFile: folder.appendingPathComponent("server.log"))
+        let support = [LoadPage("search", "/users?q=maria"), LoadPage("profile", "/users/\(fixture.typicalUserID)"), LoadPage("health (floor)", "/health")]
+        try await Task.sleep(for: .seconds(warmUp))
+        let before = try await LoadDriver.run(baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,
+                                              duration: .seconds(seconds), timeout: .seconds(10))
+        say("support's pages, 4 connections, no build running:\n" + before.table)
+        let clock = ContinuousClock(), started = clock.now
+        let build = Task { try await UsualHourRefresh(database: database, defaultTimeZone: "UTC").run(now: Date()) }
+        let during = try await LoadDriver.run(baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,
+                                              duration: .seconds(seconds), timeout: .seconds(10))
+        let loadEnded = clock.now
+        let figures = try await build.value
+        let took = (clock.now - started).seconds
+        say(String(format: "support's pages, 4 connections, while the first build ran in this process (%d users in %.1f s%@):\n",
+                   figures.built, took, took < (loadEnded - started).seconds ? ", ended before the load did" : "") + during.table)
+        let exit = try await server.terminate(within: .seconds(15))
+        say("SIGTERM: \(exit.map { "exit code \($0)" } ?? "still running after 15 s, killed")")
     }
 }

@@ -99,4 +99,42 @@ import TestSupport
         }
         #expect(!digests[0].isEmpty && digests[0] == digests[1])
     }
+
+    /// The demo's story end to end: the domain's usual hours over the seeded data, a campaign
+    /// launched with `timing=usual_hour` and a 30% control, each delivery arriving at its due
+    /// time: the usual-hour group opens more than the control sent at the launch.
+    @Test func aUsualHourCampaignIsOpenedMoreThanItsControl() async throws {
+        let temp = try TemporaryDatabase.seeded(users: 4_000, now: TemporaryDatabase.seedNow)
+        defer { temp.remove() }
+        let launch = TemporaryDatabase.seedNow
+        let database = try await PanelDatabase.open(path: temp.path)
+        _ = try await UsualHourRefresh(database: database, defaultTimeZone: "UTC").run(now: launch)
+        let campaigns = Campaigns(database: database)
+        let id = try await campaigns.create(CampaignDraft(title: "Habit", body: "b", timing: .usualHour(controlPercent: 30)), by: .commandLine, now: launch)
+        _ = try await campaigns.launch(id, by: .commandLine, now: launch)
+        let due = try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT 'c' || campaign_id || '-' || id AS delivery, due_at FROM panel_deliveries WHERE campaign_id = ? AND state = 'queued'",
+                             arguments: [id]).map { ($0["delivery"] as String, $0["due_at"] as String) }
+        }
+        var receipts = DemoReceipts(databasePath: temp.path, seed: 3)
+        for (at, deliveries) in Dictionary(grouping: due, by: \.1).sorted(by: { $0.key < $1.key }) {
+            let arrival = try #require(SQLiteTime.date(at))
+            try await receipts.tick(accepted: deliveries.map(\.0), now: arrival)
+            try await receipts.tick(accepted: [String](), now: arrival.addingTimeInterval(20))
+        }
+        let groups = try await database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT m.timing, COUNT(DISTINCT m.user_id) AS users,
+                       COUNT(DISTINCT CASE WHEN r.event = 'opened' THEN m.user_id END) AS opened
+                FROM panel_campaign_members m
+                JOIN panel_deliveries d ON d.campaign_id = m.campaign_id AND d.user_id = m.user_id
+                LEFT JOIN push_receipts r ON r.delivery_id = 'c' || d.campaign_id || '-' || d.id
+                WHERE m.campaign_id = ? AND m.timing IN ('usual', 'control') GROUP BY m.timing
+                """, arguments: [id]).map { ($0["timing"] as String, $0["users"] as Int, $0["opened"] as Int) }
+        }
+        let rate = Dictionary(uniqueKeysWithValues: groups.map { ($0.0, Double($0.2) / Double(max(1, $0.1))) })
+        let users = Dictionary(uniqueKeysWithValues: groups.map { ($0.0, $0.1) })
+        #expect(users["usual", default: 0] > 500 && users["control", default: 0] > 200, "\(groups)")
+        #expect(rate["usual", default: 0] > rate["control", default: 1] + 0.05, "\(groups)")
+    }
 }
