@@ -69,7 +69,9 @@ extension Campaigns {
         async throws -> @Sendable (Int64, Int64) async throws -> String {
         let range = SQLCondition("u.id > :after AND u.id <= :upTo")
         let (from, fixed) = audience.from(segment, now: now, campaign: id, extra: [range])
-        let (sendAt, localTime, draw, timing, everyone) = try await database.read { db -> (String?, String?, [DatabaseValue], CampaignTiming?, Int?) in
+        let defaultTimeZone = self.defaultTimeZone
+        let (sendAt, localTime, draw, planner) = try await database.read {
+            db -> (String?, String?, [DatabaseValue], UsualHourPlanner?) in
             let row = try Row.fetchOne(db, sql: """
                 SELECT send_at, local_time, holdout_percent, test_percent, timing, timing_control_percent,
                        1 + (SELECT COUNT(*) FROM panel_campaign_variants WHERE campaign_id = c.id) AS variants
@@ -77,9 +79,15 @@ extension Campaigns {
                 """, arguments: [id])
             let campaign = CampaignRecord.Columns.self
             let timing = CampaignTiming(stored: row?[campaign.timing], controlPercent: row?[campaign.timingControlPercent])
-            return (row?[campaign.sendAt], row?[campaign.localTime],
+            let sendAt: String? = row?[campaign.sendAt]
+            var planner: UsualHourPlanner?
+            if let percent = timing?.controlPercent {
+                let after = sendAt.flatMap(SQLiteTime.seconds) ?? Int64(now.timeIntervalSince1970.rounded(.down))
+                planner = try UsualHourPlanner(campaign: id, controlPercent: percent, after: after, defaultTimeZone: defaultTimeZone, in: db)
+            }
+            return (sendAt, row?[campaign.localTime],
                     [row?[campaign.holdoutPercent] ?? DatabaseValue(value: 0)!, row?["variants"] ?? DatabaseValue(value: 1)!, row?[campaign.testPercent] ?? .null],
-                    timing, try UsualHourPeers.everyoneHour(in: db))
+                    planner)
         }
         let reachable = """
             SELECT d.id AS did, u.id AS uid, CAST(d.platform AS TEXT) AS platform,
@@ -87,22 +95,11 @@ extension Campaigns {
                    panel_arm(:campaign, u.id, :holdout, :variants, :testPercent) AS arm
             """
         let sql: String
-        if case .usualHour = timing {
-            // Each user's hour (their own, their peers', everyone's), then the plan: the due
-            // time, its local hour and why it moved, split from the one text the plan returns.
+        if planner != nil {
+            // The plan is made in Swift from these columns (`UsualHourPlanner`).
             sql = """
-                SELECT json_group_array(json_array(did, uid, platform, substr(plan, 1, 19), arm, timing, basis,
-                                                   CAST(substr(plan, 21, 2) AS INTEGER),
-                                                   CASE substr(plan, 24) WHEN 'q' THEN 'quiet' WHEN 'd' THEN 'deadline' END)) FROM (
-                  SELECT *, panel_usual_plan(:sendAt, tz, qs, qe, CASE WHEN timing = 'usual' THEN hour END, :defaultZone, due, :deadline) AS plan FROM (
-                    SELECT *, CASE WHEN own IS NOT NULL THEN 'own' WHEN peer IS NOT NULL THEN 'peers' WHEN :everyone IS NOT NULL THEN 'everyone'
-                                   ELSE 'none' END AS basis, COALESCE(own, peer, :everyone) AS hour FROM (
-                      \(reachable), u.timezone AS tz, s.quiet_start AS qs, s.quiet_end AS qe,
-                             (SELECT hour FROM panel_usual_hours WHERE user_id = u.id AND active_days >= \(UsualHour.ownDays)) AS own,
-                             (SELECT hour FROM panel_usual_hour_peers
-                              WHERE platform = \(UsualHourPeers.platformOf("u.id")) AND locale = CAST(u.locale AS TEXT)) AS peer,
-                             CASE WHEN panel_timing_control(:campaign, u.id, :control) THEN 'control' ELSE 'usual' END AS timing
-                      \(from) AND (\(audience.classification(now: now, campaign: id, withCap: false).sql)) = 'reachable')))
+                \(reachable), CAST(u.timezone AS TEXT) AS tz, s.quiet_start AS qs, s.quiet_end AS qe, CAST(u.locale AS TEXT) AS locale
+                \(from) AND (\(audience.classification(now: now, campaign: id, withCap: false).sql)) = 'reachable'
                 """
         } else {
             sql = """
@@ -120,18 +117,16 @@ extension Campaigns {
         arguments["holdout"] = draw[0]
         arguments["variants"] = draw[1]
         arguments["testPercent"] = draw[2]
-        if case .usualHour(let percent) = timing {
-            arguments["control"] = percent.databaseValue
-            arguments["everyone"] = everyone.databaseValue
-            arguments["deadline"] = SQLiteTime.seconds(after).map { SQLiteTime.string(secondsSinceEpoch: $0 + 86_400) }.databaseValue
-        }
         let base = arguments, database = self.database
         return { after, upTo in
             var bound = base
             bound["after"] = after.databaseValue
             bound["upTo"] = upTo.databaseValue
             let chunk = StatementArguments(bound)
-            return try await database.read { db in try String.fetchOne(db, sql: sql, arguments: chunk) ?? "[]" }
+            return try await database.read { db in
+                guard let planner else { return try String.fetchOne(db, sql: sql, arguments: chunk) ?? "[]" }
+                return try planner.plan(try Row.fetchAll(db, sql: sql, arguments: chunk), after: after, upTo: upTo, in: db)
+            }
         }
     }
 }
