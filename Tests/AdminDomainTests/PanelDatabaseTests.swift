@@ -111,7 +111,7 @@ import TestSupport
                 -- and before version 17 (usual hour)
                 DROP TABLE panel_usual_hours; DROP TABLE panel_usual_hour_peers; DROP TABLE panel_usual_hour_state; DROP TABLE panel_timing_counts;
                 ALTER TABLE panel_campaigns DROP COLUMN timing; ALTER TABLE panel_campaigns DROP COLUMN timing_control_percent;
-                ALTER TABLE panel_campaign_members DROP COLUMN timing; ALTER TABLE panel_deliveries DROP COLUMN opened_at;
+                ALTER TABLE panel_campaign_members DROP COLUMN timing; ALTER TABLE panel_campaign_members DROP COLUMN due_at; ALTER TABLE panel_deliveries DROP COLUMN opened_at;
                 DELETE FROM panel_schema_version WHERE version = 17;
                 -- and before version 16 (journeys)
                 DROP TABLE panel_journey_entries; DROP TABLE panel_journeys;

@@ -112,8 +112,8 @@ import Testing
     }
 
     static var timingComparison: TimingComparison {
-        TimingComparison(usual: .init(users: 947, openedInDay: 190, judged: 947, converted: 120),
-                         control: .init(users: 105, openedInDay: 14, judged: 105, converted: 9))
+        TimingComparison(usual: .init(users: 947, openJudged: 800, openedInDay: 190, judged: 947, converted: 120),
+                         control: .init(users: 105, openJudged: 105, openedInDay: 14, judged: 105, converted: 9))
     }
 
     @Test func audiencePreviewView() {
@@ -150,7 +150,7 @@ import Testing
         usualHour.timing = .usualHour(controlPercent: 10)
         assertPageSnapshot(of: CampaignImpactView(campaign: usualHour, impact: timed, viewer: Self.viewer), "usualHourAgainstControl")
         var noGoal = opensOnly
-        noGoal.timing = TimingComparison(usual: .init(users: 9, openedInDay: 3, judged: 9), control: .init(users: 1, judged: 1))
+        noGoal.timing = TimingComparison(usual: .init(users: 9, openJudged: 9, openedInDay: 3), control: .init(users: 1, openJudged: 1))
         assertPageSnapshot(of: CampaignImpactView(campaign: sending, impact: noGoal, viewer: Self.viewer), "usualHourOpensOnly")
     }
 }

@@ -8,8 +8,8 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct TimingReportCSV {
     @Test func theCampaignReportHasTheUsualHourAndTheControlAsRows() throws {
         var report = SnapshotsCampaignParts.impact
-        report.timing = TimingComparison(usual: .init(users: 900, openedInDay: 180, judged: 900, converted: 90),
-                                         control: .init(users: 100, openedInDay: 10, judged: 100, converted: 5))
+        report.timing = TimingComparison(usual: .init(users: 900, openJudged: 900, openedInDay: 180, judged: 900, converted: 90),
+                                         control: .init(users: 100, openJudged: 100, openedInDay: 10, judged: 100, converted: 5))
         let rows = CampaignReportCSV.rows(report)
         #expect(rows.allSatisfy { $0.count == CampaignReportCSV.header.count })
         let header = CampaignReportCSV.header

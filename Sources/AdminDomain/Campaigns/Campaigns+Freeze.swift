@@ -172,8 +172,9 @@ struct FreezeWrite: Sendable {
             WHERE uid IN (SELECT uid FROM (SELECT DISTINCT uid FROM temp.panel_freeze_timed) WHERE \(Audience.capCount(user: "uid")) >= :cap)
             """, arguments: capArguments)
         try db.execute(sql: """
-            INSERT INTO panel_campaign_members (campaign_id, user_id, arm, platform, timing)
-            SELECT \(campaign), uid, MIN(arm), CASE WHEN MIN(platform) = MAX(platform) THEN COALESCE(MIN(platform), '') ELSE 'both' END, MIN(timing)
+            INSERT INTO panel_campaign_members (campaign_id, user_id, arm, platform, timing, due_at)
+            SELECT \(campaign), uid, MIN(arm), CASE WHEN MIN(platform) = MAX(platform) THEN COALESCE(MIN(platform), '') ELSE 'both' END, MIN(timing),
+                   CASE WHEN MIN(timing) IS NOT NULL THEN MIN(due) END
             FROM temp.panel_freeze_timed WHERE reason = 'reachable' GROUP BY uid
             ON CONFLICT (campaign_id, user_id) DO NOTHING
             """)

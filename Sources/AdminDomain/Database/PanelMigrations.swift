@@ -368,6 +368,7 @@ enum PanelMigrations {
         ALTER TABLE panel_campaigns ADD COLUMN timing TEXT CHECK (timing IN ('usual_hour'));
         ALTER TABLE panel_campaigns ADD COLUMN timing_control_percent INTEGER NOT NULL DEFAULT 10;
         ALTER TABLE panel_campaign_members ADD COLUMN timing TEXT;
+        ALTER TABLE panel_campaign_members ADD COLUMN due_at TEXT;
         ALTER TABLE panel_journey_entries ADD COLUMN timing TEXT;
         ALTER TABLE panel_journey_entries ADD COLUMN opened_in_day INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE panel_deliveries ADD COLUMN opened_at TEXT;

@@ -23,6 +23,8 @@ final class ImpactState: @unchecked Sendable {
     private var openedInDay: Set<Int64> = []
     /// Users per timing group (index as in `members`).
     private var timingSizes = [0, 0, 0]
+    /// With a timing: when each user's push was due, in seconds since 1970.
+    private var dueAt: [Int64: Int64] = [:]
     private var unreadable = 0
     private var eventCursor: Int64 = 0
     private var subscriptionCursor: Int64 = 0
@@ -53,7 +55,7 @@ final class ImpactState: @unchecked Sendable {
             // Deliveries show the receipts the poller applied, up to its cursor, in the same snapshot.
             self.receiptCursor = try PanelReceiptReader.lastReceiptID(db)
             let member = PanelCampaignMember.Columns.self
-            let members = try PanelCampaignMember.select(member.userID, member.arm, member.platform, member.timing)
+            let members = try PanelCampaignMember.select(member.userID, member.arm, member.platform, member.timing, member.dueAt)
                 .filter(member.campaignID == self.campaignID).asRequest(of: Row.self).fetchCursor(db)
             while let row = try members.next() {
                 let arm = Self.armNames.firstIndex(of: row[member.arm] as String) ?? 5
@@ -62,6 +64,7 @@ final class ImpactState: @unchecked Sendable {
                 self.members[row[member.userID]] = UInt8(arm | platform << 3 | timing << 5)
                 self.sizes[arm][platform] += 1
                 self.timingSizes[timing] += 1
+                if timing > 0, let due = (row[member.dueAt] as String?).flatMap(SQLiteTime.seconds) { self.dueAt[row[member.userID]] = due }
             }
             for user in try Int64.fetchAll(db, sql: """
                 SELECT DISTINCT user_id FROM panel_deliveries INDEXED BY panel_deliveries_counts
@@ -230,20 +233,28 @@ final class ImpactState: @unchecked Sendable {
         report.days = perDay.enumerated().map { .init(index: $0.offset, recipients: $0.element[0], holdout: $0.element[1]) }
         report.hours = perHour.enumerated().map { .init(index: $0.offset, recipients: $0.element[0], holdout: $0.element[1]) }
         report.unreadableTimes = unreadable
-        if timingSizes[1] + timingSizes[2] > 0 { report.timing = timingComparison() }
+        if timingSizes[1] + timingSizes[2] > 0 { report.timing = timingComparison(now: now) }
         return report
     }
 
     /// The usual-hour group against the control, among recipients (the holdout has no timing).
-    private func timingComparison() -> TimingComparison {
+    private func timingComparison(now: Date) -> TimingComparison {
         var groups = [TimingComparison.Group(), TimingComparison.Group(), TimingComparison.Group()]
         for timing in 1...2 { groups[timing].users = timingSizes[timing] }
-        for timing in 1...2 { groups[timing].judged = timingSizes[timing] }
-        for user in converted.keys {
+        // Without a goal nobody's goal is judged: no goal lift.
+        if goal != nil { for timing in 1...2 { groups[timing].judged = timingSizes[timing] } }
+        let dayOver = Int64(now.timeIntervalSince1970.rounded(.down)) - 86_400
+        var judged: Set<Int64> = []
+        for (user, due) in dueAt where due <= dayOver {
+            guard let code = members[user] else { continue }
+            groups[Int(code >> 5)].openJudged += 1
+            judged.insert(user)
+        }
+        for user in converted.keys where goal != nil {
             guard let code = members[user] else { continue }
             groups[Int(code >> 5)].converted += 1
         }
-        for user in openedInDay {
+        for user in openedInDay where judged.contains(user) {
             guard let code = members[user] else { continue }
             groups[Int(code >> 5)].openedInDay += 1
         }

@@ -11,10 +11,12 @@ struct PanelCampaignMember: Codable, Sendable, Equatable, FetchableRecord, Table
     var arm, platform: String
     /// 'usual' (sent at their usual hour), 'control' (at the fixed time), nil (as scheduled, or held out).
     var timing: String?
+    /// With a timing: when the user's push was due (their first device's), for opens within a day.
+    var dueAt: String?
 
     /// The columns are the coding keys: each named once, in Swift and in SQL.
     enum CodingKeys: String, CodingKey, ColumnExpression {
-        case arm, platform, timing, campaignID = "campaign_id", userID = "user_id"
+        case arm, platform, timing, dueAt = "due_at", campaignID = "campaign_id", userID = "user_id"
     }
 
     typealias Columns = CodingKeys

@@ -72,8 +72,10 @@ public struct JourneyReport: Sendable, Equatable {
 
     /// Every entry of the journey, read by its time index at low priority. Grouped in SQL:
     /// a row per day, state, arm, reason, verdict and confirmation.
-    public static func build(journey: Int64, in database: PanelDatabase) async throws -> JourneyReport {
-        try await database.readAtLowPriority { db in
+    /// - Parameter now: entries whose push's first day is over by then count for opens within a day.
+    public static func build(journey: Int64, now: Date = Date(), in database: PanelDatabase) async throws -> JourneyReport {
+        let dayOver = SQLiteTime.string(now.addingTimeInterval(-86_400))
+        return try await database.readAtLowPriority { db in
             var report = JourneyReport()
             if let plan = try JourneyPlan.load(journey, in: db) {
                 report.goal = plan.goal
@@ -82,15 +84,15 @@ public struct JourneyReport: Sendable, Equatable {
             var byDay: [String: Figures] = [:]
             let rows = try Row.fetchAll(db, sql: """
                 SELECT substr(entered_at, 1, 10) AS day, state, arm = 'holdout' AS held, arm IS NOT NULL AS drawn, detail, converted, receipt,
-                       timing, in_day, COUNT(*) AS n
-                FROM (SELECT e.entered_at, e.state, e.arm, e.detail, e.converted, e.timing,
+                       timing, in_day, open_judged, COUNT(*) AS n
+                FROM (SELECT e.entered_at, e.state, e.arm, e.detail, e.converted, e.timing, COALESCE(e.due_at, e.entered_at) <= ? AS open_judged,
                              MAX(e.receipt, COALESCE((SELECT MAX(d.receipt) FROM panel_deliveries d INDEXED BY panel_deliveries_entry
                                                       WHERE d.entry_id = e.id), 0)) AS receipt,
                              MAX(e.opened_in_day, COALESCE((SELECT MAX(\(JourneyEntries.openedInDay)) FROM panel_deliveries d INDEXED BY panel_deliveries_entry
                                                             WHERE d.entry_id = e.id), 0)) AS in_day
                       FROM panel_journey_entries e INDEXED BY panel_journey_entries_time WHERE e.journey_id = ?)
-                GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9
-                """, arguments: [journey])
+                GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+                """, arguments: [dayOver, journey])
             for row in rows {
                 let n: Int = row["n"], state: String = row["state"]
                 var figures = byDay[row["day"] ?? "?"] ?? Figures()
@@ -120,7 +122,8 @@ public struct JourneyReport: Sendable, Equatable {
                     }
                 }
                 if let timing: String = row["timing"], timing == "usual" || timing == "control" {
-                    var group = TimingComparison.Group(users: n, openedInDay: row["in_day"] == true ? n : 0)
+                    let judged = row["open_judged"] == true
+                    var group = TimingComparison.Group(users: n, openJudged: judged ? n : 0, openedInDay: judged && row["in_day"] == true ? n : 0)
                     if let converted: Bool = row["converted"] {
                         group.judged = n
                         group.converted = converted ? n : 0

@@ -18,6 +18,8 @@ public struct UserUsualHour: Sendable, Equatable {
     public let movedTo: Int?
     /// The first build has not reached this user yet.
     public let building: Bool
+    /// Their stored timezone is not one: the hours are counted in this zone instead.
+    public var fallbackZone: String?
 
     /// Read in the caller's transaction: the user's row, their peers and quiet hours.
     public static func load(user: Int64, now: Date, defaultTimeZone: String, in db: Database) throws -> UserUsualHour? {
@@ -31,7 +33,7 @@ public struct UserUsualHour: Sendable, Equatable {
         let buildAfter = try Row.fetchOne(db, sql: "SELECT build_after FROM panel_usual_hour_state WHERE id = 1")
         let building = buildAfter.map { ($0["build_after"] as Int64?).map { $0 < user } ?? false } ?? true
         let fallback = TimeZone(identifier: defaultTimeZone) ?? TimeZone(secondsFromGMT: 0)!
-        let zone = ZoneOffsets.named(person["timezone"], fallback: fallback).offsets
+        let (zone, valid) = ZoneOffsets.named(person["timezone"], fallback: fallback)
         // Counted as of now from the stored days: the row may be up to a refresh old.
         let nowSeconds = Int64(now.timeIntervalSince1970.rounded(.down))
         let today = Int32((zone.local(nowSeconds) - UsualHourSendAt.mod(zone.local(nowSeconds), 86_400)) / 86_400)
@@ -62,7 +64,8 @@ public struct UserUsualHour: Sendable, Equatable {
         }
         return UserUsualHour(hour: hour, basis: basis, activeDays: active, ownHour: own, ownHourDays: own.map { counts[$0] } ?? 0,
                              peers: basis == .peers ? peer?["users"] : nil, peerPlatform: basis == .peers ? platform : nil,
-                             peerLocale: basis == .peers ? locale : nil, movedTo: movedTo, building: building)
+                             peerLocale: basis == .peers ? locale : nil, movedTo: movedTo, building: building,
+                             fallbackZone: valid ? nil : defaultTimeZone)
     }
 
     /// "20:00, 14 of 60 days; moved to 21:00 by quiet hours".
@@ -79,6 +82,7 @@ public struct UserUsualHour: Sendable, Equatable {
         case .none: text = "none yet: nobody has \(UsualHour.ownDays) active days, so pushes go at the fixed time"
         }
         if let movedTo { text += "; moved to \(Self.clock(movedTo)) by quiet hours" }
+        if let fallbackZone { text += "; hours in \(fallbackZone), as their timezone is not one" }
         if building { text += " (the first count of activity has not reached this user yet)" }
         return text
     }

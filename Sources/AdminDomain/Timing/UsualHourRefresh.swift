@@ -102,7 +102,7 @@ public struct UsualHourRefresh: Sendable {
             let done = after + chunk >= last, stamp = SQLiteTime.string(secondsSinceEpoch: fold.now)
             let wrote = try await database.write { db -> Bool in
                 guard try Int64.fetchOne(db, sql: "SELECT build_after FROM panel_usual_hour_state WHERE id = 1") == after else { return false }
-                for row in slice { try row.save(db) }
+                for row in slice { try row.replace(in: db) }
                 guard isLast else { return true }
                 try db.execute(sql: """
                     UPDATE panel_usual_hour_state SET build_after = ?, build_since = CASE WHEN ? THEN NULL ELSE build_since END,
@@ -189,7 +189,7 @@ public struct UsualHourRefresh: Sendable {
                                 zoneName: user.timezone, locale: user.locale, platform: user.platform)
             if let made {
                 if made != stored {
-                    try made.save(db)
+                    try made.replace(in: db)
                     count += 1
                 }
             } else if stored != nil {

@@ -131,9 +131,23 @@ import Testing
         }
         let readAt = Self.launch.addingTimeInterval(86_400 + 3_600)
         try await ReceiptPoller(database: fixture.database).poll(now: readAt)
+        // An hour after the last send, pushes due the day before have had their day, the
+        // rest not yet: only the former count for opens.
+        let early = CampaignImpactTracker(campaigns: fixture.campaigns)
+        try await early.refresh(now: readAt)
+        let partial = try #require(try await early.report(id)?.timing)
+        let (dueEarly, usualUsers) = try await fixture.sql { db in
+            (try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM panel_campaign_members WHERE campaign_id = ? AND timing = 'usual' AND due_at <= '2026-11-18 13:00:00'
+                """, arguments: [id]) ?? -1,
+             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_campaign_members WHERE campaign_id = ? AND timing = 'usual'", arguments: [id]) ?? -1)
+        }
+        #expect(partial.usual.openJudged == dueEarly && dueEarly > 0 && dueEarly < usualUsers)
+        // Two days on, everyone's day is over.
         let tracker = CampaignImpactTracker(campaigns: fixture.campaigns)
-        try await tracker.refresh(now: readAt)
+        try await tracker.refresh(now: Self.launch.addingTimeInterval(2 * 86_400 + 60))
         let timing = try #require(try await tracker.report(id)?.timing)
+        #expect(timing.usual.openJudged == timing.usual.users && timing.control.openJudged == timing.control.users)
         let expected = try await fixture.sql { db in
             Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: """
                 SELECT timing, COUNT(*) AS n, SUM(user_id % 10 = 3) AS opened FROM panel_campaign_members
@@ -149,7 +163,7 @@ import Testing
         try await fixture.backendWrite { db in
             try db.execute(sql: "UPDATE panel_deliveries SET opened_at = '2026-11-21 12:00:00' WHERE campaign_id = ? AND receipt = 2", arguments: [id])
         }
-        try await fresh.refresh(now: readAt)
+        try await fresh.refresh(now: Self.launch.addingTimeInterval(2 * 86_400 + 60))
         #expect(try await fresh.report(id)?.timing?.usual.openedInDay == 0)
     }
 }

@@ -14,9 +14,15 @@ struct ComposerTimingFields: HTMLComponent {
     var content: HTMLNode {
         let mine = problems.filter(ComposerForm.isTimingProblem)
         let range = CampaignTiming.controlRange
+        // A value this panel does not know stays chosen, so sending the form again is refused
+        // again rather than saved as the first option the browser would show.
+        var options = ComposerForm.timings
+        if !timing.isEmpty, !options.contains(where: { $0.value == timing }) {
+            options.insert((timing, "Not a timing this panel knows: choose one"), at: 0)
+        }
         return element("fieldset", [.class("timing"), .id("timing-fields")]) {
             element("legend", []) { "Timing" }
-            SelectField(label: "Send each push", name: "timing", options: ComposerForm.timings,
+            SelectField(label: "Send each push", name: "timing", options: options,
                         selected: timing.isEmpty ? CampaignTiming.asScheduled.name : timing, anyLabel: nil)
             label {
                 "Control share (%), \(range.lowerBound)–\(range.upperBound), with each user's usual hour"

@@ -45,11 +45,21 @@ struct JourneyPageView: HTMLComponent {
             }
             dt { "Opens" }; dd { campaign.deepLink ?? "the app's home screen" }
             dt { "Sends" }; dd { journey.rules.map { Self.sendAt($0.sendAt) } ?? "?" }
+            dt { "Timing" }; dd(.id("journey-timing")) { Self.timing(campaign.timing) }
             dt { "Re-entry" }; dd { journey.rules.map { $0.reentryDays.map { "a new occurrence enters again after \(Format.count($0, "day", "days"))" } ?? "never: a user enters once" } ?? "?" }
             dt { "Daily limit" }; dd { journey.rules.map { $0.dailyLimit.map { "at most \(Format.count($0, "entry", "entries")) a day (UTC)" } ?? "none" } ?? "?" }
             dt { "Holdout" }; dd { experiment.holdoutPercent == 0 ? "none" : "\(experiment.holdoutPercent)% of the entries get nothing, drawn per entry" }
             dt { "Goal" }; dd { experiment.goal.map { "\($0.label), within \(Format.count(experiment.goalDays, "day", "days")) of entering" } ?? "none (opens only)" }
             dt { "Entered so far" }; dd { Format.grouped(journey.entered) }
+        }
+    }
+
+    static func timing(_ timing: CampaignTiming?) -> String {
+        switch timing {
+        case nil: "unknown timing: this version of the panel cannot read it"
+        case .asScheduled: "as the rule above says"
+        case .usualHour(let percent):
+            "at each user's usual hour within 24 hours of entering (control \(percent)% as the rule above says; see docs/usual-hour.md)"
         }
     }
 

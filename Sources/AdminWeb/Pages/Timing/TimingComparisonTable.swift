@@ -14,7 +14,7 @@ struct TimingComparisonTable: HTMLComponent {
         div(.class("timing-comparison"), .id("timing-comparison")) {
             h3 { "Usual hour against control" }
             DataTable(caption: "Usual hour against control (control: sent at \(fixedTime))",
-                      columns: [.init("Group"), .init("Users", numeric: true), .init("Opened within a day", numeric: true),
+                      columns: [.init("Group"), .init("Users", numeric: true), .init("Opened within a day (of those whose day is over)", numeric: true),
                                 .init("Open rate", numeric: true), .init("Goal conversions", numeric: true), .init("Conversion rate", numeric: true)],
                       rows: [
                           TableRow(Self.cells("At their usual hour", comparison.usual, hasGoal: hasGoal).map { TableCell($0) }, id: "timing-usual"),
@@ -22,14 +22,20 @@ struct TimingComparisonTable: HTMLComponent {
                       ])
             p(.id("timing-open-lift")) {
                 "Opens within a day: "
-                comparison.openLift.map { Self.lift($0) }
-                    ?? "no lift yet: both groups need users."
+                Self.openLiftSentence(comparison)
+            }
+            if comparison.usual.waiting + comparison.control.waiting > 0 {
+                p(.id("timing-waiting")) {
+                    "\(Format.grouped(comparison.usual.waiting)) at their usual hour and \(Format.grouped(comparison.control.waiting)) in the control "
+                        + "have not had a day since their push was due (or it has not gone yet): they are not counted for opens until they have."
+                }
             }
             p(.id("timing-goal-lift")) {
                 "Goal conversions: "
                 if hasGoal {
-                    comparison.goalLift.map { Self.lift($0) }
-                        ?? "no lift yet: both groups need users whose goal could be judged."
+                    comparison.control.users == 0 && comparison.usual.users > 0
+                        ? "no control share was chosen, so there is nothing to compare."
+                        : comparison.goalLift.map { Self.lift($0) } ?? "no lift yet: both groups need users whose goal could be judged."
                 } else {
                     "no goal, so only opens are compared."
                 }
@@ -45,8 +51,14 @@ struct TimingComparisonTable: HTMLComponent {
         "\(CampaignImpactView.points(lift.difference)) (95% interval \(CampaignImpactView.signed(lift.lower)) to \(CampaignImpactView.signed(lift.upper))): \(lift.sentence)."
     }
 
+    static func openLiftSentence(_ comparison: TimingComparison) -> String {
+        if comparison.control.users == 0 && comparison.usual.users > 0 { return "no control share was chosen, so there is nothing to compare." }
+        return comparison.openLift.map { Self.lift($0) }
+            ?? "no lift yet: in each group some pushes must have had a day since they were due."
+    }
+
     static func cells(_ name: String, _ group: TimingComparison.Group, hasGoal: Bool) -> [String] {
-        [name, Format.grouped(group.users), Format.grouped(group.openedInDay), Format.percent(group.openRate)]
+        [name, Format.grouped(group.users), "\(Format.grouped(group.openedInDay)) of \(Format.grouped(group.openJudged))", Format.percent(group.openRate)]
             + (hasGoal ? ["\(Format.grouped(group.converted)) of \(Format.grouped(group.judged))", Format.percent(group.conversionRate)] : ["—", "—"])
     }
 }
