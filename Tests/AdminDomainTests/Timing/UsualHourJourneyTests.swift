@@ -62,5 +62,24 @@ import Testing
              try Int.fetchOne(db, sql: "SELECT SUM(users) FROM panel_timing_counts WHERE campaign_id = ?", arguments: [id]) ?? -1)
         }
         #expect(timed == drawn && counted == drawn)
+
+        // The report: users whose entry's push was due over a day ago are judged for opens;
+        // a third of them opened within a day.
+        try await fixture.backendWrite { db in
+            try db.execute(sql: "UPDATE panel_journey_entries SET opened_in_day = 1 WHERE journey_id = ? AND user_id % 3 = 0", arguments: [id])
+        }
+        let dayLater = Date(timeIntervalSince1970: TimeInterval(Self.now + 86_400 + 3_600))
+        let report = try await JourneyReport.build(journey: id, now: dayLater, in: fixture.database)
+        let expected = try await fixture.sql { db in
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: """
+                SELECT timing, COUNT(*) AS n, SUM(COALESCE(due_at, entered_at) <= '2026-11-18 13:00:00') AS judged,
+                       SUM(COALESCE(due_at, entered_at) <= '2026-11-18 13:00:00' AND user_id % 3 = 0) AS opened
+                FROM panel_journey_entries WHERE journey_id = ? AND timing IS NOT NULL GROUP BY timing
+                """, arguments: [id]).map { ($0["timing"] as String, [$0["n"] as Int, $0["judged"] as Int, $0["opened"] as Int]) })
+        }
+        let timing = report.total.timing
+        #expect([timing.usual.users, timing.usual.openJudged, timing.usual.openedInDay] == expected["usual"])
+        #expect([timing.control.users, timing.control.openJudged, timing.control.openedInDay] == expected["control"])
+        #expect(timing.usual.openJudged < timing.usual.users, "pushes due after 13:00 have not had their day")
     }
 }
