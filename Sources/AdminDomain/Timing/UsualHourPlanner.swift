@@ -52,6 +52,7 @@ struct UsualHourPlanner: Sendable {
         var planned: [Int64: (due: String, timing: String, basis: UsualHourBasis, hour: Int, moved: TimingMove?)] = [:]
         var json = "["
         json.reserveCapacity(rows.count * 96)
+        var first = true
         for row in rows {
             let user: Int64 = row["uid"]
             let arm: String = row["arm"]
@@ -61,7 +62,9 @@ struct UsualHourPlanner: Sendable {
                 entry = try plan(user: user, row: row, fixed: fixedText, own: own[user], lastSeen: lastSeen)
                 planned[user] = entry
             }
-            if json.count > 1 { json += "," }
+            // Not `json.count`: counting a String's characters walks all of it.
+            if !first { json += "," }
+            first = false
             json += "[\(row["did"] as Int64),\(user),\(Self.quoted(row["platform"] as String?)),\(Self.quoted(entry?.due ?? fixedText)),"
             json += "\(Self.quoted(arm)),\(Self.quoted(entry?.timing)),\(Self.quoted(entry?.basis.rawValue)),"
             json += "\(entry.map { String($0.hour) } ?? "null"),\(Self.quoted(entry?.moved?.rawValue))]"
