@@ -140,6 +140,10 @@ struct UsualHoursBenchCommand: AsyncParsableCommand {
         let before = try await LoadDriver.run(baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,
                                               duration: .seconds(seconds), timeout: .seconds(10))
         say("support's pages, 4 connections, no build running:\n" + before.table)
+        // The server's own job built them during the warm-up: from empty again, here.
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM panel_usual_hours; DELETE FROM panel_usual_hour_peers; DELETE FROM panel_usual_hour_state")
+        }
         let clock = ContinuousClock(), started = clock.now
         let build = Task { try await UsualHourRefresh(database: database, defaultTimeZone: "UTC").run(now: Date()) }
         let during = try await LoadDriver.run(baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,

@@ -26,6 +26,7 @@ public struct UsualHourRefresh: Sendable {
     let defaultZoneName: String
     public var usersPerChunk = 2_000
     public var eventsPerBatch = 20_000
+    public var pauseBetweenChunks = Duration.milliseconds(20)
     /// Rows per write transaction: a few milliseconds of the write lock.
     public var usersPerWrite = 250
 
@@ -48,6 +49,9 @@ public struct UsualHourRefresh: Sendable {
         while let (after, since) = try await buildPosition(), chunks < maxChunks {
             figures.built += try await buildChunk(after: after, since: since, fold: fold)
             chunks += 1
+            // A breath between chunks: the backend and support's pages get the write lock and
+            // the cores without waiting behind a build of a million users.
+            try await Task.sleep(for: pauseBetweenChunks)
         }
         if try await buildPosition() != nil {
             figures.building = true
@@ -75,7 +79,9 @@ public struct UsualHourRefresh: Sendable {
     /// of the build, unless another process took this step meanwhile.
     private func buildChunk(after: Int64, since: String, fold: UsualHourFold) async throws -> Int {
         let chunk = Int64(usersPerChunk)
-        let (users, times, last) = try await database.readAtLowPriority { db in
+        // The fold is done in the read, on the database's low-priority threads: a chunk's is tens
+        // of milliseconds of CPU, too long for one of Swift's two cooperative threads.
+        let (made, last) = try await database.readAtLowPriority { db -> ([PanelUsualHour], Int64) in
             let last = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 0
             let users = try UsualHourUser.fetch(idsAfter: after, upTo: after + chunk, in: db)
             var times: [Int64: [String]] = [:]
@@ -87,11 +93,11 @@ public struct UsualHourRefresh: Sendable {
                 guard let user: Int64 = row["user_id"], let time: String = row["created_at"] else { continue }
                 times[user, default: []].append(time)
             }
-            return (users, times, last)
-        }
-        let made = users.compactMap { user in
-            fold.row(user: user.id, days: ActivityDays(), times: times[user.id] ?? [], zoneName: user.timezone, locale: user.locale,
-                     platform: user.platform)
+            let made = users.compactMap { user in
+                fold.row(user: user.id, days: ActivityDays(), times: times[user.id] ?? [], zoneName: user.timezone, locale: user.locale,
+                         platform: user.platform)
+            }
+            return (made, last)
         }
         // A few short transactions, the position moved with the last: a crash between them
         // leaves rows that the chunk, made again, writes over with the same.

@@ -130,6 +130,7 @@ import TestSupport
         }
         var refresh = UsualHourRefresh(database: database, defaultTimeZone: "UTC")
         refresh.usersPerChunk = 7
+        refresh.pauseBetweenChunks = .zero
         refresh.usersPerWrite = 3
 
         // The first build, cut after two chunks and taken up again.
