@@ -129,12 +129,12 @@ import TestSupport
             try db.execute(sql: "PRAGMA foreign_keys = ON")
         }
         var refresh = UsualHourRefresh(database: database, defaultTimeZone: "UTC")
-        refresh.usersPerChunk = 7
+        refresh.usersPerChunk = 3_000
         refresh.pauseBetweenChunks = .zero
         refresh.usersPerWrite = 3
 
-        // The first build, cut after two chunks and taken up again.
-        #expect(try await refresh.run(now: Self.now, maxChunks: 2).building)
+        // The first build, cut after a chunk (users up to 3,000) and taken up again.
+        #expect(try await refresh.run(now: Self.now, maxChunks: 1).building)
         let figures = try await refresh.run(now: Self.now)
         #expect(!figures.building)
         try Self.check(people, at: Self.now, in: queue)
