@@ -241,8 +241,10 @@ final class ImpactState: @unchecked Sendable {
     private func timingComparison(now: Date) -> TimingComparison {
         var groups = [TimingComparison.Group(), TimingComparison.Group(), TimingComparison.Group()]
         for timing in 1...2 { groups[timing].users = timingSizes[timing] }
-        // Without a goal nobody's goal is judged: no goal lift.
-        if goal != nil { for timing in 1...2 { groups[timing].judged = timingSizes[timing] } }
+        // Goals are judged once the window has closed: before, the group sent later (the usual
+        // hour) has had less time to reach it. Without a goal, never.
+        let windowClosed = Int64(now.timeIntervalSince1970.rounded(.down)) > end
+        if goal != nil, windowClosed { for timing in 1...2 { groups[timing].judged = timingSizes[timing] } }
         let dayOver = Int64(now.timeIntervalSince1970.rounded(.down)) - 86_400
         var judged: Set<Int64> = []
         for (user, due) in dueAt where due <= dayOver {
@@ -250,7 +252,7 @@ final class ImpactState: @unchecked Sendable {
             groups[Int(code >> 5)].openJudged += 1
             judged.insert(user)
         }
-        for user in converted.keys where goal != nil {
+        for user in converted.keys where goal != nil && windowClosed {
             guard let code = members[user] else { continue }
             groups[Int(code >> 5)].converted += 1
         }

@@ -20,6 +20,9 @@ public struct UserUsualHour: Sendable, Equatable {
     public let building: Bool
     /// Their stored timezone is not one: the hours are counted in this zone instead.
     public var fallbackZone: String?
+    /// The zone their kept days were counted in, when it is not the one used now (they moved,
+    /// or their timezone stopped being one): those days keep its hours until they age out.
+    public var countedIn: String?
 
     /// Read in the caller's transaction: the user's row, their peers and quiet hours.
     public static func load(user: Int64, now: Date, defaultTimeZone: String, in db: Database) throws -> UserUsualHour? {
@@ -65,7 +68,8 @@ public struct UserUsualHour: Sendable, Equatable {
         return UserUsualHour(hour: hour, basis: basis, activeDays: active, ownHour: own, ownHourDays: own.map { counts[$0] } ?? 0,
                              peers: basis == .peers ? peer?["users"] : nil, peerPlatform: basis == .peers ? platform : nil,
                              peerLocale: basis == .peers ? locale : nil, movedTo: movedTo, building: building,
-                             fallbackZone: valid ? nil : defaultTimeZone)
+                             fallbackZone: valid ? nil : defaultTimeZone,
+                             countedIn: stored.map(\.zone).flatMap { $0 == (valid ? (person["timezone"] as String?) : defaultTimeZone) ? nil : $0 })
     }
 
     /// "20:00, 14 of 60 days; moved to 21:00 by quiet hours".
@@ -83,6 +87,7 @@ public struct UserUsualHour: Sendable, Equatable {
         }
         if let movedTo { text += "; moved to \(Self.clock(movedTo)) by quiet hours" }
         if let fallbackZone { text += "; hours in \(fallbackZone), as their timezone is not one" }
+        if let countedIn { text += "; the days kept so far were counted in \(countedIn)" }
         if building { text += " (the first count of activity has not reached this user yet)" }
         return text
     }

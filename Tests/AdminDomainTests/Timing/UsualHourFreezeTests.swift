@@ -143,11 +143,17 @@ import Testing
              try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_campaign_members WHERE campaign_id = ? AND timing = 'usual'", arguments: [id]) ?? -1)
         }
         #expect(partial.usual.openJudged == dueEarly && dueEarly > 0 && dueEarly < usualUsers)
+        // The goal window (3 days) is open: no goal is judged yet in either group.
+        #expect(partial.usual.judged == 0 && partial.control.judged == 0 && partial.goalLift == nil)
         // Two days on, everyone's day is over.
         let tracker = CampaignImpactTracker(campaigns: fixture.campaigns)
         try await tracker.refresh(now: Self.launch.addingTimeInterval(2 * 86_400 + 60))
         let timing = try #require(try await tracker.report(id)?.timing)
         #expect(timing.usual.openJudged == timing.usual.users && timing.control.openJudged == timing.control.users)
+        let closed = CampaignImpactTracker(campaigns: fixture.campaigns)
+        try await closed.refresh(now: Self.launch.addingTimeInterval(3 * 86_400 + 60))
+        let judged = try #require(try await closed.report(id)?.timing)
+        #expect(judged.usual.judged == judged.usual.users && judged.goalLift != nil, "the window has closed")
         let expected = try await fixture.sql { db in
             Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: """
                 SELECT timing, COUNT(*) AS n, SUM(user_id % 10 = 3) AS opened FROM panel_campaign_members

@@ -59,7 +59,7 @@ struct JourneyPageView: HTMLComponent {
         case nil: "unknown timing: this version of the panel cannot read it"
         case .asScheduled: "as the rule above says"
         case .usualHour(let percent):
-            "at each user's usual hour within 24 hours of entering (control \(percent)% as the rule above says; see docs/usual-hour.md)"
+            "each push at the user's usual hour within 24 hours of entering instead of the time above; a control share of \(percent)% keeps the time above"
         }
     }
 

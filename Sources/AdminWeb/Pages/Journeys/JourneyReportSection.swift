@@ -51,7 +51,7 @@ struct JourneyReportSection: HTMLComponent {
                 p(.class("muted"), .id("lift")) { "This journey has no goal: it reports opens only." }
             }
             if journey.campaign.timing?.controlPercent != nil || total.timing.usual.users + total.timing.control.users > 0 {
-                TimingComparisonTable(comparison: total.timing, hasGoal: report.goal != nil, fixedTime: "the journey's own rule (its daily time or window)")
+                TimingComparisonTable(comparison: total.timing, hasGoal: report.goal != nil, fixedTime: "the journey's own time, its daily time or window")
             }
         }
     }

@@ -35,7 +35,7 @@ struct TimingComparisonTable: HTMLComponent {
                 if hasGoal {
                     comparison.control.users == 0 && comparison.usual.users > 0
                         ? "no control share was chosen, so there is nothing to compare."
-                        : comparison.goalLift.map { Self.lift($0) } ?? "no lift yet: both groups need users whose goal could be judged."
+                        : comparison.goalLift.map { Self.lift($0) } ?? "no lift yet: goals are compared once each group's goal window has closed."
                 } else {
                     "no goal, so only opens are compared."
                 }
