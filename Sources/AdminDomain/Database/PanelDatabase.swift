@@ -95,7 +95,7 @@ public struct PanelDatabase: Sendable {
         writerConfig.busyMode = .timeout(busyTimeout)
         writerConfig.prepareDatabase { db in
             db.add(function: DeadTokens.sqlHash)
-            for function in SendTime.functions + TimingSQL.functions { db.add(function: function) }
+            for function in SendTime.functions { db.add(function: function) }
             db.add(function: CampaignDraw.sqlArm)
         }
         let writer: DatabaseQueue
@@ -125,7 +125,7 @@ public struct PanelDatabase: Sendable {
             try db.execute(sql: "PRAGMA query_only = 1")
             db.add(function: DeadTokens.sqlHash)
             db.add(function: TypedText.sqlFolded)
-            for function in SendTime.functions + TimingSQL.functions { db.add(function: function) }
+            for function in SendTime.functions { db.add(function: function) }
             db.add(function: CampaignDraw.sqlArm)
         }
         let reader = try DatabasePool(path: path, configuration: readerConfig)

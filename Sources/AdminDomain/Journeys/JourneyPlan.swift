@@ -51,7 +51,7 @@ public struct JourneyPlan: Sendable {
     /// Whether an entry goes at the journey's own time rather than the user's hour: drawn per
     /// entry, independent of the holdout and the variant.
     func isTimingControl(_ crossing: TriggerCrossing) -> Bool {
-        TimingSQL.isControl(campaign: id, user: Self.entryKey(crossing), percent: timing?.controlPercent ?? 0)
+        TimingDraw.isControl(campaign: id, user: Self.entryKey(crossing), percent: timing?.controlPercent ?? 0)
     }
 
     static func entryKey(_ crossing: TriggerCrossing) -> Int64 {

@@ -77,7 +77,7 @@ struct UsualHourPlanner: Sendable {
         let zone = ZoneOffsets.named(row["tz"], fallback: defaultZone).offsets
         let fixed = SQLiteTime.seconds(fixedText) ?? after
         func localHour(_ seconds: Int64) -> Int { Int(UsualHourSendAt.mod(zone.local(seconds), 86_400) / 3_600) }
-        if TimingSQL.isControl(campaign: campaign, user: user, percent: controlPercent) {
+        if TimingDraw.isControl(campaign: campaign, user: user, percent: controlPercent) {
             return (fixedText, "control", .none, localHour(fixed), nil)
         }
         var basis = UsualHourBasis.none, hour: Int?
