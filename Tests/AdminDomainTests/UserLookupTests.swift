@@ -33,6 +33,26 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
         try await directory.search(UserSearchQuery(field: field, text: text)).users.map(\.email)
     }
 
+    /// Issue 36: what a ticket holds finds its user, searched as the address inside it.
+    @Test func pastedFormsAreSearchedAsTheirAddress() async throws {
+        defer { temp.remove() }
+        try await DatabaseQueue(path: temp.path).write { db in
+            try insertUser(db, id: 910_000, email: "javier.martinez@gmail.com", name: "Javier Martínez")
+        }
+        for pasted in ["Javier Martínez <javier.martinez@gmail.com>", "‹javier.martinez@gmail.com›", "mailto:javier.martinez@gmail.com",
+                       "MAILTO:javier.martinez@gmail.com?subject=Refund", "\"javier.martinez@gmail.com\",", "(javier.martinez@gmail.com).",
+                       "“Javier” <javier.martinez@gmail.com>;", "'javier.martinez@gmail.com'"] {
+            let result = try await directory.search(UserSearchQuery(field: nil, text: pasted))
+            #expect(result.users.map(\.email) == ["javier.martinez@gmail.com"], "\(pasted)")
+            #expect(result.searched == .email && result.text == "javier.martinez@gmail.com", "\(pasted)")
+        }
+        // Stored addresses with brackets or quotes in them are still found as typed.
+        #expect(try await emails(.email, "<b>bold</b>@odd.test") == ["<b>bold</b>@odd.test"])
+        #expect(try await emails(.email, "o'neil@odd.test") == ["o'neil@odd.test"])
+        // A name search is not turned into an address.
+        #expect(PastedAddress.address(in: "Javier Martínez") == nil)
+    }
+
     @Test func exactPrefixAndAnyCase() async throws {
         defer { temp.remove() }
         #expect(try await emails(.email, "maria.silva@example.com") == ["maria.silva@example.com"])

@@ -21,7 +21,10 @@ public struct UserDirectory: Sendable {
     }
 
     public func search(_ query: UserSearchQuery) async throws -> UserSearchResult {
-        let text = TypedText.trimmed(query.text)
+        let typed = TypedText.trimmed(query.text)
+        // What a ticket holds (`Name <address>`, `mailto:…`, quotes) is searched as its address.
+        let pasted = query.field == nil || query.field == .email ? PastedAddress.address(in: typed) : nil
+        let text = pasted ?? typed
         let field = query.field ?? UserSearchField.recognised(in: text)
         var result: UserSearchResult
         if text.isEmpty || text.utf8.count > 320 {
