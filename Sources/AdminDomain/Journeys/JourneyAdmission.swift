@@ -81,7 +81,8 @@ public struct JourneyAdmission: Sendable, Equatable {
     mutating func time(plan: JourneyPlan, now: Int64, fixed: Date?, quiet: QuietHours, zone: TimeZone, own: Int?, peer: Int?, everyone: Int?) {
         let offsets = ZoneOffsets.of(zone)
         let fixedSeconds = fixed.map { Int64($0.timeIntervalSince1970.rounded(.down)) }
-        basis = own != nil ? .own : peer != nil ? .peers : everyone != nil ? .everyone : UsualHourBasis.none
+        let resolved = UsualHourBasis.resolve(own: own, peer: { peer }, everyone: everyone)
+        basis = resolved.basis
         if plan.isTimingControl(crossing) {
             timing = "control"
         } else {
@@ -90,7 +91,7 @@ public struct JourneyAdmission: Sendable, Equatable {
             // on the dot would be claimed just after.
             var deadline = now + Int64(JourneySendAt.horizon) - 300
             if case .subscriptionEnding = plan.rules.trigger, let end = SQLiteTime.seconds(crossing.occurrence) { deadline = min(deadline, end) }
-            if let hour = own ?? peer ?? everyone {
+            if let hour = resolved.hour {
                 let planned = UsualHourSendAt.plan(after: now, hour: hour, zone: offsets, quiet: quiet.quietPeriod, fixed: fixedSeconds,
                                                    deadline: deadline)
                 due = planned.map { SQLiteTime.string(secondsSinceEpoch: $0.due) }

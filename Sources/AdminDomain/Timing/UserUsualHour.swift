@@ -28,7 +28,7 @@ public struct UserUsualHour: Sendable, Equatable {
     public static func load(user: Int64, now: Date, defaultTimeZone: String, in db: Database) throws -> UserUsualHour? {
         guard let person = try Row.fetchOne(db, sql: """
             SELECT CAST(u.timezone AS TEXT) AS timezone, CAST(u.locale AS TEXT) AS locale, s.quiet_start, s.quiet_end,
-                   COALESCE((SELECT CAST(platform AS TEXT) FROM devices WHERE user_id = u.id ORDER BY last_seen_at DESC, id DESC LIMIT 1), '') AS platform
+                   COALESCE(\(UsualHourUser.lastSeenPlatform(of: "u.id")), '') AS platform
             FROM users u LEFT JOIN notification_settings s ON s.user_id = u.id WHERE u.id = ?
             """, arguments: [user])
         else { return nil }
@@ -49,16 +49,7 @@ public struct UserUsualHour: Sendable, Equatable {
         let peer = try Row.fetchOne(db, sql: "SELECT hour, users FROM panel_usual_hour_peers WHERE platform = ? AND locale = ?",
                                     arguments: [platform, locale])
         let everyone = try UsualHourPeers.everyoneHour(in: db)
-        let basis: UsualHourBasis, hour: Int?
-        if active >= UsualHour.ownDays, let own {
-            (basis, hour) = (.own, own)
-        } else if let peer, let peerHour: Int = peer["hour"] {
-            (basis, hour) = (.peers, peerHour)
-        } else if let everyone {
-            (basis, hour) = (.everyone, everyone)
-        } else {
-            (basis, hour) = (.none, nil)
-        }
+        let (basis, hour) = UsualHourBasis.resolve(own: active >= UsualHour.ownDays ? own : nil, peer: { peer?["hour"] }, everyone: everyone)
         var movedTo: Int?
         if let hour, let quiet = QuietHours(start: person["quiet_start"], end: person["quiet_end"]).quietPeriod,
            let plan = UsualHourSendAt.plan(after: nowSeconds, hour: hour, zone: zone, quiet: quiet, fixed: nil, deadline: .max),

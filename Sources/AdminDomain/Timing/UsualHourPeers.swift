@@ -42,7 +42,7 @@ public enum UsualHourPeers {
     static func platformOf(_ user: String) -> String {
         """
         COALESCE((SELECT NULLIF(platform, '') FROM panel_usual_hours WHERE user_id = \(user)),
-                 (SELECT CAST(platform AS TEXT) FROM devices WHERE user_id = \(user) ORDER BY last_seen_at DESC, id DESC LIMIT 1))
+                 \(UsualHourUser.lastSeenPlatform(of: user)))
         """
     }
 

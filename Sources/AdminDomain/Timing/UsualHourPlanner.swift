@@ -45,9 +45,7 @@ struct UsualHourPlanner: Sendable {
             """, arguments: [after, upTo]) {
             own[row["user_id"]] = Own(hour: row["hour"], activeDays: row["active_days"], platform: row["platform"])
         }
-        let lastSeen = try db.cachedStatement(sql: """
-            SELECT CAST(platform AS TEXT) FROM devices WHERE user_id = ? ORDER BY last_seen_at DESC, id DESC LIMIT 1
-            """)
+        let lastSeen = try db.cachedStatement(sql: "SELECT \(UsualHourUser.lastSeenPlatform(of: "?"))")
         // One plan per user, whichever device comes first: their devices all go at one time.
         var planned: [Int64: (due: String, timing: String, basis: UsualHourBasis, hour: Int, moved: TimingMove?)] = [:]
         var json = "["
@@ -80,18 +78,11 @@ struct UsualHourPlanner: Sendable {
         if TimingDraw.isControl(campaign: campaign, user: user, percent: controlPercent) {
             return (fixedText, "control", .none, localHour(fixed), nil)
         }
-        var basis = UsualHourBasis.none, hour: Int?
-        if let own, own.activeDays >= UsualHour.ownDays {
-            (basis, hour) = (.own, own.hour)
-        } else {
+        let (basis, hour) = try UsualHourBasis.resolve(own: own.flatMap { $0.activeDays >= UsualHour.ownDays ? $0.hour : nil }, peer: {
             var platform = own?.platform ?? ""
             if platform.isEmpty { platform = try String.fetchOne(lastSeen, arguments: [user]) ?? "" }
-            if let peer = peers[platform + "\u{0}" + ((row["locale"] as String?) ?? "")] {
-                (basis, hour) = (.peers, peer)
-            } else if let everyone {
-                (basis, hour) = (.everyone, everyone)
-            }
-        }
+            return peers[platform + "\u{0}" + ((row["locale"] as String?) ?? "")]
+        }, everyone: everyone)
         guard let hour,
               let plan = UsualHourSendAt.plan(after: after, hour: hour, zone: zone, quiet: QuietHours(start: row["qs"], end: row["qe"]).quietPeriod,
                                               fixed: fixed, deadline: deadline)

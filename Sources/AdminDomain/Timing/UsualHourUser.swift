@@ -10,9 +10,14 @@ struct UsualHourUser: Sendable {
 
     private static let columns = """
         SELECT id, CAST(timezone AS TEXT) AS timezone, COALESCE(CAST(locale AS TEXT), '') AS locale,
-               COALESCE((SELECT CAST(platform AS TEXT) FROM devices WHERE user_id = u.id ORDER BY last_seen_at DESC, id DESC LIMIT 1), '') AS platform
+               COALESCE(\(lastSeenPlatform(of: "u.id")), '') AS platform
         FROM users u
         """
+
+    /// SQL: the platform of the device `user` (an SQL expression) was last seen on; NULL with none.
+    static func lastSeenPlatform(of user: String) -> String {
+        "(SELECT CAST(platform AS TEXT) FROM devices WHERE user_id = \(user) ORDER BY last_seen_at DESC, id DESC LIMIT 1)"
+    }
 
     static func fetch(idsAfter after: Int64, upTo: Int64, in db: Database) throws -> [UsualHourUser] {
         try Row.fetchAll(db, sql: columns + " WHERE id > ? AND id <= ? ORDER BY id", arguments: [after, upTo]).map(Self.init)
