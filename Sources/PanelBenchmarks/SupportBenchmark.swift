@@ -63,8 +63,20 @@ public enum SupportBenchmark {
             _ = try await directory.search(UserSearchQuery(field: .name, text: String(sample[index].1.prefix(3))))
         }
         // A name nobody has: the scan reads its whole budget (rows or time), folding each name.
+        var noMatch: UserSearchResult?
         try await measure("display name search, no match", min(sample.count, 20)) { _ in
-            _ = try await directory.search(UserSearchQuery(field: .name, text: "Zyxwvütsr Qponm"))
+            noMatch = try await directory.search(UserSearchQuery(field: .name, text: "Zyxwvütsr Qponm"))
+        }
+        if let noMatch {
+            let rows = noMatch.scanned ?? 0
+            report("  it looked through \(rows) user ids: \(noMatch.next == nil ? "all of them, no \"Look further\"" : "stopped on its budget")")
+            // Its floor: SQLite reading the same rows and comparing ASCII-lowered names, no folding.
+            try await measure("  its floor: the same rows, plain SQL lower()", min(sample.count, 20)) { _ in
+                _ = try await database.read { db in
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE id > ? AND instr(lower(display_name), 'zyxwv') > 0",
+                                     arguments: [maxID - Int64(rows)])
+                }
+            }
         }
         try await measure("profile page, typical user", sample.count) { index in
             try await renderProfile(id: sample[index].0, sources: sources)

@@ -66,6 +66,16 @@ struct SearchBenchCommand: AsyncParsableCommand {
             say("first look, ms: " + first.map { String(format: "%.1f", $0) }.joined(separator: " "))
             say(String(format: "email prefix search, first look: p50 %.2f ms, slowest %.2f ms (goal: p50 under 3 ms); a second look: p50 %.2f ms, slowest %.2f ms",
                        Self.median(first), first.max() ?? 0, Self.median(second), second.max() ?? 0))
+            // Its floors through the same client and in this process: /health, and the
+            // search's own SQL for the same prefixes (issue 36: a first look under twice
+            // /health plus its SQL).
+            var health: [Double] = []
+            for _ in chosen { health.append(try await Self.get(server.baseURL + "/health", cookie: cookie, client: client)) }
+            let sql = try await Self.sqlTimes(prefixes: chosen, in: database)
+            let goal = 2 * Self.median(health) + Self.median(sql)
+            say(String(format: "beside it: /health p50 %.2f ms, the search's SQL alone p50 %.2f ms: goal for the first look's p50, twice /health plus the SQL, %.2f ms (%@)",
+                       Self.median(health), Self.median(sql), goal, Self.median(first) < goal ? "met" : "not met"))
+            try await nameSearches(server: server, cookie: cookie, client: client, in: database)
             // Profiles of users nobody looked at since the start, spread over the ids.
             var profiles: [Double] = []
             for id in profileIDs {
@@ -81,6 +91,43 @@ struct SearchBenchCommand: AsyncParsableCommand {
         }
         try await client.shutdown()
         _ = try await server.terminate(within: .seconds(15))
+    }
+
+    /// Users' whole display names, spread over the ids, searched as names: how long, and
+    /// whether the page finished without "Look further" (issue 36).
+    func nameSearches(server: PanelProcess, cookie: String, client: HTTPClient, in database: PanelDatabase) async throws {
+        let names = try await database.read { db in
+            let top = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 0
+            return try (0..<Int64(prefixes)).compactMap { step in
+                try String.fetchOne(db, sql: "SELECT display_name FROM users WHERE id >= ? AND length(trim(display_name)) > 2 ORDER BY id LIMIT 1",
+                                    arguments: [(Int64(seed &* 7_919) + step * (top / Int64(prefixes) + 1)) % max(top, 1) + 1])
+            }
+        }
+        var times: [Double] = [], finished = 0
+        for name in names {
+            var components = URLComponents()
+            components.queryItems = [URLQueryItem(name: "by", value: "name"), URLQueryItem(name: "q", value: name)]
+            let query = (components.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
+            let (took, body) = try await Self.getBody(server.baseURL + "/users?" + query, cookie: cookie, client: client)
+            times.append(took)
+            if !body.contains("Look further") { finished += 1 }
+        }
+        let users = try await database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users") ?? 0 }
+        say(String(format: "name search of %d users' whole names on %d users: p50 %.2f ms, slowest %.2f ms; %d of %d finished without \"Look further\"",
+                   names.count, users, Self.median(times), times.max() ?? 0, finished, names.count))
+    }
+
+    /// The email search's own reads (its SQL with the item counts, as the page has them),
+    /// each prefix once, in this process.
+    static func sqlTimes(prefixes: [String], in database: PanelDatabase) async throws -> [Double] {
+        let directory = UserDirectory(database: database)
+        var times: [Double] = []
+        for prefix in prefixes {
+            let started = ContinuousClock.now
+            _ = try await directory.search(UserSearchQuery(field: .email, text: prefix))
+            times.append((ContinuousClock.now - started).seconds * 1000)
+        }
+        return times
     }
 
     /// Support's pages at 4 connections while the server's first full count runs, then
@@ -141,6 +188,17 @@ struct SearchBenchCommand: AsyncParsableCommand {
         let elapsed = ContinuousClock.now - started
         guard response.status.code == 200 else { throw ValidationError("\(url) answered \(response.status.code)") }
         return elapsed.seconds * 1000
+    }
+
+    static func getBody(_ url: String, cookie: String, client: HTTPClient) async throws -> (Double, String) {
+        var request = HTTPClientRequest(url: url)
+        request.headers.add(name: "Cookie", value: cookie)
+        let started = ContinuousClock.now
+        let response = try await client.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 16 * 1024 * 1024)
+        let elapsed = ContinuousClock.now - started
+        guard response.status.code == 200 else { throw ValidationError("\(url) answered \(response.status.code)") }
+        return (elapsed.seconds * 1000, String(buffer: body))
     }
 
     static func median(_ values: [Double]) -> Double {

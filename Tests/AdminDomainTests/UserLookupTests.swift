@@ -53,6 +53,37 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
         #expect(PastedAddress.address(in: "Javier Martínez") == nil)
     }
 
+    /// Issue 36: SQLite's NOCASE folds A–Z only, so "MÜLLER@bücher.de" missed a stored
+    /// "müller@bücher.de". With nothing found, capitals beyond A–Z are looked up again in
+    /// lower case, and the result says it was.
+    @Test func nonASCIICapitalsAreLookedUpAgainInLowerCaseAndSaySo() async throws {
+        defer { temp.remove() }
+        try await DatabaseQueue(path: temp.path).write { db in
+            try insertUser(db, id: 910_001, email: "müller@bücher.de", name: "Jörg Müller")
+            try insertUser(db, id: 910_002, email: "ÉLODIE@Example.org")
+        }
+        // What SQLite itself says: the typed form misses, the lower-case form hits.
+        let bySQL = try await DatabaseQueue(path: temp.path).read { db in
+            (try String.fetchAll(db, sql: "SELECT email FROM users WHERE email = 'MÜLLER@bücher.de'"),
+             try String.fetchAll(db, sql: "SELECT email FROM users WHERE email = 'müller@bücher.de'"))
+        }
+        #expect(bySQL.0.isEmpty && bySQL.1 == ["müller@bücher.de"])
+        for typed in ["MÜLLER@bücher.de", "MÜLLER@BÜCHER.DE", "MÜ", "mÜller"] {
+            let result = try await directory.search(UserSearchQuery(field: nil, text: typed))
+            #expect(result.users.map(\.email) == ["müller@bücher.de"], "\(typed)")
+            #expect(result.lowerCaseRetry == typed.lowercased() && result.text == typed, "\(typed)")
+        }
+        // Found as typed: no retry, nothing said.
+        let stored = try await directory.search(UserSearchQuery(field: .email, text: "ÉLODIE@example.org"))
+        #expect(stored.users.map(\.email) == ["ÉLODIE@Example.org"] && stored.lowerCaseRetry == nil)
+        // Capitals of A–Z only: NOCASE already folded them; no retry.
+        let ascii = try await directory.search(UserSearchQuery(field: .email, text: "NOBODY@NOWHERE.TEST"))
+        #expect(ascii.users.isEmpty && ascii.lowerCaseRetry == nil)
+        // Retried and still nothing: the result says both were looked up.
+        let neither = try await directory.search(UserSearchQuery(field: .email, text: "ÖDÖN@nowhere.test"))
+        #expect(neither.users.isEmpty && neither.lowerCaseRetry == "ödön@nowhere.test")
+    }
+
     @Test func exactPrefixAndAnyCase() async throws {
         defer { temp.remove() }
         #expect(try await emails(.email, "maria.silva@example.com") == ["maria.silva@example.com"])
@@ -121,6 +152,37 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
     }
 
     /// A name scan pages by the id it reached; walked to the end it finds every match once.
+    /// Issue 36: plain ASCII names are compared by SQLite's lower(), the rest by the panel's
+    /// fold. Each name here must be found exactly when the fold written in this test (composed,
+    /// Foundation's case folding, runs of spaces as one) contains the folded query.
+    @Test func bothWaysOfComparingNamesFindWhatTheDefinitionFinds() async throws {
+        defer { temp.remove() }
+        let names = ["Ana Maria", "ANA  MARIA", "ana\tmaria", " Ana Maria ", "ÁNA MARÍA", "Straße", "STRASSE", "K\u{212A}elvin",
+                     "ana\u{0}maria", "Ana Mari\u{301}a", "ΣΊΣΥΦΟΣ", "田中 太郎", "Nguyễn Văn An", "<b>Ana</b> Maria", "100% Ana_Maria"]
+        try await DatabaseQueue(path: temp.path).write { db in
+            for (offset, name) in names.enumerated() {
+                try insertUser(db, id: 920_000 + Int64(offset), email: "fold\(offset)@odd.test", name: name)
+            }
+            // A name stored as a blob of UTF-8, as a careless backend might.
+            try db.execute(sql: "UPDATE users SET display_name = CAST(display_name AS BLOB) WHERE id = 920000")
+        }
+        func definition(_ text: String) -> String {
+            text.precomposedStringWithCanonicalMapping.folding(options: [.caseInsensitive], locale: nil)
+                .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        }
+        for query in ["ana maria", "Ana", "maría", "strasse", "kelvin", "σίσυφοσ", "太郎", "nguyễn", "<b>", "% ana_"] {
+            var found: [Int64] = []
+            var after: String?
+            repeat {
+                let page = try await directory.search(UserSearchQuery(field: .name, text: query, after: after))
+                found += page.users.map(\.id).filter { $0 >= 920_000 }
+                after = page.next
+            } while after != nil
+            let expected = names.enumerated().filter { definition($0.element).contains(definition(query)) }.map { 920_000 + Int64($0.offset) }
+            #expect(Set(found) == Set(expected), "\(query)")
+        }
+    }
+
     @Test func nameScanPagesCoverEveryMatchOnce() async throws {
         defer { temp.remove() }
         var seen: [Int64] = []
@@ -202,7 +264,7 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
             return [
                 try queryPlan(db, UserDirectory.emailPrefixSQL(columns: UserSummary.columnsWithItemCount), ["prefix": "a", "upper": "a\u{10FFFF}", "after": "", "limit": 26]),
                 try queryPlan(db, "SELECT \(UserSummary.columnsWithItemCount) FROM users u WHERE u.id = ?", [1]),
-                try queryPlan(db, UserDirectory.nameSliceSQL, [1, 100, "x", 25]),
+                try queryPlan(db, UserDirectory.nameSliceSQL, ["lower": 1, "below": 100, "text": "x", "bytes": Data("x".utf8), "limit": 25]),
             ]
         }
         #expect(plans[0].contains { $0.contains("USING INDEX sqlite_autoindex_users_1 (email>? AND email<?)") }, "\(plans[0])")

@@ -44,4 +44,7 @@ public struct UserSearchResult: Sendable, Equatable {
     /// The text was recognised as the start of an email, none starts with it, and names were
     /// searched instead.
     public var namesAfterNoEmail = false
+    /// Nothing started with the text as typed, which has capitals beyond A–Z (the email
+    /// index's NOCASE folds A–Z only): these are its lower-case form's results.
+    public var lowerCaseRetry: String?
 }

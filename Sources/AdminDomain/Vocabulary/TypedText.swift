@@ -30,10 +30,11 @@ public enum TypedText {
 extension TypedText {
     /// `panel_folded(CAST(column AS BLOB))` in SQL: `folded` for a column, as UTF-8 bytes, so
     /// a bounded scan can compare it with `instr` against the folded text as bytes. Blobs in
-    /// and out: a name with a NUL in it is folded and compared whole.
+    /// and out: a name with a NUL in it is folded and compared whole. Most names take
+    /// `NameFold`'s short way.
     static let sqlFolded = DatabaseFunction("panel_folded", argumentCount: 1, pure: true) { values in
         switch values[0].storage {
-        case let .blob(data): Data(folded(String(decoding: data, as: UTF8.self)).utf8)
+        case let .blob(data): NameFold.folded(utf8: data) ?? Data(folded(String(decoding: data, as: UTF8.self)).utf8)
         case let .string(text): Data(folded(text).utf8)
         default: nil
         }

@@ -22,7 +22,7 @@ struct UsersController {
         let model = try await UserSearchModel.load(directory, UserSearchForm(request: request))
         // What was searched, as the page says it: recognised text is recorded as what it was read as.
         if let result = model.result {
-            let searched = result.namesAfterNoEmail ? "email, then name" : result.searched.rawValue
+            let searched = result.namesAfterNoEmail ? "email, then name" : result.lowerCaseRetry != nil ? "email, then lower case" : result.searched.rawValue
             try await audit(context, .userSearched, detail: "\(searched): \(result.text)")
         }
         return HTMLPage(UserSearchView(model: model, viewer: context.viewer), status: model.problems.isEmpty ? .ok : .badRequest)

@@ -37,8 +37,14 @@ struct UserSearchView: HTMLComponent {
                             a(.href(SiteURL.users(UserSearchForm(fields: ["by": "name", "q": result.text])).href)) { "Search names instead" }
                         }
                     }
+                    if let lowered = result.lowerCaseRetry {
+                        p(.class("notice")) {
+                            UserText(text: "Nothing starts with “\(result.text)” as typed: the app's email index ignores the case of A–Z only, "
+                                + "so this also looked up its lower-case form “\(lowered)”.", clampAfter: .max)
+                        }
+                    }
                     if result.users.isEmpty {
-                        p { "No user matches." }
+                        p { result.lowerCaseRetry == nil ? "No user matches." : "No user matches either form." }
                     } else {
                         UserTable(users: result.users, caption: "\(result.users.count) shown", showItems: true)
                     }
@@ -51,7 +57,7 @@ struct UserSearchView: HTMLComponent {
                     if let next = result.next {
                         nav(.class("pager"), .ariaLabel("Pages")) {
                             // The field searched, not the box's guess again: a cursor belongs to one field.
-                            a(.href(SiteURL.users(fields.with(["after": next, "by": result.searched.rawValue])).href)) {
+                            a(.href(SiteURL.users(fields.with(["after": next, "by": result.searched.rawValue, "q": result.lowerCaseRetry ?? fields["q"]])).href)) {
                                 result.scanned == nil ? "Next page" : "Look further"
                             }
                         }
