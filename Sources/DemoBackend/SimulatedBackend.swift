@@ -6,7 +6,8 @@ import ServiceLifecycle
 
 /// The demo's stand-in for the app's backend, a service of the demo's group: every `interval`
 /// it schedules new reminders and sends those falling due (`ReminderBackend`) and, once a
-/// minute, moves a few users across the demo journeys' triggers (`JourneyMover`), in one
+/// minute, moves a few users across the demo journeys' triggers (`JourneyMover`), and lets
+/// users go on using the app at the seeded pace (`EverydayUse`), in one
 /// small write transaction through GRDB's async access, off the cooperative threads. It runs with
 /// the device simulator or real push credentials alike: it plays the backend, not a provider.
 /// Only the demo runs it: the panel itself never writes the app's tables.
@@ -56,14 +57,16 @@ public final class SimulatedBackend: Service, Sendable {
         let seed = UInt64.random(in: 0...UInt64.max)
         var backend = ReminderBackend(stalled: stallReminders, seed: seed)
         var mover = JourneyMover(seed: seed &+ 2)
+        var everyday = EverydayUse(seed: seed &+ 3)
         while !Task.isCancelled {
             do {
-                (backend, mover) = try await queue.write { [backend, mover] db in
-                    var (next, nextMover) = (backend, mover)
+                (backend, mover, everyday) = try await queue.write { [backend, mover, everyday] db in
+                    var (next, nextMover, nextEveryday) = (backend, mover, everyday)
                     let now = Int64(Date().timeIntervalSince1970.rounded(.down))
                     try next.tick(now: now, in: db)
                     try nextMover.tick(now: now, in: db)
-                    return (next, nextMover)
+                    try nextEveryday.tick(now: now, in: db)
+                    return (next, nextMover, nextEveryday)
                 }
             } catch is CancellationError {
                 return

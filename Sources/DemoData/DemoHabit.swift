@@ -19,7 +19,7 @@ public enum DemoHabit {
     /// About this share of a user's events in the last 60 days fall in their habitual hour.
     public static let share = 0.7
     /// How often a simulated app opens a push that arrives near the habit, and otherwise.
-    public static let openedNear = 0.45, openedFar = 0.20
+    public static let openedNear = 0.25, openedFar = 0.10
 
     /// The local hour, 0-23.
     public static func hour(user: Int64) -> Int {

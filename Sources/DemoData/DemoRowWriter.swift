@@ -118,28 +118,40 @@ struct DemoRowWriter {
         // A few free users with a live subscription: the "I paid but I'm still free" ticket.
         let paidButFree = !premium && rng.chance(0.003)
         let history = premium ? rng.int(0...2) : (rng.chance(0.04) ? 1 : 0)
-        let total = history + (premium || paidButFree ? 1 : 0)
-        guard total > 0 else { return }
+        let current = premium || paidButFree
+        guard history + (current ? 1 : 0) > 0 else { return }
         let currency = rng.pick(DemoVocabulary.currencies)
         let store = rng.pick(["app_store", "play_store", "web"])
-        var start = max(createdAt, clock.nowSeconds - Int64(total) * 365 * 86_400 + Int64(rng.int(0...30 * 86_400)))
-        for index in 0..<total {
+        // Laid out backwards from now, so that each starts somewhere in the user's life so far:
+        // chained forwards, a past one that had not yet ended pushed the next to start at the
+        // seed's moment, and "upgrades per week" showed a burst of 159 against about 10.
+        var rows: [(start: Int64, end: Int64, yearly: Bool, status: String)] = []
+        let earliest = max(createdAt, clock.nowSeconds - 2 * 365 * 86_400)
+        var before = clock.nowSeconds
+        if current {
             let yearly = rng.chance(0.4)
             let period: Int64 = (yearly ? 365 : 30) * 86_400
-            let isCurrent = index == total - 1 && (premium || paidButFree)
+            let start = earliest + rng.int64(0...max(0, clock.nowSeconds - 3_600 - earliest))
             var end = start + period
-            let status: String
-            if isCurrent {
-                while end < clock.nowSeconds { end += period }
-                status = paidButFree ? "active" : rng.chance(0.05) ? "past_due" : rng.chance(0.05) ? "cancelled" : "active"
-            } else {
-                status = rng.chance(0.1) ? "refunded" : rng.chance(0.3) ? "cancelled" : "expired"
-            }
-            emit(.subscriptions, 
-                .int(userID), .text(yearly ? "yearly" : "monthly"), .text(status), .text(store),
-                .int(yearly ? currency.yearly : currency.monthly), .text(currency.code), .text(clock.timestamp(start)),
-                .text(clock.timestamp(end)), status == "cancelled" ? .text(clock.timestamp(end - 86_400 * 3)) : .null)
-            start = min(end, clock.nowSeconds)
+            while end < clock.nowSeconds { end += period }
+            let status = paidButFree ? "active" : rng.chance(0.05) ? "past_due" : rng.chance(0.05) ? "cancelled" : "active"
+            rows.append((start, end, yearly, status))
+            before = start
+        }
+        for _ in 0..<history {
+            let yearly = rng.chance(0.4)
+            let period: Int64 = (yearly ? 365 : 30) * 86_400
+            let end = before - rng.int64(0...60 * 86_400)
+            let start = end - period
+            guard start >= earliest else { break }
+            rows.append((start, end, yearly, rng.chance(0.1) ? "refunded" : rng.chance(0.3) ? "cancelled" : "expired"))
+            before = start
+        }
+        for row in rows.reversed() {
+            emit(.subscriptions,
+                .int(userID), .text(row.yearly ? "yearly" : "monthly"), .text(row.status), .text(store),
+                .int(row.yearly ? currency.yearly : currency.monthly), .text(currency.code), .text(clock.timestamp(row.start)),
+                .text(clock.timestamp(row.end)), row.status == "cancelled" ? .text(clock.timestamp(row.end - 86_400 * 3)) : .null)
         }
     }
 

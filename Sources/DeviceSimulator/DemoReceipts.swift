@@ -3,9 +3,9 @@ import Foundation
 import GRDB
 
 /// The simulated apps' confirmations: each accepted campaign push is received after one to
-/// three seconds (nine in ten), and opened a few seconds later by 45% of those who receive it
+/// three seconds (nine in ten), and opened a few seconds later by 25% of those who receive it
 /// when it arrives within an hour of the user's habitual local hour (`DemoHabit`, the hour the
-/// seeder placed their activity in), 20% otherwise: so sending at each user's usual hour
+/// seeder placed their activity in), 10% otherwise: so sending at each user's usual hour
 /// shows a lift over the fixed time. The apps know nothing of holdouts or controls: a user
 /// behaves by when their push arrives, or does nothing when none does. Each delivery's fate
 /// is drawn from its own stream of `seed`, so a test sees the same run each time.
@@ -13,7 +13,7 @@ struct DemoReceipts {
     let databasePath: String
     private let seed: UInt64
     private var seen: Set<String> = []
-    private var due: [(at: Date, deliveryID: String, event: String)] = []
+    private var due: [(at: Date, deliveryID: String, event: String, user: Int64?)] = []
     private var queue: DatabaseQueue?
 
     init(databasePath: String, seed: UInt64 = UInt64.random(in: 0...UInt64.max)) {
@@ -27,7 +27,9 @@ struct DemoReceipts {
         let timezone: String
     }
 
-    mutating func tick(accepted: some Collection<String>, now: Date) async throws {
+    /// Returns the users whose open it wrote: they are in the app now (`DemoGoalEvents`).
+    @discardableResult
+    mutating func tick(accepted: some Collection<String>, now: Date) async throws -> [Int64] {
         let fresh = accepted.filter { $0.hasPrefix("c") && !seen.contains($0) }
         if !fresh.isEmpty {
             seen.formUnion(fresh)
@@ -37,17 +39,17 @@ struct DemoReceipts {
                 var random = SeedRandom(seed: seed, stream: UInt64(bitPattern: row))
                 guard random.chance(0.9) else { continue }
                 let received = now.addingTimeInterval(Double.random(in: 1...3, using: &random))
-                due.append((received, id, "received"))
+                due.append((received, id, "received", nil))
                 let chance = recipients[row].map {
                     DemoHabit.openChance(localHour: DemoHabit.localHour(at: now, timezone: $0.timezone), habit: DemoHabit.hour(user: $0.user))
                 } ?? DemoHabit.openedFar
                 if random.chance(chance) {
-                    due.append((received.addingTimeInterval(Double.random(in: 2...6, using: &random)), id, "opened"))
+                    due.append((received.addingTimeInterval(Double.random(in: 2...6, using: &random)), id, "opened", recipients[row]?.user))
                 }
             }
         }
         let ready = due.filter { $0.at <= now }
-        guard !ready.isEmpty else { return }
+        guard !ready.isEmpty else { return [] }
         due.removeAll { $0.at <= now }
         let queue = try openQueue()
         let stamp = Self.timestamp(now)
@@ -64,6 +66,7 @@ struct DemoReceipts {
                 }
             }
         }
+        return ready.compactMap(\.user)
     }
 
     /// The users of these delivery rows and their timezones, read as the app's backend knows them.

@@ -8,7 +8,8 @@ import ServiceLifecycle
 /// (with generated credentials, APNs over TLS and HTTP/2 as Apple's), and apps that confirm
 /// what they got by writing `push_receipts` into the demo database, as the backend would:
 /// most pushes are received a second or three after the provider accepted them, some are
-/// opened a few seconds later, more often near the user's habitual hour (`DemoReceipts`).
+/// opened a few seconds later, more often near the user's habitual hour (`DemoReceipts`);
+/// some who open go on to add an item (`DemoGoalEvents`).
 /// Nothing here ever reaches a real device.
 public final class DeviceSimulator: Service, Sendable {
     public let provider: FakeProviderServer
@@ -49,12 +50,12 @@ public final class DeviceSimulator: Service, Sendable {
             while !Task.isShuttingDownGracefully, !Task.isCancelled {
                 let accepted = await provider.state.deliveryIDs.keys
                 do {
-                    try await receipts.tick(accepted: accepted, now: Date())
+                    let opened = try await receipts.tick(accepted: accepted, now: Date())
                     let queue = try receipts.openQueue()
                     // GRDB's synchronous reads and writes, off the cooperative threads.
                     try await Self.offThePool { [goals] in
                         var goals = goals
-                        try goals.tick(accepted: accepted, now: Date(), in: queue)
+                        try goals.tick(opened: opened, now: Date(), in: queue)
                         return goals
                     }.map { goals = $0 }
                 } catch {

@@ -37,6 +37,31 @@ import TestSupport
         #expect(try seeded.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
     }
 
+    /// Issue 36: "upgrades per week" showed 159 in the seed's week against about 10 before.
+    /// Subscriptions start at the pace of the year before, none at the seed's moment, every
+    /// one after its user's sign-up, and each premium user's current one covers the seed's day.
+    @Test func subscriptionsStartAtASteadyPaceWithNoBurstAtTheSeedsMoment() throws {
+        let temp = try TemporaryDatabase.seeded(users: 3_000, now: TemporaryDatabase.seedNow)
+        defer { temp.remove() }
+        let queue = try DatabaseQueue(path: temp.path)
+        let now = "2026-11-18 11:06:40" // TemporaryDatabase.seedNow, 1,795,000,000 s
+        func count(_ sql: String) throws -> Int { try queue.read { try Int.fetchOne($0, sql: sql, arguments: ["now": now])! } }
+        let lastWeek = try count("SELECT COUNT(*) FROM subscriptions WHERE started_at >= datetime(:now, '-7 days')")
+        let yearBefore = try count("""
+            SELECT COUNT(*) FROM subscriptions WHERE started_at >= datetime(:now, '-371 days') AND started_at < datetime(:now, '-7 days')
+            """)
+        let lastHour = try count("SELECT COUNT(*) FROM subscriptions WHERE started_at > datetime(:now, '-1 hours')")
+        let beforeSignUp = try count("SELECT COUNT(*) FROM subscriptions s JOIN users u ON u.id = s.user_id WHERE s.started_at < u.created_at")
+        let premiumUncovered = try count("""
+            SELECT COUNT(*) FROM users u WHERE u.plan = 'premium' AND NOT EXISTS
+            (SELECT 1 FROM subscriptions s WHERE s.user_id = u.id AND s.started_at <= :now AND s.current_period_end > :now)
+            """)
+        let weekly = Double(yearBefore) / 52
+        #expect(weekly > 2, "the year before has a pace to compare with: \(yearBefore)")
+        #expect(Double(lastWeek) < 3 * weekly + 5, "last week \(lastWeek) against \(weekly) a week the year before")
+        #expect(lastHour == 0 && beforeSignUp == 0 && premiumUncovered == 0, "\(lastHour) \(beforeSignUp) \(premiumUncovered)")
+    }
+
     @Test func everyTableIsFilledWithTheCasesSupportMeets() throws {
         let temp = try TemporaryDatabase.seeded(users: 1_500, now: TemporaryDatabase.seedNow)
         defer { temp.remove() }

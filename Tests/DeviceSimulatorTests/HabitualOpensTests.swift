@@ -81,9 +81,10 @@ import TestSupport
         let nearRate = Double(near.opened) / Double(max(1, near.received)), farRate = Double(far.opened) / Double(max(1, far.received))
         #expect(near.received > 500 && far.received > 2_000, "near \(near), far \(far) of \(sent) sent")
         #expect(Double(near.received + far.received) > 0.8 * Double(sent) * 0.9 * 0.95, "most are received")
-        #expect(nearRate > 0.38 && nearRate < 0.52, "opened near the habit: \(nearRate)")
-        #expect(farRate > 0.15 && farRate < 0.25, "opened far from it: \(farRate)")
-        #expect(nearRate > farRate + 0.15)
+        // 25% and 10% (docs/demo-data.md), each within a few points.
+        #expect(nearRate > 0.19 && nearRate < 0.31, "opened near the habit: \(nearRate)")
+        #expect(farRate > 0.07 && farRate < 0.13, "opened far from it: \(farRate)")
+        #expect(nearRate > farRate + 0.08)
     }
 
     @Test func theSameSeedGivesTheSameReceipts() async throws {
