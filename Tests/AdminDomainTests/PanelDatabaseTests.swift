@@ -183,6 +183,24 @@ import TestSupport
         while await events.next() != nil {}
     }
 
+    /// Issue 36: a look's audit row commits without waiting for the disk (SQLite's
+    /// synchronous 1, NORMAL); every other write waits for it (2, FULL, SQLite's default).
+    /// Both rows are there, read back by another connection.
+    @Test func looksCommitWithoutWaitingForTheDiskAndChangesWaitForIt() async throws {
+        defer { temp.remove() }
+        let database = try await PanelDatabase.open(path: temp.path)
+        let synced = try await database.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        let unsynced = try await database.writeWithoutWaitingForDisk { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        #expect(synced == 2 && unsynced == 1, "\(String(describing: synced)) \(String(describing: unsynced))")
+        let log = AuditLog(database: database)
+        try await log.appendLook(AuditEntry(actor: nil, actorEmail: "look@example.com", clientAddress: "127.0.0.1", action: .userViewed, target: "user:1"))
+        try await log.append(AuditEntry(actor: nil, actorEmail: "change@example.com", clientAddress: "127.0.0.1", action: .signInFailed))
+        let emails = try await DatabaseQueue(path: temp.path).read { db in
+            try String.fetchAll(db, sql: "SELECT actor_email FROM panel_audit_log ORDER BY id")
+        }
+        #expect(emails.suffix(2) == ["look@example.com", "change@example.com"])
+    }
+
     @Test func theAuditLogIsAppendOnly() async throws {
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)

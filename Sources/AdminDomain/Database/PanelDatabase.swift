@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 import Metrics
 
-/// The shared SQLite file, opened twice: a read-only pool for the app's tables and a
-/// single writer for the panel's own `panel_*` tables.
+/// The shared SQLite file, opened several times: read-only pools for the app's tables and a
+/// single writer for the panel's own `panel_*` tables (with a second, unsynced, for looks).
 ///
 /// The only way in is `read` and `write`, both async, and both take a closure whose result
 /// is `Sendable`: rows are decoded inside the closure. GRDB also has synchronous `read` and
@@ -19,6 +19,8 @@ public struct PanelDatabase: Sendable {
     private let backgroundReader: DatabasePool
     /// Writes `panel_*` tables only, in short immediate transactions.
     private let writer: DatabaseQueue
+    /// The same, for rows that need not wait for the disk (`writeWithoutWaitingForDisk`).
+    private let unsyncedWriter: DatabaseQueue
 
     /// The file, for the health check.
     public let path: String
@@ -50,6 +52,17 @@ public struct PanelDatabase: Sendable {
         let started = ContinuousClock.now
         defer { Self.record("write", since: started) }
         return try await writer.write(updates)
+    }
+
+    /// A write like `write` whose commit does not wait for the disk to flush (SQLite's
+    /// `synchronous = NORMAL` in WAL mode): it survives a crash of the panel and reaches the
+    /// disk with the next synced commit or checkpoint; only an OS crash or a power cut before
+    /// then can lose it. For the audit rows of looks at personal data (issue 36): the fsync of
+    /// a synced commit cost 4-5 ms, most of a search page. Changes never come here.
+    public func writeWithoutWaitingForDisk<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
+        let started = ContinuousClock.now
+        defer { Self.record("unsynced_write", since: started) }
+        return try await unsyncedWriter.write(updates)
     }
 
     /// Time from asking for a connection to the end of the transaction: the wait for a
@@ -128,12 +141,16 @@ public struct PanelDatabase: Sendable {
             for function in SendTime.functions { db.add(function: function) }
             db.add(function: CampaignDraw.sqlArm)
         }
+        var unsyncedConfig = writerConfig
+        unsyncedConfig.label = "panel.unsynced-writer"
+        unsyncedConfig.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        let unsyncedWriter = try DatabaseQueue(path: path, configuration: unsyncedConfig)
         let reader = try DatabasePool(path: path, configuration: readerConfig)
         var backgroundConfig = readerConfig
         backgroundConfig.label = "panel.background-reader"
         backgroundConfig.maximumReaderCount = 2
         let backgroundReader = try DatabasePool(path: path, configuration: backgroundConfig)
-        return PanelDatabase(reader: reader, backgroundReader: backgroundReader, writer: writer, path: path)
+        return PanelDatabase(reader: reader, backgroundReader: backgroundReader, writer: writer, unsyncedWriter: unsyncedWriter, path: path)
     }
 
     /// Rejects what SQLite would otherwise silently create or misread: a missing path

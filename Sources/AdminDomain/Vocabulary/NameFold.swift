@@ -42,43 +42,46 @@ enum NameFold {
     /// The folded UTF-8 bytes of `bytes` (a name as stored), or nil when the name needs
     /// Foundation. Spaces as `TypedText.folded` has them: runs as one, none at either end.
     static func folded(utf8 bytes: Data) -> Data? {
-        var out = Data()
-        out.reserveCapacity(bytes.count)
-        var pendingSpace = false
-        var decoder = UTF8()
-        var iterator = bytes.makeIterator()
-        while true {
-            switch decoder.decode(&iterator) {
-            case let .scalarValue(scalar):
-                let value = scalar.value
-                let folded: UInt32
-                if value < tableEnd {
-                    folded = table[Int(value)]
-                } else if isCaseless(value) {
-                    folded = value
-                } else {
+        // Raw bytes in, an array out: Data's own iterator and appends cost more than the fold.
+        bytes.withUnsafeBytes { raw -> Data? in
+            var out: [UInt8] = []
+            out.reserveCapacity(raw.count)
+            var pendingSpace = false
+            var decoder = UTF8()
+            var iterator = raw.makeIterator()
+            while true {
+                switch decoder.decode(&iterator) {
+                case let .scalarValue(scalar):
+                    let value = scalar.value
+                    let folded: UInt32
+                    if value < tableEnd {
+                        folded = table[Int(value)]
+                    } else if isCaseless(value) {
+                        folded = value
+                    } else {
+                        return nil
+                    }
+                    if folded == slow { return nil }
+                    if folded == space {
+                        pendingSpace = !out.isEmpty
+                        continue
+                    }
+                    if pendingSpace {
+                        out.append(0x20)
+                        pendingSpace = false
+                    }
+                    if folded < 0x80 {
+                        out.append(UInt8(truncatingIfNeeded: folded))
+                    } else if let scalar = Unicode.Scalar(folded) {
+                        UTF8.encode(scalar) { out.append($0) }
+                    } else {
+                        return nil
+                    }
+                case .emptyInput:
+                    return Data(out)
+                case .error:
                     return nil
                 }
-                if folded == slow { return nil }
-                if folded == space {
-                    pendingSpace = !out.isEmpty
-                    continue
-                }
-                if pendingSpace {
-                    out.append(0x20)
-                    pendingSpace = false
-                }
-                if folded < 0x80 {
-                    out.append(UInt8(folded))
-                } else if let scalar = Unicode.Scalar(folded) {
-                    UTF8.encode(scalar) { out.append($0) }
-                } else {
-                    return nil
-                }
-            case .emptyInput:
-                return out
-            case .error:
-                return nil
             }
         }
     }

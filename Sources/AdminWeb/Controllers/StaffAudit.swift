@@ -1,13 +1,14 @@
 import AdminDomain
 import Foundation
 
-/// One audit row for something a signed-in staff member did: who and from where come from
-/// the request, so controllers name only what and to which target.
+/// One audit row for something a signed-in staff member looked at: who and from where come
+/// from the request, so controllers name only what and to which target. Looks only: a
+/// change writes its row in its own transaction, in the domain.
 struct StaffAudit: Sendable {
     let log: AuditLog
 
     func callAsFunction(_ context: StaffRequestContext, _ action: AuditAction, target: String? = nil, detail: String? = nil) async throws {
-        try await log.append(AuditEntry(
+        try await log.appendLook(AuditEntry(
             actor: context.identity, clientAddress: context.clientAddress, action: action, target: target,
             detail: detail))
     }
