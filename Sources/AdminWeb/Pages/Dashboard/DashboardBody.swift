@@ -39,6 +39,7 @@ struct DashboardBody: HTMLComponent {
                 h2(.id("charts")) { "Charts" }
                 SectionAsOf(dates: model.charts.map(\.asOf))
                 ChartIndex(charts: model.charts)
+                p(.class("swipe-hint muted")) { "The charts sit side by side: scroll sideways for the next one." }
                 div(.class("chart-grid"), Attribute("tabindex", "0"), .role("region"), .ariaLabel("Charts, side by side: scroll sideways on a narrow screen")) {
                     for chart in model.charts { ChartFigure(chart: chart, range: model.range) }
                 }
