@@ -102,6 +102,21 @@ import TestSupport
         #expect(drawn.contains("1,299.00 EUR") && drawn.contains("31,667 JPY") && drawn.contains("1.234 BHD"))
     }
 
+    /// The revenue download gives each currency's amount in its own decimals: yen whole.
+    @Test func theRevenueDownloadUsesEachCurrencysDecimals() async throws {
+        let panel = try await TestPanel(users: 300)
+        defer { panel.remove() }
+        try await panel.test { client in
+            let cookie = try await panel.signIn(client)
+            let csv = try await client.get(SiteURL.dashboardCSV(.revenue, .month).href, cookie: cookie).text
+            let lines = csv.split(separator: "\r\n").map(String.init)
+            let yen = lines.first { $0.hasPrefix("JPY,") }, euro = lines.first { $0.hasPrefix("EUR,") }
+            #expect(yen != nil && euro != nil, "\(lines)")
+            #expect(yen.map { $0.wholeMatch(of: /JPY,-?\d+/) != nil } == true, "\(yen ?? "")")
+            #expect(euro.map { $0.wholeMatch(of: /EUR,-?\d+\.\d\d/) != nil } == true, "\(euro ?? "")")
+        }
+    }
+
     /// A card's trend line names its span and its first and last values.
     @Test func aCardsTrendLineSaysItsFirstAndLastValues() {
         let figure = DashboardFigure(name: "Total users", value: 1_240, previous: 1_100, format: .count, comparedWith: "than 30 days before",
