@@ -23,7 +23,7 @@ import TestSupport
                 #expect(page.status == .ok)
                 let text = page.text
                 for figure in snapshot.headlines[range]! {
-                    #expect(text.contains("<h3>\(figure.name)</h3><p class=\"stat-value\">\(HeadlineCard.text(figure.value, figure.format))<"),
+                    #expect(text.contains("<h3>\(figure.name)</h3><div class=\"stat-line\"><p class=\"stat-value\">\(HeadlineCard.text(figure.value, figure.format))<"),
                             "\(range) \(figure.name)")
                 }
                 for chart in snapshot.charts {
@@ -153,7 +153,7 @@ import TestSupport
         try await panel.test { client in
             let page = try await client.get("/", cookie: try await panel.signIn(client)).text
             #expect(page.contains("Nothing to show for this period yet."))
-            #expect(page.contains("<h3>Premium conversion</h3><p class=\"stat-value\">n/a<"))
+            #expect(page.contains("<h3>Premium conversion</h3><div class=\"stat-line\"><p class=\"stat-value\">n/a<"))
             #expect(page.contains("No data yet"))
         }
     }

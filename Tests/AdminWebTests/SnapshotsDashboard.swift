@@ -43,4 +43,41 @@ import Testing
         assertPageSnapshot(of: DashboardView(model: following, viewer: support, body: DashboardBody(model: following).content.renderString()),
                            "supportCountUnderWay")
     }
+
+    /// Figures and charts with values: cards with their change and trend line, the day under
+    /// way marked, document types in words, revenue per currency (issue 36).
+    @Test func dashboardWithFigures() {
+        var snapshot = Self.snapshot
+        let days = (17...23).map { "2026-11-\($0)" }
+        func chart(_ id: DashboardChart.ID) -> DashboardChart { snapshot.chart(id)! }
+        var signUps = chart(.signUps)
+        signUps.labels = days
+        signUps.series = [ChartSeries(name: "Sign-ups", values: [12, 15, 9, 14, 18, 11, 4])]
+        var active = chart(.activeUsers)
+        active.labels = days
+        active.series = [ChartSeries(name: "Active users", values: [120, 131, 118, 140, 150, 97, 60])]
+        var expiry = chart(.expiryStatus)
+        expiry.series = [ChartSeries(name: "Food", values: [40, 25, 300]), ChartSeries(name: "Documents", values: [3, 2, 60])]
+        var documents = chart(.documentTypes)
+        documents.labels = ["Passport", "ID card", "Driver's licence", "Visa", "Insurance", "Membership", "Custom type"]
+        documents.series = [ChartSeries(name: "Items", values: [30, 22, 18, 9, 7, 5, 2])]
+        var revenue = chart(.revenue)
+        revenue.labels = ["EUR", "JPY", "BHD", "XQQ"]
+        revenue.series = [ChartSeries(name: "Per month", values: [129_900, 31_667, 1_234, 500])]
+        let drawn = [signUps, active, expiry, documents, revenue]
+        snapshot.charts = snapshot.charts.map { chart in drawn.first { $0.id == chart.id } ?? chart }
+        snapshot.headlines[.week] = [
+            DashboardFigure(name: "Total users", value: 1_240, previous: 1_100, format: .count, comparedWith: "than at the end of 2026-11-16",
+                            detail: "Accounts not deleted, 3 of them suspended", asOf: Self.now,
+                            sparkline: Sparkline(values: [1_100, 1_130, 1_150, 1_180, 1_200, 1_225, 1_240], step: .day)),
+            DashboardFigure(name: "Premium conversion", value: 0.05, previous: 0.04, format: .percent, comparedWith: "than at the end of 2026-11-16",
+                            trend: Trend(now: 0.052, basis: "subscriptions in force"), detail: "62 premium users of 1,240",
+                            asOf: Self.now.addingTimeInterval(-600), sparkline: Sparkline(values: [0.04, nil, 0.045, 0.05, 0.05, 0.051, 0.052], step: .day)),
+            DashboardFigure(name: "Households with more than one member", value: 0.31, previous: nil, format: .percent, comparedWith: nil,
+                            detail: "12 of 39 households have two or more members", asOf: Self.now.addingTimeInterval(-600)),
+        ]
+        let model = DashboardModel(snapshot: snapshot, range: .week, refreshEvery: 60, fullCountEvery: 900, countStartedAt: nil, refreshes: nil)
+        assertPageSnapshot(of: DashboardView(model: model, viewer: SnapshotsUsers.viewer, body: DashboardBody(model: model).content.renderString()),
+                           "supportWithFigures")
+    }
 }

@@ -32,6 +32,8 @@ struct DeriveContext {
     let comparison: PeriodComparison
     /// Distinct users active today, on the last 7 and 30 days, and in the spans before.
     let active: ActiveUsers
+    /// WAU and MAU on the same weekday of the last weeks, for their trend lines.
+    let rolling: RollingActive
 
     init(tally: DashboardTally, now: Date) {
         self.tally = tally
@@ -51,6 +53,7 @@ struct DeriveContext {
         activePerDay = perDay
         comparison = PeriodComparison(nowSeconds: nowSeconds, today: today)
         active = ActiveUsers(tally: tally, comparison: comparison)
+        rolling = RollingActive(tally: tally, today: today)
     }
 
     // MARK: Days and weeks

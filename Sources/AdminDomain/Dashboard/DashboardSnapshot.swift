@@ -56,6 +56,8 @@ public struct DashboardFigure: Sendable, Equatable {
     public var trend: Trend?
     public var detail: String
     public var asOf: Date
+    /// Its recent values for the card's trend line; nil for a figure that keeps no history.
+    public var sparkline: Sparkline? = nil
 }
 
 public struct Trend: Sendable, Equatable {
@@ -75,6 +77,7 @@ public struct ChartSeries: Sendable, Equatable {
 public struct DashboardChart: Sendable, Equatable, Identifiable {
     public enum Kind: Sendable, Equatable { case line, bar, stackedBar }
     public enum Axis: Sendable, Equatable { case days, weeks, categories }
+    /// `cents` is an amount in the minor units of the currency its label names (yen for JPY).
     public enum Unit: Sendable, Equatable { case count, cents }
 
     public enum ID: String, CaseIterable, Sendable {
@@ -100,6 +103,8 @@ public struct DashboardChart: Sendable, Equatable, Identifiable {
     public var asOf: Date
     /// What the labels along the x axis are, for a chart of categories.
     public var labelsName: String? = nil
+    /// The last day or week is under way (today so far, this week so far): drawn as partial.
+    public var lastIsPartial = false
 
     /// The x axis's name.
     public var axisName: String {
@@ -115,7 +120,8 @@ public struct DashboardChart: Sendable, Equatable, Identifiable {
         guard axis != .categories, count < labels.count else { return self }
         var part = self
         part.labels = Array(labels.suffix(count))
-        part.series = series.map { ChartSeries(name: $0.name, values: Array($0.values.suffix(count))) }
+        part.series = series.map { ChartSeries(name: $0.name, values: Array($0.values.suffix(count)),
+                                               missing: Set($0.missing.map { $0 - (labels.count - count) }.filter { $0 >= 0 })) }
         return part
     }
 

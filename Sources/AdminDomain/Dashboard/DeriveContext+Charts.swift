@@ -9,17 +9,17 @@ extension DeriveContext {
         func dailyChart(_ id: DashboardChart.ID, _ title: String, _ kind: DashboardChart.Kind, _ valueLabel: String,
                    _ series: [ChartSeries], _ note: String, _ asOf: Date) -> DashboardChart {
             DashboardChart(id: id, title: title, kind: kind, axis: .days, valueLabel: valueLabel, labels: days,
-                           series: series, note: note, asOf: asOf)
+                           series: series, note: note, asOf: asOf, lastIsPartial: true)
         }
         func weeklyChart(_ id: DashboardChart.ID, _ title: String, _ kind: DashboardChart.Kind, _ valueLabel: String,
                     _ series: [ChartSeries], _ note: String, _ asOf: Date) -> DashboardChart {
             DashboardChart(id: id, title: title, kind: kind, axis: .weeks, valueLabel: valueLabel, labels: weeks,
-                           series: series, note: note, asOf: asOf)
+                           series: series, note: note, asOf: asOf, lastIsPartial: true)
         }
 
-        var sources = FoodSource.allCases.enumerated().map { ChartSeries(name: $0.element.rawValue, values: daily(items.foodAddedBySource[$0.offset])) }
+        var sources = FoodSource.allCases.enumerated().map { ChartSeries(name: $0.element.label, values: daily(items.foodAddedBySource[$0.offset])) }
         let other = daily(items.foodAddedBySource[FoodSource.allCases.count])
-        if other.contains(where: { $0 != 0 }) { sources.append(ChartSeries(name: "other", values: other)) }
+        if other.contains(where: { $0 != 0 }) { sources.append(ChartSeries(name: "Other", values: other)) }
         let inForce = weekStarts.map { subscriptions.inForceChange.through(min($0 + 6, today), in: window) }
 
         return [
@@ -37,7 +37,7 @@ extension DeriveContext {
                        "Food items not deleted, by their category as the app stored it.", updated),
             categories(.storage, "Food items by storage", "Storage", items.foodByStorage.byName(null: "Not set"),
                        "Food items not deleted, by where they are kept.", updated),
-            categories(.documentTypes, "Documents by type", "Document type", items.documentsByType.byName(null: "(none)"),
+            categories(.documentTypes, "Documents by type", "Document type", Self.labelled(items.documentsByType.byName(null: "(none)"), DocumentType.self),
                        "Documents not deleted, by type.", updated),
             weeklyChart(.premiumUsers, "Premium users per week", .line, "Subscriptions", [ChartSeries(name: "Premium", values: inForce)],
                    "Subscriptions in force (started, period not ended, not refunded) at the end of each week, or now for this week.", counted),
@@ -47,9 +47,9 @@ extension DeriveContext {
             revenue(updated),
             devices(counted),
             dailyChart(.pushes, "Campaign pushes per day", .line, "Pushes", [
-                ChartSeries(name: "accepted", values: daily(pushes.accepted)),
-                ChartSeries(name: "received", values: daily(pushes.received)),
-                ChartSeries(name: "opened", values: daily(pushes.opened)),
+                ChartSeries(name: "Accepted", values: daily(pushes.accepted)),
+                ChartSeries(name: "Received", values: daily(pushes.received)),
+                ChartSeries(name: "Opened", values: daily(pushes.opened)),
             ], "Accepted by the push services (as of the last full count); received and opened as the devices confirmed, each delivery once a day.", updated),
         ]
     }
@@ -64,6 +64,17 @@ extension DeriveContext {
             note: "Items neither deleted nor consumed, by expiry date against today's UTC date."
                 + (unreadable > 0 ? " \(unreadable.grouped) items with an unreadable expiry date are left out." : ""),
             asOf: asOf, labelsName: "Expiry status")
+    }
+
+    /// Stored keys counted by name, under the vocabulary's words; the tally's own names for
+    /// none and for the rest stay as they are.
+    static func labelled<Term: LabelledTerm>(_ counts: [String: Int], _: Term.Type) -> [String: Int] {
+        var result: [String: Int] = [:]
+        for (key, count) in counts {
+            let known = key == DashboardScan.otherValues || key.hasPrefix("(")
+            result[known ? key : Term.label(of: key), default: 0] += count
+        }
+        return result
     }
 
     private func categories(_ id: DashboardChart.ID, _ title: String, _ labelsName: String, _ counts: [String: Int],
@@ -95,9 +106,10 @@ extension DeriveContext {
         let permissions = PushPermission.allCases.map(\.rawValue) + (counts.values.contains { $0["other"] != nil } ? ["other"] : [])
         return DashboardChart(
             id: .devices, title: "Devices by platform and push permission", kind: .stackedBar, axis: .categories,
-            valueLabel: "Devices", labels: platforms,
+            valueLabel: "Devices", labels: platforms.map { $0 == "other" ? "Other" : Platform.label(of: $0) },
             series: permissions.map { permission in
-                ChartSeries(name: permission, values: platforms.map { counts[$0]?[permission] ?? 0 })
+                ChartSeries(name: permission == "other" ? "Other" : PushPermission.label(of: permission),
+                            values: platforms.map { counts[$0]?[permission] ?? 0 })
             },
             note: "Every installed app the backend knows, by platform and the permission for notifications.", asOf: asOf,
             labelsName: "Platform")

@@ -35,7 +35,7 @@ struct DashboardController {
         let header = [chart.axis == .days ? "day" : chart.axis == .weeks ? "week" : "label"] + chart.series.map(\.name)
         let rows = chart.labels.indices.map { index in
             [chart.labels[index]] + chart.series.map { series in
-                chart.unit == .cents ? Format.money(cents: series.values[index], currency: "").trimmingSuffix() : String(series.values[index])
+                chart.unit == .cents ? Format.moneyAmount(cents: series.values[index], currency: chart.labels[index]) : String(series.values[index])
             }
         }
         return CSV.response(filename: CSV.filename("dashboard", [id.rawValue, chart.axis == .categories ? nil : "\(range.days)-days"]),
@@ -53,12 +53,5 @@ struct DashboardController {
         let started = Int64(Date().timeIntervalSince1970.rounded(.down))
         Task { await dashboard.refresh(full: true, waitedOn: true) }
         return .redirect(to: SiteURL.dashboardRange(range, countStartedAt: started).href, type: .normal)
-    }
-}
-
-private extension String {
-    /// "12.34 " without the currency's trailing space, for a CSV cell.
-    func trimmingSuffix() -> String {
-        hasSuffix(" ") ? String(dropLast()) : self
     }
 }

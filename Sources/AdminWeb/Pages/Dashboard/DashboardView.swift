@@ -16,11 +16,9 @@ struct DashboardView: HTMLComponent {
         return PageLayout(pageTitle: "Dashboard", viewer: viewer, activeSection: .dashboard,
                           headExtras: follows ? [meta(Attribute("http-equiv", "refresh"), .content("2"))] : []) {
             h1 { "Dashboard" }
+            // Each section says when it was counted; this says how often.
             p(.class("muted")) {
-                "Updated "; AsOfTime(date: model.snapshot.updatedAt)
-                " from the rows added since (every \(Self.duration(model.refreshEvery))); everything counted in full at "
-                AsOfTime(date: model.snapshot.countedAt)
-                " (every \(Self.duration(model.fullCountEvery))). Days and weeks are UTC; weeks begin on Monday."
+                "New rows are added every \(Self.duration(model.refreshEvery)) and everything is counted in full every \(Self.duration(model.fullCountEvery)). Days and weeks are UTC, from Monday."
             }
             if let progress = model.countProgress {
                 CountNotice(progress: progress, countedAt: model.snapshot.countedAt, took: model.refreshes?.timing.full)

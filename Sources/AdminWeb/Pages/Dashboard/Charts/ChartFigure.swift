@@ -25,11 +25,22 @@ struct ChartFigure: HTMLComponent {
             figure(.class("chart")) {
                 if chart.isEmpty {
                     p(.class("empty-chart")) { "Nothing to show for this period yet." }
+                } else if chart.unit == .cents {
+                    // Money: each currency on a line of its own, never drawn on one axis.
+                    MoneyTable(chart: chart)
                 } else {
-                    if chart.series.count > 1 {
+                    if chart.series.count > 1 || chart.lastIsPartial {
                         ul(.class("legend")) {
-                            for (number, series) in chart.series.enumerated() {
-                                li { span(.class("swatch s\(number % ChartSVG.colours)"), Attribute("aria-hidden", "true")); series.name }
+                            if chart.series.count > 1 {
+                                for (number, series) in chart.series.enumerated() {
+                                    li { span(.class("swatch s\(number % ChartSVG.colours)"), Attribute("aria-hidden", "true")); series.name }
+                                }
+                            }
+                            if chart.lastIsPartial {
+                                li(.class("partial-key")) {
+                                    span(.class("swatch partial " + (chart.kind == .line ? "dashed" : "hatched")), Attribute("aria-hidden", "true"))
+                                    Self.partialWords(chart) + (chart.kind == .line ? " (dashed)" : " (lighter)")
+                                }
                             }
                         }
                     }
@@ -38,18 +49,49 @@ struct ChartFigure: HTMLComponent {
                     case .bar, .stackedBar: BarChart(chart: chart)
                     }
                 }
-                figcaption {
-                    chart.note
-                    " "
-                    AsOf(date: chart.asOf)
+            }
+            details(.class("chart-details")) {
+                summary { "Definition and numbers" }
+                p(.class("muted")) { chart.note }
+                if chart.unit != .cents { ChartTable(chart: chart, geometry: geometry) }
+                p(.class("chart-links")) {
+                    a(.href(SiteURL.dashboardCSV(chart.id, range).href)) { "Download \(chart.title.lowercased()) as CSV" }
                 }
             }
-            details {
-                summary { "The numbers" }
-                ChartTable(chart: chart, geometry: geometry)
-            }
-            p(.class("chart-links")) {
-                a(.href(SiteURL.dashboardCSV(chart.id, range).href)) { "Download \(chart.title.lowercased()) as CSV" }
+        }
+    }
+
+    /// What the last day or week of a chart is while it is under way.
+    static func partialWords(_ chart: DashboardChart) -> String {
+        chart.axis == .weeks ? "This week so far" : "Today so far"
+    }
+}
+
+/// Monthly amounts per currency, each in its own minor units and never added together or
+/// set on a common axis: a table, the biggest first.
+struct MoneyTable: HTMLComponent {
+    let chart: DashboardChart
+
+    var content: HTMLNode {
+        div(.class("table-wrap"), Attribute("tabindex", "0"), .role("region"), .ariaLabel("\(chart.title): the amounts")) {
+            table(.class("chart-data money")) {
+                caption { "Each currency on its own; amounts are not converted" }
+                thead {
+                    tr {
+                        th(.scope("col")) { chart.labelsName ?? "Currency" }
+                        for series in chart.series { th(.scope("col"), .class("num")) { series.name } }
+                    }
+                }
+                tbody {
+                    for index in chart.labels.indices {
+                        tr {
+                            th(.scope("row")) { element("bdi", []) { chart.labels[index] } }
+                            for series in chart.series {
+                                td(.class("num")) { Format.money(cents: series.values[index], currency: chart.labels[index]) }
+                            }
+                        }
+                    }
+                }
             }
         }
     }

@@ -7,8 +7,68 @@ import HTMLRender
 /// more there; phones draw the text larger (app.css) and every other x label is `minor`,
 /// hidden on them, so the larger labels keep apart.
 struct ChartGeometry {
-    static let width = 500.0, height = 292.0
-    static let left = 90.0, right = 12.0, top = 14.0, bottom = 96.0
+    static let width = 500.0, height = 312.0
+    /// The y axis's name is written above the plot, clear of its numbers at any text size.
+    static let left = 90.0, right = 12.0, top = 34.0, bottom = 96.0
+    /// Added under a chart whose category names slant, so that a name of 16 letters fits
+    /// in the larger text of a phone.
+    static let slantRoom = 48.0
+    /// The most letters of a slanting category name; a longer one ends at a word with "…".
+    static let slantLetters = 16
+
+    /// Category names slant when there are more than five, or one has a word too wide for
+    /// its slot.
+    static func slants(_ labels: [String], axis: DashboardChart.Axis) -> Bool {
+        guard axis == .categories else { return false }
+        let letters = lineLetters(count: labels.count)
+        return labels.count > 5 || labels.contains { $0.split(separator: " ").contains { $0.count > letters } }
+    }
+
+    /// Room added under the plot: only for slanting names longer than the 11 letters that
+    /// fitted before.
+    static func extraBottom(_ labels: [String], axis: DashboardChart.Axis) -> Double {
+        slants(labels, axis: axis) && labels.contains { $0.count > 11 } ? slantRoom : 0
+    }
+
+    /// Letters of a phone's larger text (18 units, about 9.5 units a letter) in one slot.
+    static func lineLetters(count: Int) -> Int {
+        max(6, Int(plotWidth / Double(max(count, 1)) / 9.5))
+    }
+
+    /// A name in at most `lines` lines of about `letters` letters, broken between words.
+    /// What does not fit is left out at a word boundary and marked "…" (`cut`; the caller
+    /// gives the whole name in a title). Only a "word" longer than two lines, which no
+    /// vocabulary has, is cut inside.
+    static func wrap(_ label: String, letters: Int, lines: Int) -> (lines: [String], cut: Bool) {
+        var result: [String] = [], current = ""
+        var words = label.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        var cut = false
+        while !words.isEmpty {
+            var word = words.removeFirst()
+            if word.count > letters * 2 {
+                word = String(word.prefix(letters)) + "…"
+                cut = true
+            }
+            if current.isEmpty {
+                current = word
+            } else if current.count + 1 + word.count <= letters {
+                current += " " + word
+            } else if result.count + 1 < lines {
+                result.append(current)
+                current = word
+            } else {
+                words.insert(word, at: 0)
+                break
+            }
+            if cut { words.removeAll() }
+        }
+        if !words.isEmpty {
+            cut = true
+            if !current.hasSuffix("…") { current += "…" }
+        }
+        result.append(current)
+        return (result, cut)
+    }
     static var plotWidth: Double { width - left - right }
     static var plotHeight: Double { height - top - bottom }
 
@@ -52,14 +112,14 @@ struct ChartGeometry {
             nodes.append(element("text", [.class("tick"), Attribute("x", Self.number(Self.left - 6)), Attribute("y", y),
                                           Attribute("text-anchor", "end"), Attribute("dominant-baseline", "middle")]) { valueText(value) })
         }
-        let middle = Self.number(Self.top + Self.plotHeight / 2)
-        nodes.append(element("text", [.class("axis-name"), Attribute("transform", "translate(12 \(middle)) rotate(-90)"),
-                                      Attribute("text-anchor", "middle")]) { valueLabel })
+        nodes.append(element("text", [.class("axis-name y-name"), Attribute("x", "2"), Attribute("y", "18"),
+                                      Attribute("text-anchor", "start")]) { valueLabel })
         let slot = Self.plotWidth / Double(max(labels.count, 1))
         let every = axis == .categories ? 1 : max(1, Int((Double(labels.count) / 6).rounded(.up)))
         let shownIndices = labels.indices.filter { (labels.count - 1 - $0) % every == 0 }
         // Many category names side by side would run into each other: they slant.
-        let slanted = labels.count > 5 && axis == .categories
+        let slanted = Self.slants(labels, axis: axis)
+        let letters = Self.lineLetters(count: labels.count)
         let hoursOfDay = axis == .categories && labels.count > 12 && labels.allSatisfy { $0.wholeMatch(of: /\d\d:\d\d\*?/) != nil }
         var previousYear: Substring?, previousMajorYear: Substring?
         for (order, index) in shownIndices.enumerated() {
@@ -76,7 +136,10 @@ struct ChartGeometry {
             // has it where the one before it that had it is hidden on a phone.
             let newYear = year != nil && year != previousYear
             let phoneYear = !minor && !newYear && year != nil && year != previousMajorYear
-            let shown = axis == .categories ? (label.count > 12 ? String(label.prefix(11)) + "…" : label) : Self.dayText(label)
+            // Category names are never cut inside a word: two lines, or one slanting line, and
+            // the whole name in a title where words were left out.
+            let wrapped = axis == .categories ? (slanted ? Self.wrap(label, letters: Self.slantLetters, lines: 1) : Self.wrap(label, letters: letters, lines: 2))
+                : (lines: [Self.dayText(label)], cut: false)
             previousYear = year ?? previousYear
             if !minor { previousMajorYear = year ?? previousMajorYear }
             var placement: [Attribute]
@@ -90,7 +153,11 @@ struct ChartGeometry {
                 placement = [Attribute("text-anchor", "middle")]
             }
             nodes.append(element("text", [.class(minor ? "tick minor" : "tick"), Attribute("x", Self.number(x)), Attribute("y", y)] + placement) {
-                shown
+                if wrapped.cut { element("title", []) { label } }
+                wrapped.lines[0]
+                for line in wrapped.lines.dropFirst() {
+                    element("tspan", [Attribute("x", Self.number(x)), Attribute("dy", "1.2em")]) { line }
+                }
                 // The year goes on a line of its own under the day, so the labels stay as narrow.
                 if newYear || phoneYear, let year {
                     element("tspan", [.class(phoneYear ? "year phone-only" : "year"), Attribute("x", Self.number(x)),
@@ -100,7 +167,7 @@ struct ChartGeometry {
         }
         // Under slanted labels a phone has no room for the axis's name (the table names it).
         nodes.append(element("text", [.class(slanted ? "axis-name under-slant" : "axis-name"), Attribute("x", Self.number(Self.left + Self.plotWidth / 2)),
-                                      Attribute("y", Self.number(Self.height - 4)), Attribute("text-anchor", "middle")]) { axisName })
+                                      Attribute("y", Self.number(Self.height - 4 + Self.extraBottom(labels, axis: axis))), Attribute("text-anchor", "middle")]) { axisName })
         nodes.append(shape("line", [.class("baseline"), Attribute("x1", Self.number(Self.left)), Attribute("x2", Self.number(Self.width - Self.right)),
                                           Attribute("y1", Self.number(y(0))), Attribute("y2", Self.number(y(0)))]))
         return nodes
