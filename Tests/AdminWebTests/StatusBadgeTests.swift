@@ -47,6 +47,7 @@ import Testing
     @Test func staffReachabilityAndItems() {
         check([StaffAccountState.active: (.good, "active"), .disabled: (.bad, "disabled"), .oneTimePassword: (.warning, "one-time password")], "staff")
         check([TwoFactorState.on: (.good, "on"), .off: (.neutral, "off")], "two-factor")
+        check([SignInLockState.locked: (.bad, "locked"), .slowed: (.warning, "not locked (slowed only)")], "sign-in throttle")
         // Reachability's marks are not CaseIterable: the four named here are all it declares.
         for (mark, tone, text) in [(Reachability.Mark.fine, Tone.good, "OK"), (.blocks, .bad, "Blocks"), (.mayNot, .warning, "May not"), (.note, .info, "Note")] {
             #expect(StatusBadge(mark).tone == tone && StatusBadge(mark).text == text, "\(mark)")

@@ -156,6 +156,12 @@ extension StaffAccountState: BadgeStatus {
     }
 }
 
+/// A throttle entry on the failed sign-ins page.
+extension SignInLockState: BadgeStatus {
+    var badgeTone: StatusBadge.Tone { self == .locked ? .bad : .warning }
+    var badgeText: String { self == .locked ? "locked" : "not locked (slowed only)" }
+}
+
 /// A staff account's second factor.
 extension TwoFactorState: BadgeStatus {
     var badgeTone: StatusBadge.Tone { self == .on ? .good : .neutral }
