@@ -46,7 +46,15 @@ import Testing
 
     @Test func staffReachabilityAndItems() {
         check([StaffAccountState.active: (.good, "active"), .disabled: (.bad, "disabled"), .oneTimePassword: (.warning, "one-time password")], "staff")
-        check([TwoFactorState.on: (.good, "on"), .off: (.neutral, "off")], "two-factor")
+        check([TwoFactorState.on: (.good, "on"), .off: (.neutral, "off"), .pending: (.warning, "not set up (required)")], "two-factor")
+        // Pending: the role needs a second factor (an admin, or everyone under --require-two-factor) and it has none.
+        let admin = Admin(id: 1, email: "a@example.com", passwordHash: "", role: .admin, createdAt: "", disabledAt: nil, passwordExpiresAt: nil)
+        var support = admin
+        support.role = .support
+        #expect(TwoFactorState(StaffAccount(admin: admin, hasTwoFactor: false), policy: TwoFactorPolicy()) == .pending)
+        #expect(TwoFactorState(StaffAccount(admin: support, hasTwoFactor: false), policy: TwoFactorPolicy()) == .off)
+        #expect(TwoFactorState(StaffAccount(admin: support, hasTwoFactor: false), policy: TwoFactorPolicy(requiredForAll: true)) == .pending)
+        #expect(TwoFactorState(StaffAccount(admin: support, hasTwoFactor: true), policy: TwoFactorPolicy(requiredForAll: true)) == .on)
         check([SignInLockState.locked: (.bad, "locked"), .slowed: (.warning, "not locked (slowed only)")], "sign-in throttle")
         // Reachability's marks are not CaseIterable: the four named here are all it declares.
         for (mark, tone, text) in [(Reachability.Mark.fine, Tone.good, "OK"), (.blocks, .bad, "Blocks"), (.mayNot, .warning, "May not"), (.note, .info, "Note")] {

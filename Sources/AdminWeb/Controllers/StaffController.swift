@@ -7,6 +7,8 @@ struct StaffController {
     let admins: AdminStore
     /// A generated password, held for its one showing after the redirect.
     let shownOnce: ShownOnce
+    /// Which roles need a second factor, for the list's two-factor column.
+    var twoFactorPolicy = TwoFactorPolicy()
 
     struct AccountForm: Decodable {
         var email, role: String?
@@ -137,7 +139,8 @@ struct StaffController {
     }
 
     private func page(_ context: StaffRequestContext, message: StaffModel.Message, status: HTTPResponse.Status) async throws -> Response {
-        let model = try await StaffModel.load(staff, message)
+        var model = try await StaffModel.load(staff, message)
+        model.twoFactorPolicy = twoFactorPolicy
         return HTMLPage(StaffView(model: model, viewer: context.viewer), status: status).response()
     }
 

@@ -164,8 +164,14 @@ extension SignInLockState: BadgeStatus {
 
 /// A staff account's second factor.
 extension TwoFactorState: BadgeStatus {
-    var badgeTone: StatusBadge.Tone { self == .on ? .good : .neutral }
-    var badgeText: String { rawValue }
+    var badgeTone: StatusBadge.Tone {
+        switch self {
+        case .on: .good
+        case .off: .neutral
+        case .pending: .warning
+        }
+    }
+    var badgeText: String { self == .pending ? "not set up (required)" : rawValue }
 }
 
 /// A device's push token.

@@ -10,11 +10,12 @@ enum StaffAccountState: String, CaseIterable, Sendable {
     }
 }
 
-/// Whether a staff account has a second factor set up.
+/// Whether a staff account has a second factor set up; pending: its role needs one and it
+/// has none yet (its owner sets it up at their next sign-in, before anything else opens).
 enum TwoFactorState: String, CaseIterable, Sendable {
-    case on, off
+    case on, off, pending
 
-    init(_ account: StaffAccount) {
-        self = account.hasTwoFactor ? .on : .off
+    init(_ account: StaffAccount, policy: TwoFactorPolicy) {
+        self = account.hasTwoFactor ? .on : policy.isRequired(for: account.admin.role) ? .pending : .off
     }
 }

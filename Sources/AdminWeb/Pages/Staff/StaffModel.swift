@@ -16,6 +16,8 @@ struct StaffModel: PageModel {
 
     let accounts: [StaffAccount]
     var message = Message()
+    /// Which roles need a second factor: an account of one without it shows "not set up".
+    var twoFactorPolicy = TwoFactorPolicy()
 
     static func load(_ staff: StaffAdministration, _ message: Message) async throws -> StaffModel {
         StaffModel(accounts: try await staff.accounts(), message: message)

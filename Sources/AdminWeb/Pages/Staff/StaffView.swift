@@ -64,7 +64,7 @@ struct StaffView: HTMLComponent {
                 DataTable(
                     caption: model.accounts.count == 1 ? "1 account" : "\(model.accounts.count) accounts",
                     headings: ["Email", "Role", "State", "Two-factor", "Created", ""],
-                    rows: model.accounts.map { StaffRow(account: $0, csrfToken: viewer.csrfToken).row })
+                    rows: model.accounts.map { StaffRow(account: $0, twoFactor: TwoFactorState($0, policy: model.twoFactorPolicy), csrfToken: viewer.csrfToken).row })
             }
             section(.class("panel")) {
                 h2 { "Add a staff member" }
@@ -92,6 +92,7 @@ struct StaffView: HTMLComponent {
 /// One account's cells: its facts and the actions an admin may take on it.
 private struct StaffRow {
     let account: StaffAccount
+    let twoFactor: TwoFactorState
     let csrfToken: String
 
     var row: TableRow {
@@ -103,7 +104,7 @@ private struct StaffRow {
                 StatusBadge(StaffAccountState(admin))
                 if let since = admin.disabledAt { " since \(since)" }
             },
-            TableCell { StatusBadge(TwoFactorState(account)) },
+            TableCell { StatusBadge(twoFactor) },
             TableCell(admin.createdAt),
             // One menu a row rather than four red buttons: it opens without JavaScript (a
             // <details>), by keyboard, and each destructive action still asks on its own page.
