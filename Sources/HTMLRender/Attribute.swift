@@ -56,6 +56,8 @@ extension Attribute {
     public static let checked = Attribute(boolean: "checked")
     public static let hidden = Attribute(boolean: "hidden")
     public static let `defer` = Attribute(boolean: "defer")
+    /// A `<details>` shown open.
+    public static let open = Attribute(boolean: "open")
 }
 
 public enum FormMethod: String, Sendable {

@@ -20,6 +20,16 @@ public struct HTMLNode: Sendable {
     }
 
 
+    /// The same element with `extra` attributes after its own (a field marked invalid);
+    /// text and raw markup have none and come back as they were.
+    public func adding(_ extra: [Attribute]) -> HTMLNode {
+        switch storage {
+        case let .element(name, attributes, children): HTMLNode(.element(name: name, attributes: attributes + extra, children: children))
+        case let .void(name, attributes): HTMLNode(.void(name: name, attributes: attributes + extra))
+        case .text, .raw: self
+        }
+    }
+
     /// Markup inserted exactly as given. The name says it: only for trusted, constant
     /// markup (never for anything that came from a user or the database).
     public static func unsafeRawHTML(_ markup: String) -> HTMLNode {

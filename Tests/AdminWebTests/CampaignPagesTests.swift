@@ -90,10 +90,10 @@ import TestSupport
             var status = ""
             for _ in 0..<600 {
                 status = try await client.get(path, cookie: cookie).text
-                if status.contains("status-paused") && status.contains("stopped: ") { break }
+                if status.contains("class=\"badge tone-warning\" id=\"status-badge\"") && status.contains("stopped: ") { break }
                 try await Task.sleep(for: .milliseconds(50))
             }
-            #expect(status.contains("status-paused") && status.contains("stopped: "), "a credentials problem pauses with a visible error")
+            #expect(status.contains("class=\"badge tone-warning\" id=\"status-badge\"") && status.contains("stopped: "), "a credentials problem pauses with a visible error")
             #expect(status.contains("data-events=\"/campaigns/\(id)/events\""))
             let again = try await client.postSigned("/campaigns/\(id)/confirm", session: cookie)
             #expect(again.status == .seeOther, "a launched campaign's confirmation sends back to its page")

@@ -26,7 +26,7 @@ import Testing
                                                        hasTwoFactor: false)],
                                message: .init(notice: "Account created.", oneTimePassword: ("new@example.com", "pass <word>")))
         let page = html(StaffView(model: model, viewer: viewer))
-        #expect(page.contains("2 accounts") && page.contains("disabled since 2026-02-02 00:00:00"))
+        #expect(page.contains("2 accounts") && page.contains("<span class=\"badge tone-bad\">disabled</span> since 2026-02-02 00:00:00"))
         #expect(page.contains("/admins/2/enable") && page.contains("href=\"/admins/1/disable\""), "disabling asks first: a link")
         #expect(page.components(separatedBy: ">Reset two-factor…<").count == 2, "only for the account that has it")
         #expect(page.contains("pass &lt;word&gt;") && !page.contains("never shown"))

@@ -9,7 +9,8 @@ import Testing
     static let base = ["title": "Hi", "body": "There", "ttl": "86400", "trigger": "inactive_days", "trigger_days": "30", "send_at": "daily_time"]
 
     static func read(_ changes: [String: String?]) -> (draft: JourneyDraft?, problems: [String]) {
-        JourneyForm(fields: base).with(changes).read(templates: PushTemplateLibrary())
+        let read = JourneyForm(fields: base).with(changes).read(templates: PushTemplateLibrary())
+        return (read.draft, read.problems)
     }
 
     @Test func eachTriggerAndSendingTimeReadsIntoItsRules() throws {

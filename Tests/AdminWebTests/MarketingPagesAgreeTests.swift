@@ -106,7 +106,7 @@ import TestSupport
         try await panel.test { client in
             let cookie = try await panel.signIn(client)
             let all = try await client.get("/campaigns", cookie: cookie)
-            #expect(all.text.contains("class=\"badge status-scheduled\">scheduled<"))
+            #expect(all.text.contains("class=\"badge tone-info\">scheduled<"))
             let scheduled = try await client.get("/campaigns?status=scheduled", cookie: cookie)
             #expect(scheduled.status == .ok)
             #expect(scheduled.text.contains("href=\"/campaigns/\(tomorrow)\"") && !scheduled.text.contains("href=\"/campaigns/\(draft)\""))

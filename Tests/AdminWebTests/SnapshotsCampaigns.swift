@@ -116,8 +116,9 @@ import Testing
             "bucket": "idle", "near_limit": "1", "food_days": "<3>", "when": "local", "local_time": "25:00", "template_b": "expiring-soon",
             "title_b": "B \"quoted\"", "holdout": "10",
         ])
-        assertPageSnapshot(of: ComposerView(model: ComposerModel(form: typed, problems: ["The title is 200 characters; keep it to 150.",
-                                                                                          "Local time must be HH:MM, such as 09:00."],
+        // Refused as the form reads it: each sentence at its field and linked from the top.
+        let refused = typed.read(templates: library, now: Parts.now)
+        assertPageSnapshot(of: ComposerView(model: ComposerModel(form: typed, problems: refused.problems, problemFields: refused.problemFields,
                                                                  library: library, templateProblem: nil), viewer: Self.viewer),
                            "newWithProblems")
         assertPageSnapshot(of: ComposerView(model: ComposerModel(library: PushTemplateLibrary(),
@@ -127,7 +128,8 @@ import Testing
         // Usual hour with a local time and a bad share: the sentences beside the timing fields too.
         let timed = ComposerForm(fields: ["title": "t", "body": "b", "ttl": "86400", "when": "local", "local_time": "09:00",
                                           "timing": "usual_hour", "timing_control_percent": "<77>"])
-        assertPageSnapshot(of: ComposerView(model: ComposerModel(form: timed, problems: timed.read(templates: library, now: Parts.now).problems,
+        let timedRead = timed.read(templates: library, now: Parts.now)
+        assertPageSnapshot(of: ComposerView(model: ComposerModel(form: timed, problems: timedRead.problems, problemFields: timedRead.problemFields,
                                                                  library: library, templateProblem: nil), viewer: Self.viewer),
                            "usualHourRefused")
     }

@@ -88,8 +88,9 @@ import Testing
         let typed = JourneyForm(fields: ["name": Hostile.name, "trigger": "inactive_days", "trigger_days": "3", "title": Hostile.script,
                                          "body": "Line\n\(Hostile.rightToLeft)", "platform": "windows<b>", "send_at": "window", "window_from": "9",
                                          "window_to": "9", "holdout_percent": "70", "reentry_days": "0"])
-        assertPageSnapshot(of: JourneyFormView(model: JourneyFormModel(form: typed, problems: ["Inactive days must be from 7 to 180: “3” is not.",
-                                                                                             "There is no platform “windows<b>”: choose one of ios, android."],
+        // Refused as the form reads it: each sentence at its field and linked from the top.
+        let refused = typed.read(templates: library)
+        assertPageSnapshot(of: JourneyFormView(model: JourneyFormModel(form: typed, problems: refused.problems, problemFields: refused.fields,
                                                                          library: library, templateProblem: nil, editing: 30), viewer: Self.viewer),
                            "editRefused")
         assertPageSnapshot(of: JourneyFormView(model: JourneyFormModel(library: PushTemplateLibrary(), templateProblem: "No templates: <dir> is empty."),

@@ -24,7 +24,8 @@ import Testing
             notice: StaffNotice.created.sentence, oneTimePassword: (Hostile.email, "pass <word> & \"quotes\"'"))), viewer: Self.viewer),
                            "createdWithOneTimePassword")
         assertPageSnapshot(of: StaffView(model: StaffModel(accounts: [Self.accounts[0]], message: .init(
-            error: "There is already an account for \(Hostile.email).", typedEmail: Hostile.email, typedRole: .marketing)), viewer: Self.viewer),
+            error: "There is already an account for \(Hostile.email).", typedEmail: Hostile.email, typedRole: .marketing, errorField: StaffView.emailField)),
+                                         viewer: Self.viewer),
                            "oneAccountAndError")
     }
 

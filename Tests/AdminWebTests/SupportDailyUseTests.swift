@@ -162,7 +162,7 @@ import TestSupport
             #expect(page.contains("#\(plain) Big news Big news The scanner is faster #1"), "a plain text is not marked rebuilt")
             #expect(!page.contains("{{display_name}}"))
             #expect(page.contains("The values a push was filled with are not kept"))
-            #expect(page.contains("queued, due 2026-01-04 07:00:00 UTC"))
+            #expect(page.contains("queued due 2026-01-04 07:00:00 UTC"))
         }
     }
 

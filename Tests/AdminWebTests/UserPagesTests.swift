@@ -117,7 +117,7 @@ import TestSupport
                     """, arguments: [DeadTokens.hash("TOKEN-SECRET-MIDDLE-abc123")])
             }
             let page = try await client.get("/users/700001", cookie: session)
-            #expect(page.text.contains("dead since 2026-11-20 10:00:00 (&lt;b&gt;Unregistered&lt;/b&gt;)"))
+            #expect(page.text.contains("<span class=\"badge tone-bad\">dead</span> since 2026-11-20 10:00:00 (<bdi>&lt;b&gt;Unregistered&lt;/b&gt;</bdi>)"))
         }
     }
 

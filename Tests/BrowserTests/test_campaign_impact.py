@@ -56,6 +56,8 @@ def test_a_holdout_goal_and_two_variants_report_a_lift_as_the_simulated_apps_act
     browser.find_element(By.ID, "name").send_keys("Impact, two variants")
     browser.find_element(By.ID, "title").send_keys("Anything expiring?")
     browser.find_element(By.ID, "body").send_keys("Add what is in your fridge.")
+    # Variants B to D are folded until asked for.
+    browser.find_element(By.CSS_SELECTOR, "#variants > summary").click()
     browser.find_element(By.ID, "title_b").send_keys("Your fridge misses you")
     browser.find_element(By.ID, "body_b").send_keys("Scan one item today.")
     holdout = browser.find_element(By.ID, "holdout_percent")

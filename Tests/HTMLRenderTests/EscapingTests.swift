@@ -97,3 +97,12 @@ extension Attribute {
     let document = HTMLDocument(root: html(.lang("en")) { body { "é" } })
     #expect(document.render() == Array("<!DOCTYPE html>\n<html lang=\"en\"><body>é</body></html>".utf8))
 }
+
+/// A field marked after it was built (a refused form field): its attributes after its own,
+/// escaped like any; text is left as it was.
+@Test func attributesAddedToAnElementAreEscapedAndTextIsLeftAlone() {
+    let marked = input(.type("text"), .name("title")).adding([Attribute("aria-invalid", "true"), Attribute("aria-describedby", hostile)])
+    #expect(marked.renderString() == "<input type=\"text\" name=\"title\" aria-invalid=\"true\" aria-describedby=\"\(escapedAttribute)\">")
+    #expect(p { "x" }.adding([.open]).renderString() == "<p open>x</p>")
+    #expect(HTMLNode.text(hostile).adding([.open]).renderString() == escapedText)
+}

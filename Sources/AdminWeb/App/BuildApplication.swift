@@ -154,7 +154,8 @@ public func buildRouter(services: PanelServices, publicDirectory: String) -> Rou
     RemindersController(source: .init(monitor: services.reminderHealth, refreshEvery: services.reminderRefreshInterval)).addRoutes(to: staff)
     AccountController(account: services.account, signIn: services.signIn, sessionCookie: cookies.session).addRoutes(to: staff)
     AuditController(log: auditLog, audit: audit).addRoutes(to: staff)
-    StaffController(staff: services.staff, admins: services.admins, shownOnce: services.shownOnce).addRoutes(to: staff)
+    StaffController(staff: services.staff, admins: services.admins, shownOnce: services.shownOnce, twoFactorPolicy: services.twoFactorPolicy)
+        .addRoutes(to: staff)
     TwoFactorController(account: services.account, signIn: services.signIn, policy: services.twoFactorPolicy,
                         sessionCookie: cookies.session, shownOnce: services.shownOnce).addRoutes(to: staff)
     SignInFailuresController(failures: .init(throttle: services.signIn.throttle, audit: auditLog)).addRoutes(to: staff)

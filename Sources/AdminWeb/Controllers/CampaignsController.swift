@@ -67,7 +67,8 @@ struct CampaignsController {
         let form = ComposerForm(body: try await bodyText(request))
         let result = form.read(templates: source.templates, now: Date())
         guard let draft = result.draft else {
-            let model = ComposerModel(form: form, problems: result.problems, library: source.templates, templateProblem: templateProblem)
+            let model = ComposerModel(form: form, problems: result.problems, problemFields: result.problemFields, library: source.templates,
+                                      templateProblem: templateProblem)
             return HTMLPage(ComposerView(model: model, viewer: context.viewer), status: .badRequest).response()
         }
         let id: Int64
@@ -105,8 +106,8 @@ struct CampaignsController {
         let form = ComposerForm(body: try await bodyText(request))
         let result = form.read(templates: source.templates, now: Date())
         guard let draft = result.draft else {
-            let model = ComposerModel(form: form, problems: result.problems, library: source.templates, templateProblem: templateProblem,
-                                      editing: id)
+            let model = ComposerModel(form: form, problems: result.problems, problemFields: result.problemFields, library: source.templates,
+                                      templateProblem: templateProblem, editing: id)
             return HTMLPage(ComposerView(model: model, viewer: context.viewer), status: .badRequest).response()
         }
         do {

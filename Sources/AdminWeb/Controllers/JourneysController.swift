@@ -42,8 +42,8 @@ struct JourneysController {
 
     @Sendable func create(request: Request, context: StaffRequestContext) async throws -> Response {
         let form = JourneyForm(body: try await bodyText(request))
-        let (draft, problems) = form.read(templates: templates)
-        guard let draft else { return refused(form, problems, status: .badRequest, editing: nil, context) }
+        let (draft, problems, fields) = form.read(templates: templates)
+        guard let draft else { return refused(form, problems, fields: fields, status: .badRequest, editing: nil, context) }
         let id: Int64
         do {
             id = try await source.journeys.create(draft, by: actor(context))
@@ -76,8 +76,8 @@ struct JourneysController {
             return try await page(context, .init(id: id, problems: [Self.notDraft(journey) + " Nothing was saved."]), status: .conflict).response()
         }
         let form = JourneyForm(body: try await bodyText(request))
-        let (draft, problems) = form.read(templates: templates)
-        guard let draft else { return refused(form, problems, status: .badRequest, editing: id, context) }
+        let (draft, problems, fields) = form.read(templates: templates)
+        guard let draft else { return refused(form, problems, fields: fields, status: .badRequest, editing: id, context) }
         do {
             try await source.journeys.edit(id, to: draft, by: actor(context))
         } catch let error as CampaignError {
@@ -124,8 +124,10 @@ struct JourneysController {
         return HTMLPage(JourneyPageView(model: model, viewer: context.viewer), status: status)
     }
 
-    func refused(_ form: JourneyForm, _ problems: [String], status: HTTPResponse.Status, editing: Int64?, _ context: StaffRequestContext) -> Response {
-        let model = JourneyFormModel(form: form, problems: problems, library: templates, templateProblem: templateProblem, editing: editing)
+    func refused(_ form: JourneyForm, _ problems: [String], fields: [String: String] = [:], status: HTTPResponse.Status, editing: Int64?,
+                 _ context: StaffRequestContext) -> Response {
+        let model = JourneyFormModel(form: form, problems: problems, problemFields: fields, library: templates, templateProblem: templateProblem,
+                                     editing: editing)
         return HTMLPage(JourneyFormView(model: model, viewer: context.viewer), status: status).response()
     }
 

@@ -7,6 +7,8 @@ struct StaffController {
     let admins: AdminStore
     /// A generated password, held for its one showing after the redirect.
     let shownOnce: ShownOnce
+    /// Which roles need a second factor, for the list's two-factor column.
+    var twoFactorPolicy = TwoFactorPolicy()
 
     struct AccountForm: Decodable {
         var email, role: String?
@@ -55,14 +57,16 @@ struct StaffController {
         let form = await decode(request, context)
         let email = (form.email ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard let role = form.role.flatMap(Role.init(rawValue:)) else {
-            return try await page(context, message: .init(error: "Choose a role.", typedEmail: email), status: .badRequest)
+            return try await page(context, message: .init(error: "Choose a role.", typedEmail: email, errorField: StaffView.roleField), status: .badRequest)
         }
         let password = await GeneratedPassword.make(for: email)
         let admin: Admin
         do {
             admin = try await staff.create(email: email, password: password, role: role, oneTime: true, by: actor(context))
         } catch let error as AdminStoreError {
-            return try await page(context, message: .init(error: sentence(error), typedEmail: email, typedRole: role), status: .badRequest)
+            return try await page(context, message: .init(error: sentence(error), typedEmail: email, typedRole: role,
+                                                          errorField: error == .invalidEmail || error == .emailTaken ? StaffView.emailField : nil),
+                                  status: .badRequest)
         }
         await shownOnce.hold(.oneTimePassword(email: admin.email, password: password), for: context.sessionToken)
         return .redirect(to: SiteURL.staff(notice: .created).href, type: .normal)
@@ -135,7 +139,8 @@ struct StaffController {
     }
 
     private func page(_ context: StaffRequestContext, message: StaffModel.Message, status: HTTPResponse.Status) async throws -> Response {
-        let model = try await StaffModel.load(staff, message)
+        var model = try await StaffModel.load(staff, message)
+        model.twoFactorPolicy = twoFactorPolicy
         return HTMLPage(StaffView(model: model, viewer: context.viewer), status: status).response()
     }
 

@@ -71,22 +71,13 @@ struct CampaignStatusBadge: HTMLComponent {
     var now = Date()
 
     var content: HTMLNode {
+        // The live updates rewrite its word and tone from what it carries.
         let words = Attribute("data-words", CampaignShownStatus.allCases.map { "\($0.rawValue)=\(Self.word($0))" }.joined(separator: ";"))
-        let shown = campaign.shownStatus(now: now)
-        return element("span", [.class("badge status-\(shown?.rawValue ?? "unknown")")] + (live ? [.id("status-badge"), words] : [])) {
-            shown.map(Self.word) ?? "unknown (\(campaign.status.storedText))"
-        }
+        let tones = Attribute("data-tones", CampaignShownStatus.allCases.map { "\($0.rawValue)=\($0.badgeTone.rawValue)" }.joined(separator: ";"))
+        let attributes = live ? [.id("status-badge"), words, tones] : []
+        guard let shown = campaign.shownStatus(now: now) else { return StatusBadge(unknown: campaign.status.storedText, attributes: attributes).content }
+        return StatusBadge(shown, attributes: attributes).content
     }
 
-    static func word(_ status: CampaignShownStatus) -> String {
-        switch status {
-        case .draft: "draft"
-        case .materialising: "preparing the audience"
-        case .scheduled: "scheduled"
-        case .sending: "sending"
-        case .paused: "paused"
-        case .cancelled: "cancelled"
-        case .finished: "finished"
-        }
-    }
+    static func word(_ status: CampaignShownStatus) -> String { status.badgeText }
 }

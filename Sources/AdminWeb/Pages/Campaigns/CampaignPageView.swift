@@ -86,7 +86,8 @@ struct CampaignPageView: HTMLComponent {
                         "the devices above include theirs, so \(Format.count(preview.devicesToSend, "device", "devices")) would be sent to. The frequency cap is not charged for them."
                     }
                 }
-                p { a(.href(SiteURL.campaignConfirm(id: campaign.id).href), .class("button primary")) { "Continue to the confirmation" } }
+                // The same step as the page's actions, where it is the one primary button.
+                p { a(.href(SiteURL.campaignConfirm(id: campaign.id).href), .class("button")) { "Continue to the confirmation" } }
             case .failed(let sentence)?:
                 p(.class("notice error"), .role("alert")) { sentence }
             case nil:

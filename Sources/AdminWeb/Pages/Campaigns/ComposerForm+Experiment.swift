@@ -13,7 +13,7 @@ extension ComposerForm {
         experiment.goalDays = reader.number("goal_days", "The goal's window (days)", in: CampaignExperiment.goalDaysRange) ?? 3
         if experiment.holdoutPercent > 0, experiment.goal == nil, !reader.problems.contains(where: { $0.hasPrefix("There is no goal") }) {
             // Held-out users cannot open a push: without a goal there is nothing to compare them on.
-            reader.problem("A holdout is compared with the recipients on a goal: choose a goal, or set the holdout to 0.")
+            reader.problem("A holdout is compared with the recipients on a goal: choose a goal, or set the holdout to 0.", field: "goal")
         }
         for variant in [MessageVariant.b, .c, .d] {
             let suffix = "_\(variant.rawValue)"
@@ -26,25 +26,33 @@ extension ComposerForm {
             let hasTitle = !Self.isBlank(title), hasBody = !Self.isBlank(body)
             guard hasTitle || hasBody else { continue }
             guard hasTitle, hasBody else {
-                reader.problem("Variant \(variant.letter) needs both a title and a message (or a template); leave both empty for no variant \(variant.letter).")
+                reader.problem("Variant \(variant.letter) needs both a title and a message (or a template); leave both empty for no variant \(variant.letter).",
+                               field: (hasTitle ? "body" : "title") + suffix)
                 continue
             }
-            if title.count > Self.titleLimit { reader.problem("Variant \(variant.letter)'s title is \(title.count) characters; keep it to \(Self.titleLimit).") }
-            if body.count > Self.bodyLimit { reader.problem("Variant \(variant.letter)'s message is \(body.count) characters; keep it to \(Self.bodyLimit).") }
+            if title.count > Self.titleLimit {
+                reader.problem("Variant \(variant.letter)'s title is \(title.count) characters; keep it to \(Self.titleLimit).", field: "title" + suffix)
+            }
+            if body.count > Self.bodyLimit {
+                reader.problem("Variant \(variant.letter)'s message is \(body.count) characters; keep it to \(Self.bodyLimit).", field: "body" + suffix)
+            }
             experiment.variants.append(VariantMessage(variant: variant, title: title, body: body, template: template))
         }
         // Letters follow one another: a C without a B would be measured as B's share.
         let letters = experiment.variants.map(\.variant)
         if letters != Array([MessageVariant.b, .c, .d].prefix(letters.count)) {
-            reader.problem("Fill the variants in order: B first, then C, then D.")
+            reader.problem("Fill the variants in order: B first, then C, then D.", field: "title_b")
         }
         experiment.testPercent = reader.number("test_percent", "The test share", in: CampaignExperiment.testPercentRange)
         experiment.winnerWaitHours = reader.number("winner_wait_hours", "The wait before the winner is chosen (hours)", in: CampaignExperiment.winnerWaitRange)
         if experiment.testPercent != nil {
-            if experiment.variants.isEmpty { reader.problem("A test share needs at least two messages: write variant B, or leave the test share empty.") }
+            if experiment.variants.isEmpty {
+                reader.problem("A test share needs at least two messages: write variant B, or leave the test share empty.", field: "test_percent")
+            }
             if experiment.winnerWaitHours == nil { experiment.winnerWaitHours = 24 }
         } else if experiment.winnerWaitHours != nil {
-            reader.problem("A wait before the winner needs a test share: give the share of the audience that gets the variants first, or leave the wait empty.")
+            reader.problem("A wait before the winner needs a test share: give the share of the audience that gets the variants first, or leave the wait empty.",
+                           field: "winner_wait_hours")
         }
         return experiment
     }

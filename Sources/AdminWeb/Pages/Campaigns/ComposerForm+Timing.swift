@@ -19,7 +19,7 @@ extension ComposerForm {
         let timing = CampaignTiming.usualHour(controlPercent: percent)
         var localTime = false
         if case .localTime = schedule { localTime = true }
-        if let refusal = timing.refusal(localTime: localTime, winnerTest: experiment.hasWinnerTest) { reader.problem(refusal) }
+        if let refusal = timing.refusal(localTime: localTime, winnerTest: experiment.hasWinnerTest) { reader.problem(refusal, field: "timing") }
         return timing
     }
 

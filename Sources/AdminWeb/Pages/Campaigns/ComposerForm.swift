@@ -65,6 +65,8 @@ struct ComposerForm: QueryForm {
     struct Result {
         var draft: CampaignDraft?
         var problems: [String]
+        /// For a refusal about one field, the field's name.
+        var problemFields: [String: String] = [:]
         /// The payload of the longest message any recipient could get, in bytes.
         var longestPayload: Int?
     }
@@ -78,10 +80,10 @@ struct ComposerForm: QueryForm {
             title = english.titleSource
             body = english.bodySource
         }
-        if Self.isBlank(title) { reader.problem("Write a title, or choose a template.") }
-        if Self.isBlank(body) { reader.problem("Write the message, or choose a template.") }
-        if title.count > Self.titleLimit { reader.problem("The title is \(title.count) characters; keep it to \(Self.titleLimit).") }
-        if body.count > Self.bodyLimit { reader.problem("The message is \(body.count) characters; keep it to \(Self.bodyLimit).") }
+        if Self.isBlank(title) { reader.problem("Write a title, or choose a template.", field: "title") }
+        if Self.isBlank(body) { reader.problem("Write the message, or choose a template.", field: "body") }
+        if title.count > Self.titleLimit { reader.problem("The title is \(title.count) characters; keep it to \(Self.titleLimit).", field: "title") }
+        if body.count > Self.bodyLimit { reader.problem("The message is \(body.count) characters; keep it to \(Self.bodyLimit).", field: "body") }
         let deepLink = reader.choice("deep_link", "app screen", in: Self.deepLinks.map(\.value))
         let ttl = reader.choice("ttl", "time to live", in: Self.timesToLive.map(\.value)).flatMap { Int($0) } ?? 86_400
         var segment = CampaignSegment(bucket: reader.term("bucket", "activity"), plan: reader.term("plan", "plan"),
@@ -89,50 +91,60 @@ struct ComposerForm: QueryForm {
                                       signedUpFrom: reader.day("signed_up_from", "Signed up from"), signedUpTo: reader.day("signed_up_to", "Signed up to"))
         if reader.choice("near_limit", "item limit choice", in: ["1"]) != nil {
             segment.nearItemLimit = true
-            if segment.plan == .premium { reader.problem("Users near the 50-item limit are free users: choose the free plan or any plan.") }
+            if segment.plan == .premium { reader.problem("Users near the 50-item limit are free users: choose the free plan or any plan.", field: "plan") }
         }
         segment.foodExpiringWithinDays = reader.number("food_days", "Food expiring within", in: 0...365)
         segment.documentsExpiringWithinDays = reader.number("document_days", "Documents expiring within", in: 0...3_650)
         segment.documentType = reader.term("document_type", "document type")
         if segment.documentType != nil, segment.documentsExpiringWithinDays == nil {
-            reader.problem("A document type needs a number of days: documents of that type expiring within how many days?")
+            reader.problem("A document type needs a number of days: documents of that type expiring within how many days?", field: "document_days")
         }
         if let sentence = DayRange(from: segment.signedUpFrom, to: segment.signedUpTo).reversedSentence("The sign-up range") {
-            reader.problem(sentence)
+            reader.problem(sentence, field: "signed_up_to")
         }
         var schedule = CampaignSchedule.now
         switch reader.choice("when", "time to send", in: Self.whens.map(\.value)) {
         case "at":
             if let text = fields["send_at"], let date = Self.utcDate(text) {
-                if date <= now { reader.problem("The send time \(text) UTC has passed: choose a later one, or send now.") }
-                if date > now.addingTimeInterval(30 * 86_400) { reader.problem("A campaign can be scheduled up to 30 days ahead.") }
+                if date <= now { reader.problem("The send time \(text) UTC has passed: choose a later one, or send now.", field: "send_at") }
+                if date > now.addingTimeInterval(30 * 86_400) { reader.problem("A campaign can be scheduled up to 30 days ahead.", field: "send_at") }
                 schedule = .at(date)
             } else {
-                reader.problem("Give the send time as a date and time (UTC), for example 2026-12-01T09:00.")
+                reader.problem("Give the send time as a date and time (UTC), for example 2026-12-01T09:00.", field: "send_at")
             }
         case "local":
             if let time = fields["local_time"].flatMap(LocalTime.init) {
                 schedule = .localTime(time)
             } else {
-                reader.problem("Give the local time as HH:MM, for example 09:00.")
+                reader.problem("Give the local time as HH:MM, for example 09:00.", field: "local_time")
             }
         default: break
         }
         let perSecond = reader.number("per_second", "Pushes a second", in: 1...10_000)
         let name = fields["name"]?.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let name, name.count > Campaigns.nameLimit { reader.problem("The internal name is \(name.count) characters; keep it to \(Campaigns.nameLimit).") }
+        if let name, name.count > Campaigns.nameLimit {
+            reader.problem("The internal name is \(name.count) characters; keep it to \(Campaigns.nameLimit).", field: "name")
+        }
         let experiment = readExperiment(&reader, templates: templates)
         let timing = readTiming(&reader, schedule: schedule, experiment: experiment)
         var longest: Int?
         if reader.problems.isEmpty {
+            // The filled text's refusals are about the message (or its template) they checked.
+            var checked = reader.problems.count
             longest = Self.check(title: title, body: body, template: template, label: nil, deepLink: deepLink, templates: templates, reader: &reader)
+            for sentence in reader.problems[checked...] { reader.problem(field: template == nil ? "body" : "template", of: sentence) }
             for variant in experiment.variants {
+                checked = reader.problems.count
                 let bytes = Self.check(title: variant.title, body: variant.body, template: variant.template, label: "Variant \(variant.variant.letter)",
                                        deepLink: deepLink, templates: templates, reader: &reader)
+                let suffix = "_\(variant.variant.rawValue)"
+                for sentence in reader.problems[checked...] { reader.problem(field: (variant.template == nil ? "body" : "template") + suffix, of: sentence) }
                 longest = max(longest ?? 0, bytes ?? 0)
             }
         }
-        guard reader.problems.isEmpty else { return Result(draft: nil, problems: reader.problems, longestPayload: longest) }
+        guard reader.problems.isEmpty else {
+            return Result(draft: nil, problems: reader.problems, problemFields: reader.problemFields, longestPayload: longest)
+        }
         return Result(draft: CampaignDraft(title: title, body: body, deepLink: deepLink, timeToLive: ttl, segment: segment,
                                            template: template, perSecond: perSecond, schedule: schedule, name: name, experiment: experiment,
                                            timing: timing),
@@ -235,17 +247,24 @@ struct ComposerForm: QueryForm {
 }
 
 extension FieldReader {
-    mutating func problem(_ sentence: String) {
+    /// A refusal; `field` names the field it is about, when it is about one.
+    mutating func problem(_ sentence: String, field: String? = nil) {
         problems.append(sentence)
+        if let field, problemFields[sentence] == nil { problemFields[sentence] = field }
     }
 
     /// A whole number in `range`.
     mutating func number(_ name: String, _ label: String, in range: ClosedRange<Int>) -> Int? {
         guard let text = fields[name] else { return nil }
         guard let value = Int(text), range.contains(value) else {
-            problems.append("\(label) must be a whole number from \(Format.grouped(range.lowerBound)) to \(Format.grouped(range.upperBound)).")
+            problem("\(label) must be a whole number from \(Format.grouped(range.lowerBound)) to \(Format.grouped(range.upperBound)).", field: name)
             return nil
         }
         return value
+    }
+
+    /// Names the field a refusal already given is about, unless it has one.
+    mutating func problem(field: String, of sentence: String) {
+        if problemFields[sentence] == nil { problemFields[sentence] = field }
     }
 }

@@ -7,11 +7,14 @@ struct SelectField: HTMLComponent {
     let options: [(value: String, label: String)]
     let selected: String
     var anyLabel: String? = "any"
+    /// In a form that marks its refusals at their fields: the select gets its name as id (the
+    /// summary links to it), and when refused is marked and followed by why.
+    var problems: FormProblems?
 
     var content: HTMLNode {
-        HTMLRender.label {
+        let field = HTMLRender.label {
             label
-            select(.name(name)) {
+            element("select", [.name(name)] + (problems.map { [.id(name)] + $0.marks(name) } ?? [])) {
                 if let anyLabel { option(.value("")) { anyLabel } }
                 for choice in options {
                     if choice.value == selected {
@@ -21,6 +24,11 @@ struct SelectField: HTMLComponent {
                     }
                 }
             }
+        }
+        guard let problems, !problems.about(name).isEmpty else { return field }
+        return div(.class("field")) {
+            field
+            problems.message(name)
         }
     }
 }

@@ -53,19 +53,8 @@ struct JourneyStatusBadge: HTMLComponent {
     var onPage = false
 
     var content: HTMLNode {
-        let status = journey.status
-        return element("span", [.class("badge status-\(status.map(Self.css) ?? "unknown")")] + (onPage ? [.id("journey-status")] : [])) {
-            status?.rawValue ?? "unknown (\(journey.campaign.status.storedText))"
-        }
-    }
-
-    /// The campaign badges' colours: active as sending, ended as finished.
-    static func css(_ status: JourneyStatus) -> String {
-        switch status {
-        case .draft: "draft"
-        case .active: "sending"
-        case .paused: "paused"
-        case .ended: "finished"
-        }
+        let attributes: [Attribute] = onPage ? [.id("journey-status")] : []
+        guard let status = journey.status else { return StatusBadge(unknown: journey.campaign.status.storedText, attributes: attributes).content }
+        return StatusBadge(status, attributes: attributes).content
     }
 }

@@ -120,24 +120,20 @@ struct ReminderCriteria: HTMLComponent {
         DataTable(caption: "The app's success criteria for reminders",
                   columns: [.init("Criterion"), .init("Definition"), .init("Measured", numeric: true), .init("Target", numeric: true), .init("Met")],
                   rows: [
-                    ["SC-002", "Users with a reminder due in the period of whom at least one reminder was sent on time and opened, over the users with a reminder due",
-                     Self.measured(sc002, "users"), Format.percent(sc002.target, decimals: 0), Self.met(sc002)],
-                    ["SC-011", "Reminders sent over reminders sent or failed",
-                     Self.measured(sc011, "reminders"), Format.percent(sc011.target, decimals: 0), Self.met(sc011)],
+                    Self.row("SC-002", "Users with a reminder due in the period of whom at least one reminder was sent on time and opened, over the users with a reminder due",
+                             sc002, "users"),
+                    Self.row("SC-011", "Reminders sent over reminders sent or failed", sc011, "reminders"),
                   ]).content
+    }
+
+    private static func row(_ name: String, _ definition: String, _ criterion: ReminderCriterion, _ things: String) -> TableRow {
+        TableRow([TableCell(name), TableCell(definition), TableCell(measured(criterion, things)),
+                  TableCell(Format.percent(criterion.target, decimals: 0)), TableCell { StatusBadge(CriterionVerdict(criterion)) }])
     }
 
     static func measured(_ criterion: ReminderCriterion, _ things: String) -> String {
         guard criterion.value != nil else { return "nothing to measure" }
         return "\(Format.percent(criterion.value)) (\(criterion.numerator.grouped) of \(criterion.denominator.grouped) \(things))"
-    }
-
-    static func met(_ criterion: ReminderCriterion) -> String {
-        switch criterion.met {
-        case true?: "yes"
-        case false?: "no: under its target"
-        case nil: "n/a"
-        }
     }
 }
 

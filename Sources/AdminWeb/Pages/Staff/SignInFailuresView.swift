@@ -20,7 +20,10 @@ struct SignInFailuresView: HTMLComponent {
                     rows: model.entries.map { entry in
                         TableRow([
                             TableCell(entry.who), TableCell(String(entry.failures)), TableCell(entry.lastFailureAt),
-                            TableCell(entry.lockedUntil ?? "not locked (slowed only)"),
+                            TableCell {
+                                StatusBadge(SignInLockState(lockedUntil: entry.lockedUntil))
+                                if let until = entry.lockedUntil { " until \(until)" }
+                            },
                             TableCell {
                                 form(.method(.post), .action(SiteURL.clearSignInFailure.href), .class("inline")) {
                                     CSRFField(token: viewer.csrfToken)

@@ -10,10 +10,14 @@ struct StaffModel: PageModel {
         /// The add form as typed, when it was refused: shown again to correct.
         var typedEmail = ""
         var typedRole: Role?
+        /// The add form's field the error is about (`StaffView.emailField`, `roleField`): marked there and linked from the error.
+        var errorField: String?
     }
 
     let accounts: [StaffAccount]
     var message = Message()
+    /// Which roles need a second factor: an account of one without it shows "not set up".
+    var twoFactorPolicy = TwoFactorPolicy()
 
     static func load(_ staff: StaffAdministration, _ message: Message) async throws -> StaffModel {
         StaffModel(accounts: try await staff.accounts(), message: message)

@@ -29,6 +29,10 @@ struct StaffView: HTMLComponent {
     let model: StaffModel
     let viewer: Viewer
 
+    /// The add form's fields' ids, which a refusal names to mark them.
+    static let emailField = "new-email"
+    static let roleField = "new-role"
+
     var content: HTMLNode {
         PageLayout(pageTitle: "Staff accounts", viewer: viewer, activeSection: .admins) {
             h1 { "Staff accounts" }
@@ -37,7 +41,15 @@ struct StaffView: HTMLComponent {
                 a(.href(SiteURL.endAllSessions.href), .class("button danger")) { "End every other session…" }
             }
             if let notice = model.message.notice { p(.class("notice"), .role("status")) { notice } }
-            if let error = model.message.error { p(.class("notice error"), .role("alert")) { error } }
+            let problems = FormProblems(model.message.error.map { [$0] } ?? [],
+                                        fields: model.message.error.flatMap { error in model.message.errorField.map { [error: $0] } } ?? [:])
+            if let error = model.message.error {
+                if model.message.errorField != nil {
+                    problems.summary("The account was not created:")
+                } else {
+                    p(.class("notice error"), .role("alert")) { error }
+                }
+            }
             if let created = model.message.oneTimePassword {
                 section(.class("panel one-time")) {
                     h2 { "Password for "; UserText(text: created.email) }
@@ -52,7 +64,7 @@ struct StaffView: HTMLComponent {
                 DataTable(
                     caption: model.accounts.count == 1 ? "1 account" : "\(model.accounts.count) accounts",
                     headings: ["Email", "Role", "State", "Two-factor", "Created", ""],
-                    rows: model.accounts.map { StaffRow(account: $0, csrfToken: viewer.csrfToken).row })
+                    rows: model.accounts.map { StaffRow(account: $0, twoFactor: TwoFactorState($0, policy: model.twoFactorPolicy), csrfToken: viewer.csrfToken).row })
             }
             section(.class("panel")) {
                 h2 { "Add a staff member" }
@@ -61,12 +73,15 @@ struct StaffView: HTMLComponent {
                     label {
                         "Email"
                         if model.message.typedEmail.isEmpty {
-                            input(.type("email"), .name("email"), .required, .maxlength(254))
+                            input(.type("email"), .name("email"), .id(Self.emailField), .required, .maxlength(254)).adding(problems.marks(Self.emailField))
                         } else {
-                            input(.type("email"), .name("email"), .value(model.message.typedEmail), .required, .maxlength(254))
+                            input(.type("email"), .name("email"), .id(Self.emailField), .value(model.message.typedEmail), .required, .maxlength(254))
+                                .adding(problems.marks(Self.emailField))
                         }
                     }
-                    label { "Role"; RoleSelect(selected: model.message.typedRole ?? .support) }
+                    problems.message(Self.emailField)
+                    label { "Role"; RoleSelect(selected: model.message.typedRole ?? .support, id: Self.roleField, marks: problems.marks(Self.roleField)) }
+                    problems.message(Self.roleField)
                     button(.type("submit"), .class("primary")) { "Create account" }
                 }
             }
@@ -77,6 +92,7 @@ struct StaffView: HTMLComponent {
 /// One account's cells: its facts and the actions an admin may take on it.
 private struct StaffRow {
     let account: StaffAccount
+    let twoFactor: TwoFactorState
     let csrfToken: String
 
     var row: TableRow {
@@ -84,25 +100,35 @@ private struct StaffRow {
         return TableRow([
             TableCell(admin.email),
             TableCell { action(.role) { RoleSelect(selected: admin.role, label: "Role of \(admin.email)"); button(.type("submit")) { "Change" } } },
-            TableCell(admin.disabledAt.map { "disabled since \($0)" } ?? "active"),
-            TableCell(account.hasTwoFactor ? "on" : "off"),
-            TableCell(admin.createdAt),
             TableCell {
-                if admin.disabledAt == nil {
-                    confirming(.disable, "Disable…")
-                } else {
-                    action(.enable) { button(.type("submit")) { "Enable" } }
+                StatusBadge(StaffAccountState(admin))
+                if let since = admin.disabledAt { " since \(since)" }
+            },
+            TableCell { StatusBadge(twoFactor) },
+            TableCell(admin.createdAt),
+            // One menu a row rather than four red buttons: it opens without JavaScript (a
+            // <details>), by keyboard, and each destructive action still asks on its own page.
+            TableCell {
+                element("details", [.class("row-menu")]) {
+                    element("summary", []) { "Actions"; span(.class("visually-hidden")) { " for "; UserText(text: admin.email) } }
+                    ul(.class("row-menu-items")) {
+                        if admin.disabledAt == nil {
+                            li { confirming(.disable, "Disable…") }
+                        } else {
+                            li { action(.enable) { button(.type("submit")) { "Enable" } } }
+                        }
+                        li { confirming(.resetPassword, "Reset password…") }
+                        li { confirming(.endSessions, "End sessions…") }
+                        if account.hasTwoFactor { li { confirming(.resetTwoFactor, "Reset two-factor…") } }
+                    }
                 }
-                confirming(.resetPassword, "Reset password…")
-                confirming(.endSessions, "End sessions…")
-                if account.hasTwoFactor { confirming(.resetTwoFactor, "Reset two-factor…") }
             },
         ], id: admin.id.map(SiteURL.staffRowID))
     }
 
-    /// A link to the page that asks before acting: named for the person, in danger colours.
+    /// A link to the page that asks before acting, named for the person.
     private func confirming(_ action: StaffAction, _ label: String) -> HTMLNode {
-        a(.href(SiteURL.staffAction(id: account.admin.id, action).href), .class("button danger"),
+        a(.href(SiteURL.staffAction(id: account.admin.id, action).href), .class("danger"),
           .ariaLabel("\(label.dropLast()) \(account.admin.email)")) { label }
     }
 
@@ -119,9 +145,12 @@ private struct RoleSelect: HTMLComponent {
     let selected: Role
     /// For a select without a visible label of its own (in a table row).
     var label: String?
+    var id: String?
+    /// `aria-invalid` and its description, when the add form's role was refused.
+    var marks: [Attribute] = []
 
     var content: HTMLNode {
-        element("select", [.name("role")] + (label.map { [.ariaLabel($0)] } ?? [])) {
+        element("select", [.name("role")] + (label.map { [.ariaLabel($0)] } ?? []) + (id.map { [.id($0)] } ?? []) + marks) {
             for role in Role.allCases {
                 if role == selected {
                     option(.value(role.rawValue), .selected) { role.rawValue }

@@ -12,9 +12,11 @@ struct CampaignPushesPanel: HTMLComponent {
     var heldOut: [Reachability.HeldOut] = []
 
     /// A push still waiting says when it goes out.
-    static func state(_ push: CampaignPushOfUser) -> String {
-        guard push.state.known == .queued, let due = push.dueAt else { return push.state.storedText }
-        return "queued, due \(due) UTC"
+    static func state(_ push: CampaignPushOfUser) -> TableCell {
+        TableCell {
+            StatusBadge(push.state)
+            if push.state.known == .queued, let due = push.dueAt { " due \(due) UTC" }
+        }
     }
 
     var content: HTMLNode {
@@ -47,8 +49,8 @@ struct CampaignPushesPanel: HTMLComponent {
                                 }
                             },
                             TableCell { PushText(push: push, filled: texts[push.deliveryID]) },
-                            TableCell("#\(push.deviceID)"), TableCell(Self.state(push)),
-                            TableCell(push.receipt >= 2 ? "opened" : push.receipt == 1 ? "received" : "nothing yet"),
+                            TableCell("#\(push.deviceID)"), Self.state(push),
+                            TableCell { StatusBadge(ReceiptState(push)) },
                             TableCell(push.updatedAt),
                         ])
                     })

@@ -45,6 +45,8 @@ extension QueryForm {
 struct FieldReader {
     let fields: [String: String]
     var problems: [String] = []
+    /// For a sentence about one field, that field's name: forms mark it there too.
+    var problemFields: [String: String] = [:]
 
     init(_ form: some QueryForm) {
         fields = form.fields
@@ -58,7 +60,7 @@ struct FieldReader {
     mutating func choice(_ name: String, _ label: String, in allowed: [String]) -> String? {
         guard let value = fields[name] else { return nil }
         guard allowed.contains(value) else {
-            problems.append("There is no \(label) “\(value)”: choose one of \(allowed.joined(separator: ", ")).")
+            problem("There is no \(label) “\(value)”: choose one of \(allowed.joined(separator: ", ")).", field: name)
             return nil
         }
         return value
@@ -68,7 +70,7 @@ struct FieldReader {
     mutating func day(_ name: String, _ label: String) -> Day? {
         guard let value = fields[name] else { return nil }
         guard let day = Day(value) else {
-            problems.append("\(label) must be a date written YYYY-MM-DD.")
+            problem("\(label) must be a date written YYYY-MM-DD.", field: name)
             return nil
         }
         return day

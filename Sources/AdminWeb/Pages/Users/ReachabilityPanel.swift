@@ -9,15 +9,6 @@ struct ReachabilityPanel: HTMLComponent {
 
     static let anchor = "reachability"
 
-    static func label(_ mark: Reachability.Mark) -> String {
-        switch mark {
-        case .fine: "OK"
-        case .blocks: "Blocks"
-        case .mayNot: "May not"
-        case .note: "Note"
-        }
-    }
-
     static func sectionLabel(_ place: Reachability.Place) -> String {
         switch place {
         case .account: "account"
@@ -35,7 +26,7 @@ struct ReachabilityPanel: HTMLComponent {
             ul(.class("findings")) {
                 for finding in reachability.findings {
                     li(.class("finding-\(finding.mark.rawValue)")) {
-                        span(.class("badge mark-\(finding.mark.rawValue)")) { Self.label(finding.mark) }
+                        StatusBadge(finding.mark)
                         span { UserText(text: finding.what, clampAfter: 600) }
                         span(.class("evidence")) {
                             UserText(text: finding.evidence, clampAfter: 600)

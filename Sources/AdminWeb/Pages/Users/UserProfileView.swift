@@ -65,8 +65,8 @@ private struct AccountPanel: HTMLComponent {
             dl(.class("facts")) {
                 dt { "Email" }; dd { UserText(text: account.email) }
                 dt { "Name" }; dd { account.displayName.map { UserText(text: $0).content } ?? .text("(none)") }
-                dt { "Plan" }; dd { account.plan.description }
-                dt { "Status" }; dd { account.status.description }
+                dt { "Plan" }; dd { StatusBadge(account.plan) }
+                dt { "Status" }; dd { StatusBadge(account.status) }
                 dt { "Timezone" }; dd { calendar.isValidTimezone ? account.timezone : "UTC (stored: “\(account.timezone)”)" }
                 dt { "Today for them" }; dd { calendar.todayString }
                 dt { "Locale" }; dd { account.locale }
@@ -181,8 +181,9 @@ private struct ItemTable: HTMLComponent {
             columns: columns,
             rows: items.map { item in
                 // A date the calendar cannot read is counted among the safe ones, and says so.
-                let state = item.daysRemaining == nil && item.state == .safe ? "Safe (unreadable date)" : item.state.label
-                var cells = [TableCell(item.name), TableCell(Format.stored(time: item.expiryDate)), TableCell(state, class: "state"),
+                let state = item.daysRemaining == nil && item.state == .safe
+                    ? StatusBadge(item.state.badgeTone, "Safe (unreadable date)") : StatusBadge(item.state)
+                var cells = [TableCell(item.name), TableCell(Format.stored(time: item.expiryDate)), TableCell(class: "state") { state },
                              TableCell(item.daysRemaining.map { String($0) } ?? "?", class: "state"), TableCell(item.category)]
                 cells += food ? [TableCell(item.storage ?? ""), TableCell(item.quantity ?? "")] : [TableCell(item.maskedNumber ?? "")]
                 cells.append(TableCell(Format.stored(time: item.createdAt)))
@@ -196,10 +197,11 @@ private struct DevicesPanel: HTMLComponent {
     let devices: [UserProfile.Device]
 
     /// Only a provider's answer to a push the panel sent makes a token known dead.
-    static func deadness(_ device: UserProfile.Device) -> String {
-        if device.maskedToken == nil { return "no token" }
-        guard let dead = device.deadToken else { return "no" }
-        return "dead since \(dead.recordedAt) (\(dead.reason))"
+    static func deadness(_ device: UserProfile.Device) -> TableCell {
+        TableCell {
+            StatusBadge(TokenState(device))
+            if let dead = device.deadToken { " since \(dead.recordedAt) ("; UserText(text: dead.reason); ")" }
+        }
     }
 
     var content: HTMLNode {
@@ -209,9 +211,9 @@ private struct DevicesPanel: HTMLComponent {
                 caption: devices.isEmpty ? "No devices." : "\(devices.count), most recently seen first",
                 headings: ["Platform", "App", "OS", "Push permission", "Push token", "Known dead", "Added", "Last seen"],
                 rows: devices.map { device in
-                    ["\(device.platform) (\(device.pushProvider))", device.appVersion ?? "", device.osVersion ?? "",
-                     device.pushPermission.description, device.maskedToken ?? "none", Self.deadness(device), Format.stored(time: device.createdAt),
-                     Format.stored(time: device.lastSeenAt)]
+                    TableRow([TableCell("\(device.platform) (\(device.pushProvider))"), TableCell(device.appVersion ?? ""), TableCell(device.osVersion ?? ""),
+                              TableCell { StatusBadge(device.pushPermission) }, TableCell(device.maskedToken ?? "none"), Self.deadness(device),
+                              TableCell(Format.stored(time: device.createdAt)), TableCell(Format.stored(time: device.lastSeenAt))])
                 })
         }
     }
@@ -274,8 +276,9 @@ private struct SubscriptionsPanel: HTMLComponent {
                 caption: subscriptions.isEmpty ? "No subscriptions." : "Newest first",
                 headings: ["Plan", "Status", "Store", "Price", "Started", "Period ends", "Cancelled"],
                 rows: subscriptions.map { sub in
-                    [sub.planType, sub.status.description, sub.store, Format.money(cents: sub.priceCents, currency: sub.currency),
-                     Format.stored(time: sub.startedAt), Format.stored(time: sub.currentPeriodEnd), sub.cancelledAt.map(Format.stored(time:)) ?? ""]
+                    TableRow([TableCell(sub.planType), TableCell { StatusBadge(sub.status) }, TableCell(sub.store),
+                              TableCell(Format.money(cents: sub.priceCents, currency: sub.currency)), TableCell(Format.stored(time: sub.startedAt)),
+                              TableCell(Format.stored(time: sub.currentPeriodEnd)), TableCell(sub.cancelledAt.map(Format.stored(time:)) ?? "")])
                 })
         }
     }
@@ -298,10 +301,10 @@ private struct RemindersPanel: HTMLComponent {
                 caption: reminders.isEmpty ? "No reminders." : "The latest \(reminders.count) by schedule",
                 headings: ["Item", "Days before", zone == nil ? "Their time (UTC)" : "Their time", "Scheduled for (UTC)", "Status", "Sent", "Opened"],
                 rows: reminders.map { reminder in
-                    ["\(reminder.itemName ?? "(deleted)") (\(reminder.itemKind))", String(reminder.daysBefore),
-                     UserReminders.local(reminder.scheduledFor, in: zone ?? utc) ?? Format.stored(time: reminder.scheduledFor),
-                     Format.stored(time: reminder.scheduledFor), reminder.status.description, reminder.sentAt.map(Format.stored(time:)) ?? "",
-                     reminder.openedAt.map(Format.stored(time:)) ?? ""]
+                    TableRow([TableCell("\(reminder.itemName ?? "(deleted)") (\(reminder.itemKind))"), TableCell(String(reminder.daysBefore)),
+                              TableCell(UserReminders.local(reminder.scheduledFor, in: zone ?? utc) ?? Format.stored(time: reminder.scheduledFor)),
+                              TableCell(Format.stored(time: reminder.scheduledFor)), TableCell { StatusBadge(reminder.status) },
+                              TableCell(reminder.sentAt.map(Format.stored(time:)) ?? ""), TableCell(reminder.openedAt.map(Format.stored(time:)) ?? "")])
                 })
         }
     }

@@ -76,11 +76,11 @@ private struct ReminderTable: HTMLComponent {
                       .init("Sent (UTC)"), .init("Lateness", note: "On time: sent at most 60 s after its time"), .init("Opened (UTC)")],
             rows: page.reminders.map { reminder in
                 let local = UserReminders.local(reminder.scheduledFor, in: zone ?? TimeZone(secondsFromGMT: 0)!) ?? Format.stored(time: reminder.scheduledFor)
-                let status = reminder.overdue ? "overdue (scheduled)" : reminder.status.description
                 return TableRow([
                     TableCell(local), TableCell(Format.stored(time: reminder.scheduledFor)),
                     TableCell { ItemLink(userID: model.userID, reminder: reminder) },
-                    TableCell(reminder.daysBefore.map(String.init) ?? "?"), TableCell(status),
+                    TableCell(reminder.daysBefore.map(String.init) ?? "?"),
+                    TableCell { reminder.overdue ? StatusBadge(UserReminders.Status.overdue) : StatusBadge(reminder.status) },
                     TableCell(reminder.sentAt.map(Format.stored(time:)) ?? ""), TableCell(Self.lateness(reminder)),
                     TableCell(reminder.openedAt.map(Format.stored(time:)) ?? ""),
                 ], class: "reminder-\(reminder.overdue ? "overdue" : reminder.status.storedText)")

@@ -93,7 +93,7 @@ struct UserTable: HTMLComponent {
         return DataTable(caption: caption, columns: columns, rows: users.map { user in
             var cells = [
                 TableCell { a(.href(SiteURL.user(id: user.id).href)) { UserText(text: user.email) } },
-                TableCell(user.displayName ?? ""), TableCell(user.plan.description), TableCell(user.status.description),
+                TableCell(user.displayName ?? ""), TableCell { StatusBadge(user.plan) }, TableCell { StatusBadge(user.status) },
                 TableCell(Format.stored(time: user.createdAt)), TableCell(user.lastActiveAt.map(Format.stored(time:)) ?? "never"),
             ]
             if showItems {

@@ -10,10 +10,15 @@
   var badge = document.getElementById("status-badge");
   var detail = document.getElementById("status-detail");
   var words = {};
+  var tones = {};
   if (badge) {
     badge.getAttribute("data-words").split(";").forEach(function (pair) {
       var parts = pair.split("=");
       words[parts[0]] = parts[1];
+    });
+    (badge.getAttribute("data-tones") || "").split(";").forEach(function (pair) {
+      var parts = pair.split("=");
+      tones[parts[0]] = parts[1];
     });
   }
 
@@ -22,7 +27,7 @@
   function showStatus(status, shown, reason) {
     if (badge && words[shown || status]) {
       badge.textContent = words[shown || status];
-      badge.className = "badge status-" + (shown || status);
+      badge.className = "badge tone-" + (tones[shown || status] || "neutral");
     }
     if (detail) {
       detail.textContent = reason || "";
