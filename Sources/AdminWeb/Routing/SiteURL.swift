@@ -49,8 +49,10 @@ enum SiteURL: Sendable, Equatable {
     case userReminders(id: Int64?, RemindersForm = RemindersForm())
     case activity(ActivityForm = ActivityForm())
     case activityCSV(ActivityForm)
-    /// Newest first; only those in `status` when one is given. `deleted`: after a draft's deletion.
-    case campaigns(before: Int64? = nil, status: CampaignShownStatus? = nil, deleted: Bool = false)
+    /// Newest first unless `order` says oldest first; only those in `status` when one is
+    /// given; the page just before (Previous) or after (Next) a campaign id. `deleted`: after a draft's deletion.
+    case campaigns(before: Int64? = nil, status: CampaignShownStatus? = nil, deleted: Bool = false, after: Int64? = nil,
+                   order: SortOrder = .descending)
     case newCampaign
     /// GET: the composer filled with a draft; POST: saves it.
     case campaignEdit(id: Int64?)
@@ -193,9 +195,11 @@ enum SiteURL: Sendable, Equatable {
             return withQuery(form.queryItems)
         case let .activity(form), let .activityCSV(form):
             return withQuery(form.queryItems)
-        case let .campaigns(before, status, deleted):
+        case let .campaigns(before, status, deleted, after, order):
             return withQuery((status.map { [URLQueryItem(name: "status", value: $0.rawValue)] } ?? [])
+                + (order == .descending ? [] : [URLQueryItem(name: "sort", value: "created"), URLQueryItem(name: "dir", value: order.rawValue)])
                 + (before.map { [URLQueryItem(name: "before", value: String($0))] } ?? [])
+                + (after.map { [URLQueryItem(name: "after", value: String($0))] } ?? [])
                 + (deleted ? [URLQueryItem(name: "notice", value: "deleted")] : []))
         case let .campaign(_, notice, preview):
             return withQuery((notice?.queryItems ?? []) + preview.queryItems)

@@ -106,7 +106,7 @@ private struct ItemsPanel: HTMLComponent {
         let filter = model.filter
         let id = profile.account.id
         let counts = filter.kind == .food ? profile.food : profile.documents
-        let fields = model.form.with(["after": nil, "after_id": nil])
+        let fields = model.form.firstPage
         return section(.class("panel"), .id(ProfileSection.items.rawValue)) {
             h2 { "Items" }
             nav(.class("tabs"), .ariaLabel("Kind")) {
@@ -146,27 +146,43 @@ private struct ItemsPanel: HTMLComponent {
                     SelectField(label: "Storage", name: "storage", options: UserItems.storages.map { ($0, $0) },
                                 selected: fields["storage"])
                 }
+                // Among this user's items only; what is typed is shown back escaped.
+                HTMLRender.label {
+                    filter.kind == .food ? "Name contains" : "Title contains"
+                    input(.type("search"), .name("name"), .value(fields["name"]), .maxlength(ItemsForm.nameLimit))
+                }
                 button(.type("submit"), .class("primary")) { "Filter" }
             }
             for problem in model.problems { p(.class("notice error"), .role("alert")) { problem } }
-            if let items = model.items { ItemTable(items: items.items, kind: filter.kind) }
-            nav(.class("pager"), .ariaLabel("Pages")) {
-                if model.form.hasCursor {
-                    a(.href(SiteURL.user(id: id, fields).href + "#items")) { "First page" }
-                }
-                if let next = model.items?.next {
-                    a(.href(SiteURL.user(id: id, fields.with(["after": String(next.nearness), "after_id": String(next.id)])).href + "#items")) {
-                        "Next page"
-                    }
+            if let items = model.items {
+                ItemTable(items: items.items, kind: filter.kind, empty: Self.emptySentence(filter))
+                Pager(offset: items.offset, shown: items.items.count, total: .exact(items.total),
+                      previous: items.previous.map { SiteURL.user(id: id, fields.before($0)).href + "#items" },
+                      next: items.next.map { SiteURL.user(id: id, fields.after($0)).href + "#items" },
+                      noun: filter.kind == .food ? "food items" : "documents")
+                // A page past the end (items gone since the link was made): back to the top.
+                if items.items.isEmpty, model.form.hasCursor {
+                    p { a(.href(SiteURL.user(id: id, fields).href + "#items")) { "First page" } }
                 }
             }
         }
     }
 }
 
+extension ItemsPanel {
+    /// What an empty list says, with the search text when there is one (escaped as all text).
+    static func emptySentence(_ filter: UserItems.Filter) -> String {
+        let what = filter.kind == .food ? "food item" : "document"
+        if let name = filter.name, !name.isEmpty { return "No \(what) of this user matches “\(name)” with these filters." }
+        return filter.state == nil && filter.category == nil && filter.storage == nil
+            ? "This user has no \(what) in use." : "No \(what) of this user matches these filters."
+    }
+}
+
 private struct ItemTable: HTMLComponent {
     let items: [UserItems.Item]
     let kind: ItemKind
+    let empty: String
 
     var content: HTMLNode {
         let food = kind == .food
@@ -177,7 +193,7 @@ private struct ItemTable: HTMLComponent {
         var columns = headings.map { DataTable.Column($0) }
         columns[headings.firstIndex(of: "Days left")!] = .init("Days left", numeric: true)
         return DataTable(
-            caption: items.isEmpty ? "Nothing matches." : "\(items.count) on this page, nearest to today first",
+            caption: "\(items.count) on this page, nearest to today first",
             columns: columns,
             rows: items.map { item in
                 // A date the calendar cannot read is counted among the safe ones, and says so.
@@ -188,7 +204,7 @@ private struct ItemTable: HTMLComponent {
                 cells.append(TableCell(Format.stored(time: item.createdAt)))
                 if food { cells.append(TableCell(item.consumedAt.map(Format.stored(time:)) ?? "")) }
                 return TableRow(cells, class: "state-\(item.state.rawValue)")
-            }).content
+            }, empty: empty).content
     }
 }
 
