@@ -38,28 +38,37 @@ extension Campaigns {
         return request
     }
 
-    /// One page in creation order (`newestFirst` or not), keyset on the id, which is the
-    /// creation order and unique (no ties): the primary key serves both ways, no OFFSET.
-    /// The range and total are counts of `panel_campaigns`, a small panel table.
+    /// The read of one page: rows after `position` in the list's order, or, for Previous,
+    /// rows before it read backwards (`backwards`: turn them round). Keyset on the id, which is
+    /// the creation order and unique (no ties): the primary key serves both ways, no OFFSET.
+    static func pageRequest(status: CampaignShownStatus?, newestFirst: Bool, at position: ListPosition, limit: Int,
+                            now: Date) -> (request: QueryInterfaceRequest<CampaignRecord>, backwards: Bool) {
+        let id = CampaignRecord.Columns.id
+        let listed = Self.listed(status: status, now: now).withCreator()
+        switch position {
+        case .first:
+            return (listed.order(newestFirst ? id.desc : id.asc).limit(limit), false)
+        case let .after(key):
+            return (listed.filter(newestFirst ? id < key : id > key).order(newestFirst ? id.desc : id.asc).limit(limit), false)
+        case let .before(key):
+            return (listed.filter(newestFirst ? id > key : id < key).order(newestFirst ? id.asc : id.desc).limit(limit), true)
+        }
+    }
+
+    /// One page in creation order (`newestFirst` or not). The range and total are counts of
+    /// `panel_campaigns`, a small panel table, so they are exact.
     public func page(status: CampaignShownStatus? = nil, newestFirst: Bool = true, at position: ListPosition = .first,
                      limit: Int = 50, now: Date = Date()) async throws -> CampaignListPage {
         let id = CampaignRecord.Columns.id
         let listed = Self.listed(status: status, now: now)
         return try await database.read { db in
-            var entries: [CampaignRecord]
-            switch position {
-            case .first:
-                entries = try listed.withCreator().order(newestFirst ? id.desc : id.asc).limit(limit).fetchAll(db)
-            case let .after(key):
-                entries = try listed.filter(newestFirst ? id < key : id > key).withCreator()
-                    .order(newestFirst ? id.desc : id.asc).limit(limit).fetchAll(db)
-            case let .before(key):
-                // Read backwards from the key, then turn the page round.
-                entries = try listed.filter(newestFirst ? id > key : id < key).withCreator()
-                    .order(newestFirst ? id.asc : id.desc).limit(limit).fetchAll(db).reversed()
-                // Fewer than a page before it: the first page, full.
+            let (request, backwards) = Self.pageRequest(status: status, newestFirst: newestFirst, at: position, limit: limit, now: now)
+            var entries = try request.fetchAll(db)
+            if backwards {
+                entries.reverse()
+                // Fewer than a page before the key: the first page, full.
                 if entries.count < limit {
-                    entries = try listed.withCreator().order(newestFirst ? id.desc : id.asc).limit(limit).fetchAll(db)
+                    entries = try Self.pageRequest(status: status, newestFirst: newestFirst, at: .first, limit: limit, now: now).request.fetchAll(db)
                 }
             }
             let total = try listed.fetchCount(db)
