@@ -41,7 +41,7 @@ import TestSupport
                     if cells.count >= 5 { seen.append("\(cells[1])|\(cells[3])|\(cells[4])") }
                 }
                 pages += 1
-                guard let next = page.text.firstMatch(of: /<a href="([^"]+)">Older entries<\/a>/) else { break }
+                guard let next = page.text.firstMatch(of: /<a href="([^"]+)">Next page<\/a>/) else { break }
                 uri = String(next.1).replacingOccurrences(of: "&amp;", with: "&")
             }
             // The sign-in above added one row before the first page was read.

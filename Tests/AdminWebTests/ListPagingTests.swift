@@ -174,4 +174,53 @@ import TestSupport
         }
         #expect(audited.contains("items named: cheddar") && audited.contains("items named: <script>x"), "\(audited)")
     }
+
+    /// The audit log, newest first by (at, id): 130 rows ten to a second (ties on the time),
+    /// from two actors, paged forward then back, whole and through an actor prefix (which
+    /// reads each actor's index and merges them).
+    @Test func theAuditLogPagesBothWaysThroughTiesAsSQLOrders() async throws {
+        let panel = try await TestPanel(users: 12)
+        defer { panel.remove() }
+        try await DatabaseQueue(path: panel.temp.path).write { db in
+            for index in 0..<130 {
+                try db.execute(sql: """
+                    INSERT INTO panel_audit_log (at, actor_email, action, target) VALUES (?, ?, 'user_viewed', ?)
+                    """, arguments: [String(format: "2026-11-20 10:00:%02d", index / 10), index.isMultiple(of: 2) ? "ann@example.com" : "anton@example.com",
+                                     "user:\(index + 1)"])
+            }
+        }
+        try await panel.test { client in
+            let session = try await panel.signIn(client)
+            func ids(_ page: String) -> [String] {
+                page.matches(of: /data-label="Target">\s*<div class="cell"><a href="\/users\/(\d+)"/).map { String($0.1) }
+            }
+            for (start, actor) in [("/audit?action=user_viewed", nil), ("/audit?actor=an", "an%")] as [(String, String?)] {
+                let expected = try await DatabaseQueue(path: panel.temp.path).read { db in
+                    try String.fetchAll(db, sql: """
+                        SELECT substr(target, 6) FROM panel_audit_log WHERE action = 'user_viewed' AND (? IS NULL OR actor_email LIKE ?)
+                        ORDER BY at DESC, id DESC
+                        """, arguments: [actor, actor])
+                }
+                var page = try await client.get(start, cookie: session).text
+                #expect(Self.link(page, "Previous page") == nil)
+                var forward: [[String]] = []
+                while true {
+                    forward.append(ids(page))
+                    guard let next = Self.link(page, "Next page") else { break }
+                    page = try await client.get(next, cookie: session).text
+                }
+                #expect(forward.flatMap { $0 } == expected && forward.map(\.count) == [50, 50, 30], "\(start)")
+                var backward = [ids(page)]
+                while let previous = Self.link(page, "Previous page") {
+                    page = try await client.get(previous, cookie: session).text
+                    backward.insert(ids(page), at: 0)
+                }
+                #expect(backward == forward, "\(start)")
+            }
+            let broken = try await client.get("/audit?after=x", cookie: session)
+            #expect(broken.status == .badRequest && broken.text.contains("That page link is broken"))
+            let empty = try await client.get("/audit?action=campaign_launched", cookie: session)
+            #expect(empty.text.contains("No entries match these filters.") && !empty.text.contains("<table"))
+        }
+    }
 }

@@ -31,7 +31,8 @@ enum SiteURL: Sendable, Equatable {
     case disableTwoFactor
     case accountSessions(ended: Int? = nil)
     case endOtherSessions
-    case auditLog(AuditFilter = AuditFilter(), before: Int64? = nil)
+    /// Newest first; the page just after (Next, older) or before (Previous, newer) an entry's id.
+    case auditLog(AuditFilter = AuditFilter(), after: Int64? = nil, before: Int64? = nil)
     case auditCSV(AuditFilter)
     case staff(notice: StaffNotice? = nil)
     /// One account's row on the staff page.
@@ -177,8 +178,9 @@ enum SiteURL: Sendable, Equatable {
             return withQuery("cleared", "1")
         case let .accountSessions(ended?):
             return withQuery("ended", String(ended))
-        case let .auditLog(filter, before):
-            return withQuery(filter.queryItems + (before.map { [URLQueryItem(name: "before", value: String($0))] } ?? []))
+        case let .auditLog(filter, after, before):
+            return withQuery(filter.queryItems + (after.map { [URLQueryItem(name: "after", value: String($0))] } ?? [])
+                + (before.map { [URLQueryItem(name: "before", value: String($0))] } ?? []))
         case let .auditCSV(filter):
             return withQuery(filter.queryItems)
         case let .staff(notice?):

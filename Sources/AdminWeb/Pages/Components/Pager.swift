@@ -32,7 +32,9 @@ struct Pager: HTMLComponent {
     }
 
     var content: HTMLNode {
-        nav(.class("pager"), .ariaLabel("Pages")) {
+        // Nothing to say and nowhere to go: no empty landmark.
+        if range == nil, previous == nil, next == nil { return .text("") }
+        return nav(.class("pager"), .ariaLabel("Pages")) {
             if let range { p(.class("pager-range")) { range } }
             if let previous { a(.href(previous)) { "Previous page" } }
             if let next { a(.href(next)) { "Next page" } }
