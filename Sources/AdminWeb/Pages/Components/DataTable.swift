@@ -102,7 +102,21 @@ struct DataTable: HTMLComponent {
     /// column's heading (`data-label`).
     var content: HTMLNode {
         if rows.isEmpty, let empty { return p(.class("empty-list")) { empty } }
-        return div(.class("table-wrap"), Attribute("tabindex", "0"), .role("region"), .ariaLabel(caption)) {
+        let sortable = columns.filter { $0.sort != nil && !$0.heading.isEmpty }
+        guard !sortable.isEmpty else { return wrappedTable }
+        // On a phone the headings are hidden (each cell shows its own): the sort links
+        // are shown above the rows there instead.
+        return div(.class("sortable-table")) {
+            p(.class("sort-links")) {
+                "Sort by: "
+                for column in sortable { Self.sortLink(column.heading, column.sort!) }
+            }
+            wrappedTable
+        }
+    }
+
+    private var wrappedTable: HTMLNode {
+        div(.class("table-wrap"), Attribute("tabindex", "0"), .role("region"), .ariaLabel(caption)) {
             table(.class("data")) {
                 HTMLRender.caption { caption }
                 thead {
