@@ -93,8 +93,8 @@ struct DataTable: HTMLComponent {
         self.init(caption: caption, columns: headings.map { Column($0) }, rows: rows)
     }
 
-    init(caption: String, headings: [String], rows: [TableRow]) {
-        self.init(caption: caption, columns: headings.map { Column($0) }, rows: rows)
+    init(caption: String, headings: [String], rows: [TableRow], empty: String? = nil) {
+        self.init(caption: caption, columns: headings.map { Column($0) }, rows: rows, empty: empty)
     }
 
     /// The wrapper scrolls sideways when a wide table needs it, so keyboards can reach it (a

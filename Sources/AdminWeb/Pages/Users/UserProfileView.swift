@@ -222,13 +222,13 @@ private struct DevicesPanel: HTMLComponent {
         section(.class("panel"), .id(ProfileSection.devices.rawValue)) {
             h2 { "Devices" }
             DataTable(
-                caption: devices.isEmpty ? "No devices." : "\(devices.count), most recently seen first",
+                caption: "\(devices.count), most recently seen first",
                 headings: ["Platform", "App", "OS", "Push permission", "Push token", "Known dead", "Added", "Last seen"],
                 rows: devices.map { device in
-                    ["\(device.platform) (\(device.pushProvider))", device.appVersion ?? "", device.osVersion ?? "",
+                    TableRow(["\(device.platform) (\(device.pushProvider))", device.appVersion ?? "", device.osVersion ?? "",
                      device.pushPermission.description, device.maskedToken ?? "none", Self.deadness(device), Format.stored(time: device.createdAt),
-                     Format.stored(time: device.lastSeenAt)]
-                })
+                     Format.stored(time: device.lastSeenAt)].map { TableCell($0) })
+                }, empty: "No devices.")
         }
     }
 }
@@ -287,12 +287,12 @@ private struct SubscriptionsPanel: HTMLComponent {
                 p(.class("notice error"), .role("status")) { "An active subscription, but the plan is free." }
             }
             DataTable(
-                caption: subscriptions.isEmpty ? "No subscriptions." : "Newest first",
+                caption: "Newest first",
                 headings: ["Plan", "Status", "Store", "Price", "Started", "Period ends", "Cancelled"],
                 rows: subscriptions.map { sub in
-                    [sub.planType, sub.status.description, sub.store, Format.money(cents: sub.priceCents, currency: sub.currency),
-                     Format.stored(time: sub.startedAt), Format.stored(time: sub.currentPeriodEnd), sub.cancelledAt.map(Format.stored(time:)) ?? ""]
-                })
+                    TableRow([sub.planType, sub.status.description, sub.store, Format.money(cents: sub.priceCents, currency: sub.currency),
+                     Format.stored(time: sub.startedAt), Format.stored(time: sub.currentPeriodEnd), sub.cancelledAt.map(Format.stored(time:)) ?? ""].map { TableCell($0) })
+                }, empty: "No subscriptions.")
         }
     }
 }
@@ -311,14 +311,14 @@ private struct RemindersPanel: HTMLComponent {
             ReminderSummary(userID: userID, counts: counts)
             p { a(.href(SiteURL.userReminders(id: userID).href)) { "All of this user's reminders, with their local times" } }
             DataTable(
-                caption: reminders.isEmpty ? "No reminders." : "The latest \(reminders.count) by schedule",
+                caption: "The latest \(reminders.count) by schedule",
                 headings: ["Item", "Days before", zone == nil ? "Their time (UTC)" : "Their time", "Scheduled for (UTC)", "Status", "Sent", "Opened"],
                 rows: reminders.map { reminder in
-                    ["\(reminder.itemName ?? "(deleted)") (\(reminder.itemKind))", String(reminder.daysBefore),
+                    TableRow(["\(reminder.itemName ?? "(deleted)") (\(reminder.itemKind))", String(reminder.daysBefore),
                      UserReminders.local(reminder.scheduledFor, in: zone ?? utc) ?? Format.stored(time: reminder.scheduledFor),
                      Format.stored(time: reminder.scheduledFor), reminder.status.description, reminder.sentAt.map(Format.stored(time:)) ?? "",
-                     reminder.openedAt.map(Format.stored(time:)) ?? ""]
-                })
+                     reminder.openedAt.map(Format.stored(time:)) ?? ""].map { TableCell($0) })
+                }, empty: "No reminders.")
         }
     }
 }
@@ -330,8 +330,9 @@ struct ActivityTable: HTMLComponent {
 
     var content: HTMLNode {
         DataTable(
-            caption: events.isEmpty ? "No activity." : caption,
-            headings: ["When (UTC)", "What", "Platform", "Detail"],
-            rows: events.map { [Format.stored(time: $0.createdAt), $0.kind, $0.platform?.description ?? "", String(($0.detail ?? "").prefix(200))] }).content
+            caption: caption,
+            columns: ["When (UTC)", "What", "Platform", "Detail"].map { DataTable.Column($0) },
+            rows: events.map { TableRow([Format.stored(time: $0.createdAt), $0.kind, $0.platform?.description ?? "", String(($0.detail ?? "").prefix(200))].map { TableCell($0) }) },
+            empty: "No activity.").content
     }
 }
