@@ -73,7 +73,7 @@ import TestSupport
                 #expect(!response.text.contains("<b>drop"))
             }
             let days = try await client.get("/audit?from=2000-01-01&to=2000-01-02", cookie: session)
-            #expect(days.text.contains("No entries match."))
+            #expect(days.text.contains("No entries match these filters."))
         }
     }
 
@@ -138,7 +138,7 @@ import TestSupport
                 if let expected {
                     #expect(filtered.contains("1 entry on this page") && filtered.contains(">\(expected)</a>"), "\(typed)")
                 } else {
-                    #expect(filtered.contains("No entries match."), "\(typed): a kind is spelled in lower case")
+                    #expect(filtered.contains("No entries match these filters."), "\(typed): a kind is spelled in lower case")
                 }
             }
         }
@@ -173,7 +173,7 @@ import TestSupport
                 let page = try await client.get("/audit?actor=\(typed)", cookie: session)
                 #expect(page.status == .ok && page.text.contains("\(mallory) entries on this page"), "\(typed)")
             }
-            #expect(try await client.get("/audit?actor=mallory%40example.co.uk", cookie: session).text.contains("No entries match."))
+            #expect(try await client.get("/audit?actor=mallory%40example.co.uk", cookie: session).text.contains("No entries match these filters."))
             for path in ["/audit?actor=spray", "/audit.csv?actor=spray"] {
                 let refused = try await client.get(path, cookie: session)
                 #expect(refused.status == .badRequest, "\(path)")
