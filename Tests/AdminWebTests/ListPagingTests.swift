@@ -175,7 +175,7 @@ import TestSupport
         #expect(audited.contains("items named: cheddar") && audited.contains("items named: <script>x"), "\(audited)")
     }
 
-    /// The audit log, newest first by (at, id): 130 rows ten to a second (ties on the time),
+    /// The audit log, newest first by (at, id): 130 rows seven to a second (ties on the time),
     /// from two actors, paged forward then back, whole and through an actor prefix (which
     /// reads each actor's index and merges them).
     @Test func theAuditLogPagesBothWaysThroughTiesAsSQLOrders() async throws {
@@ -185,7 +185,7 @@ import TestSupport
             for index in 0..<130 {
                 try db.execute(sql: """
                     INSERT INTO panel_audit_log (at, actor_email, action, target) VALUES (?, ?, 'user_viewed', ?)
-                    """, arguments: [String(format: "2026-11-20 10:00:%02d", index / 10), index.isMultiple(of: 2) ? "ann@example.com" : "anton@example.com",
+                    """, arguments: [String(format: "2026-11-20 10:00:%02d", index / 7), index.isMultiple(of: 2) ? "ann@example.com" : "anton@example.com",
                                      "user:\(index + 1)"])
             }
         }
