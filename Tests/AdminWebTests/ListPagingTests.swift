@@ -223,4 +223,58 @@ import TestSupport
             #expect(empty.text.contains("No entries match these filters.") && !empty.text.contains("<table"))
         }
     }
+
+    /// The activity list by sign-up and by last activity, both ways: 130 users signed up on
+    /// one day, seven to a second on both keys (ties), paged forward then back through the
+    /// panel's links; the expected orders are SQL's ORDER BY on the key and id.
+    @Test func theActivityListSortsBothWaysAndPagesBothWaysThroughTies() async throws {
+        let panel = try await TestPanel(users: 12)
+        defer { panel.remove() }
+        let base = Date().addingTimeInterval(-3_600)
+        try await DatabaseQueue(path: panel.temp.path).write { db in
+            for index in 0..<130 {
+                try db.execute(sql: """
+                    INSERT INTO users (id, email, password_hash, created_at, last_active_at) VALUES (?, ?, 'x', ?, ?)
+                    """, arguments: [800_000 + index, "list\(index)@example.com", String(format: "2020-02-02 10:00:%02d", (index * 5) % 130 / 7),
+                                     SQLiteTime.string(base.addingTimeInterval(Double(index / 7)))])
+            }
+        }
+        try await panel.test { client in
+            let session = try await panel.signIn(client)
+            func ids(_ page: String) -> [Int64] {
+                page.matches(of: /<a href="\/users\/(\d+)"><bdi/).compactMap { Int64($0.1) }
+            }
+            for (sort, column) in [("sign_up", "created_at"), ("last_active", "last_active_at")] {
+                for ascending in [false, true] {
+                    let expected = try await DatabaseQueue(path: panel.temp.path).read { db in
+                        try Int64.fetchAll(db, sql: "SELECT id FROM users WHERE id >= 800000 ORDER BY \(column) \(ascending ? "ASC" : "DESC"), id \(ascending ? "ASC" : "DESC")")
+                    }
+                    let start = "/activity?bucket=active&from=2020-02-02&to=2020-02-02&sort=\(sort)&dir=\(ascending ? "asc" : "desc")"
+                    var page = try await client.get(start, cookie: session).text
+                    #expect(page.contains("aria-sort=\"\(ascending ? "ascending" : "descending")\""), "\(start)")
+                    #expect(Self.link(page, "Previous page") == nil)
+                    var forward: [[Int64]] = []
+                    while true {
+                        forward.append(ids(page))
+                        guard let next = Self.link(page, "Next page") else { break }
+                        page = try await client.get(next, cookie: session).text
+                    }
+                    #expect(forward.flatMap { $0 } == expected && forward.map(\.count) == [50, 50, 30], "\(start)")
+                    var backward = [ids(page)]
+                    while let previous = Self.link(page, "Previous page") {
+                        page = try await client.get(previous, cookie: session).text
+                        backward.insert(ids(page), at: 0)
+                    }
+                    #expect(backward == forward, "\(start)")
+                }
+            }
+            let refused = try await client.get("/activity?sort=email", cookie: session)
+            #expect(refused.status == .badRequest && refused.text.contains("There is no order “email”"))
+            let direction = try await client.get("/activity?dir=sideways", cookie: session)
+            #expect(direction.status == .badRequest && direction.text.contains("There is no sort direction “sideways”"))
+            let empty = try await client.get("/activity?bucket=active&from=2019-01-01&to=2019-01-02", cookie: session)
+            #expect(empty.text.contains("No user is in this list.") && !empty.text.contains("<table"))
+        }
+    }
 }
+

@@ -181,20 +181,30 @@ struct ItemsForm: QueryForm {
 }
 
 struct ActivityForm: QueryForm {
-    static let fieldNames = ["bucket", "plan", "status", "platform", "from", "to", "sort", "after", "after_id"]
+    static let fieldNames = ["bucket", "plan", "status", "platform", "from", "to", "sort", "dir", "after", "after_id", "before", "before_id"]
     var fields: [String: String] = [:]
     init() {}
 
-    /// The list and where its page starts, or sentences for the fields that were not valid.
+    /// The list and where its page starts (after a cursor, Next; or before one, Previous),
+    /// or sentences for the fields that were not valid.
     var query: (list: ActivityListQuery, cursor: ActivityCursor?, problems: [String]) {
+        let (list, after, _, problems) = pageQuery
+        return (list, after, problems)
+    }
+
+    var pageQuery: (list: ActivityListQuery, after: ActivityCursor?, before: ActivityCursor?, problems: [String]) {
         var reader = FieldReader(self)
         let filter = UserFilter(
             bucket: reader.term("bucket", "activity list") ?? .active,
             plan: reader.term("plan", "plan"), status: reader.term("status", "status"), platform: reader.term("platform", "platform"),
             signedUp: reader.dayRange(from: "from", "Signed up from", to: "to", "Signed up to", what: "The sign-up range"))
-        let list = ActivityListQuery(filter, sort: reader.term("sort", "order") ?? .lastActive)
-        let cursor = reader.cursor(key: "after", id: "after_id").map { ActivityCursor(key: $0.key, id: $0.id) }
-        return (list, cursor, reader.problems)
+        let direction: SortOrder = reader.term("dir", "sort direction") ?? .descending
+        let list = ActivityListQuery(filter, sort: reader.term("sort", "order") ?? .lastActive, ascending: direction == .ascending)
+        let after = reader.cursor(key: "after", id: "after_id").map { ActivityCursor(key: $0.key, id: $0.id) }
+        let before = reader.cursor(key: "before", id: "before_id").map { ActivityCursor(key: $0.key, id: $0.id) }
+        // A link the panel writes holds one or the other.
+        if after != nil, before != nil { reader.brokenLink() }
+        return (list, after, before, reader.problems)
     }
 
     /// The list's own address, written from what was understood: what the audit log records.
@@ -207,12 +217,18 @@ struct ActivityForm: QueryForm {
         fields["from"] = filter.signedUp.from?.text
         fields["to"] = filter.signedUp.to?.text
         if list.sort != .lastActive { fields["sort"] = list.sort.rawValue }
+        if list.ascending { fields["dir"] = SortOrder.ascending.rawValue }
     }
 
-    var hasCursor: Bool { fields["after_id"] != nil }
+    var hasCursor: Bool { fields["after_id"] != nil || fields["before_id"] != nil }
 
     /// The same list from its first page.
-    var firstPage: ActivityForm { with(["after": nil, "after_id": nil]) }
+    var firstPage: ActivityForm { with(["after": nil, "after_id": nil, "before": nil, "before_id": nil]) }
+
+    /// The first page sorted by `sort` (nil: last active), `order`.
+    func sorted(by sort: ActivitySort?, _ order: SortOrder) -> ActivityForm {
+        firstPage.with(["sort": sort?.rawValue, "dir": order == .descending ? nil : order.rawValue])
+    }
 }
 
 struct ActivityLogForm: QueryForm {
