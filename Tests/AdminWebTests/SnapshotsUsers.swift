@@ -54,7 +54,7 @@ import Testing
             form: ActivityForm(fields: ["bucket": "idle", "plan": "premium", "from": "2025-01-01", "after": "2026-11-01", "after_id": "41"]),
             query: ActivityListQuery(UserFilter(bucket: .idle, plan: .premium)), size: ListSize(value: 1_234, isEstimate: true, margin: 56),
             page: ActivityPage(users: Self.users, next: ActivityCursor(key: "2026-10-30 00:00:00", id: 44), stoppedOnBudget: true,
-                               candidatesRead: 5_000),
+                               candidatesRead: 5_000, previous: ActivityCursor(key: "2026-10-31 12:00:00", id: 40)),
             problems: [])
         model.outsideEveryList = 3
         assertPageSnapshot(of: ActivityListView(model: model, viewer: Self.viewer), "estimateLaterPageStoppedOnBudget")

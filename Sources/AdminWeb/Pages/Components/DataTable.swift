@@ -109,7 +109,10 @@ struct DataTable: HTMLComponent {
         return div(.class("sortable-table")) {
             p(.class("sort-links")) {
                 "Sort by: "
-                for column in sortable { Self.sortLink(column.heading, column.sort!) }
+                for (index, column) in sortable.enumerated() {
+                    if index > 0 { " · " }
+                    Self.sortLink(column.heading, column.sort!)
+                }
             }
             wrappedTable
         }
