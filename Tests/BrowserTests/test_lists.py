@@ -108,3 +108,24 @@ def test_a_users_items_page_both_ways_and_are_searched_by_name(panel, browser, w
     assert "No food item of this user matches" in browser.find_element(By.ID, "items").text
     assert browser.find_elements(By.CSS_SELECTOR, "#items table") == []
     assert violations(browser) == [], f"{browser.current_url} at {width}px"
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_the_activity_list_sorts_by_sign_up_both_ways_and_pages_back(panel, browser, width):
+    base = panel["base"]
+    browser.set_window_size(width, 900)
+    sign_in(browser, base, "support")
+    browser.get(base + "/activity?bucket=inactive&sort=sign_up")
+    first = browser.find_element(By.CSS_SELECTOR, "table.data tbody tr td a").get_attribute("href")
+    links = [a for a in browser.find_elements(By.CSS_SELECTOR, "th a.sort" if width > 640 else ".sort-links a")
+             if a.text.startswith("Signed up")]
+    assert links and links[0].is_displayed()
+    click(browser, links[0])
+    assert "dir=asc" in browser.current_url
+    oldest = browser.find_element(By.CSS_SELECTOR, "table.data tbody tr td a").get_attribute("href")
+    assert oldest != first, "the first rows swap"
+    assert violations(browser) == [], f"{browser.current_url} at {width}px"
+    click(browser, pager_link(browser, "Next page"))
+    assert browser.find_element(By.CSS_SELECTOR, "table.data tbody tr td a").get_attribute("href") != oldest
+    click(browser, pager_link(browser, "Previous page"))
+    assert browser.find_element(By.CSS_SELECTOR, "table.data tbody tr td a").get_attribute("href") == oldest
