@@ -242,7 +242,11 @@ import TestSupport
                                       ["forbidden", "2026-01-01", "2030-01-01 00:00:00", 9]),
                                      ("SELECT id FROM panel_audit_log WHERE actor_email = ? COLLATE NOCASE AND (at, id) < (?, ?) \(order)",
                                       ["order@example.com", "2030-01-01 00:00:00", 9]),
-                                     ("SELECT id FROM panel_audit_log WHERE target = ? AND action = ? \(order)", ["row:12", "forbidden"])] {
+                                     ("SELECT id FROM panel_audit_log WHERE target = ? AND action = ? \(order)", ["row:12", "forbidden"]),
+                                     // Previous: the rows above a row, read upwards on the same indexes.
+                                     ("SELECT id FROM panel_audit_log WHERE (at, id) > (?, ?) ORDER BY at ASC, id ASC LIMIT 51", ["2020-01-01 00:00:00", 9]),
+                                     ("SELECT id FROM panel_audit_log WHERE actor_email = ? COLLATE NOCASE AND (at, id) > (?, ?) ORDER BY at ASC, id ASC LIMIT 51",
+                                      ["order@example.com", "2020-01-01 00:00:00", 9])] {
                 let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }
                 #expect(plan.contains { $0.contains("INDEX panel_audit_log_") } && !plan.contains { $0.contains("TEMP B-TREE") }, "\(sql): \(plan)")
             }
