@@ -161,6 +161,8 @@ import TestSupport
                 backward.insert(names(page), at: 0)
             }
             #expect(backward == forward)
+            let sorted = try await client.get("/users/\(user)?sort=name", cookie: session)
+            #expect(sorted.status == .badRequest && sorted.text.contains("listed nearest to today first only"))
             // What was typed comes back escaped; nothing matches: a sentence, no table.
             let hostile = try await client.get("/users/\(user)?kind=food&name=%3Cscript%3Ex", cookie: session)
             #expect(hostile.status == .ok && !hostile.text.contains("<script>x"))
@@ -217,6 +219,8 @@ import TestSupport
                 }
                 #expect(backward == forward, "\(start)")
             }
+            let sorted = try await client.get("/audit?sort=at&dir=asc", cookie: session)
+            #expect(sorted.status == .badRequest && sorted.text.contains("The audit log is listed newest first only"))
             let broken = try await client.get("/audit?after=x", cookie: session)
             #expect(broken.status == .badRequest && broken.text.contains("That page link is broken"))
             let empty = try await client.get("/audit?action=campaign_launched", cookie: session)

@@ -13,6 +13,10 @@ struct AuditController {
 
     @Sendable func show(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let parameters = request.uri.queryParameters
+        // One order only: a sort asked for is refused, never served as another.
+        if parameters.get("sort") != nil || parameters.get("dir") != nil {
+            throw PanelError(status: .badRequest, sentence: "The audit log is listed newest first only: it cannot be sorted another way.")
+        }
         var position = AuditLogModel.Position.first
         switch (parameters.get("after"), parameters.get("before")) {
         case (nil, nil): break

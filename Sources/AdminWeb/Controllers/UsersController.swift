@@ -48,6 +48,10 @@ struct UsersController {
 
     @Sendable func profile(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let id = try userID(context)
+        // The items list has one order, nearest to today: a sort asked for is refused, never served as another.
+        if request.uri.queryParameters.get("sort") != nil || request.uri.queryParameters.get("dir") != nil {
+            throw PanelError(status: .badRequest, sentence: "A user's items are listed nearest to today first only: they cannot be sorted another way.")
+        }
         let form = ItemsForm(request: request)
         let model = try await UserProfileModel.load(profiles, (id, form))
         // A search of their item names is a look at their data too: what was searched is kept.
