@@ -280,5 +280,43 @@ import TestSupport
             #expect(empty.text.contains("No user is in this list.") && !empty.text.contains("<table"))
         }
     }
+
+    /// The staff list by email and by creation, both ways, as SQL orders them.
+    @Test func theStaffListSortsByEmailAndCreationBothWays() async throws {
+        let panel = try await TestPanel(users: 12)
+        defer { panel.remove() }
+        for email in ["zoe@example.com", "bob@example.com", "Mia@example.com", "al@example.com"] {
+            try await panel.addStaff(email)
+        }
+        try await panel.test { client in
+            let session = try await panel.signIn(client)
+            func emails(_ page: String) -> [String] {
+                page.matches(of: /data-label="Email">\s*<div class="cell">(?:<[^>]+>)*([^<]+)</).map { String($0.1) }
+            }
+            for (sort, column) in [("email", "email"), ("created", "id")] {
+                for dir in ["asc", "desc"] {
+                    let expected = try await panel.services.database.read { db in
+                        try String.fetchAll(db, sql: "SELECT email FROM panel_admins ORDER BY \(column) \(dir == "asc" ? "ASC" : "DESC")")
+                    }
+                    let page = try await client.get("/admins?sort=\(sort)&dir=\(dir)", cookie: session).text
+                    #expect(emails(page) == expected && expected.count == 5, "\(sort) \(dir)")
+                    #expect(page.contains("aria-sort=\"\(dir == "asc" ? "ascending" : "descending")\""))
+                }
+            }
+            // Each order read on its index, no sort step: the email's unique index, the primary key.
+            try await panel.services.database.read { db in
+                for sql in ["SELECT * FROM \"panel_admins\" ORDER BY \"email\"", "SELECT * FROM \"panel_admins\" ORDER BY \"email\" DESC",
+                            "SELECT * FROM \"panel_admins\" ORDER BY \"id\"", "SELECT * FROM \"panel_admins\" ORDER BY \"id\" DESC"] {
+                    let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String }
+                    #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(sql): \(plan)")
+                    if sql.contains("email") { #expect(plan.contains { $0.contains("INDEX sqlite_autoindex_panel_admins_1") }, "\(plan)") }
+                }
+            }
+            let refused = try await client.get("/admins?sort=role", cookie: session)
+            #expect(refused.status == .badRequest && refused.text.contains("The staff list cannot be sorted by “role”"))
+            let direction = try await client.get("/admins?dir=up", cookie: session)
+            #expect(direction.status == .badRequest && direction.text.contains("There is no sort direction “up”"))
+        }
+    }
 }
 

@@ -34,7 +34,8 @@ enum SiteURL: Sendable, Equatable {
     /// Newest first; the page just after (Next, older) or before (Previous, newer) an entry's id.
     case auditLog(AuditFilter = AuditFilter(), after: Int64? = nil, before: Int64? = nil)
     case auditCSV(AuditFilter)
-    case staff(notice: StaffNotice? = nil)
+    /// By email unless `sort` says by creation; `order` either way.
+    case staff(notice: StaffNotice? = nil, sort: StaffModel.SortKey = .email, order: SortOrder = .ascending)
     /// One account's row on the staff page.
     case staffMember(id: Int64)
     case createStaff
@@ -183,8 +184,10 @@ enum SiteURL: Sendable, Equatable {
                 + (before.map { [URLQueryItem(name: "before", value: String($0))] } ?? []))
         case let .auditCSV(filter):
             return withQuery(filter.queryItems)
-        case let .staff(notice?):
-            return withQuery("notice", notice.rawValue)
+        case let .staff(notice, sort, order):
+            return withQuery((notice.map { [URLQueryItem(name: "notice", value: $0.rawValue)] } ?? [])
+                + (sort == .email && order == .ascending ? [] : [URLQueryItem(name: "sort", value: sort.rawValue),
+                                                               URLQueryItem(name: "dir", value: order.rawValue)]))
         case let .staffMember(id):
             return path + "#" + Self.staffRowID(id)
         case let .users(form):
