@@ -163,6 +163,13 @@ import TestSupport
             let count = ActivityLists.QueryPlan(unsorted, now: Self.now)
             let third = try queryPlan(db, count.countSQL, StatementArguments(count.arguments))
             #expect(third.contains { $0.contains("USING COVERING INDEX users_last_active_at (last_active_at") }, "\(third)")
+            // Both ways (oldest first, and Previous) the order's own index, with no sort.
+            let index = filter.ordersBySignUp && filter.filter.bucket != .never ? "users_created_at" : "users_last_active_at"
+            for upward in [false, true] {
+                let (sql, upwardArguments) = plan.candidates(after: ActivityCursor(key: "2026-01-01 00:00:00", id: 10), limit: 51, upward: upward)
+                let walk = try queryPlan(db, sql, upwardArguments)
+                #expect(walk.contains { $0.contains("INDEX \(index)") } && !walk.contains { $0.contains("TEMP B-TREE") }, "\(walk)")
+            }
         }
     }
 }

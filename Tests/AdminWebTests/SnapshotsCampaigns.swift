@@ -29,10 +29,10 @@ import Testing
             Parts.campaign(19, .known(.paused), name: "", detail: "Stopped: \(Hostile.script)"),
             Parts.campaign(18, .unknown("exploded<b>"), name: Hostile.long),
         ]
-        assertPageSnapshot(of: CampaignListView(model: CampaignListModel(entries: entries, nextBefore: 18, status: nil,
-                                                                         notice: "Draft #22 deleted."), viewer: Self.viewer),
+        assertPageSnapshot(of: CampaignListView(model: CampaignListModel(entries: entries, previousBefore: 23, nextAfter: 18, status: nil,
+                                                                         offset: 50, total: 105, notice: "Draft #22 deleted."), viewer: Self.viewer),
                            "allWithOlderPage")
-        assertPageSnapshot(of: CampaignListView(model: CampaignListModel(entries: [], nextBefore: nil, status: .paused), viewer: Self.viewer),
+        assertPageSnapshot(of: CampaignListView(model: CampaignListModel(entries: [], nextAfter: nil, status: .paused), viewer: Self.viewer),
                            "noneFiltered")
     }
 

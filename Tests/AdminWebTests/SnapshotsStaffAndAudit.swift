@@ -69,14 +69,16 @@ import Testing
             AuditRow(id: 502, at: "2026-11-23 08:57:00", actorEmail: "x@example.com", clientAddress: "10.0.0.2", action: "users_exported",
                      target: "<script>:\(Hostile.rightToLeft)", detail: nil),
         ]
-        assertPageSnapshot(of: AuditLogView(model: AuditLogModel(filter: filter, rows: rows, before: 600, hasOlder: true, problem: nil),
+        assertPageSnapshot(of: AuditLogView(model: AuditLogModel(filter: filter, rows: rows, newer: 505, older: 502, problem: nil),
                                             viewer: Self.viewer),
                            "olderPageWithFilter")
         var refused = AuditFilter()
         refused.from = "2026-13-45<"
-        assertPageSnapshot(of: AuditLogView(model: AuditLogModel(filter: refused, rows: [], before: nil, hasOlder: false,
+        assertPageSnapshot(of: AuditLogView(model: AuditLogModel(filter: refused, rows: [],
                                                                  problem: "From must be a date written YYYY-MM-DD."),
                                             viewer: Self.viewer),
                            "refusedFilter")
+        assertPageSnapshot(of: AuditLogView(model: AuditLogModel(filter: filter, rows: [], problem: nil), viewer: Self.viewer),
+                           "nothingMatches")
     }
 }

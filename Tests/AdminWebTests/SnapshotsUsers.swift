@@ -54,7 +54,7 @@ import Testing
             form: ActivityForm(fields: ["bucket": "idle", "plan": "premium", "from": "2025-01-01", "after": "2026-11-01", "after_id": "41"]),
             query: ActivityListQuery(UserFilter(bucket: .idle, plan: .premium)), size: ListSize(value: 1_234, isEstimate: true, margin: 56),
             page: ActivityPage(users: Self.users, next: ActivityCursor(key: "2026-10-30 00:00:00", id: 44), stoppedOnBudget: true,
-                               candidatesRead: 5_000),
+                               candidatesRead: 5_000, previous: ActivityCursor(key: "2026-10-31 12:00:00", id: 40)),
             problems: [])
         model.outsideEveryList = 3
         assertPageSnapshot(of: ActivityListView(model: model, viewer: Self.viewer), "estimateLaterPageStoppedOnBudget")
@@ -135,7 +135,7 @@ import Testing
                   expiryDate: "2026-11-20", state: .expired, daysRemaining: -3, createdAt: "2026-11-01 00:00:00", consumedAt: nil),
             .init(id: 11, name: Hostile.long, category: "<Other>", storage: nil, quantity: nil, maskedNumber: nil,
                   expiryDate: "someday", state: .safe, daysRemaining: nil, createdAt: "2026-11-02 00:00:00", consumedAt: nil),
-        ], next: UserItems.Cursor(nearness: 5, id: 11))
+        ], next: UserItems.Cursor(nearness: 5, id: 11), previous: UserItems.Cursor(nearness: 1, id: 10), offset: 50, total: 20_003)
         var model = UserProfileModel(profile: profile, form: ItemsForm(fields: ["kind": "food", "after": "1", "after_id": "9"]),
                                      filter: UserItems.Filter(kind: .food), items: items)
         model.campaignPushes = [
@@ -150,6 +150,11 @@ import Testing
         model.usualHour = UserUsualHour(hour: 20, basis: .own, activeDays: 31, ownHour: 20, ownHourDays: 14, peers: nil, peerPlatform: nil,
                                         peerLocale: nil, movedTo: 21, building: false)
         assertPageSnapshot(of: UserProfileView(model: model, viewer: Self.viewer), "hostileUserLaterItemsPage")
+        // A name search that finds nothing: the sentence, what was typed escaped, no table.
+        let searched = ItemsForm(fields: ["kind": "food", "name": Hostile.script])
+        let nothing = UserProfileModel(profile: profile, form: searched, filter: searched.query.filter,
+                                       items: UserItems.Page(items: [], next: nil))
+        assertPageSnapshot(of: UserProfileView(model: nothing, viewer: Self.viewer), "itemSearchFindsNothing")
     }
 
     @Test func userRemindersView() throws {

@@ -26,8 +26,9 @@ public struct AuditQuery: Sendable, Equatable {
     public static let actorLimit = 20
 
     /// The conditions besides the actor and the target, which `AuditLog.page` reads one
-    /// index value at a time; `before` is the last row shown, the keyset (at, id) to go below.
-    func otherConditions(before: AuditCursor?) -> (sql: [String], arguments: StatementArguments) {
+    /// index value at a time; `cursor` is the row the page starts from, the keyset (at, id)
+    /// to go below (older rows) or, with `newer`, above.
+    func otherConditions(cursor: AuditCursor?, newer: Bool = false) -> (sql: [String], arguments: StatementArguments) {
         var conditions: [String] = []
         var arguments: StatementArguments = []
         func add(_ condition: String, _ value: (any DatabaseValueConvertible)?) {
@@ -37,9 +38,9 @@ public struct AuditQuery: Sendable, Equatable {
         if let action { add("action = ?", action.rawValue) }
         if let fromDay { add("at >= ?", fromDay) }
         if let toDay { add("at < date(?, '+1 day')", toDay) }
-        if let before {
-            conditions.append("(at, id) < (?, ?)")
-            _ = arguments.append(contentsOf: [before.at, before.id])
+        if let cursor {
+            conditions.append(newer ? "(at, id) > (?, ?)" : "(at, id) < (?, ?)")
+            _ = arguments.append(contentsOf: [cursor.at, cursor.id])
         }
         return (conditions, arguments)
     }
@@ -76,14 +77,17 @@ extension AuditLog {
     /// from its own index, already in (at, id) order, and the reads are merged: an IN list or
     /// a range on the index's first column would sort every matching row of the log.
     /// Throws `TooManyActors` when the actor prefix matches more than `AuditQuery.actorLimit`.
-    public func page(_ query: AuditQuery, before: Int64? = nil, limit: Int = 50) async throws -> [AuditRow] {
+    /// `newerThan`: the page just above that row instead (Previous), read upwards on the
+    /// same indexes and turned round, still newest first.
+    public func page(_ query: AuditQuery, before: Int64? = nil, newerThan: Int64? = nil, limit: Int = 50) async throws -> [AuditRow] {
         try await database.read { db in
             var cursor: AuditCursor?
-            if let before {
-                guard let at = try String.fetchOne(db, sql: "SELECT at FROM panel_audit_log WHERE id = ?", arguments: [before]) else { return [] }
-                cursor = AuditCursor(at: at, id: before)
+            let newer = before == nil && newerThan != nil
+            if let start = before ?? newerThan {
+                guard let at = try String.fetchOne(db, sql: "SELECT at FROM panel_audit_log WHERE id = ?", arguments: [start]) else { return [] }
+                cursor = AuditCursor(at: at, id: start)
             }
-            let (others, otherArguments) = query.otherConditions(before: cursor)
+            let (others, otherArguments) = query.otherConditions(cursor: cursor, newer: newer)
             var keys: [(condition: String, value: String)] = []
             var filters: [String] = []
             var filterArguments: StatementArguments = []
@@ -105,9 +109,15 @@ extension AuditLog {
                 var all = arguments
                 _ = all.append(contentsOf: [limit])
                 let clause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-                return try AuditRow.fetchAll(db, sql: "\(select) \(clause) ORDER BY at DESC, id DESC LIMIT ?", arguments: all)
+                let order = newer ? "at ASC, id ASC" : "at DESC, id DESC"
+                return try AuditRow.fetchAll(db, sql: "\(select) \(clause) ORDER BY \(order) LIMIT ?", arguments: all)
             }
-            guard !keys.isEmpty else { return try rows(others, otherArguments) }
+            // Upwards: the `limit` rows nearest above the cursor, then newest first.
+            func shown(_ found: [AuditRow]) -> [AuditRow] {
+                newer ? Array(found.sorted { AuditRow.newerFirst($1, $0) }.prefix(limit).reversed())
+                    : Array(found.sorted(by: AuditRow.newerFirst).prefix(limit))
+            }
+            guard !keys.isEmpty else { return shown(try rows(others, otherArguments)) }
             var merged: [AuditRow] = []
             for key in keys {
                 var arguments: StatementArguments = [key.value]
@@ -115,7 +125,7 @@ extension AuditLog {
                 _ = arguments.append(contentsOf: otherArguments)
                 merged += try rows([key.condition] + filters + others, arguments)
             }
-            return Array(merged.sorted(by: AuditRow.newerFirst).prefix(limit))
+            return shown(merged)
         }
     }
 

@@ -210,15 +210,7 @@ extension Campaigns {
     /// Newest first, `limit` at a time, before the campaign id `before`, with their
     /// running totals.
     public func list(before: Int64? = nil, status: CampaignShownStatus? = nil, limit: Int = 50, now: Date = Date()) async throws -> [CampaignRecord] {
-        var request = CampaignRecord.filter(CampaignRecord.Columns.id < (before ?? Int64.max)).notDeleted().campaignsOnly()
-        if let status {
-            request = request.filter(CampaignRecord.Columns.status == status.stored)
-            // `scheduled` and `sending` share the stored status: the planned time tells them apart.
-            let sendAt = CampaignRecord.Columns.sendAt, localTime = CampaignRecord.Columns.localTime
-            let due = SQLiteTime.string(now)
-            if status == .scheduled { request = request.filter(localTime == nil && sendAt > due) }
-            if status == .sending { request = request.filter(localTime != nil || sendAt == nil || sendAt <= due) }
-        }
+        let request = Self.listed(status: status, now: now).filter(CampaignRecord.Columns.id < (before ?? Int64.max))
         let page = request.withCreator().order(CampaignRecord.Columns.id.desc).limit(limit)
         return try await database.read { db in try page.fetchAll(db) }
     }

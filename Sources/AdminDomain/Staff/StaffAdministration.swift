@@ -20,10 +20,13 @@ public struct StaffAdministration: Sendable {
     }
 
     /// Every account, by email, with whether its second factor is on.
-    public func accounts() async throws -> [StaffAccount] {
+    /// `byCreation`: in creation order (the id, the primary key) rather than by email (its
+    /// unique index); `descending` turns either round. Both are read in index order.
+    public func accounts(byCreation: Bool = false, descending: Bool = false) async throws -> [StaffAccount] {
         try await database.read { db in
             let withTwoFactor = Set(try Int64.fetchAll(db, sql: "SELECT admin_id FROM panel_two_factor WHERE confirmed_at IS NOT NULL"))
-            return try Admin.order(Admin.Columns.email).fetchAll(db).map { admin in
+            let column = byCreation ? Admin.Columns.id : Admin.Columns.email
+            return try Admin.order(descending ? column.desc : column.asc).fetchAll(db).map { admin in
                 StaffAccount(admin: admin, hasTwoFactor: admin.id.map(withTwoFactor.contains) ?? false)
             }
         }

@@ -45,10 +45,13 @@ public enum ActivitySort: String, CaseIterable, Sendable {
 public struct ActivityListQuery: Sendable, Equatable {
     public var filter: UserFilter
     public var sort: ActivitySort
+    /// Oldest first: the same index walked upwards.
+    public var ascending: Bool
 
-    public init(_ filter: UserFilter, sort: ActivitySort = .lastActive) {
+    public init(_ filter: UserFilter, sort: ActivitySort = .lastActive, ascending: Bool = false) {
         self.filter = filter
         self.sort = sort
+        self.ascending = ascending
     }
 
     /// The never-active have no last activity to order by: they come newest sign-up first.
@@ -87,6 +90,8 @@ public struct ActivityPage: Sendable {
     public let stoppedOnBudget: Bool
     /// Candidates this page read from the index, for saying how far a short page looked.
     public var candidatesRead = 0
+    /// Where the previous page ends (it lists the users before this one), when the page is not the first.
+    public var previous: ActivityCursor? = nil
 }
 
 public struct ActivityCursor: Sendable, Equatable {

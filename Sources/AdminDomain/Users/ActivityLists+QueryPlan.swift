@@ -35,14 +35,17 @@ extension ActivityLists {
             arguments = (indexed + rowFilters).reduce(into: [:]) { all, condition in all.merge(condition.arguments) { $1 } }
         }
 
-        func candidates(after: ActivityCursor?, limit: Int) -> (String, StatementArguments) {
+        /// `upward`: the candidates above the cursor, lowest first (an oldest-first list, or
+        /// the page before a newest-first one), on the same index.
+        func candidates(after: ActivityCursor?, limit: Int, upward: Bool = false) -> (String, StatementArguments) {
             var conditions = self.conditions
             var arguments = self.arguments
+            let beyond = upward ? ">" : "<"
             if let after {
                 if key == "u.id" {
-                    conditions.append("u.id < :afterID")
+                    conditions.append("u.id \(beyond) :afterID")
                 } else {
-                    conditions.append("(\(key), u.id) < (:afterKey, :afterID)")
+                    conditions.append("(\(key), u.id) \(beyond) (:afterKey, :afterID)")
                     arguments["afterKey"] = after.key.databaseValue
                 }
                 arguments["afterID"] = after.id.databaseValue
@@ -51,7 +54,7 @@ extension ActivityLists {
             let sql = """
                 SELECT u.id AS id, \(key == "u.id" ? "NULL" : key) AS sort_key FROM users u INDEXED BY \(index)
                 WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))
-                ORDER BY \(key) DESC, u.id DESC LIMIT :limit
+                ORDER BY \(key) \(upward ? "ASC" : "DESC"), u.id \(upward ? "ASC" : "DESC") LIMIT :limit
                 """
             return (sql, StatementArguments(arguments))
         }

@@ -30,17 +30,38 @@ public struct ActivityLists: Sendable {
     /// One page: up to `pageSize` users, reading candidates until the page is full or the
     /// budget is spent.
     /// `budget`: candidates read at most (tests pass a smaller one).
-    public func page(_ query: ActivityListQuery, after: ActivityCursor?, now: Date = Date(),
+    /// `before`: the page that ends just before that cursor (Previous), read against the
+    /// list's order from it and turned round; with fewer than a page before it, the first page.
+    public func page(_ query: ActivityListQuery, after: ActivityCursor?, before: ActivityCursor? = nil, now: Date = Date(),
                      budget: Int = ActivityLists.candidateBudget) async throws -> ActivityPage {
         let plan = QueryPlan(query, now: now)
-        var cursor = after
+        if let before, after == nil {
+            // The users nearest before the cursor, farthest last; `next` is where reading on
+            // backwards would go (past a full page, or where the budget stopped).
+            let back = try await walk(plan, from: before, upward: !query.ascending, budget: budget)
+            if back.next == nil, back.users.count < Self.pageSize {
+                return try await page(query, after: nil, now: now, budget: budget)
+            }
+            let users = Array(back.users.reversed())
+            return ActivityPage(users: users, next: users.last.map { Self.cursor(for: $0, plan: plan) } ?? before,
+                                stoppedOnBudget: back.stoppedOnBudget, candidatesRead: back.candidatesRead, previous: back.next)
+        }
+        var page = try await walk(plan, from: after, upward: query.ascending, budget: budget)
+        if after != nil, let first = page.users.first { page.previous = Self.cursor(for: first, plan: plan) }
+        return page
+    }
+
+    /// Up to a page of users from `start` in one direction of the index, reading candidates
+    /// until the page is full or the budget is spent.
+    private func walk(_ plan: QueryPlan, from start: ActivityCursor?, upward: Bool, budget: Int) async throws -> ActivityPage {
+        var cursor = start
         var users: [UserSummary] = []
         var read = 0
         var exhausted = false
         var chunkSize = Self.chunkSize
         while users.count <= Self.pageSize, read < budget, !exhausted {
             let want = plan.rowFilters.isEmpty ? Self.pageSize + 1 - users.count : min(chunkSize, budget - read)
-            let (chunk, matched) = try await candidatesAndRows(plan, after: cursor, limit: want)
+            let (chunk, matched) = try await candidatesAndRows(plan, after: cursor, limit: want, upward: upward)
             read += chunk.count
             exhausted = chunk.count < want
             for candidate in chunk {
@@ -164,10 +185,10 @@ public struct ActivityLists: Sendable {
     }
 
     /// One chunk of candidates in order, and those of them that pass the row filters.
-    private func candidatesAndRows(_ plan: QueryPlan, after: ActivityCursor?,
-                                   limit: Int) async throws -> ([ActivityCursor], [Int64: UserSummary]) {
+    private func candidatesAndRows(_ plan: QueryPlan, after: ActivityCursor?, limit: Int,
+                                   upward: Bool = false) async throws -> ([ActivityCursor], [Int64: UserSummary]) {
         try await database.read { db in
-            let (sql, arguments) = plan.candidates(after: after, limit: limit)
+            let (sql, arguments) = plan.candidates(after: after, limit: limit, upward: upward)
             let chunk = try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
                 ActivityCursor(key: try row.decode(forColumn: "sort_key"), id: try row.decode(forColumn: "id"))
             }

@@ -24,12 +24,16 @@ public struct UserItems: Sendable {
         public var category: String?
         /// Food only.
         public var storage: String?
+        /// Items whose name (a document's title) holds this text, ASCII letters in any case;
+        /// matched among this user's rows only, read through the user index.
+        public var name: String?
 
-        public init(kind: ItemKind = .food, state: State? = nil, category: String? = nil, storage: String? = nil) {
+        public init(kind: ItemKind = .food, state: State? = nil, category: String? = nil, storage: String? = nil, name: String? = nil) {
             self.kind = kind
             self.state = state
             self.category = category
             self.storage = storage
+            self.name = name
         }
     }
 
@@ -67,7 +71,21 @@ public struct UserItems: Sendable {
 
     public struct Page: Sendable {
         public let items: [Item]
+        /// The last item shown, when more follow: where the next page starts after.
         public let next: Cursor?
+        /// The first item shown, when items precede it: where the previous page ends before.
+        public var previous: Cursor? = nil
+        /// How many items of the list come before this page (0 on the first page).
+        public var offset = 0
+        /// Every item of the list: exact, since the order is read whole from one user's rows.
+        public var total = 0
+    }
+
+    /// Where a page starts: after a cursor (Next), before one (Previous), or at the top.
+    public enum Position: Sendable, Hashable {
+        case first
+        case after(Cursor)
+        case before(Cursor)
     }
 
     public static let pageSize = 50
@@ -87,6 +105,12 @@ public struct UserItems: Sendable {
     /// The list's order (nearness and id of every item that passes the filter, from the
     /// user's index), kept for a heavy user; then the page's rows by their ids.
     public func page(userID: Int64, calendar: UserCalendar, filter: Filter, after: Cursor?, now: Date = Date()) async throws -> Page {
+        try await page(userID: userID, calendar: calendar, filter: filter, at: after.map(Position.after) ?? .first, now: now)
+    }
+
+    /// The page at `position`: Next goes after its cursor, Previous ends just before its
+    /// cursor, so Next then Previous shows the same page again.
+    public func page(userID: Int64, calendar: UserCalendar, filter: Filter, at position: Position, now: Date = Date()) async throws -> Page {
         let key = HeavyUserCache.OrderKey(userID: userID, filter: filter, today: calendar.today)
         let order: [Cursor]
         if let kept = await cache?.order(key, now: now) {
@@ -98,9 +122,14 @@ public struct UserItems: Sendable {
             }
             await cache?.keep(order, for: key, now: now)
         }
-        let start = after.map { cursor in order.firstIndex { $0 > cursor } ?? order.count } ?? 0
+        let start: Int = switch position {
+        case .first: 0
+        case let .after(cursor): order.firstIndex { $0 > cursor } ?? order.count
+        // The page that ends just before the cursor: a full one, unless the list starts sooner.
+        case let .before(cursor): max(0, (order.firstIndex { $0 >= cursor } ?? order.count) - Self.pageSize)
+        }
         let shown = Array(order[start..<min(start + Self.pageSize, order.count)])
-        guard !shown.isEmpty else { return Page(items: [], next: nil) }
+        guard !shown.isEmpty else { return Page(items: [], next: nil, offset: start, total: order.count) }
         let (sql, arguments) = Self.rowsQuery(kind: filter.kind, ids: shown.map(\.id))
         let items: [Item] = try await database.read { db in
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
@@ -108,7 +137,7 @@ public struct UserItems: Sendable {
             return try shown.compactMap { position in try byID[position.id].map { try Self.item($0, calendar: calendar) } }
         }
         let next = start + Self.pageSize < order.count ? shown.last : nil
-        return Page(items: items, next: next)
+        return Page(items: items, next: next, previous: start > 0 ? shown.first : nil, offset: start, total: order.count)
     }
 
     private static func item(_ row: Row, calendar: UserCalendar) throws -> Item {
@@ -166,6 +195,12 @@ public struct UserItems: Sendable {
         if let storage = filter.storage {
             conditions.append(food ? "storage = :storage" : "0")
             arguments["storage"] = storage
+        }
+        // Tested on the user's rows only, which the index has already narrowed to: bounded by
+        // one user's items, never a scan of the table. instr, not LIKE: % and _ stay literal.
+        if let name = filter.name, !name.isEmpty {
+            conditions.append("instr(lower(\(food ? "name" : "title")), lower(:name)) > 0")
+            arguments["name"] = name
         }
         // INDEXED BY: the planner might otherwise walk the expiry index of every user's rows.
         let table = food ? "food_items INDEXED BY food_items_user" : "documents INDEXED BY documents_user"

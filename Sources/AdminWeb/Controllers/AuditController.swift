@@ -12,8 +12,20 @@ struct AuditController {
     }
 
     @Sendable func show(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
-        let before = request.uri.queryParameters.get("before").flatMap { Int64($0) }
-        let model = try await AuditLogModel.load(log, (AuditFilter(request: request), before))
+        let parameters = request.uri.queryParameters
+        // One order only: a sort asked for is refused, never served as another.
+        if parameters.get("sort") != nil || parameters.get("dir") != nil {
+            throw PanelError(status: .badRequest, sentence: "The audit log is listed newest first only: it cannot be sorted another way.")
+        }
+        var position = AuditLogModel.Position.first
+        switch (parameters.get("after"), parameters.get("before")) {
+        case (nil, nil): break
+        case let (after?, nil) where Int64(after) != nil: position = .after(Int64(after)!)
+        case let (nil, before?) where Int64(before) != nil: position = .before(Int64(before)!)
+        // A link the panel writes holds one number, after or before.
+        default: throw PanelError(status: .badRequest, sentence: "That page link is broken: go back to the first page.")
+        }
+        let model = try await AuditLogModel.load(log, (AuditFilter(request: request), position))
         return HTMLPage(AuditLogView(model: model, viewer: context.viewer), status: model.problem == nil ? .ok : .badRequest)
     }
 

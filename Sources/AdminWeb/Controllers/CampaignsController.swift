@@ -39,23 +39,37 @@ struct CampaignsController {
     }
 
     @Sendable func list(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
-        var before: Int64?
-        if let text = request.uri.queryParameters.get("before") {
+        let parameters = request.uri.queryParameters
+        func cursor(_ name: String) throws -> Int64? {
+            guard let text = parameters.get(name) else { return nil }
             guard let value = Int64(text) else { throw PanelError(status: .badRequest, sentence: "That page link is broken: go back to the first page.") }
-            before = value
+            return value
+        }
+        let before = try cursor("before"), after = try cursor("after")
+        if before != nil, after != nil { throw PanelError(status: .badRequest, sentence: "That page link is broken: go back to the first page.") }
+        // An order the list does not offer is refused, never read as the default order.
+        if let sort = parameters.get("sort"), !CampaignListModel.sortKeys.contains(sort) {
+            throw PanelError(status: .badRequest, sentence: "The campaign list cannot be sorted by “\(sort.prefix(60))”: it sorts by created only.")
+        }
+        var order = SortOrder.descending
+        if let text = parameters.get("dir") {
+            guard let value = SortOrder(rawValue: text) else {
+                throw PanelError(status: .badRequest, sentence: "There is no sort direction “\(text.prefix(60))”: choose asc or desc.")
+            }
+            order = value
         }
         var status: CampaignShownStatus?
-        if let text = request.uri.queryParameters.get("status"), !text.isEmpty {
+        if let text = parameters.get("status"), !text.isEmpty {
             guard let value = CampaignShownStatus(rawValue: text) else {
                 // The page with its filter links and the sentence, and no campaign listed.
-                let model = CampaignListModel(entries: [], nextBefore: nil, status: nil,
+                let model = CampaignListModel(entries: [], nextAfter: nil, status: nil,
                                               problem: "There is no campaign status “\(text.prefix(60))”: choose one of the links above.")
                 return HTMLPage(CampaignListView(model: model, viewer: context.viewer), status: .badRequest)
             }
             status = value
         }
-        var model = try await CampaignListModel.load(source.campaigns, .init(before: before, status: status))
-        if request.uri.queryParameters.get("notice") == "deleted" { model.notice = "The draft was deleted." }
+        var model = try await CampaignListModel.load(source.campaigns, .init(before: before, status: status, after: after, order: order))
+        if parameters.get("notice") == "deleted" { model.notice = "The draft was deleted." }
         return HTMLPage(CampaignListView(model: model, viewer: context.viewer))
     }
 

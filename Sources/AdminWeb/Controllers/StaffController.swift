@@ -45,12 +45,29 @@ struct StaffController {
 
     /// After an action: its notice, and the password it generated, shown this once.
     @Sendable func list(request: Request, context: StaffRequestContext) async throws -> Response {
-        let notice = request.uri.queryParameters.get("notice").flatMap(StaffNotice.init(rawValue:))
+        let parameters = request.uri.queryParameters
+        let notice = parameters.get("notice").flatMap(StaffNotice.init(rawValue:))
+        // An order the list does not offer is refused, never read as the default order.
+        var sort = StaffModel.SortKey.email, order = SortOrder.ascending
+        if let text = parameters.get("sort") {
+            guard let key = StaffModel.SortKey(rawValue: text) else {
+                throw PanelError(status: .badRequest, sentence: "The staff list cannot be sorted by “\(text.prefix(60))”: it sorts by email or created.")
+            }
+            sort = key
+        }
+        if let text = parameters.get("dir") {
+            guard let value = SortOrder(rawValue: text) else {
+                throw PanelError(status: .badRequest, sentence: "There is no sort direction “\(text.prefix(60))”: choose asc or desc.")
+            }
+            order = value
+        }
         var generated: (email: String, password: String)?
         if case let .oneTimePassword(email, password) = await shownOnce.take(for: context.sessionToken) {
             generated = (email, password)
         }
-        return try await page(context, notice: notice?.sentence, oneTimePassword: generated)
+        var model = try await StaffModel.load(staff, .init(notice: notice?.sentence, oneTimePassword: generated), sort: sort, order: order)
+        model.twoFactorPolicy = twoFactorPolicy
+        return HTMLPage(StaffView(model: model, viewer: context.viewer)).response()
     }
 
     @Sendable func create(request: Request, context: StaffRequestContext) async throws -> Response {

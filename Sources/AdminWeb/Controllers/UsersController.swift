@@ -48,8 +48,15 @@ struct UsersController {
 
     @Sendable func profile(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let id = try userID(context)
-        let model = try await UserProfileModel.load(profiles, (id, ItemsForm(request: request)))
-        try await audit(context, .userViewed, target: "user:\(id)")
+        // The items list has one order, nearest to today: a sort asked for is refused, never served as another.
+        if request.uri.queryParameters.get("sort") != nil || request.uri.queryParameters.get("dir") != nil {
+            throw PanelError(status: .badRequest, sentence: "A user's items are listed nearest to today first only: they cannot be sorted another way.")
+        }
+        let form = ItemsForm(request: request)
+        let model = try await UserProfileModel.load(profiles, (id, form))
+        // A search of their item names is a look at their data too: what was searched is kept.
+        let searched = form.fields["name"].map { "items named: \(String($0.prefix(ItemsForm.nameLimit)))" }
+        try await audit(context, .userViewed, target: "user:\(id)", detail: searched)
         return HTMLPage(UserProfileView(model: model, viewer: context.viewer), status: model.problems.isEmpty ? .ok : .badRequest)
     }
 

@@ -31,9 +31,11 @@ enum SiteURL: Sendable, Equatable {
     case disableTwoFactor
     case accountSessions(ended: Int? = nil)
     case endOtherSessions
-    case auditLog(AuditFilter = AuditFilter(), before: Int64? = nil)
+    /// Newest first; the page just after (Next, older) or before (Previous, newer) an entry's id.
+    case auditLog(AuditFilter = AuditFilter(), after: Int64? = nil, before: Int64? = nil)
     case auditCSV(AuditFilter)
-    case staff(notice: StaffNotice? = nil)
+    /// By email unless `sort` says by creation; `order` either way.
+    case staff(notice: StaffNotice? = nil, sort: StaffModel.SortKey = .email, order: SortOrder = .ascending)
     /// One account's row on the staff page.
     case staffMember(id: Int64)
     case createStaff
@@ -49,8 +51,10 @@ enum SiteURL: Sendable, Equatable {
     case userReminders(id: Int64?, RemindersForm = RemindersForm())
     case activity(ActivityForm = ActivityForm())
     case activityCSV(ActivityForm)
-    /// Newest first; only those in `status` when one is given. `deleted`: after a draft's deletion.
-    case campaigns(before: Int64? = nil, status: CampaignShownStatus? = nil, deleted: Bool = false)
+    /// Newest first unless `order` says oldest first; only those in `status` when one is
+    /// given; the page just before (Previous) or after (Next) a campaign id. `deleted`: after a draft's deletion.
+    case campaigns(before: Int64? = nil, status: CampaignShownStatus? = nil, deleted: Bool = false, after: Int64? = nil,
+                   order: SortOrder = .descending)
     case newCampaign
     /// GET: the composer filled with a draft; POST: saves it.
     case campaignEdit(id: Int64?)
@@ -175,12 +179,15 @@ enum SiteURL: Sendable, Equatable {
             return withQuery("cleared", "1")
         case let .accountSessions(ended?):
             return withQuery("ended", String(ended))
-        case let .auditLog(filter, before):
-            return withQuery(filter.queryItems + (before.map { [URLQueryItem(name: "before", value: String($0))] } ?? []))
+        case let .auditLog(filter, after, before):
+            return withQuery(filter.queryItems + (after.map { [URLQueryItem(name: "after", value: String($0))] } ?? [])
+                + (before.map { [URLQueryItem(name: "before", value: String($0))] } ?? []))
         case let .auditCSV(filter):
             return withQuery(filter.queryItems)
-        case let .staff(notice?):
-            return withQuery("notice", notice.rawValue)
+        case let .staff(notice, sort, order):
+            return withQuery((notice.map { [URLQueryItem(name: "notice", value: $0.rawValue)] } ?? [])
+                + (sort == .email && order == .ascending ? [] : [URLQueryItem(name: "sort", value: sort.rawValue),
+                                                               URLQueryItem(name: "dir", value: order.rawValue)]))
         case let .staffMember(id):
             return path + "#" + Self.staffRowID(id)
         case let .users(form):
@@ -193,9 +200,11 @@ enum SiteURL: Sendable, Equatable {
             return withQuery(form.queryItems)
         case let .activity(form), let .activityCSV(form):
             return withQuery(form.queryItems)
-        case let .campaigns(before, status, deleted):
+        case let .campaigns(before, status, deleted, after, order):
             return withQuery((status.map { [URLQueryItem(name: "status", value: $0.rawValue)] } ?? [])
+                + (order == .descending ? [] : [URLQueryItem(name: "sort", value: "created"), URLQueryItem(name: "dir", value: order.rawValue)])
                 + (before.map { [URLQueryItem(name: "before", value: String($0))] } ?? [])
+                + (after.map { [URLQueryItem(name: "after", value: String($0))] } ?? [])
                 + (deleted ? [URLQueryItem(name: "notice", value: "deleted")] : []))
         case let .campaign(_, notice, preview):
             return withQuery((notice?.queryItems ?? []) + preview.queryItems)

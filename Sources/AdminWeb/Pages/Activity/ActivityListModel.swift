@@ -17,13 +17,14 @@ struct ActivityListModel: PageModel {
     }
 
     static func load(_ source: Source, _ form: ActivityForm) async throws -> ActivityListModel {
-        let (query, cursor, problems) = form.query
+        let (query, cursor, before, problems) = form.pageQuery
         guard problems.isEmpty else {
             return ActivityListModel(form: form, query: query, size: nil, page: nil, problems: problems)
         }
-        async let page = source.lists.page(query, after: cursor)
+        async let page = source.lists.page(query, after: cursor, before: before)
         let (counted, shown) = (try await size(source, query.filter), try await page)
-        var model = ActivityListModel(form: form, query: query, size: reconciled(counted, with: shown, isFirstPage: cursor == nil),
+        let isFirstPage = cursor == nil && shown.previous == nil
+        var model = ActivityListModel(form: form, query: query, size: reconciled(counted, with: shown, isFirstPage: isFirstPage),
                                       page: shown, problems: problems)
         if let snapshot = await source.dashboard.latest() {
             model.outsideEveryList = max(0, snapshot.totalUsers - snapshot.usersByActivity.values.reduce(0, +))

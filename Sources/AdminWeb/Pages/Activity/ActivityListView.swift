@@ -23,6 +23,8 @@ struct ActivityListView: HTMLComponent {
             }
             form(.method(.get), .action(SiteURL.activity().href), .class("filters")) {
                 input(.type("hidden"), .name("bucket"), .value(bucket.rawValue))
+                // The heading's direction stays when the filters change.
+                if !fields["dir"].isEmpty { input(.type("hidden"), .name("dir"), .value(fields["dir"])) }
                 SelectField(label: "Plan", name: "plan", options: Plan.allCases.map { ($0.rawValue, $0.rawValue) }, selected: fields["plan"])
                 SelectField(label: "Status", name: "status", options: AccountStatus.allCases.map { ($0.rawValue, $0.rawValue) }, selected: fields["status"])
                 SelectField(label: "Has a device", name: "platform", options: Platform.allCases.map { ($0.rawValue, $0.rawValue) },
@@ -45,7 +47,8 @@ struct ActivityListView: HTMLComponent {
             if let size = model.size, let page = model.page {
                 section(.class("panel")) {
                     p(.class("list-size")) { Self.sentence(size) }
-                    UserTable(users: page.users, caption: Self.caption(page, ordersBySignUp: model.query.ordersBySignUp))
+                    UserTable(users: page.users, caption: Self.caption(page, query: model.query), sorts: Self.sorts(model),
+                              empty: page.stoppedOnBudget ? nil : "No user is in this list.")
                     if page.stoppedOnBudget {
                         // Said before the link it explains: a short page with a Next link is never left unexplained.
                         p(.class("notice"), .role("status")) {
@@ -53,19 +56,40 @@ struct ActivityListView: HTMLComponent {
                             "without finding a full page of matches. The next page reads on from where this one stopped."
                         }
                     }
-                    nav(.class("pager"), .ariaLabel("Pages")) {
-                        if model.form.hasCursor { a(.href(SiteURL.activity(fields).href)) { "First page" } }
-                        if let next = page.next {
-                            a(.href(SiteURL.activity(fields.with(["after": next.key, "after_id": String(next.id)])).href)) { "Next page" }
-                        }
-                    }
+                    // No range: keyset pages do not know how many users come before them; the
+                    // list's size is said above.
+                    Pager(shown: page.users.count,
+                          previous: page.previous.map { SiteURL.activity(fields.with(["before": $0.key, "before_id": String($0.id)])).href },
+                          next: page.next.map { SiteURL.activity(fields.with(["after": $0.key, "after_id": String($0.id)])).href })
                 }
             }
         }.content
     }
 
-    static func caption(_ page: ActivityPage, ordersBySignUp: Bool) -> String {
-        let order = ordersBySignUp ? "newest sign-ups first" : "most recently active first"
+    /// The two orders the indexes serve, each both ways: last active (`users_last_active_at`)
+    /// and sign-up (`users_created_at`). The never-active have no last activity: only
+    /// sign-up (by id, their rows' order on the index) sorts them.
+    static func sorts(_ model: ActivityListModel) -> [String: DataTable.Sort] {
+        let query = model.query
+        let current: SortOrder = query.ascending ? .ascending : .descending
+        var sorts: [String: DataTable.Sort] = [:]
+        for (heading, sort) in [("Signed up (UTC)", ActivitySort.signUp), ("Last active (UTC)", .lastActive)] {
+            if sort == .lastActive, query.filter.bucket == .never { continue }
+            let isCurrent = query.ordersBySignUp == (sort == .signUp)
+            let order = isCurrent ? current.reversed : .descending
+            sorts[heading] = DataTable.Sort(href: SiteURL.activity(model.form.sorted(by: sort == .lastActive ? nil : sort, order)).href,
+                                            current: isCurrent ? current : nil)
+        }
+        return sorts
+    }
+
+    static func caption(_ page: ActivityPage, query: ActivityListQuery) -> String {
+        let order = switch (query.ordersBySignUp, query.ascending) {
+        case (true, false): "newest sign-ups first"
+        case (true, true): "oldest sign-ups first"
+        case (false, false): "most recently active first"
+        case (false, true): "least recently active first"
+        }
         if page.users.isEmpty, page.stoppedOnBudget {
             return "None among the \(Format.grouped(page.candidatesRead)) users this page read; the rest are further on"
         }

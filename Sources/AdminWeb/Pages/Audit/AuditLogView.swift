@@ -37,22 +37,17 @@ struct AuditLogView: HTMLComponent {
         let filter = model.filter
         section(.class("panel")) {
             DataTable(
-                caption: model.rows.isEmpty ? "No entries match."
-                    : "\(model.rows.count) \(model.rows.count == 1 ? "entry" : "entries") on this page",
+                caption: "\(model.rows.count) \(model.rows.count == 1 ? "entry" : "entries") on this page, newest first",
                 columns: [.init("When"), .init("Who"), .init("From"), .init("Action"),
                           .init("Target"), .init("Detail")],
                 rows: model.rows.map { row in
                     TableRow([TableCell(row.at), TableCell(row.actorEmail ?? ""), TableCell(row.clientAddress ?? ""), TableCell(row.action),
                               TableCell { AuditTargetLink(stored: row.target, viewer: viewer) }, TableCell(row.detail ?? "")])
-                })
-            nav(.class("pager"), .ariaLabel("Pages")) {
-                if model.before != nil {
-                    a(.href(SiteURL.auditLog(filter).href)) { "Newest" }
-                }
-                if model.hasOlder, let last = model.rows.last {
-                    a(.href(SiteURL.auditLog(filter, before: last.id).href)) { "Older entries" }
-                }
-            }
+                }, empty: filter.queryItems.isEmpty ? "The audit log has no entries yet." : "No entries match these filters.")
+            // No range: the log has no cheap count (docs/support.md).
+            Pager(shown: model.rows.count,
+                  previous: model.newer.map { SiteURL.auditLog(filter, before: $0).href },
+                  next: model.older.map { SiteURL.auditLog(filter, after: $0).href })
         }
     }
 }

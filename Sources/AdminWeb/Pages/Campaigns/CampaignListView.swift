@@ -27,13 +27,17 @@ struct CampaignListView: HTMLComponent {
                 if let problem = model.problem {
                     p(.class("notice error"), .role("alert")) { problem }
                 } else if model.entries.isEmpty {
-                    p(.class("muted")) { model.status.map { "No campaign is \(CampaignStatusBadge.word($0))." } ?? "No campaigns yet." }
+                    p(.class("empty-list")) { model.status.map { "No campaign is \(CampaignStatusBadge.word($0))." } ?? "No campaigns yet." }
                 } else {
                     DataTable(
-                        caption: "Newest first. Confirmed: the devices to send to that the confirmation counted and the sender confirmed. "
+                        caption: (model.order == .descending ? "Newest first. " : "Oldest first. ")
+                            + "Confirmed: the devices to send to that the confirmation counted and the sender confirmed. "
                             + "Frozen: the deliveries the launch wrote, one per device (the frequency cap's included), from who was reachable then. "
                             + "Received and opened come from the apps' receipts.",
-                        columns: [.init("Campaign"), .init("Status"), .init("Created (UTC)"), .init("Confirmed (devices to send to)", numeric: true),
+                        columns: [.init("Campaign"), .init("Status"),
+                                  .init("Created (UTC)", sort: .init(href: SiteURL.campaigns(status: model.status, order: model.order.reversed).href,
+                                                                     current: model.order)),
+                                  .init("Confirmed (devices to send to)", numeric: true),
                                   .init("Frozen (devices)", numeric: true),
                                   .init("Accepted", numeric: true), .init("Received", numeric: true), .init("Opened", numeric: true)],
                         rows: model.entries.map { campaign in
@@ -48,9 +52,10 @@ struct CampaignListView: HTMLComponent {
                                 TableCell(Format.grouped(campaign.totals.opened)),
                             ])
                         })
-                }
-                if let before = model.nextBefore {
-                    p { a(.href(SiteURL.campaigns(before: before, status: model.status).href)) { "Older campaigns" } }
+                    Pager(offset: model.offset, shown: model.entries.count, total: .exact(model.total),
+                          previous: model.previousBefore.map { SiteURL.campaigns(before: $0, status: model.status, order: model.order).href },
+                          next: model.nextAfter.map { SiteURL.campaigns(status: model.status, after: $0, order: model.order).href },
+                          noun: "campaigns")
                 }
             }
         }.content

@@ -49,22 +49,38 @@ struct DataTable: HTMLComponent {
         var numeric = false
         /// A note shown on hover over the heading.
         var note: String?
+        /// A column the list can be sorted by: its link, and the way it runs now (nil: the
+        /// list is sorted by another column).
+        var sort: Sort?
 
-        init(_ heading: String, numeric: Bool = false, note: String? = nil) {
+        init(_ heading: String, numeric: Bool = false, note: String? = nil, sort: Sort? = nil) {
             self.heading = heading
             self.numeric = numeric
             self.note = note
+            self.sort = sort
         }
+    }
+
+    /// A sortable heading: a link to the list sorted by this column, the other way round
+    /// when it is already sorted by it.
+    struct Sort {
+        /// The list sorted by this column, the way a click should turn it.
+        let href: String
+        /// How the list is sorted by this column now, if it is.
+        let current: SortOrder?
     }
 
     let caption: String
     let columns: [Column]
     let rows: [TableRow]
+    /// Said instead of the table when there are no rows: no headings over nothing.
+    var empty: String?
 
-    init(caption: String, columns: [Column], rows: [TableRow]) {
+    init(caption: String, columns: [Column], rows: [TableRow], empty: String? = nil) {
         self.caption = caption
         self.columns = columns
         self.rows = rows
+        self.empty = empty
     }
 
     /// Rows of plain text.
@@ -77,14 +93,32 @@ struct DataTable: HTMLComponent {
         self.init(caption: caption, columns: headings.map { Column($0) }, rows: rows)
     }
 
-    init(caption: String, headings: [String], rows: [TableRow]) {
-        self.init(caption: caption, columns: headings.map { Column($0) }, rows: rows)
+    init(caption: String, headings: [String], rows: [TableRow], empty: String? = nil) {
+        self.init(caption: caption, columns: headings.map { Column($0) }, rows: rows, empty: empty)
     }
 
     /// The wrapper scrolls sideways when a wide table needs it, so keyboards can reach it (a
     /// focusable region named by the caption). On phones, rows stack: each cell shows its
     /// column's heading (`data-label`).
     var content: HTMLNode {
+        if rows.isEmpty, let empty { return p(.class("empty-list")) { empty } }
+        let sortable = columns.filter { $0.sort != nil && !$0.heading.isEmpty }
+        guard !sortable.isEmpty else { return wrappedTable }
+        // On a phone the headings are hidden (each cell shows its own): the sort links
+        // are shown above the rows there instead.
+        return div(.class("sortable-table")) {
+            p(.class("sort-links")) {
+                "Sort by: "
+                for (index, column) in sortable.enumerated() {
+                    if index > 0 { " · " }
+                    Self.sortLink(column.heading, column.sort!)
+                }
+            }
+            wrappedTable
+        }
+    }
+
+    private var wrappedTable: HTMLNode {
         div(.class("table-wrap"), Attribute("tabindex", "0"), .role("region"), .ariaLabel(caption)) {
             table(.class("data")) {
                 HTMLRender.caption { caption }
@@ -93,8 +127,15 @@ struct DataTable: HTMLComponent {
                         for column in columns {
                             // A column of buttons has no heading to show; screen readers still get one.
                             element("th", [.scope("col")] + classAttribute(column.numeric ? ["num"] : [])
-                                + (column.note.map { [.title($0)] } ?? [])) {
-                                if column.heading.isEmpty { span(.class("visually-hidden")) { "Actions" } } else { column.heading }
+                                + (column.note.map { [.title($0)] } ?? [])
+                                + (column.sort?.current.map { [Attribute("aria-sort", $0.ariaSort)] } ?? [])) {
+                                if column.heading.isEmpty {
+                                    span(.class("visually-hidden")) { "Actions" }
+                                } else if let sort = column.sort {
+                                    Self.sortLink(column.heading, sort)
+                                } else {
+                                    column.heading
+                                }
                             }
                         }
                     }
@@ -112,6 +153,25 @@ struct DataTable: HTMLComponent {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// The heading as a link; an arrow for the eye, and words for screen readers saying
+    /// how it is sorted and what a click does.
+    static func sortLink(_ heading: String, _ sort: Sort) -> HTMLNode {
+        a(.href(sort.href), .class("sort")) {
+            heading
+            switch sort.current {
+            case .ascending?:
+                span(Attribute("aria-hidden", "true")) { " ▲" }
+                span(.class("visually-hidden")) { ", sorted ascending; select to sort descending" }
+            case .descending?:
+                span(Attribute("aria-hidden", "true")) { " ▼" }
+                span(.class("visually-hidden")) { ", sorted descending; select to sort ascending" }
+            case nil:
+                span(Attribute("aria-hidden", "true"), .class("sort-idle")) { " ↕" }
+                span(.class("visually-hidden")) { ", select to sort" }
             }
         }
     }

@@ -15,7 +15,7 @@ struct SignInFailuresView: HTMLComponent {
             section(.class("panel")) {
                 h2 { "In force now" }
                 DataTable(
-                    caption: model.entries.isEmpty ? "Nothing is slowed or locked." : "\(model.entries.count) counted",
+                    caption: "\(model.entries.count) counted",
                     columns: [.init("Who"), .init("Failures", numeric: true), .init("Last failure"), .init("Locked until"), .init("")],
                     rows: model.entries.map { entry in
                         TableRow([
@@ -34,15 +34,16 @@ struct SignInFailuresView: HTMLComponent {
                                 }
                             },
                         ])
-                    })
+                    }, empty: "Nothing is slowed or locked.")
             }
             section(.class("panel")) {
                 h2 { "Latest failures" }
                 DataTable(
-                    caption: model.recent.isEmpty ? "None recorded." : "The newest \(model.recent.count)",
+                    caption: "The newest \(model.recent.count)",
                     columns: [.init("When"), .init("What"), .init("Email typed"),
                               .init("From"), .init("Account")],
-                    rows: model.recent.map { [$0.at, $0.action, $0.actorEmail ?? "", $0.clientAddress ?? "", $0.target ?? ""] })
+                    rows: model.recent.map { TableRow([$0.at, $0.action, $0.actorEmail ?? "", $0.clientAddress ?? "", $0.target ?? ""].map { TableCell($0) }) },
+                    empty: "No failed sign-in is recorded.")
                 p {
                     "In the audit log: "
                     for (index, action) in SignInFailuresModel.failureActions.enumerated() {

@@ -14,12 +14,25 @@ struct StaffModel: PageModel {
         var errorField: String?
     }
 
+    /// The two orders the list offers, each both ways: by email (its unique index) and by
+    /// creation (the primary key).
+    enum SortKey: String, CaseIterable, Sendable {
+        case email, created
+    }
+
     let accounts: [StaffAccount]
     var message = Message()
     /// Which roles need a second factor: an account of one without it shows "not set up".
     var twoFactorPolicy = TwoFactorPolicy()
+    var sort = SortKey.email
+    var order = SortOrder.ascending
 
     static func load(_ staff: StaffAdministration, _ message: Message) async throws -> StaffModel {
-        StaffModel(accounts: try await staff.accounts(), message: message)
+        try await load(staff, message, sort: .email, order: .ascending)
+    }
+
+    static func load(_ staff: StaffAdministration, _ message: Message, sort: SortKey, order: SortOrder) async throws -> StaffModel {
+        StaffModel(accounts: try await staff.accounts(byCreation: sort == .created, descending: order == .descending), message: message,
+                   sort: sort, order: order)
     }
 }

@@ -33,6 +33,14 @@ struct StaffView: HTMLComponent {
     static let emailField = "new-email"
     static let roleField = "new-role"
 
+    /// Email and Created sort the list, each both ways; a click on the current one turns it round.
+    private func sort(for heading: String) -> DataTable.Sort? {
+        let key: StaffModel.SortKey? = heading == "Email" ? .email : heading == "Created" ? .created : nil
+        guard let key else { return nil }
+        let current = model.sort == key ? model.order : nil
+        return DataTable.Sort(href: SiteURL.staff(sort: key, order: current?.reversed ?? .ascending).href, current: current)
+    }
+
     var content: HTMLNode {
         PageLayout(pageTitle: "Staff accounts", viewer: viewer, activeSection: .admins) {
             h1 { "Staff accounts" }
@@ -63,7 +71,7 @@ struct StaffView: HTMLComponent {
             section(.class("panel")) {
                 DataTable(
                     caption: model.accounts.count == 1 ? "1 account" : "\(model.accounts.count) accounts",
-                    headings: ["Email", "Role", "State", "Two-factor", "Created", ""],
+                    columns: ["Email", "Role", "State", "Two-factor", "Created", ""].map { DataTable.Column($0, sort: sort(for: $0)) },
                     rows: model.accounts.map { StaffRow(account: $0, twoFactor: TwoFactorState($0, policy: model.twoFactorPolicy), csrfToken: viewer.csrfToken).row })
             }
             section(.class("panel")) {

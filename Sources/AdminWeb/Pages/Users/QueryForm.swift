@@ -127,46 +127,86 @@ struct UserSearchForm: QueryForm {
 }
 
 struct ItemsForm: QueryForm {
-    static let fieldNames = ["kind", "state", "category", "storage", "after", "after_id"]
+    static let fieldNames = ["kind", "state", "category", "storage", "name", "after", "after_id", "before", "before_id"]
     var fields: [String: String] = [:]
     init() {}
 
-    var query: (filter: UserItems.Filter, cursor: UserItems.Cursor?, problems: [String]) {
+    /// The longest name searched for: longer is no item's name, and the audit row stays short.
+    static let nameLimit = 100
+
+    var query: (filter: UserItems.Filter, position: UserItems.Position, problems: [String]) {
         var reader = FieldReader(self)
         let kind: ItemKind = reader.term("kind", "kind of item") ?? .food
         let categories = kind == .food ? UserItems.foodCategories : UserItems.documentTypes
+        let name = fields["name"]
+        if let name, name.count > Self.nameLimit {
+            reader.problems.append("A name to search for is at most \(Self.nameLimit) characters.")
+        }
         let filter = UserItems.Filter(kind: kind, state: reader.term("state", "status"),
                                       category: reader.choice("category", kind == .food ? "category" : "document type", in: categories),
-                                      storage: kind == .food ? reader.choice("storage", "storage", in: UserItems.storages) : nil)
-        var cursor: UserItems.Cursor?
-        if let position = reader.cursor(key: "after", id: "after_id") {
-            if let nearness = position.key.flatMap({ Int64($0) }) {
-                cursor = UserItems.Cursor(nearness: nearness, id: position.id)
-            } else {
-                reader.brokenLink()
-            }
+                                      storage: kind == .food ? reader.choice("storage", "storage", in: UserItems.storages) : nil,
+                                      name: name)
+        let after = Self.cursor(&reader, key: "after", id: "after_id")
+        let before = Self.cursor(&reader, key: "before", id: "before_id")
+        var position = UserItems.Position.first
+        switch (after, before) {
+        case let (after?, nil): position = .after(after)
+        case let (nil, before?): position = .before(before)
+        case (nil, nil): break
+        // A link the panel writes holds one or the other.
+        case (_?, _?): reader.brokenLink()
         }
-        return (filter, cursor, reader.problems)
+        return (filter, position, reader.problems)
     }
 
-    var hasCursor: Bool { fields["after_id"] != nil }
+    private static func cursor(_ reader: inout FieldReader, key: String, id: String) -> UserItems.Cursor? {
+        guard let position = reader.cursor(key: key, id: id) else { return nil }
+        guard let nearness = position.key.flatMap({ Int64($0) }) else {
+            reader.brokenLink()
+            return nil
+        }
+        return UserItems.Cursor(nearness: nearness, id: position.id)
+    }
+
+    var hasCursor: Bool { fields["after_id"] != nil || fields["before_id"] != nil }
+
+    /// The same list from its first page.
+    var firstPage: ItemsForm { with(["after": nil, "after_id": nil, "before": nil, "before_id": nil]) }
+
+    func after(_ cursor: UserItems.Cursor) -> ItemsForm {
+        firstPage.with(["after": String(cursor.nearness), "after_id": String(cursor.id)])
+    }
+
+    func before(_ cursor: UserItems.Cursor) -> ItemsForm {
+        firstPage.with(["before": String(cursor.nearness), "before_id": String(cursor.id)])
+    }
 }
 
 struct ActivityForm: QueryForm {
-    static let fieldNames = ["bucket", "plan", "status", "platform", "from", "to", "sort", "after", "after_id"]
+    static let fieldNames = ["bucket", "plan", "status", "platform", "from", "to", "sort", "dir", "after", "after_id", "before", "before_id"]
     var fields: [String: String] = [:]
     init() {}
 
-    /// The list and where its page starts, or sentences for the fields that were not valid.
+    /// The list and where its page starts (after a cursor, Next; or before one, Previous),
+    /// or sentences for the fields that were not valid.
     var query: (list: ActivityListQuery, cursor: ActivityCursor?, problems: [String]) {
+        let (list, after, _, problems) = pageQuery
+        return (list, after, problems)
+    }
+
+    var pageQuery: (list: ActivityListQuery, after: ActivityCursor?, before: ActivityCursor?, problems: [String]) {
         var reader = FieldReader(self)
         let filter = UserFilter(
             bucket: reader.term("bucket", "activity list") ?? .active,
             plan: reader.term("plan", "plan"), status: reader.term("status", "status"), platform: reader.term("platform", "platform"),
             signedUp: reader.dayRange(from: "from", "Signed up from", to: "to", "Signed up to", what: "The sign-up range"))
-        let list = ActivityListQuery(filter, sort: reader.term("sort", "order") ?? .lastActive)
-        let cursor = reader.cursor(key: "after", id: "after_id").map { ActivityCursor(key: $0.key, id: $0.id) }
-        return (list, cursor, reader.problems)
+        let direction: SortOrder = reader.term("dir", "sort direction") ?? .descending
+        let list = ActivityListQuery(filter, sort: reader.term("sort", "order") ?? .lastActive, ascending: direction == .ascending)
+        let after = reader.cursor(key: "after", id: "after_id").map { ActivityCursor(key: $0.key, id: $0.id) }
+        let before = reader.cursor(key: "before", id: "before_id").map { ActivityCursor(key: $0.key, id: $0.id) }
+        // A link the panel writes holds one or the other.
+        if after != nil, before != nil { reader.brokenLink() }
+        return (list, after, before, reader.problems)
     }
 
     /// The list's own address, written from what was understood: what the audit log records.
@@ -179,12 +219,18 @@ struct ActivityForm: QueryForm {
         fields["from"] = filter.signedUp.from?.text
         fields["to"] = filter.signedUp.to?.text
         if list.sort != .lastActive { fields["sort"] = list.sort.rawValue }
+        if list.ascending { fields["dir"] = SortOrder.ascending.rawValue }
     }
 
-    var hasCursor: Bool { fields["after_id"] != nil }
+    var hasCursor: Bool { fields["after_id"] != nil || fields["before_id"] != nil }
 
     /// The same list from its first page.
-    var firstPage: ActivityForm { with(["after": nil, "after_id": nil]) }
+    var firstPage: ActivityForm { with(["after": nil, "after_id": nil, "before": nil, "before_id": nil]) }
+
+    /// The first page sorted by `sort` (nil: last active), `order`.
+    func sorted(by sort: ActivitySort?, _ order: SortOrder) -> ActivityForm {
+        firstPage.with(["sort": sort?.rawValue, "dir": order == .descending ? nil : order.rawValue])
+    }
 }
 
 struct ActivityLogForm: QueryForm {

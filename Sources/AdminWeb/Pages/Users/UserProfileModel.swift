@@ -34,7 +34,7 @@ struct UserProfileModel: PageModel {
     static func load(_ source: Source, _ input: (id: Int64, form: ItemsForm)) async throws -> UserProfileModel {
         let (id, form) = input
         guard let profile = try await UserProfile.load(id: id, database: source.database, cache: source.heavyUsers) else { throw PanelError.notFound("No user #\(id).") }
-        let (filter, cursor, problems) = form.query
+        let (filter, position, problems) = form.query
         let pushes = try await CampaignPushOfUser.latest(userID: id, in: source.database)
         let texts = await pushTexts(pushes, source: source)
         // One row of theirs, the peers' row and their quiet hours: read by key.
@@ -45,7 +45,7 @@ struct UserProfileModel: PageModel {
                                     campaignPushes: pushes, pushTexts: texts, usualHour: usualHour)
         }
         let items = try await UserItems(database: source.database, cache: source.heavyUsers)
-            .page(userID: id, calendar: profile.calendar, filter: filter, after: cursor)
+            .page(userID: id, calendar: profile.calendar, filter: filter, at: position)
         return UserProfileModel(profile: profile, form: form, filter: filter, items: items, campaignPushes: pushes, pushTexts: texts,
                                 usualHour: usualHour)
     }

@@ -106,7 +106,7 @@ private struct ItemsPanel: HTMLComponent {
         let filter = model.filter
         let id = profile.account.id
         let counts = filter.kind == .food ? profile.food : profile.documents
-        let fields = model.form.with(["after": nil, "after_id": nil])
+        let fields = model.form.firstPage
         return section(.class("panel"), .id(ProfileSection.items.rawValue)) {
             h2 { "Items" }
             nav(.class("tabs"), .ariaLabel("Kind")) {
@@ -146,27 +146,43 @@ private struct ItemsPanel: HTMLComponent {
                     SelectField(label: "Storage", name: "storage", options: UserItems.storages.map { ($0, $0) },
                                 selected: fields["storage"])
                 }
+                // Among this user's items only; what is typed is shown back escaped.
+                HTMLRender.label {
+                    filter.kind == .food ? "Name contains" : "Title contains"
+                    input(.type("search"), .name("name"), .value(fields["name"]), .maxlength(ItemsForm.nameLimit))
+                }
                 button(.type("submit"), .class("primary")) { "Filter" }
             }
             for problem in model.problems { p(.class("notice error"), .role("alert")) { problem } }
-            if let items = model.items { ItemTable(items: items.items, kind: filter.kind) }
-            nav(.class("pager"), .ariaLabel("Pages")) {
-                if model.form.hasCursor {
-                    a(.href(SiteURL.user(id: id, fields).href + "#items")) { "First page" }
-                }
-                if let next = model.items?.next {
-                    a(.href(SiteURL.user(id: id, fields.with(["after": String(next.nearness), "after_id": String(next.id)])).href + "#items")) {
-                        "Next page"
-                    }
+            if let items = model.items {
+                ItemTable(items: items.items, kind: filter.kind, empty: Self.emptySentence(filter))
+                Pager(offset: items.offset, shown: items.items.count, total: .exact(items.total),
+                      previous: items.previous.map { SiteURL.user(id: id, fields.before($0)).href + "#items" },
+                      next: items.next.map { SiteURL.user(id: id, fields.after($0)).href + "#items" },
+                      noun: filter.kind == .food ? "food items" : "documents")
+                // A page past the end (items gone since the link was made): back to the top.
+                if items.items.isEmpty, model.form.hasCursor {
+                    p { a(.href(SiteURL.user(id: id, fields).href + "#items")) { "First page" } }
                 }
             }
         }
     }
 }
 
+extension ItemsPanel {
+    /// What an empty list says, with the search text when there is one (escaped as all text).
+    static func emptySentence(_ filter: UserItems.Filter) -> String {
+        let what = filter.kind == .food ? "food item" : "document"
+        if let name = filter.name, !name.isEmpty { return "No \(what) of this user matches “\(name)” with these filters." }
+        return filter.state == nil && filter.category == nil && filter.storage == nil
+            ? "This user has no \(what) in use." : "No \(what) of this user matches these filters."
+    }
+}
+
 private struct ItemTable: HTMLComponent {
     let items: [UserItems.Item]
     let kind: ItemKind
+    let empty: String
 
     var content: HTMLNode {
         let food = kind == .food
@@ -177,7 +193,7 @@ private struct ItemTable: HTMLComponent {
         var columns = headings.map { DataTable.Column($0) }
         columns[headings.firstIndex(of: "Days left")!] = .init("Days left", numeric: true)
         return DataTable(
-            caption: items.isEmpty ? "Nothing matches." : "\(items.count) on this page, nearest to today first",
+            caption: "\(items.count) on this page, nearest to today first",
             columns: columns,
             rows: items.map { item in
                 // A date the calendar cannot read is counted among the safe ones, and says so.
@@ -189,7 +205,7 @@ private struct ItemTable: HTMLComponent {
                 cells.append(TableCell(Format.stored(time: item.createdAt)))
                 if food { cells.append(TableCell(item.consumedAt.map(Format.stored(time:)) ?? "")) }
                 return TableRow(cells, class: "state-\(item.state.rawValue)")
-            }).content
+            }, empty: empty).content
     }
 }
 
@@ -208,13 +224,13 @@ private struct DevicesPanel: HTMLComponent {
         section(.class("panel"), .id(ProfileSection.devices.rawValue)) {
             h2 { "Devices" }
             DataTable(
-                caption: devices.isEmpty ? "No devices." : "\(devices.count), most recently seen first",
+                caption: "\(devices.count), most recently seen first",
                 headings: ["Platform", "App", "OS", "Push permission", "Push token", "Known dead", "Added", "Last seen"],
                 rows: devices.map { device in
                     TableRow([TableCell("\(device.platform) (\(device.pushProvider))"), TableCell(device.appVersion ?? ""), TableCell(device.osVersion ?? ""),
                               TableCell { StatusBadge(device.pushPermission) }, TableCell(device.maskedToken ?? "none"), Self.deadness(device),
                               TableCell(Format.stored(time: device.createdAt)), TableCell(Format.stored(time: device.lastSeenAt))])
-                })
+                }, empty: "No devices.")
         }
     }
 }
@@ -273,13 +289,13 @@ private struct SubscriptionsPanel: HTMLComponent {
                 p(.class("notice error"), .role("status")) { "An active subscription, but the plan is free." }
             }
             DataTable(
-                caption: subscriptions.isEmpty ? "No subscriptions." : "Newest first",
+                caption: "Newest first",
                 headings: ["Plan", "Status", "Store", "Price", "Started", "Period ends", "Cancelled"],
                 rows: subscriptions.map { sub in
                     TableRow([TableCell(sub.planType), TableCell { StatusBadge(sub.status) }, TableCell(sub.store),
                               TableCell(Format.money(cents: sub.priceCents, currency: sub.currency)), TableCell(Format.stored(time: sub.startedAt)),
                               TableCell(Format.stored(time: sub.currentPeriodEnd)), TableCell(sub.cancelledAt.map(Format.stored(time:)) ?? "")])
-                })
+                }, empty: "No subscriptions.")
         }
     }
 }
@@ -298,14 +314,14 @@ private struct RemindersPanel: HTMLComponent {
             ReminderSummary(userID: userID, counts: counts)
             p { a(.href(SiteURL.userReminders(id: userID).href)) { "All of this user's reminders, with their local times" } }
             DataTable(
-                caption: reminders.isEmpty ? "No reminders." : "The latest \(reminders.count) by schedule",
+                caption: "The latest \(reminders.count) by schedule",
                 headings: ["Item", "Days before", zone == nil ? "Their time (UTC)" : "Their time", "Scheduled for (UTC)", "Status", "Sent", "Opened"],
                 rows: reminders.map { reminder in
                     TableRow([TableCell("\(reminder.itemName ?? "(deleted)") (\(reminder.itemKind))"), TableCell(String(reminder.daysBefore)),
                               TableCell(UserReminders.local(reminder.scheduledFor, in: zone ?? utc) ?? Format.stored(time: reminder.scheduledFor)),
                               TableCell(Format.stored(time: reminder.scheduledFor)), TableCell { StatusBadge(reminder.status) },
                               TableCell(reminder.sentAt.map(Format.stored(time:)) ?? ""), TableCell(reminder.openedAt.map(Format.stored(time:)) ?? "")])
-                })
+                }, empty: "No reminders.")
         }
     }
 }
@@ -317,8 +333,9 @@ struct ActivityTable: HTMLComponent {
 
     var content: HTMLNode {
         DataTable(
-            caption: events.isEmpty ? "No activity." : caption,
-            headings: ["When (UTC)", "What", "Platform", "Detail"],
-            rows: events.map { [Format.stored(time: $0.createdAt), $0.kind, $0.platform?.description ?? "", String(($0.detail ?? "").prefix(200))] }).content
+            caption: caption,
+            columns: ["When (UTC)", "What", "Platform", "Detail"].map { DataTable.Column($0) },
+            rows: events.map { TableRow([Format.stored(time: $0.createdAt), $0.kind, $0.platform?.description ?? "", String(($0.detail ?? "").prefix(200))].map { TableCell($0) }) },
+            empty: "No activity.").content
     }
 }

@@ -68,8 +68,7 @@ private struct ReminderTable: HTMLComponent {
     var content: HTMLNode {
         let page = model.page, zone = model.zone
         let localHeading = zone == nil ? "Their time (UTC: no timezone)" : "Their time (\(page.timezone))"
-        let caption = page.matching == 0 ? "No reminder matches."
-            : "\(Format.count(page.matching, "reminder matches", "reminders match")); page \(page.number) of \(page.pageCount), latest time first"
+        let caption = "\(Format.count(page.matching, "reminder matches", "reminders match")); page \(page.number) of \(page.pageCount), latest time first"
         return DataTable(
             caption: caption,
             columns: [.init(localHeading), .init("Scheduled (UTC)"), .init("Item"), .init("Days before", numeric: true), .init("Status"),
@@ -84,7 +83,7 @@ private struct ReminderTable: HTMLComponent {
                     TableCell(reminder.sentAt.map(Format.stored(time:)) ?? ""), TableCell(Self.lateness(reminder)),
                     TableCell(reminder.openedAt.map(Format.stored(time:)) ?? ""),
                 ], class: "reminder-\(reminder.overdue ? "overdue" : reminder.status.storedText)")
-            }).content
+            }, empty: page.matching == 0 ? "No reminder matches." : "No reminder on this page: it is past the last one.").content
     }
 }
 

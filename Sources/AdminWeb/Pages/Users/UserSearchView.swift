@@ -84,9 +84,13 @@ struct UserTable: HTMLComponent {
     let users: [UserSummary]
     let caption: String
     var showItems = false
+    /// Headings the list can be sorted by, with their links.
+    var sorts: [String: DataTable.Sort] = [:]
+    /// Said instead of the table when no user is listed.
+    var empty: String?
 
     var content: HTMLNode {
-        var columns = ["Email", "Name", "Plan", "Status", "Signed up (UTC)", "Last active (UTC)"].map { DataTable.Column($0) }
+        var columns = ["Email", "Name", "Plan", "Status", "Signed up (UTC)", "Last active (UTC)"].map { DataTable.Column($0, sort: sorts[$0]) }
         if showItems {
             columns.append(.init("Items", numeric: true, note: "From the item indexes: includes items deleted in the last 30 days"))
         }
@@ -100,6 +104,6 @@ struct UserTable: HTMLComponent {
                 cells.append(TableCell(user.itemCount.map { Format.grouped($0) + (user.itemCountIsCapped ? "+" : "") } ?? ""))
             }
             return TableRow(cells)
-        }).content
+        }, empty: empty).content
     }
 }
