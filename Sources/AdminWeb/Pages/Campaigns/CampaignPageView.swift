@@ -289,7 +289,7 @@ enum SegmentWords {
         if segment.nearItemLimit { parts.append("free users with \(CampaignSegment.nearLimitItems) items or more") }
         if let days = segment.foodExpiringWithinDays { parts.append("food expiring within \(days) days") }
         if let days = segment.documentsExpiringWithinDays {
-            parts.append("\(segment.documentType?.rawValue ?? "documents") expiring within \(days) days")
+            parts.append("\(segment.documentType.map { $0.label.lowercased() + "s" } ?? "documents") expiring within \(days) days")
         }
         if let platform = segment.platform { parts.append("\(platform.rawValue) devices") }
         if let from = segment.signedUpFrom { parts.append("signed up from \(from)") }

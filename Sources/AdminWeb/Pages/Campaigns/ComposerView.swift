@@ -101,7 +101,7 @@ struct ComposerView: HTMLComponent {
                                   Attribute("max", "3650")).adding(problems.marks("document_days"))
                         }
                         problems.message("document_days")
-                        SelectField(label: "Of document type", name: "document_type", options: DocumentType.allCases.map { ($0.rawValue, $0.rawValue) },
+                        SelectField(label: "Of document type", name: "document_type", options: DocumentType.allCases.map { ($0.rawValue, $0.label) },
                                     selected: form["document_type"], problems: problems)
                         SelectField(label: "Platform", name: "platform", options: Platform.allCases.map { ($0.rawValue, $0.rawValue) }, selected: form["platform"],
                                     problems: problems)

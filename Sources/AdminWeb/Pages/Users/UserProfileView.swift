@@ -140,7 +140,7 @@ private struct ItemsPanel: HTMLComponent {
                                 .map { ($0.rawValue, $0.label) },
                             selected: fields["state"])
                 SelectField(label: filter.kind == .food ? "Category" : "Type", name: "category",
-                            options: (filter.kind == .food ? UserItems.foodCategories : UserItems.documentTypes).map { ($0, $0) },
+                            options: filter.kind == .food ? UserItems.foodCategories.map { ($0, $0) } : UserItems.documentTypes.map { ($0, DocumentType.label(of: $0)) },
                             selected: fields["category"])
                 if filter.kind == .food {
                     SelectField(label: "Storage", name: "storage", options: UserItems.storages.map { ($0, $0) },
@@ -200,7 +200,8 @@ private struct ItemTable: HTMLComponent {
                 let state = item.daysRemaining == nil && item.state == .safe
                     ? StatusBadge(item.state.badgeTone, "Safe (unreadable date)") : StatusBadge(item.state)
                 var cells = [TableCell(item.name), TableCell(Format.stored(time: item.expiryDate)), TableCell(class: "state") { state },
-                             TableCell(item.daysRemaining.map { String($0) } ?? "?", class: "state"), TableCell(item.category)]
+                             TableCell(item.daysRemaining.map { String($0) } ?? "?", class: "state"),
+                             TableCell(food ? item.category : DocumentType.label(of: item.category))]
                 cells += food ? [TableCell(item.storage ?? ""), TableCell(item.quantity ?? "")] : [TableCell(item.maskedNumber ?? "")]
                 cells.append(TableCell(Format.stored(time: item.createdAt)))
                 if food { cells.append(TableCell(item.consumedAt.map(Format.stored(time:)) ?? "")) }

@@ -58,7 +58,8 @@ struct UserSearchView: HTMLComponent {
                         nav(.class("pager"), .ariaLabel("Pages")) {
                             // The field searched, not the box's guess again: a cursor belongs to one field.
                             a(.href(SiteURL.users(fields.with(["after": next, "by": result.searched.rawValue, "q": result.lowerCaseRetry ?? fields["q"]])).href)) {
-                                result.scanned == nil ? "Next page" : "Look further"
+                                // "Look further" only where the scan stopped on its budget: a full page is a page.
+                                result.stoppedOnBudget ? "Look further" : "Next page"
                             }
                         }
                     }
