@@ -183,6 +183,39 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
         }
     }
 
+    /// Issue 36: search results page back as well as forward. Every page Next reached comes
+    /// back by Previous with the same rows in the same order, and the first page has no
+    /// Previous: emails (the index read backwards) and a name scan (ids read upwards).
+    @Test func searchPagesGoBackAsTheyCameForward() async throws {
+        defer { temp.remove() }
+        try await DatabaseQueue(path: temp.path).write { db in
+            for n in 0..<60 {
+                try insertUser(db, id: 930_000 + Int64(n), email: String(format: "pager%02d@odd.test", n), name: "Pager Person \(n)")
+            }
+        }
+        for (field, text) in [(UserSearchField.email, "pager"), (.name, "pager person")] {
+            var result = try await directory.search(UserSearchQuery(field: field, text: text))
+            #expect(result.previous == nil, "\(field): the first page has no Previous")
+            var forward = [result.users.map(\.id)]
+            while let next = result.next, forward.count < 3 {
+                result = try await directory.search(UserSearchQuery(field: field, text: text, after: next))
+                forward.append(result.users.map(\.id))
+            }
+            var backward = [result.users.map(\.id)]
+            while let previous = result.previous, backward.count < 5 {
+                result = try await directory.search(UserSearchQuery(field: field, text: text, before: previous))
+                backward.append(result.users.map(\.id))
+            }
+            // What SQL says the three pages are.
+            let ids: [Int64] = (0..<60).map { 930_000 + Int64($0) }
+            let byEmail: [[Int64]] = [Array(ids[0..<25]), Array(ids[25..<50]), Array(ids[50..<60])]
+            let newestFirst: [[Int64]] = [Array(ids[35..<60].reversed()), Array(ids[10..<35].reversed()), Array(ids[0..<10].reversed())]
+            let expected = field == .email ? byEmail : newestFirst
+            #expect(forward == expected, "\(field) forward")
+            #expect(Array(backward.reversed()) == expected, "\(field) back")
+        }
+    }
+
     @Test func nameScanPagesCoverEveryMatchOnce() async throws {
         defer { temp.remove() }
         var seen: [Int64] = []

@@ -31,14 +31,24 @@ public struct UserDirectory: Sendable {
             result = UserSearchResult(users: [])
         } else {
             switch field {
-            case .email: result = try await emailPrefix(text, after: query.after, limit: Self.pageSize, withItemCount: true)
+            case .email:
+                result = if let before = query.before {
+                    try await emailPrefix(text, before: before)
+                } else {
+                    try await emailPrefix(text, after: query.after, limit: Self.pageSize, withItemCount: true)
+                }
             case .id: result = try await byID(text)
-            case .name: result = try await byName(Self.singleSpaced(text), startBelow: query.after.flatMap { Int64($0) })
+            case .name:
+                result = if let before = query.before.flatMap({ Int64($0) }) {
+                    try await byName(Self.singleSpaced(text), startAbove: before)
+                } else {
+                    try await byName(Self.singleSpaced(text), startBelow: query.after.flatMap { Int64($0) })
+                }
             }
         }
         // "MÜLLER@bücher.de": SQLite's NOCASE folds A–Z only, so a stored "müller@…" is
         // looked up again in lower case, and the page says so.
-        if field == .email, query.after == nil, result.users.isEmpty, Self.hasCapitalsBeyondASCII(text) {
+        if field == .email, query.after == nil, query.before == nil, result.users.isEmpty, Self.hasCapitalsBeyondASCII(text) {
             result = try await emailPrefix(text.lowercased(), after: nil, limit: Self.pageSize, withItemCount: true)
             result.lowerCaseRetry = text.lowercased()
         }
@@ -46,7 +56,8 @@ public struct UserDirectory: Sendable {
         result.text = field == .id && text.hasPrefix("#") ? String(text.dropFirst()) : text
         // A single word may be a name as well as the start of an email: the email index is
         // asked first (microseconds), the bounded name scan only when it has nothing.
-        if query.field == nil, field == .email, query.after == nil, result.users.isEmpty, !text.isEmpty, !text.contains("@") {
+        if query.field == nil, field == .email, query.after == nil, query.before == nil, result.users.isEmpty, !text.isEmpty,
+           !text.contains("@") {
             var names = try await byName(Self.singleSpaced(text), startBelow: nil)
             names.searched = .name
             names.text = text
@@ -87,7 +98,26 @@ public struct UserDirectory: Sendable {
         ]
         let sql = Self.emailPrefixSQL(columns: withItemCount ? UserSummary.columnsWithItemCount : UserSummary.columns)
         let users = try await database.read { db in try UserSummary.fetchAll(db, sql: sql, arguments: arguments) }
-        return UserSearchResult(users: Array(users.prefix(limit)), next: users.count > limit ? users[limit - 1].email : nil)
+        var result = UserSearchResult(users: Array(users.prefix(limit)), next: users.count > limit ? users[limit - 1].email : nil)
+        // A page after another has one before it, which ends just before its first row.
+        if after != nil { result.previous = result.users.first?.email ?? after }
+        return result
+    }
+
+    /// The page of emails starting with `prefix` that ends just before `before`: read
+    /// backwards on the same index range, shown in order.
+    private func emailPrefix(_ prefix: String, before: String) async throws -> UserSearchResult {
+        let arguments: StatementArguments = ["prefix": prefix, "upper": prefix + "\u{10FFFF}", "before": before, "limit": Self.pageSize + 1]
+        let sql = """
+            SELECT \(UserSummary.columnsWithItemCount) FROM users u
+            WHERE u.email >= :prefix AND u.email < :upper AND u.email < :before
+            ORDER BY u.email DESC LIMIT :limit
+            """
+        let users = try await database.read { db in try UserSummary.fetchAll(db, sql: sql, arguments: arguments) }
+        let page = Array(users.prefix(Self.pageSize).reversed())
+        var result = UserSearchResult(users: page, next: page.last?.email)
+        if users.count > Self.pageSize { result.previous = page.first?.email }
+        return result
     }
 
     private func byID(_ text: String) async throws -> UserSearchResult {
@@ -135,8 +165,38 @@ public struct UserDirectory: Sendable {
         } while upper > 1 && scanned < Self.nameScanRows && found.count < Self.pageSize
             && Date().timeIntervalSince(started) < Self.nameScanTime
         let counted = try await itemCounts(found)
-        return UserSearchResult(users: counted, next: upper > 1 ? String(upper) : nil, scanned: Int(scanned),
-                                stoppedOnBudget: upper > 1 && found.count < Self.pageSize)
+        var result = UserSearchResult(users: counted, next: upper > 1 ? String(upper) : nil, scanned: Int(scanned),
+                                      stoppedOnBudget: upper > 1 && found.count < Self.pageSize)
+        // Back: the matches above the first shown, or above where this page began.
+        if let startBelow { result.previous = String(found.first.map(\.id) ?? startBelow - 1) }
+        return result
+    }
+
+    /// Paging back through a name scan: the matches just above `startAbove`, nearest first,
+    /// looking at a bounded slice of users as `byName` does, shown newest first.
+    private func byName(_ text: String, startAbove: Int64) async throws -> UserSearchResult {
+        let started = Date(), foldedText = TypedText.folded(text), folded = Data(foldedText.utf8)
+        let top = try await database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 0 }
+        var lower = startAbove
+        var found: [UserSummary] = []
+        var scanned: Int64 = 0
+        repeat {
+            let (from, upTo, wanted) = (lower + 1, min(top + 1, lower + 1 + Self.nameScanSlice), Self.pageSize - found.count)
+            let slice = try await database.read { db in
+                try UserSummary.fetchAll(db, sql: Self.nameSliceUpSQL,
+                                         arguments: ["lower": from, "below": upTo, "text": foldedText, "bytes": folded, "limit": wanted])
+            }
+            found += slice
+            let reached = found.count == Self.pageSize ? found[found.count - 1].id : upTo - 1
+            scanned += reached - lower
+            lower = reached
+        } while lower < top && scanned < Self.nameScanRows && found.count < Self.pageSize
+            && Date().timeIntervalSince(started) < Self.nameScanTime
+        let counted = try await itemCounts(Array(found.reversed()))
+        var result = UserSearchResult(users: counted, next: String(counted.last.map(\.id) ?? startAbove + 1), scanned: Int(scanned),
+                                      stoppedOnBudget: lower < top && found.count < Self.pageSize)
+        if lower < top { result.previous = String(lower) }
+        return result
     }
 
     /// One slice of a name scan: a range of the primary key. A name of printable ASCII with
@@ -152,6 +212,9 @@ public struct UserDirectory: Sendable {
             ELSE instr(panel_folded(CAST(u.display_name AS BLOB)), :bytes) > 0 END
         ORDER BY u.id DESC LIMIT :limit
         """
+
+    /// `nameSliceSQL` read upwards, for paging back.
+    static let nameSliceUpSQL = nameSliceSQL.replacingOccurrences(of: "ORDER BY u.id DESC", with: "ORDER BY u.id ASC")
 
     /// Fills the item counts of a page of users.
     private func itemCounts(_ users: [UserSummary]) async throws -> [UserSummary] {

@@ -21,11 +21,14 @@ public struct UserSearchQuery: Sendable, Equatable {
     public var text: String
     /// Where the previous page stopped: the last email shown, or the user id a name scan reached.
     public var after: String?
+    /// Paging back: the page just before this email, or the matches just above this user id.
+    public var before: String?
 
-    public init(field: UserSearchField?, text: String, after: String? = nil) {
+    public init(field: UserSearchField?, text: String, after: String? = nil, before: String? = nil) {
         self.field = field
         self.text = text
         self.after = after
+        self.before = after == nil ? before : nil
     }
 }
 
@@ -33,6 +36,8 @@ public struct UserSearchResult: Sendable, Equatable {
     public var users: [UserSummary]
     /// The cursor for the next page, when there may be one.
     public var next: String?
+    /// The cursor for the page before (`UserSearchQuery.before`), when there is one.
+    public var previous: String?
     /// Name searches only: how many users this page looked at, and whether it stopped
     /// on its budget before reaching the oldest user.
     public var scanned: Int?

@@ -105,7 +105,7 @@ struct FieldReader {
 }
 
 struct UserSearchForm: QueryForm {
-    static let fieldNames = ["by", "q", "after"]
+    static let fieldNames = ["by", "q", "after", "before"]
     var fields: [String: String] = [:]
     init() {}
 
@@ -122,7 +122,7 @@ struct UserSearchForm: QueryForm {
             reader.problems.append("A user id is a number, such as 123 or #123: “\(text)” is not one.")
         }
         guard reader.problems.isEmpty, !text.isEmpty else { return (nil, reader.problems) }
-        return (UserSearchQuery(field: field, text: text, after: fields["after"]), [])
+        return (UserSearchQuery(field: field, text: text, after: fields["after"], before: fields["before"]), [])
     }
 }
 

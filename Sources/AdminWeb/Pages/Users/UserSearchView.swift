@@ -54,12 +54,18 @@ struct UserSearchView: HTMLComponent {
                             result.stoppedOnBudget ? ", and stopped there. The results are partial." : "."
                         }
                     }
-                    if let next = result.next {
+                    if result.previous != nil || result.next != nil {
+                        // The field searched, not the box's guess again: a cursor belongs to one field.
+                        let base = fields.with(["by": result.searched.rawValue, "q": result.lowerCaseRetry ?? fields["q"]])
                         nav(.class("pager"), .ariaLabel("Pages")) {
-                            // The field searched, not the box's guess again: a cursor belongs to one field.
-                            a(.href(SiteURL.users(fields.with(["after": next, "by": result.searched.rawValue, "q": result.lowerCaseRetry ?? fields["q"]])).href)) {
-                                // "Look further" only where the scan stopped on its budget: a full page is a page.
-                                result.stoppedOnBudget ? "Look further" : "Next page"
+                            if let previous = result.previous {
+                                a(.href(SiteURL.users(base.with(["after": nil, "before": previous])).href)) { "Previous page" }
+                            }
+                            if let next = result.next {
+                                a(.href(SiteURL.users(base.with(["before": nil, "after": next])).href)) {
+                                    // "Look further" only where the scan stopped on its budget: a full page is a page.
+                                    result.stoppedOnBudget ? "Look further" : "Next page"
+                                }
                             }
                         }
                     }
