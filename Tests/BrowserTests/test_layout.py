@@ -81,10 +81,13 @@ def problems_of(browser, name, width):
     if broken:
         found.append(f"words broken inside a cell: {broken}")
     if width < 600:
-        # On a phone a table's rows stack to the screen's width: none should need scrolling.
+        # On a phone a table's rows stack to the screen's width: none should need scrolling,
+        # but the dashboard's campaigns and journeys, which keep their rows and scroll sideways
+        # in a named, focusable wrapper by design (issue 36: the dashboard at 390 px a third of
+        # its former height).
         scrolling = browser.execute_script("""
             return [...document.querySelectorAll('.table-wrap')].filter(w => w.querySelector('table.data')
-                && w.scrollWidth > w.clientWidth + 1).map(w => {
+                && !w.closest('.dashboard #campaigns') && w.scrollWidth > w.clientWidth + 1).map(w => {
                     const right = w.getBoundingClientRect().right;
                     const over = [...w.querySelectorAll('td *, td')].filter(e => e.getBoundingClientRect().right > right + 1);
                     return [w.getAttribute('aria-label'), over.slice(-2).map(e => e.outerHTML.slice(0, 90))];
