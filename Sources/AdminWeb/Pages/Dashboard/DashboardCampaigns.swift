@@ -29,7 +29,10 @@ struct DashboardCampaigns: HTMLComponent {
                     DataTable.Column("Holdout", numeric: true), DataTable.Column("Open rate", numeric: true), DataTable.Column("Goal"),
                     DataTable.Column("Lift, points (95% interval)"),
                 ], rows: campaigns.map { row(for: $0, links: links) })
-                p(.class("muted")) { "Recipients and holdout are users drawn when the audience was frozen; the open rate is the recipients who opened the push. Lift: the recipients' goal conversion minus the holdout's, in points, with Newcombe's 95% interval." }
+                details(.class("definition")) {
+                    summary { "Definition" }
+                    p(.class("muted")) { "Recipients and holdout are users drawn when the audience was frozen; the open rate is the recipients who opened the push. Lift: the recipients' goal conversion minus the holdout's, in points, with Newcombe's 95% interval." }
+                }
             }
             if !journeys.isEmpty {
                 DataTable(caption: "Active journeys (newest first): users entered so far, and pushes the providers accepted", columns: [

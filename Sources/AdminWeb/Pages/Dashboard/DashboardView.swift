@@ -59,7 +59,7 @@ struct RangeSelector: HTMLComponent {
     let current: DashboardRange
 
     var content: HTMLNode {
-        nav(.class("range-selector"), .ariaLabel("Period shown")) {
+        nav(.class("range-selector dashboard-ranges"), .ariaLabel("Period shown")) {
             span { "Period:" }
             ul {
                 for range in DashboardRange.allCases {
