@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-@Suite(.timeLimit(.minutes(1))) struct AsyncSemaphores {
+@Suite(.timeLimit(.minutes(5))) struct AsyncSemaphores {
     actor Gauge {
         private(set) var current = 0, peak = 0
         func enter() { current += 1; peak = max(peak, current) }

@@ -6,7 +6,7 @@ import TestSupport
 
 /// Issue 32, finding 10: users with no `notification_settings` row are counted as consenting
 /// (the schema's defaults); the preview says how many, from the same pass that counts them.
-@Suite(.timeLimit(.minutes(3))) struct UsersWithoutSettingsTests {
+@Suite(.timeLimit(.minutes(5))) struct UsersWithoutSettingsTests {
     @Test func thePreviewCountsReachableUsersWithoutASettingsRow() async throws {
         let temp = try TemporaryDatabase.seeded(users: 300)
         defer { temp.remove() }

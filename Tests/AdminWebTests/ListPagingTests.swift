@@ -105,6 +105,26 @@ import TestSupport
         }
     }
 
+    /// Issue 36 (tryout): a page link the panel never writes is refused with the sentence on
+    /// every list, not read as the first page: a key without its id, both ways at once, a
+    /// name scan's place that is not a user id.
+    @Test func aBrokenPageLinkIsRefusedOnEveryList() async throws {
+        let panel = try await Self.panel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let session = try await panel.signIn(client, email: TestPanel.supportEmail)
+            for path in ["/users?by=name&q=Smith&before=abc", "/users?by=name&q=Smith&after=-5", "/users?q=maria&after=a&before=b",
+                         "/users?q=Ann+Lee&after=0", "/activity?bucket=inactive&after=abc", "/activity?bucket=inactive&before=1e10",
+                         "/activity?bucket=inactive&after=5&before=9", "/users/3?after=abc", "/users/3?before=99999999999999999999999"] {
+                let page = try await client.get(path, cookie: session)
+                #expect(page.status == .badRequest && page.text.contains("That page link is broken"), "\(path): \(page.status)")
+            }
+            // The links the panel writes still work.
+            #expect(try await client.get("/users?by=name&q=Smith&after=5", cookie: session).status == .ok)
+            #expect(try await client.get("/users?q=maria&after=maria.a", cookie: session).status == .ok)
+        }
+    }
+
     @Test func anEmptyListSaysSoWithoutATable() async throws {
         let panel = try await Self.panel()
         defer { panel.remove() }

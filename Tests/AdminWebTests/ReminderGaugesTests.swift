@@ -7,7 +7,7 @@ import TestSupport
 
 /// The reminder gauges as Prometheus scrapes them, from a snapshot made by hand, and the
 /// example alerting rules in docs/ name only gauges the panel emits.
-@Suite(.timeLimit(.minutes(1))) struct ReminderGaugesTests {
+@Suite(.timeLimit(.minutes(5))) struct ReminderGaugesTests {
     static func emitted() -> String {
         let registry = PrometheusCollectorRegistry()
         ReminderGauges(factory: PrometheusMetricsFactory(registry: registry)).record(SnapshotsReminders.snapshot)

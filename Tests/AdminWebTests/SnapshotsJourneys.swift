@@ -5,7 +5,7 @@ import Testing
 
 /// Journeys' pages: the list, a journey (draft with its dry run, active with its report,
 /// ended), and the form with refusals, as `.html` snapshots under `__Snapshots__/SnapshotsJourneys/`.
-@Suite(.timeLimit(.minutes(2))) struct SnapshotsJourneys {
+@Suite(.timeLimit(.minutes(5))) struct SnapshotsJourneys {
     typealias Parts = SnapshotsCampaignParts
     static let viewer = Parts.viewer
     static let support = Viewer(identity: StaffIdentity(adminID: 4, email: "support@example.com", role: .support), csrfToken: "csrf-token-4")

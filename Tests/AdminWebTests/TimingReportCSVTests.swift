@@ -5,7 +5,7 @@ import Testing
 
 /// The reports' CSVs with the usual hour against its control: each row as wide as the header,
 /// the figures where the header says.
-@Suite(.timeLimit(.minutes(1))) struct TimingReportCSV {
+@Suite(.timeLimit(.minutes(5))) struct TimingReportCSV {
     @Test func theCampaignReportHasTheUsualHourAndTheControlAsRows() throws {
         var report = SnapshotsCampaignParts.impact
         report.timing = TimingComparison(usual: .init(users: 900, openJudged: 900, openedInDay: 180, judged: 900, converted: 90),

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// Issue 33, point 5: `admin-panel reminders` prints the health figures; 0, or 3 while an alert holds.
-@Suite(.timeLimit(.minutes(3))) struct RemindersCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct RemindersCommandTests {
     static func text(_ date: Date) -> String { SQLiteTime.string(date) }
 
     @Test func healthyExitsZeroAndAStoppedBackendExitsThree() throws {

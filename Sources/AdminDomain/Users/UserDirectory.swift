@@ -151,17 +151,23 @@ public struct UserDirectory: Sendable {
         var scanned: Int64 = 0
         // At least one slice, however slow the machine; then as many as the budgets allow.
         repeat {
-            let (lower, below, wanted) = (max(1, upper - Self.nameScanSlice), upper, Self.pageSize - found.count)
-            let slice = try await database.read { db in
-                try UserSummary.fetchAll(db, sql: Self.nameSliceSQL,
-                                         arguments: ["lower": lower, "below": below, "text": foldedText, "bytes": folded, "limit": wanted])
+            let (lower, below, have) = (max(1, upper - Self.nameScanSlice), upper, found.count)
+            let (slice, rows, nextBelow) = try await database.read { db -> ([UserSummary], Int64, Int64?) in
+                let slice = try UserSummary.fetchAll(db, sql: Self.nameSliceSQL, arguments: [
+                    "lower": lower, "below": below, "text": foldedText, "bytes": folded, "limit": Self.pageSize - have,
+                ])
+                // A full page may end inside the slice: the next page starts below its last row.
+                let reached = have + slice.count == Self.pageSize ? (slice.last?.id ?? lower) : lower
+                // Rows, not ids, count against the budget, and ids nobody has are skipped: a
+                // gap in the ids (a bulk import, a test's users at 990,001) made rare names
+                // stop "partial" page after page (issue 36).
+                let rows = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE id >= ? AND id < ?", arguments: [reached, below]) ?? 0
+                let nextBelow = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users WHERE id < ?", arguments: [reached])
+                return (slice, rows, nextBelow)
             }
             found += slice
-            // A full page may end inside the slice: the next page starts below its last row.
-            let reached = found.count == Self.pageSize ? found[found.count - 1].id : lower
-            // Ids, not rows: a small database's only slice is not 20,000 users.
-            scanned += below - reached
-            upper = reached
+            scanned += rows
+            upper = found.count == Self.pageSize ? (found.last?.id ?? 1) : (nextBelow.map { $0 + 1 } ?? 1)
         } while upper > 1 && scanned < Self.nameScanRows && found.count < Self.pageSize
             && Date().timeIntervalSince(started) < Self.nameScanTime
         let counted = try await itemCounts(found)
@@ -181,15 +187,19 @@ public struct UserDirectory: Sendable {
         var found: [UserSummary] = []
         var scanned: Int64 = 0
         repeat {
-            let (from, upTo, wanted) = (lower + 1, min(top + 1, lower + 1 + Self.nameScanSlice), Self.pageSize - found.count)
-            let slice = try await database.read { db in
-                try UserSummary.fetchAll(db, sql: Self.nameSliceUpSQL,
-                                         arguments: ["lower": from, "below": upTo, "text": foldedText, "bytes": folded, "limit": wanted])
+            let (from, upTo, have) = (lower + 1, min(top + 1, lower + 1 + Self.nameScanSlice), found.count)
+            let (slice, rows, nextAbove) = try await database.read { db -> ([UserSummary], Int64, Int64?) in
+                let slice = try UserSummary.fetchAll(db, sql: Self.nameSliceUpSQL, arguments: [
+                    "lower": from, "below": upTo, "text": foldedText, "bytes": folded, "limit": Self.pageSize - have,
+                ])
+                let reached = have + slice.count == Self.pageSize ? (slice.last?.id ?? upTo - 1) : upTo - 1
+                let rows = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE id >= ? AND id <= ?", arguments: [from, reached]) ?? 0
+                let nextAbove = try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM users WHERE id > ?", arguments: [reached])
+                return (slice, rows, nextAbove)
             }
             found += slice
-            let reached = found.count == Self.pageSize ? found[found.count - 1].id : upTo - 1
-            scanned += reached - lower
-            lower = reached
+            scanned += rows
+            lower = found.count == Self.pageSize ? (found.last?.id ?? top) : (nextAbove.map { $0 - 1 } ?? top)
         } while lower < top && scanned < Self.nameScanRows && found.count < Self.pageSize
             && Date().timeIntervalSince(started) < Self.nameScanTime
         let counted = try await itemCounts(Array(found.reversed()))

@@ -45,6 +45,25 @@ extension Platform: LabelledTerm {
     }
 }
 
+extension PushProvider: LabelledTerm {
+    public var label: String {
+        switch self {
+        case .fcm: "FCM"
+        case .apns: "APNs"
+        }
+    }
+}
+
+extension Stored where Term: LabelledTerm {
+    /// The term's words, or the stored text said to be unknown: as a table cell shows it.
+    public var label: String {
+        switch self {
+        case let .known(term): term.label
+        case let .unknown(text): "unknown (\(text))"
+        }
+    }
+}
+
 extension PushPermission: LabelledTerm {
     public var label: String {
         switch self {

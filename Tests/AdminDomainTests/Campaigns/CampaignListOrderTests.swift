@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// The campaign list's orders read the primary key both ways: no sort of the table per page.
-@Suite(.timeLimit(.minutes(2))) struct CampaignListOrder {
+@Suite(.timeLimit(.minutes(5))) struct CampaignListOrder {
     @Test(arguments: [true, false]) func eachOrderAndPositionReadsThePrimaryKeyWithoutASort(newestFirst: Bool) async throws {
         let temp = try TemporaryDatabase.seeded(users: 5)
         defer { temp.remove() }

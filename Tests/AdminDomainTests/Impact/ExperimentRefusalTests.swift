@@ -4,7 +4,7 @@ import Testing
 
 /// The domain refuses an experiment the draw cannot honour, whoever calls it (the web's
 /// composer says the same earlier, in its own words): nothing is stored.
-@Suite(.timeLimit(.minutes(2))) struct ExperimentRefusalTests {
+@Suite(.timeLimit(.minutes(5))) struct ExperimentRefusalTests {
     static let refused: [(CampaignExperiment, String)] = [
         (CampaignExperiment(variants: [VariantMessage(variant: .b, title: "B", body: "b"), VariantMessage(variant: .d, title: "D", body: "d")]), "without a gap"),
         (CampaignExperiment(variants: [VariantMessage(variant: .c, title: "C", body: "c")]), "without a gap"),

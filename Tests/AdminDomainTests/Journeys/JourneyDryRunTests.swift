@@ -6,7 +6,7 @@ import TestSupport
 
 /// Issue 34, the dry run: who would enter in the next 24 hours, counted against SQL written
 /// here from the trigger's definition, with the exclusions by reason.
-@Suite(.timeLimit(.minutes(2))) struct JourneyDryRunTests {
+@Suite(.timeLimit(.minutes(5))) struct JourneyDryRunTests {
     @Test func theNextDaysCrossingsAreCountedAndSorted() async throws {
         let now = JourneyClaimTests.now, seconds = JourneyClaimTests.seconds
         let temp = try TemporaryDatabase.seeded(users: 5, now: now)

@@ -8,7 +8,7 @@ import TestSupport
 /// A user's reminders page on hostile rows: every count equals SQL written here from the
 /// definitions (overdue: still scheduled over 5 minutes after a time that reads), and the
 /// pages hold every matching reminder once, latest time first.
-@Suite(.timeLimit(.minutes(3))) struct UserRemindersPages {
+@Suite(.timeLimit(.minutes(5))) struct UserRemindersPages {
     static let now = SQLiteTime.date("2026-11-18 12:00:00")!
     static let user: Int64 = 5
 
@@ -153,7 +153,7 @@ import TestSupport
 
 /// The reminders page's statements for every filter read one user's rows through
 /// (user_id, scheduled_for), with no sort of their own: cheap for the heaviest user.
-@Suite(.timeLimit(.minutes(2))) struct UserRemindersPlans {
+@Suite(.timeLimit(.minutes(5))) struct UserRemindersPlans {
     @Test func everyFilterReadsThroughTheUsersIndex() async throws {
         let (temp, database) = try await UserRemindersPages.make()
         defer { temp.remove() }

@@ -24,7 +24,7 @@ struct AudiencePreviewView: HTMLComponent {
             DataTable(caption: "Reachable devices by platform and provider",
                       columns: [.init("Platform"), .init("Provider"), .init("Devices", numeric: true)],
                       rows: counts.devicesByGroup.sorted { ($0.key.platform, $0.key.provider) < ($1.key.platform, $1.key.provider) }
-                          .map { [$0.key.platform, $0.key.provider, Format.grouped($0.value)] })
+                          .map { [Platform.label(of: $0.key.platform), PushProvider.label(of: $0.key.provider), Format.grouped($0.value)] })
             // Users per reason: a user with one device left out and another reachable is in
             // both rows, so the rows do not add up to the segment's users.
             DataTable(caption: "Left out, by the first reason that applies to each device (a user with some devices left out is counted in each of their reasons)",

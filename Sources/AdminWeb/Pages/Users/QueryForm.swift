@@ -90,7 +90,11 @@ struct FieldReader {
     /// Where a page starts: a key as stored and a row id. A link whose id is not a number
     /// was not made by the panel.
     mutating func cursor(key: String, id: String) -> (key: String?, id: Int64)? {
-        guard let text = fields[id] else { return nil }
+        guard let text = fields[id] else {
+            // A key without its id is no link the panel writes: refused, not read as page one.
+            if fields[key] != nil { brokenLink() }
+            return nil
+        }
         guard let number = Int64(text) else {
             brokenLink()
             return nil
@@ -121,6 +125,10 @@ struct UserSearchForm: QueryForm {
         if field == .id, !text.isEmpty, UserSearchField.recognised(in: text) != .id {
             reader.problems.append("A user id is a number, such as 123 or #123: “\(text)” is not one.")
         }
+        // A name scan's place is a user id; a link the panel writes never holds both ways.
+        let searchesNames = field == .name || (field == nil && UserSearchField.recognised(in: text) == .name)
+        let places = [fields["after"], fields["before"]].compactMap { $0 }
+        if places.count > 1 || (searchesNames && places.contains { (Int64($0) ?? 0) < 1 }) { reader.brokenLink() }
         guard reader.problems.isEmpty, !text.isEmpty else { return (nil, reader.problems) }
         return (UserSearchQuery(field: field, text: text, after: fields["after"], before: fields["before"]), [])
     }

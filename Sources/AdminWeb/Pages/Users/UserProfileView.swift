@@ -228,7 +228,7 @@ private struct DevicesPanel: HTMLComponent {
                 caption: "\(devices.count), most recently seen first",
                 headings: ["Platform", "App", "OS", "Push permission", "Push token", "Known dead", "Added", "Last seen"],
                 rows: devices.map { device in
-                    TableRow([TableCell("\(device.platform) (\(device.pushProvider))"), TableCell(device.appVersion ?? ""), TableCell(device.osVersion ?? ""),
+                    TableRow([TableCell("\(device.platform.label) (\(device.pushProvider.label))"), TableCell(device.appVersion ?? ""), TableCell(device.osVersion ?? ""),
                               TableCell { StatusBadge(device.pushPermission) }, TableCell(device.maskedToken ?? "none"), Self.deadness(device),
                               TableCell(Format.stored(time: device.createdAt)), TableCell(Format.stored(time: device.lastSeenAt))])
                 }, empty: "No devices.")

@@ -50,7 +50,7 @@ struct UserSearchView: HTMLComponent {
                     }
                     if let scanned = result.scanned {
                         p(.class("muted")) {
-                            "Display names have no index: this page looked through \(Format.grouped(scanned)) user ids, newest first"
+                            "Display names have no index: this page looked through \(Format.grouped(scanned)) users, newest first"
                             result.stoppedOnBudget ? ", and stopped there. The results are partial." : "."
                         }
                     }
