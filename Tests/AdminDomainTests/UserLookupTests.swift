@@ -192,6 +192,8 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
             for n in 0..<60 {
                 try insertUser(db, id: 930_000 + Int64(n), email: String(format: "pager%02d@odd.test", n), name: "Pager Person \(n)")
             }
+            // Newer users that match neither: back on the first page, nothing is above it.
+            try insertUser(db, id: 940_000, email: "zz.newer@odd.test", name: "Someone Newer")
         }
         let directory = UserDirectory(database: try await PanelDatabase.open(path: temp.path), nameScanTime: 60)
         for (field, text) in [(UserSearchField.email, "pager"), (.name, "pager person")] {

@@ -115,7 +115,8 @@ import TestSupport
             let session = try await panel.signIn(client, email: TestPanel.supportEmail)
             for path in ["/users?by=name&q=Smith&before=abc", "/users?by=name&q=Smith&after=-5", "/users?q=maria&after=a&before=b",
                          "/users?q=Ann+Lee&after=0", "/activity?bucket=inactive&after=abc", "/activity?bucket=inactive&before=1e10",
-                         "/activity?bucket=inactive&after=5&before=9", "/users/3?after=abc", "/users/3?before=99999999999999999999999"] {
+                         "/activity?bucket=inactive&after=5&before=9", "/users/3?after=abc", "/users/3?before=99999999999999999999999",
+                         "/activity?bucket=inactive&after=2026-01-01%2000:00:00&after_id=-4", "/users/3?kind=food&after=82&after_id=-1"] {
                 let page = try await client.get(path, cookie: session)
                 #expect(page.status == .badRequest && page.text.contains("That page link is broken"), "\(path): \(page.status)")
             }

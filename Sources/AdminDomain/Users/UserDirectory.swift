@@ -188,26 +188,37 @@ public struct UserDirectory: Sendable {
         var lower = startAbove
         var found: [UserSummary] = []
         var scanned: Int64 = 0
+        // One match more than a page: found, there is a page above this one; the first page,
+        // reached by going back, then has no Previous leading to nothing (issue 36, tryout).
+        let target = Self.pageSize + 1
         repeat {
             let (from, upTo, have) = (lower + 1, min(top + 1, lower + 1 + Self.nameScanSlice), found.count)
             let (slice, rows, nextAbove) = try await database.read { db -> ([UserSummary], Int64, Int64?) in
                 let slice = try UserSummary.fetchAll(db, sql: Self.nameSliceUpSQL, arguments: [
-                    "lower": from, "below": upTo, "text": foldedText, "bytes": folded, "limit": Self.pageSize - have,
+                    "lower": from, "below": upTo, "text": foldedText, "bytes": folded, "limit": target - have,
                 ])
-                let reached = have + slice.count == Self.pageSize ? (slice.last?.id ?? upTo - 1) : upTo - 1
+                let reached = have + slice.count == target ? (slice.last?.id ?? upTo - 1) : upTo - 1
                 let rows = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE id >= ? AND id <= ?", arguments: [from, reached]) ?? 0
                 let nextAbove = try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM users WHERE id > ?", arguments: [reached])
                 return (slice, rows, nextAbove)
             }
             found += slice
             scanned += rows
-            lower = found.count == Self.pageSize ? (found.last?.id ?? top) : (nextAbove.map { $0 - 1 } ?? top)
-        } while lower < top && scanned < Self.nameScanRows && found.count < Self.pageSize
+            lower = found.count == target ? (found.last?.id ?? top) : (nextAbove.map { $0 - 1 } ?? top)
+        } while lower < top && scanned < Self.nameScanRows && found.count < target
             && Date().timeIntervalSince(started) < nameScanTime
-        let counted = try await itemCounts(Array(found.reversed()))
+        let more = found.count == target
+        let page = Array(found.prefix(Self.pageSize))
+        let counted = try await itemCounts(Array(page.reversed()))
         var result = UserSearchResult(users: counted, next: String(counted.last.map(\.id) ?? startAbove + 1), scanned: Int(scanned),
-                                      stoppedOnBudget: lower < top && found.count < Self.pageSize)
-        if lower < top { result.previous = String(lower) }
+                                      stoppedOnBudget: !more && lower < top)
+        // Above the highest shown when one more was found; where the scan stopped when its
+        // budget ran out first; none when it reached the newest user.
+        if more {
+            result.previous = page.last.map { String($0.id) }
+        } else if lower < top {
+            result.previous = String(lower)
+        }
         return result
     }
 

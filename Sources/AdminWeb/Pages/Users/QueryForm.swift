@@ -95,7 +95,8 @@ struct FieldReader {
             if fields[key] != nil { brokenLink() }
             return nil
         }
-        guard let number = Int64(text) else {
+        // Row ids start at 1: a link the panel writes never holds 0 or less.
+        guard let number = Int64(text), number >= 1 else {
             brokenLink()
             return nil
         }
