@@ -38,7 +38,7 @@ public enum OneCooperativeThread {
         let compiler = Process()
         compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         compiler.arguments = ["cc", "-shared", "-fPIC", "-O2", "-o", library.path, cFile.path, "-ldl"]
-        try compiler.run()
+        try ProcessLaunch.run(compiler)
         compiler.waitUntilExit()
         guard compiler.terminationStatus == 0 else { throw OneCooperativeThreadError.compilerFailed(compiler.terminationStatus) }
         return library
