@@ -23,7 +23,8 @@ struct APNsClientTests {
             #expect(received.headers["apns-priority"] == "10")
             #expect(received.headers["apns-collapse-id"] == "d-7-42")
             let expiration = try #require(Int64(received.headers["apns-expiration"] ?? ""))
-            #expect(abs(expiration - Int64(Date().timeIntervalSince1970) - 3600) <= 5)
+            // An hour on from the send; the slack is a loaded machine's, not Apple's.
+            #expect(abs(expiration - Int64(Date().timeIntervalSince1970) - 3600) <= 60)
             // The same delivery always carries the same apns-id: a version 5 UUID of its id (the
             // value Python's uuid.uuid5 gives for our namespace and "d-7-42").
             #expect(apnsID == "911EC530-A3E6-5F4B-9CDE-E2A2EF3F2F00")
