@@ -87,7 +87,7 @@ def problems_of(browser, name, width):
         # its former height).
         scrolling = browser.execute_script("""
             return [...document.querySelectorAll('.table-wrap')].filter(w => w.querySelector('table.data')
-                && !w.closest('.dashboard #campaigns') && w.scrollWidth > w.clientWidth + 1).map(w => {
+                && !w.closest('section#campaigns') && w.scrollWidth > w.clientWidth + 1).map(w => {
                     const right = w.getBoundingClientRect().right;
                     const over = [...w.querySelectorAll('td *, td')].filter(e => e.getBoundingClientRect().right > right + 1);
                     return [w.getAttribute('aria-label'), over.slice(-2).map(e => e.outerHTML.slice(0, 90))];
