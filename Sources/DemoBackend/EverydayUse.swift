@@ -10,26 +10,30 @@ import GRDB
 /// and a campaign's opens were most of "today".
 public struct EverydayUse: Sendable {
     private var random: SeedRandom
-    /// Events a second, measured at the first tick.
-    private var pace: Double?
+    /// Events a second (`pace(now:in:)`).
+    private let pace: Double
     private var owed = 0.0
     private var last: Int64?
 
-    public init(seed: UInt64) {
+    public init(seed: UInt64, pace: Double) {
         random = SeedRandom(seed: seed, stream: 0x4556_4552_5944_4159)
+        self.pace = pace
+    }
+
+    /// Events a second of the seven whole days before `now`: read once, in a read, not in the
+    /// backend's write transaction (a week of events is many rows on a large demo).
+    public static func pace(now: Int64, in db: Database) throws -> Double {
+        let week = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM activity_events WHERE created_at >= ? AND created_at < ?",
+                                    arguments: [SQLiteTime.string(secondsSinceEpoch: now - 8 * 86_400),
+                                                SQLiteTime.string(secondsSinceEpoch: now - 86_400)]) ?? 0
+        return Double(week) / Double(7 * 86_400)
     }
 
     /// Writes the logins owed since the last tick; returns how many.
     @discardableResult
     public mutating func tick(now: Int64, in db: Database) throws -> Int {
-        if pace == nil {
-            let week = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM activity_events WHERE created_at >= ? AND created_at < ?",
-                                        arguments: [SQLiteTime.string(secondsSinceEpoch: now - 8 * 86_400),
-                                                    SQLiteTime.string(secondsSinceEpoch: now - 86_400)]) ?? 0
-            pace = Double(week) / Double(7 * 86_400)
-        }
         defer { last = now }
-        guard let pace, let last, now > last else { return 0 }
+        guard let last, now > last else { return 0 }
         owed += pace * Double(now - last)
         let due = min(Int(owed), 50)
         owed -= Double(due)

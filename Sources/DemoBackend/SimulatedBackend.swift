@@ -57,7 +57,9 @@ public final class SimulatedBackend: Service, Sendable {
         let seed = UInt64.random(in: 0...UInt64.max)
         var backend = ReminderBackend(stalled: stallReminders, seed: seed)
         var mover = JourneyMover(seed: seed &+ 2)
-        var everyday = EverydayUse(seed: seed &+ 3)
+        let started = Int64(Date().timeIntervalSince1970)
+        let pace = (try? await queue.read { db in try EverydayUse.pace(now: started, in: db) }) ?? 0
+        var everyday = EverydayUse(seed: seed &+ 3, pace: pace)
         while !Task.isCancelled {
             do {
                 (backend, mover, everyday) = try await queue.write { [backend, mover, everyday] db in
