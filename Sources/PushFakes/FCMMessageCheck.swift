@@ -19,7 +19,7 @@ struct FCMMessageCheck {
                 let priority: String?
                 let ttl: String?
                 let notification: [String: String]?
-                let collapse_key: String?
+                let collapseKey: String?
 
                 init(from decoder: any Decoder) throws {
                     try FCMMessageCheck.refuseUnknownNames(decoder, ["priority", "ttl", "notification", "collapse_key", "data"], at: "message.android")
@@ -27,10 +27,10 @@ struct FCMMessageCheck {
                     priority = try fields.decodeIfPresent(String.self, forKey: .priority)
                     ttl = try fields.decodeIfPresent(String.self, forKey: .ttl)
                     notification = try fields.decodeIfPresent([String: String].self, forKey: .notification)
-                    collapse_key = try fields.decodeIfPresent(String.self, forKey: .collapse_key)
+                    collapseKey = try fields.decodeIfPresent(String.self, forKey: .collapseKey)
                 }
 
-                enum CodingKeys: String, CodingKey { case priority, ttl, notification, collapse_key }
+                enum CodingKeys: String, CodingKey { case priority, ttl, notification, collapseKey = "collapse_key" }
             }
 
             struct APNs: Decodable {
@@ -66,17 +66,17 @@ struct FCMMessageCheck {
             enum CodingKeys: String, CodingKey { case token, notification, data, android, apns }
         }
 
-        let validate_only: Bool?
+        let validateOnly: Bool?
         let message: Message
 
         init(from decoder: any Decoder) throws {
             try FCMMessageCheck.refuseUnknownNames(decoder, ["validate_only", "message"], at: "")
             let fields = try decoder.container(keyedBy: CodingKeys.self)
-            validate_only = try fields.decodeIfPresent(Bool.self, forKey: .validate_only)
+            validateOnly = try fields.decodeIfPresent(Bool.self, forKey: .validateOnly)
             message = try fields.decode(Message.self, forKey: .message)
         }
 
-        enum CodingKeys: String, CodingKey { case validate_only, message }
+        enum CodingKeys: String, CodingKey { case validateOnly = "validate_only", message }
     }
 
     private struct AnyName: CodingKey {
@@ -120,6 +120,6 @@ struct FCMMessageCheck {
         if let collapse = message.apns?.headers?["apns-collapse-id"], collapse != deliveryID {
             return fail("apns-collapse-id is not the delivery id")
         }
-        return .success(FCMMessageCheck(token: message.token, validateOnly: body.validate_only ?? false, deliveryID: deliveryID))
+        return .success(FCMMessageCheck(token: message.token, validateOnly: body.validateOnly ?? false, deliveryID: deliveryID))
     }
 }

@@ -17,8 +17,8 @@ extension DocumentType: LabelledTerm {
         switch self {
         case .passport: "Passport"
         case .visa: "Visa"
-        case .drivers_license: "Driver's licence"
-        case .id_card: "ID card"
+        case .driversLicense: "Driver's licence"
+        case .idCard: "ID card"
         case .insurance: "Insurance"
         case .membership: "Membership"
         case .custom: "Custom type"

@@ -89,11 +89,16 @@ actor GoogleAccessTokens {
     }
 
     private struct Answer: Decodable {
-        let access_token: String?
-        let expires_in: Double?
-        let token_type: String?
+        let accessToken: String?
+        let expiresIn: Double?
+        let tokenType: String?
         let error: String?
-        let error_description: String?
+        let errorDescription: String?
+
+        enum CodingKeys: String, CodingKey {
+            case accessToken = "access_token", expiresIn = "expires_in", tokenType = "token_type", error
+            case errorDescription = "error_description"
+        }
     }
 
     private func exchangeAssertion() async throws -> Token {
@@ -124,15 +129,15 @@ actor GoogleAccessTokens {
         PushMetrics.tokenRefreshed(provider: "fcm")
         let answer = try? JSONDecoder().decode(Answer.self, from: response.bodyData)
         guard response.status == 200 else {
-            let reason = [answer?.error, answer?.error_description].compactMap { $0 }.joined(separator: ": ")
+            let reason = [answer?.error, answer?.errorDescription].compactMap { $0 }.joined(separator: ": ")
             let failure = "the OAuth server answered \(response.status)" + (reason.isEmpty ? "" : " (\(reason))")
             if response.status >= 500 || response.status == 429 { throw Failure.unreachable(failure) }
             throw Failure.refused(failure)
         }
-        guard let value = answer?.access_token, !value.isEmpty, let lifetime = answer?.expires_in, lifetime > 0 else {
+        guard let value = answer?.accessToken, !value.isEmpty, let lifetime = answer?.expiresIn, lifetime > 0 else {
             throw Failure.refused("the OAuth server's answer has no access_token or expires_in")
         }
-        if let type = answer?.token_type, type.lowercased() != "bearer" {
+        if let type = answer?.tokenType, type.lowercased() != "bearer" {
             throw Failure.refused("the OAuth server gave a \"\(type)\" token, not a bearer token")
         }
         lastExchangeAt = issued

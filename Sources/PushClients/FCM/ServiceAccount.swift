@@ -11,10 +11,14 @@ public struct ServiceAccount: Sendable, CustomStringConvertible {
 
     private struct File: Decodable {
         let type: String?
-        let project_id: String?
-        let private_key: String?
-        let client_email: String?
-        let token_uri: String?
+        let projectID: String?
+        let privateKey: String?
+        let clientEmail: String?
+        let tokenURI: String?
+
+        enum CodingKeys: String, CodingKey {
+            case type, projectID = "project_id", privateKey = "private_key", clientEmail = "client_email", tokenURI = "token_uri"
+        }
     }
 
     /// Reads and checks the file; every problem is one sentence naming the file, never its content.
@@ -33,13 +37,13 @@ public struct ServiceAccount: Sendable, CustomStringConvertible {
         if let type = file.type, type != "service_account" {
             throw problem("is of type \"\(type)\", not \"service_account\"")
         }
-        guard let projectID = file.project_id, !projectID.isEmpty,
+        guard let projectID = file.projectID, !projectID.isEmpty,
               projectID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ":" || $0 == ".") })
         else { throw problem("has no valid project_id") }
-        guard let email = file.client_email, email.contains("@") else { throw problem("has no client_email") }
-        guard let tokenURI = file.token_uri, let url = URL(string: tokenURI), url.scheme == "https" || url.scheme == "http", url.host != nil
+        guard let email = file.clientEmail, email.contains("@") else { throw problem("has no client_email") }
+        guard let tokenURI = file.tokenURI, let url = URL(string: tokenURI), url.scheme == "https" || url.scheme == "http", url.host != nil
         else { throw problem("has no usable token_uri") }
-        guard let pem = file.private_key, let key = try? Insecure.RSA.PrivateKey(pem: pem) else {
+        guard let pem = file.privateKey, let key = try? Insecure.RSA.PrivateKey(pem: pem) else {
             throw problem("has no readable RSA private_key")
         }
         self.projectID = projectID
