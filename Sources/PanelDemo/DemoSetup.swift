@@ -17,7 +17,7 @@ public enum DemoSetup {
     public static let testUserDomain = "example.com"
 
     public struct Outcome: Sendable {
-        public let services: PanelServices
+        public let areas: PanelAreas
         /// nil when the database was already there.
         public let seedReport: DemoSeedReport?
         /// nil when an active admin already existed.
@@ -34,22 +34,22 @@ public enum DemoSetup {
             let path = configuration.databasePath
             report = try await BlockingWork.run { try DemoSeeder(userCount: users).run(path: path) }
         }
-        let services = PanelServices(database: try await PanelDatabase.open(path: configuration.databasePath),
-                                     configuration: configuration)
+        let areas = PanelAreas(database: try await PanelDatabase.open(path: configuration.databasePath), configuration: configuration)
+        let admins = areas.auth.admins
         var password: String?
-        if try await services.admins.activeAdminCount() == 0 {
+        if try await admins.activeAdminCount() == 0 {
             let fresh = await GeneratedPassword.make(for: adminEmail)
-            try await services.admins.create(email: adminEmail, password: fresh, role: .admin)
+            try await admins.create(email: adminEmail, password: fresh, role: .admin)
             password = fresh
         }
         var created: [(email: String, role: Role, password: String)] = []
-        for account in roleAccounts where try await services.admins.find(email: account.email) == nil {
+        for account in roleAccounts where try await admins.find(email: account.email) == nil {
             let fresh = await GeneratedPassword.make(for: account.email)
-            try await services.admins.create(email: account.email, password: fresh, role: account.role)
+            try await admins.create(email: account.email, password: fresh, role: account.role)
             created.append((account.email, account.role, fresh))
         }
         // After the providers are configured: a journey is activated only if they can reach its devices.
-        let journeys = try await DemoJourneys.seed(services.journeys)
-        return Outcome(services: services, seedReport: report, adminPassword: password, rolePasswords: created, journeys: journeys)
+        let journeys = try await DemoJourneys.seed(areas.journeys.journeys)
+        return Outcome(areas: areas, seedReport: report, adminPassword: password, rolePasswords: created, journeys: journeys)
     }
 }

@@ -39,7 +39,7 @@ struct DemoCommand: AsyncParsableCommand {
         // Without real credentials the demo's pushes go to the device simulator.
         let simulate = given.fcmServiceAccount == nil && given.apnsKey == nil
         if !simulate { configuration.push = try await push.providers(logger: Logger(label: "push")) }
-        let (app, services) = try await reportingErrors {
+        let (app, areas) = try await reportingErrors {
             if !FileManager.default.fileExists(atPath: db) {
                 say("creating \(db) with \(users) demo users…")
             }
@@ -91,9 +91,9 @@ struct DemoCommand: AsyncParsableCommand {
             // With --port 0 the system picks the port: the "panel listening on" line names it.
             say(server.port == 0 ? "serving on http://\(server.host) at a port the system picks: see \"panel listening on\" below"
                 : "serving on http://\(server.host):\(server.port)")
-            return (buildApplication(services: outcome.services, configuration: configuration, metrics: metrics,
-                                     extraServices: simulator.map { [backend, $0] } ?? [backend]), outcome.services)
+            return (buildApplication(areas: outcome.areas, metrics: metrics,
+                                     extraServices: simulator.map { [backend, $0] } ?? [backend]), outcome.areas)
         }
-        try await app.runPanel(openRequests: services.openRequests, shutdownDeadline: configuration.shutdownDeadline)
+        try await app.runPanel(openRequests: areas.site.openRequests, shutdownDeadline: configuration.shutdownDeadline)
     }
 }

@@ -239,7 +239,7 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = server.configuration(databasePath: db)
         configuration.testUserDomains = domains
         configuration.push = try await push.providers(logger: Logger(label: "push"))
-        let (app, services) = try await reportingErrors { try await buildApplication(configuration, metrics: metrics) }
-        try await app.runPanel(openRequests: services.openRequests, shutdownDeadline: configuration.shutdownDeadline)
+        let (app, areas) = try await reportingErrors { try await buildApplication(configuration, metrics: metrics) }
+        try await app.runPanel(openRequests: areas.site.openRequests, shutdownDeadline: configuration.shutdownDeadline)
     }
 }

@@ -16,10 +16,10 @@ enum LiveDelay {
         var configuration = PanelConfiguration(databasePath: databasePath, port: 0)
         configuration.dashboardRefreshInterval = 3_600
         configuration.logLevel = .critical
-        let services = PanelServices(database: try await PanelDatabase.open(path: databasePath), configuration: configuration)
+        let areas = PanelAreas(database: try await PanelDatabase.open(path: databasePath), configuration: configuration, logger: logger)
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         let running = Task {
-            try await buildApplication(services: services, configuration: configuration, logger: logger, onRunning: { port in
+            try await buildApplication(areas: areas, onRunning: { port in
                 portSink.yield(port)
                 portSink.finish()
             }).runService(gracefulShutdownSignals: [])
@@ -52,14 +52,14 @@ enum LiveDelay {
         for _ in 0..<rounds {
             try await Task.sleep(for: .milliseconds(Int.random(in: 300...900)))
             let started = ContinuousClock.now
-            try await services.database.write { db in
+            try await areas.database.write { db in
                 try db.execute(sql: """
                     UPDATE panel_deliveries SET state = 'accepted'
                     WHERE id = (SELECT id FROM panel_deliveries WHERE campaign_id = ? AND state <> 'accepted' LIMIT 1)
                     """, arguments: [id])
             }
             // As the dispatcher does after recording a batch of outcomes.
-            services.campaigns.changes.publish(id)
+            areas.campaigns.campaigns.changes.publish(id)
             while let seen = try await nextAccepted(), seen <= accepted {}
             accepted += 1
             delays.append(ContinuousClock.now - started)

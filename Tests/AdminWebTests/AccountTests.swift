@@ -52,7 +52,7 @@ import TestSupport
             let hostile = try await client.get("/account/sessions?ended=%3Cscript%3E", cookie: current)
             #expect(hostile.status == .ok && !hostile.text.contains("Signed out"))
         }
-        let audited = try await panel.services.database.read { db in
+        let audited = try await panel.areas.database.read { db in
             try String.fetchAll(db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'other_sessions_ended'")
         }
         #expect(audited == ["1"])

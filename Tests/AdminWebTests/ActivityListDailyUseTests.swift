@@ -38,7 +38,7 @@ import TestSupport
             // The same days the right way round are a list.
             #expect(try await client.get("/activity?bucket=inactive&from=2025-01-31&to=2025-06-01", cookie: session).status == .ok)
         }
-        let served = try await panel.services.database.read { db in
+        let served = try await panel.areas.database.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log WHERE action IN ('activity_list_viewed', 'users_exported')")
         }
         #expect(served == 1, "only the list served is audited")
@@ -54,7 +54,7 @@ import TestSupport
             try SparseActivityRows.insert(into: db, freeActiveAt: SQLiteTime.string(now.addingTimeInterval(60)),
                                           premiumActiveAt: SQLiteTime.string(now.addingTimeInterval(30)))
         }
-        let expected = try await panel.services.database.read { db in
+        let expected = try await panel.areas.database.read { db in
             try Int64.fetchAll(db, sql: """
                 SELECT id FROM users WHERE last_active_at >= datetime('now', '-7 days') AND plan = 'premium' AND status <> 'deleted'
                 ORDER BY last_active_at DESC, id DESC LIMIT 50
@@ -82,8 +82,8 @@ import TestSupport
                   (910002, 'notime@odd.test', 'x', '2026-01-01 00:00:00', 'yesterday')
                 """)
         }
-        await panel.services.dashboard.refresh(full: true)
-        let snapshot = try await panel.services.dashboard.snapshot()
+        await panel.areas.dashboard.refresher.refresh(full: true)
+        let snapshot = try await panel.areas.dashboard.refresher.snapshot()
         #expect(snapshot.totalUsers - snapshot.usersByActivity.values.reduce(0, +) == 2)
         try await panel.test { client in
             let session = try await panel.signIn(client)

@@ -34,9 +34,9 @@ import TestSupport
         let panel = try await TestPanel()
         defer { panel.remove() }
         let helpEmail = try await panel.addStaff()
-        let helpID = try #require(try await panel.services.admins.find(email: helpEmail)?.id)
+        let helpID = try #require(try await panel.areas.auth.admins.find(email: helpEmail)?.id)
         let marketing = try await panel.addStaff("market@example.com", role: .marketing)
-        let (userID, userEmail) = try await Self.reachableUser(panel.services.database)
+        let (userID, userEmail) = try await Self.reachableUser(panel.areas.database)
         try await panel.test { client in
             let admin = try await panel.signIn(client)
             try await Self.staffAndSignIn(panel, client, admin: admin, helpEmail: helpEmail, helpID: helpID)
@@ -46,10 +46,10 @@ import TestSupport
             try await Self.journeys(client, admin: admin)
             try await Self.throttling(panel, client, admin: admin, helpEmail: helpEmail)
         }
-        try await panel.services.signIn.unauthenticatedEvents.flush()
+        try await panel.areas.auth.signIn.unauthenticatedEvents.flush()
 
         struct Audited: Sendable { let at: String, actorEmail: String?, action: String, target: String? }
-        let rows = try await panel.services.database.read { db in
+        let rows = try await panel.areas.database.read { db in
             try Row.fetchAll(db, sql: "SELECT at, actor_email, action, target FROM panel_audit_log ORDER BY id")
                 .map { Audited(at: $0["at"], actorEmail: $0["actor_email"], action: $0["action"], target: $0["target"]) }
         }
@@ -95,7 +95,7 @@ import TestSupport
         _ = try await client.postSigned("/logout", session: again)
         let created = try await client.postSigned("/admins/create", [("email", "new.person@example.com"), ("role", "support")], session: admin)
         #expect(created.status == .seeOther)
-        let newID = try #require(try await panel.services.admins.find(email: "new.person@example.com")?.id)
+        let newID = try #require(try await panel.areas.auth.admins.find(email: "new.person@example.com")?.id)
         #expect(try await client.postSigned("/admins/\(newID)/reset-password", session: admin).status == .seeOther)
     }
 
@@ -108,7 +108,7 @@ import TestSupport
         for _ in 1...10 {
             _ = try await client.postLogin([("email", helpEmail), ("password", "wrong wrong wrong")])
             let earlier = SQLiteTime.string(Date().addingTimeInterval(-70))
-            try await panel.services.database.write { db in
+            try await panel.areas.database.write { db in
                 try db.execute(sql: "UPDATE panel_login_throttle SET last_failure_at = ? WHERE locked_until IS NULL", arguments: [earlier])
             }
         }
@@ -152,7 +152,7 @@ import TestSupport
         let off = try await client.postSigned("/account/two-factor/disable", [("code", try await panel.currentCode(email: email))], session: session)
         #expect(off.status == .seeOther)
         try await enrol()
-        let id = try #require(try await panel.services.admins.find(email: email)?.id)
+        let id = try #require(try await panel.areas.auth.admins.find(email: email)?.id)
         #expect(try await client.postSigned("/admins/\(id)/reset-two-factor", session: admin).status == .seeOther)
     }
 
@@ -166,7 +166,7 @@ import TestSupport
 
     /// A campaign's whole life through the pages, and the panel's own moves the dispatcher makes.
     static func campaigns(_ panel: TestPanel, _ client: some TestClientProtocol, admin: String, userID: Int64, userEmail: String) async throws {
-        let campaigns = panel.services.campaigns
+        let campaigns = panel.areas.campaigns.campaigns
         #expect(try await client.postSigned("/campaigns/test-users", [("email", userEmail)], session: admin).status == .seeOther)
         // An email no app user has is refused, and the refusal audited.
         #expect(try await client.postSigned("/campaigns/test-users", [("email", "nobody@nowhere.test")], session: admin).status == .badRequest)
@@ -207,7 +207,7 @@ import TestSupport
         #expect(settled, "the dispatcher froze the campaigns")
         #expect(try await client.postSigned("/campaigns/\(later)/pause", session: admin).status == .seeOther)
         // Every delivery settled while it was paused (here by hand): the resume finishes it.
-        try await panel.services.database.write { db in
+        try await panel.areas.database.write { db in
             try db.execute(sql: "UPDATE panel_deliveries SET state = 'failed' WHERE campaign_id = ?", arguments: [later])
         }
         #expect(try await client.postSigned("/campaigns/\(later)/resume", session: admin).status == .seeOther)

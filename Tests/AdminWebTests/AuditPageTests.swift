@@ -12,7 +12,7 @@ import TestSupport
     private func panelWithEntries(_ count: Int) async throws -> TestPanel {
         let panel = try await TestPanel()
         for index in 0..<count {
-            try await panel.services.signIn.audit.append(AuditEntry(
+            try await panel.areas.auth.signIn.audit.append(AuditEntry(
                 actor: nil, actorEmail: index % 3 == 0 ? "mallory@example.com" : "eve@example.com", clientAddress: "10.0.0.\(index % 7)",
                 action: index % 2 == 0 ? .signInFailed : .forbidden,
                 target: index == 5 ? "<script>alert(1)</script>" : "admin:\(index)",
@@ -24,7 +24,7 @@ import TestSupport
     @Test func pagesGoBackThroughEveryEntryOnceNewestFirst() async throws {
         let panel = try await panelWithEntries(120)
         defer { panel.remove() }
-        let expected = try await panel.services.database.read { db in
+        let expected = try await panel.areas.database.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log")!
         }
         try await panel.test { client in
@@ -92,7 +92,7 @@ import TestSupport
             #expect(lines.contains { $0.hasSuffix(",\"'=HYPERLINK(\"\"http://evil\"\"), \"\"quoted\"\"\"") })
             #expect(lines.dropFirst().allSatisfy { $0.contains(",sign_in_failed,") })
         }
-        let exported = try await panel.services.database.read { db in
+        let exported = try await panel.areas.database.read { db in
             try String.fetchAll(db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'audit_exported'")
         }
         #expect(exported == ["action=sign_in_failed"])
@@ -101,7 +101,7 @@ import TestSupport
     @Test func onlyRolesThatMayReadItSeeItInTheNavigation() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }
-        try await panel.services.admins.create(email: "help@example.com", password: TestPanel.password, role: .support)
+        try await panel.areas.auth.admins.create(email: "help@example.com", password: TestPanel.password, role: .support)
         try await panel.test { client in
             #expect(try await client.get("/", cookie: try await panel.signIn(client)).text.contains(">Audit log</a>"))
             let support = try await panel.signIn(client, email: "help@example.com")
@@ -115,11 +115,11 @@ import TestSupport
     @Test func targetsAreLinksNamedForWhatTheyAre() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }
-        let adminID = try #require(try await panel.services.database.read { db in
+        let adminID = try #require(try await panel.areas.database.read { db in
             try Int64.fetchOne(db, sql: "SELECT id FROM panel_admins WHERE email = ?", arguments: [TestPanel.email])
         })
         for target in ["campaign:18", "user:7", "admin:4", "staff:3", "pair:eve@example.com|10.0.0.1", "user:x", "admin:\(adminID)"] {
-            try await panel.services.signIn.audit.append(AuditEntry(actor: nil, actorEmail: "eve@example.com", clientAddress: nil,
+            try await panel.areas.auth.signIn.audit.append(AuditEntry(actor: nil, actorEmail: "eve@example.com", clientAddress: nil,
                                                                     action: .forbidden, target: target))
         }
         try await panel.test { client in
@@ -143,7 +143,7 @@ import TestSupport
             }
         }
         // Rows are never rewritten; new rows say `staff:`.
-        let stored = try await panel.services.database.read { db in
+        let stored = try await panel.areas.database.read { db in
             try String.fetchAll(db, sql: "SELECT target FROM panel_audit_log WHERE target LIKE 'admin:%' ORDER BY id")
         }
         #expect(stored == ["admin:4", "admin:\(adminID)"])
@@ -159,10 +159,10 @@ import TestSupport
         let panel = try await panelWithEntries(30)
         defer { panel.remove() }
         for index in 1...(AuditQuery.actorLimit + 1) {
-            try await panel.services.signIn.audit.append(AuditEntry(actor: nil, actorEmail: "spray\(index)@example.com", clientAddress: nil,
+            try await panel.areas.auth.signIn.audit.append(AuditEntry(actor: nil, actorEmail: "spray\(index)@example.com", clientAddress: nil,
                                                                     action: .signInFailed))
         }
-        let (mallory, malloryAndSpray) = try await panel.services.database.read { db in
+        let (mallory, malloryAndSpray) = try await panel.areas.database.read { db in
             (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log WHERE lower(actor_email) = 'mallory@example.com'") ?? 0,
              try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log WHERE lower(substr(actor_email, 1, 1)) IN ('m', 's')") ?? 0)
         }
@@ -181,7 +181,7 @@ import TestSupport
             }
             #expect(try await client.get("/audit?actor=spray1", cookie: session).text.contains("entries on this page"), "spray1, spray10 to spray19")
         }
-        try await panel.services.database.read { db in
+        try await panel.areas.database.read { db in
             let plans = [
                 try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + AuditQuery.nextActorSQL,
                                  arguments: ["prefix": "mal", "upper": "mal\u{10FFFF}", "after": ""]).map { $0["detail"] as String },
@@ -202,11 +202,11 @@ import TestSupport
     @Test func rowsAreListedByTimeWhateverOrderTheyWereWrittenIn() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }
-        let log = panel.services.signIn.audit
+        let log = panel.areas.auth.signIn.audit
         let base = Date(timeIntervalSince1970: 1_900_000_000)
         // Seconds after `base` of the rows "row:0", "row:1", … in the order they are written.
         let seconds = [50, 10, 30, 30, 70, 10, 60, 30, 0, 40, 40, 20]
-        let events = AuditAggregator(database: panel.services.database)
+        let events = AuditAggregator(database: panel.areas.database)
         await events.record(.forbidden, actorEmail: "order@example.com", address: nil, target: "row:12", reason: nil,
                             now: base.addingTimeInterval(35))
         for (index, second) in seconds.enumerated() {
@@ -235,7 +235,7 @@ import TestSupport
         }
         // Each way of reading walks an index in (at, id) order: no sort of the matching rows,
         // which at millions of rows would be the whole log.
-        try await panel.services.database.read { db in
+        try await panel.areas.database.read { db in
             let order = "ORDER BY at DESC, id DESC LIMIT 51"
             for (sql, arguments) in [("SELECT id FROM panel_audit_log WHERE (at, id) < (?, ?) \(order)", ["2030-01-01 00:00:00", 9] as StatementArguments),
                                      ("SELECT id FROM panel_audit_log WHERE action = ? AND at >= ? AND (at, id) < (?, ?) \(order)",

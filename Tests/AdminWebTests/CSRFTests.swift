@@ -9,8 +9,8 @@ import TestSupport
 
 @Suite(.timeLimit(.minutes(5))) struct CrossSiteRequestForgery {
     private func rejections(_ panel: TestPanel) async throws -> [String] {
-        try await panel.services.signIn.unauthenticatedEvents.flush()
-        return try await panel.services.database.read { db in
+        try await panel.areas.auth.signIn.unauthenticatedEvents.flush()
+        return try await panel.areas.database.read { db in
             try String.fetchAll(db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'csrf_rejected' ORDER BY id")
         }
     }
@@ -124,7 +124,7 @@ import TestSupport
         }
         #expect(counts.count == rows.count && rows.count <= 20, "\(rows)")
         #expect(counts.reduce(0, +) == 2_000)
-        #expect(try await panel.services.signIn.unauthenticatedEvents.flush() == 0, "nothing left to write")
+        #expect(try await panel.areas.auth.signIn.unauthenticatedEvents.flush() == 0, "nothing left to write")
     }
 
     @Test func theLoginPageReplacesAMalformedTokenCookie() async throws {

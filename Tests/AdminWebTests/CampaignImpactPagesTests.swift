@@ -31,8 +31,8 @@ import TestSupport
             #expect(draft.contains("added an item or a document, within 2 days of the send time"))
             // The preview shows the holdout the launch's draw will take (issue 32: the confirmation
             // says held-out users apart): the draw on each reachable user, found by plain SQL.
-            let users = try await Audience().count(CampaignSegment(), in: panel.services.database).reachableUsers
-            let reachable = try await panel.services.database.read { db in
+            let users = try await Audience().count(CampaignSegment(), in: panel.areas.database).reachableUsers
+            let reachable = try await panel.areas.database.read { db in
                 try Int64.fetchAll(db, sql: """
                     SELECT u.id FROM users u LEFT JOIN notification_settings s ON s.user_id = u.id
                     WHERE u.status = 'active' AND (s.user_id IS NULL OR (COALESCE(CAST(s.push_enabled AS INTEGER), 0) <> 0
@@ -45,7 +45,7 @@ import TestSupport
             let held = reachable.filter { CampaignDraw.arm(campaign: id, user: $0, holdoutPercent: 10, variants: 2, testPercent: nil) == .holdout }.count
             #expect(draft.contains("Holdout: \(Format.count(held, "user", "users")) ("), "\(held) held out")
             #expect(draft.contains("of the \(Format.grouped(users)) reachable (10%) are drawn to get nothing"))
-            let stored = try #require(try await panel.services.campaigns.find(id))
+            let stored = try #require(try await panel.areas.campaigns.campaigns.find(id))
             #expect(stored.experiment.holdoutPercent == 10 && stored.experiment.goal == .itemAdded && stored.experiment.goalDays == 2)
             #expect(stored.experiment.variants == [VariantMessage(variant: .b, title: "B <i>", body: "Message B")])
             // Editing shows every field as saved.
@@ -79,7 +79,7 @@ import TestSupport
                               "The wait before the winner is chosen (hours) must be a whole number from 1 to 72.")
             try await refused([("title_b", "Hi {{nickname}}"), ("body_b", "b")], "Variant B: ")
             try await refused([("template_b", "no-such-template")], "There is no template for variant B “no-such-template”")
-            #expect(try await panel.services.campaigns.list().isEmpty, "nothing refused was saved")
+            #expect(try await panel.areas.campaigns.campaigns.list().isEmpty, "nothing refused was saved")
         }
     }
 
@@ -87,7 +87,7 @@ import TestSupport
         let panel = try await TestPanel(users: 200)
         defer { panel.remove() }
         try await panel.addStaff(Self.marketing, role: .marketing)
-        let campaigns = panel.services.campaigns
+        let campaigns = panel.areas.campaigns.campaigns
         let id = try await campaigns.create(CampaignDraft(
             title: "A", body: "a", experiment: CampaignExperiment(holdoutPercent: 10, goal: .anyActivity, variants: [VariantMessage(variant: .b, title: "B", body: "b")],
                                                                   testPercent: 20, winnerWaitHours: 24)), by: .commandLine)
@@ -114,7 +114,7 @@ import TestSupport
             let lines = csv.text.split(separator: "\r\n")
             #expect(lines.first?.hasSuffix("section,group,users,converted,conversion_rate,opened,open_rate,lift,lift_lower_95,lift_upper_95,goal,window_start_utc,window_end_utc,as_of_utc") == true)
             // The recipients' and holdout's users as the members table holds them.
-            let (recipients, holdout) = try await panel.services.database.read { db in
+            let (recipients, holdout) = try await panel.areas.database.read { db in
                 (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_campaign_members WHERE campaign_id = ? AND arm <> 'holdout'", arguments: [id]) ?? -1,
                  try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_campaign_members WHERE campaign_id = ? AND arm = 'holdout'", arguments: [id]) ?? -1)
             }
@@ -123,7 +123,7 @@ import TestSupport
             #expect(!csv.text.contains("'-"), "a negative lift is a number, not text")
             #expect(CSV.line(["x", "-0.25", "-1+2", "=1"], numeric: [1, 2, 3]) == "x,-0.25,'-1+2,'=1\r\n", "only plain numbers pass undefused")
         }
-        let (winner, detail, exported) = try await panel.services.database.read { db in
+        let (winner, detail, exported) = try await panel.areas.database.read { db in
             (try String.fetchOne(db, sql: "SELECT winner FROM panel_campaigns WHERE id = ?", arguments: [id]),
              try String.fetchOne(db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'campaign_winner_chosen' AND actor_email = ?", arguments: [Self.marketing]),
              try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log WHERE action = 'campaign_report_exported' AND target = ?", arguments: ["campaign:\(id)"]))

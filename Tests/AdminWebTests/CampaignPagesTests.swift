@@ -48,7 +48,7 @@ import TestSupport
             let launched = try await client.postSigned("/campaigns/\(id)/confirm", session: cookie)
             #expect(launched.status == .conflict && launched.text.contains("Not launched") && launched.text.contains("no push provider is configured"))
         }
-        let (status, deliveries) = try await panel.services.database.read { db in
+        let (status, deliveries) = try await panel.areas.database.read { db in
             (try String.fetchOne(db, sql: "SELECT status FROM panel_campaigns ORDER BY id DESC LIMIT 1"),
              try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_deliveries") ?? -1)
         }
@@ -72,7 +72,7 @@ import TestSupport
             let path = String(location.prefix { $0 != "?" })
             let id = try #require(Int64(path.split(separator: "/").last ?? ""))
             let draft = try await Self.waitForPreview(client, path, cookie: cookie)
-            let counts = try await Audience().count(CampaignSegment(), in: panel.services.database)
+            let counts = try await Audience().count(CampaignSegment(), in: panel.areas.database)
             #expect(draft.contains("id=\"reachable-devices\">\(Format.grouped(counts.reachableDevices))<"))
             #expect(draft.contains("class=\"notification-title\""), "a phone-like preview")
             #expect(!draft.contains("href=\"/users/"), "marketing never gets a link to a profile")
@@ -100,8 +100,8 @@ import TestSupport
             let list = try await client.get("/campaigns", cookie: cookie)
             #expect(list.text.contains("#\(id) <bdi>") && list.text.contains("{{display_name}}"), "the title as typed, isolated")
         }
-        try await panel.services.signIn.unauthenticatedEvents.flush()
-        let actions = try await panel.services.database.read { db in
+        try await panel.areas.auth.signIn.unauthenticatedEvents.flush()
+        let actions = try await panel.areas.database.read { db in
             try String.fetchAll(db, sql: "SELECT action FROM panel_audit_log WHERE actor_email = ? ORDER BY id", arguments: [Self.marketing])
         }
         #expect(actions.contains("campaign_created") && actions.contains("campaign_launched") && actions.contains("campaign_previewed"))
@@ -136,7 +136,7 @@ import TestSupport
             try await refused([("title", "t"), ("body", "{{plural expiring_count \"\" \"items\"}}")], "the message (en) comes out empty")
             try await refused([("title", "\u{202E}\u{200B}"), ("body", "b")], "Write a title")
             try await refused([("name", String(repeating: "n", count: 5_000)), ("title", "t"), ("body", "b")], "The internal name is 5000 characters")
-            let nothing = try await panel.services.campaigns.list()
+            let nothing = try await panel.areas.campaigns.campaigns.list()
             #expect(nothing.isEmpty, "nothing refused was saved")
 
             // What a user typed is shown escaped on every page of the campaign.
@@ -154,10 +154,10 @@ import TestSupport
         try await panel.addStaff()
         let actor = AuditActor.commandLine
         // Due tomorrow: the dispatcher (with no provider here) leaves them be.
-        let id = try await panel.services.campaigns.create(CampaignDraft(title: "Big sale", body: "b"), by: actor)
-        try await panel.services.campaigns.launch(id, schedule: .at(Date().addingTimeInterval(86_400)), by: actor)
+        let id = try await panel.areas.campaigns.campaigns.create(CampaignDraft(title: "Big sale", body: "b"), by: actor)
+        try await panel.areas.campaigns.campaigns.launch(id, schedule: .at(Date().addingTimeInterval(86_400)), by: actor)
         // Three went out before anyone looked.
-        try await panel.services.database.write { db in
+        try await panel.areas.database.write { db in
             try db.execute(sql: "UPDATE panel_deliveries SET state = 'accepted' WHERE id IN (SELECT id FROM panel_deliveries WHERE campaign_id = ? LIMIT 3)", arguments: [id])
         }
         try await panel.test { client in
@@ -171,7 +171,7 @@ import TestSupport
             // Cancel asks first, on a page of its own that says what went out and what will not.
             let asked = try await client.get("/campaigns/\(id)/cancel", cookie: cookie)
             #expect(asked.status == .ok && asked.text.contains("Cancel campaign #\(id)?") && asked.text.contains("3 pushes have gone out"))
-            #expect(try await panel.services.campaigns.find(id)?.status.known == .sending, "asking changed nothing")
+            #expect(try await panel.areas.campaigns.campaigns.find(id)?.status.known == .sending, "asking changed nothing")
             let cancelled = try await client.follow(try await client.postSigned("/campaigns/\(id)/cancel", session: cookie), cookie: cookie)
             #expect(cancelled.text.contains("Cancelled: 3 pushes had gone out"))
             #expect(cancelled.text.contains("3</strong> sent, <strong data-count=\"cancelled\">"), "sent and cancelled apart")
@@ -180,10 +180,10 @@ import TestSupport
             #expect(try await client.get("/campaigns/\(id)/cancel", cookie: cookie).status == .conflict, "nor asks to cancel again")
             #expect(try await client.get("/campaigns/999999", cookie: cookie).status == .notFound)
             // A draft is deleted, never cancelled, even by a crafted POST.
-            let draft = try await panel.services.campaigns.create(CampaignDraft(title: "Draft", body: "b"), by: actor)
+            let draft = try await panel.areas.campaigns.campaigns.create(CampaignDraft(title: "Draft", body: "b"), by: actor)
             let crafted = try await client.postSigned("/campaigns/\(draft)/cancel", session: cookie)
             #expect(crafted.status == .conflict && crafted.text.contains("a draft is deleted"))
-            #expect(try await panel.services.campaigns.find(draft)?.status.known == .draft)
+            #expect(try await panel.areas.campaigns.campaigns.find(draft)?.status.known == .draft)
             // A notice typed onto a link that does not fit the campaign is not shown.
             let spoofed = try await client.get("/campaigns/\(draft)?notice=cancelled&count=999999", cookie: cookie)
             #expect(spoofed.status == .ok && !spoofed.text.contains("999,999"))
@@ -206,9 +206,9 @@ import TestSupport
     @Test func eventsCarryTheCountsAndALastEventIDSkipsWhatTheBrowserHas() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }
-        let id = try await panel.services.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
-        try await panel.services.campaigns.launch(id, by: .commandLine)
-        try await panel.services.campaigns.pause(id, by: .commandLine)
+        let id = try await panel.areas.campaigns.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
+        try await panel.areas.campaigns.campaigns.launch(id, by: .commandLine)
+        try await panel.areas.campaigns.campaigns.pause(id, by: .commandLine)
         try await panel.test { client in
             let cookie = try await panel.signIn(client)
             let first = try await client.get("/campaigns/\(id)/events", cookie: cookie)
@@ -223,7 +223,7 @@ import TestSupport
             let resumed = try await client.execute(uri: "/campaigns/\(id)/events", method: .get,
                                                    headers: [.cookie: cookie, HTTPField.Name("Last-Event-ID")!: String(eventID)])
             #expect(!resumed.text.contains("data: "), "the browser already has this state")
-            try await panel.services.database.write { db in
+            try await panel.areas.database.write { db in
                 try db.execute(sql: "UPDATE panel_deliveries SET state = 'accepted', receipt = 2 WHERE id = (SELECT MIN(id) FROM panel_deliveries WHERE campaign_id = ?)", arguments: [id])
             }
             try await Task.sleep(for: .milliseconds(500))
@@ -237,12 +237,12 @@ import TestSupport
         let panel = try await TestPanel()
         defer { panel.remove() }
         let segment = CampaignSegment(plan: .premium)
-        let earlier = try await panel.services.campaigns.create(CampaignDraft(title: "Spring sale", body: "b", segment: segment), by: .commandLine)
-        try await panel.services.campaigns.launch(earlier, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
-        let again = try await panel.services.campaigns.create(CampaignDraft(title: "Spring sale", body: "c", segment: segment), by: .commandLine)
-        let other = try await panel.services.campaigns.create(CampaignDraft(title: "Spring sale", body: "c", segment: CampaignSegment(plan: .free)), by: .commandLine)
+        let earlier = try await panel.areas.campaigns.campaigns.create(CampaignDraft(title: "Spring sale", body: "b", segment: segment), by: .commandLine)
+        try await panel.areas.campaigns.campaigns.launch(earlier, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
+        let again = try await panel.areas.campaigns.campaigns.create(CampaignDraft(title: "Spring sale", body: "c", segment: segment), by: .commandLine)
+        let other = try await panel.areas.campaigns.campaigns.create(CampaignDraft(title: "Spring sale", body: "c", segment: CampaignSegment(plan: .free)), by: .commandLine)
         // A user with a device that could get a campaign push, and no quiet hours (a test send keeps them), found by plain SQL.
-        let (userID, email) = try #require(try await panel.services.database.read { db in
+        let (userID, email) = try #require(try await panel.areas.database.read { db in
             try Row.fetchOne(db, sql: """
                 SELECT u.id, u.email FROM users u JOIN devices d ON d.user_id = u.id LEFT JOIN notification_settings s ON s.user_id = u.id
                 WHERE u.status = 'active' AND d.push_permission = 'granted' AND d.push_token <> '' AND d.push_provider IN ('fcm', 'apns')
@@ -278,7 +278,7 @@ import TestSupport
             let afterwards = try await client.postSigned("/campaigns/\(again)/test-send", [("user", String(userID))], session: cookie)
             #expect(afterwards.status == .badRequest)
         }
-        let audited = try await panel.services.database.read { db in
+        let audited = try await panel.areas.database.read { db in
             (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log WHERE action = 'push_test_sent' AND detail LIKE 'device #%campaign #\(again) test:%'") ?? 0,
              try String.fetchAll(db, sql: """
                 SELECT action FROM panel_audit_log WHERE target = ? AND action IN ('test_user_added', 'test_user_removed', 'campaign_test_sent', 'campaign_test_refused')
@@ -329,7 +329,7 @@ extension TestPanel {
     func withBanner(_ banner: String) -> TestPanel {
         var copy = self
         copy.configuration.banner = banner
-        copy.services = PanelServices(database: services.database, configuration: copy.configuration)
+        copy.rebuildAreas()
         return copy
     }
 }

@@ -27,7 +27,7 @@ import TestSupport
     }
 
     private func rows(_ panel: TestPanel, _ sql: String) async throws -> [String] {
-        try await panel.services.database.read { db in try String.fetchAll(db, sql: sql) }
+        try await panel.areas.database.read { db in try String.fetchAll(db, sql: sql) }
     }
 
     @Test func aControlCharacterInAnyComposerFieldIsRefusedWithASentenceAndNothingIsStored() async throws {

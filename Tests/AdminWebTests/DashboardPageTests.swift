@@ -17,7 +17,7 @@ import TestSupport
         defer { panel.remove() }
         try await panel.test { client in
             let cookie = try await panel.signIn(client)
-            let snapshot = try await panel.services.dashboard.snapshot()
+            let snapshot = try await panel.areas.dashboard.refresher.snapshot()
             for range in DashboardRange.allCases {
                 let page = try await client.get(SiteURL.dashboardRange(range).href, cookie: cookie)
                 #expect(page.status == .ok)
@@ -62,7 +62,7 @@ import TestSupport
         defer { panel.remove() }
         try await panel.test { client in
             let cookie = try await panel.signIn(client)
-            let snapshot = try await panel.services.dashboard.snapshot()
+            let snapshot = try await panel.areas.dashboard.refresher.snapshot()
             for range in [DashboardRange.week, .year] {
                 for chart in snapshot.charts {
                     let response = try await client.get(SiteURL.dashboardCSV(chart.id, range).href, cookie: cookie)
@@ -87,8 +87,8 @@ import TestSupport
         let support = try await panel.addStaff()
         try await panel.test { client in
             let admin = try await panel.signIn(client)
-            let first = try await panel.services.dashboard.snapshot()
-            let count = await panel.services.dashboard.refreshCount
+            let first = try await panel.areas.dashboard.refresher.snapshot()
+            let count = await panel.areas.dashboard.refresher.refreshCount
             let asked = Int64(Date().timeIntervalSince1970.rounded(.down))
             let refresh = try await client.postSigned("/dashboard/refresh", [("range", "90")], session: admin)
             let location = try #require(refresh.headers[.location])
@@ -100,11 +100,11 @@ import TestSupport
             let following = try await client.get("/?range=90&refreshing=\(Int64(Date().timeIntervalSince1970) + 240)", cookie: admin)
             #expect(following.text.contains("A full count is under way") && following.text.contains("http-equiv=\"refresh\""))
             var waited = 0
-            while await panel.services.dashboard.refreshCount == count, waited < 200 {
+            while await panel.areas.dashboard.refresher.refreshCount == count, waited < 200 {
                 try await Task.sleep(for: .milliseconds(50))
                 waited += 1
             }
-            #expect(await panel.services.dashboard.refreshCount == count + 1)
+            #expect(await panel.areas.dashboard.refresher.refreshCount == count + 1)
             let page = try await client.get(location, cookie: admin)
             #expect(page.text.contains("The full count is done") && !page.text.contains("http-equiv=\"refresh\""))
             #expect(try await client.get("/?refreshing=soon", cookie: admin).status == .badRequest)
@@ -117,14 +117,14 @@ import TestSupport
 
             // The test plays a backend whose table went away: the next refresh fails.
             try await DatabaseQueue(path: panel.temp.path).write { db in try db.execute(sql: "ALTER TABLE reminders RENAME TO reminders_gone") }
-            await panel.services.dashboard.refresh(full: true)
-            let failure = try #require(await panel.services.dashboard.lastFailure)
+            await panel.areas.dashboard.refresher.refresh(full: true)
+            let failure = try #require(await panel.areas.dashboard.refresher.lastFailure)
             #expect(failure.message.contains("reminders"))
             let adminPage = try await client.get("/", cookie: admin).text
             #expect(adminPage.contains("The last refresh failed at") && adminPage.contains("no such table: reminders"))
             let supportPage = try await client.get("/", cookie: supportCookie).text
             #expect(!supportPage.contains("The last refresh failed") && !supportPage.contains("reminders_gone"))
-            let kept = try await panel.services.dashboard.snapshot()
+            let kept = try await panel.areas.dashboard.refresher.snapshot()
             #expect(kept.countedAt >= first.countedAt && kept.totalUsers == first.totalUsers, "the last good snapshot stays")
         }
     }
@@ -229,7 +229,7 @@ import TestSupport
         defer { panel.remove() }
         try await panel.test { client in
             let session = try await panel.signIn(client)
-            let snapshot = try await panel.services.dashboard.snapshot()
+            let snapshot = try await panel.areas.dashboard.refresher.snapshot()
             let weekly = try #require(snapshot.headlines[.standard]?.first { $0.name == "Weekly active users" })
             let active = try #require(snapshot.usersByActivity[.active])
             let dashboard = try await client.get("/", cookie: session)
@@ -241,10 +241,10 @@ import TestSupport
                 #expect(list.text.contains("\(Format.grouped(count)) users (counted at"), "\(bucket)")
             }
         }
-        let deleted = try await panel.services.database.read { db in
+        let deleted = try await panel.areas.database.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE status = 'deleted'") ?? 0
         }
-        let snapshot = try await panel.services.dashboard.snapshot()
+        let snapshot = try await panel.areas.dashboard.refresher.snapshot()
         #expect(deleted > 0 && snapshot.usersByActivity.values.reduce(0, +) == snapshot.totalUsers, "deleted accounts are out of every bucket")
     }
 }

@@ -13,20 +13,20 @@ import TestSupport
     #expect(first.seedReport?.rowsPerTable.first { $0.table == "users" }?.rows == 30)
     let password = try #require(first.adminPassword)
     #expect(password.count == 20)
-    let signIn = try await first.services.signIn.signIn(email: DemoSetup.adminEmail, password: password,
+    let signIn = try await first.areas.auth.signIn.signIn(email: DemoSetup.adminEmail, password: password,
                                                         clientAddress: nil, userAgent: nil)
     guard case .signedIn = signIn else { Issue.record("the printed password does not sign in"); return }
     // One account for each other role, signing in with its printed password and no second factor.
     #expect(first.rolePasswords.map(\.role) == [.marketing, .support])
     for account in first.rolePasswords {
-        let result = try await first.services.signIn.signIn(email: account.email, password: account.password, clientAddress: nil, userAgent: nil)
+        let result = try await first.areas.auth.signIn.signIn(email: account.email, password: account.password, clientAddress: nil, userAgent: nil)
         guard case .signedIn(_, let identity) = result else { Issue.record("\(account.email) does not sign in"); continue }
         #expect(identity.role == account.role)
     }
 
     // The demo's journeys, one of each trigger. No provider is configured here, so none can be
     // activated: each stays a draft, with the sentence that says why.
-    let journeys = try await first.services.journeys.list()
+    let journeys = try await first.areas.journeys.journeys.list()
     #expect(Set(journeys.compactMap { $0.rules?.trigger.stored }) == ["inactive_days", "first_days", "subscription_ending"])
     #expect(journeys.count == 3 && journeys.allSatisfy { $0.status == .draft })
     #expect(first.journeys?.active == [])
@@ -35,7 +35,7 @@ import TestSupport
 
     let second = try await DemoSetup.prepare(configuration: configuration, users: 30)
     #expect(second.journeys == nil, "made once")
-    #expect(try await second.services.journeys.list().count == 3)
+    #expect(try await second.areas.journeys.journeys.list().count == 3)
     #expect(second.seedReport == nil)
     #expect(second.adminPassword == nil)
     #expect(second.rolePasswords.isEmpty)

@@ -33,8 +33,8 @@ import TestSupport
     @Test func aSessionThatRanOutSaysSoOnTheSignInPage() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }
-        let admin = try #require(try await panel.services.admins.find(email: TestPanel.email))
-        let token = try await panel.services.signIn.sessions.create(
+        let admin = try #require(try await panel.areas.auth.admins.find(email: TestPanel.email))
+        let token = try await panel.areas.auth.signIn.sessions.create(
             adminID: admin.id!, clientAddress: nil, userAgent: nil, now: Date().addingTimeInterval(-13 * 3600))
         try await panel.test { client in
             let response = try await client.get("/users?q=x", cookie: "panel_session=\(token)")

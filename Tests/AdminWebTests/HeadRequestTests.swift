@@ -30,7 +30,7 @@ import Testing
     @Test func headOverTheWireCarriesTheLengthAndKeepsTheConnection() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }
-        let app = buildApplication(services: panel.services, configuration: panel.configuration)
+        let app = buildApplication(areas: panel.areas)
         try await app.test(.live) { client in
             let get = try await client.execute(uri: "/static/css/app.css", method: .get)
             let head = try await client.execute(uri: "/static/css/app.css", method: .head)

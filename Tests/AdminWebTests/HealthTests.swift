@@ -33,8 +33,8 @@ import TestSupport
         let panel = try await TestPanel()
         defer { panel.remove() }
         // A job of its own: the panel's real jobs run at start and would record a success.
-        panel.services.health.register("failing-job")
-        panel.services.health.record("failing-job", at: Date(), duration: .milliseconds(3), error: JobFailure())
+        panel.areas.site.health.register("failing-job")
+        panel.areas.site.health.record("failing-job", at: Date(), duration: .milliseconds(3), error: JobFailure())
         try await panel.test { client in
             let response = try await client.get("/health")
             #expect(response.status == .serviceUnavailable)

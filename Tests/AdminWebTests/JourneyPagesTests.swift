@@ -21,7 +21,7 @@ import TestSupport
     }
 
     static func actions(_ panel: TestPanel) async throws -> [String] {
-        try await panel.services.database.read { db in
+        try await panel.areas.database.read { db in
             try String.fetchAll(db, sql: "SELECT action FROM panel_audit_log WHERE action LIKE 'journey_%' ORDER BY id")
         }
     }
@@ -51,7 +51,7 @@ import TestSupport
             let control = try await client.postSigned("/journeys/new", Self.winBack.map { $0.0 == "name" ? ($0.0, "Bell\u{07}") : $0 }, session: cookie)
             #expect(control.status == .badRequest && control.text.contains("id=\"journey-form\"") && control.text.contains("value=\"We miss you\""))
         }
-        #expect(try await panel.services.journeys.list().isEmpty, "nothing saved")
+        #expect(try await panel.areas.journeys.journeys.list().isEmpty, "nothing saved")
     }
 
     @Test func createActivatePauseResumeEndEachAuditedAndEditRefusedOnceActive() async throws {
@@ -105,7 +105,7 @@ import TestSupport
         let panel = try await TestPanel()
         defer { panel.remove() }
         let support = try await panel.addStaff()
-        let id = try await panel.services.journeys.create(JourneyDraft(campaign: CampaignDraft(title: "T", body: "B"), rules: JourneyRules(trigger: .inactiveDays(30))),
+        let id = try await panel.areas.journeys.journeys.create(JourneyDraft(campaign: CampaignDraft(title: "T", body: "B"), rules: JourneyRules(trigger: .inactiveDays(30))),
                                                           by: .commandLine)
         try await panel.test { client in
             let cookie = try await panel.signIn(client, email: support)
@@ -121,7 +121,7 @@ import TestSupport
             #expect(try await client.postSigned("/journeys/999999/activate", session: admin).status == .notFound)
             #expect(try await client.get("/journeys/999999/report.csv", cookie: admin).status == .notFound)
             // A campaign's id is not a journey.
-            let campaign = try await panel.services.campaigns.create(CampaignDraft(title: "C", body: "B"), by: .commandLine)
+            let campaign = try await panel.areas.campaigns.campaigns.create(CampaignDraft(title: "C", body: "B"), by: .commandLine)
             #expect(try await client.get("/journeys/\(campaign)", cookie: admin).status == .notFound)
             // A move the status does not allow: a message on the page, never a 500.
             let paused = try await client.postSigned("/journeys/\(id)/pause", session: admin)

@@ -316,7 +316,7 @@ import TestSupport
             }
             for (sort, column) in [("email", "email"), ("created", "id")] {
                 for dir in ["asc", "desc"] {
-                    let expected = try await panel.services.database.read { db in
+                    let expected = try await panel.areas.database.read { db in
                         try String.fetchAll(db, sql: "SELECT email FROM panel_admins ORDER BY \(column) \(dir == "asc" ? "ASC" : "DESC")")
                     }
                     let page = try await client.get("/admins?sort=\(sort)&dir=\(dir)", cookie: session).text
@@ -325,7 +325,7 @@ import TestSupport
                 }
             }
             // Each order read on its index, no sort step: the email's unique index, the primary key.
-            try await panel.services.database.read { db in
+            try await panel.areas.database.read { db in
                 for sql in ["SELECT * FROM \"panel_admins\" ORDER BY \"email\"", "SELECT * FROM \"panel_admins\" ORDER BY \"email\" DESC",
                             "SELECT * FROM \"panel_admins\" ORDER BY \"id\"", "SELECT * FROM \"panel_admins\" ORDER BY \"id\" DESC"] {
                     let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String }

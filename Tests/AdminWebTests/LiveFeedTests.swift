@@ -13,7 +13,7 @@ import Testing
     static func panel(streamSeconds: Int) async throws -> TestPanel {
         var panel = try await TestPanel()
         panel.configuration.eventStreamLength = .seconds(streamSeconds)
-        panel.services = PanelServices(database: panel.services.database, configuration: panel.configuration)
+        panel.rebuildAreas()
         return panel
     }
 
@@ -26,9 +26,9 @@ import Testing
     @Test func streamsOnAnIdleCampaignReadNothing() async throws {
         let panel = try await Self.panel(streamSeconds: 6)
         defer { panel.remove() }
-        let services = panel.services
-        let id = try await services.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
-        try await services.campaigns.launch(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
+        let areas = panel.areas
+        let id = try await areas.campaigns.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
+        try await areas.campaigns.campaigns.launch(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
         let (texts, reads) = try await panel.test { client in
             let cookie = try await panel.signIn(client)
             async let texts = withThrowingTaskGroup(of: String.self) { group in
@@ -40,9 +40,9 @@ import Testing
             // Every stream has joined and had its counts, even on two busy cores; then a second
             // with nothing happening (the streams polled, as they once did, it would read 4 times).
             try await Task.sleep(for: .seconds(3))
-            let before = await services.campaignProgress.reads
+            let before = await areas.campaigns.progress.reads
             try await Task.sleep(for: .seconds(1))
-            return (try await texts, await services.campaignProgress.reads - before)
+            return (try await texts, await areas.campaigns.progress.reads - before)
         }
         #expect(texts.count == 8 && texts.allSatisfy { $0.contains("data: ") }, "every stream sent the counts")
         print("reads of the counts in one idle second with 8 streams open: \(reads)")
@@ -60,21 +60,21 @@ import Testing
     @Test func aChangePublishedWhileAReadRunsStillReachesThePage() async throws {
         let panel = try await Self.panel(streamSeconds: 8)
         defer { panel.remove() }
-        let services = panel.services
-        let id = try await services.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
-        try await services.campaigns.launch(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
+        let areas = panel.areas
+        let id = try await areas.campaigns.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
+        try await areas.campaigns.campaigns.launch(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
         let reads = Counter()
         // After a read took its counts, before the page hears of them: the stream's own first
         // read (which must come after its subscription), then the first the feed woke.
-        await services.campaignProgress.setAfterRead { campaign in
+        await areas.campaigns.progress.setAfterRead { campaign in
             guard await reads.next() <= 2 else { return }
-            try? await services.database.write { db in
+            try? await areas.database.write { db in
                 try db.execute(sql: """
                     UPDATE panel_deliveries SET state = 'accepted'
                     WHERE id = (SELECT MIN(id) FROM panel_deliveries WHERE campaign_id = ? AND state <> 'accepted')
                     """, arguments: [campaign])
             }
-            services.campaigns.changes.publish(campaign)
+            areas.campaigns.campaigns.changes.publish(campaign)
         }
         let text = try await panel.test { client in
             try await client.get("/campaigns/\(id)/events", cookie: try await panel.signIn(client)).text
@@ -91,8 +91,8 @@ import Testing
         // cores (a read of these counts once took 3 s there, and its outcomes came 250 ms apart).
         let panel = try await Self.panel(streamSeconds: 30)
         defer { panel.remove() }
-        let services = panel.services
-        let id = try await services.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
+        let areas = panel.areas
+        let id = try await areas.campaigns.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
         let (text, total) = try await panel.test { client in
             let cookie = try await panel.signIn(client)
             async let text = client.get("/campaigns/\(id)/events", cookie: cookie).text
@@ -100,16 +100,16 @@ import Testing
             // changes are on the page before the deliveries fall due, two seconds later:
             // from then on only the dispatcher can tell the page.
             try await Task.sleep(for: .seconds(1))
-            let total = try await services.campaigns.launch(id, schedule: .at(Date().addingTimeInterval(2)), by: .commandLine).deliveries
+            let total = try await areas.campaigns.campaigns.launch(id, schedule: .at(Date().addingTimeInterval(2)), by: .commandLine).deliveries
             let stoppedBy = ContinuousClock.now + .seconds(25)
             while ContinuousClock.now < stoppedBy {
-                let stored = try await services.campaigns.progress(id)
+                let stored = try await areas.campaigns.campaigns.progress(id)
                 if stored.status == "paused" && stored.sending == 0 { break }
                 try await Task.sleep(for: .milliseconds(20))
             }
             return (try await text, total)
         }
-        let last = try Self.lastCounts(text), stored = try await services.campaigns.progress(id)
+        let last = try Self.lastCounts(text), stored = try await areas.campaigns.campaigns.progress(id)
         #expect(stored.status == "paused" && stored.queued + stored.waiting == total, "the dispatcher stopped it: \(stored.status)")
         #expect(last.status == "paused" && last.detail?.contains("stopped: ") == true, "\(last.status) \(last.detail ?? "")")
         #expect(last.sending == 0 && last.queued + last.waiting == total && total > 0,

@@ -15,11 +15,11 @@ import Testing
         var panel = try await TestPanel()
         defer { panel.remove() }
         panel.configuration.eventStreamLength = .seconds(30)
-        panel.services = PanelServices(database: panel.services.database, configuration: panel.configuration)
+        panel.rebuildAreas()
         let email = try await panel.addStaff("marketer@example.com", role: .marketing)
-        let id = try await panel.services.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
-        try await panel.services.campaigns.launch(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
-        let services = panel.services, ready = panel
+        let id = try await panel.areas.campaigns.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
+        try await panel.areas.campaigns.campaigns.launch(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
+        let areas = panel.areas, ready = panel
         let seconds = try await ready.test { client in
             let cookie = try await ready.signIn(client, email: email)
             let started = ContinuousClock.now
@@ -29,8 +29,8 @@ import Testing
             try await Task.sleep(for: .milliseconds(1500))
             switch change {
             case .signOut: _ = try await client.postSigned("/logout", session: cookie)
-            case .disable: _ = try await services.staff.disable(.email(email), by: .commandLine)
-            case .roleChange: _ = try await services.staff.changeRole(.email(email), to: .support, by: .commandLine)
+            case .disable: _ = try await areas.auth.staff.disable(.email(email), by: .commandLine)
+            case .roleChange: _ = try await areas.auth.staff.changeRole(.email(email), to: .support, by: .commandLine)
             }
             let answer = try await stream
             #expect(answer.text.contains("data: "), "it streamed before the change")

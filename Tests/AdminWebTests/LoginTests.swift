@@ -71,7 +71,7 @@ import TestSupport
             #expect(wrong.text.replacingOccurrences(of: TestPanel.email, with: "E")
                 == unknown.text.replacingOccurrences(of: "nobody@example.com", with: "E"))
         }
-        let failures = try await panel.services.database.read { db in
+        let failures = try await panel.areas.database.read { db in
             try String.fetchAll(db, sql: "SELECT actor_email FROM panel_audit_log WHERE action = 'sign_in_failed' ORDER BY id")
         }
         #expect(failures == [TestPanel.email, "nobody@example.com"])
@@ -174,15 +174,15 @@ import TestSupport
             // The old cookie, replayed, is worth nothing.
             #expect(try await client.get("/", cookie: cookie).headers[.location] == "/login?ended=1")
         }
-        let rows = try await panel.services.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM panel_sessions") }
+        let rows = try await panel.areas.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM panel_sessions") }
         #expect(rows == 0)
     }
 
     @Test func anExpiredSessionCookieLeadsBackToLogin() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }
-        let admin = try #require(try await panel.services.admins.find(email: TestPanel.email))
-        let token = try await panel.services.signIn.sessions.create(
+        let admin = try #require(try await panel.areas.auth.admins.find(email: TestPanel.email))
+        let token = try await panel.areas.auth.signIn.sessions.create(
             adminID: admin.id!, clientAddress: nil, userAgent: nil, now: Date().addingTimeInterval(-13 * 3600))
         try await panel.test { client in
             let response = try await client.get("/", cookie: "panel_session=\(token)")
@@ -212,7 +212,7 @@ import TestSupport
         defer { panel.remove() }
         for _ in 1...10 {
             // The router test client has no socket, so its address is unknown to the panel.
-            try await panel.services.signIn.throttle.recordFailure(email: TestPanel.email, address: nil)
+            try await panel.areas.auth.signIn.throttle.recordFailure(email: TestPanel.email, address: nil)
         }
         try await panel.test { client in
             let response = try await client.postLogin([("email", TestPanel.email), ("password", TestPanel.password)])
@@ -223,8 +223,8 @@ import TestSupport
             // The lock's remaining seconds: up to a minute has gone by on a busy machine (seen: 883).
             #expect((840...900).contains(retryAfter), "\(retryAfter)")
         }
-        try await panel.services.signIn.unauthenticatedEvents.flush()
-        let throttled = try await panel.services.database.read { db in
+        try await panel.areas.auth.signIn.unauthenticatedEvents.flush()
+        let throttled = try await panel.areas.database.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log WHERE action = 'sign_in_throttled'")
         }
         #expect(throttled == 1)

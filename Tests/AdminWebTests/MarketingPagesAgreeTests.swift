@@ -44,7 +44,7 @@ import TestSupport
     @Test func aConfirmationCountedBeforeAnotherLaunchIsCountedAgainAndItsLaunchIsRefused() async throws {
         let panel = try await TestPanel(users: 200)
         defer { panel.remove() }
-        let campaigns = panel.services.campaigns
+        let campaigns = panel.areas.campaigns.campaigns
         let looked = try await campaigns.create(CampaignDraft(title: "Looked at again", body: "b"), by: .commandLine)
         let sent = try await campaigns.create(CampaignDraft(title: "Sent", body: "b"), by: .commandLine)
         try await panel.test { client in
@@ -63,7 +63,7 @@ import TestSupport
             }
             // Stored launch times have whole seconds: a count begun in the same second would be made again.
             try await Task.sleep(for: .milliseconds(1_100))
-            let now = try await Audience().count(CampaignSegment(), in: panel.services.database).reachableDevices
+            let now = try await Audience().count(CampaignSegment(), in: panel.areas.database).reachableDevices
             #expect(now < old[looked]!.count, "the premium users' devices are over the cap now")
 
             // The confirmation, opened again, shows the new count, not the one in memory. The
@@ -102,7 +102,7 @@ import TestSupport
     @Test func aCampaignDueLaterIsScheduledAndTheListFiltersIt() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }
-        let campaigns = panel.services.campaigns
+        let campaigns = panel.areas.campaigns.campaigns
         let tomorrow = try await campaigns.create(CampaignDraft(title: "Tomorrow", body: "b", segment: CampaignSegment(plan: .premium)), by: .commandLine)
         try await campaigns.launch(tomorrow, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
         let draft = try await campaigns.create(CampaignDraft(title: "Draft", body: "b"), by: .commandLine)
@@ -128,7 +128,7 @@ import TestSupport
     @Test func theConfirmationSaysDevicesToSendToAndHeldOutUsersApartAndTheListShowsWhatWasConfirmed() async throws {
         let panel = try await TestPanel(users: 300)
         defer { panel.remove() }
-        let campaigns = panel.services.campaigns
+        let campaigns = panel.areas.campaigns.campaigns
         let id = try await campaigns.create(CampaignDraft(title: "Held", body: "b", experiment: CampaignExperiment(holdoutPercent: 30, goal: .anyActivity)),
                                             by: .commandLine)
         try await panel.test { client in
@@ -148,7 +148,7 @@ import TestSupport
                 try await Task.sleep(for: .milliseconds(50))
                 waited += 1
             }
-            let (members, deliveries) = try await panel.services.database.read { db in
+            let (members, deliveries) = try await panel.areas.database.read { db in
                 (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_campaign_members WHERE campaign_id = ? AND arm = 'holdout'", arguments: [id]) ?? -1,
                  try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_deliveries WHERE campaign_id = ?", arguments: [id]) ?? -1)
             }
@@ -157,7 +157,7 @@ import TestSupport
             #expect(try await campaigns.find(id)?.confirmed == CampaignRecord.Confirmed(devices: devices, heldOutUsers: heldOut))
 
             // The list: what was confirmed and what was frozen, apart, even when they differ.
-            try await panel.services.database.write { db in
+            try await panel.areas.database.write { db in
                 try db.execute(sql: "UPDATE panel_campaigns SET confirmed_devices = 79, audience_count = 315 WHERE id = ?", arguments: [id])
             }
             let list = try await client.get("/campaigns", cookie: cookie)

@@ -15,7 +15,7 @@ import TestSupport
     private func panelWithEveryRole() async throws -> TestPanel {
         let panel = try await TestPanel()
         for role in Role.allCases where role != .admin {
-            try await panel.services.admins.create(email: Self.email(role), password: TestPanel.password, role: role)
+            try await panel.areas.auth.admins.create(email: Self.email(role), password: TestPanel.password, role: role)
         }
         return panel
     }
@@ -24,8 +24,8 @@ import TestSupport
         let panel = try await panelWithEveryRole()
         defer { panel.remove() }
         let documented = try Self.securityPageTable()
+        let routes = buildRouter(areas: panel.areas).staffRoutes
         try await panel.test { client in
-            let routes = panel.services.staffRoutes.entries
             #expect(routes.count >= 2)
             for route in routes {
                 // Without a session: sent to sign in (a POST carrying the sign-in page's token).
@@ -63,14 +63,14 @@ import TestSupport
     @Test func aRouteOutsideTheRoleIsRefusedAndAudited() async throws {
         let panel = try await panelWithEveryRole()
         defer { panel.remove() }
-        let router = buildRouter(services: panel.services, publicDirectory: TestPaths.publicDirectory)
-        let forms = FormRules(), stash = FormStash(), cookies = panel.services.cookies
-        let staff = StaffRoutes(
+        let router = buildRouter(areas: panel.areas).router
+        let forms = FormRules(), stash = FormStash(), cookies = panel.areas.site.cookies
+        var staff = StaffRoutes(
             group: router.group()
-                .add(middleware: RequireStaffMiddleware(sessionCookie: cookies.session, sessions: panel.services.signIn.sessions,
+                .add(middleware: RequireStaffMiddleware(sessionCookie: cookies.session, sessions: panel.areas.auth.signIn.sessions,
                                                         forms: forms, stash: stash, stashCookie: cookies.keptForm))
                 .group(context: StaffRequestContext.self),
-            refusals: panel.services.signIn.unauthenticatedEvents, registry: .init(), forms: forms, stash: stash, stashCookie: cookies.keptForm)
+            refusals: panel.areas.auth.signIn.unauthenticatedEvents, forms: forms, stash: stash, stashCookie: cookies.keptForm)
         staff.get(.favicon, requires: .manageStaff) { _, _ in "staff only" }
         try await Application(router: router).test(.router) { client in
             for role in Role.allCases {
@@ -82,12 +82,12 @@ import TestSupport
                 }
             }
         }
-        let unwritten = try await panel.services.database.read { db in
+        let unwritten = try await panel.areas.database.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log WHERE action = 'forbidden'") ?? -1
         }
         #expect(unwritten == 0, "refusals wait for the batch")
-        try await panel.services.signIn.unauthenticatedEvents.flush()
-        let rows = try await panel.services.database.read { db in
+        try await panel.areas.auth.signIn.unauthenticatedEvents.flush()
+        let rows = try await panel.areas.database.read { db in
             try Row.fetchAll(db, sql: "SELECT actor_email, target, detail FROM panel_audit_log WHERE action = 'forbidden' ORDER BY id")
                 .map { "\($0[0] as String)|\($0[1] as String)|\($0[2] as String)" }
         }
@@ -126,9 +126,8 @@ import TestSupport
     @Test func theSecurityPageTableMatchesTheRegisteredRoutes() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }
-        _ = buildRouter(services: panel.services, publicDirectory: TestPaths.publicDirectory)
+        let entries = buildRouter(areas: panel.areas).staffRoutes
         let documented = try Self.securityPageTable()
-        let entries = panel.services.staffRoutes.entries
         #expect(entries.count == documented.count)
         for entry in entries {
             let row = try #require(documented["\(entry.method) \(entry.path)"], "\(entry.method) \(entry.path) is not in docs/security.md")

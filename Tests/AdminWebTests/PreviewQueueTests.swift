@@ -9,9 +9,9 @@ import Testing
     @Test func previewsAreCountedOneAtATimeOwnDraftsFirstAndOnceForTheirInputs() async throws {
         let panel = try await TestPanel(users: 300)
         defer { panel.remove() }
-        let adminID = try #require(try await panel.services.admins.find(email: TestPanel.email)?.id)
+        let adminID = try #require(try await panel.areas.auth.admins.find(email: TestPanel.email)?.id)
         let mine = AuditActor.staff(StaffIdentity(adminID: adminID, email: TestPanel.email, role: .admin), from: nil)
-        let campaigns = panel.services.campaigns
+        let campaigns = panel.areas.campaigns.campaigns
         var others: [CampaignRecord] = []
         for index in 0..<6 {
             let id = try await campaigns.create(CampaignDraft(title: "other \(index)", body: "b", segment: CampaignSegment(plan: index % 2 == 0 ? .free : .premium)),
@@ -20,7 +20,7 @@ import Testing
         }
         let ownID = try await campaigns.create(CampaignDraft(title: "mine", body: "b"), by: mine)
         let own = try #require(try await campaigns.find(ownID))
-        let previews = AudiencePreviews(audience: Audience(), defaultTimeZone: "UTC", database: panel.services.database, maxRunning: 1)
+        let previews = AudiencePreviews(audience: Audience(), defaultTimeZone: "UTC", database: panel.areas.database, maxRunning: 1)
 
         for other in others { _ = await previews.state(for: other, requestedBy: TestPanel.email) }
         // One is being counted, five wait; the author's own draft goes before them all.

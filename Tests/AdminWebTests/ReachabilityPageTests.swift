@@ -136,7 +136,7 @@ import TestSupport
             }
             #expect(try await client.get("/users/99999999/reminders", cookie: session).status == .notFound)
         }
-        let looks = try await panel.services.database.read { db in
+        let looks = try await panel.areas.database.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log WHERE action = 'user_viewed' AND target = ? AND detail = 'reminders'",
                              arguments: ["user:\(Self.userID)"]) ?? 0
         }

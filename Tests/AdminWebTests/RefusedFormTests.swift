@@ -27,7 +27,7 @@ import TestSupport
     }
 
     private func campaignCount(_ panel: TestPanel) async throws -> Int {
-        try await panel.services.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_campaigns") ?? -1 }
+        try await panel.areas.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_campaigns") ?? -1 }
     }
 
     private func token(_ page: TestResponse) -> String? {
@@ -66,7 +66,7 @@ import TestSupport
             let id = try #require(Int64(sent.headers[.location]?.prefix { $0 != "?" }.split(separator: "/").last ?? ""))
             let edit = try await post(client, "/campaigns/\(id)/edit", [("title", "Changed"), ("body", "b"), ("_csrf", oldToken)], cookie: current)
             #expect(edit.status == .forbidden && edit.text.contains("value=\"Changed\"") && token(edit) == freshToken)
-            let title = try await panel.services.database.read { db in try String.fetchOne(db, sql: "SELECT title FROM panel_campaigns") }
+            let title = try await panel.areas.database.read { db in try String.fetchOne(db, sql: "SELECT title FROM panel_campaigns") }
             #expect(title == "A <title> & more")
         }
     }
@@ -84,7 +84,7 @@ import TestSupport
             #expect(refused.text.contains("value=\"new.person@example.com\"") && refused.text.contains("was not sent"))
             #expect(refused.text.contains("value=\"marketing\" selected"), "the role chosen")
             #expect(token(refused) == CSRFToken.forSession(String(current.drop { $0 != "=" }.dropFirst())))
-            let created = try await panel.services.admins.find(email: "new.person@example.com")
+            let created = try await panel.areas.auth.admins.find(email: "new.person@example.com")
             #expect(created == nil)
             // The test users' add form too.
             let testUser = try await post(client, "/campaigns/test-users", [("email", "tester@example.com"), ("_csrf", oldToken)], cookie: current)
@@ -141,7 +141,7 @@ import TestSupport
         try await panel.addStaff(Self.marketing, role: .marketing)
         try await panel.test { client in
             let session = try await panel.signIn(client, email: Self.marketing)
-            try await panel.services.database.write { db in try db.execute(sql: "DELETE FROM panel_sessions") }
+            try await panel.areas.database.write { db in try db.execute(sql: "DELETE FROM panel_sessions") }
             let refused = try await client.postSigned("/campaigns/new", Self.typed, session: session)
             #expect(refused.status == .seeOther)
             #expect(refused.headers[.location]?.contains("next=/campaigns/new") == true)
@@ -160,7 +160,7 @@ import TestSupport
         let panel = try await TestPanel()
         defer { panel.remove() }
         try await panel.addStaff(Self.marketing, role: .marketing)
-        let id = try await panel.services.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
+        let id = try await panel.areas.campaigns.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
         try await panel.test { client in
             let old = try await panel.signIn(client, email: Self.marketing)
             let oldToken = CSRFToken.forSession(String(old.drop { $0 != "=" }.dropFirst()))
@@ -170,7 +170,7 @@ import TestSupport
             #expect(refused.status == .forbidden && refused.text.contains("was not sent"))
             #expect(refused.text.contains("action=\"/campaigns/\(id)/confirm\""), "the confirmation again")
             #expect(token(refused) == CSRFToken.forSession(String(current.drop { $0 != "=" }.dropFirst())))
-            #expect(try await panel.services.campaigns.find(id)?.status.known == .draft, "not launched")
+            #expect(try await panel.areas.campaigns.campaigns.find(id)?.status.known == .draft, "not launched")
 
             let bare = try await client.postForm("/campaigns/new", Self.typed + [("_csrf", oldToken)], cookie: current)
             #expect(bare.status == .forbidden && bare.text.contains("This form is out of date"))
@@ -186,8 +186,8 @@ import TestSupport
         defer { panel.remove() }
         try await panel.addStaff(Self.marketing, role: .marketing)
         let experiment = CampaignExperiment(variants: [VariantMessage(variant: .b, title: "B", body: "b")])
-        let id = try await panel.services.campaigns.create(CampaignDraft(title: "t", body: "b", experiment: experiment), by: .commandLine)
-        let users = try await panel.services.database.write { db in
+        let id = try await panel.areas.campaigns.campaigns.create(CampaignDraft(title: "t", body: "b", experiment: experiment), by: .commandLine)
+        let users = try await panel.areas.database.write { db in
             let users = try Int64.fetchAll(db, sql: "SELECT id FROM users ORDER BY id LIMIT 2")
             for user in users {
                 try db.execute(sql: "INSERT INTO panel_test_users (user_id, added_at) VALUES (?, '2026-01-01 00:00:00')", arguments: [user])

@@ -14,11 +14,11 @@ import TestSupport
     @Test func showsTheSnapshotsFiguresForEachRangeToEveryRole() async throws {
         let panel = try await TestPanel(users: 200)
         defer { panel.remove() }
-        try await panel.services.reminderHealth.refresh(full: true)
+        try await panel.areas.reminders.monitor.refresh(full: true)
         try await panel.addStaff(TestPanel.supportEmail, role: .support)
         try await panel.addStaff("marketing@example.com", role: .marketing)
         try await panel.test { client in
-            let snapshot = try #require(panel.services.reminderHealth.latest())
+            let snapshot = try #require(panel.areas.reminders.monitor.latest())
             for email in [TestPanel.email, TestPanel.supportEmail, "marketing@example.com"] {
                 let cookie = try await panel.signIn(client, email: email)
                 let home = try await client.get("/", cookie: cookie)
@@ -71,10 +71,10 @@ import TestSupport
     @Test func beforeTheFirstCountThePageSaysTheFiguresAreBeingCounted() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }
-        let app = Application(router: buildRouter(services: panel.services, publicDirectory: TestPaths.publicDirectory))
+        let app = Application(router: buildRouter(areas: panel.areas).router)
         try await app.test(.router) { client in
             let cookie = try await panel.signIn(client)
-            #expect(panel.services.reminderHealth.latest() == nil)
+            #expect(panel.areas.reminders.monitor.latest() == nil)
             let page = try await client.get("/reminders?range=7d", cookie: cookie)
             #expect(page.status == .ok)
             #expect(page.text.contains("The reminder figures are being counted"))
@@ -91,10 +91,10 @@ import TestSupport
     @Test func theCSVHasTheFiguresOverallAndForEachSplit() async throws {
         let panel = try await TestPanel(users: 200)
         defer { panel.remove() }
-        try await panel.services.reminderHealth.refresh(full: true)
+        try await panel.areas.reminders.monitor.refresh(full: true)
         try await panel.test { client in
             let cookie = try await panel.signIn(client)
-            let report = try #require(panel.services.reminderHealth.latest()?.report(.week))
+            let report = try #require(panel.areas.reminders.monitor.latest()?.report(.week))
             let response = try await client.get("/reminders.csv?range=7d", cookie: cookie)
             #expect(response.status == .ok && response.headers[.contentType]?.hasPrefix("text/csv") == true)
             #expect(response.headers[.contentDisposition]?.contains("reminders-7d.csv") == true)
@@ -114,7 +114,7 @@ import TestSupport
         let panel = try await TestPanel(users: 100)
         defer { panel.remove() }
         let now = Date()
-        try await panel.services.database.write { db in
+        try await panel.areas.database.write { db in
             let user = try Int64.fetchOne(db, sql: "SELECT id FROM users ORDER BY id LIMIT 1")!
             // The app is in use (so no "no app data" alert), but its backend sends no reminder.
             try db.execute(sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (?, 'login', ?)",
@@ -127,10 +127,10 @@ import TestSupport
                     """, arguments: [user, 900_000 + minute, SQLiteTime.string(now.addingTimeInterval(-Double(minute + 10) * 60))])
             }
         }
-        try await panel.services.reminderHealth.refresh(full: true)
+        try await panel.areas.reminders.monitor.refresh(full: true)
         try await panel.test { client in
-            try await panel.services.reminderHealth.refresh(full: true)
-            let alerts = try #require(panel.services.reminderHealth.latest()?.alerts)
+            try await panel.areas.reminders.monitor.refresh(full: true)
+            let alerts = try #require(panel.areas.reminders.monitor.latest()?.alerts)
             #expect(alerts.map(\.kind).contains(.nothingSent))
             let cookie = try await panel.signIn(client)
             for path in ["/", "/users", "/account/sessions", "/reminders"] {
@@ -151,10 +151,10 @@ import TestSupport
             #expect(report.reminders.asOf != nil)
 
             // The backend resumes: each sent 10 s after its time.
-            try await panel.services.database.write { db in
+            try await panel.areas.database.write { db in
                 try db.execute(sql: "UPDATE reminders SET status = 'sent', sent_at = datetime(scheduled_for, '+10 seconds') WHERE item_id >= 900000")
             }
-            try await panel.services.reminderHealth.refresh(full: true)
+            try await panel.areas.reminders.monitor.refresh(full: true)
             let after = try await client.get("/", cookie: cookie)
             #expect(!after.text.contains("reminder-alert"), "the banner goes once reminders are sent")
             let healthAfter = try JSONDecoder.snakeCase.decode(HealthController.Report.self, from: Data(buffer: try await client.get("/health").body))

@@ -56,7 +56,7 @@ import Testing
             #expect(try await client.get("/users/\(DemoSeeder.whaleUserID)", cookie: cookie).status == .ok)
             #expect(try await client.get("/no-such-page", cookie: cookie).status == .notFound)
         }
-        #expect(panel.services.openRequests.registered >= 4, "the sign-in's two requests and the two pages")
-        #expect(panel.services.openRequests.current.isEmpty)
+        #expect(panel.areas.site.openRequests.registered >= 4, "the sign-in's two requests and the two pages")
+        #expect(panel.areas.site.openRequests.current.isEmpty)
     }
 }

@@ -82,7 +82,8 @@ import Testing
         panel.configuration.maxConnectionsPerAddress = 4_000
         panel.configuration.headTimeout = .seconds(2)
         panel.configuration.bodyTimeout = .seconds(2)
-        let app = buildApplication(services: panel.services, configuration: panel.configuration)
+        panel.rebuildAreas()
+        let app = buildApplication(areas: panel.areas)
         try await app.test(.live) { client in
             let port = try #require(client.port)
             // The test client connects first: behind 2,500 sockets its connect could wait in
@@ -150,7 +151,7 @@ import Testing
         panel.configuration.maxConnectionsPerAddress = 4
         let lines = CapturedLog()
         let logger = Logger(label: "test") { _ in lines }
-        let app = buildApplication(services: panel.services, configuration: panel.configuration, logger: logger)
+        let app = buildApplication(areas: PanelAreas(database: panel.areas.database, configuration: panel.configuration, logger: logger))
         try await app.test(.live) { client in
             let port = try #require(client.port)
             // The test client's own connection, from 127.0.0.1 too, is one of the four.
@@ -192,7 +193,7 @@ import Testing
     @Test func theAnswerToAnOversizedRequestLineCarriesTheSecurityHeaders() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }
-        let app = buildApplication(services: panel.services, configuration: panel.configuration)
+        let app = buildApplication(areas: panel.areas)
         try await app.test(.live) { client in
             let port = try #require(client.port)
             let line = "GET /" + String(repeating: "a", count: 81 * 1_024) + " HTTP/1.1\r\nHost: x\r\n\r\n"
@@ -213,7 +214,8 @@ import Testing
         var panel = try await TestPanel()
         defer { panel.remove() }
         panel.configuration.maxConnections = 16
-        let app = buildApplication(services: panel.services, configuration: panel.configuration)
+        panel.rebuildAreas()
+        let app = buildApplication(areas: panel.areas)
         try await app.test(.live) { client in
             let port = try #require(client.port)
             // The test client's own connection is one of the sixteen.

@@ -16,12 +16,12 @@ import TestSupport
     /// A panel with, besides its admin, the support account help@example.com.
     private func panelWithSupportAccount() async throws -> (TestPanel, Int64) {
         let panel = try await TestPanel()
-        try await panel.services.admins.create(email: "help@example.com", password: TestPanel.password, role: .support)
+        try await panel.areas.auth.admins.create(email: "help@example.com", password: TestPanel.password, role: .support)
         return (panel, try await id(of: "help@example.com", panel))
     }
 
     private func id(of email: String, _ panel: TestPanel) async throws -> Int64 {
-        try #require(try await panel.services.admins.find(email: email)?.id)
+        try #require(try await panel.areas.auth.admins.find(email: email)?.id)
     }
 
     @Test func anAdminCreatesAnAccountWhosePasswordIsShownOnceAndWorks() async throws {
@@ -57,7 +57,7 @@ import TestSupport
                 #expect(refused.text.contains(message), "\(fields)")
             }
         }
-        let audited = try await panel.services.database.read { db in
+        let audited = try await panel.areas.database.read { db in
             try String.fetchAll(db, sql: "SELECT actor_email || ' ' || detail FROM panel_audit_log WHERE action = 'admin_created'")
         }
         #expect(audited == ["admin@example.com role=support"])
@@ -72,7 +72,7 @@ import TestSupport
             let changed = try await client.postSigned("/admins/\(helpID)/role", [("role", "marketing")], session: admin)
             #expect(changed.headers[.location] == "/admins?notice=role-changed")
             #expect(try await client.get("/", cookie: help).headers[.location] == "/login?ended=1")
-            #expect(try await panel.services.admins.find(email: "help@example.com")?.role == .marketing)
+            #expect(try await panel.areas.auth.admins.find(email: "help@example.com")?.role == .marketing)
 
             help = try await panel.signIn(client, email: "help@example.com")
             #expect(try await client.postSigned("/admins/\(helpID)/disable", session: admin).headers[.location] == "/admins?notice=disabled")
@@ -144,7 +144,7 @@ import TestSupport
     @Test func aOneTimePasswordExpiresAfterADay() async throws {
         let (panel, helpID) = try await panelWithSupportAccount()
         defer { panel.remove() }
-        try await panel.services.staff.resetPassword(.id(helpID), to: "temporary password 1", oneTime: true, by: .commandLine,
+        try await panel.areas.auth.staff.resetPassword(.id(helpID), to: "temporary password 1", oneTime: true, by: .commandLine,
                                                      now: Date().addingTimeInterval(-AdminStore.oneTimePasswordLifetime - 1))
         try await panel.test { client in
             let response = try await client.postLogin([("email", "help@example.com"), ("password", "temporary password 1")])
@@ -169,7 +169,7 @@ import TestSupport
             for cookie in [again, otherAdmin] { #expect(try await client.get("/", cookie: cookie).headers[.location] == "/login?ended=1") }
             #expect(try await client.get("/", cookie: admin).status == .ok, "the admin's own session stays")
         }
-        let rows = try await panel.services.database.read { db in
+        let rows = try await panel.areas.database.read { db in
             try String.fetchAll(db, sql: "SELECT target || ' ' || COALESCE(detail, '') FROM panel_audit_log WHERE action = 'sessions_ended' ORDER BY id")
         }
         #expect(rows == ["staff:\(helpID) ", "all 2"])
@@ -182,7 +182,7 @@ import TestSupport
         let panel = try await TestPanel()
         defer { panel.remove() }
         let email = try await panel.addStaff()
-        let id = try #require(try await panel.services.admins.find(email: email)?.id)
+        let id = try #require(try await panel.areas.auth.admins.find(email: email)?.id)
         try await panel.test { client in
             let admin = try await panel.signIn(client)
             let help = try await panel.signIn(client, email: email)
@@ -202,6 +202,6 @@ import TestSupport
             #expect(missing.status == .notFound && missing.text.contains("No staff account #999999."))
             #expect(try await client.get("/admins/\(id)/disable", cookie: help).status == .forbidden, "admins only")
         }
-        #expect(try await panel.services.admins.find(email: email)?.disabledAt == nil)
+        #expect(try await panel.areas.auth.admins.find(email: email)?.disabledAt == nil)
     }
 }

@@ -21,7 +21,7 @@ import TestSupport
         let panel = try await TestPanel()
         defer { panel.remove() }
         let email = try await panel.addStaff()
-        let id = try #require(try await panel.services.admins.find(email: email)?.id)
+        let id = try #require(try await panel.areas.auth.admins.find(email: email)?.id)
         try await panel.test { client in
             let admin = try await panel.signIn(client)
             let list = try await client.get("/admins", cookie: admin)
@@ -42,7 +42,7 @@ import TestSupport
             let disabled = try await client.postSigned(link, session: admin)
             let after = try await client.follow(disabled, cookie: admin)
             #expect(after.text.contains("Account disabled."))
-            #expect(try await panel.services.admins.find(email: email)?.disabledAt != nil)
+            #expect(try await panel.areas.auth.admins.find(email: email)?.disabledAt != nil)
 
             // Enable, through the form inside the menu: posted as the page has it, token and all.
             let row = try #require(rows(after.text).first { $0.id == "staff-\(id)" })
@@ -51,7 +51,7 @@ import TestSupport
             #expect(String(form.1) == "/admins/\(id)/enable", "the enable form is inside the menu")
             let enabled = try await client.postForm(String(form.1), [("_csrf", String(form.2))], cookie: admin)
             #expect(try await client.follow(enabled, cookie: admin).text.contains("Account enabled."))
-            #expect(try await panel.services.admins.find(email: email)?.disabledAt == nil)
+            #expect(try await panel.areas.auth.admins.find(email: email)?.disabledAt == nil)
         }
     }
 }

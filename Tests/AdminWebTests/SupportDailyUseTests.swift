@@ -60,7 +60,7 @@ import TestSupport
             let refused = try await client.get("/users?by=id&q=ann", cookie: session)
             #expect(refused.status == .badRequest && refused.text.contains("A user id is a number, such as 123 or #123"))
         }
-        let searches = try await panel.services.database.read { db in
+        let searches = try await panel.areas.database.read { db in
             try String.fetchAll(db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'user_searched' ORDER BY id")
         }
         #expect(searches == ["email: ann.lee@known.test", "email: ann.lee@known.test", "id: 700102", "id: 700102", "id: 700103",
@@ -139,10 +139,10 @@ import TestSupport
     @Test func campaignPushesShowTheTextTheUserGot() async throws {
         let panel = try await Self.panel()
         defer { panel.remove() }
-        let personal = try await panel.services.campaigns.create(
+        let personal = try await panel.areas.campaigns.campaigns.create(
             CampaignDraft(title: "Hi {{display_name}}", body: "News for {{plan}} users", name: "Personal one"), by: .commandLine)
-        let plain = try await panel.services.campaigns.create(CampaignDraft(title: "Big news", body: "The scanner is faster"), by: .commandLine)
-        try await panel.services.database.write { db in
+        let plain = try await panel.areas.campaigns.campaigns.create(CampaignDraft(title: "Big news", body: "The scanner is faster"), by: .commandLine)
+        try await panel.areas.database.write { db in
             for (campaign, at) in [(personal, "2026-01-02 10:00:00"), (plain, "2026-01-03 10:00:00")] {
                 try db.execute(sql: """
                     INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at, receipt)

@@ -9,7 +9,8 @@ import NIOCore
 import Testing
 import TestSupport
 
-/// A panel on a freshly seeded database with one admin account, for `app.test(.router)`.
+/// A panel on a freshly seeded database with one admin account, for `app.test(.router)`:
+/// every area, as `buildApplication` lists them.
 struct TestPanel {
     static let email = "admin@example.com"
     static let password = "a long enough password"
@@ -18,8 +19,9 @@ struct TestPanel {
     static let totpSecret = "TESTKEYTESTKEYTESTKEYTESTKEY2345"
 
     let temp: TemporaryDatabase
+    /// Read when the areas are built: a test that changes it calls `rebuildAreas()`.
     var configuration: PanelConfiguration
-    var services: PanelServices
+    var areas: PanelAreas
 
     /// `untrusted`: both providers configured against a fake that refuses every key
     /// (`UntrustedPush`); `none`: no provider configured, as `serve` without credentials.
@@ -39,18 +41,23 @@ struct TestPanel {
         if push == .untrusted { configuration.push = try await UntrustedPush.providers() }
         configuration.testUserDomains = try TestUserDomains(testUserDomains)
         self.configuration = configuration
-        services = PanelServices(database: try await PanelDatabase.open(path: temp.path), configuration: configuration)
-        let admin = try await services.admins.create(email: Self.email, password: Self.password, role: .admin)
-        try await services.database.write { db in
+        areas = PanelAreas(database: try await PanelDatabase.open(path: temp.path), configuration: configuration)
+        let admin = try await areas.auth.admins.create(email: Self.email, password: Self.password, role: .admin)
+        try await areas.database.write { db in
             try db.execute(sql: "INSERT INTO panel_two_factor (admin_id, secret, confirmed_at) VALUES (?, ?, '2026-01-01 00:00:00')",
                            arguments: [admin.id, Self.totpSecret])
         }
     }
 
+    /// The areas again, on the same database, from `configuration` as changed since.
+    mutating func rebuildAreas() {
+        areas = PanelAreas(database: areas.database, configuration: configuration)
+    }
+
     /// A staff account of another role, with the test password and no second factor.
     @discardableResult
     func addStaff(_ email: String = TestPanel.supportEmail, role: Role = .support) async throws -> String {
-        try await services.admins.create(email: email, password: Self.password, role: role)
+        try await areas.auth.admins.create(email: email, password: Self.password, role: role)
         return email
     }
 
@@ -76,7 +83,7 @@ struct TestPanel {
 
     /// The account's current TOTP code, made acceptable again.
     func currentCode(email: String) async throws -> String {
-        let secret = try await services.database.write { db in
+        let secret = try await areas.database.write { db in
             try db.execute(sql: "UPDATE panel_two_factor SET last_step = NULL WHERE admin_id = (SELECT id FROM panel_admins WHERE email = ?)",
                            arguments: [email])
             return try String.fetchOne(db, sql: "SELECT secret FROM panel_two_factor t JOIN panel_admins a ON a.id = t.admin_id WHERE a.email = ?",
@@ -86,7 +93,7 @@ struct TestPanel {
     }
 
     func test<Value>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
-        try await buildApplication(services: services, configuration: configuration).test(.router, body)
+        try await buildApplication(areas: areas).test(.router, body)
     }
 
     func remove() {

@@ -15,7 +15,7 @@ import TestSupport
 
     /// An active customer of the seeded app, with a device a test push could reach and no quiet hours.
     static func customer(_ panel: TestPanel) async throws -> (id: Int64, email: String) {
-        try #require(try await panel.services.database.read { db in
+        try #require(try await panel.areas.database.read { db in
             try Row.fetchOne(db, sql: """
                 SELECT u.id, u.email FROM users u JOIN devices d ON d.user_id = u.id LEFT JOIN notification_settings s ON s.user_id = u.id
                 WHERE u.status = 'active' AND d.push_permission = 'granted' AND d.push_token <> '' AND d.push_provider IN ('fcm', 'apns')
@@ -31,7 +31,7 @@ import TestSupport
     }
 
     static func refusedAdds(_ panel: TestPanel) async throws -> [(actor: String?, target: String?, detail: String?)] {
-        try await panel.services.database.read { db in
+        try await panel.areas.database.read { db in
             try Row.fetchAll(db, sql: "SELECT actor_email, target, detail FROM panel_audit_log WHERE action = 'test_user_refused' ORDER BY id")
                 .map { ($0["actor_email"], $0["target"], $0["detail"]) }
         }
@@ -57,7 +57,7 @@ import TestSupport
         #expect(Self.problem(stranger.text) == sentence, "an unknown email gets the very same sentence: nothing says who has an account")
         #expect(!known.text.contains("no app user") && !stranger.text.contains("no app user"))
         #expect(known.text.contains("value=\"\(customer.email)\""), "what was typed stays in the form")
-        #expect(try await panel.services.testSend.testUsers.list().isEmpty, "nobody was added")
+        #expect(try await panel.areas.campaigns.testSend.testUsers.list().isEmpty, "nobody was added")
         let refused = try await Self.refusedAdds(panel)
         #expect(refused.count == 2, "each refused add is audited, the unknown email too")
         #expect(refused.allSatisfy { $0.actor == Self.marketing })
@@ -78,7 +78,7 @@ import TestSupport
             let unknown = try await client.postSigned("/campaigns/test-users", [("email", "nobody@nowhere.test")], session: cookie)
             #expect(unknown.status == .badRequest && unknown.text.contains("Not added: no app user has the email nobody@nowhere.test"))
         }
-        #expect(try await panel.services.testSend.testUsers.list().map(\.userID) == [customer.id])
+        #expect(try await panel.areas.campaigns.testSend.testUsers.list().map(\.userID) == [customer.id])
         #expect(try await Self.refusedAdds(panel).map(\.actor) == [TestPanel.email], "the admin's refused add is audited too")
     }
 
@@ -104,7 +104,7 @@ import TestSupport
             let kelvin = try await client.postSigned("/campaigns/test-users", [("email", "x@\u{212A}orp.test")], session: cookie)
             #expect(kelvin.status == .badRequest)
         }
-        #expect(try await panel.services.testSend.testUsers.list().map(\.userID) == [990101])
+        #expect(try await panel.areas.campaigns.testSend.testUsers.list().map(\.userID) == [990101])
     }
 
     @Test func withoutADomainOnlyAnAdminAddsTestUsers() async throws {
@@ -119,7 +119,7 @@ import TestSupport
             let tried = try await client.postSigned("/campaigns/test-users", [("email", customer.email)], session: cookie)
             #expect(tried.status == .badRequest && tried.text.contains("only an admin may add test users"))
         }
-        #expect(try await panel.services.testSend.testUsers.list().isEmpty)
+        #expect(try await panel.areas.campaigns.testSend.testUsers.list().isEmpty)
         #expect(try await Self.refusedAdds(panel).count == 1)
     }
 
@@ -128,7 +128,7 @@ import TestSupport
         let panel = try await TestPanel()
         defer { panel.remove() }
         let customer = try await Self.customer(panel)
-        let id = try await panel.services.campaigns.create(CampaignDraft(title: "Title A", body: "Body A", experiment: CampaignExperiment(variants: [
+        let id = try await panel.areas.campaigns.campaigns.create(CampaignDraft(title: "Title A", body: "Body A", experiment: CampaignExperiment(variants: [
             VariantMessage(variant: .b, title: "Title B", body: "Body B"),
             VariantMessage(variant: .c, title: "Title C", body: "Body C"),
         ])), by: .commandLine)
@@ -154,7 +154,7 @@ import TestSupport
             let unknown = try await client.postSigned("/campaigns/\(id)/test-send", [("user", String(customer.id)), ("variant", "D")], session: cookie)
             #expect(unknown.status == .badRequest && unknown.text.contains("There is no variant “D” in this campaign: choose one of A, B, C. Nothing was sent."))
         }
-        let sent = try await panel.services.database.read { db in
+        let sent = try await panel.areas.database.read { db in
             try String.fetchAll(db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'campaign_test_sent'")
         }
         #expect(sent.count == 1 && sent.first?.contains("variant B") == true, "the refused variant sent nothing")

@@ -72,9 +72,9 @@ import Testing
         var panel = try await TestPanel()
         defer { panel.remove() }
         panel.configuration.trustedProxies = try TrustedProxies(trusted)
-        panel.services = PanelServices(database: panel.services.database, configuration: panel.configuration)
-        for index in 1...8 { _ = try await panel.services.signIn.throttle.recordFailure(email: "nobody\(index)@example.com", address: failingAddress) }
-        let app = buildApplication(services: panel.services, configuration: panel.configuration)
+        panel.rebuildAreas()
+        for index in 1...8 { _ = try await panel.areas.auth.signIn.throttle.recordFailure(email: "nobody\(index)@example.com", address: failingAddress) }
+        let app = buildApplication(areas: panel.areas)
         let (other, same) = try await app.test(.live) { client in
             func signIn(_ email: String, _ password: String, from address: String) async throws -> HTTPResponse.Status {
                 let form = try await client.loginForm()
@@ -89,8 +89,8 @@ import Testing
             return (try await signIn(TestPanel.email, TestPanel.password, from: "198.51.100.7"),
                     try await signIn(TestPanel.email, TestPanel.password, from: "203.0.113.5"))
         }
-        try await panel.services.signIn.unauthenticatedEvents.flush()
-        let addresses = try await panel.services.database.read { db in
+        try await panel.areas.auth.signIn.unauthenticatedEvents.flush()
+        let addresses = try await panel.areas.database.read { db in
             try String.fetchAll(db, sql: "SELECT DISTINCT client_address FROM panel_audit_log WHERE client_address IS NOT NULL ORDER BY 1")
         }
         return (other, same, addresses)
@@ -114,10 +114,10 @@ import Testing
         var panel = try await TestPanel()
         defer { panel.remove() }
         panel.configuration.trustedProxies = try TrustedProxies(["127.0.0.1/32"])
-        panel.services = PanelServices(database: panel.services.database, configuration: panel.configuration)
+        panel.rebuildAreas()
         _ = try await panel.addStaff()
-        for _ in 1...10 { _ = try await panel.services.signIn.throttle.recordFailure(email: forged, address: "203.0.113.5") }
-        let app = buildApplication(services: panel.services, configuration: panel.configuration)
+        for _ in 1...10 { _ = try await panel.areas.auth.signIn.throttle.recordFailure(email: forged, address: "203.0.113.5") }
+        let app = buildApplication(areas: panel.areas)
         let (attacker, victim) = try await app.test(.live) { client in
             func signIn(_ email: String, _ password: String, from address: String) async throws -> HTTPResponse.Status {
                 let form = try await client.loginForm()

@@ -58,7 +58,7 @@ import TestSupport
                                                    cookie: "\(form.cookie); \(try #require(Self.cookies(again)["panel_code"]))")
             #expect(replay.status == .unauthorized)
         }
-        let signIns = try await panel.services.database.read { db in
+        let signIns = try await panel.areas.database.read { db in
             try String.fetchAll(db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'sign_in'")
         }
         #expect(signIns == ["password and authenticator code"])
@@ -84,8 +84,8 @@ import TestSupport
     @Test func aRecoveryCodeSignsInOnceAndIsAudited() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }
-        let adminID = try #require(try await panel.services.admins.find(email: TestPanel.email)?.id)
-        let codes = try await panel.services.account.newRecoveryCodes(
+        let adminID = try #require(try await panel.areas.auth.admins.find(email: TestPanel.email)?.id)
+        let codes = try await panel.areas.auth.account.newRecoveryCodes(
             StaffIdentity(adminID: adminID, email: TestPanel.email, role: .admin), from: nil)
         try await panel.test { client in
             for expected in [HTTPResponse.Status.seeOther, .unauthorized] {
@@ -96,7 +96,7 @@ import TestSupport
                 #expect(response.status == expected)
             }
         }
-        let rows = try await panel.services.database.read { db in
+        let rows = try await panel.areas.database.read { db in
             try String.fetchAll(db, sql: "SELECT action || ':' || COALESCE(detail, '') FROM panel_audit_log WHERE action IN ('recovery_code_used', 'two_factor_failed') ORDER BY id")
         }
         #expect(rows == ["recovery_code_used:password and recovery code (9 left)", "two_factor_failed:"])
@@ -129,7 +129,7 @@ import TestSupport
             #expect(page.text.contains("<svg viewBox="))
             #expect(page.text.contains("href=\"otpauth://totp/"), "a phone with the app enrols without scanning its own screen")
             let shown = try #require(page.text.firstMatch(of: /<code class="secret">([A-Z2-7 ]+)<\/code>/)).1
-            let secret = try #require(try await panel.services.database.read { db in
+            let secret = try #require(try await panel.areas.database.read { db in
                 try String.fetchOne(db, sql: "SELECT secret FROM panel_two_factor t JOIN panel_admins a ON a.id = t.admin_id WHERE a.email = ?",
                                     arguments: [email])
             })
@@ -154,7 +154,7 @@ import TestSupport
             #expect(try await client.get("/", cookie: session).headers[.location] == "/login?ended=1")
             #expect(try await client.get("/", cookie: rotated).status == .ok)
         }
-        let actions = try await panel.services.database.read { db in
+        let actions = try await panel.areas.database.read { db in
             try String.fetchAll(db, sql: "SELECT action FROM panel_audit_log WHERE action LIKE 'two_factor%' ORDER BY id")
         }
         #expect(actions == ["two_factor_enabled"])
@@ -181,9 +181,9 @@ import TestSupport
         let panel = try await TestPanel()
         defer { panel.remove() }
         let email = try await panel.addStaff()
-        let id = try #require(try await panel.services.admins.find(email: email)?.id)
-        let secret = try await panel.services.signIn.twoFactor.beginEnrolment(adminID: id)
-        _ = try await panel.services.account.enableTwoFactor(StaffIdentity(adminID: id, email: email, role: .support),
+        let id = try #require(try await panel.areas.auth.admins.find(email: email)?.id)
+        let secret = try await panel.areas.auth.signIn.twoFactor.beginEnrolment(adminID: id)
+        _ = try await panel.areas.auth.account.enableTwoFactor(StaffIdentity(adminID: id, email: email, role: .support),
                                                              code: TOTPCode.code(secret: secret, step: TOTPCode.step(at: Date())),
                                                              session: nil, from: nil)
         try await panel.test { client in
@@ -205,9 +205,9 @@ import TestSupport
             #expect(off.status == .ok)
             #expect(off.text.contains("Two-factor sign-in is off."))
         }
-        let status = try await panel.services.signIn.twoFactor.status(adminID: id)
+        let status = try await panel.areas.auth.signIn.twoFactor.status(adminID: id)
         #expect(!status.isEnabled && status.recoveryCodesLeft == 0)
-        let actions = try await panel.services.database.read { db in
+        let actions = try await panel.areas.database.read { db in
             try String.fetchAll(db, sql: "SELECT action FROM panel_audit_log WHERE action IN ('two_factor_failed', 'two_factor_disabled', 'recovery_codes_regenerated') ORDER BY id")
         }
         #expect(actions == ["two_factor_failed", "recovery_codes_regenerated", "two_factor_disabled"])
@@ -217,8 +217,8 @@ import TestSupport
         let panel = try await TestPanel()
         defer { panel.remove() }
         let email = try await panel.addStaff("other.admin@example.com", role: .admin)
-        let id = try #require(try await panel.services.admins.find(email: email)?.id)
-        try await panel.services.database.write { db in
+        let id = try #require(try await panel.areas.auth.admins.find(email: email)?.id)
+        try await panel.areas.database.write { db in
             try db.execute(sql: "INSERT INTO panel_two_factor (admin_id, secret, confirmed_at) VALUES (?, ?, '2026-01-01 00:00:00')",
                            arguments: [id, TestPanel.totpSecret])
         }
@@ -230,8 +230,8 @@ import TestSupport
             #expect(reset.headers[.location] == "/admins?notice=two-factor-reset")
             #expect(try await client.get("/", cookie: theirs).headers[.location] == "/login?ended=1")
         }
-        #expect(try await panel.services.signIn.twoFactor.status(adminID: id).isEnabled == false)
-        let target = try await panel.services.database.read { db in
+        #expect(try await panel.areas.auth.signIn.twoFactor.status(adminID: id).isEnabled == false)
+        let target = try await panel.areas.database.read { db in
             try String.fetchOne(db, sql: "SELECT target FROM panel_audit_log WHERE action = 'two_factor_reset'")
         }
         #expect(target == "staff:\(id)")
@@ -271,7 +271,7 @@ import TestSupport
             await #expect(throws: TestSignInFailed.self) { try await panel.signIn(client, email: email) }
             #expect(try await client.get("/", cookie: try await panel.signIn(client, email: email, password: newPassword)).status == .ok)
         }
-        let actions = try await panel.services.database.read { db in
+        let actions = try await panel.areas.database.read { db in
             try String.fetchAll(db, sql: "SELECT action FROM panel_audit_log WHERE action IN ('password_changed', 'sign_in_failed') ORDER BY id")
         }
         #expect(actions == ["sign_in_failed", "password_changed", "sign_in_failed"])
@@ -285,9 +285,9 @@ import TestSupport
         defer { panel.remove() }
         let hostile = "<b>x</b>@example.com"
         for _ in 1...10 {
-            try await panel.services.signIn.throttle.recordFailure(email: hostile, address: "10.1.2.3")
+            try await panel.areas.auth.signIn.throttle.recordFailure(email: hostile, address: "10.1.2.3")
         }
-        _ = try await panel.services.signIn.signIn(email: hostile, password: "nope nope nope", clientAddress: "10.9.9.9", userAgent: nil)
+        _ = try await panel.areas.auth.signIn.signIn(email: hostile, password: "nope nope nope", clientAddress: "10.9.9.9", userAgent: nil)
         try await panel.test { client in
             let admin = try await panel.signIn(client)
             let page = try await client.get("/admins/sign-in-failures", cookie: admin)
@@ -299,9 +299,9 @@ import TestSupport
             let cleared = try await client.postSigned("/admins/sign-in-failures/clear",
                                                       [("kind", "pair"), ("email", hostile), ("address", "10.1.2.3")], session: admin)
             #expect(cleared.headers[.location] == "/admins/sign-in-failures?cleared=1")
-            #expect(try await panel.services.signIn.throttle.current().contains { $0.key.description == "pair:\(hostile)|10.1.2.3" } == false)
+            #expect(try await panel.areas.auth.signIn.throttle.current().contains { $0.key.description == "pair:\(hostile)|10.1.2.3" } == false)
         }
-        let unlocked = try await panel.services.database.read { db in
+        let unlocked = try await panel.areas.database.read { db in
             try String.fetchAll(db, sql: "SELECT target FROM panel_audit_log WHERE action = 'sign_in_unlocked'")
         }
         #expect(unlocked == ["pair:<b>x</b>@example.com|10.1.2.3"])

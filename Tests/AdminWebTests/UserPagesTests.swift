@@ -50,7 +50,7 @@ import TestSupport
             let unknown = try await client.get("/users?by=nonsense&q=1", cookie: session)
             #expect(unknown.status == .badRequest && unknown.text.contains("There is no search by “nonsense”"))
         }
-        let searches = try await panel.services.database.read { db in
+        let searches = try await panel.areas.database.read { db in
             try String.fetchAll(db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'user_searched' ORDER BY id")
         }
         #expect(searches.first == "email: %")
@@ -96,7 +96,7 @@ import TestSupport
                 #expect(refused.status == .badRequest && refused.text.contains(sentence), "\(bad)")
             }
         }
-        let views = try await panel.services.database.read { db in
+        let views = try await panel.areas.database.read { db in
             try String.fetchAll(db, sql: "SELECT target FROM panel_audit_log WHERE action = 'user_viewed'")
         }
         #expect(views == ["user:700001", "user:3"] + Array(repeating: "user:3", count: 5), "the profile shows, with the refusal")
@@ -153,7 +153,7 @@ import TestSupport
         let panel = try await TestPanel(users: 3_000)
         defer { panel.remove() }
         try await panel.addStaff()
-        let lists = ActivityLists(database: panel.services.database)
+        let lists = ActivityLists(database: panel.areas.database)
         let size = try await lists.size(UserFilter(bucket: .inactive))
         try await panel.test { client in
             let session = try await panel.signIn(client, email: TestPanel.supportEmail)
@@ -171,7 +171,7 @@ import TestSupport
             let badDate = try await client.get("/activity.csv?from=1st%20May", cookie: session)
             #expect(badDate.status == .badRequest)
         }
-        let exports = try await panel.services.database.read { db in
+        let exports = try await panel.areas.database.read { db in
             try String.fetchAll(db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'users_exported'")
         }
         #expect(exports == ["bucket=inactive"])
@@ -217,7 +217,7 @@ import TestSupport
             #expect(csv.headers[.contentDisposition] == "attachment; filename=\"users-idle-premium-2020-01-01-sign-up.csv\"")
             _ = try await client.get("/activity?platform=ios&bucket=never&junk=1", cookie: session)
         }
-        let rows = try await panel.services.database.read { db in
+        let rows = try await panel.areas.database.read { db in
             try String.fetchAll(db, sql: """
                 SELECT action || ' ' || detail FROM panel_audit_log WHERE action IN ('users_exported', 'activity_list_viewed') ORDER BY id
                 """)

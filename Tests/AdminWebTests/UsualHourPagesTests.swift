@@ -45,9 +45,9 @@ import TestSupport
         defer { panel.remove() }
         try await panel.addStaff(CampaignPages.marketing, role: .marketing)
         _ = try await Self.activeAtTheHour(panel, now: Date())
-        let figures = try await UsualHourRefresh(database: panel.services.database, defaultTimeZone: "UTC").run(now: Date())
+        let figures = try await UsualHourRefresh(database: panel.areas.database, defaultTimeZone: "UTC").run(now: Date())
         #expect(!figures.building && figures.built > 0)
-        let reachable = try await panel.services.campaigns.audience.count(CampaignSegment(), in: panel.services.database).reachableUsers
+        let reachable = try await panel.areas.campaigns.campaigns.audience.count(CampaignSegment(), in: panel.areas.database).reachableUsers
         #expect(reachable > 20, "enough users to draw a control from")
         try await panel.test { client in
             let cookie = try await panel.signIn(client, email: CampaignPages.marketing)
@@ -102,7 +102,7 @@ import TestSupport
         defer { panel.remove() }
         try await panel.addStaff(JourneyPages.marketing, role: .marketing)
         let users = try await Self.activeAtTheHour(panel, now: Date())
-        _ = try await UsualHourRefresh(database: panel.services.database, defaultTimeZone: "UTC").run(now: Date())
+        _ = try await UsualHourRefresh(database: panel.areas.database, defaultTimeZone: "UTC").run(now: Date())
         try await panel.test { client in
             let cookie = try await panel.signIn(client, email: JourneyPages.marketing)
             let fields = JourneyPages.winBack.filter { $0.0 != "holdout_percent" && $0.0 != "goal" }
@@ -115,10 +115,10 @@ import TestSupport
             #expect(!before.contains("id=\"send-hours\""), "nothing planned yet, no section")
             // Every user crosses the trigger: entered as the journeys job enters them.
             let now = Int64(Date().timeIntervalSince1970)
-            let entered = try await panel.services.database.write { db in
+            let entered = try await panel.areas.database.write { db in
                 let plan = try #require(try JourneyPlan.load(id, in: db))
                 let crossings = (try Int64.fetchAll(db, sql: "SELECT id FROM users")).map { TriggerCrossing(userID: $0, occurrence: "2026-01-01 00:00:00") }
-                let admissions = try JourneyAdmission.read(crossings, plan: plan, audience: panel.services.journeys.audience, defaultTimeZone: "UTC",
+                let admissions = try JourneyAdmission.read(crossings, plan: plan, audience: panel.areas.journeys.journeys.audience, defaultTimeZone: "UTC",
                                                            now: now, in: db)
                 return try JourneyEntries.enter(journeyID: id, admissions, reentryDays: nil, dailyLimit: nil, now: now, in: db).entered
             }
@@ -128,7 +128,7 @@ import TestSupport
             let usual = try #require(Int(Self.capture(page, #"(\d+) users? at their usual hour"#) ?? ""))
             let control = try #require(Int(Self.capture(page, #"(\d+) users? in the control, sent at the journey's fixed time"#)
                                            ?? Self.capture(page, #"(\d+) users? in the control, sent at the journey&#39;s fixed time"#) ?? ""))
-            let sentOrWaiting = try await panel.services.database.read { db in
+            let sentOrWaiting = try await panel.areas.database.read { db in
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_journey_entries WHERE journey_id = ? AND timing IS NOT NULL", arguments: [id]) ?? -1
             }
             #expect(usual + control == sentOrWaiting && usual > 0 && control > 0, "\(usual) + \(control) against \(sentOrWaiting) entries")
@@ -142,7 +142,7 @@ import TestSupport
         defer { panel.remove() }
         try await panel.addStaff()
         _ = try await Self.activeAtTheHour(panel, now: Date())
-        _ = try await UsualHourRefresh(database: panel.services.database, defaultTimeZone: "UTC").run(now: Date())
+        _ = try await UsualHourRefresh(database: panel.areas.database, defaultTimeZone: "UTC").run(now: Date())
         let user = try #require(try await DatabaseQueue(path: panel.temp.path).read { db in try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM users") })
         try await panel.test { client in
             let cookie = try await panel.signIn(client, email: TestPanel.supportEmail)
@@ -151,8 +151,8 @@ import TestSupport
             let line = page.text.components(separatedBy: "id=\"usual-hour\"").dropFirst().first?.components(separatedBy: "</dl>").first ?? ""
             #expect(line.contains("Usual hour (local)") && line.contains("14:00, 6 of 60 days"), Comment(rawValue: line))
         }
-        try await panel.services.signIn.unauthenticatedEvents.flush()
-        let looks = try await panel.services.database.read { db in
+        try await panel.areas.auth.signIn.unauthenticatedEvents.flush()
+        let looks = try await panel.areas.database.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log WHERE action = 'user_viewed' AND target = ?", arguments: ["user:\(user)"])
         }
         #expect(looks == 1, "the profile's look is audit-logged, usual hour and all")

@@ -5,6 +5,8 @@ import Hummingbird
 /// a route without one does not compile. A request outside the role gets a 403 page; the
 /// refusals are counted per staff member, address, route and permission and written in
 /// batches, so a thousand refused requests are one row, not a thousand write transactions. Every route is recorded for the route-by-role test and the table in docs/security.md.
+/// A value: the areas add their routes to it in turn (`inout`), and its `entries` are read
+/// once the router is built; nothing is shared while it is being filled.
 struct StaffRoutes {
     struct Entry: Sendable, Equatable {
         let method: HTTPRequest.Method
@@ -12,25 +14,26 @@ struct StaffRoutes {
         let permission: Permission
     }
 
-    /// Collects the routes as they are added.
-    final class Registry: @unchecked Sendable {
-        private(set) var entries: [Entry] = []
-        func add(_ entry: Entry) {
-            if !entries.contains(entry) { entries.append(entry) }
-        }
-    }
-
     let group: RouterGroup<StaffRequestContext>
     /// Refusals are counted and written in batches (a role that keeps trying costs one row).
     let refusals: AuditAggregator
-    let registry: Registry
+    /// Every route added so far, in order.
+    private(set) var entries: [Entry] = []
     /// Each form's rule; a refused form is shown again, never handled.
     let forms: FormRules
     /// Forms kept while their sender signed in again, shown on their page once.
     let stash: FormStash
     let stashCookie: PanelCookie
 
-    func get<Output: ResponseGenerator>(
+    init(group: RouterGroup<StaffRequestContext>, refusals: AuditAggregator, forms: FormRules, stash: FormStash, stashCookie: PanelCookie) {
+        self.group = group
+        self.refusals = refusals
+        self.forms = forms
+        self.stash = stash
+        self.stashCookie = stashCookie
+    }
+
+    mutating func get<Output: ResponseGenerator>(
         _ url: SiteURL, requires permission: Permission,
         use handler: @escaping @Sendable (Request, StaffRequestContext) async throws -> Output
     ) {
@@ -39,7 +42,7 @@ struct StaffRoutes {
 
     /// - Parameter form: its multi-line fields and labels, and how it is shown again when
     ///   refused (a control character, an out-of-date token, a session that ended).
-    func post<Output: ResponseGenerator>(
+    mutating func post<Output: ResponseGenerator>(
         _ url: SiteURL, requires permission: Permission, form: FormRules.Rule = FormRules.Rule(),
         use handler: @escaping @Sendable (Request, StaffRequestContext) async throws -> Output
     ) {
@@ -47,12 +50,13 @@ struct StaffRoutes {
         add(.post, url, permission, handler)
     }
 
-    private func add<Output: ResponseGenerator>(
+    private mutating func add<Output: ResponseGenerator>(
         _ method: HTTPRequest.Method, _ url: SiteURL, _ permission: Permission,
         _ handler: @escaping @Sendable (Request, StaffRequestContext) async throws -> Output
     ) {
         // A URL with an id registers as its pattern: `.staffAction(id: nil, …)` is "/admins/:id/…".
-        registry.add(Entry(method: method, path: url.path, permission: permission))
+        let entry = Entry(method: method, path: url.path, permission: permission)
+        if !entries.contains(entry) { entries.append(entry) }
         let refusals = self.refusals, route = "\(method.rawValue) \(url.path)"
         let forms = forms, stash = stash, stashCookie = stashCookie
         group.on(RouterPath(url.path), method: method) { @Sendable request, context -> Response in

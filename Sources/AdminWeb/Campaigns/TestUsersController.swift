@@ -8,7 +8,7 @@ struct TestUsersController {
     let testUsers: TestUsers
     let auditLog: AuditLog
 
-    func addRoutes(to routes: StaffRoutes) {
+    func addRoutes(to routes: inout StaffRoutes) {
         routes.get(.testUsers(), requires: .manageCampaigns, use: show)
         // Refused on its way (a control character, an out-of-date token): the list with the email as typed.
         routes.post(.testUsers(), requires: .manageCampaigns, form: FormRules.Rule(showAgain: { [self] form, refusal, context in

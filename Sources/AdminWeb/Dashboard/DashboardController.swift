@@ -6,7 +6,7 @@ struct DashboardController {
     let source: DashboardModel.Source
     let pages: DashboardPageCache
 
-    func addRoutes(to routes: StaffRoutes) {
+    func addRoutes(to routes: inout StaffRoutes) {
         routes.get(.dashboard, requires: .viewDashboard, use: show)
         routes.get(.dashboardCSV(nil, .standard), requires: .viewDashboard, use: csv)
         routes.post(.dashboardRefresh, requires: .refreshDashboard, use: refresh)

@@ -17,7 +17,7 @@ struct JourneysController {
     static let read = Permission.viewDashboard
     static let write = Permission.manageCampaigns
 
-    func addRoutes(to routes: StaffRoutes) {
+    func addRoutes(to routes: inout StaffRoutes) {
         routes.get(.journeys(), requires: Self.read, use: list)
         routes.get(.newJourney, requires: Self.write, use: newForm)
         routes.post(.newJourney, requires: Self.write, form: formRule(editing: false), use: create)

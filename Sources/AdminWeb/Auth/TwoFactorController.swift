@@ -17,7 +17,7 @@ struct TwoFactorController {
         var code, password: String?
     }
 
-    func addRoutes(to routes: StaffRoutes) {
+    func addRoutes(to routes: inout StaffRoutes) {
         routes.get(.twoFactor, requires: .useOwnAccount, use: show)
         routes.post(.beginTwoFactor, requires: .useOwnAccount, use: begin)
         routes.post(.confirmTwoFactor, requires: .useOwnAccount, use: confirm)

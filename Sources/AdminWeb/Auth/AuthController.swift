@@ -23,7 +23,7 @@ struct AuthController {
         router.post(RouterPath(SiteURL.secondFactor().path), use: submitSecondFactor)
     }
 
-    func addStaffRoutes(to routes: StaffRoutes) {
+    func addStaffRoutes(to routes: inout StaffRoutes) {
         routes.post(.logout, requires: .useOwnAccount, use: logout)
     }
 

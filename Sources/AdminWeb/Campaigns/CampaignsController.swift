@@ -18,11 +18,11 @@ struct CampaignsController {
     let auditLog: AuditLog
     let eventStreamLength: Duration
 
-    func addRoutes(to routes: StaffRoutes) {
+    func addRoutes(to routes: inout StaffRoutes) {
         routes.get(.campaigns(), requires: .manageCampaigns, use: list)
         routes.get(.newCampaign, requires: .manageCampaigns, use: composer)
         routes.post(.newCampaign, requires: .manageCampaigns, form: composerRule(editing: false), use: create)
-        TestUsersController(testUsers: source.testUsers, auditLog: auditLog).addRoutes(to: routes)
+        TestUsersController(testUsers: source.testUsers, auditLog: auditLog).addRoutes(to: &routes)
         routes.get(.campaign(id: nil), requires: .manageCampaigns, use: show)
         routes.get(.campaignEdit(id: nil), requires: .manageCampaigns, use: editor)
         routes.post(.campaignEdit(id: nil), requires: .manageCampaigns, form: composerRule(editing: true), use: saveEdit)

@@ -13,7 +13,7 @@ struct AccountController {
         var current, password, `repeat`: String?
     }
 
-    func addRoutes(to routes: StaffRoutes) {
+    func addRoutes(to routes: inout StaffRoutes) {
         routes.get(.accountSessions(), requires: .useOwnAccount, use: sessions)
         routes.post(.endOtherSessions, requires: .useOwnAccount, use: endOthers)
         routes.get(.password, requires: .useOwnAccount, use: passwordPage)

@@ -7,7 +7,7 @@ import Hummingbird
 struct RemindersController {
     let source: RemindersModel.Source
 
-    func addRoutes(to routes: StaffRoutes) {
+    func addRoutes(to routes: inout StaffRoutes) {
         routes.get(.reminders(.day), requires: .viewDashboard, use: show)
         routes.get(.remindersCSV(.day), requires: .viewDashboard, use: csv)
     }

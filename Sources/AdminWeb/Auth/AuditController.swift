@@ -6,7 +6,7 @@ struct AuditController {
     let log: AuditLog
     let audit: StaffAudit
 
-    func addRoutes(to routes: StaffRoutes) {
+    func addRoutes(to routes: inout StaffRoutes) {
         routes.get(.auditLog(), requires: .readAuditLog, use: show)
         routes.get(.auditCSV(AuditFilter()), requires: .readAuditLog, use: csv)
     }

@@ -6,7 +6,7 @@ struct ActivityController {
     let lists: ActivityListModel.Source
     let audit: StaffAudit
 
-    func addRoutes(to routes: StaffRoutes) {
+    func addRoutes(to routes: inout StaffRoutes) {
         routes.get(.activity(), requires: .exportUserLists, use: list)
         routes.get(.activityCSV(ActivityForm()), requires: .exportUserLists, use: csv)
     }

@@ -15,7 +15,7 @@ struct SignInFailuresController {
         }
     }
 
-    func addRoutes(to routes: StaffRoutes) {
+    func addRoutes(to routes: inout StaffRoutes) {
         routes.get(.signInFailures(), requires: .manageStaff, use: show)
         routes.post(.clearSignInFailure, requires: .manageStaff, use: clear)
     }

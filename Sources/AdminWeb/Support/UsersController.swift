@@ -10,7 +10,7 @@ struct UsersController {
     let reminders: UserReminders
     let audit: StaffAudit
 
-    func addRoutes(to routes: StaffRoutes) {
+    func addRoutes(to routes: inout StaffRoutes) {
         routes.get(.users(), requires: .viewUserProfiles, use: search)
         routes.get(.userSuggestions, requires: .viewUserProfiles, use: suggestions)
         routes.get(.user(id: nil), requires: .viewUserProfiles, use: profile)

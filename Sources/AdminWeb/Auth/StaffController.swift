@@ -14,7 +14,7 @@ struct StaffController {
         var email, role: String?
     }
 
-    func addRoutes(to routes: StaffRoutes) {
+    func addRoutes(to routes: inout StaffRoutes) {
         routes.get(.staff(), requires: .manageStaff, use: list)
         routes.post(.createStaff, requires: .manageStaff, form: FormRules.Rule(showAgain: showCreateAgain, page: { _ in SiteURL.staff().path }), use: create)
         routes.post(.staffAction(id: nil, .role), requires: .manageStaff, use: changeRole)

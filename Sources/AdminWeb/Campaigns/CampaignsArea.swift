@@ -1,0 +1,72 @@
+import AdminDomain
+import CampaignDispatch
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// Campaigns: the composer and its previews, the launch, progress and impact pages, test
+/// sends and test users; in the background the push clients, the dispatcher that sends every
+/// campaign's and journey's deliveries, the receipt poller, the impact refresher and the
+/// users' usual hours that timed sends use.
+public struct CampaignsArea: Sendable {
+    public let campaigns: Campaigns
+    let previews: AudiencePreviews
+    /// Holdout, goal and variant reports of launched campaigns, kept up to date in the background.
+    public let impact: CampaignImpactTracker
+    let progress: CampaignProgressCache
+    let testSend: CampaignTestSend
+    let templates: MessageTemplates
+    let database: PanelDatabase
+    let eventStreamLength: Duration
+    public let services: [any Service]
+
+    init(database: PanelDatabase, configuration: PanelConfiguration, logger: Logger, health: ServiceHealth, templates: MessageTemplates) {
+        let audience = Audience(frequencyCap: configuration.frequencyCap, providers: configuration.push.configured)
+        let campaigns = Campaigns(database: database, audience: audience, defaultTimeZone: configuration.defaultTimeZone)
+        let impact = CampaignImpactTracker(campaigns: campaigns)
+        self.campaigns = campaigns
+        self.impact = impact
+        self.templates = templates
+        self.database = database
+        previews = AudiencePreviews(audience: audience, defaultTimeZone: configuration.defaultTimeZone, database: database,
+                                    templates: templates.library)
+        progress = CampaignProgressCache(campaigns: campaigns)
+        testSend = CampaignTestSend(database: database, push: configuration.push, templates: templates.library,
+                                    testUsers: TestUsers(database: database, audience: audience, domains: configuration.testUserDomains,
+                                                         defaultTimeZone: configuration.defaultTimeZone))
+        eventStreamLength = configuration.eventStreamLength
+        // The dispatcher and the campaign use cases publish on the same feed, `campaigns.changes`.
+        let receipts = ReceiptPoller(database: database, changes: campaigns.changes)
+        let usualHours = UsualHourRefresh(database: database, defaultTimeZone: configuration.defaultTimeZone)
+        services = [
+            PushClientsService(push: configuration.push),
+            CampaignDispatcher(outbox: DeliveryOutbox(database: database, audience: audience, defaultTimeZone: configuration.defaultTimeZone),
+                               campaigns: campaigns, push: configuration.push, templates: templates.library, logger: logger),
+            PeriodicJob(name: "receipt-poller", every: configuration.receiptPollInterval, health: health, logger: logger) {
+                try await receipts.poll()
+            },
+            // Also chooses a winner test's winner when its wait has passed.
+            PeriodicJob(name: "impact-refresher", every: configuration.impactRefreshInterval, health: health, logger: logger) {
+                try await impact.refresh()
+            },
+            // The first run builds every user's hours, a chunk at a time, however long that takes;
+            // the next interval is counted from its end.
+            PeriodicJob(name: "usual-hours", every: configuration.usualHourInterval, health: health, logger: logger) {
+                let figures = try await usualHours.run(now: Date())
+                UsualHourMetrics().record(figures)
+                logger.info("usual hours refreshed", metadata: [
+                    "built": "\(figures.built)", "events_read": "\(figures.eventsRead)", "updated": "\(figures.updated)",
+                    "aged": "\(figures.aged)", "peer_groups": "\(figures.peerGroups)", "building": "\(figures.building)"])
+            },
+        ]
+    }
+
+    /// `sessions`: the live progress stream ends when its viewer's session does.
+    func addRoutes(to staffRoutes: inout StaffRoutes, sessions: SessionStore, auditLog: AuditLog) {
+        CampaignsController(
+            source: .init(campaigns: campaigns, previews: previews, progress: progress, impact: impact, testUsers: testSend.testUsers,
+                          templates: templates.library, database: database),
+            templateProblem: templates.problem, testSend: testSend, sessions: sessions, auditLog: auditLog,
+            eventStreamLength: eventStreamLength).addRoutes(to: &staffRoutes)
+    }
+}

@@ -1,0 +1,33 @@
+import AdminDomain
+import ServiceLifecycle
+
+/// Support's pages: finding a user, their profile, activity and reminders, and the activity
+/// lists. Every look at a user's data is audit-logged through `StaffAudit`.
+public struct SupportArea: Sendable {
+    /// Heavy users' status counts and item order, kept for a minute.
+    public let heavyUsers = HeavyUserCache()
+    let database: PanelDatabase
+    let templates: MessageTemplates
+    let defaultTimeZone: String
+    /// The activity lists compare with the dashboard's latest figures.
+    let dashboard: DashboardRefresher
+    /// It has no background work of its own.
+    public let services: [any Service] = []
+
+    init(database: PanelDatabase, configuration: PanelConfiguration, templates: MessageTemplates, dashboard: DashboardRefresher) {
+        self.database = database
+        self.templates = templates
+        defaultTimeZone = configuration.defaultTimeZone
+        self.dashboard = dashboard
+    }
+
+    func addRoutes(to staffRoutes: inout StaffRoutes, auditLog: AuditLog) {
+        let audit = StaffAudit(log: auditLog), directory = UserDirectory(database: database)
+        UsersController(
+            directory: directory,
+            profiles: .init(database: database, heavyUsers: heavyUsers, templates: templates.library, defaultTimeZone: defaultTimeZone),
+            activity: .init(directory: directory, log: UserActivityLog(database: database)), reminders: UserReminders(database: database),
+            audit: audit).addRoutes(to: &staffRoutes)
+        ActivityController(lists: .init(lists: ActivityLists(database: database), dashboard: dashboard), audit: audit).addRoutes(to: &staffRoutes)
+    }
+}
