@@ -43,7 +43,7 @@ public struct ThrottleEntry: Codable, Sendable, Equatable, FetchableRecord, Tabl
 
 extension ThrottleEntry {
     /// Every count still in force, locks first, newest failures next: what admins see.
-    static func inForce(now: String, staleBefore: String) -> QueryInterfaceRequest<ThrottleEntry> {
+    static func inForce(now: PanelTime, staleBefore: PanelTime) -> QueryInterfaceRequest<ThrottleEntry> {
         ThrottleEntry
             .filter(Columns.lockedUntil > now || (Columns.lockedUntil == nil && Columns.lastFailureAt > staleBefore))
             .order(Columns.lockedUntil == nil, Columns.lastFailureAt.desc)
