@@ -116,8 +116,9 @@ public struct LoginThrottle: Sendable {
     private static func wait(_ keys: [(rule: Rule, key: ThrottleKey)], now: Date, in db: Database) throws -> TimeInterval {
         var wait: TimeInterval = 0
         for entry in keys {
-            guard let row = try ThrottleEntry.find(entry.key, in: db), let last = SQLiteTime.date(row.lastFailureAt) else { continue }
-            if let lockedUntil = row.lockedUntil.flatMap(SQLiteTime.date) {
+            guard let row = try ThrottleEntry.find(entry.key, in: db) else { continue }
+            let last = row.lastFailureAt.date
+            if let lockedUntil = row.lockedUntil?.date {
                 if lockedUntil > now { wait = max(wait, lockedUntil.timeIntervalSince(now)) }
             } else {
                 let readyAt = last.addingTimeInterval(delay(afterFailures: row.failures, rule: entry.rule))

@@ -9,10 +9,10 @@ public struct ThrottleEntry: Codable, Sendable, Equatable, FetchableRecord, Tabl
     public let email: String
     public let address: String
     public let failures: Int
-    public let lastFailureAt: String
-    public let lockedUntil: String?
+    public let lastFailureAt: PanelTime
+    public let lockedUntil: PanelTime?
 
-    public init(key: ThrottleKey, failures: Int, lastFailureAt: String, lockedUntil: String?) {
+    public init(key: ThrottleKey, failures: Int, lastFailureAt: PanelTime, lockedUntil: PanelTime?) {
         kind = key.kind
         email = key.email
         address = key.address
