@@ -148,26 +148,25 @@ import TestSupport
     func listQueriesUseIndexes(filter: ActivityListQuery) async throws {
         defer { temp.remove() }
         let plan = ActivityLists.QueryPlan(filter, now: Self.now)
-        let (candidates, arguments) = plan.candidates(after: ActivityCursor(key: "2026-01-01 00:00:00", id: 10), limit: 51)
-        let (rows, rowArguments) = plan.rows(ids: [1, 2, 3])
+        let candidates = plan.candidates(after: ActivityCursor(key: "2026-01-01 00:00:00", id: 10), limit: 51)
+        let rows = plan.rows(ids: [1, 2, 3])
         try await DatabaseQueue(path: temp.path).read { db in
-            let first = try queryPlan(db, candidates, arguments)
+            let first = try queryPlan(db, candidates)
             #expect(first.contains { $0.contains("USING COVERING INDEX users_") || $0.contains("USING INDEX users_") }, "\(first)")
             assertNoTableScan(first)
-            let second = try queryPlan(db, rows, rowArguments)
+            let second = try queryPlan(db, rows)
             #expect(second.contains { $0.contains("USING INTEGER PRIMARY KEY") }, "\(second)")
             assertNoTableScan(second)
             // The size counts one range of the last-active index, whatever the order.
             var unsorted = filter
             unsorted.sort = .lastActive
             let count = ActivityLists.QueryPlan(unsorted, now: Self.now)
-            let third = try queryPlan(db, count.countSQL, StatementArguments(count.arguments))
+            let third = try queryPlan(db, count.countQuery)
             #expect(third.contains { $0.contains("USING COVERING INDEX users_last_active_at (last_active_at") }, "\(third)")
             // Both ways (oldest first, and Previous) the order's own index, with no sort.
             let index = filter.ordersBySignUp && filter.filter.bucket != .never ? "users_created_at" : "users_last_active_at"
             for upward in [false, true] {
-                let (sql, upwardArguments) = plan.candidates(after: ActivityCursor(key: "2026-01-01 00:00:00", id: 10), limit: 51, upward: upward)
-                let walk = try queryPlan(db, sql, upwardArguments)
+                let walk = try queryPlan(db, plan.candidates(after: ActivityCursor(key: "2026-01-01 00:00:00", id: 10), limit: 51, upward: upward))
                 #expect(walk.contains { $0.contains("INDEX \(index)") } && !walk.contains { $0.contains("TEMP B-TREE") }, "\(walk)")
             }
         }

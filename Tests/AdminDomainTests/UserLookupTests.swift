@@ -316,7 +316,7 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
         let plans = try await DatabaseQueue(path: temp.path).read { db in
             db.add(function: TypedText.sqlFolded)
             return [
-                try queryPlan(db, UserDirectory.emailPrefixSQL(columns: UserSummary.columnsWithItemCount), ["prefix": "a", "upper": "a\u{10FFFF}", "after": "", "limit": 26]),
+                try queryPlan(db, UserDirectory.emailPrefixSQL(withItemCount: true), ["prefix": "a", "upper": "a\u{10FFFF}", "after": "", "limit": 26]),
                 try queryPlan(db, "SELECT \(UserSummary.columnsWithItemCount) FROM users u WHERE u.id = ?", [1]),
                 try queryPlan(db, UserDirectory.nameSliceSQL, ["lower": 1, "below": 100, "text": "x", "bytes": Data("x".utf8), "limit": 25]),
             ]
@@ -332,6 +332,11 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
 /// The detail lines of EXPLAIN QUERY PLAN.
 func queryPlan(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [String] {
     try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] }
+}
+
+/// The same for a query built as a literal, with the text and values it binds.
+func queryPlan(_ db: Database, _ query: SQL) throws -> [String] {
+    try Row.fetchAll(db, SQLRequest(literal: "EXPLAIN QUERY PLAN " + query)).map { $0["detail"] }
 }
 
 /// No line reads a whole table without an index. (A bounded subquery's own rows,

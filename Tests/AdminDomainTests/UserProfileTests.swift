@@ -176,10 +176,10 @@ import TestSupport
         var plans: [[String]] = []
         for filter in [UserItems.Filter(kind: .food, state: .expired, category: "Dairy", storage: "Pantry"),
                        UserItems.Filter(kind: .document, state: .safe)] {
-            let (sql, arguments) = UserItems.orderQuery(userID: 3, calendar: calendar, filter: filter)
-            plans.append(try await database.read { db in try queryPlan(db, sql, arguments) })
-            let (rows, rowArguments) = UserItems.rowsQuery(kind: filter.kind, ids: [1, 2, 3])
-            let byID = try await database.read { db in try queryPlan(db, rows, rowArguments) }
+            let order = UserItems.orderQuery(userID: 3, calendar: calendar, filter: filter)
+            plans.append(try await database.read { db in try queryPlan(db, order) })
+            let rows = UserItems.rowsQuery(kind: filter.kind, ids: [1, 2, 3])
+            let byID = try await database.read { db in try queryPlan(db, rows) }
             #expect(byID.contains { $0.contains("USING INTEGER PRIMARY KEY") }, "\(byID)")
         }
         #expect(plans[0].contains { $0.contains("food_items USING INDEX food_items_user (user_id=?)") }, "\(plans[0])")

@@ -18,8 +18,8 @@ import Testing
 
     @Test func theStaffListShowsEachAccountAndItsActions() {
         func admin(_ id: Int64, _ email: String, _ role: Role, disabled: String? = nil) -> Admin {
-            Admin(id: id, email: email, passwordHash: "never shown", role: role, createdAt: "2026-01-01 00:00:00",
-                  disabledAt: disabled, passwordExpiresAt: nil)
+            Admin(id: id, email: email, passwordHash: "never shown", role: role, createdAt: PanelTime(text: "2026-01-01 00:00:00")!,
+                  disabledAt: disabled.flatMap(PanelTime.init(text:)), passwordExpiresAt: nil)
         }
         let model = StaffModel(accounts: [StaffAccount(admin: admin(1, "boss@example.com", .admin), hasTwoFactor: true),
                                           StaffAccount(admin: admin(2, "gone@example.com", .support, disabled: "2026-02-02 00:00:00"),
@@ -71,7 +71,7 @@ import Testing
 
     @Test func failedSignInsDescribeEachCountInWords() {
         let model = SignInFailuresModel(
-            entries: [ThrottleEntry(key: ThrottleKey(kind: .pair, email: "a@example.com", address: "10.0.0.1")!, failures: 4, lastFailureAt: "2026-11-22 10:00:00", lockedUntil: nil)],
+            entries: [ThrottleEntry(key: ThrottleKey(kind: .pair, email: "a@example.com", address: "10.0.0.1")!, failures: 4, lastFailureAt: PanelTime(text: "2026-11-22 10:00:00")!, lockedUntil: nil)],
             recent: [])
         let page = html(SignInFailuresView(model: model, viewer: viewer))
         #expect(page.contains("a@example.com from 10.0.0.1") && page.contains(">Clear<"))

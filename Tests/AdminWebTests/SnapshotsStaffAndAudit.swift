@@ -8,8 +8,8 @@ import Testing
     static let viewer = SnapshotsAccountAndLogin.viewer
 
     static func account(_ id: Int64, _ email: String, _ role: Role, disabled: String? = nil, twoFactor: Bool = false) -> StaffAccount {
-        StaffAccount(admin: Admin(id: id, email: email, passwordHash: "$argon2id$never-shown", role: role, createdAt: "2026-01-0\(id) 09:00:00",
-                                  disabledAt: disabled, passwordExpiresAt: nil),
+        StaffAccount(admin: Admin(id: id, email: email, passwordHash: "$argon2id$never-shown", role: role, createdAt: PanelTime(text: "2026-01-0\(id) 09:00:00")!,
+                                  disabledAt: disabled.flatMap(PanelTime.init(text:)), passwordExpiresAt: nil),
                      hasTwoFactor: twoFactor)
     }
 
@@ -38,10 +38,11 @@ import Testing
 
     @Test func signInFailuresView() {
         let entries = [
-            ThrottleEntry(key: ThrottleKey(kind: .pair, email: Hostile.email, address: "10.0.0.1")!, failures: 4, lastFailureAt: "2026-11-22 10:00:00", lockedUntil: nil),
-            ThrottleEntry(key: ThrottleKey(kind: .address, email: "", address: "2001:db8::7")!, failures: 40, lastFailureAt: "2026-11-22 10:01:00", lockedUntil: "2026-11-22 10:16:00"),
-            ThrottleEntry(key: ThrottleKey(kind: .account, email: "\(Hostile.rightToLeft)@example.com", address: "")!, failures: 12, lastFailureAt: "2026-11-22 10:02:00",
-                          lockedUntil: "2026-11-22 10:17:00"),
+            ThrottleEntry(key: ThrottleKey(kind: .pair, email: Hostile.email, address: "10.0.0.1")!, failures: 4, lastFailureAt: PanelTime(text: "2026-11-22 10:00:00")!, lockedUntil: nil),
+            ThrottleEntry(key: ThrottleKey(kind: .address, email: "", address: "2001:db8::7")!, failures: 40, lastFailureAt: PanelTime(text: "2026-11-22 10:01:00")!,
+                          lockedUntil: PanelTime(text: "2026-11-22 10:16:00")),
+            ThrottleEntry(key: ThrottleKey(kind: .account, email: "\(Hostile.rightToLeft)@example.com", address: "")!, failures: 12, lastFailureAt: PanelTime(text: "2026-11-22 10:02:00")!,
+                          lockedUntil: PanelTime(text: "2026-11-22 10:17:00")),
         ]
         let recent = [
             AuditRow(id: 9, at: "2026-11-22 10:02:00", actorEmail: Hostile.email, clientAddress: "10.0.0.1", action: "sign_in_failed",

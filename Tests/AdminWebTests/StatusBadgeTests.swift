@@ -48,7 +48,7 @@ import Testing
         check([StaffAccountState.active: (.good, "active"), .disabled: (.bad, "disabled"), .oneTimePassword: (.warning, "one-time password")], "staff")
         check([TwoFactorState.on: (.good, "on"), .off: (.neutral, "off"), .pending: (.warning, "not set up (required)")], "two-factor")
         // Pending: the role needs a second factor (an admin, or everyone under --require-two-factor) and it has none.
-        let admin = Admin(id: 1, email: "a@example.com", passwordHash: "", role: .admin, createdAt: "", disabledAt: nil, passwordExpiresAt: nil)
+        let admin = Admin(id: 1, email: "a@example.com", passwordHash: "", role: .admin, createdAt: PanelTime(secondsSinceEpoch: 0), disabledAt: nil, passwordExpiresAt: nil)
         var support = admin
         support.role = .support
         #expect(TwoFactorState(StaffAccount(admin: admin, hasTwoFactor: false), policy: TwoFactorPolicy()) == .pending)

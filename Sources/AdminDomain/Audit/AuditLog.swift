@@ -116,7 +116,7 @@ public struct AuditLog: Sendable {
             INSERT INTO panel_audit_log (at, admin_id, actor_email, client_address, action, target, detail)
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """,
-            arguments: [SQLiteTime.string(now), entry.actor?.adminID, entry.actorEmail.map { String($0.prefix(320)) },
+            arguments: [PanelTime(now), entry.actor?.adminID, entry.actorEmail.map { String($0.prefix(320)) },
                         entry.clientAddress, entry.action.rawValue, entry.target, entry.detail.map { String($0.prefix(400)) }])
     }
 }

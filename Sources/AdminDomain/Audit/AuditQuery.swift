@@ -28,21 +28,15 @@ public struct AuditQuery: Sendable, Equatable {
     /// The conditions besides the actor and the target, which `AuditLog.page` reads one
     /// index value at a time; `cursor` is the row the page starts from, the keyset (at, id)
     /// to go below (older rows) or, with `newer`, above.
-    func otherConditions(cursor: AuditCursor?, newer: Bool = false) -> (sql: [String], arguments: StatementArguments) {
-        var conditions: [String] = []
-        var arguments: StatementArguments = []
-        func add(_ condition: String, _ value: (any DatabaseValueConvertible)?) {
-            conditions.append(condition)
-            _ = arguments.append(contentsOf: [value])
-        }
-        if let action { add("action = ?", action.rawValue) }
-        if let fromDay { add("at >= ?", fromDay) }
-        if let toDay { add("at < date(?, '+1 day')", toDay) }
+    func otherConditions(cursor: AuditCursor?, newer: Bool = false) -> [SQL] {
+        var conditions: [SQL] = []
+        if let action { conditions.append("action = \(action.rawValue)") }
+        if let fromDay { conditions.append("at >= \(fromDay)") }
+        if let toDay { conditions.append("at < date(\(toDay), '+1 day')") }
         if let cursor {
-            conditions.append(newer ? "(at, id) > (?, ?)" : "(at, id) < (?, ?)")
-            _ = arguments.append(contentsOf: [cursor.at, cursor.id])
+            conditions.append(newer ? "(at, id) > (\(cursor.at), \(cursor.id))" : "(at, id) < (\(cursor.at), \(cursor.id))")
         }
-        return (conditions, arguments)
+        return conditions
     }
 
     /// The distinct actor emails starting with `prefix`, in index order, one seek each: a
@@ -87,43 +81,36 @@ extension AuditLog {
                 guard let at = try String.fetchOne(db, sql: "SELECT at FROM panel_audit_log WHERE id = ?", arguments: [start]) else { return [] }
                 cursor = AuditCursor(at: at, id: start)
             }
-            let (others, otherArguments) = query.otherConditions(cursor: cursor, newer: newer)
-            var keys: [(condition: String, value: String)] = []
-            var filters: [String] = []
-            var filterArguments: StatementArguments = []
+            let others = query.otherConditions(cursor: cursor, newer: newer)
+            var keys: [SQL] = []
+            var filters: [SQL] = []
             let targets = query.target?.storedForms
             if let prefix = query.actorPrefix {
                 let actors = try Self.actors(startingWith: prefix, in: db)
                 guard actors.count <= AuditQuery.actorLimit else { throw TooManyActors(prefix: prefix) }
-                keys = actors.map { ("actor_email = ? COLLATE NOCASE", $0) }
+                keys = actors.map { "actor_email = \($0) COLLATE NOCASE" }
                 if let targets {
-                    filters.append("target IN (\(targets.map { _ in "?" }.joined(separator: ", ")))")
-                    _ = filterArguments.append(contentsOf: StatementArguments(targets))
+                    filters.append("target IN (\(targets.map { "\($0)" as SQL }.joined(separator: ", ")))")
                 }
                 if keys.isEmpty { return [] }
             } else if let targets {
-                keys = targets.map { ("target = ?", $0) }
+                keys = targets.map { "target = \($0)" }
             }
-            let select = "SELECT id, at, actor_email, client_address, action, target, detail FROM panel_audit_log"
-            func rows(_ conditions: [String], _ arguments: StatementArguments) throws -> [AuditRow] {
-                var all = arguments
-                _ = all.append(contentsOf: [limit])
-                let clause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-                let order = newer ? "at ASC, id ASC" : "at DESC, id DESC"
-                return try AuditRow.fetchAll(db, sql: "\(select) \(clause) ORDER BY \(order) LIMIT ?", arguments: all)
+            let select: SQL = "SELECT id, at, actor_email, client_address, action, target, detail FROM panel_audit_log"
+            func rows(_ conditions: [SQL]) throws -> [AuditRow] {
+                let clause: SQL = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+                let order: SQL = newer ? "at ASC, id ASC" : "at DESC, id DESC"
+                return try AuditRow.fetchAll(db, SQLRequest(literal: "\(select) \(clause) ORDER BY \(order) LIMIT \(limit)"))
             }
             // Upwards: the `limit` rows nearest above the cursor, then newest first.
             func shown(_ found: [AuditRow]) -> [AuditRow] {
                 newer ? Array(found.sorted { AuditRow.newerFirst($1, $0) }.prefix(limit).reversed())
                     : Array(found.sorted(by: AuditRow.newerFirst).prefix(limit))
             }
-            guard !keys.isEmpty else { return shown(try rows(others, otherArguments)) }
+            guard !keys.isEmpty else { return shown(try rows(others)) }
             var merged: [AuditRow] = []
             for key in keys {
-                var arguments: StatementArguments = [key.value]
-                _ = arguments.append(contentsOf: filterArguments)
-                _ = arguments.append(contentsOf: otherArguments)
-                merged += try rows([key.condition] + filters + others, arguments)
+                merged += try rows([key] + filters + others)
             }
             return shown(merged)
         }

@@ -12,10 +12,10 @@ public struct Admin: Codable, Sendable, Equatable, FetchableRecord, MutablePersi
     public var email: String
     public var passwordHash: String
     public var role: Role
-    public var createdAt: String
-    public var disabledAt: String?
+    public var createdAt: PanelTime
+    public var disabledAt: PanelTime?
     /// Set for a generated one-time password: when it stops working unless changed.
-    public var passwordExpiresAt: String?
+    public var passwordExpiresAt: PanelTime?
 
     /// The columns are the coding keys: each named once, in Swift and in SQL.
     public enum CodingKeys: String, CodingKey, ColumnExpression {

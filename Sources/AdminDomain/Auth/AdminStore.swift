@@ -52,7 +52,7 @@ public struct AdminStore: Sendable {
         if try await find(email: email) != nil { throw AdminStoreError.emailTaken }
         let hash = try await hasher.hash(password)
         let admin = Admin(id: nil, email: email, passwordHash: hash, role: role,
-                          createdAt: SQLiteTime.string(now), disabledAt: nil,
+                          createdAt: PanelTime(now), disabledAt: nil,
                           passwordExpiresAt: oneTime ? Self.oneTimeExpiry(now) : nil)
         do {
             return try await database.write { db in
@@ -140,8 +140,8 @@ public struct AdminStore: Sendable {
     /// The refusal of a one-time password chosen again as one's own.
     public static let sameAsOneTime = "the new password must differ from the one-time password you were given"
 
-    static func oneTimeExpiry(_ now: Date) -> String {
-        SQLiteTime.string(now.addingTimeInterval(oneTimePasswordLifetime))
+    static func oneTimeExpiry(_ now: Date) -> PanelTime {
+        PanelTime(now.addingTimeInterval(oneTimePasswordLifetime))
     }
 
     static func looksLikeEmail(_ email: String) -> Bool {

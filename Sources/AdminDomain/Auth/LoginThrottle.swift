@@ -48,9 +48,8 @@ public struct LoginThrottle: Sendable {
 
     /// Rows that slow nobody any more: a lock that has run out, or failures a quarter of an
     /// hour old, which start the count again.
-    static func staleCondition(now: Date) -> (sql: String, arguments: StatementArguments) {
-        ("locked_until <= ? OR (locked_until IS NULL AND last_failure_at <= ?)",
-         [SQLiteTime.string(now), SQLiteTime.string(now.addingTimeInterval(-lockDuration))])
+    static func staleCondition(now: Date) -> SQL {
+        "locked_until <= \(PanelTime(now)) OR (locked_until IS NULL AND last_failure_at <= \(PanelTime(now.addingTimeInterval(-lockDuration))))"
     }
 
     /// Seconds to wait before this attempt may be checked; 0 when it may go ahead.
@@ -111,15 +110,15 @@ public struct LoginThrottle: Sendable {
     /// Sweeping at every count keeps the table small: each count is an attempt that got
     /// past the throttle, so at most a few thousand rows can be live.
     private static func sweep(now: Date, in db: Database) throws {
-        let stale = staleCondition(now: now)
-        try db.execute(sql: "DELETE FROM panel_login_throttle WHERE \(stale.sql)", arguments: stale.arguments)
+        try db.execute(literal: "DELETE FROM panel_login_throttle WHERE \(staleCondition(now: now))")
     }
 
     private static func wait(_ keys: [(rule: Rule, key: ThrottleKey)], now: Date, in db: Database) throws -> TimeInterval {
         var wait: TimeInterval = 0
         for entry in keys {
-            guard let row = try ThrottleEntry.find(entry.key, in: db), let last = SQLiteTime.date(row.lastFailureAt) else { continue }
-            if let lockedUntil = row.lockedUntil.flatMap(SQLiteTime.date) {
+            guard let row = try ThrottleEntry.find(entry.key, in: db) else { continue }
+            let last = row.lastFailureAt.date
+            if let lockedUntil = row.lockedUntil?.date {
                 if lockedUntil > now { wait = max(wait, lockedUntil.timeIntervalSince(now)) }
             } else {
                 let readyAt = last.addingTimeInterval(delay(afterFailures: row.failures, rule: entry.rule))
@@ -130,8 +129,8 @@ public struct LoginThrottle: Sendable {
     }
 
     private static func count(_ keys: [(rule: Rule, key: ThrottleKey)], now: Date, in db: Database) throws -> [ThrottleKey] {
-        let stamp = SQLiteTime.string(now)
-        let lockUntil = SQLiteTime.string(now.addingTimeInterval(lockDuration))
+        let stamp = PanelTime(now)
+        let lockUntil = PanelTime(now.addingTimeInterval(lockDuration))
         var locked: [ThrottleKey] = []
         for entry in keys {
             let key = entry.key
@@ -156,8 +155,8 @@ public struct LoginThrottle: Sendable {
 
     /// What admins see: every count still in force, locks first.
     public func current(now: Date = Date()) async throws -> [ThrottleEntry] {
-        let stamp = SQLiteTime.string(now)
-        let stale = SQLiteTime.string(now.addingTimeInterval(-Self.lockDuration))
+        let stamp = PanelTime(now)
+        let stale = PanelTime(now.addingTimeInterval(-Self.lockDuration))
         return try await database.read { db in
             try ThrottleEntry.inForce(now: stamp, staleBefore: stale).fetchAll(db)
         }

@@ -7,7 +7,7 @@ struct PanelSession: Codable, Sendable, Equatable, FetchableRecord, PersistableR
 
     var tokenHash: String
     var adminID: Int64
-    var createdAt, lastSeenAt, expiresAt: String
+    var createdAt, lastSeenAt, expiresAt: PanelTime
     var clientAddress, userAgent: String?
 
     /// The columns are the coding keys: each named once, in Swift and in SQL.
@@ -22,17 +22,18 @@ struct PanelSession: Codable, Sendable, Equatable, FetchableRecord, PersistableR
 
 extension DerivableRequest<PanelSession> {
     /// Sessions that have neither run out nor gone idle by these times.
-    func live(now: String, idleCutoff: String) -> Self {
+    func live(now: PanelTime, idleCutoff: PanelTime) -> Self {
         filter(PanelSession.Columns.expiresAt > now && PanelSession.Columns.lastSeenAt > idleCutoff)
     }
 }
 
 /// What a request needs of a session and its account, in one read by the token's hash.
 struct SessionAccount: Decodable, Sendable, FetchableRecord {
-    var lastSeenAt, expiresAt, email: String
+    var lastSeenAt, expiresAt: PanelTime
+    var email: String
     var adminID: Int64
     var role: Role
-    var disabledAt: String?
+    var disabledAt: PanelTime?
     var hasTwoFactor, oneTimePassword: Bool
 
     enum CodingKeys: String, CodingKey {

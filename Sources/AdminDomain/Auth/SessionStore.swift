@@ -36,8 +36,8 @@ public struct SessionStore: Sendable {
     /// Returns the token for the cookie.
     public func create(adminID: Int64, clientAddress: String?, userAgent: String?, now: Date = Date()) async throws -> String {
         let token = Self.newToken()
-        let created = SQLiteTime.string(now)
-        let expires = SQLiteTime.string(now.addingTimeInterval(policy.absoluteTimeout))
+        let created = PanelTime(now)
+        let expires = PanelTime(now.addingTimeInterval(policy.absoluteTimeout))
         let session = PanelSession(tokenHash: Self.hash(token), adminID: adminID, createdAt: created, lastSeenAt: created,
                                    expiresAt: expires, clientAddress: clientAddress, userAgent: userAgent.map { String($0.prefix(300)) })
         try await database.write { db in try session.insert(db) }
@@ -50,14 +50,15 @@ public struct SessionStore: Sendable {
         guard SecureToken.isWellFormed(token) else { return nil }
         let tokenHash = Self.hash(token)
         let row = try await database.read { db in try SessionAccount.request(tokenHash: tokenHash).fetchOne(db) }
-        guard let row, let lastSeen = SQLiteTime.date(row.lastSeenAt), let expires = SQLiteTime.date(row.expiresAt) else { return nil }
+        guard let row else { return nil }
+        let lastSeen = row.lastSeenAt.date, expires = row.expiresAt.date
         guard row.disabledAt == nil, now < expires, lastSeen > policy.idleCutoff(now: now) else {
             try await delete(token: token)
             return nil
         }
         if now.timeIntervalSince(lastSeen) >= Self.touchInterval {
             _ = try await database.write { db in
-                try PanelSession.filter(key: tokenHash).updateAll(db, PanelSession.Columns.lastSeenAt.set(to: SQLiteTime.string(now)))
+                try PanelSession.filter(key: tokenHash).updateAll(db, PanelSession.Columns.lastSeenAt.set(to: PanelTime(now)))
             }
         }
         return StaffIdentity(adminID: row.adminID, email: row.email, role: row.role, hasTwoFactor: row.hasTwoFactor,
@@ -72,22 +73,22 @@ public struct SessionStore: Sendable {
         guard SecureToken.isWellFormed(token) else { return false }
         let tokenHash = Self.hash(token)
         let row = try await database.read { db in try SessionAccount.request(tokenHash: tokenHash).fetchOne(db) }
-        guard let row, row.disabledAt == nil, let seen = SQLiteTime.date(row.lastSeenAt), let ends = SQLiteTime.date(row.expiresAt)
-        else { return false }
+        guard let row, row.disabledAt == nil else { return false }
+        let seen = row.lastSeenAt.date, ends = row.expiresAt.date
         return now < ends && seen > policy.idleCutoff(now: now) && row.role.may(permission)
     }
 
     /// The live sessions of one account, newest first; `isCurrent` marks the one holding `currentToken`.
     public func list(adminID: Int64, currentToken: String, now: Date = Date()) async throws -> [SessionSummary] {
         let currentHash = Self.hash(currentToken)
-        let idleLimit = SQLiteTime.string(policy.idleCutoff(now: now))
-        let stamp = SQLiteTime.string(now)
+        let idleLimit = PanelTime(policy.idleCutoff(now: now))
+        let stamp = PanelTime(now)
         return try await database.read { db in
             try PanelSession.filter(PanelSession.Columns.adminID == adminID).live(now: stamp, idleCutoff: idleLimit)
                 .order(PanelSession.Columns.createdAt.desc)
                 .fetchAll(db)
                 .map { session in
-                    SessionSummary(isCurrent: session.tokenHash == currentHash, createdAt: session.createdAt, lastSeenAt: session.lastSeenAt,
+                    SessionSummary(isCurrent: session.tokenHash == currentHash, createdAt: session.createdAt.text, lastSeenAt: session.lastSeenAt.text,
                                    clientAddress: session.clientAddress, userAgent: session.userAgent)
                 }
         }

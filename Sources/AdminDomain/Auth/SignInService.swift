@@ -71,7 +71,7 @@ public struct SignInService: Sendable {
                                    clientAddress: clientAddress, now: now)
             return .rejected
         }
-        if let expiry = admin.passwordExpiresAt.flatMap(SQLiteTime.date), expiry <= now {
+        if let expiry = admin.passwordExpiresAt?.date, expiry <= now {
             try await audit.append(AuditEntry(actor: nil, actorEmail: admin.email, clientAddress: clientAddress,
                                               action: .signInFailed, target: AuditTarget.staff(adminID).description,
                                               detail: "one-time password expired"), now: now)

@@ -9,10 +9,10 @@ public struct ThrottleEntry: Codable, Sendable, Equatable, FetchableRecord, Tabl
     public let email: String
     public let address: String
     public let failures: Int
-    public let lastFailureAt: String
-    public let lockedUntil: String?
+    public let lastFailureAt: PanelTime
+    public let lockedUntil: PanelTime?
 
-    public init(key: ThrottleKey, failures: Int, lastFailureAt: String, lockedUntil: String?) {
+    public init(key: ThrottleKey, failures: Int, lastFailureAt: PanelTime, lockedUntil: PanelTime?) {
         kind = key.kind
         email = key.email
         address = key.address
@@ -43,7 +43,7 @@ public struct ThrottleEntry: Codable, Sendable, Equatable, FetchableRecord, Tabl
 
 extension ThrottleEntry {
     /// Every count still in force, locks first, newest failures next: what admins see.
-    static func inForce(now: String, staleBefore: String) -> QueryInterfaceRequest<ThrottleEntry> {
+    static func inForce(now: PanelTime, staleBefore: PanelTime) -> QueryInterfaceRequest<ThrottleEntry> {
         ThrottleEntry
             .filter(Columns.lockedUntil > now || (Columns.lockedUntil == nil && Columns.lastFailureAt > staleBefore))
             .order(Columns.lockedUntil == nil, Columns.lastFailureAt.desc)

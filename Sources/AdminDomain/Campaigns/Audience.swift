@@ -102,8 +102,9 @@ public struct Audience: Sendable {
     ///
     /// `withCap: false` leaves the cap out (the freeze's reader classifies without it, and its
     /// writer checks the cap per user inside the write transaction).
-    func classification(now: Date, campaign: Int64 = 0, withCap: Bool = true) -> SQLCondition {
-        SQLCondition("""
+    func classification(now: Date, campaign: Int64 = 0, withCap: Bool = true) -> SQL {
+        let cap: SQL = withCap ? "WHEN \(overCap(.segmentUser, now: now, campaign: campaign)) THEN 'frequency_cap'" : ""
+        return """
             CASE
               WHEN u.status IS NOT 'active' THEN 'account_closed'
               WHEN s.user_id IS NOT NULL AND COALESCE(CAST(s.push_enabled AS INTEGER), 0) = 0 THEN 'push_off'
@@ -111,52 +112,56 @@ public struct Audience: Sendable {
               WHEN d.id IS NULL THEN 'no_device'
               WHEN d.push_permission IS NOT 'granted' OR d.push_token IS NULL OR d.push_token = '' THEN 'no_permission'
               WHEN d.push_provider NOT IN ('fcm', 'apns') THEN 'unknown_provider'
-              WHEN NOT (\(configuredProviderSQL)) THEN 'provider_not_configured'
+              WHEN NOT (\(sql: configuredProviderSQL)) THEN 'provider_not_configured'
               WHEN EXISTS (SELECT 1 FROM panel_dead_tokens t INDEXED BY panel_dead_tokens_device
                            WHERE t.device_id = d.id AND t.token_sha256 = panel_sha256(d.push_token)) THEN 'dead_token'
-              \(withCap ? "WHEN \(Self.capCount(user: "u.id")) >= :cap THEN 'frequency_cap'" : "")
+              \(cap)
               ELSE 'reachable'
             END
-            """, ["capSince": SQLiteTime.string(now.addingTimeInterval(-capWindow)), "capUntil": SQLiteTime.string(now.addingTimeInterval(capWindow)),
-                  "cap": frequencyCap, "campaign": campaign])
+            """
+    }
+
+    /// `subject` already had `frequencyCap` campaign pushes: `capCount >= :cap`, with the
+    /// cap's named values (`:capSince`, `:capUntil`, `:campaign`, `:cap`) bound.
+    func overCap(_ subject: UserReference, now: Date, campaign: Int64) -> SQL {
+        Self.capCount(subject) + SQL(sql: " >= :cap", arguments: [
+            "capSince": SQLiteTime.string(now.addingTimeInterval(-capWindow)), "capUntil": SQLiteTime.string(now.addingTimeInterval(capWindow)),
+            "cap": frequencyCap, "campaign": campaign,
+        ])
     }
 
     /// Campaigns other than `:campaign` that count against a user's cap: pushes that went
     /// out since `:capSince`, and deliveries of launched campaigns due before `:capUntil`.
     /// A journey's pushes count one by one (its sent entries), as a re-entered journey
     /// pushes again; while one waits it counts as its campaign does.
-    static func capCount(user: String) -> String {
-        """
+    private static func capCount(_ subject: UserReference) -> SQL {
+        let user = subject.sql
+        return """
         (SELECT COUNT(DISTINCT k) FROM (
            SELECT q.campaign_id AS k FROM panel_deliveries q INDEXED BY panel_deliveries_cap
-           WHERE q.user_id = \(user) AND q.updated_at >= :capSince AND q.state IN (\(DeliveryState.sql(DeliveryState.wentOut)))
+           WHERE q.user_id = \(user) AND q.updated_at >= :capSince AND q.state IN (\(states: DeliveryState.wentOut))
              AND q.campaign_id <> :campaign AND NOT EXISTS (SELECT 1 FROM panel_campaigns j WHERE j.id = q.campaign_id AND j.kind = 'journey')
            UNION ALL
            SELECT 'entry ' || e.id FROM panel_journey_entries e INDEXED BY panel_journey_entries_sent
            WHERE e.user_id = \(user) AND e.state = 'sent' AND e.settled_at >= :capSince AND e.journey_id <> :campaign
            UNION ALL
            SELECT w.campaign_id FROM panel_deliveries w INDEXED BY panel_deliveries_waiting
-           WHERE w.user_id = \(user) AND w.state IN (\(DeliveryState.sql(DeliveryState.waiting))) AND w.campaign_id <> :campaign
+           WHERE w.user_id = \(user) AND w.state IN (\(states: DeliveryState.waiting)) AND w.campaign_id <> :campaign
              AND w.due_at < :capUntil
              AND EXISTS (SELECT 1 FROM panel_campaigns c WHERE c.id = w.campaign_id
-                         AND c.status IN ('\(CampaignStatus.materialising.rawValue)', '\(CampaignStatus.sending.rawValue)', '\(CampaignStatus.paused.rawValue)'))))
+                         AND c.status IN ('\(sql: CampaignStatus.materialising.rawValue)', '\(sql: CampaignStatus.sending.rawValue)', '\(sql: CampaignStatus.paused.rawValue)'))))
         """
     }
 
-    /// `FROM ... WHERE ...` for a segment, with its arguments; `extra` conditions ANDed on.
-    func from(_ segment: CampaignSegment, now: Date, campaign: Int64 = 0, extra: [SQLCondition] = []) -> (sql: String, arguments: [String: DatabaseValue]) {
-        let conditions = segment.userConditions(now: now) + extra
-        var arguments: [String: DatabaseValue] = [:]
-        for condition in conditions + [classification(now: now, campaign: campaign)] { arguments.merge(condition.arguments) { first, _ in first } }
+    /// `FROM ... WHERE ...` for a segment, `extra` conditions ANDed on, with its values.
+    func from(_ segment: CampaignSegment, now: Date, extra: [SQLCondition] = []) -> SQL {
         let deviceJoin = segment.platform == nil ? "" : " AND d.platform = :platform"
-        if let platform = segment.platform { arguments["platform"] = platform.databaseValue }
-        let sql = """
+        return """
             FROM users u
-            LEFT JOIN devices d INDEXED BY devices_user ON d.user_id = u.id\(deviceJoin)
+            LEFT JOIN devices d INDEXED BY devices_user ON d.user_id = u.id\(sql: deviceJoin)
             LEFT JOIN notification_settings s ON s.user_id = u.id
-            WHERE \((["1"] + conditions.map { "(\($0.sql))" }).joined(separator: " AND "))
+            WHERE \(SQLCondition.all(segment.userConditions(now: now) + extra, also: segment.platform.map { ["platform": $0.databaseValue] } ?? [:]))
             """
-        return (sql, arguments)
     }
 
     /// The preview's counts alone.

@@ -126,22 +126,22 @@ extension Audience {
         return total
     }
 
+    /// The preview's two queries; `:after` and `:upTo` are bound per range, on the same text.
     struct PreviewSQL: Sendable {
-        let rows: String
-        let samples: String
-        let arguments: [String: DatabaseValue]
+        let rows: SQL
+        let samples: SQL
     }
 
     func previewSQL(_ segment: CampaignSegment, schedule: CampaignSchedule, defaultTimeZone: String, fallbacks: Set<FallbackGroup> = [],
                     now: Date) -> PreviewSQL {
-        let (from, fixed) = from(segment, now: now, extra: [SQLCondition("u.id > :after AND u.id <= :upTo")])
-        var arguments = fixed
+        let from = self.from(segment, now: now, extra: [SQLCondition("u.id > :after AND u.id <= :upTo")])
+        var arguments: [String: DatabaseValue] = [:]
         arguments["sendAt"] = SQLiteTime.string(schedule.plannedAt.map { max($0, now) } ?? now).databaseValue
         arguments["localTime"] = schedule.localTime?.description.databaseValue ?? .null
         arguments["defaultZone"] = defaultTimeZone.databaseValue
         let today = SQLiteTime.dayString(daysSinceEpoch: Int64((now.timeIntervalSince1970 / 86_400).rounded(.down)))
         arguments["fallbackToday"] = today.databaseValue
-        let reason = classification(now: now).sql
+        let reason = classification(now: now)
         // Each group's "no value" condition, the same rows `RecipientValues` reads; 0 when
         // the message does not name the group, so that a plain message costs nothing more.
         let noName = fallbacks.contains(.name) ? "(dn IS NULL OR trim(CAST(dn AS TEXT)) = '')" : "0"
@@ -157,7 +157,9 @@ extension Audience {
             """ : "0"
         // One row per user and device, in user order, tallied in Swift (`PreviewTally`):
         // counting distinct users in SQL took two materialised copies and a sort per count.
-        let rows = """
+        // The values of the text below, bound once with the rows' query (the samples' has none of them).
+        let bound = SQL(sql: "", arguments: StatementArguments(arguments))
+        let rows: SQL = """
             SELECT uid, reason, platform, provider,
                    CASE WHEN reason = 'reachable' AND qs IS NOT NULL AND qe IS NOT NULL
                              AND panel_due_at(:sendAt, tz, qs, qe, :localTime, :defaultZone)
@@ -165,7 +167,7 @@ extension Audience {
                    CASE WHEN reason = 'reachable' THEN
                           (NOT panel_is_timezone(tz))
                           + 2 * ((qs IS NOT NULL AND NOT panel_is_local_time(qs)) OR (qe IS NOT NULL AND NOT panel_is_local_time(qe)))
-                          + 4 * (\(noName)) + 8 * (\(noItems)) + 16 * (\(noDocuments)) + 32 * (ns IS NULL)
+                          + 4 * (\(sql: noName)) + 8 * (\(sql: noItems)) + 16 * (\(sql: noDocuments)) + 32 * (ns IS NULL)
                         ELSE 0 END,
                    did
             FROM (SELECT \(reason) AS reason, u.id AS uid, d.id AS did, COALESCE(CAST(d.platform AS TEXT), '') AS platform,
@@ -173,25 +175,22 @@ extension Audience {
                          s.quiet_end AS qe, u.display_name AS dn, s.user_id AS ns
                   \(from))
             ORDER BY uid
-            """
-        let samples = """
+            """ + bound
+        let samples: SQL = """
             SELECT u.id AS id, CAST(d.platform AS TEXT) AS platform, CAST(u.locale AS TEXT) AS locale, CAST(u.timezone AS TEXT) AS timezone \(from)
-              AND (\(reason)) = 'reachable' GROUP BY u.id ORDER BY u.id LIMIT \(AudiencePreview.sampleSize)
+              AND (\(reason)) = 'reachable' GROUP BY u.id ORDER BY u.id LIMIT \(sql: String(AudiencePreview.sampleSize))
             """
-        return PreviewSQL(rows: rows, samples: samples, arguments: arguments)
+        return PreviewSQL(rows: rows, samples: samples)
     }
 
     static func previewRange(_ sql: PreviewSQL, after: Int64, upTo: Int64, holdout: HoldoutDraw? = nil, in database: PanelDatabase) async throws -> AudiencePreview {
-        var arguments = sql.arguments
-        arguments["after"] = after.databaseValue
-        arguments["upTo"] = upTo.databaseValue
-        let bound = StatementArguments(arguments)
+        let range = SQL(sql: "", arguments: ["after": after, "upTo": upTo])
         return try await database.read { db in
             var tally = PreviewTally(holdout: holdout)
-            _ = try db.forEachRawRow(sql.rows, arguments: bound) { row in tally.add(row) }
+            _ = try db.forEachRawRow(sql.rows + range) { row in tally.add(row) }
             var part = tally.finish()
             if part.counts.reachableUsers > 0 {
-                part.samples = try Row.fetchAll(db, sql: sql.samples, arguments: bound).map {
+                part.samples = try Row.fetchAll(db, SQLRequest(literal: sql.samples + range)).map {
                     SampleRecipient(userID: $0["id"], platform: ($0["platform"] as String?) ?? "", locale: ($0["locale"] as String?) ?? "",
                                     timeZone: ($0["timezone"] as String?) ?? "")
                 }

@@ -89,16 +89,16 @@ public struct CampaignProgress: Sendable, Equatable, Codable {
             }
         }
         if progress.queued > 0 {
-            progress.waiting = try Int.fetchOne(db, sql: """
+            progress.waiting = try Int.fetchOne(db, SQLRequest(literal: """
                 SELECT COUNT(*) FROM panel_deliveries INDEXED BY panel_deliveries_due
-                WHERE campaign_id = ? AND state IN (\(DeliveryState.sql(DeliveryState.waiting))) AND due_at > ?
-                """, arguments: [id, SQLiteTime.string(now)]) ?? 0
+                WHERE campaign_id = \(id) AND state IN (\(states: DeliveryState.waiting)) AND due_at > \(SQLiteTime.string(now))
+                """)) ?? 0
             progress.queued -= progress.waiting
             if progress.waiting > 0 {
-                progress.heldForWinner = try Int.fetchOne(db, sql: """
+                progress.heldForWinner = try Int.fetchOne(db, SQLRequest(literal: """
                     SELECT COUNT(*) FROM panel_deliveries INDEXED BY panel_deliveries_due
-                    WHERE campaign_id = ? AND state IN (\(DeliveryState.sql(DeliveryState.waiting))) AND due_at = ?
-                    """, arguments: [id, Campaigns.heldForWinner]) ?? 0
+                    WHERE campaign_id = \(id) AND state IN (\(states: DeliveryState.waiting)) AND due_at = \(Campaigns.heldForWinner)
+                    """)) ?? 0
             }
         }
         if progress.failed > 0 { progress.failureReasons = try reasons(id, .failed, in: db) }

@@ -31,9 +31,4 @@ public enum DeliveryState: String, VocabularyTerm {
         case .accepted, .failed, .dead, .unknown, .cancelled, .capped, .excluded: []
         }
     }
-
-    /// The states as an SQL list, `'queued', 'retry'`: our own constants, never user text.
-    static func sql(_ states: [DeliveryState]) -> String {
-        states.map { "'\($0.rawValue)'" }.joined(separator: ", ")
-    }
 }

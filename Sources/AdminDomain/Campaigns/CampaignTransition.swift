@@ -63,7 +63,8 @@ public enum CampaignTransition: Sendable, Equatable {
     /// Applies the move when the campaign's status allows it, with its audit row; else
     /// throws a sentence naming the status. Returns the status it had.
     @discardableResult
-    func apply(to id: Int64, by actor: AuditActor, now: Date, in db: Database, setting extra: String = "", _ arguments: StatementArguments = []) throws -> CampaignStatus {
+    /// `extra` sets more columns in the same UPDATE (`, column = \(value)`), its values bound where written.
+    func apply(to id: Int64, by actor: AuditActor, now: Date, in db: Database, setting extra: SQL = "") throws -> CampaignStatus {
         // A journey moves by `JourneyTransition`; only the panel's own stop (credentials) reaches it here.
         let kinds = if case .stop = self { "'campaign', 'journey'" } else { "'campaign'" }
         guard let stored = try Stored<CampaignStatus>.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ? AND deleted_at IS NULL AND kind IN (\(kinds))",
@@ -73,12 +74,10 @@ public enum CampaignTransition: Sendable, Equatable {
         guard let current = stored.known, from.contains(current) else {
             throw CampaignError("campaign #\(id) is \(stored.description)\(Self.refusal(for: self))")
         }
-        let finishedAt: String? = to.isEnded ? SQLiteTime.string(now) : nil
-        var bound: StatementArguments = [to, detail, finishedAt]
-        bound += arguments
-        bound += [id]
-        try db.execute(sql: "UPDATE panel_campaigns SET status = ?, status_detail = ?, finished_at = COALESCE(?, finished_at)\(extra) WHERE id = ?",
-                       arguments: bound)
+        let finishedAt = to.isEnded ? PanelTime(now) : nil
+        try db.execute(literal: """
+            UPDATE panel_campaigns SET status = \(to), status_detail = \(detail), finished_at = COALESCE(\(finishedAt), finished_at)\(extra) WHERE id = \(id)
+            """)
         try AuditLog.insert(actor.entry(action, target: "campaign:\(id)", detail: "was \(current.rawValue)" + (detail.map { ": \($0)" } ?? "")),
                             now: now, in: db)
         return current
@@ -115,10 +114,10 @@ extension CampaignTransition {
         // A journey never finishes by running out of deliveries: it waits for the next entry.
         guard try Stored<CampaignStatus>.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ? AND kind = 'campaign'", arguments: [id])?.known == .sending
         else { return false }
-        let open = try Bool.fetchOne(db, sql: """
+        let open = try Bool.fetchOne(db, SQLRequest(literal: """
             SELECT EXISTS (SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_counts
-                           WHERE campaign_id = ? AND state IN (\(DeliveryState.sql(DeliveryState.open))))
-            """, arguments: [id]) ?? true
+                           WHERE campaign_id = \(id) AND state IN (\(states: DeliveryState.open)))
+            """)) ?? true
         guard !open else { return false }
         let any = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_counts WHERE campaign_id = ?)",
                                     arguments: [id]) ?? false

@@ -42,7 +42,7 @@ extension Campaigns {
         try await database.write { db in
             let title = try Self.requireDraft(id, in: db, doing: "deleted")
             try db.execute(sql: "UPDATE panel_campaigns SET deleted_at = ? WHERE id = ? AND status = ?",
-                           arguments: [SQLiteTime.string(now), id, CampaignStatus.draft])
+                           arguments: [PanelTime(now), id, CampaignStatus.draft])
             try AuditLog.insert(actor.entry(.campaignDeleted, target: "campaign:\(id)", detail: String(title.prefix(200))), now: now, in: db)
         }
     }

@@ -67,8 +67,8 @@ extension Campaigns {
     /// user's usual hour also [timing, basis, local hour, moved].
     private func classifyChunk(_ id: Int64, segment: CampaignSegment, now: Date)
         async throws -> @Sendable (Int64, Int64) async throws -> String {
-        let range = SQLCondition("u.id > :after AND u.id <= :upTo")
-        let (from, fixed) = audience.from(segment, now: now, campaign: id, extra: [range])
+        // `:after` and `:upTo` are bound per chunk, on the same text.
+        let from = audience.from(segment, now: now, extra: [SQLCondition("u.id > :after AND u.id <= :upTo")])
         let defaultTimeZone = self.defaultTimeZone
         let (sendAt, localTime, draw, planner) = try await database.read {
             db -> (String?, String?, [DatabaseValue], UsualHourPlanner?) in
@@ -89,26 +89,26 @@ extension Campaigns {
                     [row?[campaign.holdoutPercent] ?? DatabaseValue(value: 0)!, row?["variants"] ?? DatabaseValue(value: 1)!, row?[campaign.testPercent] ?? .null],
                     planner)
         }
-        let reachable = """
+        let reachable: SQL = """
             SELECT d.id AS did, u.id AS uid, CAST(d.platform AS TEXT) AS platform,
                    panel_due_at(:sendAt, u.timezone, s.quiet_start, s.quiet_end, :localTime, :defaultZone) AS due,
                    panel_arm(:campaign, u.id, :holdout, :variants, :testPercent) AS arm
             """
-        let sql: String
+        let sql: SQL
         if planner != nil {
             // The plan is made in Swift from these columns (`UsualHourPlanner`).
             sql = """
                 \(reachable), CAST(u.timezone AS TEXT) AS tz, s.quiet_start AS qs, s.quiet_end AS qe, CAST(u.locale AS TEXT) AS locale
-                \(from) AND (\(audience.classification(now: now, campaign: id, withCap: false).sql)) = 'reachable'
+                \(from) AND (\(audience.classification(now: now, campaign: id, withCap: false))) = 'reachable'
                 """
         } else {
             sql = """
                 SELECT json_group_array(json_array(did, uid, platform, due, arm)) FROM (
                   \(reachable)
-                  \(from) AND (\(audience.classification(now: now, campaign: id, withCap: false).sql)) = 'reachable')
+                  \(from) AND (\(audience.classification(now: now, campaign: id, withCap: false))) = 'reachable')
                 """
         }
-        var arguments = fixed
+        var arguments: [String: DatabaseValue] = [:]
         arguments["campaign"] = id.databaseValue
         let after = sendAt ?? SQLiteTime.string(now)
         arguments["sendAt"] = after.databaseValue
@@ -122,10 +122,10 @@ extension Campaigns {
             var bound = base
             bound["after"] = after.databaseValue
             bound["upTo"] = upTo.databaseValue
-            let chunk = StatementArguments(bound)
+            let chunk = sql + SQL(sql: "", arguments: StatementArguments(bound))
             return try await database.read { db in
-                guard let planner else { return try String.fetchOne(db, sql: sql, arguments: chunk) ?? "[]" }
-                return try planner.plan(try Row.fetchAll(db, sql: sql, arguments: chunk), after: after, upTo: upTo, in: db)
+                guard let planner else { return try String.fetchOne(db, SQLRequest(literal: chunk)) ?? "[]" }
+                return try planner.plan(try Row.fetchAll(db, SQLRequest(literal: chunk)), after: after, upTo: upTo, in: db)
             }
         }
     }
@@ -140,16 +140,13 @@ extension Campaigns {
 /// many the cap held back, and none of them is ever claimed.
 struct FreezeWrite: Sendable {
     let campaign: Int64
-    let capArguments: StatementArguments
+    /// A frozen chunk's user over the cap, with its values.
+    let overCap: SQL
     let stamp: String
 
     init(campaign: Int64, audience: Audience, now: Date) {
         self.campaign = campaign
-        capArguments = [
-            "capSince": SQLiteTime.string(now.addingTimeInterval(-audience.capWindow)),
-            "capUntil": SQLiteTime.string(now.addingTimeInterval(audience.capWindow)),
-            "cap": audience.frequencyCap, "campaign": campaign,
-        ]
+        overCap = audience.overCap(.frozenUser, now: now, campaign: campaign)
         stamp = SQLiteTime.string(now)
     }
 
@@ -167,10 +164,10 @@ struct FreezeWrite: Sendable {
             SELECT value ->> 0, value ->> 1, value ->> 2, 'reachable', value ->> 3, value ->> 4,
                    CASE WHEN value ->> 4 IS NOT 'holdout' THEN value ->> 5 END, value ->> 6, value ->> 7, value ->> 8 FROM json_each(?)
             """, arguments: [rows])
-        try db.execute(sql: """
-            UPDATE temp.panel_freeze_timed SET reason = '\(Exclusion.frequencyCap.rawValue)', arm = NULL
-            WHERE uid IN (SELECT uid FROM (SELECT DISTINCT uid FROM temp.panel_freeze_timed) WHERE \(Audience.capCount(user: "uid")) >= :cap)
-            """, arguments: capArguments)
+        try db.execute(literal: """
+            UPDATE temp.panel_freeze_timed SET reason = '\(sql: Exclusion.frequencyCap.rawValue)', arm = NULL
+            WHERE uid IN (SELECT uid FROM (SELECT DISTINCT uid FROM temp.panel_freeze_timed) WHERE \(overCap))
+            """)
         try db.execute(sql: """
             INSERT INTO panel_campaign_members (campaign_id, user_id, arm, platform, timing, due_at)
             SELECT \(campaign), uid, MIN(arm), CASE WHEN MIN(platform) = MAX(platform) THEN COALESCE(MIN(platform), '') ELSE 'both' END, MIN(timing),

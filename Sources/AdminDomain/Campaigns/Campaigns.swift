@@ -75,8 +75,8 @@ public struct Campaigns: Sendable {
                                          template, per_second, send_at, local_time, name)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [draft.title, draft.body, draft.deepLink, draft.timeToLive, draft.segment.storedText, CampaignStatus.draft,
-                             actor.identity?.adminID, SQLiteTime.string(now), draft.template, draft.perSecond,
-                             draft.schedule.plannedAt.map(SQLiteTime.string), draft.schedule.localTime?.description, draft.name])
+                             actor.identity?.adminID, PanelTime(now), draft.template, draft.perSecond,
+                             draft.schedule.plannedAt.map(PanelTime.init), draft.schedule.localTime?.description, draft.name])
         let id = db.lastInsertedRowID
         try storeExperiment(draft.experiment, of: id, in: db)
         try storeTiming(draft.timing, of: id, in: db)
@@ -110,15 +110,17 @@ public struct Campaigns: Sendable {
             let why = audience.missingProvidersSentence.map { " (\($0))" } ?? ""
             throw CampaignError("no device in its audience can get a campaign push now\(why), so there would be nothing to send")
         }
-        let sendAt: String = switch schedule {
-        case .at(let date): SQLiteTime.string(max(date, now))
-        case .now, .localTime: SQLiteTime.string(now)
+        let sendAt = switch schedule {
+        case .at(let date): PanelTime(max(date, now))
+        case .now, .localTime: PanelTime(now)
         }
         let localTime: String? = if case .localTime(let time) = schedule { time.description } else { nil }
         _ = try await database.write { db in
             try CampaignTransition.launch.apply(to: id, by: actor, now: now, in: db,
-                                                setting: ", launched_at = ?, send_at = ?, local_time = ?, confirmed_devices = ?, confirmed_held_out = ?",
-                                                [SQLiteTime.string(now), sendAt, localTime, confirmed?.devices, confirmed?.heldOutUsers])
+                                                setting: """
+                                                    , launched_at = \(PanelTime(now)), send_at = \(sendAt), local_time = \(localTime), \
+                                                    confirmed_devices = \(confirmed?.devices), confirmed_held_out = \(confirmed?.heldOutUsers)
+                                                    """)
         }
         changes.publish(id)
     }
@@ -142,9 +144,8 @@ public struct Campaigns: Sendable {
 
     /// Stops at the first reachable device: a read, however large the segment.
     func hasReachableDevice(_ segment: CampaignSegment, campaign: Int64, now: Date) async throws -> Bool {
-        let (from, arguments) = audience.from(segment, now: now, campaign: campaign)
-        let sql = "SELECT EXISTS (SELECT 1 \(from) AND (\(audience.classification(now: now, campaign: campaign).sql)) = 'reachable')"
-        return try await database.read { db in try Bool.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? false }
+        let sql: SQL = "SELECT EXISTS (SELECT 1 \(audience.from(segment, now: now)) AND (\(audience.classification(now: now, campaign: campaign))) = 'reachable')"
+        return try await database.read { db in try Bool.fetchOne(db, SQLRequest(literal: sql)) ?? false }
     }
 
     /// Freezes the audience of a campaign `begin` launched: the dispatcher's job.
@@ -179,22 +180,22 @@ extension Campaigns {
         changes.publish(id)
         try await sweepCancelled(id, now: now)
         return try await database.read { db in
-            try Int.fetchOne(db, sql: """
+            try Int.fetchOne(db, SQLRequest(literal: """
                 SELECT COUNT(*) FROM panel_deliveries INDEXED BY panel_deliveries_counts
-                WHERE campaign_id = ? AND state IN (\(DeliveryState.sql(DeliveryState.wentOut)))
-                """, arguments: [id]) ?? 0
+                WHERE campaign_id = \(id) AND state IN (\(states: DeliveryState.wentOut))
+                """)) ?? 0
         }
     }
 
     /// A cancelled campaign's waiting deliveries become `cancelled`, 5,000 a transaction.
     func sweepCancelled(_ id: Int64, now: Date) async throws {
-        let at = SQLiteTime.string(now)
+        let at = PanelTime(now)
         while try await database.write({ db in
-            try db.execute(sql: """
-                UPDATE panel_deliveries SET state = ?, updated_at = ?
+            try db.execute(literal: """
+                UPDATE panel_deliveries SET state = \(DeliveryState.cancelled), updated_at = \(at)
                 WHERE id IN (SELECT id FROM panel_deliveries INDEXED BY panel_deliveries_due
-                             WHERE campaign_id = ? AND state IN (\(DeliveryState.sql(DeliveryState.waiting))) LIMIT 5000)
-                """, arguments: [DeliveryState.cancelled, at, id])
+                             WHERE campaign_id = \(id) AND state IN (\(states: DeliveryState.waiting)) LIMIT 5000)
+                """)
             return db.changesCount
         }) > 0 {
             changes.publish(id)
@@ -206,11 +207,11 @@ extension Campaigns {
     public func resumeLaunches(now: Date = Date(), stopping: @escaping @Sendable () -> Bool = { false }) async throws -> LaunchReport {
         let (pending, cancelled) = try await database.read { db in
             (try Int64.fetchAll(db, sql: "SELECT id FROM panel_campaigns WHERE status = ? ORDER BY id", arguments: [CampaignStatus.materialising]),
-             try Int64.fetchAll(db, sql: """
-                SELECT id FROM panel_campaigns c WHERE status = ? AND EXISTS (
+             try Int64.fetchAll(db, SQLRequest(literal: """
+                SELECT id FROM panel_campaigns c WHERE status = \(CampaignStatus.cancelled) AND EXISTS (
                   SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_due
-                  WHERE campaign_id = c.id AND state IN (\(DeliveryState.sql(DeliveryState.waiting))))
-                """, arguments: [CampaignStatus.cancelled]))
+                  WHERE campaign_id = c.id AND state IN (\(states: DeliveryState.waiting)))
+                """)))
         }
         for id in cancelled { try await sweepCancelled(id, now: now) }
         var report = LaunchReport()

@@ -64,7 +64,7 @@ public struct DeliveryOutbox: Sendable {
             try db.execute(sql: """
                 UPDATE panel_deliveries SET state = ?, detail = 'in flight when the panel stopped', updated_at = ?
                 WHERE state = ?
-                """, arguments: [DeliveryState.unknown, SQLiteTime.string(now), DeliveryState.sending])
+                """, arguments: [DeliveryState.unknown, PanelTime(now), DeliveryState.sending])
             let count = db.changesCount
             // A campaign whose last deliveries were those is finished now. Not published on
             // the feed: this runs before the dispatcher's first claim, and a live page open
@@ -107,12 +107,12 @@ public struct DeliveryOutbox: Sendable {
         -> (deliveries: [ClaimedDelivery], campaigns: Set<Int64>, lockHeld: Duration) {
         let at = SQLiteTime.string(now)
         let due = try await database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT c.id, c.kind = 'journey' AS journey FROM panel_campaigns c WHERE c.status = ? AND EXISTS (
+            try Row.fetchAll(db, SQLRequest(literal: """
+                SELECT c.id, c.kind = 'journey' AS journey FROM panel_campaigns c WHERE c.status = \(CampaignStatus.sending) AND EXISTS (
                   SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_due
-                  WHERE campaign_id = c.id AND state IN (\(DeliveryState.sql(DeliveryState.waiting))) AND due_at <= ?)
+                  WHERE campaign_id = c.id AND state IN (\(states: DeliveryState.waiting)) AND due_at <= \(at))
                 ORDER BY c.id
-                """, arguments: [CampaignStatus.sending, at]).map { ($0["id"] as Int64, $0["journey"] as Bool) }
+                """)).map { ($0["id"] as Int64, $0["journey"] as Bool) }
         }
         let journeys = Set(due.filter(\.1).map(\.0))
         let wanted = due.map(\.0).compactMap { id -> (Int64, Int)? in
@@ -121,7 +121,7 @@ public struct DeliveryOutbox: Sendable {
         }
         guard !wanted.isEmpty else { return ([], [], .zero) }
         let capSince = SQLiteTime.string(now.addingTimeInterval(-audience.capWindow)), cap = audience.frequencyCap
-        let rules = audience.classification(now: now, withCap: false).sql, defaultZone = defaultTimeZone
+        let rules = audience.classification(now: now, withCap: false), defaultZone = defaultTimeZone
         // Campaign by campaign on (campaign_id, due_at): rows of a paused campaign are never
         // walked past, however many wait. Each row's user, settings and device are read by
         // their keys and classified by the same rules as the preview and the freeze (a device
@@ -130,15 +130,16 @@ public struct DeliveryOutbox: Sendable {
         // before the request goes out, so that the backend never waits on these joins; the
         // write then moves only rows still waiting, and checks the cap inside the lock.
         let candidates = try await database.read { db in
-            let statement = try db.cachedStatement(sql: """
+            // Its values are bound per campaign on the cached statement.
+            let statement = try db.cachedStatement(literal: """
                 SELECT q.id, q.campaign_id, q.device_id, q.user_id, q.attempts, q.variant, q.entry_id, d.platform, d.push_provider, d.push_token,
-                       CASE WHEN d.id IS NOT NULL AND d.user_id IS NOT q.user_id THEN '\(Exclusion.noDevice.rawValue)' ELSE (\(rules)) END AS rule,
+                       CASE WHEN d.id IS NOT NULL AND d.user_id IS NOT q.user_id THEN '\(sql: Exclusion.noDevice.rawValue)' ELSE (\(rules)) END AS rule,
                        panel_due_at(:at, u.timezone, s.quiet_start, s.quiet_end, NULL, :defaultZone) AS quiet_until
                 FROM panel_deliveries q INDEXED BY panel_deliveries_due
                 LEFT JOIN users u ON u.id = q.user_id
                 LEFT JOIN devices d ON d.id = q.device_id
                 LEFT JOIN notification_settings s ON s.user_id = q.user_id
-                WHERE q.campaign_id = :campaign AND q.state IN (\(DeliveryState.sql(DeliveryState.waiting))) AND q.due_at <= :at
+                WHERE q.campaign_id = :campaign AND q.state IN (\(states: DeliveryState.waiting)) AND q.due_at <= :at
                 ORDER BY q.due_at LIMIT :limit
                 """)
             return try wanted.map { campaign, allowed in
@@ -157,10 +158,10 @@ public struct DeliveryOutbox: Sendable {
             let began = ContinuousClock.now
             // Campaigns by their pushes' rows; journeys by their sent entries, each push once
             // (the row's own entry aside), since a re-entered journey pushes again.
-            let capCount = try db.cachedStatement(sql: """
+            let capCount = try db.cachedStatement(literal: """
                 SELECT COUNT(DISTINCT k) FROM (
                   SELECT campaign_id AS k FROM panel_deliveries INDEXED BY panel_deliveries_cap
-                  WHERE user_id = :user AND updated_at >= :since AND state IN (\(DeliveryState.sql(DeliveryState.wentOut))) AND campaign_id <> :campaign
+                  WHERE user_id = :user AND updated_at >= :since AND state IN (\(states: DeliveryState.wentOut)) AND campaign_id <> :campaign
                     AND NOT EXISTS (SELECT 1 FROM panel_campaigns j WHERE j.id = campaign_id AND j.kind = 'journey')
                   UNION ALL
                   SELECT 'entry ' || id FROM panel_journey_entries INDEXED BY panel_journey_entries_sent
@@ -168,12 +169,12 @@ public struct DeliveryOutbox: Sendable {
                 """)
             let sentEntry = try db.cachedStatement(sql: "UPDATE panel_journey_entries SET state = 'sent', settled_at = ? WHERE id = ? AND state = 'entered'")
             // Only a row still waiting moves: one cancelled, claimed or settled since the read stays as it is.
-            let move = try db.cachedStatement(sql: """
+            let move = try db.cachedStatement(literal: """
                 UPDATE panel_deliveries SET state = ?, attempts = attempts + ?, detail = COALESCE(?, detail), updated_at = ?
-                WHERE id = ? AND state IN (\(DeliveryState.sql(DeliveryState.waiting)))
+                WHERE id = ? AND state IN (\(states: DeliveryState.waiting))
                 """)
-            let putOff = try db.cachedStatement(sql: """
-                UPDATE panel_deliveries SET due_at = ?, detail = ?, updated_at = ? WHERE id = ? AND state IN (\(DeliveryState.sql(DeliveryState.waiting)))
+            let putOff = try db.cachedStatement(literal: """
+                UPDATE panel_deliveries SET due_at = ?, detail = ?, updated_at = ? WHERE id = ? AND state IN (\(states: DeliveryState.waiting))
                 """)
             let message = CampaignRecord.Columns.self
             var rows: [ClaimCandidate] = []
@@ -258,7 +259,7 @@ public struct DeliveryOutbox: Sendable {
     /// send finish, and a credentials problem pauses its campaign with the reason.
     public func record(_ results: [(ClaimedDelivery, DeliveryResult)], now: Date = Date()) async throws {
         guard !results.isEmpty else { return }
-        let at = SQLiteTime.string(now)
+        let at = PanelTime(now)
         try await database.write { db in
             let update = try db.cachedStatement(sql: """
                 UPDATE panel_deliveries SET state = ?, detail = ?, message_id = ?, due_at = COALESCE(?, due_at), updated_at = ? WHERE id = ?

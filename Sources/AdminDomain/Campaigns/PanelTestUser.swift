@@ -6,7 +6,7 @@ struct PanelTestUser: Codable, Sendable, Equatable, FetchableRecord, Persistable
 
     var userID: Int64
     var addedBy: Int64?
-    var addedAt: String
+    var addedAt: PanelTime
 
     /// The columns are the coding keys: each named once, in Swift and in SQL.
     enum CodingKeys: String, CodingKey, ColumnExpression {

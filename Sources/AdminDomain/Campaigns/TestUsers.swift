@@ -41,14 +41,14 @@ public struct TestUsers: Sendable {
     /// Every test user, by email; a user whose row is gone is left out.
     public func list() async throws -> [Entry] {
         let testAudience = uncapped
-        let (from, arguments) = testAudience.from(CampaignSegment(), now: Date(), extra: [SQLCondition("u.id = t.user_id")])
-        let reachable = "(SELECT COUNT(*) \(from) AND (\(testAudience.classification(now: Date()).sql)) = 'reachable')"
+        let from = testAudience.from(CampaignSegment(), now: Date(), extra: [SQLCondition("u.id = t.user_id")])
+        let reachable: SQL = "(SELECT COUNT(*) \(from) AND (\(testAudience.classification(now: Date()))) = 'reachable')"
         return try await database.read { db in
-            try Row.fetchAll(db, sql: """
+            try Row.fetchAll(db, SQLRequest(literal: """
                 SELECT t.user_id, CAST(x.email AS TEXT) AS email, a.email AS added_by_email, t.added_at, \(reachable) AS reachable
                 FROM panel_test_users t JOIN users x ON x.id = t.user_id LEFT JOIN panel_admins a ON a.id = t.added_by
                 ORDER BY x.email LIMIT 200
-                """, arguments: StatementArguments(arguments)).map {
+                """)).map {
                 Entry(userID: $0[PanelTestUser.Columns.userID], email: $0["email"] ?? "", addedBy: $0["added_by_email"],
                       addedAt: $0[PanelTestUser.Columns.addedAt], reachableDevices: $0["reachable"])
             }
@@ -97,7 +97,7 @@ public struct TestUsers: Sendable {
                                                 detail: "email \(typed.prefix(200)): \(sentence)"), now: now, in: db)
                 return .failure(CampaignError(sentence))
             }
-            try PanelTestUser(userID: id, addedBy: actor.identity?.adminID, addedAt: SQLiteTime.string(now)).insert(db)
+            try PanelTestUser(userID: id, addedBy: actor.identity?.adminID, addedAt: PanelTime(now)).insert(db)
             try AuditLog.insert(actor.entry(.testUserAdded, target: "user:\(id)", detail: nil), now: now, in: db)
             return .success(id)
         }
@@ -123,8 +123,8 @@ public struct TestUsers: Sendable {
                                    now: Date = Date()) async throws -> [PushDevice] {
         let minuteAgo = SQLiteTime.string(now.addingTimeInterval(-60)), dayAgo = SQLiteTime.string(now.addingTimeInterval(-86_400))
         let testAudience = uncapped, perMinute = self.perMinute, perDay = self.perDay, defaultZone = defaultTimeZone
-        let (from, arguments) = testAudience.from(CampaignSegment(), now: now, extra: [SQLCondition("u.id = :testUser", ["testUser": userID])])
-        let sql = "SELECT d.id \(from) AND (\(testAudience.classification(now: now).sql)) = 'reachable' ORDER BY d.id LIMIT 20"
+        let from = testAudience.from(CampaignSegment(), now: now, extra: [SQLCondition("u.id = :testUser", ["testUser": userID])])
+        let sql: SQL = "SELECT d.id \(from) AND (\(testAudience.classification(now: now))) = 'reachable' ORDER BY d.id LIMIT 20"
         let (refusal, devices, limited) = try await database.write { db -> (String?, [PushDevice], Bool) in
             var limited = false
             func decide() throws -> (String?, [PushDevice]) {
@@ -159,7 +159,7 @@ public struct TestUsers: Sendable {
                 if let sentence = try Self.inQuietHours(userID: userID, now: now, defaultZone: defaultZone, in: db) {
                     return (sentence, [])
                 }
-                let ids = try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(arguments))
+                let ids = try Int64.fetchAll(db, SQLRequest(literal: sql))
                 let devices = try ids.compactMap { try PushDevice.fetch(id: $0, in: db) }
                 if devices.isEmpty {
                     return ("the test user has no device that could get a campaign push: the account must be active, push and campaign "

@@ -67,7 +67,7 @@ extension DashboardScan {
         while true {
             let (read, last) = try await read { [after] db in
                 var last = after
-                let read = try db.forEachRawRow(sql, arguments: StatementArguments(after + [until.databaseValue, limit.databaseValue])) { row in
+                let read = try db.forEachRawRow(SQL(sql: sql, arguments: StatementArguments(after + [until.databaseValue, limit.databaseValue]))) { row in
                     if let time = row.text(0), let id = row.integer(1) { last = [time.databaseValue, id.databaseValue] }
                     each(row)
                 }

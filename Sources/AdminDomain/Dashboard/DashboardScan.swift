@@ -81,7 +81,7 @@ struct DashboardScan: Sendable {
             chunkArguments["after"] = users.highWater.databaseValue
             chunkArguments["limit"] = limit.databaseValue
             let read = try await read { [chunkArguments] db in
-                try db.forEachRawRow(sql, arguments: StatementArguments(chunkArguments)) { row in
+                try db.forEachRawRow(SQL(sql: sql, arguments: StatementArguments(chunkArguments))) { row in
                     guard let id = row.integer(0) else { return }
                     users.highWater = max(users.highWater, id)
                     let slot = users.slots.add(id)
@@ -128,9 +128,9 @@ struct DashboardScan: Sendable {
             let low = users.ids[start], high = users.ids[end - 1]
             try await read { db in
                 var currentUser: Int64? = nil, slot: Int? = nil
-                _ = try db.forEachRawRow("""
+                _ = try db.forEachRawRow(SQL(sql: """
                     SELECT user_id, created_at FROM activity_events WHERE user_id >= ? AND user_id <= ? AND created_at >= ?
-                    """, arguments: [low, high, from]) { row in
+                    """, arguments: [low, high, from])) { row in
                     guard let user = row.integer(0) else { return }
                     if user != currentUser { currentUser = user; slot = users.slots.slot(of: user) }
                     guard let slot, let seconds = row.seconds(1),
@@ -203,7 +203,7 @@ struct DashboardScan: Sendable {
         while true {
             let (read, last) = try await read { [after] db in
                 var last = after
-                let read = try db.forEachRawRow(sql, arguments: [after, limit]) { row in
+                let read = try db.forEachRawRow(SQL(sql: sql, arguments: [after, limit])) { row in
                     if let id = row.integer(0) { last = max(last, id) }
                     each(row)
                 }

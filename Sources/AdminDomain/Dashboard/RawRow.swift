@@ -47,8 +47,9 @@ struct RawRow {
 }
 
 extension Database {
-    /// Runs `sql` with `arguments` and hands each row to `each`; returns how many there were.
-    func forEachRawRow(_ sql: String, arguments: StatementArguments, _ each: (RawRow) throws -> Void) throws -> Int {
+    /// Runs `query` and hands each row to `each`; returns how many there were.
+    func forEachRawRow(_ query: SQL, _ each: (RawRow) throws -> Void) throws -> Int {
+        let (sql, arguments) = try query.build(self)
         let statement = try makeStatement(sql: sql)
         try statement.setArguments(arguments)
         let raw = statement.sqliteStatement

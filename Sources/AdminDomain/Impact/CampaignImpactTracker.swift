@@ -108,7 +108,7 @@ public actor CampaignImpactTracker {
     private func keep(_ report: CampaignImpact) async throws {
         let text = String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
         try await database.write { db in
-            try PanelCampaignReport(campaignID: report.campaignID, asOf: SQLiteTime.string(report.asOf), report: text).insert(db, onConflict: .replace)
+            try PanelCampaignReport(campaignID: report.campaignID, asOf: PanelTime(report.asOf), report: text).insert(db, onConflict: .replace)
         }
     }
 

@@ -21,7 +21,7 @@ extension Campaigns {
                 throw CampaignError("campaign #\(id) is \(status?.rawValue ?? "in a status this panel does not know"), and a winner can be chosen only while it is sending or paused")
             }
             try db.execute(sql: "UPDATE panel_campaigns SET winner = ?, winner_at = ?, winner_detail = ? WHERE id = ? AND winner IS NULL",
-                           arguments: [variant, SQLiteTime.string(now), detail, id])
+                           arguments: [variant, PanelTime(now), detail, id])
             guard db.changesCount == 1 else { throw CampaignError("campaign #\(id) has its winner already") }
             try AuditLog.insert(actor.entry(.campaignWinnerChosen, target: "campaign:\(id)", detail: detail), now: now, in: db)
         }
@@ -42,13 +42,14 @@ extension Campaigns {
                       let winner = row[campaign.winner] as String?,
                       let status = Stored<CampaignStatus>.fromDatabaseValue(row[campaign.status] as DatabaseValue)?.known, !status.isEnded
                 else { return 0 }
-                try db.execute(sql: """
-                    UPDATE panel_deliveries SET variant = ?, due_at = COALESCE(
-                      (SELECT panel_due_at(?, u.timezone, s.quiet_start, s.quiet_end, ?, ?) FROM users u
-                       LEFT JOIN notification_settings s ON s.user_id = u.id WHERE u.id = panel_deliveries.user_id), ?)
+                let localTime: String? = row[campaign.localTime]
+                try db.execute(literal: """
+                    UPDATE panel_deliveries SET variant = \(winner), due_at = COALESCE(
+                      (SELECT panel_due_at(\(at), u.timezone, s.quiet_start, s.quiet_end, \(localTime), \(zone)) FROM users u
+                       LEFT JOIN notification_settings s ON s.user_id = u.id WHERE u.id = panel_deliveries.user_id), \(at))
                     WHERE id IN (SELECT id FROM panel_deliveries INDEXED BY panel_deliveries_due
-                                 WHERE campaign_id = ? AND state IN (\(DeliveryState.sql(DeliveryState.waiting))) AND due_at = ? LIMIT 5000)
-                    """, arguments: [winner, at, row[campaign.localTime] as String?, zone, at, id, Self.heldForWinner])
+                                 WHERE campaign_id = \(id) AND state IN (\(states: DeliveryState.waiting)) AND due_at = \(Self.heldForWinner) LIMIT 5000)
+                    """)
                 return db.changesCount
             }
             released += count
@@ -69,11 +70,11 @@ extension Campaigns {
     /// came between two chunks): the dispatcher releases them.
     public func winnersToRelease() async throws -> [Int64] {
         try await database.read { db in
-            try Int64.fetchAll(db, sql: """
-                SELECT id FROM panel_campaigns c WHERE winner IS NOT NULL AND status IN (?, ?) AND EXISTS (
+            try Int64.fetchAll(db, SQLRequest(literal: """
+                SELECT id FROM panel_campaigns c WHERE winner IS NOT NULL AND status IN (\(CampaignStatus.sending), \(CampaignStatus.paused)) AND EXISTS (
                   SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_due
-                  WHERE campaign_id = c.id AND state IN (\(DeliveryState.sql(DeliveryState.waiting))) AND due_at = ?)
-                """, arguments: [CampaignStatus.sending, CampaignStatus.paused, Self.heldForWinner])
+                  WHERE campaign_id = c.id AND state IN (\(states: DeliveryState.waiting)) AND due_at = \(Self.heldForWinner))
+                """))
         }
     }
 

@@ -66,16 +66,16 @@ final class ImpactState: @unchecked Sendable {
                 self.timingSizes[timing] += 1
                 if timing > 0, let due = (row[member.dueAt] as String?).flatMap(SQLiteTime.seconds) { self.dueAt[row[member.userID]] = due }
             }
-            for user in try Int64.fetchAll(db, sql: """
+            for user in try Int64.fetchAll(db, SQLRequest(literal: """
                 SELECT DISTINCT user_id FROM panel_deliveries INDEXED BY panel_deliveries_counts
-                WHERE campaign_id = ? AND state IN (\(DeliveryState.sql(DeliveryState.wentOut))) AND receipt >= 2
-                """, arguments: [self.campaignID]) {
+                WHERE campaign_id = \(self.campaignID) AND state IN (\(states: DeliveryState.wentOut)) AND receipt >= 2
+                """)) {
                 self.opened.insert(user)
             }
-            for user in try Int64.fetchAll(db, sql: """
+            for user in try Int64.fetchAll(db, SQLRequest(literal: """
                 SELECT DISTINCT user_id FROM panel_deliveries INDEXED BY panel_deliveries_counts
-                WHERE campaign_id = ? AND state IN (\(DeliveryState.sql(DeliveryState.wentOut))) AND receipt >= 2 AND \(JourneyEntries.openedInDay)
-                """, arguments: [self.campaignID]) {
+                WHERE campaign_id = \(self.campaignID) AND state IN (\(states: DeliveryState.wentOut)) AND receipt >= 2 AND \(sql: JourneyEntries.openedInDay)
+                """)) {
                 self.openedInDay.insert(user)
             }
         }

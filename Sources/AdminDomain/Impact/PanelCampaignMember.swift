@@ -12,7 +12,7 @@ struct PanelCampaignMember: Codable, Sendable, Equatable, FetchableRecord, Table
     /// 'usual' (sent at their usual hour), 'control' (at the fixed time), nil (as scheduled, or held out).
     var timing: String?
     /// With a timing: when the user's push was due (their first device's), for opens within a day.
-    var dueAt: String?
+    var dueAt: PanelTime?
 
     /// The columns are the coding keys: each named once, in Swift and in SQL.
     enum CodingKeys: String, CodingKey, ColumnExpression {

@@ -6,7 +6,7 @@ struct PanelCampaignReport: Codable, Sendable, Equatable, FetchableRecord, Persi
     static let databaseTableName = "panel_campaign_reports"
 
     var campaignID: Int64
-    var asOf: String
+    var asOf: PanelTime
     var report: String
 
     /// The columns are the coding keys: each named once, in Swift and in SQL.

@@ -41,23 +41,23 @@ public struct JourneyAdmission: Sendable, Equatable {
                      in db: Database) throws -> [JourneyAdmission] {
         guard !crossings.isEmpty else { return [] }
         let date = Date(timeIntervalSince1970: TimeInterval(now))
-        let (from, fixed) = audience.from(plan.segment, now: date, extra: [SQLCondition("u.id = :user")])
-        let statement = try db.cachedStatement(sql: """
-            SELECT d.id AS did, (\(audience.classification(now: date, withCap: false).sql)) AS rule,
+        // Built once, `:user` bound per crossing on the cached statement.
+        let query: SQL = """
+            SELECT d.id AS did, (\(audience.classification(now: date, withCap: false))) AS rule,
                    u.timezone AS tz, s.daily_time, s.quiet_start, s.quiet_end,
-                   (SELECT hour FROM panel_usual_hours WHERE user_id = u.id AND active_days >= \(UsualHour.ownDays)) AS own,
+                   (SELECT hour FROM panel_usual_hours WHERE user_id = u.id AND active_days >= \(sql: String(UsualHour.ownDays))) AS own,
                    (SELECT hour FROM panel_usual_hour_peers
-                    WHERE platform = \(UsualHourPeers.platformOf("u.id")) AND locale = CAST(u.locale AS TEXT)) AS peer
-            \(from) ORDER BY d.id
-            """)
+                    WHERE platform = \(UsualHourPeers.platformOf(.segmentUser)) AND locale = CAST(u.locale AS TEXT)) AS peer
+            \(audience.from(plan.segment, now: date, extra: [SQLCondition("u.id = :user")])) ORDER BY d.id
+            """
+        let (sql, segment) = try query.build(db)
+        let statement = try db.cachedStatement(sql: sql)
         let everyone = plan.timing?.controlPercent == nil ? nil : try UsualHourPeers.everyoneHour(in: db)
         let fallback = TimeZone(identifier: defaultTimeZone) ?? TimeZone(secondsFromGMT: 0)!
         let order = Exclusion.allCases.map(\.rawValue)
         var admissions: [JourneyAdmission] = []
         for crossing in crossings {
-            var bound = fixed
-            bound["user"] = crossing.userID.databaseValue
-            let rows = try Row.fetchAll(statement, arguments: StatementArguments(bound))
+            let rows = try Row.fetchAll(statement, arguments: segment &+ ["user": crossing.userID])
             guard let first = rows.first else { continue }
             let reachable = rows.filter { $0["rule"] == "reachable" }.compactMap { $0["did"] as Int64? }
             let reasons = rows.compactMap { $0["rule"] as String? }.filter { $0 != "reachable" }

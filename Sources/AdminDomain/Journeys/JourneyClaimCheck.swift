@@ -14,35 +14,31 @@ enum JourneyClaimCheck {
         guard let plan = try JourneyPlan.load(journey, in: db) else {
             return Dictionary(uniqueKeysWithValues: rows.map { ($0.row, "settled") })
         }
-        let segment = plan.segment.userConditions(now: now)
-        var arguments: [String: DatabaseValue] = [:]
-        for condition in segment { arguments.merge(condition.arguments) { first, _ in first } }
-        arguments["now"] = SQLiteTime.string(now).databaseValue
-        arguments["expiredBefore"] = SQLiteTime.string(now.addingTimeInterval(-JourneySendAt.horizon)).databaseValue
-        let inSegment = (["1"] + segment.map { "(\($0.sql))" }).joined(separator: " AND ")
-        let statement = try db.cachedStatement(sql: """
+        // `:entry` is bound per row on the cached statement.
+        let query: SQL = """
             SELECT CASE
               WHEN e.id IS NULL OR e.state NOT IN ('entered', 'sent') THEN 'settled'
               WHEN e.entered_at <= :expiredBefore THEN 'expired'
-              WHEN u.id IS NULL OR NOT (\(Self.triggerHolds(plan.rules.trigger))) THEN '\(JourneyExit.noLongerMatches.rawValue)'
-              WHEN NOT (\(inSegment)) THEN '\(JourneyExit.outsideConditions.rawValue)'
-              WHEN \(Self.goalReached(plan.goal)) THEN '\(JourneyExit.goalReached.rawValue)'
+              WHEN u.id IS NULL OR NOT (\(sql: Self.triggerHolds(plan.rules.trigger))) THEN '\(sql: JourneyExit.noLongerMatches.rawValue)'
+              WHEN NOT (\(SQLCondition.all(plan.segment.userConditions(now: now)))) THEN '\(sql: JourneyExit.outsideConditions.rawValue)'
+              WHEN \(sql: Self.goalReached(plan.goal)) THEN '\(sql: JourneyExit.goalReached.rawValue)'
             END
             FROM (SELECT :entry AS entry) k
             LEFT JOIN panel_journey_entries e ON e.id = k.entry
             LEFT JOIN users u ON u.id = e.user_id
-            """)
+            """
+        let (sql, segment) = try query.build(db)
+        let statement = try db.cachedStatement(sql: sql)
+        let fixed = segment &+ ["now": SQLiteTime.string(now), "expiredBefore": SQLiteTime.string(now.addingTimeInterval(-JourneySendAt.horizon))]
         var exits: [Int64: String] = [:]
         for (row, entry) in rows {
-            var bound = arguments
-            bound["entry"] = entry.databaseValue
-            if let exit = try String.fetchOne(statement, arguments: StatementArguments(bound)) { exits[row] = exit }
+            if let exit = try String.fetchOne(statement, arguments: fixed &+ ["entry": entry]) { exits[row] = exit }
         }
         return exits
     }
 
-    /// The trigger still holds for the entry `e` of user `u`.
-    static func triggerHolds(_ trigger: JourneyTrigger) -> String {
+    /// The trigger still holds for the entry `e` of user `u`. Raw SQL kept inside this query type.
+    private static func triggerHolds(_ trigger: JourneyTrigger) -> String {
         switch trigger {
         // The very `last_active_at` it entered by: any later activity changed it.
         case .inactiveDays: "u.last_active_at IS e.occurrence"
@@ -63,18 +59,30 @@ enum JourneyClaimCheck {
         }
     }
 
-    /// The user reached the journey's goal after entering (events stamped after now do not count).
-    static func goalReached(_ goal: CampaignGoal?) -> String {
+    /// The two ends of the goal's window as the query around it names them.
+    enum GoalWindow {
+        /// The claim's: from the entry `e` up to `:now`.
+        case sinceEntry
+        /// The judge's: from `:entered` up to `:until`.
+        case bound
+
+        var start: String { self == .sinceEntry ? "e.entered_at" : ":entered" }
+        var end: String { self == .sinceEntry ? ":now" : ":until" }
+    }
+
+    /// The user reached the journey's goal after entering (events stamped after the window's
+    /// end do not count). Raw SQL kept inside this query type and `JourneyGoals`.
+    static func goalReached(_ goal: CampaignGoal?, window: GoalWindow = .sinceEntry) -> String {
         guard let goal else { return "0" }
         let kinds = goal.eventKinds.map { " AND a.kind IN (\($0.sorted().map { "'\($0)'" }.joined(separator: ", ")))" } ?? ""
         let events = """
             EXISTS (SELECT 1 FROM activity_events a INDEXED BY activity_events_user_time
-                    WHERE a.user_id = u.id AND a.created_at > e.entered_at AND a.created_at <= :now\(kinds))
+                    WHERE a.user_id = u.id AND a.created_at > \(window.start) AND a.created_at <= \(window.end)\(kinds))
             """
         guard goal.countsSubscriptions else { return events }
         return """
             (\(events) OR EXISTS (SELECT 1 FROM subscriptions g INDEXED BY subscriptions_user
-                                 WHERE g.user_id = u.id AND g.started_at > e.entered_at AND g.started_at <= :now))
+                                 WHERE g.user_id = u.id AND g.started_at > \(window.start) AND g.started_at <= \(window.end)))
             """
     }
 }

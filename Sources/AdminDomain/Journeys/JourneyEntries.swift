@@ -157,9 +157,10 @@ public enum JourneyEntries {
         try db.execute(sql: """
             UPDATE panel_journey_entries SET state = ?, detail = ?, settled_at = ? WHERE id IN (\(list)) AND state = 'entered'
             """, arguments: [state.rawValue, detail, at])
-        try db.execute(sql: """
-            UPDATE panel_deliveries SET state = 'cancelled', detail = ?, updated_at = ?
-            WHERE entry_id IN (\(list)) AND state IN (\(DeliveryState.sql(DeliveryState.waiting)))
-            """, arguments: ["journey entry \(state.rawValue)" + (detail.map { ": \(JourneyExit.label(of: $0))" } ?? ""), at])
+        let cancelled = "journey entry \(state.rawValue)" + (detail.map { ": \(JourneyExit.label(of: $0))" } ?? "")
+        try db.execute(literal: """
+            UPDATE panel_deliveries SET state = 'cancelled', detail = \(cancelled), updated_at = \(at)
+            WHERE entry_id IN (\(sql: list)) AND state IN (\(states: DeliveryState.waiting))
+            """)
     }
 }

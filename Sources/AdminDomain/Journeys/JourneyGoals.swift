@@ -22,8 +22,7 @@ struct JourneyGoals: Sendable {
                 SELECT id, user_id, entered_at, arm FROM panel_journey_entries WHERE id > ? AND journey_id = ? ORDER BY id LIMIT ?
                 """, arguments: [start, plan.id, limit])
             let statement = try db.cachedStatement(sql: """
-                SELECT \(JourneyClaimCheck.goalReached(goal).replacingOccurrences(of: "e.entered_at", with: ":entered")
-                            .replacingOccurrences(of: ":now", with: ":until"))
+                SELECT \(JourneyClaimCheck.goalReached(goal, window: .bound))
                 FROM (SELECT :user AS id) u
                 """)
             var verdicts: [(Int64, Bool)] = [], cursor: Int64?

@@ -28,12 +28,12 @@ public struct JourneyRunner: Sendable {
         let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
         let (active, stopped) = try await database.read { db -> ([Int64], [(Int64, Bool)]) in
             (try JourneyPlan.active(in: db),
-             try Row.fetchAll(db, sql: """
-                SELECT c.id, c.status = ? AS ended FROM panel_campaigns c WHERE c.kind = 'journey' AND c.status IN (?, ?) AND c.deleted_at IS NULL
+             try Row.fetchAll(db, SQLRequest(literal: """
+                SELECT c.id, c.status = \(CampaignStatus.finished) AS ended FROM panel_campaigns c WHERE c.kind = 'journey' AND c.status IN (\(CampaignStatus.paused), \(CampaignStatus.finished)) AND c.deleted_at IS NULL
                   AND (EXISTS (SELECT 1 FROM panel_journey_entries e INDEXED BY panel_journey_entries_open WHERE e.journey_id = c.id AND e.state = 'entered')
                        OR EXISTS (SELECT 1 FROM panel_deliveries q INDEXED BY panel_deliveries_due
-                                  WHERE q.campaign_id = c.id AND q.state IN (\(DeliveryState.sql(DeliveryState.waiting)))))
-                """, arguments: [CampaignStatus.finished, CampaignStatus.paused, CampaignStatus.finished]).map { ($0["id"], $0["ended"]) })
+                                  WHERE q.campaign_id = c.id AND q.state IN (\(states: DeliveryState.waiting))))
+                """)).map { ($0["id"], $0["ended"]) })
         }
         var tick = Tick()
         for (id, ended) in stopped {

@@ -41,7 +41,8 @@ enum JourneyTransition: Sendable {
         }
     }
 
-    func apply(to id: Int64, by actor: AuditActor, now: Date, in db: Database, setting extra: String = "", _ arguments: StatementArguments = []) throws {
+    /// `extra` sets more columns in the same UPDATE (`, column = \(value)`), its values bound where written.
+    func apply(to id: Int64, by actor: AuditActor, now: Date, in db: Database, setting extra: SQL = "") throws {
         guard let stored = try Stored<CampaignStatus>.fetchOne(db, sql: """
             SELECT status FROM panel_campaigns WHERE id = ? AND kind = 'journey' AND deleted_at IS NULL
             """, arguments: [id]) else { throw CampaignError("there is no journey #\(id)") }
@@ -49,11 +50,10 @@ enum JourneyTransition: Sendable {
             let shown = stored.known.flatMap(JourneyStatus.init)?.rawValue ?? stored.description
             throw CampaignError("journey #\(id) is \(shown): \(refusal)")
         }
-        var bound: StatementArguments = [to, to.isEnded ? SQLiteTime.string(now) : nil]
-        bound += arguments
-        bound += [id]
-        try db.execute(sql: "UPDATE panel_campaigns SET status = ?, status_detail = NULL, finished_at = COALESCE(?, finished_at)\(extra) WHERE id = ?",
-                       arguments: bound)
+        let finishedAt = to.isEnded ? PanelTime(now) : nil
+        try db.execute(literal: """
+            UPDATE panel_campaigns SET status = \(to), status_detail = NULL, finished_at = COALESCE(\(finishedAt), finished_at)\(extra) WHERE id = \(id)
+            """)
         let was = JourneyStatus(current)?.rawValue ?? current.rawValue
         try AuditLog.insert(actor.entry(action, target: "journey:\(id)", detail: "was \(was)"), now: now, in: db)
     }

@@ -58,7 +58,7 @@ public struct Journeys: Sendable {
     public func delete(_ id: Int64, by actor: AuditActor, now: Date = Date()) async throws {
         try await database.write { db in
             try Self.require(id, in: [.draft], doing: "deleted", in: db)
-            try db.execute(sql: "UPDATE panel_campaigns SET deleted_at = ? WHERE id = ?", arguments: [SQLiteTime.string(now), id])
+            try db.execute(sql: "UPDATE panel_campaigns SET deleted_at = ? WHERE id = ?", arguments: [PanelTime(now), id])
             try AuditLog.insert(actor.entry(.journeyDeleted, target: "journey:\(id)", detail: nil), now: now, in: db)
         }
     }
@@ -91,7 +91,7 @@ public struct Journeys: Sendable {
             throw CampaignError("journey #\(id)'s rules cannot be read by this version of the panel")
         }
         if let missing = neededMissingProviders(segment) { throw CampaignError("journey #\(id) cannot be activated: \(missing)") }
-        try await move(id, .activate, by: actor, now: now, setting: ", launched_at = COALESCE(launched_at, ?)", [SQLiteTime.string(now)]) { db in
+        try await move(id, .activate, by: actor, now: now, setting: ", launched_at = COALESCE(launched_at, \(PanelTime(now)))") { db in
             try db.execute(sql: "UPDATE panel_journeys SET evaluated_until = ? WHERE campaign_id = ?",
                            arguments: [Int64(now.timeIntervalSince1970.rounded(.down)), id])
         }
@@ -141,11 +141,11 @@ public struct Journeys: Sendable {
         // And rows still waiting of entries already sent (another device, a retry): never sent now.
         while true {
             let count = try await database.write { db -> Int in
-                try db.execute(sql: """
-                    UPDATE panel_deliveries SET state = 'cancelled', detail = ?, updated_at = ?
+                try db.execute(literal: """
+                    UPDATE panel_deliveries SET state = 'cancelled', detail = \("journey entry exited: \(reason.label)"), updated_at = \(at)
                     WHERE id IN (SELECT id FROM panel_deliveries INDEXED BY panel_deliveries_due
-                                 WHERE campaign_id = ? AND state IN (\(DeliveryState.sql(DeliveryState.waiting))) LIMIT 1000)
-                    """, arguments: ["journey entry exited: \(reason.label)", at, id])
+                                 WHERE campaign_id = \(id) AND state IN (\(states: DeliveryState.waiting)) LIMIT 1000)
+                    """)
                 return db.changesCount
             }
             total += count
@@ -164,10 +164,10 @@ public struct Journeys: Sendable {
         return audience.missingProvidersSentence
     }
 
-    private func move(_ id: Int64, _ transition: JourneyTransition, by actor: AuditActor, now: Date, setting extra: String = "",
-                      _ arguments: StatementArguments = [], then: @escaping @Sendable (Database) throws -> Void = { _ in }) async throws {
+    private func move(_ id: Int64, _ transition: JourneyTransition, by actor: AuditActor, now: Date, setting extra: SQL = "",
+                      then: @escaping @Sendable (Database) throws -> Void = { _ in }) async throws {
         try await database.write { db in
-            try transition.apply(to: id, by: actor, now: now, in: db, setting: extra, arguments)
+            try transition.apply(to: id, by: actor, now: now, in: db, setting: extra)
             try then(db)
         }
         changes.publish(id)

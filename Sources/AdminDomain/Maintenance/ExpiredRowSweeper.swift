@@ -23,24 +23,29 @@ public struct ExpiredRowSweeper: Sendable {
     }
 
     public func sweep(now: Date = Date()) async throws -> Report {
-        let stamp = SQLiteTime.string(now)
+        let stamp = PanelTime(now)
         var report = Report()
         report.sessions = try await deleteInBatches(
-            from: "panel_sessions", where: "expires_at <= ? OR last_seen_at <= ?",
-            arguments: [stamp, SQLiteTime.string(sessionPolicy.idleCutoff(now: now))])
-        report.challenges = try await deleteInBatches(from: "panel_login_challenges", where: "expires_at <= ?", arguments: [stamp])
-        let stale = LoginThrottle.staleCondition(now: now)
-        report.throttleRows = try await deleteInBatches(from: "panel_login_throttle", where: stale.sql, arguments: stale.arguments)
+            from: .sessions, where: "expires_at <= \(stamp) OR last_seen_at <= \(PanelTime(sessionPolicy.idleCutoff(now: now)))")
+        report.challenges = try await deleteInBatches(from: .challenges, where: "expires_at <= \(stamp)")
+        report.throttleRows = try await deleteInBatches(from: .throttle, where: LoginThrottle.staleCondition(now: now))
         return report
     }
 
-    private func deleteInBatches(from table: String, where condition: String, arguments: StatementArguments) async throws -> Int {
+    /// The tables swept: their names are ours, never text from elsewhere.
+    private enum Table: String {
+        case sessions = "panel_sessions"
+        case challenges = "panel_login_challenges"
+        case throttle = "panel_login_throttle"
+    }
+
+    private func deleteInBatches(from table: Table, where condition: SQL) async throws -> Int {
         var total = 0
         while true {
             let deleted = try await database.write { db in
-                try db.execute(
-                    sql: "DELETE FROM \(table) WHERE rowid IN (SELECT rowid FROM \(table) WHERE \(condition) LIMIT \(Self.batchSize))",
-                    arguments: arguments)
+                try db.execute(literal: """
+                    DELETE FROM \(sql: table.rawValue) WHERE rowid IN (SELECT rowid FROM \(sql: table.rawValue) WHERE \(condition) LIMIT \(sql: String(Self.batchSize)))
+                    """)
                 return db.changesCount
             }
             total += deleted

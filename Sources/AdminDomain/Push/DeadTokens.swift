@@ -49,7 +49,7 @@ public enum DeadTokens {
             INSERT INTO panel_dead_tokens (token_sha256, device_id, provider, reason, recorded_at)
             VALUES (?, ?, ?, ?, ?) ON CONFLICT (token_sha256) DO NOTHING
             """)
-        let at = SQLiteTime.string(now)
+        let at = PanelTime(now)
         for entry in entries {
             try statement.execute(arguments: [hash(entry.token), entry.deviceID, entry.provider, String(entry.reason.prefix(200)), at])
         }
@@ -57,6 +57,6 @@ public enum DeadTokens {
 
     /// Whether this token is known dead, by its hash's primary key.
     static func known(token: String, in db: Database) throws -> Known? {
-        try PanelDeadToken.fetchOne(db, key: hash(token)).map { Known(reason: $0.reason, recordedAt: $0.recordedAt) }
+        try PanelDeadToken.fetchOne(db, key: hash(token)).map { Known(reason: $0.reason, recordedAt: $0.recordedAt.text) }
     }
 }

@@ -4,7 +4,8 @@ import GRDB
 struct PanelDeadToken: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "panel_dead_tokens"
 
-    var tokenSHA256, provider, reason, recordedAt: String
+    var tokenSHA256, provider, reason: String
+    var recordedAt: PanelTime
     var deviceID: Int64
 
     /// The columns are the coding keys: each named once, in Swift and in SQL.

@@ -42,7 +42,7 @@ struct ReminderScan: Sendable {
                 var rows: [ReminderRecord] = [], odd: [(text: String, record: ReminderRecord)] = []
                 rows.reserveCapacity(limit)
                 var last = cursor
-                let read = try db.forEachRawRow(Self.sql, arguments: [cursor.text, cursor.id, untilText, limit]) { row in
+                let read = try db.forEachRawRow(SQL(sql: Self.sql, arguments: [cursor.text, cursor.id, untilText, limit])) { row in
                     if let text = row.text(0), let id = row.integer(1) { last = (text, id) }
                     let record = Self.record(row)
                     if Self.isCanonical(row) { rows.append(record) } else { odd.append((row.text(0) ?? "", record)) }

@@ -52,7 +52,7 @@ public struct StaffAdministration: Sendable {
     @discardableResult
     public func disable(_ account: AccountReference, by actor: AuditActor, now: Date = Date()) async throws -> Admin {
         try await admins.change(account, audit: AuditDraft(actor: actor, action: .adminDisabled, detail: nil)) { admin in
-            admin.disabledAt = admin.disabledAt ?? SQLiteTime.string(now)
+            admin.disabledAt = admin.disabledAt ?? PanelTime(now)
         }
     }
 

@@ -26,11 +26,11 @@ public struct UserUsualHour: Sendable, Equatable {
 
     /// Read in the caller's transaction: the user's row, their peers and quiet hours.
     public static func load(user: Int64, now: Date, defaultTimeZone: String, in db: Database) throws -> UserUsualHour? {
-        guard let person = try Row.fetchOne(db, sql: """
+        guard let person = try Row.fetchOne(db, SQLRequest(literal: """
             SELECT CAST(u.timezone AS TEXT) AS timezone, CAST(u.locale AS TEXT) AS locale, s.quiet_start, s.quiet_end,
-                   COALESCE(\(UsualHourUser.lastSeenPlatform(of: "u.id")), '') AS platform
-            FROM users u LEFT JOIN notification_settings s ON s.user_id = u.id WHERE u.id = ?
-            """, arguments: [user])
+                   COALESCE(\(UsualHourUser.lastSeenPlatform(of: .segmentUser)), '') AS platform
+            FROM users u LEFT JOIN notification_settings s ON s.user_id = u.id WHERE u.id = \(user)
+            """))
         else { return nil }
         let stored = try PanelUsualHour.fetchOne(db, key: user)
         let buildAfter = try Row.fetchOne(db, sql: "SELECT build_after FROM panel_usual_hour_state WHERE id = 1")

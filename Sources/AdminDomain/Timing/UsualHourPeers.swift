@@ -39,9 +39,9 @@ public enum UsualHourPeers {
     /// SQL for a user's platform as their peers are grouped: the one their row keeps, else
     /// that of the device they were last seen on. One per user, whichever device a row is for,
     /// so that a user's devices all go at one time.
-    static func platformOf(_ user: String) -> String {
+    static func platformOf(_ user: UserReference) -> SQL {
         """
-        COALESCE((SELECT NULLIF(platform, '') FROM panel_usual_hours WHERE user_id = \(user)),
+        COALESCE((SELECT NULLIF(platform, '') FROM panel_usual_hours WHERE user_id = \(user.sql)),
                  \(UsualHourUser.lastSeenPlatform(of: user)))
         """
     }

@@ -45,7 +45,7 @@ struct UsualHourPlanner: Sendable {
             """, arguments: [after, upTo]) {
             own[row["user_id"]] = Own(hour: row["hour"], activeDays: row["active_days"], platform: row["platform"])
         }
-        let lastSeen = try db.cachedStatement(sql: "SELECT \(UsualHourUser.lastSeenPlatform(of: "?"))")
+        let lastSeen = try db.cachedStatement(literal: "SELECT \(UsualHourUser.lastSeenPlatform(of: .parameter))")
         // One plan per user, whichever device comes first: their devices all go at one time.
         var planned: [Int64: (due: String, timing: String, basis: UsualHourBasis, hour: Int, moved: TimingMove?)] = [:]
         var json = "["

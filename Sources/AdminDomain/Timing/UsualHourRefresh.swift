@@ -61,7 +61,7 @@ public struct UsualHourRefresh: Sendable {
         figures.aged = try await remakeAged(fold: fold)
         figures.peerGroups = try await UsualHourPeers.rebuild(in: database)
         try await database.write { db in
-            try db.execute(sql: "UPDATE panel_usual_hour_state SET refreshed_at = ? WHERE id = 1", arguments: [SQLiteTime.string(now)])
+            try db.execute(sql: "UPDATE panel_usual_hour_state SET refreshed_at = ? WHERE id = 1", arguments: [PanelTime(now)])
         }
         return figures
     }

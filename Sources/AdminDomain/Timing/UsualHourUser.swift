@@ -8,24 +8,24 @@ struct UsualHourUser: Sendable {
     let locale: String
     let platform: String
 
-    private static let columns = """
+    private static let columns: SQL = """
         SELECT id, CAST(timezone AS TEXT) AS timezone, COALESCE(CAST(locale AS TEXT), '') AS locale,
-               COALESCE(\(lastSeenPlatform(of: "u.id")), '') AS platform
+               COALESCE(\(lastSeenPlatform(of: .segmentUser)), '') AS platform
         FROM users u
         """
 
-    /// SQL: the platform of the device `user` (an SQL expression) was last seen on; NULL with none.
-    static func lastSeenPlatform(of user: String) -> String {
-        "(SELECT CAST(platform AS TEXT) FROM devices WHERE user_id = \(user) ORDER BY last_seen_at DESC, id DESC LIMIT 1)"
+    /// The platform of the device `user` was last seen on; NULL with none.
+    static func lastSeenPlatform(of user: UserReference) -> SQL {
+        "(SELECT CAST(platform AS TEXT) FROM devices WHERE user_id = \(user.sql) ORDER BY last_seen_at DESC, id DESC LIMIT 1)"
     }
 
     static func fetch(idsAfter after: Int64, upTo: Int64, in db: Database) throws -> [UsualHourUser] {
-        try Row.fetchAll(db, sql: columns + " WHERE id > ? AND id <= ? ORDER BY id", arguments: [after, upTo]).map(Self.init)
+        try Row.fetchAll(db, SQLRequest(literal: columns + " WHERE id > \(after) AND id <= \(upTo) ORDER BY id")).map(Self.init)
     }
 
     static func fetch(ids: [Int64], in db: Database) throws -> [Int64: UsualHourUser] {
         var found: [Int64: UsualHourUser] = [:]
-        let statement = try db.cachedStatement(sql: columns + " WHERE id = ?")
+        let statement = try db.cachedStatement(literal: columns + " WHERE id = ?")
         for id in ids {
             if let row = try Row.fetchOne(statement, arguments: [id]) { found[id] = UsualHourUser(row) }
         }

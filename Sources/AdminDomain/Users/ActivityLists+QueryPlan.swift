@@ -37,7 +37,7 @@ extension ActivityLists {
 
         /// `upward`: the candidates above the cursor, lowest first (an oldest-first list, or
         /// the page before a newest-first one), on the same index.
-        func candidates(after: ActivityCursor?, limit: Int, upward: Bool = false) -> (String, StatementArguments) {
+        func candidates(after: ActivityCursor?, limit: Int, upward: Bool = false) -> SQL {
             var conditions = self.conditions
             var arguments = self.arguments
             let beyond = upward ? ">" : "<"
@@ -56,25 +56,26 @@ extension ActivityLists {
                 WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))
                 ORDER BY \(key) \(upward ? "ASC" : "DESC"), u.id \(upward ? "ASC" : "DESC") LIMIT :limit
                 """
-            return (sql, StatementArguments(arguments))
+            return SQL(sql: sql, arguments: StatementArguments(arguments))
         }
 
         /// The rows of some candidates that pass the row filters.
-        func rows(ids: [Int64]) -> (String, StatementArguments) {
+        func rows(ids: [Int64]) -> SQL {
             let arguments = self.arguments
             let list = ids.map(String.init).joined(separator: ",")
             let sql = """
                 SELECT \(UserSummary.columns) FROM users u
                 WHERE u.id IN (\(list))\(rowFilters.map { " AND " + $0 }.joined())
                 """
-            return (sql, StatementArguments(arguments))
+            return SQL(sql: sql, arguments: StatementArguments(arguments))
         }
 
         /// The smallest and largest key of the candidate range, each from one end of the
         /// index (MIN and MAX in one query would read the whole range).
-        var boundsSQL: String {
+        var boundsQuery: SQL {
             let range = "FROM users u INDEXED BY \(index) WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))"
-            return "SELECT (SELECT MIN(\(key)) \(range)) AS low, (SELECT MAX(\(key)) \(range)) AS high"
+            return SQL(sql: "SELECT (SELECT MIN(\(key)) \(range)) AS low, (SELECT MAX(\(key)) \(range)) AS high",
+                       arguments: StatementArguments(arguments))
         }
 
         /// The same range narrowed to keys from `from` up to `to`, inside the range's own
@@ -92,8 +93,9 @@ extension ActivityLists {
         }
 
         /// The candidate range's size, from the index alone.
-        var countSQL: String {
-            "SELECT COUNT(*) FROM users u INDEXED BY \(index) WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))"
+        var countQuery: SQL {
+            SQL(sql: "SELECT COUNT(*) FROM users u INDEXED BY \(index) WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))",
+                arguments: StatementArguments(arguments))
         }
     }
 }

@@ -131,7 +131,7 @@ public struct ActivityLists: Sendable {
 
     private func count(_ plan: QueryPlan) async throws -> Int {
         try await database.read { db in
-            try Int.fetchOne(db, sql: plan.countSQL, arguments: StatementArguments(plan.arguments)) ?? 0
+            try Int.fetchOne(db, SQLRequest(literal: plan.countQuery)) ?? 0
         }
     }
 
@@ -154,7 +154,7 @@ public struct ActivityLists: Sendable {
     /// The range cut into equal spans of its key, from the index's two ends.
     private func slices(_ plan: QueryPlan) async throws -> [QueryPlan] {
         let bounds = try await database.read { db in
-            try Row.fetchOne(db, sql: plan.boundsSQL, arguments: StatementArguments(plan.arguments))
+            try Row.fetchOne(db, SQLRequest(literal: plan.boundsQuery))
                 .map { row in (row["low"] as DatabaseValue, row["high"] as DatabaseValue) }
         }
         guard let (low, high) = bounds else { return [plan] }
@@ -188,13 +188,11 @@ public struct ActivityLists: Sendable {
     private func candidatesAndRows(_ plan: QueryPlan, after: ActivityCursor?, limit: Int,
                                    upward: Bool = false) async throws -> ([ActivityCursor], [Int64: UserSummary]) {
         try await database.read { db in
-            let (sql, arguments) = plan.candidates(after: after, limit: limit, upward: upward)
-            let chunk = try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+            let chunk = try Row.fetchAll(db, SQLRequest(literal: plan.candidates(after: after, limit: limit, upward: upward))).map { row in
                 ActivityCursor(key: try row.decode(forColumn: "sort_key"), id: try row.decode(forColumn: "id"))
             }
             guard !chunk.isEmpty else { return ([], [:]) }
-            let (rowSQL, rowArguments) = plan.rows(ids: chunk.map(\.id))
-            let users = try UserSummary.fetchAll(db, sql: rowSQL, arguments: rowArguments)
+            let users = try UserSummary.fetchAll(db, SQLRequest(literal: plan.rows(ids: chunk.map(\.id))))
             return (chunk, Dictionary(uniqueKeysWithValues: users.map { ($0.id, $0) }))
         }
     }

@@ -73,21 +73,34 @@ extension Reachability {
         WHERE c.launched_at >= :since AND m.arm = 'holdout' ORDER BY c.launched_at DESC LIMIT 20
         """
 
-    /// The values the three statements bind, each given only those it names.
-    static func evidenceArguments(userID: Int64, now: Date, for sql: String) -> StatementArguments {
+    /// The verdict's three statements.
+    enum EvidenceQuery: CaseIterable {
+        case reminders, deliveries, heldOut
+
+        var text: String {
+            switch self {
+            case .reminders: Reachability.remindersSQL
+            case .deliveries: Reachability.deliveriesSQL
+            case .heldOut: Reachability.heldOutSQL
+            }
+        }
+    }
+
+    /// One of the three statements with the values it names, and only those.
+    static func evidenceQuery(_ query: EvidenceQuery, userID: Int64, now: Date) -> SQL {
         let all: [String: DatabaseValue] = [
             "user": userID.databaseValue, "since": SQLiteTime.string(now.addingTimeInterval(-Double(lookBackDays) * 86_400)).databaseValue,
             "now": SQLiteTime.string(now).databaseValue, "pattern": timePattern.databaseValue,
             "overdueBefore": UserReminders.overdueBefore(now).databaseValue,
         ]
-        return StatementArguments(all.filter { sql.contains(":\($0.key)") })
+        return SQL(sql: query.text, arguments: StatementArguments(all.filter { query.text.contains(":\($0.key)") }))
     }
 
     /// The reminders' and campaigns' rows of one user; call inside the profile's read.
     public static func evidence(userID: Int64, now: Date, in db: Database) throws -> Evidence {
         var evidence = Evidence()
-        func only(_ sql: String) -> StatementArguments { evidenceArguments(userID: userID, now: now, for: sql) }
-        if let row = try Row.fetchOne(db, sql: remindersSQL, arguments: only(remindersSQL)) {
+        func only(_ query: EvidenceQuery) -> SQLRequest<Row> { SQLRequest(literal: evidenceQuery(query, userID: userID, now: now)) }
+        if let row = try Row.fetchOne(db, only(.reminders)) {
             var history = ReminderHistory()
             history.due = row["due"]; history.sent = row["sent"]; history.late = row["late"]
             history.failed = row["failed"]; history.cancelled = row["cancelled"]; history.overdue = row["overdue"]
@@ -95,7 +108,7 @@ extension Reachability {
             history.latestCancelled = row["latest_cancelled"]; history.latestOverdue = row["latest_overdue"]
             evidence.reminders = history
         }
-        let deliveries = try Row.fetchAll(db, sql: deliveriesSQL, arguments: only(deliveriesSQL))
+        let deliveries = try Row.fetchAll(db, only(.deliveries))
         evidence.pushes = deliveries.count
         evidence.misses = try deliveries.compactMap { row in
             let state: Stored<DeliveryState> = try row.decode(forColumn: "state")
@@ -104,7 +117,7 @@ extension Reachability {
                                 detail: try row.decode(forColumn: "detail"), dueAt: try row.decode(forColumn: "due_at"),
                                 updatedAt: try row.decode(forColumn: "updated_at"))
         }
-        evidence.heldOut = try Row.fetchAll(db, sql: heldOutSQL, arguments: only(heldOutSQL)).map {
+        evidence.heldOut = try Row.fetchAll(db, only(.heldOut)).map {
             HeldOut(campaignID: $0["id"], campaignName: try $0.decode(forColumn: "name"), launchedAt: try $0.decode(forColumn: "launched_at"))
         }
         return evidence

@@ -84,9 +84,9 @@ public struct UserDirectory: Sendable {
     }
 
     /// The SQL of the email search, with or without item counts; the query-plan test reads it too.
-    static func emailPrefixSQL(columns: String) -> String {
+    static func emailPrefixSQL(withItemCount: Bool) -> String {
         """
-        SELECT \(columns) FROM users u
+        SELECT \(withItemCount ? UserSummary.columnsWithItemCount : UserSummary.columns) FROM users u
         WHERE u.email >= :prefix AND u.email < :upper AND u.email > :after
         ORDER BY u.email LIMIT :limit
         """
@@ -98,7 +98,7 @@ public struct UserDirectory: Sendable {
         let arguments: StatementArguments = [
             "prefix": prefix, "upper": prefix + "\u{10FFFF}", "after": after ?? "", "limit": limit + 1,
         ]
-        let sql = Self.emailPrefixSQL(columns: withItemCount ? UserSummary.columnsWithItemCount : UserSummary.columns)
+        let sql = Self.emailPrefixSQL(withItemCount: withItemCount)
         let users = try await database.read { db in try UserSummary.fetchAll(db, sql: sql, arguments: arguments) }
         var result = UserSearchResult(users: Array(users.prefix(limit)), next: users.count > limit ? users[limit - 1].email : nil)
         // A page after another has one before it, which ends just before its first row.

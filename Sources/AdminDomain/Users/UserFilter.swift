@@ -53,15 +53,3 @@ public struct UserFilter: Sendable, Equatable {
         return conditions
     }
 }
-
-/// One condition of a WHERE clause with its named arguments: fixed SQL text from the domain,
-/// values always bound, never spliced.
-struct SQLCondition: Sendable {
-    let sql: String
-    let arguments: [String: DatabaseValue]
-
-    init(_ sql: String, _ arguments: [String: any DatabaseValueConvertible] = [:]) {
-        self.sql = sql
-        self.arguments = arguments.mapValues(\.databaseValue)
-    }
-}

@@ -116,9 +116,9 @@ public struct UserItems: Sendable {
         if let kept = await cache?.order(key, now: now) {
             order = kept
         } else {
-            let (sql, arguments) = Self.orderQuery(userID: userID, calendar: calendar, filter: filter)
+            let query = Self.orderQuery(userID: userID, calendar: calendar, filter: filter)
             order = try await database.read { db in
-                try Row.fetchAll(db, sql: sql, arguments: arguments).map { Cursor(nearness: try $0.decode(forColumn: "nearness"), id: try $0.decode(forColumn: "id")) }
+                try Row.fetchAll(db, SQLRequest(literal: query)).map { Cursor(nearness: try $0.decode(forColumn: "nearness"), id: try $0.decode(forColumn: "id")) }
             }
             await cache?.keep(order, for: key, now: now)
         }
@@ -130,9 +130,9 @@ public struct UserItems: Sendable {
         }
         let shown = Array(order[start..<min(start + Self.pageSize, order.count)])
         guard !shown.isEmpty else { return Page(items: [], next: nil, offset: start, total: order.count) }
-        let (sql, arguments) = Self.rowsQuery(kind: filter.kind, ids: shown.map(\.id))
+        let query = Self.rowsQuery(kind: filter.kind, ids: shown.map(\.id))
         let items: [Item] = try await database.read { db in
-            let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+            let rows = try Row.fetchAll(db, SQLRequest(literal: query))
             let byID = Dictionary(try rows.map { (try $0.decode(forColumn: "id") as Int64, $0) }, uniquingKeysWith: { first, _ in first })
             return try shown.compactMap { position in try byID[position.id].map { try Self.item($0, calendar: calendar) } }
         }
@@ -173,7 +173,7 @@ public struct UserItems: Sendable {
     }
 
     /// Every item of the list, as (id, nearness), in order: one pass over the user's index.
-    static func orderQuery(userID: Int64, calendar: UserCalendar, filter: Filter) -> (String, StatementArguments) {
+    static func orderQuery(userID: Int64, calendar: UserCalendar, filter: Filter) -> SQL {
         let food = filter.kind == .food
         var conditions = ["user_id = :user", "deleted_at IS NULL"]
         var arguments: [String: (any DatabaseValueConvertible)?] = [
@@ -209,13 +209,13 @@ public struct UserItems: Sendable {
             WHERE \(conditions.joined(separator: " AND "))
             ORDER BY nearness, id
             """
-        return (sql, StatementArguments(arguments))
+        return SQL(sql: sql, arguments: StatementArguments(arguments))
     }
 
     /// One page's rows, by primary key.
-    static func rowsQuery(kind: ItemKind, ids: [Int64]) -> (String, StatementArguments) {
+    static func rowsQuery(kind: ItemKind, ids: [Int64]) -> SQL {
         let table = kind == .food ? "food_items" : "documents"
-        return ("SELECT \(columns(kind)) FROM \(table) WHERE id IN (\(ids.map { _ in "?" }.joined(separator: ",")))",
-                StatementArguments(ids))
+        return SQL(sql: "SELECT \(columns(kind)) FROM \(table) WHERE id IN (\(ids.map { _ in "?" }.joined(separator: ",")))",
+                   arguments: StatementArguments(ids))
     }
 }

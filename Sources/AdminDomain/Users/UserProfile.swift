@@ -161,9 +161,9 @@ public struct UserProfile: Sendable {
                 account: account, calendar: calendar,
                 household: try household(db, account.householdID),
                 food: try kept.flatMap { $0.today == calendar.today ? $0.food : nil }
-                    ?? counts(db, table: "food_items", index: "food_items_user", userID: id, calendar: calendar),
+                    ?? counts(db, .food, userID: id, calendar: calendar),
                 documents: try kept.flatMap { $0.today == calendar.today ? $0.documents : nil }
-                    ?? counts(db, table: "documents", index: "documents_user", userID: id, calendar: calendar),
+                    ?? counts(db, .document, userID: id, calendar: calendar),
                 devices: try devices(db, userID: id),
                 settings: try settings(db, userID: id),
                 subscriptions: try subscriptions(db, userID: id),
@@ -193,9 +193,9 @@ public struct UserProfile: Sendable {
     }
 
     /// One pass over the user's rows through their `user_id` index.
-    private static func counts(_ db: Database, table: String, index: String, userID: Int64,
-                               calendar: UserCalendar) throws -> StatusCounts {
-        let consumed = table == "food_items" ? "consumed_at" : "NULL"
+    private static func counts(_ db: Database, _ kind: ItemKind, userID: Int64, calendar: UserCalendar) throws -> StatusCounts {
+        let (table, index) = kind == .food ? ("food_items", "food_items_user") : ("documents", "documents_user")
+        let consumed = kind == .food ? "consumed_at" : "NULL"
         let row = try Row.fetchOne(db, sql: """
             SELECT COALESCE(SUM(\(consumed) IS NULL AND expiry_date < :today), 0) AS expired,
                    COALESCE(SUM(\(consumed) IS NULL AND expiry_date >= :today AND expiry_date <= :soon), 0) AS expiring_soon,

@@ -96,7 +96,7 @@ public struct UserReminders: Sendable {
     /// Page `number` (from 1) of what the filter matches; nil when there is no such user. A
     /// number past the last page still answers (with no rows): the caller says so.
     public func page(userID: Int64, filter: Filter, number: Int, now: Date = Date()) async throws -> Page? {
-        let (conditions, arguments) = Self.conditions(userID: userID, filter: filter, now: now)
+        let conditions = Self.conditions(userID: userID, filter: filter, now: now)
         let countSQL = Self.countSQL(conditions), rowsSQL = Self.rowsSQL(conditions, offset: max(0, number - 1) * Self.pageSize)
         let summaryArguments: StatementArguments = ["user": userID, "overdueBefore": Self.overdueBefore(now), "pattern": Reachability.timePattern]
         return try await database.read { db -> Page? in
@@ -104,11 +104,10 @@ public struct UserReminders: Sendable {
                                               arguments: [userID])
             else { return nil }
             let summary = try Self.summary(db, summaryArguments)
-            let matching = try Int.fetchOne(db, sql: countSQL, arguments: arguments) ?? 0
-            var rowArguments = arguments
+            let matching = try Int.fetchOne(db, SQLRequest(literal: countSQL)) ?? 0
             let timezone: String = try user.decode(forColumn: "timezone")
-            rowArguments += ["today": UserCalendar(timezone: timezone, now: now).todayString]
-            let reminders = try Row.fetchAll(db, sql: rowsSQL, arguments: rowArguments).map { row in
+            let today = SQL(sql: "", arguments: ["today": UserCalendar(timezone: timezone, now: now).todayString])
+            let reminders = try Row.fetchAll(db, SQLRequest(literal: rowsSQL + today)).map { row in
                 let found: Int64? = row["item_found"]
                 return Reminder(id: try row.decode(forColumn: "id"), itemKind: try row.decode(forColumn: "item_kind"),
                                 itemID: try row.decode(forColumn: "item_id"), itemName: found == nil ? nil : try row.wholeText("item_name"),
@@ -125,7 +124,7 @@ public struct UserReminders: Sendable {
     }
 
     /// The filter as SQL over one user's reminders, and the values it binds.
-    static func conditions(userID: Int64, filter: Filter, now: Date) -> (String, StatementArguments) {
+    static func conditions(userID: Int64, filter: Filter, now: Date) -> SQL {
         var conditions = ["user_id = :user"]
         var arguments: [String: DatabaseValue] = ["user": userID.databaseValue]
         let overdue: [String: DatabaseValue] = ["overdueBefore": overdueBefore(now).databaseValue, "pattern": Reachability.timePattern.databaseValue]
@@ -139,16 +138,16 @@ public struct UserReminders: Sendable {
         if let item = filter.itemID { conditions.append("item_id = :item"); arguments["item"] = item.databaseValue }
         // The rows' statement marks overdue ones, so it always binds these.
         arguments.merge(overdue) { first, _ in first }
-        return (conditions.joined(separator: " AND "), StatementArguments(arguments))
+        return SQL(sql: conditions.joined(separator: " AND "), arguments: StatementArguments(arguments))
     }
 
-    static func countSQL(_ conditions: String) -> String {
+    static func countSQL(_ conditions: SQL) -> SQL {
         "SELECT COUNT(*) FROM reminders INDEXED BY reminders_user WHERE \(conditions)"
     }
 
     /// One page: its rows found and ordered on the (user_id, scheduled_for) index, then
     /// their items looked up by id (and owner: another user's item is not named).
-    static func rowsSQL(_ conditions: String, offset: Int) -> String {
+    static func rowsSQL(_ conditions: SQL, offset: Int) -> SQL {
         """
         SELECT r.id, r.item_kind, r.item_id, CASE WHEN typeof(r.days_before) = 'integer' THEN r.days_before END AS days_before,
                r.scheduled_for, r.status, r.sent_at, r.opened_at,
@@ -156,11 +155,11 @@ public struct UserReminders: Sendable {
                CASE r.item_kind WHEN 'food' THEN f.deleted_at ELSE d.deleted_at END AS item_deleted_at,
                CASE r.item_kind WHEN 'food' THEN f.id ELSE d.id END AS item_found,
                CASE r.item_kind WHEN 'food' THEN f.consumed_at END AS item_consumed_at,
-               CASE r.item_kind WHEN 'food' THEN (SELECT \(UserItems.nearness) FROM food_items WHERE id = f.id)
-                                ELSE (SELECT \(UserItems.nearness) FROM documents WHERE id = d.id) END AS item_nearness,
-               \(overdueSQL) AS overdue
+               CASE r.item_kind WHEN 'food' THEN (SELECT \(sql: UserItems.nearness) FROM food_items WHERE id = f.id)
+                                ELSE (SELECT \(sql: UserItems.nearness) FROM documents WHERE id = d.id) END AS item_nearness,
+               \(sql: overdueSQL) AS overdue
         FROM (SELECT * FROM reminders INDEXED BY reminders_user WHERE \(conditions)
-              ORDER BY scheduled_for DESC, id DESC LIMIT \(pageSize) OFFSET \(offset)) r
+              ORDER BY scheduled_for DESC, id DESC LIMIT \(sql: String(pageSize)) OFFSET \(sql: String(offset))) r
         LEFT JOIN food_items f ON r.item_kind = 'food' AND f.id = r.item_id AND f.user_id = r.user_id
         LEFT JOIN documents d ON r.item_kind = 'document' AND d.id = r.item_id AND d.user_id = r.user_id
         ORDER BY r.scheduled_for DESC, r.id DESC

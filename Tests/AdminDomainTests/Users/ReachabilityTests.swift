@@ -242,9 +242,9 @@ import TestSupport
         let temp = try TemporaryDatabase.seeded(users: 40, now: TemporaryDatabase.seedNow)
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
-        for sql in [Reachability.remindersSQL, Reachability.deliveriesSQL, Reachability.heldOutSQL] {
-            let used = Reachability.evidenceArguments(userID: 3, now: TemporaryDatabase.seedNow, for: sql)
-            let plan = try await database.read { db in try queryPlan(db, sql, used) }
+        for which in Reachability.EvidenceQuery.allCases {
+            let query = Reachability.evidenceQuery(which, userID: 3, now: TemporaryDatabase.seedNow)
+            let plan = try await database.read { db in try queryPlan(db, query) }
             #expect(!plan.isEmpty)
             assertNoTableScan(plan)
         }

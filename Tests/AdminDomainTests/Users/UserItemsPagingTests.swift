@@ -98,8 +98,8 @@ import TestSupport
     @Test func theNameSearchReadsThroughTheUserIndex() async throws {
         defer { temp.remove() }
         for kind in ItemKind.allCases {
-            let (sql, arguments) = UserItems.orderQuery(userID: Self.user, calendar: calendar, filter: .init(kind: kind, name: "x"))
-            let plan = try await database.read { db in try queryPlan(db, sql, arguments) }
+            let query = UserItems.orderQuery(userID: Self.user, calendar: calendar, filter: .init(kind: kind, name: "x"))
+            let plan = try await database.read { db in try queryPlan(db, query) }
             let table = kind == .food ? "food_items" : "documents"
             #expect(plan.contains { $0.contains("SEARCH \(table) USING INDEX \(table)_user (user_id=?)") }, "\(plan)")
             assertNoTableScan(plan)

@@ -159,11 +159,13 @@ import TestSupport
         defer { temp.remove() }
         for status in [nil] + UserReminders.Status.allCases.map(Optional.some) {
             for (kind, item) in [(nil, nil), (ItemKind.food, nil), (.document, Int64(3))] {
-                let (conditions, arguments) = UserReminders.conditions(userID: 5, filter: .init(status: status, kind: kind, itemID: item), now: UserRemindersPages.now)
-                for sql in [UserReminders.countSQL(conditions), UserReminders.rowsSQL(conditions, offset: 2_000)] {
-                    var bound = arguments
-                    if sql.contains(":today") { bound += ["today": "2026-11-18"] }
-                    let plan = try await database.read { [bound] db in try queryPlan(db, sql, bound) }
+                let conditions = UserReminders.conditions(userID: 5, filter: .init(status: status, kind: kind, itemID: item), now: UserRemindersPages.now)
+                for literal in [UserReminders.countSQL(conditions), UserReminders.rowsSQL(conditions, offset: 2_000)] {
+                    let (sql, plan) = try await database.read { db in
+                        var (sql, bound) = try literal.build(db)
+                        if sql.contains(":today") { bound += ["today": "2026-11-18"] }
+                        return (sql, try queryPlan(db, sql, bound))
+                    }
                     #expect(plan.contains { $0.hasPrefix("SEARCH reminders USING") && $0.contains("INDEX reminders_user (user_id=?") }, "\(plan)")
                     // "SCAN r" walks the page's own 50 rows, not a table.
                     assertNoTableScan(plan.filter { $0 != "SCAN r" })

@@ -15,9 +15,9 @@ public struct LoginChallengeStore: Sendable {
     public func create(adminID: Int64, now: Date = Date()) async throws -> String {
         let token = SecureToken.random()
         let challenge = PanelLoginChallenge(tokenHash: SecureToken.sha256Hex(token), adminID: adminID,
-                                            expiresAt: SQLiteTime.string(now.addingTimeInterval(Self.lifetime)))
+                                            expiresAt: PanelTime(now.addingTimeInterval(Self.lifetime)))
         try await database.write { db in
-            _ = try PanelLoginChallenge.filter(PanelLoginChallenge.Columns.expiresAt <= SQLiteTime.string(now)).deleteAll(db)
+            _ = try PanelLoginChallenge.filter(PanelLoginChallenge.Columns.expiresAt <= PanelTime(now)).deleteAll(db)
             try challenge.insert(db)
         }
         return token
@@ -28,7 +28,7 @@ public struct LoginChallengeStore: Sendable {
         guard SecureToken.isWellFormed(token) else { return nil }
         return try await database.read { db in
             try PanelLoginChallenge.filter(key: SecureToken.sha256Hex(token))
-                .filter(PanelLoginChallenge.Columns.expiresAt > SQLiteTime.string(now) && PanelLoginChallenge.Columns.failures < Self.maxFailures)
+                .filter(PanelLoginChallenge.Columns.expiresAt > PanelTime(now) && PanelLoginChallenge.Columns.failures < Self.maxFailures)
                 .fetchOne(db)?.adminID
         }
     }

@@ -7,7 +7,7 @@ struct PanelLoginChallenge: Codable, Sendable, Equatable, FetchableRecord, Persi
 
     var tokenHash: String
     var adminID: Int64
-    var expiresAt: String
+    var expiresAt: PanelTime
     var failures: Int = 0
 
     /// The columns are the coding keys: each named once, in Swift and in SQL.

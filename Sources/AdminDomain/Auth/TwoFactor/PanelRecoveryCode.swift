@@ -6,8 +6,8 @@ struct PanelRecoveryCode: Codable, Sendable, Equatable, FetchableRecord, Persist
 
     var adminID: Int64
     var codeHash: String
-    var createdAt: String
-    var usedAt: String?
+    var createdAt: PanelTime
+    var usedAt: PanelTime?
 
     /// The columns are the coding keys: each named once, in Swift and in SQL.
     enum CodingKeys: String, CodingKey, ColumnExpression {

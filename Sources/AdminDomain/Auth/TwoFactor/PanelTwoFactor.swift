@@ -7,7 +7,7 @@ struct PanelTwoFactor: Codable, Sendable, Equatable, FetchableRecord, Persistabl
 
     var adminID: Int64
     var secret: String
-    var confirmedAt: String?
+    var confirmedAt: PanelTime?
     var lastStep: Int64?
 
     /// The columns are the coding keys: each named once, in Swift and in SQL.

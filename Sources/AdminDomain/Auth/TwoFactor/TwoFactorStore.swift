@@ -32,7 +32,7 @@ public struct TwoFactorStore: Sendable {
         try await database.read { db in
             let key = try PanelTwoFactor.fetchOne(db, key: adminID)
             let left = try PanelRecoveryCode.all().unused(of: adminID).fetchCount(db)
-            return TwoFactorStatus(enabledAt: key?.confirmedAt, recoveryCodesLeft: left)
+            return TwoFactorStatus(enabledAt: key?.confirmedAt?.text, recoveryCodesLeft: left)
         }
     }
 
@@ -64,7 +64,7 @@ public struct TwoFactorStore: Sendable {
             return try await database.write { db in
                 let spent = try PanelRecoveryCode.all().unused(of: adminID)
                     .filter(PanelRecoveryCode.Columns.codeHash == RecoveryCode.hash(normalized: recovery))
-                    .updateAll(db, PanelRecoveryCode.Columns.usedAt.set(to: SQLiteTime.string(now)))
+                    .updateAll(db, PanelRecoveryCode.Columns.usedAt.set(to: PanelTime(now)))
                 guard spent == 1 else { return nil }
                 return .recoveryCode(left: try PanelRecoveryCode.all().unused(of: adminID).fetchCount(db))
             }
@@ -93,7 +93,7 @@ public struct TwoFactorStore: Sendable {
     static func markConfirmed(adminID: Int64, step: Int64, now: Date, in db: Database) throws -> Bool {
         try db.execute(
             sql: "UPDATE panel_two_factor SET confirmed_at = ?, last_step = ? WHERE admin_id = ? AND confirmed_at IS NULL",
-            arguments: [SQLiteTime.string(now), step, adminID])
+            arguments: [PanelTime(now), step, adminID])
         return db.changesCount == 1
     }
 
@@ -112,7 +112,7 @@ public struct TwoFactorStore: Sendable {
         try db.execute(sql: "DELETE FROM panel_recovery_codes WHERE admin_id = ?", arguments: [adminID])
         for code in codes {
             guard let normalized = RecoveryCode.normalized(code) else { continue }
-            try PanelRecoveryCode(adminID: adminID, codeHash: RecoveryCode.hash(normalized: normalized), createdAt: SQLiteTime.string(now)).insert(db)
+            try PanelRecoveryCode(adminID: adminID, codeHash: RecoveryCode.hash(normalized: normalized), createdAt: PanelTime(now)).insert(db)
         }
         return codes
     }

@@ -19,9 +19,9 @@ struct SignInFailuresView: HTMLComponent {
                     columns: [.init("Who"), .init("Failures", numeric: true), .init("Last failure"), .init("Locked until"), .init("")],
                     rows: model.entries.map { entry in
                         TableRow([
-                            TableCell(entry.who), TableCell(String(entry.failures)), TableCell(entry.lastFailureAt),
+                            TableCell(entry.who), TableCell(String(entry.failures)), TableCell(entry.lastFailureAt.text),
                             TableCell {
-                                StatusBadge(SignInLockState(lockedUntil: entry.lockedUntil))
+                                StatusBadge(SignInLockState(lockedUntil: entry.lockedUntil?.text))
                                 if let until = entry.lockedUntil { " until \(until)" }
                             },
                             TableCell {

@@ -113,7 +113,7 @@ private struct StaffRow {
                 if let since = admin.disabledAt { " since \(since)" }
             },
             TableCell { StatusBadge(twoFactor) },
-            TableCell(admin.createdAt),
+            TableCell(admin.createdAt.text),
             // One menu a row rather than four red buttons: it opens without JavaScript (a
             // <details>), by keyboard, and each destructive action still asks on its own page.
             TableCell {
