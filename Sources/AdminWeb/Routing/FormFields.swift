@@ -14,15 +14,12 @@ struct FormFields: Sendable, Equatable {
         let value: String
     }
 
-    /// As sent: what a form kept over a new sign-in holds.
-    let text: String
     /// Every field in order, repeats included.
     let list: [Field]
     /// The sentence refusing the first broken escape, if any.
     let brokenEscape: String?
 
     init(_ text: some StringProtocol) {
-        self.text = String(text)
         var list: [Field] = [], broken: String?
         for pair in text.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
