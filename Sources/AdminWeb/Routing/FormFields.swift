@@ -19,7 +19,7 @@ struct FormFields: Sendable, Equatable {
     /// The sentence refusing the first broken escape, if any.
     let brokenEscape: String?
 
-    init(_ text: some StringProtocol) {
+    init(_ text: String) {
         var list: [Field] = [], broken: String?
         for pair in text.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
