@@ -215,7 +215,9 @@ import TestSupport
             #expect(try await client.get("/activity?bucket=Never", cookie: session).text.contains("There is no activity list “Never”"))
             let csv = try await client.get("/activity.csv?plan=premium&bucket=idle&from=2020-01-01&sort=sign_up", cookie: session)
             #expect(csv.headers[.contentDisposition] == "attachment; filename=\"users-idle-premium-2020-01-01-sign-up.csv\"")
-            _ = try await client.get("/activity?platform=ios&bucket=never&junk=1", cookie: session)
+            // A field the list does not read is refused (issue 37), not dropped from the address.
+            #expect(try await client.get("/activity?platform=ios&bucket=never&junk=1", cookie: session).status == .badRequest)
+            _ = try await client.get("/activity?platform=ios&bucket=never", cookie: session)
         }
         let rows = try await panel.areas.database.read { db in
             try String.fetchAll(db, sql: """

@@ -19,7 +19,6 @@ public struct PanelRequestContext: RequestContext {
         clientAddress = source.channel.remoteAddress?.ipAddress
     }
 
-    public var requestDecoder: URLEncodedFormDecoder { URLEncodedFormDecoder() }
     /// Forms here are a few fields; anything larger is refused with 413.
     public var maxUploadSize: Int { 64 * 1024 }
 }
@@ -44,7 +43,6 @@ public struct StaffRequestContext: ChildRequestContext {
         formRefusal = context.formRefusal
     }
 
-    public var requestDecoder: URLEncodedFormDecoder { URLEncodedFormDecoder() }
     public var maxUploadSize: Int { 64 * 1024 }
 
     /// Who is looking, and the token their forms must carry.

@@ -9,31 +9,23 @@ struct AccountController {
     /// Set again with the rotated token after a password change.
     let sessionCookie: PanelCookie
 
-    struct PasswordForm: Decodable {
-        var current, password, `repeat`: String?
-    }
-
     func addRoutes(to routes: inout StaffRoutes) {
-        routes.get(.accountSessions(), requires: .useOwnAccount, use: sessions)
-        routes.post(.endOtherSessions, requires: .useOwnAccount, use: endOthers)
-        routes.get(.password, requires: .useOwnAccount, use: passwordPage)
-        routes.post(.password, requires: .useOwnAccount, use: changePassword)
+        routes.get(.accountSessions(), requires: .useOwnAccount, query: ["ended"], use: sessions)
+        routes.post(.endOtherSessions, requires: .useOwnAccount, fields: ["password"], use: endOthers)
+        routes.get(.password, requires: .useOwnAccount, query: ["notice"], use: passwordPage)
+        routes.post(.password, requires: .useOwnAccount, fields: ["current", "password", "repeat"], use: changePassword)
     }
 
     @Sendable func sessions(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
-        // Only a small count is ever shown back; anything else in the query is ignored.
-        let ended = request.uri.queryParameters.get("ended").flatMap(Int.init).flatMap { (0...10_000).contains($0) ? $0 : nil }
+        // Only a small count is ever shown back; another value is ignored.
+        let ended = request.queryFields["ended"].flatMap(Int.init).flatMap { (0...10_000).contains($0) ? $0 : nil }
         let model = try await SessionsModel.load(signIn.sessions, (context.identity, context.sessionToken, ended))
         return HTMLPage(SessionsView(model: model, viewer: context.viewer))
     }
 
-    struct ConfirmForm: Decodable {
-        var password: String?
-    }
-
     /// Asks for the password again first: a borrowed session cannot lock its owner out.
     @Sendable func endOthers(request: Request, context: StaffRequestContext) async throws -> Response {
-        let password = (try? await request.decode(as: ConfirmForm.self, context: context))?.password ?? ""
+        let password = try await request.formFields()["password"] ?? ""
         let refusal: String? = switch try await signIn.confirmAgain(
             context.identity, with: .password(password), clientAddress: context.clientAddress) {
         case .confirmed: nil
@@ -51,7 +43,7 @@ struct AccountController {
     }
 
     @Sendable func passwordPage(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
-        let changed = request.uri.queryParameters.get("notice") == "changed"
+        let changed = request.queryFields["notice"] == "changed"
         return HTMLPage(PasswordView(model: PasswordModel(notice: changed ? "Password changed. Your other sessions have ended." : nil),
                                      viewer: context.viewer))
     }
@@ -59,13 +51,13 @@ struct AccountController {
     /// The current password first; then the new one, twice, against the policy. Every other
     /// session ends, and this one continues under a new token.
     @Sendable func changePassword(request: Request, context: StaffRequestContext) async throws -> Response {
-        let form = (try? await request.decode(as: PasswordForm.self, context: context)) ?? PasswordForm()
+        let form = try await request.formFields()
         func refuse(_ error: String, _ status: HTTPResponse.Status) -> Response {
             HTMLPage(PasswordView(model: PasswordModel(error: error), viewer: context.viewer), status: status).response()
         }
-        let password = form.password ?? ""
-        guard password == form.repeat else { return refuse("The two new passwords differ.", .unprocessableContent) }
-        switch try await signIn.confirmAgain(context.identity, with: .password(form.current ?? ""),
+        let password = form["password"] ?? ""
+        guard password == form["repeat"] else { return refuse("The two new passwords differ.", .unprocessableContent) }
+        switch try await signIn.confirmAgain(context.identity, with: .password(form["current"] ?? ""),
                                                       clientAddress: context.clientAddress) {
         case .confirmed: break
         case .wrong: return refuse("The current password is not right.", .unprocessableContent)

@@ -7,18 +7,18 @@ struct AuditController {
     let audit: StaffAudit
 
     func addRoutes(to routes: inout StaffRoutes) {
-        routes.get(.auditLog(), requires: .readAuditLog, use: show)
-        routes.get(.auditCSV(AuditFilter()), requires: .readAuditLog, use: csv)
+        routes.get(.auditLog(), requires: .readAuditLog, query: AuditFilter.fieldNames + ["after", "before", "sort", "dir"], use: show)
+        routes.get(.auditCSV(AuditFilter()), requires: .readAuditLog, query: AuditFilter.fieldNames + ["after", "before", "sort", "dir"], use: csv)
     }
 
     @Sendable func show(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
-        let parameters = request.uri.queryParameters
+        let parameters = request.queryFields
         // One order only: a sort asked for is refused, never served as another.
-        if parameters.get("sort") != nil || parameters.get("dir") != nil {
+        if parameters["sort"] != nil || parameters["dir"] != nil {
             throw PanelError(status: .badRequest, sentence: "The audit log is listed newest first only: it cannot be sorted another way.")
         }
         var position = AuditLogModel.Position.first
-        switch (parameters.get("after"), parameters.get("before")) {
+        switch (parameters["after"], parameters["before"]) {
         case (nil, nil): break
         case let (after?, nil) where Int64(after) != nil: position = .after(Int64(after)!)
         case let (nil, before?) where Int64(before) != nil: position = .before(Int64(before)!)

@@ -6,17 +6,13 @@ struct AuthController {
     let signIn: SignInService
     let cookies: PanelCookies
 
-    /// The form as posted; absent fields decode as empty rather than failing the request.
-    struct LoginForm: Decodable {
-        var email: String?
-        var password: String?
-        var next: String?
-    }
-
     func addRoutes(to router: Router<PanelRequestContext>, forms: FormRules) {
         // A field with a control character is refused on the page itself, before any lookup:
         // it counts as no failed sign-in.
-        for url in [SiteURL.login(), .secondFactor()] { forms.add(FormRules.Rule(readsRefusal: true), .post, url.path) }
+        forms.add(FormRules.Rule(fields: ["email", "password", "next"], readsRefusal: true), .post, SiteURL.login().path)
+        forms.add(FormRules.Rule(fields: ["code", "next"], readsRefusal: true), .post, SiteURL.secondFactor().path)
+        forms.add(FormRules.Rule(fields: ["next", "ended"]), .get, SiteURL.login().path)
+        forms.add(FormRules.Rule(fields: ["next"]), .get, SiteURL.secondFactor().path)
         router.get(RouterPath(SiteURL.login().path), use: showLogin)
         router.post(RouterPath(SiteURL.login().path), use: submitLogin)
         router.get(RouterPath(SiteURL.secondFactor().path), use: showSecondFactor)
@@ -28,12 +24,12 @@ struct AuthController {
     }
 
     @Sendable func showLogin(request: Request, context: PanelRequestContext) async throws -> Response {
-        let next = request.uri.queryParameters.get("next")
+        let next = request.queryFields["next"]
         if let token = cookies.session.token(in: request),
            try await signIn.sessions.identity(forToken: token) != nil {
             return .redirect(to: Self.destination(next), type: .normal)
         }
-        let ended = request.uri.queryParameters.get("ended") == "1"
+        let ended = request.queryFields["ended"] == "1"
         var sentences = ended ? ["Your session has ended: you were away a while, or signed out elsewhere. Sign in again."] : []
         if cookies.keptForm.token(in: request).map({ !$0.isEmpty }) == true {
             sentences.append("Your form was not sent, but what you typed is kept: after signing in you are back on it, filled in, to check and send again.")
@@ -42,79 +38,66 @@ struct AuthController {
     }
 
     @Sendable func submitLogin(request: Request, context: PanelRequestContext) async throws -> Response {
-        let form: LoginForm
-        do {
-            form = try await URLEncodedFormDecoder().decode(LoginForm.self, from: request, context: context)
-        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-            throw error
-        } catch {
-            // A body that is not a valid form is treated as an empty one: the page asks again.
-            form = LoginForm()
-        }
-        let email = (form.email ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let form = try await request.formFields(upTo: context.maxUploadSize)
+        let email = (form["email"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         if let refusal = context.formRefusal {
-            return loginPage(request, email: email, next: form.next, error: refusal.sentence, status: refusal.status)
+            return loginPage(request, email: email, next: form["next"], error: refusal.sentence, status: refusal.status)
         }
-        let password = form.password ?? ""
+        let password = form["password"] ?? ""
         guard !email.isEmpty, !password.isEmpty else {
-            return loginPage(request, email: email, next: form.next, error: "Enter your email and password.", status: .badRequest)
+            return loginPage(request, email: email, next: form["next"], error: "Enter your email and password.", status: .badRequest)
         }
         let result = try await signIn.signIn(
             email: email, password: password, clientAddress: context.clientAddress,
             userAgent: request.headers[.userAgent])
         switch result {
         case let .signedIn(token, _):
-            return try await signedIn(request, token: token, next: form.next)
+            return try await signedIn(request, token: token, next: form["next"])
         case let .needsSecondFactor(challenge):
             try await endPreviousSession(request)
-            var response = Response.redirect(to: SiteURL.secondFactor(next: form.next).href, type: .normal)
+            var response = Response.redirect(to: SiteURL.secondFactor(next: form["next"]).href, type: .normal)
             response.setCookie(cookies.secondFactor.make(token: challenge))
             return response
         case .rejected:
-            return loginPage(request, email: email, next: form.next, error: "Wrong email or password.", status: .unauthorized)
+            return loginPage(request, email: email, next: form["next"], error: "Wrong email or password.", status: .unauthorized)
         case .oneTimePasswordExpired:
-            return loginPage(request, email: email, next: form.next,
+            return loginPage(request, email: email, next: form["next"],
                              error: "That one-time password has expired. Ask an admin for a new one.", status: .unauthorized)
         case let .throttled(seconds):
-            return throttledPage(seconds) { error, status in loginPage(request, email: email, next: form.next, error: error, status: status) }
+            return throttledPage(seconds) { error, status in loginPage(request, email: email, next: form["next"], error: error, status: status) }
         }
-    }
-
-    struct CodeForm: Decodable {
-        var code: String?
-        var next: String?
     }
 
     @Sendable func showSecondFactor(request: Request, context: PanelRequestContext) async throws -> Response {
         guard let challenge = cookies.secondFactor.token(in: request),
               try await signIn.challenges.adminID(forToken: challenge) != nil
         else { return .redirect(to: SiteURL.login().href, type: .normal) }
-        return codePage(request, next: request.uri.queryParameters.get("next"), error: nil, status: .ok)
+        return codePage(request, next: request.queryFields["next"], error: nil, status: .ok)
     }
 
     @Sendable func submitSecondFactor(request: Request, context: PanelRequestContext) async throws -> Response {
-        let form = (try? await URLEncodedFormDecoder().decode(CodeForm.self, from: request, context: context)) ?? CodeForm()
+        let form = try await request.formFields(upTo: context.maxUploadSize)
         if let refusal = context.formRefusal {
-            return codePage(request, next: form.next, error: refusal.sentence, status: refusal.status)
+            return codePage(request, next: form["next"], error: refusal.sentence, status: refusal.status)
         }
         let result = try await signIn.completeSecondFactor(
-            challenge: cookies.secondFactor.token(in: request) ?? "", code: form.code ?? "",
+            challenge: cookies.secondFactor.token(in: request) ?? "", code: form["code"] ?? "",
             clientAddress: context.clientAddress, userAgent: request.headers[.userAgent])
         switch result {
         case let .signedIn(token, _, _):
-            var response = try await signedIn(request, token: token, next: form.next)
+            var response = try await signedIn(request, token: token, next: form["next"])
             response.setCookie(cookies.secondFactor.expired)
             return response
         case let .rejected(triesLeft) where triesLeft > 0:
             let tries = triesLeft == 1 ? "1 try" : "\(triesLeft) tries"
-            return codePage(request, next: form.next, error: "That code is not right. \(tries) left.", status: .unauthorized)
+            return codePage(request, next: form["next"], error: "That code is not right. \(tries) left.", status: .unauthorized)
         case .rejected, .expired:
-            var response = loginPage(request, email: "", next: form.next,
+            var response = loginPage(request, email: "", next: form["next"],
                                      error: "That sign-in has ended. Enter your password again.", status: .unauthorized)
             response.setCookie(cookies.secondFactor.expired)
             return response
         case let .throttled(seconds):
-            return throttledPage(seconds) { error, status in codePage(request, next: form.next, error: error, status: status) }
+            return throttledPage(seconds) { error, status in codePage(request, next: form["next"], error: error, status: status) }
         }
     }
 

@@ -6,8 +6,14 @@ struct SignInFailuresController {
     let failures: SignInFailuresModel.Source
 
     /// The count's three parts, as the page's form names them: never one text to split.
-    struct ClearForm: Decodable {
+    struct ClearForm {
         var kind, email, address: String?
+
+        init(_ form: FormFields) {
+            kind = form["kind"]
+            email = form["email"]
+            address = form["address"]
+        }
 
         var key: ThrottleKey? {
             guard let kind = kind.flatMap(ThrottleKey.Kind.init(rawValue:)) else { return nil }
@@ -16,18 +22,18 @@ struct SignInFailuresController {
     }
 
     func addRoutes(to routes: inout StaffRoutes) {
-        routes.get(.signInFailures(), requires: .manageStaff, use: show)
-        routes.post(.clearSignInFailure, requires: .manageStaff, use: clear)
+        routes.get(.signInFailures(), requires: .manageStaff, query: ["cleared"], use: show)
+        routes.post(.clearSignInFailure, requires: .manageStaff, fields: ["kind", "email", "address"], use: clear)
     }
 
     @Sendable func show(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
-        let cleared = request.uri.queryParameters.get("cleared") == "1"
+        let cleared = request.queryFields["cleared"] == "1"
         return HTMLPage(SignInFailuresView(model: try await SignInFailuresModel.load(failures, cleared),
                                            viewer: context.viewer))
     }
 
     @Sendable func clear(request: Request, context: StaffRequestContext) async throws -> Response {
-        guard let key = (try? await request.decode(as: ClearForm.self, context: context))?.key,
+        guard let key = ClearForm(try await request.formFields()).key,
               try await failures.throttle.clear(key: key, by: .staff(context.identity, from: context.clientAddress)) else {
             // Already gone (it ran out, or another admin cleared it): the list shows what is left.
             return .redirect(to: SiteURL.signInFailures().href, type: .normal)

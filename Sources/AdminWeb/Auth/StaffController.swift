@@ -10,14 +10,15 @@ struct StaffController {
     /// Which roles need a second factor, for the list's two-factor column.
     var twoFactorPolicy = TwoFactorPolicy()
 
-    struct AccountForm: Decodable {
+    struct AccountForm {
         var email, role: String?
     }
 
     func addRoutes(to routes: inout StaffRoutes) {
-        routes.get(.staff(), requires: .manageStaff, use: list)
-        routes.post(.createStaff, requires: .manageStaff, form: FormRules.Rule(showAgain: showCreateAgain, page: { _ in SiteURL.staff().path }), use: create)
-        routes.post(.staffAction(id: nil, .role), requires: .manageStaff, use: changeRole)
+        routes.get(.staff(), requires: .manageStaff, query: ["notice", "sort", "dir"], use: list)
+        routes.post(.createStaff, requires: .manageStaff, fields: ["email", "role"],
+                    form: FormRules.Rule(showAgain: showCreateAgain, page: { _ in SiteURL.staff().path }), use: create)
+        routes.post(.staffAction(id: nil, .role), requires: .manageStaff, fields: ["role"], use: changeRole)
         routes.post(.staffAction(id: nil, .disable), requires: .manageStaff, use: disable)
         routes.post(.staffAction(id: nil, .enable), requires: .manageStaff, use: enable)
         routes.post(.staffAction(id: nil, .resetPassword), requires: .manageStaff, use: resetPassword)
@@ -45,17 +46,17 @@ struct StaffController {
 
     /// After an action: its notice, and the password it generated, shown this once.
     @Sendable func list(request: Request, context: StaffRequestContext) async throws -> Response {
-        let parameters = request.uri.queryParameters
-        let notice = parameters.get("notice").flatMap(StaffNotice.init(rawValue:))
+        let parameters = request.queryFields
+        let notice = parameters["notice"].flatMap(StaffNotice.init(rawValue:))
         // An order the list does not offer is refused, never read as the default order.
         var sort = StaffModel.SortKey.email, order = SortOrder.ascending
-        if let text = parameters.get("sort") {
+        if let text = parameters["sort"] {
             guard let key = StaffModel.SortKey(rawValue: text) else {
                 throw PanelError(status: .badRequest, sentence: "The staff list cannot be sorted by “\(text.prefix(60))”: it sorts by email or created.")
             }
             sort = key
         }
-        if let text = parameters.get("dir") {
+        if let text = parameters["dir"] {
             guard let value = SortOrder(rawValue: text) else {
                 throw PanelError(status: .badRequest, sentence: "There is no sort direction “\(text.prefix(60))”: choose asc or desc.")
             }
@@ -71,7 +72,7 @@ struct StaffController {
     }
 
     @Sendable func create(request: Request, context: StaffRequestContext) async throws -> Response {
-        let form = await decode(request, context)
+        let form = try await decode(request, context)
         let email = (form.email ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard let role = form.role.flatMap(Role.init(rawValue:)) else {
             return try await page(context, message: .init(error: "Choose a role.", typedEmail: email, errorField: StaffView.roleField), status: .badRequest)
@@ -90,7 +91,7 @@ struct StaffController {
     }
 
     @Sendable func changeRole(request: Request, context: StaffRequestContext) async throws -> Response {
-        guard let role = await decode(request, context).role.flatMap(Role.init(rawValue:)) else {
+        guard let role = try await decode(request, context).role.flatMap(Role.init(rawValue:)) else {
             return try await page(context, error: "Choose a role.", status: .badRequest)
         }
         return try await act(context, notice: .roleChanged) { account, actor in
@@ -170,8 +171,9 @@ struct StaffController {
         }
     }
 
-    private func decode(_ request: Request, _ context: StaffRequestContext) async -> AccountForm {
-        (try? await request.decode(as: AccountForm.self, context: context)) ?? AccountForm()
+    private func decode(_ request: Request, _ context: StaffRequestContext) async throws -> AccountForm {
+        let form = try await request.formFields()
+        return AccountForm(email: form["email"], role: form["role"])
     }
 
     private func sentence(_ error: AdminStoreError) -> String {

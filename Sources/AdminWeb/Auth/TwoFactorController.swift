@@ -13,21 +13,21 @@ struct TwoFactorController {
     /// New recovery codes, held for their one showing after the redirect.
     let shownOnce: ShownOnce
 
-    struct CodeForm: Decodable {
+    struct CodeForm {
         var code, password: String?
     }
 
     func addRoutes(to routes: inout StaffRoutes) {
-        routes.get(.twoFactor, requires: .useOwnAccount, use: show)
+        routes.get(.twoFactor, requires: .useOwnAccount, query: ["notice"], use: show)
         routes.post(.beginTwoFactor, requires: .useOwnAccount, use: begin)
-        routes.post(.confirmTwoFactor, requires: .useOwnAccount, use: confirm)
-        routes.post(.newRecoveryCodes, requires: .useOwnAccount, use: newRecoveryCodes)
-        routes.post(.disableTwoFactor, requires: .useOwnAccount, use: disable)
+        routes.post(.confirmTwoFactor, requires: .useOwnAccount, fields: ["code", "password"], use: confirm)
+        routes.post(.newRecoveryCodes, requires: .useOwnAccount, fields: ["code"], use: newRecoveryCodes)
+        routes.post(.disableTwoFactor, requires: .useOwnAccount, fields: ["code"], use: disable)
     }
 
     /// After a change: its notice, and the recovery codes it made, shown this once.
     @Sendable func show(request: Request, context: StaffRequestContext) async throws -> Response {
-        let notice = request.uri.queryParameters.get("notice").flatMap(TwoFactorNotice.init(rawValue:))
+        let notice = request.queryFields["notice"].flatMap(TwoFactorNotice.init(rawValue:))
         var codes: [String]?
         if case let .recoveryCodes(held) = await shownOnce.take(for: context.sessionToken) { codes = held }
         return try await page(context, notice: notice?.sentence, recoveryCodes: codes)
@@ -46,7 +46,7 @@ struct TwoFactorController {
     /// The password again as well as the first code: a session left open cannot bind a
     /// stranger's phone to the account.
     @Sendable func confirm(request: Request, context: StaffRequestContext) async throws -> Response {
-        let form = await typed(request, context)
+        let form = try await typed(request, context)
         switch try await signIn.confirmAgain(context.identity, with: .password(form.password ?? ""),
                                                       clientAddress: context.clientAddress) {
         case .confirmed: break
@@ -90,7 +90,7 @@ struct TwoFactorController {
 
     /// A current code, checked and spent; nil when it was right, else the page saying why not.
     private func confirmAgain(_ request: Request, _ context: StaffRequestContext) async throws -> Response? {
-        let code = await typed(request, context).code ?? ""
+        let code = try await typed(request, context).code ?? ""
         switch try await signIn.confirmAgain(context.identity, with: .code(code), clientAddress: context.clientAddress) {
         case .confirmed: return nil
         case .wrong: return try await page(context, error: "That code is not right.", status: .unprocessableContent)
@@ -105,8 +105,9 @@ struct TwoFactorController {
         return response
     }
 
-    private func typed(_ request: Request, _ context: StaffRequestContext) async -> CodeForm {
-        (try? await request.decode(as: CodeForm.self, context: context)) ?? CodeForm()
+    private func typed(_ request: Request, _ context: StaffRequestContext) async throws -> CodeForm {
+        let form = try await request.formFields()
+        return CodeForm(code: form["code"], password: form["password"])
     }
 
     private func page(_ context: StaffRequestContext, notice: String? = nil, error: String? = nil,

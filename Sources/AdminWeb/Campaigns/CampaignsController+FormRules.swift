@@ -18,7 +18,7 @@ extension CampaignsController {
         FormRules.Rule(multiLine: ["body", "body_b", "body_c", "body_d"], labels: Self.composerLabels,
                        showAgain: { [source, templateProblem] form, refusal, context in
             let id = editing ? context.parameters.get("id", as: Int64.self) : nil
-            let model = ComposerModel(form: ComposerForm(body: form.text), problems: [refusal.sentence], library: source.templates,
+            let model = ComposerModel(form: ComposerForm(form: form), problems: [refusal.sentence], library: source.templates,
                                       templateProblem: templateProblem, editing: id)
             return HTMLPage(ComposerView(model: model, viewer: context.viewer), status: refusal.status).response()
         })

@@ -6,10 +6,9 @@ import Hummingbird
 extension CampaignsController {
     @Sendable func chooseWinner(request: Request, context: StaffRequestContext) async throws -> Response {
         let id = try campaignID(context)
-        struct Form: Decodable { var variant: String?; var confirm: String? }
-        let form = try? await request.decode(as: Form.self, context: context)
-        let typed = (form?.variant ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard form?.confirm == "yes" else {
+        let form = try await request.formFields()
+        let typed = (form["variant"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard form["confirm"] == "yes" else {
             let sentence = "Tick “Yes, send it to the rest now” to choose the winner: it cannot be undone. Nothing changed."
             return try await page(context, .init(id: id, problems: [sentence]), status: .badRequest).response()
         }

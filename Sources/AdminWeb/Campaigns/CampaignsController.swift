@@ -19,47 +19,47 @@ struct CampaignsController {
     let eventStreamLength: Duration
 
     func addRoutes(to routes: inout StaffRoutes) {
-        routes.get(.campaigns(), requires: .manageCampaigns, use: list)
+        routes.get(.campaigns(), requires: .manageCampaigns, query: ["before", "after", "sort", "dir", "status", "notice"], use: list)
         routes.get(.newCampaign, requires: .manageCampaigns, use: composer)
-        routes.post(.newCampaign, requires: .manageCampaigns, form: composerRule(editing: false), use: create)
+        routes.post(.newCampaign, requires: .manageCampaigns, fields: ComposerForm.fieldNames, form: composerRule(editing: false), use: create)
         TestUsersController(testUsers: source.testUsers, auditLog: auditLog).addRoutes(to: &routes)
-        routes.get(.campaign(id: nil), requires: .manageCampaigns, use: show)
+        routes.get(.campaign(id: nil), requires: .manageCampaigns, query: CampaignNotice.fieldNames + MessagePreviewChoice.fieldNames, use: show)
         routes.get(.campaignEdit(id: nil), requires: .manageCampaigns, use: editor)
-        routes.post(.campaignEdit(id: nil), requires: .manageCampaigns, form: composerRule(editing: true), use: saveEdit)
-        routes.post(.campaignTestSend(id: nil), requires: .manageCampaigns, form: testSendRule, use: testSend)
-        routes.get(.campaignConfirm(id: nil), requires: .manageCampaigns, use: confirm)
-        routes.post(.campaignConfirm(id: nil), requires: .manageCampaigns, form: confirmRule, use: launch)
+        routes.post(.campaignEdit(id: nil), requires: .manageCampaigns, fields: ComposerForm.fieldNames, form: composerRule(editing: true), use: saveEdit)
+        routes.post(.campaignTestSend(id: nil), requires: .manageCampaigns, fields: ["user", "variant"], form: testSendRule, use: testSend)
+        routes.get(.campaignConfirm(id: nil), requires: .manageCampaigns, query: ["recounted"], use: confirm)
+        routes.post(.campaignConfirm(id: nil), requires: .manageCampaigns, fields: ["typed_count", "counted_at"], form: confirmRule, use: launch)
         for action in CampaignAction.allCases {
             routes.post(.campaignAction(id: nil, action), requires: .manageCampaigns, use: act(action))
             if action.asksFirst { routes.get(.campaignAction(id: nil, action), requires: .manageCampaigns, use: ask(action)) }
         }
         routes.get(.campaignEvents(id: nil), requires: .manageCampaigns, use: events)
-        routes.post(.campaignWinner(id: nil), requires: .manageCampaigns, use: chooseWinner)
+        routes.post(.campaignWinner(id: nil), requires: .manageCampaigns, fields: ["variant", "confirm"], use: chooseWinner)
         routes.get(.campaignReport(id: nil), requires: .manageCampaigns, use: reportCSV)
     }
 
     @Sendable func list(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
-        let parameters = request.uri.queryParameters
+        let parameters = request.queryFields
         func cursor(_ name: String) throws -> Int64? {
-            guard let text = parameters.get(name) else { return nil }
+            guard let text = parameters[name] else { return nil }
             guard let value = Int64(text) else { throw PanelError(status: .badRequest, sentence: "That page link is broken: go back to the first page.") }
             return value
         }
         let before = try cursor("before"), after = try cursor("after")
         if before != nil, after != nil { throw PanelError(status: .badRequest, sentence: "That page link is broken: go back to the first page.") }
         // An order the list does not offer is refused, never read as the default order.
-        if let sort = parameters.get("sort"), !CampaignListModel.sortKeys.contains(sort) {
+        if let sort = parameters["sort"], !CampaignListModel.sortKeys.contains(sort) {
             throw PanelError(status: .badRequest, sentence: "The campaign list cannot be sorted by “\(sort.prefix(60))”: it sorts by created only.")
         }
         var order = SortOrder.descending
-        if let text = parameters.get("dir") {
+        if let text = parameters["dir"] {
             guard let value = SortOrder(rawValue: text) else {
                 throw PanelError(status: .badRequest, sentence: "There is no sort direction “\(text.prefix(60))”: choose asc or desc.")
             }
             order = value
         }
         var status: CampaignShownStatus?
-        if let text = parameters.get("status"), !text.isEmpty {
+        if let text = parameters["status"], !text.isEmpty {
             guard let value = CampaignShownStatus(rawValue: text) else {
                 // The page with its filter links and the sentence, and no campaign listed.
                 let model = CampaignListModel(entries: [], nextAfter: nil, status: nil,
@@ -69,7 +69,7 @@ struct CampaignsController {
             status = value
         }
         var model = try await CampaignListModel.load(source.campaigns, .init(before: before, status: status, after: after, order: order))
-        if parameters.get("notice") == "deleted" { model.notice = "The draft was deleted." }
+        if parameters["notice"] == "deleted" { model.notice = "The draft was deleted." }
         return HTMLPage(CampaignListView(model: model, viewer: context.viewer))
     }
 
@@ -78,7 +78,7 @@ struct CampaignsController {
     }
 
     @Sendable func create(request: Request, context: StaffRequestContext) async throws -> Response {
-        let form = ComposerForm(body: try await bodyText(request))
+        let form = ComposerForm(form: try await request.formFields())
         let result = form.read(templates: source.templates, now: Date())
         guard let draft = result.draft else {
             let model = ComposerModel(form: form, problems: result.problems, problemFields: result.problemFields, library: source.templates,
@@ -98,7 +98,7 @@ struct CampaignsController {
     @Sendable func show(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let id = try campaignID(context)
         var query: [String: String] = [:]
-        for name in ["notice", "count"] { query[name] = request.uri.queryParameters.get(name) }
+        for name in CampaignNotice.fieldNames { query[name] = request.queryFields[name] }
         let choice = MessagePreviewChoice(request: request)
         return try await page(context, .init(id: id, notice: CampaignNotice(query: query), choice: choice))
     }
@@ -117,7 +117,7 @@ struct CampaignsController {
 
     @Sendable func saveEdit(request: Request, context: StaffRequestContext) async throws -> Response {
         let id = try campaignID(context)
-        let form = ComposerForm(body: try await bodyText(request))
+        let form = ComposerForm(form: try await request.formFields())
         let result = form.read(templates: source.templates, now: Date())
         guard let draft = result.draft else {
             let model = ComposerModel(form: form, problems: result.problems, problemFields: result.problemFields, library: source.templates,
@@ -152,10 +152,9 @@ struct CampaignsController {
 
     @Sendable func testSend(request: Request, context: StaffRequestContext) async throws -> Response {
         let id = try campaignID(context)
-        struct Form: Decodable { var user: String?; var variant: String? }
-        let form = try? await request.decode(as: Form.self, context: context)
-        let typed = (form?.user ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        let typedVariant = String((form?.variant ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(40))
+        let form = try await request.formFields()
+        let typed = (form["user"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let typedVariant = String((form["variant"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(40))
         guard let campaign = try await source.campaigns.find(id) else { throw PanelError.notFound("No campaign #\(id).") }
         guard let userID = Int64(typed), userID > 0 else {
             return try await page(context, .init(id: id, problems: ["Choose a test user to send the test to. Nothing was sent."]), status: .badRequest).response()
@@ -179,7 +178,7 @@ struct CampaignsController {
     @Sendable func confirm(request: Request, context: StaffRequestContext) async throws -> Response {
         let id = try campaignID(context)
         // After a launch refused for its old count: the fixed sentence, never the link's text.
-        let refused = request.uri.queryParameters.get("recounted") != nil
+        let refused = request.queryFields["recounted"] != nil
         let recounting = "Not launched: another campaign was launched after the count you confirmed. The audience is counted again; confirm the new number. Nothing was sent."
         guard var model = try await CampaignConfirmModel.load(source, id: id) else {
             // Still counting: the draft page with its progress, refreshing itself here until
@@ -217,13 +216,12 @@ struct CampaignsController {
         guard var model = try await CampaignConfirmModel.load(source, id: id) else {
             return .redirect(to: SiteURL.campaign(id: id).href, type: .normal)
         }
-        struct Form: Decodable { var typed_count: String?; var counted_at: String? }
-        let form = try? await request.decode(as: Form.self, context: context)
-        let typed = String((form?.typed_count ?? "").prefix(40))
+        let form = try await request.formFields()
+        let typed = String((form["typed_count"] ?? "").prefix(40))
         // The count the sender saw must be the one launched from, and no launch may have come
         // after it: otherwise the confirmation again, with the new count.
-        guard form?.counted_at == model.countStamp else {
-            model.problem = form?.counted_at == nil
+        guard form["counted_at"] == model.countStamp else {
+            model.problem = form["counted_at"] == nil
                 ? "Not launched: the form did not say which count it confirms. Check the number on this page and confirm again. Nothing was sent."
                 : "Not launched: the audience was counted again since the page you confirmed. Check the new number and confirm again. Nothing was sent."
             return HTMLPage(CampaignConfirmView(model: model, viewer: context.viewer), status: .conflict).response()
@@ -386,13 +384,6 @@ struct CampaignsController {
     func campaignID(_ context: StaffRequestContext) throws -> Int64 {
         guard let id = context.parameters.get("id", as: Int64.self), id > 0 else { throw HTTPError(.notFound) }
         return id
-    }
-
-    /// The form body as text, within the context's upload limit.
-    private func bodyText(_ request: Request) async throws -> String {
-        var request = request
-        let buffer = try await request.collectBody(upTo: 64 * 1024)
-        return String(buffer: buffer)
     }
 }
 

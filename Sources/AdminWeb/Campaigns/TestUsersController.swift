@@ -9,22 +9,21 @@ struct TestUsersController {
     let auditLog: AuditLog
 
     func addRoutes(to routes: inout StaffRoutes) {
-        routes.get(.testUsers(), requires: .manageCampaigns, use: show)
+        routes.get(.testUsers(), requires: .manageCampaigns, query: ["notice"], use: show)
         // Refused on its way (a control character, an out-of-date token): the list with the email as typed.
-        routes.post(.testUsers(), requires: .manageCampaigns, form: FormRules.Rule(showAgain: { [self] form, refusal, context in
+        routes.post(.testUsers(), requires: .manageCampaigns, fields: ["email"], form: FormRules.Rule(showAgain: { [self] form, refusal, context in
             try await page(context, problem: refusal.sentence, typed: String((form["email"] ?? "").prefix(320)), status: refusal.status).response()
         }), use: add)
         routes.post(.removeTestUser(userID: nil), requires: .manageCampaigns, use: remove)
     }
 
     @Sendable func show(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
-        let notice = request.uri.queryParameters.get("notice").flatMap(TestUsersView.Notice.init(rawValue:))
+        let notice = request.queryFields["notice"].flatMap(TestUsersView.Notice.init(rawValue:))
         return try await page(context, notice: notice)
     }
 
     @Sendable func add(request: Request, context: StaffRequestContext) async throws -> Response {
-        struct Form: Decodable { var email: String? }
-        let email = String(((try? await request.decode(as: Form.self, context: context))?.email ?? "").prefix(320))
+        let email = String((try await request.formFields()["email"] ?? "").prefix(320))
         do {
             _ = try await testUsers.add(email: email, by: .staff(context.identity, from: context.clientAddress))
         } catch let error as CampaignError {

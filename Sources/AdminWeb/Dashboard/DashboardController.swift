@@ -7,15 +7,15 @@ struct DashboardController {
     let pages: DashboardPageCache
 
     func addRoutes(to routes: inout StaffRoutes) {
-        routes.get(.dashboard, requires: .viewDashboard, use: show)
-        routes.get(.dashboardCSV(nil, .standard), requires: .viewDashboard, use: csv)
-        routes.post(.dashboardRefresh, requires: .refreshDashboard, use: refresh)
+        routes.get(.dashboard, requires: .viewDashboard, query: ["range", "refreshing"], use: show)
+        routes.get(.dashboardCSV(nil, .standard), requires: .viewDashboard, query: ["chart", "range"], use: csv)
+        routes.post(.dashboardRefresh, requires: .refreshDashboard, fields: ["range"], use: refresh)
     }
 
     @Sendable func show(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
-        let range = try DashboardModel.range(from: request.uri.queryParameters.get("range"))
+        let range = try DashboardModel.range(from: request.queryFields["range"])
         let model = try await DashboardModel.load(source, .init(
-            range: range, countStartedAt: try DashboardModel.countStart(from: request.uri.queryParameters.get("refreshing")),
+            range: range, countStartedAt: try DashboardModel.countStart(from: request.queryFields["refreshing"]),
             showsRefreshes: context.identity.role.may(.refreshDashboard)))
         let body = await pages.body(for: model)
         return HTMLPage(DashboardView(model: model, viewer: context.viewer, body: body))
@@ -23,8 +23,8 @@ struct DashboardController {
 
     /// One chart's labels and series for the range, as the page shows them.
     @Sendable func csv(request: Request, context: StaffRequestContext) async throws -> Response {
-        let range = try DashboardModel.range(from: request.uri.queryParameters.get("range"))
-        guard let name = request.uri.queryParameters.get("chart"), !name.isEmpty else {
+        let range = try DashboardModel.range(from: request.queryFields["range"])
+        guard let name = request.queryFields["chart"], !name.isEmpty else {
             throw PanelError(status: .badRequest, sentence: "Say which chart to download: the links under each chart do.")
         }
         guard let id = DashboardChart.ID(rawValue: name) else {
@@ -45,10 +45,7 @@ struct DashboardController {
     /// Starts a full count and answers at once: it takes seconds on a big database. The
     /// page it sends the admin to follows the count until its figures are in.
     @Sendable func refresh(request: Request, context: StaffRequestContext) async throws -> Response {
-        var request = request
-        let body = String(buffer: try await request.collectBody(upTo: 16 * 1024))
-        let rangeText = body.split(separator: "&").first { $0.hasPrefix("range=") }.map { String($0.dropFirst(6)) }
-        let range = try DashboardModel.range(from: rangeText)
+        let range = try DashboardModel.range(from: try await request.formFields()["range"])
         let dashboard = source.dashboard
         let started = Int64(Date().timeIntervalSince1970.rounded(.down))
         Task { await dashboard.refresh(full: true, waitedOn: true) }

@@ -10,7 +10,7 @@ extension JourneysController {
         labels["send_at"] = "the sending time"
         return FormRules.Rule(multiLine: ["body", "body_b", "body_c", "body_d"], labels: labels, showAgain: { [self] form, refusal, context in
             let id = editing ? context.parameters.get("id", as: Int64.self) : nil
-            return refused(JourneyForm(body: form.text), [refusal.sentence], status: refusal.status, editing: id, context)
+            return refused(JourneyForm(form: form), [refusal.sentence], status: refusal.status, editing: id, context)
         })
     }
 

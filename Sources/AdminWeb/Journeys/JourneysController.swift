@@ -18,12 +18,12 @@ struct JourneysController {
     static let write = Permission.manageCampaigns
 
     func addRoutes(to routes: inout StaffRoutes) {
-        routes.get(.journeys(), requires: Self.read, use: list)
+        routes.get(.journeys(), requires: Self.read, query: ["notice"], use: list)
         routes.get(.newJourney, requires: Self.write, use: newForm)
-        routes.post(.newJourney, requires: Self.write, form: formRule(editing: false), use: create)
-        routes.get(.journey(id: nil), requires: Self.read, use: show)
+        routes.post(.newJourney, requires: Self.write, fields: JourneyForm.fieldNames, form: formRule(editing: false), use: create)
+        routes.get(.journey(id: nil), requires: Self.read, query: ["notice"], use: show)
         routes.get(.journeyEdit(id: nil), requires: Self.write, use: editor)
-        routes.post(.journeyEdit(id: nil), requires: Self.write, form: formRule(editing: true), use: saveEdit)
+        routes.post(.journeyEdit(id: nil), requires: Self.write, fields: JourneyForm.fieldNames, form: formRule(editing: true), use: saveEdit)
         for action in JourneyAction.allCases {
             routes.post(.journeyAction(id: nil, action), requires: Self.write, use: act(action))
         }
@@ -31,7 +31,7 @@ struct JourneysController {
     }
 
     @Sendable func list(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
-        let notice = request.uri.queryParameters.get("notice").flatMap { JourneyNotice(rawValue: String($0)) }.flatMap { $0 == .deleted ? $0 : nil }
+        let notice = request.queryFields["notice"].flatMap { JourneyNotice(rawValue: $0) }.flatMap { $0 == .deleted ? $0 : nil }
         let model = try await JourneyListModel.load(source, .init(notice: notice, mayWrite: context.identity.role.may(Self.write)))
         return HTMLPage(JourneyListView(model: model, viewer: context.viewer))
     }
@@ -41,7 +41,7 @@ struct JourneysController {
     }
 
     @Sendable func create(request: Request, context: StaffRequestContext) async throws -> Response {
-        let form = JourneyForm(body: try await bodyText(request))
+        let form = JourneyForm(form: try await request.formFields())
         let (draft, problems, fields) = form.read(templates: templates)
         guard let draft else { return refused(form, problems, fields: fields, status: .badRequest, editing: nil, context) }
         let id: Int64
@@ -55,7 +55,7 @@ struct JourneysController {
 
     @Sendable func show(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let id = try journeyID(context)
-        let notice = request.uri.queryParameters.get("notice").flatMap { JourneyNotice(rawValue: String($0)) }
+        let notice = request.queryFields["notice"].flatMap { JourneyNotice(rawValue: $0) }
         return try await page(context, .init(id: id, notice: notice))
     }
 
@@ -75,7 +75,7 @@ struct JourneysController {
         guard journey.status == .draft else {
             return try await page(context, .init(id: id, problems: [Self.notDraft(journey) + " Nothing was saved."]), status: .conflict).response()
         }
-        let form = JourneyForm(body: try await bodyText(request))
+        let form = JourneyForm(form: try await request.formFields())
         let (draft, problems, fields) = form.read(templates: templates)
         guard let draft else { return refused(form, problems, fields: fields, status: .badRequest, editing: id, context) }
         do {
@@ -142,11 +142,5 @@ struct JourneysController {
     func journeyID(_ context: StaffRequestContext) throws -> Int64 {
         guard let id = context.parameters.get("id", as: Int64.self), id > 0 else { throw HTTPError(.notFound) }
         return id
-    }
-
-    private func bodyText(_ request: Request) async throws -> String {
-        var request = request
-        let buffer = try await request.collectBody(upTo: 64 * 1024)
-        return String(buffer: buffer)
     }
 }

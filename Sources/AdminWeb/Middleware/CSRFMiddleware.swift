@@ -13,10 +13,6 @@ struct CSRFMiddleware: RouterMiddleware {
     /// Which routes show their form again when it is refused.
     let forms: FormRules
 
-    struct TokenField: Decodable {
-        var _csrf: String?
-    }
-
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard [.post, .put, .patch, .delete].contains(request.method) else {
             return try await next(request, context)
@@ -24,12 +20,13 @@ struct CSRFMiddleware: RouterMiddleware {
         var request = request
         // Read the body once here; handlers read it again from memory.
         let body = try await request.collectBody(upTo: context.maxUploadSize)
-        let decoded = try? URLEncodedFormDecoder().decode(TokenField.self, from: String(buffer: body))
-        let given = decoded?._csrf ?? ""
+        let form = FormFields(String(buffer: body))
+        let given = form[CSRFToken.fieldName] ?? ""
         let reason: String? = if !Self.isSameOrigin(request) {
             "cross-origin"
-        } else if decoded == nil {
-            // A field sent twice, or a body that is not form-encoded: no form of ours sends that.
+        } else if form.repeated() != nil {
+            // A field sent twice: no form of ours sends that. A broken escape is refused after
+            // this check (`FormTextMiddleware`), with a sentence naming its field.
             "unreadable form"
         } else if !Self.tokenMatches(given, request: request, sessionCookie: cookies.session,
                                     loginFormCookie: cookies.loginForm) {

@@ -28,7 +28,7 @@ struct RequireStaffMiddleware: RouterMiddleware {
             var request = request
             let body = try await request.collectBody(upTo: context.maxUploadSize)
             let page = rule.page?(request.uri.path) ?? request.uri.path
-            kept = await stash.keep(PostedForm(String(buffer: body)), route: FormRules.key(.post, endpoint), page: page)
+            kept = await stash.keep(FormFields(String(buffer: body)), route: FormRules.key(.post, endpoint), page: page)
             wanted = page
         }
         let hadSession = sessionCookie.token(in: request).map { !$0.isEmpty } ?? false

@@ -8,18 +8,19 @@ struct RemindersController {
     let source: RemindersModel.Source
 
     func addRoutes(to routes: inout StaffRoutes) {
-        routes.get(.reminders(.day), requires: .viewDashboard, use: show)
-        routes.get(.remindersCSV(.day), requires: .viewDashboard, use: csv)
+        // A second range is refused by the model with its own sentence.
+        routes.get(.reminders(.day), requires: .viewDashboard, query: ["range"], repeatable: ["range"], use: show)
+        routes.get(.remindersCSV(.day), requires: .viewDashboard, query: ["range"], repeatable: ["range"], use: csv)
     }
 
     @Sendable func show(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
-        let range = try RemindersModel.range(from: request.uri.queryParameters.getAll("range"))
+        let range = try RemindersModel.range(from: request.queryFields.values("range"))
         let model = try await RemindersModel.load(source, range)
         return HTMLPage(RemindersView(model: model, viewer: context.viewer))
     }
 
     @Sendable func csv(request: Request, context: StaffRequestContext) async throws -> Response {
-        let range = try RemindersModel.range(from: request.uri.queryParameters.getAll("range"))
+        let range = try RemindersModel.range(from: request.queryFields.values("range"))
         // A file asked for waits for the first count (seconds at most) rather than failing.
         _ = try await source.monitor.snapshot()
         let model = try await RemindersModel.load(source, range)

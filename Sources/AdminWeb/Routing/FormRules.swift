@@ -1,16 +1,26 @@
 import AdminDomain
 import Hummingbird
 
-/// What the panel knows of each form it accepts, by route: which fields may hold line breaks,
-/// what a sentence calls each field, and how the form is shown again when it is refused
-/// (a control character, an out-of-date token, a session that ended). Filled while the
-/// router is built, read by the middlewares that every POST passes through.
+/// What the panel knows of each form and query string it accepts, by route: the fields it
+/// reads (any other is refused), which may hold line breaks, what a sentence calls each
+/// field, and how the form is shown again when it is refused (a broken escape, an unknown
+/// field, a control character, an out-of-date token, a session that ended). Filled while the
+/// router is built, read by the middlewares that every request passes through.
 final class FormRules: @unchecked Sendable {
     /// Renders the form again with what was typed and the refusal's sentence, under the
     /// signed-in person's fresh token. It only shows: nothing is carried out.
-    typealias ShowAgain = @Sendable (PostedForm, FormRefusal, StaffRequestContext) async throws -> Response
+    typealias ShowAgain = @Sendable (FormFields, FormRefusal, StaffRequestContext) async throws -> Response
 
     struct Rule: Sendable {
+        /// The fields the route reads: a POST's form (the CSRF token is known to every
+        /// form), a GET's query string. Any other field is refused with a sentence.
+        var fields: [String] = []
+        /// Fields that may come more than once (a GET's repeated `range`); any other sent
+        /// twice is refused.
+        var repeatable: Set<String> = []
+        /// A signed-in page's query is read after sign-in (`StaffRoutes`): signed out, any
+        /// link to it leads to the sign-in page, and back to the link after.
+        var afterSignIn = false
         /// Fields that are text areas: tabs and line breaks are text there.
         var multiLine: Set<String> = []
         /// How a sentence names a field, beyond `commonLabels`.
@@ -35,6 +45,11 @@ final class FormRules: @unchecked Sendable {
 
     private var rules: [String: Rule] = [:]
 
+    /// Fields the route reads in the query and the form; the CSRF token is in every form.
+    static func known(_ rule: Rule, method: HTTPRequest.Method) -> Set<String> {
+        method == .get ? Set(rule.fields) : Set(rule.fields + [CSRFToken.fieldName])
+    }
+
     func add(_ rule: Rule, _ method: HTTPRequest.Method, _ path: String) {
         rules[Self.key(method, RouterPath(path).description)] = rule
     }
@@ -54,8 +69,8 @@ final class FormRules: @unchecked Sendable {
     }
 
     /// The sentence refusing the first field that holds a control character, or nil.
-    static func controlProblem(in form: PostedForm, rule: Rule) -> String? {
-        for (name, value) in form.fields where name != CSRFToken.fieldName {
+    static func controlProblem(in form: FormFields, rule: Rule) -> String? {
+        for (name, value) in form.list.map({ ($0.name, $0.value) }) where name != CSRFToken.fieldName {
             let label = rule.labels[name] ?? commonLabels[name] ?? "the field “\(TypedText.trimmed(name.prefix(40)))”"
             if let problem = TypedText.controlProblem(label, in: value, multiLine: rule.multiLine.contains(name)) {
                 return "Nothing was sent: \(problem). Remove it and send the form again."

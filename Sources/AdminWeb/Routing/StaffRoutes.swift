@@ -33,19 +33,26 @@ struct StaffRoutes {
         self.stashCookie = stashCookie
     }
 
+    /// - Parameter query: the fields of the query string the route reads; any other is refused.
     mutating func get<Output: ResponseGenerator>(
-        _ url: SiteURL, requires permission: Permission,
+        _ url: SiteURL, requires permission: Permission, query: [String] = [], repeatable: Set<String> = [],
         use handler: @escaping @Sendable (Request, StaffRequestContext) async throws -> Output
     ) {
+        forms.add(FormRules.Rule(fields: query, repeatable: repeatable, afterSignIn: true), .get, url.path)
         add(.get, url, permission, handler)
     }
 
-    /// - Parameter form: its multi-line fields and labels, and how it is shown again when
-    ///   refused (a control character, an out-of-date token, a session that ended).
+    /// - Parameters:
+    ///   - fields: the fields its form sends (besides the CSRF token); any other is refused.
+    ///   - form: its multi-line fields and labels, and how it is shown again when refused (a
+    ///     broken escape, an unknown field, a control character, an out-of-date token, a
+    ///     session that ended).
     mutating func post<Output: ResponseGenerator>(
-        _ url: SiteURL, requires permission: Permission, form: FormRules.Rule = FormRules.Rule(),
+        _ url: SiteURL, requires permission: Permission, fields: [String] = [], form: FormRules.Rule = FormRules.Rule(),
         use handler: @escaping @Sendable (Request, StaffRequestContext) async throws -> Output
     ) {
+        var form = form
+        form.fields += fields
         forms.add(form, .post, url.path)
         add(.post, url, permission, handler)
     }
@@ -65,13 +72,19 @@ struct StaffRoutes {
                                       target: String(request.uri.path.prefix(200)), reason: "\(permission.rawValue) for \(route)")
                 throw HTTPError(.forbidden)
             }
+            if method == .get {
+                // The query is read once allowed in: signed out, a link leads to the sign-in page.
+                let rule = forms.rule(.get, endpoint: context.endpointPath)
+                if let sentence = request.queryFields.problem(known: Set(rule.fields), repeatable: rule.repeatable) {
+                    throw PanelError(status: .badRequest, sentence: sentence)
+                }
+            }
             if let refusal = context.formRefusal {
                 // Refused on its way here: shown again with what was typed, never carried out.
                 guard let showAgain = forms.rule(method, endpoint: context.endpointPath).showAgain else {
                     throw PanelError(status: refusal.status, sentence: refusal.sentence)
                 }
-                var request = request
-                return try await showAgain(PostedForm(String(buffer: try await request.collectBody(upTo: context.maxUploadSize))), refusal, context)
+                return try await showAgain(try await request.formFields(upTo: context.maxUploadSize), refusal, context)
             }
             if method == .get, let key = stashCookie.token(in: request), !key.isEmpty,
                let kept = await stash.take(key, page: request.uri.path), let showAgain = forms.rule(key: kept.route)?.showAgain {

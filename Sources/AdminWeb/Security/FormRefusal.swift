@@ -16,7 +16,8 @@ struct FormRefusal: Sendable, Equatable {
         sentence: "Your session had ended, so this form was not sent and nothing was changed. Here it is as you typed it: check it and send it again.",
         status: .ok)
 
-    static func controlCharacter(_ sentence: String) -> FormRefusal {
+    /// A field the form reader refused: a broken escape, an unknown field, a control character.
+    static func badField(_ sentence: String) -> FormRefusal {
         FormRefusal(sentence: sentence, status: .badRequest)
     }
 }

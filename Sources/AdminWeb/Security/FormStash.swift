@@ -8,7 +8,7 @@ import Foundation
 /// disk; a restart loses it.
 actor FormStash {
     struct Kept: Sendable {
-        let form: PostedForm
+        let form: FormFields
         /// `FormRules.key` of the route the form was posted to.
         let route: String
         let page: String
@@ -21,7 +21,7 @@ actor FormStash {
     private var kept: [String: Kept] = [:]
 
     /// Keeps the form and returns the key for the browser's cookie.
-    func keep(_ form: PostedForm, route: String, page: String, now: Date = Date()) -> String {
+    func keep(_ form: FormFields, route: String, page: String, now: Date = Date()) -> String {
         kept = kept.filter { $0.value.until > now }
         if kept.count >= Self.capacity, let oldest = kept.min(by: { $0.value.until < $1.value.until })?.key {
             kept[oldest] = nil

@@ -7,8 +7,8 @@ struct ActivityController {
     let audit: StaffAudit
 
     func addRoutes(to routes: inout StaffRoutes) {
-        routes.get(.activity(), requires: .exportUserLists, use: list)
-        routes.get(.activityCSV(ActivityForm()), requires: .exportUserLists, use: csv)
+        routes.get(.activity(), requires: .exportUserLists, query: ActivityForm.fieldNames, use: list)
+        routes.get(.activityCSV(ActivityForm()), requires: .exportUserLists, query: ActivityForm.fieldNames, use: csv)
     }
 
     /// The audit row names the list served, as the panel understood it; a refused form

@@ -11,11 +11,12 @@ struct UsersController {
     let audit: StaffAudit
 
     func addRoutes(to routes: inout StaffRoutes) {
-        routes.get(.users(), requires: .viewUserProfiles, use: search)
-        routes.get(.userSuggestions, requires: .viewUserProfiles, use: suggestions)
-        routes.get(.user(id: nil), requires: .viewUserProfiles, use: profile)
-        routes.get(.userActivity(id: nil), requires: .viewUserProfiles, use: activity)
-        routes.get(.userReminders(id: nil), requires: .viewUserProfiles, use: userReminders)
+        routes.get(.users(), requires: .viewUserProfiles, query: UserSearchForm.fieldNames, use: search)
+        routes.get(.userSuggestions, requires: .viewUserProfiles, query: ["q"], use: suggestions)
+        // A sort is read only to be refused with its own sentence.
+        routes.get(.user(id: nil), requires: .viewUserProfiles, query: ItemsForm.fieldNames + ["sort", "dir"], use: profile)
+        routes.get(.userActivity(id: nil), requires: .viewUserProfiles, query: ActivityLogForm.fieldNames, use: activity)
+        routes.get(.userReminders(id: nil), requires: .viewUserProfiles, query: RemindersForm.fieldNames, use: userReminders)
     }
 
     @Sendable func search(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
@@ -36,7 +37,7 @@ struct UsersController {
 
     /// Emails that start with what is typed, as JSON for the search box's list.
     @Sendable func suggestions(request: Request, context: StaffRequestContext) async throws -> Response {
-        let typed = String(TypedText.trimmed(request.formQuery["q"] ?? "").prefix(320))
+        let typed = String(TypedText.trimmed(request.queryFields["q"] ?? "").prefix(320))
         let users = try await directory.suggestions(prefix: typed)
         if typed.utf8.count >= UserDirectory.suggestionMinimum {
             try await audit(context, .userSearched, detail: "suggestions: \(typed)")
@@ -49,7 +50,7 @@ struct UsersController {
     @Sendable func profile(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let id = try userID(context)
         // The items list has one order, nearest to today: a sort asked for is refused, never served as another.
-        if request.uri.queryParameters.get("sort") != nil || request.uri.queryParameters.get("dir") != nil {
+        if request.queryFields["sort"] != nil || request.queryFields["dir"] != nil {
             throw PanelError(status: .badRequest, sentence: "A user's items are listed nearest to today first only: they cannot be sorted another way.")
         }
         let form = ItemsForm(request: request)

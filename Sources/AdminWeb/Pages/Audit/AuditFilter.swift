@@ -13,12 +13,15 @@ public struct AuditFilter: Sendable, Equatable {
 
     public init() {}
 
+    /// The filter form's fields, as its query string names them.
+    static let fieldNames = ["actor", "action", "target", "from", "to"]
+
     init(action: AuditAction) {
         self.action = action.rawValue
     }
 
     init(request: Request) {
-        let query = request.formQuery
+        let query = request.queryFields
         func field(_ name: String) -> String {
             String(TypedText.trimmed(query[name] ?? "").prefix(320))
         }

@@ -51,6 +51,9 @@ struct CampaignNotice: Sendable, Equatable {
         case testSent = "test-sent"
     }
 
+    /// The query fields a notice is written in.
+    static let fieldNames = ["notice", "count"]
+
     let kind: Kind
     var count: Int?
 

@@ -35,31 +35,26 @@ struct ComposerForm: QueryForm {
         ("now", "Now"), ("at", "At a time (UTC)"), ("local", "At a local time in each recipient's timezone"),
     ]
 
-    /// Form bodies are parsed here rather than decoded: the fields are kept as typed.
-    init(body: String) {
+    /// The posted form's fields, kept as typed (a field with a broken escape as sent: the
+    /// form reader refuses it, and the form shown again loses nothing).
+    init(form: FormFields) {
         self.init()
-        fields = Self.keptFields(body, names: Self.fieldNames)
+        fields = Self.keptFields(form, names: Self.fieldNames)
     }
 
-    /// The named fields of a form body, as typed; the journey form reads its own the same way.
-    static func keptFields(_ body: String, names: [String]) -> [String: String] {
+    /// The named fields of a posted form, as typed; the journey form reads its own the same way.
+    static func keptFields(_ form: FormFields, names: [String]) -> [String: String] {
         var fields: [String: String] = [:]
-        for pair in body.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = Self.decode(parts[0])
-            guard names.contains(name) else { continue }
+        for field in form.list where names.contains(field.name) {
+            let name = field.name
             // Kept longer than any limit, so that a refusal counts what was typed.
             let isText = name.hasPrefix("body") || name.hasPrefix("title")
             let limit = name.hasPrefix("body") ? Self.bodyLimit * 4 : 10_000
-            let value = String(Self.decode(parts.count > 1 ? parts[1] : "").prefix(limit))
+            let value = String(field.value.prefix(limit))
             let kept = isText ? value.replacingOccurrences(of: "\r\n", with: "\n") : value.trimmingCharacters(in: .whitespacesAndNewlines)
             if !kept.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { fields[name] = kept }
         }
         return fields
-    }
-
-    private static func decode(_ text: Substring) -> String {
-        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
     }
 
     struct Result {

@@ -32,11 +32,11 @@ struct JourneyForm: QueryForm {
         JourneyForm(fields: ["trigger": "inactive_days", "trigger_days": "30", "send_at": "daily_time", "ttl": "86400", "goal_days": "7"])
     }
 
-    /// A form body as typed, the composer's way (kept longer than any limit, so that a
+    /// A posted form as typed, the composer's way (kept longer than any limit, so that a
     /// refusal counts what was typed).
-    init(body: String) {
+    init(form: FormFields) {
         self.init()
-        fields = ComposerForm.keptFields(body, names: Self.fieldNames)
+        fields = ComposerForm.keptFields(form, names: Self.fieldNames)
     }
 
     /// The draft, or the sentences that refuse it (every problem, the message's and the rules'),

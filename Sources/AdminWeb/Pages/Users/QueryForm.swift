@@ -14,7 +14,7 @@ protocol QueryForm: Sendable, Equatable {
 extension QueryForm {
     init(request: Request) {
         self.init(fields: [:])
-        let query = request.formQuery
+        let query = request.queryFields
         for name in Self.fieldNames {
             let value = String(TypedText.trimmed(query[name] ?? "").prefix(320))
             if !value.isEmpty { fields[name] = value }
