@@ -96,7 +96,7 @@ import TestSupport
     /// looks at users and audited as such), and the rows a refused form on these routes
     /// would have changed.
     private func state(_ panel: TestPanel) async throws -> [String] {
-        try await panel.services.database.read { db in
+        try await panel.areas.database.read { db in
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'panel_%' AND name != 'panel_audit_log' ORDER BY name")
             var lines = try tables.map { table in "\(table): \(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? -1)" }
             for sql in ["SELECT id, role, disabled_at, password_hash FROM panel_admins ORDER BY id",
@@ -117,7 +117,7 @@ import TestSupport
             // Something for each route with an id to change, had it read the form.
             let campaign = try JourneyPages.id(from: try await client.postSigned("/campaigns/new", ControlCharacters.composer, session: admin))
             let journey = try JourneyPages.id(from: try await client.postSigned("/journeys/new", JourneyPages.winBack, session: admin))
-            let staff = try #require(try await panel.services.database.read { db in
+            let staff = try #require(try await panel.areas.database.read { db in
                 try Int64.fetchOne(db, sql: "SELECT id FROM panel_admins WHERE email = ?", arguments: [staffEmail])
             })
             func path(_ template: String) -> String {
@@ -209,7 +209,7 @@ import TestSupport
                                                    headers: [.contentType: "application/x-www-form-urlencoded", .cookie: admin],
                                                    body: ByteBuffer(string: composer))
             #expect(created.status == .seeOther, "\(created.text.prefix(2_000))")
-            let title = try await panel.services.database.read { db in try String.fetchOne(db, sql: "SELECT title FROM panel_campaigns") }
+            let title = try await panel.areas.database.read { db in try String.fetchOne(db, sql: "SELECT title FROM panel_campaigns") }
             #expect(title == "Café au lait ✓")
             let search = try await client.get("/users?by=any&q=Jos%C3%A9+Garc%C3%ADa", cookie: admin)
             #expect(search.status == .ok)
