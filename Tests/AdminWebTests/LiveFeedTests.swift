@@ -28,7 +28,7 @@ import Testing
         defer { panel.remove() }
         let services = panel.services
         let id = try await services.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
-        try await services.campaigns.launch(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
+        try await services.campaigns.beginAndFreeze(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
         let (texts, reads) = try await panel.test { client in
             let cookie = try await panel.signIn(client)
             async let texts = withThrowingTaskGroup(of: String.self) { group in
@@ -62,7 +62,7 @@ import Testing
         defer { panel.remove() }
         let services = panel.services
         let id = try await services.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
-        try await services.campaigns.launch(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
+        try await services.campaigns.beginAndFreeze(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
         let reads = Counter()
         // After a read took its counts, before the page hears of them: the stream's own first
         // read (which must come after its subscription), then the first the feed woke.
@@ -100,7 +100,7 @@ import Testing
             // changes are on the page before the deliveries fall due, two seconds later:
             // from then on only the dispatcher can tell the page.
             try await Task.sleep(for: .seconds(1))
-            let total = try await services.campaigns.launch(id, schedule: .at(Date().addingTimeInterval(2)), by: .commandLine).deliveries
+            let total = try await services.campaigns.beginAndFreeze(id, schedule: .at(Date().addingTimeInterval(2)), by: .commandLine).deliveries
             let stoppedBy = ContinuousClock.now + .seconds(25)
             while ContinuousClock.now < stoppedBy {
                 let stored = try await services.campaigns.progress(id)

@@ -18,7 +18,7 @@ import Testing
         panel.services = PanelServices(database: panel.services.database, configuration: panel.configuration)
         let email = try await panel.addStaff("marketer@example.com", role: .marketing)
         let id = try await panel.services.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
-        try await panel.services.campaigns.launch(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
+        try await panel.services.campaigns.beginAndFreeze(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
         let services = panel.services, ready = panel
         let seconds = try await ready.test { client in
             let cookie = try await ready.signIn(client, email: email)

@@ -84,15 +84,6 @@ public struct Campaigns: Sendable {
         return id
     }
 
-    /// Freezes the campaign's audience into one queued delivery per reachable device, a chunk
-    /// of users per transaction, then lets the dispatcher send. A launch cut short by a crash
-    /// goes on from the last chunk written (`resumeLaunches`). Returns the deliveries written.
-    @discardableResult
-    public func launch(_ id: Int64, schedule: CampaignSchedule = .now, by actor: AuditActor, now: Date = Date()) async throws -> LaunchReport {
-        try await begin(id, schedule: schedule, by: actor, now: now)
-        return try await materialiseStored(id, now: now)
-    }
-
     /// The launch's first step, with its audit row: the draft becomes `materialising`, and
     /// the dispatcher service freezes its audience. Refused with a sentence when no device
     /// of its audience could get a campaign push now. `confirmed`: what the confirmation said,
@@ -146,12 +137,6 @@ public struct Campaigns: Sendable {
         let sql = "SELECT EXISTS (SELECT 1 \(from) AND (\(audience.classification(now: now, campaign: campaign).sql)) = 'reachable')"
         return try await database.read { db in try Bool.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) ?? false }
     }
-
-    /// Freezes the audience of a campaign `begin` launched: the dispatcher's job.
-    @discardableResult
-    public func materialiseLaunched(_ id: Int64, stopping: @escaping @Sendable () -> Bool = { false }) async throws -> LaunchReport {
-        try await materialiseStored(id, now: Date(), stopping: stopping)
-    }
 }
 
 extension Campaigns {
@@ -203,6 +188,7 @@ extension Campaigns {
 
     /// Launches a crash cut short go on from their last chunk, and cancels a crash cut
     /// short leave nothing waiting: called before the dispatcher claims anything.
+    @discardableResult
     public func resumeLaunches(now: Date = Date(), stopping: @escaping @Sendable () -> Bool = { false }) async throws -> LaunchReport {
         let (pending, cancelled) = try await database.read { db in
             (try Int64.fetchAll(db, sql: "SELECT id FROM panel_campaigns WHERE status = ? ORDER BY id", arguments: [CampaignStatus.materialising]),

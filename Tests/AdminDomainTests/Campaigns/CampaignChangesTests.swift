@@ -69,7 +69,7 @@ import TestSupport
         let campaigns = Campaigns(database: database)
         let changes = campaigns.changes
         let other = try await campaigns.create(CampaignDraft(title: "t2", body: "b"), by: .commandLine)
-        #expect(try await Self.publishes(changes, other) { try await campaigns.launch(other, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine) })
+        #expect(try await Self.publishes(changes, other) { try await campaigns.beginAndFreeze(other, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine) })
         #expect(try await Self.publishes(changes, other) { try await campaigns.pause(other, by: .commandLine) })
         #expect(try await Self.publishes(changes, other) { try await campaigns.resume(other, by: .commandLine) })
         #expect(try await Self.publishes(changes, other) { _ = try await campaigns.cancel(other, by: .commandLine) })
@@ -96,7 +96,7 @@ import TestSupport
         defer { temp.remove() }
         let campaigns = Campaigns(database: database)
         let id = try await campaigns.create(CampaignDraft(title: "t2", body: "b"), by: .commandLine)
-        try await campaigns.launch(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
+        try await campaigns.beginAndFreeze(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
         func setInFlight(_ state: String) async throws {
             try await database.write { db in
                 try db.execute(sql: "UPDATE panel_deliveries SET state = ? WHERE id = (SELECT MIN(id) FROM panel_deliveries WHERE campaign_id = ?)",

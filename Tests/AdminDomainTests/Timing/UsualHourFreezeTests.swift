@@ -31,7 +31,7 @@ import Testing
         let draft = CampaignDraft(title: "Hi", body: "At your hour", experiment: CampaignExperiment(holdoutPercent: holdout, goal: .anyActivity),
                                   timing: .usualHour(controlPercent: control))
         let id = try await fixture.campaigns.create(draft, by: .commandLine, now: Self.launch)
-        try await fixture.campaigns.launch(id, by: .commandLine, now: Self.launch)
+        try await fixture.campaigns.beginAndFreeze(id, by: .commandLine, now: Self.launch)
         return id
     }
 
