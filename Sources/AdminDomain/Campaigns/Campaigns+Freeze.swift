@@ -42,10 +42,10 @@ extension Campaigns {
             let written = try await database.write { db -> (Int, Duration)? in
                 let began = ContinuousClock.now
                 guard let count = try write.chunk(rows, upTo: upTo, in: db) else { return nil }
+                changes.publishOnCommit(id, in: db)
                 return (count, ContinuousClock.now - began)
             }
             guard let (count, held) = written else { break }
-            changes.publish(id)
             report.deliveries += count
             report.chunks += 1
             report.longestTransaction = max(report.longestTransaction, held)
@@ -56,8 +56,8 @@ extension Campaigns {
             if try CampaignTransition.frozen.applyIfAllowed(to: id, now: finishedAt, in: db) {
                 try CampaignTransition.finishIfSettled(id, now: finishedAt, in: db)
             }
+            changes.publishOnCommit(id, in: db)
         }
-        changes.publish(id)
         report.total = clock.now - started
         return report
     }

@@ -110,8 +110,8 @@ public struct Campaigns: Sendable {
             try CampaignTransition.launch.apply(to: id, by: actor, now: now, in: db,
                                                 setting: ", launched_at = ?, send_at = ?, local_time = ?, confirmed_devices = ?, confirmed_held_out = ?",
                                                 [SQLiteTime.string(now), sendAt, localTime, confirmed?.devices, confirmed?.heldOutUsers])
+            changes.publishOnCommit(id, in: db)
         }
-        changes.publish(id)
     }
 
     /// The experiment's columns and its variants, replacing what a draft had.
@@ -144,8 +144,10 @@ extension Campaigns {
     /// audience is still being frozen can be cancelled, not paused, so that a paused one
     /// always has its whole audience.
     public func pause(_ id: Int64, by actor: AuditActor, now: Date = Date()) async throws {
-        _ = try await database.write { db in try CampaignTransition.pause.apply(to: id, by: actor, now: now, in: db) }
-        changes.publish(id)
+        _ = try await database.write { db in
+            try CampaignTransition.pause.apply(to: id, by: actor, now: now, in: db)
+            changes.publishOnCommit(id, in: db)
+        }
     }
 
     /// Sending goes on; a campaign whose last sends settled while it was paused finishes here.
@@ -153,15 +155,17 @@ extension Campaigns {
         try await database.write { db in
             try CampaignTransition.resume.apply(to: id, by: actor, now: now, in: db)
             try CampaignTransition.finishIfSettled(id, now: now, in: db)
+            changes.publishOnCommit(id, in: db)
         }
-        changes.publish(id)
     }
 
     /// Nothing more goes out; what waits becomes `cancelled`, a chunk per transaction.
     /// Returns how many had gone out.
     public func cancel(_ id: Int64, by actor: AuditActor, now: Date = Date()) async throws -> Int {
-        _ = try await database.write { db in try CampaignTransition.cancel.apply(to: id, by: actor, now: now, in: db) }
-        changes.publish(id)
+        _ = try await database.write { db in
+            try CampaignTransition.cancel.apply(to: id, by: actor, now: now, in: db)
+            changes.publishOnCommit(id, in: db)
+        }
         try await sweepCancelled(id, now: now)
         return try await database.read { db in
             try Int.fetchOne(db, sql: """
@@ -180,10 +184,9 @@ extension Campaigns {
                 WHERE id IN (SELECT id FROM panel_deliveries INDEXED BY panel_deliveries_due
                              WHERE campaign_id = ? AND state IN (\(DeliveryState.sql(DeliveryState.waiting))) LIMIT 5000)
                 """, arguments: [DeliveryState.cancelled, at, id])
+            if db.changesCount > 0 { changes.publishOnCommit(id, in: db) }
             return db.changesCount
-        }) > 0 {
-            changes.publish(id)
-        }
+        }) > 0 {}
     }
 
     /// Launches a crash cut short go on from their last chunk, and cancels a crash cut
@@ -223,8 +226,8 @@ extension Campaigns {
                 // Nothing can be frozen, so nothing was or will be sent: it ends here.
                 try CampaignTransition.finish(reason: "its audience cannot be read by this version of the panel: nothing was sent")
                     .applyIfAllowed(to: id, now: now, in: db)
+                changes.publishOnCommit(id, in: db)
             }
-            changes.publish(id)
             return LaunchReport()
         }
         return try await materialise(id, segment: segment, now: launchedAt.flatMap(SQLiteTime.date) ?? now, stopping: stopping)

@@ -64,9 +64,9 @@ public struct ReceiptPoller: Sendable {
                     touched.insert(campaign)
                 }
                 try PanelReceiptReader(lastReceiptID: last.id).upsert(db)
+                changes?.publishOnCommit(touched, in: db)
                 return touched
             }
-            changes?.publish(touched)
             if batch.count < batchSize { return read }
         }
     }

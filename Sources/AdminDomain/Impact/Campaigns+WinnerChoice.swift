@@ -24,8 +24,8 @@ extension Campaigns {
                            arguments: [variant, SQLiteTime.string(now), detail, id])
             guard db.changesCount == 1 else { throw CampaignError("campaign #\(id) has its winner already") }
             try AuditLog.insert(actor.entry(.campaignWinnerChosen, target: "campaign:\(id)", detail: detail), now: now, in: db)
+            changes.publishOnCommit(id, in: db)
         }
-        changes.publish(id)
         try await releaseHeld(id, now: now)
     }
 
@@ -49,10 +49,10 @@ extension Campaigns {
                     WHERE id IN (SELECT id FROM panel_deliveries INDEXED BY panel_deliveries_due
                                  WHERE campaign_id = ? AND state IN (\(DeliveryState.sql(DeliveryState.waiting))) AND due_at = ? LIMIT 5000)
                     """, arguments: [winner, at, row[campaign.localTime] as String?, zone, at, id, Self.heldForWinner])
+                if db.changesCount > 0 { changes.publishOnCommit(id, in: db) }
                 return db.changesCount
             }
             released += count
-            if count > 0 { changes.publish(id) }
             if count < 5_000 { return released }
         }
     }

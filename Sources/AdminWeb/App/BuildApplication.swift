@@ -72,6 +72,7 @@ func backgroundJobs(services: PanelServices, configuration: PanelConfiguration, 
             if let snapshot = reminders.latest() { ReminderGauges().record(snapshot) }
         },
         PushClientsService(push: services.push),
+        services.backgroundWork,
         CampaignDispatcher(outbox: DeliveryOutbox(database: services.database, audience: services.campaigns.audience,
                                                    defaultTimeZone: services.campaigns.defaultTimeZone),
                            campaigns: services.campaigns,
@@ -150,7 +151,7 @@ public func buildRouter(services: PanelServices, publicDirectory: String) -> Rou
         source: .init(dashboard: services.dashboard, refreshEvery: services.dashboardRefreshInterval,
                       fullCountEvery: services.dashboardFullCountInterval, campaigns: services.campaigns, impact: services.impact,
                       journeys: services.journeys),
-        pages: services.dashboardPages).addRoutes(to: staff)
+        pages: services.dashboardPages, work: services.backgroundWork).addRoutes(to: staff)
     RemindersController(source: .init(monitor: services.reminderHealth, refreshEvery: services.reminderRefreshInterval)).addRoutes(to: staff)
     AccountController(account: services.account, signIn: services.signIn, sessionCookie: cookies.session).addRoutes(to: staff)
     AuditController(log: auditLog, audit: audit).addRoutes(to: staff)
@@ -174,7 +175,8 @@ public func buildRouter(services: PanelServices, publicDirectory: String) -> Rou
         eventStreamLength: services.eventStreamLength).addRoutes(to: staff)
     JourneysController(
         source: .init(journeys: services.journeys,
-                      dryRuns: JourneyDryRuns(audience: services.journeys.audience, defaultTimeZone: services.journeys.defaultTimeZone, database: database),
+                      dryRuns: JourneyDryRuns(audience: services.journeys.audience, defaultTimeZone: services.journeys.defaultTimeZone, database: database,
+                                              work: services.backgroundWork),
                       reports: JourneyReports(database: database)),
         templates: services.templates, templateProblem: services.templateProblem, auditLog: auditLog).addRoutes(to: staff)
     return router

@@ -51,6 +51,9 @@ public struct PanelServices: Sendable {
     /// Holdout, goal and variant reports of launched campaigns, kept up to date in the background.
     public let impact: CampaignImpactTracker
     let campaignProgress: CampaignProgressCache
+    /// Work nobody awaits (previews, dry runs, live pages' reads, a full count an admin
+    /// asked for), run as child tasks of a service in the group: `backgroundJobs` adds it.
+    public let backgroundWork = BackgroundWork()
     let testSend: CampaignTestSend
     /// Shown on every page (the demo's "pushes go to the simulator").
     let banner: String?
@@ -84,8 +87,9 @@ public struct PanelServices: Sendable {
             templates = PushTemplateLibrary()
             templateProblem = "The templates in \(configuration.templatesDirectory) cannot be used: \(error.description)."
         }
-        previews = AudiencePreviews(audience: audience, defaultTimeZone: configuration.defaultTimeZone, database: database, templates: templates)
-        campaignProgress = CampaignProgressCache(campaigns: campaigns)
+        previews = AudiencePreviews(audience: audience, defaultTimeZone: configuration.defaultTimeZone, database: database, templates: templates,
+                                    work: backgroundWork)
+        campaignProgress = CampaignProgressCache(campaigns: campaigns, work: backgroundWork)
         impact = CampaignImpactTracker(campaigns: campaigns)
         testSend = CampaignTestSend(database: database, push: configuration.push, templates: templates,
                                     testUsers: TestUsers(database: database, audience: audience, domains: configuration.testUserDomains,

@@ -89,6 +89,33 @@ import TestSupport
         #expect(try await Self.publishes(changes, other) { try await poller.poll() }, "an ignored receipt changes the campaign's counts too")
     }
 
+    /// Published by the write that made the change, when it commits: a write that rolls back
+    /// publishes nothing.
+    @Test func aWritePublishesAtItsCommitAndNothingWhenItRollsBack() async throws {
+        let (temp, database, id, _) = try await CampaignReceiptTests.sentCampaign()
+        defer { temp.remove() }
+        let changes = CampaignChanges()
+        struct Refused: Error {}
+        #expect(try await !Self.publishes(changes, id) {
+            await #expect(throws: Refused.self) {
+                try await database.write { db in
+                    try db.execute(sql: "UPDATE panel_campaigns SET title = title || '!' WHERE id = ?", arguments: [id])
+                    changes.publishOnCommit(id, in: db)
+                    throw Refused()
+                }
+            }
+        }, "a rolled-back write publishes nothing")
+        let feed = changes.subscribe(to: id)
+        var heard = feed.makeAsyncIterator()
+        try await database.write { db in
+            changes.publishOnCommit(id, in: db)
+            try db.execute(sql: "UPDATE panel_campaigns SET title = title || '!' WHERE id = ?", arguments: [id])
+        }
+        #expect(await heard.next() != nil, "the committed write published its campaign")
+        let title = try await database.read { db in try String.fetchOne(db, sql: "SELECT title FROM panel_campaigns WHERE id = ?", arguments: [id]) }
+        #expect(title?.hasSuffix("!") == true && title?.hasSuffix("!!") == false, "the rolled-back change is not there")
+    }
+
     /// The pause's wait for sends in flight: woken by the feed, it answers as soon as the
     /// last outcome is published, and without one at its time limit, as the counts are.
     @Test func theWaitForSendsInFlightEndsAtThePublishedOutcome() async throws {
