@@ -11,10 +11,10 @@ final class WakeSignal: Sendable {
     private let state = Mutex(State())
 
     func signal() {
-        let waiter = state.withLock { state in
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard let waiter = state.waiter else {
                 state.pending = true
-                return nil as CheckedContinuation<Void, Never>?
+                return nil
             }
             state.waiter = nil
             return waiter

@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import TestSupport
 
 /// A campaign's live stream outlasts the request that opened it: it must end soon after its
 /// staff member signs out, is disabled or loses the role, not at the end of its minute.

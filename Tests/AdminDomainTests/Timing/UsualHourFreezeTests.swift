@@ -2,6 +2,7 @@ import AdminDomain
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 
 /// Issue 35: a launch at each user's usual hour, through the freeze, the outbox and the
 /// report. 20,000 reachable users in UTC: seven in ten have 6 days of activity at the hour
