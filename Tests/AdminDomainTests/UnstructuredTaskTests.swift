@@ -25,7 +25,6 @@ import TestSupport
         "AdminDomain/Dashboard/DashboardRefresher.swift": (1, "single flight: the count every refresh awaits (a replaced one is cancelled)"),
         "AdminDomain/Reminders/ReminderHealthMonitor.swift": (1, "single flight: the refresh every caller awaits"),
         "AdminDomain/Impact/CampaignImpactTracker.swift": (1, "single flight: the refresh every caller awaits"),
-        "AdminDomain/Campaigns/Campaigns+Freeze.swift": (1, "the next chunk's read, prepared while this one is written; awaited or cancelled before the freeze returns"),
         "CampaignDispatch/CampaignDispatcher.swift": (3, "shields: a claim or a batch of outcomes committed, and the texts of claimed rows, must reach the dispatcher even when it is cancelled"),
     ]
 
