@@ -118,8 +118,8 @@ actor CampaignProgressCache {
         return Watched(instance: instance, end: end)
     }
 
-    /// Runs until the last watcher leaves (the task is cancelled, which ends `feed`) or a
-    /// read fails.
+    /// Runs until the last watcher leaves (`unwatch` ends `feed`), a read fails, or the
+    /// panel shuts down (the background work cancels it).
     private func readOnChange(_ id: Int64, _ feed: AsyncStream<Int>, instance: Int) async {
         // Ended: the panel shuts down, or the last watcher left (`unwatch`).
         func ended() -> Bool { Task.isCancelled || watched[id]?.instance != instance }
