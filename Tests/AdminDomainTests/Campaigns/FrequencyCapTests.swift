@@ -48,7 +48,7 @@ import TestSupport
         }
         // All three launched before any audience is frozen, as three people pressing at once.
         for id in ids { try await campaigns.begin(id, schedule: .now, by: .commandLine) }
-        for id in ids { try await campaigns.resumeLaunches() }
+        try await campaigns.resumeLaunches()
         try await Self.sendAll(database, audience: audience)
         let (most, capped, users) = try await Self.mostPerUser(temp.path)
         #expect(most == 2, "no user had more than 2 campaign pushes")
