@@ -58,7 +58,9 @@ public struct PanelDatabase: Sendable {
     /// commits (another process, such as the CLI, or the unsynced writer), never for this
     /// writer's own commits, which the change feed publishes. A read, no lock taken.
     public func dataVersion() async throws -> Int {
-        try await writer.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+        let started = ContinuousClock.now
+        defer { Self.record("data_version", since: started) }
+        return try await writer.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
     }
 
     /// A write like `write` whose commit does not wait for the disk to flush (SQLite's
