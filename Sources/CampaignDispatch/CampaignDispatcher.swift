@@ -14,6 +14,11 @@ import ServiceLifecycle
 /// Freezing launched audiences is this service's job too, beside the sending: a launch only
 /// marks its campaign `materialising`, and a loop here freezes it a chunk at a time. A
 /// shutdown waits for the chunk in hand; the next start goes on from the next one.
+///
+/// Both loops sleep until something may have changed: a change published on the campaigns'
+/// feed (every write that moves a campaign publishes at its commit), the next waiting
+/// delivery's due time, a commit by another connection (SQLite's `data_version`, read once
+/// a second: the CLI launching in its own process), or the `safety` interval.
 public struct CampaignDispatcher: Service {
     let outbox: DeliveryOutbox
     let campaigns: Campaigns
@@ -22,12 +27,16 @@ public struct CampaignDispatcher: Service {
     let batchSize: Int
     let recordEvery: Int
     let idle: Duration
+    let safety: Duration
     let logger: Logger
 
     /// - Parameter batchSize: claimed at once; about the clients' sends in flight, since a
     ///   claimed delivery still waiting to go out would count unknown after a crash.
+    /// - Parameter idle: the shortest sleep, when deliveries are due but none could be claimed
+    ///   (a throttle), and after a failed freeze.
+    /// - Parameter safety: the longest sleep, should a wake be missed.
     public init(outbox: DeliveryOutbox, campaigns: Campaigns, push: PushProviders, templates: PushTemplateLibrary = PushTemplateLibrary(),
-                batchSize: Int = 256, recordEvery: Int = 128, idle: Duration = .milliseconds(250), logger: Logger) {
+                batchSize: Int = 256, recordEvery: Int = 128, idle: Duration = .milliseconds(250), safety: Duration = .seconds(30), logger: Logger) {
         self.outbox = outbox
         self.campaigns = campaigns
         self.push = push
@@ -35,22 +44,60 @@ public struct CampaignDispatcher: Service {
         self.batchSize = max(1, batchSize)
         self.recordEvery = max(1, recordEvery)
         self.idle = idle
+        self.safety = max(idle, safety)
         self.logger = logger
     }
 
     public func run() async throws {
         let lost = try await outbox.recoverAfterStop()
         if lost > 0 { logger.warning("deliveries in flight at the last stop are counted unknown", metadata: ["count": "\(lost)"]) }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await freezeLaunches() }
-            group.addTask { try await dispatch() }
-            try await group.waitForAll()
+        let freezeWake = WakeSignal(), claimWake = WakeSignal()
+        // Subscribed before the first reads, so that nothing committed meanwhile is missed.
+        let feed = campaigns.changes.subscribeToAll()
+        try await withThrowingTaskGroup(of: Void.self) { watchers in
+            watchers.addTask {
+                for await _ in feed {
+                    freezeWake.signal()
+                    claimWake.signal()
+                }
+            }
+            watchers.addTask { await watchOtherConnections { freezeWake.signal(); claimWake.signal() } }
+            try await withGracefulShutdownHandler {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await freezeLaunches(wake: freezeWake) }
+                    group.addTask { try await dispatch(wake: claimWake) }
+                    try await group.waitForAll()
+                }
+            } onGracefulShutdown: {
+                freezeWake.signal()
+                claimWake.signal()
+            }
+            // The loops are done: the watchers end with them.
+            watchers.cancelAll()
         }
     }
 
-    /// Freezes every launched audience, the oldest launch first, then looks again every
-    /// `idle`: a read, never a write, while there is none.
-    func freezeLaunches() async throws {
+    /// Once a second, a look at SQLite's `data_version` on the panel's writer connection: it
+    /// moves when another connection committed (another process: the CLI's launch, a second
+    /// panel, the backend), which this process's feed never hears of. The only read of an
+    /// idle dispatcher besides the `safety` pass.
+    func watchOtherConnections(_ wake: @Sendable () -> Void) async {
+        let database = outbox.database
+        var seen = try? await database.dataVersion()
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(1))
+            if Task.isCancelled { return }
+            guard let version = try? await database.dataVersion() else { continue }
+            if version != seen {
+                seen = version
+                wake()
+            }
+        }
+    }
+
+    /// Freezes every launched audience, the oldest launch first, then sleeps until a change
+    /// wakes it: a read, never a write, while there is none.
+    func freezeLaunches(wake: WakeSignal) async throws {
         let stopping: @Sendable () -> Bool = { Task.isShuttingDownGracefully || Task.isCancelled }
         while !stopping() {
             do {
@@ -65,9 +112,31 @@ public struct CampaignDispatcher: Service {
                 if stopping() { return }
                 // The launch stays `materialising`: tried again after the pause, or at the next start.
                 logger.error("freezing a launched audience failed; trying again", metadata: ["error": "\(error)"])
+                try? await Task.sleep(for: max(idle, .milliseconds(50)))
+                continue
             }
-            try? await Task.sleep(for: max(idle, .milliseconds(50)))
+            await wake.wait(atMost: safety)
         }
+    }
+
+    /// Sleeps until a wake, the next due delivery (not sooner than `idle`: due but not
+    /// claimed means a throttle), or `safety`.
+    func pauseClaims(wake: WakeSignal) async {
+        let nextDue: Date?
+        do {
+            nextDue = try await outbox.nextDue()
+        } catch {
+            if Task.isCancelled { return }
+            logger.error("reading the next due delivery failed", metadata: ["error": "\(error)"])
+            try? await Task.sleep(for: idle)
+            return
+        }
+        var pause = safety
+        if let nextDue {
+            let until = Duration.milliseconds(Int64((nextDue.timeIntervalSinceNow * 1000).rounded(.up)))
+            pause = min(safety, max(idle, until))
+        }
+        await wake.wait(atMost: pause)
     }
 
     /// Keeps up to `batchSize` sends going: claims more once half have come back, rather
@@ -75,7 +144,7 @@ public struct CampaignDispatcher: Service {
     /// when a quarter of a second has passed since the first unrecorded one, and when
     /// nothing is in flight. Sends in flight are not cancelled by a graceful shutdown: a
     /// claimed delivery is sent and recorded, or it becomes unknown at the next start.
-    func dispatch() async throws {
+    func dispatch(wake: WakeSignal) async throws {
         let push = self.push
         let clock = ContinuousClock()
         let texts = self.texts, changes = campaigns.changes
@@ -90,9 +159,8 @@ public struct CampaignDispatcher: Service {
                 // back (GRDB refuses a write to a cancelled task) instead of leaving it `sending`,
                 // to be counted unknown.
                 let batch = results, outbox = self.outbox
-                try await Task { try await outbox.record(batch) }.value
-                // After the commit: live pages and a pause waiting for sends in flight read then.
-                changes.publish(batch.map(\.0.campaignID))
+                // Published at its commit: live pages and a pause waiting for sends in flight read then.
+                try await Task { try await outbox.record(batch, publishingOn: changes) }.value
                 results.removeAll(keepingCapacity: true)
             }
             while true {
@@ -103,13 +171,18 @@ public struct CampaignDispatcher: Service {
                 if !stopping, inFlight <= batchSize / 2 {
                     // Shielded from cancellation as the recording is: a claim cut off between
                     // its commit and its return would leave rows `sending` that nobody sends.
-                    // The read before it too: a cancelled read would end the loop with sends
-                    // still in flight, never recorded.
+                    // The read before it is not: cancelled, it claims nothing, and the loop
+                    // goes on to record the sends in flight.
                     let limit = batchSize - inFlight, outbox = self.outbox
-                    let sending = try await Task { try await outbox.sendingCampaigns() }.value
+                    let sending: [(id: Int64, perSecond: Int?)]
+                    do {
+                        sending = try await outbox.sendingCampaigns()
+                    } catch {
+                        if !Task.isCancelled { throw error }
+                        continue
+                    }
                     let allowance = throttle.allowance(for: sending, at: clock.now)
-                    let (claimed, touched, _) = try await Task { try await outbox.claimBatch(limit: limit, allowance: allowance) }.value
-                    changes.publish(touched)
+                    let (claimed, touched, _) = try await Task { try await outbox.claimBatch(limit: limit, allowance: allowance, publishingOn: changes) }.value
                     movedRows = claimed.isEmpty && !touched.isEmpty
                     throttle.spend(claimed)
                     // Claimed rows are committed as sending: from here each is sent, whatever happens.
@@ -123,7 +196,7 @@ public struct CampaignDispatcher: Service {
                 if inFlight == 0 {
                     try await flush()
                     if stopping { return }
-                    if !movedRows { try? await Task.sleep(for: idle) }
+                    if !movedRows { await pauseClaims(wake: wake) }
                     continue
                 }
                 guard let result = try await group.next() else { continue }

@@ -30,7 +30,8 @@ public struct LoadFixture: Sendable {
             title: "Load launched", body: "Hello {{display_name}}", segment: CampaignSegment(plan: .premium),
             experiment: CampaignExperiment(holdoutPercent: 10, goal: .anyActivity, goalDays: 3,
                                            variants: [VariantMessage(variant: .b, title: "Load launched B", body: "Hi {{display_name}}")])), by: actor)
-        try await campaigns.launch(launched, by: actor)
+        try await campaigns.begin(launched, schedule: .now, by: actor)
+        try await campaigns.resumeLaunches()
         // One test user, so that the test users page and the draft's test send list someone
         // (kept from an earlier run on the same copy: adding it again is refused).
         if try await TestUsers(database: database).list().isEmpty,

@@ -44,7 +44,8 @@ struct ImpactBenchCommand: AsyncParsableCommand {
                                            variants: [VariantMessage(variant: .b, title: "Impact benchmark B", body: "Scan one item today")])),
             by: .commandLine)
         var started = clock.now
-        let launch = try await campaigns.launch(id, by: .commandLine)
+        try await campaigns.begin(id, schedule: .now, by: .commandLine)
+        let launch = try await campaigns.resumeLaunches()
         let members = try await database.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_campaign_members WHERE campaign_id = ?", arguments: [id]) ?? 0
         }

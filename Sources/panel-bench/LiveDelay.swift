@@ -57,9 +57,9 @@ enum LiveDelay {
                     UPDATE panel_deliveries SET state = 'accepted'
                     WHERE id = (SELECT id FROM panel_deliveries WHERE campaign_id = ? AND state <> 'accepted' LIMIT 1)
                     """, arguments: [id])
+                // As the dispatcher's recording of a batch of outcomes does.
+                areas.campaigns.campaigns.changes.publishOnCommit(id, in: db)
             }
-            // As the dispatcher does after recording a batch of outcomes.
-            areas.campaigns.campaigns.changes.publish(id)
             while let seen = try await nextAccepted(), seen <= accepted {}
             accepted += 1
             delays.append(ContinuousClock.now - started)

@@ -102,7 +102,8 @@ struct UsualHoursBenchCommand: AsyncParsableCommand {
             let id = try await campaigns.create(CampaignDraft(title: "Bench \(label)", body: "Milk expires tomorrow", timing: timing), by: .commandLine)
             started = clock.now
             cpu = RemindersBenchCommand.processCPUSeconds()
-            let report = try await campaigns.launch(id, by: .commandLine)
+            try await campaigns.begin(id, schedule: .now, by: .commandLine)
+            let report = try await campaigns.resumeLaunches()
             let seconds = (clock.now - started).seconds, used = RemindersBenchCommand.processCPUSeconds() - cpu
             var line = String(format: "freeze %@: %d deliveries in %.2f s (CPU %.2f s), %d transactions, the longest %.1f ms",
                               label, report.deliveries, seconds, used, report.chunks, report.longestTransaction.seconds * 1000)

@@ -172,7 +172,7 @@ import TestSupport
 
         let campaigns = Campaigns(database: database, usersPerChunk: 53)
         let id = try await campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine, now: Self.now)
-        let written = try await campaigns.launch(id, by: .commandLine, now: Self.now).deliveries
+        let written = try await campaigns.beginAndFreeze(id, by: .commandLine, now: Self.now).deliveries
         // The reachable are queued; devices over the frequency cap are written as capped, so
         // that the campaign's page shows them, and are never sent.
         let states = try await database.read { db in
@@ -212,7 +212,7 @@ import TestSupport
         let now = SendTimeTests.date("2026-11-20 10:00:00")
         func dueTimes(_ schedule: CampaignSchedule) async throws -> [Int64: String] {
             let id = try await campaigns.create(CampaignDraft(title: "t", body: "b", segment: segment), by: .commandLine, now: now)
-            _ = try await campaigns.launch(id, schedule: schedule, by: .commandLine, now: now)
+            _ = try await campaigns.beginAndFreeze(id, schedule: schedule, by: .commandLine, now: now)
             return try await database.read { db in
                 Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT device_id, due_at FROM panel_deliveries WHERE campaign_id = ? AND device_id > 991000", arguments: [id])
                     .map { (row: Row) -> (Int64, String) in (row[0], row[1]) })

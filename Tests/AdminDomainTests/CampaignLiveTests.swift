@@ -62,7 +62,7 @@ import TestSupport
         // The launch at the same moment moves exactly those.
         let campaigns = Campaigns(database: database)
         let id = try await campaigns.create(CampaignDraft(title: "t", body: "b", segment: Self.segment), by: .commandLine, now: Self.now)
-        try await campaigns.launch(id, by: .commandLine, now: Self.now)
+        try await campaigns.beginAndFreeze(id, by: .commandLine, now: Self.now)
         let moved = try await database.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_deliveries WHERE campaign_id = ? AND due_at > ?", arguments: [id, SQLiteTime.string(Self.now)])
         }
@@ -77,7 +77,7 @@ import TestSupport
         defer { temp.remove() }
         let campaigns = Campaigns(database: database)
         let id = try await campaigns.create(CampaignDraft(title: "t", body: "b", segment: Self.segment), by: .commandLine, now: Self.now)
-        try await campaigns.launch(id, by: .commandLine, now: Self.now)
+        try await campaigns.beginAndFreeze(id, by: .commandLine, now: Self.now)
         let rows = try await database.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM panel_deliveries WHERE campaign_id = ? ORDER BY id", arguments: [id]) }
         #expect(rows.count == 5)
         // Receipts count only for pushes that went out: these did (the test plays the dispatcher).

@@ -194,12 +194,12 @@ import TestSupport
         // Premium users here and free users below: each reaches users who have had one campaign
         // this week, whichever freezes first, so the frequency cap (two) refuses neither.
         let later = try await campaigns.create(CampaignDraft(title: "Later", body: "b", segment: CampaignSegment(plan: .premium)), by: .commandLine)
-        try await campaigns.launch(later, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
+        try await campaigns.beginAndFreeze(later, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
         // Variants with a test share: the winner is chosen by hand and the report downloaded.
         let test = try await campaigns.create(CampaignDraft(title: "A", body: "a", segment: CampaignSegment(plan: .free), experiment: CampaignExperiment(
             holdoutPercent: 10, goal: .anyActivity, variants: [VariantMessage(variant: .b, title: "B", body: "b")], testPercent: 20, winnerWaitHours: 24)),
             by: .commandLine)
-        try await campaigns.launch(test, by: .commandLine)
+        try await campaigns.beginAndFreeze(test, by: .commandLine)
         let settled = try await eventually(within: .seconds(60), every: .milliseconds(50)) {
             let statuses = try await [id, later, test].asyncMap { try await campaigns.find($0)?.status.known }
             return statuses[0] == .paused && statuses[1] == .sending && (statuses[2] == .paused || statuses[2] == .sending)

@@ -91,7 +91,7 @@ import TestSupport
         let id = try await campaigns.create(CampaignDraft(
             title: "A", body: "a", experiment: CampaignExperiment(holdoutPercent: 10, goal: .anyActivity, variants: [VariantMessage(variant: .b, title: "B", body: "b")],
                                                                   testPercent: 20, winnerWaitHours: 24)), by: .commandLine)
-        try await campaigns.launch(id, by: .commandLine)
+        try await campaigns.beginAndFreeze(id, by: .commandLine)
         try await panel.test { client in
             let cookie = try await panel.signIn(client, email: Self.marketing)
             let page = try await client.get("/campaigns/\(id)", cookie: cookie)

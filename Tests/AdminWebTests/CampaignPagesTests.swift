@@ -155,7 +155,7 @@ import TestSupport
         let actor = AuditActor.commandLine
         // Due tomorrow: the dispatcher (with no provider here) leaves them be.
         let id = try await panel.areas.campaigns.campaigns.create(CampaignDraft(title: "Big sale", body: "b"), by: actor)
-        try await panel.areas.campaigns.campaigns.launch(id, schedule: .at(Date().addingTimeInterval(86_400)), by: actor)
+        try await panel.areas.campaigns.campaigns.beginAndFreeze(id, schedule: .at(Date().addingTimeInterval(86_400)), by: actor)
         // Three went out before anyone looked.
         try await panel.areas.database.write { db in
             try db.execute(sql: "UPDATE panel_deliveries SET state = 'accepted' WHERE id IN (SELECT id FROM panel_deliveries WHERE campaign_id = ? LIMIT 3)", arguments: [id])
@@ -207,7 +207,7 @@ import TestSupport
         let panel = try await TestPanel()
         defer { panel.remove() }
         let id = try await panel.areas.campaigns.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
-        try await panel.areas.campaigns.campaigns.launch(id, by: .commandLine)
+        try await panel.areas.campaigns.campaigns.beginAndFreeze(id, by: .commandLine)
         try await panel.areas.campaigns.campaigns.pause(id, by: .commandLine)
         try await panel.test { client in
             let cookie = try await panel.signIn(client)
@@ -238,7 +238,7 @@ import TestSupport
         defer { panel.remove() }
         let segment = CampaignSegment(plan: .premium)
         let earlier = try await panel.areas.campaigns.campaigns.create(CampaignDraft(title: "Spring sale", body: "b", segment: segment), by: .commandLine)
-        try await panel.areas.campaigns.campaigns.launch(earlier, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
+        try await panel.areas.campaigns.campaigns.beginAndFreeze(earlier, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
         let again = try await panel.areas.campaigns.campaigns.create(CampaignDraft(title: "Spring sale", body: "c", segment: segment), by: .commandLine)
         let other = try await panel.areas.campaigns.campaigns.create(CampaignDraft(title: "Spring sale", body: "c", segment: CampaignSegment(plan: .free)), by: .commandLine)
         // A user with a device that could get a campaign push, and no quiet hours (a test send keeps them), found by plain SQL.

@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import TestSupport
 
 /// A campaign's live stream outlasts the request that opened it: it must end soon after its
 /// staff member signs out, is disabled or loses the role, not at the end of its minute.
@@ -18,7 +19,7 @@ import Testing
         panel.rebuildAreas()
         let email = try await panel.addStaff("marketer@example.com", role: .marketing)
         let id = try await panel.areas.campaigns.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
-        try await panel.areas.campaigns.campaigns.launch(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
+        try await panel.areas.campaigns.campaigns.beginAndFreeze(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
         let areas = panel.areas, ready = panel
         let seconds = try await ready.test { client in
             let cookie = try await ready.signIn(client, email: email)

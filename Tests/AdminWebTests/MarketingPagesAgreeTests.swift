@@ -59,7 +59,7 @@ import TestSupport
             // hour: every premium user now has two campaign pushes waiting, the frequency cap.
             for title in ["First", "Second"] {
                 let other = try await campaigns.create(CampaignDraft(title: title, body: "b", segment: CampaignSegment(plan: .premium)), by: .commandLine)
-                try await campaigns.launch(other, schedule: .at(Date().addingTimeInterval(3_600)), by: .commandLine)
+                try await campaigns.beginAndFreeze(other, schedule: .at(Date().addingTimeInterval(3_600)), by: .commandLine)
             }
             // Stored launch times have whole seconds: a count begun in the same second would be made again.
             try await Task.sleep(for: .milliseconds(1_100))
@@ -104,7 +104,7 @@ import TestSupport
         defer { panel.remove() }
         let campaigns = panel.areas.campaigns.campaigns
         let tomorrow = try await campaigns.create(CampaignDraft(title: "Tomorrow", body: "b", segment: CampaignSegment(plan: .premium)), by: .commandLine)
-        try await campaigns.launch(tomorrow, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
+        try await campaigns.beginAndFreeze(tomorrow, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
         let draft = try await campaigns.create(CampaignDraft(title: "Draft", body: "b"), by: .commandLine)
         #expect(try await campaigns.find(tomorrow)?.status.known == .sending, "stored as sending: the dispatcher knows nothing else")
         #expect(try await campaigns.find(tomorrow)?.shownStatus() == .scheduled)

@@ -20,7 +20,11 @@ import Testing
         }
         let ownID = try await campaigns.create(CampaignDraft(title: "mine", body: "b"), by: mine)
         let own = try #require(try await campaigns.find(ownID))
-        let previews = AudiencePreviews(audience: Audience(), defaultTimeZone: "UTC", database: panel.areas.database, maxRunning: 1)
+        // The counts run in a BackgroundWork service, as in the panel's group.
+        let work = BackgroundWork()
+        let running = Task { await work.run() }
+        defer { running.cancel() }
+        let previews = AudiencePreviews(audience: Audience(), defaultTimeZone: "UTC", database: panel.areas.database, maxRunning: 1, work: work)
 
         for other in others { _ = await previews.state(for: other, requestedBy: TestPanel.email) }
         // One is being counted, five wait; the author's own draft goes before them all.

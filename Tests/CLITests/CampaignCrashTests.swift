@@ -39,7 +39,7 @@ import TestSupport
         let campaigns = Campaigns(database: database)
         let segment = CampaignSegment(plan: .free)
         let id = try await campaigns.create(CampaignDraft(title: "Crash", body: "test", segment: segment), by: .commandLine)
-        let frozen = try await campaigns.launch(id, by: .commandLine).deliveries
+        let frozen = try await campaigns.beginAndFreeze(id, by: .commandLine).deliveries
         #expect(frozen >= Self.devices)
 
         let arguments = ["--fcm-service-account", credentials.serviceAccountPath, "--fcm-base-url", server.baseURL]

@@ -105,7 +105,7 @@ import TestSupport
             let before = try appTablesDigest(path: setup.temp.path)
             let campaigns = Campaigns(database: setup.database, usersPerChunk: 37)
             let id = try await campaigns.create(CampaignDraft(title: "Milk \"expires\" <soon>", body: "Check your fridge 🥛"), by: .commandLine)
-            let frozen = try await campaigns.launch(id, by: .commandLine).deliveries
+            let frozen = try await campaigns.beginAndFreeze(id, by: .commandLine).deliveries
             let expected = try await DatabaseQueue(path: setup.temp.path).read { db in try Int.fetchOne(db, sql: Self.reachableSQL) ?? -1 }
             #expect(frozen == expected && frozen > 100, "\(frozen) deliveries for \(expected) reachable devices")
 
@@ -127,7 +127,7 @@ import TestSupport
 
             // A second campaign leaves out the devices now known dead.
             let again = try await campaigns.create(CampaignDraft(title: "Again", body: "b"), by: .commandLine)
-            #expect(try await campaigns.launch(again, by: .commandLine).deliveries == frozen - dead)
+            #expect(try await campaigns.beginAndFreeze(again, by: .commandLine).deliveries == frozen - dead)
         }
     }
 
@@ -135,7 +135,7 @@ import TestSupport
         try await Setup.with { setup in
             let campaigns = Campaigns(database: setup.database)
             let id = try await campaigns.create(CampaignDraft(title: "t", body: "b", segment: CampaignSegment(plan: .free)), by: .commandLine)
-            let frozen = try await campaigns.launch(id, by: .commandLine).deliveries
+            let frozen = try await campaigns.beginAndFreeze(id, by: .commandLine).deliveries
             // Claimed and committed as sending, then the process "dies" before sending them.
             let inFlight = try await DeliveryOutbox(database: setup.database).claim(limit: 40)
             #expect(inFlight.count == 40)
@@ -160,7 +160,7 @@ import TestSupport
             let campaigns = Campaigns(database: setup.database)
             let segment = CampaignSegment(platform: .android)
             let id = try await campaigns.create(CampaignDraft(title: "t", body: "b", segment: segment), by: .commandLine)
-            _ = try await campaigns.launch(id, by: .commandLine)
+            _ = try await campaigns.beginAndFreeze(id, by: .commandLine)
             #expect(try await setup.dispatch(campaign: id) == "paused")
             let (detail, dead) = try await setup.database.read { db in
                 (try String.fetchOne(db, sql: "SELECT status_detail FROM panel_campaigns WHERE id = ?", arguments: [id]) ?? "",
@@ -182,7 +182,7 @@ import TestSupport
         try await Setup.with { setup in
             let campaigns = Campaigns(database: setup.database)
             let id = try await campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
-            let frozen = try await campaigns.launch(id, by: .commandLine).deliveries
+            let frozen = try await campaigns.beginAndFreeze(id, by: .commandLine).deliveries
             try await campaigns.pause(id, by: .commandLine)
             #expect(try await setup.dispatch(campaign: id) == "paused")
             #expect(await setup.server.state.deliveryIDs.isEmpty, "a paused campaign sends nothing")
@@ -194,7 +194,7 @@ import TestSupport
             await #expect(throws: CampaignError.self) { try await campaigns.cancel(id, by: .commandLine) }
 
             let other = try await campaigns.create(CampaignDraft(title: "t2", body: "b"), by: .commandLine)
-            _ = try await campaigns.launch(other, by: .commandLine)
+            _ = try await campaigns.beginAndFreeze(other, by: .commandLine)
             #expect(try await campaigns.cancel(other, by: .commandLine) == 0, "none had gone out")
             #expect(try await setup.states(campaign: other).keys.sorted() == ["cancelled"])
             let actions = try await setup.database.read { db in
@@ -209,7 +209,7 @@ import TestSupport
         try await Setup.with { setup in
             let campaigns = Campaigns(database: setup.database)
             let whole = try await campaigns.create(CampaignDraft(title: "whole", body: "b"), by: .commandLine)
-            let expected = try await campaigns.launch(whole, by: .commandLine).deliveries
+            let expected = try await campaigns.beginAndFreeze(whole, by: .commandLine).deliveries
             // A second launch "crashed" after writing the users up to the median.
             let cut = try await campaigns.create(CampaignDraft(title: "cut", body: "b"), by: .commandLine)
             try await setup.database.write { db in
@@ -231,10 +231,10 @@ import TestSupport
         try await Setup.with { setup in
             let campaigns = Campaigns(database: setup.database)
             let first = try await campaigns.create(CampaignDraft(title: "first", body: "b"), by: .commandLine)
-            let waiting = try await campaigns.launch(first, by: .commandLine).deliveries
+            let waiting = try await campaigns.beginAndFreeze(first, by: .commandLine).deliveries
             try await campaigns.pause(first, by: .commandLine)
             let second = try await campaigns.create(CampaignDraft(title: "second", body: "b", segment: CampaignSegment(plan: .premium)), by: .commandLine)
-            _ = try await campaigns.launch(second, by: .commandLine)
+            _ = try await campaigns.beginAndFreeze(second, by: .commandLine)
             #expect(try await setup.dispatch(campaign: second) == "finished")
             #expect(try await setup.states(campaign: first) == ["queued": waiting])
             // While an audience is being frozen, a campaign can be cancelled but not paused.

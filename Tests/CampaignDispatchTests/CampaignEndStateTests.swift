@@ -23,7 +23,7 @@ import TestSupport
             let nobody = CampaignSegment(signedUpFrom: Day("2099-01-01"))
             let id = try await campaigns.create(CampaignDraft(title: "t", body: "b", segment: nobody), by: .commandLine)
             await #expect(throws: CampaignError("no device in its audience can get a campaign push now, so there would be nothing to send")) {
-                try await campaigns.launch(id, by: .commandLine)
+                try await campaigns.beginAndFreeze(id, by: .commandLine)
             }
             #expect(try await Self.status(id, setup.database) == "draft")
             // A draft is deleted, never cancelled: a crafted cancel is refused and changes nothing.
@@ -43,7 +43,7 @@ import TestSupport
         try await Setup.with { setup in
             let campaigns = Campaigns(database: setup.database)
             let id = try await campaigns.create(CampaignDraft(title: "t", body: "b", segment: CampaignSegment(plan: .premium)), by: .commandLine)
-            let frozen = try await campaigns.launch(id, by: .commandLine).deliveries
+            let frozen = try await campaigns.beginAndFreeze(id, by: .commandLine).deliveries
             // The backend removes every token after the launch.
             try await DatabaseQueue(path: setup.temp.path).write { db in try db.execute(sql: "UPDATE devices SET push_token = NULL") }
             #expect(try await setup.dispatch(campaign: id) == "finished")
@@ -58,7 +58,7 @@ import TestSupport
             let campaigns = Campaigns(database: setup.database)
             let outbox = DeliveryOutbox(database: setup.database)
             let id = try await campaigns.create(CampaignDraft(title: "t", body: "b", segment: CampaignSegment(plan: .premium)), by: .commandLine)
-            let frozen = try await campaigns.launch(id, by: .commandLine).deliveries
+            let frozen = try await campaigns.beginAndFreeze(id, by: .commandLine).deliveries
             let inFlight = try await outbox.claim(limit: 10_000)
             #expect(inFlight.count == frozen)
             try await campaigns.pause(id, by: .commandLine)
@@ -80,7 +80,7 @@ import TestSupport
             let campaigns = Campaigns(database: setup.database, usersPerChunk: 1)
             let id = try await campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
             try await campaigns.begin(id, schedule: .now, by: .commandLine)
-            let freezing = Task { try await campaigns.materialiseLaunched(id) }
+            let freezing = Task { try await campaigns.resumeLaunches() }
             while try await setup.database.read({ db in try Int.fetchOne(db, sql: "SELECT audience_count FROM panel_campaigns WHERE id = ?", arguments: [id]) ?? 0 }) == 0 {
                 try await Task.sleep(for: .milliseconds(5))
             }
@@ -132,7 +132,7 @@ import TestSupport
             let campaigns = Campaigns(database: setup.database)
             // Sending, but every delivery is due tomorrow: the dispatcher has nothing to claim.
             let id = try await campaigns.create(CampaignDraft(title: "t", body: "b", schedule: .at(Date().addingTimeInterval(86_400))), by: .commandLine)
-            try await campaigns.launch(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
+            try await campaigns.beginAndFreeze(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
             #expect(try await Self.status(id, setup.database) == "sending")
             var logger = Logger(label: "test")
             logger.logLevel = .critical

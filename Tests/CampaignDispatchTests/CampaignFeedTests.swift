@@ -13,7 +13,7 @@ import TestSupport
         defer { Task { await setup.stop() } }
         let campaigns = Campaigns(database: setup.database)
         let id = try await campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
-        let frozen = try await campaigns.launch(id, by: .commandLine).deliveries
+        let frozen = try await campaigns.beginAndFreeze(id, by: .commandLine).deliveries
         #expect(frozen > 100)
         let feed = campaigns.changes.subscribe(to: id)
         let watcher = Task { () -> CampaignProgress? in

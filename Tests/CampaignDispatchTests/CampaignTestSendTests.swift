@@ -74,7 +74,7 @@ import TestSupport
             }
             #expect(await setup.server.state.deliveryIDs.values.reduce(0, +) == 10)
 
-            try await campaigns.launch(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
+            try await campaigns.beginAndFreeze(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
             _ = try await campaigns.cancel(id, by: .commandLine)
             let cancelled = try #require(try await campaigns.find(id))
             let other = AuditActor.staff(StaffIdentity(adminID: 42, email: "m2@example.com", role: .marketing), from: nil)

@@ -29,7 +29,7 @@ import TestSupport
         try await CampaignDispatchTests.Setup.with { setup in
             let campaigns = Campaigns(database: setup.database)
             let id = try await campaigns.create(CampaignDraft(title: "t", body: "b", perSecond: 40), by: .commandLine)
-            _ = try await campaigns.launch(id, by: .commandLine)
+            _ = try await campaigns.beginAndFreeze(id, by: .commandLine)
             var logger = Logger(label: "test")
             logger.logLevel = .critical
             let dispatcher = CampaignDispatcher(outbox: DeliveryOutbox(database: setup.database), campaigns: campaigns, push: setup.push,
@@ -65,7 +65,7 @@ import TestSupport
         let library = try PushTemplateLibrary(folder: TestPaths.repositoryRoot.appendingPathComponent("Templates"))
         let campaigns = Campaigns(database: database)
         let id = try await campaigns.create(CampaignDraft(title: "x", body: "x", template: "expiring-soon"), by: .commandLine)
-        _ = try await campaigns.launch(id, schedule: .now, by: .commandLine, now: Date().addingTimeInterval(-86_400))
+        _ = try await campaigns.beginAndFreeze(id, schedule: .now, by: .commandLine, now: Date().addingTimeInterval(-86_400))
         let claimed = try await DeliveryOutbox(database: database).claim(limit: 500, now: Date().addingTimeInterval(86_400))
         #expect(!claimed.isEmpty)
         let rendered = await CampaignTexts(library: library, database: database).render(claimed)
@@ -93,7 +93,7 @@ import TestSupport
         let database = try await PanelDatabase.open(path: temp.path)
         let campaigns = Campaigns(database: database)
         let id = try await campaigns.create(CampaignDraft(title: "x", body: "x", template: "plain"), by: .commandLine)
-        _ = try await campaigns.launch(id, schedule: .now, by: .commandLine, now: Date().addingTimeInterval(-86_400))
+        _ = try await campaigns.beginAndFreeze(id, schedule: .now, by: .commandLine, now: Date().addingTimeInterval(-86_400))
         let claimed = try await DeliveryOutbox(database: database).claim(limit: 500, now: Date().addingTimeInterval(86_400))
         let rendered = await CampaignTexts(library: library, database: database).render(claimed)
         let locales = try await database.read { db in

@@ -112,7 +112,7 @@ import TestSupport
         _ = try await UsualHourRefresh(database: database, defaultTimeZone: "UTC").run(now: launch)
         let campaigns = Campaigns(database: database)
         let id = try await campaigns.create(CampaignDraft(title: "Habit", body: "b", timing: .usualHour(controlPercent: 30)), by: .commandLine, now: launch)
-        _ = try await campaigns.launch(id, by: .commandLine, now: launch)
+        _ = try await campaigns.beginAndFreeze(id, by: .commandLine, now: launch)
         let due = try await database.read { db in
             try Row.fetchAll(db, sql: "SELECT 'c' || campaign_id || '-' || id AS delivery, due_at FROM panel_deliveries WHERE campaign_id = ? AND state = 'queued'",
                              arguments: [id]).map { ($0["delivery"] as String, $0["due_at"] as String) }

@@ -24,40 +24,43 @@ extension Campaigns {
         let classify = try await classifyChunk(id, segment: segment, now: now)
         let write = FreezeWrite(campaign: id, audience: audience, now: now)
         var report = LaunchReport()
-        func prepare(_ from: Int64) -> Task<String, any Error> {
-            let upTo = min(lastUser, from + Int64(usersPerChunk))
-            return Task { upTo > from ? try await classify(from, upTo) : "[]" }
+        let perChunk = Int64(usersPerChunk)
+        // The next chunk's read is a child task, one ahead, run while this chunk is written.
+        let interrupted = try await withThrowingTaskGroup(of: String.self) { group -> Bool in
+            let firstFrom = after, firstUpTo = min(lastUser, after + perChunk)
+            group.addTask { firstUpTo > firstFrom ? try await classify(firstFrom, firstUpTo) : "[]" }
+            defer { group.cancelAll() }
+            while after < lastUser {
+                if stopping() { return true }
+                let upTo = min(lastUser, after + perChunk), nextUpTo = min(lastUser, upTo + perChunk)
+                guard let rows = try await group.next() else { break }
+                group.addTask { nextUpTo > upTo ? try await classify(upTo, nextUpTo) : "[]" }
+                let written = try await database.write { db -> (Int, Duration)? in
+                    let began = ContinuousClock.now
+                    guard let count = try write.chunk(rows, upTo: upTo, in: db) else { return nil }
+                    changes.publishOnCommit(id, in: db)
+                    return (count, ContinuousClock.now - began)
+                }
+                guard let (count, held) = written else { break }
+                report.deliveries += count
+                report.chunks += 1
+                report.longestTransaction = max(report.longestTransaction, held)
+                after = upTo
+            }
+            return false
         }
-        var next = prepare(after)
-        defer { next.cancel() }
-        while after < lastUser {
-            if stopping() {
-                report.interrupted = true
-                report.total = clock.now - started
-                return report
-            }
-            let upTo = min(lastUser, after + Int64(usersPerChunk))
-            let rows = try await next.value
-            next = prepare(upTo)
-            let written = try await database.write { db -> (Int, Duration)? in
-                let began = ContinuousClock.now
-                guard let count = try write.chunk(rows, upTo: upTo, in: db) else { return nil }
-                return (count, ContinuousClock.now - began)
-            }
-            guard let (count, held) = written else { break }
-            changes.publish(id)
-            report.deliveries += count
-            report.chunks += 1
-            report.longestTransaction = max(report.longestTransaction, held)
-            after = upTo
+        if interrupted {
+            report.interrupted = true
+            report.total = clock.now - started
+            return report
         }
         let finishedAt = Date()
         try await database.write { db in
             if try CampaignTransition.frozen.applyIfAllowed(to: id, now: finishedAt, in: db) {
                 try CampaignTransition.finishIfSettled(id, now: finishedAt, in: db)
             }
+            changes.publishOnCommit(id, in: db)
         }
-        changes.publish(id)
         report.total = clock.now - started
         return report
     }

@@ -84,15 +84,6 @@ public struct Campaigns: Sendable {
         return id
     }
 
-    /// Freezes the campaign's audience into one queued delivery per reachable device, a chunk
-    /// of users per transaction, then lets the dispatcher send. A launch cut short by a crash
-    /// goes on from the last chunk written (`resumeLaunches`). Returns the deliveries written.
-    @discardableResult
-    public func launch(_ id: Int64, schedule: CampaignSchedule = .now, by actor: AuditActor, now: Date = Date()) async throws -> LaunchReport {
-        try await begin(id, schedule: schedule, by: actor, now: now)
-        return try await materialiseStored(id, now: now)
-    }
-
     /// The launch's first step, with its audit row: the draft becomes `materialising`, and
     /// the dispatcher service freezes its audience. Refused with a sentence when no device
     /// of its audience could get a campaign push now. `confirmed`: what the confirmation said,
@@ -121,8 +112,8 @@ public struct Campaigns: Sendable {
                                                     , launched_at = \(PanelTime(now)), send_at = \(sendAt), local_time = \(localTime), \
                                                     confirmed_devices = \(confirmed?.devices), confirmed_held_out = \(confirmed?.heldOutUsers)
                                                     """)
+            changes.publishOnCommit(id, in: db)
         }
-        changes.publish(id)
     }
 
     /// The experiment's columns and its variants, replacing what a draft had.
@@ -147,12 +138,6 @@ public struct Campaigns: Sendable {
         let sql: SQL = "SELECT EXISTS (SELECT 1 \(audience.from(segment, now: now)) AND (\(audience.classification(now: now, campaign: campaign))) = 'reachable')"
         return try await database.read { db in try Bool.fetchOne(db, SQLRequest(literal: sql)) ?? false }
     }
-
-    /// Freezes the audience of a campaign `begin` launched: the dispatcher's job.
-    @discardableResult
-    public func materialiseLaunched(_ id: Int64, stopping: @escaping @Sendable () -> Bool = { false }) async throws -> LaunchReport {
-        try await materialiseStored(id, now: Date(), stopping: stopping)
-    }
 }
 
 extension Campaigns {
@@ -160,8 +145,10 @@ extension Campaigns {
     /// audience is still being frozen can be cancelled, not paused, so that a paused one
     /// always has its whole audience.
     public func pause(_ id: Int64, by actor: AuditActor, now: Date = Date()) async throws {
-        _ = try await database.write { db in try CampaignTransition.pause.apply(to: id, by: actor, now: now, in: db) }
-        changes.publish(id)
+        _ = try await database.write { db in
+            try CampaignTransition.pause.apply(to: id, by: actor, now: now, in: db)
+            changes.publishOnCommit(id, in: db)
+        }
     }
 
     /// Sending goes on; a campaign whose last sends settled while it was paused finishes here.
@@ -169,15 +156,17 @@ extension Campaigns {
         try await database.write { db in
             try CampaignTransition.resume.apply(to: id, by: actor, now: now, in: db)
             try CampaignTransition.finishIfSettled(id, now: now, in: db)
+            changes.publishOnCommit(id, in: db)
         }
-        changes.publish(id)
     }
 
     /// Nothing more goes out; what waits becomes `cancelled`, a chunk per transaction.
     /// Returns how many had gone out.
     public func cancel(_ id: Int64, by actor: AuditActor, now: Date = Date()) async throws -> Int {
-        _ = try await database.write { db in try CampaignTransition.cancel.apply(to: id, by: actor, now: now, in: db) }
-        changes.publish(id)
+        _ = try await database.write { db in
+            try CampaignTransition.cancel.apply(to: id, by: actor, now: now, in: db)
+            changes.publishOnCommit(id, in: db)
+        }
         try await sweepCancelled(id, now: now)
         return try await database.read { db in
             try Int.fetchOne(db, SQLRequest(literal: """
@@ -196,14 +185,14 @@ extension Campaigns {
                 WHERE id IN (SELECT id FROM panel_deliveries INDEXED BY panel_deliveries_due
                              WHERE campaign_id = \(id) AND state IN (\(states: DeliveryState.waiting)) LIMIT 5000)
                 """)
+            if db.changesCount > 0 { changes.publishOnCommit(id, in: db) }
             return db.changesCount
-        }) > 0 {
-            changes.publish(id)
-        }
+        }) > 0 {}
     }
 
     /// Launches a crash cut short go on from their last chunk, and cancels a crash cut
     /// short leave nothing waiting: called before the dispatcher claims anything.
+    @discardableResult
     public func resumeLaunches(now: Date = Date(), stopping: @escaping @Sendable () -> Bool = { false }) async throws -> LaunchReport {
         let (pending, cancelled) = try await database.read { db in
             (try Int64.fetchAll(db, sql: "SELECT id FROM panel_campaigns WHERE status = ? ORDER BY id", arguments: [CampaignStatus.materialising]),
@@ -238,8 +227,8 @@ extension Campaigns {
                 // Nothing can be frozen, so nothing was or will be sent: it ends here.
                 try CampaignTransition.finish(reason: "its audience cannot be read by this version of the panel: nothing was sent")
                     .applyIfAllowed(to: id, now: now, in: db)
+                changes.publishOnCommit(id, in: db)
             }
-            changes.publish(id)
             return LaunchReport()
         }
         return try await materialise(id, segment: segment, now: launchedAt.flatMap(SQLiteTime.date) ?? now, stopping: stopping)

@@ -85,6 +85,18 @@ public struct DeliveryOutbox: Sendable {
         }
     }
 
+    /// When the first waiting delivery of a sending campaign falls due: the dispatcher sleeps
+    /// until then. One probe of the due index per sending campaign, never a scan.
+    public func nextDue() async throws -> Date? {
+        try await database.read { db in
+            try String.fetchOne(db, sql: """
+                SELECT MIN((SELECT MIN(due_at) FROM panel_deliveries INDEXED BY panel_deliveries_due
+                            WHERE campaign_id = c.id AND state IN (\(DeliveryState.sql(DeliveryState.waiting)))))
+                FROM panel_campaigns c WHERE c.status = ?
+                """, arguments: [CampaignStatus.sending]).flatMap(SQLiteTime.date)
+        }
+    }
+
     /// Up to `limit` due deliveries of sending campaigns (and at most `allowance[id]` of a
     /// campaign given one), marked `sending` in the same transaction. Every rule of the
     /// audience is checked again for each row as it falls due, since what held at the launch
@@ -103,7 +115,8 @@ public struct DeliveryOutbox: Sendable {
     /// whose rows it settled unsent (capped, excluded, no token), which may have finished
     /// with it, or put off to the end of quiet hours; and how long its write transaction
     /// held the database's one write lock (for the benchmark).
-    public func claimBatch(limit: Int, allowance: [Int64: Int]? = nil, now: Date = Date()) async throws
+    /// The campaigns it moved are published on `feed` when its transaction commits.
+    public func claimBatch(limit: Int, allowance: [Int64: Int]? = nil, now: Date = Date(), publishingOn feed: CampaignChanges? = nil) async throws
         -> (deliveries: [ClaimedDelivery], campaigns: Set<Int64>, lockHeld: Duration) {
         let at = SQLiteTime.string(now)
         let due = try await database.read { db in
@@ -251,13 +264,16 @@ public struct DeliveryOutbox: Sendable {
             try entries.write(sent: claimed, in: db)
             // The last of a campaign may have settled here, unsent.
             for campaign in settledUnsent { try CampaignTransition.finishIfSettled(campaign, now: now, in: db) }
-            return (claimed, settledUnsent.union(putOffCampaigns).union(claimed.map(\.campaignID)), ContinuousClock.now - began)
+            let moved = settledUnsent.union(putOffCampaigns).union(claimed.map(\.campaignID))
+            feed?.publishOnCommit(moved, in: db)
+            return (claimed, moved, ContinuousClock.now - began)
         }
     }
 
     /// Outcomes of claimed deliveries, in one transaction; campaigns with nothing left to
-    /// send finish, and a credentials problem pauses its campaign with the reason.
-    public func record(_ results: [(ClaimedDelivery, DeliveryResult)], now: Date = Date()) async throws {
+    /// send finish, and a credentials problem pauses its campaign with the reason. Their
+    /// campaigns are published on `feed` when it commits.
+    public func record(_ results: [(ClaimedDelivery, DeliveryResult)], now: Date = Date(), publishingOn feed: CampaignChanges? = nil) async throws {
         guard !results.isEmpty else { return }
         let at = PanelTime(now)
         try await database.write { db in
@@ -289,6 +305,7 @@ public struct DeliveryOutbox: Sendable {
             for campaign in Set(results.map(\.0.campaignID)) {
                 try CampaignTransition.finishIfSettled(campaign, now: now, in: db)
             }
+            feed?.publishOnCommit(results.map(\.0.campaignID), in: db)
         }
     }
 

@@ -33,7 +33,7 @@ public struct ReceiptPoller: Sendable {
             guard let last = batch.last else { return read }
             read += batch.count
             let counting = Set(DeliveryState.wentOut)
-            let touched = try await database.write { db -> Set<Int64> in
+            try await database.write { db in
                 // The campaigns of the rows changed, gathered as they change: no query of its own.
                 var touched: Set<Int64> = []
                 let current = try db.cachedStatement(sql: "SELECT state, receipt FROM panel_deliveries WHERE id = ? AND campaign_id = ?")
@@ -64,9 +64,8 @@ public struct ReceiptPoller: Sendable {
                     touched.insert(campaign)
                 }
                 try PanelReceiptReader(lastReceiptID: last.id).upsert(db)
-                return touched
+                changes?.publishOnCommit(touched, in: db)
             }
-            changes?.publish(touched)
             if batch.count < batchSize { return read }
         }
     }

@@ -54,6 +54,15 @@ public struct PanelDatabase: Sendable {
         return try await writer.write(updates)
     }
 
+    /// SQLite's `data_version` on the writer's connection: it moves when another connection
+    /// commits (another process, such as the CLI, or the unsynced writer), never for this
+    /// writer's own commits, which the change feed publishes. A read, no lock taken.
+    public func dataVersion() async throws -> Int {
+        let started = ContinuousClock.now
+        defer { Self.record("data_version", since: started) }
+        return try await writer.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+    }
+
     /// A write like `write` whose commit does not wait for the disk to flush (SQLite's
     /// `synchronous = NORMAL` in WAL mode): it survives a crash of the panel and reaches the
     /// disk with the next synced commit or checkpoint; only an OS crash or a power cut before

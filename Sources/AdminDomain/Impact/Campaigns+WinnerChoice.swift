@@ -24,8 +24,8 @@ extension Campaigns {
                            arguments: [variant, PanelTime(now), detail, id])
             guard db.changesCount == 1 else { throw CampaignError("campaign #\(id) has its winner already") }
             try AuditLog.insert(actor.entry(.campaignWinnerChosen, target: "campaign:\(id)", detail: detail), now: now, in: db)
+            changes.publishOnCommit(id, in: db)
         }
-        changes.publish(id)
         try await releaseHeld(id, now: now)
     }
 
@@ -50,10 +50,10 @@ extension Campaigns {
                     WHERE id IN (SELECT id FROM panel_deliveries INDEXED BY panel_deliveries_due
                                  WHERE campaign_id = \(id) AND state IN (\(states: DeliveryState.waiting)) AND due_at = \(Self.heldForWinner) LIMIT 5000)
                     """)
+                if db.changesCount > 0 { changes.publishOnCommit(id, in: db) }
                 return db.changesCount
             }
             released += count
-            if count > 0 { changes.publish(id) }
             if count < 5_000 { return released }
         }
     }

@@ -12,6 +12,8 @@ public struct JourneyEvaluator: Sendable {
     let audience: Audience
     let defaultTimeZone: String
     var pageSize = 500
+    /// Where a page that queued deliveries is published when it commits (the runner's feed).
+    var changes: CampaignChanges?
 
     public init(database: PanelDatabase, audience: Audience = Audience(), defaultTimeZone: String = "UTC", pageSize: Int = 500) {
         self.database = database
@@ -38,7 +40,7 @@ public struct JourneyEvaluator: Sendable {
         }
         guard now > previous else { return .init() }
         var outcome = JourneyEntries.Outcome()
-        let limit = pageSize, audience = self.audience, zone = defaultTimeZone
+        let limit = pageSize, audience = self.audience, zone = defaultTimeZone, changes = self.changes
         func write(_ admissions: [JourneyAdmission], also: (@Sendable (Database) throws -> Void)? = nil) async throws {
             outcome.add(try await database.write { db in
                 // Paused or ended since the read: nobody enters.
@@ -47,6 +49,7 @@ public struct JourneyEvaluator: Sendable {
                 let entered = try JourneyEntries.enter(journeyID: journeyID, admissions, reentryDays: rules.reentryDays, dailyLimit: rules.dailyLimit,
                                                        now: now, in: db)
                 try also?(db)
+                if entered.deliveries > 0 { changes?.publishOnCommit(journeyID, in: db) }
                 return entered
             })
         }

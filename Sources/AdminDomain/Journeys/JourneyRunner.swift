@@ -11,7 +11,9 @@ public struct JourneyRunner: Sendable {
 
     public init(journeys: Journeys, pageSize: Int = 500) {
         self.journeys = journeys
-        evaluator = JourneyEvaluator(database: journeys.database, audience: journeys.audience, defaultTimeZone: journeys.defaultTimeZone, pageSize: pageSize)
+        var evaluator = JourneyEvaluator(database: journeys.database, audience: journeys.audience, defaultTimeZone: journeys.defaultTimeZone, pageSize: pageSize)
+        evaluator.changes = journeys.changes
+        self.evaluator = evaluator
     }
 
     public struct Tick: Sendable, Equatable {
@@ -46,7 +48,6 @@ public struct JourneyRunner: Sendable {
             let outcome = try await evaluator.evaluate(plan, now: seconds)
             tick.outcome.add(outcome)
             tick.longest = max(tick.longest, ContinuousClock.now - began)
-            if outcome.deliveries > 0 { journeys.changes.publish(id) }
             tick.expired += try await expire(id, now: now)
             tick.judged += try await JourneyGoals(database: database).judge(plan, now: now)
         }

@@ -133,6 +133,7 @@ public struct Journeys: Sendable {
                     """, arguments: [id])
                 guard !ids.isEmpty else { return 0 }
                 try JourneyEntries.settle(ids, state: .exited, detail: reason.rawValue, at: at, in: db)
+                changes.publishOnCommit(id, in: db)
                 return ids.count
             }
             total += count
@@ -146,12 +147,12 @@ public struct Journeys: Sendable {
                     WHERE id IN (SELECT id FROM panel_deliveries INDEXED BY panel_deliveries_due
                                  WHERE campaign_id = \(id) AND state IN (\(states: DeliveryState.waiting)) LIMIT 1000)
                     """)
+                if db.changesCount > 0 { changes.publishOnCommit(id, in: db) }
                 return db.changesCount
             }
             total += count
             if count < 1_000 { break }
         }
-        if total > 0 { changes.publish(id) }
         return total
     }
 
@@ -169,8 +170,8 @@ public struct Journeys: Sendable {
         try await database.write { db in
             try transition.apply(to: id, by: actor, now: now, in: db, setting: extra)
             try then(db)
+            changes.publishOnCommit(id, in: db)
         }
-        changes.publish(id)
     }
 
     @discardableResult

@@ -39,13 +39,16 @@ actor AudiencePreviews {
     /// To know which placeholders a campaign's message names, in any of its languages.
     let templates: PushTemplateLibrary
     let maxRunning: Int
+    /// Where the counts run: the panel's background work, cancelled at shutdown.
+    let work: BackgroundWork
     static let keptFor: TimeInterval = 600
     /// Previews kept: far more than the drafts anyone browses, so that looking at many
     /// drafts never evicts one before it is looked at again (a preview is a few KB).
     static let keptAtMost = 1_000
 
     init(audience: Audience, defaultTimeZone: String, database: PanelDatabase, templates: PushTemplateLibrary = PushTemplateLibrary(),
-         maxRunning: Int = 1) {
+         maxRunning: Int = 1, work: BackgroundWork) {
+        self.work = work
         self.templates = templates
         self.audience = audience
         self.defaultTimeZone = defaultTimeZone
@@ -100,7 +103,7 @@ actor AudiencePreviews {
             running += 1
             set(.counting(progress: 0), for: job.id, fingerprint: job.fingerprint)
             let (audience, zone, database) = (audience, defaultTimeZone, database)
-            Task {
+            work.submit {
                 let state: State
                 do {
                     var preview = try await audience.preview(job.segment, schedule: job.schedule, defaultTimeZone: zone,
@@ -113,7 +116,7 @@ actor AudiencePreviews {
                 } catch {
                     state = .failed("The audience could not be counted: the database did not answer. Reload to try again.")
                 }
-                self.finish(job, state)
+                await self.finish(job, state)
             }
         }
     }

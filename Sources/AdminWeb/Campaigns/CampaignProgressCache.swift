@@ -21,7 +21,10 @@ actor CampaignProgressCache {
 
     private struct Watched {
         var watchers: [Int: AsyncStream<Void>.Continuation] = [:]
-        var task: Task<Void, Never>?
+        /// Tells its loop apart from a later one for the same campaign.
+        var instance = 0
+        /// Ends the loop's feed when the last watcher leaves.
+        var end: @Sendable () -> Void = {}
     }
 
     private var entries: [Int64: Entry] = [:]
@@ -30,6 +33,7 @@ actor CampaignProgressCache {
     private var generation: [Int64: Int] = [:]
     private var watched: [Int64: Watched] = [:]
     private var nextWatcher = 0
+    private var nextInstance = 0
     /// Reads of the counts, every kind: tests show with it that watchers do not poll.
     private(set) var reads = 0
     /// Run after each read of the counts, before anyone is given them: tests publish a
@@ -38,8 +42,11 @@ actor CampaignProgressCache {
     let campaigns: Campaigns
     let maxAge: Duration
     let minInterval: Duration
+    /// Where the watched campaigns' loops run: the panel's background work, cancelled at shutdown.
+    let work: BackgroundWork
 
-    init(campaigns: Campaigns, maxAge: Duration = .milliseconds(250), minInterval: Duration = .milliseconds(250)) {
+    init(campaigns: Campaigns, maxAge: Duration = .milliseconds(250), minInterval: Duration = .milliseconds(250), work: BackgroundWork) {
+        self.work = work
         self.campaigns = campaigns
         self.maxAge = maxAge
         self.minInterval = minInterval
@@ -75,7 +82,7 @@ actor CampaignProgressCache {
         let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         nextWatcher += 1
         let key = nextWatcher
-        continuation.onTermination = { _ in Task { await self.unwatch(id, key) } }
+        continuation.onTermination = { [work] _ in work.submit { await self.unwatch(id, key) } }
         if watched[id] == nil {
             // The first watcher's own read must begin after the subscription, or a change
             // between the two would never reach the page: counts kept from before (or a read
@@ -99,37 +106,41 @@ actor CampaignProgressCache {
 
     private func unwatch(_ id: Int64, _ key: Int) {
         guard watched[id]?.watchers.removeValue(forKey: key) != nil, watched[id]?.watchers.isEmpty == true else { return }
-        watched[id]?.task?.cancel()
+        watched[id]?.end()
         watched[id] = nil
     }
 
     private func start(_ id: Int64) -> Watched {
-        let feed = campaigns.changes.subscribe(to: id)
-        var watched = Watched()
-        watched.task = Task { await self.readOnChange(id, feed) }
-        return watched
+        let (feed, end) = campaigns.changes.subscription(to: id)
+        nextInstance += 1
+        let instance = nextInstance
+        work.submit { await self.readOnChange(id, feed, instance: instance) }
+        return Watched(instance: instance, end: end)
     }
 
-    /// Runs until the last watcher leaves (the task is cancelled, which ends `feed`) or a
-    /// read fails.
-    private func readOnChange(_ id: Int64, _ feed: AsyncStream<Int>) async {
+    /// Runs until the last watcher leaves (`unwatch` ends `feed`), a read fails, or the
+    /// panel shuts down (the background work cancels it).
+    private func readOnChange(_ id: Int64, _ feed: AsyncStream<Int>, instance: Int) async {
+        // Ended: the panel shuts down, or the last watcher left (`unwatch`).
+        func ended() -> Bool { Task.isCancelled || watched[id]?.instance != instance }
         for await _ in feed {
             if let last = entries[id]?.started, ContinuousClock.now - last < minInterval {
                 // Changes meanwhile wait in `feed`, one at most: they cost one read after this one.
                 try? await Task.sleep(until: last + minInterval, clock: .continuous)
             }
-            if Task.isCancelled { return }
+            if ended() { return }
             reads += 1
             let started = ContinuousClock.now, startedIn = generation[id, default: 0]
             do {
                 let progress = try await campaigns.progress(id)
                 if let afterRead { await afterRead(id) }
-                if Task.isCancelled { return }
+                if ended() { return }
                 if generation[id, default: 0] == startedIn { keep(progress, of: id, started: started) }
                 for watcher in (watched[id]?.watchers ?? [:]).values { watcher.yield() }
             } catch {
-                if Task.isCancelled { return }
+                if ended() { return }
                 for watcher in (watched[id]?.watchers ?? [:]).values { watcher.finish() }
+                watched[id]?.end()
                 watched[id] = nil
                 return
             }

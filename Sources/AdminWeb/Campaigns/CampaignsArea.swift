@@ -20,7 +20,8 @@ public struct CampaignsArea: Sendable {
     let eventStreamLength: Duration
     public let services: [any Service]
 
-    init(database: PanelDatabase, configuration: PanelConfiguration, logger: Logger, health: ServiceHealth, templates: MessageTemplates) {
+    init(database: PanelDatabase, configuration: PanelConfiguration, logger: Logger, health: ServiceHealth, templates: MessageTemplates,
+         work: BackgroundWork) {
         let audience = Audience(frequencyCap: configuration.frequencyCap, providers: configuration.push.configured)
         let campaigns = Campaigns(database: database, audience: audience, defaultTimeZone: configuration.defaultTimeZone)
         let impact = CampaignImpactTracker(campaigns: campaigns)
@@ -29,8 +30,8 @@ public struct CampaignsArea: Sendable {
         self.templates = templates
         self.database = database
         previews = AudiencePreviews(audience: audience, defaultTimeZone: configuration.defaultTimeZone, database: database,
-                                    templates: templates.library)
-        progress = CampaignProgressCache(campaigns: campaigns)
+                                    templates: templates.library, work: work)
+        progress = CampaignProgressCache(campaigns: campaigns, work: work)
         testSend = CampaignTestSend(database: database, push: configuration.push, templates: templates.library,
                                     testUsers: TestUsers(database: database, audience: audience, domains: configuration.testUserDomains,
                                                          defaultTimeZone: configuration.defaultTimeZone))

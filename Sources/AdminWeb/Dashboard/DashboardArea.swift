@@ -11,10 +11,12 @@ public struct DashboardArea: Sendable {
     public let refresher: DashboardRefresher
     let pages = DashboardPageCache()
     let source: DashboardModel.Source
+    let work: BackgroundWork
     public let services: [any Service]
 
     init(database: PanelDatabase, configuration: PanelConfiguration, logger: Logger, health: ServiceHealth, campaigns: Campaigns,
-         impact: CampaignImpactTracker, journeys: Journeys) {
+         impact: CampaignImpactTracker, journeys: Journeys, work: BackgroundWork) {
+        self.work = work
         let refresher = DashboardRefresher(database: database, fullEvery: configuration.dashboardFullCountInterval)
         self.refresher = refresher
         source = .init(dashboard: refresher, refreshEvery: configuration.dashboardRefreshInterval,
@@ -29,6 +31,6 @@ public struct DashboardArea: Sendable {
     }
 
     func addRoutes(to staffRoutes: inout StaffRoutes) {
-        DashboardController(source: source, pages: pages).addRoutes(to: &staffRoutes)
+        DashboardController(source: source, pages: pages, work: work).addRoutes(to: &staffRoutes)
     }
 }

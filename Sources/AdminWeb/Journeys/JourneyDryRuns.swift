@@ -18,9 +18,12 @@ actor JourneyDryRuns {
     let audience: Audience
     let defaultTimeZone: String
     let database: PanelDatabase
+    /// Where the dry runs run: the panel's background work, cancelled at shutdown.
+    let work: BackgroundWork
     static let keptFor: TimeInterval = 180
 
-    init(audience: Audience, defaultTimeZone: String, database: PanelDatabase) {
+    init(audience: Audience, defaultTimeZone: String, database: PanelDatabase, work: BackgroundWork) {
+        self.work = work
         self.audience = audience
         self.defaultTimeZone = defaultTimeZone
         self.database = database
@@ -62,7 +65,7 @@ actor JourneyDryRuns {
         running = true
         states[job.id] = (.counting, job.fingerprint)
         let (audience, zone, database) = (audience, defaultTimeZone, database)
-        Task {
+        work.submit {
             let state: State
             do {
                 let result = try await JourneyDryRun.run(journey: job.id, audience: audience, defaultTimeZone: zone, now: Date(), in: database)
@@ -70,7 +73,7 @@ actor JourneyDryRuns {
             } catch {
                 state = .failed("The dry run could not be made: the database did not answer. Reload to try again.")
             }
-            self.finish(job, state)
+            await self.finish(job, state)
         }
     }
 

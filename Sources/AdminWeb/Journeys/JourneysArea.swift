@@ -13,11 +13,11 @@ public struct JourneysArea: Sendable {
     public let services: [any Service]
 
     init(database: PanelDatabase, configuration: PanelConfiguration, logger: Logger, health: ServiceHealth, campaigns: Campaigns,
-         templates: MessageTemplates) {
+         templates: MessageTemplates, work: BackgroundWork) {
         let journeys = Journeys(campaigns: campaigns)
         self.journeys = journeys
         self.templates = templates
-        dryRuns = JourneyDryRuns(audience: journeys.audience, defaultTimeZone: journeys.defaultTimeZone, database: database)
+        dryRuns = JourneyDryRuns(audience: journeys.audience, defaultTimeZone: journeys.defaultTimeZone, database: database, work: work)
         reports = JourneyReports(database: database)
         let runner = JourneyRunner(journeys: journeys)
         services = [

@@ -19,6 +19,9 @@ public struct SiteArea: Sendable {
     public let health = ServiceHealth()
     /// Forms sent after their session ended, held until their sender signs in again.
     let formStash = FormStash()
+    /// Work nobody awaits (previews, dry runs, live pages' reads, a full count an admin
+    /// asked for), run as child tasks of a service in the group.
+    public let backgroundWork = BackgroundWork()
 
     init(database: PanelDatabase, configuration: PanelConfiguration) {
         self.database = database

@@ -69,7 +69,7 @@ import TestSupport
         let campaigns = Campaigns(database: database)
         let changes = campaigns.changes
         let other = try await campaigns.create(CampaignDraft(title: "t2", body: "b"), by: .commandLine)
-        #expect(try await Self.publishes(changes, other) { try await campaigns.launch(other, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine) })
+        #expect(try await Self.publishes(changes, other) { try await campaigns.beginAndFreeze(other, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine) })
         #expect(try await Self.publishes(changes, other) { try await campaigns.pause(other, by: .commandLine) })
         #expect(try await Self.publishes(changes, other) { try await campaigns.resume(other, by: .commandLine) })
         #expect(try await Self.publishes(changes, other) { _ = try await campaigns.cancel(other, by: .commandLine) })
@@ -89,6 +89,33 @@ import TestSupport
         #expect(try await Self.publishes(changes, other) { try await poller.poll() }, "an ignored receipt changes the campaign's counts too")
     }
 
+    /// Published by the write that made the change, when it commits: a write that rolls back
+    /// publishes nothing.
+    @Test func aWritePublishesAtItsCommitAndNothingWhenItRollsBack() async throws {
+        let (temp, database, id, _) = try await CampaignReceiptTests.sentCampaign()
+        defer { temp.remove() }
+        let changes = CampaignChanges()
+        struct Refused: Error {}
+        #expect(try await !Self.publishes(changes, id) {
+            await #expect(throws: Refused.self) {
+                try await database.write { db in
+                    try db.execute(sql: "UPDATE panel_campaigns SET title = title || '!' WHERE id = ?", arguments: [id])
+                    changes.publishOnCommit(id, in: db)
+                    throw Refused()
+                }
+            }
+        }, "a rolled-back write publishes nothing")
+        let feed = changes.subscribe(to: id)
+        var heard = feed.makeAsyncIterator()
+        try await database.write { db in
+            changes.publishOnCommit(id, in: db)
+            try db.execute(sql: "UPDATE panel_campaigns SET title = title || '!' WHERE id = ?", arguments: [id])
+        }
+        #expect(await heard.next() != nil, "the committed write published its campaign")
+        let title = try await database.read { db in try String.fetchOne(db, sql: "SELECT title FROM panel_campaigns WHERE id = ?", arguments: [id]) }
+        #expect(title?.hasSuffix("!") == true && title?.hasSuffix("!!") == false, "the rolled-back change is not there")
+    }
+
     /// The pause's wait for sends in flight: woken by the feed, it answers as soon as the
     /// last outcome is published, and without one at its time limit, as the counts are.
     @Test func theWaitForSendsInFlightEndsAtThePublishedOutcome() async throws {
@@ -96,7 +123,7 @@ import TestSupport
         defer { temp.remove() }
         let campaigns = Campaigns(database: database)
         let id = try await campaigns.create(CampaignDraft(title: "t2", body: "b"), by: .commandLine)
-        try await campaigns.launch(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
+        try await campaigns.beginAndFreeze(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
         func setInFlight(_ state: String) async throws {
             try await database.write { db in
                 try db.execute(sql: "UPDATE panel_deliveries SET state = ? WHERE id = (SELECT MIN(id) FROM panel_deliveries WHERE campaign_id = ?)",

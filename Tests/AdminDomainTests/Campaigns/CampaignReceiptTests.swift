@@ -17,7 +17,7 @@ import TestSupport
         let database = try await PanelDatabase.open(path: temp.path)
         let campaigns = Campaigns(database: database)
         let id = try await campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
-        try await campaigns.launch(id, by: .commandLine)
+        try await campaigns.beginAndFreeze(id, by: .commandLine)
         let outbox = DeliveryOutbox(database: database)
         while true {
             let claimed = try await outbox.claim(limit: 500)
@@ -95,7 +95,7 @@ import TestSupport
         let campaigns = Campaigns(database: database)
         // A second campaign, cancelled before anything went out.
         let cancelled = try await campaigns.create(CampaignDraft(title: "never", body: "b"), by: .commandLine)
-        try await Campaigns(database: database, audience: Audience(frequencyCap: 50)).launch(cancelled, by: .commandLine)
+        try await Campaigns(database: database, audience: Audience(frequencyCap: 50)).beginAndFreeze(cancelled, by: .commandLine)
         #expect(try await campaigns.cancel(cancelled, by: .commandLine) == 0)
         let never = try #require(try await database.read { db in
             try Int64.fetchOne(db, sql: "SELECT id FROM panel_deliveries WHERE campaign_id = ? AND state = 'cancelled' LIMIT 1", arguments: [cancelled])

@@ -48,7 +48,7 @@ import TestSupport
         }
         // All three launched before any audience is frozen, as three people pressing at once.
         for id in ids { try await campaigns.begin(id, schedule: .now, by: .commandLine) }
-        for id in ids { try await campaigns.materialiseLaunched(id) }
+        try await campaigns.resumeLaunches()
         try await Self.sendAll(database, audience: audience)
         let (most, capped, users) = try await Self.mostPerUser(temp.path)
         #expect(most == 2, "no user had more than 2 campaign pushes")
@@ -64,14 +64,14 @@ import TestSupport
         let campaigns = Campaigns(database: database, audience: audience, usersPerChunk: 13)
         // Everyone had one campaign push already.
         let earlier = try await campaigns.create(CampaignDraft(title: "earlier", body: "b"), by: .commandLine)
-        try await campaigns.launch(earlier, by: .commandLine)
+        try await campaigns.beginAndFreeze(earlier, by: .commandLine)
         try await Self.sendAll(database, audience: audience)
         let a = try await campaigns.create(CampaignDraft(title: "a", body: "b"), by: .commandLine)
         let b = try await campaigns.create(CampaignDraft(title: "b", body: "b"), by: .commandLine)
         try await campaigns.begin(a, schedule: .now, by: .commandLine)
         try await campaigns.begin(b, schedule: .now, by: .commandLine)
-        async let frozenA = campaigns.materialiseLaunched(a)
-        async let frozenB = campaigns.materialiseLaunched(b)
+        async let frozenA = campaigns.resumeLaunches()
+        async let frozenB = campaigns.resumeLaunches()
         _ = try await (frozenA, frozenB)
         try await Self.sendAll(database, audience: audience)
         let (most, capped, _) = try await Self.mostPerUser(temp.path)
@@ -91,7 +91,7 @@ import TestSupport
         let audience = Audience(frequencyCap: 2)
         let campaigns = Campaigns(database: database, audience: audience)
         let id = try await campaigns.create(CampaignDraft(title: "late", body: "b", segment: CampaignSegment(plan: .premium)), by: .commandLine)
-        let frozen = try await campaigns.launch(id, by: .commandLine).deliveries
+        let frozen = try await campaigns.beginAndFreeze(id, by: .commandLine).deliveries
         #expect(frozen > 5)
         // Since the freeze, two other campaigns' pushes reached the first five users (another
         // panel, say); the cap is checked again when the delivery is claimed.

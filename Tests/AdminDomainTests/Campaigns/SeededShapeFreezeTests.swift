@@ -42,7 +42,7 @@ import TestSupport
         try await Self.addPanelHistory(database)
         let campaigns = Campaigns(database: database, usersPerChunk: 257)
         let id = try await campaigns.create(CampaignDraft(title: "Everyone", body: "Hello"), by: .commandLine, now: Self.now)
-        let report = try await campaigns.launch(id, by: .commandLine, now: Self.now)
+        let report = try await campaigns.beginAndFreeze(id, by: .commandLine, now: Self.now)
         let since = SQLiteTime.string(Self.now.addingTimeInterval(-7 * 86_400))
         let (queued, capped, expected, overCap) = try await database.read { db in
             (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_deliveries WHERE campaign_id = ? AND state = 'queued'", arguments: [id]) ?? -1,

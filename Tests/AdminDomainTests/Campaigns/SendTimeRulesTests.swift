@@ -70,7 +70,7 @@ import TestSupport
         let due = Self.launch.addingTimeInterval(180)
         let id = try await campaigns.create(CampaignDraft(title: "soon", body: "b", schedule: .at(due)), by: .commandLine, now: Self.launch)
         try await campaigns.begin(id, schedule: .at(due), by: .commandLine, now: Self.launch)
-        try await campaigns.materialiseLaunched(id)
+        try await campaigns.resumeLaunches()
         let users = try await Self.waitingUsers(id, database, count: 7)
         try #require(users.count == 7)
         try await Self.changeRules(for: users, path: temp.path)
@@ -98,7 +98,7 @@ import TestSupport
         let experiment = CampaignExperiment(variants: [VariantMessage(variant: .b, title: "B", body: "b")], testPercent: 20, winnerWaitHours: 24)
         let id = try await campaigns.create(CampaignDraft(title: "A", body: "a", experiment: experiment), by: .commandLine, now: Self.launch)
         try await campaigns.begin(id, schedule: .now, by: .commandLine, now: Self.launch)
-        try await campaigns.materialiseLaunched(id)
+        try await campaigns.resumeLaunches()
         let held = try await database.read { db in
             try Int64.fetchAll(db, sql: "SELECT DISTINCT user_id FROM panel_deliveries WHERE campaign_id = ? AND due_at = ? ORDER BY user_id LIMIT 7",
                                arguments: [id, Campaigns.heldForWinner])
@@ -132,7 +132,7 @@ import TestSupport
         let campaigns = Campaigns(database: database)
         let id = try await campaigns.create(CampaignDraft(title: "now", body: "b"), by: .commandLine, now: Self.launch)
         try await campaigns.begin(id, schedule: .now, by: .commandLine, now: Self.launch)
-        try await campaigns.materialiseLaunched(id)
+        try await campaigns.resumeLaunches()
         let users = try await Self.waitingUsers(id, database, count: 3)
         try #require(users.count == 3)
         // Due at the launch; claimed 40 minutes later (the campaign was paused, or a throttle
@@ -199,7 +199,7 @@ import TestSupport
         // Frozen with both, then the server restarted with FCM alone: APNs rows are settled unsent.
         let campaigns = Campaigns(database: database)
         let id = try await campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine, now: Self.launch)
-        try await campaigns.launch(id, by: .commandLine, now: Self.launch)
+        try await campaigns.beginAndFreeze(id, by: .commandLine, now: Self.launch)
         try await Self.sendAll(DeliveryOutbox(database: database, audience: onlyFCM), now: Self.launch.addingTimeInterval(5))
         let byProvider = try await DatabaseQueue(path: temp.path).read { db in
             try Row.fetchAll(db, sql: """

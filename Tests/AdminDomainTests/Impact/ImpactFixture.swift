@@ -66,7 +66,7 @@ struct ImpactFixture {
     func launch(_ experiment: CampaignExperiment) async throws -> Int64 {
         let id = try await campaigns.create(CampaignDraft(title: "Title A", body: "Body A", experiment: experiment), by: .commandLine,
                                             now: Self.launchTime)
-        try await campaigns.launch(id, by: .commandLine, now: Self.launchTime)
+        try await campaigns.beginAndFreeze(id, by: .commandLine, now: Self.launchTime)
         return id
     }
 

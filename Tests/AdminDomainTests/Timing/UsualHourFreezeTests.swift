@@ -2,6 +2,7 @@ import AdminDomain
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 
 /// Issue 35: a launch at each user's usual hour, through the freeze, the outbox and the
 /// report. 20,000 reachable users in UTC: seven in ten have 6 days of activity at the hour
@@ -31,7 +32,7 @@ import Testing
         let draft = CampaignDraft(title: "Hi", body: "At your hour", experiment: CampaignExperiment(holdoutPercent: holdout, goal: .anyActivity),
                                   timing: .usualHour(controlPercent: control))
         let id = try await fixture.campaigns.create(draft, by: .commandLine, now: Self.launch)
-        try await fixture.campaigns.launch(id, by: .commandLine, now: Self.launch)
+        try await fixture.campaigns.beginAndFreeze(id, by: .commandLine, now: Self.launch)
         return id
     }
 
