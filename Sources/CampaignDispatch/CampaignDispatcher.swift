@@ -28,6 +28,7 @@ public struct CampaignDispatcher: Service {
     let recordEvery: Int
     let idle: Duration
     let safety: Duration
+    let watch: DatabaseWatch
     let logger: Logger
 
     /// - Parameter batchSize: claimed at once; about the clients' sends in flight, since a
@@ -36,7 +37,9 @@ public struct CampaignDispatcher: Service {
     ///   (a throttle), and after a failed freeze.
     /// - Parameter safety: the longest sleep, should a wake be missed.
     public init(outbox: DeliveryOutbox, campaigns: Campaigns, push: PushProviders, templates: PushTemplateLibrary = PushTemplateLibrary(),
-                batchSize: Int = 256, recordEvery: Int = 128, idle: Duration = .milliseconds(250), safety: Duration = .seconds(30), logger: Logger) {
+                batchSize: Int = 256, recordEvery: Int = 128, idle: Duration = .milliseconds(250), safety: Duration = .seconds(30),
+                watch: DatabaseWatch? = nil, logger: Logger) {
+        self.watch = watch ?? DatabaseWatch(database: outbox.database)
         self.outbox = outbox
         self.campaigns = campaigns
         self.push = push
@@ -77,17 +80,16 @@ public struct CampaignDispatcher: Service {
         }
     }
 
-    /// Once a second, a look at SQLite's `data_version` on the panel's writer connection: it
+    /// Once a second, a look at SQLite's `data_version` (the panel's shared `DatabaseWatch`): it
     /// moves when another connection committed (another process: the CLI's launch, a second
     /// panel, the backend), which this process's feed never hears of. The only read of an
-    /// idle dispatcher besides the `safety` pass.
+    /// idle dispatcher besides the `safety` pass, shared with the receipt and impact jobs.
     func watchOtherConnections(_ wake: @Sendable () -> Void) async {
-        let database = outbox.database
-        var seen = try? await database.dataVersion()
+        var seen = await watch.version()
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(1))
             if Task.isCancelled { return }
-            guard let version = try? await database.dataVersion() else { continue }
+            guard let version = await watch.version() else { continue }
             if version != seen {
                 seen = version
                 wake()

@@ -32,6 +32,9 @@ public final class CampaignChanges: Sendable {
 
     public init() {}
 
+    /// How many publishes so far: a job compares it with the one it last saw.
+    public var sequence: Int { state.withLock { $0.sequence } }
+
     /// Call after the transaction commits: a subscriber that reads on being woken before the
     /// commit would read the old counts and then wait for nothing.
     public func publish(_ campaigns: some Sequence<Int64>) {

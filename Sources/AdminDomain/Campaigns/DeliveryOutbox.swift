@@ -89,11 +89,11 @@ public struct DeliveryOutbox: Sendable {
     /// until then. One probe of the due index per sending campaign, never a scan.
     public func nextDue() async throws -> Date? {
         try await database.read { db in
-            try String.fetchOne(db, sql: """
+            try String.fetchOne(db, SQLRequest(literal: """
                 SELECT MIN((SELECT MIN(due_at) FROM panel_deliveries INDEXED BY panel_deliveries_due
-                            WHERE campaign_id = c.id AND state IN (\(DeliveryState.sql(DeliveryState.waiting)))))
-                FROM panel_campaigns c WHERE c.status = ?
-                """, arguments: [CampaignStatus.sending]).flatMap(SQLiteTime.date)
+                            WHERE campaign_id = c.id AND state IN (\(states: DeliveryState.waiting))))
+                FROM panel_campaigns c WHERE c.status = \(CampaignStatus.sending)
+                """)).flatMap(SQLiteTime.date)
         }
     }
 

@@ -38,16 +38,26 @@ public struct CampaignsArea: Sendable {
         eventStreamLength = configuration.eventStreamLength
         // The dispatcher and the campaign use cases publish on the same feed, `campaigns.changes`.
         let receipts = ReceiptPoller(database: database, changes: campaigns.changes)
+        // One look at the file a second for the dispatcher and both jobs below: an idle panel
+        // reads nothing else on their behalf.
+        let watch = DatabaseWatch(database: database)
+        let receiptsChanged = ChangeGate(watch: watch)
+        let impactChanged = ChangeGate(watch: watch, changes: campaigns.changes)
         let usualHours = UsualHourRefresh(database: database, defaultTimeZone: configuration.defaultTimeZone)
         services = [
             PushClientsService(push: configuration.push),
             CampaignDispatcher(outbox: DeliveryOutbox(database: database, audience: audience, defaultTimeZone: configuration.defaultTimeZone),
-                               campaigns: campaigns, push: configuration.push, templates: templates.library, logger: logger),
-            PeriodicJob(name: "receipt-poller", every: configuration.receiptPollInterval, health: health, logger: logger) {
+                               campaigns: campaigns, push: configuration.push, templates: templates.library, watch: watch, logger: logger),
+            // Receipts are the backend's rows: only another connection's commit can bring one.
+            PeriodicJob(name: "receipt-poller", every: configuration.receiptPollInterval, health: health, logger: logger,
+                        runOnlyIf: { await receiptsChanged.shouldRun() }) {
                 try await receipts.poll()
             },
-            // Also chooses a winner test's winner when its wait has passed.
-            PeriodicJob(name: "impact-refresher", every: configuration.impactRefreshInterval, health: health, logger: logger) {
+            // Also chooses a winner test's winner when its wait has passed: run at least once a
+            // minute for that, else only after the backend's commits (goal events) or this
+            // process's changes to deliveries.
+            PeriodicJob(name: "impact-refresher", every: configuration.impactRefreshInterval, health: health, logger: logger,
+                        runOnlyIf: { await impactChanged.shouldRun() }) {
                 try await impact.refresh()
             },
             // The first run builds every user's hours, a chunk at a time, however long that takes;

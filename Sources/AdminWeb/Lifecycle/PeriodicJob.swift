@@ -17,10 +17,14 @@ public struct PeriodicJob: Service {
     let work: @Sendable () async throws -> Void
     /// Runs once more after the last interval, at graceful shutdown (a final flush).
     let onStop: (@Sendable () async throws -> Void)?
+    /// Asked before each run: no means nothing the job reads has changed, and the run is
+    /// skipped (an idle panel then reads nothing on its behalf).
+    let runOnlyIf: (@Sendable () async -> Bool)?
 
     public init(name: String, every interval: Duration, health: ServiceHealth, logger: Logger,
                 maxConsecutiveFailures: Int = 3, onStop: (@Sendable () async throws -> Void)? = nil,
-                work: @escaping @Sendable () async throws -> Void) {
+                runOnlyIf: (@Sendable () async -> Bool)? = nil, work: @escaping @Sendable () async throws -> Void) {
+        self.runOnlyIf = runOnlyIf
         self.name = name
         self.interval = interval
         self.health = health
@@ -38,7 +42,9 @@ public struct PeriodicJob: Service {
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             let started = clock.now
             do {
-                try await cancelWhenGracefulShutdown { try await work() }
+                if await runOnlyIf?() ?? true {
+                    try await cancelWhenGracefulShutdown { try await work() }
+                }
                 failures = 0
                 health.record(name, at: Date(), duration: clock.now - started, error: nil)
                 recordMetrics(outcome: "success", since: started)
