@@ -20,8 +20,12 @@ public enum TypedText {
     public static func folded(_ text: String) -> String {
         let folded = text.utf8.allSatisfy { $0 < 0x80 } ? text.lowercased()
             : text.precomposedStringWithCanonicalMapping.folding(options: [.caseInsensitive], locale: nil)
-        guard folded.contains(where: \.isWhitespace) else { return folded }
-        return folded.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        // Spaces are scalars, not characters: a mark after a space (a cluster Swift calls
+        // whitespace) is kept, as `NameFold` keeps it, not dropped with the space.
+        let scalars = folded.unicodeScalars
+        guard scalars.contains(where: \.properties.isWhitespace) else { return folded }
+        let words = scalars.split(whereSeparator: \.properties.isWhitespace).map { String(String.UnicodeScalarView($0)) }
+        return words.joined(separator: " ")
     }
 
     private static let padding = CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: "\u{200B}\u{200C}\u{200D}\u{2060}\u{FEFF}"))
