@@ -6,7 +6,7 @@ import Testing
 
 /// Work nobody awaits runs in the service group: a graceful shutdown cancels what is running
 /// and waits for it to end before the group returns.
-@Suite(.timeLimit(.minutes(1))) struct BackgroundWorkTests {
+@Suite(.timeLimit(.minutes(5))) struct BackgroundWorkTests {
     final class Log: Sendable {
         let lines = Mutex<[String]>([])
         func add(_ line: String) { lines.withLock { $0.append(line) } }
@@ -31,8 +31,8 @@ import Testing
         logger.logLevel = .critical
         let group = ServiceGroup(configuration: .init(services: [work], gracefulShutdownSignals: [], logger: logger))
         async let ran: Void = group.run()
-        let deadline = ContinuousClock.now + .seconds(10)
-        while log.all.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        // No deadline but the suite's: a loaded machine may take seconds to start it.
+        while log.all.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
         #expect(log.all == ["started"], "the job submitted before the start ran")
         await group.triggerGracefulShutdown()
         try await ran
