@@ -10,7 +10,7 @@ let package = Package(
     name: "expiry-admin-panel",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "admin-panel", targets: ["admin-panel"]),
+        .executable(name: "admin-panel", targets: ["admin-panel"])
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1"),
@@ -55,7 +55,9 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
-            resources: [.copy("Auth/Resources/common-passwords.txt"), .copy("Auth/Resources/long-common-passwords.bin")],
+            resources: [
+                .copy("Auth/Resources/common-passwords.txt"), .copy("Auth/Resources/long-common-passwords.bin"),
+            ],
             swiftSettings: strict
         ),
         // Deterministic, hostile demo data at any scale: `seed`, `demo` and the tests' databases.
@@ -173,7 +175,9 @@ let package = Package(
             swiftSettings: strict
         ),
         // What `admin-panel demo` does before it serves: a seeded database, the demo's accounts and journeys.
-        .target(name: "PanelDemo", dependencies: ["AdminWeb", "AdminDomain", "DemoBackend", "DemoData"], swiftSettings: strict),
+        .target(
+            name: "PanelDemo", dependencies: ["AdminWeb", "AdminDomain", "DemoBackend", "DemoData"],
+            swiftSettings: strict),
         .executableTarget(
             name: "admin-panel",
             dependencies: [
@@ -213,7 +217,8 @@ let package = Package(
         .executableTarget(
             name: "panel-bench",
             dependencies: [
-                "PanelBenchmarks", "PanelLoad", "AdminDomain", "AdminWeb", "PushClients", "PushFakes", "CampaignDispatch", "DemoData",
+                "PanelBenchmarks", "PanelLoad", "AdminDomain", "AdminWeb", "PushClients", "PushFakes",
+                "CampaignDispatch", "DemoData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -225,7 +230,10 @@ let package = Package(
         // Temporary seeded databases and digests shared by the test targets.
         .target(
             name: "TestSupport",
-            dependencies: ["AdminDomain", "DemoData", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "AdminDomain", "DemoData", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             path: "Tests/TestSupport",
             swiftSettings: strict
         ),
@@ -250,16 +258,24 @@ let package = Package(
         ),
         .testTarget(name: "PushTemplateTests", dependencies: ["PushTemplates", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTMLRenderTests", dependencies: ["HTMLRender"], swiftSettings: strict),
-        .testTarget(name: "QRCodeTests", dependencies: ["QRCode", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
+        .testTarget(
+            name: "QRCodeTests", dependencies: ["QRCode", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict),
         // Runs the built executable: exit codes and messages are the command line's contract.
         .testTarget(
             name: "CLITests",
-            dependencies: ["admin-panel", "PanelLoad", "PushFakes", "TestSupport", "AdminDomain", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "admin-panel", "PanelLoad", "PushFakes", "TestSupport", "AdminDomain",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "DeviceSimulatorTests",
-            dependencies: ["DeviceSimulator", "DemoData", "AdminDomain", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "DeviceSimulator", "DemoData", "AdminDomain", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
@@ -269,13 +285,17 @@ let package = Package(
         ),
         .testTarget(
             name: "AdminDomainTests",
-            dependencies: ["AdminDomain", "ConcurrencyLimits", "DemoData", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "AdminDomain", "ConcurrencyLimits", "DemoData", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "AdminWebTests",
             dependencies: [
-                "AdminWeb", "AdminDomain", "CampaignDispatch", "DemoData", "HTMLRender", "PanelDemo", "PushClients", "PushFakes", "PushTemplates",
+                "AdminWeb", "AdminDomain", "CampaignDispatch", "DemoData", "HTMLRender", "PanelDemo", "PushClients",
+                "PushFakes", "PushTemplates",
                 "QRCode", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -36,9 +36,13 @@ public struct CampaignDispatcher: Service {
     /// - Parameter idle: the shortest sleep, when deliveries are due but none could be claimed
     ///   (a throttle), and after a failed freeze.
     /// - Parameter safety: the longest sleep, should a wake be missed.
-    public init(outbox: DeliveryOutbox, campaigns: Campaigns, push: PushProviders, templates: PushTemplateLibrary = PushTemplateLibrary(),
-                batchSize: Int = 256, recordEvery: Int = 128, idle: Duration = .milliseconds(250), safety: Duration = .seconds(30),
-                watch: DatabaseWatch? = nil, logger: Logger) {
+    public init(
+        outbox: DeliveryOutbox, campaigns: Campaigns, push: PushProviders,
+        templates: PushTemplateLibrary = PushTemplateLibrary(),
+        batchSize: Int = 256, recordEvery: Int = 128, idle: Duration = .milliseconds(250),
+        safety: Duration = .seconds(30),
+        watch: DatabaseWatch? = nil, logger: Logger
+    ) {
         self.watch = watch ?? DatabaseWatch(database: outbox.database)
         self.outbox = outbox
         self.campaigns = campaigns
@@ -53,8 +57,11 @@ public struct CampaignDispatcher: Service {
 
     public func run() async throws {
         let lost = try await outbox.recoverAfterStop()
-        if lost > 0 { logger.warning("deliveries in flight at the last stop are counted unknown", metadata: ["count": "\(lost)"]) }
-        let freezeWake = WakeSignal(), claimWake = WakeSignal()
+        if lost > 0 {
+            logger.warning("deliveries in flight at the last stop are counted unknown", metadata: ["count": "\(lost)"])
+        }
+        let freezeWake = WakeSignal()
+        let claimWake = WakeSignal()
         // Subscribed before the first reads, so that nothing committed meanwhile is missed.
         let feed = campaigns.changes.subscribeToAll()
         try await withThrowingTaskGroup(of: Void.self) { watchers in
@@ -64,7 +71,12 @@ public struct CampaignDispatcher: Service {
                     claimWake.signal()
                 }
             }
-            watchers.addTask { await watchOtherConnections { freezeWake.signal(); claimWake.signal() } }
+            watchers.addTask {
+                await watchOtherConnections {
+                    freezeWake.signal()
+                    claimWake.signal()
+                }
+            }
             try await withGracefulShutdownHandler {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { try await freezeLaunches(wake: freezeWake) }
@@ -106,7 +118,9 @@ public struct CampaignDispatcher: Service {
                 if try await campaigns.hasLaunchesToFreeze() {
                     let report = try await campaigns.resumeLaunches(stopping: stopping)
                     if report.deliveries > 0 {
-                        logger.info("launched audiences frozen", metadata: ["deliveries": "\(report.deliveries)", "chunks": "\(report.chunks)"])
+                        logger.info(
+                            "launched audiences frozen",
+                            metadata: ["deliveries": "\(report.deliveries)", "chunks": "\(report.chunks)"])
                     }
                     continue
                 }
@@ -149,7 +163,8 @@ public struct CampaignDispatcher: Service {
     func dispatch(wake: WakeSignal) async throws {
         let push = self.push
         let clock = ContinuousClock()
-        let texts = self.texts, changes = campaigns.changes
+        let texts = self.texts
+        let changes = campaigns.changes
         var throttle = Throttle()
         try await withThrowingTaskGroup(of: (ClaimedDelivery, DeliveryResult).self) { group in
             var inFlight = 0
@@ -160,7 +175,8 @@ public struct CampaignDispatcher: Service {
                 // In a task of its own, so that a cancelled dispatcher still records what came
                 // back (GRDB refuses a write to a cancelled task) instead of leaving it `sending`,
                 // to be counted unknown.
-                let batch = results, outbox = self.outbox
+                let batch = results
+                let outbox = self.outbox
                 // Published at its commit: live pages and a pause waiting for sends in flight read then.
                 try await Task { try await outbox.record(batch, publishingOn: changes) }.value
                 results.removeAll(keepingCapacity: true)
@@ -175,7 +191,8 @@ public struct CampaignDispatcher: Service {
                     // its commit and its return would leave rows `sending` that nobody sends.
                     // The read before it is not: cancelled, it claims nothing, and the loop
                     // goes on to record the sends in flight.
-                    let limit = batchSize - inFlight, outbox = self.outbox
+                    let limit = batchSize - inFlight
+                    let outbox = self.outbox
                     let sending: [(id: Int64, perSecond: Int?)]
                     do {
                         sending = try await outbox.sendingCampaigns()
@@ -184,7 +201,9 @@ public struct CampaignDispatcher: Service {
                         continue
                     }
                     let allowance = throttle.allowance(for: sending, at: clock.now)
-                    let (claimed, touched, _) = try await Task { try await outbox.claimBatch(limit: limit, allowance: allowance, publishingOn: changes) }.value
+                    let (claimed, touched, _) = try await Task {
+                        try await outbox.claimBatch(limit: limit, allowance: allowance, publishingOn: changes)
+                    }.value
                     movedRows = claimed.isEmpty && !touched.isEmpty
                     throttle.spend(claimed)
                     // Claimed rows are committed as sending: from here each is sent, whatever happens.
@@ -212,13 +231,16 @@ public struct CampaignDispatcher: Service {
         }
     }
 
-    static func send(_ delivery: ClaimedDelivery, text: (title: String, body: String)?, through push: PushProviders) async -> DeliveryResult {
+    static func send(_ delivery: ClaimedDelivery, text: (title: String, body: String)?, through push: PushProviders)
+        async -> DeliveryResult
+    {
         guard let provider = PushProviders.Provider(delivery.provider) else {
             return .failed(reason: "the device's provider \(delivery.provider) is not one the panel sends to")
         }
-        let message = PushMessage(deliveryID: delivery.deliveryID, token: delivery.token, platform: PushPlatform(delivery.platform),
-                                  title: text?.title ?? delivery.title, body: text?.body ?? delivery.body, deepLink: delivery.deepLink,
-                                  timeToLive: .seconds(delivery.timeToLive), attempt: delivery.attempt)
+        let message = PushMessage(
+            deliveryID: delivery.deliveryID, token: delivery.token, platform: PushPlatform(delivery.platform),
+            title: text?.title ?? delivery.title, body: text?.body ?? delivery.body, deepLink: delivery.deepLink,
+            timeToLive: .seconds(delivery.timeToLive), attempt: delivery.attempt)
         guard let outcome = await push.send(message, via: provider) else {
             return .credentials(reason: "no \(provider == .fcm ? "FCM service account" : "APNs key") is configured")
         }
@@ -228,13 +250,14 @@ public struct CampaignDispatcher: Service {
 
 extension DeliveryResult {
     init(_ outcome: PushOutcome) {
-        self = switch outcome {
-        case .accepted(let id): .accepted(messageID: id)
-        case .deadToken(let reason): .dead(reason: reason)
-        case .retryLater(let reason, let after): .retry(reason: reason, after: after)
-        case .credentialsProblem(let reason): .credentials(reason: reason)
-        case .failed(let reason): .failed(reason: reason)
-        case .unknown(let reason): .unknown(reason: reason)
-        }
+        self =
+            switch outcome {
+            case .accepted(let id): .accepted(messageID: id)
+            case .deadToken(let reason): .dead(reason: reason)
+            case .retryLater(let reason, let after): .retry(reason: reason, after: after)
+            case .credentialsProblem(let reason): .credentials(reason: reason)
+            case .failed(let reason): .failed(reason: reason)
+            case .unknown(let reason): .unknown(reason: reason)
+            }
     }
 }

@@ -21,7 +21,10 @@ public struct CampaignTexts: Sendable {
         /// Which of the campaign's messages: texts are read once per campaign and variant.
         public let variant: MessageVariant
 
-        public init(key: Int64, campaignID: Int64, userID: Int64, title: String, body: String, template: String?, variant: MessageVariant = .a) {
+        public init(
+            key: Int64, campaignID: Int64, userID: Int64, title: String, body: String, template: String?,
+            variant: MessageVariant = .a
+        ) {
             self.variant = variant
             self.key = key
             self.campaignID = campaignID
@@ -51,8 +54,10 @@ public struct CampaignTexts: Sendable {
     /// read, each placeholder gets its fallback ("Hi there") rather than no push at all.
     func render(_ claimed: [ClaimedDelivery]) async -> [Int64: (title: String, body: String)] {
         let wanted = claimed.map {
-            Wanted(key: $0.rowID, campaignID: $0.campaignID, userID: $0.userID, title: $0.title, body: $0.body, template: $0.template,
-                   variant: $0.variant)
+            Wanted(
+                key: $0.rowID, campaignID: $0.campaignID, userID: $0.userID, title: $0.title, body: $0.body,
+                template: $0.template,
+                variant: $0.variant)
         }
         return await fill(wanted).mapValues { ($0.title, $0.body) }
     }
@@ -63,7 +68,8 @@ public struct CampaignTexts: Sendable {
         var texts: [String: CampaignText] = [:]
         func key(_ item: Wanted) -> String { "\(item.campaignID)/\(item.variant.rawValue)" }
         for item in wanted where texts[key(item)] == nil {
-            texts[key(item)] = try? CampaignText(title: item.title, body: item.body, template: item.template, library: library)
+            texts[key(item)] = try? CampaignText(
+                title: item.title, body: item.body, template: item.template, library: library)
         }
         guard !texts.isEmpty else { return [:] }
         // Only recipients whose text depends on them (a tag, or a template in several

@@ -12,11 +12,12 @@ extension PushProviders.Provider {
 extension PushPlatform {
     /// A platform the app's table should not hold gets both of FCM's per-platform blocks.
     public init(_ stored: Stored<Platform>) {
-        self = switch stored.known {
-        case .ios: .ios
-        case .android: .android
-        case nil: .other
-        }
+        self =
+            switch stored.known {
+            case .ios: .ios
+            case .android: .android
+            case nil: .other
+            }
     }
 }
 

@@ -8,7 +8,9 @@ struct Throttle {
     private var tokens: [Int64: Double] = [:]
     private var last: ContinuousClock.Instant?
 
-    mutating func allowance(for campaigns: [(id: Int64, perSecond: Int?)], at now: ContinuousClock.Instant) -> [Int64: Int] {
+    mutating func allowance(for campaigns: [(id: Int64, perSecond: Int?)], at now: ContinuousClock.Instant) -> [Int64:
+        Int]
+    {
         let elapsed = last.map { now - $0 } ?? .seconds(1)
         last = now
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

@@ -16,19 +16,24 @@ public enum DemoJourneys {
     public static var drafts: [JourneyDraft] {
         [
             JourneyDraft(
-                campaign: CampaignDraft(title: "We miss you", body: "Your fridge has news: see what expires this week before it goes to waste.",
-                                        name: "Win-back after \(inactiveDays) days",
-                                        experiment: CampaignExperiment(holdoutPercent: 10, goal: .anyActivity, goalDays: 7)),
+                campaign: CampaignDraft(
+                    title: "We miss you",
+                    body: "Your fridge has news: see what expires this week before it goes to waste.",
+                    name: "Win-back after \(inactiveDays) days",
+                    experiment: CampaignExperiment(holdoutPercent: 10, goal: .anyActivity, goalDays: 7)),
                 rules: JourneyRules(trigger: .inactiveDays(inactiveDays), sendAt: sendAt, reentryDays: 60)),
             JourneyDraft(
-                campaign: CampaignDraft(title: "Your premium ends soon", body: "Keep unlimited items and family sharing: renew in the app.",
-                                        name: "Lapsing premium",
-                                        experiment: CampaignExperiment(holdoutPercent: 10, goal: .upgraded, goalDays: 7)),
+                campaign: CampaignDraft(
+                    title: "Your premium ends soon", body: "Keep unlimited items and family sharing: renew in the app.",
+                    name: "Lapsing premium",
+                    experiment: CampaignExperiment(holdoutPercent: 10, goal: .upgraded, goalDays: 7)),
                 rules: JourneyRules(trigger: .subscriptionEnding(endingDays), sendAt: sendAt, reentryDays: 30)),
             JourneyDraft(
-                campaign: CampaignDraft(title: "Add your first items", body: "Scan a barcode and we remind you before it expires. It takes 5 seconds.",
-                                        name: "First-week nudge",
-                                        experiment: CampaignExperiment(holdoutPercent: 10, goal: .itemAdded, goalDays: 3)),
+                campaign: CampaignDraft(
+                    title: "Add your first items",
+                    body: "Scan a barcode and we remind you before it expires. It takes 5 seconds.",
+                    name: "First-week nudge",
+                    experiment: CampaignExperiment(holdoutPercent: 10, goal: .itemAdded, goalDays: 3)),
                 rules: JourneyRules(trigger: .firstDays(firstDays, fewerItems: fewerItems), sendAt: sendAt)),
         ]
     }

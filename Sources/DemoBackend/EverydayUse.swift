@@ -23,9 +23,13 @@ public struct EverydayUse: Sendable {
     /// Events a second of the seven whole days before `now`: read once, in a read, not in the
     /// backend's write transaction (a week of events is many rows on a large demo).
     public static func pace(now: Int64, in db: Database) throws -> Double {
-        let week = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM activity_events WHERE created_at >= ? AND created_at < ?",
-                                    arguments: [SQLiteTime.string(secondsSinceEpoch: now - 8 * 86_400),
-                                                SQLiteTime.string(secondsSinceEpoch: now - 86_400)]) ?? 0
+        let week =
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM activity_events WHERE created_at >= ? AND created_at < ?",
+                arguments: [
+                    SQLiteTime.string(secondsSinceEpoch: now - 8 * 86_400),
+                    SQLiteTime.string(secondsSinceEpoch: now - 86_400),
+                ]) ?? 0
         return Double(week) / Double(7 * 86_400)
     }
 
@@ -39,18 +43,24 @@ public struct EverydayUse: Sendable {
         owed -= Double(due)
         guard due > 0 else { return 0 }
         let since = SQLiteTime.string(secondsSinceEpoch: now - 30 * 86_400)
-        guard let low = try Int64.fetchOne(db, sql: "SELECT id FROM activity_events WHERE created_at >= ? ORDER BY created_at LIMIT 1",
-                                           arguments: [since]),
-              let high = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM activity_events"), high >= low
+        guard
+            let low = try Int64.fetchOne(
+                db, sql: "SELECT id FROM activity_events WHERE created_at >= ? ORDER BY created_at LIMIT 1",
+                arguments: [since]),
+            let high = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM activity_events"), high >= low
         else { return 0 }
         let stamp = SQLiteTime.string(secondsSinceEpoch: now)
         var written = 0
         for _ in 0..<due {
             let id = random.int64(low...high)
-            guard let user = try Int64.fetchOne(db, sql: "SELECT user_id FROM activity_events WHERE id >= ? ORDER BY id LIMIT 1",
-                                                arguments: [id])
+            guard
+                let user = try Int64.fetchOne(
+                    db, sql: "SELECT user_id FROM activity_events WHERE id >= ? ORDER BY id LIMIT 1",
+                    arguments: [id])
             else { continue }
-            try db.execute(sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (?, 'login', ?)", arguments: [user, stamp])
+            try db.execute(
+                sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (?, 'login', ?)",
+                arguments: [user, stamp])
             written += 1
         }
         return written

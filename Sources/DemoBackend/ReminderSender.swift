@@ -54,12 +54,17 @@ public struct ReminderSender: Sendable {
     private mutating func readDue(now: Int64, in db: Database) throws {
         let oldest = SQLiteTime.string(secondsSinceEpoch: now - Self.window)
         // The cursor counts only inside the window: left further back, the window's start wins.
-        let from = cursor.map { $0.time >= oldest ? $0 : Cursor(time: oldest, id: Int64.min) } ?? Cursor(time: oldest, id: Int64.min)
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT id, scheduled_for, status FROM reminders
-            WHERE scheduled_for >= ? AND scheduled_for <= ? AND (scheduled_for > ? OR id > ?)
-            ORDER BY scheduled_for, id LIMIT ?
-            """, arguments: [from.time, SQLiteTime.string(secondsSinceEpoch: now), from.time, from.id, Self.readLimit])
+        let from =
+            cursor.map { $0.time >= oldest ? $0 : Cursor(time: oldest, id: Int64.min) }
+            ?? Cursor(time: oldest, id: Int64.min)
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, scheduled_for, status FROM reminders
+                WHERE scheduled_for >= ? AND scheduled_for <= ? AND (scheduled_for > ? OR id > ?)
+                ORDER BY scheduled_for, id LIMIT ?
+                """,
+            arguments: [from.time, SQLiteTime.string(secondsSinceEpoch: now), from.time, from.id, Self.readLimit])
         rowsRead = rows.count
         for row in rows {
             let id: Int64 = row["id"]
@@ -68,7 +73,8 @@ public struct ReminderSender: Sendable {
             guard case .string(let time) = (row["scheduled_for"] as DatabaseValue).storage else { continue }
             cursor = Cursor(time: time, id: id)
             guard case .string("scheduled") = (row["status"] as DatabaseValue).storage,
-                  let scheduled = SQLiteTime.backendSeconds(time), scheduled <= now else { continue }
+                let scheduled = SQLiteTime.backendSeconds(time), scheduled <= now
+            else { continue }
             sends.append(plan(id: id, scheduled: scheduled, now: now))
         }
     }
@@ -77,8 +83,12 @@ public struct ReminderSender: Sendable {
         if now - scheduled > Self.promptness {
             return Planned(id: id, at: now, failed: random.chance(Self.failedShare))
         }
-        if random.chance(Self.failedShare) { return Planned(id: id, at: scheduled + random.int64(1...30), failed: true) }
-        if random.chance(Self.lateShare) { return Planned(id: id, at: scheduled + random.int64(120...1_200), failed: false) }
+        if random.chance(Self.failedShare) {
+            return Planned(id: id, at: scheduled + random.int64(1...30), failed: true)
+        }
+        if random.chance(Self.lateShare) {
+            return Planned(id: id, at: scheduled + random.int64(120...1_200), failed: false)
+        }
         return Planned(id: id, at: scheduled + random.int64(1...30), failed: false)
     }
 
@@ -88,8 +98,10 @@ public struct ReminderSender: Sendable {
         let written = Set(ready.map(\.id))
         sends.removeAll { written.contains($0.id) }
         // Only a row still waiting: one the app cancelled meanwhile stays cancelled.
-        let sent = try db.makeStatement(sql: "UPDATE reminders SET status = 'sent', sent_at = ? WHERE id = ? AND status = 'scheduled'")
-        let failed = try db.makeStatement(sql: "UPDATE reminders SET status = 'failed' WHERE id = ? AND status = 'scheduled'")
+        let sent = try db.makeStatement(
+            sql: "UPDATE reminders SET status = 'sent', sent_at = ? WHERE id = ? AND status = 'scheduled'")
+        let failed = try db.makeStatement(
+            sql: "UPDATE reminders SET status = 'failed' WHERE id = ? AND status = 'scheduled'")
         for send in ready {
             if send.failed {
                 try failed.execute(arguments: [send.id])
@@ -107,15 +119,17 @@ public struct ReminderSender: Sendable {
         guard !ready.isEmpty else { return }
         let written = Set(ready.map(\.id))
         opens.removeAll { written.contains($0.id) }
-        let opened = try db.makeStatement(sql: "UPDATE reminders SET opened_at = ? WHERE id = ? AND status = 'sent' AND opened_at IS NULL")
+        let opened = try db.makeStatement(
+            sql: "UPDATE reminders SET opened_at = ? WHERE id = ? AND status = 'sent' AND opened_at IS NULL")
         // The app reports the tap as its users' activity too: without it the demo's app data
         // would stop at the seed's time and the panel would say "no app data since" an hour on.
-        let event = try db.makeStatement(sql: """
-            INSERT INTO activity_events (user_id, kind, detail, platform, created_at)
-            SELECT r.user_id, 'push_opened', json_object('reminder_id', r.id),
-                   (SELECT d.platform FROM devices d WHERE d.user_id = r.user_id ORDER BY d.last_seen_at DESC, d.id LIMIT 1), ?
-            FROM reminders r WHERE r.id = ?
-            """)
+        let event = try db.makeStatement(
+            sql: """
+                INSERT INTO activity_events (user_id, kind, detail, platform, created_at)
+                SELECT r.user_id, 'push_opened', json_object('reminder_id', r.id),
+                       (SELECT d.platform FROM devices d WHERE d.user_id = r.user_id ORDER BY d.last_seen_at DESC, d.id LIMIT 1), ?
+                FROM reminders r WHERE r.id = ?
+                """)
         for open in ready {
             let at = SQLiteTime.string(secondsSinceEpoch: open.at)
             try opened.execute(arguments: [at, open.id])

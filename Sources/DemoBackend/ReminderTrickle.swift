@@ -29,18 +29,23 @@ public struct ReminderTrickle: Sendable {
         lastTick = now
         let expected = perSecond * Double(elapsed)
         let count = Int(expected) + (random.chance(expected - expected.rounded(.down)) ? 1 : 0)
-        guard count > 0, let lastUser = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users"), lastUser > 0 else { return 0 }
-        let insert = try db.makeStatement(sql: """
-            INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status)
-            VALUES (?, ?, ?, ?, ?, 'scheduled')
-            """)
+        guard count > 0, let lastUser = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users"), lastUser > 0 else {
+            return 0
+        }
+        let insert = try db.makeStatement(
+            sql: """
+                INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status)
+                VALUES (?, ?, ?, ?, ?, 'scheduled')
+                """)
         var inserted = 0
         for _ in 0..<count {
             for _ in 0..<Self.attempts {
                 guard let found = try liveItem(below: lastUser, in: db) else { continue }
                 let due = now + random.int64(5...180)
-                try insert.execute(arguments: [found.user, found.kind, found.item, Self.daysBefore.randomElement(using: &random) ?? 0,
-                                               SQLiteTime.string(secondsSinceEpoch: due)])
+                try insert.execute(arguments: [
+                    found.user, found.kind, found.item, Self.daysBefore.randomElement(using: &random) ?? 0,
+                    SQLiteTime.string(secondsSinceEpoch: due),
+                ])
                 inserted += 1
                 break
             }
@@ -49,13 +54,21 @@ public struct ReminderTrickle: Sendable {
     }
 
     /// A random active user's live food item (three in four) or document, by the indexes.
-    private mutating func liveItem(below lastUser: Int64, in db: Database) throws -> (user: Int64, kind: String, item: Int64)? {
-        guard let user = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE id >= ? AND status = 'active' ORDER BY id LIMIT 1",
-                                            arguments: [random.int64(1...lastUser)]) else { return nil }
+    private mutating func liveItem(below lastUser: Int64, in db: Database) throws -> (
+        user: Int64, kind: String, item: Int64
+    )? {
+        guard
+            let user = try Int64.fetchOne(
+                db, sql: "SELECT id FROM users WHERE id >= ? AND status = 'active' ORDER BY id LIMIT 1",
+                arguments: [random.int64(1...lastUser)])
+        else { return nil }
         let food = random.chance(0.75)
-        let items = try Int64.fetchAll(db, sql: food
-            ? "SELECT id FROM food_items WHERE user_id = ? AND deleted_at IS NULL AND consumed_at IS NULL ORDER BY id LIMIT 20"
-            : "SELECT id FROM documents WHERE user_id = ? AND deleted_at IS NULL ORDER BY id LIMIT 20", arguments: [user])
+        let items = try Int64.fetchAll(
+            db,
+            sql: food
+                ? "SELECT id FROM food_items WHERE user_id = ? AND deleted_at IS NULL AND consumed_at IS NULL ORDER BY id LIMIT 20"
+                : "SELECT id FROM documents WHERE user_id = ? AND deleted_at IS NULL ORDER BY id LIMIT 20",
+            arguments: [user])
         guard let item = items.randomElement(using: &random) else { return nil }
         return (user, food ? "food" : "document", item)
     }

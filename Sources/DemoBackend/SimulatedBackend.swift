@@ -18,8 +18,10 @@ public final class SimulatedBackend: Service, Sendable {
     let logger: Logger
     private static let opening = DispatchQueue(label: "simulated-backend.open")
 
-    public init(databasePath: String, stallReminders: Bool, interval: Duration = .seconds(2),
-                logger: Logger = Logger(label: "simulated-backend")) {
+    public init(
+        databasePath: String, stallReminders: Bool, interval: Duration = .seconds(2),
+        logger: Logger = Logger(label: "simulated-backend")
+    ) {
         self.databasePath = databasePath
         self.stallReminders = stallReminders
         self.interval = interval
@@ -41,15 +43,18 @@ public final class SimulatedBackend: Service, Sendable {
             // a thread of its own by Dispatch.
             queue = try await withCheckedThrowingContinuation { continuation in
                 Self.opening.async {
-                    continuation.resume(with: Result {
-                        var configuration = Configuration()
-                        configuration.busyMode = .timeout(5)
-                        return try DatabaseQueue(path: path, configuration: configuration)
-                    })
+                    continuation.resume(
+                        with: Result {
+                            var configuration = Configuration()
+                            configuration.busyMode = .timeout(5)
+                            return try DatabaseQueue(path: path, configuration: configuration)
+                        })
                 }
             }
         } catch {
-            logger.error("the simulated backend could not open the demo database; no reminder will be sent", metadata: ["error": "\(error)"])
+            logger.error(
+                "the simulated backend could not open the demo database; no reminder will be sent",
+                metadata: ["error": "\(error)"])
             // A service that returns would stop the whole group: wait for the shutdown instead.
             while !Task.isCancelled { try await Task.sleep(for: .seconds(3_600)) }
             return

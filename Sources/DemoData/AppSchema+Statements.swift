@@ -1,9 +1,10 @@
 import AdminDomain
 import Foundation
+
 #if canImport(SQLite3)
-import SQLite3
+    import SQLite3
 #else
-import GRDBSQLite
+    import GRDBSQLite
 #endif
 
 /// The schema's text, vendored byte for byte from `shared/app-schema.sql` as this target's

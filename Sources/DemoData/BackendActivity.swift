@@ -12,28 +12,33 @@ public enum BackendActivity {
         while !Task.isCancelled {
             tick += 1
             let now = Date()
-            let created = SQLiteTime.string(now), expiry = String(SQLiteTime.string(now.addingTimeInterval(30 * 86_400)).prefix(10))
+            let created = SQLiteTime.string(now)
+            let expiry = String(SQLiteTime.string(now.addingTimeInterval(30 * 86_400)).prefix(10))
             let purchase = tick % 50 == 0
             try await queue.write { db in
                 let maxUser = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 1
-                try db.execute(sql: "INSERT INTO users (email, password_hash, created_at, last_active_at) VALUES (?, 'x', ?, ?)",
-                               arguments: ["bench-\(UUID().uuidString)@example.com", created, created])
+                try db.execute(
+                    sql: "INSERT INTO users (email, password_hash, created_at, last_active_at) VALUES (?, 'x', ?, ?)",
+                    arguments: ["bench-\(UUID().uuidString)@example.com", created, created])
                 for offset in 0..<10 {
                     let user = Int64.random(in: 1...maxUser)
-                    try db.execute(sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (?, 'login', ?)",
-                                   arguments: [user, created])
+                    try db.execute(
+                        sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (?, 'login', ?)",
+                        arguments: [user, created])
                     if offset < 3 {
-                        try db.execute(sql: """
-                            INSERT INTO food_items (user_id, name, expiry_date, source, created_at, updated_at)
-                            VALUES (?, 'milk', ?, 'barcode', ?, ?)
-                            """, arguments: [user, expiry, created, created])
+                        try db.execute(
+                            sql: """
+                                INSERT INTO food_items (user_id, name, expiry_date, source, created_at, updated_at)
+                                VALUES (?, 'milk', ?, 'barcode', ?, ?)
+                                """, arguments: [user, expiry, created, created])
                     }
                 }
                 if purchase {
-                    try db.execute(sql: """
-                        INSERT INTO subscriptions (user_id, plan_type, status, store, price_cents, currency, started_at, current_period_end)
-                        VALUES (?, 'monthly', 'active', 'web', 499, 'EUR', ?, ?)
-                        """, arguments: [maxUser, created, SQLiteTime.string(now.addingTimeInterval(30 * 86_400))])
+                    try db.execute(
+                        sql: """
+                            INSERT INTO subscriptions (user_id, plan_type, status, store, price_cents, currency, started_at, current_period_end)
+                            VALUES (?, 'monthly', 'active', 'web', 499, 'EUR', ?, ?)
+                            """, arguments: [maxUser, created, SQLiteTime.string(now.addingTimeInterval(30 * 86_400))])
                 }
             }
             try await Task.sleep(for: interval)
@@ -47,9 +52,11 @@ public enum BackendActivity {
         let stamp = SQLiteTime.string(at)
         try await queue.write { db in
             let users = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 1
-            let event = try db.makeStatement(sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (?, 'login', ?)")
+            let event = try db.makeStatement(
+                sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (?, 'login', ?)")
             for _ in 0..<events { try event.execute(arguments: [Int64.random(in: 1...max(1, users)), stamp]) }
-            let receipt = try db.makeStatement(sql: "INSERT INTO push_receipts (delivery_id, event, created_at) VALUES (?, 'opened', ?)")
+            let receipt = try db.makeStatement(
+                sql: "INSERT INTO push_receipts (delivery_id, event, created_at) VALUES (?, 'opened', ?)")
             for id in deliveryIDs { try receipt.execute(arguments: [id, stamp]) }
         }
     }

@@ -1,8 +1,9 @@
 import GRDB
+
 #if canImport(SQLite3)
-import SQLite3
+    import SQLite3
 #else
-import GRDBSQLite
+    import GRDBSQLite
 #endif
 
 enum SeedValue: Sendable {
@@ -32,7 +33,8 @@ final class BulkInsert {
         let placeholders = "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
         let prefix = "INSERT INTO \(table.name) (\(table.columns.joined(separator: ", "))) VALUES "
         single = try Self.prepare(connection, prefix + placeholders)
-        group = try Self.prepare(connection, prefix + Array(repeating: placeholders, count: Self.rowsPerStatement).joined(separator: ", "))
+        group = try Self.prepare(
+            connection, prefix + Array(repeating: placeholders, count: Self.rowsPerStatement).joined(separator: ", "))
     }
 
     deinit {
@@ -59,8 +61,8 @@ final class BulkInsert {
         var index: Int32 = 1
         for value in values {
             switch value {
-            case let .int(number): sqlite3_bind_int64(statement, index, number)
-            case let .text(text): sqlite3_bind_text(statement, index, text, -1, Self.transient)
+            case .int(let number): sqlite3_bind_int64(statement, index, number)
+            case .text(let text): sqlite3_bind_text(statement, index, text, -1, Self.transient)
             case .null: sqlite3_bind_null(statement, index)
             }
             index += 1

@@ -9,8 +9,8 @@ public enum DemoHabit {
     /// Relative weights of the 24 local hours as a habit: peaks at breakfast (08), lunch
     /// (12-13) and the evening (19-21), a few night owls after 23.
     static let weights: [Int] = [
-        2, 1, 1, 0, 0, 1, 3, 8, 14, 6, 4, 5, // 00-11
-        11, 10, 4, 3, 3, 5, 7, 12, 15, 12, 6, 3, // 12-23
+        2, 1, 1, 0, 0, 1, 3, 8, 14, 6, 4, 5,  // 00-11
+        11, 10, 4, 3, 3, 5, 7, 12, 15, 12, 6, 3,  // 12-23
     ]
     private static let totalWeight = weights.reduce(0, +)
     /// Its own stream, apart from the seeder's per-user streams: adding the habit moved no other row.

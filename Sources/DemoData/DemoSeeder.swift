@@ -10,11 +10,11 @@ public enum DemoSeedError: Error, CustomStringConvertible, Equatable {
 
     public var description: String {
         switch self {
-        case let .alreadyHasUsers(path, count):
+        case .alreadyHasUsers(let path, let count):
             "refusing to seed \(path): it already has \(count) user(s); pass a new path"
-        case let .notSQLite(path): "not an SQLite database: \(path)"
+        case .notSQLite(let path): "not an SQLite database: \(path)"
         case .invalidUserCount: "--users must be at least 1"
-        case let .invalidShape(sentence): sentence
+        case .invalidShape(let sentence): sentence
         }
     }
 }
@@ -96,15 +96,24 @@ public struct DemoSeeder {
     }
 
     /// Two cores: this thread runs SQLite while another generates the rows.
-    private func load(_ db: Database, started: Date, progress: (String) -> Void) throws -> [(table: String, rows: Int)] {
+    private func load(_ db: Database, started: Date, progress: (String) -> Void) throws -> [(table: String, rows: Int)]
+    {
         try db.execute(sql: "PRAGMA cache_size = -262144")
-        func nextID(_ table: String) throws -> Int64 { (try Int64.fetchOne(db, sql: "SELECT MAX(rowid) FROM \(table)") ?? 0) + 1 }
-        let firstIDs = (devices: try nextID("devices"), food: try nextID("food_items"), documents: try nextID("documents"))
+        func nextID(_ table: String) throws -> Int64 {
+            (try Int64.fetchOne(db, sql: "SELECT MAX(rowid) FROM \(table)") ?? 0) + 1
+        }
+        let firstIDs = (
+            devices: try nextID("devices"), food: try nextID("food_items"), documents: try nextID("documents")
+        )
         let channel = BatchChannel(capacity: 4)
-        let userCount = Int64(self.userCount), seed = self.seed, shape = self.shape, clock = SeedClock(now: now)
+        let userCount = Int64(self.userCount)
+        let seed = self.seed
+        let shape = self.shape
+        let clock = SeedClock(now: now)
         Thread.detachNewThread {
-            var writer = DemoRowWriter(seed: seed, shape: shape, nextDeviceID: firstIDs.devices, nextFoodID: firstIDs.food,
-                                       nextDocumentID: firstIDs.documents)
+            var writer = DemoRowWriter(
+                seed: seed, shape: shape, nextDeviceID: firstIDs.devices, nextFoodID: firstIDs.food,
+                nextDocumentID: firstIDs.documents)
             for userID in 1...userCount {
                 var rng = SeedRandom(seed: seed, stream: UInt64(userID))
                 writer.writeUser(id: userID, totalUsers: userCount, clock: clock, rng: &rng)
@@ -130,8 +139,10 @@ public struct DemoSeeder {
                 if Date().timeIntervalSince(lastReport) >= 5 {
                     lastReport = Date()
                     let rows = inserts.reduce(0) { $0 + $1.rows }
-                    progress(String(format: "  %d/%d users, %d rows, %.0f rows/s", batch.users, userCount, rows,
-                                    Double(rows) / lastReport.timeIntervalSince(started)))
+                    progress(
+                        String(
+                            format: "  %d/%d users, %d rows, %.0f rows/s", batch.users, userCount, rows,
+                            Double(rows) / lastReport.timeIntervalSince(started)))
                 }
             }
             try db.execute(sql: "COMMIT")

@@ -23,22 +23,30 @@ public struct DemoShape: Sendable, Equatable, CustomStringConvertible {
         if let devicesPerUser, !(devicesPerUser >= 0.1 && devicesPerUser <= 8) {
             return "--devices-per-user must be between 0.1 and 8 (it was \(devicesPerUser))"
         }
-        if let granted, !(granted >= 0 && granted <= 1) { return "--granted must be a share between 0 and 1 (it was \(granted))" }
-        if let optedIn, !(optedIn >= 0 && optedIn <= 1) { return "--opted-in must be a share between 0 and 1 (it was \(optedIn))" }
+        if let granted, !(granted >= 0 && granted <= 1) {
+            return "--granted must be a share between 0 and 1 (it was \(granted))"
+        }
+        if let optedIn, !(optedIn >= 0 && optedIn <= 1) {
+            return "--opted-in must be a share between 0 and 1 (it was \(optedIn))"
+        }
         return nil
     }
 
     public var description: String {
-        func share(_ value: Double?, _ fallback: String) -> String { value.map { String(format: "%.0f%%", $0 * 100) } ?? fallback }
+        func share(_ value: Double?, _ fallback: String) -> String {
+            value.map { String(format: "%.0f%%", $0 * 100) } ?? fallback
+        }
         let devices = devicesPerUser.map { String(format: "%.2f", $0) } ?? "about 1.18"
-        return "\(devices) devices a user, \(share(granted, "67%")) granted, \(share(optedIn, "60%")) opted in to marketing"
+        return
+            "\(devices) devices a user, \(share(granted, "67%")) granted, \(share(optedIn, "60%")) opted in to marketing"
     }
 
     /// Devices of a user who has been active: 5% none, the rest one or more so that the mean
     /// over all users is `devicesPerUser` (users who never opened the app keep 0 or 1, mean 0.5).
     func activeUserDeviceCount(_ mean: Double, rng: inout SeedRandom) -> Int {
         if rng.int(0...99) < 5 { return 0 }
-        let neverShare = 0.1, neverMean = 0.5
+        let neverShare = 0.1
+        let neverMean = 0.5
         let perActive = max(1, (mean - neverShare * neverMean) / (1 - neverShare) / 0.95)
         let extra = perActive - 1
         return min(1 + Int(extra) + (rng.chance(extra - extra.rounded(.down)) ? 1 : 0), 12)

@@ -37,7 +37,8 @@ enum DemoVocabulary {
     static let domains = ["example.com", "example.org", "mail.example.net", "Example.COM", "inbox.example.io"]
     /// Local parts that are legal (or at least stored by the backend) and awkward to search.
     static let hostileLocalParts = [
-        "o'neil", "100%_real", "under_score", "back\\slash", "a+tag", "<b>bold</b>", "\"quoted\"", "ünïcödé", "UPPER.Case",
+        "o'neil", "100%_real", "under_score", "back\\slash", "a+tag", "<b>bold</b>", "\"quoted\"", "ünïcödé",
+        "UPPER.Case",
     ]
 
     static let validTimezones = [
@@ -49,7 +50,9 @@ enum DemoVocabulary {
     static let invalidTimezones = [
         "Mars/Olympus_Mons", "", "UTC+25", "Europe/Lisbon ", "<b>tz</b>", "America/Nowhere", "GMT+99",
     ]
-    static let locales = ["en-US", "en-GB", "pt-PT", "pt-BR", "de-DE", "ja-JP", "ar-SA", "hi-IN", "es-ES", "fr-FR", "xx-INVALID"]
+    static let locales = [
+        "en-US", "en-GB", "pt-PT", "pt-BR", "de-DE", "ja-JP", "ar-SA", "hi-IN", "es-ES", "fr-FR", "xx-INVALID",
+    ]
 
     static let foods: [(name: String, category: String)] = [
         ("Milk", "Dairy"), ("Greek yogurt", "Dairy"), ("Cheddar", "Dairy"), ("Butter", "Dairy"),

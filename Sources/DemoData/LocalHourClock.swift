@@ -23,7 +23,9 @@ final class LocalHourClock {
         let (year, month, date) = SQLiteTime.civilDate(daysSinceEpoch: day)
         let starts = (0..<24).map { hour -> Int64 in
             let components = DateComponents(year: year, month: month, day: date, hour: hour)
-            let moment = calendar.date(from: components) ?? Date(timeIntervalSince1970: Double(day * 86_400 + Int64(hour) * 3_600))
+            let moment =
+                calendar.date(from: components)
+                ?? Date(timeIntervalSince1970: Double(day * 86_400 + Int64(hour) * 3_600))
             return Int64(moment.timeIntervalSince1970.rounded(.down))
         }
         days[key] = starts

@@ -19,26 +19,34 @@ public enum ReminderBackfill {
             generator = try await queue.write { [chunk] db in
                 var rng = chunk
                 let users = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 1
-                let insert = try db.makeStatement(sql: """
-                    INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status, sent_at, opened_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
+                let insert = try db.makeStatement(
+                    sql: """
+                        INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status, sent_at, opened_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        """)
                 for _ in 0..<rows {
                     let scheduled = nowSeconds + Int64(rng.int(-45 * 86_400...45 * 86_400)) / 60 * 60
-                    var status = "scheduled", sent: Int64?, opened: Int64?
+                    var status = "scheduled"
+                    var sent: Int64?
+                    var opened: Int64?
                     if scheduled < nowSeconds - 300 {
                         let roll = rng.int(0...99)
                         status = roll < 93 ? "sent" : roll < 96 ? "failed" : roll < 99 ? "cancelled" : "scheduled"
                         if status == "sent" {
                             let late = rng.int(0...99)
-                            sent = scheduled + Int64(late < 80 ? rng.int(0...60) : late < 95 ? rng.int(61...600) : rng.int(601...7_200))
+                            sent =
+                                scheduled
+                                + Int64(
+                                    late < 80 ? rng.int(0...60) : late < 95 ? rng.int(61...600) : rng.int(601...7_200))
                             if rng.chance(0.25) { opened = sent.map { $0 + Int64(rng.int(5...20_000)) } }
                         }
                     }
                     try insert.execute(arguments: [
-                        Int64(rng.int(1...Int(users))), rng.chance(0.7) ? "food" : "document", Int64(rng.int(1...1_000_000)),
+                        Int64(rng.int(1...Int(users))), rng.chance(0.7) ? "food" : "document",
+                        Int64(rng.int(1...1_000_000)),
                         rng.pick([30, 15, 7, 1, 0]), SQLiteTime.string(secondsSinceEpoch: scheduled), status,
-                        sent.map { SQLiteTime.string(secondsSinceEpoch: $0) }, opened.map { SQLiteTime.string(secondsSinceEpoch: $0) },
+                        sent.map { SQLiteTime.string(secondsSinceEpoch: $0) },
+                        opened.map { SQLiteTime.string(secondsSinceEpoch: $0) },
                     ])
                 }
                 return rng

@@ -42,7 +42,7 @@ public struct SeedRandom: RandomNumberGenerator, Sendable {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

@@ -20,23 +20,35 @@ public enum TriggerCrossings {
             func text(_ seconds: Int64) -> String { SQLiteTime.string(secondsSinceEpoch: seconds) }
             let activity = try db.makeStatement(sql: "UPDATE users SET last_active_at = ? WHERE id = ?")
             for _ in 0..<crossings {
-                try activity.execute(arguments: [text(now - 30 * day - Int64.random(in: 0..<3_600, using: &random)), Int64.random(in: 1...maxUser, using: &random)])
+                try activity.execute(arguments: [
+                    text(now - 30 * day - Int64.random(in: 0..<3_600, using: &random)),
+                    Int64.random(in: 1...maxUser, using: &random),
+                ])
             }
             for _ in 0..<20_000 {
-                try activity.execute(arguments: [text(now - Int64.random(in: 0..<3_600, using: &random)), Int64.random(in: 1...maxUser, using: &random)])
+                try activity.execute(arguments: [
+                    text(now - Int64.random(in: 0..<3_600, using: &random)),
+                    Int64.random(in: 1...maxUser, using: &random),
+                ])
             }
             let signUp = try db.makeStatement(sql: "UPDATE users SET created_at = ? WHERE id = ?")
             for _ in 0..<crossings {
-                try signUp.execute(arguments: [text(now - 2 * day - Int64.random(in: 0..<3_600, using: &random)), Int64.random(in: 1...maxUser, using: &random)])
+                try signUp.execute(arguments: [
+                    text(now - 2 * day - Int64.random(in: 0..<3_600, using: &random)),
+                    Int64.random(in: 1...maxUser, using: &random),
+                ])
             }
-            let lapse = try db.makeStatement(sql: """
-                UPDATE subscriptions SET status = 'cancelled', cancelled_at = ?, current_period_end = ?
-                WHERE id = (SELECT id FROM subscriptions WHERE id >= ? ORDER BY id LIMIT 1)
-                """)
+            let lapse = try db.makeStatement(
+                sql: """
+                    UPDATE subscriptions SET status = 'cancelled', cancelled_at = ?, current_period_end = ?
+                    WHERE id = (SELECT id FROM subscriptions WHERE id >= ? ORDER BY id LIMIT 1)
+                    """)
             let lastSubscription = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM subscriptions") ?? 0
             for _ in 0..<crossings where lastSubscription > 0 {
-                try lapse.execute(arguments: [text(now - 600), text(now + Int64.random(in: 3_600..<(3 * day), using: &random)),
-                                              Int64.random(in: 1...lastSubscription, using: &random)])
+                try lapse.execute(arguments: [
+                    text(now - 600), text(now + Int64.random(in: 3_600..<(3 * day), using: &random)),
+                    Int64.random(in: 1...lastSubscription, using: &random),
+                ])
             }
         }
     }
@@ -50,8 +62,10 @@ public enum TriggerCrossings {
             let maxUser = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 1
             let statement = try db.makeStatement(sql: "UPDATE users SET last_active_at = ? WHERE id = ?")
             for _ in 0..<users {
-                try statement.execute(arguments: [SQLiteTime.string(secondsSinceEpoch: now - days * day - Int64.random(in: 0..<day, using: &random)),
-                                                  Int64.random(in: 1...maxUser, using: &random)])
+                try statement.execute(arguments: [
+                    SQLiteTime.string(secondsSinceEpoch: now - days * day - Int64.random(in: 0..<day, using: &random)),
+                    Int64.random(in: 1...maxUser, using: &random),
+                ])
             }
         }
     }
@@ -70,7 +84,9 @@ public enum TriggerCrossings {
             let users = (0..<perSecond).map { _ in Int64.random(in: 1...maxUser) }
             try await queue.write { db in
                 for user in users {
-                    try db.execute(sql: "UPDATE users SET last_active_at = ? WHERE id = ?", arguments: [SQLiteTime.string(secondsSinceEpoch: now - days * day - 1), user])
+                    try db.execute(
+                        sql: "UPDATE users SET last_active_at = ? WHERE id = ?",
+                        arguments: [SQLiteTime.string(secondsSinceEpoch: now - days * day - 1), user])
                 }
             }
             written += users.count

@@ -21,14 +21,21 @@ struct DemoGoalEvents {
     mutating func tick(opened: [Int64], now: Date, in queue: DatabaseQueue) throws {
         for user in opened where Double.random(in: 0..<1, using: &generator) < Self.afterOpenChance {
             let upgrades = Double.random(in: 0..<1, using: &generator) < Self.upgradeShare
-            due.append((now.addingTimeInterval(Double.random(in: 5...60, using: &generator)), user, upgrades ? "upgraded" : "item_added"))
+            due.append(
+                (
+                    now.addingTimeInterval(Double.random(in: 5...60, using: &generator)), user,
+                    upgrades ? "upgraded" : "item_added"
+                ))
         }
         let ready = due.filter { $0.at <= now }
         guard !ready.isEmpty else { return }
         due.removeAll { $0.at <= now }
         let stamp = DemoReceipts.timestamp(now)
         try queue.write { db in
-            let insert = try db.makeStatement(sql: "INSERT INTO activity_events (user_id, kind, detail, platform, created_at) VALUES (?, ?, NULL, NULL, ?)")
+            let insert = try db.makeStatement(
+                sql:
+                    "INSERT INTO activity_events (user_id, kind, detail, platform, created_at) VALUES (?, ?, NULL, NULL, ?)"
+            )
             for event in ready { try insert.execute(arguments: [event.user, event.kind, stamp]) }
         }
     }

@@ -40,11 +40,18 @@ struct DemoReceipts {
                 guard random.chance(0.9) else { continue }
                 let received = now.addingTimeInterval(Double.random(in: 1...3, using: &random))
                 due.append((received, id, "received", nil))
-                let chance = recipients[row].map {
-                    DemoHabit.openChance(localHour: DemoHabit.localHour(at: now, timezone: $0.timezone), habit: DemoHabit.hour(user: $0.user))
-                } ?? DemoHabit.openedFar
+                let chance =
+                    recipients[row].map {
+                        DemoHabit.openChance(
+                            localHour: DemoHabit.localHour(at: now, timezone: $0.timezone),
+                            habit: DemoHabit.hour(user: $0.user))
+                    } ?? DemoHabit.openedFar
                 if random.chance(chance) {
-                    due.append((received.addingTimeInterval(Double.random(in: 2...6, using: &random)), id, "opened", recipients[row]?.user))
+                    due.append(
+                        (
+                            received.addingTimeInterval(Double.random(in: 2...6, using: &random)), id, "opened",
+                            recipients[row]?.user
+                        ))
                 }
             }
         }
@@ -57,10 +64,11 @@ struct DemoReceipts {
         // Off the cooperative threads: GRDB's synchronous write blocks until it commits.
         _ = try await DeviceSimulator.offThePool {
             try queue.write { db in
-                let insert = try db.makeStatement(sql: """
-                    INSERT INTO push_receipts (delivery_id, device_id, event, created_at)
-                    VALUES (?, (SELECT device_id FROM panel_deliveries WHERE id = ?), ?, ?)
-                    """)
+                let insert = try db.makeStatement(
+                    sql: """
+                        INSERT INTO push_receipts (delivery_id, device_id, event, created_at)
+                        VALUES (?, (SELECT device_id FROM panel_deliveries WHERE id = ?), ?, ?)
+                        """)
                 for (deliveryID, event) in rows {
                     try insert.execute(arguments: [deliveryID, Self.row(deliveryID), event, stamp])
                 }
@@ -78,10 +86,12 @@ struct DemoReceipts {
                 for start in stride(from: 0, to: rows.count, by: 500) {
                     let chunk = Array(rows[start..<min(rows.count, start + 500)])
                     let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-                    let fetched = try Row.fetchCursor(db, sql: """
-                        SELECT d.id, d.user_id, COALESCE(u.timezone, '') AS timezone
-                        FROM panel_deliveries d LEFT JOIN users u ON u.id = d.user_id WHERE d.id IN (\(marks))
-                        """, arguments: StatementArguments(chunk))
+                    let fetched = try Row.fetchCursor(
+                        db,
+                        sql: """
+                            SELECT d.id, d.user_id, COALESCE(u.timezone, '') AS timezone
+                            FROM panel_deliveries d LEFT JOIN users u ON u.id = d.user_id WHERE d.id IN (\(marks))
+                            """, arguments: StatementArguments(chunk))
                     while let row = try fetched.next() {
                         found[row["id"]] = Recipient(user: row["user_id"], timezone: row["timezone"])
                     }

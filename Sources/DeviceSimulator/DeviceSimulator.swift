@@ -35,7 +35,8 @@ public final class DeviceSimulator: Service, Sendable {
 
     public static func start(databasePath: String, logger: Logger) async throws -> DeviceSimulator {
         let draft = try await TestCredentials.make(tokenURI: "https://127.0.0.1/token")
-        let server = try await FakeProviderServer.start(.tlsHTTP2(certificatePEM: draft.serverCertificatePEM, keyPEM: draft.serverKeyPEM))
+        let server = try await FakeProviderServer.start(
+            .tlsHTTP2(certificatePEM: draft.serverCertificatePEM, keyPEM: draft.serverKeyPEM))
         let credentials = try draft.rewritingTokenURI(server.tokenURI)
         try await server.state.trust(credentials, tokenURI: server.tokenURI)
         return DeviceSimulator(provider: server, credentials: credentials, databasePath: databasePath, logger: logger)

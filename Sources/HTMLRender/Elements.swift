@@ -1,7 +1,8 @@
 // Typed element constructors. Every element goes through `element`/`voidElement`, whose
 // tag names are literals: a tag name can never come from data.
 
-public func element(_ name: StaticString, _ attributes: [Attribute], @HTMLBuilder content: () -> [HTMLNode]) -> HTMLNode {
+public func element(_ name: StaticString, _ attributes: [Attribute], @HTMLBuilder content: () -> [HTMLNode]) -> HTMLNode
+{
     HTMLNode(.element(name: name.description, attributes: attributes, children: content()))
 }
 

@@ -13,17 +13,17 @@ extension HTMLNode {
 
     func write(into out: inout [UInt8]) {
         switch storage {
-        case let .element(name, attributes, children):
+        case .element(let name, let attributes, let children):
             writeOpenTag(name, attributes, into: &out)
             for child in children { child.write(into: &out) }
             out.append(contentsOf: "</".utf8)
             out.append(contentsOf: name.utf8)
             out.append(UInt8(ascii: ">"))
-        case let .void(name, attributes):
+        case .void(let name, let attributes):
             writeOpenTag(name, attributes, into: &out)
-        case let .text(text):
+        case .text(let text):
             Escaping.appendText(text, to: &out)
-        case let .raw(markup):
+        case .raw(let markup):
             out.append(contentsOf: markup.utf8)
         }
     }

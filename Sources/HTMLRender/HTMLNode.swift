@@ -19,13 +19,13 @@ public struct HTMLNode: Sendable {
         HTMLNode(.text(value))
     }
 
-
     /// The same element with `extra` attributes after its own (a field marked invalid);
     /// text and raw markup have none and come back as they were.
     public func adding(_ extra: [Attribute]) -> HTMLNode {
         switch storage {
-        case let .element(name, attributes, children): HTMLNode(.element(name: name, attributes: attributes + extra, children: children))
-        case let .void(name, attributes): HTMLNode(.void(name: name, attributes: attributes + extra))
+        case .element(let name, let attributes, let children):
+            HTMLNode(.element(name: name, attributes: attributes + extra, children: children))
+        case .void(let name, let attributes): HTMLNode(.void(name: name, attributes: attributes + extra))
         case .text, .raw: self
         }
     }

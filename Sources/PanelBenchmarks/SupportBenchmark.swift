@@ -1,8 +1,8 @@
 import AdminDomain
+import AdminWeb
 import DemoData
 import Foundation
 import GRDB
-import AdminWeb
 
 /// Times what support's pages cost on a real database: each query and the page it feeds,
 /// rendered to bytes, without HTTP. `panel-bench support` prints the figures.
@@ -21,7 +21,9 @@ public enum SupportBenchmark {
         public let peakRSSBytes: Int
     }
 
-    public static func run(database: PanelDatabase, iterations: Int, report: (String) -> Void) async throws -> ([Figure], Export) {
+    public static func run(database: PanelDatabase, iterations: Int, report: (String) -> Void) async throws -> (
+        [Figure], Export
+    ) {
         let directory = UserDirectory(database: database)
         let sources = PageRendering.Sources(database: database)
         // Sample users spread over the id range, outside the timed part.
@@ -30,8 +32,10 @@ public enum SupportBenchmark {
         let ids = (0..<iterations).map { _ in Int64.random(in: 1...maxID) }
         let sample: [(Int64, String)] = try await database.read { db in
             try ids.compactMap { id in
-                try Row.fetchOne(db, sql: "SELECT id, email FROM users WHERE id >= ? ORDER BY id LIMIT 1", arguments: [id])
-                    .map { (try $0.decode(atIndex: 0), try $0.decode(atIndex: 1)) }
+                try Row.fetchOne(
+                    db, sql: "SELECT id, email FROM users WHERE id >= ? ORDER BY id LIMIT 1", arguments: [id]
+                )
+                .map { (try $0.decode(atIndex: 0), try $0.decode(atIndex: 1)) }
             }
         }
         var figures: [Figure] = []
@@ -43,11 +47,14 @@ public enum SupportBenchmark {
                 times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
             }
             times.sort()
-            let figure = Figure(name: name, p50: times[times.count / 2], p99: times[min(times.count - 1, Int(Double(times.count) * 0.99))],
-                                runs: runs)
+            let figure = Figure(
+                name: name, p50: times[times.count / 2],
+                p99: times[min(times.count - 1, Int(Double(times.count) * 0.99))],
+                runs: runs)
             figures.append(figure)
-            report(name.padding(toLength: 48, withPad: " ", startingAt: 0)
-                + String(format: "p50 %8.2f ms   p99 %8.2f ms   (%d runs)", figure.p50, figure.p99, runs))
+            report(
+                name.padding(toLength: 48, withPad: " ", startingAt: 0)
+                    + String(format: "p50 %8.2f ms   p99 %8.2f ms   (%d runs)", figure.p50, figure.p99, runs))
         }
 
         try await measure("exact email lookup", sample.count) { index in
@@ -69,12 +76,15 @@ public enum SupportBenchmark {
         }
         if let noMatch {
             let rows = noMatch.scanned ?? 0
-            report("  it looked through \(rows) user ids: \(noMatch.next == nil ? "all of them, no \"Look further\"" : "stopped on its budget")")
+            report(
+                "  it looked through \(rows) user ids: \(noMatch.next == nil ? "all of them, no \"Look further\"" : "stopped on its budget")"
+            )
             // Its floor: SQLite reading the same rows and comparing ASCII-lowered names, no folding.
             try await measure("  its floor: the same rows, plain SQL lower()", min(sample.count, 20)) { _ in
                 _ = try await database.read { db in
-                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE id > ? AND instr(lower(display_name), 'zyxwv') > 0",
-                                     arguments: [maxID - Int64(rows)])
+                    try Int.fetchOne(
+                        db, sql: "SELECT COUNT(*) FROM users WHERE id > ? AND instr(lower(display_name), 'zyxwv') > 0",
+                        arguments: [maxID - Int64(rows)])
                 }
             }
         }
@@ -93,19 +103,24 @@ public enum SupportBenchmark {
         let verdictNow = Date()
         let whale = try await UserProfile.load(id: whaleID, database: database, now: verdictNow)
         try await measure("verdict, 20,000-item user (reads + checklist)", min(iterations, 100)) { _ in
-            let evidence = try await database.read { db in try Reachability.evidence(userID: whaleID, now: verdictNow, in: db) }
+            let evidence = try await database.read { db in
+                try Reachability.evidence(userID: whaleID, now: verdictNow, in: db)
+            }
             if let whale { _ = Reachability(profile: whale, evidence: evidence, now: verdictNow) }
         }
         try await measure("  its floor: COUNT of the user's reminders", min(iterations, 100)) { _ in
             _ = try await database.read { db in
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reminders INDEXED BY reminders_user WHERE user_id = ?", arguments: [whaleID])
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM reminders INDEXED BY reminders_user WHERE user_id = ?",
+                    arguments: [whaleID])
             }
         }
         try await measure("reminders page, 20,000-item user, first", min(iterations, 100)) { _ in
             _ = try await PageRendering.userReminders(userID: whaleID, sources: sources)
         }
         try await measure("reminders page, 20,000-item user, sent, page 40", min(iterations, 100)) { _ in
-            _ = try await PageRendering.userReminders(userID: whaleID, query: ["status": "sent", "page": "40"], sources: sources)
+            _ = try await PageRendering.userReminders(
+                userID: whaleID, query: ["status": "sent", "page": "40"], sources: sources)
         }
         let lists = ActivityLists(database: database)
         // As a running panel has them from its refresher: the dashboard's counts, which a
@@ -120,14 +135,17 @@ public enum SupportBenchmark {
             }
         }
         try await measure("activity inactive by sign-up: first page + size", min(iterations, 50)) { _ in
-            _ = try await PageRendering.activityList(query: ["bucket": "inactive", "sort": "sign_up"], sources: sources)
+            _ = try await PageRendering.activityList(
+                query: ["bucket": "inactive", "sort": "sign_up"], sources: sources)
         }
         try await measure("activity idle, premium, ios: first page + size", min(iterations, 20)) { _ in
-            _ = try await PageRendering.activityList(query: ["bucket": "idle", "plan": "premium", "platform": "ios"], sources: sources)
+            _ = try await PageRendering.activityList(
+                query: ["bucket": "idle", "plan": "premium", "platform": "ios"], sources: sources)
         }
         // A filter almost nobody matches: the page reads on to its whole candidate budget.
         try await measure("activity sparse (active, suspended, premium)", min(iterations, 10)) { _ in
-            _ = try await PageRendering.activityList(query: ["bucket": "active", "plan": "premium", "status": "suspended"], sources: sources)
+            _ = try await PageRendering.activityList(
+                query: ["bucket": "active", "plan": "premium", "status": "suspended"], sources: sources)
         }
 
         // The export: every inactive user as CSV lines into a sink, memory sampled per chunk.
@@ -143,20 +161,25 @@ public enum SupportBenchmark {
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let export = Export(rows: rows, seconds: seconds, rssGrowthBytes: peak - before, peakRSSBytes: peak)
-        report(String(format: "export of the inactive list: %d rows in %.2f s = %.0f rows/s; resident memory grew by %.1f MB (peak %.1f MB)",
-                      rows, seconds, Double(rows) / seconds, Double(export.rssGrowthBytes) / 1e6, Double(peak) / 1e6))
+        report(
+            String(
+                format:
+                    "export of the inactive list: %d rows in %.2f s = %.0f rows/s; resident memory grew by %.1f MB (peak %.1f MB)",
+                rows, seconds, Double(rows) / seconds, Double(export.rssGrowthBytes) / 1e6, Double(peak) / 1e6))
         return (figures, export)
     }
 
-    private static func renderProfile(id: Int64, sources: PageRendering.Sources, query: [String: String] = [:]) async throws {
+    private static func renderProfile(id: Int64, sources: PageRendering.Sources, query: [String: String] = [:])
+        async throws
+    {
         _ = try await PageRendering.profile(userID: id, query: query, sources: sources)
     }
 
     /// VmRSS from /proc, in bytes (0 where there is no /proc).
     static func residentBytes() -> Int {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
         else { return 0 }
         return kilobytes * 1024
     }

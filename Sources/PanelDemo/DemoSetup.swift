@@ -10,7 +10,9 @@ import Foundation
 public enum DemoSetup {
     public static let adminEmail = "admin@example.com"
     /// One account per other role, so that each can be tried without an authenticator app.
-    public static let roleAccounts: [(email: String, role: Role)] = [("marketing@example.com", .marketing), ("support@example.com", .support)]
+    public static let roleAccounts: [(email: String, role: Role)] = [
+        ("marketing@example.com", .marketing), ("support@example.com", .support),
+    ]
     /// The domain of the demo's staff accounts, and of generated app users such as user 1,
     /// maria.silva@example.com: marketing may add its app users as test users unless
     /// `--test-user-domain` names others.
@@ -34,7 +36,8 @@ public enum DemoSetup {
             let path = configuration.databasePath
             report = try await BlockingWork.run { try DemoSeeder(userCount: users).run(path: path) }
         }
-        let areas = PanelAreas(database: try await PanelDatabase.open(path: configuration.databasePath), configuration: configuration)
+        let areas = PanelAreas(
+            database: try await PanelDatabase.open(path: configuration.databasePath), configuration: configuration)
         let admins = areas.auth.admins
         var password: String?
         if try await admins.activeAdminCount() == 0 {
@@ -50,6 +53,7 @@ public enum DemoSetup {
         }
         // After the providers are configured: a journey is activated only if they can reach its devices.
         let journeys = try await DemoJourneys.seed(areas.journeys.journeys)
-        return Outcome(areas: areas, seedReport: report, adminPassword: password, rolePasswords: created, journeys: journeys)
+        return Outcome(
+            areas: areas, seedReport: report, adminPassword: password, rolePasswords: created, journeys: journeys)
     }
 }

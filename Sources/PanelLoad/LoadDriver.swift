@@ -6,10 +6,13 @@ import Synchronization
 /// Drives a running panel over real HTTP: `connections` clients, each sending its next
 /// request as soon as the last one is answered, round-robin over the pages, for `duration`.
 public enum LoadDriver {
-    public static func run(baseURL: String, cookie: String, pages: [LoadPage], connections: Int,
-                           duration: Duration, timeout: Duration) async throws -> LoadReport {
+    public static func run(
+        baseURL: String, cookie: String, pages: [LoadPage], connections: Int,
+        duration: Duration, timeout: Duration
+    ) async throws -> LoadReport {
         var configuration = HTTPClient.Configuration()
-        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
+        configuration.connectionPool = .init(
+            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
         configuration.timeout = .init(connect: .seconds(5))
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let clock = ContinuousClock()
@@ -23,7 +26,11 @@ public enum LoadDriver {
                     while clock.now < end {
                         let page = pages[next % pages.count]
                         next += 1
-                        samples.append((page.name, await fetch(page, baseURL: baseURL, cookie: cookie, client: client, timeout: timeout)))
+                        samples.append(
+                            (
+                                page.name,
+                                await fetch(page, baseURL: baseURL, cookie: cookie, client: client, timeout: timeout)
+                            ))
                     }
                     return samples
                 }
@@ -38,20 +45,30 @@ public enum LoadDriver {
         try await client.shutdown()
         // A name once, however many pages share it (every draft page is "draft page").
         var seen: Set<String> = []
-        return LoadReport(samples: results, order: pages.map(\.name).filter { seen.insert($0).inserted }, elapsed: elapsed, connections: connections)
+        return LoadReport(
+            samples: results, order: pages.map(\.name).filter { seen.insert($0).inserted }, elapsed: elapsed,
+            connections: connections)
     }
 
     /// One request, answered or given up on at `timeout` whatever happens: the client's
     /// deadline covers the response head, not a body that stops streaming, and a stuck
     /// server must end the run, not hang it.
-    static func fetch(_ page: LoadPage, baseURL: String, cookie: String, client: HTTPClient, timeout: Duration) async -> Sample {
+    static func fetch(_ page: LoadPage, baseURL: String, cookie: String, client: HTTPClient, timeout: Duration) async
+        -> Sample
+    {
         await withCheckedContinuation { continuation in
             let resumed = Mutex(false)
             let resumeOnce: @Sendable (Sample) -> Void = { sample in
-                if resumed.withLock({ done in defer { done = true }; return !done }) { continuation.resume(returning: sample) }
+                if resumed.withLock({ done in
+                    defer { done = true }
+                    return !done
+                }) {
+                    continuation.resume(returning: sample)
+                }
             }
             let request = Task {
-                resumeOnce(await fetchWithoutLimit(page, baseURL: baseURL, cookie: cookie, client: client, timeout: timeout))
+                resumeOnce(
+                    await fetchWithoutLimit(page, baseURL: baseURL, cookie: cookie, client: client, timeout: timeout))
             }
             Task {
                 try? await Task.sleep(for: timeout + .milliseconds(500))
@@ -61,13 +78,16 @@ public enum LoadDriver {
         }
     }
 
-    static func fetchWithoutLimit(_ page: LoadPage, baseURL: String, cookie: String, client: HTTPClient, timeout: Duration) async -> Sample {
+    static func fetchWithoutLimit(
+        _ page: LoadPage, baseURL: String, cookie: String, client: HTTPClient, timeout: Duration
+    ) async -> Sample {
         var request = HTTPClientRequest(url: baseURL + page.path)
         request.headers.add(name: "Cookie", value: cookie)
         let clock = ContinuousClock()
         let started = clock.now
         do {
-            let response = try await client.execute(request, deadline: .now() + .nanoseconds(Int64(timeout.seconds * 1e9)))
+            let response = try await client.execute(
+                request, deadline: .now() + .nanoseconds(Int64(timeout.seconds * 1e9)))
             // Read the whole body: a streamed export is answered only when its last row is.
             _ = try await response.body.collect(upTo: 256 * 1024 * 1024)
             let time = clock.now - started
@@ -81,7 +101,9 @@ public enum LoadDriver {
     }
 
     /// One plain request, for "does it still answer?".
-    public static func status(of url: String, cookie: String? = nil, timeout: Duration = .seconds(5)) async throws -> Int {
+    public static func status(of url: String, cookie: String? = nil, timeout: Duration = .seconds(5)) async throws
+        -> Int
+    {
         try await OneRequest(url, cookie: cookie).send(timeout: timeout).status
     }
 }

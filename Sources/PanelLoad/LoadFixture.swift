@@ -22,31 +22,42 @@ public struct LoadFixture: Sendable {
         let (cookie, adminID) = try await signIn(database)
         let campaigns = Campaigns(database: database)
         let actor = AuditActor.staff(StaffIdentity(adminID: adminID, email: email, role: .admin), from: "127.0.0.1")
-        let draft = try await campaigns.create(CampaignDraft(title: "Load {{display_name}}", body: "{{first_expiring_item}} expires in {{days_left}} days",
-                                                             segment: CampaignSegment(bucket: .active)), by: actor)
+        let draft = try await campaigns.create(
+            CampaignDraft(
+                title: "Load {{display_name}}", body: "{{first_expiring_item}} expires in {{days_left}} days",
+                segment: CampaignSegment(bucket: .active)), by: actor)
         // Measured as marketing measures: a holdout, a goal and a second variant, so that its
         // page carries the impact report.
-        let launched = try await campaigns.create(CampaignDraft(
-            title: "Load launched", body: "Hello {{display_name}}", segment: CampaignSegment(plan: .premium),
-            experiment: CampaignExperiment(holdoutPercent: 10, goal: .anyActivity, goalDays: 3,
-                                           variants: [VariantMessage(variant: .b, title: "Load launched B", body: "Hi {{display_name}}")])), by: actor)
+        let launched = try await campaigns.create(
+            CampaignDraft(
+                title: "Load launched", body: "Hello {{display_name}}", segment: CampaignSegment(plan: .premium),
+                experiment: CampaignExperiment(
+                    holdoutPercent: 10, goal: .anyActivity, goalDays: 3,
+                    variants: [VariantMessage(variant: .b, title: "Load launched B", body: "Hi {{display_name}}")])),
+            by: actor)
         try await campaigns.begin(launched, schedule: .now, by: actor)
         try await campaigns.resumeLaunches()
         // One test user, so that the test users page and the draft's test send list someone
         // (kept from an earlier run on the same copy: adding it again is refused).
         if try await TestUsers(database: database).list().isEmpty,
-           let email = try await database.read({ db in try String.fetchOne(db, sql: "SELECT email FROM users WHERE id = 50") }) {
+            let email = try await database.read({ db in
+                try String.fetchOne(db, sql: "SELECT email FROM users WHERE id = 50")
+            })
+        {
             _ = try await TestUsers(database: database).add(email: email, by: actor)
         }
         let journeys = Journeys(campaigns: campaigns)
-        let journey = try await journeys.create(JourneyDraft(
-            campaign: CampaignDraft(title: "Load win-back", body: "We miss you, {{display_name}}",
-                                    experiment: CampaignExperiment(holdoutPercent: 10, goal: .anyActivity, goalDays: 7)),
-            rules: JourneyRules(trigger: .inactiveDays(30))), by: actor)
+        let journey = try await journeys.create(
+            JourneyDraft(
+                campaign: CampaignDraft(
+                    title: "Load win-back", body: "We miss you, {{display_name}}",
+                    experiment: CampaignExperiment(holdoutPercent: 10, goal: .anyActivity, goalDays: 7)),
+                rules: JourneyRules(trigger: .inactiveDays(30))), by: actor)
         // A server without providers keeps it a draft: its page is still measured.
         try? await journeys.activate(journey, by: actor)
-        return LoadFixture(cookie: cookie, typicalUserID: 50, whaleUserID: DemoSeeder.whaleUserID,
-                           draftCampaignID: draft, launchedCampaignID: launched, journeyID: journey)
+        return LoadFixture(
+            cookie: cookie, typicalUserID: 50, whaleUserID: DemoSeeder.whaleUserID,
+            draftCampaignID: draft, launchedCampaignID: launched, journeyID: journey)
     }
 }
 

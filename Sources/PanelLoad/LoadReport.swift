@@ -27,9 +27,10 @@ public struct LoadReport: Sendable {
             let times = all.filter { $0.failure == nil }.map(\.time).sorted()
             var failures: [String: Int] = [:]
             for sample in all { if let failure = sample.failure { failures[failure, default: 0] += 1 } }
-            return Page(name: name, answered: times.count, failures: failures,
-                        p50: Self.percentile(times, 0.50), p99: Self.percentile(times, 0.99),
-                        slowest: all.map(\.time).max() ?? .zero)
+            return Page(
+                name: name, answered: times.count, failures: failures,
+                p50: Self.percentile(times, 0.50), p99: Self.percentile(times, 0.99),
+                slowest: all.map(\.time).max() ?? .zero)
         }
         self.elapsed = elapsed
         self.connections = connections
@@ -46,13 +47,19 @@ public struct LoadReport: Sendable {
         var lines = ["page                   req/s   p50 ms   p99 ms   max ms  failures"]
         for page in pages {
             let count = page.answered + page.failures.values.reduce(0, +)
-            let failures = page.failures.isEmpty ? "0" : page.failures.map { "\($0.value) \($0.key)" }.sorted().joined(separator: ", ")
-            lines.append(page.name.padding(toLength: 20, withPad: " ", startingAt: 0)
-                + String(format: "%8.1f", Double(count) / elapsed.seconds)
-                + ms(page.p50).leftPadded(9) + ms(page.p99).leftPadded(9) + ms(page.slowest).leftPadded(9) + "  " + failures)
+            let failures =
+                page.failures.isEmpty
+                ? "0" : page.failures.map { "\($0.value) \($0.key)" }.sorted().joined(separator: ", ")
+            lines.append(
+                page.name.padding(toLength: 20, withPad: " ", startingAt: 0)
+                    + String(format: "%8.1f", Double(count) / elapsed.seconds)
+                    + ms(page.p50).leftPadded(9) + ms(page.p99).leftPadded(9) + ms(page.slowest).leftPadded(9) + "  "
+                    + failures)
         }
-        lines.append(String(format: "all: %d requests in %.1f s over %d connections = %.1f req/s, %d failed, slowest %@ ms",
-                            requests, elapsed.seconds, connections, requestsPerSecond, failures, ms(slowest)))
+        lines.append(
+            String(
+                format: "all: %d requests in %.1f s over %d connections = %.1f req/s, %d failed, slowest %@ ms",
+                requests, elapsed.seconds, connections, requestsPerSecond, failures, ms(slowest)))
         return lines.joined(separator: "\n")
     }
 }

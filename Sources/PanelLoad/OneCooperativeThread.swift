@@ -26,7 +26,7 @@ public enum OneCooperativeThread {
     public static func environment(buildingIn folder: URL) throws -> [String: String] {
         var environment = ["LIBDISPATCH_COOPERATIVE_POOL_STRICT": "1"]
         #if os(Linux)
-        environment["LD_PRELOAD"] = try preloadLibrary(in: folder).path
+            environment["LD_PRELOAD"] = try preloadLibrary(in: folder).path
         #endif
         return environment
     }
@@ -40,7 +40,9 @@ public enum OneCooperativeThread {
         compiler.arguments = ["cc", "-shared", "-fPIC", "-O2", "-o", library.path, cFile.path, "-ldl"]
         try ProcessLaunch.run(compiler)
         compiler.waitUntilExit()
-        guard compiler.terminationStatus == 0 else { throw OneCooperativeThreadError.compilerFailed(compiler.terminationStatus) }
+        guard compiler.terminationStatus == 0 else {
+            throw OneCooperativeThreadError.compilerFailed(compiler.terminationStatus)
+        }
         return library
     }
 }

@@ -31,15 +31,19 @@ public struct OneRequest: Sendable {
         if let form {
             var allowed = CharacterSet.alphanumerics
             allowed.insert(charactersIn: "-._~")
-            let body = form.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&")
+            let body = form.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }
+                .joined(separator: "&")
             request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
             request.body = .bytes(ByteBuffer(string: body))
         }
         do {
-            let response = try await client.execute(request, deadline: .now() + .nanoseconds(Int64(timeout.seconds * 1e9)))
+            let response = try await client.execute(
+                request, deadline: .now() + .nanoseconds(Int64(timeout.seconds * 1e9)))
             let body = try await response.body.collect(upTo: 64 * 1024 * 1024)
             try await client.shutdown()
-            return Answer(status: Int(response.status.code), setCookies: response.headers["Set-Cookie"], body: String(buffer: body))
+            return Answer(
+                status: Int(response.status.code), setCookies: response.headers["Set-Cookie"],
+                body: String(buffer: body))
         } catch {
             try? await client.shutdown()
             throw error

@@ -18,7 +18,8 @@ public final class PanelProcess {
 
     /// The process's resident memory now and at its peak, in MiB, from /proc (Linux).
     public var memory: (resident: Double, peak: Double)? {
-        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8) else { return nil }
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+        else { return nil }
         func kibibytes(_ field: String) -> Double? {
             status.split(separator: "\n").first { $0.hasPrefix(field + ":") }
                 .flatMap { Double($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
@@ -29,13 +30,16 @@ public final class PanelProcess {
     public var output: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
 
     /// Starts `binary serve --db PATH --port 0` and waits until it says where it listens.
-    public static func start(binary: URL, databasePath: String, publicDirectory: String?,
-                             arguments: [String] = [], environment extra: [String: String] = [:],
-                             workingDirectory: URL? = nil, logFile: URL) async throws -> PanelProcess {
+    public static func start(
+        binary: URL, databasePath: String, publicDirectory: String?,
+        arguments: [String] = [], environment extra: [String: String] = [:],
+        workingDirectory: URL? = nil, logFile: URL
+    ) async throws -> PanelProcess {
         let process = Process()
         process.executableURL = binary
         if let workingDirectory { process.currentDirectoryURL = workingDirectory }
-        process.arguments = ["serve", "--db", databasePath, "--port", "0"] + (publicDirectory.map { ["--public-directory", $0] } ?? [])
+        process.arguments =
+            ["serve", "--db", databasePath, "--port", "0"] + (publicDirectory.map { ["--public-directory", $0] } ?? [])
             + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
@@ -48,8 +52,12 @@ public final class PanelProcess {
         let giveUp = clock.now + .seconds(60)
         while clock.now < giveUp {
             let text = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
-            if let port = port(after: "panel listening on", in: text) { return PanelProcess(process: process, port: port, logFile: logFile) }
-            guard process.isRunning else { throw PanelProcessError.exited(status: process.terminationStatus, output: text) }
+            if let port = port(after: "panel listening on", in: text) {
+                return PanelProcess(process: process, port: port, logFile: logFile)
+            }
+            guard process.isRunning else {
+                throw PanelProcessError.exited(status: process.terminationStatus, output: text)
+            }
             try await Task.sleep(for: .milliseconds(100))
         }
         process.terminate()
@@ -59,7 +67,8 @@ public final class PanelProcess {
     /// The port in the first log line that says `marker` and then HOST:PORT.
     public static func port(after marker: String, in log: String) -> Int? {
         guard let line = log.split(separator: "\n").first(where: { $0.contains(marker) }),
-              let markerRange = line.range(of: marker) else { return nil }
+            let markerRange = line.range(of: marker)
+        else { return nil }
         let address = line[markerRange.upperBound...].drop { $0 == " " }.prefix { $0 != " " && $0 != "\"" }
         guard let colon = address.lastIndex(of: ":") else { return nil }
         return Int(address[address.index(after: colon)...].prefix { $0.isNumber })
@@ -101,8 +110,8 @@ public enum PanelProcessError: Error, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .exited(status, output): "the panel exited with \(status) before listening:\n\(output)"
-        case let .neverListened(output): "the panel did not listen within 60 s:\n\(output)"
+        case .exited(let status, let output): "the panel exited with \(status) before listening:\n\(output)"
+        case .neverListened(let output): "the panel did not listen within 60 s:\n\(output)"
         }
     }
 }

@@ -22,7 +22,8 @@ struct FCMMessageCheck {
                 let collapseKey: String?
 
                 init(from decoder: any Decoder) throws {
-                    try FCMMessageCheck.refuseUnknownNames(decoder, ["priority", "ttl", "notification", "collapse_key", "data"], at: "message.android")
+                    try FCMMessageCheck.refuseUnknownNames(
+                        decoder, ["priority", "ttl", "notification", "collapse_key", "data"], at: "message.android")
                     let fields = try decoder.container(keyedBy: CodingKeys.self)
                     priority = try fields.decodeIfPresent(String.self, forKey: .priority)
                     ttl = try fields.decodeIfPresent(String.self, forKey: .ttl)
@@ -30,15 +31,20 @@ struct FCMMessageCheck {
                     collapseKey = try fields.decodeIfPresent(String.self, forKey: .collapseKey)
                 }
 
-                enum CodingKeys: String, CodingKey { case priority, ttl, notification, collapseKey = "collapse_key" }
+                enum CodingKeys: String, CodingKey {
+                    case priority, ttl, notification
+                    case collapseKey = "collapse_key"
+                }
             }
 
             struct APNs: Decodable {
                 let headers: [String: String]?
 
                 init(from decoder: any Decoder) throws {
-                    try FCMMessageCheck.refuseUnknownNames(decoder, ["headers", "payload", "fcm_options"], at: "message.apns")
-                    headers = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent([String: String].self, forKey: .headers)
+                    try FCMMessageCheck.refuseUnknownNames(
+                        decoder, ["headers", "payload", "fcm_options"], at: "message.apns")
+                    headers = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(
+                        [String: String].self, forKey: .headers)
                 }
 
                 enum CodingKeys: String, CodingKey { case headers }
@@ -51,11 +57,15 @@ struct FCMMessageCheck {
             let apns: APNs?
 
             init(from decoder: any Decoder) throws {
-                try FCMMessageCheck.refuseUnknownNames(decoder, ["token", "notification", "data", "android", "apns", "webpush", "fcm_options"], at: "message")
+                try FCMMessageCheck.refuseUnknownNames(
+                    decoder, ["token", "notification", "data", "android", "apns", "webpush", "fcm_options"],
+                    at: "message")
                 let fields = try decoder.container(keyedBy: CodingKeys.self)
                 token = try fields.decode(String.self, forKey: .token)
                 notification = try fields.decodeIfPresent([String: String].self, forKey: .notification)
-                if let notification, let unknown = Set(notification.keys).subtracting(["title", "body", "image"]).sorted().first {
+                if let notification,
+                    let unknown = Set(notification.keys).subtracting(["title", "body", "image"]).sorted().first
+                {
                     throw Problem(reason: "Unknown name \"\(unknown)\" at 'message.notification'")
                 }
                 data = try fields.decodeIfPresent([String: String].self, forKey: .data)
@@ -76,7 +86,10 @@ struct FCMMessageCheck {
             message = try fields.decode(Message.self, forKey: .message)
         }
 
-        enum CodingKeys: String, CodingKey { case validateOnly = "validate_only", message }
+        enum CodingKeys: String, CodingKey {
+            case validateOnly = "validate_only"
+            case message
+        }
     }
 
     private struct AnyName: CodingKey {
@@ -120,6 +133,7 @@ struct FCMMessageCheck {
         if let collapse = message.apns?.headers?["apns-collapse-id"], collapse != deliveryID {
             return fail("apns-collapse-id is not the delivery id")
         }
-        return .success(FCMMessageCheck(token: message.token, validateOnly: body.validateOnly ?? false, deliveryID: deliveryID))
+        return .success(
+            FCMMessageCheck(token: message.token, validateOnly: body.validateOnly ?? false, deliveryID: deliveryID))
     }
 }

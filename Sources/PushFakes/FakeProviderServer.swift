@@ -1,9 +1,9 @@
 import Foundation
 import Hummingbird
-import NIOCore
 import HummingbirdHTTP2
 import HummingbirdTLS
 import Logging
+import NIOCore
 import NIOSSL
 import ServiceLifecycle
 
@@ -30,7 +30,9 @@ public final class FakeProviderServer: Sendable {
     }
 
     /// Starts on a free port of 127.0.0.1 and returns once it listens.
-    public static func start(_ transport: Transport = .plainHTTP1, state: FakeProviderState = FakeProviderState()) async throws -> FakeProviderServer {
+    public static func start(_ transport: Transport = .plainHTTP1, state: FakeProviderState = FakeProviderState())
+        async throws -> FakeProviderServer
+    {
         let router = Router()
         FakeRoutes(state: state).add(to: router)
         var logger = Logger(label: "fake-provider")
@@ -46,17 +48,22 @@ public final class FakeProviderServer: Sendable {
         switch transport {
         case .plainHTTP1:
             scheme = "http"
-            let app = Application(router: router, configuration: configuration, onServerRunning: onRunning, logger: logger)
+            let app = Application(
+                router: router, configuration: configuration, onServerRunning: onRunning, logger: logger)
             task = Task { try await app.runService(gracefulShutdownSignals: []) }
         case .tlsHTTP2(let certificatePEM, let keyPEM):
             scheme = "https"
             var tls = TLSConfiguration.makeServerConfiguration(
-                certificateChain: try NIOSSLCertificate.fromPEMBytes(Array(certificatePEM.utf8)).map { .certificate($0) },
+                certificateChain: try NIOSSLCertificate.fromPEMBytes(Array(certificatePEM.utf8)).map {
+                    .certificate($0)
+                },
                 privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(keyPEM.utf8), format: .pem)))
             // HTTP/2 only, as APNs: a client that cannot negotiate h2 gets no answer at all.
             tls.applicationProtocols = ["h2"]
-            let app = Application(router: router, server: try .tls(.plaintextHTTP2(), tlsConfiguration: tls), configuration: configuration,
-                                  onServerRunning: onRunning, logger: logger)
+            let app = Application(
+                router: router, server: try .tls(.plaintextHTTP2(), tlsConfiguration: tls),
+                configuration: configuration,
+                onServerRunning: onRunning, logger: logger)
             task = Task { try await app.runService(gracefulShutdownSignals: []) }
         }
         var port = 0

@@ -47,9 +47,11 @@ public actor FakeProviderState {
     /// The public halves of the keys the test generated, and where the OAuth server lives.
     public func trust(_ credentials: TestCredentials, tokenURI: String) async throws {
         self.tokenURI = tokenURI
-        rsaKeys = await JWTKeyCollection().add(rsa: try Insecure.RSA.PublicKey(pem: credentials.rsaPublicKeyPEM), digestAlgorithm: .sha256)
-        ecKeys = await JWTKeyCollection().add(ecdsa: try ES256PublicKey(pem: credentials.apnsPublicKey.pemRepresentation),
-                                              kid: JWKIdentifier(string: TestCredentials.apnsKeyID))
+        rsaKeys = await JWTKeyCollection().add(
+            rsa: try Insecure.RSA.PublicKey(pem: credentials.rsaPublicKeyPEM), digestAlgorithm: .sha256)
+        ecKeys = await JWTKeyCollection().add(
+            ecdsa: try ES256PublicKey(pem: credentials.apnsPublicKey.pemRepresentation),
+            kid: JWKIdentifier(string: TestCredentials.apnsKeyID))
     }
 
     /// The next sends to `token` meet these faults, one each, in order.
@@ -100,7 +102,8 @@ public actor FakeProviderState {
         let now = Int64(Date().timeIntervalSince1970)
         let problems = [
             claims.iss == TestCredentials.clientEmail ? nil : "iss is not the client_email",
-            claims.scope.split(separator: " ").contains("https://www.googleapis.com/auth/firebase.messaging") ? nil : "scope lacks firebase.messaging",
+            claims.scope.split(separator: " ").contains("https://www.googleapis.com/auth/firebase.messaging")
+                ? nil : "scope lacks firebase.messaging",
             claims.aud == tokenURI ? nil : "aud is not the token_uri",
             // Google's rule: short-lived and in a reasonable time frame; a little clock skew passes.
             claims.iat <= now + 300 ? nil : "iat is in the future",
@@ -156,7 +159,9 @@ public actor FakeProviderState {
             breach("APNs provider token header is not ES256 with our kid")
             return "InvalidProviderToken"
         }
-        guard let claims = try? await ecKeys.verify(token, as: APNsProviderClaims.self), claims.iss == TestCredentials.apnsTeamID else {
+        guard let claims = try? await ecKeys.verify(token, as: APNsProviderClaims.self),
+            claims.iss == TestCredentials.apnsTeamID
+        else {
             breach("APNs provider token does not verify, or iss is not the team id")
             return "InvalidProviderToken"
         }

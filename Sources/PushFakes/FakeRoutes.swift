@@ -1,6 +1,6 @@
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 
 /// The three endpoints. A request that breaks the protocol gets the error the real service
 /// would give and is listed in `state.breaches`.
@@ -10,7 +10,9 @@ struct FakeRoutes: Sendable {
     func add(to router: Router<BasicRequestContext>) {
         router.post("/token") { request, _ in try await self.token(request) }
         router.post("/v1/projects/{project}/{action}") { request, context in
-            try await self.fcm(request, project: context.parameters.get("project") ?? "", action: context.parameters.get("action") ?? "")
+            try await self.fcm(
+                request, project: context.parameters.get("project") ?? "",
+                action: context.parameters.get("action") ?? "")
         }
         router.post("/3/device/{token}") { request, context in
             try await self.apns(request, deviceToken: context.parameters.get("token") ?? "")
@@ -27,8 +29,10 @@ struct FakeRoutes: Sendable {
         }
         var form = URLComponents()
         form.percentEncodedQuery = String(buffer: body)
-        let fields = Dictionary((form.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
-        guard fields["grant_type"] == "urn:ietf:params:oauth:grant-type:jwt-bearer", let assertion = fields["assertion"] else {
+        let fields = Dictionary(
+            (form.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
+        guard fields["grant_type"] == "urn:ietf:params:oauth:grant-type:jwt-bearer", let assertion = fields["assertion"]
+        else {
             await state.breach("OAuth: grant_type or assertion missing")
             return json(400, ["error": "unsupported_grant_type", "error_description": "Invalid grant_type"])
         }
@@ -46,7 +50,8 @@ struct FakeRoutes: Sendable {
     func fcm(_ request: Request, project: String, action: String) async throws -> Response {
         let body = try await request.body.collect(upTo: 1024 * 1024)
         let bytes = Data(buffer: body)
-        await state.receivedFCM(.init(path: request.uri.path, headers: headers(of: request), body: bytes, scheme: request.head.scheme))
+        await state.receivedFCM(
+            .init(path: request.uri.path, headers: headers(of: request), body: bytes, scheme: request.head.scheme))
         guard project == TestCredentials.projectID, action == "messages:send" else {
             await state.breach("FCM: path \(request.uri.path)")
             return fcmError(404, "NOT_FOUND", nil, "Requested entity was not found.")
@@ -64,14 +69,16 @@ struct FakeRoutes: Sendable {
         case .success(let parsed): message = parsed
         case .failure(let problem):
             await state.breach("FCM: \(problem.reason)")
-            return fcmError(400, "INVALID_ARGUMENT", "INVALID_ARGUMENT", "Invalid JSON payload received. \(problem.reason)")
+            return fcmError(
+                400, "INVALID_ARGUMENT", "INVALID_ARGUMENT", "Invalid JSON payload received. \(problem.reason)")
         }
         await state.received(deliveryID: message.deliveryID)
         if let fault = await state.nextFault(forToken: message.token) {
             return try await answer(fault)
         }
         let number = await state.acceptedFCM()
-        return json(200, ["name": "projects/\(project)/messages/\(message.validateOnly ? "fake_message_id" : String(number))"])
+        return json(
+            200, ["name": "projects/\(project)/messages/\(message.validateOnly ? "fake_message_id" : String(number))"])
     }
 
     // MARK: APNs
@@ -79,10 +86,13 @@ struct FakeRoutes: Sendable {
     func apns(_ request: Request, deviceToken: String) async throws -> Response {
         let body = try await request.body.collect(upTo: 64 * 1024)
         let bytes = Data(buffer: body)
-        await state.receivedAPNs(.init(path: request.uri.path, headers: headers(of: request), body: bytes, scheme: request.head.scheme))
+        await state.receivedAPNs(
+            .init(path: request.uri.path, headers: headers(of: request), body: bytes, scheme: request.head.scheme))
         let authorization = request.headers[.authorization] ?? ""
         guard authorization.hasPrefix("bearer ") else { return apnsError(403, "MissingProviderToken") }
-        if let refusal = await state.checkProviderToken(String(authorization.dropFirst(7))) { return apnsError(403, refusal) }
+        if let refusal = await state.checkProviderToken(String(authorization.dropFirst(7))) {
+            return apnsError(403, refusal)
+        }
         let field = { (name: String) in request.headers[HTTPField.Name(name)!] }
         guard field("apns-topic") == TestCredentials.apnsTopic else {
             await state.breach("APNs: apns-topic is \(field("apns-topic") ?? "missing")")
@@ -91,7 +101,9 @@ struct FakeRoutes: Sendable {
         var problems: [String] = []
         if field("apns-push-type") != "alert" { problems.append("apns-push-type is not alert") }
         if !["5", "10"].contains(field("apns-priority") ?? "") { problems.append("apns-priority is not 5 or 10") }
-        if let expiration = field("apns-expiration"), Int64(expiration) == nil { problems.append("apns-expiration is not a number") }
+        if let expiration = field("apns-expiration"), Int64(expiration) == nil {
+            problems.append("apns-expiration is not a number")
+        }
         if field("apns-expiration") == nil { problems.append("apns-expiration missing") }
         if (field("apns-collapse-id")?.utf8.count ?? 0) > 64 { problems.append("apns-collapse-id over 64 bytes") }
         if field("apns-id").flatMap(UUID.init(uuidString:)) == nil { problems.append("apns-id is not a UUID") }
@@ -108,7 +120,8 @@ struct FakeRoutes: Sendable {
             return apnsError(413, "PayloadTooLarge")
         }
         guard let payload = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any],
-              let aps = payload["aps"] as? [String: Any], aps["alert"] != nil else {
+            let aps = payload["aps"] as? [String: Any], aps["alert"] != nil
+        else {
             await state.breach("APNs: the payload has no aps.alert")
             return apnsError(400, "PayloadEmpty")
         }
@@ -137,22 +150,29 @@ struct FakeRoutes: Sendable {
             return response
         case .slow(let delay):
             try await Task.sleep(for: delay)
-            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: "{}")))
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: "{}")))
         case .dropConnection:
             // The head goes out, then the body fails: the server closes the connection
             // (HTTP/1.1) or resets the stream (HTTP/2) with no complete answer.
-            return Response(status: .ok, headers: [.contentLength: "100"], body: .init { _ in throw DroppedOnPurpose() })
+            return Response(
+                status: .ok, headers: [.contentLength: "100"], body: .init { _ in throw DroppedOnPurpose() })
         }
     }
 
-    func fcmError(_ code: Int, _ status: String, _ errorCode: String?, _ message: String, tokenViolation: Bool = false) -> Response {
+    func fcmError(_ code: Int, _ status: String, _ errorCode: String?, _ message: String, tokenViolation: Bool = false)
+        -> Response
+    {
         var details: [[String: Any]] = []
         if let errorCode {
             details.append(["@type": "type.googleapis.com/google.firebase.fcm.v1.FcmError", "errorCode": errorCode])
         }
         if tokenViolation {
-            details.append(["@type": "type.googleapis.com/google.rpc.BadRequest",
-                            "fieldViolations": [["field": "message.token", "description": "Invalid registration token"]]])
+            details.append([
+                "@type": "type.googleapis.com/google.rpc.BadRequest",
+                "fieldViolations": [["field": "message.token", "description": "Invalid registration token"]],
+            ])
         }
         return json(code, ["error": ["code": code, "message": message, "status": status, "details": details]])
     }
@@ -165,8 +185,9 @@ struct FakeRoutes: Sendable {
 
     func json(_ status: Int, _ object: [String: Any]) -> Response {
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return Response(status: .init(code: status), headers: [.contentType: "application/json"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(
+            status: .init(code: status), headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     func headers(of request: Request) -> [String: String] {

@@ -26,7 +26,9 @@ public struct TestCredentials: Sendable {
     public let serverKeyPEM: String
 
     /// - Parameter tokenURI: the OAuth endpoint written into the service-account file.
-    public static func make(tokenURI: String, in parent: URL = FileManager.default.temporaryDirectory) async throws -> TestCredentials {
+    public static func make(tokenURI: String, in parent: URL = FileManager.default.temporaryDirectory) async throws
+        -> TestCredentials
+    {
         let folder = parent.appendingPathComponent("push-credentials-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 
@@ -42,7 +44,8 @@ public struct TestCredentials: Sendable {
             "token_uri": tokenURI,
         ]
         let serviceAccountPath = folder.appendingPathComponent("service-account.json").path
-        try JSONSerialization.data(withJSONObject: account, options: [.sortedKeys]).write(to: URL(fileURLWithPath: serviceAccountPath))
+        try JSONSerialization.data(withJSONObject: account, options: [.sortedKeys]).write(
+            to: URL(fileURLWithPath: serviceAccountPath))
 
         let p8 = P256.Signing.PrivateKey()
         let apnsKeyPath = folder.appendingPathComponent("AuthKey_\(apnsKeyID).p8").path
@@ -52,15 +55,18 @@ public struct TestCredentials: Sendable {
         let caCertificatePath = folder.appendingPathComponent("ca.pem").path
         try Data(caPEM.utf8).write(to: URL(fileURLWithPath: caCertificatePath))
 
-        return TestCredentials(folder: folder, serviceAccountPath: serviceAccountPath, apnsKeyPath: apnsKeyPath,
-                               caCertificatePath: caCertificatePath, rsaPublicKeyPEM: rsa.publicKey.pemRepresentation,
-                               apnsPublicKey: p8.publicKey, serverCertificatePEM: serverPEM, serverKeyPEM: serverKey)
+        return TestCredentials(
+            folder: folder, serviceAccountPath: serviceAccountPath, apnsKeyPath: apnsKeyPath,
+            caCertificatePath: caCertificatePath, rsaPublicKeyPEM: rsa.publicKey.pemRepresentation,
+            apnsPublicKey: p8.publicKey, serverCertificatePEM: serverPEM, serverKeyPEM: serverKey)
     }
 
     /// The same keys with another OAuth address, for a fake whose port was not known yet.
     public func rewritingTokenURI(_ tokenURI: String) throws -> TestCredentials {
         let url = URL(fileURLWithPath: serviceAccountPath)
-        guard var account = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: String] else { return self }
+        guard var account = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: String] else {
+            return self
+        }
         account["token_uri"] = tokenURI
         try JSONSerialization.data(withJSONObject: account, options: [.sortedKeys]).write(to: url)
         return self
@@ -95,7 +101,9 @@ public struct TestCredentials: Sendable {
                 Critical(BasicConstraints.notCertificateAuthority)
                 Critical(KeyUsage(digitalSignature: true))
                 try ExtendedKeyUsage([.serverAuth])
-                SubjectAlternativeNames([.dnsName("localhost"), .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1]))])
+                SubjectAlternativeNames([
+                    .dnsName("localhost"), .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])),
+                ])
             },
             issuerPrivateKey: .init(caKey))
         return (try ca.serializeAsPEM().pemString, try server.serializeAsPEM().pemString, serverKey.pemRepresentation)

@@ -14,7 +14,9 @@ public struct CampaignText: Sendable {
     /// template or names a template that does not exist: found when composing, never when sending.
     public init(title: String, body: String, template: String?, library: PushTemplateLibrary) throws(TemplateError) {
         if let template, library.templates[template] == nil {
-            throw TemplateError("there is no template \"\(template)\"; there are \(library.templates.keys.sorted().joined(separator: ", "))")
+            throw TemplateError(
+                "there is no template \"\(template)\"; there are \(library.templates.keys.sorted().joined(separator: ", "))"
+            )
         }
         let flatTitle = title.replacingOccurrences(of: "\r", with: "").replacingOccurrences(of: "\n", with: " ")
         own = try PushTemplate(name: "the campaign", language: "en", text: "title: \(flatTitle)\nbody: \(body)")
@@ -32,7 +34,9 @@ public struct CampaignText: Sendable {
 
     /// As `render`, and the placeholders that the recipient's variant uses whose value was
     /// empty or missing, so got their fallback: empty when every one had a value.
-    public func renderReporting(locale: String, values: [String: String]) -> (title: String, body: String, fallbacks: Set<String>) {
+    public func renderReporting(locale: String, values: [String: String]) -> (
+        title: String, body: String, fallbacks: Set<String>
+    ) {
         let cut = values.mapValues { String($0.prefix(Self.valueLimit)) }
         let chosen = template.flatMap { library.template($0, locale: locale) } ?? own
         return chosen.renderReporting(cut)

@@ -23,7 +23,9 @@ public enum PluralRules {
 
     /// `language` is a code such as `pt` or a locale such as `pt-BR` (only its language counts).
     public static func category(of value: String, language: String) -> PluralCategory {
-        guard let magnitude = integerMagnitude(value.trimmingCharacters(in: .whitespacesAndNewlines)) else { return .other }
+        guard let magnitude = integerMagnitude(value.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            return .other
+        }
         let code = language.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() } ?? "en"
         if zeroAndOneAreSingular.contains(code) { return magnitude <= 1 ? .one : .other }
         return magnitude == 1 ? .one : .other

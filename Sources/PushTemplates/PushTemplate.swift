@@ -24,7 +24,9 @@ public struct PushTemplate: Sendable {
     ]
 
     /// The placeholders holding a count, which `{{plural NAME "one" "other"}}` may follow.
-    public static let countPlaceholders: Set<String> = ["expiring_count", "days_left", "expiring_documents", "document_days_left"]
+    public static let countPlaceholders: Set<String> = [
+        "expiring_count", "days_left", "expiring_documents", "document_days_left",
+    ]
 
     /// Fallbacks in a template's own language, by language then placeholder; a placeholder
     /// or language missing here falls back to `placeholders` (English). Portuguese
@@ -40,7 +42,7 @@ public struct PushTemplate: Sendable {
             "expiring_documents": "alguns",
             "first_expiring_document": "um documento",
             "document_days_left": "alguns",
-        ],
+        ]
     ]
 
     /// What each placeholder becomes when its value is empty, in a template of this language.
@@ -62,7 +64,7 @@ public struct PushTemplate: Sendable {
     public init(name: String, language: String, text: String) throws(TemplateError) {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard let titleIndex = lines.firstIndex(where: { $0.hasPrefix("title:") }),
-              let bodyIndex = lines.firstIndex(where: { $0.hasPrefix("body:") }), bodyIndex > titleIndex
+            let bodyIndex = lines.firstIndex(where: { $0.hasPrefix("body:") }), bodyIndex > titleIndex
         else { throw TemplateError("\(name) (\(language)) needs a line \"title: ...\" and then \"body: ...\"") }
         titleSource = String(lines[titleIndex].dropFirst("title:".count)).trimmingCharacters(in: .whitespaces)
         bodySource = ([String(lines[bodyIndex].dropFirst("body:".count))] + lines[(bodyIndex + 1)...].map(String.init))
@@ -71,7 +73,9 @@ public struct PushTemplate: Sendable {
         self.language = language
         title = try Self.compile(titleSource, what: "\(name) (\(language)) title", part: "title")
         body = try Self.compile(bodySource, what: "\(name) (\(language)) body", part: "body")
-        if titleSource.isEmpty || bodySource.isEmpty { throw TemplateError("\(name) (\(language)) has an empty title or body") }
+        if titleSource.isEmpty || bodySource.isEmpty {
+            throw TemplateError("\(name) (\(language)) has an empty title or body")
+        }
         placeholdersUsed = title.used.union(body.used)
         fallbackValues = Self.fallbacks(language: language)
     }
@@ -104,7 +108,9 @@ public struct PushTemplate: Sendable {
             case "!": continue
             case "{", "&", "#", "^", "/":
                 let name = tag.dropFirst().trimmingCharacters(in: CharacterSet(charactersIn: " }"))
-                guard placeholders[name] != nil else { throw TemplateError("\(what): unknown placeholder \"\(name)\"; known are \(known)") }
+                guard placeholders[name] != nil else {
+                    throw TemplateError("\(what): unknown placeholder \"\(name)\"; known are \(known)")
+                }
                 used.insert(name)
             default:
                 let name = tag.trimmingCharacters(in: .whitespaces)
@@ -129,7 +135,9 @@ public struct PushTemplate: Sendable {
         }
         rewritten += source[copied...]
         do {
-            return Compiled(template: try MustacheTemplate(string: "{{% CONTENT_TYPE: TEXT}}" + rewritten), plurals: plurals, used: used)
+            return Compiled(
+                template: try MustacheTemplate(string: "{{% CONTENT_TYPE: TEXT}}" + rewritten), plurals: plurals,
+                used: used)
         } catch {
             throw TemplateError("\(what) is not a valid template: a section is not closed, or closed by another name")
         }
@@ -142,7 +150,10 @@ public struct PushTemplate: Sendable {
     /// The words of a plural tag: `plural`, a count placeholder, then exactly two forms in
     /// straight double quotes, which may be empty but hold no quote or brace.
     static func parsePlural(_ tag: String, what: String) throws(TemplateError) -> PluralTag {
-        enum Word { case bare(String), quoted(String) }
+        enum Word {
+            case bare(String)
+            case quoted(String)
+        }
         let shown = "{{\(tag)}}"
         var words: [Word] = []
         var rest = Substring(tag)
@@ -151,7 +162,8 @@ public struct PushTemplate: Sendable {
             if rest.first == "\"" {
                 let inside = rest.dropFirst()
                 guard let close = inside.firstIndex(of: "\"") else {
-                    throw TemplateError("\(what): in \(shown) a quote is never closed (a form cannot hold a placeholder or braces)")
+                    throw TemplateError(
+                        "\(what): in \(shown) a quote is never closed (a form cannot hold a placeholder or braces)")
                 }
                 words.append(.quoted(String(inside[..<close])))
                 rest = inside[inside.index(after: close)...]
@@ -162,16 +174,21 @@ public struct PushTemplate: Sendable {
             }
         }
         guard words.count >= 2, case .bare(let count) = words[1] else {
-            throw TemplateError("\(what): \(shown) needs a count placeholder and two forms in quotes, e.g. \(pluralExample)")
+            throw TemplateError(
+                "\(what): \(shown) needs a count placeholder and two forms in quotes, e.g. \(pluralExample)")
         }
-        guard placeholders[count] != nil else { throw TemplateError("\(what): unknown placeholder \"\(count)\" in \(shown); known are \(known)") }
+        guard placeholders[count] != nil else {
+            throw TemplateError("\(what): unknown placeholder \"\(count)\" in \(shown); known are \(known)")
+        }
         guard countPlaceholders.contains(count) else {
-            throw TemplateError("\(what): \"\(count)\" in \(shown) is not a count; plural forms follow one of \(knownCounts)")
+            throw TemplateError(
+                "\(what): \"\(count)\" in \(shown) is not a count; plural forms follow one of \(knownCounts)")
         }
         var forms: [String] = []
         for word in words.dropFirst(2) {
             guard case .quoted(let form) = word else {
-                throw TemplateError("\(what): in \(shown) every form is written in straight double quotes, e.g. \(pluralExample)")
+                throw TemplateError(
+                    "\(what): in \(shown) every form is written in straight double quotes, e.g. \(pluralExample)")
             }
             guard !form.contains(where: { $0 == "{" || $0 == "}" }) else {
                 throw TemplateError("\(what): in \(shown) a form cannot hold a placeholder or braces")
@@ -179,7 +196,9 @@ public struct PushTemplate: Sendable {
             forms.append(form)
         }
         guard forms.count == 2 else {
-            throw TemplateError("\(what): \(shown) has \(forms.count) form\(forms.count == 1 ? "" : "s") but needs two, the singular and the plural, e.g. \(pluralExample)")
+            throw TemplateError(
+                "\(what): \(shown) has \(forms.count) form\(forms.count == 1 ? "" : "s") but needs two, the singular and the plural, e.g. \(pluralExample)"
+            )
         }
         return PluralTag(count: count, one: forms[0], other: forms[1])
     }
@@ -254,11 +273,13 @@ public struct PushTemplateLibrary: Sendable {
             guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(file).path) else {
                 throw TemplateError("\(file) cannot be read")
             }
-            let template = try PushTemplate(name: String(parts[0]), language: String(parts[1]), text: String(decoding: data, as: UTF8.self))
+            let template = try PushTemplate(
+                name: String(parts[0]), language: String(parts[1]), text: String(decoding: data, as: UTF8.self))
             templates[template.name, default: [:]][template.language] = template
         }
         for (name, languages) in templates where languages["en"] == nil {
-            throw TemplateError("\(name) has no English version (\(name).en.mustache), which every other language falls back to")
+            throw TemplateError(
+                "\(name) has no English version (\(name).en.mustache), which every other language falls back to")
         }
         self.templates = templates
     }

@@ -15,7 +15,8 @@ public struct QRCode: Equatable, Sendable {
     /// Encodes `bytes` in the smallest version that holds them; with `mask` nil, the mask
     /// with the lowest penalty score, as the standard prescribes.
     public static func encode(_ bytes: [UInt8], mask: Int? = nil) throws -> QRCode {
-        guard let version = (1...40).first(where: { bitsNeeded(bytes.count, version: $0) <= dataCapacity($0) * 8 }) else {
+        guard let version = (1...40).first(where: { bitsNeeded(bytes.count, version: $0) <= dataCapacity($0) * 8 })
+        else {
             throw EncodeError.tooLong(bytes: bytes.count)
         }
         var grid = QRGrid(version: version)

@@ -36,7 +36,8 @@ struct QRGrid {
         let positions = alignmentPositions
         for (i, x) in positions.enumerated() {
             for (j, y) in positions.enumerated() {
-                let nearFinder = (i == 0 && j == 0) || (i == 0 && j == positions.count - 1) || (i == positions.count - 1 && j == 0)
+                let nearFinder =
+                    (i == 0 && j == 0) || (i == 0 && j == positions.count - 1) || (i == positions.count - 1 && j == 0)
                 guard !nearFinder else { continue }
                 for dy in -2...2 {
                     for dx in -2...2 { set(x: x + dx, y: y + dy, max(abs(dx), abs(dy)) != 1) }
@@ -85,7 +86,8 @@ struct QRGrid {
         let bits = version << 12 | remainder
         for i in 0..<18 {
             let dark = (bits >> i) & 1 == 1
-            let a = size - 11 + i % 3, b = i / 3
+            let a = size - 11 + i % 3
+            let b = i / 3
             set(x: a, y: b, dark)
             set(x: b, y: a, dark)
         }
@@ -118,16 +120,17 @@ struct QRGrid {
         var copy = self
         for y in 0..<size {
             for x in 0..<size where !isFunction[y][x] {
-                let flip = switch mask {
-                case 0: (x + y) % 2 == 0
-                case 1: y % 2 == 0
-                case 2: x % 3 == 0
-                case 3: (x + y) % 3 == 0
-                case 4: (x / 3 + y / 2) % 2 == 0
-                case 5: x * y % 2 + x * y % 3 == 0
-                case 6: (x * y % 2 + x * y % 3) % 2 == 0
-                default: ((x + y) % 2 + x * y % 3) % 2 == 0
-                }
+                let flip =
+                    switch mask {
+                    case 0: (x + y) % 2 == 0
+                    case 1: y % 2 == 0
+                    case 2: x % 3 == 0
+                    case 3: (x + y) % 3 == 0
+                    case 4: (x / 3 + y / 2) % 2 == 0
+                    case 5: x * y % 2 + x * y % 3 == 0
+                    case 6: (x * y % 2 + x * y % 3) % 2 == 0
+                    default: ((x + y) % 2 + x * y % 3) % 2 == 0
+                    }
                 if flip { copy.modules[y][x].toggle() }
             }
         }
@@ -155,7 +158,9 @@ struct QRGrid {
         for y in 0..<size - 1 {
             for x in 0..<size - 1 {
                 let colour = modules[y][x]
-                if modules[y][x + 1] == colour && modules[y + 1][x] == colour && modules[y + 1][x + 1] == colour { score += 3 }
+                if modules[y][x + 1] == colour && modules[y + 1][x] == colour && modules[y + 1][x + 1] == colour {
+                    score += 3
+                }
             }
         }
         let dark = modules.reduce(0) { $0 + $1.filter { $0 }.count }

@@ -7,7 +7,10 @@ import Foundation
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin", abstract: "Manage staff accounts.",
-        subcommands: [CreateAdmin.self, ListAdmins.self, DisableAdmin.self, ResetAdminPassword.self, ResetAdminTwoFactor.self, UnlockSignIn.self])
+        subcommands: [
+            CreateAdmin.self, ListAdmins.self, DisableAdmin.self, ResetAdminPassword.self, ResetAdminTwoFactor.self,
+            UnlockSignIn.self,
+        ])
 }
 
 extension Role: ExpressibleByArgument {}
@@ -19,7 +22,8 @@ struct DatabaseOption: ParsableArguments {
     /// The staff use cases on the database, with the production hash parameters; every
     /// change is audited with "cli" as the actor.
     func staff() async throws -> StaffAdministration {
-        StaffAdministration(database: try await PanelDatabase.open(path: db), hasher: PasswordHasher(parameters: .owasp))
+        StaffAdministration(
+            database: try await PanelDatabase.open(path: db), hasher: PasswordHasher(parameters: .owasp))
     }
 }
 
@@ -46,7 +50,8 @@ struct CreateAdmin: AsyncParsableCommand {
         try await reportingErrors {
             let staff = try await account.database.staff()
             let password = try readPassword(prompt: "password (at least \(PasswordPolicy.minimumLength) characters): ")
-            let admin = try await staff.create(email: account.email, password: password, role: role, oneTime: false, by: .commandLine)
+            let admin = try await staff.create(
+                email: account.email, password: password, role: role, oneTime: false, by: .commandLine)
             say("created \(role.rawValue) account \(admin.email)")
         }
     }
@@ -93,7 +98,8 @@ struct ResetAdminPassword: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let staff = try await account.database.staff()
-            let password = try readPassword(prompt: "new password (at least \(PasswordPolicy.minimumLength) characters): ")
+            let password = try readPassword(
+                prompt: "new password (at least \(PasswordPolicy.minimumLength) characters): ")
             let admin = try await staff.resetPassword(account.account, to: password, oneTime: false, by: .commandLine)
             say("new password set for \(admin.email); its sessions have ended")
         }
@@ -161,11 +167,16 @@ struct UnlockSignIn: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             // An address as the throttle keeps it, however it was typed (case, brackets, zeros).
-            let which: LoginThrottle.Unlock = if let email { .email(email) }
-                else if let address { .address(TrustedProxies.canonicalAddress(address) ?? address) } else { .all }
+            let which: LoginThrottle.Unlock =
+                if let email { .email(email) } else if let address {
+                    .address(TrustedProxies.canonicalAddress(address) ?? address)
+                } else { .all }
             let throttle = LoginThrottle(database: try await PanelDatabase.open(path: database.db))
             let lifted = try await throttle.unlock(which, by: .commandLine)
-            say(lifted.isEmpty ? "nothing to lift: no count in force matches" : "lifted \(lifted.count): " + lifted.map(\.description).joined(separator: ", "))
+            say(
+                lifted.isEmpty
+                    ? "nothing to lift: no count in force matches"
+                    : "lifted \(lifted.count): " + lifted.map(\.description).joined(separator: ", "))
         }
     }
 }

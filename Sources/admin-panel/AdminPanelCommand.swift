@@ -1,7 +1,7 @@
 import AdminDomain
-import DemoData
 import AdminWeb
 import ArgumentParser
+import DemoData
 import Foundation
 
 @main
@@ -9,8 +9,11 @@ struct AdminPanelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin-panel",
         abstract: "The Expiry Tracker back office.",
-        subcommands: [DemoCommand.self, ServeCommand.self, SeedCommand.self, AdminCommand.self, StatsCommand.self, RemindersCommand.self, PushCommand.self,
-                      JourneysCommand.self])
+        subcommands: [
+            DemoCommand.self, ServeCommand.self, SeedCommand.self, AdminCommand.self, StatsCommand.self,
+            RemindersCommand.self, PushCommand.self,
+            JourneysCommand.self,
+        ])
 }
 
 /// Prints and flushes at once: standard output to a file or pipe is block-buffered, and the

@@ -3,11 +3,11 @@ import AdminWeb
 import ArgumentParser
 import DemoBackend
 import DeviceSimulator
-import PanelDemo
-import PushClients
 import Foundation
 import Hummingbird
 import Logging
+import PanelDemo
+import PushClients
 
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,7 +20,10 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Users to generate when the database is created.")
     var users = 5_000
 
-    @Flag(help: "The simulated backend sends no reminders: they fall due and stay scheduled, so /reminders and its banner show them overdue.")
+    @Flag(
+        help:
+            "The simulated backend sends no reminders: they fall due and stay scheduled, so /reminders and its banner show them overdue."
+    )
     var stallReminders = false
 
     @OptionGroup var server: ServerOptions
@@ -29,7 +32,9 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         // Marketing can try test users at once: the demo's own domain unless others are given.
-        let domains = server.testUserDomain.isEmpty ? try TestUserDomains([DemoSetup.testUserDomain]) : try server.testUserDomains()
+        let domains =
+            server.testUserDomain.isEmpty
+            ? try TestUserDomains([DemoSetup.testUserDomain]) : try server.testUserDomains()
         let metrics = try server.bootstrap()
         var configuration = server.configuration(databasePath: db)
         configuration.testUserDomains = domains
@@ -45,12 +50,17 @@ struct DemoCommand: AsyncParsableCommand {
             }
             var simulator: DeviceSimulator?
             if simulate {
-                let started = try await DeviceSimulator.start(databasePath: db, logger: Logger(label: "device-simulator"))
-                configuration.push = try await PushProviders.load(PushConfiguration(
-                    fcmServiceAccount: started.fcmServiceAccount, fcmBaseURL: started.baseURL, apnsKey: started.apnsKey,
-                    apnsKeyID: DeviceSimulator.apnsKeyID, apnsTeamID: DeviceSimulator.apnsTeamID, apnsTopic: DeviceSimulator.apnsTopic,
-                    apnsBaseURL: started.baseURL, extraCAFile: started.caFile), logger: Logger(label: "push"))
-                configuration.banner = "Demo: campaign pushes go to the device simulator on \(started.baseURL), never to a real phone."
+                let started = try await DeviceSimulator.start(
+                    databasePath: db, logger: Logger(label: "device-simulator"))
+                configuration.push = try await PushProviders.load(
+                    PushConfiguration(
+                        fcmServiceAccount: started.fcmServiceAccount, fcmBaseURL: started.baseURL,
+                        apnsKey: started.apnsKey,
+                        apnsKeyID: DeviceSimulator.apnsKeyID, apnsTeamID: DeviceSimulator.apnsTeamID,
+                        apnsTopic: DeviceSimulator.apnsTopic,
+                        apnsBaseURL: started.baseURL, extraCAFile: started.caFile), logger: Logger(label: "push"))
+                configuration.banner =
+                    "Demo: campaign pushes go to the device simulator on \(started.baseURL), never to a real phone."
                 simulator = started
             }
             let outcome = try await DemoSetup.prepare(configuration: configuration, users: users)
@@ -58,16 +68,17 @@ struct DemoCommand: AsyncParsableCommand {
                 say(String(format: "  %d rows in %.1f s", report.totalRows, report.seconds))
             }
             if let password = outcome.adminPassword {
-                say("""
+                say(
+                    """
 
-                created the admin account (this password is shown once):
-                  email:    \(DemoSetup.adminEmail)
-                  password: \(password)
+                    created the admin account (this password is shown once):
+                      email:    \(DemoSetup.adminEmail)
+                      password: \(password)
 
-                admins sign in with a second factor: at the first sign-in the panel shows
-                a QR code for an authenticator app.
+                    admins sign in with a second factor: at the first sign-in the panel shows
+                    a QR code for an authenticator app.
 
-                """)
+                    """)
             }
             if !outcome.rolePasswords.isEmpty {
                 say("created accounts for the other roles (passwords shown once; no second factor needed):")
@@ -78,21 +89,33 @@ struct DemoCommand: AsyncParsableCommand {
             }
             if let journeys = outcome.journeys {
                 if !journeys.active.isEmpty {
-                    say("the demo's journeys, active: \(journeys.active.joined(separator: ", ")); the simulated backend moves a few users across their triggers every minute")
+                    say(
+                        "the demo's journeys, active: \(journeys.active.joined(separator: ", ")); the simulated backend moves a few users across their triggers every minute"
+                    )
                 }
                 for draft in journeys.drafts { say("left a draft: \(draft)") }
             }
-            if let simulator { say("pushes go to the device simulator at \(simulator.baseURL); no real phone gets one") }
+            if let simulator {
+                say("pushes go to the device simulator at \(simulator.baseURL); no real phone gets one")
+            }
             // The backend's part, with or without the simulator: it writes the app's reminders.
-            let backend = SimulatedBackend(databasePath: db, stallReminders: stallReminders, logger: Logger(label: "simulated-backend"))
-            say(stallReminders
-                ? "--stall-reminders: the simulated backend sends no reminders; they fall due, stay scheduled and turn overdue on /reminders"
-                : "the simulated backend sends reminders as they fall due (most on time, some late, a few failed); --stall-reminders stops it")
+            let backend = SimulatedBackend(
+                databasePath: db, stallReminders: stallReminders, logger: Logger(label: "simulated-backend"))
+            say(
+                stallReminders
+                    ? "--stall-reminders: the simulated backend sends no reminders; they fall due, stay scheduled and turn overdue on /reminders"
+                    : "the simulated backend sends reminders as they fall due (most on time, some late, a few failed); --stall-reminders stops it"
+            )
             // With --port 0 the system picks the port: the "panel listening on" line names it.
-            say(server.port == 0 ? "serving on http://\(server.host) at a port the system picks: see \"panel listening on\" below"
-                : "serving on http://\(server.host):\(server.port)")
-            return (buildApplication(areas: outcome.areas, metrics: metrics,
-                                     extraServices: simulator.map { [backend, $0] } ?? [backend]), outcome.areas)
+            say(
+                server.port == 0
+                    ? "serving on http://\(server.host) at a port the system picks: see \"panel listening on\" below"
+                    : "serving on http://\(server.host):\(server.port)")
+            return (
+                buildApplication(
+                    areas: outcome.areas, metrics: metrics,
+                    extraServices: simulator.map { [backend, $0] } ?? [backend]), outcome.areas
+            )
         }
         try await app.runPanel(openRequests: areas.site.openRequests, shutdownDeadline: configuration.shutdownDeadline)
     }

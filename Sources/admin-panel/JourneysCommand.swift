@@ -13,7 +13,9 @@ struct JourneysCommand: AsyncParsableCommand {
 
 struct ListJourneys: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List the journeys, newest first: id, name, trigger, status, users entered, pushes the providers accepted.")
+        commandName: "list",
+        abstract:
+            "List the journeys, newest first: id, name, trigger, status, users entered, pushes the providers accepted.")
 
     @OptionGroup var database: DatabaseOption
 
@@ -42,8 +44,11 @@ struct ListJourneys: AsyncParsableCommand {
     static func line(_ journey: JourneyRecord) -> String {
         let trigger = journey.rules?.trigger.sentence ?? "(rules this version cannot read)"
         let status = journey.status?.rawValue ?? "unknown (\(journey.campaign.status.description))"
-        return ["\(journey.id)", Self.printable(journey.displayName), trigger, status, "\(journey.entered)", "\(journey.campaign.totals.accepted)"]
-            .joined(separator: "\t")
+        return [
+            "\(journey.id)", Self.printable(journey.displayName), trigger, status, "\(journey.entered)",
+            "\(journey.campaign.totals.accepted)",
+        ]
+        .joined(separator: "\t")
     }
 }
 
@@ -51,16 +56,21 @@ extension ListJourneys {
     /// A name as the terminal may show it: control and format characters (a tab that would
     /// shift the columns, a right-to-left override that would reorder the line) as U+FFFD.
     static func printable(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-            [.control, .format, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory) ? "\u{FFFD}" : scalar
-        }))
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { scalar in
+                    [.control, .format, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory)
+                        ? "\u{FFFD}" : scalar
+                }))
     }
 }
 
 struct PauseJourney: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pause",
-        abstract: "Pause an active journey: nobody more enters, and the pushes still waiting are not sent (their entries exit, \"paused\").")
+        abstract:
+            "Pause an active journey: nobody more enters, and the pushes still waiting are not sent (their entries exit, \"paused\")."
+    )
 
     @OptionGroup var database: DatabaseOption
 

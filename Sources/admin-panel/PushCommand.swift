@@ -1,6 +1,6 @@
 import AdminDomain
-import CampaignDispatch
 import ArgumentParser
+import CampaignDispatch
 import Foundation
 import Logging
 import PushClients
@@ -23,7 +23,11 @@ struct PushTest: AsyncParsableCommand {
     @Option(name: .customLong("device-id"), help: "The device's id (devices.id).")
     var deviceID: Int64
 
-    @Flag(name: .customLong("dry-run"), help: "FCM validates without delivering; for APNs, which has no such mode, only the payload and the token are made.")
+    @Flag(
+        name: .customLong("dry-run"),
+        help:
+            "FCM validates without delivering; for APNs, which has no such mode, only the payload and the token are made."
+    )
     var dryRun = false
 
     @OptionGroup var push: PushOptions
@@ -49,22 +53,31 @@ struct PushTest: AsyncParsableCommand {
             let log = PushTestLog(database: try await PanelDatabase.open(path: database.db))
             let device = try await log.device(id: deviceID)
             guard let provider = PushProviders.Provider(device.provider) else {
-                throw fail("device #\(deviceID) is registered with provider \(device.provider), which the panel cannot send to")
+                throw fail(
+                    "device #\(deviceID) is registered with provider \(device.provider), which the panel cannot send to"
+                )
             }
             let platform = PushPlatform(device.platform)
             let message = PushMessage(
-                deliveryID: "test-\(Int(Date().timeIntervalSince1970))-\(device.id)", token: device.token ?? "", platform: platform,
-                title: "Test notification", body: "Sent from the Expiry Tracker admin panel to check that pushes arrive.",
+                deliveryID: "test-\(Int(Date().timeIntervalSince1970))-\(device.id)", token: device.token ?? "",
+                platform: platform,
+                title: "Test notification",
+                body: "Sent from the Expiry Tracker admin panel to check that pushes arrive.",
                 timeToLive: .seconds(3600), dryRun: dryRun)
             guard let outcome = await providers.send(message, via: provider) else {
-                throw fail(provider == .fcm
-                    ? "device #\(deviceID) is registered with FCM, and no FCM service account is configured (--fcm-service-account or FCM_SERVICE_ACCOUNT)"
-                    : "device #\(deviceID) is registered with APNs, and no APNs key is configured (--apns-key, --apns-key-id, --apns-team-id, --apns-topic)")
+                throw fail(
+                    provider == .fcm
+                        ? "device #\(deviceID) is registered with FCM, and no FCM service account is configured (--fcm-service-account or FCM_SERVICE_ACCOUNT)"
+                        : "device #\(deviceID) is registered with APNs, and no APNs key is configured (--apns-key, --apns-key-id, --apns-team-id, --apns-topic)"
+                )
             }
             let deadReason: String? = if case .deadToken(let reason) = outcome { reason } else { nil }
-            let result = PushTestLog.Result(provider: provider.rawValue, dryRun: dryRun, outcome: outcome.sentence, deadReason: deadReason)
+            let result = PushTestLog.Result(
+                provider: provider.rawValue, dryRun: dryRun, outcome: outcome.sentence, deadReason: deadReason)
             try await log.record(result, for: device, by: .commandLine)
-            say("device #\(device.id) (\(device.platform) via \(provider.rawValue), token \(device.maskedToken ?? "")): \(outcome.sentence)")
+            say(
+                "device #\(device.id) (\(device.platform) via \(provider.rawValue), token \(device.maskedToken ?? "")): \(outcome.sentence)"
+            )
             return result
         }
     }

@@ -6,10 +6,13 @@ import PushClients
 /// Where pushes go and as whom. Each option has an environment-variable twin (the option
 /// wins), so credentials need not sit in a shell history. Read once at start.
 struct PushOptions: ParsableArguments {
-    @Option(name: .customLong("fcm-service-account"), help: "Google service-account JSON key for FCM ($FCM_SERVICE_ACCOUNT).")
+    @Option(
+        name: .customLong("fcm-service-account"),
+        help: "Google service-account JSON key for FCM ($FCM_SERVICE_ACCOUNT).")
     var fcmServiceAccount: String?
 
-    @Option(name: .customLong("fcm-base-url"), help: "FCM's address ($FCM_BASE_URL; default \(FCMClient.defaultBaseURL)).")
+    @Option(
+        name: .customLong("fcm-base-url"), help: "FCM's address ($FCM_BASE_URL; default \(FCMClient.defaultBaseURL)).")
     var fcmBaseURL: String?
 
     @Option(name: .customLong("apns-key"), help: "APNs signing key, the .p8 file ($APNS_KEY).")
@@ -24,16 +27,21 @@ struct PushOptions: ParsableArguments {
     @Option(name: .customLong("apns-topic"), help: "The app's bundle id ($APNS_TOPIC).")
     var apnsTopic: String?
 
-    @Option(name: .customLong("apns-base-url"), help: "APNs's address ($APNS_BASE_URL; default \(APNsClient.productionURL)).")
+    @Option(
+        name: .customLong("apns-base-url"),
+        help: "APNs's address ($APNS_BASE_URL; default \(APNsClient.productionURL)).")
     var apnsBaseURL: String?
 
     @Flag(name: .customLong("apns-sandbox"), help: "Use APNs's sandbox, \(APNsClient.sandboxURL) ($APNS_SANDBOX=1).")
     var apnsSandbox = false
 
-    @Option(name: .customLong("push-ca-file"), help: "An extra trusted CA certificate (PEM) for the providers' servers, for test servers ($PUSH_CA_FILE).")
+    @Option(
+        name: .customLong("push-ca-file"),
+        help: "An extra trusted CA certificate (PEM) for the providers' servers, for test servers ($PUSH_CA_FILE).")
     var pushCAFile: String?
 
-    func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> PushConfiguration {
+    func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> PushConfiguration
+    {
         func value(_ option: String?, _ name: String) -> String? {
             if let option { return option }
             guard let text = environment[name], !text.isEmpty else { return nil }

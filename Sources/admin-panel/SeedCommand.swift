@@ -1,6 +1,6 @@
 import AdminDomain
-import DemoData
 import ArgumentParser
+import DemoData
 import Foundation
 
 struct SeedCommand: AsyncParsableCommand {
@@ -36,7 +36,10 @@ struct SeedCommand: AsyncParsableCommand {
             for (table, rows) in report.rowsPerTable {
                 say("  \(table.padding(toLength: 22, withPad: " ", startingAt: 0)) \(rows)")
             }
-            say(String(format: "seeded %d rows in %.1f s: %.0f rows/s", report.totalRows, report.seconds, report.rowsPerSecond))
+            say(
+                String(
+                    format: "seeded %d rows in %.1f s: %.0f rows/s", report.totalRows, report.seconds,
+                    report.rowsPerSecond))
         }
     }
 }

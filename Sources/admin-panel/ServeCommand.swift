@@ -53,8 +53,11 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Campaign pushes a user may get in 7 days.")
     var frequencyCap = 2
 
-    @Option(name: .customLong("test-user-domain"),
-            help: "An email domain (repeatable) whose app users marketing may add as test users, such as the staff's own. None: only admins add test users.")
+    @Option(
+        name: .customLong("test-user-domain"),
+        help:
+            "An email domain (repeatable) whose app users marketing may add as test users, such as the staff's own. None: only admins add test users."
+    )
     var testUserDomain: [String] = []
 
     @Option(help: "Seconds between the dashboard's refreshes, which read the rows added since the last one.")
@@ -66,48 +69,77 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Seconds between the reminder health refreshes, which re-read the reminders of the last 26 hours.")
     var reminderRefresh = 30
 
-    @Option(help: "Seconds between the journeys' evaluations, which enter the users who crossed a trigger since the last one.")
+    @Option(
+        help:
+            "Seconds between the journeys' evaluations, which enter the users who crossed a trigger since the last one."
+    )
     var journeyInterval = 60
 
-    @Option(help: "Seconds between the usual-hour refreshes, which read the app's new activity events into each user's hours (default 3600; the demo's 60). The first run builds every user's hours, in chunks.")
+    @Option(
+        help:
+            "Seconds between the usual-hour refreshes, which read the app's new activity events into each user's hours (default 3600; the demo's 60). The first run builds every user's hours, in chunks."
+    )
     var usualHourInterval: Int?
 
-    @Option(help: "Percent of the last hour's due reminders sent on time under which the reminder alert holds (SC-002's target).")
+    @Option(
+        help:
+            "Percent of the last hour's due reminders sent on time under which the reminder alert holds (SC-002's target)."
+    )
     var reminderOnTimeTarget = 90.0
 
-    @Option(help: "Percent of the last hour's reminders sent of those sent or failed under which the reminder alert holds (SC-011's target).")
+    @Option(
+        help:
+            "Percent of the last hour's reminders sent of those sent or failed under which the reminder alert holds (SC-011's target)."
+    )
     var reminderSuccessTarget = 95.0
 
     @Option(help: "Overdue reminders in the last hour above which the reminder alert holds.")
     var reminderOverdueThreshold = 50
 
-    @Option(help: "Minutes without a new row in the app's tables after which the banner says the backend has stopped writing.")
+    @Option(
+        help:
+            "Minutes without a new row in the app's tables after which the banner says the backend has stopped writing."
+    )
     var appDataSilenceMinutes = 60
 
     @Option(help: "Connections open at once; more are closed at once, with a log line.")
     var maxConnections = 4_000
 
-    @Option(help: "Connections open at once from one client address (the TCP peer: behind a proxy, the proxy); more from it are closed at once, with a log line.")
+    @Option(
+        help:
+            "Connections open at once from one client address (the TCP peer: behind a proxy, the proxy); more from it are closed at once, with a log line."
+    )
     var maxConnectionsPerAddress = 256
 
-    @Option(help: "Seconds a client has to send a request's head, from connecting or from the previous answer (so also the idle and keep-alive limit).")
+    @Option(
+        help:
+            "Seconds a client has to send a request's head, from connecting or from the previous answer (so also the idle and keep-alive limit)."
+    )
     var requestTimeout = 30
 
     @Option(help: "Seconds a client has to send a request's body after its head.")
     var bodyTimeout = 30
 
-    @Option(name: .customLong("trusted-proxy"),
-            help: "A proxy (IP address or CIDR range, repeatable) whose Forwarded or X-Forwarded-For header names the client; also $PANEL_TRUSTED_PROXIES, comma-separated. None by default: those headers are ignored.")
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help:
+            "A proxy (IP address or CIDR range, repeatable) whose Forwarded or X-Forwarded-For header names the client; also $PANEL_TRUSTED_PROXIES, comma-separated. None by default: those headers are ignored."
+    )
     var trustedProxy: [String] = []
 
-    @Option(help: "The header the trusted proxies write: x-forwarded-for (nginx, Caddy) or forwarded (RFC 7239); also $PANEL_FORWARDED_HEADER. Only that one is read.")
+    @Option(
+        help:
+            "The header the trusted proxies write: x-forwarded-for (nginx, Caddy) or forwarded (RFC 7239); also $PANEL_FORWARDED_HEADER. Only that one is read."
+    )
     var forwardedHeader: String?
 
     /// --trusted-proxy, and $PANEL_TRUSTED_PROXIES; a value that is no address or range is refused.
     func trustedProxies() throws -> TrustedProxies {
         let environment = ProcessInfo.processInfo.environment
         let fromEnvironment = (environment["PANEL_TRUSTED_PROXIES"] ?? "").split(separator: ",").map(String.init)
-        let headerName = (forwardedHeader ?? environment["PANEL_FORWARDED_HEADER"] ?? TrustedProxies.Header.xForwardedFor.rawValue).lowercased()
+        let headerName =
+            (forwardedHeader ?? environment["PANEL_FORWARDED_HEADER"] ?? TrustedProxies.Header.xForwardedFor.rawValue)
+            .lowercased()
         guard let header = TrustedProxies.Header(rawValue: headerName) else {
             throw ValidationError("--forwarded-header is \"\(headerName)\"; it must be x-forwarded-for or forwarded")
         }
@@ -134,7 +166,8 @@ struct ServerOptions: ParsableArguments {
         guard let name, !name.isEmpty else { return .info }
         guard let level = Logger.Level(rawValue: name.lowercased()) else {
             let source = logLevel == nil ? "LOG_LEVEL" : "--log-level"
-            throw ValidationError("\(source) is \"\(name)\"; it must be one of trace, debug, info, notice, warning, error, critical")
+            throw ValidationError(
+                "\(source) is \"\(name)\"; it must be one of trace, debug, info, notice, warning, error, critical")
         }
         return level
     }
@@ -142,34 +175,62 @@ struct ServerOptions: ParsableArguments {
     mutating func validate() throws {
         _ = try level()
         _ = try trustedProxies()
-        if !(16...1_000_000).contains(maxConnections) { throw ValidationError("--max-connections must be from 16 to 1000000") }
+        if !(16...1_000_000).contains(maxConnections) {
+            throw ValidationError("--max-connections must be from 16 to 1000000")
+        }
         if !(1...1_000_000).contains(maxConnectionsPerAddress) {
             throw ValidationError("--max-connections-per-address must be from 1 to 1000000")
         }
-        if !(1...3_600).contains(requestTimeout) { throw ValidationError("--request-timeout must be from 1 to 3600 seconds") }
+        if !(1...3_600).contains(requestTimeout) {
+            throw ValidationError("--request-timeout must be from 1 to 3600 seconds")
+        }
         if !(1...3_600).contains(bodyTimeout) { throw ValidationError("--body-timeout must be from 1 to 3600 seconds") }
-        if let metricsPort, !(0...65_535).contains(metricsPort) { throw ValidationError("--metrics-port must be from 0 to 65535") }
-        if metricsPort != nil, metricsPort == port, port != 0 { throw ValidationError("--metrics-port must differ from --port") }
-        if TimeZone(identifier: defaultTimezone) == nil { throw ValidationError("--default-timezone \"\(defaultTimezone)\" is not a timezone, such as Europe/Lisbon") }
+        if let metricsPort, !(0...65_535).contains(metricsPort) {
+            throw ValidationError("--metrics-port must be from 0 to 65535")
+        }
+        if metricsPort != nil, metricsPort == port, port != 0 {
+            throw ValidationError("--metrics-port must differ from --port")
+        }
+        if TimeZone(identifier: defaultTimezone) == nil {
+            throw ValidationError("--default-timezone \"\(defaultTimezone)\" is not a timezone, such as Europe/Lisbon")
+        }
         if !(1...50).contains(frequencyCap) { throw ValidationError("--frequency-cap must be from 1 to 50") }
-        if !(1...86_400).contains(dashboardRefresh) { throw ValidationError("--dashboard-refresh must be from 1 to 86400 seconds") }
-        if !(10...86_400).contains(dashboardFullCount) { throw ValidationError("--dashboard-full-count must be from 10 to 86400 seconds") }
-        if !(1...3_600).contains(reminderRefresh) { throw ValidationError("--reminder-refresh must be from 1 to 3600 seconds") }
-        if !(1...3_600).contains(journeyInterval) { throw ValidationError("--journey-interval must be from 1 to 3600 seconds") }
+        if !(1...86_400).contains(dashboardRefresh) {
+            throw ValidationError("--dashboard-refresh must be from 1 to 86400 seconds")
+        }
+        if !(10...86_400).contains(dashboardFullCount) {
+            throw ValidationError("--dashboard-full-count must be from 10 to 86400 seconds")
+        }
+        if !(1...3_600).contains(reminderRefresh) {
+            throw ValidationError("--reminder-refresh must be from 1 to 3600 seconds")
+        }
+        if !(1...3_600).contains(journeyInterval) {
+            throw ValidationError("--journey-interval must be from 1 to 3600 seconds")
+        }
         if let usualHourInterval, !(1...86_400).contains(usualHourInterval) {
             throw ValidationError("--usual-hour-interval must be from 1 to 86400 seconds")
         }
-        if !(0...100).contains(reminderOnTimeTarget) { throw ValidationError("--reminder-on-time-target must be a percent from 0 to 100") }
-        if !(0...100).contains(reminderSuccessTarget) { throw ValidationError("--reminder-success-target must be a percent from 0 to 100") }
+        if !(0...100).contains(reminderOnTimeTarget) {
+            throw ValidationError("--reminder-on-time-target must be a percent from 0 to 100")
+        }
+        if !(0...100).contains(reminderSuccessTarget) {
+            throw ValidationError("--reminder-success-target must be a percent from 0 to 100")
+        }
         if !(0...10_000_000).contains(reminderOverdueThreshold) {
             throw ValidationError("--reminder-overdue-threshold must be from 0 to 10000000 reminders")
         }
-        if !(1...10_080).contains(appDataSilenceMinutes) { throw ValidationError("--app-data-silence-minutes must be from 1 to 10080 (a week)") }
+        if !(1...10_080).contains(appDataSilenceMinutes) {
+            throw ValidationError("--app-data-silence-minutes must be from 1 to 10080 (a week)")
+        }
         var isFolder: ObjCBool = false
-        if let templates, !FileManager.default.fileExists(atPath: templates, isDirectory: &isFolder) || !isFolder.boolValue {
+        if let templates,
+            !FileManager.default.fileExists(atPath: templates, isDirectory: &isFolder) || !isFolder.boolValue
+        {
             throw ValidationError("--templates \"\(templates)\" is not a folder")
         }
-        if let publicDirectory, !FileManager.default.fileExists(atPath: publicDirectory, isDirectory: &isFolder) || !isFolder.boolValue {
+        if let publicDirectory,
+            !FileManager.default.fileExists(atPath: publicDirectory, isDirectory: &isFolder) || !isFolder.boolValue
+        {
             throw ValidationError("--public-directory \"\(publicDirectory)\" is not a folder")
         }
     }
@@ -178,16 +239,18 @@ struct ServerOptions: ParsableArguments {
     func bootstrap() throws -> PrometheusCollectorRegistry? {
         let level = try level()
         switch logFormat {
-        case .text: LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardOutput(label: label)
-            handler.logLevel = level
-            return handler
-        }
-        case .json: LoggingSystem.bootstrap { label in
-            var handler = JSONLogHandler(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        case .text:
+            LoggingSystem.bootstrap { label in
+                var handler = StreamLogHandler.standardOutput(label: label)
+                handler.logLevel = level
+                return handler
+            }
+        case .json:
+            LoggingSystem.bootstrap { label in
+                var handler = JSONLogHandler(label: label)
+                handler.logLevel = level
+                return handler
+            }
         }
         return metricsPort == nil ? nil : PanelMetrics.bootstrap()
     }
@@ -195,8 +258,9 @@ struct ServerOptions: ParsableArguments {
     func configuration(databasePath: String) -> PanelConfiguration {
         var configuration = PanelConfiguration(
             databasePath: databasePath, host: host, port: port, publicDirectory: publicDirectory,
-            sessionPolicy: SessionPolicy(idleTimeout: TimeInterval(max(1, idleMinutes) * 60),
-                                         absoluteTimeout: TimeInterval(max(1, absoluteHours) * 3600)),
+            sessionPolicy: SessionPolicy(
+                idleTimeout: TimeInterval(max(1, idleMinutes) * 60),
+                absoluteTimeout: TimeInterval(max(1, absoluteHours) * 3600)),
             secureCookies: secureCookies,
             twoFactorPolicy: TwoFactorPolicy(requiredForAll: requireTwoFactor),
             shutdownDeadline: .seconds(max(1, shutdownSeconds)),
@@ -224,7 +288,8 @@ struct ServerOptions: ParsableArguments {
 }
 
 struct ServeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "serve", abstract: "Serve the panel on an app database.")
+    static let configuration = CommandConfiguration(
+        commandName: "serve", abstract: "Serve the panel on an app database.")
 
     @Option(help: "Path of the app's SQLite database.")
     var db: String

@@ -29,7 +29,10 @@ struct CampaignBenchCommand: AsyncParsableCommand {
     @Flag(help: "Run the fake providers in a process of their own, and print each side's CPU a delivery.")
     var separateFake = false
 
-    @Option(help: "The admin-panel binary: then support's first looks on a cold server (email prefixes, profiles) are timed too, as `panel-bench search` does.")
+    @Option(
+        help:
+            "The admin-panel binary: then support's first looks on a cold server (email prefixes, profiles) are timed too, as `panel-bench search` does."
+    )
     var binary: String?
 
     func run() async throws {
@@ -38,35 +41,51 @@ struct CampaignBenchCommand: AsyncParsableCommand {
         var started = clock.now
         let preview = try await Audience().preview(CampaignSegment(), schedule: .now, in: database)
         let counts = preview.counts
-        say(String(format: "audience preview: %.2f s (16 user-id ranges, 2 at a time), %d users and %d devices reachable, %d devices left out, %d in quiet hours",
-                   seconds(clock.now - started), counts.reachableUsers, counts.reachableDevices, counts.excludedDevices.values.reduce(0, +),
-                   preview.inQuietHours))
+        say(
+            String(
+                format:
+                    "audience preview: %.2f s (16 user-id ranges, 2 at a time), %d users and %d devices reachable, %d devices left out, %d in quiet hours",
+                seconds(clock.now - started), counts.reachableUsers, counts.reachableDevices,
+                counts.excludedDevices.values.reduce(0, +),
+                preview.inQuietHours))
 
         let campaigns = Campaigns(database: database)
-        let id = try await campaigns.create(CampaignDraft(title: "Benchmark", body: "Milk expires tomorrow"), by: .commandLine)
+        let id = try await campaigns.create(
+            CampaignDraft(title: "Benchmark", body: "Milk expires tomorrow"), by: .commandLine)
         started = clock.now
         try await campaigns.begin(id, schedule: .now, by: .commandLine)
         let report = try await campaigns.resumeLaunches()
-        say(String(format: "launch: %d deliveries in %.2f s, %d transactions, the longest %.1f ms",
-                   report.deliveries, seconds(clock.now - started), report.chunks, seconds(report.longestTransaction) * 1000))
+        say(
+            String(
+                format: "launch: %d deliveries in %.2f s, %d transactions, the longest %.1f ms",
+                report.deliveries, seconds(clock.now - started), report.chunks,
+                seconds(report.longestTransaction) * 1000))
         // Two more to everyone while the first waits: the frequency cap (2) counts the other
         // launched campaigns' waiting deliveries, so nobody is left for the third.
         var overlapping: [Int64] = []
         for name in ["overlapping", "third"] {
-            let other = try await campaigns.create(CampaignDraft(title: "Benchmark \(name)", body: "Milk expires tomorrow"), by: .commandLine)
+            let other = try await campaigns.create(
+                CampaignDraft(title: "Benchmark \(name)", body: "Milk expires tomorrow"), by: .commandLine)
             started = clock.now
             let again: LaunchReport
             do {
                 try await campaigns.begin(other, schedule: .now, by: .commandLine)
                 again = try await campaigns.resumeLaunches()
             } catch let error as CampaignError {
-                say(String(format: "launch of a %@ campaign refused in %.2f s: %@", name, seconds(clock.now - started), error.description))
+                say(
+                    String(
+                        format: "launch of a %@ campaign refused in %.2f s: %@", name, seconds(clock.now - started),
+                        error.description))
                 continue
             }
             let states = try await DeliveryOutbox(database: database).counts(campaign: other)
-            say(String(format: "launch of %@ campaign: %d deliveries (%d queued, %d over the frequency cap) in %.2f s, the longest transaction %.1f ms",
-                       name == "third" ? "a third" : "an overlapping", again.deliveries, states[.queued, default: 0], states[.capped, default: 0],
-                       seconds(clock.now - started), seconds(again.longestTransaction) * 1000))
+            say(
+                String(
+                    format:
+                        "launch of %@ campaign: %d deliveries (%d queued, %d over the frequency cap) in %.2f s, the longest transaction %.1f ms",
+                    name == "third" ? "a third" : "an overlapping", again.deliveries, states[.queued, default: 0],
+                    states[.capped, default: 0],
+                    seconds(clock.now - started), seconds(again.longestTransaction) * 1000))
             overlapping.append(other)
         }
         for other in overlapping { _ = try await campaigns.cancel(other, by: .commandLine) }
@@ -75,10 +94,11 @@ struct CampaignBenchCommand: AsyncParsableCommand {
         let fake = separateFake ? try await FakeEndpoint.spawn(.plain) : try await FakeEndpoint.inProcess(.plain)
         var logger = Logger(label: "campaign-bench")
         logger.logLevel = .warning
-        let push = try await PushProviders.load(PushConfiguration(
-            fcmServiceAccount: fake.serviceAccountPath, fcmBaseURL: fake.baseURL,
-            apnsKey: fake.apnsKeyPath, apnsKeyID: TestCredentials.apnsKeyID, apnsTeamID: TestCredentials.apnsTeamID,
-            apnsTopic: TestCredentials.apnsTopic, apnsBaseURL: fake.baseURL), logger: logger)
+        let push = try await PushProviders.load(
+            PushConfiguration(
+                fcmServiceAccount: fake.serviceAccountPath, fcmBaseURL: fake.baseURL,
+                apnsKey: fake.apnsKeyPath, apnsKeyID: TestCredentials.apnsKeyID, apnsTeamID: TestCredentials.apnsTeamID,
+                apnsTopic: TestCredentials.apnsTopic, apnsBaseURL: fake.baseURL), logger: logger)
         let outbox = DeliveryOutbox(database: database)
         let dispatcher = CampaignDispatcher(outbox: outbox, campaigns: campaigns, push: push, logger: logger)
         let before = try await outbox.counts(campaign: id)
@@ -90,16 +110,26 @@ struct CampaignBenchCommand: AsyncParsableCommand {
         running.cancel()
         _ = try? await running.value
         let after = try await outbox.counts(campaign: id)
-        let done = [DeliveryState.accepted, .dead, .failed, .unknown, .retry].reduce(0) { $0 + after[$1, default: 0] - before[$1, default: 0] }
-        say(String(format: "dispatch: %.0f deliveries/s through both clients to the fake %@ (%d in %d s): %@",
-                   Double(done) / Double(seconds), separateFake ? "in a process of its own" : "in this process", done, seconds,
-                   after.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: " ")))
+        let done = [DeliveryState.accepted, .dead, .failed, .unknown, .retry].reduce(0) {
+            $0 + after[$1, default: 0] - before[$1, default: 0]
+        }
+        say(
+            String(
+                format: "dispatch: %.0f deliveries/s through both clients to the fake %@ (%d in %d s): %@",
+                Double(done) / Double(seconds), separateFake ? "in a process of its own" : "in this process", done,
+                seconds,
+                after.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)=\($0.value)" }.joined(
+                    separator: " ")))
         if separateFake, done > 0 {
             // The dispatcher's own CPU a delivery (claims, records, both clients): what it could
             // send if it had the two cores the fake now shares.
-            let own = (CPUTime.process(nil) - ownCPU) / Double(done), theirs = (CPUTime.process(fake.pid) - fakeCPU) / Double(done)
-            say(String(format: "  CPU a delivery: the panel's side %.0f µs, the fake %.0f µs; the panel's side alone on 2 cores: %.0f deliveries/s",
-                       own * 1e6, theirs * 1e6, 2 / own))
+            let own = (CPUTime.process(nil) - ownCPU) / Double(done)
+            let theirs = (CPUTime.process(fake.pid) - fakeCPU) / Double(done)
+            say(
+                String(
+                    format:
+                        "  CPU a delivery: the panel's side %.0f µs, the fake %.0f µs; the panel's side alone on 2 cores: %.0f deliveries/s",
+                    own * 1e6, theirs * 1e6, 2 / own))
         }
         var reads: [Double] = []
         for _ in 0..<5 {
@@ -108,13 +138,18 @@ struct CampaignBenchCommand: AsyncParsableCommand {
             reads.append(seconds(clock.now - began))
         }
         reads.sort()
-        say(String(format: "live counts: one read of the campaign's %d deliveries by state and receipt, median %.0f ms (at most one every 250 ms however many pages watch)",
-                   report.deliveries, reads[reads.count / 2] * 1000))
+        say(
+            String(
+                format:
+                    "live counts: one read of the campaign's %d deliveries by state and receipt, median %.0f ms (at most one every 250 ms however many pages watch)",
+                report.deliveries, reads[reads.count / 2] * 1000))
         // Receipts from hosts whose clocks disagree: none may be lost behind one from the future.
         let accepted = try await database.read { db in
-            try String.fetchAll(db, sql: """
-                SELECT 'c' || campaign_id || '-' || id FROM panel_deliveries WHERE campaign_id = ? AND state = 'accepted' LIMIT 100000
-                """, arguments: [id])
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT 'c' || campaign_id || '-' || id FROM panel_deliveries WHERE campaign_id = ? AND state = 'accepted' LIMIT 100000
+                    """, arguments: [id])
         }
         if !accepted.isEmpty {
             let poller = ReceiptPoller(database: database)
@@ -128,13 +163,21 @@ struct CampaignBenchCommand: AsyncParsableCommand {
             began = clock.now
             let read = try await poller.poll()
             let counted = try await campaigns.progress(id).received - before
-            say(String(format: "receipts: %d written (the first an hour ahead, one in ten an hour behind), %d read and %d counted in %.2f s (%.0f receipts/s)",
-                       accepted.count, read, counted, seconds(clock.now - began), Double(read) / max(0.001, seconds(clock.now - began))))
+            say(
+                String(
+                    format:
+                        "receipts: %d written (the first an hour ahead, one in ten an hour behind), %d read and %d counted in %.2f s (%.0f receipts/s)",
+                    accepted.count, read, counted, seconds(clock.now - began),
+                    Double(read) / max(0.001, seconds(clock.now - began))))
         }
-        let delays = try await LiveDelay.measure(databasePath: db, campaign: id, rounds: liveRounds, logger: logger).map(seconds).sorted()
+        let delays = try await LiveDelay.measure(databasePath: db, campaign: id, rounds: liveRounds, logger: logger)
+            .map(seconds).sorted()
         if !delays.isEmpty {
-            say(String(format: "outcome to live page: median %.0f ms, slowest %.0f ms over %d outcomes (commit to the event that carries it, through the real server)",
-                       delays[delays.count / 2] * 1000, (delays.last ?? 0) * 1000, delays.count))
+            say(
+                String(
+                    format:
+                        "outcome to live page: median %.0f ms, slowest %.0f ms over %d outcomes (commit to the event that carries it, through the real server)",
+                    delays[delays.count / 2] * 1000, (delays.last ?? 0) * 1000, delays.count))
         }
         _ = try await campaigns.cancel(id, by: .commandLine)
         await push.shutdown()
@@ -149,9 +192,13 @@ struct CampaignBenchCommand: AsyncParsableCommand {
     /// settings and device read by their keys), and the part of it that holds the write lock,
     /// beside its floor in the same run: the bare UPDATE that marks as many rows `sending`. The rows are put back to `queued` after each.
     private func timeClaims(_ id: Int64, database: PanelDatabase) async throws {
-        let outbox = DeliveryOutbox(database: database), clock = ContinuousClock()
-        var claims: [Double] = [], locks: [Double] = [], floors: [Double] = []
-        let putBack = "UPDATE panel_deliveries SET state = 'queued', attempts = 0 WHERE campaign_id = ? AND state = 'sending'"
+        let outbox = DeliveryOutbox(database: database)
+        let clock = ContinuousClock()
+        var claims: [Double] = []
+        var locks: [Double] = []
+        var floors: [Double] = []
+        let putBack =
+            "UPDATE panel_deliveries SET state = 'queued', attempts = 0 WHERE campaign_id = ? AND state = 'sending'"
         for _ in 0..<20 {
             var began = clock.now
             let (claimed, _, lockHeld) = try await outbox.claimBatch(limit: 256)
@@ -161,11 +208,12 @@ struct CampaignBenchCommand: AsyncParsableCommand {
             guard claimed.count == 256 else { return say("claim: fewer than 256 due deliveries, not timed") }
             began = clock.now
             try await database.write { db in
-                try db.execute(sql: """
-                    UPDATE panel_deliveries SET state = 'sending' WHERE id IN (
-                      SELECT id FROM panel_deliveries INDEXED BY panel_deliveries_due
-                      WHERE campaign_id = ? AND state IN ('queued', 'retry') AND due_at <= ? ORDER BY due_at LIMIT 256)
-                    """, arguments: [id, SQLiteTime.string(Date())])
+                try db.execute(
+                    sql: """
+                        UPDATE panel_deliveries SET state = 'sending' WHERE id IN (
+                          SELECT id FROM panel_deliveries INDEXED BY panel_deliveries_due
+                          WHERE campaign_id = ? AND state IN ('queued', 'retry') AND due_at <= ? ORDER BY due_at LIMIT 256)
+                        """, arguments: [id, SQLiteTime.string(Date())])
             }
             floors.append(seconds(clock.now - began) * 1000)
             try await database.write { db in try db.execute(sql: putBack, arguments: [id]) }
@@ -173,9 +221,13 @@ struct CampaignBenchCommand: AsyncParsableCommand {
         claims.sort()
         locks.sort()
         floors.sort()
-        say(String(format: "claim of 256 with every rule checked again: median %.2f ms (longest %.2f), of which its write transaction %.2f ms (longest %.2f); "
-                   + "floor, the bare UPDATE of 256 rows in a write transaction: median %.2f ms (longest %.2f)",
-                   claims[claims.count / 2], claims.last ?? 0, locks[locks.count / 2], locks.last ?? 0, floors[floors.count / 2], floors.last ?? 0))
+        say(
+            String(
+                format:
+                    "claim of 256 with every rule checked again: median %.2f ms (longest %.2f), of which its write transaction %.2f ms (longest %.2f); "
+                    + "floor, the bare UPDATE of 256 rows in a write transaction: median %.2f ms (longest %.2f)",
+                claims[claims.count / 2], claims.last ?? 0, locks[locks.count / 2], locks.last ?? 0,
+                floors[floors.count / 2], floors.last ?? 0))
     }
 
     private func seconds(_ duration: Duration) -> Double {

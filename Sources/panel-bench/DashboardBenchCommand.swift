@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import DemoData
+import Foundation
 import PanelLoad
 
 /// The dashboard on a big database, through the real server: the first full count's time
@@ -10,7 +10,8 @@ import PanelLoad
 struct DashboardBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dashboard",
-        abstract: "Time the dashboard's counts and load its page on a copy of a seeded database (rows are added to it).")
+        abstract: "Time the dashboard's counts and load its page on a copy of a seeded database (rows are added to it)."
+    )
 
     @Option(help: "The admin-panel binary, e.g. .build-release/release/admin-panel.")
     var binary: String
@@ -24,11 +25,15 @@ struct DashboardBenchCommand: AsyncParsableCommand {
     @Option(help: "Incremental refreshes to time.")
     var refreshes = 3
 
-    @Option(help: "wrk's path, the load client (lighter than the built-in one, which shares the two cores with the server); the built-in client when it is not there.")
+    @Option(
+        help:
+            "wrk's path, the load client (lighter than the built-in one, which shares the two cores with the server); the built-in client when it is not there."
+    )
     var wrk = "/usr/bin/wrk"
 
     func run() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("panel-dashboard-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "panel-dashboard-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let fixture = try await LoadFixture.prepare(databasePath: db)
@@ -37,14 +42,18 @@ struct DashboardBenchCommand: AsyncParsableCommand {
             arguments: ["--dashboard-refresh", "5"], logFile: folder.appendingPathComponent("server.log"))
         let full = try await refreshTimes(in: server, full: true, count: 1)[0]
         let afterFull = server.memory
-        say(String(format: "first full count: %.2f s; server memory after it %.0f MiB (peak %.0f MiB)",
-                   full, afterFull?.resident ?? .nan, afterFull?.peak ?? .nan))
+        say(
+            String(
+                format: "first full count: %.2f s; server memory after it %.0f MiB (peak %.0f MiB)",
+                full, afterFull?.resident ?? .nan, afterFull?.peak ?? .nan))
 
         // The backend goes on writing: about a minute's worth of rows before each refresh.
         let writer = Task { try await BackendActivity.run(path: db) }
         let incremental = try await refreshTimes(in: server, full: false, count: refreshes)
         writer.cancel()
-        say("incremental refreshes with rows arriving: " + incremental.map { String(format: "%.3f s", $0) }.joined(separator: ", "))
+        say(
+            "incremental refreshes with rows arriving: "
+                + incremental.map { String(format: "%.3f s", $0) }.joined(separator: ", "))
 
         // The load runs on a server with the default intervals (a refresh a minute), as in
         // production, not on the one refreshing every 5 seconds for the timings above.
@@ -57,19 +66,27 @@ struct DashboardBenchCommand: AsyncParsableCommand {
         let useWrk = FileManager.default.isExecutableFile(atPath: wrk)
         for connections in [4, 32] {
             if useWrk {
-                say(try Self.runWrk(wrk, url: loadServer.baseURL + "/", cookie: fixture.cookie, connections: connections, seconds: seconds))
+                say(
+                    try Self.runWrk(
+                        wrk, url: loadServer.baseURL + "/", cookie: fixture.cookie, connections: connections,
+                        seconds: seconds))
                 continue
             }
             let report = try await LoadDriver.run(
                 baseURL: loadServer.baseURL, cookie: fixture.cookie, pages: [LoadPage("dashboard", "/")],
                 connections: connections, duration: .seconds(seconds), timeout: .seconds(5))
             let page = report.pages[0]
-            say(String(format: "%2d connections (built-in client): %.0f requests/s, p50 %.2f ms, p99 %.2f ms, slowest %.1f ms, %d failed",
-                       connections, report.requestsPerSecond, page.p50.milliseconds, page.p99.milliseconds,
-                       page.slowest.milliseconds, report.failures))
+            say(
+                String(
+                    format:
+                        "%2d connections (built-in client): %.0f requests/s, p50 %.2f ms, p99 %.2f ms, slowest %.1f ms, %d failed",
+                    connections, report.requestsPerSecond, page.p50.milliseconds, page.p99.milliseconds,
+                    page.slowest.milliseconds, report.failures))
         }
         let end = loadServer.memory
-        say(String(format: "server memory at the end %.0f MiB (peak %.0f MiB)", end?.resident ?? .nan, end?.peak ?? .nan))
+        say(
+            String(
+                format: "server memory at the end %.0f MiB (peak %.0f MiB)", end?.resident ?? .nan, end?.peak ?? .nan))
         let exit = try await loadServer.terminate(within: .seconds(15))
         say("SIGTERM: \(exit.map { "exit code \($0)" } ?? "still running after 15 s, killed")")
     }
@@ -88,8 +105,10 @@ struct DashboardBenchCommand: AsyncParsableCommand {
             output.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(prefix) }?
                 .split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.map(String.init) ?? "?"
         }
-        let errors = output.split(separator: "\n").filter { $0.contains("Non-2xx") || $0.contains("Socket errors") }.joined(separator: "; ")
-        return "\(connections) connections (wrk): \(field("Requests/sec:")) requests/s, p50 \(field("50%")), p99 \(field("99%"))"
+        let errors = output.split(separator: "\n").filter { $0.contains("Non-2xx") || $0.contains("Socket errors") }
+            .joined(separator: "; ")
+        return
+            "\(connections) connections (wrk): \(field("Requests/sec:")) requests/s, p50 \(field("50%")), p99 \(field("99%"))"
             + (errors.isEmpty ? ", no errors" : ", \(errors)")
     }
 
@@ -97,18 +116,23 @@ struct DashboardBenchCommand: AsyncParsableCommand {
     private func refreshTimes(in server: PanelProcess, full: Bool, count: Int) async throws -> [Double] {
         let marker = "full=\(full) seconds="
         let seen = server.output.components(separatedBy: marker).count - 1
-        let clock = ContinuousClock(), giveUp = clock.now + .seconds(600)
+        let clock = ContinuousClock()
+        let giveUp = clock.now + .seconds(600)
         while clock.now < giveUp {
             let parts = server.output.components(separatedBy: marker)
             if parts.count - 1 >= seen + count {
-                return parts.dropFirst(seen + 1).prefix(count).map { Double($0.prefix { $0.isNumber || $0 == "." }) ?? .nan }
+                return parts.dropFirst(seen + 1).prefix(count).map {
+                    Double($0.prefix { $0.isNumber || $0 == "." }) ?? .nan
+                }
             }
             try await Task.sleep(for: .milliseconds(200))
         }
-        throw ValidationError("the server logged no \(full ? "full" : "incremental") refresh in 10 minutes:\n\(server.output.suffix(2000))")
+        throw ValidationError(
+            "the server logged no \(full ? "full" : "incremental") refresh in 10 minutes:\n\(server.output.suffix(2000))"
+        )
     }
 }
 
-private extension Duration {
-    var milliseconds: Double { Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15 }
+extension Duration {
+    fileprivate var milliseconds: Double { Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15 }
 }

@@ -11,12 +11,15 @@ import PanelLoad
 struct ImpactBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "impact",
-        abstract: "The impact report of a campaign to everyone on a seeded database: first computation, incremental refresh, page p99.")
+        abstract:
+            "The impact report of a campaign to everyone on a seeded database: first computation, incremental refresh, page p99."
+    )
 
     @Option(help: "Path of a copy of a seeded database (it gets a campaign, events and receipts).")
     var db: String
 
-    @Option(help: "The admin-panel binary, e.g. .build-release/release/admin-panel; without it the page is not measured.")
+    @Option(
+        help: "The admin-panel binary, e.g. .build-release/release/admin-panel; without it the page is not measured.")
     var binary: String?
 
     @Option(help: "Days the launch is moved back, so that the goal's window covers recorded events.")
@@ -31,26 +34,35 @@ struct ImpactBenchCommand: AsyncParsableCommand {
     @Option(help: "Seconds of load on the page.")
     var seconds = 10
 
-    @Option(help: "Seconds to wait after the server starts, so that its first background jobs (the dashboard's full count) are done.")
+    @Option(
+        help:
+            "Seconds to wait after the server starts, so that its first background jobs (the dashboard's full count) are done."
+    )
     var warmUp = 0
 
     func run() async throws {
         let database = try await PanelDatabase.open(path: db)
         let campaigns = Campaigns(database: database)
         let clock = ContinuousClock()
-        let id = try await campaigns.create(CampaignDraft(
-            title: "Impact benchmark", body: "Milk expires tomorrow",
-            experiment: CampaignExperiment(holdoutPercent: 10, goal: .anyActivity, goalDays: 3,
-                                           variants: [VariantMessage(variant: .b, title: "Impact benchmark B", body: "Scan one item today")])),
+        let id = try await campaigns.create(
+            CampaignDraft(
+                title: "Impact benchmark", body: "Milk expires tomorrow",
+                experiment: CampaignExperiment(
+                    holdoutPercent: 10, goal: .anyActivity, goalDays: 3,
+                    variants: [VariantMessage(variant: .b, title: "Impact benchmark B", body: "Scan one item today")])),
             by: .commandLine)
         var started = clock.now
         try await campaigns.begin(id, schedule: .now, by: .commandLine)
         let launch = try await campaigns.resumeLaunches()
         let members = try await database.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_campaign_members WHERE campaign_id = ?", arguments: [id]) ?? 0
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM panel_campaign_members WHERE campaign_id = ?", arguments: [id]) ?? 0
         }
-        say(String(format: "freeze with a 10%% holdout and two variants: %d deliveries, %d members (users), %.2f s, the longest transaction %.1f ms",
-                   launch.deliveries, members, (clock.now - started).seconds, launch.longestTransaction.seconds * 1000))
+        say(
+            String(
+                format:
+                    "freeze with a 10%% holdout and two variants: %d deliveries, %d members (users), %.2f s, the longest transaction %.1f ms",
+                launch.deliveries, members, (clock.now - started).seconds, launch.longestTransaction.seconds * 1000))
         try await prepare(id, in: database)
 
         let tracker = CampaignImpactTracker(campaigns: campaigns)
@@ -58,9 +70,12 @@ struct ImpactBenchCommand: AsyncParsableCommand {
         try await tracker.refresh()
         let first = clock.now - started
         guard let report = try await tracker.report(id) else { throw ValidationError("no report was computed") }
-        say(String(format: "first computation: %.0f ms — recipients %d (converted %d, opened %d), holdout %d (converted %d)",
-                   first.seconds * 1000, report.recipients.users, report.recipients.converted, report.recipients.opened,
-                   report.holdout.users, report.holdout.converted))
+        say(
+            String(
+                format:
+                    "first computation: %.0f ms — recipients %d (converted %d, opened %d), holdout %d (converted %d)",
+                first.seconds * 1000, report.recipients.users, report.recipients.converted, report.recipients.opened,
+                report.holdout.users, report.holdout.converted))
         var times: [Double] = []
         for _ in 0..<rounds {
             try await appRecordsMore(campaign: id, in: database)
@@ -68,7 +83,9 @@ struct ImpactBenchCommand: AsyncParsableCommand {
             try await tracker.refresh()
             times.append((clock.now - started).seconds * 1000)
         }
-        say("incremental refresh after 1,000 events and 200 receipts, ms: " + times.map { String(format: "%.1f", $0) }.joined(separator: ", "))
+        say(
+            "incremental refresh after 1,000 events and 200 receipts, ms: "
+                + times.map { String(format: "%.1f", $0) }.joined(separator: ", "))
         if let binary { try await measurePage(campaign: id, binary: binary) }
     }
 
@@ -76,11 +93,14 @@ struct ImpactBenchCommand: AsyncParsableCommand {
     private func prepare(_ id: Int64, in database: PanelDatabase) async throws {
         let back = SQLiteTime.string(Date().addingTimeInterval(-Double(launchedDaysAgo) * 86_400))
         try await database.write { db in
-            try db.execute(sql: "UPDATE panel_campaigns SET launched_at = ?, send_at = ? WHERE id = ?", arguments: [back, back, id])
-            try db.execute(sql: """
-                UPDATE panel_deliveries SET state = 'accepted', receipt = CASE id % 3 WHEN 0 THEN 2 WHEN 1 THEN 1 ELSE 0 END
-                WHERE campaign_id = ? AND state = 'queued'
-                """, arguments: [id])
+            try db.execute(
+                sql: "UPDATE panel_campaigns SET launched_at = ?, send_at = ? WHERE id = ?",
+                arguments: [back, back, id])
+            try db.execute(
+                sql: """
+                    UPDATE panel_deliveries SET state = 'accepted', receipt = CASE id % 3 WHEN 0 THEN 2 WHEN 1 THEN 1 ELSE 0 END
+                    WHERE campaign_id = ? AND state = 'queued'
+                    """, arguments: [id])
         }
     }
 
@@ -88,11 +108,16 @@ struct ImpactBenchCommand: AsyncParsableCommand {
     /// 200 'opened' receipts for the campaign's deliveries, as the backend writes them.
     private func appRecordsMore(campaign id: Int64, in database: PanelDatabase) async throws {
         let (low, high) = try await database.read { db in
-            (try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM panel_deliveries WHERE campaign_id = ?", arguments: [id]) ?? 0,
-             try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM panel_deliveries WHERE campaign_id = ?", arguments: [id]) ?? 0)
+            (
+                try Int64.fetchOne(
+                    db, sql: "SELECT MIN(id) FROM panel_deliveries WHERE campaign_id = ?", arguments: [id]) ?? 0,
+                try Int64.fetchOne(
+                    db, sql: "SELECT MAX(id) FROM panel_deliveries WHERE campaign_id = ?", arguments: [id]) ?? 0
+            )
         }
         let receipts = high >= low ? (0..<200).map { _ in "c\(id)-\(Int64.random(in: low...high))" } : []
-        try await BackendActivity.record(events: 1_000, opened: receipts, at: Date().addingTimeInterval(-3_600), path: db)
+        try await BackendActivity.record(
+            events: 1_000, opened: receipts, at: Date().addingTimeInterval(-3_600), path: db)
     }
 
     private func measurePage(campaign id: Int64, binary: String) async throws {
@@ -100,14 +125,19 @@ struct ImpactBenchCommand: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let fixture = try await LoadFixture.prepare(databasePath: db)
-        let server = try await PanelProcess.start(binary: URL(fileURLWithPath: binary), databasePath: db, publicDirectory: nil,
-                                                  environment: [:], logFile: folder.appendingPathComponent("server.log"))
+        let server = try await PanelProcess.start(
+            binary: URL(fileURLWithPath: binary), databasePath: db, publicDirectory: nil,
+            environment: [:], logFile: folder.appendingPathComponent("server.log"))
         // The first look after a start waits for the report's first computation: not timed.
-        _ = try await LoadDriver.status(of: server.baseURL + "/campaigns/\(id)", cookie: fixture.cookie, timeout: .seconds(60))
+        _ = try await LoadDriver.status(
+            of: server.baseURL + "/campaigns/\(id)", cookie: fixture.cookie, timeout: .seconds(60))
         if warmUp > 0 { try await Task.sleep(for: .seconds(warmUp)) }
         let report = try await LoadDriver.run(
             baseURL: server.baseURL, cookie: fixture.cookie,
-            pages: [LoadPage("campaign page with its report", "/campaigns/\(id)"), LoadPage("report csv", "/campaigns/\(id)/report.csv")],
+            pages: [
+                LoadPage("campaign page with its report", "/campaigns/\(id)"),
+                LoadPage("report csv", "/campaigns/\(id)/report.csv"),
+            ],
             connections: connections, duration: .seconds(seconds), timeout: .seconds(5))
         say("the server, \(connections) connections for \(seconds) s:\n" + report.table)
         _ = try await server.terminate(within: .seconds(15))

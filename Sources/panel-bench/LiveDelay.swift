@@ -11,18 +11,24 @@ import PanelLoad
 /// more delivery as accepted (and publishes it, as the dispatcher does) and times until an
 /// event carries the new count.
 enum LiveDelay {
-    static func measure(databasePath: String, campaign id: Int64, rounds: Int, logger: Logger) async throws -> [Duration] {
+    static func measure(databasePath: String, campaign id: Int64, rounds: Int, logger: Logger) async throws
+        -> [Duration]
+    {
         let fixture = try await LoadFixture.prepare(databasePath: databasePath)
         var configuration = PanelConfiguration(databasePath: databasePath, port: 0)
         configuration.dashboardRefreshInterval = 3_600
         configuration.logLevel = .critical
-        let areas = PanelAreas(database: try await PanelDatabase.open(path: databasePath), configuration: configuration, logger: logger)
+        let areas = PanelAreas(
+            database: try await PanelDatabase.open(path: databasePath), configuration: configuration, logger: logger)
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         let running = Task {
-            try await buildApplication(areas: areas, onRunning: { port in
-                portSink.yield(port)
-                portSink.finish()
-            }).runService(gracefulShutdownSignals: [])
+            try await buildApplication(
+                areas: areas,
+                onRunning: { port in
+                    portSink.yield(port)
+                    portSink.finish()
+                }
+            ).runService(gracefulShutdownSignals: [])
         }
         var port = 0
         for await bound in ports { port = bound }
@@ -39,7 +45,9 @@ enum LiveDelay {
                 if let end = pending.range(of: "\n\n") {
                     let event = String(pending[..<end.lowerBound])
                     pending = String(pending[end.upperBound...])
-                    guard let line = event.split(separator: "\n").first(where: { $0.hasPrefix("data: ") }) else { continue }
+                    guard let line = event.split(separator: "\n").first(where: { $0.hasPrefix("data: ") }) else {
+                        continue
+                    }
                     let progress = try JSONDecoder().decode(CampaignProgress.self, from: Data(line.dropFirst(6).utf8))
                     return progress.accepted
                 }
@@ -53,10 +61,11 @@ enum LiveDelay {
             try await Task.sleep(for: .milliseconds(Int.random(in: 300...900)))
             let started = ContinuousClock.now
             try await areas.database.write { db in
-                try db.execute(sql: """
-                    UPDATE panel_deliveries SET state = 'accepted'
-                    WHERE id = (SELECT id FROM panel_deliveries WHERE campaign_id = ? AND state <> 'accepted' LIMIT 1)
-                    """, arguments: [id])
+                try db.execute(
+                    sql: """
+                        UPDATE panel_deliveries SET state = 'accepted'
+                        WHERE id = (SELECT id FROM panel_deliveries WHERE campaign_id = ? AND state <> 'accepted' LIMIT 1)
+                        """, arguments: [id])
                 // As the dispatcher's recording of a batch of outcomes does.
                 areas.campaigns.campaigns.changes.publishOnCommit(id, in: db)
             }

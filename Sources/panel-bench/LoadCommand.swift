@@ -24,7 +24,9 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "Seconds of load.")
     var seconds = 10
 
-    @Option(help: "Seconds to wait after the server starts, so its first background jobs (the dashboard's numbers) are done.")
+    @Option(
+        help:
+            "Seconds to wait after the server starts, so its first background jobs (the dashboard's numbers) are done.")
     var warmUp = 0
 
     @Option(help: "Only the pages of the mix whose name contains this, e.g. \"20,000\" for the heaviest profile.")
@@ -38,16 +40,21 @@ struct LoadCommand: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let fixture = try await LoadFixture.prepare(databasePath: db)
-        let pages = LoadPage.standardMix(fixture: fixture).filter { page in only.map { page.name.contains($0) } ?? true }
+        let pages = LoadPage.standardMix(fixture: fixture).filter { page in only.map { page.name.contains($0) } ?? true
+        }
         guard !pages.isEmpty else {
-            throw ValidationError("no page of the mix has \"\(only ?? "")\" in its name: \(LoadPage.standardMix(fixture: fixture).map(\.name).joined(separator: ", "))")
+            throw ValidationError(
+                "no page of the mix has \"\(only ?? "")\" in its name: \(LoadPage.standardMix(fixture: fixture).map(\.name).joined(separator: ", "))"
+            )
         }
         let environment = oneThread ? try OneCooperativeThread.environment(buildingIn: folder) : [:]
         let server = try await PanelProcess.start(
             binary: URL(fileURLWithPath: binary), databasePath: db, publicDirectory: publicDirectory,
             environment: environment, logFile: folder.appendingPathComponent("server.log"))
         if warmUp > 0 { try await Task.sleep(for: .seconds(warmUp)) }
-        say("server on \(server.baseURL)\(oneThread ? " with one cooperative thread" : ""): \(connections) connections for \(seconds) s")
+        say(
+            "server on \(server.baseURL)\(oneThread ? " with one cooperative thread" : ""): \(connections) connections for \(seconds) s"
+        )
         let report = try await LoadDriver.run(
             baseURL: server.baseURL, cookie: fixture.cookie,
             pages: pages,
@@ -59,4 +66,3 @@ struct LoadCommand: AsyncParsableCommand {
         say("SIGTERM: \(exit.map { "exit code \($0)" } ?? "still running after 15 s, killed")")
     }
 }
-

@@ -8,7 +8,11 @@ struct PanelBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "panel-bench",
         abstract: "Benchmarks of the admin panel: on a seeded database, and of the push clients.",
-        subcommands: [SupportCommand.self, LoadCommand.self, PushBenchCommand.self, PushFakeCommand.self, CampaignBenchCommand.self, DashboardBenchCommand.self, PreviewsCommand.self, ImpactBenchCommand.self, SearchBenchCommand.self, RemindersBenchCommand.self, JourneysBenchCommand.self, UsualHoursBenchCommand.self])
+        subcommands: [
+            SupportCommand.self, LoadCommand.self, PushBenchCommand.self, PushFakeCommand.self,
+            CampaignBenchCommand.self, DashboardBenchCommand.self, PreviewsCommand.self, ImpactBenchCommand.self,
+            SearchBenchCommand.self, RemindersBenchCommand.self, JourneysBenchCommand.self, UsualHoursBenchCommand.self,
+        ])
 }
 
 /// Printed and flushed at once: the figures must reach a pipe even if a later step hangs.

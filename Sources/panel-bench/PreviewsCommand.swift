@@ -25,24 +25,34 @@ struct PreviewsCommand: AsyncParsableCommand {
     @Option(help: "Seconds of browsing.")
     var seconds = 20
 
-    @Option(help: "Seconds to wait after the server starts, so its first background jobs (the dashboard's numbers) are done.")
+    @Option(
+        help:
+            "Seconds to wait after the server starts, so its first background jobs (the dashboard's numbers) are done.")
     var warmUp = 0
 
     func run() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("panel-previews-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "panel-previews-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let fixture = try await LoadFixture.prepare(databasePath: db)
         let ids = try await PreviewLoad.createDrafts(count: drafts, databasePath: db)
-        let server = try await PanelProcess.start(binary: URL(fileURLWithPath: binary), databasePath: db, publicDirectory: nil,
-                                                  logFile: folder.appendingPathComponent("server.log"))
+        let server = try await PanelProcess.start(
+            binary: URL(fileURLWithPath: binary), databasePath: db, publicDirectory: nil,
+            logFile: folder.appendingPathComponent("server.log"))
         if warmUp > 0 { try await Task.sleep(for: .seconds(warmUp)) }
-        say("server on \(server.baseURL): \(clients) clients browsing \(drafts) drafts and 2 on support's pages for \(seconds) s")
-        let report = try await PreviewLoad.run(baseURL: server.baseURL, fixture: fixture, drafts: ids, clients: clients, duration: .seconds(seconds))
+        say(
+            "server on \(server.baseURL): \(clients) clients browsing \(drafts) drafts and 2 on support's pages for \(seconds) s"
+        )
+        let report = try await PreviewLoad.run(
+            baseURL: server.baseURL, fixture: fixture, drafts: ids, clients: clients, duration: .seconds(seconds))
         say("drafts:\n\(report.drafts.table)")
         say("support meanwhile:\n\(report.support.table)")
-        say(report.drained.map { "the queue drained \(String(format: "%.1f", Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18)) s after the browsing ended" }
-            ?? "the queue had not drained within 300 s")
+        say(
+            report.drained.map {
+                "the queue drained \(String(format: "%.1f", Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18)) s after the browsing ended"
+            }
+                ?? "the queue had not drained within 300 s")
         let exit = try await server.terminate(within: .seconds(15))
         say("SIGTERM: \(exit.map { "exit code \($0)" } ?? "still running after 15 s, killed")")
     }

@@ -27,7 +27,10 @@ struct PushBenchCommand: AsyncParsableCommand {
     @Option(help: "Seconds of sending for each run, after one second of warm-up.")
     var seconds = 5
 
-    @Flag(help: "Run the fake in a process of its own, and print each side's CPU: what the clients cost apart from the fake.")
+    @Flag(
+        help:
+            "Run the fake in a process of its own, and print each side's CPU: what the clients cost apart from the fake."
+    )
     var separateFake = false
 
     func run() async throws {
@@ -42,18 +45,23 @@ struct PushBenchCommand: AsyncParsableCommand {
         let fake = separateFake ? try await FakeEndpoint.spawn(transport) : try await FakeEndpoint.inProcess(transport)
         var logger = Logger(label: "push-bench")
         logger.logLevel = .warning
-        let providers = try await PushProviders.load(PushConfiguration(
-            fcmServiceAccount: provider == .fcm ? fake.serviceAccountPath : nil, fcmBaseURL: fake.baseURL,
-            apnsKey: provider == .apns ? fake.apnsKeyPath : nil, apnsKeyID: provider == .apns ? TestCredentials.apnsKeyID : nil,
-            apnsTeamID: provider == .apns ? TestCredentials.apnsTeamID : nil, apnsTopic: provider == .apns ? TestCredentials.apnsTopic : nil,
-            apnsBaseURL: fake.baseURL, extraCAFile: transport == .tls ? fake.caPath : nil), logger: logger)
+        let providers = try await PushProviders.load(
+            PushConfiguration(
+                fcmServiceAccount: provider == .fcm ? fake.serviceAccountPath : nil, fcmBaseURL: fake.baseURL,
+                apnsKey: provider == .apns ? fake.apnsKeyPath : nil,
+                apnsKeyID: provider == .apns ? TestCredentials.apnsKeyID : nil,
+                apnsTeamID: provider == .apns ? TestCredentials.apnsTeamID : nil,
+                apnsTopic: provider == .apns ? TestCredentials.apnsTopic : nil,
+                apnsBaseURL: fake.baseURL, extraCAFile: transport == .tls ? fake.caPath : nil), logger: logger)
         let via: PushProviders.Provider = provider == .fcm ? .fcm : .apns
         let run = "r\(UInt32.random(in: 0...UInt32.max))"
 
         @Sendable func send(_ worker: Int, _ number: Int) async -> PushOutcome {
             let token = provider == .fcm ? "bench-fcm-\(worker)" : String(format: "%064x", worker)
-            let message = PushMessage(deliveryID: "\(run)-\(worker)-\(number)", token: token, platform: provider == .fcm ? .android : .ios,
-                                      title: "Milk expires tomorrow", body: "2 items expire in the next 3 days", deepLink: "expirytracker://items/expiring")
+            let message = PushMessage(
+                deliveryID: "\(run)-\(worker)-\(number)", token: token, platform: provider == .fcm ? .android : .ios,
+                title: "Milk expires tomorrow", body: "2 items expire in the next 3 days",
+                deepLink: "expirytracker://items/expiring")
             return await providers.send(message, via: via) ?? .failed(reason: "not configured")
         }
 
@@ -65,13 +73,20 @@ struct PushBenchCommand: AsyncParsableCommand {
         await providers.shutdown()
         let breaches = await fake.stop()
         let label = "\(provider.rawValue) over \(transport == .tls ? "HTTP/2 + TLS" : "HTTP/1.1")"
-        say(String(format: "%@: %.0f pushes/s (%d in %d s, %d in flight), p50 %.2f ms, p99 %.2f ms, outcomes %@, breaches %d",
-                   label, Double(result.count) / Double(seconds), result.count, seconds, concurrency,
-                   result.p50 * 1000, result.p99 * 1000, result.outcomes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "), breaches))
+        say(
+            String(
+                format:
+                    "%@: %.0f pushes/s (%d in %d s, %d in flight), p50 %.2f ms, p99 %.2f ms, outcomes %@, breaches %d",
+                label, Double(result.count) / Double(seconds), result.count, seconds, concurrency,
+                result.p50 * 1000, result.p99 * 1000,
+                result.outcomes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "),
+                breaches))
         if fake.pid != nil, result.count > 0 {
             let perPush = cpu.ours / Double(result.count)
-            say(String(format: "  CPU: clients %.2f s (%.1f µs a push: %.0f pushes/s on 2 cores alone), fake %.2f s",
-                       cpu.ours, perPush * 1e6, 2 / perPush, cpu.fake))
+            say(
+                String(
+                    format: "  CPU: clients %.2f s (%.1f µs a push: %.0f pushes/s on 2 cores alone), fake %.2f s",
+                    cpu.ours, perPush * 1e6, 2 / perPush, cpu.fake))
         }
     }
 
@@ -87,7 +102,9 @@ struct PushBenchCommand: AsyncParsableCommand {
         let perWorker = await withTaskGroup(of: ([Double], [String: Int]).self) { group in
             for worker in 0..<concurrency {
                 group.addTask {
-                    var times: [Double] = [], outcomes: [String: Int] = [:], number = 0
+                    var times: [Double] = []
+                    var outcomes: [String: Int] = [:]
+                    var number = 0
                     while ContinuousClock.now < deadline {
                         let started = ContinuousClock.now
                         let outcome = await send(worker, number)
@@ -124,8 +141,11 @@ struct FakeEndpoint {
 
     static func inProcess(_ transport: PushBenchCommand.Transport) async throws -> FakeEndpoint {
         let (server, credentials) = try await PushFakeCommand.start(transport)
-        return FakeEndpoint(baseURL: server.baseURL, serviceAccountPath: credentials.serviceAccountPath, apnsKeyPath: credentials.apnsKeyPath,
-                            caPath: credentials.caCertificatePath, pid: nil) {
+        return FakeEndpoint(
+            baseURL: server.baseURL, serviceAccountPath: credentials.serviceAccountPath,
+            apnsKeyPath: credentials.apnsKeyPath,
+            caPath: credentials.caCertificatePath, pid: nil
+        ) {
             let breaches = await server.state.breaches.count
             await server.stop()
             credentials.remove()
@@ -137,7 +157,8 @@ struct FakeEndpoint {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         process.arguments = ["push-fake", "--transport", transport.rawValue]
-        let input = Pipe(), output = Pipe()
+        let input = Pipe()
+        let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
         try process.run()
@@ -148,8 +169,10 @@ struct FakeEndpoint {
         }
         let parts = ready.split(separator: " ").map(String.init)
         guard parts.count == 5 else { throw ValidationError("the fake said \(ready)") }
-        return FakeEndpoint(baseURL: parts[1], serviceAccountPath: parts[2], apnsKeyPath: parts[3], caPath: parts[4],
-                            pid: process.processIdentifier) {
+        return FakeEndpoint(
+            baseURL: parts[1], serviceAccountPath: parts[2], apnsKeyPath: parts[3], caPath: parts[4],
+            pid: process.processIdentifier
+        ) {
             try? input.fileHandleForWriting.close()
             let last = await reader.next()
             process.waitUntilExit()
@@ -163,7 +186,8 @@ enum CPUTime {
     static func process(_ pid: Int32?) -> Double {
         let path = pid.map { "/proc/\($0)/stat" } ?? "/proc/self/stat"
         guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return 0 }
+            let close = text.lastIndex(of: ")")
+        else { return 0 }
         let fields = text[text.index(after: close)...].split(separator: " ")
         // After the command's ")": state is field 3, utime 14 and stime 15 (proc(5)).
         guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
@@ -175,7 +199,8 @@ enum CPUTime {
 /// `ready BASE_URL SERVICE_ACCOUNT P8 CA`, serves until standard input closes, then prints
 /// `breaches N`.
 struct PushFakeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "push-fake", abstract: "Run the fake providers until standard input closes.", shouldDisplay: false)
+    static let configuration = CommandConfiguration(
+        commandName: "push-fake", abstract: "Run the fake providers until standard input closes.", shouldDisplay: false)
 
     @Option var transport: PushBenchCommand.Transport = .plain
 
@@ -184,7 +209,9 @@ struct PushFakeCommand: AsyncParsableCommand {
         await state.setRecording(false)
         let draft = try await TestCredentials.make(tokenURI: "http://127.0.0.1/token")
         let server = try await FakeProviderServer.start(
-            transport == .tls ? .tlsHTTP2(certificatePEM: draft.serverCertificatePEM, keyPEM: draft.serverKeyPEM) : .plainHTTP1, state: state)
+            transport == .tls
+                ? .tlsHTTP2(certificatePEM: draft.serverCertificatePEM, keyPEM: draft.serverKeyPEM) : .plainHTTP1,
+            state: state)
         let credentials = try draft.rewritingTokenURI(server.tokenURI)
         try await state.trust(credentials, tokenURI: server.tokenURI)
         return (server, credentials)
@@ -192,7 +219,9 @@ struct PushFakeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (server, credentials) = try await Self.start(transport)
-        say("ready \(server.baseURL) \(credentials.serviceAccountPath) \(credentials.apnsKeyPath) \(credentials.caCertificatePath)")
+        say(
+            "ready \(server.baseURL) \(credentials.serviceAccountPath) \(credentials.apnsKeyPath) \(credentials.caCertificatePath)"
+        )
         // A blocking read, on a thread of its own rather than a cooperative one.
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             Thread.detachNewThread {

@@ -10,7 +10,9 @@ import PanelLoad
 struct SearchBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
-        abstract: "First-look p50 of 12 fresh email prefixes on a cold server, a second look, and 12 profiles never looked at.")
+        abstract:
+            "First-look p50 of 12 fresh email prefixes on a cold server, a second look, and 12 profiles never looked at."
+    )
 
     @Option(help: "A seeded database (the panel writes a staff account and its audit rows).")
     var db: String
@@ -30,13 +32,21 @@ struct SearchBenchCommand: AsyncParsableCommand {
     @Option(help: "Seconds between the start and the first search (0: while the first full count runs).")
     var wait = 0.0
 
-    @Option(help: "Seconds of support's pages at 4 connections while the first full count runs, and again after it (0: none).")
+    @Option(
+        help:
+            "Seconds of support's pages at 4 connections while the first full count runs, and again after it (0: none)."
+    )
     var loadSeconds = 5
 
-    @Flag(help: "Add an activity list to the load (before the first count ends it samples its size, so it costs more then).")
+    @Flag(
+        help:
+            "Add an activity list to the load (before the first count ends it samples its size, so it costs more then)."
+    )
     var withActivity = false
 
-    @Flag(help: "Drop the operating system's page cache before the start (root only): cold disk as well as a cold server.")
+    @Flag(
+        help: "Drop the operating system's page cache before the start (root only): cold disk as well as a cold server."
+    )
     var dropCaches = false
 
     func run() async throws {
@@ -48,14 +58,16 @@ struct SearchBenchCommand: AsyncParsableCommand {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("panel-search-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try await PanelProcess.start(binary: URL(fileURLWithPath: binary), databasePath: db, publicDirectory: nil,
-                                                  logFile: folder.appendingPathComponent("server.log"))
+        let server = try await PanelProcess.start(
+            binary: URL(fileURLWithPath: binary), databasePath: db, publicDirectory: nil,
+            logFile: folder.appendingPathComponent("server.log"))
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         do {
             // The connection and the session are made before the clock runs.
             _ = try await Self.get(server.baseURL + "/users", cookie: cookie, client: client)
             if wait > 0 { try await Task.sleep(for: .seconds(wait)) }
-            var first: [Double] = [], second: [Double] = []
+            var first: [Double] = []
+            var second: [Double] = []
             for prefix in chosen {
                 first.append(try await Self.get(server.baseURL + "/users?q=\(prefix)", cookie: cookie, client: client))
             }
@@ -64,25 +76,35 @@ struct SearchBenchCommand: AsyncParsableCommand {
             }
             say("prefixes: " + chosen.joined(separator: " "))
             say("first look, ms: " + first.map { String(format: "%.1f", $0) }.joined(separator: " "))
-            say(String(format: "email prefix search, first look: p50 %.2f ms, slowest %.2f ms (goal: p50 under 3 ms); a second look: p50 %.2f ms, slowest %.2f ms",
-                       Self.median(first), first.max() ?? 0, Self.median(second), second.max() ?? 0))
+            say(
+                String(
+                    format:
+                        "email prefix search, first look: p50 %.2f ms, slowest %.2f ms (goal: p50 under 3 ms); a second look: p50 %.2f ms, slowest %.2f ms",
+                    Self.median(first), first.max() ?? 0, Self.median(second), second.max() ?? 0))
             // Its floors through the same client and in this process: /health, and the
             // search's own SQL for the same prefixes (issue 36: a first look under twice
             // /health plus its SQL).
             var health: [Double] = []
-            for _ in chosen { health.append(try await Self.get(server.baseURL + "/health", cookie: cookie, client: client)) }
+            for _ in chosen {
+                health.append(try await Self.get(server.baseURL + "/health", cookie: cookie, client: client))
+            }
             let sql = try await Self.sqlTimes(prefixes: chosen, in: database)
             let goal = 2 * Self.median(health) + Self.median(sql)
-            say(String(format: "beside it: /health p50 %.2f ms, the search's SQL alone p50 %.2f ms: goal for the first look's p50, twice /health plus the SQL, %.2f ms (%@)",
-                       Self.median(health), Self.median(sql), goal, Self.median(first) < goal ? "met" : "not met"))
+            say(
+                String(
+                    format:
+                        "beside it: /health p50 %.2f ms, the search's SQL alone p50 %.2f ms: goal for the first look's p50, twice /health plus the SQL, %.2f ms (%@)",
+                    Self.median(health), Self.median(sql), goal, Self.median(first) < goal ? "met" : "not met"))
             try await nameSearches(server: server, cookie: cookie, client: client, in: database)
             // Profiles of users nobody looked at since the start, spread over the ids.
             var profiles: [Double] = []
             for id in profileIDs {
                 profiles.append(try await Self.get(server.baseURL + "/users/\(id)", cookie: cookie, client: client))
             }
-            say(String(format: "profile, first look: p50 %.2f ms, slowest %.2f ms over %d users (goal: p50 under 5 ms)",
-                       Self.median(profiles), profiles.max() ?? 0, profiles.count))
+            say(
+                String(
+                    format: "profile, first look: p50 %.2f ms, slowest %.2f ms over %d users (goal: p50 under 5 ms)",
+                    Self.median(profiles), profiles.max() ?? 0, profiles.count))
             if loadSeconds > 0 { try await interactiveLoad(server: server, cookie: cookie) }
         } catch {
             try? await client.shutdown()
@@ -95,27 +117,36 @@ struct SearchBenchCommand: AsyncParsableCommand {
 
     /// Users' whole display names, spread over the ids, searched as names: how long, and
     /// whether the page finished without "Look further" (issue 36).
-    func nameSearches(server: PanelProcess, cookie: String, client: HTTPClient, in database: PanelDatabase) async throws {
+    func nameSearches(server: PanelProcess, cookie: String, client: HTTPClient, in database: PanelDatabase) async throws
+    {
         let names = try await database.read { db in
             let top = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 0
             return try (0..<Int64(prefixes)).compactMap { step in
-                try String.fetchOne(db, sql: "SELECT display_name FROM users WHERE id >= ? AND length(trim(display_name)) > 2 ORDER BY id LIMIT 1",
-                                    arguments: [(Int64(seed &* 7_919) + step * (top / Int64(prefixes) + 1)) % max(top, 1) + 1])
+                try String.fetchOne(
+                    db,
+                    sql:
+                        "SELECT display_name FROM users WHERE id >= ? AND length(trim(display_name)) > 2 ORDER BY id LIMIT 1",
+                    arguments: [(Int64(seed &* 7_919) + step * (top / Int64(prefixes) + 1)) % max(top, 1) + 1])
             }
         }
-        var times: [Double] = [], finished = 0
+        var times: [Double] = []
+        var finished = 0
         for name in names {
             var components = URLComponents()
             components.queryItems = [URLQueryItem(name: "by", value: "name"), URLQueryItem(name: "q", value: name)]
             let query = (components.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
-            let (took, body) = try await Self.getBody(server.baseURL + "/users?" + query, cookie: cookie, client: client)
+            let (took, body) = try await Self.getBody(
+                server.baseURL + "/users?" + query, cookie: cookie, client: client)
             times.append(took)
             // "Look further" and "partial" only when the scan stopped on its budget.
             if !body.contains("The results are partial") { finished += 1 }
         }
         let users = try await database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users") ?? 0 }
-        say(String(format: "name search of %d users' whole names on %d users: p50 %.2f ms, slowest %.2f ms; %d of %d finished (not partial, no \"Look further\")",
-                   names.count, users, Self.median(times), times.max() ?? 0, finished, names.count))
+        say(
+            String(
+                format:
+                    "name search of %d users' whole names on %d users: p50 %.2f ms, slowest %.2f ms; %d of %d finished (not partial, no \"Look further\")",
+                names.count, users, Self.median(times), times.max() ?? 0, finished, names.count))
     }
 
     /// The email search's own reads (its SQL with the item counts, as the page has them),
@@ -137,15 +168,23 @@ struct SearchBenchCommand: AsyncParsableCommand {
         var pages = [LoadPage("search", "/users?q=maria"), LoadPage("profile", "/users/50")]
         if withActivity { pages.append(LoadPage("activity idle", "/activity?bucket=idle")) }
         func counted() -> Bool { server.output.contains("full=true") }
-        let during = counted() ? nil : try await LoadDriver.run(baseURL: server.baseURL, cookie: cookie, pages: pages, connections: 4,
-                                                                duration: .seconds(loadSeconds), timeout: .seconds(10))
+        let during =
+            counted()
+            ? nil
+            : try await LoadDriver.run(
+                baseURL: server.baseURL, cookie: cookie, pages: pages, connections: 4,
+                duration: .seconds(loadSeconds), timeout: .seconds(10))
         let overlapped = !counted()
-        let clock = ContinuousClock(), giveUp = clock.now + .seconds(300)
+        let clock = ContinuousClock()
+        let giveUp = clock.now + .seconds(300)
         while !counted(), clock.now < giveUp { try await Task.sleep(for: .milliseconds(200)) }
-        let after = try await LoadDriver.run(baseURL: server.baseURL, cookie: cookie, pages: pages, connections: 4,
-                                             duration: .seconds(loadSeconds), timeout: .seconds(10))
+        let after = try await LoadDriver.run(
+            baseURL: server.baseURL, cookie: cookie, pages: pages, connections: 4,
+            duration: .seconds(loadSeconds), timeout: .seconds(10))
         if let during {
-            say("support's pages, 4 connections, during the first full count\(overlapped ? "" : " (it ended before the load did)"):\n" + during.table)
+            say(
+                "support's pages, 4 connections, during the first full count\(overlapped ? "" : " (it ended before the load did)"):\n"
+                    + during.table)
         } else {
             say("the first full count ended before the load began: no figure during it")
         }
@@ -162,10 +201,13 @@ struct SearchBenchCommand: AsyncParsableCommand {
             while chosen.count < count, step < Int64(count) * 50, top > 0 {
                 let id = (Int64(seed &* 7_919) + step * (top / Int64(count * 3) + 1)) % top + 1
                 step += 1
-                guard let email = try String.fetchOne(db, sql: "SELECT email FROM users WHERE id >= ? ORDER BY id LIMIT 1", arguments: [id])
+                guard
+                    let email = try String.fetchOne(
+                        db, sql: "SELECT email FROM users WHERE id >= ? ORDER BY id LIMIT 1", arguments: [id])
                 else { continue }
                 let prefix = String(email.lowercased().prefix(length))
-                guard prefix.count == length, prefix.allSatisfy({ $0.isLetter || $0 == "." }), !chosen.contains(prefix) else { continue }
+                guard prefix.count == length, prefix.allSatisfy({ $0.isLetter || $0 == "." }), !chosen.contains(prefix)
+                else { continue }
                 chosen.append(prefix)
             }
             return chosen
@@ -205,7 +247,8 @@ struct SearchBenchCommand: AsyncParsableCommand {
     static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return 0 }
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        return sorted.count % 2 == 1
+            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
     static func dropPageCache() -> String {

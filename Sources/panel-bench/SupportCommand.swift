@@ -1,13 +1,14 @@
 import AdminDomain
-import PanelBenchmarks
 import ArgumentParser
 import Foundation
+import PanelBenchmarks
 
 /// Support's pages on a large database: p50 and p99 of each lookup and page, and the export.
 struct SupportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "support",
-        abstract: "Time user search, profiles, activity lists and the CSV export on a database (build in release first).")
+        abstract:
+            "Time user search, profiles, activity lists and the CSV export on a database (build in release first).")
 
     @Option(help: "Path of the app's SQLite database, e.g. one made by `seed --users 1000000`.")
     var db: String

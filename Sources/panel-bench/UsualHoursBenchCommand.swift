@@ -14,7 +14,9 @@ import PanelLoad
 struct UsualHoursBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "usual-hours",
-        abstract: "Time the usual hour's first build, an hourly refresh and the freeze with and without it, on a copy of a seeded database.")
+        abstract:
+            "Time the usual hour's first build, an hourly refresh and the freeze with and without it, on a copy of a seeded database."
+    )
 
     @Option(help: "A copy of a seeded database: the benchmark writes app rows, usual hours and campaigns into it.")
     var db: String
@@ -22,7 +24,9 @@ struct UsualHoursBenchCommand: AsyncParsableCommand {
     @Option(help: "The timing control share of the usual-hour campaign, in percent.")
     var controlPercent = CampaignTiming.defaultControlPercent
 
-    @Option(help: "The admin-panel binary: then support's pages on the server, before and while the first build runs again.")
+    @Option(
+        help: "The admin-panel binary: then support's pages on the server, before and while the first build runs again."
+    )
     var binary: String?
 
     @Option(help: "Seconds of load for each page mix (with --binary).")
@@ -38,20 +42,28 @@ struct UsualHoursBenchCommand: AsyncParsableCommand {
         // The build ran an hour ago; the backend's hour of events follows it; then the refresh.
         let builtAt = now.addingTimeInterval(-3_600)
         try await database.write { db in
-            try db.execute(sql: "DELETE FROM panel_usual_hours; DELETE FROM panel_usual_hour_peers; DELETE FROM panel_usual_hour_state")
+            try db.execute(
+                sql:
+                    "DELETE FROM panel_usual_hours; DELETE FROM panel_usual_hour_peers; DELETE FROM panel_usual_hour_state"
+            )
         }
         let refresh = UsualHourRefresh(database: database, defaultTimeZone: "UTC")
 
         // (a) The first build, beside the plain SQL reading the same index range in one pass.
-        let since = SQLiteTime.string(secondsSinceEpoch: Int64(builtAt.timeIntervalSince1970) - Int64(ActivityDays.window + 1) * 86_400)
+        let since = SQLiteTime.string(
+            secondsSinceEpoch: Int64(builtAt.timeIntervalSince1970) - Int64(ActivityDays.window + 1) * 86_400)
         var started = clock.now
         let window = try await database.readAtLowPriority { db -> Int in
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT user_id, created_at FROM activity_events INDEXED BY activity_events_user_time WHERE created_at >= ?
-                """, arguments: [since])
-            var count = 0, touched = 0
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT user_id, created_at FROM activity_events INDEXED BY activity_events_user_time WHERE created_at >= ?
+                    """, arguments: [since])
+            var count = 0
+            var touched = 0
             while let row = try rows.next() {
-                let user: Int64 = row[0], time: String = row[1]
+                let user: Int64 = row[0]
+                let time: String = row[1]
                 count += 1
                 touched &+= time.utf8.count &+ Int(user & 1)
             }
@@ -61,26 +73,36 @@ struct UsualHoursBenchCommand: AsyncParsableCommand {
         started = clock.now
         var cpu = RemindersBenchCommand.processCPUSeconds()
         let built = try await refresh.run(now: builtAt)
-        let took = (clock.now - started).seconds, used = RemindersBenchCommand.processCPUSeconds() - cpu
+        let took = (clock.now - started).seconds
+        let used = RemindersBenchCommand.processCPUSeconds() - cpu
         let bases = try await database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT COUNT(*) AS rows, TOTAL(active_days >= \(UsualHour.ownDays)) AS own FROM panel_usual_hours
-                """).map { (rows: $0["rows"] as Int, own: $0["own"] as Int) }.first ?? (0, 0)
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT COUNT(*) AS rows, TOTAL(active_days >= \(UsualHour.ownDays)) AS own FROM panel_usual_hours
+                    """
+            ).map { (rows: $0["rows"] as Int, own: $0["own"] as Int) }.first ?? (0, 0)
         }
-        say(String(format: "first build of the usual hours from empty: %.1f s (CPU %.1f s), %d users written (%d with 5 active days or more), %d peer groups, %.0f rows/s; "
-                   + "floor (plain SQL reading the same index range, all users in one pass, %d rows of the window, just before): %.1f s, %.0f rows/s",
-                   took, used, built.built, bases.own, built.peerGroups, Double(window) / took, window, floor, Double(window) / floor))
+        say(
+            String(
+                format:
+                    "first build of the usual hours from empty: %.1f s (CPU %.1f s), %d users written (%d with 5 active days or more), %d peer groups, %.0f rows/s; "
+                    + "floor (plain SQL reading the same index range, all users in one pass, %d rows of the window, just before): %.1f s, %.0f rows/s",
+                took, used, built.built, bases.own, built.peerGroups, Double(window) / took, window, floor,
+                Double(window) / floor))
 
         // (b) An hour of the backend's events at the seeded pace, then the hourly refresh.
         let perHour = max(1, window / (ActivityDays.window * 24))
         let written = try await BackendActivity.hourOfEvents(path: db, now: now, events: perHour)
         started = clock.now
         let fresh = try await database.readAtLowPriority { db -> Int in
-            let rows = try Row.fetchCursor(db, sql: "SELECT user_id, created_at FROM activity_events WHERE id > ? ORDER BY id",
-                                           arguments: [written.first - 1])
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT user_id, created_at FROM activity_events WHERE id > ? ORDER BY id",
+                arguments: [written.first - 1])
             var count = 0
             while let row = try rows.next() {
-                let user: Int64 = row[0], time: String = row[1]
+                let user: Int64 = row[0]
+                let time: String = row[1]
                 count += 1 + (time.isEmpty ? Int(user) : 0) * 0
             }
             return count
@@ -89,30 +111,43 @@ struct UsualHoursBenchCommand: AsyncParsableCommand {
         started = clock.now
         cpu = RemindersBenchCommand.processCPUSeconds()
         let hourly = try await refresh.run(now: now)
-        say(String(format: "hourly refresh after the backend's hour (%d events, the seeded pace of %d a day): %.2f s (CPU %.2f s), %d events read, %d users updated, %d rows aged, %d peer groups; "
-                   + "floor (plain SQL reading those %d rows by id, just before): %.3f s",
-                   perHour, perHour * 24, (clock.now - started).seconds, RemindersBenchCommand.processCPUSeconds() - cpu, hourly.eventsRead,
-                   hourly.updated, hourly.aged, hourly.peerGroups, fresh, readFloor))
+        say(
+            String(
+                format:
+                    "hourly refresh after the backend's hour (%d events, the seeded pace of %d a day): %.2f s (CPU %.2f s), %d events read, %d users updated, %d rows aged, %d peer groups; "
+                    + "floor (plain SQL reading those %d rows by id, just before): %.3f s",
+                perHour, perHour * 24, (clock.now - started).seconds, RemindersBenchCommand.processCPUSeconds() - cpu,
+                hourly.eventsRead,
+                hourly.updated, hourly.aged, hourly.peerGroups, fresh, readFloor))
 
         // (c) The freeze to every reachable device, as scheduled and at each user's usual hour, one after the other.
         let campaigns = Campaigns(database: database)
         var asScheduled: [Double] = []
-        for (label, timing) in [("as scheduled", CampaignTiming.asScheduled), ("timing=usual_hour", .usualHour(controlPercent: controlPercent)),
-                                ("as scheduled, again", .asScheduled)] {
-            let id = try await campaigns.create(CampaignDraft(title: "Bench \(label)", body: "Milk expires tomorrow", timing: timing), by: .commandLine)
+        for (label, timing) in [
+            ("as scheduled", CampaignTiming.asScheduled),
+            ("timing=usual_hour", .usualHour(controlPercent: controlPercent)),
+            ("as scheduled, again", .asScheduled),
+        ] {
+            let id = try await campaigns.create(
+                CampaignDraft(title: "Bench \(label)", body: "Milk expires tomorrow", timing: timing), by: .commandLine)
             started = clock.now
             cpu = RemindersBenchCommand.processCPUSeconds()
             try await campaigns.begin(id, schedule: .now, by: .commandLine)
             let report = try await campaigns.resumeLaunches()
-            let seconds = (clock.now - started).seconds, used = RemindersBenchCommand.processCPUSeconds() - cpu
-            var line = String(format: "freeze %@: %d deliveries in %.2f s (CPU %.2f s), %d transactions, the longest %.1f ms",
-                              label, report.deliveries, seconds, used, report.chunks, report.longestTransaction.seconds * 1000)
+            let seconds = (clock.now - started).seconds
+            let used = RemindersBenchCommand.processCPUSeconds() - cpu
+            var line = String(
+                format: "freeze %@: %d deliveries in %.2f s (CPU %.2f s), %d transactions, the longest %.1f ms",
+                label, report.deliveries, seconds, used, report.chunks, report.longestTransaction.seconds * 1000)
             if case .usualHour = timing {
                 let added = seconds - (asScheduled.first ?? seconds)
                 if let summary = try await database.read({ db in try TimingSummary.load(campaign: id, in: db) }) {
-                    let basis = UsualHourBasis.allCases.map { "\($0.rawValue) \(summary.byBasis[$0, default: 0])" }.joined(separator: ", ")
-                    line += String(format: "; %d users at their usual hour (%@), %d in the control; %+.2f s beside the freeze as scheduled",
-                                   summary.usual, basis, summary.control, added)
+                    let basis = UsualHourBasis.allCases.map { "\($0.rawValue) \(summary.byBasis[$0, default: 0])" }
+                        .joined(separator: ", ")
+                    line += String(
+                        format:
+                            "; %d users at their usual hour (%@), %d in the control; %+.2f s beside the freeze as scheduled",
+                        summary.usual, basis, summary.control, added)
                 }
             } else {
                 asScheduled.append(seconds)
@@ -128,32 +163,50 @@ struct UsualHoursBenchCommand: AsyncParsableCommand {
     /// small, so the pages should barely move.
     func serverSide(binary: String, database: PanelDatabase) async throws {
         try await database.write { db in
-            try db.execute(sql: "DELETE FROM panel_usual_hours; DELETE FROM panel_usual_hour_peers; DELETE FROM panel_usual_hour_state")
+            try db.execute(
+                sql:
+                    "DELETE FROM panel_usual_hours; DELETE FROM panel_usual_hour_peers; DELETE FROM panel_usual_hour_state"
+            )
         }
         let fixture = try await LoadFixture.prepare(databasePath: db)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("panel-usual-hours-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "panel-usual-hours-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try await PanelProcess.start(binary: URL(fileURLWithPath: binary), databasePath: db, publicDirectory: nil,
-                                                  logFile: folder.appendingPathComponent("server.log"))
-        let support = [LoadPage("search", "/users?q=maria"), LoadPage("profile", "/users/\(fixture.typicalUserID)"), LoadPage("health (floor)", "/health")]
+        let server = try await PanelProcess.start(
+            binary: URL(fileURLWithPath: binary), databasePath: db, publicDirectory: nil,
+            logFile: folder.appendingPathComponent("server.log"))
+        let support = [
+            LoadPage("search", "/users?q=maria"), LoadPage("profile", "/users/\(fixture.typicalUserID)"),
+            LoadPage("health (floor)", "/health"),
+        ]
         try await Task.sleep(for: .seconds(warmUp))
-        let before = try await LoadDriver.run(baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,
-                                              duration: .seconds(seconds), timeout: .seconds(10))
+        let before = try await LoadDriver.run(
+            baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,
+            duration: .seconds(seconds), timeout: .seconds(10))
         say("support's pages, 4 connections, no build running:\n" + before.table)
         // The server's own job built them during the warm-up: from empty again, here.
         try await database.write { db in
-            try db.execute(sql: "DELETE FROM panel_usual_hours; DELETE FROM panel_usual_hour_peers; DELETE FROM panel_usual_hour_state")
+            try db.execute(
+                sql:
+                    "DELETE FROM panel_usual_hours; DELETE FROM panel_usual_hour_peers; DELETE FROM panel_usual_hour_state"
+            )
         }
-        let clock = ContinuousClock(), started = clock.now
+        let clock = ContinuousClock()
+        let started = clock.now
         let build = Task { try await UsualHourRefresh(database: database, defaultTimeZone: "UTC").run(now: Date()) }
-        let during = try await LoadDriver.run(baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,
-                                              duration: .seconds(seconds), timeout: .seconds(10))
+        let during = try await LoadDriver.run(
+            baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,
+            duration: .seconds(seconds), timeout: .seconds(10))
         let loadEnded = clock.now
         let figures = try await build.value
         let took = (clock.now - started).seconds
-        say(String(format: "support's pages, 4 connections, while the first build ran in this process (%d users in %.1f s%@):\n",
-                   figures.built, took, took < (loadEnded - started).seconds ? ", ended before the load did" : "") + during.table)
+        say(
+            String(
+                format:
+                    "support's pages, 4 connections, while the first build ran in this process (%d users in %.1f s%@):\n",
+                figures.built, took, took < (loadEnded - started).seconds ? ", ended before the load did" : "")
+                + during.table)
         let exit = try await server.terminate(within: .seconds(15))
         say("SIGTERM: \(exit.map { "exit code \($0)" } ?? "still running after 15 s, killed")")
     }

@@ -1,8 +1,9 @@
-@testable import AdminDomain
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
+@testable import AdminDomain
 
 @Suite(.timeLimit(.minutes(5))) struct ActivityListsByBucket {
     static let now = TemporaryDatabase.seedNow
@@ -69,35 +70,42 @@ import TestSupport
         let order = bucket == .never ? "id DESC" : "last_active_at DESC, id DESC"
         let direct = try await DatabaseQueue(path: temp.path).read { db in
             // One definition of a user: deleted accounts are out unless a filter asks for them.
-            try Int64.fetchAll(db, sql: "SELECT id FROM users WHERE \(Self.directSQL[bucket]!) AND status <> 'deleted' ORDER BY \(order)",
-                               arguments: ["now": SQLiteTime.string(Self.now)])
+            try Int64.fetchAll(
+                db,
+                sql: "SELECT id FROM users WHERE \(Self.directSQL[bucket]!) AND status <> 'deleted' ORDER BY \(order)",
+                arguments: ["now": SQLiteTime.string(Self.now)])
         }
         #expect(walked.map(\.id) == direct, "pages in order, no duplicates, no gaps")
         #expect(Set(walked.map(\.id)).count == walked.count)
         let size = try await lists.size(UserFilter(bucket: bucket), now: Self.now)
         #expect(size == ListSize(value: direct.count, isEstimate: false))
         let edges = Set(walked.map(\.id)).intersection(800_001...800_005)
-        let expected: Set<Int64> = switch bucket {
-        case .active: [800_001]
-        case .idle: [800_002, 800_003]
-        case .inactive: [800_004]
-        case .never: [800_005]
-        }
+        let expected: Set<Int64> =
+            switch bucket {
+            case .active: [800_001]
+            case .idle: [800_002, 800_003]
+            case .inactive: [800_004]
+            case .never: [800_005]
+            }
         #expect(edges == expected)
     }
 
     @Test func filtersAndSignUpOrderMatchDirectSQL() async throws {
         defer { temp.remove() }
-        let filter = ActivityListQuery(UserFilter(bucket: .inactive, plan: .free, status: .active, platform: .android,
-                                                  signedUp: DayRange(from: Day("2024-01-01"), to: Day("2026-06-30"))), sort: .signUp)
+        let filter = ActivityListQuery(
+            UserFilter(
+                bucket: .inactive, plan: .free, status: .active, platform: .android,
+                signedUp: DayRange(from: Day("2024-01-01"), to: Day("2026-06-30"))), sort: .signUp)
         let walked = try await walk(filter)
         let direct = try await DatabaseQueue(path: temp.path).read { db in
-            try Int64.fetchAll(db, sql: """
-                SELECT id FROM users u WHERE \(Self.directSQL[.inactive]!) AND plan = 'free' AND status = 'active'
-                  AND created_at >= '2024-01-01' AND created_at < '2026-07-01'
-                  AND EXISTS (SELECT 1 FROM devices d WHERE d.user_id = u.id AND d.platform = 'android')
-                ORDER BY created_at DESC, id DESC
-                """, arguments: ["now": SQLiteTime.string(Self.now)])
+            try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT id FROM users u WHERE \(Self.directSQL[.inactive]!) AND plan = 'free' AND status = 'active'
+                      AND created_at >= '2024-01-01' AND created_at < '2026-07-01'
+                      AND EXISTS (SELECT 1 FROM devices d WHERE d.user_id = u.id AND d.platform = 'android')
+                    ORDER BY created_at DESC, id DESC
+                    """, arguments: ["now": SQLiteTime.string(Self.now)])
         }
         #expect(!direct.isEmpty)
         #expect(walked.map(\.id) == direct)
@@ -105,7 +113,9 @@ import TestSupport
         #expect(try await lists.size(filter.filter, now: Self.now) == ListSize(value: direct.count, isEstimate: false))
         var byLastActive = filter
         byLastActive.sort = .lastActive
-        #expect(try await lists.size(byLastActive.filter, now: Self.now) == ListSize(value: direct.count, isEstimate: false))
+        #expect(
+            try await lists.size(byLastActive.filter, now: Self.now) == ListSize(value: direct.count, isEstimate: false)
+        )
     }
 
     /// A filtered list once said "About 1,040" while its export held 859 rows: an estimate
@@ -115,18 +125,24 @@ import TestSupport
         defer { temp.remove() }
         let filter = UserFilter(bucket: .inactive, plan: .free)
         let direct = try await DatabaseQueue(path: temp.path).read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE \(Self.directSQL[.inactive]!) AND plan = 'free' AND status <> 'deleted'",
-                             arguments: ["now": SQLiteTime.string(Self.now)]) ?? 0
+            try Int.fetchOne(
+                db,
+                sql:
+                    "SELECT COUNT(*) FROM users WHERE \(Self.directSQL[.inactive]!) AND plan = 'free' AND status <> 'deleted'",
+                arguments: ["now": SQLiteTime.string(Self.now)]) ?? 0
         }
-        #expect(try await lists.size(filter, now: Self.now) == ListSize(value: direct, isEstimate: false), "small enough to count")
+        #expect(
+            try await lists.size(filter, now: Self.now) == ListSize(value: direct, isEstimate: false),
+            "small enough to count")
         let estimate = try await lists.size(filter, now: Self.now, exactUpTo: 60, sampleSize: 60)
         let margin = try #require(estimate.margin)
         #expect(estimate.isEstimate && margin > 0)
         #expect(abs(estimate.value - direct) <= margin, "\(estimate) against \(direct)")
         let deleted = try await lists.size(UserFilter(bucket: .inactive, status: .deleted), now: Self.now)
         let directDeleted = try await DatabaseQueue(path: temp.path).read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE \(Self.directSQL[.inactive]!) AND status = 'deleted'",
-                             arguments: ["now": SQLiteTime.string(Self.now)]) ?? 0
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM users WHERE \(Self.directSQL[.inactive]!) AND status = 'deleted'",
+                arguments: ["now": SQLiteTime.string(Self.now)]) ?? 0
         }
         #expect(deleted.value == directDeleted && directDeleted > 0)
     }
@@ -134,7 +150,9 @@ import TestSupport
     @Test func exportGoesThroughEveryRowInOrder() async throws {
         defer { temp.remove() }
         var exported: [Int64] = []
-        try await lists.forEachChunk(ActivityListQuery(UserFilter(bucket: .inactive)), now: Self.now) { exported += $0.map(\.id) }
+        try await lists.forEachChunk(ActivityListQuery(UserFilter(bucket: .inactive)), now: Self.now) {
+            exported += $0.map(\.id)
+        }
         #expect(exported == (try await walk(ActivityListQuery(UserFilter(bucket: .inactive)))).map(\.id))
     }
 
@@ -152,7 +170,9 @@ import TestSupport
         let rows = plan.rows(ids: [1, 2, 3])
         try await DatabaseQueue(path: temp.path).read { db in
             let first = try queryPlan(db, candidates)
-            #expect(first.contains { $0.contains("USING COVERING INDEX users_") || $0.contains("USING INDEX users_") }, "\(first)")
+            #expect(
+                first.contains { $0.contains("USING COVERING INDEX users_") || $0.contains("USING INDEX users_") },
+                "\(first)")
             assertNoTableScan(first)
             let second = try queryPlan(db, rows)
             #expect(second.contains { $0.contains("USING INTEGER PRIMARY KEY") }, "\(second)")
@@ -162,12 +182,19 @@ import TestSupport
             unsorted.sort = .lastActive
             let count = ActivityLists.QueryPlan(unsorted, now: Self.now)
             let third = try queryPlan(db, count.countQuery)
-            #expect(third.contains { $0.contains("USING COVERING INDEX users_last_active_at (last_active_at") }, "\(third)")
+            #expect(
+                third.contains { $0.contains("USING COVERING INDEX users_last_active_at (last_active_at") }, "\(third)")
             // Both ways (oldest first, and Previous) the order's own index, with no sort.
-            let index = filter.ordersBySignUp && filter.filter.bucket != .never ? "users_created_at" : "users_last_active_at"
+            let index =
+                filter.ordersBySignUp && filter.filter.bucket != .never ? "users_created_at" : "users_last_active_at"
             for upward in [false, true] {
-                let walk = try queryPlan(db, plan.candidates(after: ActivityCursor(key: "2026-01-01 00:00:00", id: 10), limit: 51, upward: upward))
-                #expect(walk.contains { $0.contains("INDEX \(index)") } && !walk.contains { $0.contains("TEMP B-TREE") }, "\(walk)")
+                let walk = try queryPlan(
+                    db,
+                    plan.candidates(
+                        after: ActivityCursor(key: "2026-01-01 00:00:00", id: 10), limit: 51, upward: upward))
+                #expect(
+                    walk.contains { $0.contains("INDEX \(index)") } && !walk.contains { $0.contains("TEMP B-TREE") },
+                    "\(walk)")
             }
         }
     }
@@ -201,20 +228,24 @@ extension ActivityListQuery: CustomTestStringConvertible {
     /// The list by plain SQL, in the list's order.
     func direct(limit: Int = -1) async throws -> [Int64] {
         try await DatabaseQueue(path: temp.path).read { db in
-            try Int64.fetchAll(db, sql: """
-                SELECT id FROM users WHERE last_active_at >= datetime(:now, '-7 days') AND plan = 'premium' AND status <> 'deleted'
-                ORDER BY last_active_at DESC, id DESC LIMIT :limit
-                """, arguments: ["now": SQLiteTime.string(Self.now), "limit": limit])
+            try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT id FROM users WHERE last_active_at >= datetime(:now, '-7 days') AND plan = 'premium' AND status <> 'deleted'
+                    ORDER BY last_active_at DESC, id DESC LIMIT :limit
+                    """, arguments: ["now": SQLiteTime.string(Self.now), "limit": limit])
         }
     }
 
     @Test func aPageThatWouldHaveBeenEmptyIsFull() async throws {
         defer { temp.remove() }
         let premiumInOldBudget = try await DatabaseQueue(path: temp.path).read { db in
-            try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM (SELECT plan FROM users WHERE last_active_at >= datetime(?, '-7 days')
-                                      ORDER BY last_active_at DESC, id DESC LIMIT 10000) WHERE plan = 'premium'
-                """, arguments: [SQLiteTime.string(Self.now)])
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) FROM (SELECT plan FROM users WHERE last_active_at >= datetime(?, '-7 days')
+                                          ORDER BY last_active_at DESC, id DESC LIMIT 10000) WHERE plan = 'premium'
+                    """, arguments: [SQLiteTime.string(Self.now)])
         }
         #expect(premiumInOldBudget == 0, "the first page once read these 10,000 and showed none")
         let page = try await lists.page(Self.query, after: nil, now: Self.now)

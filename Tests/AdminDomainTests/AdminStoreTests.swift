@@ -1,8 +1,9 @@
-@testable import AdminDomain
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
+@testable import AdminDomain
 
 @Suite(.timeLimit(.minutes(5))) struct StaffAccounts {
     let temp: TemporaryDatabase
@@ -35,11 +36,17 @@ import TestSupport
         defer { temp.remove() }
         try await admins.create(email: "one@example.com", password: password, role: .admin)
         try await admins.create(email: "help@example.com", password: password, role: .support)
-        await #expect(throws: AdminStoreError.lastActiveAdmin) { try await staff.disable(.email("one@example.com"), by: .commandLine) }
+        await #expect(throws: AdminStoreError.lastActiveAdmin) {
+            try await staff.disable(.email("one@example.com"), by: .commandLine)
+        }
         try await admins.create(email: "two@example.com", password: password, role: .admin)
         try await staff.disable(.email("one@example.com"), by: .commandLine)
-        await #expect(throws: AdminStoreError.lastActiveAdmin) { try await staff.disable(.email("two@example.com"), by: .commandLine) }
-        await #expect(throws: AdminStoreError.notFound("nobody@example.com")) { try await staff.disable(.email("nobody@example.com"), by: .commandLine) }
+        await #expect(throws: AdminStoreError.lastActiveAdmin) {
+            try await staff.disable(.email("two@example.com"), by: .commandLine)
+        }
+        await #expect(throws: AdminStoreError.notFound("nobody@example.com")) {
+            try await staff.disable(.email("nobody@example.com"), by: .commandLine)
+        }
     }
 
     /// Issue 32, finding 9: a new staff member (or one whose password an admin reset) could
@@ -49,7 +56,8 @@ import TestSupport
         let hasher = PasswordHasher(parameters: fastScryptForTests)
         let account = AccountSecurity(database: database, hasher: hasher)
         let oneTime = "handed over by an admin 7"
-        let created = try await staff.create(email: "new@example.com", password: oneTime, role: .support, oneTime: true, by: .commandLine)
+        let created = try await staff.create(
+            email: "new@example.com", password: oneTime, role: .support, oneTime: true, by: .commandLine)
         try await admins.create(email: "reset@example.com", password: password, role: .support)
         _ = try await staff.resetPassword(.email("reset@example.com"), to: oneTime, oneTime: true, by: .commandLine)
         let reset = try #require(try await admins.find(email: "reset@example.com"))
@@ -57,17 +65,23 @@ import TestSupport
             let token = try await sessions.create(adminID: admin.id!, clientAddress: nil, userAgent: nil)
             // The same password, and the same after NFKC (a full-width digit), are refused.
             for typed in [oneTime, "handed over by an admin \u{FF17}"] {
-                await #expect(throws: AdminStoreError.weakPassword("the new password must differ from the one-time password you were given"),
-                              "\(admin.email)") {
+                await #expect(
+                    throws: AdminStoreError.weakPassword(
+                        "the new password must differ from the one-time password you were given"),
+                    "\(admin.email)"
+                ) {
                     _ = try await account.changePassword(admin.identity, to: typed, session: token, from: nil)
                 }
             }
             let unchanged = try #require(try await admins.find(id: admin.id!))
-            #expect(unchanged.passwordExpiresAt != nil && unchanged.passwordHash == admin.passwordHash, "nothing changed")
+            #expect(
+                unchanged.passwordExpiresAt != nil && unchanged.passwordHash == admin.passwordHash, "nothing changed")
             _ = try await account.changePassword(admin.identity, to: "a password of my own", session: token, from: nil)
             let own = try #require(try await admins.find(id: admin.id!))
             #expect(own.passwordExpiresAt == nil)
-            #expect(try await hasher.verify("a password of my own", against: own.passwordHash) == .match(needsRehash: false))
+            #expect(
+                try await hasher.verify("a password of my own", against: own.passwordHash) == .match(needsRehash: false)
+            )
         }
         let changes = try await database.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log WHERE action = 'password_changed'")
@@ -84,7 +98,8 @@ import TestSupport
             try await staff.resetPassword(.email("one@example.com"), to: "short", oneTime: false, by: .commandLine)
         }
         #expect(try await sessions.identity(forToken: token) != nil, "a refused reset changes nothing")
-        try await staff.resetPassword(.email("ONE@example.com"), to: "another long password", oneTime: false, by: .commandLine)
+        try await staff.resetPassword(
+            .email("ONE@example.com"), to: "another long password", oneTime: false, by: .commandLine)
         #expect(try await sessions.identity(forToken: token) == nil)
         let stored = try #require(try await admins.find(email: "one@example.com")).passwordHash
         #expect(try await hasher.verify(password, against: stored) == .mismatch)

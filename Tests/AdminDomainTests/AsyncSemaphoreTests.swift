@@ -1,19 +1,23 @@
 import ConcurrencyLimits
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct AsyncSemaphores {
     actor Gauge {
         private(set) var current = 0, peak = 0
-        func enter() { current += 1; peak = max(peak, current) }
+        func enter() {
+            current += 1
+            peak = max(peak, current)
+        }
         func leave() { current -= 1 }
     }
 
     /// Async bodies that suspend while they hold a permit: never more than the limit at once,
     /// and every one of them runs.
     @Test func asyncBodiesNeverExceedTheLimit() async throws {
-        let semaphore = AsyncSemaphore(limit: 3), gauge = Gauge()
+        let semaphore = AsyncSemaphore(limit: 3)
+        let gauge = Gauge()
         let ran = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<40 {
                 group.addTask {

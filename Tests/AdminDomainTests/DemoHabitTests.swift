@@ -2,8 +2,8 @@ import AdminDomain
 import DemoData
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
 
 /// The seeded users' habits (issue 35): each user's recent activity, read back in their own
 /// timezone by Foundation here (UTC to local, the other way from the seeder), falls mostly in
@@ -28,13 +28,16 @@ import TestSupport
         format.dateFormat = "yyyy-MM-dd HH:mm:ss"
         return try queue.read { db in
             var zones: [Int64: TimeZone] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT id, timezone FROM users WHERE timezone = 'UTC' OR timezone GLOB '[A-Z]*/[A-Za-z_]*'") {
+            for row in try Row.fetchAll(
+                db, sql: "SELECT id, timezone FROM users WHERE timezone = 'UTC' OR timezone GLOB '[A-Z]*/[A-Za-z_]*'")
+            {
                 let name: String = row["timezone"]
                 if let zone = TimeZone(identifier: name) { zones[row["id"]] = zone }
             }
             var events: [Event] = []
-            let rows = try Row.fetchCursor(db, sql: "SELECT user_id, created_at FROM activity_events WHERE created_at >= ? AND kind <> 'sign_up'",
-                                           arguments: [format.string(from: since)])
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT user_id, created_at FROM activity_events WHERE created_at >= ? AND kind <> 'sign_up'",
+                arguments: [format.string(from: since)])
             while let row = try rows.next() {
                 guard let zone = zones[row["user_id"]], let at = format.date(from: row["created_at"]) else { continue }
                 events.append(Event(user: row["user_id"], zone: zone, at: at))
@@ -58,10 +61,12 @@ import TestSupport
 
     @Test func recentActivityFallsMostlyInEachUsersHabitualLocalHour() throws {
         let (events, zones) = try Self.recentEvents(users: 1_500)
-        var days: [Int64: [Int: Set<String>]] = [:], allDays: [Int64: Set<String>] = [:]
+        var days: [Int64: [Int: Set<String>]] = [:]
+        var allDays: [Int64: Set<String>] = [:]
         var atHabit = 0
         for event in events {
-            let hour = Self.localHour(event), day = Self.localDay(event)
+            let hour = Self.localHour(event)
+            let day = Self.localDay(event)
             days[event.user, default: [:]][hour, default: []].insert(day)
             allDays[event.user, default: []].insert(day)
             if hour == DemoHabit.hour(user: event.user) { atHabit += 1 }
@@ -76,7 +81,9 @@ import TestSupport
             return byHour[DemoHabit.hour(user: user)] == byHour.values.max()
         }
         #expect(own.count > zones.count / 4, "\(own.count) of \(zones.count) users have 5 active days or more")
-        #expect(Double(matching.count) > 0.9 * Double(own.count), "\(matching.count) of \(own.count) users' busiest hour is their habit")
+        #expect(
+            Double(matching.count) > 0.9 * Double(own.count),
+            "\(matching.count) of \(own.count) users' busiest hour is their habit")
 
         // Each fallback has users: 1-4 days, and none.
         let few = allDays.values.filter { $0.count <= 4 }.count
@@ -93,7 +100,8 @@ import TestSupport
         #expect(share([19, 20, 21]) > 0.2)
         #expect(share([23, 0, 1, 2]) > 0.01 && share([23, 0, 1, 2]) < 0.1)
         #expect(Set(hours).count >= 18, "a spread, not a few hours")
-        #expect((1...100).allSatisfy { DemoHabit.hour(user: Int64($0)) == hours[$0 - 1] }, "the same user, the same hour")
+        #expect(
+            (1...100).allSatisfy { DemoHabit.hour(user: Int64($0)) == hours[$0 - 1] }, "the same user, the same hour")
     }
 
     /// Europe/Lisbon and America/New_York leave summer time inside the window (25 October and
@@ -105,7 +113,9 @@ import TestSupport
             let summer = inZone.filter { $0.zone.isDaylightSavingTime(for: $0.at) }
             let winter = inZone.filter { !$0.zone.isDaylightSavingTime(for: $0.at) }
             for (season, group) in [("summer", summer), ("winter", winter)] {
-                let share = Double(group.filter { Self.localHour($0) == DemoHabit.hour(user: $0.user) }.count) / Double(max(1, group.count))
+                let share =
+                    Double(group.filter { Self.localHour($0) == DemoHabit.hour(user: $0.user) }.count)
+                    / Double(max(1, group.count))
                 #expect(group.count > 30, "\(name) \(season): \(group.count) events")
                 #expect(share > 0.55, "\(name) \(season): \(share) of events at the habitual hour")
             }
@@ -121,15 +131,26 @@ import TestSupport
         let database = try await PanelDatabase.open(path: temp.path)
         _ = try await UsualHourRefresh(database: database, defaultTimeZone: "UTC").run(now: TemporaryDatabase.seedNow)
         let rows = try await database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT h.user_id, h.hour, h.active_days,
-                       EXISTS (SELECT 1 FROM panel_usual_hour_peers p WHERE p.platform = h.platform AND p.locale = h.locale) AS has_peers
-                FROM panel_usual_hours h
-                """).map { (user: $0["user_id"] as Int64, hour: $0["hour"] as Int, days: $0["active_days"] as Int, peers: $0["has_peers"] as Bool) }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT h.user_id, h.hour, h.active_days,
+                           EXISTS (SELECT 1 FROM panel_usual_hour_peers p WHERE p.platform = h.platform AND p.locale = h.locale) AS has_peers
+                    FROM panel_usual_hours h
+                    """
+            ).map {
+                (
+                    user: $0["user_id"] as Int64, hour: $0["hour"] as Int, days: $0["active_days"] as Int,
+                    peers: $0["has_peers"] as Bool
+                )
+            }
         }
-        let own = rows.filter { $0.days >= 5 }, few = rows.filter { $0.days < 5 }
+        let own = rows.filter { $0.days >= 5 }
+        let few = rows.filter { $0.days < 5 }
         let matching = own.filter { $0.hour == DemoHabit.hour(user: $0.user) }
-        #expect(Double(matching.count) > 0.85 * Double(own.count), "\(matching.count) of \(own.count) own hours are the habit")
+        #expect(
+            Double(matching.count) > 0.85 * Double(own.count),
+            "\(matching.count) of \(own.count) own hours are the habit")
         #expect(own.count > 600, "own: \(own.count)")
         #expect(few.filter(\.peers).count > 20, "peers: \(few.filter(\.peers).count)")
         #expect(few.filter { !$0.peers }.count > 20, "everyone: \(few.filter { !$0.peers }.count)")

@@ -1,16 +1,17 @@
-@testable import AdminDomain
 import DemoData
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
+@testable import AdminDomain
 
 @Suite(.timeLimit(.minutes(5))) struct DemoData {
     @Test func theSameSeedAndDayGiveTheSameDatabase() throws {
         let a = try TemporaryDatabase.seeded(users: 120, seed: 42, now: TemporaryDatabase.seedNow)
         let b = try TemporaryDatabase.seeded(users: 120, seed: 42, now: TemporaryDatabase.seedNow)
         let c = try TemporaryDatabase.seeded(users: 120, seed: 43, now: TemporaryDatabase.seedNow)
-        defer { [a, b, c].forEach { $0.remove() } }
+        defer { for database in [a, b, c] { database.remove() } }
         #expect(try appTablesDigest(path: a.path) == appTablesDigest(path: b.path))
         #expect(try appTablesDigest(path: a.path) != appTablesDigest(path: c.path))
     }
@@ -44,29 +45,38 @@ import TestSupport
         let temp = try TemporaryDatabase.seeded(users: 3_000, now: TemporaryDatabase.seedNow)
         defer { temp.remove() }
         let queue = try DatabaseQueue(path: temp.path)
-        let now = "2026-11-18 11:06:40" // TemporaryDatabase.seedNow, 1,795,000,000 s
-        func count(_ sql: String) throws -> Int { try queue.read { try Int.fetchOne($0, sql: sql, arguments: ["now": now])! } }
+        let now = "2026-11-18 11:06:40"  // TemporaryDatabase.seedNow, 1,795,000,000 s
+        func count(_ sql: String) throws -> Int {
+            try queue.read { try Int.fetchOne($0, sql: sql, arguments: ["now": now])! }
+        }
         let lastWeek = try count("SELECT COUNT(*) FROM subscriptions WHERE started_at >= datetime(:now, '-7 days')")
-        let yearBefore = try count("""
+        let yearBefore = try count(
+            """
             SELECT COUNT(*) FROM subscriptions WHERE started_at >= datetime(:now, '-371 days') AND started_at < datetime(:now, '-7 days')
             """)
         let lastHour = try count("SELECT COUNT(*) FROM subscriptions WHERE started_at > datetime(:now, '-1 hours')")
-        let beforeSignUp = try count("SELECT COUNT(*) FROM subscriptions s JOIN users u ON u.id = s.user_id WHERE s.started_at < u.created_at")
-        let premiumUncovered = try count("""
+        let beforeSignUp = try count(
+            "SELECT COUNT(*) FROM subscriptions s JOIN users u ON u.id = s.user_id WHERE s.started_at < u.created_at")
+        let premiumUncovered = try count(
+            """
             SELECT COUNT(*) FROM users u WHERE u.plan = 'premium' AND NOT EXISTS
             (SELECT 1 FROM subscriptions s WHERE s.user_id = u.id AND s.started_at <= :now AND s.current_period_end > :now)
             """)
         let weekly = Double(yearBefore) / 52
         #expect(weekly > 2, "the year before has a pace to compare with: \(yearBefore)")
         #expect(Double(lastWeek) < 3 * weekly + 5, "last week \(lastWeek) against \(weekly) a week the year before")
-        #expect(lastHour == 0 && beforeSignUp == 0 && premiumUncovered == 0, "\(lastHour) \(beforeSignUp) \(premiumUncovered)")
+        #expect(
+            lastHour == 0 && beforeSignUp == 0 && premiumUncovered == 0,
+            "\(lastHour) \(beforeSignUp) \(premiumUncovered)")
     }
 
     @Test func everyTableIsFilledWithTheCasesSupportMeets() throws {
         let temp = try TemporaryDatabase.seeded(users: 1_500, now: TemporaryDatabase.seedNow)
         defer { temp.remove() }
         let queue = try DatabaseQueue(path: temp.path)
-        func count(_ sql: String) throws -> Int { try queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM " + sql)! } }
+        func count(_ sql: String) throws -> Int {
+            try queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM " + sql)! }
+        }
         do {
             for table in AppSchema.tableNames {
                 #expect(try count(table) > 0, "\(table) is empty")

@@ -1,7 +1,8 @@
-@testable import AdminDomain
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import AdminDomain
 
 @Suite(.timeLimit(.minutes(5))) struct SignInThrottling {
     let temp: TemporaryDatabase
@@ -34,11 +35,15 @@ import TestSupport
         }
         #expect(locked.map(\.description) == ["pair:a@example.com|10.0.0.1", "address:10.0.0.1"])
         #expect(try await throttle.wait(email: "a@example.com", address: "10.0.0.1", now: now) == 900)
-        #expect(try await throttle.wait(email: "A@Example.com ", address: "10.0.0.1", now: now.addingTimeInterval(600)) == 300)
+        #expect(
+            try await throttle.wait(email: "A@Example.com ", address: "10.0.0.1", now: now.addingTimeInterval(600))
+                == 300)
         now = now.addingTimeInterval(901)
         #expect(try await throttle.wait(email: "a@example.com", address: "10.0.0.1", now: now) == 0)
         try await throttle.recordFailure(email: "a@example.com", address: "10.0.0.1", now: now)
-        #expect(try await throttle.wait(email: "a@example.com", address: "10.0.0.1", now: now) == 0, "one failure after the lock is a first failure")
+        #expect(
+            try await throttle.wait(email: "a@example.com", address: "10.0.0.1", now: now) == 0,
+            "one failure after the lock is a first failure")
     }
 
     @Test func anotherAddressCannotLockThisPersonOut() async throws {
@@ -48,10 +53,14 @@ import TestSupport
             now = now.addingTimeInterval(120)
             try await throttle.recordFailure(email: "staff@example.com", address: "203.0.113.9", now: now)
         }
-        #expect(try await throttle.wait(email: "staff@example.com", address: "203.0.113.9", now: now) > 60, "the attacker is locked")
+        #expect(
+            try await throttle.wait(email: "staff@example.com", address: "203.0.113.9", now: now) > 60,
+            "the attacker is locked")
         let fromOffice = try await throttle.wait(email: "staff@example.com", address: "198.51.100.7", now: now)
         #expect(fromOffice == 30, "the account across addresses is slowed, never locked")
-        #expect(try await throttle.wait(email: "staff@example.com", address: "198.51.100.7", now: now.addingTimeInterval(30)) == 0)
+        #expect(
+            try await throttle.wait(
+                email: "staff@example.com", address: "198.51.100.7", now: now.addingTimeInterval(30)) == 0)
     }
 
     @Test func aCorrectPasswordClearsTheCounts() async throws {
@@ -70,8 +79,9 @@ import TestSupport
         var results: [String: [SignInResult]] = [:]
         for email in ["known@example.com", "unknown@example.com"] {
             for _ in 1...4 {
-                let result = try await service.signIn(email: email, password: "wrong password!", clientAddress: "10.0.0.\(email.count)",
-                                                      userAgent: nil, now: start)
+                let result = try await service.signIn(
+                    email: email, password: "wrong password!", clientAddress: "10.0.0.\(email.count)",
+                    userAgent: nil, now: start)
                 results[email, default: []].append(result)
             }
         }
@@ -92,8 +102,9 @@ import TestSupport
     init() async throws {
         temp = try TemporaryDatabase.seeded(users: 5)
         // A hash that takes a little while, so the guesses really overlap.
-        service = SignInService(database: try await PanelDatabase.open(path: temp.path),
-                                hasher: PasswordHasher(parameters: ScryptParameters(logN: 10, r: 8, p: 1)), sessionPolicy: SessionPolicy())
+        service = SignInService(
+            database: try await PanelDatabase.open(path: temp.path),
+            hasher: PasswordHasher(parameters: ScryptParameters(logN: 10, r: 8, p: 1)), sessionPolicy: SessionPolicy())
         try await service.admins.create(email: "help@example.com", password: Self.password, role: .support)
         try await service.admins.create(email: "other@example.com", password: Self.password, role: .support)
     }
@@ -104,8 +115,9 @@ import TestSupport
         let results = try await withThrowingTaskGroup(of: SignInResult.self) { group in
             for index in 0..<40 {
                 group.addTask {
-                    try await service.signIn(email: "help@example.com", password: "wrong guess \(index)", clientAddress: "203.0.113.9",
-                                             userAgent: nil, now: Self.now)
+                    try await service.signIn(
+                        email: "help@example.com", password: "wrong guess \(index)", clientAddress: "203.0.113.9",
+                        userAgent: nil, now: Self.now)
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -114,13 +126,21 @@ import TestSupport
         #expect(checked <= 3, "the burst is cut off before the hasher at the first delay: \(checked) checked")
         #expect(results.filter { if case .throttled = $0 { true } else { false } }.count == 40 - checked)
         // At the same instant: a slow machine must not let the first delay run out meanwhile.
-        let right = try await service.signIn(email: "help@example.com", password: Self.password, clientAddress: "203.0.113.9", userAgent: nil,
-                                             now: Self.now)
-        guard case .throttled = right else { Issue.record("the right password got past the throttle: \(right)"); return }
+        let right = try await service.signIn(
+            email: "help@example.com", password: Self.password, clientAddress: "203.0.113.9", userAgent: nil,
+            now: Self.now)
+        guard case .throttled = right else {
+            Issue.record("the right password got past the throttle: \(right)")
+            return
+        }
         // Someone else, elsewhere, is not held up by it.
-        let other = try await service.signIn(email: "other@example.com", password: Self.password, clientAddress: "198.51.100.4", userAgent: nil,
-                                             now: Self.now)
-        guard case .signedIn = other else { Issue.record("\(other)"); return }
+        let other = try await service.signIn(
+            email: "other@example.com", password: Self.password, clientAddress: "198.51.100.4", userAgent: nil,
+            now: Self.now)
+        guard case .signedIn = other else {
+            Issue.record("\(other)")
+            return
+        }
     }
 
     @Test func twentyConcurrentWrongConfirmationsAreCutOffToo() async throws {
@@ -130,14 +150,19 @@ import TestSupport
         let results = try await withThrowingTaskGroup(of: ReauthenticationResult.self) { group in
             for index in 0..<20 {
                 group.addTask {
-                    try await service.confirmAgain(identity, with: .password("wrong \(index)"), clientAddress: "203.0.113.9", now: Self.now)
+                    try await service.confirmAgain(
+                        identity, with: .password("wrong \(index)"), clientAddress: "203.0.113.9", now: Self.now)
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(results.filter { $0 == .wrong }.count <= 3)
-        let right = try await service.confirmAgain(identity, with: .password(Self.password), clientAddress: "203.0.113.9", now: Self.now)
-        guard case .throttled = right else { Issue.record("\(right)"); return }
+        let right = try await service.confirmAgain(
+            identity, with: .password(Self.password), clientAddress: "203.0.113.9", now: Self.now)
+        guard case .throttled = right else {
+            Issue.record("\(right)")
+            return
+        }
     }
 }
 
@@ -165,21 +190,29 @@ extension Admin {
     func seventeenForgedFailuresFromAnotherAddressLockNobodyElse(email: String) async throws {
         let temp = try TemporaryDatabase.seeded(users: 5)
         defer { temp.remove() }
-        let service = SignInService(database: try await PanelDatabase.open(path: temp.path),
-                                    hasher: PasswordHasher(parameters: fastScryptForTests), sessionPolicy: SessionPolicy())
+        let service = SignInService(
+            database: try await PanelDatabase.open(path: temp.path),
+            hasher: PasswordHasher(parameters: fastScryptForTests), sessionPolicy: SessionPolicy())
         try await service.admins.create(email: Self.victim, password: Self.password, role: .support)
         var now = Date(timeIntervalSince1970: 1_800_000_000)
         var answers: [SignInResult] = []
         for _ in 1...17 {
-            now = now.addingTimeInterval(120) // past every delay, as a patient attacker waits
-            answers.append(try await service.signIn(email: email, password: "any password at all", clientAddress: Self.attacker,
-                                                    userAgent: nil, now: now))
+            now = now.addingTimeInterval(120)  // past every delay, as a patient attacker waits
+            answers.append(
+                try await service.signIn(
+                    email: email, password: "any password at all", clientAddress: Self.attacker,
+                    userAgent: nil, now: now))
         }
-        #expect(answers.prefix(10).allSatisfy { $0 == .rejected } && answers.dropFirst(10).allSatisfy { $0 != .rejected },
-                "the attacker's own pair and address are locked at the tenth")
-        let victim = try await service.signIn(email: Self.victim, password: Self.password, clientAddress: Self.office,
-                                              userAgent: nil, now: now)
-        guard case .signedIn = victim else { Issue.record("the victim from the office got \(victim)"); return }
+        #expect(
+            answers.prefix(10).allSatisfy { $0 == .rejected } && answers.dropFirst(10).allSatisfy { $0 != .rejected },
+            "the attacker's own pair and address are locked at the tenth")
+        let victim = try await service.signIn(
+            email: Self.victim, password: Self.password, clientAddress: Self.office,
+            userAgent: nil, now: now)
+        guard case .signedIn = victim else {
+            Issue.record("the victim from the office got \(victim)")
+            return
+        }
         // What was counted: the attacker's address, and the typed text as an email only.
         let counted = try await service.throttle.current(now: now)
         #expect(counted.allSatisfy { $0.kind == .account || $0.address == Self.attacker }, "\(counted)")

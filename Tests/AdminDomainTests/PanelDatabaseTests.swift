@@ -1,30 +1,39 @@
-@testable import AdminDomain
 import Foundation
 import GRDB
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
+@testable import AdminDomain
 
 @Suite(.timeLimit(.minutes(5))) struct OpeningTheDatabase {
     @Test func missingFileIsRefusedAndNotCreated() async throws {
         let temp = try TemporaryDatabase()
         defer { temp.remove() }
-        await #expect(throws: DatabaseOpenError.fileNotFound(path: temp.path)) { try await PanelDatabase.open(path: temp.path) }
+        await #expect(throws: DatabaseOpenError.fileNotFound(path: temp.path)) {
+            try await PanelDatabase.open(path: temp.path)
+        }
         #expect(!FileManager.default.fileExists(atPath: temp.path))
     }
 
     @Test func directoryIsRefused() async throws {
         let temp = try TemporaryDatabase()
         defer { temp.remove() }
-        await #expect(throws: DatabaseOpenError.notAFile(path: temp.directory.path)) { try await PanelDatabase.open(path: temp.directory.path) }
+        await #expect(throws: DatabaseOpenError.notAFile(path: temp.directory.path)) {
+            try await PanelDatabase.open(path: temp.directory.path)
+        }
     }
 
-    @Test(arguments: [Data("hello, I am a text file\n".utf8), Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31) })])
+    @Test(arguments: [
+        Data("hello, I am a text file\n".utf8), Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31) }),
+    ])
     func fileOfAnotherKindIsRefusedUntouched(contents: Data) async throws {
         let temp = try TemporaryDatabase()
         defer { temp.remove() }
         try contents.write(to: URL(fileURLWithPath: temp.path))
-        await #expect(throws: DatabaseOpenError.notSQLite(path: temp.path)) { try await PanelDatabase.open(path: temp.path) }
+        await #expect(throws: DatabaseOpenError.notSQLite(path: temp.path)) {
+            try await PanelDatabase.open(path: temp.path)
+        }
         #expect(try Data(contentsOf: URL(fileURLWithPath: temp.path)) == contents)
     }
 
@@ -43,7 +52,10 @@ import TestSupport
         try await DatabaseQueue(path: temp.path).write { db in
             try db.execute(sql: "CREATE TABLE users (id INTEGER PRIMARY KEY); CREATE TABLE notes (body TEXT)")
         }
-        await #expect(throws: DatabaseOpenError.missingAppTables(path: temp.path, missing: AppSchema.tableNames.filter { $0 != "users" })) {
+        await #expect(
+            throws: DatabaseOpenError.missingAppTables(
+                path: temp.path, missing: AppSchema.tableNames.filter { $0 != "users" })
+        ) {
             try await PanelDatabase.open(path: temp.path)
         }
         let tables = try await DatabaseQueue(path: temp.path).read { db in
@@ -55,7 +67,8 @@ import TestSupport
     @Test func errorsReadAsOneLine() {
         let errors: [DatabaseOpenError] = [
             .fileNotFound(path: "/x.sqlite"), .notAFile(path: "/tmp"), .notSQLite(path: "/etc/hosts"),
-            .missingAppTables(path: "/y.sqlite", missing: ["users", "devices"]), .unreadable(path: "/z", reason: "permission denied"),
+            .missingAppTables(path: "/y.sqlite", missing: ["users", "devices"]),
+            .unreadable(path: "/z", reason: "permission denied"),
         ]
         for error in errors { #expect(!error.description.contains("\n")) }
     }
@@ -71,17 +84,28 @@ import TestSupport
     @Test func panelTablesAreCreatedWithTheirOwnVersionTable() async throws {
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
-        _ = try await PanelDatabase.open(path: temp.path) // a second start migrates nothing twice
+        _ = try await PanelDatabase.open(path: temp.path)  // a second start migrates nothing twice
         let (tables, versions, userVersion) = try await database.read { db in
-            (try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'panel\\_%' ESCAPE '\\' ORDER BY name"),
-             try Int.fetchAll(db, sql: "SELECT version FROM panel_schema_version"),
-             try Int.fetchOne(db, sql: "PRAGMA user_version"))
+            (
+                try String.fetchAll(
+                    db,
+                    sql:
+                        "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'panel\\_%' ESCAPE '\\' ORDER BY name"
+                ),
+                try Int.fetchAll(db, sql: "SELECT version FROM panel_schema_version"),
+                try Int.fetchOne(db, sql: "PRAGMA user_version")
+            )
         }
-        #expect(tables == ["panel_admins", "panel_audit_log", "panel_campaign_members", "panel_campaign_reports", "panel_campaign_variants",
-                           "panel_campaigns", "panel_dead_tokens", "panel_deliveries", "panel_journey_entries", "panel_journeys",
-                           "panel_login_challenges", "panel_login_throttle", "panel_receipt_reader",
-                           "panel_recovery_codes", "panel_schema_version", "panel_sessions", "panel_test_users", "panel_timing_counts",
-                           "panel_two_factor", "panel_usual_hour_peers", "panel_usual_hour_state", "panel_usual_hours"])
+        #expect(
+            tables == [
+                "panel_admins", "panel_audit_log", "panel_campaign_members", "panel_campaign_reports",
+                "panel_campaign_variants",
+                "panel_campaigns", "panel_dead_tokens", "panel_deliveries", "panel_journey_entries", "panel_journeys",
+                "panel_login_challenges", "panel_login_throttle", "panel_receipt_reader",
+                "panel_recovery_codes", "panel_schema_version", "panel_sessions", "panel_test_users",
+                "panel_timing_counts",
+                "panel_two_factor", "panel_usual_hour_peers", "panel_usual_hour_state", "panel_usual_hours",
+            ])
         #expect(versions == Array(1...17))
         #expect(userVersion == 0)
         #expect(try await database.read { try $0.tableExists("grdb_migrations") } == false)
@@ -95,47 +119,60 @@ import TestSupport
         // Back to version 14's shape, with counts in it.
         let queue = try DatabaseQueue(path: temp.path)
         try await queue.write { db in
-            try db.execute(sql: """
-                DROP TABLE panel_login_throttle;
-                CREATE TABLE panel_login_throttle (key TEXT PRIMARY KEY, failures INTEGER NOT NULL, last_failure_at TEXT NOT NULL, locked_until TEXT);
-                INSERT INTO panel_login_throttle VALUES
-                  ('pair:ann@example.com|10.0.0.1', 3, '2026-11-26 10:00:00', NULL),
-                  ('pair:odd|name@example.com|2001:db8::7', 10, '2026-11-26 10:01:00', '2026-11-26 10:16:00'),
-                  ('address:10.0.0.1', 4, '2026-11-26 10:02:00', NULL),
-                  ('account:ann@example.com', 5, '2026-11-26 10:03:00', NULL);
-                DROP INDEX panel_audit_log_actor; DROP INDEX panel_audit_log_action; DROP INDEX panel_audit_log_target;
-                CREATE INDEX panel_audit_log_actor ON panel_audit_log(actor_email COLLATE NOCASE, id);
-                CREATE INDEX panel_audit_log_action ON panel_audit_log(action, id);
-                CREATE INDEX panel_audit_log_target ON panel_audit_log(target, id);
-                DELETE FROM panel_schema_version WHERE version = 15;
-                -- and before version 17 (usual hour)
-                DROP TABLE panel_usual_hours; DROP TABLE panel_usual_hour_peers; DROP TABLE panel_usual_hour_state; DROP TABLE panel_timing_counts;
-                ALTER TABLE panel_campaigns DROP COLUMN timing; ALTER TABLE panel_campaigns DROP COLUMN timing_control_percent;
-                ALTER TABLE panel_campaign_members DROP COLUMN timing; ALTER TABLE panel_campaign_members DROP COLUMN due_at; ALTER TABLE panel_deliveries DROP COLUMN opened_at;
-                DELETE FROM panel_schema_version WHERE version = 17;
-                -- and before version 16 (journeys)
-                DROP TABLE panel_journey_entries; DROP TABLE panel_journeys;
-                DROP INDEX panel_deliveries_entry; ALTER TABLE panel_deliveries DROP COLUMN entry_id;
-                ALTER TABLE panel_campaigns DROP COLUMN kind;
-                DELETE FROM panel_schema_version WHERE version = 16;
-                """)
+            try db.execute(
+                sql: """
+                    DROP TABLE panel_login_throttle;
+                    CREATE TABLE panel_login_throttle (key TEXT PRIMARY KEY, failures INTEGER NOT NULL, last_failure_at TEXT NOT NULL, locked_until TEXT);
+                    INSERT INTO panel_login_throttle VALUES
+                      ('pair:ann@example.com|10.0.0.1', 3, '2026-11-26 10:00:00', NULL),
+                      ('pair:odd|name@example.com|2001:db8::7', 10, '2026-11-26 10:01:00', '2026-11-26 10:16:00'),
+                      ('address:10.0.0.1', 4, '2026-11-26 10:02:00', NULL),
+                      ('account:ann@example.com', 5, '2026-11-26 10:03:00', NULL);
+                    DROP INDEX panel_audit_log_actor; DROP INDEX panel_audit_log_action; DROP INDEX panel_audit_log_target;
+                    CREATE INDEX panel_audit_log_actor ON panel_audit_log(actor_email COLLATE NOCASE, id);
+                    CREATE INDEX panel_audit_log_action ON panel_audit_log(action, id);
+                    CREATE INDEX panel_audit_log_target ON panel_audit_log(target, id);
+                    DELETE FROM panel_schema_version WHERE version = 15;
+                    -- and before version 17 (usual hour)
+                    DROP TABLE panel_usual_hours; DROP TABLE panel_usual_hour_peers; DROP TABLE panel_usual_hour_state; DROP TABLE panel_timing_counts;
+                    ALTER TABLE panel_campaigns DROP COLUMN timing; ALTER TABLE panel_campaigns DROP COLUMN timing_control_percent;
+                    ALTER TABLE panel_campaign_members DROP COLUMN timing; ALTER TABLE panel_campaign_members DROP COLUMN due_at; ALTER TABLE panel_deliveries DROP COLUMN opened_at;
+                    DELETE FROM panel_schema_version WHERE version = 17;
+                    -- and before version 16 (journeys)
+                    DROP TABLE panel_journey_entries; DROP TABLE panel_journeys;
+                    DROP INDEX panel_deliveries_entry; ALTER TABLE panel_deliveries DROP COLUMN entry_id;
+                    ALTER TABLE panel_campaigns DROP COLUMN kind;
+                    DELETE FROM panel_schema_version WHERE version = 16;
+                    """)
         }
         try queue.close()
         let database = try await PanelDatabase.open(path: temp.path)
         let rows = try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT kind, email, address, failures, locked_until FROM panel_login_throttle ORDER BY kind, email")
-                .map { "\($0["kind"] as String) [\($0["email"] as String)] [\($0["address"] as String)] \($0["failures"] as Int) \(($0["locked_until"] as String?) ?? "-")" }
+            try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT kind, email, address, failures, locked_until FROM panel_login_throttle ORDER BY kind, email"
+            )
+            .map {
+                "\($0["kind"] as String) [\($0["email"] as String)] [\($0["address"] as String)] \($0["failures"] as Int) \(($0["locked_until"] as String?) ?? "-")"
+            }
         }
-        #expect(rows == ["account [ann@example.com] [] 5 -", "address [] [10.0.0.1] 4 -", "pair [ann@example.com] [10.0.0.1] 3 -",
-                         "pair [odd|name@example.com] [2001:db8::7] 10 2026-11-26 10:16:00"])
+        #expect(
+            rows == [
+                "account [ann@example.com] [] 5 -", "address [] [10.0.0.1] 4 -",
+                "pair [ann@example.com] [10.0.0.1] 3 -",
+                "pair [odd|name@example.com] [2001:db8::7] 10 2026-11-26 10:16:00",
+            ])
     }
 
     @Test func theReadConnectionCannotWriteAnAppTable() async throws {
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
         let before = try appTablesDigest(path: temp.path)
-        for sql in ["INSERT INTO households (name, created_at) VALUES ('x', '2026-01-01 00:00:00')",
-                    "UPDATE users SET plan = 'premium'", "DELETE FROM food_items", "CREATE INDEX panel_x ON users(locale)"] {
+        for sql in [
+            "INSERT INTO households (name, created_at) VALUES ('x', '2026-01-01 00:00:00')",
+            "UPDATE users SET plan = 'premium'", "DELETE FROM food_items", "CREATE INDEX panel_x ON users(locale)",
+        ] {
             await #expect(throws: DatabaseError.self) {
                 try await database.read { db in try db.execute(sql: sql) }
             }
@@ -177,7 +214,8 @@ import TestSupport
         try await AuditLog(database: database).append(
             AuditEntry(actor: nil, actorEmail: "test", clientAddress: nil, action: .signInFailed))
         let written = ContinuousClock.now
-        let releasedAt = try #require(released.withLock { $0 }, "the write returned while the backend still held the lock")
+        let releasedAt = try #require(
+            released.withLock { $0 }, "the write returned while the backend still held the lock")
         #expect(releasedAt < written)
         #expect(try await database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM panel_audit_log") } == 1)
         while await events.next() != nil {}
@@ -190,11 +228,17 @@ import TestSupport
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
         let synced = try await database.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
-        let unsynced = try await database.writeWithoutWaitingForDisk { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        let unsynced = try await database.writeWithoutWaitingForDisk { db in
+            try Int.fetchOne(db, sql: "PRAGMA synchronous")
+        }
         #expect(synced == 2 && unsynced == 1, "\(String(describing: synced)) \(String(describing: unsynced))")
         let log = AuditLog(database: database)
-        try await log.appendLook(AuditEntry(actor: nil, actorEmail: "look@example.com", clientAddress: "127.0.0.1", action: .userViewed, target: "user:1"))
-        try await log.append(AuditEntry(actor: nil, actorEmail: "change@example.com", clientAddress: "127.0.0.1", action: .signInFailed))
+        try await log.appendLook(
+            AuditEntry(
+                actor: nil, actorEmail: "look@example.com", clientAddress: "127.0.0.1", action: .userViewed,
+                target: "user:1"))
+        try await log.append(
+            AuditEntry(actor: nil, actorEmail: "change@example.com", clientAddress: "127.0.0.1", action: .signInFailed))
         let emails = try await DatabaseQueue(path: temp.path).read { db in
             try String.fetchAll(db, sql: "SELECT actor_email FROM panel_audit_log ORDER BY id")
         }
@@ -204,7 +248,8 @@ import TestSupport
     @Test func theAuditLogIsAppendOnly() async throws {
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
-        try await AuditLog(database: database).append(AuditEntry(actor: nil, actorEmail: "a@example.com", clientAddress: "127.0.0.1", action: .signInFailed))
+        try await AuditLog(database: database).append(
+            AuditEntry(actor: nil, actorEmail: "a@example.com", clientAddress: "127.0.0.1", action: .signInFailed))
         await #expect(throws: DatabaseError.self) {
             try await database.write { try $0.execute(sql: "UPDATE panel_audit_log SET action = 'x'") }
         }

@@ -1,8 +1,9 @@
-@testable import AdminDomain
 import ConcurrencyLimits
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import AdminDomain
 
 @Suite(.timeLimit(.minutes(5))) struct PasswordHashing {
     let hasher = PasswordHasher(parameters: fastScryptForTests)
@@ -29,12 +30,13 @@ import TestSupport
     }
 
     @Test func equivalentUnicodeSpellingsMatch() async throws {
-        let stored = try await hasher.hash("caf\u{E9} \u{FB01}ne password")        // é precomposed, "ﬁ" ligature
+        let stored = try await hasher.hash("caf\u{E9} \u{FB01}ne password")  // é precomposed, "ﬁ" ligature
         #expect(try await hasher.verify("cafe\u{301} fine password", against: stored) == .match(needsRehash: false))
     }
 
     @Test func olderParametersAskForARehash() async throws {
-        let old = try await PasswordHasher(parameters: ScryptParameters(logN: 3, r: 8, p: 1)).hash("correct horse battery staple")
+        let old = try await PasswordHasher(parameters: ScryptParameters(logN: 3, r: 8, p: 1)).hash(
+            "correct horse battery staple")
         #expect(try await hasher.verify("correct horse battery staple", against: old) == .match(needsRehash: true))
     }
 
@@ -76,7 +78,12 @@ private final class Gauge: @unchecked Sendable {
     private let lock = NSLock()
     private var current = 0
     private(set) var peak = 0
-    func enter() { lock.withLock { current += 1; peak = max(peak, current) } }
+    func enter() {
+        lock.withLock {
+            current += 1
+            peak = max(peak, current)
+        }
+    }
     func leave() { lock.withLock { current -= 1 } }
     var now: Int { lock.withLock { current } }
 }
@@ -93,13 +100,16 @@ func passwordLengthPolicy(password: String, acceptable: Bool) async {
 
 @Test(arguments: ["1qaz2wsx3edc", "QWERTY123456", "qazwsxedcrfv", "123qweasdzxc"])
 func commonPasswordsAreRefusedWhateverTheirLength(password: String) async {
-    #expect(await PasswordPolicy.problem(with: password) == "that password is one of the 30,000 most used: choose another")
+    #expect(
+        await PasswordPolicy.problem(with: password) == "that password is one of the 30,000 most used: choose another")
 }
 
 /// "password1234" was once accepted: a much-used password with digits and symbols added,
 /// in any case, is refused too.
-@Test(arguments: ["password1234", "Password1234", "PASSWORD!!!!2024", "!!sunshine2024!!", "iloveyou123456", "  dragon 12345 ",
-                  "111111111111", "aaaaaaaaaaaa", "abababababab"])
+@Test(arguments: [
+    "password1234", "Password1234", "PASSWORD!!!!2024", "!!sunshine2024!!", "iloveyou123456", "  dragon 12345 ",
+    "111111111111", "aaaaaaaaaaaa", "abababababab",
+])
 func simpleVariantsOfCommonPasswordsAreRefused(password: String) async {
     #expect(await PasswordPolicy.problem(with: password) != nil, "\(password)")
 }
@@ -124,14 +134,15 @@ func longLeakedPasswordsAreRefused(password: String) async {
 }
 
 /// ASVS 6.2.11: the panel's name and the account's own email are refused inside a password.
-@Test(arguments: [
-    ("my expiry-tracker password", nil, false),
-    ("Admin Panel 2026 forever!", nil, false),
-    ("jonathan's own secret phrase", "Jonathan@example.com", false),
-    ("mail jonathan@example.com now", "jonathan@example.com", false),
-    ("a long enough password", "jonathan@example.com", true),
-    ("bob is my uncle, really", "bob@example.com", true),
-] as [(String, String?, Bool)])
+@Test(
+    arguments: [
+        ("my expiry-tracker password", nil, false),
+        ("Admin Panel 2026 forever!", nil, false),
+        ("jonathan's own secret phrase", "Jonathan@example.com", false),
+        ("mail jonathan@example.com now", "jonathan@example.com", false),
+        ("a long enough password", "jonathan@example.com", true),
+        ("bob is my uncle, really", "bob@example.com", true),
+    ] as [(String, String?, Bool)])
 func contextWordsAreRefused(password: String, email: String?, acceptable: Bool) async {
     #expect((await PasswordPolicy.problem(with: password, email: email) == nil) == acceptable)
 }

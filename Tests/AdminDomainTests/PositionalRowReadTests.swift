@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The panel's rows are read by column name, through each record's `Columns`: a read by
 /// position breaks silently when a query's select list changes. A read of an app table may
@@ -11,12 +11,15 @@ import TestSupport
     /// `row[0]`, `row?[1]`, `$0[2]`, `found[0]`, `last[0]`, and `decode(atIndex:)`.
     static func isPositional(_ line: Substring) -> Bool {
         // Simple word boundaries: Unicode's would take `item.row` or `row.decode` for one word.
-        line.contains(#/(\brow\??|\$[0-9]+|\bfound\??|\blast\??)\[\s*[0-9]+\s*\]|\b(decode|wholeText)\(atIndex:/#.wordBoundaryKind(.simple))
+        line.contains(
+            #/(\brow\??|\$[0-9]+|\bfound\??|\blast\??)\[\s*[0-9]+\s*\]|\b(decode|wholeText)\(atIndex:/#
+                .wordBoundaryKind(.simple))
     }
 
     static func offences(in text: String, file: String) -> [String] {
         text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, line in
-            isPositional(line) && !line.contains(marker) ? "\(file):\(index + 1): \(line.trimmingCharacters(in: .whitespaces))" : nil
+            isPositional(line) && !line.contains(marker)
+                ? "\(file):\(index + 1): \(line.trimmingCharacters(in: .whitespaces))" : nil
         }
     }
 
@@ -32,17 +35,22 @@ import TestSupport
 
     @Test func theDomainAndTheDispatcherReadRowsByName() throws {
         let sources = TestPaths.repositoryRoot.appendingPathComponent("Sources")
-        var files = 0, found: [String] = []
+        var files = 0
+        var found: [String] = []
         for target in ["AdminDomain", "CampaignDispatch"] {
             let folder = sources.appendingPathComponent(target)
-            let urls = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
+            let urls =
+                FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
                 .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
             for url in urls {
                 files += 1
-                found += Self.offences(in: try String(contentsOf: url, encoding: .utf8), file: "\(target)/\(url.lastPathComponent)")
+                found += Self.offences(
+                    in: try String(contentsOf: url, encoding: .utf8), file: "\(target)/\(url.lastPathComponent)")
             }
         }
         #expect(files > 100, "the sources were found")
-        #expect(found.isEmpty, "read by position (name the column, or mark a measured app-table read): \(found.joined(separator: "; "))")
+        #expect(
+            found.isEmpty,
+            "read by position (name the column, or mark a measured app-table read): \(found.joined(separator: "; "))")
     }
 }

@@ -1,7 +1,8 @@
-@testable import AdminDomain
 import Foundation
 import GRDB
 import Testing
+
+@testable import AdminDomain
 
 @Suite("Send times: local hours and quiet hours at their edges", .timeLimit(.minutes(5)))
 struct SendTimeTests {
@@ -24,7 +25,8 @@ struct SendTimeTests {
     ])
     func quietHoursOverMidnight(planned: String, expected: String) {
         let zone = TimeZone(identifier: "Europe/Lisbon")!
-        let moved = SendTime.outsideQuietHours(Self.date(planned, "Europe/Lisbon"), start: LocalTime("22:00"), end: LocalTime("07:00"), in: zone)
+        let moved = SendTime.outsideQuietHours(
+            Self.date(planned, "Europe/Lisbon"), start: LocalTime("22:00"), end: LocalTime("07:00"), in: zone)
         #expect(moved == Self.date(expected, "Europe/Lisbon"))
     }
 
@@ -32,7 +34,9 @@ struct SendTimeTests {
     /// at 07:00 on the new clock, an hour sooner than eight hours after 23:00.
     @Test func quietHoursAcrossAClockChangeEndAtTheWallClockTime() {
         let zone = TimeZone(identifier: "Europe/Lisbon")!
-        let moved = SendTime.outsideQuietHours(Self.date("2026-03-28 23:00:00", "Europe/Lisbon"), start: LocalTime("22:00"), end: LocalTime("07:00"), in: zone)
+        let moved = SendTime.outsideQuietHours(
+            Self.date("2026-03-28 23:00:00", "Europe/Lisbon"), start: LocalTime("22:00"), end: LocalTime("07:00"),
+            in: zone)
         #expect(moved == Self.date("2026-03-29 07:00:00", "Europe/Lisbon"))
         #expect(moved == Self.date("2026-03-29 06:00:00"))
     }
@@ -40,24 +44,48 @@ struct SendTimeTests {
     @Test func quietHoursWithinADayAndMalformedOnes() {
         let zone = TimeZone(identifier: "Asia/Tokyo")!
         let at = { Self.date($0, "Asia/Tokyo") }
-        #expect(SendTime.outsideQuietHours(at("2026-11-20 12:59:00"), start: LocalTime("13:00"), end: LocalTime("15:00"), in: zone) == at("2026-11-20 12:59:00"))
-        #expect(SendTime.outsideQuietHours(at("2026-11-20 13:00:00"), start: LocalTime("13:00"), end: LocalTime("15:00"), in: zone) == at("2026-11-20 15:00:00"))
-        #expect(SendTime.outsideQuietHours(at("2026-11-20 15:00:00"), start: LocalTime("13:00"), end: LocalTime("15:00"), in: zone) == at("2026-11-20 15:00:00"))
+        #expect(
+            SendTime.outsideQuietHours(
+                at("2026-11-20 12:59:00"), start: LocalTime("13:00"), end: LocalTime("15:00"), in: zone)
+                == at("2026-11-20 12:59:00"))
+        #expect(
+            SendTime.outsideQuietHours(
+                at("2026-11-20 13:00:00"), start: LocalTime("13:00"), end: LocalTime("15:00"), in: zone)
+                == at("2026-11-20 15:00:00"))
+        #expect(
+            SendTime.outsideQuietHours(
+                at("2026-11-20 15:00:00"), start: LocalTime("13:00"), end: LocalTime("15:00"), in: zone)
+                == at("2026-11-20 15:00:00"))
         for bad in ["25:00", "7:00", "07:60", "07-00", "", "٠٧:٠٠", "07:00:00"] {
             #expect(LocalTime(bad) == nil, "\(bad)")
-            #expect(SendTime.outsideQuietHours(at("2026-11-20 13:30:00"), start: LocalTime(bad), end: LocalTime("15:00"), in: zone) == at("2026-11-20 13:30:00"))
+            #expect(
+                SendTime.outsideQuietHours(
+                    at("2026-11-20 13:30:00"), start: LocalTime(bad), end: LocalTime("15:00"), in: zone)
+                    == at("2026-11-20 13:30:00"))
         }
-        #expect(SendTime.outsideQuietHours(at("2026-11-20 13:30:00"), start: LocalTime("13:00"), end: LocalTime("13:00"), in: zone) == at("2026-11-20 13:30:00"))
+        #expect(
+            SendTime.outsideQuietHours(
+                at("2026-11-20 13:30:00"), start: LocalTime("13:00"), end: LocalTime("13:00"), in: zone)
+                == at("2026-11-20 13:30:00"))
     }
 
     @Test func nineInTheMorningInTwoTimezones() {
-        let planned = Self.date("2026-11-20 10:00:00") // UTC
+        let planned = Self.date("2026-11-20 10:00:00")  // UTC
         // Lisbon (UTC+0): 09:00 has passed today, so tomorrow. Tokyo (UTC+9): 19:00 now, so tomorrow 09:00 = 00:00 UTC.
-        #expect(SendTime.next(LocalTime("09:00")!, after: planned, in: TimeZone(identifier: "Europe/Lisbon")!) == Self.date("2026-11-21 09:00:00"))
-        #expect(SendTime.next(LocalTime("09:00")!, after: planned, in: TimeZone(identifier: "Asia/Tokyo")!) == Self.date("2026-11-21 00:00:00"))
+        #expect(
+            SendTime.next(LocalTime("09:00")!, after: planned, in: TimeZone(identifier: "Europe/Lisbon")!)
+                == Self.date("2026-11-21 09:00:00"))
+        #expect(
+            SendTime.next(LocalTime("09:00")!, after: planned, in: TimeZone(identifier: "Asia/Tokyo")!)
+                == Self.date("2026-11-21 00:00:00"))
         // New York (UTC-5): 05:00 now, so 09:00 today = 14:00 UTC. Exactly 09:00 is now.
-        #expect(SendTime.next(LocalTime("09:00")!, after: planned, in: TimeZone(identifier: "America/New_York")!) == Self.date("2026-11-20 14:00:00"))
-        #expect(SendTime.next(LocalTime("09:00")!, after: Self.date("2026-11-20 14:00:00"), in: TimeZone(identifier: "America/New_York")!) == Self.date("2026-11-20 14:00:00"))
+        #expect(
+            SendTime.next(LocalTime("09:00")!, after: planned, in: TimeZone(identifier: "America/New_York")!)
+                == Self.date("2026-11-20 14:00:00"))
+        #expect(
+            SendTime.next(
+                LocalTime("09:00")!, after: Self.date("2026-11-20 14:00:00"),
+                in: TimeZone(identifier: "America/New_York")!) == Self.date("2026-11-20 14:00:00"))
     }
 
     @Test func aLocalTimeThatDoesNotExistThatDayIsTheFirstMomentAfterTheGap() {
@@ -70,10 +98,11 @@ struct SendTimeTests {
     /// The profile shows quiet hours as the sender reads them: what the sender treats as none
     /// ("25:99", "7pm", one end missing) is unreadable, and the sender's own SQL function
     /// leaves a push in such hours where it was planned.
-    @Test(arguments: [
-        ("25:99", "07:00", false), ("7pm", "7am", false), ("22:00", nil, false), (nil, "07:00", false),
-        ("12:00", "07:00", true), ("13:00", "15:00", true),
-    ] as [(String?, String?, Bool)])
+    @Test(
+        arguments: [
+            ("25:99", "07:00", false), ("7pm", "7am", false), ("22:00", nil, false), (nil, "07:00", false),
+            ("12:00", "07:00", true), ("13:00", "15:00", true),
+        ] as [(String?, String?, Bool)])
     func quietHoursTheSenderCannotReadAreUnreadable(start: String?, end: String?, applied: Bool) async throws {
         let reading = QuietHours(start: start.databaseValue, end: end.databaseValue)
         if applied {
@@ -84,7 +113,9 @@ struct SendTimeTests {
         // 14:00 UTC falls in both real periods above.
         let due = try await DatabaseQueue().write { db in
             for function in SendTime.functions { db.add(function: function) }
-            return try String.fetchOne(db, sql: "SELECT panel_due_at('2026-11-20 14:00:00', 'UTC', ?, ?, NULL, 'UTC')", arguments: [start, end])
+            return try String.fetchOne(
+                db, sql: "SELECT panel_due_at('2026-11-20 14:00:00', 'UTC', ?, ?, NULL, 'UTC')",
+                arguments: [start, end])
         }
         #expect((due != "2026-11-20 14:00:00") == applied, "\(String(describing: due))")
         #expect(QuietHours(start: DatabaseValue.null, end: DatabaseValue.null) == QuietHours.none)

@@ -1,8 +1,9 @@
-@testable import AdminDomain
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
+@testable import AdminDomain
 
 @Suite(.timeLimit(.minutes(5))) struct Sessions {
     let temp: TemporaryDatabase
@@ -13,7 +14,8 @@ import TestSupport
     init() async throws {
         temp = try TemporaryDatabase.seeded(users: 20)
         database = try await PanelDatabase.open(path: temp.path)
-        sessions = SessionStore(database: database, policy: SessionPolicy(idleTimeout: 30 * 60, absoluteTimeout: 12 * 3600))
+        sessions = SessionStore(
+            database: database, policy: SessionPolicy(idleTimeout: 30 * 60, absoluteTimeout: 12 * 3600))
         admin = try await AdminStore(database: database, hasher: PasswordHasher(parameters: fastScryptForTests))
             .create(email: "support@example.com", password: "a long enough password", role: .support)
     }
@@ -21,7 +23,9 @@ import TestSupport
     @Test func aNewSessionIdentifiesItsAdmin() async throws {
         defer { temp.remove() }
         let token = try await sessions.create(adminID: admin.id!, clientAddress: "127.0.0.1", userAgent: "test")
-        #expect(try await sessions.identity(forToken: token) == StaffIdentity(adminID: admin.id!, email: "support@example.com", role: .support))
+        #expect(
+            try await sessions.identity(forToken: token)
+                == StaffIdentity(adminID: admin.id!, email: "support@example.com", role: .support))
     }
 
     @Test func onlyTheTokensHashIsStored() async throws {
@@ -36,9 +40,11 @@ import TestSupport
     @Test func absoluteAndIdleLimitsEndASession() async throws {
         defer { temp.remove() }
         let now = Date()
-        let old = try await sessions.create(adminID: admin.id!, clientAddress: nil, userAgent: nil, now: now.addingTimeInterval(-13 * 3600))
+        let old = try await sessions.create(
+            adminID: admin.id!, clientAddress: nil, userAgent: nil, now: now.addingTimeInterval(-13 * 3600))
         #expect(try await sessions.identity(forToken: old, now: now) == nil)
-        let idle = try await sessions.create(adminID: admin.id!, clientAddress: nil, userAgent: nil, now: now.addingTimeInterval(-31 * 60))
+        let idle = try await sessions.create(
+            adminID: admin.id!, clientAddress: nil, userAgent: nil, now: now.addingTimeInterval(-31 * 60))
         #expect(try await sessions.identity(forToken: idle, now: now) == nil)
         let count = try await database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM panel_sessions") }
         #expect(count == 0, "expired sessions are deleted when seen")
@@ -54,7 +60,9 @@ import TestSupport
         let lastRequest = start.addingTimeInterval(59)
         #expect(try await sessions.identity(forToken: token, now: lastRequest) != nil)
         #expect(try await sessions.identity(forToken: token, now: lastRequest.addingTimeInterval(30 * 60 - 1)) != nil)
-        #expect(try await sessions.stillAllows(token: token, .useOwnAccount, now: lastRequest.addingTimeInterval(30 * 60 - 1)))
+        #expect(
+            try await sessions.stillAllows(
+                token: token, .useOwnAccount, now: lastRequest.addingTimeInterval(30 * 60 - 1)))
     }
 
     @Test func useKeepsASessionAlive() async throws {
@@ -72,7 +80,9 @@ import TestSupport
         #expect(try await sessions.identity(forToken: token) == nil)
     }
 
-    @Test(arguments: ["", "short", String(repeating: "A", count: 43), "<script>alert(1)</script>", String(repeating: "é", count: 43)])
+    @Test(arguments: [
+        "", "short", String(repeating: "A", count: 43), "<script>alert(1)</script>", String(repeating: "é", count: 43),
+    ])
     func forgedTokensIdentifyNobody(token: String) async throws {
         defer { temp.remove() }
         _ = try await sessions.create(adminID: admin.id!, clientAddress: nil, userAgent: nil)

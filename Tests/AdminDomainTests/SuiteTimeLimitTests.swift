@@ -1,18 +1,22 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A test that hangs (a lost wake-up, a server that never answers) must fail in minutes, not
 /// hold CI for its 90: every suite carries a time limit.
 @Suite(.timeLimit(.minutes(5))) struct EverySuiteHasATimeLimit {
     @Test func everySuiteAttributeNamesATimeLimit() throws {
         let tests = TestPaths.repositoryRoot.appendingPathComponent("Tests")
-        let files = FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil)?
+        let files =
+            FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
-        var suites = 0, without: [String] = []
+        var suites = 0
+        var without: [String] = []
         for file in files {
-            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
-            for (index, line) in lines.enumerated() where line.trimmingCharacters(in: .whitespaces).hasPrefix("@Suite") {
+            let lines = try String(contentsOf: file, encoding: .utf8).split(
+                separator: "\n", omittingEmptySubsequences: false)
+            for (index, line) in lines.enumerated() where line.trimmingCharacters(in: .whitespaces).hasPrefix("@Suite")
+            {
                 suites += 1
                 if !line.contains(".timeLimit(") { without.append("\(file.lastPathComponent):\(index + 1)") }
             }

@@ -1,8 +1,8 @@
 import AdminDomain
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct Sweeping {
     @Test func expiredSessionsChallengesAndStaleThrottleRowsGoAndLiveOnesStay() async throws {
@@ -17,17 +17,22 @@ import TestSupport
         let sessions = SessionStore(database: database, policy: policy)
         // More than one batch of sessions past their absolute limit.
         for _ in 0..<1_203 {
-            _ = try await sessions.create(adminID: adminID, clientAddress: nil, userAgent: nil, now: now.addingTimeInterval(-13 * 3600))
+            _ = try await sessions.create(
+                adminID: adminID, clientAddress: nil, userAgent: nil, now: now.addingTimeInterval(-13 * 3600))
         }
-        let idle = try await sessions.create(adminID: adminID, clientAddress: nil, userAgent: nil, now: now.addingTimeInterval(-31 * 60))
-        let live = try await sessions.create(adminID: adminID, clientAddress: nil, userAgent: nil, now: now.addingTimeInterval(-29 * 60))
+        let idle = try await sessions.create(
+            adminID: adminID, clientAddress: nil, userAgent: nil, now: now.addingTimeInterval(-31 * 60))
+        let live = try await sessions.create(
+            adminID: adminID, clientAddress: nil, userAgent: nil, now: now.addingTimeInterval(-29 * 60))
         let challenges = LoginChallengeStore(database: database)
         // Newest first: making a challenge or counting a failure sweeps what is older than it.
         let liveChallenge = try await challenges.create(adminID: adminID, now: now.addingTimeInterval(-60))
         _ = try await challenges.create(adminID: adminID, now: now.addingTimeInterval(-6 * 60))
         let throttle = LoginThrottle(database: database)
-        try await throttle.recordFailure(email: "new@example.com", address: "10.0.0.2", now: now.addingTimeInterval(-60))
-        try await throttle.recordFailure(email: "old@example.com", address: "10.0.0.1", now: now.addingTimeInterval(-16 * 60))
+        try await throttle.recordFailure(
+            email: "new@example.com", address: "10.0.0.2", now: now.addingTimeInterval(-60))
+        try await throttle.recordFailure(
+            email: "old@example.com", address: "10.0.0.1", now: now.addingTimeInterval(-16 * 60))
 
         let report = try await ExpiredRowSweeper(database: database, sessionPolicy: policy).sweep(now: now)
 
@@ -39,6 +44,8 @@ import TestSupport
         #expect(try await challenges.adminID(forToken: liveChallenge, now: now) == adminID)
         let keys = try await database.read { db in try ThrottleEntry.fetchAll(db).map(\.key.description).sorted() }
         #expect(keys == ["account:new@example.com", "address:10.0.0.2", "pair:new@example.com|10.0.0.2"])
-        #expect(try await ExpiredRowSweeper(database: database, sessionPolicy: policy).sweep(now: now) == ExpiredRowSweeper.Report())
+        #expect(
+            try await ExpiredRowSweeper(database: database, sessionPolicy: policy).sweep(now: now)
+                == ExpiredRowSweeper.Report())
     }
 }

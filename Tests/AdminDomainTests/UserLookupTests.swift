@@ -1,17 +1,21 @@
-@testable import AdminDomain
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
+@testable import AdminDomain
 
 /// Users written straight into the app's tables, for cases the seed does not pin down.
 /// (Only tests write app tables.)
-func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, timezone: String = "UTC",
-                createdAt: String = "2025-01-01 00:00:00", lastActive: String? = nil, plan: String = "free") throws {
-    try db.execute(sql: """
-        INSERT INTO users (id, email, password_hash, display_name, plan, timezone, created_at, last_active_at)
-        VALUES (?, ?, 'x', ?, ?, ?, ?, ?)
-        """, arguments: [id, email, name, plan, timezone, createdAt, lastActive])
+func insertUser(
+    _ db: Database, id: Int64, email: String, name: String? = nil, timezone: String = "UTC",
+    createdAt: String = "2025-01-01 00:00:00", lastActive: String? = nil, plan: String = "free"
+) throws {
+    try db.execute(
+        sql: """
+            INSERT INTO users (id, email, password_hash, display_name, plan, timezone, created_at, last_active_at)
+            VALUES (?, ?, 'x', ?, ?, ?, ?, ?)
+            """, arguments: [id, email, name, plan, timezone, createdAt, lastActive])
 }
 
 @Suite(.timeLimit(.minutes(5))) struct UserSearch {
@@ -21,8 +25,10 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
     init() async throws {
         temp = try TemporaryDatabase.seeded(users: 300)
         try await DatabaseQueue(path: temp.path).write { db in
-            for (offset, email) in ["100%_real@odd.test", "100abc@odd.test", "100_x@odd.test", "o'neil@odd.test",
-                                    "back\\slash@odd.test", "<b>bold</b>@odd.test", "Mixed.Case@Odd.Test"].enumerated() {
+            for (offset, email) in [
+                "100%_real@odd.test", "100abc@odd.test", "100_x@odd.test", "o'neil@odd.test",
+                "back\\slash@odd.test", "<b>bold</b>@odd.test", "Mixed.Case@Odd.Test",
+            ].enumerated() {
                 try insertUser(db, id: 900_000 + Int64(offset), email: email, name: offset == 3 ? "Zoë O'Neil" : nil)
             }
         }
@@ -39,9 +45,13 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
         try await DatabaseQueue(path: temp.path).write { db in
             try insertUser(db, id: 910_000, email: "javier.martinez@gmail.com", name: "Javier Martínez")
         }
-        for pasted in ["Javier Martínez <javier.martinez@gmail.com>", "‹javier.martinez@gmail.com›", "mailto:javier.martinez@gmail.com",
-                       "MAILTO:javier.martinez@gmail.com?subject=Refund", "\"javier.martinez@gmail.com\",", "(javier.martinez@gmail.com).",
-                       "“Javier” <javier.martinez@gmail.com>;", "'javier.martinez@gmail.com'"] {
+        for pasted in [
+            "Javier Martínez <javier.martinez@gmail.com>", "‹javier.martinez@gmail.com›",
+            "mailto:javier.martinez@gmail.com",
+            "MAILTO:javier.martinez@gmail.com?subject=Refund", "\"javier.martinez@gmail.com\",",
+            "(javier.martinez@gmail.com).",
+            "“Javier” <javier.martinez@gmail.com>;", "'javier.martinez@gmail.com'",
+        ] {
             let result = try await directory.search(UserSearchQuery(field: nil, text: pasted))
             #expect(result.users.map(\.email) == ["javier.martinez@gmail.com"], "\(pasted)")
             #expect(result.searched == .email && result.text == "javier.martinez@gmail.com", "\(pasted)")
@@ -64,8 +74,10 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
         }
         // What SQLite itself says: the typed form misses, the lower-case form hits.
         let bySQL = try await DatabaseQueue(path: temp.path).read { db in
-            (try String.fetchAll(db, sql: "SELECT email FROM users WHERE email = 'MÜLLER@bücher.de'"),
-             try String.fetchAll(db, sql: "SELECT email FROM users WHERE email = 'müller@bücher.de'"))
+            (
+                try String.fetchAll(db, sql: "SELECT email FROM users WHERE email = 'MÜLLER@bücher.de'"),
+                try String.fetchAll(db, sql: "SELECT email FROM users WHERE email = 'müller@bücher.de'")
+            )
         }
         #expect(bySQL.0.isEmpty && bySQL.1 == ["müller@bücher.de"])
         for typed in ["MÜLLER@bücher.de", "MÜLLER@BÜCHER.DE", "MÜ", "mÜller"] {
@@ -96,24 +108,27 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
 
     /// The typed text is a literal prefix: compared with the emails' own first characters,
     /// never read as a pattern.
-    @Test(arguments: [
-        ("100%", "100%_real@odd.test"),
-        ("100_", "100_x@odd.test"),
-        ("o'neil", "o'neil@odd.test"),
-        ("back\\", "back\\slash@odd.test"),
-        ("<b>bold", "<b>bold</b>@odd.test"),
-        ("%", nil),
-        ("_", nil),
-        ("'; DROP TABLE users; --", nil),
-        ("\u{10FFFF}", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("100%", "100%_real@odd.test"),
+            ("100_", "100_x@odd.test"),
+            ("o'neil", "o'neil@odd.test"),
+            ("back\\", "back\\slash@odd.test"),
+            ("<b>bold", "<b>bold</b>@odd.test"),
+            ("%", nil),
+            ("_", nil),
+            ("'; DROP TABLE users; --", nil),
+            ("\u{10FFFF}", nil),
+        ] as [(String, String?)])
     func wildcardsAndQuotesAreLiteral(text: String, expected: String?) async throws {
         defer { temp.remove() }
         let found = try await emails(.email, text)
         let literal = try await DatabaseQueue(path: temp.path).read { db in
-            try String.fetchAll(db, sql: """
-                SELECT email FROM users WHERE substr(email, 1, length(:p)) = :p COLLATE NOCASE ORDER BY email COLLATE NOCASE LIMIT 25
-                """, arguments: ["p": text])
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT email FROM users WHERE substr(email, 1, length(:p)) = :p COLLATE NOCASE ORDER BY email COLLATE NOCASE LIMIT 25
+                    """, arguments: ["p": text])
         }
         #expect(found == literal)
         if let expected { #expect(found.contains(expected)) } else { #expect(found.isEmpty) }
@@ -157,8 +172,11 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
     /// Foundation's case folding, runs of spaces as one) contains the folded query.
     @Test func bothWaysOfComparingNamesFindWhatTheDefinitionFinds() async throws {
         defer { temp.remove() }
-        let names = ["Ana Maria", "ANA  MARIA", "ana\tmaria", " Ana Maria ", "ÁNA MARÍA", "Straße", "STRASSE", "K\u{212A}elvin",
-                     "ana\u{0}maria", "Ana Mari\u{301}a", "ΣΊΣΥΦΟΣ", "田中 太郎", "Nguyễn Văn An", "<b>Ana</b> Maria", "100% Ana_Maria"]
+        let names = [
+            "Ana Maria", "ANA  MARIA", "ana\tmaria", " Ana Maria ", "ÁNA MARÍA", "Straße", "STRASSE", "K\u{212A}elvin",
+            "ana\u{0}maria", "Ana Mari\u{301}a", "ΣΊΣΥΦΟΣ", "田中 太郎", "Nguyễn Văn An", "<b>Ana</b> Maria",
+            "100% Ana_Maria",
+        ]
         try await DatabaseQueue(path: temp.path).write { db in
             for (offset, name) in names.enumerated() {
                 try insertUser(db, id: 920_000 + Int64(offset), email: "fold\(offset)@odd.test", name: name)
@@ -178,7 +196,9 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
                 found += page.users.map(\.id).filter { $0 >= 920_000 }
                 after = page.next
             } while after != nil
-            let expected = names.enumerated().filter { definition($0.element).contains(definition(query)) }.map { 920_000 + Int64($0.offset) }
+            let expected = names.enumerated().filter { definition($0.element).contains(definition(query)) }.map {
+                920_000 + Int64($0.offset)
+            }
             #expect(Set(found) == Set(expected), "\(query)")
         }
     }
@@ -190,7 +210,9 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
         defer { temp.remove() }
         try await DatabaseQueue(path: temp.path).write { db in
             for n in 0..<60 {
-                try insertUser(db, id: 930_000 + Int64(n), email: String(format: "pager%02d@odd.test", n), name: "Pager Person \(n)")
+                try insertUser(
+                    db, id: 930_000 + Int64(n), email: String(format: "pager%02d@odd.test", n),
+                    name: "Pager Person \(n)")
             }
             // Newer users that match neither: back on the first page, nothing is above it.
             try insertUser(db, id: 940_000, email: "zz.newer@odd.test", name: "Someone Newer")
@@ -212,7 +234,9 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
             // What SQL says the three pages are.
             let ids: [Int64] = (0..<60).map { 930_000 + Int64($0) }
             let byEmail: [[Int64]] = [Array(ids[0..<25]), Array(ids[25..<50]), Array(ids[50..<60])]
-            let newestFirst: [[Int64]] = [Array(ids[35..<60].reversed()), Array(ids[10..<35].reversed()), Array(ids[0..<10].reversed())]
+            let newestFirst: [[Int64]] = [
+                Array(ids[35..<60].reversed()), Array(ids[10..<35].reversed()), Array(ids[0..<10].reversed()),
+            ]
             let expected = field == .email ? byEmail : newestFirst
             #expect(forward == expected, "\(field) forward")
             #expect(Array(backward.reversed()) == expected, "\(field) back")
@@ -228,7 +252,9 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
             try insertUser(db, id: 301, email: "zq@odd.test", name: "Zebulon Quixwick")
             try insertUser(db, id: 2_000_000, email: "top@odd.test", name: "Top Of The Ids")
         }
-        let users = try await DatabaseQueue(path: temp.path).read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users") ?? 0 }
+        let users = try await DatabaseQueue(path: temp.path).read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users") ?? 0
+        }
         // Budgets of users, not of time: the full suite loads the machine past 0.1 s a page.
         let directory = UserDirectory(database: try await PanelDatabase.open(path: temp.path), nameScanTime: 60)
         let result = try await directory.search(UserSearchQuery(field: .name, text: "zebulon quixwick"))
@@ -247,7 +273,8 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
             after = page.next
         } while after != nil
         let direct = try await DatabaseQueue(path: temp.path).read { db in
-            try Int64.fetchAll(db, sql: "SELECT id FROM users WHERE instr(lower(display_name), 'a') > 0 ORDER BY id DESC")
+            try Int64.fetchAll(
+                db, sql: "SELECT id FROM users WHERE instr(lower(display_name), 'a') > 0 ORDER BY id DESC")
         }
         #expect(seen == direct)
     }
@@ -261,15 +288,19 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
             try insertUser(db, id: 900_100, email: "x.q@odd.test", name: "Xanthippe Quux")
         }
         let (mariaID, zoeID) = try await DatabaseQueue(path: temp.path).read { db in
-            (try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE email = 'maria.silva@example.com'"),
-             try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE display_name = 'Zoë O''Neil'"))
+            (
+                try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE email = 'maria.silva@example.com'"),
+                try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE display_name = 'Zoë O''Neil'")
+            )
         }
-        let maria = try #require(mariaID), zoe = try #require(zoeID)
+        let maria = try #require(mariaID)
+        let zoe = try #require(zoeID)
         func recognised(_ text: String) async throws -> UserSearchResult {
             try await directory.search(UserSearchQuery(field: nil, text: text))
         }
         let pasted = try await recognised("  \tmaria.silva@example.com \u{200B}\n")
-        #expect(pasted.searched == .email && pasted.text == "maria.silva@example.com" && pasted.users.map(\.id) == [maria])
+        #expect(
+            pasted.searched == .email && pasted.text == "maria.silva@example.com" && pasted.users.map(\.id) == [maria])
         for text in ["#\(maria)", "\(maria)", " #\(maria) "] {
             let byID = try await recognised(text)
             #expect(byID.searched == .id && byID.text == "\(maria)" && byID.users.map(\.id) == [maria], "\(text)")
@@ -281,17 +312,22 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
         // Pasted with a run of spaces: searched as one space, as the page shows it.
         let spaced = try await recognised("  zoë   o'neil ")
         #expect(spaced.searched == .name && spaced.users.map(\.id) == [zoe])
-        let maxID = try await DatabaseQueue(path: temp.path).read { db in try Int.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 0 }
+        let maxID = try await DatabaseQueue(path: temp.path).read { db in
+            try Int.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 0
+        }
         #expect((spaced.scanned ?? 0) <= maxID, "it looked through the ids there are, not a whole slice")
         // Any case in any script, and a stored run of spaces, match as typed.
         for text in ["ZOË O'NEIL", "zoë o'neil", "Zoe\u{0308} O'Neil"] {
             #expect(try await recognised(text).users.map(\.id) == [zoe], "\(text)")
         }
-        try await DatabaseQueue(path: temp.path).write { db in try insertUser(db, id: 900_200, email: "e.m@odd.test", name: "Élodie  Müller") }
+        try await DatabaseQueue(path: temp.path).write { db in
+            try insertUser(db, id: 900_200, email: "e.m@odd.test", name: "Élodie  Müller")
+        }
         #expect(try await recognised("élodie müller").users.map(\.id) == [900_200])
         // A pasted NUL is no text: it finds nobody rather than every name.
         #expect(try await recognised("\u{0}").users.isEmpty)
-        #expect(try await recognised("zoë\u{0}o'neil").users.map(\.id) == [zoe], "a control character stands for a space")
+        #expect(
+            try await recognised("zoë\u{0}o'neil").users.map(\.id) == [zoe], "a control character stands for a space")
         // One word that starts no email is looked for among names.
         let word = try await recognised("O'NEIL")
         #expect(word.searched == .email && word.users.map(\.email) == ["o'neil@odd.test"], "an email starts with it")
@@ -316,14 +352,23 @@ func insertUser(_ db: Database, id: Int64, email: String, name: String? = nil, t
         let plans = try await DatabaseQueue(path: temp.path).read { db in
             db.add(function: TypedText.sqlFolded)
             return [
-                try queryPlan(db, UserDirectory.emailPrefixSQL(withItemCount: true), ["prefix": "a", "upper": "a\u{10FFFF}", "after": "", "limit": 26]),
+                try queryPlan(
+                    db, UserDirectory.emailPrefixSQL(withItemCount: true),
+                    ["prefix": "a", "upper": "a\u{10FFFF}", "after": "", "limit": 26]),
                 try queryPlan(db, "SELECT \(UserSummary.columnsWithItemCount) FROM users u WHERE u.id = ?", [1]),
-                try queryPlan(db, UserDirectory.nameSliceSQL, ["lower": 1, "below": 100, "text": "x", "bytes": Data("x".utf8), "limit": 25]),
+                try queryPlan(
+                    db, UserDirectory.nameSliceSQL,
+                    ["lower": 1, "below": 100, "text": "x", "bytes": Data("x".utf8), "limit": 25]),
             ]
         }
-        #expect(plans[0].contains { $0.contains("USING INDEX sqlite_autoindex_users_1 (email>? AND email<?)") }, "\(plans[0])")
+        #expect(
+            plans[0].contains { $0.contains("USING INDEX sqlite_autoindex_users_1 (email>? AND email<?)") },
+            "\(plans[0])")
         #expect(plans[1].contains { $0.contains("USING INTEGER PRIMARY KEY (rowid=?)") }, "\(plans[1])")
-        #expect(plans[1].contains { $0.contains("food_items USING COVERING INDEX food_items_user") || $0.contains("food_items_user") })
+        #expect(
+            plans[1].contains {
+                $0.contains("food_items USING COVERING INDEX food_items_user") || $0.contains("food_items_user")
+            })
         #expect(plans[2].contains { $0.contains("USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)") }, "\(plans[2])")
         for plan in plans { assertNoTableScan(plan) }
     }

@@ -1,9 +1,10 @@
-@testable import AdminDomain
 import DemoData
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
+@testable import AdminDomain
 
 @Suite(.timeLimit(.minutes(5))) struct ExpiryInTheUsersTimezone {
     /// 2026-11-18 23:30 UTC: already the 19th in Tokyo, still the 18th in Los Angeles.
@@ -20,14 +21,18 @@ import TestSupport
         let losAngeles = UserCalendar(timezone: "America/Los_Angeles", now: Self.now)
         // Expiring on the 18th: gone in Tokyo, today's last day in Los Angeles.
         #expect(tokyo.status(of: "2026-11-18") == .expired && tokyo.daysRemaining(until: "2026-11-18") == -1)
-        #expect(losAngeles.status(of: "2026-11-18") == .expiringSoon && losAngeles.daysRemaining(until: "2026-11-18") == 0)
+        #expect(
+            losAngeles.status(of: "2026-11-18") == .expiringSoon && losAngeles.daysRemaining(until: "2026-11-18") == 0)
         // Thirty days ahead is still soon; thirty-one is safe.
         #expect(tokyo.status(of: "2026-12-19") == .expiringSoon && tokyo.status(of: "2026-12-20") == .safe)
         #expect(losAngeles.status(of: "2026-12-18") == .expiringSoon && losAngeles.status(of: "2026-12-19") == .safe)
         #expect(losAngeles.status(of: "2026-02-30") == nil, "not a date")
     }
 
-    @Test(arguments: ["Mars/Olympus_Mons", "", "UTC+25", "Europe/Lisbon ", "<b>tz</b>", "GMT+99", "EST", String(repeating: "A/", count: 100)])
+    @Test(arguments: [
+        "Mars/Olympus_Mons", "", "UTC+25", "Europe/Lisbon ", "<b>tz</b>", "GMT+99", "EST",
+        String(repeating: "A/", count: 100),
+    ])
     func anInvalidTimezoneIsUTCAndFlagged(name: String) {
         let calendar = UserCalendar(timezone: name, now: Self.now)
         #expect(!calendar.isValidTimezone)
@@ -60,10 +65,12 @@ import TestSupport
 
     @Test func theWhaleHas20000FoodItemsCountedByStatusAndPagedWithoutGaps() async throws {
         defer { temp.remove() }
-        let profile = try #require(try await UserProfile.load(id: DemoSeeder.whaleUserID, database: database, now: TemporaryDatabase.seedNow))
+        let profile = try #require(
+            try await UserProfile.load(id: DemoSeeder.whaleUserID, database: database, now: TemporaryDatabase.seedNow))
         let direct = try await database.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM food_items WHERE user_id = ? AND deleted_at IS NULL",
-                             arguments: [DemoSeeder.whaleUserID]) ?? 0
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM food_items WHERE user_id = ? AND deleted_at IS NULL",
+                arguments: [DemoSeeder.whaleUserID]) ?? 0
         }
         #expect(profile.food.total == direct && direct > 18_000, "20,000 less the 5% the seed deletes")
         // Expired, walked page by page, matches the direct count of that status.
@@ -72,8 +79,9 @@ import TestSupport
         var after: UserItems.Cursor?
         var previous = "9999-12-31"
         repeat {
-            let page = try await items.page(userID: DemoSeeder.whaleUserID, calendar: profile.calendar,
-                                            filter: .init(kind: .food, state: .expired), after: after)
+            let page = try await items.page(
+                userID: DemoSeeder.whaleUserID, calendar: profile.calendar,
+                filter: .init(kind: .food, state: .expired), after: after)
             for item in page.items {
                 #expect(item.state == .expired && (item.daysRemaining ?? 0) < 0)
                 #expect(item.expiryDate <= previous, "the most recently expired first")
@@ -89,12 +97,14 @@ import TestSupport
     /// by default it lists what is still in use, nearest to today first.
     @Test func theDefaultListIsItemsInUseNearestToTodayFirst() async throws {
         defer { temp.remove() }
-        let profile = try #require(try await UserProfile.load(id: DemoSeeder.whaleUserID, database: database, now: TemporaryDatabase.seedNow))
+        let profile = try #require(
+            try await UserProfile.load(id: DemoSeeder.whaleUserID, database: database, now: TemporaryDatabase.seedNow))
         let items = UserItems(database: database)
         var walked: [UserItems.Item] = []
         var after: UserItems.Cursor?
         for _ in 0..<4 {
-            let page = try await items.page(userID: DemoSeeder.whaleUserID, calendar: profile.calendar, filter: .init(kind: .food), after: after)
+            let page = try await items.page(
+                userID: DemoSeeder.whaleUserID, calendar: profile.calendar, filter: .init(kind: .food), after: after)
             walked += page.items
             after = page.next
         }
@@ -103,8 +113,9 @@ import TestSupport
         let distances = walked.map { abs($0.daysRemaining ?? 999_999) }
         #expect(distances == distances.sorted(), "nearest to today first")
         #expect((distances.first ?? 99) <= 1)
-        let consumed = try await items.page(userID: DemoSeeder.whaleUserID, calendar: profile.calendar,
-                                            filter: .init(kind: .food, state: .consumed), after: nil)
+        let consumed = try await items.page(
+            userID: DemoSeeder.whaleUserID, calendar: profile.calendar,
+            filter: .init(kind: .food, state: .consumed), after: nil)
         #expect(!consumed.items.isEmpty && consumed.items.allSatisfy { $0.state == .consumed })
     }
 
@@ -114,31 +125,47 @@ import TestSupport
         let cache = HeavyUserCache()
         let now = TemporaryDatabase.seedNow
         let fresh = try #require(try await UserProfile.load(id: DemoSeeder.whaleUserID, database: database, now: now))
-        let first = try #require(try await UserProfile.load(id: DemoSeeder.whaleUserID, database: database, now: now, cache: cache))
-        let kept = try #require(try await UserProfile.load(id: DemoSeeder.whaleUserID, database: database, now: now, cache: cache))
+        let first = try #require(
+            try await UserProfile.load(id: DemoSeeder.whaleUserID, database: database, now: now, cache: cache))
+        let kept = try #require(
+            try await UserProfile.load(id: DemoSeeder.whaleUserID, database: database, now: now, cache: cache))
         #expect(first.food == fresh.food && kept.food == fresh.food && kept.documents == fresh.documents)
-        let plain = UserItems(database: database), cached = UserItems(database: database, cache: cache)
-        var after: UserItems.Cursor?, afterCached: UserItems.Cursor?
+        let plain = UserItems(database: database)
+        let cached = UserItems(database: database, cache: cache)
+        var after: UserItems.Cursor?
+        var afterCached: UserItems.Cursor?
         for _ in 0..<3 {
-            let page = try await plain.page(userID: DemoSeeder.whaleUserID, calendar: fresh.calendar, filter: .init(kind: .food), after: after, now: now)
-            let again = try await cached.page(userID: DemoSeeder.whaleUserID, calendar: fresh.calendar, filter: .init(kind: .food),
-                                              after: afterCached, now: now)
+            let page = try await plain.page(
+                userID: DemoSeeder.whaleUserID, calendar: fresh.calendar, filter: .init(kind: .food), after: after,
+                now: now)
+            let again = try await cached.page(
+                userID: DemoSeeder.whaleUserID, calendar: fresh.calendar, filter: .init(kind: .food),
+                after: afterCached, now: now)
             #expect(page.items == again.items && page.next == again.next)
             (after, afterCached) = (page.next, again.next)
         }
-        #expect(await cache.order(.init(userID: DemoSeeder.whaleUserID, filter: .init(kind: .food), today: fresh.calendar.today), now: now) != nil)
-        #expect(await cache.order(.init(userID: DemoSeeder.whaleUserID, filter: .init(kind: .food), today: fresh.calendar.today),
-                                  now: now.addingTimeInterval(61)) == nil, "a minute at most")
+        #expect(
+            await cache.order(
+                .init(userID: DemoSeeder.whaleUserID, filter: .init(kind: .food), today: fresh.calendar.today), now: now
+            ) != nil)
+        #expect(
+            await cache.order(
+                .init(userID: DemoSeeder.whaleUserID, filter: .init(kind: .food), today: fresh.calendar.today),
+                now: now.addingTimeInterval(61)) == nil, "a minute at most")
     }
 
     @Test func documentsShowMaskedNumbersAndFiltersNarrow() async throws {
         defer { temp.remove() }
-        let profile = try #require(try await UserProfile.load(id: DemoSeeder.whaleUserID, database: database, now: TemporaryDatabase.seedNow))
-        let page = try await UserItems(database: database).page(userID: DemoSeeder.whaleUserID, calendar: profile.calendar,
-                                                            filter: .init(kind: .document), after: nil)
+        let profile = try #require(
+            try await UserProfile.load(id: DemoSeeder.whaleUserID, database: database, now: TemporaryDatabase.seedNow))
+        let page = try await UserItems(database: database).page(
+            userID: DemoSeeder.whaleUserID, calendar: profile.calendar,
+            filter: .init(kind: .document), after: nil)
         #expect(!page.items.isEmpty)
         let numbers = try await database.read { db in
-            try String.fetchAll(db, sql: "SELECT number FROM documents WHERE user_id = ? AND number IS NOT NULL", arguments: [DemoSeeder.whaleUserID])
+            try String.fetchAll(
+                db, sql: "SELECT number FROM documents WHERE user_id = ? AND number IS NOT NULL",
+                arguments: [DemoSeeder.whaleUserID])
         }
         for item in page.items {
             if let masked = item.maskedNumber {
@@ -174,8 +201,10 @@ import TestSupport
         defer { temp.remove() }
         let calendar = UserCalendar(timezone: "UTC")
         var plans: [[String]] = []
-        for filter in [UserItems.Filter(kind: .food, state: .expired, category: "Dairy", storage: "Pantry"),
-                       UserItems.Filter(kind: .document, state: .safe)] {
+        for filter in [
+            UserItems.Filter(kind: .food, state: .expired, category: "Dairy", storage: "Pantry"),
+            UserItems.Filter(kind: .document, state: .safe),
+        ] {
             let order = UserItems.orderQuery(userID: 3, calendar: calendar, filter: filter)
             plans.append(try await database.read { db in try queryPlan(db, order) })
             let rows = UserItems.rowsQuery(kind: filter.kind, ids: [1, 2, 3])

@@ -1,8 +1,8 @@
 import AdminDomain
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 32, finding 10: users with no `notification_settings` row are counted as consenting
 /// (the schema's defaults); the preview says how many, from the same pass that counts them.
@@ -18,12 +18,14 @@ import TestSupport
         // Reachable by the schema's rules, written here without the panel's code (a fresh
         // panel: no dead token, no campaign push yet), and with no settings row.
         let expected = try await DatabaseQueue(path: temp.path).read { db in
-            try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM users u WHERE u.status = 'active'
-                  AND NOT EXISTS (SELECT 1 FROM notification_settings s WHERE s.user_id = u.id)
-                  AND EXISTS (SELECT 1 FROM devices d WHERE d.user_id = u.id AND d.push_permission = 'granted'
-                              AND COALESCE(d.push_token, '') <> '' AND d.push_provider IN ('fcm', 'apns'))
-                """) ?? -1
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) FROM users u WHERE u.status = 'active'
+                      AND NOT EXISTS (SELECT 1 FROM notification_settings s WHERE s.user_id = u.id)
+                      AND EXISTS (SELECT 1 FROM devices d WHERE d.user_id = u.id AND d.push_permission = 'granted'
+                                  AND COALESCE(d.push_token, '') <> '' AND d.push_provider IN ('fcm', 'apns'))
+                    """) ?? -1
         }
         #expect(expected > 0, "the seeded users include reachable ones whose row was deleted")
         let preview = try await Audience().preview(CampaignSegment(), schedule: .now, in: database)

@@ -1,16 +1,19 @@
-@testable import AdminDomain
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
+@testable import AdminDomain
 
 @Suite(.timeLimit(.minutes(5))) struct Vocabulary {
     @Test func everyTermRoundTripsThroughTheDatabase() async throws {
         let queue = try DatabaseQueue()
         let (plans, platforms, permission) = try await queue.read { db throws in
-            (try Plan.allCases.map { try Plan.fetchOne(db, sql: "SELECT ?", arguments: [$0]) },
-             try Platform.allCases.map { try Stored<Platform>.fetchOne(db, sql: "SELECT ?", arguments: [$0]) },
-             try Stored<PushPermission>.fetchOne(db, sql: "SELECT 'unknown'"))
+            (
+                try Plan.allCases.map { try Plan.fetchOne(db, sql: "SELECT ?", arguments: [$0]) },
+                try Platform.allCases.map { try Stored<Platform>.fetchOne(db, sql: "SELECT ?", arguments: [$0]) },
+                try Stored<PushPermission>.fetchOne(db, sql: "SELECT 'unknown'")
+            )
         }
         #expect(plans == Plan.allCases)
         #expect(platforms == Platform.allCases.map(Stored.known))
@@ -23,9 +26,12 @@ import TestSupport
         try UnknownVocabulary.insertUser(path: temp.path)
         let database = try await PanelDatabase.open(path: temp.path)
         let profile = try #require(try await UserProfile.load(id: UnknownVocabulary.userID, database: database))
-        #expect(profile.account.plan == .unknown("platinum") && profile.account.plan.description == "unknown (platinum)")
+        #expect(
+            profile.account.plan == .unknown("platinum") && profile.account.plan.description == "unknown (platinum)")
         #expect(profile.account.status == .unknown("banned"))
-        #expect(Set(profile.devices.map(\.platform)) == [.unknown("harmonyos"), .unknown("7")], "a number where text belongs too")
+        #expect(
+            Set(profile.devices.map(\.platform)) == [.unknown("harmonyos"), .unknown("7")],
+            "a number where text belongs too")
         let odd = try #require(profile.devices.first { $0.platform == .unknown("harmonyos") })
         #expect(odd.pushProvider == .unknown("hms") && odd.pushPermission == .unknown("provisional"))
         #expect(profile.subscriptions.map(\.status) == [.unknown("paused")])
@@ -46,7 +52,8 @@ import TestSupport
     @Test func daysAreRealCalendarDays() {
         #expect(Day("2026-02-28")?.text == "2026-02-28")
         #expect(Day("2024-02-29") != nil)
-        for text in ["2026-02-29", "2026-02-30", "2026-13-01", "2026-1-01", "26-01-01", "2026-01-01 ", "", "yesterday"] {
+        for text in ["2026-02-29", "2026-02-30", "2026-13-01", "2026-1-01", "26-01-01", "2026-01-01 ", "", "yesterday"]
+        {
             #expect(Day(text) == nil, "\(text)")
         }
     }

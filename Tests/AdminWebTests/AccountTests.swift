@@ -4,8 +4,8 @@ import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct OwnSessions {
     @Test func theListShowsEverySessionWithTheCurrentOneMarkedAndEscaped() async throws {
@@ -16,9 +16,13 @@ import TestSupport
             let form = try await client.loginForm()
             _ = try await client.execute(
                 uri: "/login", method: .post,
-                headers: [.cookie: form.cookie, .contentType: "application/x-www-form-urlencoded",
-                          .userAgent: "<script>alert('ua')</script>"],
-                body: ByteBuffer(string: "email=\(formEncode(email))&password=\(formEncode(TestPanel.password))&_csrf=\(form.token)"))
+                headers: [
+                    .cookie: form.cookie, .contentType: "application/x-www-form-urlencoded",
+                    .userAgent: "<script>alert('ua')</script>",
+                ],
+                body: ByteBuffer(
+                    string: "email=\(formEncode(email))&password=\(formEncode(TestPanel.password))&_csrf=\(form.token)")
+            )
             let current = try await panel.signIn(client, email: email)
             let page = try await client.get("/account/sessions", cookie: current)
             #expect(page.status == .ok)
@@ -37,12 +41,14 @@ import TestSupport
             let other = try await panel.signIn(client)
             let current = try await panel.signIn(client)
             for typed in ["", "not my password"] {
-                let refused = try await client.postSigned("/account/sessions/end-others", [("password", typed)], session: current)
+                let refused = try await client.postSigned(
+                    "/account/sessions/end-others", [("password", typed)], session: current)
                 #expect(refused.status == .unprocessableContent)
                 #expect(try await client.get("/", cookie: other).status == .ok, "nothing ended without the password")
             }
-            let response = try await client.postSigned("/account/sessions/end-others", [("password", TestPanel.password)],
-                                                       session: current)
+            let response = try await client.postSigned(
+                "/account/sessions/end-others", [("password", TestPanel.password)],
+                session: current)
             #expect(response.status == .seeOther)
             #expect(response.headers[.location] == "/account/sessions?ended=1")
             #expect(try await client.get("/", cookie: other).headers[.location] == "/login?ended=1")

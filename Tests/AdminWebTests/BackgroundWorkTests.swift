@@ -1,8 +1,9 @@
-@testable import AdminWeb
 import Logging
 import ServiceLifecycle
 import Synchronization
 import Testing
+
+@testable import AdminWeb
 
 /// Work nobody awaits runs in the service group: a graceful shutdown cancels what is running
 /// and waits for it to end before the group returns.
@@ -14,7 +15,8 @@ import Testing
     }
 
     @Test func aGracefulShutdownCancelsTheRunningJobsAndWaitsForThem() async throws {
-        let work = BackgroundWork(), log = Log()
+        let work = BackgroundWork()
+        let log = Log()
         // Submitted before the group starts: it waits for the service to run.
         work.submit {
             log.add("started")
@@ -40,7 +42,8 @@ import Testing
     }
 
     @Test func aJobSubmittedAfterAStopRunsAtTheNextRun() async throws {
-        let work = BackgroundWork(), log = Log()
+        let work = BackgroundWork()
+        let log = Log()
         let first = Task { await work.run() }
         first.cancel()
         await first.value

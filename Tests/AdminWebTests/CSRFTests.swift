@@ -4,14 +4,15 @@ import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct CrossSiteRequestForgery {
     private func rejections(_ panel: TestPanel) async throws -> [String] {
         try await panel.areas.auth.signIn.unauthenticatedEvents.flush()
         return try await panel.areas.database.read { db in
-            try String.fetchAll(db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'csrf_rejected' ORDER BY id")
+            try String.fetchAll(
+                db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'csrf_rejected' ORDER BY id")
         }
     }
 
@@ -23,7 +24,8 @@ import TestSupport
             let missing = try await client.postForm("/logout", [], cookie: session)
             #expect(missing.status == .forbidden)
             #expect(missing.text.contains("This form is out of date"), "a refused form says why and what to do")
-            let wrong = try await client.postForm("/logout", [("_csrf", String(repeating: "x", count: 43))], cookie: session)
+            let wrong = try await client.postForm(
+                "/logout", [("_csrf", String(repeating: "x", count: 43))], cookie: session)
             #expect(wrong.status == .forbidden)
             #expect(try await client.get("/", cookie: session).status == .ok, "the session was not ended")
         }
@@ -35,8 +37,12 @@ import TestSupport
         defer { panel.remove() }
         try await panel.test { client in
             let session = try await panel.signIn(client)
-            let token = try #require(try await client.get("/", cookie: session).text.firstMatch(of: /name="_csrf" value="([^"]+)"/)?.1)
-            for (header, value) in [(HTTPField.Name.origin, "http://evil.example"), (.origin, "null"), (.referer, "https://evil.example/page")] {
+            let token = try #require(
+                try await client.get("/", cookie: session).text.firstMatch(of: /name="_csrf" value="([^"]+)"/)?.1)
+            for (header, value) in [
+                (HTTPField.Name.origin, "http://evil.example"), (.origin, "null"),
+                (.referer, "https://evil.example/page"),
+            ] {
                 let response = try await client.execute(
                     uri: "/logout", method: .post,
                     headers: [.cookie: session, .contentType: "application/x-www-form-urlencoded", header: value],
@@ -45,7 +51,9 @@ import TestSupport
             }
             let sameOrigin = try await client.execute(
                 uri: "/logout", method: .post,
-                headers: [.cookie: session, .contentType: "application/x-www-form-urlencoded", .origin: "http://localhost"],
+                headers: [
+                    .cookie: session, .contentType: "application/x-www-form-urlencoded", .origin: "http://localhost",
+                ],
                 body: ByteBuffer(string: "_csrf=\(token)"))
             #expect(sameOrigin.status == .seeOther)
         }
@@ -60,8 +68,10 @@ import TestSupport
         defer { panel.remove() }
         try await panel.test { client in
             let session = try await panel.signIn(client)
-            let token = try #require(try await client.get("/", cookie: session).text.firstMatch(of: /name="_csrf" value="([^"]+)"/)?.1)
-            let twice = try await client.postForm("/logout", [("_csrf", String(token)), ("next", "/a"), ("next", "/b")], cookie: session)
+            let token = try #require(
+                try await client.get("/", cookie: session).text.firstMatch(of: /name="_csrf" value="([^"]+)"/)?.1)
+            let twice = try await client.postForm(
+                "/logout", [("_csrf", String(token)), ("next", "/a"), ("next", "/b")], cookie: session)
             #expect(twice.status == .badRequest)
             #expect(twice.text.contains("could not be read (a field sent twice"))
             #expect(!twice.text.contains("out of date"))
@@ -78,9 +88,12 @@ import TestSupport
             #expect(try await client.postForm("/login", credentials).status == .forbidden)
             let form = try await client.loginForm()
             #expect(form.cookie.hasPrefix("panel_csrf="))
-            let forged = try await client.postForm("/login", credentials + [("_csrf", SecureToken.random())], cookie: form.cookie)
+            let forged = try await client.postForm(
+                "/login", credentials + [("_csrf", SecureToken.random())], cookie: form.cookie)
             #expect(forged.status == .forbidden)
-            #expect(try await client.postForm("/login", credentials + [("_csrf", form.token)], cookie: form.cookie).status == .seeOther)
+            #expect(
+                try await client.postForm("/login", credentials + [("_csrf", form.token)], cookie: form.cookie).status
+                    == .seeOther)
         }
     }
 
@@ -92,13 +105,18 @@ import TestSupport
         try await panel.test { client in
             let session = try await panel.signIn(client)
             let chosen = "attacker-chosen-value-0123456789abcdefghijkl"
-            let forged = try await client.postForm("/logout", [("_csrf", chosen)], cookie: "\(session); panel_csrf=\(chosen)")
+            let forged = try await client.postForm(
+                "/logout", [("_csrf", chosen)], cookie: "\(session); panel_csrf=\(chosen)")
             #expect(forged.status == .forbidden)
             #expect(try await client.get("/", cookie: session).status == .ok, "the session was not ended")
             // The sign-in page still works for a browser that carries a session.
             let form = try await client.loginForm()
-            let again = try await client.postForm("/login", [("email", TestPanel.email), ("password", TestPanel.password),
-                                                            ("_csrf", form.token)], cookie: "\(session); \(form.cookie)")
+            let again = try await client.postForm(
+                "/login",
+                [
+                    ("email", TestPanel.email), ("password", TestPanel.password),
+                    ("_csrf", form.token),
+                ], cookie: "\(session); \(form.cookie)")
             #expect(again.status == .seeOther)
         }
         #expect(try await rejections(panel) == ["wrong token"])
@@ -111,7 +129,8 @@ import TestSupport
         defer { panel.remove() }
         try await panel.test { client in
             var refused = 0
-            for _ in 0..<2_000 where try await client.postForm("/login", [("email", "x@example.com")]).status == .forbidden {
+            for _ in 0..<2_000
+            where try await client.postForm("/login", [("email", "x@example.com")]).status == .forbidden {
                 refused += 1
             }
             #expect(refused == 2_000)

@@ -1,5 +1,6 @@
-@testable import AdminWeb
 import Testing
+
+@testable import AdminWeb
 
 /// Cells as RFC 4180 quotes them and as OWASP's CSV-injection advice defuses them (a cell
 /// starting with = + - @ tab or carriage return is prefixed with '), read by Unicode scalars:

@@ -1,12 +1,13 @@
-@testable import AdminWeb
 import AdminDomain
 import Foundation
 import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Testing
 import TestSupport
+import Testing
+
+@testable import AdminWeb
 
 @Suite(.timeLimit(.minutes(5))) struct DashboardPage {
     /// The page shows the refresher's snapshot as it stands: each headline figure, each
@@ -23,12 +24,17 @@ import TestSupport
                 #expect(page.status == .ok)
                 let text = page.text
                 for figure in snapshot.headlines[range]! {
-                    #expect(text.contains("<h3>\(figure.name)</h3><div class=\"stat-line\"><p class=\"stat-value\">\(HeadlineCard.text(figure.value, figure.format))<"),
-                            "\(range) \(figure.name)")
+                    #expect(
+                        text.contains(
+                            "<h3>\(figure.name)</h3><div class=\"stat-line\"><p class=\"stat-value\">\(HeadlineCard.text(figure.value, figure.format))<"
+                        ),
+                        "\(range) \(figure.name)")
                 }
                 for chart in snapshot.charts {
                     #expect(text.contains("id=\"chart-\(chart.id.rawValue)\""), "\(chart.id)")
-                    #expect(text.contains(SiteURL.dashboardCSV(chart.id, range).href.replacingOccurrences(of: "&", with: "&amp;")))
+                    #expect(
+                        text.contains(
+                            SiteURL.dashboardCSV(chart.id, range).href.replacingOccurrences(of: "&", with: "&amp;")))
                 }
                 #expect(text.contains("aria-current=\"true\" class=\"current\">\(range.days) days<"))
                 #expect(text.contains("SC-006") && text.contains("SC-014") && text.contains("heat-map"))
@@ -49,7 +55,10 @@ import TestSupport
                 #expect(!page.text.contains("<b>"))
             }
             let chart = try await client.get("/dashboard.csv?chart=%3Cscript%3E&range=30", cookie: cookie)
-            #expect(chart.status == .notFound && chart.text.contains("The dashboard has no chart called &quot;&lt;script&gt;&quot;") || chart.text.contains("The dashboard has no chart called \"&lt;script&gt;\""))
+            #expect(
+                chart.status == .notFound
+                    && chart.text.contains("The dashboard has no chart called &quot;&lt;script&gt;&quot;")
+                    || chart.text.contains("The dashboard has no chart called \"&lt;script&gt;\""))
             let range = try await client.get("/dashboard.csv?chart=sign-ups&range=8", cookie: cookie)
             #expect(range.status == .badRequest)
             let unnamed = try await client.get("/dashboard.csv?range=30", cookie: cookie)
@@ -66,13 +75,20 @@ import TestSupport
             for range in [DashboardRange.week, .year] {
                 for chart in snapshot.charts {
                     let response = try await client.get(SiteURL.dashboardCSV(chart.id, range).href, cookie: cookie)
-                    #expect(response.status == .ok && response.headers[.contentType]?.hasPrefix("text/csv") == true, "\(chart.id)")
+                    #expect(
+                        response.status == .ok && response.headers[.contentType]?.hasPrefix("text/csv") == true,
+                        "\(chart.id)")
                     let lines = response.text.split(separator: "\r\n", omittingEmptySubsequences: true)
                     let shown = chart.slice(for: range)
                     #expect(lines.count == shown.labels.count + 1, "\(chart.id) \(range)")
-                    #expect(lines.first?.hasSuffix(shown.series.map(\.name).joined(separator: ",")) == true, "\(chart.id)")
+                    #expect(
+                        lines.first?.hasSuffix(shown.series.map(\.name).joined(separator: ",")) == true, "\(chart.id)")
                     if let last = shown.labels.last, chart.unit == .count {
-                        #expect(lines.last == Substring(([last] + shown.series.map { String($0.values.last!) }).joined(separator: ",")), "\(chart.id)")
+                        #expect(
+                            lines.last
+                                == Substring(
+                                    ([last] + shown.series.map { String($0.values.last!) }).joined(separator: ",")),
+                            "\(chart.id)")
                     }
                 }
             }
@@ -97,8 +113,11 @@ import TestSupport
             #expect(started >= asked && started <= asked + 2)
             // While the count is under way the page says so and reloads itself; once it is
             // done the page says when it counted and stops reloading.
-            let following = try await client.get("/?range=90&refreshing=\(Int64(Date().timeIntervalSince1970) + 240)", cookie: admin)
-            #expect(following.text.contains("A full count is under way") && following.text.contains("http-equiv=\"refresh\""))
+            let following = try await client.get(
+                "/?range=90&refreshing=\(Int64(Date().timeIntervalSince1970) + 240)", cookie: admin)
+            #expect(
+                following.text.contains("A full count is under way")
+                    && following.text.contains("http-equiv=\"refresh\""))
             var waited = 0
             while await panel.areas.dashboard.refresher.refreshCount == count, waited < 200 {
                 try await Task.sleep(for: .milliseconds(50))
@@ -109,14 +128,20 @@ import TestSupport
             #expect(page.text.contains("The full count is done") && !page.text.contains("http-equiv=\"refresh\""))
             #expect(try await client.get("/?refreshing=soon", cookie: admin).status == .badRequest)
             let ahead = try await client.get("/?refreshing=99999999999", cookie: admin)
-            #expect(ahead.status == .badRequest && ahead.text.contains("in the future"), "a count asked for in the future is never followed")
+            #expect(
+                ahead.status == .badRequest && ahead.text.contains("in the future"),
+                "a count asked for in the future is never followed")
 
             let supportCookie = try await panel.signIn(client, email: support)
-            #expect(try await client.postSigned("/dashboard/refresh", [("range", "30")], session: supportCookie).status == .forbidden)
+            #expect(
+                try await client.postSigned("/dashboard/refresh", [("range", "30")], session: supportCookie).status
+                    == .forbidden)
             #expect(!(try await client.get("/", cookie: supportCookie).text.contains("Count everything again now")))
 
             // The test plays a backend whose table went away: the next refresh fails.
-            try await DatabaseQueue(path: panel.temp.path).write { db in try db.execute(sql: "ALTER TABLE reminders RENAME TO reminders_gone") }
+            try await DatabaseQueue(path: panel.temp.path).write { db in
+                try db.execute(sql: "ALTER TABLE reminders RENAME TO reminders_gone")
+            }
             await panel.areas.dashboard.refresher.refresh(full: true)
             let failure = try #require(await panel.areas.dashboard.refresher.lastFailure)
             #expect(failure.message.contains("reminders"))
@@ -125,7 +150,9 @@ import TestSupport
             let supportPage = try await client.get("/", cookie: supportCookie).text
             #expect(!supportPage.contains("The last refresh failed") && !supportPage.contains("reminders_gone"))
             let kept = try await panel.areas.dashboard.refresher.snapshot()
-            #expect(kept.countedAt >= first.countedAt && kept.totalUsers == first.totalUsers, "the last good snapshot stays")
+            #expect(
+                kept.countedAt >= first.countedAt && kept.totalUsers == first.totalUsers, "the last good snapshot stays"
+            )
         }
     }
 
@@ -145,8 +172,10 @@ import TestSupport
         let panel = try await TestPanel(users: 1)
         defer { panel.remove() }
         try await DatabaseQueue(path: panel.temp.path).write { db in
-            for table in ["activity_events", "reminders", "push_receipts", "subscriptions", "devices", "documents", "food_items",
-                          "notification_settings", "users", "households"] {
+            for table in [
+                "activity_events", "reminders", "push_receipts", "subscriptions", "devices", "documents", "food_items",
+                "notification_settings", "users", "households",
+            ] {
                 try db.execute(sql: "DELETE FROM \(table)")
             }
         }
@@ -189,7 +218,9 @@ import TestSupport
         defer { panel.remove() }
         try await panel.test { client in
             let cookie = try await panel.signIn(client)
-            for (uri, expectNoStore) in [("/login", true), ("/", true), ("/static/css/app.css", false), ("/missing", true)] {
+            for (uri, expectNoStore) in [
+                ("/login", true), ("/", true), ("/static/css/app.css", false), ("/missing", true),
+            ] {
                 let response = try await client.get(uri, cookie: cookie)
                 #expect(response.headers[.contentSecurityPolicy]?.contains("default-src 'self'") == true, "\(uri)")
                 #expect(response.headers[HTTPField.Name("X-Content-Type-Options")!] == "nosniff", "\(uri)")
@@ -245,6 +276,8 @@ import TestSupport
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE status = 'deleted'") ?? 0
         }
         let snapshot = try await panel.areas.dashboard.refresher.snapshot()
-        #expect(deleted > 0 && snapshot.usersByActivity.values.reduce(0, +) == snapshot.totalUsers, "deleted accounts are out of every bucket")
+        #expect(
+            deleted > 0 && snapshot.usersByActivity.values.reduce(0, +) == snapshot.totalUsers,
+            "deleted accounts are out of every bucket")
     }
 }

@@ -1,9 +1,10 @@
-@testable import AdminWeb
 import AdminDomain
-import PanelDemo
 import Foundation
-import Testing
+import PanelDemo
 import TestSupport
+import Testing
+
+@testable import AdminWeb
 
 @Test func demoSetupCreatesTheDatabaseAndOneAdminOnce() async throws {
     let temp = try TemporaryDatabase()
@@ -13,25 +14,36 @@ import TestSupport
     #expect(first.seedReport?.rowsPerTable.first { $0.table == "users" }?.rows == 30)
     let password = try #require(first.adminPassword)
     #expect(password.count == 20)
-    let signIn = try await first.areas.auth.signIn.signIn(email: DemoSetup.adminEmail, password: password,
-                                                        clientAddress: nil, userAgent: nil)
-    guard case .signedIn = signIn else { Issue.record("the printed password does not sign in"); return }
+    let signIn = try await first.areas.auth.signIn.signIn(
+        email: DemoSetup.adminEmail, password: password,
+        clientAddress: nil, userAgent: nil)
+    guard case .signedIn = signIn else {
+        Issue.record("the printed password does not sign in")
+        return
+    }
     // One account for each other role, signing in with its printed password and no second factor.
     #expect(first.rolePasswords.map(\.role) == [.marketing, .support])
     for account in first.rolePasswords {
-        let result = try await first.areas.auth.signIn.signIn(email: account.email, password: account.password, clientAddress: nil, userAgent: nil)
-        guard case .signedIn(_, let identity) = result else { Issue.record("\(account.email) does not sign in"); continue }
+        let result = try await first.areas.auth.signIn.signIn(
+            email: account.email, password: account.password, clientAddress: nil, userAgent: nil)
+        guard case .signedIn(_, let identity) = result else {
+            Issue.record("\(account.email) does not sign in")
+            continue
+        }
         #expect(identity.role == account.role)
     }
 
     // The demo's journeys, one of each trigger. No provider is configured here, so none can be
     // activated: each stays a draft, with the sentence that says why.
     let journeys = try await first.areas.journeys.journeys.list()
-    #expect(Set(journeys.compactMap { $0.rules?.trigger.stored }) == ["inactive_days", "first_days", "subscription_ending"])
+    #expect(
+        Set(journeys.compactMap { $0.rules?.trigger.stored }) == ["inactive_days", "first_days", "subscription_ending"])
     #expect(journeys.count == 3 && journeys.allSatisfy { $0.status == .draft })
     #expect(first.journeys?.active == [])
     #expect(first.journeys?.drafts.count == 3)
-    #expect(first.journeys?.drafts.allSatisfy { $0.contains("cannot be activated") } == true, "\(first.journeys?.drafts ?? [])")
+    #expect(
+        first.journeys?.drafts.allSatisfy { $0.contains("cannot be activated") } == true,
+        "\(first.journeys?.drafts ?? [])")
 
     let second = try await DemoSetup.prepare(configuration: configuration, users: 30)
     #expect(second.journeys == nil, "made once")

@@ -3,8 +3,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Testing
 import TestSupport
+import Testing
 
 /// Error pages once lost the navigation and the sign-out button, and a missing user was
 /// "There is no page at this address".

@@ -1,12 +1,13 @@
-@testable import AdminWeb
 import Foundation
 import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
-import Testing
 import TestSupport
+import Testing
+
+@testable import AdminWeb
 
 /// Issue 37, point 4: forms and query strings were read four ways; one kept a broken escape
 /// ("%zz") as typed, another dropped the field, and no route refused a field it does not
@@ -23,7 +24,8 @@ import TestSupport
         ("/account/sessions", "ended"), ("/account/password", "notice"), ("/account/two-factor", "notice"),
         ("/users", "q"), ("/users/suggestions", "q"), ("/users/1", "name"), ("/users/1/activity", "kind"),
         ("/users/1/reminders", "status"), ("/activity", "plan"), ("/activity.csv", "plan"),
-        ("/campaigns", "status"), ("/campaigns/new", nil), ("/campaigns/test-users", "notice"), ("/campaigns/{c}", "sample"),
+        ("/campaigns", "status"), ("/campaigns/new", nil), ("/campaigns/test-users", "notice"),
+        ("/campaigns/{c}", "sample"),
         ("/campaigns/{c}/edit", nil), ("/campaigns/{c}/confirm", "recounted"), ("/campaigns/{c}/cancel", nil),
         ("/campaigns/{c}/delete", nil), ("/campaigns/{c}/events", nil), ("/campaigns/{c}/report.csv", nil),
         ("/journeys", "notice"), ("/journeys/new", nil), ("/journeys/{j}", "notice"), ("/journeys/{j}/edit", nil),
@@ -38,14 +40,18 @@ import TestSupport
         ("/account/password", "current"), ("/account/two-factor/begin", nil), ("/account/two-factor/confirm", "code"),
         ("/account/two-factor/recovery-codes", "code"), ("/account/two-factor/disable", "code"),
         ("/campaigns/new", "title"), ("/campaigns/test-users", "email"), ("/campaigns/test-users/{u}/remove", nil),
-        ("/campaigns/{c}/edit", "title"), ("/campaigns/{c}/test-send", "user"), ("/campaigns/{c}/confirm", "typed_count"),
+        ("/campaigns/{c}/edit", "title"), ("/campaigns/{c}/test-send", "user"),
+        ("/campaigns/{c}/confirm", "typed_count"),
         ("/campaigns/{c}/pause", nil), ("/campaigns/{c}/resume", nil), ("/campaigns/{c}/cancel", nil),
         ("/campaigns/{c}/duplicate", nil), ("/campaigns/{c}/delete", nil), ("/campaigns/{c}/winner", "variant"),
-        ("/journeys/new", "name"), ("/journeys/{j}/edit", "name"), ("/journeys/{j}/activate", nil), ("/journeys/{j}/pause", nil),
+        ("/journeys/new", "name"), ("/journeys/{j}/edit", "name"), ("/journeys/{j}/activate", nil),
+        ("/journeys/{j}/pause", nil),
         ("/journeys/{j}/resume", nil), ("/journeys/{j}/end", nil), ("/journeys/{j}/delete", nil),
-        ("/admins/create", "email"), ("/admins/{s}/role", "role"), ("/admins/{s}/disable", nil), ("/admins/{s}/enable", nil),
+        ("/admins/create", "email"), ("/admins/{s}/role", "role"), ("/admins/{s}/disable", nil),
+        ("/admins/{s}/enable", nil),
         ("/admins/{s}/reset-password", nil), ("/admins/{s}/reset-two-factor", nil), ("/admins/{s}/end-sessions", nil),
-        ("/admins/end-all-sessions", nil), ("/admins/sign-in-failures/clear", "email"), ("/login", "email"), ("/login/code", "code"),
+        ("/admins/end-all-sessions", nil), ("/admins/sign-in-failures/clear", "email"), ("/login", "email"),
+        ("/login/code", "code"),
     ]
 
     /// Broken escapes, each in its own way.
@@ -56,7 +62,8 @@ import TestSupport
     @Test func browsersSubmissionsReadAsTyped() {
         // As Firefox and Chrome encode a form: "+" a space, UTF-8 escaped, "+" itself and
         // "&" "=" escaped, empty fields present, CRLF in a text area.
-        let form = FormFields("name=&title=Caf%C3%A9+au+lait&body=Line+1%0D%0ALine+2&q=a%2Bb%26c%3Dd&%C3%A9t%C3%A9=%E2%9C%93&empty")
+        let form = FormFields(
+            "name=&title=Caf%C3%A9+au+lait&body=Line+1%0D%0ALine+2&q=a%2Bb%26c%3Dd&%C3%A9t%C3%A9=%E2%9C%93&empty")
         #expect(form.brokenEscape == nil)
         #expect(form.list.map(\.name) == ["name", "title", "body", "q", "été", "empty"])
         #expect(form["name"] == "")
@@ -97,11 +104,21 @@ import TestSupport
     /// would have changed.
     private func state(_ panel: TestPanel) async throws -> [String] {
         try await panel.areas.database.read { db in
-            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'panel_%' AND name != 'panel_audit_log' ORDER BY name")
-            var lines = try tables.map { table in "\(table): \(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? -1)" }
-            for sql in ["SELECT id, role, disabled_at, password_hash FROM panel_admins ORDER BY id",
-                        "SELECT id, status, title, body FROM panel_campaigns ORDER BY id",
-                        "SELECT * FROM panel_journeys ORDER BY rowid", "SELECT action, target FROM panel_audit_log WHERE action != 'campaign_previewed' ORDER BY id", "SELECT admin_id, confirmed_at FROM panel_two_factor ORDER BY admin_id"] {
+            let tables = try String.fetchAll(
+                db,
+                sql:
+                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'panel_%' AND name != 'panel_audit_log' ORDER BY name"
+            )
+            var lines = try tables.map { table in
+                "\(table): \(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? -1)"
+            }
+            for sql in [
+                "SELECT id, role, disabled_at, password_hash FROM panel_admins ORDER BY id",
+                "SELECT id, status, title, body FROM panel_campaigns ORDER BY id",
+                "SELECT * FROM panel_journeys ORDER BY rowid",
+                "SELECT action, target FROM panel_audit_log WHERE action != 'campaign_previewed' ORDER BY id",
+                "SELECT admin_id, confirmed_at FROM panel_two_factor ORDER BY admin_id",
+            ] {
                 lines += try Row.fetchAll(db, sql: sql).map(\.description)
             }
             return lines
@@ -115,14 +132,19 @@ import TestSupport
         try await panel.test { client in
             let admin = try await panel.signIn(client)
             // Something for each route with an id to change, had it read the form.
-            let campaign = try JourneyPages.id(from: try await client.postSigned("/campaigns/new", ControlCharacters.composer, session: admin))
-            let journey = try JourneyPages.id(from: try await client.postSigned("/journeys/new", JourneyPages.winBack, session: admin))
-            let staff = try #require(try await panel.areas.database.read { db in
-                try Int64.fetchOne(db, sql: "SELECT id FROM panel_admins WHERE email = ?", arguments: [staffEmail])
-            })
+            let campaign = try JourneyPages.id(
+                from: try await client.postSigned("/campaigns/new", ControlCharacters.composer, session: admin))
+            let journey = try JourneyPages.id(
+                from: try await client.postSigned("/journeys/new", JourneyPages.winBack, session: admin))
+            let staff = try #require(
+                try await panel.areas.database.read { db in
+                    try Int64.fetchOne(db, sql: "SELECT id FROM panel_admins WHERE email = ?", arguments: [staffEmail])
+                })
             func path(_ template: String) -> String {
-                template.replacingOccurrences(of: "{c}", with: String(campaign)).replacingOccurrences(of: "{j}", with: String(journey))
-                    .replacingOccurrences(of: "{s}", with: String(staff)).replacingOccurrences(of: "{u}", with: "1")
+                template.replacingOccurrences(of: "{c}", with: String(campaign)).replacingOccurrences(
+                    of: "{j}", with: String(journey)
+                )
+                .replacingOccurrences(of: "{s}", with: String(staff)).replacingOccurrences(of: "{u}", with: "1")
             }
             _ = try await CampaignPages.waitForPreview(client, "/campaigns/\(campaign)", cookie: admin)
             let before = try await state(panel)
@@ -130,11 +152,14 @@ import TestSupport
             let login = try await client.loginForm()
 
             for (template, field) in Self.gets {
-                let url = path(template), cookie = template.hasPrefix("/login") ? login.cookie : admin
+                let url = path(template)
+                let cookie = template.hasPrefix("/login") ? login.cookie : admin
                 for escape in ["%zz", "%C3%28"] {
                     let answer = try await client.get("\(url)?\(field ?? "x")=a\(escape)", cookie: cookie)
                     #expect(answer.status == .badRequest, "GET \(template) \(escape)")
-                    #expect(answer.text.contains("“\(field ?? "x")”") && answer.text.contains("not a valid escape"), "GET \(template): \(escape)")
+                    #expect(
+                        answer.text.contains("“\(field ?? "x")”") && answer.text.contains("not a valid escape"),
+                        "GET \(template): \(escape)")
                 }
                 let unknown = try await client.get("\(url)?zz_unknown=1", cookie: cookie)
                 #expect(unknown.status == .badRequest, "GET \(template) unknown field")
@@ -144,13 +169,17 @@ import TestSupport
             for (template, field) in Self.posts {
                 let url = path(template)
                 let signIn = template.hasPrefix("/login")
-                let cookie = signIn ? login.cookie : admin, csrf = signIn ? login.token : token
+                let cookie = signIn ? login.cookie : admin
+                let csrf = signIn ? login.token : token
                 for escape in ["%zz", "%"] {
                     let answer = try await client.execute(
-                        uri: url, method: .post, headers: [.contentType: "application/x-www-form-urlencoded", .cookie: cookie],
+                        uri: url, method: .post,
+                        headers: [.contentType: "application/x-www-form-urlencoded", .cookie: cookie],
                         body: ByteBuffer(string: "_csrf=\(csrf)&\(field ?? "x")=a\(escape)"))
                     #expect(answer.status == .badRequest, "POST \(template) \(escape)")
-                    #expect(answer.text.contains("“\(field ?? "x")”") && answer.text.contains("not a valid escape"), "POST \(template): \(escape)")
+                    #expect(
+                        answer.text.contains("“\(field ?? "x")”") && answer.text.contains("not a valid escape"),
+                        "POST \(template): \(escape)")
                 }
                 let unknown = try await client.postForm(url, [("_csrf", csrf), ("zz_unknown", "1")], cookie: cookie)
                 #expect(unknown.status == .badRequest, "POST \(template) unknown field")
@@ -160,7 +189,10 @@ import TestSupport
                 #expect(inQuery.status == .badRequest, "POST \(template)?zz_unknown")
             }
             let after = try await state(panel)
-            #expect(after == before, "nothing was changed: \(after.filter { !before.contains($0) }) were \(before.filter { !after.contains($0) })")
+            #expect(
+                after == before,
+                "nothing was changed: \(after.filter { !before.contains($0) }) were \(before.filter { !after.contains($0) })"
+            )
             #expect(try await client.get("/", cookie: admin).status == .ok, "still signed in")
         }
     }
@@ -168,7 +200,8 @@ import TestSupport
     /// Every route of docs/security.md's table is in this suite's tables, so a new route that
     /// reads a form is tried here too.
     @Test func theTablesCoverEveryRoute() throws {
-        let text = try String(contentsOf: TestPaths.repositoryRoot.appendingPathComponent("docs/security.md"), encoding: .utf8)
+        let text = try String(
+            contentsOf: TestPaths.repositoryRoot.appendingPathComponent("docs/security.md"), encoding: .utf8)
         let documented = Set(text.matches(of: /\| `(GET|POST) ([^`]+)` \|/).map { "\($0.output.1) \($0.output.2)" })
         func pattern(_ path: String) -> String {
             path.replacingOccurrences(of: "{c}", with: ":id").replacingOccurrences(of: "{j}", with: ":id")
@@ -184,9 +217,14 @@ import TestSupport
     /// decoder and query parameters, Foundation's lenient percent decoding, a split by hand.
     @Test func noOtherReaderIsLeft() throws {
         let sources = TestPaths.repositoryRoot.appendingPathComponent("Sources")
-        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
-            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" && $0.lastPathComponent != "FormFields.swift" } ?? []
-        let others = ["queryParameters", "URLEncodedForm", ".decode(as:", "removingPercentEncoding", #"split(separator: "&")"#]
+        let files =
+            FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL }.filter {
+                $0.pathExtension == "swift" && $0.lastPathComponent != "FormFields.swift"
+            } ?? []
+        let others = [
+            "queryParameters", "URLEncodedForm", ".decode(as:", "removingPercentEncoding", #"split(separator: "&")"#,
+        ]
         var found: [String] = []
         for file in files {
             let text = try String(contentsOf: file, encoding: .utf8)
@@ -203,18 +241,24 @@ import TestSupport
         try await panel.test { client in
             let admin = try await panel.signIn(client)
             let token = CSRFToken.forSession(String(admin.drop { $0 != "=" }.dropFirst()))
-            let composer = "_csrf=\(token)&name=&template=&title=Caf%C3%A9+au+lait+%E2%9C%93&body=Deux+lignes%0D%0Aici&deep_link=&ttl=86400"
+            let composer =
+                "_csrf=\(token)&name=&template=&title=Caf%C3%A9+au+lait+%E2%9C%93&body=Deux+lignes%0D%0Aici&deep_link=&ttl=86400"
                 + "&bucket=&plan=&platform=&signed_up_from=&signed_up_to=&when=now&send_at=&local_time=&per_second="
-            let created = try await client.execute(uri: "/campaigns/new", method: .post,
-                                                   headers: [.contentType: "application/x-www-form-urlencoded", .cookie: admin],
-                                                   body: ByteBuffer(string: composer))
+            let created = try await client.execute(
+                uri: "/campaigns/new", method: .post,
+                headers: [.contentType: "application/x-www-form-urlencoded", .cookie: admin],
+                body: ByteBuffer(string: composer))
             #expect(created.status == .seeOther, "\(created.text.prefix(2_000))")
-            let title = try await panel.areas.database.read { db in try String.fetchOne(db, sql: "SELECT title FROM panel_campaigns") }
+            let title = try await panel.areas.database.read { db in
+                try String.fetchOne(db, sql: "SELECT title FROM panel_campaigns")
+            }
             #expect(title == "Café au lait ✓")
             let search = try await client.get("/users?by=any&q=Jos%C3%A9+Garc%C3%ADa", cookie: admin)
             #expect(search.status == .ok)
             #expect(search.text.contains("José García"), "the search box shows what was typed")
-            #expect(try await client.get("/activity?bucket=active&plan=&status=&platform=&from=&to=", cookie: admin).status == .ok)
+            #expect(
+                try await client.get("/activity?bucket=active&plan=&status=&platform=&from=&to=", cookie: admin).status
+                    == .ok)
             #expect(try await client.get("/audit?actor=&action=&target=&from=&to=", cookie: admin).status == .ok)
         }
     }

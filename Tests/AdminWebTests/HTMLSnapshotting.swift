@@ -15,14 +15,18 @@ extension Snapshotting where Value == String, Format == String {
 enum HTMLLines {
     /// Opening tags that start a line.
     static let opening: Set<String> = [
-        "head", "body", "meta", "link", "title", "script", "noscript", "header", "nav", "main", "section", "div", "h1", "h2", "h3",
-        "h4", "p", "ul", "ol", "li", "dl", "dt", "dd", "table", "caption", "thead", "tbody", "tr", "th", "td", "form", "fieldset",
-        "legend", "label", "input", "select", "option", "textarea", "button", "figure", "figcaption", "details", "summary",
+        "head", "body", "meta", "link", "title", "script", "noscript", "header", "nav", "main", "section", "div", "h1",
+        "h2", "h3",
+        "h4", "p", "ul", "ol", "li", "dl", "dt", "dd", "table", "caption", "thead", "tbody", "tr", "th", "td", "form",
+        "fieldset",
+        "legend", "label", "input", "select", "option", "textarea", "button", "figure", "figcaption", "details",
+        "summary",
         "progress", "datalist", "svg", "g", "text", "line", "path", "rect", "polyline", "circle",
     ]
     /// Closing tags of containers, so that a container's end is seen where it is.
     static let closing: Set<String> = [
-        "head", "body", "html", "header", "nav", "main", "section", "div", "ul", "ol", "dl", "table", "thead", "tbody", "tr", "form",
+        "head", "body", "html", "header", "nav", "main", "section", "div", "ul", "ol", "dl", "table", "thead", "tbody",
+        "tr", "form",
         "fieldset", "select", "figure", "details", "svg", "g",
     ]
 
@@ -66,10 +70,13 @@ enum PageSnapshots {
 }
 
 /// Compares `view`'s page with its snapshot `<ViewType>.<state>.html`.
-func assertPageSnapshot(of view: some HTMLComponent, _ state: String, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                        line: UInt = #line, column: UInt = #column) {
-    assertSnapshot(of: PageSnapshots.page(view), as: .html, named: state, record: PageSnapshots.record, fileID: fileID,
-                   file: filePath, testName: String(describing: type(of: view)), line: line, column: column)
+func assertPageSnapshot(
+    of view: some HTMLComponent, _ state: String, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+) {
+    assertSnapshot(
+        of: PageSnapshots.page(view), as: .html, named: state, record: PageSnapshots.record, fileID: fileID,
+        file: filePath, testName: String(describing: type(of: view)), line: line, column: column)
 }
 
 /// Text a person or an app could have typed, at its worst.

@@ -1,9 +1,10 @@
-@testable import AdminWeb
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
+@testable import AdminWeb
 
 /// RFC 9110: HEAD is GET without the body, the same status and headers.
 @Suite(.timeLimit(.minutes(5))) struct HeadRequestTests {

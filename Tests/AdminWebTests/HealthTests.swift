@@ -1,11 +1,12 @@
 import AdminDomain
-@testable import AdminWeb
 import Foundation
 import HummingbirdTesting
 import Logging
 import ServiceLifecycle
-import Testing
 import TestSupport
+import Testing
+
+@testable import AdminWeb
 
 @Suite(.timeLimit(.minutes(5))) struct Health {
     @Test func healthyWithoutSignInThenUnhealthyWhenTheDatabaseIsGone() async throws {
@@ -15,16 +16,21 @@ import TestSupport
             let healthy = try await client.get("/health")
             #expect(healthy.status == .ok)
             #expect(healthy.headers[.contentType] == "application/json")
-            let report = try JSONDecoder.snakeCase.decode(HealthController.Report.self, from: Data(buffer: healthy.body))
+            let report = try JSONDecoder.snakeCase.decode(
+                HealthController.Report.self, from: Data(buffer: healthy.body))
             #expect(report.status == "ok" && report.database == "ok")
-            #expect(report.push == ["fcm": .init(configured: false, lastAuthenticatedAt: nil),
-                                    "apns": .init(configured: false, lastAuthenticatedAt: nil)])
+            #expect(
+                report.push == [
+                    "fcm": .init(configured: false, lastAuthenticatedAt: nil),
+                    "apns": .init(configured: false, lastAuthenticatedAt: nil),
+                ])
             #expect(!healthy.text.contains("@"), "no personal data")
 
             try FileManager.default.removeItem(atPath: panel.temp.path)
             let gone = try await client.get("/health")
             #expect(gone.status == .serviceUnavailable)
-            let goneReport = try JSONDecoder.snakeCase.decode(HealthController.Report.self, from: Data(buffer: gone.body))
+            let goneReport = try JSONDecoder.snakeCase.decode(
+                HealthController.Report.self, from: Data(buffer: gone.body))
             #expect(goneReport.status == "unhealthy" && goneReport.database == "the database file is gone")
         }
     }
@@ -38,7 +44,8 @@ import TestSupport
         try await panel.test { client in
             let response = try await client.get("/health")
             #expect(response.status == .serviceUnavailable)
-            let report = try JSONDecoder.snakeCase.decode(HealthController.Report.self, from: Data(buffer: response.body))
+            let report = try JSONDecoder.snakeCase.decode(
+                HealthController.Report.self, from: Data(buffer: response.body))
             #expect(report.jobs["failing-job"]?.lastError == "JobFailure()")
             #expect(report.jobs["failing-job"]?.runs == 1)
         }
@@ -68,8 +75,10 @@ import TestSupport
 
     @Test func aJobThatKeepsFailingEndsTheGroupWithItsError() async throws {
         let health = ServiceHealth()
-        let job = PeriodicJob(name: "broken", every: .milliseconds(5), health: health, logger: Logger(label: "test"),
-                              maxConsecutiveFailures: 3) { throw JobFailure() }
+        let job = PeriodicJob(
+            name: "broken", every: .milliseconds(5), health: health, logger: Logger(label: "test"),
+            maxConsecutiveFailures: 3
+        ) { throw JobFailure() }
         let group = ServiceGroup(configuration: .init(services: [job], logger: Logger(label: "test")))
         await #expect(throws: PeriodicJobError.self) { try await group.run() }
         #expect(health.current["broken"]?.runs == 3)

@@ -1,12 +1,13 @@
-@testable import AdminWeb
 import AdminDomain
 import Foundation
 import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Testing
 import TestSupport
+import Testing
+
+@testable import AdminWeb
 
 /// The lists with sortable headings, Previous and Next, and "N–M of T", driven over HTTP
 /// against rows with known keys; the expected orders are SQL's, written here.
@@ -20,9 +21,14 @@ import TestSupport
         try await panel.addStaff()
         try await DatabaseQueue(path: panel.temp.path).write { db in
             for id in 1...Self.campaigns {
-                try db.execute(sql: """
-                    INSERT INTO panel_campaigns (id, title, body, ttl_seconds, segment, status, created_at) VALUES (?, 'x', 'y', 60, '{}', ?, ?)
-                    """, arguments: [id, id.isMultiple(of: 3) ? "draft" : "finished", String(format: "2026-11-01 10:%02d:00", id % 60)])
+                try db.execute(
+                    sql: """
+                        INSERT INTO panel_campaigns (id, title, body, ttl_seconds, segment, status, created_at) VALUES (?, 'x', 'y', 60, '{}', ?, ?)
+                        """,
+                    arguments: [
+                        id, id.isMultiple(of: 3) ? "draft" : "finished",
+                        String(format: "2026-11-01 10:%02d:00", id % 60),
+                    ])
             }
             // A deleted draft is never listed.
             try db.execute(sql: "UPDATE panel_campaigns SET deleted_at = '2026-11-02 00:00:00' WHERE id = 60")
@@ -32,10 +38,12 @@ import TestSupport
 
     static func expected(_ panel: TestPanel, status: String? = nil, ascending: Bool) async throws -> [Int64] {
         try await DatabaseQueue(path: panel.temp.path).read { db in
-            try Int64.fetchAll(db, sql: """
-                SELECT id FROM panel_campaigns WHERE deleted_at IS NULL AND kind = 'campaign' AND (? IS NULL OR status = ?)
-                ORDER BY id \(ascending ? "ASC" : "DESC")
-                """, arguments: [status, status])
+            try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT id FROM panel_campaigns WHERE deleted_at IS NULL AND kind = 'campaign' AND (? IS NULL OR status = ?)
+                    ORDER BY id \(ascending ? "ASC" : "DESC")
+                    """, arguments: [status, status])
         }
     }
 
@@ -44,17 +52,22 @@ import TestSupport
     }
 
     static func link(_ page: String, _ words: String) -> String? {
-        guard let match = page.firstMatch(of: try! Regex<(Substring, Substring)>("<a href=\"([^\"]+)\">\(words)</a>")) else { return nil }
+        guard let match = page.firstMatch(of: try! Regex<(Substring, Substring)>("<a href=\"([^\"]+)\">\(words)</a>"))
+        else { return nil }
         return String(match.1).replacingOccurrences(of: "&amp;", with: "&")
     }
 
     /// Next to the end, then Previous to the start, from `start`; the pages both ways.
-    static func walk(_ client: some TestClientProtocol, _ start: String, session: String) async throws -> (forward: [[Int64]], backward: [[Int64]], pages: [String]) {
+    static func walk(_ client: some TestClientProtocol, _ start: String, session: String) async throws -> (
+        forward: [[Int64]], backward: [[Int64]], pages: [String]
+    ) {
         var page = try await client.get(start, cookie: session).text
         #expect(link(page, "Previous page") == nil, "no Previous on the first page")
-        var forward: [[Int64]] = [], pages: [String] = []
+        var forward: [[Int64]] = []
+        var pages: [String] = []
         while true {
-            forward.append(ids(page)); pages.append(page)
+            forward.append(ids(page))
+            pages.append(page)
             guard let next = link(page, "Next page") else { break }
             page = try await client.get(next, cookie: session).text
         }
@@ -71,13 +84,18 @@ import TestSupport
         defer { panel.remove() }
         try await panel.test { client in
             let session = try await panel.signIn(client, email: "marketing@example.com")
-            for (start, ascending) in [("/campaigns", false), ("/campaigns?sort=created&dir=asc", true), ("/campaigns?sort=created&dir=desc", false)] {
+            for (start, ascending) in [
+                ("/campaigns", false), ("/campaigns?sort=created&dir=asc", true),
+                ("/campaigns?sort=created&dir=desc", false),
+            ] {
                 let walk = try await Self.walk(client, start, session: session)
                 let expected = try await Self.expected(panel, ascending: ascending)
                 #expect(walk.forward.flatMap { $0 } == expected, "\(start)")
                 #expect(walk.backward == walk.forward, "Previous brings back the same pages: \(start)")
                 #expect(walk.forward.map(\.count) == [50, 50, 19])
-                #expect(walk.pages[0].contains("1–50 of 119 campaigns") && walk.pages[2].contains("101–119 of 119 campaigns"))
+                #expect(
+                    walk.pages[0].contains("1–50 of 119 campaigns")
+                        && walk.pages[2].contains("101–119 of 119 campaigns"))
                 let sorted = ascending ? "aria-sort=\"ascending\"" : "aria-sort=\"descending\""
                 #expect(walk.pages.allSatisfy { $0.contains(sorted) }, "the heading says how the list is sorted")
             }
@@ -97,9 +115,13 @@ import TestSupport
         try await panel.test { client in
             let session = try await panel.signIn(client, email: "marketing@example.com")
             let sort = try await client.get("/campaigns?sort=title", cookie: session)
-            #expect(sort.status == .badRequest && sort.text.contains("The campaign list cannot be sorted by “title”: it sorts by created only."))
+            #expect(
+                sort.status == .badRequest
+                    && sort.text.contains("The campaign list cannot be sorted by “title”: it sorts by created only."))
             let direction = try await client.get("/campaigns?sort=created&dir=up", cookie: session)
-            #expect(direction.status == .badRequest && direction.text.contains("There is no sort direction “up”: choose asc or desc."))
+            #expect(
+                direction.status == .badRequest
+                    && direction.text.contains("There is no sort direction “up”: choose asc or desc."))
             let both = try await client.get("/campaigns?after=5&before=9", cookie: session)
             #expect(both.status == .badRequest && both.text.contains("That page link is broken"))
         }
@@ -113,12 +135,20 @@ import TestSupport
         defer { panel.remove() }
         try await panel.test { client in
             let session = try await panel.signIn(client, email: TestPanel.supportEmail)
-            for path in ["/users?by=name&q=Smith&before=abc", "/users?by=name&q=Smith&after=-5", "/users?q=maria&after=a&before=b",
-                         "/users?q=Ann+Lee&after=0", "/activity?bucket=inactive&after=abc", "/activity?bucket=inactive&before=1e10",
-                         "/activity?bucket=inactive&after=5&before=9", "/users/3?after=abc", "/users/3?before=99999999999999999999999",
-                         "/activity?bucket=inactive&after=2026-01-01%2000:00:00&after_id=-4", "/users/3?kind=food&after=82&after_id=-1"] {
+            for path in [
+                "/users?by=name&q=Smith&before=abc", "/users?by=name&q=Smith&after=-5",
+                "/users?q=maria&after=a&before=b",
+                "/users?q=Ann+Lee&after=0", "/activity?bucket=inactive&after=abc",
+                "/activity?bucket=inactive&before=1e10",
+                "/activity?bucket=inactive&after=5&before=9", "/users/3?after=abc",
+                "/users/3?before=99999999999999999999999",
+                "/activity?bucket=inactive&after=2026-01-01%2000:00:00&after_id=-4",
+                "/users/3?kind=food&after=82&after_id=-1",
+            ] {
                 let page = try await client.get(path, cookie: session)
-                #expect(page.status == .badRequest && page.text.contains("That page link is broken"), "\(path): \(page.status)")
+                #expect(
+                    page.status == .badRequest && page.text.contains("That page link is broken"),
+                    "\(path): \(page.status)")
             }
             // The links the panel writes still work.
             #expect(try await client.get("/users?by=name&q=Smith&after=5", cookie: session).status == .ok)
@@ -145,23 +175,32 @@ import TestSupport
         try await panel.addStaff()
         let user: Int64 = 2
         try await DatabaseQueue(path: panel.temp.path).write { db in
-            try db.execute(sql: "UPDATE food_items SET deleted_at = '2026-01-01 00:00:00' WHERE user_id = ?", arguments: [user])
+            try db.execute(
+                sql: "UPDATE food_items SET deleted_at = '2026-01-01 00:00:00' WHERE user_id = ?", arguments: [user])
             for index in 0..<130 {
-                try db.execute(sql: """
-                    INSERT INTO food_items (user_id, name, category, expiry_date, created_at, updated_at)
-                    VALUES (?, ?, 'Dairy', ?, '2026-01-01 00:00:00', '2026-01-01 00:00:00')
-                    """, arguments: [user, index.isMultiple(of: 2) ? "Cheddar \(index)" : "Milk \(index)", String(format: "2031-01-%02d", 1 + index / 10)])
+                try db.execute(
+                    sql: """
+                        INSERT INTO food_items (user_id, name, category, expiry_date, created_at, updated_at)
+                        VALUES (?, ?, 'Dairy', ?, '2026-01-01 00:00:00', '2026-01-01 00:00:00')
+                        """,
+                    arguments: [
+                        user, index.isMultiple(of: 2) ? "Cheddar \(index)" : "Milk \(index)",
+                        String(format: "2031-01-%02d", 1 + index / 10),
+                    ])
             }
-            try db.execute(sql: """
-                INSERT INTO food_items (user_id, name, category, expiry_date, created_at, updated_at)
-                VALUES (4, 'Cheddar of user 4', 'Dairy', '2031-01-01', '2026-01-01 00:00:00', '2026-01-01 00:00:00')
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO food_items (user_id, name, category, expiry_date, created_at, updated_at)
+                    VALUES (4, 'Cheddar of user 4', 'Dairy', '2031-01-01', '2026-01-01 00:00:00', '2026-01-01 00:00:00')
+                    """)
         }
         let expected = try await DatabaseQueue(path: panel.temp.path).read { db in
-            try String.fetchAll(db, sql: """
-                SELECT name FROM food_items WHERE user_id = ? AND deleted_at IS NULL AND consumed_at IS NULL AND name LIKE '%cheddar%'
-                ORDER BY expiry_date, id
-                """, arguments: [user])
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT name FROM food_items WHERE user_id = ? AND deleted_at IS NULL AND consumed_at IS NULL AND name LIKE '%cheddar%'
+                    ORDER BY expiry_date, id
+                    """, arguments: [user])
         }
         try await panel.test { client in
             let session = try await panel.signIn(client, email: TestPanel.supportEmail)
@@ -192,8 +231,11 @@ import TestSupport
             #expect(items.contains("No food item of this user matches") && !items.contains("<table"))
         }
         let audited = try await DatabaseQueue(path: panel.temp.path).read { db in
-            try String.fetchAll(db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'user_viewed' AND target = ? AND detail IS NOT NULL",
-                                arguments: ["user:\(user)"])
+            try String.fetchAll(
+                db,
+                sql:
+                    "SELECT detail FROM panel_audit_log WHERE action = 'user_viewed' AND target = ? AND detail IS NOT NULL",
+                arguments: ["user:\(user)"])
         }
         #expect(audited.contains("items named: cheddar") && audited.contains("items named: <script>x"), "\(audited)")
     }
@@ -206,23 +248,34 @@ import TestSupport
         defer { panel.remove() }
         try await DatabaseQueue(path: panel.temp.path).write { db in
             for index in 0..<130 {
-                try db.execute(sql: """
-                    INSERT INTO panel_audit_log (at, actor_email, action, target) VALUES (?, ?, 'user_viewed', ?)
-                    """, arguments: [String(format: "2026-11-20 10:00:%02d", index / 7), index.isMultiple(of: 2) ? "ann@example.com" : "anton@example.com",
-                                     "user:\(index + 1)"])
+                try db.execute(
+                    sql: """
+                        INSERT INTO panel_audit_log (at, actor_email, action, target) VALUES (?, ?, 'user_viewed', ?)
+                        """,
+                    arguments: [
+                        String(format: "2026-11-20 10:00:%02d", index / 7),
+                        index.isMultiple(of: 2) ? "ann@example.com" : "anton@example.com",
+                        "user:\(index + 1)",
+                    ])
             }
         }
         try await panel.test { client in
             let session = try await panel.signIn(client)
             func ids(_ page: String) -> [String] {
-                page.matches(of: /data-label="Target">\s*<div class="cell"><a href="\/users\/(\d+)"/).map { String($0.1) }
+                page.matches(of: /data-label="Target">\s*<div class="cell"><a href="\/users\/(\d+)"/).map {
+                    String($0.1)
+                }
             }
-            for (start, actor) in [("/audit?action=user_viewed", nil), ("/audit?actor=an", "an%")] as [(String, String?)] {
+            for (start, actor) in [("/audit?action=user_viewed", nil), ("/audit?actor=an", "an%")]
+                as [(String, String?)]
+            {
                 let expected = try await DatabaseQueue(path: panel.temp.path).read { db in
-                    try String.fetchAll(db, sql: """
-                        SELECT substr(target, 6) FROM panel_audit_log WHERE action = 'user_viewed' AND (? IS NULL OR actor_email LIKE ?)
-                        ORDER BY at DESC, id DESC
-                        """, arguments: [actor, actor])
+                    try String.fetchAll(
+                        db,
+                        sql: """
+                            SELECT substr(target, 6) FROM panel_audit_log WHERE action = 'user_viewed' AND (? IS NULL OR actor_email LIKE ?)
+                            ORDER BY at DESC, id DESC
+                            """, arguments: [actor, actor])
                 }
                 var page = try await client.get(start, cookie: session).text
                 #expect(Self.link(page, "Previous page") == nil)
@@ -258,10 +311,15 @@ import TestSupport
         let base = Date().addingTimeInterval(-3_600)
         try await DatabaseQueue(path: panel.temp.path).write { db in
             for index in 0..<130 {
-                try db.execute(sql: """
-                    INSERT INTO users (id, email, password_hash, created_at, last_active_at) VALUES (?, ?, 'x', ?, ?)
-                    """, arguments: [800_000 + index, "list\(index)@example.com", String(format: "2020-02-02 10:00:%02d", (index * 5) % 130 / 7),
-                                     SQLiteTime.string(base.addingTimeInterval(Double(index / 7)))])
+                try db.execute(
+                    sql: """
+                        INSERT INTO users (id, email, password_hash, created_at, last_active_at) VALUES (?, ?, 'x', ?, ?)
+                        """,
+                    arguments: [
+                        800_000 + index, "list\(index)@example.com",
+                        String(format: "2020-02-02 10:00:%02d", (index * 5) % 130 / 7),
+                        SQLiteTime.string(base.addingTimeInterval(Double(index / 7))),
+                    ])
             }
         }
         try await panel.test { client in
@@ -272,9 +330,14 @@ import TestSupport
             for (sort, column) in [("sign_up", "created_at"), ("last_active", "last_active_at")] {
                 for ascending in [false, true] {
                     let expected = try await DatabaseQueue(path: panel.temp.path).read { db in
-                        try Int64.fetchAll(db, sql: "SELECT id FROM users WHERE id >= 800000 ORDER BY \(column) \(ascending ? "ASC" : "DESC"), id \(ascending ? "ASC" : "DESC")")
+                        try Int64.fetchAll(
+                            db,
+                            sql:
+                                "SELECT id FROM users WHERE id >= 800000 ORDER BY \(column) \(ascending ? "ASC" : "DESC"), id \(ascending ? "ASC" : "DESC")"
+                        )
                     }
-                    let start = "/activity?bucket=active&from=2020-02-02&to=2020-02-02&sort=\(sort)&dir=\(ascending ? "asc" : "desc")"
+                    let start =
+                        "/activity?bucket=active&from=2020-02-02&to=2020-02-02&sort=\(sort)&dir=\(ascending ? "asc" : "desc")"
                     var page = try await client.get(start, cookie: session).text
                     #expect(page.contains("aria-sort=\"\(ascending ? "ascending" : "descending")\""), "\(start)")
                     #expect(Self.link(page, "Previous page") == nil)
@@ -317,7 +380,9 @@ import TestSupport
             for (sort, column) in [("email", "email"), ("created", "id")] {
                 for dir in ["asc", "desc"] {
                     let expected = try await panel.areas.database.read { db in
-                        try String.fetchAll(db, sql: "SELECT email FROM panel_admins ORDER BY \(column) \(dir == "asc" ? "ASC" : "DESC")")
+                        try String.fetchAll(
+                            db,
+                            sql: "SELECT email FROM panel_admins ORDER BY \(column) \(dir == "asc" ? "ASC" : "DESC")")
                     }
                     let page = try await client.get("/admins?sort=\(sort)&dir=\(dir)", cookie: session).text
                     #expect(emails(page) == expected && expected.count == 5, "\(sort) \(dir)")
@@ -326,11 +391,17 @@ import TestSupport
             }
             // Each order read on its index, no sort step: the email's unique index, the primary key.
             try await panel.areas.database.read { db in
-                for sql in ["SELECT * FROM \"panel_admins\" ORDER BY \"email\"", "SELECT * FROM \"panel_admins\" ORDER BY \"email\" DESC",
-                            "SELECT * FROM \"panel_admins\" ORDER BY \"id\"", "SELECT * FROM \"panel_admins\" ORDER BY \"id\" DESC"] {
+                for sql in [
+                    "SELECT * FROM \"panel_admins\" ORDER BY \"email\"",
+                    "SELECT * FROM \"panel_admins\" ORDER BY \"email\" DESC",
+                    "SELECT * FROM \"panel_admins\" ORDER BY \"id\"",
+                    "SELECT * FROM \"panel_admins\" ORDER BY \"id\" DESC",
+                ] {
                     let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String }
                     #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(sql): \(plan)")
-                    if sql.contains("email") { #expect(plan.contains { $0.contains("INDEX sqlite_autoindex_panel_admins_1") }, "\(plan)") }
+                    if sql.contains("email") {
+                        #expect(plan.contains { $0.contains("INDEX sqlite_autoindex_panel_admins_1") }, "\(plan)")
+                    }
                 }
             }
             let refused = try await client.get("/admins?sort=role", cookie: session)
@@ -340,4 +411,3 @@ import TestSupport
         }
     }
 }
-

@@ -1,11 +1,12 @@
-@testable import AdminWeb
 import AdminDomain
 import Foundation
 import GRDB
 import Hummingbird
 import HummingbirdTesting
-import Testing
 import TestSupport
+import Testing
+
+@testable import AdminWeb
 
 /// The live page waits on the change feed through one shared reader: open streams on an
 /// idle campaign read nothing, a change that lands while a read runs still reaches the
@@ -20,7 +21,8 @@ import TestSupport
 
     /// The counts of the last event a stream sent.
     static func lastCounts(_ text: String) throws -> CampaignProgress {
-        let line = try #require(text.split(separator: "\n").last { $0.hasPrefix("data: ") }, "the stream sent no counts")
+        let line = try #require(
+            text.split(separator: "\n").last { $0.hasPrefix("data: ") }, "the stream sent no counts")
         return try JSONDecoder().decode(CampaignProgress.self, from: Data(line.dropFirst(6).utf8))
     }
 
@@ -29,11 +31,14 @@ import TestSupport
         defer { panel.remove() }
         let areas = panel.areas
         let id = try await areas.campaigns.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
-        try await areas.campaigns.campaigns.beginAndFreeze(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
+        try await areas.campaigns.campaigns.beginAndFreeze(
+            id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
         let (texts, reads) = try await panel.test { client in
             let cookie = try await panel.signIn(client)
             async let texts = withThrowingTaskGroup(of: String.self) { group in
-                for _ in 0..<8 { group.addTask { try await client.get("/campaigns/\(id)/events", cookie: cookie).text } }
+                for _ in 0..<8 {
+                    group.addTask { try await client.get("/campaigns/\(id)/events", cookie: cookie).text }
+                }
                 var texts: [String] = []
                 for try await text in group { texts.append(text) }
                 return texts
@@ -63,17 +68,19 @@ import TestSupport
         defer { panel.remove() }
         let areas = panel.areas
         let id = try await areas.campaigns.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
-        try await areas.campaigns.campaigns.beginAndFreeze(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
+        try await areas.campaigns.campaigns.beginAndFreeze(
+            id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
         let reads = Counter()
         // After a read took its counts, before the page hears of them: the stream's own first
         // read (which must come after its subscription), then the first the feed woke.
         await areas.campaigns.progress.setAfterRead { campaign in
             guard await reads.next() <= 2 else { return }
             try? await areas.database.write { db in
-                try db.execute(sql: """
-                    UPDATE panel_deliveries SET state = 'accepted'
-                    WHERE id = (SELECT MIN(id) FROM panel_deliveries WHERE campaign_id = ? AND state <> 'accepted')
-                    """, arguments: [campaign])
+                try db.execute(
+                    sql: """
+                        UPDATE panel_deliveries SET state = 'accepted'
+                        WHERE id = (SELECT MIN(id) FROM panel_deliveries WHERE campaign_id = ? AND state <> 'accepted')
+                        """, arguments: [campaign])
             }
             areas.campaigns.campaigns.changes.publish(campaign)
         }
@@ -103,7 +110,8 @@ import TestSupport
             try await Task.sleep(for: .seconds(1))
             // The application's dispatcher, woken by the launch, may freeze it first: the
             // deliveries are counted from the store, not from this call's report.
-            try await areas.campaigns.campaigns.beginAndFreeze(id, schedule: .at(Date().addingTimeInterval(2)), by: .commandLine)
+            try await areas.campaigns.campaigns.beginAndFreeze(
+                id, schedule: .at(Date().addingTimeInterval(2)), by: .commandLine)
             let total = try await areas.campaigns.campaigns.progress(id).total
             let stoppedBy = ContinuousClock.now + .seconds(25)
             while ContinuousClock.now < stoppedBy {
@@ -113,10 +121,16 @@ import TestSupport
             }
             return (try await text, total)
         }
-        let last = try Self.lastCounts(text), stored = try await areas.campaigns.campaigns.progress(id)
-        #expect(stored.status == "paused" && stored.queued + stored.waiting == total, "the dispatcher stopped it: \(stored.status)")
-        #expect(last.status == "paused" && last.detail?.contains("stopped: ") == true, "\(last.status) \(last.detail ?? "")")
-        #expect(last.sending == 0 && last.queued + last.waiting == total && total > 0,
-                "the page's last counts: \(last.sending) sending, \(last.queued) + \(last.waiting) queued of \(total)")
+        let last = try Self.lastCounts(text)
+        let stored = try await areas.campaigns.campaigns.progress(id)
+        #expect(
+            stored.status == "paused" && stored.queued + stored.waiting == total,
+            "the dispatcher stopped it: \(stored.status)")
+        #expect(
+            last.status == "paused" && last.detail?.contains("stopped: ") == true, "\(last.status) \(last.detail ?? "")"
+        )
+        #expect(
+            last.sending == 0 && last.queued + last.waiting == total && total > 0,
+            "the page's last counts: \(last.sending) sending, \(last.queued) + \(last.waiting) queued of \(total)")
     }
 }

@@ -1,10 +1,11 @@
-@testable import AdminWeb
 import AdminDomain
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import Testing
 import TestSupport
+import Testing
+
+@testable import AdminWeb
 
 /// A campaign's live stream outlasts the request that opened it: it must end soon after its
 /// staff member signs out, is disabled or loses the role, not at the end of its minute.
@@ -18,9 +19,12 @@ import TestSupport
         panel.configuration.eventStreamLength = .seconds(30)
         panel.rebuildAreas()
         let email = try await panel.addStaff("marketer@example.com", role: .marketing)
-        let id = try await panel.areas.campaigns.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
-        try await panel.areas.campaigns.campaigns.beginAndFreeze(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
-        let areas = panel.areas, ready = panel
+        let id = try await panel.areas.campaigns.campaigns.create(
+            CampaignDraft(title: "t", body: "b"), by: .commandLine)
+        try await panel.areas.campaigns.campaigns.beginAndFreeze(
+            id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
+        let areas = panel.areas
+        let ready = panel
         let seconds = try await ready.test { client in
             let cookie = try await ready.signIn(client, email: email)
             let started = ContinuousClock.now

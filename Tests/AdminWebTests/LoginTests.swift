@@ -5,8 +5,8 @@ import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct SigningIn {
     @Test func everyPageRedirectsToLoginWithoutASession() async throws {
@@ -42,7 +42,9 @@ import TestSupport
         defer { panel.remove() }
         try await panel.addStaff()
         try await panel.test { client in
-            let response = try await client.postLogin([("email", "  HELP@example.com "), ("password", TestPanel.password)])
+            let response = try await client.postLogin([
+                ("email", "  HELP@example.com "), ("password", TestPanel.password),
+            ])
             #expect(response.status == .seeOther)
             #expect(response.headers[.location] == "/")
             let cookie = try #require(response.headers[.setCookie])
@@ -61,18 +63,24 @@ import TestSupport
         defer { panel.remove() }
         try await panel.test { client in
             let form = try await client.loginForm()
-            let wrong = try await client.postForm("/login", [("email", TestPanel.email), ("password", "not the password"), ("_csrf", form.token)], cookie: form.cookie)
-            let unknown = try await client.postForm("/login", [("email", "nobody@example.com"), ("password", "not the password"), ("_csrf", form.token)], cookie: form.cookie)
+            let wrong = try await client.postForm(
+                "/login", [("email", TestPanel.email), ("password", "not the password"), ("_csrf", form.token)],
+                cookie: form.cookie)
+            let unknown = try await client.postForm(
+                "/login", [("email", "nobody@example.com"), ("password", "not the password"), ("_csrf", form.token)],
+                cookie: form.cookie)
             #expect(wrong.status == .unauthorized)
             #expect(unknown.status == .unauthorized)
             #expect(wrong.headers[.setCookie] == nil && unknown.headers[.setCookie] == nil)
             #expect(wrong.text.contains("Wrong email or password."))
             // The pages differ only in the email echoed back into the form.
-            #expect(wrong.text.replacingOccurrences(of: TestPanel.email, with: "E")
-                == unknown.text.replacingOccurrences(of: "nobody@example.com", with: "E"))
+            #expect(
+                wrong.text.replacingOccurrences(of: TestPanel.email, with: "E")
+                    == unknown.text.replacingOccurrences(of: "nobody@example.com", with: "E"))
         }
         let failures = try await panel.areas.database.read { db in
-            try String.fetchAll(db, sql: "SELECT actor_email FROM panel_audit_log WHERE action = 'sign_in_failed' ORDER BY id")
+            try String.fetchAll(
+                db, sql: "SELECT actor_email FROM panel_audit_log WHERE action = 'sign_in_failed' ORDER BY id")
         }
         #expect(failures == [TestPanel.email, "nobody@example.com"])
     }
@@ -89,10 +97,13 @@ import TestSupport
             #expect(response.status == .unauthorized)
             #expect(!response.text.contains("<script>alert(1)"))
             #expect(response.text.contains("&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;@example.com"))
-            let garbage = try await client.execute(uri: "/login", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
-                                                   body: ByteBuffer(bytes: [0xFF, 0xFE, 0x25, 0x26, 0x3D]))
+            let garbage = try await client.execute(
+                uri: "/login", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                body: ByteBuffer(bytes: [0xFF, 0xFE, 0x25, 0x26, 0x3D]))
             #expect(garbage.status == .forbidden, "a body with no form token is refused before it is read as a form")
-            let huge = try await client.postLogin([("email", "a@b.c"), ("password", String(repeating: "x", count: 200_000))])
+            let huge = try await client.postLogin([
+                ("email", "a@b.c"), ("password", String(repeating: "x", count: 200_000)),
+            ])
             #expect(huge.status == .contentTooLarge)
             #expect(huge.text.contains("What was sent is too large."))
         }
@@ -104,7 +115,9 @@ import TestSupport
         defer { panel.remove() }
         let email = try await panel.addStaff()
         try await panel.test { client in
-            let response = try await client.postLogin([("email", email), ("password", TestPanel.password), ("next", next)])
+            let response = try await client.postLogin([
+                ("email", email), ("password", TestPanel.password), ("next", next),
+            ])
             #expect(response.headers[.location] == "/")
         }
     }
@@ -114,7 +127,9 @@ import TestSupport
         defer { panel.remove() }
         let email = try await panel.addStaff()
         try await panel.test { client in
-            let response = try await client.postLogin([("email", email), ("password", TestPanel.password), ("next", "/?tab=charts")])
+            let response = try await client.postLogin([
+                ("email", email), ("password", TestPanel.password), ("next", "/?tab=charts"),
+            ])
             #expect(response.headers[.location] == "/?tab=charts")
         }
     }
@@ -135,7 +150,9 @@ import TestSupport
                     cookie: "\(carried); \(form.cookie)")
                 let fresh = String(try #require(response.headers[.setCookie]).prefix { $0 != ";" })
                 #expect(fresh != carried)
-                #expect(try await client.get("/", cookie: carried).headers[.location] == "/login?ended=1", "the earlier token is dead")
+                #expect(
+                    try await client.get("/", cookie: carried).headers[.location] == "/login?ended=1",
+                    "the earlier token is dead")
                 #expect(try await client.get("/", cookie: fresh).status == .ok)
             }
         }
@@ -149,15 +166,20 @@ import TestSupport
             let form = try await client.loginForm()
             #expect(form.cookie.hasPrefix("__Host-panel_csrf="), "the sign-in form's cookie is host-only too")
             let response = try await client.postForm(
-                "/login", [("email", email), ("password", TestPanel.password), ("_csrf", form.token)], cookie: form.cookie)
+                "/login", [("email", email), ("password", TestPanel.password), ("_csrf", form.token)],
+                cookie: form.cookie)
             let setCookie = try #require(response.headers[.setCookie])
             #expect(setCookie.hasPrefix("__Host-panel_session="))
-            for attribute in ["Secure", "HttpOnly", "SameSite=Strict", "Path=/"] { #expect(setCookie.contains(attribute)) }
+            for attribute in ["Secure", "HttpOnly", "SameSite=Strict", "Path=/"] {
+                #expect(setCookie.contains(attribute))
+            }
             #expect(!setCookie.contains("Domain"))
             let cookie = String(setCookie.prefix { $0 != ";" })
             #expect(try await client.get("/", cookie: cookie).status == .ok)
-            #expect(try await client.get("/", cookie: cookie.replacingOccurrences(of: "__Host-", with: "")).status == .seeOther,
-                    "the unprefixed name is not accepted when cookies are Secure")
+            #expect(
+                try await client.get("/", cookie: cookie.replacingOccurrences(of: "__Host-", with: "")).status
+                    == .seeOther,
+                "the unprefixed name is not accepted when cookies are Secure")
             #expect(response.headers[.strictTransportSecurity] == "max-age=31536000; includeSubDomains")
         }
     }
@@ -174,7 +196,9 @@ import TestSupport
             // The old cookie, replayed, is worth nothing.
             #expect(try await client.get("/", cookie: cookie).headers[.location] == "/login?ended=1")
         }
-        let rows = try await panel.areas.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM panel_sessions") }
+        let rows = try await panel.areas.database.read {
+            try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM panel_sessions")
+        }
         #expect(rows == 0)
     }
 
@@ -192,7 +216,9 @@ import TestSupport
         }
     }
 
-    @Test(arguments: ["panel_session=" + String(repeating: "A", count: 43), "panel_session=<script>", "panel_session=", "other=1"])
+    @Test(arguments: [
+        "panel_session=" + String(repeating: "A", count: 43), "panel_session=<script>", "panel_session=", "other=1",
+    ])
     func aForgedCookieLeadsBackToLogin(cookie: String) async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }

@@ -1,12 +1,13 @@
-@testable import AdminWeb
 import Testing
+
+@testable import AdminWeb
 
 /// Amounts the app stores in each currency's minor units, written with that currency's
 /// ISO 4217 decimals. The expected texts are written here from the standard's list, not
 /// from the panel's table.
 @Suite(.timeLimit(.minutes(5))) struct MoneyFormat {
     static let cases: [(currency: String, stored: Int, shown: String, csv: String)] = [
-        ("JPY", 299, "299 JPY", "299"),           // yen has no minor unit
+        ("JPY", 299, "299 JPY", "299"),  // yen has no minor unit
         ("JPY", 0, "0 JPY", "0"),
         ("JPY", -299, "-299 JPY", "-299"),
         ("KRW", 15_000, "15,000 KRW", "15000"),
@@ -16,7 +17,7 @@ import Testing
         ("USD", 5, "0.05 USD", "0.05"),
         ("USD", 123_456_789, "1,234,567.89 USD", "1234567.89"),
         ("GBP", 250, "2.50 GBP", "2.50"),
-        ("BHD", 1_234, "1.234 BHD", "1.234"),     // three decimals: fils
+        ("BHD", 1_234, "1.234 BHD", "1.234"),  // three decimals: fils
         ("KWD", -1_005, "-1.005 KWD", "-1.005"),
         ("OMR", 7, "0.007 OMR", "0.007"),
         ("USD", Int.max, "92,233,720,368,547,758.07 USD", "92233720368547758.07"),

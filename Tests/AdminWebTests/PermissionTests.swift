@@ -1,12 +1,13 @@
-@testable import AdminWeb
 import AdminDomain
 import Foundation
 import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Testing
 import TestSupport
+import Testing
+
+@testable import AdminWeb
 
 @Suite(.timeLimit(.minutes(5))) struct RolesAndRoutes {
     /// TestPanel already has the admin; the others are created per test.
@@ -40,18 +41,21 @@ import TestSupport
                 #expect(anonymous.headers[.location]?.hasPrefix("/login") == true)
 
                 // The expectation is the documented table, not the code the router calls.
-                let allowed = try #require(documented["\(route.method) \(route.path)"]?.allowed,
-                                           "\(route.method) \(route.path) is not in docs/security.md")
+                let allowed = try #require(
+                    documented["\(route.method) \(route.path)"]?.allowed,
+                    "\(route.method) \(route.path) is not in docs/security.md")
                 for role in Role.allCases {
                     let session = try await panel.signIn(client, email: Self.email(role))
-                    let response = route.method == .get
+                    let response =
+                        route.method == .get
                         ? try await client.get(route.path, cookie: session)
                         : try await client.postSigned(route.path, session: session)
                     if try #require(allowed[role] as Bool?, "docs/security.md has no column for \(role)") {
                         // Served: whatever the handler makes of a placeholder like `:id`, never a
                         // refusal and never a failure.
-                        #expect(response.status != .forbidden && response.status.code < 500,
-                                "\(role) \(route.method) \(route.path): \(response.status)")
+                        #expect(
+                            response.status != .forbidden && response.status.code < 500,
+                            "\(role) \(route.method) \(route.path): \(response.status)")
                     } else {
                         #expect(response.status == .forbidden, "\(role) \(route.method) \(route.path)")
                     }
@@ -64,13 +68,19 @@ import TestSupport
         let panel = try await panelWithEveryRole()
         defer { panel.remove() }
         let router = buildRouter(areas: panel.areas).router
-        let forms = FormRules(), stash = FormStash(), cookies = panel.areas.site.cookies
+        let forms = FormRules()
+        let stash = FormStash()
+        let cookies = panel.areas.site.cookies
         var staff = StaffRoutes(
             group: router.group()
-                .add(middleware: RequireStaffMiddleware(sessionCookie: cookies.session, sessions: panel.areas.auth.signIn.sessions,
-                                                        forms: forms, stash: stash, stashCookie: cookies.keptForm))
+                .add(
+                    middleware: RequireStaffMiddleware(
+                        sessionCookie: cookies.session, sessions: panel.areas.auth.signIn.sessions,
+                        forms: forms, stash: stash, stashCookie: cookies.keptForm)
+                )
                 .group(context: StaffRequestContext.self),
-            refusals: panel.areas.auth.signIn.unauthenticatedEvents, forms: forms, stash: stash, stashCookie: cookies.keptForm)
+            refusals: panel.areas.auth.signIn.unauthenticatedEvents, forms: forms, stash: stash,
+            stashCookie: cookies.keptForm)
         staff.get(.favicon, requires: .manageStaff) { _, _ in "staff only" }
         try await Application(router: router).test(.router) { client in
             for role in Role.allCases {
@@ -88,18 +98,25 @@ import TestSupport
         #expect(unwritten == 0, "refusals wait for the batch")
         try await panel.areas.auth.signIn.unauthenticatedEvents.flush()
         let rows = try await panel.areas.database.read { db in
-            try Row.fetchAll(db, sql: "SELECT actor_email, target, detail FROM panel_audit_log WHERE action = 'forbidden' ORDER BY id")
-                .map { "\($0[0] as String)|\($0[1] as String)|\($0[2] as String)" }
+            try Row.fetchAll(
+                db,
+                sql: "SELECT actor_email, target, detail FROM panel_audit_log WHERE action = 'forbidden' ORDER BY id"
+            )
+            .map { "\($0[0] as String)|\($0[1] as String)|\($0[2] as String)" }
         }
-        #expect(rows == ["support@example.com|/static/favicon.svg|manageStaff for GET /static/favicon.svg (50 times)",
-                         "marketing@example.com|/static/favicon.svg|manageStaff for GET /static/favicon.svg"])
+        #expect(
+            rows == [
+                "support@example.com|/static/favicon.svg|manageStaff for GET /static/favicon.svg (50 times)",
+                "marketing@example.com|/static/favicon.svg|manageStaff for GET /static/favicon.svg",
+            ])
     }
 
     /// The route table in docs/security.md ("Who may do what"), by "METHOD /path": the
     /// permission named and, per role, whether the table says yes. The columns are read from
     /// the table's own header.
     static func securityPageTable() throws -> [String: (permission: String, allowed: [Role: Bool])] {
-        let page = try String(contentsOf: TestPaths.repositoryRoot.appendingPathComponent("docs/security.md"), encoding: .utf8)
+        let page = try String(
+            contentsOf: TestPaths.repositoryRoot.appendingPathComponent("docs/security.md"), encoding: .utf8)
         func cells(_ line: Substring) -> [String] {
             line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
         }
@@ -130,7 +147,8 @@ import TestSupport
         let documented = try Self.securityPageTable()
         #expect(entries.count == documented.count)
         for entry in entries {
-            let row = try #require(documented["\(entry.method) \(entry.path)"], "\(entry.method) \(entry.path) is not in docs/security.md")
+            let row = try #require(
+                documented["\(entry.method) \(entry.path)"], "\(entry.method) \(entry.path) is not in docs/security.md")
             #expect(row.permission == entry.permission.rawValue, "\(entry.method) \(entry.path)")
             for role in Role.allCases {
                 #expect(row.allowed[role] == role.may(entry.permission), "\(role) \(entry.method) \(entry.path)")

@@ -1,7 +1,8 @@
-@testable import AdminWeb
 import AdminDomain
 import Foundation
 import Testing
+
+@testable import AdminWeb
 
 /// Audience previews go through a bounded queue: at most `maxRunning` counted at once, a
 /// staff member's own draft before others', each draft counted once for its inputs.
@@ -14,8 +15,11 @@ import Testing
         let campaigns = panel.areas.campaigns.campaigns
         var others: [CampaignRecord] = []
         for index in 0..<6 {
-            let id = try await campaigns.create(CampaignDraft(title: "other \(index)", body: "b", segment: CampaignSegment(plan: index % 2 == 0 ? .free : .premium)),
-                                                by: .commandLine)
+            let id = try await campaigns.create(
+                CampaignDraft(
+                    title: "other \(index)", body: "b",
+                    segment: CampaignSegment(plan: index % 2 == 0 ? .free : .premium)),
+                by: .commandLine)
             others.append(try #require(try await campaigns.find(id)))
         }
         let ownID = try await campaigns.create(CampaignDraft(title: "mine", body: "b"), by: mine)
@@ -24,7 +28,8 @@ import Testing
         let work = BackgroundWork()
         let running = Task { await work.run() }
         defer { running.cancel() }
-        let previews = AudiencePreviews(audience: Audience(), defaultTimeZone: "UTC", database: panel.areas.database, maxRunning: 1, work: work)
+        let previews = AudiencePreviews(
+            audience: Audience(), defaultTimeZone: "UTC", database: panel.areas.database, maxRunning: 1, work: work)
 
         for other in others { _ = await previews.state(for: other, requestedBy: TestPanel.email) }
         // One is being counted, five wait; the author's own draft goes before them all.
@@ -33,7 +38,9 @@ import Testing
         } else {
             Issue.record("the own draft was not queued")
         }
-        if case .queued(let ahead) = await previews.state(for: others[5], requestedBy: TestPanel.email) { #expect(ahead == 5) }
+        if case .queued(let ahead) = await previews.state(for: others[5], requestedBy: TestPanel.email) {
+            #expect(ahead == 5)
+        }
 
         var most = 0
         let deadline = ContinuousClock.now + .seconds(60)
@@ -52,7 +59,8 @@ import Testing
         #expect(await previews.pending == 0, "asking again for the same inputs counts nothing again")
 
         // New inputs (the draft edited) count it again.
-        try await campaigns.edit(ownID, to: CampaignDraft(title: "mine, edited", body: "b", segment: CampaignSegment(plan: .free)), by: mine)
+        try await campaigns.edit(
+            ownID, to: CampaignDraft(title: "mine, edited", body: "b", segment: CampaignSegment(plan: .free)), by: mine)
         let edited = try #require(try await campaigns.find(ownID))
         switch await previews.state(for: edited, requestedBy: TestPanel.email) {
         case .queued, .counting: break

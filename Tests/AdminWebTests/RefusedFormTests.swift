@@ -1,12 +1,13 @@
-@testable import AdminDomain
-@testable import AdminWeb
 import Foundation
 import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Testing
 import TestSupport
+import Testing
+
+@testable import AdminDomain
+@testable import AdminWeb
 
 /// Issue 32, finding 8: a composer sent from a tab opened before a sign-out, or after the
 /// session ended, answered "This form is out of date… reload", and the text was gone. A
@@ -15,11 +16,14 @@ import TestSupport
 @Suite(.timeLimit(.minutes(5))) struct RefusedForms {
     static let marketing = "market@example.com"
     static let typed: [(String, String)] = [
-        ("name", "Kept"), ("title", "A <title> & more"), ("body", "Line one\r\nLine \"two\""), ("ttl", "86400"), ("when", "now"),
+        ("name", "Kept"), ("title", "A <title> & more"), ("body", "Line one\r\nLine \"two\""), ("ttl", "86400"),
+        ("when", "now"),
     ]
 
     /// As a browser posts a form of this panel's: it names the page's origin.
-    private func post(_ client: some TestClientProtocol, _ uri: String, _ fields: [(String, String)], cookie: String? = nil) async throws -> TestResponse {
+    private func post(
+        _ client: some TestClientProtocol, _ uri: String, _ fields: [(String, String)], cookie: String? = nil
+    ) async throws -> TestResponse {
         var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded", .origin: "http://localhost"]
         if let cookie { headers[.cookie] = cookie }
         let body = fields.map { "\($0.0)=\(formEncode($0.1))" }.joined(separator: "&")
@@ -27,7 +31,9 @@ import TestSupport
     }
 
     private func campaignCount(_ panel: TestPanel) async throws -> Int {
-        try await panel.areas.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_campaigns") ?? -1 }
+        try await panel.areas.database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_campaigns") ?? -1
+        }
     }
 
     private func token(_ page: TestResponse) -> String? {
@@ -36,7 +42,8 @@ import TestSupport
 
     private func expectTyped(_ page: TestResponse, _ note: Comment) {
         #expect(page.text.contains("A &lt;title&gt; &amp; more"), note)
-        #expect(page.text.contains("Line one\nLine &quot;two&quot;") || page.text.contains("Line one\nLine \"two\""), note)
+        #expect(
+            page.text.contains("Line one\nLine &quot;two&quot;") || page.text.contains("Line one\nLine \"two\""), note)
         #expect(!page.text.contains("<title> & more"), "escaped")
         #expect(page.text.contains("was not sent"), note)
     }
@@ -58,15 +65,20 @@ import TestSupport
             #expect(try await campaignCount(panel) == 0, "nothing was stored on a stale token")
 
             // Sent again from that page, it is saved.
-            let sent = try await post(client, "/campaigns/new", Self.typed + [("_csrf", try #require(token(refused)))], cookie: current)
+            let sent = try await post(
+                client, "/campaigns/new", Self.typed + [("_csrf", try #require(token(refused)))], cookie: current)
             #expect(sent.status == .seeOther)
             #expect(try await campaignCount(panel) == 1)
 
             // An edit page too: the draft stays as it was.
             let id = try #require(Int64(sent.headers[.location]?.prefix { $0 != "?" }.split(separator: "/").last ?? ""))
-            let edit = try await post(client, "/campaigns/\(id)/edit", [("title", "Changed"), ("body", "b"), ("_csrf", oldToken)], cookie: current)
+            let edit = try await post(
+                client, "/campaigns/\(id)/edit", [("title", "Changed"), ("body", "b"), ("_csrf", oldToken)],
+                cookie: current)
             #expect(edit.status == .forbidden && edit.text.contains("value=\"Changed\"") && token(edit) == freshToken)
-            let title = try await panel.areas.database.read { db in try String.fetchOne(db, sql: "SELECT title FROM panel_campaigns") }
+            let title = try await panel.areas.database.read { db in
+                try String.fetchOne(db, sql: "SELECT title FROM panel_campaigns")
+            }
             #expect(title == "A <title> & more")
         }
     }
@@ -78,8 +90,10 @@ import TestSupport
             let old = try await panel.signIn(client)
             let oldToken = CSRFToken.forSession(String(old.drop { $0 != "=" }.dropFirst()))
             let current = try await panel.signIn(client)
-            let refused = try await post(client, "/admins/create", [("email", "new.person@example.com"), ("role", "marketing"), ("_csrf", oldToken)],
-                                                    cookie: current)
+            let refused = try await post(
+                client, "/admins/create",
+                [("email", "new.person@example.com"), ("role", "marketing"), ("_csrf", oldToken)],
+                cookie: current)
             #expect(refused.status == .forbidden)
             #expect(refused.text.contains("value=\"new.person@example.com\"") && refused.text.contains("was not sent"))
             #expect(refused.text.contains("value=\"marketing\" selected"), "the role chosen")
@@ -87,8 +101,12 @@ import TestSupport
             let created = try await panel.areas.auth.admins.find(email: "new.person@example.com")
             #expect(created == nil)
             // The test users' add form too.
-            let testUser = try await post(client, "/campaigns/test-users", [("email", "tester@example.com"), ("_csrf", oldToken)], cookie: current)
-            #expect(testUser.status == .forbidden && testUser.text.contains("value=\"tester@example.com\"") && testUser.text.contains("was not sent"))
+            let testUser = try await post(
+                client, "/campaigns/test-users", [("email", "tester@example.com"), ("_csrf", oldToken)], cookie: current
+            )
+            #expect(
+                testUser.status == .forbidden && testUser.text.contains("value=\"tester@example.com\"")
+                    && testUser.text.contains("was not sent"))
         }
     }
 
@@ -107,23 +125,37 @@ import TestSupport
             #expect(refused.status == .seeOther)
             let location = try #require(refused.headers[.location])
             #expect(location.hasPrefix("/login") && location.contains("next=/campaigns/new"))
-            let kept = try #require(refused.headers[fields: .setCookie].first { $0.value.hasPrefix("panel_form=") }.map { String($0.value.prefix { $0 != ";" }) })
+            let kept = try #require(
+                refused.headers[fields: .setCookie].first { $0.value.hasPrefix("panel_form=") }.map {
+                    String($0.value.prefix { $0 != ";" })
+                })
             #expect(try await campaignCount(panel) == 0)
             let login = try await client.get(location, cookie: kept)
             #expect(login.text.contains("after signing in"), "the sign-in page says the form is kept")
 
             // Signing in again goes back to the form, filled in, with this session's token.
             let form = try await client.loginForm()
-            let signedIn = try await post(client, "/login", [("email", Self.marketing), ("password", TestPanel.password), ("next", "/campaigns/new"),
-                                                                ("_csrf", form.token)], cookie: "\(form.cookie); \(kept)")
+            let signedIn = try await post(
+                client, "/login",
+                [
+                    ("email", Self.marketing), ("password", TestPanel.password), ("next", "/campaigns/new"),
+                    ("_csrf", form.token),
+                ], cookie: "\(form.cookie); \(kept)")
             #expect(signedIn.headers[.location] == "/campaigns/new")
-            let newSession = try #require(signedIn.headers[fields: .setCookie].first { $0.value.hasPrefix("panel_session=") }.map { String($0.value.prefix { $0 != ";" }) })
+            let newSession = try #require(
+                signedIn.headers[fields: .setCookie].first { $0.value.hasPrefix("panel_session=") }.map {
+                    String($0.value.prefix { $0 != ";" })
+                })
             let back = try await client.get("/campaigns/new", cookie: "\(newSession); \(kept)")
             #expect(back.status == .ok)
             expectTyped(back, "the composer filled in again")
             #expect(token(back) == CSRFToken.forSession(String(newSession.drop { $0 != "=" }.dropFirst())))
-            #expect(back.headers[fields: .setCookie].contains { $0.value.hasPrefix("panel_form=;") || $0.value.hasPrefix("panel_form=\"\"") || $0.value.contains("Max-Age=0") },
-                    "shown once")
+            #expect(
+                back.headers[fields: .setCookie].contains {
+                    $0.value.hasPrefix("panel_form=;") || $0.value.hasPrefix("panel_form=\"\"")
+                        || $0.value.contains("Max-Age=0")
+                },
+                "shown once")
             #expect(try await campaignCount(panel) == 0, "nothing was sent by signing in")
             let again = try await client.get("/campaigns/new", cookie: "\(newSession); \(kept)")
             #expect(!again.text.contains("A &lt;title&gt;"), "taken once")
@@ -145,7 +177,10 @@ import TestSupport
             let refused = try await client.postSigned("/campaigns/new", Self.typed, session: session)
             #expect(refused.status == .seeOther)
             #expect(refused.headers[.location]?.contains("next=/campaigns/new") == true)
-            let kept = try #require(refused.headers[fields: .setCookie].first { $0.value.hasPrefix("panel_form=") }.map { String($0.value.prefix { $0 != ";" }) })
+            let kept = try #require(
+                refused.headers[fields: .setCookie].first { $0.value.hasPrefix("panel_form=") }.map {
+                    String($0.value.prefix { $0 != ";" })
+                })
             let newSession = try await panel.signIn(client, email: Self.marketing)
             let back = try await client.get("/campaigns/new", cookie: "\(newSession); \(kept)")
             expectTyped(back, "filled in after signing in")
@@ -160,7 +195,8 @@ import TestSupport
         let panel = try await TestPanel()
         defer { panel.remove() }
         try await panel.addStaff(Self.marketing, role: .marketing)
-        let id = try await panel.areas.campaigns.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
+        let id = try await panel.areas.campaigns.campaigns.create(
+            CampaignDraft(title: "t", body: "b"), by: .commandLine)
         try await panel.test { client in
             let old = try await panel.signIn(client, email: Self.marketing)
             let oldToken = CSRFToken.forSession(String(old.drop { $0 != "=" }.dropFirst()))
@@ -186,11 +222,14 @@ import TestSupport
         defer { panel.remove() }
         try await panel.addStaff(Self.marketing, role: .marketing)
         let experiment = CampaignExperiment(variants: [VariantMessage(variant: .b, title: "B", body: "b")])
-        let id = try await panel.areas.campaigns.campaigns.create(CampaignDraft(title: "t", body: "b", experiment: experiment), by: .commandLine)
+        let id = try await panel.areas.campaigns.campaigns.create(
+            CampaignDraft(title: "t", body: "b", experiment: experiment), by: .commandLine)
         let users = try await panel.areas.database.write { db in
             let users = try Int64.fetchAll(db, sql: "SELECT id FROM users ORDER BY id LIMIT 2")
             for user in users {
-                try db.execute(sql: "INSERT INTO panel_test_users (user_id, added_at) VALUES (?, '2026-01-01 00:00:00')", arguments: [user])
+                try db.execute(
+                    sql: "INSERT INTO panel_test_users (user_id, added_at) VALUES (?, '2026-01-01 00:00:00')",
+                    arguments: [user])
             }
             return users
         }
@@ -203,8 +242,10 @@ import TestSupport
             let oldToken = CSRFToken.forSession(String(old.drop { $0 != "=" }.dropFirst()))
             let current = try await panel.signIn(client, email: Self.marketing)
             _ = try await CampaignPages.waitForPreview(client, "/campaigns/\(id)", cookie: current)
-            let refused = try await post(client, "/campaigns/\(id)/test-send", [("user", String(users[1])), ("variant", "B"), ("_csrf", oldToken)],
-                                         cookie: current)
+            let refused = try await post(
+                client, "/campaigns/\(id)/test-send",
+                [("user", String(users[1])), ("variant", "B"), ("_csrf", oldToken)],
+                cookie: current)
             #expect(refused.status == .forbidden && refused.text.contains("was not sent"))
             // The preview's own choosers show the first sample and variant A: only the test
             // send's form can have chosen these.

@@ -1,4 +1,3 @@
-@testable import AdminWeb
 import AdminDomain
 import DemoData
 import Foundation
@@ -8,6 +7,8 @@ import Logging
 import Synchronization
 import Testing
 
+@testable import AdminWeb
+
 @Suite(.timeLimit(.minutes(5))) struct ShutdownWatchdogs {
     @Test func aStuckShutdownEndsAtTheDeadlineNamingTheRequestsStillOpen() async throws {
         let open = OpenRequests()
@@ -16,8 +17,9 @@ import Testing
         open.end(finished)
         let started = ContinuousClock.now
         let fired = await withCheckedContinuation { (continuation: CheckedContinuation<[OpenRequests.Entry], Never>) in
-            let watchdog = ShutdownWatchdog(deadline: .milliseconds(300), openRequests: open, logger: Logger(label: "test"),
-                                            onDeadline: { continuation.resume(returning: $0) })
+            let watchdog = ShutdownWatchdog(
+                deadline: .milliseconds(300), openRequests: open, logger: Logger(label: "test"),
+                onDeadline: { continuation.resume(returning: $0) })
             watchdog.startCountdown(signal: SIGTERM)
             // A second signal does not start a second countdown (the continuation would trap).
             watchdog.startCountdown(signal: SIGINT)
@@ -41,7 +43,8 @@ import Testing
         router.get("/fails") { _, _ -> String in throw HTTPError(.internalServerError) }
         try await Application(router: router).test(.router) { client in
             try await client.execute(uri: "/users/50?q=someone@example.com", method: .get) { #expect($0.status == .ok) }
-            #expect(seenInside.withLock { $0 }.map(\.path) == ["/users/50"], "registered while running, without its query")
+            #expect(
+                seenInside.withLock { $0 }.map(\.path) == ["/users/50"], "registered while running, without its query")
             #expect(open.current.isEmpty)
             try await client.execute(uri: "/fails", method: .get) { #expect($0.status == .internalServerError) }
             #expect(open.current.isEmpty, "a handler that throws leaves the register too")

@@ -1,13 +1,15 @@
-@testable import AdminWeb
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Hummingbird
 import HummingbirdTesting
 import Logging
 import Synchronization
 import Testing
+
+@testable import AdminWeb
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Clients that connect and send nothing, or send a request's head a byte at a time, must not
 /// hold the server: ordinary requests are answered meanwhile, and every such connection is
@@ -28,16 +30,23 @@ import Testing
             local.sin_family = sa_family_t(AF_INET)
             local.sin_addr.s_addr = inet_addr(source)
             let bound = withUnsafePointer(to: &local) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
-            guard bound == 0 else { close(fd); return -1 }
+            guard bound == 0 else {
+                close(fd)
+                return -1
+            }
         }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         return result == 0 ? fd : -1
     }
@@ -90,11 +99,15 @@ import Testing
             // the listen backlog past its own 5 s limit on a loaded machine (seen in CI).
             #expect(try await client.execute(uri: "/health", method: .get).status == .ok)
             let idle = await Self.onThread { (0..<2_000).map { _ in Self.connectLoopback(port) } }
-            let slow = await Self.onThread { (0..<500).map { _ -> Int32 in
-                let fd = Self.connectLoopback(port)
-                _ = "GET /health HTTP/1.1\r\nHost: x\r\n".withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-                return fd
-            } }
+            let slow = await Self.onThread {
+                (0..<500).map { _ -> Int32 in
+                    let fd = Self.connectLoopback(port)
+                    _ = "GET /health HTTP/1.1\r\nHost: x\r\n".withCString {
+                        send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL))
+                    }
+                    return fd
+                }
+            }
             #expect(idle.allSatisfy { $0 >= 0 } && slow.allSatisfy { $0 >= 0 }, "every connection was made")
             let opened = ContinuousClock.now
             // A byte every half second from each slow client, for 4 s, while others ask.
@@ -111,7 +124,9 @@ import Testing
                     let started = ContinuousClock.now
                     let fd = Self.connectLoopback(port)
                     defer { close(fd) }
-                    _ = "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+                    _ = "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".withCString {
+                        send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL))
+                    }
                     var buffer = [UInt8](repeating: 0, count: 4_096)
                     var answer: [UInt8] = []
                     while true {
@@ -151,7 +166,8 @@ import Testing
         panel.configuration.maxConnectionsPerAddress = 4
         let lines = CapturedLog()
         let logger = Logger(label: "test") { _ in lines }
-        let app = buildApplication(areas: PanelAreas(database: panel.areas.database, configuration: panel.configuration, logger: logger))
+        let app = buildApplication(
+            areas: PanelAreas(database: panel.areas.database, configuration: panel.configuration, logger: logger))
         try await app.test(.live) { client in
             let port = try #require(client.port)
             // The test client's own connection, from 127.0.0.1 too, is one of the four.
@@ -167,7 +183,9 @@ import Testing
             try await Task.sleep(for: .milliseconds(500))
             closed = await Self.onThread { sockets.filter(Self.isClosed).count }
             #expect(closed == 1, "\(closed) of 4 closed: 4 from one address (with the test client's) stay open")
-            let fromSame = await Self.onThread { Self.exchange(port, "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n") }
+            let fromSame = await Self.onThread {
+                Self.exchange(port, "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            }
             #expect(fromSame.isEmpty, "a sixth from 127.0.0.1 is closed unanswered: \(fromSame.prefix(40))")
             let fromOther = await Self.onThread {
                 Self.exchange(port, from: "127.0.0.2", "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
@@ -178,7 +196,9 @@ import Testing
             let reopened = ContinuousClock.now + .seconds(15)
             while !again.hasPrefix("HTTP/1.1 200"), ContinuousClock.now < reopened {
                 try await Task.sleep(for: .milliseconds(200))
-                again = await Self.onThread { Self.exchange(port, "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n") }
+                again = await Self.onThread {
+                    Self.exchange(port, "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                }
             }
             #expect(again.hasPrefix("HTTP/1.1 200"), "127.0.0.1 is answered again once its sockets closed")
         }
@@ -200,9 +220,12 @@ import Testing
             let answer = await Self.onThread { Self.exchange(port, line) }
             let head = answer.components(separatedBy: "\r\n\r\n")[0].lowercased()
             #expect(head.hasPrefix("http/1.1 400"), "\(head)")
-            for header in ["content-security-policy: default-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
-                           "x-content-type-options: nosniff", "referrer-policy: same-origin", "cache-control: no-store"] {
-                #expect(head.contains("\r\n" + header + "\r\n") || head.hasSuffix("\r\n" + header), "\(header) in \(head)")
+            for header in [
+                "content-security-policy: default-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
+                "x-content-type-options: nosniff", "referrer-policy: same-origin", "cache-control: no-store",
+            ] {
+                #expect(
+                    head.contains("\r\n" + header + "\r\n") || head.hasSuffix("\r\n" + header), "\(header) in \(head)")
             }
             // A page answered by the router has them once, not twice.
             let page = try await client.execute(uri: "/login", method: .get)

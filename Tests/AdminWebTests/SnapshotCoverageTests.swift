@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Every view has a snapshot a reviewer can read: for each `*View.swift` under
 /// `Sources/AdminWeb/Pages`, a committed `<View>.<state>.html` under
@@ -22,15 +22,19 @@ import TestSupport
 
     /// The view each snapshot file names: "CampaignPageView" for `CampaignPageView.draftReady.html`.
     static var snapshotted: [String: [String]] {
-        Dictionary(grouping: files(under: snapshots, named: ".html")) { String($0.lastPathComponent.prefix { $0 != "." }) }
-            .mapValues { $0.map { "\($0.deletingLastPathComponent().lastPathComponent)/\($0.lastPathComponent)" }.sorted() }
+        Dictionary(grouping: files(under: snapshots, named: ".html")) {
+            String($0.lastPathComponent.prefix { $0 != "." })
+        }
+        .mapValues { $0.map { "\($0.deletingLastPathComponent().lastPathComponent)/\($0.lastPathComponent)" }.sorted() }
     }
 
     @Test func everyViewHasASnapshotFile() {
         let views = Self.views
         #expect(views.count >= 24, "the views were found under \(Self.pages.path)")
         let without = views.subtracting(Self.snapshotted.keys).sorted()
-        #expect(without.isEmpty, """
+        #expect(
+            without.isEmpty,
+            """
             views without a snapshot: \(without.joined(separator: ", ")). Render each from a model made by hand with \
             assertPageSnapshot(of:_:) in a Snapshots*.swift file, run it once to record, and read the file.
             """)

@@ -1,12 +1,13 @@
-@testable import AdminWeb
 import AdminDomain
 import Foundation
 import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Testing
 import TestSupport
+import Testing
+
+@testable import AdminWeb
 
 /// Issue 22, "Daily use": support's search box and what the profile shows of awkward data.
 /// Every expectation comes from the rows inserted here, never from the code under test.
@@ -19,14 +20,15 @@ import TestSupport
     static func panel() async throws -> TestPanel {
         let panel = try await UserPages.panel()
         try await DatabaseQueue(path: panel.temp.path).write { db in
-            try db.execute(sql: """
-                INSERT INTO users (id, email, password_hash, display_name, created_at) VALUES
-                  (700101, 'ann.lee@known.test', 'x', 'Ann' || char(0) || 'Lee' || char(127) || ' Zebedee', '2026-01-01 00:00:00'),
-                  (700102, 'quiet.one@known.test', 'x', 'Quiet One', '2026-01-01 00:00:00'),
-                  (700103, 'quiet.two@known.test', 'x', 'Quiet Two', '2026-01-01 00:00:00');
-                INSERT INTO notification_settings (user_id, quiet_start, quiet_end) VALUES
-                  (700101, '22:00', '07:00'), (700102, '25:99', '07:00'), (700103, '7pm', '7am');
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO users (id, email, password_hash, display_name, created_at) VALUES
+                      (700101, 'ann.lee@known.test', 'x', 'Ann' || char(0) || 'Lee' || char(127) || ' Zebedee', '2026-01-01 00:00:00'),
+                      (700102, 'quiet.one@known.test', 'x', 'Quiet One', '2026-01-01 00:00:00'),
+                      (700103, 'quiet.two@known.test', 'x', 'Quiet Two', '2026-01-01 00:00:00');
+                    INSERT INTO notification_settings (user_id, quiet_start, quiet_end) VALUES
+                      (700101, '22:00', '07:00'), (700102, '25:99', '07:00'), (700103, '7pm', '7am');
+                    """)
         }
         return panel
     }
@@ -45,7 +47,10 @@ import TestSupport
                 ("q=+700103+", "Searched user ids for 700103", Self.quietTwoID),
                 ("q=quiet.tw", "Searched emails starting with “quiet.tw”", Self.quietTwoID),
                 ("q=Quiet+Two", "Searched names containing “Quiet Two”", Self.quietTwoID),
-                ("by=any&q=Zebedee", "No email starts with “Zebedee”, so searched names containing “Zebedee”", Self.annID),
+                (
+                    "by=any&q=Zebedee", "No email starts with “Zebedee”, so searched names containing “Zebedee”",
+                    Self.annID
+                ),
             ]
             for (query, sentence, id) in cases {
                 let page = try await client.get("/users?\(query)", cookie: session)
@@ -58,13 +63,18 @@ import TestSupport
             #expect(nul.status == .ok && !Self.visibleText(nul.text).contains("Searched"))
             // An id chosen but not typed is refused with a sentence, not searched as something else.
             let refused = try await client.get("/users?by=id&q=ann", cookie: session)
-            #expect(refused.status == .badRequest && refused.text.contains("A user id is a number, such as 123 or #123"))
+            #expect(
+                refused.status == .badRequest && refused.text.contains("A user id is a number, such as 123 or #123"))
         }
         let searches = try await panel.areas.database.read { db in
-            try String.fetchAll(db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'user_searched' ORDER BY id")
+            try String.fetchAll(
+                db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'user_searched' ORDER BY id")
         }
-        #expect(searches == ["email: ann.lee@known.test", "email: ann.lee@known.test", "id: 700102", "id: 700102", "id: 700103",
-                             "email: quiet.tw", "name: Quiet Two", "email, then name: Zebedee"])
+        #expect(
+            searches == [
+                "email: ann.lee@known.test", "email: ann.lee@known.test", "id: 700102", "id: 700102", "id: 700103",
+                "email: quiet.tw", "name: Quiet Two", "email, then name: Zebedee",
+            ])
     }
 
     @Test func controlCharactersInANameAreShownAndTheRestIsKept() async throws {
@@ -103,12 +113,13 @@ import TestSupport
         let panel = try await Self.panel()
         defer { panel.remove() }
         try await DatabaseQueue(path: panel.temp.path).write { db in
-            try db.execute(sql: """
-                INSERT INTO users (id, email, password_hash, created_at, last_active_at) VALUES
-                  (700104, 'odd.times@known.test', 'x', 'not a date', 'yesterday');
-                INSERT INTO food_items (user_id, name, expiry_date, created_at, updated_at) VALUES
-                  (700104, 'Mystery jar', '2026-13-45', '2026-01-01 00:00:00', '2026-01-01 00:00:00');
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO users (id, email, password_hash, created_at, last_active_at) VALUES
+                      (700104, 'odd.times@known.test', 'x', 'not a date', 'yesterday');
+                    INSERT INTO food_items (user_id, name, expiry_date, created_at, updated_at) VALUES
+                      (700104, 'Mystery jar', '2026-13-45', '2026-01-01 00:00:00', '2026-01-01 00:00:00');
+                    """)
         }
         try await panel.test { client in
             let session = try await panel.signIn(client, email: TestPanel.supportEmail)
@@ -127,7 +138,9 @@ import TestSupport
         try await panel.test { client in
             let session = try await panel.signIn(client, email: TestPanel.supportEmail)
             let page = try await client.get("/users/\(Self.annID)", cookie: session)
-            for section in ["account", "items", "devices", "settings", "subscriptions", "reminders", "campaign-pushes", "activity"] {
+            for section in [
+                "account", "items", "devices", "settings", "subscriptions", "reminders", "campaign-pushes", "activity",
+            ] {
                 #expect(page.text.contains("<a href=\"#\(section)\">"), "\(section)")
                 #expect(page.text.contains("<section class=\"panel\" id=\"\(section)\">"), "\(section)")
             }
@@ -140,26 +153,32 @@ import TestSupport
         let panel = try await Self.panel()
         defer { panel.remove() }
         let personal = try await panel.areas.campaigns.campaigns.create(
-            CampaignDraft(title: "Hi {{display_name}}", body: "News for {{plan}} users", name: "Personal one"), by: .commandLine)
-        let plain = try await panel.areas.campaigns.campaigns.create(CampaignDraft(title: "Big news", body: "The scanner is faster"), by: .commandLine)
+            CampaignDraft(title: "Hi {{display_name}}", body: "News for {{plan}} users", name: "Personal one"),
+            by: .commandLine)
+        let plain = try await panel.areas.campaigns.campaigns.create(
+            CampaignDraft(title: "Big news", body: "The scanner is faster"), by: .commandLine)
         try await panel.areas.database.write { db in
             for (campaign, at) in [(personal, "2026-01-02 10:00:00"), (plain, "2026-01-03 10:00:00")] {
-                try db.execute(sql: """
-                    INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at, receipt)
-                    VALUES (?, 1, ?, 'accepted', ?, ?, 1)
-                    """, arguments: [campaign, Self.quietOneID, at, at])
+                try db.execute(
+                    sql: """
+                        INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at, receipt)
+                        VALUES (?, 1, ?, 'accepted', ?, ?, 1)
+                        """, arguments: [campaign, Self.quietOneID, at, at])
             }
             // One still waiting for the user's quiet hours to end.
-            try db.execute(sql: """
-                INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at)
-                VALUES (?, 2, ?, 'queued', '2026-01-04 07:00:00', '2026-01-03 23:00:00')
-                """, arguments: [plain, Self.quietOneID])
+            try db.execute(
+                sql: """
+                    INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at)
+                    VALUES (?, 2, ?, 'queued', '2026-01-04 07:00:00', '2026-01-03 23:00:00')
+                    """, arguments: [plain, Self.quietOneID])
         }
         try await panel.test { client in
             let session = try await panel.signIn(client)
             let page = Self.visibleText(try await client.get("/users/\(Self.quietOneID)", cookie: session).text)
             #expect(page.contains("#\(personal) Personal one Hi Quiet One News for free users (rebuilt)"))
-            #expect(page.contains("#\(plain) Big news Big news The scanner is faster #1"), "a plain text is not marked rebuilt")
+            #expect(
+                page.contains("#\(plain) Big news Big news The scanner is faster #1"),
+                "a plain text is not marked rebuilt")
             #expect(!page.contains("{{display_name}}"))
             #expect(page.contains("The values a push was filled with are not kept"))
             #expect(page.contains("queued due 2026-01-04 07:00:00 UTC"))

@@ -1,13 +1,14 @@
 import AdminDomain
-@testable import AdminWeb
 import Foundation
 import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
-import Testing
 import TestSupport
+import Testing
+
+@testable import AdminWeb
 
 /// A panel on a freshly seeded database with one admin account, for `app.test(.router)`:
 /// every area, as `buildApplication` lists them.
@@ -27,12 +28,15 @@ struct TestPanel {
     /// (`UntrustedPush`); `none`: no provider configured, as `serve` without credentials.
     enum Push { case untrusted, none }
 
-    init(users: Int = 60, sessionPolicy: SessionPolicy = SessionPolicy(), secureCookies: Bool = false,
-         twoFactorPolicy: TwoFactorPolicy = TwoFactorPolicy(), push: Push = .untrusted, testUserDomains: [String] = []) async throws {
+    init(
+        users: Int = 60, sessionPolicy: SessionPolicy = SessionPolicy(), secureCookies: Bool = false,
+        twoFactorPolicy: TwoFactorPolicy = TwoFactorPolicy(), push: Push = .untrusted, testUserDomains: [String] = []
+    ) async throws {
         temp = try TemporaryDatabase.seeded(users: users)
         var configuration = PanelConfiguration(
             databasePath: temp.path, publicDirectory: TestPaths.publicDirectory, scrypt: fastScryptForTests,
-            sessionPolicy: sessionPolicy, dashboardRefreshInterval: 3_600, secureCookies: secureCookies, twoFactorPolicy: twoFactorPolicy)
+            sessionPolicy: sessionPolicy, dashboardRefreshInterval: 3_600, secureCookies: secureCookies,
+            twoFactorPolicy: twoFactorPolicy)
         // Tests flush the counted events themselves: a flush of the background flusher in
         // the middle of a slow test (seen under the full suite's load) splits a count.
         configuration.auditFlushInterval = .seconds(3_600)
@@ -44,8 +48,10 @@ struct TestPanel {
         areas = PanelAreas(database: try await PanelDatabase.open(path: temp.path), configuration: configuration)
         let admin = try await areas.auth.admins.create(email: Self.email, password: Self.password, role: .admin)
         try await areas.database.write { db in
-            try db.execute(sql: "INSERT INTO panel_two_factor (admin_id, secret, confirmed_at) VALUES (?, ?, '2026-01-01 00:00:00')",
-                           arguments: [admin.id, Self.totpSecret])
+            try db.execute(
+                sql:
+                    "INSERT INTO panel_two_factor (admin_id, secret, confirmed_at) VALUES (?, ?, '2026-01-01 00:00:00')",
+                arguments: [admin.id, Self.totpSecret])
         }
     }
 
@@ -64,8 +70,10 @@ struct TestPanel {
     /// Signs in as a browser would, through the code page when the account has two-factor.
     /// Tests sign in many times a minute, faster than codes change: the record of the last
     /// code used is cleared first, so the current code is accepted again.
-    func signIn(_ client: some TestClientProtocol, email: String = TestPanel.email,
-                password: String = TestPanel.password) async throws -> String {
+    func signIn(
+        _ client: some TestClientProtocol, email: String = TestPanel.email,
+        password: String = TestPanel.password
+    ) async throws -> String {
         let response = try await client.postLogin([("email", email), ("password", password)])
         guard response.status == .seeOther, let setCookie = response.headers[.setCookie] else {
             throw TestSignInFailed(status: response.status)
@@ -74,9 +82,12 @@ struct TestPanel {
         guard response.headers[.location]?.hasPrefix(SiteURL.secondFactor().path) == true else { return cookie }
         let code = try await currentCode(email: email)
         let form = try await client.loginForm()
-        let second = try await client.postForm(SiteURL.secondFactor().path, [("code", code), ("_csrf", form.token)],
-                                               cookie: "\(form.cookie); \(cookie)")
-        guard second.status == .seeOther, let sessionCookie = second.headers[fields: .setCookie].first(where: { $0.value.hasPrefix("panel_session=") })
+        let second = try await client.postForm(
+            SiteURL.secondFactor().path, [("code", code), ("_csrf", form.token)],
+            cookie: "\(form.cookie); \(cookie)")
+        guard second.status == .seeOther,
+            let sessionCookie = second.headers[fields: .setCookie].first(where: { $0.value.hasPrefix("panel_session=") }
+            )
         else { throw TestSignInFailed(status: second.status) }
         return String(sessionCookie.value.prefix { $0 != ";" })
     }
@@ -84,10 +95,14 @@ struct TestPanel {
     /// The account's current TOTP code, made acceptable again.
     func currentCode(email: String) async throws -> String {
         let secret = try await areas.database.write { db in
-            try db.execute(sql: "UPDATE panel_two_factor SET last_step = NULL WHERE admin_id = (SELECT id FROM panel_admins WHERE email = ?)",
-                           arguments: [email])
-            return try String.fetchOne(db, sql: "SELECT secret FROM panel_two_factor t JOIN panel_admins a ON a.id = t.admin_id WHERE a.email = ?",
-                                       arguments: [email])
+            try db.execute(
+                sql:
+                    "UPDATE panel_two_factor SET last_step = NULL WHERE admin_id = (SELECT id FROM panel_admins WHERE email = ?)",
+                arguments: [email])
+            return try String.fetchOne(
+                db,
+                sql: "SELECT secret FROM panel_two_factor t JOIN panel_admins a ON a.id = t.admin_id WHERE a.email = ?",
+                arguments: [email])
         }
         return TOTPCode.code(secret: try #require(secret), step: TOTPCode.step(at: Date()))
     }
@@ -132,13 +147,16 @@ extension TestClientProtocol {
     func follow(_ response: TestResponse, cookie: String) async throws -> TestResponse {
         #expect(response.status == .seeOther, "a form that changes state answers with a redirect")
         let location = try #require(response.headers[.location])
-        let session = response.headers[fields: .setCookie].map { String($0.value.prefix { $0 != ";" }) }
+        let session =
+            response.headers[fields: .setCookie].map { String($0.value.prefix { $0 != ";" }) }
             .first { $0.hasPrefix("panel_session=") } ?? cookie
         return try await get(location, cookie: session)
     }
 
     /// Posts a form as a signed-in browser would: the session cookie and the session's token.
-    func postSigned(_ uri: String, _ fields: [(String, String)] = [], session cookie: String) async throws -> TestResponse {
+    func postSigned(_ uri: String, _ fields: [(String, String)] = [], session cookie: String) async throws
+        -> TestResponse
+    {
         let token = CSRFToken.forSession(String(cookie.drop { $0 != "=" }.dropFirst()))
         return try await postForm(uri, fields + [("_csrf", token)], cookie: cookie)
     }

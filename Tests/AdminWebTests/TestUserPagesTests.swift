@@ -1,10 +1,11 @@
-@testable import AdminDomain
-@testable import AdminWeb
 import Foundation
 import GRDB
 import HummingbirdTesting
-import Testing
 import TestSupport
+import Testing
+
+@testable import AdminDomain
+@testable import AdminWeb
 
 /// Issue 32, finding 5: marketing made any customer a test user, and then read their name and
 /// items in test sends. Test users come from the configured domains (`--test-user-domain`) or
@@ -15,14 +16,18 @@ import TestSupport
 
     /// An active customer of the seeded app, with a device a test push could reach and no quiet hours.
     static func customer(_ panel: TestPanel) async throws -> (id: Int64, email: String) {
-        try #require(try await panel.areas.database.read { db in
-            try Row.fetchOne(db, sql: """
-                SELECT u.id, u.email FROM users u JOIN devices d ON d.user_id = u.id LEFT JOIN notification_settings s ON s.user_id = u.id
-                WHERE u.status = 'active' AND d.push_permission = 'granted' AND d.push_token <> '' AND d.push_provider IN ('fcm', 'apns')
-                  AND COALESCE(s.push_enabled, 1) = 1 AND COALESCE(s.marketing_opt_in, 1) = 1 AND s.quiet_start IS NULL
-                  AND u.email NOT GLOB '*[^a-z0-9.@]*' LIMIT 1
-                """).map { (row: Row) -> (Int64, String) in (row[0], row[1]) }
-        })
+        try #require(
+            try await panel.areas.database.read { db in
+                try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT u.id, u.email FROM users u JOIN devices d ON d.user_id = u.id LEFT JOIN notification_settings s ON s.user_id = u.id
+                        WHERE u.status = 'active' AND d.push_permission = 'granted' AND d.push_token <> '' AND d.push_provider IN ('fcm', 'apns')
+                          AND COALESCE(s.push_enabled, 1) = 1 AND COALESCE(s.marketing_opt_in, 1) = 1 AND s.quiet_start IS NULL
+                          AND u.email NOT GLOB '*[^a-z0-9.@]*' LIMIT 1
+                        """
+                ).map { (row: Row) -> (Int64, String) in (row[0], row[1]) }
+            })
     }
 
     /// The page's error sentence, as shown.
@@ -32,8 +37,12 @@ import TestSupport
 
     static func refusedAdds(_ panel: TestPanel) async throws -> [(actor: String?, target: String?, detail: String?)] {
         try await panel.areas.database.read { db in
-            try Row.fetchAll(db, sql: "SELECT actor_email, target, detail FROM panel_audit_log WHERE action = 'test_user_refused' ORDER BY id")
-                .map { ($0["actor_email"], $0["target"], $0["detail"]) }
+            try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT actor_email, target, detail FROM panel_audit_log WHERE action = 'test_user_refused' ORDER BY id"
+            )
+            .map { ($0["actor_email"], $0["target"], $0["detail"]) }
         }
     }
 
@@ -46,22 +55,30 @@ import TestSupport
         let (known, stranger) = try await panel.test { client in
             let cookie = try await panel.signIn(client, email: Self.marketing)
             let page = try await client.get("/campaigns/test-users", cookie: cookie)
-            #expect(page.text.contains("You may add the app accounts of emails at corp.test; an admin may add any app user"))
-            let known = try await client.postSigned("/campaigns/test-users", [("email", customer.email)], session: cookie)
+            #expect(
+                page.text.contains("You may add the app accounts of emails at corp.test; an admin may add any app user")
+            )
+            let known = try await client.postSigned(
+                "/campaigns/test-users", [("email", customer.email)], session: cookie)
             let stranger = try await client.postSigned("/campaigns/test-users", [("email", unknown)], session: cookie)
             return (known, stranger)
         }
-        #expect(known.status == .badRequest && stranger.status == .badRequest, "refused either way, with the same status")
+        #expect(
+            known.status == .badRequest && stranger.status == .badRequest, "refused either way, with the same status")
         let sentence = try #require(Self.problem(known.text))
         #expect(sentence.contains("marketing may add only emails at corp.test"), "\(sentence)")
-        #expect(Self.problem(stranger.text) == sentence, "an unknown email gets the very same sentence: nothing says who has an account")
+        #expect(
+            Self.problem(stranger.text) == sentence,
+            "an unknown email gets the very same sentence: nothing says who has an account")
         #expect(!known.text.contains("no app user") && !stranger.text.contains("no app user"))
         #expect(known.text.contains("value=\"\(customer.email)\""), "what was typed stays in the form")
         #expect(try await panel.areas.campaigns.testSend.testUsers.list().isEmpty, "nobody was added")
         let refused = try await Self.refusedAdds(panel)
         #expect(refused.count == 2, "each refused add is audited, the unknown email too")
         #expect(refused.allSatisfy { $0.actor == Self.marketing })
-        #expect(refused.first?.target == "user:\(customer.id)" && refused.last?.target == nil, "the log, which only admins read, names the account")
+        #expect(
+            refused.first?.target == "user:\(customer.id)" && refused.last?.target == nil,
+            "the log, which only admins read, names the account")
         #expect(refused.last?.detail?.contains(unknown) == true)
     }
 
@@ -72,14 +89,22 @@ import TestSupport
         try await panel.test { client in
             let cookie = try await panel.signIn(client)
             let page = try await client.get("/campaigns/test-users", cookie: cookie)
-            #expect(page.text.contains("As an admin you may add any app user") && page.text.contains("Marketing may add only emails at corp.test."))
-            let added = try await client.postSigned("/campaigns/test-users", [("email", customer.email)], session: cookie)
+            #expect(
+                page.text.contains("As an admin you may add any app user")
+                    && page.text.contains("Marketing may add only emails at corp.test."))
+            let added = try await client.postSigned(
+                "/campaigns/test-users", [("email", customer.email)], session: cookie)
             #expect(added.status == .seeOther)
-            let unknown = try await client.postSigned("/campaigns/test-users", [("email", "nobody@nowhere.test")], session: cookie)
-            #expect(unknown.status == .badRequest && unknown.text.contains("Not added: no app user has the email nobody@nowhere.test"))
+            let unknown = try await client.postSigned(
+                "/campaigns/test-users", [("email", "nobody@nowhere.test")], session: cookie)
+            #expect(
+                unknown.status == .badRequest
+                    && unknown.text.contains("Not added: no app user has the email nobody@nowhere.test"))
         }
         #expect(try await panel.areas.campaigns.testSend.testUsers.list().map(\.userID) == [customer.id])
-        #expect(try await Self.refusedAdds(panel).map(\.actor) == [TestPanel.email], "the admin's refused add is audited too")
+        #expect(
+            try await Self.refusedAdds(panel).map(\.actor) == [TestPanel.email],
+            "the admin's refused add is audited too")
     }
 
     @Test func marketingMayAddAnAppUserWhoseEmailIsInAConfiguredDomain() async throws {
@@ -88,20 +113,24 @@ import TestSupport
         try await panel.addStaff(Self.marketing, role: .marketing)
         // The test plays the backend: a colleague's app account.
         try await DatabaseQueue(path: panel.temp.path).write { db in
-            try db.execute(sql: """
-                INSERT INTO users (id, email, password_hash, display_name, status, created_at)
-                VALUES (990101, 'Tester@Corp.Test', 'x', 'Tess', 'active', '2026-01-01 00:00:00'),
-                       (990102, 'tester@sub.corp.test', 'x', 'Sub', 'active', '2026-01-01 00:00:00')
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO users (id, email, password_hash, display_name, status, created_at)
+                    VALUES (990101, 'Tester@Corp.Test', 'x', 'Tess', 'active', '2026-01-01 00:00:00'),
+                           (990102, 'tester@sub.corp.test', 'x', 'Sub', 'active', '2026-01-01 00:00:00')
+                    """)
         }
         try await panel.test { client in
             let cookie = try await panel.signIn(client, email: Self.marketing)
-            let added = try await client.postSigned("/campaigns/test-users", [("email", "tester@corp.TEST")], session: cookie)
+            let added = try await client.postSigned(
+                "/campaigns/test-users", [("email", "tester@corp.TEST")], session: cookie)
             #expect(added.status == .seeOther)
-            let subdomain = try await client.postSigned("/campaigns/test-users", [("email", "tester@sub.corp.test")], session: cookie)
+            let subdomain = try await client.postSigned(
+                "/campaigns/test-users", [("email", "tester@sub.corp.test")], session: cookie)
             #expect(subdomain.status == .badRequest, "a subdomain is another domain")
             // The Kelvin sign lower-cases to k, but SQLite's NOCASE does not fold it: no way around the list.
-            let kelvin = try await client.postSigned("/campaigns/test-users", [("email", "x@\u{212A}orp.test")], session: cookie)
+            let kelvin = try await client.postSigned(
+                "/campaigns/test-users", [("email", "x@\u{212A}orp.test")], session: cookie)
             #expect(kelvin.status == .badRequest)
         }
         #expect(try await panel.areas.campaigns.testSend.testUsers.list().map(\.userID) == [990101])
@@ -115,8 +144,11 @@ import TestSupport
         try await panel.test { client in
             let cookie = try await panel.signIn(client, email: Self.marketing)
             let page = try await client.get("/campaigns/test-users", cookie: cookie)
-            #expect(page.text.contains("Only an admin may add test users") && !page.text.contains("name=\"email\""), "no form that can only refuse")
-            let tried = try await client.postSigned("/campaigns/test-users", [("email", customer.email)], session: cookie)
+            #expect(
+                page.text.contains("Only an admin may add test users") && !page.text.contains("name=\"email\""),
+                "no form that can only refuse")
+            let tried = try await client.postSigned(
+                "/campaigns/test-users", [("email", customer.email)], session: cookie)
             #expect(tried.status == .badRequest && tried.text.contains("only an admin may add test users"))
         }
         #expect(try await panel.areas.campaigns.testSend.testUsers.list().isEmpty)
@@ -128,31 +160,49 @@ import TestSupport
         let panel = try await TestPanel()
         defer { panel.remove() }
         let customer = try await Self.customer(panel)
-        let id = try await panel.areas.campaigns.campaigns.create(CampaignDraft(title: "Title A", body: "Body A", experiment: CampaignExperiment(variants: [
-            VariantMessage(variant: .b, title: "Title B", body: "Body B"),
-            VariantMessage(variant: .c, title: "Title C", body: "Body C"),
-        ])), by: .commandLine)
+        let id = try await panel.areas.campaigns.campaigns.create(
+            CampaignDraft(
+                title: "Title A", body: "Body A",
+                experiment: CampaignExperiment(variants: [
+                    VariantMessage(variant: .b, title: "Title B", body: "Body B"),
+                    VariantMessage(variant: .c, title: "Title C", body: "Body C"),
+                ])), by: .commandLine)
         try await panel.test { client in
             let cookie = try await panel.signIn(client)
             let c = try await client.get("/campaigns/\(id)?variant=C", cookie: cookie)
             #expect(c.status == .ok)
-            #expect(c.text.contains("<p class=\"notification-title\"><bdi>Title C</bdi></p>") && c.text.contains("<p class=\"notification-body\"><bdi>Body C</bdi></p>"),
-                    "variant C's text on the phone")
-            #expect(c.text.contains("<option value=\"C\" selected>C</option>"), "the switcher says which variant is shown")
+            #expect(
+                c.text.contains("<p class=\"notification-title\"><bdi>Title C</bdi></p>")
+                    && c.text.contains("<p class=\"notification-body\"><bdi>Body C</bdi></p>"),
+                "variant C's text on the phone")
+            #expect(
+                c.text.contains("<option value=\"C\" selected>C</option>"), "the switcher says which variant is shown")
             let plain = try await client.get("/campaigns/\(id)", cookie: cookie)
             #expect(plain.text.contains("<p class=\"notification-title\"><bdi>Title A</bdi></p>"), "A by default")
             for refused in ["D", "E", "b"] {
                 let page = try await client.get("/campaigns/\(id)?variant=\(refused)", cookie: cookie)
-                #expect(page.status == .badRequest && page.text.contains("There is no variant “\(refused)”: choose one of A, B, C."), "\(refused)")
+                #expect(
+                    page.status == .badRequest
+                        && page.text.contains("There is no variant “\(refused)”: choose one of A, B, C."), "\(refused)")
             }
 
-            #expect(try await client.postSigned("/campaigns/test-users", [("email", customer.email)], session: cookie).status == .seeOther)
+            #expect(
+                try await client.postSigned("/campaigns/test-users", [("email", customer.email)], session: cookie)
+                    .status == .seeOther)
             // No provider is configured here: the result still lists the text each device was to get.
-            let b = try await client.postSigned("/campaigns/\(id)/test-send", [("user", String(customer.id)), ("variant", "B")], session: cookie)
-            #expect(b.status == .ok && b.text.contains("Test send of variant B") && b.text.contains("<bdi>Title B</bdi>"), "B's text was sent")
+            let b = try await client.postSigned(
+                "/campaigns/\(id)/test-send", [("user", String(customer.id)), ("variant", "B")], session: cookie)
+            #expect(
+                b.status == .ok && b.text.contains("Test send of variant B") && b.text.contains("<bdi>Title B</bdi>"),
+                "B's text was sent")
             #expect(b.text.contains("<option value=\"B\" selected>B</option>"), "the form keeps the variant chosen")
-            let unknown = try await client.postSigned("/campaigns/\(id)/test-send", [("user", String(customer.id)), ("variant", "D")], session: cookie)
-            #expect(unknown.status == .badRequest && unknown.text.contains("There is no variant “D” in this campaign: choose one of A, B, C. Nothing was sent."))
+            let unknown = try await client.postSigned(
+                "/campaigns/\(id)/test-send", [("user", String(customer.id)), ("variant", "D")], session: cookie)
+            #expect(
+                unknown.status == .badRequest
+                    && unknown.text.contains(
+                        "There is no variant “D” in this campaign: choose one of A, B, C. Nothing was sent.")
+            )
         }
         let sent = try await panel.areas.database.read { db in
             try String.fetchAll(db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'campaign_test_sent'")

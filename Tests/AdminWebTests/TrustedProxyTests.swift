@@ -1,4 +1,3 @@
-@testable import AdminWeb
 import AdminDomain
 import Foundation
 import GRDB
@@ -6,6 +5,8 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
+@testable import AdminWeb
 
 /// The client's address behind a proxy: believed only from a trusted peer, read from the
 /// right, never an address inside a trusted range (RFC 7239 and the de-facto X-Forwarded-For).
@@ -29,7 +30,9 @@ import Testing
         ("::ffff:127.0.0.1", "X-Forwarded-For", "203.0.113.5", "203.0.113.5"),
         ("198.51.100.99", "X-Forwarded-For", "203.0.113.5", "198.51.100.99"),
     ])
-    func theClientIsTheRightmostAddressNoTrustedProxyHolds(peer: String, header: String, value: String, expected: String) throws {
+    func theClientIsTheRightmostAddressNoTrustedProxyHolds(
+        peer: String, header: String, value: String, expected: String
+    ) throws {
         let trusted = try TrustedProxies(["127.0.0.1/32", "10.0.0.0/8"])
         #expect(trusted.clientAddress(peer: peer, headers: Self.headers([(header, value)])) == expected)
     }
@@ -43,7 +46,10 @@ import Testing
     func withForwardedChosenOnlyThatHeaderIsRead(value: String, expected: String) throws {
         let trusted = try TrustedProxies(["127.0.0.1/32"], header: .forwarded)
         // The X-Forwarded-For a client typed passes through a proxy that writes Forwarded.
-        #expect(trusted.clientAddress(peer: "127.0.0.1", headers: Self.headers([("Forwarded", value), ("X-Forwarded-For", "6.6.6.6")])) == expected)
+        #expect(
+            trusted.clientAddress(
+                peer: "127.0.0.1", headers: Self.headers([("Forwarded", value), ("X-Forwarded-For", "6.6.6.6")]))
+                == expected)
     }
 
     /// A proxy that writes X-Forwarded-For passes a client's own Forwarded through: it is never read.
@@ -51,16 +57,23 @@ import Testing
         let trusted = try TrustedProxies(["127.0.0.1/32"])
         let headers = Self.headers([("Forwarded", "for=11.11.11.11"), ("X-Forwarded-For", "12.12.12.12")])
         #expect(trusted.clientAddress(peer: "127.0.0.1", headers: headers) == "12.12.12.12")
-        #expect(trusted.clientAddress(peer: "127.0.0.1", headers: Self.headers([("Forwarded", "garbage"), ("X-Forwarded-For", "12.12.12.12")])) == "12.12.12.12")
+        #expect(
+            trusted.clientAddress(
+                peer: "127.0.0.1",
+                headers: Self.headers([("Forwarded", "garbage"), ("X-Forwarded-For", "12.12.12.12")])) == "12.12.12.12")
         #expect(TrustedProxies.canonicalAddress("[2001:DB8:0::77]") == "2001:db8::77")
     }
 
     @Test func withoutTrustedProxiesTheHeadersAreIgnoredAndBadRangesRefused() throws {
-        #expect(TrustedProxies.none.clientAddress(peer: "127.0.0.1", headers: Self.headers([("X-Forwarded-For", "203.0.113.5")])) == "127.0.0.1")
+        #expect(
+            TrustedProxies.none.clientAddress(
+                peer: "127.0.0.1", headers: Self.headers([("X-Forwarded-For", "203.0.113.5")])) == "127.0.0.1")
         #expect(throws: TrustedProxyError.self) { try TrustedProxies(["10.0.0.0/33"]) }
         #expect(throws: TrustedProxyError.self) { try TrustedProxies(["proxy.example.com"]) }
         let v6 = try TrustedProxies(["::1", "fd00::/8"])
-        #expect(v6.clientAddress(peer: "fd12::1", headers: Self.headers([("X-Forwarded-For", "2001:db8::1")])) == "2001:db8::1")
+        #expect(
+            v6.clientAddress(peer: "fd12::1", headers: Self.headers([("X-Forwarded-For", "2001:db8::1")]))
+                == "2001:db8::1")
     }
 
     /// Failed sign-ins with made-up emails from one address (the attack that locked every
@@ -68,30 +81,43 @@ import Testing
     /// its delay (32 s) outlasts any busy machine, and one more through the proxy. Then the
     /// right password from another forwarded client and from the failing one.
     static func signIns(trusted: [String], failingAddress: String) async throws
-        -> (other: HTTPResponse.Status, same: HTTPResponse.Status, addresses: [String]) {
+        -> (other: HTTPResponse.Status, same: HTTPResponse.Status, addresses: [String])
+    {
         var panel = try await TestPanel()
         defer { panel.remove() }
         panel.configuration.trustedProxies = try TrustedProxies(trusted)
         panel.rebuildAreas()
-        for index in 1...8 { _ = try await panel.areas.auth.signIn.throttle.recordFailure(email: "nobody\(index)@example.com", address: failingAddress) }
+        for index in 1...8 {
+            _ = try await panel.areas.auth.signIn.throttle.recordFailure(
+                email: "nobody\(index)@example.com", address: failingAddress)
+        }
         let app = buildApplication(areas: panel.areas)
         let (other, same) = try await app.test(.live) { client in
             func signIn(_ email: String, _ password: String, from address: String) async throws -> HTTPResponse.Status {
                 let form = try await client.loginForm()
                 let body = [("email", email), ("password", password), ("_csrf", form.token)]
-                    .map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&")
-                return try await client.execute(uri: "/login", method: .post,
-                                                headers: [.contentType: "application/x-www-form-urlencoded", .cookie: form.cookie,
-                                                          HTTPField.Name("X-Forwarded-For")!: address],
-                                                body: ByteBuffer(string: body)).status
+                    .map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }
+                    .joined(separator: "&")
+                return try await client.execute(
+                    uri: "/login", method: .post,
+                    headers: [
+                        .contentType: "application/x-www-form-urlencoded", .cookie: form.cookie,
+                        HTTPField.Name("X-Forwarded-For")!: address,
+                    ],
+                    body: ByteBuffer(string: body)
+                ).status
             }
             _ = try await signIn("stranger@example.com", "wrong wrong wrong", from: "203.0.113.5")
-            return (try await signIn(TestPanel.email, TestPanel.password, from: "198.51.100.7"),
-                    try await signIn(TestPanel.email, TestPanel.password, from: "203.0.113.5"))
+            return (
+                try await signIn(TestPanel.email, TestPanel.password, from: "198.51.100.7"),
+                try await signIn(TestPanel.email, TestPanel.password, from: "203.0.113.5")
+            )
         }
         try await panel.areas.auth.signIn.unauthenticatedEvents.flush()
         let addresses = try await panel.areas.database.read { db in
-            try String.fetchAll(db, sql: "SELECT DISTINCT client_address FROM panel_audit_log WHERE client_address IS NOT NULL ORDER BY 1")
+            try String.fetchAll(
+                db,
+                sql: "SELECT DISTINCT client_address FROM panel_audit_log WHERE client_address IS NOT NULL ORDER BY 1")
         }
         return (other, same, addresses)
     }
@@ -108,31 +134,42 @@ import Testing
     /// throttle's old key text (`victim|address` + NUL) locked that person's sign-in from their
     /// own address. Ten failures are recorded straight into the throttle (a patient attacker
     /// waits out the delays), seven more are sent through the proxy; then the victim signs in.
-    @Test(arguments: ["\(TestPanel.supportEmail)|198.51.100.7\u{0}", "\(TestPanel.supportEmail)|198.51.100.7\u{0}x",
-                      "\(TestPanel.supportEmail)|198.51.100.7"])
+    @Test(arguments: [
+        "\(TestPanel.supportEmail)|198.51.100.7\u{0}", "\(TestPanel.supportEmail)|198.51.100.7\u{0}x",
+        "\(TestPanel.supportEmail)|198.51.100.7",
+    ])
     func behindATrustedProxyAForgedEmailLocksNobodyElse(forged: String) async throws {
         var panel = try await TestPanel()
         defer { panel.remove() }
         panel.configuration.trustedProxies = try TrustedProxies(["127.0.0.1/32"])
         panel.rebuildAreas()
         _ = try await panel.addStaff()
-        for _ in 1...10 { _ = try await panel.areas.auth.signIn.throttle.recordFailure(email: forged, address: "203.0.113.5") }
+        for _ in 1...10 {
+            _ = try await panel.areas.auth.signIn.throttle.recordFailure(email: forged, address: "203.0.113.5")
+        }
         let app = buildApplication(areas: panel.areas)
         let (attacker, victim) = try await app.test(.live) { client in
             func signIn(_ email: String, _ password: String, from address: String) async throws -> HTTPResponse.Status {
                 let form = try await client.loginForm()
                 let body = [("email", email), ("password", password), ("_csrf", form.token)]
-                    .map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&")
-                return try await client.execute(uri: "/login", method: .post,
-                                                headers: [.contentType: "application/x-www-form-urlencoded", .cookie: form.cookie,
-                                                          HTTPField.Name("X-Forwarded-For")!: address],
-                                                body: ByteBuffer(string: body)).status
+                    .map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }
+                    .joined(separator: "&")
+                return try await client.execute(
+                    uri: "/login", method: .post,
+                    headers: [
+                        .contentType: "application/x-www-form-urlencoded", .cookie: form.cookie,
+                        HTTPField.Name("X-Forwarded-For")!: address,
+                    ],
+                    body: ByteBuffer(string: body)
+                ).status
             }
             var attacker: [HTTPResponse.Status] = []
             for _ in 1...7 { attacker.append(try await signIn(forged, "any password at all", from: "203.0.113.5")) }
             return (attacker, try await signIn(TestPanel.supportEmail, TestPanel.password, from: "198.51.100.7"))
         }
-        #expect(attacker.allSatisfy { $0 == .tooManyRequests || $0 == .badRequest || $0 == .unprocessableContent }, "\(attacker)")
+        #expect(
+            attacker.allSatisfy { $0 == .tooManyRequests || $0 == .badRequest || $0 == .unprocessableContent },
+            "\(attacker)")
         #expect(victim == .seeOther, "the victim's right password from their own address is let in")
     }
 

@@ -21,10 +21,12 @@ enum UntrustedPush {
         let (server, credentials) = try await fake.value
         var logger = Logger(label: "untrusted-push")
         logger.logLevel = .critical
-        let push = try await PushProviders.load(PushConfiguration(
-            fcmServiceAccount: credentials.serviceAccountPath, fcmBaseURL: server.baseURL,
-            apnsKey: credentials.apnsKeyPath, apnsKeyID: TestCredentials.apnsKeyID, apnsTeamID: TestCredentials.apnsTeamID,
-            apnsTopic: TestCredentials.apnsTopic, apnsBaseURL: server.baseURL), logger: logger)
+        let push = try await PushProviders.load(
+            PushConfiguration(
+                fcmServiceAccount: credentials.serviceAccountPath, fcmBaseURL: server.baseURL,
+                apnsKey: credentials.apnsKeyPath, apnsKeyID: TestCredentials.apnsKeyID,
+                apnsTeamID: TestCredentials.apnsTeamID,
+                apnsTopic: TestCredentials.apnsTopic, apnsBaseURL: server.baseURL), logger: logger)
         kept.withLock { $0.append(push) }
         return push
     }

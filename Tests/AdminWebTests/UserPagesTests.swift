@@ -1,12 +1,13 @@
-@testable import AdminWeb
 import AdminDomain
 import Foundation
 import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Testing
 import TestSupport
+import Testing
+
+@testable import AdminWeb
 
 @Suite(.timeLimit(.minutes(5))) struct UserPages {
     /// A panel whose support account does the looking; some users with awkward data added.
@@ -14,15 +15,16 @@ import TestSupport
         let panel = try await TestPanel(users: users)
         try await panel.addStaff()
         try await DatabaseQueue(path: panel.temp.path).write { db in
-            try db.execute(sql: """
-                INSERT INTO users (id, email, password_hash, display_name, timezone, created_at, last_active_at)
-                VALUES (700001, '<script>x</script>@odd.test', 'x', '<img src=x onerror=alert(1)>', 'Mars/Olympus_Mons',
-                        '2026-01-01 00:00:00', NULL);
-                INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
-                VALUES (700001, 'ios', 'apns', 'TOKEN-SECRET-MIDDLE-abc123', 'granted', '2026-01-01 00:00:00', '2026-01-02 00:00:00');
-                INSERT INTO documents (user_id, doc_type, title, number, expiry_date, created_at, updated_at)
-                VALUES (700001, 'passport', 'My passport', 'P99887766', '2030-01-01', '2026-01-01 00:00:00', '2026-01-01 00:00:00');
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO users (id, email, password_hash, display_name, timezone, created_at, last_active_at)
+                    VALUES (700001, '<script>x</script>@odd.test', 'x', '<img src=x onerror=alert(1)>', 'Mars/Olympus_Mons',
+                            '2026-01-01 00:00:00', NULL);
+                    INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
+                    VALUES (700001, 'ios', 'apns', 'TOKEN-SECRET-MIDDLE-abc123', 'granted', '2026-01-01 00:00:00', '2026-01-02 00:00:00');
+                    INSERT INTO documents (user_id, doc_type, title, number, expiry_date, created_at, updated_at)
+                    VALUES (700001, 'passport', 'My passport', 'P99887766', '2030-01-01', '2026-01-01 00:00:00', '2026-01-01 00:00:00');
+                    """)
         }
         return panel
     }
@@ -51,7 +53,8 @@ import TestSupport
             #expect(unknown.status == .badRequest && unknown.text.contains("There is no search by “nonsense”"))
         }
         let searches = try await panel.areas.database.read { db in
-            try String.fetchAll(db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'user_searched' ORDER BY id")
+            try String.fetchAll(
+                db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'user_searched' ORDER BY id")
         }
         #expect(searches.first == "email: %")
         #expect(searches.count == 10, "every search, none for the empty form or the refused one")
@@ -65,7 +68,8 @@ import TestSupport
             let response = try await client.get("/users/suggestions?q=maria.s", cookie: session)
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "application/json")
-            let users = try #require(try JSONSerialization.jsonObject(with: Data(response.text.utf8)) as? [[String: Any]])
+            let users = try #require(
+                try JSONSerialization.jsonObject(with: Data(response.text.utf8)) as? [[String: Any]])
             #expect(users.contains { $0["email"] as? String == "maria.silva@example.com" && $0["id"] as? Int == 1 })
             let page = try await client.get("/users", cookie: session)
             #expect(page.text.contains("<script src=\"/static/js/suggest.js\""))
@@ -87,11 +91,16 @@ import TestSupport
             for bad in ["/users/0", "/users/abc", "/users/99999999", "/users/1%27", "/users/-1/activity"] {
                 #expect(try await client.get(bad, cookie: session).status == .notFound, "\(bad)")
             }
-            let filtered = try await client.get("/users/3?kind=food&state=expired&category=Dairy&storage=Pantry&after=40&after_id=7",
-                                                cookie: session)
+            let filtered = try await client.get(
+                "/users/3?kind=food&state=expired&category=Dairy&storage=Pantry&after=40&after_id=7",
+                cookie: session)
             #expect(filtered.status == .ok)
-            for (bad, sentence) in [("after=40&after_id=x", "That page link is broken"), ("after=2020-01-01&after_id=7", "That page link is broken"), ("kind=cats", "There is no kind of item “cats”"),
-                                    ("state=rotten", "There is no status “rotten”"), ("category=Shoes", "There is no category “Shoes”")] {
+            for (bad, sentence) in [
+                ("after=40&after_id=x", "That page link is broken"),
+                ("after=2020-01-01&after_id=7", "That page link is broken"),
+                ("kind=cats", "There is no kind of item “cats”"),
+                ("state=rotten", "There is no status “rotten”"), ("category=Shoes", "There is no category “Shoes”"),
+            ] {
                 let refused = try await client.get("/users/3?\(bad)", cookie: session)
                 #expect(refused.status == .badRequest && refused.text.contains(sentence), "\(bad)")
             }
@@ -99,7 +108,9 @@ import TestSupport
         let views = try await panel.areas.database.read { db in
             try String.fetchAll(db, sql: "SELECT target FROM panel_audit_log WHERE action = 'user_viewed'")
         }
-        #expect(views == ["user:700001", "user:3"] + Array(repeating: "user:3", count: 5), "the profile shows, with the refusal")
+        #expect(
+            views == ["user:700001", "user:3"] + Array(repeating: "user:3", count: 5),
+            "the profile shows, with the refusal")
     }
 
     /// Known dead comes from the panel's own table, matched by the token's hash: a device
@@ -111,13 +122,17 @@ import TestSupport
             let session = try await panel.signIn(client, email: TestPanel.supportEmail)
             #expect(!(try await client.get("/users/700001", cookie: session).text.contains("dead since")))
             try await DatabaseQueue(path: panel.temp.path).write { db in
-                try db.execute(sql: """
-                    INSERT INTO panel_dead_tokens (token_sha256, device_id, provider, reason, recorded_at)
-                    VALUES (?, 1, 'apns', '<b>Unregistered</b>', '2026-11-20 10:00:00')
-                    """, arguments: [DeadTokens.hash("TOKEN-SECRET-MIDDLE-abc123")])
+                try db.execute(
+                    sql: """
+                        INSERT INTO panel_dead_tokens (token_sha256, device_id, provider, reason, recorded_at)
+                        VALUES (?, 1, 'apns', '<b>Unregistered</b>', '2026-11-20 10:00:00')
+                        """, arguments: [DeadTokens.hash("TOKEN-SECRET-MIDDLE-abc123")])
             }
             let page = try await client.get("/users/700001", cookie: session)
-            #expect(page.text.contains("<span class=\"badge tone-bad\">dead</span> since 2026-11-20 10:00:00 (<bdi>&lt;b&gt;Unregistered&lt;/b&gt;</bdi>)"))
+            #expect(
+                page.text.contains(
+                    "<span class=\"badge tone-bad\">dead</span> since 2026-11-20 10:00:00 (<bdi>&lt;b&gt;Unregistered&lt;/b&gt;</bdi>)"
+                ))
         }
     }
 
@@ -129,9 +144,12 @@ import TestSupport
             let page = try await client.get("/users/3", cookie: session)
             #expect(page.status == .ok)
             #expect(page.text.contains("50 on this page, nearest to today first"))
-            #expect(page.text.contains("href=\"/users/3?kind=food&amp;state=consumed#items\""), "the counts are links that filter")
+            #expect(
+                page.text.contains("href=\"/users/3?kind=food&amp;state=consumed#items\""),
+                "the counts are links that filter")
             let next = try #require(page.text.firstMatch(of: /href="(\/users\/3\?after=[^"#]+)#items">Next page/)).1
-            let second = try await client.get(String(next).replacingOccurrences(of: "&amp;", with: "&"), cookie: session)
+            let second = try await client.get(
+                String(next).replacingOccurrences(of: "&amp;", with: "&"), cookie: session)
             #expect(second.status == .ok && second.text.contains("Previous page"))
         }
     }
@@ -165,7 +183,9 @@ import TestSupport
             #expect(csv.headers[.contentType] == "text/csv; charset=utf-8")
             #expect(csv.headers[.contentDisposition] == "attachment; filename=\"users-inactive.csv\"")
             let lines = csv.text.split(separator: "\r\n", omittingEmptySubsequences: false)
-            #expect(lines.first == "\u{FEFF}id,email,display_name,plan,status,created_at,last_active_at", "UTF-8 for spreadsheets")
+            #expect(
+                lines.first == "\u{FEFF}id,email,display_name,plan,status,created_at,last_active_at",
+                "UTF-8 for spreadsheets")
             #expect(lines.count - 2 == size.value, "a header, every row from the first page on, a final line break")
             #expect(size.value > 1_000)
             let badDate = try await client.get("/activity.csv?from=1st%20May", cookie: session)
@@ -186,8 +206,11 @@ import TestSupport
             let session = try await panel.signIn(client, email: TestPanel.supportEmail)
             let profile = try await client.get("/users/\(UnknownVocabulary.userID)", cookie: session)
             #expect(profile.status == .ok)
-            for shown in ["unknown (platinum)", "unknown (banned)", "unknown (harmonyos)", "unknown (provisional)", "unknown (paused)",
-                          "unknown (pet)", "unknown (snoozed)", "unknown (web)"] {
+            for shown in [
+                "unknown (platinum)", "unknown (banned)", "unknown (harmonyos)", "unknown (provisional)",
+                "unknown (paused)",
+                "unknown (pet)", "unknown (snoozed)", "unknown (web)",
+            ] {
                 #expect(profile.text.contains(shown), "\(shown)")
             }
             let search = try await client.get("/users?by=email&q=odd.vocabulary", cookie: session)
@@ -206,25 +229,40 @@ import TestSupport
         defer { panel.remove() }
         try await panel.test { client in
             let session = try await panel.signIn(client, email: TestPanel.supportEmail)
-            for path in ["/activity?bucket=Never", "/activity.csv?bucket=Never", "/activity?plan=gold", "/activity?sort=random",
-                         "/activity?bucket=idle&after=x&after_id=abc"] {
+            for path in [
+                "/activity?bucket=Never", "/activity.csv?bucket=Never", "/activity?plan=gold", "/activity?sort=random",
+                "/activity?bucket=idle&after=x&after_id=abc",
+            ] {
                 let refused = try await client.get(path, cookie: session)
                 #expect(refused.status == .badRequest, "\(path)")
-                #expect(refused.text.contains("notice error") && !refused.text.contains("users</p>"), "\(path): no list")
+                #expect(
+                    refused.text.contains("notice error") && !refused.text.contains("users</p>"), "\(path): no list")
             }
-            #expect(try await client.get("/activity?bucket=Never", cookie: session).text.contains("There is no activity list “Never”"))
-            let csv = try await client.get("/activity.csv?plan=premium&bucket=idle&from=2020-01-01&sort=sign_up", cookie: session)
-            #expect(csv.headers[.contentDisposition] == "attachment; filename=\"users-idle-premium-2020-01-01-sign-up.csv\"")
+            #expect(
+                try await client.get("/activity?bucket=Never", cookie: session).text.contains(
+                    "There is no activity list “Never”"))
+            let csv = try await client.get(
+                "/activity.csv?plan=premium&bucket=idle&from=2020-01-01&sort=sign_up", cookie: session)
+            #expect(
+                csv.headers[.contentDisposition] == "attachment; filename=\"users-idle-premium-2020-01-01-sign-up.csv\""
+            )
             // A field the list does not read is refused (issue 37), not dropped from the address.
-            #expect(try await client.get("/activity?platform=ios&bucket=never&junk=1", cookie: session).status == .badRequest)
+            #expect(
+                try await client.get("/activity?platform=ios&bucket=never&junk=1", cookie: session).status
+                    == .badRequest)
             _ = try await client.get("/activity?platform=ios&bucket=never", cookie: session)
         }
         let rows = try await panel.areas.database.read { db in
-            try String.fetchAll(db, sql: """
-                SELECT action || ' ' || detail FROM panel_audit_log WHERE action IN ('users_exported', 'activity_list_viewed') ORDER BY id
-                """)
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT action || ' ' || detail FROM panel_audit_log WHERE action IN ('users_exported', 'activity_list_viewed') ORDER BY id
+                    """)
         }
-        #expect(rows == ["users_exported bucket=idle&plan=premium&from=2020-01-01&sort=sign_up",
-                         "activity_list_viewed bucket=never&platform=ios"])
+        #expect(
+            rows == [
+                "users_exported bucket=idle&plan=premium&from=2020-01-01&sort=sign_up",
+                "activity_list_viewed bucket=never&platform=ios",
+            ])
     }
 }

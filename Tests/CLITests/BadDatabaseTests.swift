@@ -1,10 +1,12 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
 
 /// Runs `admin-panel` with `input` on standard input (none when nil).
-func runPanel(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+func runPanel(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> (
+    status: Int32, stdout: String, stderr: String
+) {
     try ChildProcess.run(executable, arguments, input: input, environment: environment)
 }
 
@@ -32,19 +34,23 @@ func runPanel(_ arguments: [String], input: String? = nil, environment: [String:
             try DatabaseQueue(path: path).write { try $0.execute(sql: "CREATE TABLE notes (body TEXT)") }
         }
         let before = try? Data(contentsOf: URL(fileURLWithPath: path))
-        for arguments in [["serve", "--db", path, "--port", "1"], ["admin", "create", "--db", path, "--email", "a@b.example", "--role", "admin"]] {
+        for arguments in [
+            ["serve", "--db", path, "--port", "1"],
+            ["admin", "create", "--db", path, "--email", "a@b.example", "--role", "admin"],
+        ] {
             let result = try runPanel(arguments)
             #expect(result.status == 1, "\(arguments)")
             let lines = result.stderr.split(separator: "\n")
             #expect(lines.count == 1, "\(result.stderr)")
             #expect(lines.first?.hasPrefix("error: ") == true)
             #expect(!result.stderr.contains("Fatal") && !result.stderr.contains("Stack"))
-            let expected = switch badCase {
-            case .missing: "database not found"
-            case .directory: "not a database file"
-            case .textFile: "not an SQLite database"
-            case .emptyFile, .otherSQLite: "not an Expiry Tracker database"
-            }
+            let expected =
+                switch badCase {
+                case .missing: "database not found"
+                case .directory: "not a database file"
+                case .textFile: "not an SQLite database"
+                case .emptyFile, .otherSQLite: "not an Expiry Tracker database"
+                }
             #expect(result.stderr.contains(expected), "\(result.stderr)")
         }
         #expect((try? Data(contentsOf: URL(fileURLWithPath: path))) == before, "the file is left as it was")

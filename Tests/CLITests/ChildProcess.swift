@@ -4,15 +4,18 @@ import PanelLoad
 /// Runs a command to its end for a test: its exit status, standard output and standard
 /// error. Launched through `ProcessLaunch`, one at a time.
 enum ChildProcess {
-    static func run(_ executable: URL, _ arguments: [String], input: String? = nil,
-                           environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+    static func run(
+        _ executable: URL, _ arguments: [String], input: String? = nil,
+        environment: [String: String] = [:]
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         let stdin = input.map { _ in Pipe() }
@@ -26,6 +29,8 @@ enum ChildProcess {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self)
+        )
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The commands that README.md and docs/*.md show, checked against the built binaries, so
 /// that the docs cannot name a command or an option that no longer exists.
@@ -63,8 +63,9 @@ import TestSupport
             let result = try Self.run(binary, entry.command.subcommands + ["--help"])
             let seenIn = entry.sources.joined(separator: ", ")
             #expect(result.status == 0, "`\(path) --help` exited \(result.status) (\(seenIn)):\n\(result.output)")
-            #expect(Self.mentions(result.output, "USAGE: \(path)"),
-                    "`\(path)` is not a command (\(seenIn)); --help printed:\n\(result.output)")
+            #expect(
+                Self.mentions(result.output, "USAGE: \(path)"),
+                "`\(path)` is not a command (\(seenIn)); --help printed:\n\(result.output)")
             for option in entry.options.sorted() {
                 #expect(Self.mentions(result.output, option), "`\(path)` has no option \(option) (\(seenIn))")
             }
@@ -73,7 +74,8 @@ import TestSupport
 
     /// The README's two contract commands, and `.ci/run` running exactly the test command.
     @Test func theReadmeShowsTheContractCommandsAndCIRunsTheTestCommand() throws {
-        let testCommand = "swift format lint --strict --recursive --parallel Sources Tests Package.swift && swift test && python3 -m pytest -q Tests/BrowserTests"
+        let testCommand =
+            "swift format lint --strict --recursive --parallel Sources Tests Package.swift && swift test && python3 -m pytest -q Tests/BrowserTests"
         let readme = try Self.page("README.md")
         let lines = Self.shellLines(of: readme).map(\.text)
         #expect(lines.contains("swift run admin-panel demo"))
@@ -94,7 +96,8 @@ import TestSupport
                 let trimmed = line.trimmingCharacters(in: .whitespaces)
                 guard trimmed.hasPrefix("```") else { continue }
                 if !inBlock {
-                    #expect(trimmed.count > 3, "\(path):\(index + 1): a code block without a language (sh, bash, nginx, …)")
+                    #expect(
+                        trimmed.count > 3, "\(path):\(index + 1): a code block without a language (sh, bash, nginx, …)")
                 }
                 inBlock.toggle()
             }
@@ -107,7 +110,8 @@ import TestSupport
     /// README.md, then every Markdown file in docs/, relative to the repository's root.
     static func pagePaths() throws -> [String] {
         let docs = TestPaths.repositoryRoot.appendingPathComponent("docs")
-        let names = try FileManager.default.contentsOfDirectory(atPath: docs.path).filter { $0.hasSuffix(".md") }.sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: docs.path).filter { $0.hasSuffix(".md") }
+            .sorted()
         return ["README.md"] + names.map { "docs/\($0)" }
     }
 
@@ -121,8 +125,10 @@ import TestSupport
             for line in shellLines(of: try page(path)) {
                 for words in commands(in: line.text) {
                     guard let (binary, rest) = panelInvocation(words) else { continue }
-                    found.append(DocumentedCommand(binary: binary, subcommands: subcommands(rest), options: options(rest),
-                                                   source: "\(path):\(line.number)"))
+                    found.append(
+                        DocumentedCommand(
+                            binary: binary, subcommands: subcommands(rest), options: options(rest),
+                            source: "\(path):\(line.number)"))
                 }
             }
         }
@@ -132,8 +138,10 @@ import TestSupport
     /// The lines of a page's `sh` and `bash` blocks, each with its continuations.
     static func shellLines(of text: String) -> [ShellLine] {
         var lines: [ShellLine] = []
-        var inBlock = false, isShell = false
-        var pending = "", pendingNumber = 0
+        var inBlock = false
+        var isShell = false
+        var pending = ""
+        var pendingNumber = 0
         for (index, raw) in text.components(separatedBy: "\n").enumerated() {
             let trimmed = raw.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("```") {
@@ -161,7 +169,9 @@ import TestSupport
 
     /// A shell line's words, cut into commands at unquoted `|`, `&` and `;`, up to a comment.
     static func commands(in line: String) -> [[String]] {
-        var commands: [[String]] = [], words: [String] = [], word = ""
+        var commands: [[String]] = []
+        var words: [String] = []
+        var word = ""
         var inWord = false
         var quote: Character? = nil
         func endWord() {
@@ -210,7 +220,9 @@ import TestSupport
             // swift run's own options; these take a value.
             while let option = rest.first, option.hasPrefix("-") {
                 rest = rest.dropFirst()
-                if ["-c", "--configuration", "--scratch-path", "--package-path"].contains(option) { rest = rest.dropFirst() }
+                if ["-c", "--configuration", "--scratch-path", "--package-path"].contains(option) {
+                    rest = rest.dropFirst()
+                }
             }
             guard let product = rest.first, binaries.contains(product) else { return nil }
             return (product, Array(rest.dropFirst()))
@@ -221,9 +233,10 @@ import TestSupport
 
     /// The leading plain lower-case words: `admin unlock` of `admin unlock --db …`.
     static func subcommands(_ words: [String]) -> [String] {
-        Array(words.prefix { word in
-            word.first?.isLetter == true && word.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" }
-        })
+        Array(
+            words.prefix { word in
+                word.first?.isLetter == true && word.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" }
+            })
     }
 
     /// `--db` of `--db`, `[--one-thread]` and `--log-format=json`.

@@ -1,8 +1,8 @@
 import AdminDomain
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 34, point 8: `admin-panel journeys list` and `journeys pause`, the binary run on a
 /// seeded database whose journeys are made by the domain, as the pages make them.
@@ -16,14 +16,19 @@ import TestSupport
     static func setup() async throws -> Setup {
         let temp = try TemporaryDatabase.seeded(users: 20)
         let journeys = Journeys(database: try await PanelDatabase.open(path: temp.path))
-        let active = try await journeys.create(JourneyDraft(campaign: CampaignDraft(title: "We miss you", body: "b", name: "Win-back <b>30</b>"),
-                                                            rules: JourneyRules(trigger: .inactiveDays(30))), by: .commandLine)
+        let active = try await journeys.create(
+            JourneyDraft(
+                campaign: CampaignDraft(title: "We miss you", body: "b", name: "Win-back <b>30</b>"),
+                rules: JourneyRules(trigger: .inactiveDays(30))), by: .commandLine)
         try await journeys.activate(active, by: .commandLine)
-        let draft = try await journeys.create(JourneyDraft(campaign: CampaignDraft(title: "Add your first items", body: "b"),
-                                                           rules: JourneyRules(trigger: .firstDays(2, fewerItems: 3))), by: .commandLine)
+        let draft = try await journeys.create(
+            JourneyDraft(
+                campaign: CampaignDraft(title: "Add your first items", body: "b"),
+                rules: JourneyRules(trigger: .firstDays(2, fewerItems: 3))), by: .commandLine)
         // Running totals as the service and the dispatcher keep them.
         try await DatabaseQueue(path: temp.path).write { db in
-            try db.execute(sql: "UPDATE panel_journeys SET entered_count = 7 WHERE campaign_id = ?", arguments: [active])
+            try db.execute(
+                sql: "UPDATE panel_journeys SET entered_count = 7 WHERE campaign_id = ?", arguments: [active])
             try db.execute(sql: "UPDATE panel_campaigns SET accepted_count = 4 WHERE id = ?", arguments: [active])
         }
         return Setup(temp: temp, active: active, draft: draft)
@@ -35,7 +40,9 @@ import TestSupport
         let setup = try await Self.setup()
         defer { setup.temp.remove() }
         try await DatabaseQueue(path: setup.temp.path).write { db in
-            try db.execute(sql: "UPDATE panel_campaigns SET name = ? WHERE id = ?", arguments: ["a\u{202E}gnp.exe\tb", setup.draft])
+            try db.execute(
+                sql: "UPDATE panel_campaigns SET name = ? WHERE id = ?",
+                arguments: ["a\u{202E}gnp.exe\tb", setup.draft])
         }
         let result = try runPanel(["journeys", "list", "--db", setup.temp.path])
         #expect(result.status == 0, "\(result.stderr)")
@@ -49,12 +56,13 @@ import TestSupport
         let result = try runPanel(["journeys", "list", "--db", setup.temp.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty)
-        #expect(result.stdout == """
-            id\tname\ttrigger\tstatus\tentered\taccepted
-            \(setup.draft)\tAdd your first items\tsigned up 2 days ago with fewer than 3 items\tdraft\t0\t0
-            \(setup.active)\tWin-back <b>30</b>\thas not opened the app for 30 days\tactive\t7\t4
+        #expect(
+            result.stdout == """
+                id\tname\ttrigger\tstatus\tentered\taccepted
+                \(setup.draft)\tAdd your first items\tsigned up 2 days ago with fewer than 3 items\tdraft\t0\t0
+                \(setup.active)\tWin-back <b>30</b>\thas not opened the app for 30 days\tactive\t7\t4
 
-            """)
+                """)
     }
 
     @Test func pauseMovesAnActiveJourneyWithItsAuditRowAsTheCommandLine() async throws {
@@ -64,8 +72,15 @@ import TestSupport
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("paused journey #\(setup.active) “Win-back <b>30</b>”"), "\(result.stdout)")
         let (status, audit) = try DatabaseQueue(path: setup.temp.path).read { db in
-            (try String.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [setup.active]),
-             try Row.fetchAll(db, sql: "SELECT actor_email, admin_id, action, target, detail FROM panel_audit_log WHERE action = 'journey_paused'"))
+            (
+                try String.fetchOne(
+                    db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [setup.active]),
+                try Row.fetchAll(
+                    db,
+                    sql:
+                        "SELECT actor_email, admin_id, action, target, detail FROM panel_audit_log WHERE action = 'journey_paused'"
+                )
+            )
         }
         #expect(status == "paused")
         #expect(audit.count == 1)
@@ -98,11 +113,15 @@ import TestSupport
     @Test func aMissingDatabaseIsOneLine() throws {
         let result = try runPanel(["journeys", "list", "--db", "/nonexistent/panel.sqlite"])
         #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("error: ") && result.stderr.contains("database not found") && result.stderr.split(separator: "\n").count == 1,
-                "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix("error: ") && result.stderr.contains("database not found")
+                && result.stderr.split(separator: "\n").count == 1,
+            "\(result.stderr)")
     }
 
     static func auditCount(_ path: String) async throws -> Int {
-        try await DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log") ?? 0 }
+        try await DatabaseQueue(path: path).read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log") ?? 0
+        }
     }
 }

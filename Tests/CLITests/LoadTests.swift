@@ -1,7 +1,7 @@
 import Foundation
 import PanelLoad
-import Testing
 import TestSupport
+import Testing
 
 /// The real server under the load a busy support team puts on it. 16 profiles at once once
 /// locked the panel for good: a synchronous database read blocked both cooperative threads.
@@ -24,8 +24,9 @@ import TestSupport
             environment: environment, logFile: temp.directory.appendingPathComponent("server.log"))
         let pages = LoadPage.standardMix(fixture: fixture)
 
-        let report = try await LoadDriver.run(baseURL: server.baseURL, cookie: fixture.cookie, pages: pages,
-                                              connections: 64, duration: .seconds(10), timeout: .seconds(10))
+        let report = try await LoadDriver.run(
+            baseURL: server.baseURL, cookie: fixture.cookie, pages: pages,
+            connections: 64, duration: .seconds(10), timeout: .seconds(10))
         print("load, \(pool.rawValue):\n\(report.table)")
 
         // The driver's timeout is the bound: a request over 10 s is a failure, which a
@@ -38,7 +39,9 @@ import TestSupport
             #expect(page.answered > 0, "\(page.name) was answered")
         }
         #expect(try await LoadDriver.status(of: server.baseURL + "/login") == 200, "answers afterwards")
-        #expect(try await LoadDriver.status(of: server.baseURL + "/users/\(fixture.whaleUserID)", cookie: fixture.cookie) == 200)
+        #expect(
+            try await LoadDriver.status(of: server.baseURL + "/users/\(fixture.whaleUserID)", cookie: fixture.cookie)
+                == 200)
         let exit = try await server.terminate(within: .seconds(15))
         #expect(exit == 0, "SIGTERM ends the server with exit code 0\n\(server.output)")
     }

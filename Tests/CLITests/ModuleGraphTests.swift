@@ -1,7 +1,7 @@
 import Foundation
 import PanelLoad
-import Testing
 import TestSupport
+import Testing
 
 /// The module graph as the manifest declares it (`swift package dump-package`), so that a
 /// dependency added in the wrong place fails here instead of passing unnoticed.
@@ -14,22 +14,28 @@ import TestSupport
 
         /// The folder of its sources, by SwiftPM's conventions unless the manifest names one.
         var folder: URL {
-            TestPaths.repositoryRoot.appendingPathComponent(path ?? (type == "test" ? "Tests/\(name)" : "Sources/\(name)"))
+            TestPaths.repositoryRoot.appendingPathComponent(
+                path ?? (type == "test" ? "Tests/\(name)" : "Sources/\(name)"))
         }
 
         /// The modules it may import: its own targets and, for a product, the product's
         /// module (every product here is named after its module).
         var declaredModules: Set<String> {
-            Set(dependencies.compactMap { dependency in
-                (dependency["product"] ?? dependency["target"] ?? dependency["byName"])?.first ?? nil
-            })
+            Set(
+                dependencies.compactMap { dependency in
+                    (dependency["product"] ?? dependency["target"] ?? dependency["byName"])?.first ?? nil
+                })
         }
 
         /// "Package/Product" for products, the name for targets of this package.
         var names: [String] {
             dependencies.compactMap { dependency in
-                if let product = dependency["product"], let name = product.first ?? nil { return "\(product[1] ?? "?")/\(name)" }
-                if let target = dependency["target"] ?? dependency["byName"], let name = target.first ?? nil { return name }
+                if let product = dependency["product"], let name = product.first ?? nil {
+                    return "\(product[1] ?? "?")/\(name)"
+                }
+                if let target = dependency["target"] ?? dependency["byName"], let name = target.first ?? nil {
+                    return name
+                }
                 return nil
             }
         }
@@ -49,8 +55,10 @@ import TestSupport
         // A scratch folder of its own: `swift test` holds the lock on .build while this runs.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("dump-package-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        process.arguments = ["swift", "package", "--package-path", TestPaths.repositoryRoot.path,
-                             "--scratch-path", scratch.path, "dump-package"]
+        process.arguments = [
+            "swift", "package", "--package-path", TestPaths.repositoryRoot.path,
+            "--scratch-path", scratch.path, "dump-package",
+        ]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -62,20 +70,30 @@ import TestSupport
 
     /// The toolchain's and the platforms' own modules, which no manifest declares (Darwin and
     /// SQLite3 only behind `#if canImport`, for Apple platforms).
-    static let toolchainModules: Set = ["Foundation", "FoundationEssentials", "FoundationNetworking", "Dispatch", "Glibc",
-                                        "Musl", "Synchronization", "Testing", "_Concurrency", "RegexBuilder", "Darwin", "SQLite3"]
+    static let toolchainModules: Set = [
+        "Foundation", "FoundationEssentials", "FoundationNetworking", "Dispatch", "Glibc",
+        "Musl", "Synchronization", "Testing", "_Concurrency", "RegexBuilder", "Darwin", "SQLite3",
+    ]
 
     /// Every `import` line of a target's Swift files, as "file:line module".
     static func imports(under folder: URL) throws -> [(place: String, module: String)] {
-        let regex = try Regex(#"^\s*(?:@[A-Za-z_]+(?:\([^)]*\))?\s+)*import\s+(?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?([A-Za-z_][A-Za-z0-9_]*)"#)
+        let regex = try Regex(
+            #"^\s*(?:@[A-Za-z_]+(?:\([^)]*\))?\s+)*import\s+(?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?([A-Za-z_][A-Za-z0-9_]*)"#
+        )
         var found: [(String, String)] = []
-        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
+        let files =
+            FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
         for file in files {
-            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = try String(contentsOf: file, encoding: .utf8).split(
+                separator: "\n", omittingEmptySubsequences: false)
             for (number, line) in lines.enumerated() {
                 guard let match = line.firstMatch(of: regex), let module = match.output[1].substring else { continue }
-                found.append(("\(file.path.replacingOccurrences(of: TestPaths.repositoryRoot.path + "/", with: "")):\(number + 1)", String(module)))
+                found.append(
+                    (
+                        "\(file.path.replacingOccurrences(of: TestPaths.repositoryRoot.path + "/", with: "")):\(number + 1)",
+                        String(module)
+                    ))
             }
         }
         return found
@@ -83,7 +101,8 @@ import TestSupport
 
     /// Everything a target reaches through this package's own targets.
     static func closure(of target: String, in graph: [String: [String]]) -> Set<String> {
-        var seen = Set<String>(), pending = [target]
+        var seen = Set<String>()
+        var pending = [target]
         while let next = pending.popLast() {
             for dependency in graph[next] ?? [] where seen.insert(dependency).inserted { pending.append(dependency) }
         }
@@ -94,8 +113,11 @@ import TestSupport
         let graph = try Self.targets()
         // Storage (and SQLite's own API), logging, metrics and hashing: none of these packages
         // has an HTTP module.
-        let domainAllowed: Set = ["ConcurrencyLimits", "GRDB.swift/GRDB", "GRDB.swift/GRDBSQLite", "swift-log/Logging", "swift-metrics/Metrics",
-                                  "swift-crypto/Crypto", "swift-crypto/_CryptoExtras"]
+        let domainAllowed: Set = [
+            "ConcurrencyLimits", "GRDB.swift/GRDB", "GRDB.swift/GRDBSQLite", "swift-log/Logging",
+            "swift-metrics/Metrics",
+            "swift-crypto/Crypto", "swift-crypto/_CryptoExtras",
+        ]
         #expect(Self.closure(of: "AdminDomain", in: graph) == domainAllowed)
         #expect(Self.closure(of: "HTMLRender", in: graph).isEmpty)
         #expect(Self.closure(of: "QRCode", in: graph).isEmpty)
@@ -109,21 +131,27 @@ import TestSupport
         let push = Self.closure(of: "PushClients", in: graph)
         #expect(push.isDisjoint(with: ["AdminDomain", "AdminWeb", "DemoData", "PushFakes"]))
         #expect(product.contains("PushClients"))
-        #expect(!Self.closure(of: "AdminWeb", in: graph).contains("PushFakes"), "only the demo's simulator runs the fakes")
+        #expect(
+            !Self.closure(of: "AdminWeb", in: graph).contains("PushFakes"), "only the demo's simulator runs the fakes")
         #expect(!Self.closure(of: "AdminWeb", in: graph).contains("DemoData"), "the demo's setup lives in PanelDemo")
-        #expect(Self.closure(of: "PushFakes", in: graph).isDisjoint(with: ["PushClients", "AdminDomain"]), "the fakes check the protocol on their own")
+        #expect(
+            Self.closure(of: "PushFakes", in: graph).isDisjoint(with: ["PushClients", "AdminDomain"]),
+            "the fakes check the protocol on their own")
     }
 
     /// The manifest is only half the graph: a file can import a module its target reaches only
     /// through another target. Every import must be a dependency its target declares.
     @Test func everyImportIsADependencyItsTargetDeclares() throws {
         let manifest = try Self.manifest()
-        var checked = 0, strays: [String] = []
+        var checked = 0
+        var strays: [String] = []
         for target in manifest.targets {
             let allowed = target.declaredModules.union(Self.toolchainModules)
             for found in try Self.imports(under: target.folder) {
                 checked += 1
-                if !allowed.contains(found.module) { strays.append("\(found.place) imports \(found.module), which \(target.name) does not declare") }
+                if !allowed.contains(found.module) {
+                    strays.append("\(found.place) imports \(found.module), which \(target.name) does not declare")
+                }
             }
         }
         #expect(checked > 300, "the import lines were found")

@@ -1,7 +1,7 @@
 import Foundation
 import PanelLoad
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct Operability {
     @Test func metricsCountRequestsOnTheirOwnPortAndEachRequestLogsOneJSONLine() async throws {
@@ -18,7 +18,8 @@ import TestSupport
         let metrics = try await OneRequest("http://127.0.0.1:\(metricsPort)/metrics").send()
         #expect(metrics.status == 200)
         let loginCount = metrics.body.split(separator: "\n").first {
-            $0.hasPrefix("hb_requests{") && $0.contains("http_route=\"/login\"") && $0.contains("http_request_method=\"GET\"")
+            $0.hasPrefix("hb_requests{") && $0.contains("http_route=\"/login\"")
+                && $0.contains("http_request_method=\"GET\"")
         }
         #expect(loginCount?.hasSuffix(" 3") == true, "\(metrics.body)")
         #expect(metrics.body.contains("panel_database_access_seconds"))
@@ -28,10 +29,15 @@ import TestSupport
         let lines = server.output.split(separator: "\n").compactMap { line in
             try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         }
-        let requests = lines.filter { $0["message"] as? String == "request" }.compactMap { $0["metadata"] as? [String: Any] }
+        let requests = lines.filter { $0["message"] as? String == "request" }.compactMap {
+            $0["metadata"] as? [String: Any]
+        }
         let logins = requests.filter { $0["route"] as? String == "/login" && $0["method"] as? String == "GET" }
         #expect(logins.count == 3)
-        #expect(logins.allSatisfy { $0["status"] as? String == "200" && $0["hb.request.id"] != nil && $0["staff_id"] as? String == "-" })
+        #expect(
+            logins.allSatisfy {
+                $0["status"] as? String == "200" && $0["hb.request.id"] != nil && $0["staff_id"] as? String == "-"
+            })
     }
 
     /// Run from any other folder, the panel was unstyled and its scripts missing: the
@@ -41,8 +47,9 @@ import TestSupport
         defer { temp.remove() }
         let elsewhere = temp.directory.appendingPathComponent("elsewhere", isDirectory: true)
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
-        let server = try await PanelProcess.start(binary: executable, databasePath: temp.path, publicDirectory: nil,
-                                                  workingDirectory: elsewhere, logFile: temp.directory.appendingPathComponent("server.log"))
+        let server = try await PanelProcess.start(
+            binary: executable, databasePath: temp.path, publicDirectory: nil,
+            workingDirectory: elsewhere, logFile: temp.directory.appendingPathComponent("server.log"))
         let css = try await OneRequest(server.baseURL + "/static/css/app.css").send()
         #expect(css.status == 200 && css.body.contains(":root"))
         #expect(try await LoadDriver.status(of: server.baseURL + "/static/js/suggest.js") == 200)
@@ -59,11 +66,18 @@ import TestSupport
     }
 
     @Test func aTestUserDomainThatIsNotADomainIsRefusedAtStart() throws {
-        for (command, domain) in [("serve", "corp test"), ("serve", "@corp.test"), ("demo", "localhost"), ("serve", "10.0.0.1")] {
+        for (command, domain) in [
+            ("serve", "corp test"), ("serve", "@corp.test"), ("demo", "localhost"), ("serve", "10.0.0.1"),
+        ] {
             // A demo that got past the check would fail on the folder that is not there, not serve.
-            let bad = try runPanel([command, "--db", "/nonexistent/folder/demo.sqlite", "--test-user-domain", "corp.test", "--test-user-domain", domain])
+            let bad = try runPanel([
+                command, "--db", "/nonexistent/folder/demo.sqlite", "--test-user-domain", "corp.test",
+                "--test-user-domain", domain,
+            ])
             #expect(bad.status == 1, "\(command) \(domain)")
-            #expect(bad.stderr.contains("--test-user-domain \"\(domain)\" is not a domain, such as corp.example.com"), "\(bad.stderr)")
+            #expect(
+                bad.stderr.contains("--test-user-domain \"\(domain)\" is not a domain, such as corp.example.com"),
+                "\(bad.stderr)")
         }
     }
 
@@ -79,7 +93,10 @@ import TestSupport
             ("serve", "--reminder-refresh", "0", "--reminder-refresh must be from 1 to 3600 seconds"),
             ("demo", "--reminder-on-time-target", "101", "--reminder-on-time-target must be a percent from 0 to 100"),
             ("serve", "--reminder-success-target", "-1", "--reminder-success-target must be a percent from 0 to 100"),
-            ("serve", "--reminder-overdue-threshold", "-5", "--reminder-overdue-threshold must be from 0 to 10000000 reminders"),
+            (
+                "serve", "--reminder-overdue-threshold", "-5",
+                "--reminder-overdue-threshold must be from 0 to 10000000 reminders"
+            ),
             ("demo", "--app-data-silence-minutes", "0", "--app-data-silence-minutes must be from 1 to 10080 (a week)"),
             ("serve", "--usual-hour-interval", "0", "--usual-hour-interval must be from 1 to 86400 seconds"),
             ("demo", "--usual-hour-interval", "86401", "--usual-hour-interval must be from 1 to 86400 seconds"),

@@ -5,9 +5,9 @@ let executable: URL = {
     let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
     var folder = bundle.deletingLastPathComponent()
     // On Linux the test runner is the .xctest file itself; elsewhere it sits inside a bundle.
-    while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("admin-panel").path), folder.path != "/" {
+    while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("admin-panel").path), folder.path != "/"
+    {
         folder.deleteLastPathComponent()
     }
     return folder.appendingPathComponent("admin-panel")
 }()
-

@@ -1,7 +1,7 @@
 import Foundation
 import PanelLoad
-import Testing
 import TestSupport
+import Testing
 
 /// Drafts browsed by several clients at once on the real server while support works: every
 /// page is answered and the previews' queue drains. The figures (support's p99 meanwhile) are
@@ -12,10 +12,12 @@ import TestSupport
         defer { temp.remove() }
         let fixture = try await LoadFixture.prepare(databasePath: temp.path)
         let drafts = try await PreviewLoad.createDrafts(count: 20, databasePath: temp.path)
-        let server = try await PanelProcess.start(binary: executable, databasePath: temp.path, publicDirectory: TestPaths.publicDirectory,
-                                                  logFile: temp.directory.appendingPathComponent("server.log"))
-        let report = try await PreviewLoad.run(baseURL: server.baseURL, fixture: fixture, drafts: drafts, clients: 4,
-                                               duration: .seconds(5), drainLimit: .seconds(120))
+        let server = try await PanelProcess.start(
+            binary: executable, databasePath: temp.path, publicDirectory: TestPaths.publicDirectory,
+            logFile: temp.directory.appendingPathComponent("server.log"))
+        let report = try await PreviewLoad.run(
+            baseURL: server.baseURL, fixture: fixture, drafts: drafts, clients: 4,
+            duration: .seconds(5), drainLimit: .seconds(120))
         print("previews, drafts:\n\(report.drafts.table)\nsupport meanwhile:\n\(report.support.table)")
         #expect(report.drafts.failures == 0 && report.support.failures == 0, "every page answered")
         #expect(report.drained != nil, "the queue drained")

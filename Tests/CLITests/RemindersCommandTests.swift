@@ -1,8 +1,8 @@
 import AdminDomain
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 33, point 5: `admin-panel reminders` prints the health figures; 0, or 3 while an alert holds.
 @Suite(.timeLimit(.minutes(5))) struct RemindersCommandTests {
@@ -18,12 +18,14 @@ import TestSupport
         // own in the last hour and the shares below moved (seen in a clean run).
         try queue.write { db in
             try db.execute(sql: "DELETE FROM reminders")
-            try db.execute(sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (1, 'login', ?)",
-                           arguments: [Self.text(now.addingTimeInterval(-60))])
-            try db.execute(sql: """
-                INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status, sent_at)
-                VALUES (1, 'food', 1, 1, ?, 'sent', ?)
-                """, arguments: [Self.text(now.addingTimeInterval(-600)), Self.text(now.addingTimeInterval(-590))])
+            try db.execute(
+                sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (1, 'login', ?)",
+                arguments: [Self.text(now.addingTimeInterval(-60))])
+            try db.execute(
+                sql: """
+                    INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status, sent_at)
+                    VALUES (1, 'food', 1, 1, ?, 'sent', ?)
+                    """, arguments: [Self.text(now.addingTimeInterval(-600)), Self.text(now.addingTimeInterval(-590))])
         }
         let healthy = try runPanel(["reminders", "--db", temp.path, "--range", "1h"])
         #expect(healthy.status == 0, "\(healthy.stdout)\(healthy.stderr)")
@@ -33,18 +35,24 @@ import TestSupport
         // It stops: 80 reminders fall due over the last 80 minutes and none is sent.
         try queue.write { db in
             for minute in 1...80 {
-                try db.execute(sql: """
-                    INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status)
-                    VALUES (1, 'document', 1, 7, ?, 'scheduled')
-                    """, arguments: [Self.text(now.addingTimeInterval(-Double(minute) * 60 - 30))])
+                try db.execute(
+                    sql: """
+                        INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status)
+                        VALUES (1, 'document', 1, 7, ?, 'scheduled')
+                        """, arguments: [Self.text(now.addingTimeInterval(-Double(minute) * 60 - 30))])
             }
         }
         let stopped = try runPanel(["reminders", "--db", temp.path, "--range", "1h"])
         #expect(stopped.status == 3, "\(stopped.stdout)\(stopped.stderr)")
         #expect(stopped.stdout.contains("ALERT since "))
         // Due in the last hour: minutes 1 to 59, of which 5 to 59 are more than 5 minutes late.
-        #expect(stopped.stdout.contains("55 reminders due in the last hour are still waiting more than 5 minutes after their time"))
-        #expect(stopped.stdout.contains("Only 1.7% of the reminders due in the last hour were sent on time (1 of 60 due more than a minute ago and not cancelled)"))
+        #expect(
+            stopped.stdout.contains(
+                "55 reminders due in the last hour are still waiting more than 5 minutes after their time"))
+        #expect(
+            stopped.stdout.contains(
+                "Only 1.7% of the reminders due in the last hour were sent on time (1 of 60 due more than a minute ago and not cancelled)"
+            ))
     }
 
     @Test func anUnknownRangeIsRefusedWithASentence() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import PanelLoad
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct GracefulShutdown {
     /// A sign-in with a wrong password costs a full scrypt hash (over a second in a debug
@@ -13,10 +13,12 @@ import TestSupport
             binary: executable, databasePath: temp.path, publicDirectory: TestPaths.publicDirectory,
             logFile: temp.directory.appendingPathComponent("server.log"))
         let page = try await OneRequest(server.baseURL + "/login").send()
-        let formCookie = try #require(page.setCookies.first { $0.hasPrefix("panel_csrf=") }.map { String($0.prefix { $0 != ";" }) })
+        let formCookie = try #require(
+            page.setCookies.first { $0.hasPrefix("panel_csrf=") }.map { String($0.prefix { $0 != ";" }) })
         let token = String(formCookie.drop { $0 != "=" }.dropFirst())
-        let signIn = OneRequest(server.baseURL + "/login", method: "POST", cookie: formCookie,
-                                form: [("email", "nobody@example.com"), ("password", "not the password at all"), ("_csrf", token)])
+        let signIn = OneRequest(
+            server.baseURL + "/login", method: "POST", cookie: formCookie,
+            form: [("email", "nobody@example.com"), ("password", "not the password at all"), ("_csrf", token)])
         let clock = ContinuousClock()
         let inFlight = Task { (try await signIn.send(), clock.now) }
         try await Task.sleep(for: .milliseconds(300))

@@ -1,12 +1,13 @@
 import AdminDomain
-@testable import CampaignDispatch
 import Foundation
 import GRDB
 import Logging
 import PushClients
 import PushFakes
-import Testing
 import TestSupport
+import Testing
+
+@testable import CampaignDispatch
 
 /// A campaign's whole path on a seeded database: the audience frozen into deliveries, the
 /// dispatcher sending them through the real clients to the strict fake, a stop mid-batch.
@@ -31,13 +32,16 @@ import TestSupport
             await server.state.setRecording(false)
             var logger = Logger(label: "test")
             logger.logLevel = .warning
-            let push = try await PushProviders.load(PushConfiguration(
-                fcmServiceAccount: credentials.serviceAccountPath, fcmBaseURL: server.baseURL,
-                apnsKey: credentials.apnsKeyPath, apnsKeyID: TestCredentials.apnsKeyID, apnsTeamID: TestCredentials.apnsTeamID,
-                // A minute, not the product's 10 s: on two cores under the whole suite a send
-                // to the fake once took longer and came back unknown, which these tests
-                // count exactly (the stop's unknowns); timeouts are the clients' tests' to check.
-                apnsTopic: TestCredentials.apnsTopic, apnsBaseURL: server.baseURL, timeout: .seconds(60)), logger: logger)
+            let push = try await PushProviders.load(
+                PushConfiguration(
+                    fcmServiceAccount: credentials.serviceAccountPath, fcmBaseURL: server.baseURL,
+                    apnsKey: credentials.apnsKeyPath, apnsKeyID: TestCredentials.apnsKeyID,
+                    apnsTeamID: TestCredentials.apnsTeamID,
+                    // A minute, not the product's 10 s: on two cores under the whole suite a send
+                    // to the fake once took longer and came back unknown, which these tests
+                    // count exactly (the stop's unknowns); timeouts are the clients' tests' to check.
+                    apnsTopic: TestCredentials.apnsTopic, apnsBaseURL: server.baseURL, timeout: .seconds(60)),
+                logger: logger)
             return Setup(temp: temp, database: database, server: server, credentials: credentials, push: push)
         }
 
@@ -67,13 +71,16 @@ import TestSupport
         func dispatch(campaign: Int64, campaigns: Campaigns? = nil) async throws -> String {
             var logger = Logger(label: "test")
             logger.logLevel = .critical
-            let dispatcher = CampaignDispatcher(outbox: DeliveryOutbox(database: database), campaigns: campaigns ?? Campaigns(database: database), push: push,
-                                                idle: .milliseconds(20), logger: logger)
+            let dispatcher = CampaignDispatcher(
+                outbox: DeliveryOutbox(database: database), campaigns: campaigns ?? Campaigns(database: database),
+                push: push,
+                idle: .milliseconds(20), logger: logger)
             let running = Task { try await dispatcher.run() }
             defer { running.cancel() }
             for _ in 0..<600 {
                 let status = try await database.read { db in
-                    try String.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [campaign]) ?? ""
+                    try String.fetchOne(
+                        db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [campaign]) ?? ""
                 }
                 if status != "sending" && status != "materialising" { return status }
                 try await Task.sleep(for: .milliseconds(100))
@@ -83,9 +90,13 @@ import TestSupport
 
         func states(campaign: Int64) async throws -> [String: Int] {
             try await database.read { db in
-                Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: """
-                    SELECT state, COUNT(*) FROM panel_deliveries WHERE campaign_id = ? GROUP BY state
-                    """, arguments: [campaign]).map { (row: Row) -> (String, Int) in (row[0], row[1]) })
+                Dictionary(
+                    uniqueKeysWithValues: try Row.fetchAll(
+                        db,
+                        sql: """
+                            SELECT state, COUNT(*) FROM panel_deliveries WHERE campaign_id = ? GROUP BY state
+                            """, arguments: [campaign]
+                    ).map { (row: Row) -> (String, Int) in (row[0], row[1]) })
             }
         }
     }
@@ -104,9 +115,12 @@ import TestSupport
         try await Setup.with { setup in
             let before = try appTablesDigest(path: setup.temp.path)
             let campaigns = Campaigns(database: setup.database, usersPerChunk: 37)
-            let id = try await campaigns.create(CampaignDraft(title: "Milk \"expires\" <soon>", body: "Check your fridge 🥛"), by: .commandLine)
+            let id = try await campaigns.create(
+                CampaignDraft(title: "Milk \"expires\" <soon>", body: "Check your fridge 🥛"), by: .commandLine)
             let frozen = try await campaigns.beginAndFreeze(id, by: .commandLine).deliveries
-            let expected = try await DatabaseQueue(path: setup.temp.path).read { db in try Int.fetchOne(db, sql: Self.reachableSQL) ?? -1 }
+            let expected = try await DatabaseQueue(path: setup.temp.path).read { db in
+                try Int.fetchOne(db, sql: Self.reachableSQL) ?? -1
+            }
             #expect(frozen == expected && frozen > 100, "\(frozen) deliveries for \(expected) reachable devices")
 
             #expect(try await setup.dispatch(campaign: id) == "finished")
@@ -118,9 +132,12 @@ import TestSupport
             let counts = await setup.server.state.counts
             #expect(states["accepted"] == counts.fcmAccepted + counts.apnsAccepted)
             let totals = try #require(try await campaigns.find(id)).totals
-            #expect(totals.audience == frozen && totals.accepted == states["accepted"], "the list's running totals agree")
+            #expect(
+                totals.audience == frozen && totals.accepted == states["accepted"], "the list's running totals agree")
             // Seeded APNs tokens that are not hexadecimal are refused before sending, as dead.
-            let dead = try await setup.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_dead_tokens") ?? 0 }
+            let dead = try await setup.database.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_dead_tokens") ?? 0
+            }
             #expect(dead == states["dead", default: 0])
             #expect(await setup.server.state.breaches.isEmpty)
             #expect(try appTablesDigest(path: setup.temp.path) == before, "the app's tables are untouched")
@@ -134,7 +151,8 @@ import TestSupport
     @Test func deliveriesInFlightAtAStopBecomeUnknownAndAreNeverSent() async throws {
         try await Setup.with { setup in
             let campaigns = Campaigns(database: setup.database)
-            let id = try await campaigns.create(CampaignDraft(title: "t", body: "b", segment: CampaignSegment(plan: .free)), by: .commandLine)
+            let id = try await campaigns.create(
+                CampaignDraft(title: "t", body: "b", segment: CampaignSegment(plan: .free)), by: .commandLine)
             let frozen = try await campaigns.beginAndFreeze(id, by: .commandLine).deliveries
             // Claimed and committed as sending, then the process "dies" before sending them.
             let inFlight = try await DeliveryOutbox(database: setup.database).claim(limit: 40)
@@ -154,17 +172,24 @@ import TestSupport
         try await Setup.with { setup in
             // FCM answers every send with THIRD_PARTY_AUTH_ERROR: the campaign must stop.
             let tokens = try await setup.database.read { db in
-                try String.fetchAll(db, sql: "SELECT push_token FROM devices WHERE push_provider = 'fcm' AND push_token IS NOT NULL")
+                try String.fetchAll(
+                    db, sql: "SELECT push_token FROM devices WHERE push_provider = 'fcm' AND push_token IS NOT NULL")
             }
-            for token in tokens { await setup.server.state.inject(Array(repeating: .thirdPartyAuth, count: 3), forToken: token) }
+            for token in tokens {
+                await setup.server.state.inject(Array(repeating: .thirdPartyAuth, count: 3), forToken: token)
+            }
             let campaigns = Campaigns(database: setup.database)
             let segment = CampaignSegment(platform: .android)
-            let id = try await campaigns.create(CampaignDraft(title: "t", body: "b", segment: segment), by: .commandLine)
+            let id = try await campaigns.create(
+                CampaignDraft(title: "t", body: "b", segment: segment), by: .commandLine)
             _ = try await campaigns.beginAndFreeze(id, by: .commandLine)
             #expect(try await setup.dispatch(campaign: id) == "paused")
             let (detail, dead) = try await setup.database.read { db in
-                (try String.fetchOne(db, sql: "SELECT status_detail FROM panel_campaigns WHERE id = ?", arguments: [id]) ?? "",
-                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_dead_tokens") ?? -1)
+                (
+                    try String.fetchOne(
+                        db, sql: "SELECT status_detail FROM panel_campaigns WHERE id = ?", arguments: [id]) ?? "",
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_dead_tokens") ?? -1
+                )
             }
             #expect(detail.contains("THIRD_PARTY_AUTH_ERROR"))
             #expect(dead == 0, "the providers' refusal of our credentials is never the devices' fault")
@@ -198,10 +223,15 @@ import TestSupport
             #expect(try await campaigns.cancel(other, by: .commandLine) == 0, "none had gone out")
             #expect(try await setup.states(campaign: other).keys.sorted() == ["cancelled"])
             let actions = try await setup.database.read { db in
-                try String.fetchAll(db, sql: "SELECT action FROM panel_audit_log WHERE target LIKE 'campaign:%' ORDER BY id")
+                try String.fetchAll(
+                    db, sql: "SELECT action FROM panel_audit_log WHERE target LIKE 'campaign:%' ORDER BY id")
             }
-            #expect(actions == ["campaign_created", "campaign_launched", "campaign_frozen", "campaign_paused", "campaign_resumed", "campaign_finished",
-                                "campaign_created", "campaign_launched", "campaign_frozen", "campaign_cancelled"])
+            #expect(
+                actions == [
+                    "campaign_created", "campaign_launched", "campaign_frozen", "campaign_paused", "campaign_resumed",
+                    "campaign_finished",
+                    "campaign_created", "campaign_launched", "campaign_frozen", "campaign_cancelled",
+                ])
         }
     }
 
@@ -213,14 +243,17 @@ import TestSupport
             // A second launch "crashed" after writing the users up to the median.
             let cut = try await campaigns.create(CampaignDraft(title: "cut", body: "b"), by: .commandLine)
             try await setup.database.write { db in
-                let median = try Int64.fetchOne(db, sql: "SELECT user_id FROM panel_deliveries WHERE campaign_id = ? ORDER BY user_id LIMIT 1 OFFSET ?",
-                                                arguments: [whole, expected / 2])!
-                try db.execute(sql: """
-                    UPDATE panel_campaigns SET status = 'materialising', launched_at = (SELECT launched_at FROM panel_campaigns WHERE id = :whole),
-                      materialised_up_to = :median WHERE id = :cut;
-                    INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at)
-                    SELECT :cut, device_id, user_id, 'queued', due_at, updated_at FROM panel_deliveries WHERE campaign_id = :whole AND user_id <= :median;
-                    """, arguments: ["whole": whole, "cut": cut, "median": median])
+                let median = try Int64.fetchOne(
+                    db,
+                    sql: "SELECT user_id FROM panel_deliveries WHERE campaign_id = ? ORDER BY user_id LIMIT 1 OFFSET ?",
+                    arguments: [whole, expected / 2])!
+                try db.execute(
+                    sql: """
+                        UPDATE panel_campaigns SET status = 'materialising', launched_at = (SELECT launched_at FROM panel_campaigns WHERE id = :whole),
+                          materialised_up_to = :median WHERE id = :cut;
+                        INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at)
+                        SELECT :cut, device_id, user_id, 'queued', due_at, updated_at FROM panel_deliveries WHERE campaign_id = :whole AND user_id <= :median;
+                        """, arguments: ["whole": whole, "cut": cut, "median": median])
             }
             #expect(try await setup.dispatch(campaign: cut) == "finished")
             #expect(try await setup.states(campaign: cut).values.reduce(0, +) == expected)
@@ -233,13 +266,15 @@ import TestSupport
             let first = try await campaigns.create(CampaignDraft(title: "first", body: "b"), by: .commandLine)
             let waiting = try await campaigns.beginAndFreeze(first, by: .commandLine).deliveries
             try await campaigns.pause(first, by: .commandLine)
-            let second = try await campaigns.create(CampaignDraft(title: "second", body: "b", segment: CampaignSegment(plan: .premium)), by: .commandLine)
+            let second = try await campaigns.create(
+                CampaignDraft(title: "second", body: "b", segment: CampaignSegment(plan: .premium)), by: .commandLine)
             _ = try await campaigns.beginAndFreeze(second, by: .commandLine)
             #expect(try await setup.dispatch(campaign: second) == "finished")
             #expect(try await setup.states(campaign: first) == ["queued": waiting])
             // While an audience is being frozen, a campaign can be cancelled but not paused.
             try await setup.database.write { db in
-                try db.execute(sql: "UPDATE panel_campaigns SET status = 'materialising' WHERE id = ?", arguments: [second])
+                try db.execute(
+                    sql: "UPDATE panel_campaigns SET status = 'materialising' WHERE id = ?", arguments: [second])
             }
             await #expect(throws: CampaignError.self) { try await campaigns.pause(second, by: .commandLine) }
         }

@@ -1,11 +1,12 @@
 import AdminDomain
-@testable import CampaignDispatch
 import Foundation
 import GRDB
 import Logging
 import PushClients
-import Testing
 import TestSupport
+import Testing
+
+@testable import CampaignDispatch
 
 /// Every way a campaign can go ends: nothing to send, the last sends failing when claimed, a
 /// pause with sends in flight, a cancel while the audience is frozen; and an idle dispatcher
@@ -14,7 +15,9 @@ import TestSupport
     typealias Setup = CampaignDispatchTests.Setup
 
     static func status(_ id: Int64, _ database: PanelDatabase) async throws -> String {
-        try await database.read { db in try String.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [id]) ?? "" }
+        try await database.read { db in
+            try String.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [id]) ?? ""
+        }
     }
 
     @Test func aLaunchWithNoDeviceIsRefusedWithASentence() async throws {
@@ -22,7 +25,10 @@ import TestSupport
             let campaigns = Campaigns(database: setup.database)
             let nobody = CampaignSegment(signedUpFrom: Day("2099-01-01"))
             let id = try await campaigns.create(CampaignDraft(title: "t", body: "b", segment: nobody), by: .commandLine)
-            await #expect(throws: CampaignError("no device in its audience can get a campaign push now, so there would be nothing to send")) {
+            await #expect(
+                throws: CampaignError(
+                    "no device in its audience can get a campaign push now, so there would be nothing to send")
+            ) {
                 try await campaigns.beginAndFreeze(id, by: .commandLine)
             }
             #expect(try await Self.status(id, setup.database) == "draft")
@@ -32,7 +38,9 @@ import TestSupport
             try await campaigns.delete(id, by: .commandLine)
             #expect(try await campaigns.find(id) == nil)
             await #expect(throws: CampaignError.self) { try await campaigns.delete(id, by: .commandLine) }
-            await #expect(throws: CampaignError.self) { try await campaigns.edit(id, to: CampaignDraft(title: "t", body: "b"), by: .commandLine) }
+            await #expect(throws: CampaignError.self) {
+                try await campaigns.edit(id, to: CampaignDraft(title: "t", body: "b"), by: .commandLine)
+            }
             // The newest campaign was deleted: the next one still gets an id of its own, since the
             // audit log names campaigns by id.
             #expect(try await campaigns.create(CampaignDraft(title: "next", body: "b"), by: .commandLine) > id)
@@ -42,10 +50,13 @@ import TestSupport
     @Test func lastDeliveriesFailingWhenClaimedFinishTheCampaign() async throws {
         try await Setup.with { setup in
             let campaigns = Campaigns(database: setup.database)
-            let id = try await campaigns.create(CampaignDraft(title: "t", body: "b", segment: CampaignSegment(plan: .premium)), by: .commandLine)
+            let id = try await campaigns.create(
+                CampaignDraft(title: "t", body: "b", segment: CampaignSegment(plan: .premium)), by: .commandLine)
             let frozen = try await campaigns.beginAndFreeze(id, by: .commandLine).deliveries
             // The backend removes every token after the launch.
-            try await DatabaseQueue(path: setup.temp.path).write { db in try db.execute(sql: "UPDATE devices SET push_token = NULL") }
+            try await DatabaseQueue(path: setup.temp.path).write { db in
+                try db.execute(sql: "UPDATE devices SET push_token = NULL")
+            }
             #expect(try await setup.dispatch(campaign: id) == "finished")
             // Checked again when due: no token is a rule of the audience that no longer holds.
             #expect(try await setup.states(campaign: id) == ["excluded": frozen])
@@ -57,7 +68,8 @@ import TestSupport
         try await Setup.with { setup in
             let campaigns = Campaigns(database: setup.database)
             let outbox = DeliveryOutbox(database: setup.database)
-            let id = try await campaigns.create(CampaignDraft(title: "t", body: "b", segment: CampaignSegment(plan: .premium)), by: .commandLine)
+            let id = try await campaigns.create(
+                CampaignDraft(title: "t", body: "b", segment: CampaignSegment(plan: .premium)), by: .commandLine)
             let frozen = try await campaigns.beginAndFreeze(id, by: .commandLine).deliveries
             let inFlight = try await outbox.claim(limit: 10_000)
             #expect(inFlight.count == frozen)
@@ -68,9 +80,15 @@ import TestSupport
             try await campaigns.resume(id, by: .commandLine)
             #expect(try await Self.status(id, setup.database) == "finished", "nothing was left: the resume finishes it")
             let actions = try await setup.database.read { db in
-                try String.fetchAll(db, sql: "SELECT action FROM panel_audit_log WHERE target = ? ORDER BY id", arguments: ["campaign:\(id)"])
+                try String.fetchAll(
+                    db, sql: "SELECT action FROM panel_audit_log WHERE target = ? ORDER BY id",
+                    arguments: ["campaign:\(id)"])
             }
-            #expect(actions == ["campaign_created", "campaign_launched", "campaign_frozen", "campaign_paused", "campaign_resumed", "campaign_finished"])
+            #expect(
+                actions == [
+                    "campaign_created", "campaign_launched", "campaign_frozen", "campaign_paused", "campaign_resumed",
+                    "campaign_finished",
+                ])
         }
     }
 
@@ -81,7 +99,10 @@ import TestSupport
             let id = try await campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
             try await campaigns.begin(id, schedule: .now, by: .commandLine)
             let freezing = Task { try await campaigns.resumeLaunches() }
-            while try await setup.database.read({ db in try Int.fetchOne(db, sql: "SELECT audience_count FROM panel_campaigns WHERE id = ?", arguments: [id]) ?? 0 }) == 0 {
+            while try await setup.database.read({ db in
+                try Int.fetchOne(db, sql: "SELECT audience_count FROM panel_campaigns WHERE id = ?", arguments: [id])
+                    ?? 0
+            }) == 0 {
                 try await Task.sleep(for: .milliseconds(5))
             }
             _ = try await campaigns.cancel(id, by: .commandLine)
@@ -90,8 +111,11 @@ import TestSupport
             let states = try await setup.states(campaign: id)
             #expect(states.keys.sorted() == ["cancelled"] && states["cancelled"] == report.deliveries)
             let (written, total) = try await setup.database.read { db in
-                (try Int.fetchOne(db, sql: "SELECT materialised_up_to FROM panel_campaigns WHERE id = ?", arguments: [id]) ?? 0,
-                 try Int.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 0)
+                (
+                    try Int.fetchOne(
+                        db, sql: "SELECT materialised_up_to FROM panel_campaigns WHERE id = ?", arguments: [id]) ?? 0,
+                    try Int.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 0
+                )
             }
             #expect(written < total, "the freeze stopped at the cancel")
             // The dispatcher, started afterwards, leaves it cancelled.
@@ -106,7 +130,8 @@ import TestSupport
             try await campaigns.begin(id, schedule: .now, by: .commandLine)
             // A newer panel's segment, say.
             try await setup.database.write { db in
-                try db.execute(sql: "UPDATE panel_campaigns SET segment = '{\"plan\":\"gold\"}' WHERE id = ?", arguments: [id])
+                try db.execute(
+                    sql: "UPDATE panel_campaigns SET segment = '{\"plan\":\"gold\"}' WHERE id = ?", arguments: [id])
             }
             #expect(try await setup.dispatch(campaign: id) == "finished")
             let detail = try await setup.database.read { db in
@@ -120,7 +145,8 @@ import TestSupport
     @Test func theDispatcherFreezesALaunchedAudienceItself() async throws {
         try await Setup.with { setup in
             let campaigns = Campaigns(database: setup.database)
-            let id = try await campaigns.create(CampaignDraft(title: "t", body: "b", segment: CampaignSegment(plan: .premium)), by: .commandLine)
+            let id = try await campaigns.create(
+                CampaignDraft(title: "t", body: "b", segment: CampaignSegment(plan: .premium)), by: .commandLine)
             try await campaigns.begin(id, schedule: .now, by: .commandLine)
             #expect(try await setup.dispatch(campaign: id) == "finished")
             #expect(try await setup.states(campaign: id).values.reduce(0, +) > 0)
@@ -131,13 +157,16 @@ import TestSupport
         try await Setup.with { setup in
             let campaigns = Campaigns(database: setup.database)
             // Sending, but every delivery is due tomorrow: the dispatcher has nothing to claim.
-            let id = try await campaigns.create(CampaignDraft(title: "t", body: "b", schedule: .at(Date().addingTimeInterval(86_400))), by: .commandLine)
+            let id = try await campaigns.create(
+                CampaignDraft(title: "t", body: "b", schedule: .at(Date().addingTimeInterval(86_400))), by: .commandLine
+            )
             try await campaigns.beginAndFreeze(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
             #expect(try await Self.status(id, setup.database) == "sending")
             var logger = Logger(label: "test")
             logger.logLevel = .critical
-            let dispatcher = CampaignDispatcher(outbox: DeliveryOutbox(database: setup.database), campaigns: campaigns, push: setup.push,
-                                                idle: .milliseconds(20), logger: logger)
+            let dispatcher = CampaignDispatcher(
+                outbox: DeliveryOutbox(database: setup.database), campaigns: campaigns, push: setup.push,
+                idle: .milliseconds(20), logger: logger)
             let running = Task { try await dispatcher.run() }
             defer { running.cancel() }
             // Its start-up writes (recovery) come first.

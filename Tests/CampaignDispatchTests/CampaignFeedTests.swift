@@ -1,8 +1,9 @@
 import AdminDomain
-@testable import CampaignDispatch
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import CampaignDispatch
 
 /// The dispatcher tells the change feed of its claims and outcomes, after their commits: a
 /// watcher that reads only when woken sees the campaign finished, with every delivery

@@ -1,9 +1,10 @@
 import AdminDomain
-@testable import CampaignDispatch
 import Foundation
 import Logging
-import Testing
 import TestSupport
+import Testing
+
+@testable import CampaignDispatch
 
 /// The dispatcher sleeps until something may have changed, not on a timer: a launch in this
 /// process wakes it through the change feed, and one committed by another process through
@@ -16,12 +17,15 @@ import TestSupport
     static func dispatcher(_ setup: Setup, _ campaigns: Campaigns) -> CampaignDispatcher {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
-        return CampaignDispatcher(outbox: DeliveryOutbox(database: setup.database), campaigns: campaigns, push: setup.push,
-                                  safety: .seconds(3_600), logger: logger)
+        return CampaignDispatcher(
+            outbox: DeliveryOutbox(database: setup.database), campaigns: campaigns, push: setup.push,
+            safety: .seconds(3_600), logger: logger)
     }
 
     /// Polls the campaign's status until it is not `status`; returns the new one.
-    static func waitWhile(_ status: String, _ id: Int64, _ database: PanelDatabase, atMost: Duration) async throws -> String {
+    static func waitWhile(_ status: String, _ id: Int64, _ database: PanelDatabase, atMost: Duration) async throws
+        -> String
+    {
         let deadline = ContinuousClock.now + atMost
         while true {
             let now = try await CampaignEndStateTests.status(id, database)
@@ -33,13 +37,15 @@ import TestSupport
     @Test func anIdleDispatcherSendsANewlyBegunCampaignPromptly() async throws {
         try await Setup.with { setup in
             let campaigns = Campaigns(database: setup.database)
-            let id = try await campaigns.create(CampaignDraft(title: "t", body: "b", segment: CampaignSegment(plan: .premium)), by: .commandLine)
+            let id = try await campaigns.create(
+                CampaignDraft(title: "t", body: "b", segment: CampaignSegment(plan: .premium)), by: .commandLine)
             let running = Task { try await Self.dispatcher(setup, campaigns).run() }
             defer { running.cancel() }
             // Asleep by now: its first passes found nothing to freeze or claim.
             try await Task.sleep(for: .seconds(2))
             try await campaigns.begin(id, schedule: .now, by: .commandLine)
-            #expect(try await Self.waitWhile("materialising", id, setup.database, atMost: .seconds(240)) != "materialising")
+            #expect(
+                try await Self.waitWhile("materialising", id, setup.database, atMost: .seconds(240)) != "materialising")
             #expect(try await Self.waitWhile("sending", id, setup.database, atMost: .seconds(240)) == "finished")
             #expect(try await setup.states(campaign: id).keys.sorted() == ["accepted"])
         }
@@ -48,7 +54,8 @@ import TestSupport
     @Test func aLaunchCommittedByAnotherProcessIsFrozenThroughDataVersion() async throws {
         try await Setup.with { setup in
             let campaigns = Campaigns(database: setup.database)
-            let id = try await campaigns.create(CampaignDraft(title: "t", body: "b", segment: CampaignSegment(plan: .premium)), by: .commandLine)
+            let id = try await campaigns.create(
+                CampaignDraft(title: "t", body: "b", segment: CampaignSegment(plan: .premium)), by: .commandLine)
             let running = Task { try await Self.dispatcher(setup, campaigns).run() }
             defer { running.cancel() }
             try await Task.sleep(for: .seconds(2))
@@ -57,7 +64,8 @@ import TestSupport
             let otherProcess = Campaigns(database: try await PanelDatabase.open(path: setup.temp.path))
             try await otherProcess.begin(id, schedule: .now, by: .commandLine)
             let status = try await Self.waitWhile("materialising", id, setup.database, atMost: .seconds(240))
-            #expect(status != "materialising", "seen through data_version, the only wake another process's commit can give")
+            #expect(
+                status != "materialising", "seen through data_version, the only wake another process's commit can give")
         }
     }
 }

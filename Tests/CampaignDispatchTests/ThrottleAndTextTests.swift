@@ -1,11 +1,12 @@
 import AdminDomain
-@testable import CampaignDispatch
 import Foundation
 import GRDB
 import Logging
 import PushTemplates
-import Testing
 import TestSupport
+import Testing
+
+@testable import CampaignDispatch
 
 @Suite(.timeLimit(.minutes(5))) struct ThrottleAndTexts {
     @Test func theThrottleAllowsASecondsWorthAtMostAndRefillsWithTime() {
@@ -32,8 +33,9 @@ import TestSupport
             _ = try await campaigns.beginAndFreeze(id, by: .commandLine)
             var logger = Logger(label: "test")
             logger.logLevel = .critical
-            let dispatcher = CampaignDispatcher(outbox: DeliveryOutbox(database: setup.database), campaigns: campaigns, push: setup.push,
-                                                idle: .milliseconds(20), logger: logger)
+            let dispatcher = CampaignDispatcher(
+                outbox: DeliveryOutbox(database: setup.database), campaigns: campaigns, push: setup.push,
+                idle: .milliseconds(20), logger: logger)
             let started = ContinuousClock.now
             let running = Task { try await dispatcher.run() }
             // Until 80 went out (two seconds' worth, later on a busy machine), not a fixed time:
@@ -64,16 +66,21 @@ import TestSupport
         let database = try await PanelDatabase.open(path: temp.path)
         let library = try PushTemplateLibrary(folder: TestPaths.repositoryRoot.appendingPathComponent("Templates"))
         let campaigns = Campaigns(database: database)
-        let id = try await campaigns.create(CampaignDraft(title: "x", body: "x", template: "expiring-soon"), by: .commandLine)
-        _ = try await campaigns.beginAndFreeze(id, schedule: .now, by: .commandLine, now: Date().addingTimeInterval(-86_400))
-        let claimed = try await DeliveryOutbox(database: database).claim(limit: 500, now: Date().addingTimeInterval(86_400))
+        let id = try await campaigns.create(
+            CampaignDraft(title: "x", body: "x", template: "expiring-soon"), by: .commandLine)
+        _ = try await campaigns.beginAndFreeze(
+            id, schedule: .now, by: .commandLine, now: Date().addingTimeInterval(-86_400))
+        let claimed = try await DeliveryOutbox(database: database).claim(
+            limit: 500, now: Date().addingTimeInterval(86_400))
         #expect(!claimed.isEmpty)
         let rendered = await CampaignTexts(library: library, database: database).render(claimed)
         let values = try await RecipientValues.load(claimed.map(\.userID), in: database)
         for delivery in claimed {
             let recipient = try #require(values[delivery.userID])
-            let expected = try #require(library.template("expiring-soon", locale: recipient.locale)).render(recipient.values)
-            #expect(rendered[delivery.rowID]?.title == expected.title && rendered[delivery.rowID]?.body == expected.body)
+            let expected = try #require(library.template("expiring-soon", locale: recipient.locale)).render(
+                recipient.values)
+            #expect(
+                rendered[delivery.rowID]?.title == expected.title && rendered[delivery.rowID]?.body == expected.body)
         }
         #expect(Set(claimed.compactMap { rendered[$0.rowID]?.title }).count > 1, "not one text for all")
     }
@@ -84,25 +91,35 @@ import TestSupport
     @Test func aTemplateWithoutTagsIsSentInEachRecipientsLanguage() async throws {
         let temp = try TemporaryDatabase.seeded(users: 80)
         defer { temp.remove() }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plain-templates-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "plain-templates-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try "title: Spring sale\nbody: Everything half price this week.\n".write(to: folder.appendingPathComponent("plain.en.mustache"), atomically: true, encoding: .utf8)
-        try "title: Saldos da primavera\nbody: Tudo a metade do preço esta semana.\n".write(to: folder.appendingPathComponent("plain.pt.mustache"), atomically: true, encoding: .utf8)
+        try "title: Spring sale\nbody: Everything half price this week.\n".write(
+            to: folder.appendingPathComponent("plain.en.mustache"), atomically: true, encoding: .utf8)
+        try "title: Saldos da primavera\nbody: Tudo a metade do preço esta semana.\n".write(
+            to: folder.appendingPathComponent("plain.pt.mustache"), atomically: true, encoding: .utf8)
         let library = try PushTemplateLibrary(folder: folder)
         let database = try await PanelDatabase.open(path: temp.path)
         let campaigns = Campaigns(database: database)
         let id = try await campaigns.create(CampaignDraft(title: "x", body: "x", template: "plain"), by: .commandLine)
-        _ = try await campaigns.beginAndFreeze(id, schedule: .now, by: .commandLine, now: Date().addingTimeInterval(-86_400))
-        let claimed = try await DeliveryOutbox(database: database).claim(limit: 500, now: Date().addingTimeInterval(86_400))
+        _ = try await campaigns.beginAndFreeze(
+            id, schedule: .now, by: .commandLine, now: Date().addingTimeInterval(-86_400))
+        let claimed = try await DeliveryOutbox(database: database).claim(
+            limit: 500, now: Date().addingTimeInterval(86_400))
         let rendered = await CampaignTexts(library: library, database: database).render(claimed)
         let locales = try await database.read { db in
-            try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, CAST(locale AS TEXT) FROM users").map { ($0[0] as Int64, ($0[1] as String?) ?? "") })
+            try Dictionary(
+                uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, CAST(locale AS TEXT) FROM users").map {
+                    ($0[0] as Int64, ($0[1] as String?) ?? "")
+                })
         }
         var portuguese = 0
         for delivery in claimed {
             let wanted = locales[delivery.userID]?.hasPrefix("pt") == true ? "Saldos da primavera" : "Spring sale"
-            #expect(rendered[delivery.rowID]?.title == wanted, "user \(delivery.userID) (\(locales[delivery.userID] ?? "none"))")
+            #expect(
+                rendered[delivery.rowID]?.title == wanted,
+                "user \(delivery.userID) (\(locales[delivery.userID] ?? "none"))")
             if wanted != "Spring sale" { portuguese += 1 }
         }
         #expect(portuguese > 0, "the seeded users include Portuguese speakers")

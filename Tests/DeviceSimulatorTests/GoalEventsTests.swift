@@ -1,9 +1,10 @@
 import AdminDomain
-@testable import DeviceSimulator
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
+@testable import DeviceSimulator
 
 /// Issue 36: the simulated apps act only for users who opened a push, 40% of them, in the
 /// minute after (docs/demo-data.md). Before, 35% of every recipient and 12% of every holdout
@@ -13,13 +14,17 @@ import TestSupport
         let temp = try TemporaryDatabase.seeded(users: 1_200, now: TemporaryDatabase.seedNow)
         defer { temp.remove() }
         let queue = try DatabaseQueue(path: temp.path)
-        let before = try await queue.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM activity_events") ?? 0 }
+        let before = try await queue.read { db in
+            try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM activity_events") ?? 0
+        }
         let openers = Array(Int64(1)...1_000)
         var goals = DemoGoalEvents()
         let now = TemporaryDatabase.seedNow
         try goals.tick(opened: openers, now: now, in: queue)
         try goals.tick(opened: [], now: now.addingTimeInterval(4), in: queue)
-        let early = try await queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM activity_events WHERE id > ?", arguments: [before]) ?? 0 }
+        let early = try await queue.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM activity_events WHERE id > ?", arguments: [before]) ?? 0
+        }
         try goals.tick(opened: [], now: now.addingTimeInterval(61), in: queue)
         let acted = try await queue.read { db in
             try Row.fetchAll(db, sql: "SELECT user_id, kind FROM activity_events WHERE id > ?", arguments: [before])
@@ -31,7 +36,9 @@ import TestSupport
         #expect(acted.allSatisfy { $0.1 == "item_added" || $0.1 == "upgraded" })
         // Nothing more comes later: a user who opened acts once at most.
         try goals.tick(opened: [], now: now.addingTimeInterval(3_600), in: queue)
-        let later = try await queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM activity_events WHERE id > ?", arguments: [before]) ?? 0 }
+        let later = try await queue.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM activity_events WHERE id > ?", arguments: [before]) ?? 0
+        }
         #expect(later == acted.count)
     }
 }

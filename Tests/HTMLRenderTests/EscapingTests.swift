@@ -36,7 +36,9 @@ func scriptURLsAreNeutralised(url: String) {
     }
 }
 
-@Test(arguments: ["/users?q=a&b=c", "https://example.com/x", "mailto:support@example.com", "relative/path", "#top", "?page=2"])
+@Test(arguments: [
+    "/users?q=a&b=c", "https://example.com/x", "mailto:support@example.com", "relative/path", "#top", "?page=2",
+])
 func ordinaryURLsAreKeptAndEscaped(url: String) {
     var expected: [UInt8] = []
     Escaping.appendAttributeValue(url, to: &expected)
@@ -65,10 +67,11 @@ extension Attribute {
 
 @Test func nestedComponentsEscapeAtEveryDepth() {
     let html = div { Card(heading: hostile, note: hostile) }.renderString()
-    #expect(html == """
-        <div><section class="card" title="\(escapedAttribute)"><h2>\(escapedText)</h2>\
-        <p data-value="\(escapedAttribute)">\(escapedText)</p></section></div>
-        """)
+    #expect(
+        html == """
+            <div><section class="card" title="\(escapedAttribute)"><h2>\(escapedText)</h2>\
+            <p data-value="\(escapedAttribute)">\(escapedText)</p></section></div>
+            """)
 }
 
 @Test func onlyTheUnsafeAPIInsertsMarkup() {
@@ -101,8 +104,12 @@ extension Attribute {
 /// A field marked after it was built (a refused form field): its attributes after its own,
 /// escaped like any; text is left as it was.
 @Test func attributesAddedToAnElementAreEscapedAndTextIsLeftAlone() {
-    let marked = input(.type("text"), .name("title")).adding([Attribute("aria-invalid", "true"), Attribute("aria-describedby", hostile)])
-    #expect(marked.renderString() == "<input type=\"text\" name=\"title\" aria-invalid=\"true\" aria-describedby=\"\(escapedAttribute)\">")
+    let marked = input(.type("text"), .name("title")).adding([
+        Attribute("aria-invalid", "true"), Attribute("aria-describedby", hostile),
+    ])
+    #expect(
+        marked.renderString()
+            == "<input type=\"text\" name=\"title\" aria-invalid=\"true\" aria-describedby=\"\(escapedAttribute)\">")
     #expect(p { "x" }.adding([.open]).renderString() == "<p open>x</p>")
     #expect(HTMLNode.text(hostile).adding([.open]).renderString() == escapedText)
 }

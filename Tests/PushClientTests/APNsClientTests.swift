@@ -29,7 +29,10 @@ struct APNsClientTests {
             // value Python's uuid.uuid5 gives for our namespace and "d-7-42").
             #expect(apnsID == "911EC530-A3E6-5F4B-9CDE-E2A2EF3F2F00")
             let payload = try #require(try JSONSerialization.jsonObject(with: received.body) as? [String: Any])
-            #expect((payload["aps"] as? [String: Any])?["alert"] as? [String: String] == ["title": "Milk expires \"tomorrow\" <b>", "body": "Ünïcode 🥛 & \u{202E}reversed"])
+            #expect(
+                (payload["aps"] as? [String: Any])?["alert"] as? [String: String] == [
+                    "title": "Milk expires \"tomorrow\" <b>", "body": "Ünïcode 🥛 & \u{202E}reversed",
+                ])
             #expect(payload["delivery_id"] as? String == "d-7-42")
             #expect(payload["deep_link"] as? String == "expirytracker://items/expiring")
             #expect(await fixture.state.breaches.isEmpty)
@@ -43,11 +46,20 @@ struct APNsClientTests {
         ("410 Unregistered", .apnsUnregistered, { $0 == .deadToken(reason: "Unregistered") }),
         ("400 BadDeviceToken", .badDeviceToken, { $0 == .deadToken(reason: "BadDeviceToken") }),
         ("413 PayloadTooLarge", .apnsTooLarge, { if case .failed = $0 { true } else { false } }),
-        ("429, Retry-After 30", .tooManyRequests(retryAfter: "30"), { if case .retryLater(_, let after) = $0 { after == .seconds(30) } else { false } }),
+        (
+            "429, Retry-After 30", .tooManyRequests(retryAfter: "30"),
+            { if case .retryLater(_, let after) = $0 { after == .seconds(30) } else { false } }
+        ),
         ("503", .apnsUnavailable, { if case .retryLater = $0 { true } else { false } }),
         ("500", .apnsInternal, { if case .retryLater = $0 { true } else { false } }),
-        ("400 BadTopic (our configuration)", .apns(status: 400, reason: "BadTopic"), { if case .credentialsProblem = $0 { true } else { false } }),
-        ("400 DeviceTokenNotForTopic", .apns(status: 400, reason: "DeviceTokenNotForTopic"), { if case .failed = $0 { true } else { false } }),
+        (
+            "400 BadTopic (our configuration)", .apns(status: 400, reason: "BadTopic"),
+            { if case .credentialsProblem = $0 { true } else { false } }
+        ),
+        (
+            "400 DeviceTokenNotForTopic", .apns(status: 400, reason: "DeviceTokenNotForTopic"),
+            { if case .failed = $0 { true } else { false } }
+        ),
         ("an answer slower than the timeout", .slow(.seconds(40)), { if case .unknown = $0 { true } else { false } }),
         ("a connection dropped after the request", .dropConnection, { if case .unknown = $0 { true } else { false } }),
     ]
@@ -62,7 +74,9 @@ struct APNsClientTests {
             let outcome = await fixture.apns.send(PushFixture.message(token: Self.token, platform: .ios))
             #expect(expected(outcome), "\(name) became \(outcome)")
             // A request the client gave up on may reach the fake's handler a moment later.
-            for _ in 0..<50 where await fixture.state.counts.apnsRequests == 0 { try await Task.sleep(for: .milliseconds(100)) }
+            for _ in 0..<50 where await fixture.state.counts.apnsRequests == 0 {
+                try await Task.sleep(for: .milliseconds(100))
+            }
             #expect(await fixture.state.counts.apnsRequests == 1, "one request, no retry by the client")
             #expect(await fixture.state.breaches.isEmpty)
         }
@@ -76,8 +90,9 @@ struct APNsClientTests {
                 let clock = TestClock()
                 clock.advance(TimeInterval(-minutesBack * 60))
                 let apns = await APNsClient(
-                    credentials: try APNsCredentials(keyPath: fixture.credentials.apnsKeyPath, keyID: TestCredentials.apnsKeyID,
-                                                     teamID: TestCredentials.apnsTeamID, topic: TestCredentials.apnsTopic),
+                    credentials: try APNsCredentials(
+                        keyPath: fixture.credentials.apnsKeyPath, keyID: TestCredentials.apnsKeyID,
+                        teamID: TestCredentials.apnsTeamID, topic: TestCredentials.apnsTopic),
                     baseURL: fixture.server.baseURL, client: fixture.client, now: { clock.now })
                 return (apns, clock)
             }
@@ -129,7 +144,8 @@ struct APNsClientTests {
             }
             #expect(reason.contains("payload too large"))
             for hostile in ["../../3/device/x", "ab12 cd", "", "ab12%2F"] {
-                guard case .deadToken = await fixture.apns.send(PushFixture.message(token: hostile, platform: .ios)) else {
+                guard case .deadToken = await fixture.apns.send(PushFixture.message(token: hostile, platform: .ios))
+                else {
                     Issue.record("\(hostile) was not refused")
                     continue
                 }
@@ -160,11 +176,13 @@ struct APNsClientTests {
             tls.additionalTrustRoots = [.file(fixture.credentials.caCertificatePath)]
             var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
             configuration.httpVersion = .http1Only
-            let credentials = try APNsCredentials(keyPath: fixture.credentials.apnsKeyPath, keyID: TestCredentials.apnsKeyID,
-                                                  teamID: TestCredentials.apnsTeamID, topic: TestCredentials.apnsTopic)
+            let credentials = try APNsCredentials(
+                keyPath: fixture.credentials.apnsKeyPath, keyID: TestCredentials.apnsKeyID,
+                teamID: TestCredentials.apnsTeamID, topic: TestCredentials.apnsTopic)
             // Nothing throws between the client's making and its shutdown.
             let http1 = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-            let apns = await APNsClient(credentials: credentials, baseURL: fixture.server.baseURL, client: http1, timeout: .seconds(2))
+            let apns = await APNsClient(
+                credentials: credentials, baseURL: fixture.server.baseURL, client: http1, timeout: .seconds(2))
             #expect(await apns.send(PushFixture.message(token: Self.token, platform: .ios)).kind != "accepted")
             #expect(await fixture.state.counts.apnsRequests == 0)
             try await http1.shutdown()
@@ -173,11 +191,13 @@ struct APNsClientTests {
 
     @Test func withoutTheTestCAtheServerIsNotTrusted() async throws {
         try await PushFixture.with(.tls) { fixture in
-            let credentials = try APNsCredentials(keyPath: fixture.credentials.apnsKeyPath, keyID: TestCredentials.apnsKeyID,
-                                                  teamID: TestCredentials.apnsTeamID, topic: TestCredentials.apnsTopic)
+            let credentials = try APNsCredentials(
+                keyPath: fixture.credentials.apnsKeyPath, keyID: TestCredentials.apnsKeyID,
+                teamID: TestCredentials.apnsTeamID, topic: TestCredentials.apnsTopic)
             // Nothing throws between the client's making and its shutdown.
             let untrusting = try PushHTTPClients.make(extraCAFile: nil)
-            let apns = await APNsClient(credentials: credentials, baseURL: fixture.server.baseURL, client: untrusting, timeout: .seconds(2))
+            let apns = await APNsClient(
+                credentials: credentials, baseURL: fixture.server.baseURL, client: untrusting, timeout: .seconds(2))
             let outcome = await apns.send(PushFixture.message(token: Self.token, platform: .ios))
             if case .retryLater = outcome {} else { Issue.record("an untrusted server was talked to: \(outcome)") }
             #expect(await fixture.state.counts.apnsRequests == 0)

@@ -18,8 +18,14 @@ struct FCMClientTests {
             #expect(body["validate_only"] as? Bool == false)
             let message = try #require(body["message"] as? [String: Any])
             #expect(message["token"] as? String == "fcm-token-1")
-            #expect(message["notification"] as? [String: String] == ["title": "Milk expires \"tomorrow\" <b>", "body": "Ünïcode 🥛 & \u{202E}reversed"])
-            #expect(message["data"] as? [String: String] == ["delivery_id": "d-1-1", "deep_link": "expirytracker://items/expiring"])
+            #expect(
+                message["notification"] as? [String: String] == [
+                    "title": "Milk expires \"tomorrow\" <b>", "body": "Ünïcode 🥛 & \u{202E}reversed",
+                ])
+            #expect(
+                message["data"] as? [String: String] == [
+                    "delivery_id": "d-1-1", "deep_link": "expirytracker://items/expiring",
+                ])
             let android = try #require(message["android"] as? [String: Any])
             #expect(android["priority"] as? String == "high")
             #expect(android["ttl"] as? String == "3600s")
@@ -33,7 +39,8 @@ struct FCMClientTests {
         try await PushFixture.with { fixture in
             #expect(await fixture.fcm.send(PushFixture.message(token: "fcm-ios", platform: .ios)).kind == "accepted")
             let received = try #require(await fixture.state.lastFCM)
-            let message = try #require((try JSONSerialization.jsonObject(with: received.body) as? [String: Any])?["message"] as? [String: Any])
+            let message = try #require(
+                (try JSONSerialization.jsonObject(with: received.body) as? [String: Any])?["message"] as? [String: Any])
             let headers = try #require((message["apns"] as? [String: Any])?["headers"] as? [String: String])
             #expect(headers["apns-collapse-id"] == "d-1-1")
             #expect(headers["apns-priority"] == "10")
@@ -48,7 +55,9 @@ struct FCMClientTests {
             let outcome = await fixture.fcm.send(PushFixture.message(token: "fcm-dry", dryRun: true))
             #expect(outcome == .accepted(messageID: "projects/\(TestCredentials.projectID)/messages/fake_message_id"))
             let received = try #require(await fixture.state.lastFCM)
-            #expect((try JSONSerialization.jsonObject(with: received.body) as? [String: Any])?["validate_only"] as? Bool == true)
+            #expect(
+                (try JSONSerialization.jsonObject(with: received.body) as? [String: Any])?["validate_only"] as? Bool
+                    == true)
         }
     }
 
@@ -57,12 +66,36 @@ struct FCMClientTests {
         ("404 UNREGISTERED", .unregistered, { $0 == .deadToken(reason: "UNREGISTERED") }),
         ("400 INVALID_ARGUMENT naming the token", .invalidToken, { if case .deadToken = $0 { true } else { false } }),
         ("400 INVALID_ARGUMENT about the message", .invalidMessage, { if case .failed = $0 { true } else { false } }),
-        ("429 QUOTA_EXCEEDED, Retry-After 5", .quotaExceeded(retryAfter: "5"), { $0 == .retryLater(reason: "QUOTA_EXCEEDED", after: .seconds(60)) }),
-        ("429 QUOTA_EXCEEDED, Retry-After 120", .quotaExceeded(retryAfter: "120"), { $0 == .retryLater(reason: "QUOTA_EXCEEDED", after: .seconds(120)) }),
-        ("429 QUOTA_EXCEEDED without Retry-After", .quotaExceeded(), { if case .retryLater(_, let after) = $0 { after >= .seconds(60) } else { false } }),
-        ("503 UNAVAILABLE, Retry-After 7", .unavailable(retryAfter: "7"), { $0 == .retryLater(reason: "UNAVAILABLE", after: .seconds(7)) }),
-        ("503 UNAVAILABLE, back-off", .unavailable(), { if case .retryLater(_, let after) = $0 { after >= .milliseconds(500) && after <= .seconds(1) } else { false } }),
-        ("500 INTERNAL", .internalError, { if case .retryLater(let reason, _) = $0 { reason == "INTERNAL" } else { false } }),
+        (
+            "429 QUOTA_EXCEEDED, Retry-After 5", .quotaExceeded(retryAfter: "5"),
+            { $0 == .retryLater(reason: "QUOTA_EXCEEDED", after: .seconds(60)) }
+        ),
+        (
+            "429 QUOTA_EXCEEDED, Retry-After 120", .quotaExceeded(retryAfter: "120"),
+            { $0 == .retryLater(reason: "QUOTA_EXCEEDED", after: .seconds(120)) }
+        ),
+        (
+            "429 QUOTA_EXCEEDED without Retry-After", .quotaExceeded(),
+            { if case .retryLater(_, let after) = $0 { after >= .seconds(60) } else { false } }
+        ),
+        (
+            "503 UNAVAILABLE, Retry-After 7", .unavailable(retryAfter: "7"),
+            { $0 == .retryLater(reason: "UNAVAILABLE", after: .seconds(7)) }
+        ),
+        (
+            "503 UNAVAILABLE, back-off", .unavailable(),
+            {
+                if case .retryLater(_, let after) = $0 {
+                    after >= .milliseconds(500) && after <= .seconds(1)
+                } else {
+                    false
+                }
+            }
+        ),
+        (
+            "500 INTERNAL", .internalError,
+            { if case .retryLater(let reason, _) = $0 { reason == "INTERNAL" } else { false } }
+        ),
         ("401 THIRD_PARTY_AUTH_ERROR", .thirdPartyAuth, { if case .credentialsProblem = $0 { true } else { false } }),
         ("403 SENDER_ID_MISMATCH", .senderMismatch, { if case .credentialsProblem = $0 { true } else { false } }),
         ("413", .fcmTooLarge, { if case .failed = $0 { true } else { false } }),
@@ -83,7 +116,8 @@ struct FCMClientTests {
             #expect(await fixture.state.counts.oauthExchanges == 1)
             #expect(await fixture.state.breaches.isEmpty)
             // The next send to the same device goes through: the fake's fault was one answer.
-            if case .unknown = outcome {} else {
+            if case .unknown = outcome {
+            } else {
                 #expect(await fixture.fcm.send(PushFixture.message(token: "fcm-faulty")).kind == "accepted")
             }
         }
@@ -99,11 +133,15 @@ struct FCMClientTests {
             func sendThousand(_ round: Int) async -> [String: Int] {
                 let outcomes = await withTaskGroup(of: PushOutcome.self) { group in
                     for index in 0..<1000 {
-                        group.addTask { await fcm.send(PushFixture.message(token: "fcm-\(index)", id: "d-\(round)-\(index)")) }
+                        group.addTask {
+                            await fcm.send(PushFixture.message(token: "fcm-\(index)", id: "d-\(round)-\(index)"))
+                        }
                     }
                     return await group.reduce(into: [PushOutcome]()) { $0.append($1) }
                 }
-                if let other = outcomes.first(where: { $0.kind != "accepted" }) { Issue.record("round \(round): \(other.sentence)") }
+                if let other = outcomes.first(where: { $0.kind != "accepted" }) {
+                    Issue.record("round \(round): \(other.sentence)")
+                }
                 return outcomes.reduce(into: [:]) { $0[$1.kind, default: 0] += 1 }
             }
             #expect(await sendThousand(1) == ["accepted": 1000])

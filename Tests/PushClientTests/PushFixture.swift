@@ -27,18 +27,21 @@ struct PushFixture {
         case .tls:
             // The certificate must exist before the server: the token address is set after.
             let draft = try await TestCredentials.make(tokenURI: "https://127.0.0.1/token")
-            server = try await FakeProviderServer.start(.tlsHTTP2(certificatePEM: draft.serverCertificatePEM, keyPEM: draft.serverKeyPEM), state: state)
+            server = try await FakeProviderServer.start(
+                .tlsHTTP2(certificatePEM: draft.serverCertificatePEM, keyPEM: draft.serverKeyPEM), state: state)
             credentials = try draft.rewritingTokenURI(server.tokenURI)
         }
         try await state.trust(credentials, tokenURI: server.tokenURI)
         let client = try PushHTTPClients.make(extraCAFile: transport == .tls ? credentials.caCertificatePath : nil)
         let clock = TestClock()
         let now: @Sendable () -> Date = { clock.now }
-        let fcm = await FCMClient(account: try ServiceAccount(contentsOf: credentials.serviceAccountPath), baseURL: server.baseURL,
-                                  client: client, timeout: timeout, now: now, logger: Logger(label: "test"))
+        let fcm = await FCMClient(
+            account: try ServiceAccount(contentsOf: credentials.serviceAccountPath), baseURL: server.baseURL,
+            client: client, timeout: timeout, now: now, logger: Logger(label: "test"))
         let apns = await APNsClient(
-            credentials: try APNsCredentials(keyPath: credentials.apnsKeyPath, keyID: TestCredentials.apnsKeyID,
-                                             teamID: TestCredentials.apnsTeamID, topic: TestCredentials.apnsTopic),
+            credentials: try APNsCredentials(
+                keyPath: credentials.apnsKeyPath, keyID: TestCredentials.apnsKeyID,
+                teamID: TestCredentials.apnsTeamID, topic: TestCredentials.apnsTopic),
             baseURL: server.baseURL, client: client, timeout: timeout, now: now)
         return PushFixture(server: server, credentials: credentials, client: client, fcm: fcm, apns: apns, clock: clock)
     }
@@ -47,8 +50,10 @@ struct PushFixture {
 
     /// Starts a fixture, runs `body` with it and awaits its stop whether `body` returns or throws:
     /// a test's teardown ends before the test does.
-    static func with<T>(_ transport: Transport = .plain, timeout: Duration = .seconds(10),
-                        _ body: (PushFixture) async throws -> T) async throws -> T {
+    static func with<T>(
+        _ transport: Transport = .plain, timeout: Duration = .seconds(10),
+        _ body: (PushFixture) async throws -> T
+    ) async throws -> T {
         let fixture = try await start(transport, timeout: timeout)
         do {
             let value = try await body(fixture)
@@ -68,9 +73,13 @@ struct PushFixture {
 
     static let apnsToken = String(repeating: "ab12", count: 16)
 
-    static func message(token: String, platform: PushPlatform = .android, id: String = "d-1-1", dryRun: Bool = false) -> PushMessage {
-        PushMessage(deliveryID: id, token: token, platform: platform, title: "Milk expires \"tomorrow\" <b>",
-                    body: "Ünïcode 🥛 & \u{202E}reversed", deepLink: "expirytracker://items/expiring", timeToLive: .seconds(3600), dryRun: dryRun)
+    static func message(token: String, platform: PushPlatform = .android, id: String = "d-1-1", dryRun: Bool = false)
+        -> PushMessage
+    {
+        PushMessage(
+            deliveryID: id, token: token, platform: platform, title: "Milk expires \"tomorrow\" <b>",
+            body: "Ünïcode 🥛 & \u{202E}reversed", deepLink: "expirytracker://items/expiring",
+            timeToLive: .seconds(3600), dryRun: dryRun)
     }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
 import PushTemplates
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct PushTemplateTests {
     static let folder = TestPaths.repositoryRoot.appendingPathComponent("Templates")
@@ -9,8 +9,10 @@ import TestSupport
     @Test func theShippedTemplatesReadAndFillEveryPlaceholder() throws {
         let library = try PushTemplateLibrary(folder: Self.folder)
         let template = try #require(library.template("expiring-soon", locale: "en-GB"))
-        let filled = template.render(["display_name": "Ana <b>&", "expiring_count": "3", "first_expiring_item": "Milk \"2%\"",
-                                      "days_left": "2", "plan": "free"])
+        let filled = template.render([
+            "display_name": "Ana <b>&", "expiring_count": "3", "first_expiring_item": "Milk \"2%\"",
+            "days_left": "2", "plan": "free",
+        ])
         #expect(filled.title == "Hi Ana <b>&, 3 items expire soon", "plain text: nothing escaped")
         #expect(filled.body == "Milk \"2%\" expires in 2 days. Open Expiry Tracker to plan your meals.")
         #expect(library.template("expiring-soon", locale: "pt-BR")?.language == "pt")
@@ -20,7 +22,9 @@ import TestSupport
     }
 
     @Test func anEmptyOrMissingValueGetsItsFallback() throws {
-        let template = try PushTemplate(name: "t", language: "en", text: "title: Hi {{display_name}}\nbody: {{first_expiring_item}} in {{days_left}} days, {{plan}}")
+        let template = try PushTemplate(
+            name: "t", language: "en",
+            text: "title: Hi {{display_name}}\nbody: {{first_expiring_item}} in {{days_left}} days, {{plan}}")
         let filled = template.render(["display_name": "  ", "days_left": ""])
         #expect(filled.title == "Hi there")
         #expect(filled.body == "an item in a few days, free")
@@ -52,11 +56,17 @@ import TestSupport
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data("title: a\nbody: b".utf8).write(to: folder.appendingPathComponent("welcome.pt.mustache"))
-        #expect(throws: TemplateError("welcome has no English version (welcome.en.mustache), which every other language falls back to")) {
+        #expect(
+            throws: TemplateError(
+                "welcome has no English version (welcome.en.mustache), which every other language falls back to")
+        ) {
             try PushTemplateLibrary(folder: folder)
         }
         try Data("title: a\nbody: b".utf8).write(to: folder.appendingPathComponent("welcome.english.mustache"))
-        #expect(throws: TemplateError("welcome.english.mustache is not named NAME.LANG.mustache (LANG: two letters, e.g. en)")) {
+        #expect(
+            throws: TemplateError(
+                "welcome.english.mustache is not named NAME.LANG.mustache (LANG: two letters, e.g. en)")
+        ) {
             try PushTemplateLibrary(folder: folder)
         }
     }

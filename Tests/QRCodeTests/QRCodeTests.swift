@@ -1,7 +1,8 @@
-import Foundation
 import Crypto
-@testable import QRCode
+import Foundation
 import Testing
+
+@testable import QRCode
 
 /// Reference matrices from python-qrcode 8.2, an independent encoder (`QRCode(
 /// error_correction=ERROR_CORRECT_M, border=0, mask_pattern=…)` with the data added as
@@ -9,7 +10,8 @@ import Testing
 /// except the smallest, which is spelled out. (segno 1.6 was tried first and differs: it
 /// pads byte-aligned data with an extra zero codeword.)
 @Suite(.timeLimit(.minutes(5))) struct QRCodes {
-    static let uri = "otpauth://totp/Expiry%20Tracker%20Admin:admin@example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXPJBSWY3DP&issuer=Expiry%20Tracker%20Admin&algorithm=SHA1&digits=6&period=30"
+    static let uri =
+        "otpauth://totp/Expiry%20Tracker%20Admin:admin@example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXPJBSWY3DP&issuer=Expiry%20Tracker%20Admin&algorithm=SHA1&digits=6&period=30"
 
     static func text(_ code: QRCode) -> String {
         code.modules.map { row in String(row.map { $0 ? "1" : "0" }) }.joined(separator: "\n")
@@ -18,28 +20,28 @@ import Testing
     @Test func versionOneMatchesTheReferenceModuleForModule() throws {
         let code = try QRCode.encode(Array("hello".utf8), mask: 2)
         let expected = """
-        #######.......#######
-        #.....#..#.##.#.....#
-        #.###.#.#.###.#.###.#
-        #.###.#.#.#.#.#.###.#
-        #.###.#.#.#.#.#.###.#
-        #.....#.#..#..#.....#
-        #######.#.#.#.#######
-        ........#.#..........
-        #.#####...##..#####..
-        ###.#..#..#####..##.#
-        .##.#.#.....#.##.###.
-        ....##.#...####..##..
-        .#.#..####..#..#....#
-        ........###.#..#.#..#
-        #######..#.#.#..#.##.
-        #.....#.#.#....#####.
-        #.###.#.##.#.#..#..#.
-        #.###.#.##.#####.#...
-        #.###.#.#...#.##..#..
-        #.....#..#.####.###..
-        #######.#...#...#..#.
-        """
+            #######.......#######
+            #.....#..#.##.#.....#
+            #.###.#.#.###.#.###.#
+            #.###.#.#.#.#.#.###.#
+            #.###.#.#.#.#.#.###.#
+            #.....#.#..#..#.....#
+            #######.#.#.#.#######
+            ........#.#..........
+            #.#####...##..#####..
+            ###.#..#..#####..##.#
+            .##.#.#.....#.##.###.
+            ....##.#...####..##..
+            .#.#..####..#..#....#
+            ........###.#..#.#..#
+            #######..#.#.#..#.##.
+            #.....#.#.#....#####.
+            #.###.#.##.#.#..#..#.
+            #.###.#.##.#####.#...
+            #.###.#.#...#.##..#..
+            #.....#..#.####.###..
+            #######.#...#...#..#.
+            """
         #expect(code.version == 1)
         #expect(code.modules.map { String($0.map { $0 ? "#" : "." }) }.joined(separator: "\n") == expected)
     }
@@ -58,8 +60,14 @@ import Testing
 
     /// Left to choose, the encoder picks the mask the reference picks.
     @Test(arguments: [
-        (String(repeating: "é\u{0}<script>", count: 30), 13, 2, "75bd6a923da52a7786ee76d3446d2bc18165eca6c00cfea675bbd386d5449ebc"),
-        (String(repeating: "a", count: 2300), 40, 1, "4b274cc273b27a6c2a029531a9acab3655d88af3ef067071bc0466860b6bcdb1"),
+        (
+            String(repeating: "é\u{0}<script>", count: 30), 13, 2,
+            "75bd6a923da52a7786ee76d3446d2bc18165eca6c00cfea675bbd386d5449ebc"
+        ),
+        (
+            String(repeating: "a", count: 2300), 40, 1,
+            "4b274cc273b27a6c2a029531a9acab3655d88af3ef067071bc0466860b6bcdb1"
+        ),
     ])
     func theMaskIsTheLowestPenalty(data: String, version: Int, mask: Int, digest: String) throws {
         let code = try QRCode.encode(Array(data.utf8))

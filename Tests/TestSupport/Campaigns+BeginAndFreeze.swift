@@ -6,7 +6,9 @@ extension Campaigns {
     /// the dispatcher's freeze loop runs (`resumeLaunches`), which freezes every launched
     /// audience. Returns what that freeze wrote.
     @discardableResult
-    public func beginAndFreeze(_ id: Int64, schedule: CampaignSchedule = .now, by actor: AuditActor, now: Date = Date()) async throws -> LaunchReport {
+    public func beginAndFreeze(_ id: Int64, schedule: CampaignSchedule = .now, by actor: AuditActor, now: Date = Date())
+        async throws -> LaunchReport
+    {
         try await begin(id, schedule: schedule, by: actor, now: now)
         return try await resumeLaunches(now: now)
     }

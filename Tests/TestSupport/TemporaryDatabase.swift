@@ -10,7 +10,7 @@ public struct TemporaryDatabase: Sendable {
     public var path: String { directory.appendingPathComponent("app.sqlite").path }
 
     /// A fixed "now" so seeded data and expectations agree on what today is.
-    public static let seedNow = Date(timeIntervalSince1970: 1_795_000_000) // 2026-11-18
+    public static let seedNow = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18
 
     public init() throws {
         directory = FileManager.default.temporaryDirectory

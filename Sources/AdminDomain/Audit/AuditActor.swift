@@ -25,7 +25,8 @@ public struct AuditActor: Sendable, Equatable {
     public static let panel = AuditActor(identity: nil, clientAddress: nil, nobodyName: "panel")
 
     func entry(_ action: AuditAction, target: String?, detail: String?) -> AuditEntry {
-        AuditEntry(actor: identity, actorEmail: identity == nil ? nobodyName : nil, clientAddress: clientAddress,
-                   action: action, target: target, detail: detail)
+        AuditEntry(
+            actor: identity, actorEmail: identity == nil ? nobodyName : nil, clientAddress: clientAddress,
+            action: action, target: target, detail: detail)
     }
 }

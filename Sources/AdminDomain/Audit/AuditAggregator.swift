@@ -36,9 +36,12 @@ public actor AuditAggregator {
         self.database = database
     }
 
-    public func record(_ action: AuditAction, actorEmail: String? = nil, address: String?, target: String? = nil, reason: String?,
-                       now: Date = Date()) {
-        var key = Key(action: action, actorEmail: actorEmail.map { String($0.prefix(320)) }, address: address, reason: reason)
+    public func record(
+        _ action: AuditAction, actorEmail: String? = nil, address: String?, target: String? = nil, reason: String?,
+        now: Date = Date()
+    ) {
+        var key = Key(
+            action: action, actorEmail: actorEmail.map { String($0.prefix(320)) }, address: address, reason: reason)
         if pending[key] == nil, pending.count >= Self.maxKeys {
             key = Key(action: action, actorEmail: nil, address: Self.overflowAddress, reason: reason)
         }
@@ -60,10 +63,14 @@ public actor AuditAggregator {
             let batch = rows[start..<min(start + Self.rowsPerTransaction, rows.count)]
             try await database.write { db in
                 for (key, tally) in batch {
-                    let detail = tally.count == 1 ? key.reason : "\(key.reason ?? "")\(key.reason == nil ? "" : " ")(\(tally.count) times)"
-                    try AuditLog.insert(AuditEntry(actor: nil, actorEmail: key.actorEmail, clientAddress: key.address,
-                                                   action: key.action, target: tally.target, detail: detail),
-                                        now: tally.first, in: db)
+                    let detail =
+                        tally.count == 1
+                        ? key.reason : "\(key.reason ?? "")\(key.reason == nil ? "" : " ")(\(tally.count) times)"
+                    try AuditLog.insert(
+                        AuditEntry(
+                            actor: nil, actorEmail: key.actorEmail, clientAddress: key.address,
+                            action: key.action, target: tally.target, detail: detail),
+                        now: tally.first, in: db)
                 }
             }
         }

@@ -71,8 +71,10 @@ public struct AuditEntry: Sendable {
     public var target: String?
     public var detail: String?
 
-    public init(actor: StaffIdentity?, actorEmail: String? = nil, clientAddress: String?,
-                action: AuditAction, target: String? = nil, detail: String? = nil) {
+    public init(
+        actor: StaffIdentity?, actorEmail: String? = nil, clientAddress: String?,
+        action: AuditAction, target: String? = nil, detail: String? = nil
+    ) {
         self.actor = actor
         self.actorEmail = actorEmail ?? actor?.email
         self.clientAddress = clientAddress
@@ -113,10 +115,12 @@ public struct AuditLog: Sendable {
     static func insert(_ entry: AuditEntry, now: Date = Date(), in db: Database) throws {
         try db.execute(
             sql: """
-            INSERT INTO panel_audit_log (at, admin_id, actor_email, client_address, action, target, detail)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """,
-            arguments: [PanelTime(now), entry.actor?.adminID, entry.actorEmail.map { String($0.prefix(320)) },
-                        entry.clientAddress, entry.action.rawValue, entry.target, entry.detail.map { String($0.prefix(400)) }])
+                INSERT INTO panel_audit_log (at, admin_id, actor_email, client_address, action, target, detail)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                PanelTime(now), entry.actor?.adminID, entry.actorEmail.map { String($0.prefix(320)) },
+                entry.clientAddress, entry.action.rawValue, entry.target, entry.detail.map { String($0.prefix(400)) },
+            ])
     }
 }

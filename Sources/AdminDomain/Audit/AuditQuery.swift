@@ -12,8 +12,10 @@ public struct AuditQuery: Sendable, Equatable {
     public var fromDay: String?
     public var toDay: String?
 
-    public init(actorPrefix: String? = nil, action: AuditAction? = nil, target: AuditTarget? = nil,
-                fromDay: String? = nil, toDay: String? = nil) {
+    public init(
+        actorPrefix: String? = nil, action: AuditAction? = nil, target: AuditTarget? = nil,
+        fromDay: String? = nil, toDay: String? = nil
+    ) {
         self.actorPrefix = actorPrefix
         self.action = action
         self.target = target
@@ -34,7 +36,8 @@ public struct AuditQuery: Sendable, Equatable {
         if let fromDay { conditions.append("at >= \(fromDay)") }
         if let toDay { conditions.append("at < date(\(toDay), '+1 day')") }
         if let cursor {
-            conditions.append(newer ? "(at, id) > (\(cursor.at), \(cursor.id))" : "(at, id) < (\(cursor.at), \(cursor.id))")
+            conditions.append(
+                newer ? "(at, id) > (\(cursor.at), \(cursor.id))" : "(at, id) < (\(cursor.at), \(cursor.id))")
         }
         return conditions
     }
@@ -73,12 +76,17 @@ extension AuditLog {
     /// Throws `TooManyActors` when the actor prefix matches more than `AuditQuery.actorLimit`.
     /// `newerThan`: the page just above that row instead (Previous), read upwards on the
     /// same indexes and turned round, still newest first.
-    public func page(_ query: AuditQuery, before: Int64? = nil, newerThan: Int64? = nil, limit: Int = 50) async throws -> [AuditRow] {
+    public func page(_ query: AuditQuery, before: Int64? = nil, newerThan: Int64? = nil, limit: Int = 50) async throws
+        -> [AuditRow]
+    {
         try await database.read { db in
             var cursor: AuditCursor?
             let newer = before == nil && newerThan != nil
             if let start = before ?? newerThan {
-                guard let at = try String.fetchOne(db, sql: "SELECT at FROM panel_audit_log WHERE id = ?", arguments: [start]) else { return [] }
+                guard
+                    let at = try String.fetchOne(
+                        db, sql: "SELECT at FROM panel_audit_log WHERE id = ?", arguments: [start])
+                else { return [] }
                 cursor = AuditCursor(at: at, id: start)
             }
             let others = query.otherConditions(cursor: cursor, newer: newer)
@@ -100,11 +108,13 @@ extension AuditLog {
             func rows(_ conditions: [SQL]) throws -> [AuditRow] {
                 let clause: SQL = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
                 let order: SQL = newer ? "at ASC, id ASC" : "at DESC, id DESC"
-                return try AuditRow.fetchAll(db, SQLRequest(literal: "\(select) \(clause) ORDER BY \(order) LIMIT \(limit)"))
+                return try AuditRow.fetchAll(
+                    db, SQLRequest(literal: "\(select) \(clause) ORDER BY \(order) LIMIT \(limit)"))
             }
             // Upwards: the `limit` rows nearest above the cursor, then newest first.
             func shown(_ found: [AuditRow]) -> [AuditRow] {
-                newer ? Array(found.sorted { AuditRow.newerFirst($1, $0) }.prefix(limit).reversed())
+                newer
+                    ? Array(found.sorted { AuditRow.newerFirst($1, $0) }.prefix(limit).reversed())
                     : Array(found.sorted(by: AuditRow.newerFirst).prefix(limit))
             }
             guard !keys.isEmpty else { return shown(try rows(others)) }
@@ -122,7 +132,9 @@ extension AuditLog {
         var found: [String] = []
         var after = ""
         while found.count <= AuditQuery.actorLimit,
-              let next = try String.fetchOne(statement, arguments: ["prefix": prefix, "upper": prefix + "\u{10FFFF}", "after": after]) {
+            let next = try String.fetchOne(
+                statement, arguments: ["prefix": prefix, "upper": prefix + "\u{10FFFF}", "after": after])
+        {
             found.append(next)
             after = next
         }
@@ -130,8 +142,10 @@ extension AuditLog {
     }
 
     /// Every matching row, newest first, handed over in batches that are each one short read.
-    public func forEachBatch(_ query: AuditQuery, batchSize: Int = 1_000,
-                             _ body: ([AuditRow]) async throws -> Void) async throws {
+    public func forEachBatch(
+        _ query: AuditQuery, batchSize: Int = 1_000,
+        _ body: ([AuditRow]) async throws -> Void
+    ) async throws {
         var before: Int64?
         while true {
             let rows = try await page(query, before: before, limit: batchSize)

@@ -5,7 +5,10 @@ public struct AuditRow: Codable, Sendable, Equatable, FetchableRecord, TableReco
     public static let databaseTableName = "panel_audit_log"
     /// Everything but `admin_id`: the browser names actors by the email they had then.
     public static var databaseSelection: [any SQLSelectable] {
-        [Columns.id, Columns.at, Columns.actorEmail, Columns.clientAddress, Columns.action, Columns.target, Columns.detail]
+        [
+            Columns.id, Columns.at, Columns.actorEmail, Columns.clientAddress, Columns.action, Columns.target,
+            Columns.detail,
+        ]
     }
 
     public let id: Int64
@@ -19,7 +22,9 @@ public struct AuditRow: Codable, Sendable, Equatable, FetchableRecord, TableReco
 
     /// The columns are the coding keys: each named once, in Swift and in SQL.
     public enum CodingKeys: String, CodingKey, ColumnExpression {
-        case id, at, action, target, detail, actorEmail = "actor_email", clientAddress = "client_address"
+        case id, at, action, target, detail
+        case actorEmail = "actor_email"
+        case clientAddress = "client_address"
     }
 
     public typealias Columns = CodingKeys

@@ -27,17 +27,17 @@ public enum AuditTarget: Sendable, Hashable, CustomStringConvertible {
     /// As new rows store it, and as pages show it.
     public var description: String {
         switch self {
-        case let .user(id): "user:\(id)"
-        case let .campaign(id): "campaign:\(id)"
-        case let .journey(id): "journey:\(id)"
-        case let .staff(id): "staff:\(id)"
-        case let .other(text): text
+        case .user(let id): "user:\(id)"
+        case .campaign(let id): "campaign:\(id)"
+        case .journey(let id): "journey:\(id)"
+        case .staff(let id): "staff:\(id)"
+        case .other(let text): text
         }
     }
 
     /// Every spelling stored rows may use for it, for filters.
     public var storedForms: [String] {
-        if case let .staff(id) = self { return [description, "admin:\(id)"] }
+        if case .staff(let id) = self { return [description, "admin:\(id)"] }
         return [description]
     }
 }

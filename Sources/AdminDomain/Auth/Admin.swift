@@ -19,8 +19,11 @@ public struct Admin: Codable, Sendable, Equatable, FetchableRecord, MutablePersi
 
     /// The columns are the coding keys: each named once, in Swift and in SQL.
     public enum CodingKeys: String, CodingKey, ColumnExpression {
-        case id, email, role, passwordHash = "password_hash", createdAt = "created_at"
-        case disabledAt = "disabled_at", passwordExpiresAt = "password_expires_at"
+        case id, email, role
+        case passwordHash = "password_hash"
+        case createdAt = "created_at"
+        case disabledAt = "disabled_at"
+        case passwordExpiresAt = "password_expires_at"
     }
 
     public typealias Columns = CodingKeys
@@ -40,7 +43,8 @@ public struct StaffIdentity: Sendable, Equatable {
     /// Signed in with a one-time password: only the password page opens until it is changed.
     public var mustChangePassword: Bool = false
 
-    public init(adminID: Int64, email: String, role: Role, hasTwoFactor: Bool = false, mustChangePassword: Bool = false) {
+    public init(adminID: Int64, email: String, role: Role, hasTwoFactor: Bool = false, mustChangePassword: Bool = false)
+    {
         self.adminID = adminID
         self.email = email
         self.role = role

@@ -12,8 +12,8 @@ public enum AdminStoreError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .invalidEmail: "that is not an email address"
         case .emailTaken: "an account with that email already exists"
-        case let .weakPassword(reason): reason
-        case let .notFound(email): "no staff account has the email \(email)"
+        case .weakPassword(let reason): reason
+        case .notFound(let email): "no staff account has the email \(email)"
         case .lastActiveAdmin: "this is the last active admin: create or enable another admin first"
         }
     }
@@ -35,8 +35,10 @@ public struct AdminStore: Sendable {
     /// An account without an audit row: the demo's first admin and test fixtures. Staff
     /// create accounts through `StaffAdministration`, which audits.
     @discardableResult
-    public func create(email rawEmail: String, password: String, role: Role, oneTime: Bool = false,
-                       now: Date = Date()) async throws -> Admin {
+    public func create(
+        email rawEmail: String, password: String, role: Role, oneTime: Bool = false,
+        now: Date = Date()
+    ) async throws -> Admin {
         try await create(email: rawEmail, password: password, role: role, oneTime: oneTime, now: now, audit: nil)
     }
 
@@ -44,16 +46,21 @@ public struct AdminStore: Sendable {
     /// fraction of a second); the row and its audit row then commit together.
     /// `oneTime`: the password was generated for someone else (the staff page), so it must be
     /// changed at the first sign-in and expires after `oneTimePasswordLifetime`.
-    func create(email rawEmail: String, password: String, role: Role, oneTime: Bool, now: Date,
-                audit: AuditDraft?) async throws -> Admin {
+    func create(
+        email rawEmail: String, password: String, role: Role, oneTime: Bool, now: Date,
+        audit: AuditDraft?
+    ) async throws -> Admin {
         let email = rawEmail.trimmingCharacters(in: .whitespacesAndNewlines)
         guard Self.looksLikeEmail(email) else { throw AdminStoreError.invalidEmail }
-        if let reason = await PasswordPolicy.problem(with: password, email: email) { throw AdminStoreError.weakPassword(reason) }
+        if let reason = await PasswordPolicy.problem(with: password, email: email) {
+            throw AdminStoreError.weakPassword(reason)
+        }
         if try await find(email: email) != nil { throw AdminStoreError.emailTaken }
         let hash = try await hasher.hash(password)
-        let admin = Admin(id: nil, email: email, passwordHash: hash, role: role,
-                          createdAt: PanelTime(now), disabledAt: nil,
-                          passwordExpiresAt: oneTime ? Self.oneTimeExpiry(now) : nil)
+        let admin = Admin(
+            id: nil, email: email, passwordHash: hash, role: role,
+            createdAt: PanelTime(now), disabledAt: nil,
+            passwordExpiresAt: oneTime ? Self.oneTimeExpiry(now) : nil)
         do {
             return try await database.write { db in
                 let inserted = try admin.inserted(db)
@@ -85,17 +92,23 @@ public struct AdminStore: Sendable {
 
     /// Applies `edit` in one transaction, refuses to leave no active admin, ends the
     /// account's sessions when its rights shrink or change, and writes the audit row.
-    func change(_ account: AccountReference, audit: AuditDraft,
-                _ edit: @escaping @Sendable (inout Admin) -> Void) async throws -> Admin {
+    func change(
+        _ account: AccountReference, audit: AuditDraft,
+        _ edit: @escaping @Sendable (inout Admin) -> Void
+    ) async throws -> Admin {
         try await database.write { db in
-            guard let before = try account.request.fetchOne(db) else { throw AdminStoreError.notFound(account.description) }
+            guard let before = try account.request.fetchOne(db) else {
+                throw AdminStoreError.notFound(account.description)
+            }
             var admin = before
             edit(&admin)
             let wasActiveAdmin = before.role == .admin && before.disabledAt == nil
             let isActiveAdmin = admin.role == .admin && admin.disabledAt == nil
             if wasActiveAdmin, !isActiveAdmin {
-                let others = try Admin.filter(Admin.Columns.disabledAt == nil && Admin.Columns.role == Role.admin.rawValue
-                                              && Admin.Columns.id != admin.id).fetchCount(db)
+                let others = try Admin.filter(
+                    Admin.Columns.disabledAt == nil && Admin.Columns.role == Role.admin.rawValue
+                        && Admin.Columns.id != admin.id
+                ).fetchCount(db)
                 guard others > 0 else { throw AdminStoreError.lastActiveAdmin }
             }
             try audit.insert(target: admin, in: db)
@@ -113,20 +126,29 @@ public struct AdminStore: Sendable {
     /// `oneTime`: it must be changed at the next sign-in and expires after a day.
     /// `replacingOneTime`: its owner is choosing their own, which must not be the one-time
     /// password an admin handed over (the admin would still know it).
-    func setPassword<Result: Sendable>(_ account: AccountReference, to password: String, oneTime: Bool, now: Date,
-                                       replacingOneTime: Bool = false,
-                                       finish: @escaping @Sendable (Admin, Database) throws -> Result) async throws -> Result {
-        guard let admin = try await find(account), let id = admin.id else { throw AdminStoreError.notFound(account.description) }
-        if let reason = await PasswordPolicy.problem(with: password, email: admin.email) { throw AdminStoreError.weakPassword(reason) }
+    func setPassword<Result: Sendable>(
+        _ account: AccountReference, to password: String, oneTime: Bool, now: Date,
+        replacingOneTime: Bool = false,
+        finish: @escaping @Sendable (Admin, Database) throws -> Result
+    ) async throws -> Result {
+        guard let admin = try await find(account), let id = admin.id else {
+            throw AdminStoreError.notFound(account.description)
+        }
+        if let reason = await PasswordPolicy.problem(with: password, email: admin.email) {
+            throw AdminStoreError.weakPassword(reason)
+        }
         // Compared with the stored hash (on the hasher's threads), never with text kept anywhere.
-        if replacingOneTime, admin.passwordExpiresAt != nil, case .match = try await hasher.verify(password, against: admin.passwordHash) {
+        if replacingOneTime, admin.passwordExpiresAt != nil,
+            case .match = try await hasher.verify(password, against: admin.passwordHash)
+        {
             throw AdminStoreError.weakPassword(Self.sameAsOneTime)
         }
         let hash = try await hasher.hash(password)
         let expires = oneTime ? Self.oneTimeExpiry(now) : nil
         return try await database.write { db in
-            try db.execute(sql: "UPDATE panel_admins SET password_hash = ?, password_expires_at = ? WHERE id = ?",
-                           arguments: [hash, expires, id])
+            try db.execute(
+                sql: "UPDATE panel_admins SET password_hash = ?, password_expires_at = ? WHERE id = ?",
+                arguments: [hash, expires, id])
             return try finish(admin, db)
         }
     }

@@ -38,7 +38,10 @@ public struct LoginThrottle: Sendable {
     static func keys(email: String, address: String?) -> [(rule: Rule, key: ThrottleKey)] {
         let email = normalized(email)
         let address = address ?? "unknown"
-        return [(pair, .pair(email: email, address: address)), (Self.address, .address(address)), (account, .account(email: email))]
+        return [
+            (pair, .pair(email: email, address: address)), (Self.address, .address(address)),
+            (account, .account(email: email)),
+        ]
     }
 
     /// An email as counted: the same account however it was typed.
@@ -99,10 +102,11 @@ public struct LoginThrottle: Sendable {
         let keys = Self.keys(email: email, address: address).map(\.key)
         try await database.write { db in
             for key in keys {
-                try db.execute(sql: """
-                    UPDATE panel_login_throttle SET failures = failures - 1
-                    WHERE kind = ? AND email = ? AND address = ? AND failures > 0 AND locked_until IS NULL
-                    """, arguments: [key.kind, key.email, key.address])
+                try db.execute(
+                    sql: """
+                        UPDATE panel_login_throttle SET failures = failures - 1
+                        WHERE kind = ? AND email = ? AND address = ? AND failures > 0 AND locked_until IS NULL
+                        """, arguments: [key.kind, key.email, key.address])
             }
         }
     }
@@ -113,7 +117,9 @@ public struct LoginThrottle: Sendable {
         try db.execute(literal: "DELETE FROM panel_login_throttle WHERE \(staleCondition(now: now))")
     }
 
-    private static func wait(_ keys: [(rule: Rule, key: ThrottleKey)], now: Date, in db: Database) throws -> TimeInterval {
+    private static func wait(_ keys: [(rule: Rule, key: ThrottleKey)], now: Date, in db: Database) throws
+        -> TimeInterval
+    {
         var wait: TimeInterval = 0
         for entry in keys {
             guard let row = try ThrottleEntry.find(entry.key, in: db) else { continue }
@@ -128,7 +134,9 @@ public struct LoginThrottle: Sendable {
         return wait.rounded(.up)
     }
 
-    private static func count(_ keys: [(rule: Rule, key: ThrottleKey)], now: Date, in db: Database) throws -> [ThrottleKey] {
+    private static func count(_ keys: [(rule: Rule, key: ThrottleKey)], now: Date, in db: Database) throws
+        -> [ThrottleKey]
+    {
         let stamp = PanelTime(now)
         let lockUntil = PanelTime(now.addingTimeInterval(lockDuration))
         var locked: [ThrottleKey] = []
@@ -136,16 +144,16 @@ public struct LoginThrottle: Sendable {
             let key = entry.key
             try db.execute(
                 sql: """
-                INSERT INTO panel_login_throttle (kind, email, address, failures, last_failure_at) VALUES (?, ?, ?, 1, ?)
-                ON CONFLICT (kind, email, address) DO UPDATE SET failures = failures + 1, last_failure_at = excluded.last_failure_at
-                """,
+                    INSERT INTO panel_login_throttle (kind, email, address, failures, last_failure_at) VALUES (?, ?, ?, 1, ?)
+                    ON CONFLICT (kind, email, address) DO UPDATE SET failures = failures + 1, last_failure_at = excluded.last_failure_at
+                    """,
                 arguments: [key.kind, key.email, key.address, stamp])
             if let lockAfter = entry.rule.lockAfter {
                 try db.execute(
                     sql: """
-                    UPDATE panel_login_throttle SET locked_until = ?
-                    WHERE kind = ? AND email = ? AND address = ? AND failures >= ? AND locked_until IS NULL
-                    """,
+                        UPDATE panel_login_throttle SET locked_until = ?
+                        WHERE kind = ? AND email = ? AND address = ? AND failures >= ? AND locked_until IS NULL
+                        """,
                     arguments: [lockUntil, key.kind, key.email, key.address, lockAfter])
                 if db.changesCount > 0 { locked.append(entry.key) }
             }
@@ -183,19 +191,22 @@ public struct LoginThrottle: Sendable {
     public func unlock(_ which: Unlock, by actor: AuditActor, now: Date = Date()) async throws -> [ThrottleKey] {
         typealias Columns = ThrottleEntry.Columns
         return try await database.write { db in
-            let matching: SQLExpression? = switch which {
-            case .key(let key): key.condition
-            case .email(let email):
-                Columns.email == Self.normalized(email) && [ThrottleKey.Kind.pair, .account].contains(Columns.kind)
-            case .address(let address):
-                Columns.address == address && [ThrottleKey.Kind.pair, .address].contains(Columns.kind)
-            case .all: nil
-            }
+            let matching: SQLExpression? =
+                switch which {
+                case .key(let key): key.condition
+                case .email(let email):
+                    Columns.email == Self.normalized(email) && [ThrottleKey.Kind.pair, .account].contains(Columns.kind)
+                case .address(let address):
+                    Columns.address == address && [ThrottleKey.Kind.pair, .address].contains(Columns.kind)
+                case .all: nil
+                }
             let request = matching.map { ThrottleEntry.filter($0) } ?? ThrottleEntry.all()
             let keys = try request.order(Columns.kind, Columns.email, Columns.address).fetchAll(db).map(\.key)
             for key in keys {
                 try ThrottleEntry.filter(key.condition).deleteAll(db)
-                try AuditLog.insert(actor.entry(.signInUnlocked, target: String(key.description.prefix(700)), detail: nil), now: now, in: db)
+                try AuditLog.insert(
+                    actor.entry(.signInUnlocked, target: String(key.description.prefix(700)), detail: nil), now: now,
+                    in: db)
             }
             return keys
         }
@@ -211,6 +222,6 @@ public enum ThrottleDecision: Sendable, Equatable {
 
     /// Seconds to wait; 0 when the attempt may go ahead.
     public var retryAfter: Int {
-        if case let .wait(seconds) = self { seconds } else { 0 }
+        if case .wait(let seconds) = self { seconds } else { 0 }
     }
 }

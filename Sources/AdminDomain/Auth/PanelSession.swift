@@ -12,8 +12,12 @@ struct PanelSession: Codable, Sendable, Equatable, FetchableRecord, PersistableR
 
     /// The columns are the coding keys: each named once, in Swift and in SQL.
     enum CodingKeys: String, CodingKey, ColumnExpression {
-        case tokenHash = "token_hash", adminID = "admin_id", createdAt = "created_at"
-        case lastSeenAt = "last_seen_at", expiresAt = "expires_at", clientAddress = "client_address"
+        case tokenHash = "token_hash"
+        case adminID = "admin_id"
+        case createdAt = "created_at"
+        case lastSeenAt = "last_seen_at"
+        case expiresAt = "expires_at"
+        case clientAddress = "client_address"
         case userAgent = "user_agent"
     }
 

@@ -1,7 +1,7 @@
-import Crypto
-import _CryptoExtras
 import ConcurrencyLimits
+import Crypto
 import Foundation
+import _CryptoExtras
 
 /// scrypt cost parameters: N = 2^logN, block size r, parallelism p.
 public struct ScryptParameters: Sendable, Equatable {
@@ -84,9 +84,9 @@ public struct PasswordHasher: Sendable {
             values[kv[0]] = n
         }
         guard let logN = values["ln"], let r = values["r"], let p = values["p"],
-              (1...24).contains(logN), (1...32).contains(r), (1...16).contains(p),
-              let salt = Data(base64Encoded: String(parts[3])),
-              let hash = Data(base64Encoded: String(parts[4])), hash.count == hashBytes
+            (1...24).contains(logN), (1...32).contains(r), (1...16).contains(p),
+            let salt = Data(base64Encoded: String(parts[3])),
+            let hash = Data(base64Encoded: String(parts[4])), hash.count == hashBytes
         else { return nil }
         return (ScryptParameters(logN: logN, r: r, p: p), Array(salt), Array(hash))
     }

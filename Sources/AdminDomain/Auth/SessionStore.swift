@@ -34,12 +34,15 @@ public struct SessionStore: Sendable {
     }
 
     /// Returns the token for the cookie.
-    public func create(adminID: Int64, clientAddress: String?, userAgent: String?, now: Date = Date()) async throws -> String {
+    public func create(adminID: Int64, clientAddress: String?, userAgent: String?, now: Date = Date()) async throws
+        -> String
+    {
         let token = Self.newToken()
         let created = PanelTime(now)
         let expires = PanelTime(now.addingTimeInterval(policy.absoluteTimeout))
-        let session = PanelSession(tokenHash: Self.hash(token), adminID: adminID, createdAt: created, lastSeenAt: created,
-                                   expiresAt: expires, clientAddress: clientAddress, userAgent: userAgent.map { String($0.prefix(300)) })
+        let session = PanelSession(
+            tokenHash: Self.hash(token), adminID: adminID, createdAt: created, lastSeenAt: created,
+            expiresAt: expires, clientAddress: clientAddress, userAgent: userAgent.map { String($0.prefix(300)) })
         try await database.write { db in try session.insert(db) }
         return token
     }
@@ -51,18 +54,21 @@ public struct SessionStore: Sendable {
         let tokenHash = Self.hash(token)
         let row = try await database.read { db in try SessionAccount.request(tokenHash: tokenHash).fetchOne(db) }
         guard let row else { return nil }
-        let lastSeen = row.lastSeenAt.date, expires = row.expiresAt.date
+        let lastSeen = row.lastSeenAt.date
+        let expires = row.expiresAt.date
         guard row.disabledAt == nil, now < expires, lastSeen > policy.idleCutoff(now: now) else {
             try await delete(token: token)
             return nil
         }
         if now.timeIntervalSince(lastSeen) >= Self.touchInterval {
             _ = try await database.write { db in
-                try PanelSession.filter(key: tokenHash).updateAll(db, PanelSession.Columns.lastSeenAt.set(to: PanelTime(now)))
+                try PanelSession.filter(key: tokenHash).updateAll(
+                    db, PanelSession.Columns.lastSeenAt.set(to: PanelTime(now)))
             }
         }
-        return StaffIdentity(adminID: row.adminID, email: row.email, role: row.role, hasTwoFactor: row.hasTwoFactor,
-                             mustChangePassword: row.oneTimePassword)
+        return StaffIdentity(
+            adminID: row.adminID, email: row.email, role: row.role, hasTwoFactor: row.hasTwoFactor,
+            mustChangePassword: row.oneTimePassword)
     }
 
     /// Whether the session still stands for a staff member who may do `permission`: not
@@ -74,7 +80,8 @@ public struct SessionStore: Sendable {
         let tokenHash = Self.hash(token)
         let row = try await database.read { db in try SessionAccount.request(tokenHash: tokenHash).fetchOne(db) }
         guard let row, row.disabledAt == nil else { return false }
-        let seen = row.lastSeenAt.date, ends = row.expiresAt.date
+        let seen = row.lastSeenAt.date
+        let ends = row.expiresAt.date
         return now < ends && seen > policy.idleCutoff(now: now) && row.role.may(permission)
     }
 
@@ -88,8 +95,10 @@ public struct SessionStore: Sendable {
                 .order(PanelSession.Columns.createdAt.desc)
                 .fetchAll(db)
                 .map { session in
-                    SessionSummary(isCurrent: session.tokenHash == currentHash, createdAt: session.createdAt.text, lastSeenAt: session.lastSeenAt.text,
-                                   clientAddress: session.clientAddress, userAgent: session.userAgent)
+                    SessionSummary(
+                        isCurrent: session.tokenHash == currentHash, createdAt: session.createdAt.text,
+                        lastSeenAt: session.lastSeenAt.text,
+                        clientAddress: session.clientAddress, userAgent: session.userAgent)
                 }
         }
     }
@@ -98,8 +107,9 @@ public struct SessionStore: Sendable {
     /// transaction: after a change of password or privilege, a token seen before it is worth nothing.
     static func rotate(token: String, in db: Database) throws -> String {
         let fresh = Self.newToken()
-        try db.execute(sql: "UPDATE panel_sessions SET token_hash = ? WHERE token_hash = ?",
-                       arguments: [Self.hash(fresh), Self.hash(token)])
+        try db.execute(
+            sql: "UPDATE panel_sessions SET token_hash = ? WHERE token_hash = ?",
+            arguments: [Self.hash(fresh), Self.hash(token)])
         return fresh
     }
 
@@ -108,7 +118,8 @@ public struct SessionStore: Sendable {
     static func deleteAll(adminID: Int64?, keepToken: String?, in db: Database) throws -> Int {
         let keep = keepToken.map(hash) ?? ""
         if let adminID {
-            try db.execute(sql: "DELETE FROM panel_sessions WHERE admin_id = ? AND token_hash <> ?", arguments: [adminID, keep])
+            try db.execute(
+                sql: "DELETE FROM panel_sessions WHERE admin_id = ? AND token_hash <> ?", arguments: [adminID, keep])
         } else {
             try db.execute(sql: "DELETE FROM panel_sessions WHERE token_hash <> ?", arguments: [keep])
         }

@@ -23,7 +23,9 @@ public struct ThrottleEntry: Codable, Sendable, Equatable, FetchableRecord, Tabl
 
     /// The columns are the coding keys: each named once, in Swift and in SQL.
     public enum CodingKeys: String, CodingKey, ColumnExpression {
-        case kind, email, address, failures, lastFailureAt = "last_failure_at", lockedUntil = "locked_until"
+        case kind, email, address, failures
+        case lastFailureAt = "last_failure_at"
+        case lockedUntil = "locked_until"
     }
 
     public typealias Columns = CodingKeys

@@ -53,6 +53,7 @@ public struct ThrottleKey: Sendable, Hashable, CustomStringConvertible {
 
     /// The row of this count.
     var condition: SQLExpression {
-        ThrottleEntry.Columns.kind == kind && ThrottleEntry.Columns.email == email && ThrottleEntry.Columns.address == address
+        ThrottleEntry.Columns.kind == kind && ThrottleEntry.Columns.email == email
+            && ThrottleEntry.Columns.address == address
     }
 }

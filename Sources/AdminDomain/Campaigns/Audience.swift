@@ -65,7 +65,10 @@ public struct Audience: Sendable {
     /// do not send take both.
     public var providers: Set<PushProvider>
 
-    public init(frequencyCap: Int = 2, capWindow: TimeInterval = 7 * 86_400, providers: Set<PushProvider> = Set(PushProvider.allCases)) {
+    public init(
+        frequencyCap: Int = 2, capWindow: TimeInterval = 7 * 86_400,
+        providers: Set<PushProvider> = Set(PushProvider.allCases)
+    ) {
         self.frequencyCap = frequencyCap
         self.capWindow = capWindow
         self.providers = providers
@@ -78,15 +81,20 @@ public struct Audience: Sendable {
     public var missingProvidersSentence: String? {
         switch missingProviders {
         case []: nil
-        case [.fcm]: "FCM is not configured on this server (no --fcm-service-account), so Android devices and iOS devices registered through FCM cannot be sent to"
-        case [.apns]: "APNs is not configured on this server (no --apns-key), so iOS devices registered with APNs cannot be sent to"
-        default: "no push provider is configured on this server (neither --fcm-service-account nor --apns-key), so no device can be sent to"
+        case [.fcm]:
+            "FCM is not configured on this server (no --fcm-service-account), so Android devices and iOS devices registered through FCM cannot be sent to"
+        case [.apns]:
+            "APNs is not configured on this server (no --apns-key), so iOS devices registered with APNs cannot be sent to"
+        default:
+            "no push provider is configured on this server (neither --fcm-service-account nor --apns-key), so no device can be sent to"
         }
     }
 
     /// `d.push_provider` is one the panel sends to and has credentials for: our own constants, never user text.
     private var configuredProviderSQL: String {
-        providers.isEmpty ? "0" : "d.push_provider IN (\(PushProvider.allCases.filter(providers.contains).map { "'\($0.rawValue)'" }.joined(separator: ", ")))"
+        providers.isEmpty
+            ? "0"
+            : "d.push_provider IN (\(PushProvider.allCases.filter(providers.contains).map { "'\($0.rawValue)'" }.joined(separator: ", ")))"
     }
 
     /// Each row's reason, or 'reachable'; on `users u`, `devices d` (LEFT JOIN) and
@@ -124,10 +132,14 @@ public struct Audience: Sendable {
     /// `subject` already had `frequencyCap` campaign pushes: `capCount >= :cap`, with the
     /// cap's named values (`:capSince`, `:capUntil`, `:campaign`, `:cap`) bound.
     func overCap(_ subject: UserReference, now: Date, campaign: Int64) -> SQL {
-        Self.capCount(subject) + SQL(sql: " >= :cap", arguments: [
-            "capSince": SQLiteTime.string(now.addingTimeInterval(-capWindow)), "capUntil": SQLiteTime.string(now.addingTimeInterval(capWindow)),
-            "cap": frequencyCap, "campaign": campaign,
-        ])
+        Self.capCount(subject)
+            + SQL(
+                sql: " >= :cap",
+                arguments: [
+                    "capSince": SQLiteTime.string(now.addingTimeInterval(-capWindow)),
+                    "capUntil": SQLiteTime.string(now.addingTimeInterval(capWindow)),
+                    "cap": frequencyCap, "campaign": campaign,
+                ])
     }
 
     /// Campaigns other than `:campaign` that count against a user's cap: pushes that went
@@ -137,20 +149,20 @@ public struct Audience: Sendable {
     private static func capCount(_ subject: UserReference) -> SQL {
         let user = subject.sql
         return """
-        (SELECT COUNT(DISTINCT k) FROM (
-           SELECT q.campaign_id AS k FROM panel_deliveries q INDEXED BY panel_deliveries_cap
-           WHERE q.user_id = \(user) AND q.updated_at >= :capSince AND q.state IN (\(states: DeliveryState.wentOut))
-             AND q.campaign_id <> :campaign AND NOT EXISTS (SELECT 1 FROM panel_campaigns j WHERE j.id = q.campaign_id AND j.kind = 'journey')
-           UNION ALL
-           SELECT 'entry ' || e.id FROM panel_journey_entries e INDEXED BY panel_journey_entries_sent
-           WHERE e.user_id = \(user) AND e.state = 'sent' AND e.settled_at >= :capSince AND e.journey_id <> :campaign
-           UNION ALL
-           SELECT w.campaign_id FROM panel_deliveries w INDEXED BY panel_deliveries_waiting
-           WHERE w.user_id = \(user) AND w.state IN (\(states: DeliveryState.waiting)) AND w.campaign_id <> :campaign
-             AND w.due_at < :capUntil
-             AND EXISTS (SELECT 1 FROM panel_campaigns c WHERE c.id = w.campaign_id
-                         AND c.status IN ('\(sql: CampaignStatus.materialising.rawValue)', '\(sql: CampaignStatus.sending.rawValue)', '\(sql: CampaignStatus.paused.rawValue)'))))
-        """
+            (SELECT COUNT(DISTINCT k) FROM (
+               SELECT q.campaign_id AS k FROM panel_deliveries q INDEXED BY panel_deliveries_cap
+               WHERE q.user_id = \(user) AND q.updated_at >= :capSince AND q.state IN (\(states: DeliveryState.wentOut))
+                 AND q.campaign_id <> :campaign AND NOT EXISTS (SELECT 1 FROM panel_campaigns j WHERE j.id = q.campaign_id AND j.kind = 'journey')
+               UNION ALL
+               SELECT 'entry ' || e.id FROM panel_journey_entries e INDEXED BY panel_journey_entries_sent
+               WHERE e.user_id = \(user) AND e.state = 'sent' AND e.settled_at >= :capSince AND e.journey_id <> :campaign
+               UNION ALL
+               SELECT w.campaign_id FROM panel_deliveries w INDEXED BY panel_deliveries_waiting
+               WHERE w.user_id = \(user) AND w.state IN (\(states: DeliveryState.waiting)) AND w.campaign_id <> :campaign
+                 AND w.due_at < :capUntil
+                 AND EXISTS (SELECT 1 FROM panel_campaigns c WHERE c.id = w.campaign_id
+                             AND c.status IN ('\(sql: CampaignStatus.materialising.rawValue)', '\(sql: CampaignStatus.sending.rawValue)', '\(sql: CampaignStatus.paused.rawValue)'))))
+            """
     }
 
     /// `FROM ... WHERE ...` for a segment, `extra` conditions ANDed on, with its values.
@@ -165,7 +177,9 @@ public struct Audience: Sendable {
     }
 
     /// The preview's counts alone.
-    public func count(_ segment: CampaignSegment, in database: PanelDatabase, now: Date = Date()) async throws -> AudienceCounts {
+    public func count(_ segment: CampaignSegment, in database: PanelDatabase, now: Date = Date()) async throws
+        -> AudienceCounts
+    {
         try await preview(segment, schedule: .now, in: database, now: now).counts
     }
 }

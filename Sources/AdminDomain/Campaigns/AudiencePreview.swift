@@ -89,10 +89,12 @@ public struct SampleRecipient: Sendable, Equatable {
 extension Audience {
     /// Counted over user-id ranges, two at a time, each range its own short read: a page
     /// that shows `progress` never waits on a scan, and the backend never waits on us.
-    public func preview(_ segment: CampaignSegment, schedule: CampaignSchedule, defaultTimeZone: String = "UTC",
-                        fallbacks: Set<FallbackGroup> = [], holdout: HoldoutDraw? = nil,
-                        in database: PanelDatabase, now: Date = Date(), ranges: Int = 16, parallel: Int = 2,
-                        progress: @escaping @Sendable (Double) async -> Void = { _ in }) async throws -> AudiencePreview {
+    public func preview(
+        _ segment: CampaignSegment, schedule: CampaignSchedule, defaultTimeZone: String = "UTC",
+        fallbacks: Set<FallbackGroup> = [], holdout: HoldoutDraw? = nil,
+        in database: PanelDatabase, now: Date = Date(), ranges: Int = 16, parallel: Int = 2,
+        progress: @escaping @Sendable (Double) async -> Void = { _ in }
+    ) async throws -> AudiencePreview {
         let started = ContinuousClock.now
         let (first, last) = try await database.read { db -> (Int64, Int64) in
             let row = try Row.fetchOne(db, sql: "SELECT MIN(id) AS first, MAX(id) AS last FROM users")
@@ -103,14 +105,18 @@ extension Audience {
         guard last >= first else { return total }
         let span = (last - first) / Int64(max(1, ranges)) + 1
         let bounds = stride(from: first - 1, to: last, by: Int(span)).map { ($0, min(last, $0 + span)) }
-        let sql = previewSQL(segment, schedule: schedule, defaultTimeZone: defaultTimeZone, fallbacks: fallbacks, now: now)
+        let sql = previewSQL(
+            segment, schedule: schedule, defaultTimeZone: defaultTimeZone, fallbacks: fallbacks, now: now)
         try await withThrowingTaskGroup(of: AudiencePreview.self) { group in
-            var next = 0, done = 0
+            var next = 0
+            var done = 0
             func start() {
                 guard next < bounds.count else { return }
                 let (after, upTo) = bounds[next]
                 next += 1
-                group.addTask { try await Self.previewRange(sql, after: after, upTo: upTo, holdout: holdout, in: database) }
+                group.addTask {
+                    try await Self.previewRange(sql, after: after, upTo: upTo, holdout: holdout, in: database)
+                }
             }
             for _ in 0..<max(1, parallel) { start() }
             while let part = try await group.next() {
@@ -132,8 +138,11 @@ extension Audience {
         let samples: SQL
     }
 
-    func previewSQL(_ segment: CampaignSegment, schedule: CampaignSchedule, defaultTimeZone: String, fallbacks: Set<FallbackGroup> = [],
-                    now: Date) -> PreviewSQL {
+    func previewSQL(
+        _ segment: CampaignSegment, schedule: CampaignSchedule, defaultTimeZone: String,
+        fallbacks: Set<FallbackGroup> = [],
+        now: Date
+    ) -> PreviewSQL {
         let from = self.from(segment, now: now, extra: [SQLCondition("u.id > :after AND u.id <= :upTo")])
         var arguments: [String: DatabaseValue] = [:]
         arguments["sendAt"] = SQLiteTime.string(schedule.plannedAt.map { max($0, now) } ?? now).databaseValue
@@ -145,13 +154,17 @@ extension Audience {
         // Each group's "no value" condition, the same rows `RecipientValues` reads; 0 when
         // the message does not name the group, so that a plain message costs nothing more.
         let noName = fallbacks.contains(.name) ? "(dn IS NULL OR trim(CAST(dn AS TEXT)) = '')" : "0"
-        let noItems = fallbacks.contains(.items) ? """
+        let noItems =
+            fallbacks.contains(.items)
+            ? """
             NOT EXISTS (SELECT 1 FROM food_items f INDEXED BY food_items_user WHERE f.user_id = uid AND f.deleted_at IS NULL
                           AND f.consumed_at IS NULL AND f.expiry_date BETWEEN :fallbackToday AND date(:fallbackToday, '+\(RecipientValues.expiringWithinDays) days'))
             AND NOT EXISTS (SELECT 1 FROM documents o INDEXED BY documents_user WHERE o.user_id = uid AND o.deleted_at IS NULL
                           AND o.expiry_date BETWEEN :fallbackToday AND date(:fallbackToday, '+\(RecipientValues.expiringWithinDays) days'))
             """ : "0"
-        let noDocuments = fallbacks.contains(.documents) ? """
+        let noDocuments =
+            fallbacks.contains(.documents)
+            ? """
             NOT EXISTS (SELECT 1 FROM documents o INDEXED BY documents_user WHERE o.user_id = uid AND o.deleted_at IS NULL
                           AND o.expiry_date BETWEEN :fallbackToday AND date(:fallbackToday, '+\(RecipientValues.documentsWithinDays) days'))
             """ : "0"
@@ -183,7 +196,9 @@ extension Audience {
         return PreviewSQL(rows: rows, samples: samples)
     }
 
-    static func previewRange(_ sql: PreviewSQL, after: Int64, upTo: Int64, holdout: HoldoutDraw? = nil, in database: PanelDatabase) async throws -> AudiencePreview {
+    static func previewRange(
+        _ sql: PreviewSQL, after: Int64, upTo: Int64, holdout: HoldoutDraw? = nil, in database: PanelDatabase
+    ) async throws -> AudiencePreview {
         let range = SQL(sql: "", arguments: ["after": after, "upTo": upTo])
         return try await database.read { db in
             var tally = PreviewTally(holdout: holdout)
@@ -191,8 +206,10 @@ extension Audience {
             var part = tally.finish()
             if part.counts.reachableUsers > 0 {
                 part.samples = try Row.fetchAll(db, SQLRequest(literal: sql.samples + range)).map {
-                    SampleRecipient(userID: $0["id"], platform: ($0["platform"] as String?) ?? "", locale: ($0["locale"] as String?) ?? "",
-                                    timeZone: ($0["timezone"] as String?) ?? "")
+                    SampleRecipient(
+                        userID: $0["id"], platform: ($0["platform"] as String?) ?? "",
+                        locale: ($0["locale"] as String?) ?? "",
+                        timeZone: ($0["timezone"] as String?) ?? "")
                 }
             }
             return part

@@ -42,7 +42,10 @@ public final class CampaignChanges: Sendable {
         guard !touched.isEmpty else { return }
         let (sequence, wake) = state.withLock { state in
             state.sequence += 1
-            return (state.sequence, state.subscribers.values.filter { $0.campaign.map(touched.contains) ?? true }.map(\.continuation))
+            return (
+                state.sequence,
+                state.subscribers.values.filter { $0.campaign.map(touched.contains) ?? true }.map(\.continuation)
+            )
         }
         // Outside the lock: a yield never blocks, but a continuation's termination handler
         // takes the lock.
@@ -72,7 +75,8 @@ public final class CampaignChanges: Sendable {
         subscribe(campaign: nil).stream
     }
 
-    private func subscribe(campaign: Int64?) -> (stream: AsyncStream<Int>, continuation: AsyncStream<Int>.Continuation) {
+    private func subscribe(campaign: Int64?) -> (stream: AsyncStream<Int>, continuation: AsyncStream<Int>.Continuation)
+    {
         let (stream, continuation) = AsyncStream<Int>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let id = state.withLock { state in
             state.nextSubscriber += 1

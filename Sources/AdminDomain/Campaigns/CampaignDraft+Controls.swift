@@ -4,8 +4,10 @@ extension CampaignDraft {
     /// web form's check (the CLI and other callers come here too). SQLite would store a text
     /// only up to a NUL, and the audit row with it.
     var controlCharacterProblem: String? {
-        var texts: [(label: String, text: String, multiLine: Bool)] = [("the internal name", name ?? "", false), ("the title", title, false),
-                                                                        ("the message", body, true)]
+        var texts: [(label: String, text: String, multiLine: Bool)] = [
+            ("the internal name", name ?? "", false), ("the title", title, false),
+            ("the message", body, true),
+        ]
         for variant in experiment.variants {
             texts.append(("variant \(variant.variant.letter)'s title", variant.title, false))
             texts.append(("variant \(variant.variant.letter)'s message", variant.body, true))

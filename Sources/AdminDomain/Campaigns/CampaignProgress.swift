@@ -56,20 +56,31 @@ public struct CampaignProgress: Sendable, Equatable, Codable {
     /// Counted from the `(campaign_id, state, receipt)` index, never from the table.
     static func fetch(_ id: Int64, in db: Database, now: Date) throws -> CampaignProgress {
         var progress = CampaignProgress()
-        let campaign = CampaignRecord.Columns.self, delivery = PanelDelivery.Columns.self
-        if let row = try Row.fetchOne(db, sql: """
-            SELECT CAST(status AS TEXT) AS status, status_detail, ignored_receipts, send_at, local_time FROM panel_campaigns WHERE id = ?
-            """, arguments: [id]) {
+        let campaign = CampaignRecord.Columns.self
+        let delivery = PanelDelivery.Columns.self
+        if let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT CAST(status AS TEXT) AS status, status_detail, ignored_receipts, send_at, local_time FROM panel_campaigns WHERE id = ?
+                """, arguments: [id])
+        {
             progress.status = (row[campaign.status] as String?) ?? ""
-            let ahead = (row[campaign.localTime] as String?) == nil && ((row[campaign.sendAt] as String?).map { $0 > SQLiteTime.string(now) } ?? false)
-            progress.shownStatus = progress.status == CampaignStatus.sending.rawValue && ahead ? CampaignShownStatus.scheduled.rawValue : progress.status
+            let ahead =
+                (row[campaign.localTime] as String?) == nil
+                && ((row[campaign.sendAt] as String?).map { $0 > SQLiteTime.string(now) } ?? false)
+            progress.shownStatus =
+                progress.status == CampaignStatus.sending.rawValue && ahead
+                ? CampaignShownStatus.scheduled.rawValue : progress.status
             progress.detail = row[campaign.statusDetail]
             progress.ignoredReceipts = row[campaign.ignoredReceipts]
         }
-        for row in try Row.fetchAll(db, sql: """
-            SELECT state, receipt, COUNT(*) AS count FROM panel_deliveries INDEXED BY panel_deliveries_counts
-            WHERE campaign_id = ? GROUP BY state, receipt
-            """, arguments: [id]) {
+        for row in try Row.fetchAll(
+            db,
+            sql: """
+                SELECT state, receipt, COUNT(*) AS count FROM panel_deliveries INDEXED BY panel_deliveries_counts
+                WHERE campaign_id = ? GROUP BY state, receipt
+                """, arguments: [id])
+        {
             let count: Int = row["count"]
             let receipt: Int = row[delivery.receipt]
             progress.total += count
@@ -89,16 +100,24 @@ public struct CampaignProgress: Sendable, Equatable, Codable {
             }
         }
         if progress.queued > 0 {
-            progress.waiting = try Int.fetchOne(db, SQLRequest(literal: """
-                SELECT COUNT(*) FROM panel_deliveries INDEXED BY panel_deliveries_due
-                WHERE campaign_id = \(id) AND state IN (\(states: DeliveryState.waiting)) AND due_at > \(SQLiteTime.string(now))
-                """)) ?? 0
+            progress.waiting =
+                try Int.fetchOne(
+                    db,
+                    SQLRequest(
+                        literal: """
+                            SELECT COUNT(*) FROM panel_deliveries INDEXED BY panel_deliveries_due
+                            WHERE campaign_id = \(id) AND state IN (\(states: DeliveryState.waiting)) AND due_at > \(SQLiteTime.string(now))
+                            """)) ?? 0
             progress.queued -= progress.waiting
             if progress.waiting > 0 {
-                progress.heldForWinner = try Int.fetchOne(db, SQLRequest(literal: """
-                    SELECT COUNT(*) FROM panel_deliveries INDEXED BY panel_deliveries_due
-                    WHERE campaign_id = \(id) AND state IN (\(states: DeliveryState.waiting)) AND due_at = \(Campaigns.heldForWinner)
-                    """)) ?? 0
+                progress.heldForWinner =
+                    try Int.fetchOne(
+                        db,
+                        SQLRequest(
+                            literal: """
+                                SELECT COUNT(*) FROM panel_deliveries INDEXED BY panel_deliveries_due
+                                WHERE campaign_id = \(id) AND state IN (\(states: DeliveryState.waiting)) AND due_at = \(Campaigns.heldForWinner)
+                                """)) ?? 0
             }
         }
         if progress.failed > 0 { progress.failureReasons = try reasons(id, .failed, in: db) }
@@ -108,10 +127,13 @@ public struct CampaignProgress: Sendable, Equatable, Codable {
 
     /// The ten commonest `detail`s of one campaign's rows in `state`.
     private static func reasons(_ id: Int64, _ state: DeliveryState, in db: Database) throws -> [Reason] {
-        try Row.fetchAll(db, sql: """
-            SELECT COALESCE(detail, 'no reason given') AS detail, COUNT(*) AS count FROM panel_deliveries INDEXED BY panel_deliveries_counts
-            WHERE campaign_id = ? AND state = ? GROUP BY 1 ORDER BY 2 DESC LIMIT 10
-            """, arguments: [id, state]).map { Reason(reason: $0[PanelDelivery.Columns.detail], count: $0["count"]) }
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT COALESCE(detail, 'no reason given') AS detail, COUNT(*) AS count FROM panel_deliveries INDEXED BY panel_deliveries_counts
+                WHERE campaign_id = ? AND state = ? GROUP BY 1 ORDER BY 2 DESC LIMIT 10
+                """, arguments: [id, state]
+        ).map { Reason(reason: $0[PanelDelivery.Columns.detail], count: $0["count"]) }
     }
 }
 

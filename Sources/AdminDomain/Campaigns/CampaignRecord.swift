@@ -126,12 +126,18 @@ extension CampaignRecord: FetchableRecord, TableRecord {
 
     /// What a page needs; `created_by` is shown as its account's email (`withCreator()`).
     public static var databaseSelection: [any SQLSelectable] {
-        [Columns.id, Columns.name, Columns.title, Columns.body, Columns.deepLink, Columns.ttlSeconds, Columns.segment, Columns.template,
-         Columns.perSecond, Columns.status, Columns.statusDetail, Columns.createdAt, Columns.launchedAt, Columns.finishedAt,
-         Columns.sendAt, Columns.localTime, Columns.audienceCount, Columns.acceptedCount, Columns.receivedCount, Columns.openedCount,
-         Columns.ignoredReceipts, Columns.holdoutPercent, Columns.goal, Columns.goalDays, Columns.testPercent, Columns.winnerWaitHours,
-         Columns.winner, Columns.winnerAt, Columns.winnerDetail, Columns.confirmedDevices, Columns.confirmedHeldOut,
-         Columns.timing, Columns.timingControlPercent]
+        [
+            Columns.id, Columns.name, Columns.title, Columns.body, Columns.deepLink, Columns.ttlSeconds,
+            Columns.segment, Columns.template,
+            Columns.perSecond, Columns.status, Columns.statusDetail, Columns.createdAt, Columns.launchedAt,
+            Columns.finishedAt,
+            Columns.sendAt, Columns.localTime, Columns.audienceCount, Columns.acceptedCount, Columns.receivedCount,
+            Columns.openedCount,
+            Columns.ignoredReceipts, Columns.holdoutPercent, Columns.goal, Columns.goalDays, Columns.testPercent,
+            Columns.winnerWaitHours,
+            Columns.winner, Columns.winnerAt, Columns.winnerDetail, Columns.confirmedDevices, Columns.confirmedHeldOut,
+            Columns.timing, Columns.timingControlPercent,
+        ]
     }
 
     /// `created_by` names no foreign key in the schema: an account deleted later leaves the campaign.
@@ -155,11 +161,16 @@ extension CampaignRecord: FetchableRecord, TableRecord {
         finishedAt = row[Columns.finishedAt]
         schedule = CampaignSchedule(sendAt: row[Columns.sendAt], localTime: row[Columns.localTime])
         timing = CampaignTiming(stored: row[Columns.timing], controlPercent: row[Columns.timingControlPercent])
-        totals = Totals(audience: row[Columns.audienceCount], accepted: row[Columns.acceptedCount], received: row[Columns.receivedCount],
-                        opened: row[Columns.openedCount], ignored: row[Columns.ignoredReceipts])
+        totals = Totals(
+            audience: row[Columns.audienceCount], accepted: row[Columns.acceptedCount],
+            received: row[Columns.receivedCount],
+            opened: row[Columns.openedCount], ignored: row[Columns.ignoredReceipts])
         // A goal this version does not know measures nothing rather than something else.
-        experiment = CampaignExperiment(holdoutPercent: row[Columns.holdoutPercent], goal: (row[Columns.goal] as String?).flatMap(CampaignGoal.init(rawValue:)),
-                                        goalDays: row[Columns.goalDays], testPercent: row[Columns.testPercent], winnerWaitHours: row[Columns.winnerWaitHours])
+        experiment = CampaignExperiment(
+            holdoutPercent: row[Columns.holdoutPercent],
+            goal: (row[Columns.goal] as String?).flatMap(CampaignGoal.init(rawValue:)),
+            goalDays: row[Columns.goalDays], testPercent: row[Columns.testPercent],
+            winnerWaitHours: row[Columns.winnerWaitHours])
         if let variant: Stored<MessageVariant> = try row.decode(forColumn: Columns.winner) {
             winner = Winner(variant: variant, at: row[Columns.winnerAt] ?? "", detail: row[Columns.winnerDetail] ?? "")
         }
@@ -172,8 +183,10 @@ extension CampaignRecord: FetchableRecord, TableRecord {
     static func withVariants(_ records: [CampaignRecord], in db: Database) throws -> [CampaignRecord] {
         guard !records.isEmpty else { return records }
         var byCampaign: [Int64: [VariantMessage]] = [:]
-        for variant in try PanelCampaignVariant.filter(records.map(\.id).contains(PanelCampaignVariant.Columns.campaignID))
-            .order(PanelCampaignVariant.Columns.campaignID, PanelCampaignVariant.Columns.variant).fetchAll(db) {
+        for variant in try PanelCampaignVariant.filter(
+            records.map(\.id).contains(PanelCampaignVariant.Columns.campaignID)
+        )
+        .order(PanelCampaignVariant.Columns.campaignID, PanelCampaignVariant.Columns.variant).fetchAll(db) {
             byCampaign[variant.campaignID, default: []].append(variant.message)
         }
         return records.map { record in
@@ -191,7 +204,9 @@ extension DerivableRequest<CampaignRecord> {
     }
 
     func withCreator() -> Self {
-        annotated(withOptional: CampaignRecord.creator.select(Admin.Columns.email.forKey(CampaignRecord.Columns.creatorEmail.name)))
+        annotated(
+            withOptional: CampaignRecord.creator.select(
+                Admin.Columns.email.forKey(CampaignRecord.Columns.creatorEmail.name)))
     }
 
     func launched() -> Self {
@@ -209,7 +224,9 @@ extension Campaigns {
 
     /// Newest first, `limit` at a time, before the campaign id `before`, with their
     /// running totals.
-    public func list(before: Int64? = nil, status: CampaignShownStatus? = nil, limit: Int = 50, now: Date = Date()) async throws -> [CampaignRecord] {
+    public func list(before: Int64? = nil, status: CampaignShownStatus? = nil, limit: Int = 50, now: Date = Date())
+        async throws -> [CampaignRecord]
+    {
         let request = Self.listed(status: status, now: now).filter(CampaignRecord.Columns.id < (before ?? Int64.max))
         let page = request.withCreator().order(CampaignRecord.Columns.id.desc).limit(limit)
         return try await database.read { db in try page.fetchAll(db) }
@@ -228,7 +245,8 @@ extension Campaigns {
     /// a count made before it may have missed what that launch holds of the frequency cap.
     public func latestLaunch() async throws -> String? {
         try await database.read { db in
-            try String.fetchOne(db, sql: "SELECT MAX(launched_at) FROM panel_campaigns INDEXED BY panel_campaigns_launched")
+            try String.fetchOne(
+                db, sql: "SELECT MAX(launched_at) FROM panel_campaigns INDEXED BY panel_campaigns_launched")
         }
     }
 
@@ -238,8 +256,10 @@ extension Campaigns {
         guard let segment = campaign.segment else { return [] }
         let columns = CampaignRecord.Columns.self
         let request = CampaignRecord.all().launched().campaignsOnly()
-            .filter(columns.id != campaign.id && columns.title == campaign.title && columns.segment == segment.storedText
-                    && columns.launchedAt >= SQLiteTime.string(since))
+            .filter(
+                columns.id != campaign.id && columns.title == campaign.title && columns.segment == segment.storedText
+                    && columns.launchedAt >= SQLiteTime.string(since)
+            )
             .withCreator().order(columns.id.desc).limit(5)
         return try await database.read { db in try request.fetchAll(db) }
     }

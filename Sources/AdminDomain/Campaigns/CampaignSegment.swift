@@ -22,9 +22,11 @@ public struct CampaignSegment: Sendable, Equatable, Codable {
     public static let freeItemLimit = 50
     public static let nearLimitItems = 40
 
-    public init(bucket: ActivityBucket? = nil, plan: Plan? = nil, nearItemLimit: Bool = false,
-                foodExpiringWithinDays: Int? = nil, documentsExpiringWithinDays: Int? = nil, documentType: DocumentType? = nil,
-                platform: Platform? = nil, signedUpFrom: Day? = nil, signedUpTo: Day? = nil) {
+    public init(
+        bucket: ActivityBucket? = nil, plan: Plan? = nil, nearItemLimit: Bool = false,
+        foodExpiringWithinDays: Int? = nil, documentsExpiringWithinDays: Int? = nil, documentType: DocumentType? = nil,
+        platform: Platform? = nil, signedUpFrom: Day? = nil, signedUpTo: Day? = nil
+    ) {
         self.bucket = bucket
         self.plan = plan
         self.nearItemLimit = nearItemLimit
@@ -43,30 +45,37 @@ public struct CampaignSegment: Sendable, Equatable, Codable {
         if let bucket { conditions.append(bucket.condition(now: now)) }
         if let plan { conditions.append(SQLCondition("u.plan = :plan", ["plan": plan])) }
         if nearItemLimit {
-            conditions.append(SQLCondition("""
-                u.plan = 'free' AND (SELECT COUNT(*) FROM food_items f INDEXED BY food_items_user
-                                     WHERE f.user_id = u.id AND f.deleted_at IS NULL AND f.consumed_at IS NULL)
-                                  + (SELECT COUNT(*) FROM documents o INDEXED BY documents_user
-                                     WHERE o.user_id = u.id AND o.deleted_at IS NULL) >= :nearLimit
-                """, ["nearLimit": Self.nearLimitItems]))
+            conditions.append(
+                SQLCondition(
+                    """
+                    u.plan = 'free' AND (SELECT COUNT(*) FROM food_items f INDEXED BY food_items_user
+                                         WHERE f.user_id = u.id AND f.deleted_at IS NULL AND f.consumed_at IS NULL)
+                                      + (SELECT COUNT(*) FROM documents o INDEXED BY documents_user
+                                         WHERE o.user_id = u.id AND o.deleted_at IS NULL) >= :nearLimit
+                    """, ["nearLimit": Self.nearLimitItems]))
         }
         if let days = foodExpiringWithinDays {
-            conditions.append(SQLCondition("""
-                EXISTS (SELECT 1 FROM food_items f INDEXED BY food_items_user WHERE f.user_id = u.id AND f.deleted_at IS NULL
-                        AND f.consumed_at IS NULL AND f.expiry_date BETWEEN :today AND date(:today, '+' || :foodDays || ' days'))
-                """, ["today": today, "foodDays": days]))
+            conditions.append(
+                SQLCondition(
+                    """
+                    EXISTS (SELECT 1 FROM food_items f INDEXED BY food_items_user WHERE f.user_id = u.id AND f.deleted_at IS NULL
+                            AND f.consumed_at IS NULL AND f.expiry_date BETWEEN :today AND date(:today, '+' || :foodDays || ' days'))
+                    """, ["today": today, "foodDays": days]))
         }
         if let days = documentsExpiringWithinDays {
-            conditions.append(SQLCondition("""
-                EXISTS (SELECT 1 FROM documents o INDEXED BY documents_user WHERE o.user_id = u.id AND o.deleted_at IS NULL
-                        AND o.expiry_date BETWEEN :today AND date(:today, '+' || :documentDays || ' days')
-                        AND (:documentType IS NULL OR o.doc_type = :documentType))
-                """, ["today": today, "documentDays": days, "documentType": documentType?.rawValue]))
+            conditions.append(
+                SQLCondition(
+                    """
+                    EXISTS (SELECT 1 FROM documents o INDEXED BY documents_user WHERE o.user_id = u.id AND o.deleted_at IS NULL
+                            AND o.expiry_date BETWEEN :today AND date(:today, '+' || :documentDays || ' days')
+                            AND (:documentType IS NULL OR o.doc_type = :documentType))
+                    """, ["today": today, "documentDays": days, "documentType": documentType?.rawValue]))
         }
         if let platform {
-            conditions.append(SQLCondition(
-                "EXISTS (SELECT 1 FROM devices p INDEXED BY devices_user WHERE p.user_id = u.id AND p.platform = :platform)",
-                ["platform": platform]))
+            conditions.append(
+                SQLCondition(
+                    "EXISTS (SELECT 1 FROM devices p INDEXED BY devices_user WHERE p.user_id = u.id AND p.platform = :platform)",
+                    ["platform": platform]))
         }
         if let signedUpFrom { conditions.append(SQLCondition("u.created_at >= :from", ["from": signedUpFrom])) }
         if let signedUpTo { conditions.append(SQLCondition("u.created_at < date(:to, '+1 day')", ["to": signedUpTo])) }
@@ -92,7 +101,8 @@ extension Day: Codable {
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let day = Day(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(text) is not a day"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "\(text) is not a day"))
         }
         self = day
     }

@@ -64,22 +64,31 @@ public enum CampaignTransition: Sendable, Equatable {
     /// throws a sentence naming the status. Returns the status it had.
     @discardableResult
     /// `extra` sets more columns in the same UPDATE (`, column = \(value)`), its values bound where written.
-    func apply(to id: Int64, by actor: AuditActor, now: Date, in db: Database, setting extra: SQL = "") throws -> CampaignStatus {
+    func apply(to id: Int64, by actor: AuditActor, now: Date, in db: Database, setting extra: SQL = "") throws
+        -> CampaignStatus
+    {
         // A journey moves by `JourneyTransition`; only the panel's own stop (credentials) reaches it here.
         let kinds = if case .stop = self { "'campaign', 'journey'" } else { "'campaign'" }
-        guard let stored = try Stored<CampaignStatus>.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ? AND deleted_at IS NULL AND kind IN (\(kinds))",
-                                                               arguments: [id]) else {
+        guard
+            let stored = try Stored<CampaignStatus>.fetchOne(
+                db,
+                sql: "SELECT status FROM panel_campaigns WHERE id = ? AND deleted_at IS NULL AND kind IN (\(kinds))",
+                arguments: [id])
+        else {
             throw CampaignError("there is no campaign #\(id)")
         }
         guard let current = stored.known, from.contains(current) else {
             throw CampaignError("campaign #\(id) is \(stored.description)\(Self.refusal(for: self))")
         }
         let finishedAt = to.isEnded ? PanelTime(now) : nil
-        try db.execute(literal: """
-            UPDATE panel_campaigns SET status = \(to), status_detail = \(detail), finished_at = COALESCE(\(finishedAt), finished_at)\(extra) WHERE id = \(id)
-            """)
-        try AuditLog.insert(actor.entry(action, target: "campaign:\(id)", detail: "was \(current.rawValue)" + (detail.map { ": \($0)" } ?? "")),
-                            now: now, in: db)
+        try db.execute(
+            literal: """
+                UPDATE panel_campaigns SET status = \(to), status_detail = \(detail), finished_at = COALESCE(\(finishedAt), finished_at)\(extra) WHERE id = \(id)
+                """)
+        try AuditLog.insert(
+            actor.entry(
+                action, target: "campaign:\(id)", detail: "was \(current.rawValue)" + (detail.map { ": \($0)" } ?? "")),
+            now: now, in: db)
         return current
     }
 
@@ -112,19 +121,37 @@ extension CampaignTransition {
     @discardableResult
     static func finishIfSettled(_ id: Int64, now: Date, in db: Database) throws -> Bool {
         // A journey never finishes by running out of deliveries: it waits for the next entry.
-        guard try Stored<CampaignStatus>.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ? AND kind = 'campaign'", arguments: [id])?.known == .sending
+        guard
+            try Stored<CampaignStatus>.fetchOne(
+                db, sql: "SELECT status FROM panel_campaigns WHERE id = ? AND kind = 'campaign'", arguments: [id])?
+                .known == .sending
         else { return false }
-        let open = try Bool.fetchOne(db, SQLRequest(literal: """
-            SELECT EXISTS (SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_counts
-                           WHERE campaign_id = \(id) AND state IN (\(states: DeliveryState.open)))
-            """)) ?? true
+        let open =
+            try Bool.fetchOne(
+                db,
+                SQLRequest(
+                    literal: """
+                        SELECT EXISTS (SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_counts
+                                       WHERE campaign_id = \(id) AND state IN (\(states: DeliveryState.open)))
+                        """)) ?? true
         guard !open else { return false }
-        let any = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_counts WHERE campaign_id = ?)",
-                                    arguments: [id]) ?? false
-        let members = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM panel_campaign_members WHERE campaign_id = ?)", arguments: [id]) ?? false
+        let any =
+            try Bool.fetchOne(
+                db,
+                sql:
+                    "SELECT EXISTS (SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_counts WHERE campaign_id = ?)",
+                arguments: [id]) ?? false
+        let members =
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM panel_campaign_members WHERE campaign_id = ?)", arguments: [id])
+            ?? false
         let heldOut = !any && members
-        let reason = any ? nil : heldOut ? "everyone reachable was drawn into the holdout: nothing was sent"
-                                         : "no device could get it when its audience was frozen"
+        let reason =
+            any
+            ? nil
+            : heldOut
+                ? "everyone reachable was drawn into the holdout: nothing was sent"
+                : "no device could get it when its audience was frozen"
         return try CampaignTransition.finish(reason: reason).applyIfAllowed(to: id, now: now, in: db)
     }
 }

@@ -14,12 +14,15 @@ extension Campaigns {
     /// writer checks the frequency cap per user in its own transaction, so a freeze still
     /// sees what other campaigns froze before it. Measured on 775,513 deliveries: classifying
     /// inside the write transaction took 3.3 s of the 7.4 s.
-    func materialise(_ id: Int64, segment: CampaignSegment, now: Date, stopping: @Sendable () -> Bool = { false }) async throws -> LaunchReport {
+    func materialise(_ id: Int64, segment: CampaignSegment, now: Date, stopping: @Sendable () -> Bool = { false })
+        async throws -> LaunchReport
+    {
         let clock = ContinuousClock()
         let started = clock.now
         let lastUser = try await database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 0 }
         var after = try await database.read { db in
-            try CampaignRecord.select(CampaignRecord.Columns.materialisedUpTo, as: Int64.self).filter(key: id).fetchOne(db) ?? 0
+            try CampaignRecord.select(CampaignRecord.Columns.materialisedUpTo, as: Int64.self).filter(key: id).fetchOne(
+                db) ?? 0
         }
         let classify = try await classifyChunk(id, segment: segment, now: now)
         let write = FreezeWrite(campaign: id, audience: audience, now: now)
@@ -27,12 +30,14 @@ extension Campaigns {
         let perChunk = Int64(usersPerChunk)
         // The next chunk's read is a child task, one ahead, run while this chunk is written.
         let interrupted = try await withThrowingTaskGroup(of: String.self) { group -> Bool in
-            let firstFrom = after, firstUpTo = min(lastUser, after + perChunk)
+            let firstFrom = after
+            let firstUpTo = min(lastUser, after + perChunk)
             group.addTask { firstUpTo > firstFrom ? try await classify(firstFrom, firstUpTo) : "[]" }
             defer { group.cancelAll() }
             while after < lastUser {
                 if stopping() { return true }
-                let upTo = min(lastUser, after + perChunk), nextUpTo = min(lastUser, upTo + perChunk)
+                let upTo = min(lastUser, after + perChunk)
+                let nextUpTo = min(lastUser, upTo + perChunk)
                 guard let rows = try await group.next() else { break }
                 group.addTask { nextUpTo > upTo ? try await classify(upTo, nextUpTo) : "[]" }
                 let written = try await database.write { db -> (Int, Duration)? in
@@ -69,28 +74,38 @@ extension Campaigns {
     /// cap aside), as a JSON array of [device, user, platform, due, arm], and with each
     /// user's usual hour also [timing, basis, local hour, moved].
     private func classifyChunk(_ id: Int64, segment: CampaignSegment, now: Date)
-        async throws -> @Sendable (Int64, Int64) async throws -> String {
+        async throws -> @Sendable (Int64, Int64) async throws -> String
+    {
         // `:after` and `:upTo` are bound per chunk, on the same text.
         let from = audience.from(segment, now: now, extra: [SQLCondition("u.id > :after AND u.id <= :upTo")])
         let defaultTimeZone = self.defaultTimeZone
         let (sendAt, localTime, draw, planner) = try await database.read {
             db -> (String?, String?, [DatabaseValue], UsualHourPlanner?) in
-            let row = try Row.fetchOne(db, sql: """
-                SELECT send_at, local_time, holdout_percent, test_percent, timing, timing_control_percent,
-                       1 + (SELECT COUNT(*) FROM panel_campaign_variants WHERE campaign_id = c.id) AS variants
-                FROM panel_campaigns c WHERE id = ?
-                """, arguments: [id])
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT send_at, local_time, holdout_percent, test_percent, timing, timing_control_percent,
+                           1 + (SELECT COUNT(*) FROM panel_campaign_variants WHERE campaign_id = c.id) AS variants
+                    FROM panel_campaigns c WHERE id = ?
+                    """, arguments: [id])
             let campaign = CampaignRecord.Columns.self
-            let timing = CampaignTiming(stored: row?[campaign.timing], controlPercent: row?[campaign.timingControlPercent])
+            let timing = CampaignTiming(
+                stored: row?[campaign.timing], controlPercent: row?[campaign.timingControlPercent])
             let sendAt: String? = row?[campaign.sendAt]
             var planner: UsualHourPlanner?
             if let percent = timing?.controlPercent {
                 let after = sendAt.flatMap(SQLiteTime.seconds) ?? Int64(now.timeIntervalSince1970.rounded(.down))
-                planner = try UsualHourPlanner(campaign: id, controlPercent: percent, after: after, defaultTimeZone: defaultTimeZone, in: db)
+                planner = try UsualHourPlanner(
+                    campaign: id, controlPercent: percent, after: after, defaultTimeZone: defaultTimeZone, in: db)
             }
-            return (sendAt, row?[campaign.localTime],
-                    [row?[campaign.holdoutPercent] ?? DatabaseValue(value: 0)!, row?["variants"] ?? DatabaseValue(value: 1)!, row?[campaign.testPercent] ?? .null],
-                    planner)
+            return (
+                sendAt, row?[campaign.localTime],
+                [
+                    row?[campaign.holdoutPercent] ?? DatabaseValue(value: 0)!,
+                    row?["variants"] ?? DatabaseValue(value: 1)!, row?[campaign.testPercent] ?? .null,
+                ],
+                planner
+            )
         }
         let reachable: SQL = """
             SELECT d.id AS did, u.id AS uid, CAST(d.platform AS TEXT) AS platform,
@@ -120,7 +135,8 @@ extension Campaigns {
         arguments["holdout"] = draw[0]
         arguments["variants"] = draw[1]
         arguments["testPercent"] = draw[2]
-        let base = arguments, database = self.database
+        let base = arguments
+        let database = self.database
         return { after, upTo in
             var bound = base
             bound["after"] = after.databaseValue
@@ -128,7 +144,8 @@ extension Campaigns {
             let chunk = sql + SQL(sql: "", arguments: StatementArguments(bound))
             return try await database.read { db in
                 guard let planner else { return try String.fetchOne(db, SQLRequest(literal: chunk)) ?? "[]" }
-                return try planner.plan(try Row.fetchAll(db, SQLRequest(literal: chunk)), after: after, upTo: upTo, in: db)
+                return try planner.plan(
+                    try Row.fetchAll(db, SQLRequest(literal: chunk)), after: after, upTo: upTo, in: db)
             }
         }
     }
@@ -155,51 +172,61 @@ struct FreezeWrite: Sendable {
 
     /// The deliveries written, or nil when the campaign was cancelled meanwhile (nothing is).
     func chunk(_ rows: String, upTo: Int64, in db: Database) throws -> Int? {
-        guard try Stored<CampaignStatus>.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [campaign])?.known == .materialising
+        guard
+            try Stored<CampaignStatus>.fetchOne(
+                db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [campaign])?.known
+                == .materialising
         else { return nil }
-        try db.execute(sql: """
-            CREATE TEMP TABLE IF NOT EXISTS panel_freeze_timed (did INTEGER, uid INTEGER, platform TEXT, reason TEXT, due TEXT, arm TEXT,
-                                                                timing TEXT, basis TEXT, hour INTEGER, moved TEXT)
-            """)
+        try db.execute(
+            sql: """
+                CREATE TEMP TABLE IF NOT EXISTS panel_freeze_timed (did INTEGER, uid INTEGER, platform TEXT, reason TEXT, due TEXT, arm TEXT,
+                                                                    timing TEXT, basis TEXT, hour INTEGER, moved TEXT)
+                """)
         try db.execute(sql: "DELETE FROM temp.panel_freeze_timed")
-        try db.execute(sql: """
-            INSERT INTO temp.panel_freeze_timed (did, uid, platform, reason, due, arm, timing, basis, hour, moved)
-            SELECT value ->> 0, value ->> 1, value ->> 2, 'reachable', value ->> 3, value ->> 4,
-                   CASE WHEN value ->> 4 IS NOT 'holdout' THEN value ->> 5 END, value ->> 6, value ->> 7, value ->> 8 FROM json_each(?)
-            """, arguments: [rows])
-        try db.execute(literal: """
-            UPDATE temp.panel_freeze_timed SET reason = '\(sql: Exclusion.frequencyCap.rawValue)', arm = NULL
-            WHERE uid IN (SELECT uid FROM (SELECT DISTINCT uid FROM temp.panel_freeze_timed) WHERE \(overCap))
-            """)
-        try db.execute(sql: """
-            INSERT INTO panel_campaign_members (campaign_id, user_id, arm, platform, timing, due_at)
-            SELECT \(campaign), uid, MIN(arm), CASE WHEN MIN(platform) = MAX(platform) THEN COALESCE(MIN(platform), '') ELSE 'both' END, MIN(timing),
-                   CASE WHEN MIN(timing) IS NOT NULL THEN MIN(due) END
-            FROM temp.panel_freeze_timed WHERE reason = 'reachable' GROUP BY uid
-            ON CONFLICT (campaign_id, user_id) DO NOTHING
-            """)
+        try db.execute(
+            sql: """
+                INSERT INTO temp.panel_freeze_timed (did, uid, platform, reason, due, arm, timing, basis, hour, moved)
+                SELECT value ->> 0, value ->> 1, value ->> 2, 'reachable', value ->> 3, value ->> 4,
+                       CASE WHEN value ->> 4 IS NOT 'holdout' THEN value ->> 5 END, value ->> 6, value ->> 7, value ->> 8 FROM json_each(?)
+                """, arguments: [rows])
+        try db.execute(
+            literal: """
+                UPDATE temp.panel_freeze_timed SET reason = '\(sql: Exclusion.frequencyCap.rawValue)', arm = NULL
+                WHERE uid IN (SELECT uid FROM (SELECT DISTINCT uid FROM temp.panel_freeze_timed) WHERE \(overCap))
+                """)
+        try db.execute(
+            sql: """
+                INSERT INTO panel_campaign_members (campaign_id, user_id, arm, platform, timing, due_at)
+                SELECT \(campaign), uid, MIN(arm), CASE WHEN MIN(platform) = MAX(platform) THEN COALESCE(MIN(platform), '') ELSE 'both' END, MIN(timing),
+                       CASE WHEN MIN(timing) IS NOT NULL THEN MIN(due) END
+                FROM temp.panel_freeze_timed WHERE reason = 'reachable' GROUP BY uid
+                ON CONFLICT (campaign_id, user_id) DO NOTHING
+                """)
         // Per user (their first device's plan), beside the members they count.
-        try db.execute(sql: """
-            INSERT INTO panel_timing_counts (campaign_id, timing, basis, hour, moved, users)
-            SELECT \(campaign), timing, basis, hour, moved, COUNT(*) FROM (
-              SELECT uid, MIN(timing) AS timing, MIN(basis) AS basis, MIN(hour) AS hour, COALESCE(MIN(moved), '') AS moved
-              FROM temp.panel_freeze_timed WHERE reason = 'reachable' AND timing IS NOT NULL GROUP BY uid)
-            GROUP BY 2, 3, 4, 5
-            ON CONFLICT (campaign_id, timing, basis, hour, moved) DO UPDATE SET users = users + excluded.users
-            """)
-        try db.execute(sql: """
-            INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at, detail, variant)
-            SELECT \(campaign), did, uid,
-                   CASE WHEN reason = 'reachable' THEN '\(DeliveryState.queued.rawValue)' ELSE '\(DeliveryState.capped.rawValue)' END,
-                   CASE WHEN arm = 'rest' THEN '\(Campaigns.heldForWinner)' ELSE due END, ?,
-                   CASE WHEN reason = 'reachable' THEN NULL ELSE 'frequency cap when the audience was frozen' END,
-                   CASE WHEN arm IN ('a', 'b', 'c', 'd') THEN arm END
-            FROM temp.panel_freeze_timed WHERE arm IS NOT 'holdout'
-            ON CONFLICT (campaign_id, device_id) DO NOTHING
-            """, arguments: [stamp])
+        try db.execute(
+            sql: """
+                INSERT INTO panel_timing_counts (campaign_id, timing, basis, hour, moved, users)
+                SELECT \(campaign), timing, basis, hour, moved, COUNT(*) FROM (
+                  SELECT uid, MIN(timing) AS timing, MIN(basis) AS basis, MIN(hour) AS hour, COALESCE(MIN(moved), '') AS moved
+                  FROM temp.panel_freeze_timed WHERE reason = 'reachable' AND timing IS NOT NULL GROUP BY uid)
+                GROUP BY 2, 3, 4, 5
+                ON CONFLICT (campaign_id, timing, basis, hour, moved) DO UPDATE SET users = users + excluded.users
+                """)
+        try db.execute(
+            sql: """
+                INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at, detail, variant)
+                SELECT \(campaign), did, uid,
+                       CASE WHEN reason = 'reachable' THEN '\(DeliveryState.queued.rawValue)' ELSE '\(DeliveryState.capped.rawValue)' END,
+                       CASE WHEN arm = 'rest' THEN '\(Campaigns.heldForWinner)' ELSE due END, ?,
+                       CASE WHEN reason = 'reachable' THEN NULL ELSE 'frequency cap when the audience was frozen' END,
+                       CASE WHEN arm IN ('a', 'b', 'c', 'd') THEN arm END
+                FROM temp.panel_freeze_timed WHERE arm IS NOT 'holdout'
+                ON CONFLICT (campaign_id, device_id) DO NOTHING
+                """, arguments: [stamp])
         let count = db.changesCount
-        try db.execute(sql: "UPDATE panel_campaigns SET materialised_up_to = ?, audience_count = audience_count + ? WHERE id = ?",
-                       arguments: [upTo, count, campaign])
+        try db.execute(
+            sql: "UPDATE panel_campaigns SET materialised_up_to = ?, audience_count = audience_count + ? WHERE id = ?",
+            arguments: [upTo, count, campaign])
         return count
     }
 }

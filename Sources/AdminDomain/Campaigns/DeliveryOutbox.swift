@@ -61,15 +61,18 @@ public struct DeliveryOutbox: Sendable {
     @discardableResult
     public func recoverAfterStop(now: Date = Date()) async throws -> Int {
         try await database.write { db in
-            try db.execute(sql: """
-                UPDATE panel_deliveries SET state = ?, detail = 'in flight when the panel stopped', updated_at = ?
-                WHERE state = ?
-                """, arguments: [DeliveryState.unknown, PanelTime(now), DeliveryState.sending])
+            try db.execute(
+                sql: """
+                    UPDATE panel_deliveries SET state = ?, detail = 'in flight when the panel stopped', updated_at = ?
+                    WHERE state = ?
+                    """, arguments: [DeliveryState.unknown, PanelTime(now), DeliveryState.sending])
             let count = db.changesCount
             // A campaign whose last deliveries were those is finished now. Not published on
             // the feed: this runs before the dispatcher's first claim, and a live page open
             // meanwhile reads afresh when its stream reaches its end and reconnects.
-            for id in try Int64.fetchAll(db, sql: "SELECT id FROM panel_campaigns WHERE status = ?", arguments: [CampaignStatus.sending]) {
+            for id in try Int64.fetchAll(
+                db, sql: "SELECT id FROM panel_campaigns WHERE status = ?", arguments: [CampaignStatus.sending])
+            {
                 try CampaignTransition.finishIfSettled(id, now: now, in: db)
             }
             return count
@@ -80,7 +83,9 @@ public struct DeliveryOutbox: Sendable {
     public func sendingCampaigns() async throws -> [(id: Int64, perSecond: Int?)] {
         try await database.read { db in
             let columns = CampaignRecord.Columns.self
-            return try CampaignRecord.select(columns.id, columns.perSecond).filter(columns.status == CampaignStatus.sending).order(columns.id)
+            return try CampaignRecord.select(columns.id, columns.perSecond).filter(
+                columns.status == CampaignStatus.sending
+            ).order(columns.id)
                 .asRequest(of: Row.self).fetchAll(db).map { ($0[columns.id], $0[columns.perSecond]) }
         }
     }
@@ -89,11 +94,15 @@ public struct DeliveryOutbox: Sendable {
     /// until then. One probe of the due index per sending campaign, never a scan.
     public func nextDue() async throws -> Date? {
         try await database.read { db in
-            try String.fetchOne(db, SQLRequest(literal: """
-                SELECT MIN((SELECT MIN(due_at) FROM panel_deliveries INDEXED BY panel_deliveries_due
-                            WHERE campaign_id = c.id AND state IN (\(states: DeliveryState.waiting))))
-                FROM panel_campaigns c WHERE c.status = \(CampaignStatus.sending)
-                """)).flatMap(SQLiteTime.date)
+            try String.fetchOne(
+                db,
+                SQLRequest(
+                    literal: """
+                        SELECT MIN((SELECT MIN(due_at) FROM panel_deliveries INDEXED BY panel_deliveries_due
+                                    WHERE campaign_id = c.id AND state IN (\(states: DeliveryState.waiting))))
+                        FROM panel_campaigns c WHERE c.status = \(CampaignStatus.sending)
+                        """)
+            ).flatMap(SQLiteTime.date)
         }
     }
 
@@ -107,7 +116,8 @@ public struct DeliveryOutbox: Sendable {
     /// frequency cap's campaign pushes from other campaigns since the launch is `capped`.
     /// With nothing due (nothing sending, or all of it waiting for later) no write
     /// transaction is taken: the idle dispatcher never holds the backend's lock.
-    public func claim(limit: Int, allowance: [Int64: Int]? = nil, now: Date = Date()) async throws -> [ClaimedDelivery] {
+    public func claim(limit: Int, allowance: [Int64: Int]? = nil, now: Date = Date()) async throws -> [ClaimedDelivery]
+    {
         try await claimBatch(limit: limit, allowance: allowance, now: now).deliveries
     }
 
@@ -116,16 +126,23 @@ public struct DeliveryOutbox: Sendable {
     /// with it, or put off to the end of quiet hours; and how long its write transaction
     /// held the database's one write lock (for the benchmark).
     /// The campaigns it moved are published on `feed` when its transaction commits.
-    public func claimBatch(limit: Int, allowance: [Int64: Int]? = nil, now: Date = Date(), publishingOn feed: CampaignChanges? = nil) async throws
-        -> (deliveries: [ClaimedDelivery], campaigns: Set<Int64>, lockHeld: Duration) {
+    public func claimBatch(
+        limit: Int, allowance: [Int64: Int]? = nil, now: Date = Date(), publishingOn feed: CampaignChanges? = nil
+    ) async throws
+        -> (deliveries: [ClaimedDelivery], campaigns: Set<Int64>, lockHeld: Duration)
+    {
         let at = SQLiteTime.string(now)
         let due = try await database.read { db in
-            try Row.fetchAll(db, SQLRequest(literal: """
-                SELECT c.id, c.kind = 'journey' AS journey FROM panel_campaigns c WHERE c.status = \(CampaignStatus.sending) AND EXISTS (
-                  SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_due
-                  WHERE campaign_id = c.id AND state IN (\(states: DeliveryState.waiting)) AND due_at <= \(at))
-                ORDER BY c.id
-                """)).map { ($0["id"] as Int64, $0["journey"] as Bool) }
+            try Row.fetchAll(
+                db,
+                SQLRequest(
+                    literal: """
+                        SELECT c.id, c.kind = 'journey' AS journey FROM panel_campaigns c WHERE c.status = \(CampaignStatus.sending) AND EXISTS (
+                          SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_due
+                          WHERE campaign_id = c.id AND state IN (\(states: DeliveryState.waiting)) AND due_at <= \(at))
+                        ORDER BY c.id
+                        """)
+            ).map { ($0["id"] as Int64, $0["journey"] as Bool) }
         }
         let journeys = Set(due.filter(\.1).map(\.0))
         let wanted = due.map(\.0).compactMap { id -> (Int64, Int)? in
@@ -133,8 +150,10 @@ public struct DeliveryOutbox: Sendable {
             return allowed > 0 ? (id, allowed) : nil
         }
         guard !wanted.isEmpty else { return ([], [], .zero) }
-        let capSince = SQLiteTime.string(now.addingTimeInterval(-audience.capWindow)), cap = audience.frequencyCap
-        let rules = audience.classification(now: now, withCap: false), defaultZone = defaultTimeZone
+        let capSince = SQLiteTime.string(now.addingTimeInterval(-audience.capWindow))
+        let cap = audience.frequencyCap
+        let rules = audience.classification(now: now, withCap: false)
+        let defaultZone = defaultTimeZone
         // Campaign by campaign on (campaign_id, due_at): rows of a paused campaign are never
         // walked past, however many wait. Each row's user, settings and device are read by
         // their keys and classified by the same rules as the preview and the freeze (a device
@@ -144,24 +163,31 @@ public struct DeliveryOutbox: Sendable {
         // write then moves only rows still waiting, and checks the cap inside the lock.
         let candidates = try await database.read { db in
             // Its values are bound per campaign on the cached statement.
-            let statement = try db.cachedStatement(literal: """
-                SELECT q.id, q.campaign_id, q.device_id, q.user_id, q.attempts, q.variant, q.entry_id, d.platform, d.push_provider, d.push_token,
-                       CASE WHEN d.id IS NOT NULL AND d.user_id IS NOT q.user_id THEN '\(sql: Exclusion.noDevice.rawValue)' ELSE (\(rules)) END AS rule,
-                       panel_due_at(:at, u.timezone, s.quiet_start, s.quiet_end, NULL, :defaultZone) AS quiet_until
-                FROM panel_deliveries q INDEXED BY panel_deliveries_due
-                LEFT JOIN users u ON u.id = q.user_id
-                LEFT JOIN devices d ON d.id = q.device_id
-                LEFT JOIN notification_settings s ON s.user_id = q.user_id
-                WHERE q.campaign_id = :campaign AND q.state IN (\(states: DeliveryState.waiting)) AND q.due_at <= :at
-                ORDER BY q.due_at LIMIT :limit
-                """)
+            let statement = try db.cachedStatement(
+                literal: """
+                    SELECT q.id, q.campaign_id, q.device_id, q.user_id, q.attempts, q.variant, q.entry_id, d.platform, d.push_provider, d.push_token,
+                           CASE WHEN d.id IS NOT NULL AND d.user_id IS NOT q.user_id THEN '\(sql: Exclusion.noDevice.rawValue)' ELSE (\(rules)) END AS rule,
+                           panel_due_at(:at, u.timezone, s.quiet_start, s.quiet_end, NULL, :defaultZone) AS quiet_until
+                    FROM panel_deliveries q INDEXED BY panel_deliveries_due
+                    LEFT JOIN users u ON u.id = q.user_id
+                    LEFT JOIN devices d ON d.id = q.device_id
+                    LEFT JOIN notification_settings s ON s.user_id = q.user_id
+                    WHERE q.campaign_id = :campaign AND q.state IN (\(states: DeliveryState.waiting)) AND q.due_at <= :at
+                    ORDER BY q.due_at LIMIT :limit
+                    """)
             return try wanted.map { campaign, allowed in
-                var found = try Row.fetchAll(statement, arguments: ["campaign": campaign, "at": at, "limit": min(limit, allowed), "defaultZone": defaultZone])
-                    .map(ClaimCandidate.init)
+                var found = try Row.fetchAll(
+                    statement,
+                    arguments: [
+                        "campaign": campaign, "at": at, "limit": min(limit, allowed), "defaultZone": defaultZone,
+                    ]
+                )
+                .map(ClaimCandidate.init)
                 // A journey's own rules, for the rows the audience's let through.
                 if journeys.contains(campaign) {
-                    let exits = try JourneyClaimCheck.exits(for: found.filter { $0.rule == "reachable" }.map { ($0.id, $0.entryID) },
-                                                            journey: campaign, now: now, in: db)
+                    let exits = try JourneyClaimCheck.exits(
+                        for: found.filter { $0.rule == "reachable" }.map { ($0.id, $0.entryID) },
+                        journey: campaign, now: now, in: db)
                     for index in found.indices { found[index].journeyExit = exits[found[index].id] }
                 }
                 return (campaign, found)
@@ -171,56 +197,85 @@ public struct DeliveryOutbox: Sendable {
             let began = ContinuousClock.now
             // Campaigns by their pushes' rows; journeys by their sent entries, each push once
             // (the row's own entry aside), since a re-entered journey pushes again.
-            let capCount = try db.cachedStatement(literal: """
-                SELECT COUNT(DISTINCT k) FROM (
-                  SELECT campaign_id AS k FROM panel_deliveries INDEXED BY panel_deliveries_cap
-                  WHERE user_id = :user AND updated_at >= :since AND state IN (\(states: DeliveryState.wentOut)) AND campaign_id <> :campaign
-                    AND NOT EXISTS (SELECT 1 FROM panel_campaigns j WHERE j.id = campaign_id AND j.kind = 'journey')
-                  UNION ALL
-                  SELECT 'entry ' || id FROM panel_journey_entries INDEXED BY panel_journey_entries_sent
-                  WHERE user_id = :user AND state = 'sent' AND settled_at >= :since AND id IS NOT :entry)
-                """)
-            let sentEntry = try db.cachedStatement(sql: "UPDATE panel_journey_entries SET state = 'sent', settled_at = ? WHERE id = ? AND state = 'entered'")
+            let capCount = try db.cachedStatement(
+                literal: """
+                    SELECT COUNT(DISTINCT k) FROM (
+                      SELECT campaign_id AS k FROM panel_deliveries INDEXED BY panel_deliveries_cap
+                      WHERE user_id = :user AND updated_at >= :since AND state IN (\(states: DeliveryState.wentOut)) AND campaign_id <> :campaign
+                        AND NOT EXISTS (SELECT 1 FROM panel_campaigns j WHERE j.id = campaign_id AND j.kind = 'journey')
+                      UNION ALL
+                      SELECT 'entry ' || id FROM panel_journey_entries INDEXED BY panel_journey_entries_sent
+                      WHERE user_id = :user AND state = 'sent' AND settled_at >= :since AND id IS NOT :entry)
+                    """)
+            let sentEntry = try db.cachedStatement(
+                sql:
+                    "UPDATE panel_journey_entries SET state = 'sent', settled_at = ? WHERE id = ? AND state = 'entered'"
+            )
             // Only a row still waiting moves: one cancelled, claimed or settled since the read stays as it is.
-            let move = try db.cachedStatement(literal: """
-                UPDATE panel_deliveries SET state = ?, attempts = attempts + ?, detail = COALESCE(?, detail), updated_at = ?
-                WHERE id = ? AND state IN (\(states: DeliveryState.waiting))
-                """)
-            let putOff = try db.cachedStatement(literal: """
-                UPDATE panel_deliveries SET due_at = ?, detail = ?, updated_at = ? WHERE id = ? AND state IN (\(states: DeliveryState.waiting))
-                """)
+            let move = try db.cachedStatement(
+                literal: """
+                    UPDATE panel_deliveries SET state = ?, attempts = attempts + ?, detail = COALESCE(?, detail), updated_at = ?
+                    WHERE id = ? AND state IN (\(states: DeliveryState.waiting))
+                    """)
+            let putOff = try db.cachedStatement(
+                literal: """
+                    UPDATE panel_deliveries SET due_at = ?, detail = ?, updated_at = ? WHERE id = ? AND state IN (\(states: DeliveryState.waiting))
+                    """)
             let message = CampaignRecord.Columns.self
             var rows: [ClaimCandidate] = []
-            var settledUnsent: Set<Int64> = [], putOffCampaigns: Set<Int64> = []
+            var settledUnsent: Set<Int64> = []
+            var putOffCampaigns: Set<Int64> = []
             var entries = JourneyClaimEntries(at: at)
             for (campaign, found) in candidates where rows.count < limit {
-                guard try Stored<CampaignStatus>.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [campaign])?.known == .sending
+                guard
+                    try Stored<CampaignStatus>.fetchOne(
+                        db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [campaign])?.known
+                        == .sending
                 else { continue }
                 for row in found where rows.count < limit {
                     if row.rule != "reachable" {
                         let reason = Exclusion(rawValue: row.rule)?.label ?? row.rule
-                        try move.execute(arguments: [DeliveryState.excluded, 0, "no longer in the audience when due: \(reason)", at, row.id])
+                        try move.execute(arguments: [
+                            DeliveryState.excluded, 0, "no longer in the audience when due: \(reason)", at, row.id,
+                        ])
                         if db.changesCount > 0 { settledUnsent.insert(campaign) }
                         entries.unsent(row, reason: row.rule, state: .exited)
                         continue
                     }
                     if let exit = row.journeyExit {
-                        try move.execute(arguments: [DeliveryState.excluded, 0, "journey: \(exit == "settled" ? "its entry was settled already" : JourneyExit.label(of: exit))",
-                                                     at, row.id])
+                        try move.execute(arguments: [
+                            DeliveryState.excluded, 0,
+                            "journey: \(exit == "settled" ? "its entry was settled already" : JourneyExit.label(of: exit))",
+                            at, row.id,
+                        ])
                         if db.changesCount > 0 { settledUnsent.insert(campaign) }
-                        if exit != "settled" { entries.unsent(row, reason: exit == "expired" ? nil : exit, state: exit == "expired" ? .expired : .exited, userWide: true) }
+                        if exit != "settled" {
+                            entries.unsent(
+                                row, reason: exit == "expired" ? nil : exit,
+                                state: exit == "expired" ? .expired : .exited, userWide: true)
+                        }
                         continue
                     }
                     if let quietUntil = row.quietUntil, quietUntil > at {
-                        try putOff.execute(arguments: [quietUntil, "put off to the end of the user's quiet hours", at, row.id])
+                        try putOff.execute(arguments: [
+                            quietUntil, "put off to the end of the user's quiet hours", at, row.id,
+                        ])
                         if db.changesCount > 0 { putOffCampaigns.insert(campaign) }
                         continue
                     }
                     // One at a time, so that a user's row in one campaign sees the row of
                     // another campaign this same claim already took.
-                    let others = try Int.fetchOne(capCount, arguments: ["user": row.userID, "since": capSince, "campaign": campaign, "entry": row.entryID]) ?? 0
+                    let others =
+                        try Int.fetchOne(
+                            capCount,
+                            arguments: [
+                                "user": row.userID, "since": capSince, "campaign": campaign, "entry": row.entryID,
+                            ]) ?? 0
                     if others >= cap {
-                        try move.execute(arguments: [DeliveryState.capped, 0, "frequency cap: \(others) campaign pushes in the window", at, row.id])
+                        try move.execute(arguments: [
+                            DeliveryState.capped, 0, "frequency cap: \(others) campaign pushes in the window", at,
+                            row.id,
+                        ])
                         if db.changesCount > 0 { settledUnsent.insert(campaign) }
                         entries.unsent(row, reason: Exclusion.frequencyCap.rawValue, state: .capped)
                     } else {
@@ -240,26 +295,35 @@ public struct DeliveryOutbox: Sendable {
                 let variant = row.variant.flatMap(MessageVariant.init(rawValue:)) ?? .a
                 let key = "\(row.campaignID)/\(variant.rawValue)"
                 if content[key] == nil {
-                    content[key] = try Row.fetchOne(db, sql: variant == .a
-                        ? "SELECT title, body, deep_link, ttl_seconds, template FROM panel_campaigns WHERE id = ?"
-                        : """
-                          SELECT v.title, v.body, c.deep_link, c.ttl_seconds, v.template FROM panel_campaigns c
-                          JOIN panel_campaign_variants v ON v.campaign_id = c.id AND v.variant = ? WHERE c.id = ?
-                          """, arguments: variant == .a ? [row.campaignID] : [variant, row.campaignID])
+                    content[key] = try Row.fetchOne(
+                        db,
+                        sql: variant == .a
+                            ? "SELECT title, body, deep_link, ttl_seconds, template FROM panel_campaigns WHERE id = ?"
+                            : """
+                            SELECT v.title, v.body, c.deep_link, c.ttl_seconds, v.template FROM panel_campaigns c
+                            JOIN panel_campaign_variants v ON v.campaign_id = c.id AND v.variant = ? WHERE c.id = ?
+                            """, arguments: variant == .a ? [row.campaignID] : [variant, row.campaignID])
                 }
                 // The device as the rules read it, just before this transaction.
-                guard let campaign = content[key], let token = row.token, !token.isEmpty, let platform = row.platform, let provider = row.provider
+                guard let campaign = content[key], let token = row.token, !token.isEmpty, let platform = row.platform,
+                    let provider = row.provider
                 else {
-                    try db.execute(sql: "UPDATE panel_deliveries SET state = ?, detail = 'the device has no push token any more', updated_at = ? WHERE id = ?",
-                                   arguments: [DeliveryState.failed, at, row.id])
+                    try db.execute(
+                        sql:
+                            "UPDATE panel_deliveries SET state = ?, detail = 'the device has no push token any more', updated_at = ? WHERE id = ?",
+                        arguments: [DeliveryState.failed, at, row.id])
                     settledUnsent.insert(row.campaignID)
                     continue
                 }
-                claimed.append(ClaimedDelivery(
-                    rowID: row.id, campaignID: row.campaignID, deviceID: row.deviceID, userID: row.userID, attempt: row.attempts, token: token,
-                    platform: platform, provider: provider,
-                    title: campaign[message.title], body: campaign[message.body], deepLink: campaign[message.deepLink], timeToLive: campaign[message.ttlSeconds], template: campaign[message.template],
-                    variant: variant, entryID: row.entryID))
+                claimed.append(
+                    ClaimedDelivery(
+                        rowID: row.id, campaignID: row.campaignID, deviceID: row.deviceID, userID: row.userID,
+                        attempt: row.attempts, token: token,
+                        platform: platform, provider: provider,
+                        title: campaign[message.title], body: campaign[message.body],
+                        deepLink: campaign[message.deepLink], timeToLive: campaign[message.ttlSeconds],
+                        template: campaign[message.template],
+                        variant: variant, entryID: row.entryID))
             }
             try entries.write(sent: claimed, in: db)
             // The last of a campaign may have settled here, unsent.
@@ -273,34 +337,49 @@ public struct DeliveryOutbox: Sendable {
     /// Outcomes of claimed deliveries, in one transaction; campaigns with nothing left to
     /// send finish, and a credentials problem pauses its campaign with the reason. Their
     /// campaigns are published on `feed` when it commits.
-    public func record(_ results: [(ClaimedDelivery, DeliveryResult)], now: Date = Date(), publishingOn feed: CampaignChanges? = nil) async throws {
+    public func record(
+        _ results: [(ClaimedDelivery, DeliveryResult)], now: Date = Date(), publishingOn feed: CampaignChanges? = nil
+    ) async throws {
         guard !results.isEmpty else { return }
         let at = PanelTime(now)
         try await database.write { db in
-            let update = try db.cachedStatement(sql: """
-                UPDATE panel_deliveries SET state = ?, detail = ?, message_id = ?, due_at = COALESCE(?, due_at), updated_at = ? WHERE id = ?
-                """)
+            let update = try db.cachedStatement(
+                sql: """
+                    UPDATE panel_deliveries SET state = ?, detail = ?, message_id = ?, due_at = COALESCE(?, due_at), updated_at = ? WHERE id = ?
+                    """)
             var dead: [DeadTokens.Entry] = []
             for (delivery, result) in results {
                 let (state, detail, messageID, dueAt) = Self.row(for: result, delivery: delivery, now: now)
-                try update.execute(arguments: [state, detail.map { String($0.prefix(300)) }, messageID, dueAt, at, delivery.rowID])
+                try update.execute(arguments: [
+                    state, detail.map { String($0.prefix(300)) }, messageID, dueAt, at, delivery.rowID,
+                ])
                 if case .dead(let reason) = result {
-                    dead.append(.init(token: delivery.token, deviceID: delivery.deviceID, provider: delivery.provider.storedText, reason: reason))
+                    dead.append(
+                        .init(
+                            token: delivery.token, deviceID: delivery.deviceID, provider: delivery.provider.storedText,
+                            reason: reason))
                 }
                 if case .credentials(let reason) = result {
-                    try CampaignTransition.stop(reason: "stopped: \(reason)").applyIfAllowed(to: delivery.campaignID, now: now, in: db)
+                    try CampaignTransition.stop(reason: "stopped: \(reason)").applyIfAllowed(
+                        to: delivery.campaignID, now: now, in: db)
                     // Never sent: a journey's entry waits again, and is exited with its paused journey.
                     if let entry = delivery.entryID {
-                        try db.execute(sql: "UPDATE panel_journey_entries SET state = 'entered', settled_at = NULL WHERE id = ? AND state = 'sent'",
-                                       arguments: [entry])
+                        try db.execute(
+                            sql:
+                                "UPDATE panel_journey_entries SET state = 'entered', settled_at = NULL WHERE id = ? AND state = 'sent'",
+                            arguments: [entry])
                     }
                 }
             }
             try DeadTokens.record(dead, now: now, in: db)
             var accepted: [Int64: Int] = [:]
-            for (delivery, result) in results { if case .accepted = result { accepted[delivery.campaignID, default: 0] += 1 } }
+            for (delivery, result) in results {
+                if case .accepted = result { accepted[delivery.campaignID, default: 0] += 1 }
+            }
             for (campaign, count) in accepted {
-                try db.execute(sql: "UPDATE panel_campaigns SET accepted_count = accepted_count + ? WHERE id = ?", arguments: [count, campaign])
+                try db.execute(
+                    sql: "UPDATE panel_campaigns SET accepted_count = accepted_count + ? WHERE id = ?",
+                    arguments: [count, campaign])
             }
             for campaign in Set(results.map(\.0.campaignID)) {
                 try CampaignTransition.finishIfSettled(campaign, now: now, in: db)
@@ -310,7 +389,8 @@ public struct DeliveryOutbox: Sendable {
     }
 
     private static func row(for result: DeliveryResult, delivery: ClaimedDelivery, now: Date)
-        -> (state: DeliveryState, detail: String?, messageID: String?, dueAt: String?) {
+        -> (state: DeliveryState, detail: String?, messageID: String?, dueAt: String?)
+    {
         switch result {
         case .accepted(let id): return (.accepted, nil, id, nil)
         case .dead(let reason): return (.dead, reason, nil, nil)
@@ -320,8 +400,12 @@ public struct DeliveryOutbox: Sendable {
             // Never sent: it waits for the campaign to be resumed.
             return (.queued, reason, nil, nil)
         case .retry(let reason, let after):
-            if delivery.attempt + 1 >= maximumAttempts { return (.failed, "gave up after \(maximumAttempts) tries: \(reason)", nil, nil) }
-            return (.retry, reason, nil, SQLiteTime.string(now.addingTimeInterval(TimeInterval(after.components.seconds))))
+            if delivery.attempt + 1 >= maximumAttempts {
+                return (.failed, "gave up after \(maximumAttempts) tries: \(reason)", nil, nil)
+            }
+            return (
+                .retry, reason, nil, SQLiteTime.string(now.addingTimeInterval(TimeInterval(after.components.seconds)))
+            )
         }
     }
 
@@ -329,10 +413,15 @@ public struct DeliveryOutbox: Sendable {
     public func counts(campaign id: Int64) async throws -> [DeliveryState: Int] {
         try await database.read { db in
             var counts: [DeliveryState: Int] = [:]
-            for row in try Row.fetchAll(db, sql: """
-                SELECT state, COUNT(*) AS count FROM panel_deliveries INDEXED BY panel_deliveries_counts WHERE campaign_id = ? GROUP BY state
-                """, arguments: [id]) {
-                if let state = DeliveryState(rawValue: row[PanelDelivery.Columns.state]) { counts[state] = row["count"] }
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT state, COUNT(*) AS count FROM panel_deliveries INDEXED BY panel_deliveries_counts WHERE campaign_id = ? GROUP BY state
+                    """, arguments: [id])
+            {
+                if let state = DeliveryState(rawValue: row[PanelDelivery.Columns.state]) {
+                    counts[state] = row["count"]
+                }
             }
             return counts
         }

@@ -12,7 +12,8 @@ struct PanelCampaignVariant: Codable, Sendable, Equatable, FetchableRecord, Pers
 
     /// The columns are the coding keys: each named once, in Swift and in SQL.
     enum CodingKeys: String, CodingKey, ColumnExpression {
-        case variant, title, body, template, campaignID = "campaign_id"
+        case variant, title, body, template
+        case campaignID = "campaign_id"
     }
 
     typealias Columns = CodingKeys

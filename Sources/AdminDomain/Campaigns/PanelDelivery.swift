@@ -17,15 +17,25 @@ struct PanelDelivery: Sendable, Equatable, FetchableRecord, TableRecord {
     var variant: Stored<MessageVariant>?
 
     enum Columns: String, ColumnExpression {
-        case id, state, attempts, detail, receipt, variant, campaignID = "campaign_id", deviceID = "device_id"
-        case userID = "user_id", dueAt = "due_at", messageID = "message_id", updatedAt = "updated_at", entryID = "entry_id"
+        case id, state, attempts, detail, receipt, variant
+        case campaignID = "campaign_id"
+        case deviceID = "device_id"
+        case userID = "user_id"
+        case dueAt = "due_at"
+        case messageID = "message_id"
+        case updatedAt = "updated_at"
+        case entryID = "entry_id"
         case openedAt = "opened_at"
     }
 
     init(row: Row) throws {
-        (id, campaignID, deviceID, userID) = (row[Columns.id], row[Columns.campaignID], row[Columns.deviceID], row[Columns.userID])
+        (id, campaignID, deviceID, userID) = (
+            row[Columns.id], row[Columns.campaignID], row[Columns.deviceID], row[Columns.userID]
+        )
         (state, variant) = (try row.decode(forColumn: Columns.state), try row.decode(forColumn: Columns.variant))
-        (dueAt, updatedAt, attempts, receipt) = (row[Columns.dueAt], row[Columns.updatedAt], row[Columns.attempts], row[Columns.receipt])
+        (dueAt, updatedAt, attempts, receipt) = (
+            row[Columns.dueAt], row[Columns.updatedAt], row[Columns.attempts], row[Columns.receipt]
+        )
         (detail, messageID) = (row[Columns.detail], row[Columns.messageID])
     }
 }

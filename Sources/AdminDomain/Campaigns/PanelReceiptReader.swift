@@ -10,7 +10,8 @@ struct PanelReceiptReader: Codable, Sendable, Equatable, FetchableRecord, Persis
 
     /// The columns are the coding keys: each named once, in Swift and in SQL.
     enum CodingKeys: String, CodingKey, ColumnExpression {
-        case id, lastReceiptID = "last_receipt_id"
+        case id
+        case lastReceiptID = "last_receipt_id"
     }
 
     typealias Columns = CodingKeys

@@ -10,7 +10,9 @@ struct PanelTestUser: Codable, Sendable, Equatable, FetchableRecord, Persistable
 
     /// The columns are the coding keys: each named once, in Swift and in SQL.
     enum CodingKeys: String, CodingKey, ColumnExpression {
-        case userID = "user_id", addedBy = "added_by", addedAt = "added_at"
+        case userID = "user_id"
+        case addedBy = "added_by"
+        case addedAt = "added_at"
     }
 
     typealias Columns = CodingKeys

@@ -58,7 +58,8 @@ struct PreviewTally {
                     part.heldOutUsers += 1
                     part.heldOutDevices += userDevices
                 }
-                for (bit, group) in [(Int64(4), FallbackGroup.name), (8, .items), (16, .documents)] where flags & bit != 0 {
+                for (bit, group) in [(Int64(4), FallbackGroup.name), (8, .items), (16, .documents)]
+                where flags & bit != 0 {
                     part.fallbackUsers[group, default: 0] += 1
                 }
             } else if let exclusion = Exclusion(rawValue: reason) {
@@ -72,8 +73,10 @@ struct PreviewTally {
 
     private mutating func name(_ row: RawRow, _ column: Int32) -> String {
         guard let bytes = row.bytes(column) else { return "" }
-        for (key, text) in names where key.count == bytes.count
-            && key.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) {
+        for (key, text) in names
+        where key.count == bytes.count
+            && key.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
+        {
             return text
         }
         let text = String(decoding: bytes, as: UTF8.self)

@@ -36,20 +36,24 @@ public struct ReceiptPoller: Sendable {
             try await database.write { db in
                 // The campaigns of the rows changed, gathered as they change: no query of its own.
                 var touched: Set<Int64> = []
-                let current = try db.cachedStatement(sql: "SELECT state, receipt FROM panel_deliveries WHERE id = ? AND campaign_id = ?")
+                let current = try db.cachedStatement(
+                    sql: "SELECT state, receipt FROM panel_deliveries WHERE id = ? AND campaign_id = ?")
                 // The first open is stamped with the panel's clock, not the receipt's: opens within
                 // a day of the send are counted from it (`opened_at`).
-                let mark = try db.cachedStatement(sql: """
-                    UPDATE panel_deliveries SET receipt = ?, opened_at = CASE WHEN ? = 2 THEN COALESCE(opened_at, ?) END WHERE id = ?
-                    """)
+                let mark = try db.cachedStatement(
+                    sql: """
+                        UPDATE panel_deliveries SET receipt = ?, opened_at = CASE WHEN ? = 2 THEN COALESCE(opened_at, ?) END WHERE id = ?
+                        """)
                 let stamp = SQLiteTime.string(now)
-                let totals = try db.cachedStatement(sql: """
-                    UPDATE panel_campaigns SET received_count = received_count + ?, opened_count = opened_count + ? WHERE id = ?
-                    """)
-                let ignored = try db.cachedStatement(sql: "UPDATE panel_campaigns SET ignored_receipts = ignored_receipts + 1 WHERE id = ?")
+                let totals = try db.cachedStatement(
+                    sql: """
+                        UPDATE panel_campaigns SET received_count = received_count + ?, opened_count = opened_count + ? WHERE id = ?
+                        """)
+                let ignored = try db.cachedStatement(
+                    sql: "UPDATE panel_campaigns SET ignored_receipts = ignored_receipts + 1 WHERE id = ?")
                 for receipt in batch where receipt.level > 0 {
                     guard let (campaign, row) = Self.parse(receipt.deliveryID),
-                          let delivery = try Row.fetchOne(current, arguments: [row, campaign])
+                        let delivery = try Row.fetchOne(current, arguments: [row, campaign])
                     else { continue }
                     let state: Stored<DeliveryState> = try delivery.decode(forColumn: PanelDelivery.Columns.state)
                     guard let known = state.known, counting.contains(known) else {
@@ -82,11 +86,16 @@ public struct ReceiptPoller: Sendable {
         let limit = batchSize
         return try await database.read { db in
             let after = try PanelReceiptReader.lastReceiptID(db)
-            return try Row.fetchAll(db, sql: """
-                SELECT id, CAST(delivery_id AS TEXT) AS delivery_id, CAST(event AS TEXT) AS event FROM push_receipts
-                WHERE id > ? ORDER BY id LIMIT ?
-                """, arguments: [after, limit]).map { row in
-                Receipt(id: row["id"], deliveryID: (row["delivery_id"] as String?) ?? "", level: Self.level((row["event"] as String?) ?? ""))
+            return try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, CAST(delivery_id AS TEXT) AS delivery_id, CAST(event AS TEXT) AS event FROM push_receipts
+                    WHERE id > ? ORDER BY id LIMIT ?
+                    """, arguments: [after, limit]
+            ).map { row in
+                Receipt(
+                    id: row["id"], deliveryID: (row["delivery_id"] as String?) ?? "",
+                    level: Self.level((row["event"] as String?) ?? ""))
             }
         }
     }
@@ -105,7 +114,7 @@ public struct ReceiptPoller: Sendable {
         guard deliveryID.hasPrefix("c"), deliveryID.utf8.count <= 41 else { return nil }
         let parts = deliveryID.dropFirst().split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              let campaign = Int64(parts[0]), let row = Int64(parts[1])
+            let campaign = Int64(parts[0]), let row = Int64(parts[1])
         else { return nil }
         return (campaign, row)
     }

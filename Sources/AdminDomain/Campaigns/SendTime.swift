@@ -11,8 +11,8 @@ public struct LocalTime: Sendable, Hashable, CustomStringConvertible {
     public init?(_ text: String) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 2, parts[1].count == 2,
-              let hour = Int(parts[0]), let minute = Int(parts[1]), (0..<24).contains(hour), (0..<60).contains(minute),
-              parts.allSatisfy({ $0.allSatisfy(\.isASCII) })
+            let hour = Int(parts[0]), let minute = Int(parts[1]), (0..<24).contains(hour), (0..<60).contains(minute),
+            parts.allSatisfy({ $0.allSatisfy(\.isASCII) })
         else { return nil }
         self.hour = hour
         self.minute = minute
@@ -35,8 +35,11 @@ public enum QuietHours: Sendable, Equatable {
     case unreadable(start: String?, end: String?)
 
     public init(start: DatabaseValue, end: DatabaseValue) {
-        switch (String.fromDatabaseValue(start).flatMap(LocalTime.init), String.fromDatabaseValue(end).flatMap(LocalTime.init)) {
-        case let (first?, last?): self = first == last ? .sameStartAndEnd(first) : .period(start: first, end: last)
+        switch (
+            String.fromDatabaseValue(start).flatMap(LocalTime.init),
+            String.fromDatabaseValue(end).flatMap(LocalTime.init)
+        ) {
+        case (let first?, let last?): self = first == last ? .sameStartAndEnd(first) : .period(start: first, end: last)
         case _ where start.isNull && end.isNull: self = .none
         default: self = .unreadable(start: Self.stored(start), end: Self.stored(end))
         }
@@ -48,7 +51,7 @@ public enum QuietHours: Sendable, Equatable {
 
     /// The period the sender keeps pushes out of, if any.
     public var quietPeriod: (start: LocalTime, end: LocalTime)? {
-        if case let .period(start, end) = self { (start, end) } else { nil }
+        if case .period(let start, let end) = self { (start, end) } else { nil }
     }
 
     /// Quiet hours that end earlier in the day than they start run over midnight.
@@ -71,7 +74,8 @@ public enum SendTime {
 
     /// `planned`, or the end of the quiet period it falls in. Quiet hours whose end is before
     /// their start run over midnight; equal start and end mean none.
-    public static func outsideQuietHours(_ planned: Date, start: LocalTime?, end: LocalTime?, in zone: TimeZone) -> Date {
+    public static func outsideQuietHours(_ planned: Date, start: LocalTime?, end: LocalTime?, in zone: TimeZone) -> Date
+    {
         guard let start, let end, start != end else { return planned }
         // Arithmetic on the zone's offset rather than a calendar: this runs for every
         // delivery of a launch.
@@ -79,7 +83,8 @@ public enum SendTime {
         let unix = Int64(planned.timeIntervalSince1970.rounded(.down))
         let local = ((unix + Int64(offset)) % 86_400 + 86_400) % 86_400
         let now = Int(local / 60)
-        let quiet = start.minutes < end.minutes
+        let quiet =
+            start.minutes < end.minutes
             ? (start.minutes..<end.minutes).contains(now)
             : now >= start.minutes || now < end.minutes
         guard quiet else { return planned }
@@ -125,11 +130,15 @@ extension SendTime {
     static let sqlDueAt = DatabaseFunction("panel_due_at", argumentCount: 6, pure: true) { values in
         // Most rows have no local time and no quiet hours: the planned time as it is.
         if values[4].isNull, values[2].isNull || values[3].isNull { return values[0] }
-        guard let plannedText = String.fromDatabaseValue(values[0]), var due = SQLiteTime.date(plannedText) else { return nil }
+        guard let plannedText = String.fromDatabaseValue(values[0]), var due = SQLiteTime.date(plannedText) else {
+            return nil
+        }
         let zone = zones.withLock { cache -> TimeZone in
             let name = String.fromDatabaseValue(values[1]) ?? ""
             if let known = cache[name] { return known }
-            let zone = UserCalendar.zone(named: name) ?? TimeZone(identifier: String.fromDatabaseValue(values[5]) ?? "UTC") ?? TimeZone(secondsFromGMT: 0)!
+            let zone =
+                UserCalendar.zone(named: name) ?? TimeZone(identifier: String.fromDatabaseValue(values[5]) ?? "UTC")
+                ?? TimeZone(secondsFromGMT: 0)!
             if cache.count < 2_000 { cache[name] = zone }
             return zone
         }

@@ -41,17 +41,19 @@ public struct TestUserDomains: Sendable, Equatable {
     /// each, 253 in all), at least two of them, the last not all digits. An internationalised
     /// domain is given in its `xn--` form.
     static func problem(with name: String) -> String? {
-        let shown = String(name.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) }.prefix(80))
+        let shown = String(
+            name.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) }.prefix(80))
         let sentence = "--test-user-domain \"\(shown)\" is not a domain, such as corp.example.com"
         if name.hasPrefix("@") { return sentence + " (without the @)" }
         guard !name.isEmpty, name.utf8.count <= 253, name.unicodeScalars.allSatisfy(\.isASCII) else {
-            return sentence + (name.unicodeScalars.allSatisfy(\.isASCII) ? "" : " (an internationalised domain in its xn-- form)")
+            return sentence
+                + (name.unicodeScalars.allSatisfy(\.isASCII) ? "" : " (an internationalised domain in its xn-- form)")
         }
         let labels = name.split(separator: ".", omittingEmptySubsequences: false)
         guard labels.count >= 2 else { return sentence }
         for label in labels {
             guard (1...63).contains(label.count), label.first != "-", label.last != "-",
-                  label.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" })
+                label.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" })
             else { return sentence }
         }
         if labels.last?.allSatisfy(\.isNumber) == true { return sentence + " (an address is not a domain)" }
@@ -59,6 +61,8 @@ public struct TestUserDomains: Sendable, Equatable {
     }
 
     static func asciiLowercased(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { (0x41...0x5A).contains($0.value) ? Unicode.Scalar($0.value + 32)! : $0 }))
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { (0x41...0x5A).contains($0.value) ? Unicode.Scalar($0.value + 32)! : $0 }))
     }
 }

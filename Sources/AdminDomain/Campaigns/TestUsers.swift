@@ -19,8 +19,10 @@ public struct TestUsers: Sendable {
     public static let defaultPerMinute = 10
     public static let defaultPerDay = 10
 
-    public init(database: PanelDatabase, audience: Audience = Audience(), perMinute: Int = TestUsers.defaultPerMinute,
-                perDay: Int = TestUsers.defaultPerDay, domains: TestUserDomains = .none, defaultTimeZone: String = "UTC") {
+    public init(
+        database: PanelDatabase, audience: Audience = Audience(), perMinute: Int = TestUsers.defaultPerMinute,
+        perDay: Int = TestUsers.defaultPerDay, domains: TestUserDomains = .none, defaultTimeZone: String = "UTC"
+    ) {
         self.database = database
         self.audience = audience
         self.perMinute = perMinute
@@ -44,13 +46,18 @@ public struct TestUsers: Sendable {
         let from = testAudience.from(CampaignSegment(), now: Date(), extra: [SQLCondition("u.id = t.user_id")])
         let reachable: SQL = "(SELECT COUNT(*) \(from) AND (\(testAudience.classification(now: Date()))) = 'reachable')"
         return try await database.read { db in
-            try Row.fetchAll(db, SQLRequest(literal: """
-                SELECT t.user_id, CAST(x.email AS TEXT) AS email, a.email AS added_by_email, t.added_at, \(reachable) AS reachable
-                FROM panel_test_users t JOIN users x ON x.id = t.user_id LEFT JOIN panel_admins a ON a.id = t.added_by
-                ORDER BY x.email LIMIT 200
-                """)).map {
-                Entry(userID: $0[PanelTestUser.Columns.userID], email: $0["email"] ?? "", addedBy: $0["added_by_email"],
-                      addedAt: $0[PanelTestUser.Columns.addedAt], reachableDevices: $0["reachable"])
+            try Row.fetchAll(
+                db,
+                SQLRequest(
+                    literal: """
+                        SELECT t.user_id, CAST(x.email AS TEXT) AS email, a.email AS added_by_email, t.added_at, \(reachable) AS reachable
+                        FROM panel_test_users t JOIN users x ON x.id = t.user_id LEFT JOIN panel_admins a ON a.id = t.added_by
+                        ORDER BY x.email LIMIT 200
+                        """)
+            ).map {
+                Entry(
+                    userID: $0[PanelTestUser.Columns.userID], email: $0["email"] ?? "", addedBy: $0["added_by_email"],
+                    addedAt: $0[PanelTestUser.Columns.addedAt], reachableDevices: $0["reachable"])
             }
         }
     }
@@ -75,16 +82,21 @@ public struct TestUsers: Sendable {
     /// which only admins read, names the account).
     public func add(email: String, by actor: AuditActor, now: Date = Date()) async throws -> Int64 {
         let typed = String(email.trimmingCharacters(in: .whitespacesAndNewlines).prefix(320))
-        let anyone = Self.addsAnyone(actor), domains = self.domains
+        let anyone = Self.addsAnyone(actor)
+        let domains = self.domains
         let outcome = try await database.write { db -> Result<Int64, CampaignError> in
-            let id = try typed.isEmpty ? nil : Int64.fetchOne(db, sql: "SELECT id FROM users WHERE email = ? COLLATE NOCASE", arguments: [typed])
+            let id =
+                try typed.isEmpty
+                ? nil
+                : Int64.fetchOne(db, sql: "SELECT id FROM users WHERE email = ? COLLATE NOCASE", arguments: [typed])
             var refusal: String?
             if typed.isEmpty {
                 refusal = "type the email of an app user"
             } else if !anyone, domains.isEmpty {
                 refusal = "only an admin may add test users, as no test-user domain is configured: nobody was added"
             } else if !anyone, !domains.contains(email: typed) {
-                refusal = "marketing may add only emails at \(domains.sentence) (an admin may add any app user): nobody was added"
+                refusal =
+                    "marketing may add only emails at \(domains.sentence) (an admin may add any app user): nobody was added"
             } else if let id {
                 if try PanelTestUser.exists(db, key: id) { refusal = "\(typed) is a test user already" }
             } else {
@@ -93,8 +105,10 @@ public struct TestUsers: Sendable {
             // The refusal's row names the user found, for the admins who read the log; the page says no more than the sentence.
             guard let id, refusal == nil else {
                 let sentence = refusal ?? ""
-                try AuditLog.insert(actor.entry(.testUserRefused, target: id.map { "user:\($0)" },
-                                                detail: "email \(typed.prefix(200)): \(sentence)"), now: now, in: db)
+                try AuditLog.insert(
+                    actor.entry(
+                        .testUserRefused, target: id.map { "user:\($0)" },
+                        detail: "email \(typed.prefix(200)): \(sentence)"), now: now, in: db)
                 return .failure(CampaignError(sentence))
             }
             try PanelTestUser(userID: id, addedBy: actor.identity?.adminID, addedAt: PanelTime(now)).insert(db)
@@ -106,7 +120,9 @@ public struct TestUsers: Sendable {
 
     public func remove(userID: Int64, by actor: AuditActor, now: Date = Date()) async throws {
         try await database.write { db in
-            guard try PanelTestUser.deleteOne(db, key: userID) else { throw CampaignError("user #\(userID) is not a test user") }
+            guard try PanelTestUser.deleteOne(db, key: userID) else {
+                throw CampaignError("user #\(userID) is not a test user")
+            }
             try AuditLog.insert(actor.entry(.testUserRemoved, target: "user:\(userID)", detail: nil), now: now, in: db)
         }
     }
@@ -119,16 +135,26 @@ public struct TestUsers: Sendable {
     /// The check and its audit row (sent or refused) are one transaction, so two sends at
     /// once cannot both take the last place. Each device's outcome is audited after, by
     /// `PushTestLog.record`.
-    public func devicesForTestSend(campaign: CampaignRecord, variant: MessageVariant = .a, userID: Int64, by actor: AuditActor,
-                                   now: Date = Date()) async throws -> [PushDevice] {
-        let minuteAgo = SQLiteTime.string(now.addingTimeInterval(-60)), dayAgo = SQLiteTime.string(now.addingTimeInterval(-86_400))
-        let testAudience = uncapped, perMinute = self.perMinute, perDay = self.perDay, defaultZone = defaultTimeZone
-        let from = testAudience.from(CampaignSegment(), now: now, extra: [SQLCondition("u.id = :testUser", ["testUser": userID])])
-        let sql: SQL = "SELECT d.id \(from) AND (\(testAudience.classification(now: now))) = 'reachable' ORDER BY d.id LIMIT 20"
+    public func devicesForTestSend(
+        campaign: CampaignRecord, variant: MessageVariant = .a, userID: Int64, by actor: AuditActor,
+        now: Date = Date()
+    ) async throws -> [PushDevice] {
+        let minuteAgo = SQLiteTime.string(now.addingTimeInterval(-60))
+        let dayAgo = SQLiteTime.string(now.addingTimeInterval(-86_400))
+        let testAudience = uncapped
+        let perMinute = self.perMinute
+        let perDay = self.perDay
+        let defaultZone = defaultTimeZone
+        let from = testAudience.from(
+            CampaignSegment(), now: now, extra: [SQLCondition("u.id = :testUser", ["testUser": userID])])
+        let sql: SQL =
+            "SELECT d.id \(from) AND (\(testAudience.classification(now: now))) = 'reachable' ORDER BY d.id LIMIT 20"
         let (refusal, devices, limited) = try await database.write { db -> (String?, [PushDevice], Bool) in
             var limited = false
             func decide() throws -> (String?, [PushDevice]) {
-                let status = try Stored<CampaignStatus>.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ? AND deleted_at IS NULL", arguments: [campaign.id])
+                let status = try Stored<CampaignStatus>.fetchOne(
+                    db, sql: "SELECT status FROM panel_campaigns WHERE id = ? AND deleted_at IS NULL",
+                    arguments: [campaign.id])
                 guard let status else { return ("there is no campaign #\(campaign.id)", []) }
                 if status.known?.isEnded ?? true {
                     return ("campaign #\(campaign.id) is \(status): test sends are for campaigns still to come", [])
@@ -137,24 +163,33 @@ public struct TestUsers: Sendable {
                     return ("that user is not on the test users list", [])
                 }
                 if let admin = actor.identity?.adminID {
-                    let recent = try Int.fetchOne(db, sql: """
-                        SELECT COUNT(*) FROM panel_audit_log INDEXED BY panel_audit_log_admin WHERE admin_id = ? AND at >= ? AND action = ?
-                        """, arguments: [admin, minuteAgo, AuditAction.campaignTestSent.rawValue]) ?? 0
+                    let recent =
+                        try Int.fetchOne(
+                            db,
+                            sql: """
+                                SELECT COUNT(*) FROM panel_audit_log INDEXED BY panel_audit_log_admin WHERE admin_id = ? AND at >= ? AND action = ?
+                                """, arguments: [admin, minuteAgo, AuditAction.campaignTestSent.rawValue]) ?? 0
                     if recent >= perMinute {
                         limited = true
-                        return ("you have made \(perMinute) test sends in the last minute; wait a minute and try again", [])
+                        return (
+                            "you have made \(perMinute) test sends in the last minute; wait a minute and try again", []
+                        )
                     }
                 }
                 // The last `perDay` sends to this user in 24 hours, newest first: the oldest of them says when a place frees.
-                let sent = try String.fetchAll(db, sql: """
-                    SELECT at FROM panel_audit_log INDEXED BY panel_audit_log_test_sends WHERE target = ? AND action = ? AND at >= ?
-                    ORDER BY at DESC LIMIT ?
-                    """, arguments: ["user:\(userID)", AuditAction.campaignTestSent.rawValue, dayAgo, perDay])
+                let sent = try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT at FROM panel_audit_log INDEXED BY panel_audit_log_test_sends WHERE target = ? AND action = ? AND at >= ?
+                        ORDER BY at DESC LIMIT ?
+                        """, arguments: ["user:\(userID)", AuditAction.campaignTestSent.rawValue, dayAgo, perDay])
                 if sent.count >= perDay {
                     limited = true
                     let next = (sent.last.flatMap(SQLiteTime.date) ?? now).addingTimeInterval(86_400)
-                    return ("this test user has had \(perDay) test sends in the last 24 hours, from all staff together; "
-                            + "the next may go at \(SQLiteTime.string(next).prefix(16)) UTC", [])
+                    return (
+                        "this test user has had \(perDay) test sends in the last 24 hours, from all staff together; "
+                            + "the next may go at \(SQLiteTime.string(next).prefix(16)) UTC", []
+                    )
                 }
                 if let sentence = try Self.inQuietHours(userID: userID, now: now, defaultZone: defaultZone, in: db) {
                     return (sentence, [])
@@ -162,16 +197,22 @@ public struct TestUsers: Sendable {
                 let ids = try Int64.fetchAll(db, SQLRequest(literal: sql))
                 let devices = try ids.compactMap { try PushDevice.fetch(id: $0, in: db) }
                 if devices.isEmpty {
-                    return ("the test user has no device that could get a campaign push: the account must be active, push and campaign "
-                            + "pushes on, and a device must have permission and a token no provider called dead", [])
+                    return (
+                        "the test user has no device that could get a campaign push: the account must be active, push and campaign "
+                            + "pushes on, and a device must have permission and a token no provider called dead", []
+                    )
                 }
                 return (nil, devices)
             }
             let (refusal, devices) = try decide()
-            let detail = refusal.map { "campaign #\(campaign.id): \($0)" }
-                ?? "campaign #\(campaign.id) variant \(variant.letter) to devices " + devices.map { "#\($0.id)" }.joined(separator: " ")
-            try AuditLog.insert(actor.entry(refusal == nil ? .campaignTestSent : .campaignTestRefused, target: "user:\(userID)", detail: detail),
-                                now: now, in: db)
+            let detail =
+                refusal.map { "campaign #\(campaign.id): \($0)" }
+                ?? "campaign #\(campaign.id) variant \(variant.letter) to devices "
+                + devices.map { "#\($0.id)" }.joined(separator: " ")
+            try AuditLog.insert(
+                actor.entry(
+                    refusal == nil ? .campaignTestSent : .campaignTestRefused, target: "user:\(userID)", detail: detail),
+                now: now, in: db)
             return (refusal, devices, limited)
         }
         if let refusal { throw CampaignError(refusal, isRateLimit: limited) }
@@ -182,16 +223,20 @@ public struct TestUsers: Sendable {
     /// as the sender reads them: their timezone, or `defaultZone` when it is not one), saying
     /// when they end; nil outside them.
     static func inQuietHours(userID: Int64, now: Date, defaultZone: String, in db: Database) throws -> String? {
-        guard let row = try Row.fetchOne(db, sql: """
-            SELECT u.timezone, s.quiet_start, s.quiet_end FROM users u LEFT JOIN notification_settings s ON s.user_id = u.id WHERE u.id = ?
-            """, arguments: [userID]),
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT u.timezone, s.quiet_start, s.quiet_end FROM users u LEFT JOIN notification_settings s ON s.user_id = u.id WHERE u.id = ?
+                    """, arguments: [userID]),
             let quiet = QuietHours(start: row["quiet_start"], end: row["quiet_end"]).quietPeriod
         else { return nil }
         let named = String.fromDatabaseValue(row["timezone"]) ?? ""
         let zone = UserCalendar.zone(named: named) ?? TimeZone(identifier: defaultZone) ?? TimeZone(secondsFromGMT: 0)!
         let end = SendTime.outsideQuietHours(now, start: quiet.start, end: quiet.end, in: zone)
         guard end > now else { return nil }
-        return "it is the test user's quiet hours (\(quiet.start) to \(quiet.end), \(zone.identifier)); they end at \(quiet.end) their time, "
+        return
+            "it is the test user's quiet hours (\(quiet.start) to \(quiet.end), \(zone.identifier)); they end at \(quiet.end) their time, "
             + "\(SQLiteTime.string(end).prefix(16)) UTC: send the test then"
     }
 }

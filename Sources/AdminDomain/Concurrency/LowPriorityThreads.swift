@@ -1,7 +1,8 @@
 import Dispatch
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Two threads of their own at the lowest priority (SCHED_IDLE, and nice 19 where that is
@@ -22,13 +23,13 @@ public final class LowPriorityThreads: @unchecked Sendable {
         for index in 0..<count {
             let thread = Thread { [self] in
                 #if os(Linux)
-                // Per thread on Linux: PRIO_PROCESS and 0 name the calling thread, not the process.
-                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
-                // SCHED_IDLE (5, a GNU constant Swift does not import): below even nice 19,
-                // which still took slices long enough to double a first search's time. A
-                // job here may wait long under a load that never pauses: keep each short.
-                var parameters = sched_param()
-                _ = sched_setscheduler(0, 5, &parameters)
+                    // Per thread on Linux: PRIO_PROCESS and 0 name the calling thread, not the process.
+                    _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
+                    // SCHED_IDLE (5, a GNU constant Swift does not import): below even nice 19,
+                    // which still took slices long enough to double a first search's time. A
+                    // job here may wait long under a load that never pauses: keep each short.
+                    var parameters = sched_param()
+                    _ = sched_setscheduler(0, 5, &parameters)
                 #endif
                 work()
             }
@@ -63,10 +64,10 @@ public final class LowPriorityThreads: @unchecked Sendable {
     /// This thread's niceness, for the test that checks the threads really run low.
     public static func currentNiceness() -> Int32 {
         #if os(Linux)
-        errno = 0
-        return getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+            errno = 0
+            return getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
         #else
-        return 0
+            return 0
         #endif
     }
 }

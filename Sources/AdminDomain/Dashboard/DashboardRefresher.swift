@@ -31,8 +31,10 @@ public actor DashboardRefresher {
     /// Refreshes finished so far, full or not, failed or not (two callers at once make one).
     public private(set) var refreshCount = 0
 
-    public init(database: PanelDatabase, fullEvery: TimeInterval = 900, logger: Logger = Logger(label: "dashboard"),
-                now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        database: PanelDatabase, fullEvery: TimeInterval = 900, logger: Logger = Logger(label: "dashboard"),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.database = database
         self.fullEvery = fullEvery
         self.logger = logger
@@ -86,7 +88,8 @@ public actor DashboardRefresher {
         guard let tally else { return true }
         let at = now()
         return at.timeIntervalSince(tally.countedAt) >= fullEvery
-            || !tally.window.covers(today: TimestampBytes.day(ofSeconds: Int64(at.timeIntervalSince1970.rounded(.down))))
+            || !tally.window.covers(
+                today: TimestampBytes.day(ofSeconds: Int64(at.timeIntervalSince1970.rounded(.down))))
     }
 
     private func run(full: Bool, urgent: Bool, generation mine: Int) async {
@@ -99,8 +102,10 @@ public actor DashboardRefresher {
         let at = now()
         // A count nobody waits for reads at the lowest priority, in reads a tenth as long,
         // so that one under way when a page starts to wait holds little.
-        let scan = DashboardScan(database: database, now: at, rowsPerRead: urgent ? 50_000 : 5_000, atLowPriority: !urgent)
-        let clock = ContinuousClock(), started = clock.now
+        let scan = DashboardScan(
+            database: database, now: at, rowsPerRead: urgent ? 50_000 : 5_000, atLowPriority: !urgent)
+        let clock = ContinuousClock()
+        let started = clock.now
         do {
             let counted: DashboardTally
             if full || tally == nil {

@@ -11,12 +11,17 @@ extension DashboardScan {
     }
 
     private func readFood(into tally: DashboardTally) async throws {
-        let items = tally.items, users = tally.users, window = tally.window, sources = ValueBytes<FoodSource>()
-        items.foodHighWater = try await walk("""
+        let items = tally.items
+        let users = tally.users
+        let window = tally.window
+        let sources = ValueBytes<FoodSource>()
+        items.foodHighWater = try await walk(
+            """
             SELECT id, user_id, created_at, deleted_at, consumed_at, expiry_date,
                    CAST(source AS TEXT), CAST(category AS TEXT), CAST(storage AS TEXT)
             FROM food_items WHERE id > ? ORDER BY id LIMIT ?
-            """, after: items.foodHighWater) { row in
+            """, after: items.foodHighWater
+        ) { row in
             let fate = ItemFate(row: row, created: 2, deleted: 3, expiry: 5, window: window, items: items)
             let source = sources.index(in: row, column: 6) ?? FoodSource.allCases.count
             items.foodAddedBySource[source].add(day: fate.createdDay ?? window.first - 1, in: window)
@@ -26,7 +31,11 @@ extension DashboardScan {
                 items.foodByCategory.add(row.bytes(7))
                 items.foodByStorage.add(row.bytes(8))
                 if !consumed {
-                    if let expiry = fate.expiryDay { items.openFoodByExpiry.add(day: expiry) } else { items.unreadableExpiry += 1 }
+                    if let expiry = fate.expiryDay {
+                        items.openFoodByExpiry.add(day: expiry)
+                    } else {
+                        items.unreadableExpiry += 1
+                    }
                 }
             }
             if !consumed, let expiry = fate.expiryDay, !fate.deleted || (fate.deletedDay ?? Int.min) >= expiry {
@@ -37,28 +46,41 @@ extension DashboardScan {
     }
 
     private func readDocuments(into tally: DashboardTally) async throws {
-        let items = tally.items, users = tally.users, window = tally.window
-        items.documentHighWater = try await walk("""
+        let items = tally.items
+        let users = tally.users
+        let window = tally.window
+        items.documentHighWater = try await walk(
+            """
             SELECT id, user_id, created_at, deleted_at, expiry_date, CAST(doc_type AS TEXT)
             FROM documents WHERE id > ? ORDER BY id LIMIT ?
-            """, after: items.documentHighWater) { row in
+            """, after: items.documentHighWater
+        ) { row in
             let fate = ItemFate(row: row, created: 2, deleted: 3, expiry: 4, window: window, items: items)
             if !fate.deleted {
                 items.liveDocuments += 1
                 items.documentsByType.add(row.bytes(5))
-                if let expiry = fate.expiryDay { items.openDocumentsByExpiry.add(day: expiry) } else { items.unreadableExpiry += 1 }
+                if let expiry = fate.expiryDay {
+                    items.openDocumentsByExpiry.add(day: expiry)
+                } else {
+                    items.unreadableExpiry += 1
+                }
             }
             fate.countPerUser(userID: row.integer(1), open: !fate.deleted, users: users, items: items)
         }
     }
 
     func readSubscriptions(into tally: DashboardTally) async throws {
-        let subscriptions = tally.subscriptions, users = tally.users, window = tally.window, nowSeconds = nowSeconds
-        subscriptions.highWater = try await walk("""
+        let subscriptions = tally.subscriptions
+        let users = tally.users
+        let window = tally.window
+        let nowSeconds = nowSeconds
+        subscriptions.highWater = try await walk(
+            """
             SELECT id, user_id, CAST(plan_type AS TEXT), CAST(status AS TEXT), price_cents,
                    CAST(currency AS TEXT), started_at, current_period_end
             FROM subscriptions WHERE id > ? ORDER BY id LIMIT ?
-            """, after: subscriptions.highWater) { row in
+            """, after: subscriptions.highWater
+        ) { row in
             guard let start = row.seconds(6) else { return }
             let status = row.text(3)
             let end = row.seconds(7)
@@ -106,7 +128,8 @@ struct ItemFate {
         let createdOrOld = createdDay ?? window.first - 1
         items.created.add(day: createdOrOld, in: window)
         if deleted {
-            let day = max(row.seconds(deletedIndex).map(TimestampBytes.day(ofSeconds:)) ?? window.first - 1, createdOrOld)
+            let day = max(
+                row.seconds(deletedIndex).map(TimestampBytes.day(ofSeconds:)) ?? window.first - 1, createdOrOld)
             deletedDay = day
             items.deleted.add(day: day, in: window)
         } else {

@@ -4,19 +4,25 @@ import GRDB
 extension DashboardScan {
     func readHouseholds(window: DayWindow) async throws -> HouseholdTally {
         let tally = Box(HouseholdTally())
-        _ = try await walk("SELECT id, created_at FROM households WHERE id > ? ORDER BY id LIMIT ?", after: Int64.min) { row in
+        _ = try await walk("SELECT id, created_at FROM households WHERE id > ? ORDER BY id LIMIT ?", after: Int64.min) {
+            row in
             tally.value.total += 1
-            tally.value.created.add(day: row.seconds(1).map(TimestampBytes.day(ofSeconds:)) ?? window.first - 1, in: window)
+            tally.value.created.add(
+                day: row.seconds(1).map(TimestampBytes.day(ofSeconds:)) ?? window.first - 1, in: window)
         }
         return tally.value
     }
 
     /// Devices change in place (permissions, platforms), so they are counted whole, by key.
     func readDevices() async throws -> DeviceTally {
-        let tally = Box(DeviceTally()), platforms = ValueBytes<Platform>(), permissions = ValueBytes<PushPermission>()
-        _ = try await walk("""
+        let tally = Box(DeviceTally())
+        let platforms = ValueBytes<Platform>()
+        let permissions = ValueBytes<PushPermission>()
+        _ = try await walk(
+            """
             SELECT id, CAST(platform AS TEXT), CAST(push_permission AS TEXT) FROM devices WHERE id > ? ORDER BY id LIMIT ?
-            """, after: Int64.min) { row in
+            """, after: Int64.min
+        ) { row in
             let platform = platforms.term(in: row, column: 1)?.rawValue ?? "other"
             let permission = permissions.term(in: row, column: 2)?.rawValue ?? "other"
             tally.value.counts[platform, default: [:]][permission, default: 0] += 1
@@ -28,17 +34,24 @@ extension DashboardScan {
     /// along their time index (each looked up for its status). The days read replace what
     /// the tally had for them.
     func readReminders(into tally: DashboardTally, from: Int) async throws {
-        let window = tally.window, first = max(from, window.first), last = min(today, window.last)
+        let window = tally.window
+        let first = max(from, window.first)
+        let last = min(today, window.last)
         guard first <= last else { return }
         let statuses = ValueBytes<ReminderStatus>()
-        let sentIndex = ReminderStatus.allCases.firstIndex(of: .sent), failedIndex = ReminderStatus.allCases.firstIndex(of: .failed)
+        let sentIndex = ReminderStatus.allCases.firstIndex(of: .sent)
+        let failedIndex = ReminderStatus.allCases.firstIndex(of: .failed)
         let counts = Box(ReminderTally())
-        try await walkByTime(table: "reminders", time: "scheduled_for", columns: "CAST(status AS TEXT)",
-                             from: first, until: SQLiteTime.string(now)) { row in
+        try await walkByTime(
+            table: "reminders", time: "scheduled_for", columns: "CAST(status AS TEXT)",
+            from: first, until: SQLiteTime.string(now)
+        ) { row in
             guard let seconds = row.seconds(0) else { return }
             let status = statuses.index(in: row, column: 2)
             if status == sentIndex { counts.value.sent.add(day: TimestampBytes.day(ofSeconds: seconds), in: window) }
-            if status == failedIndex { counts.value.failed.add(day: TimestampBytes.day(ofSeconds: seconds), in: window) }
+            if status == failedIndex {
+                counts.value.failed.add(day: TimestampBytes.day(ofSeconds: seconds), in: window)
+            }
         }
         for index in (first - window.first)...(last - window.first) {
             tally.reminders.sent.days[index] = counts.value.sent.days[index]
@@ -49,15 +62,20 @@ extension DashboardScan {
     /// Rows of `table` whose `time` is from the start of day `from` until `until`, in time
     /// order along its index, `rowsPerRead` a read, each read after the last (time, id).
     /// `each` gets the time, the id, then `columns`.
-    func walkByTime(table: String, time: String, columns: String, from: Int, until: String,
-                    each: @escaping @Sendable (RawRow) -> Void) async throws {
-        try await walkByTime(table: table, time: time, columns: columns,
-                             fromText: SQLiteTime.dayString(daysSinceEpoch: Int64(from)), until: until, each: each)
+    func walkByTime(
+        table: String, time: String, columns: String, from: Int, until: String,
+        each: @escaping @Sendable (RawRow) -> Void
+    ) async throws {
+        try await walkByTime(
+            table: table, time: time, columns: columns,
+            fromText: SQLiteTime.dayString(daysSinceEpoch: Int64(from)), until: until, each: each)
     }
 
     /// The same from a time as the backend writes it ('YYYY-MM-DD HH:MM:SS') or any text.
-    func walkByTime(table: String, time: String, columns: String, fromText: String, until: String,
-                    each: @escaping @Sendable (RawRow) -> Void) async throws {
+    func walkByTime(
+        table: String, time: String, columns: String, fromText: String, until: String,
+        each: @escaping @Sendable (RawRow) -> Void
+    ) async throws {
         let sql = """
             SELECT \(time), id, \(columns) FROM \(table) WHERE (\(time), id) > (?, ?) AND \(time) < ?
             ORDER BY \(time), id LIMIT ?
@@ -67,8 +85,12 @@ extension DashboardScan {
         while true {
             let (read, last) = try await read { [after] db in
                 var last = after
-                let read = try db.forEachRawRow(SQL(sql: sql, arguments: StatementArguments(after + [until.databaseValue, limit.databaseValue]))) { row in
-                    if let time = row.text(0), let id = row.integer(1) { last = [time.databaseValue, id.databaseValue] }
+                let read = try db.forEachRawRow(
+                    SQL(sql: sql, arguments: StatementArguments(after + [until.databaseValue, limit.databaseValue]))
+                ) { row in
+                    if let time = row.text(0), let id = row.integer(1) {
+                        last = [time.databaseValue, id.databaseValue]
+                    }
                     each(row)
                 }
                 return (read, last)
@@ -81,9 +103,11 @@ extension DashboardScan {
     /// Campaign pushes the providers accepted, by the day the answer was recorded.
     func readAcceptedPushes(window: DayWindow) async throws -> DayCounts {
         let counts = Box(DayCounts())
-        _ = try await walk("""
+        _ = try await walk(
+            """
             SELECT id, updated_at FROM panel_deliveries WHERE id > ? AND state = 'accepted' ORDER BY id LIMIT ?
-            """, after: Int64.min) { row in
+            """, after: Int64.min
+        ) { row in
             counts.value.add(day: row.seconds(1).map(TimestampBytes.day(ofSeconds:)) ?? window.first - 1, in: window)
         }
         return counts.value
@@ -93,14 +117,19 @@ extension DashboardScan {
     /// day) on, in time order along the receipts' time index (each looked up for its event
     /// and delivery). The days read replace what the tally had for them.
     func readReceipts(into tally: DashboardTally, from: Int) async throws {
-        let window = tally.window, first = max(from, window.first), last = min(today, window.last)
+        let window = tally.window
+        let first = max(from, window.first)
+        let last = min(today, window.last)
         guard first <= last else { return }
         let counts = Box(DailyReceipts())
-        try await walkByTime(table: "push_receipts", time: "created_at", columns: "CAST(event AS TEXT), CAST(delivery_id AS TEXT)",
-                             from: first, until: SQLiteTime.dayString(daysSinceEpoch: Int64(last + 1))) { row in
+        try await walkByTime(
+            table: "push_receipts", time: "created_at", columns: "CAST(event AS TEXT), CAST(delivery_id AS TEXT)",
+            from: first, until: SQLiteTime.dayString(daysSinceEpoch: Int64(last + 1))
+        ) { row in
             guard let seconds = row.seconds(0), let delivery = row.text(3) else { return }
-            counts.value.add(day: TimestampBytes.day(ofSeconds: seconds), opened: row.text(2, is: DailyReceipts.opened),
-                             received: row.text(2, is: DailyReceipts.received), delivery: delivery, window: window)
+            counts.value.add(
+                day: TimestampBytes.day(ofSeconds: seconds), opened: row.text(2, is: DailyReceipts.opened),
+                received: row.text(2, is: DailyReceipts.received), delivery: delivery, window: window)
         }
         counts.value.finishDay(window: window)
         for index in (first - window.first)...(last - window.first) {

@@ -26,7 +26,9 @@ struct DashboardScan: Sendable {
     /// items, documents and subscriptions (which key their per-user columns by the users).
     func full() async throws -> DashboardTally {
         let tally = DashboardTally(window: .ending(near: today), countedAt: now)
-        let eventsHighWater = try await read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM activity_events") ?? 0 }
+        let eventsHighWater = try await read { db in
+            try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM activity_events") ?? 0
+        }
         async let small: Void = readTablesWithoutUsers(into: tally)
         try await readUsers(into: tally)
         async let events: Void = readEventsByUser(into: tally, highWater: eventsHighWater)
@@ -75,7 +77,9 @@ struct DashboardScan: Sendable {
             WHERE id > :after AND CAST(status AS TEXT) IS NOT 'deleted'
             ORDER BY id LIMIT :limit
             """
-        let users = tally.users, window = tally.window, limit = rowsPerRead / 2
+        let users = tally.users
+        let window = tally.window
+        let limit = rowsPerRead / 2
         while true {
             var chunkArguments = arguments
             chunkArguments["after"] = users.highWater.databaseValue
@@ -101,7 +105,8 @@ struct DashboardScan: Sendable {
                         users.unreadableSignUps += 1
                     }
                     if let household = row.integer(3) { users.householdMembers[household, default: 0] += 1 }
-                    for (index, bucket) in ActivityBucket.allCases.enumerated() where row.integer(6 + Int32(index)) == 1 {
+                    for (index, bucket) in ActivityBucket.allCases.enumerated() where row.integer(6 + Int32(index)) == 1
+                    {
                         users.byActivity[bucket, default: 0] += 1
                     }
                 }
@@ -119,22 +124,33 @@ struct DashboardScan: Sendable {
     /// The covering index (user, time) from the window's first day on, for the users read,
     /// a range of about `rowsPerRead` events (twenty a user) per read.
     private func readEventsByUser(into tally: DashboardTally, highWater: Int64) async throws {
-        let events = tally.events, users = tally.users, window = tally.window
+        let events = tally.events
+        let users = tally.users
+        let window = tally.window
         let from = SQLiteTime.dayString(daysSinceEpoch: Int64(window.first))
         let usersPerRead = max(1, rowsPerRead / 20)
         var start = 0
         while start < users.ids.count {
             let end = min(start + usersPerRead, users.ids.count)
-            let low = users.ids[start], high = users.ids[end - 1]
+            let low = users.ids[start]
+            let high = users.ids[end - 1]
             try await read { db in
-                var currentUser: Int64? = nil, slot: Int? = nil
-                _ = try db.forEachRawRow(SQL(sql: """
-                    SELECT user_id, created_at FROM activity_events WHERE user_id >= ? AND user_id <= ? AND created_at >= ?
-                    """, arguments: [low, high, from])) { row in
+                var currentUser: Int64? = nil
+                var slot: Int? = nil
+                _ = try db.forEachRawRow(
+                    SQL(
+                        sql: """
+                            SELECT user_id, created_at FROM activity_events WHERE user_id >= ? AND user_id <= ? AND created_at >= ?
+                            """, arguments: [low, high, from])
+                ) { row in
                     guard let user = row.integer(0) else { return }
-                    if user != currentUser { currentUser = user; slot = users.slots.slot(of: user) }
+                    if user != currentUser {
+                        currentUser = user
+                        slot = users.slots.slot(of: user)
+                    }
                     guard let slot, let seconds = row.seconds(1),
-                          let index = window.index(TimestampBytes.day(ofSeconds: seconds)) else { return }
+                        let index = window.index(TimestampBytes.day(ofSeconds: seconds))
+                    else { return }
                     events.activeDays[slot * DayWindow.words + index >> 6] |= 1 << UInt64(index & 63)
                 }
             }
@@ -144,12 +160,16 @@ struct DashboardScan: Sendable {
     }
 
     private func readNewEvents(into tally: DashboardTally) async throws {
-        let events = tally.events, slots = tally.users.slots, window = tally.window
+        let events = tally.events
+        let slots = tally.users.slots
+        let window = tally.window
         events.highWater = try await walk(
-            "SELECT id, user_id, created_at FROM activity_events WHERE id > ? ORDER BY id LIMIT ?", after: events.highWater
+            "SELECT id, user_id, created_at FROM activity_events WHERE id > ? ORDER BY id LIMIT ?",
+            after: events.highWater
         ) { row in
             guard let user = row.integer(1), let slot = slots.slot(of: user), let seconds = row.seconds(2),
-                  let index = window.index(TimestampBytes.day(ofSeconds: seconds)) else { return }
+                let index = window.index(TimestampBytes.day(ofSeconds: seconds))
+            else { return }
             events.activeDays[slot * DayWindow.words + index >> 6] |= 1 << UInt64(index & 63)
             // Late, or stamped in the past: before a cut already read past.
             events.activeBeforeCut.add(slot: slot, seconds: seconds)
@@ -163,7 +183,8 @@ struct DashboardScan: Sendable {
     /// its 'YYYY-MM-DD HH:MM:SS' rows and is read apart.
     private func readActiveBeforeCut(into tally: DashboardTally) async throws {
         let comparison = PeriodComparison(nowSeconds: nowSeconds, today: today)
-        let slots = tally.users.slots, events = tally.events
+        let slots = tally.users.slots
+        let events = tally.events
         let kept = events.activeBeforeCut
         var next = ActiveBeforeCut(at: nowSeconds)
         for day in Set(comparison.cutDays) {
@@ -180,15 +201,18 @@ struct DashboardScan: Sendable {
             let found = Box(next)
             let keep: @Sendable (RawRow) -> Void = { row in
                 guard let seconds = row.seconds(0), seconds >= first, let user = row.integer(2),
-                      let slot = slots.slot(of: user) else { return }
+                    let slot = slots.slot(of: user)
+                else { return }
                 found.value.add(slot: slot, seconds: seconds)
             }
             let dayText = SQLiteTime.dayString(daysSinceEpoch: Int64(day))
-            try await walkByTime(table: "activity_events", time: "created_at", columns: "user_id",
-                                 fromText: SQLiteTime.string(secondsSinceEpoch: first),
-                                 until: SQLiteTime.string(secondsSinceEpoch: cut + 1), each: keep)
-            try await walkByTime(table: "activity_events", time: "created_at", columns: "user_id",
-                                 fromText: dayText + "T", until: dayText + "U", each: keep)
+            try await walkByTime(
+                table: "activity_events", time: "created_at", columns: "user_id",
+                fromText: SQLiteTime.string(secondsSinceEpoch: first),
+                until: SQLiteTime.string(secondsSinceEpoch: cut + 1), each: keep)
+            try await walkByTime(
+                table: "activity_events", time: "created_at", columns: "user_id",
+                fromText: dayText + "T", until: dayText + "U", each: keep)
             next = found.value
         }
         events.activeBeforeCut = next

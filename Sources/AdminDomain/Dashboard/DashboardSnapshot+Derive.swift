@@ -72,14 +72,15 @@ struct DeriveContext {
         return (0..<DashboardSnapshot.weeklyLength).reversed().map { current - 7 * $0 }
     }
 
-
     func share(_ part: Int, of whole: Int) -> Double? {
         whole == 0 ? nil : Double(part) / Double(whole)
     }
 
     func daily(_ counts: DayCounts) -> [Int] { dailyDays.map { counts.on($0, in: window) } }
     func weekly(_ counts: DayCounts, throughYesterday: Bool = false) -> [Int] {
-        weekStarts.map { start in counts.sum(from: start, to: min(start + 6, throughYesterday ? today - 1 : today), in: window) }
+        weekStarts.map { start in
+            counts.sum(from: start, to: min(start + 6, throughYesterday ? today - 1 : today), in: window)
+        }
     }
 }
 
@@ -88,7 +89,8 @@ struct ActivityMask {
     var words = [UInt64](repeating: 0, count: DayWindow.words)
 
     init?(from: Int, to: Int, window: DayWindow) {
-        let low = max(from - window.first, 0), high = min(to - window.first, DayWindow.length - 1)
+        let low = max(from - window.first, 0)
+        let high = min(to - window.first, DayWindow.length - 1)
         guard low <= high else { return nil }
         for index in low...high { words[index >> 6] |= 1 << UInt64(index & 63) }
     }
@@ -109,21 +111,29 @@ struct ActiveUsers {
     var yesterdaySoFar: Int?, weekBefore: Int?, monthBefore: Int?, monthToYesterday: Int?
 
     init(tally: DashboardTally, comparison: PeriodComparison) {
-        let window = tally.window, day = comparison.today
-        let current = [(day, day), (day - 6, day), (day - 29, day)].map { ActivityMask(from: $0.0, to: $0.1, window: window) }
-        let cutSpans = [comparison.yesterdayToTheSameTime, comparison.rangeBefore(7), comparison.rangeBefore(30),
-                        comparison.range(30, endingDaysAgo: 1)]
+        let window = tally.window
+        let day = comparison.today
+        let current = [(day, day), (day - 6, day), (day - 29, day)].map {
+            ActivityMask(from: $0.0, to: $0.1, window: window)
+        }
+        let cutSpans = [
+            comparison.yesterdayToTheSameTime, comparison.rangeBefore(7), comparison.rangeBefore(30),
+            comparison.range(30, endingDaysAgo: 1),
+        ]
         let cut = tally.events.activeBeforeCut
         let usable = cut.at == comparison.nowSeconds
         let parts = cutSpans.map { span -> (mask: ActivityMask?, cutDay: Int) in
             let days = comparison.wholeDays(of: span)
             return (ActivityMask(from: days.first, to: days.last, window: window), days.cutDay)
         }
-        var counts = [Int](repeating: 0, count: current.count), earlier = [Int](repeating: 0, count: parts.count)
+        var counts = [Int](repeating: 0, count: current.count)
+        var earlier = [Int](repeating: 0, count: parts.count)
         let known = parts.map { usable && cut.days[$0.cutDay] != nil }
         let words = tally.events.activeDays
         for slot in 0..<tally.users.slots.count {
-            for (index, mask) in current.enumerated() where mask?.matches(words, slot: slot) == true { counts[index] += 1 }
+            for (index, mask) in current.enumerated() where mask?.matches(words, slot: slot) == true {
+                counts[index] += 1
+            }
             for (index, part) in parts.enumerated() where known[index] {
                 if part.mask?.matches(words, slot: slot) == true || cut.contains(day: part.cutDay, slot: slot) == true {
                     earlier[index] += 1

@@ -26,7 +26,10 @@ public struct DashboardSnapshot: Sendable, Equatable {
 
 /// The page's range selector.
 public enum DashboardRange: Int, CaseIterable, Sendable, Comparable {
-    case week = 7, month = 30, quarter = 90, year = 365
+    case week = 7
+    case month = 30
+    case quarter = 90
+    case year = 365
 
     public static let standard = DashboardRange.month
 
@@ -81,10 +84,19 @@ public struct DashboardChart: Sendable, Equatable, Identifiable {
     public enum Unit: Sendable, Equatable { case count, cents }
 
     public enum ID: String, CaseIterable, Sendable {
-        case signUps = "sign-ups", activeUsers = "active-users", itemsAdded = "items-added"
-        case expiryStatus = "expiry-status", foodWasted = "food-wasted", categories = "food-categories"
-        case storage = "food-storage", documentTypes = "document-types", premiumUsers = "premium-users"
-        case upgrades, revenue = "monthly-revenue", devices, pushes = "campaign-pushes"
+        case signUps = "sign-ups"
+        case activeUsers = "active-users"
+        case itemsAdded = "items-added"
+        case expiryStatus = "expiry-status"
+        case foodWasted = "food-wasted"
+        case categories = "food-categories"
+        case storage = "food-storage"
+        case documentTypes = "document-types"
+        case premiumUsers = "premium-users"
+        case upgrades
+        case revenue = "monthly-revenue"
+        case devices
+        case pushes = "campaign-pushes"
         /// A campaign report's, not the dashboard's.
         case campaignConversions = "campaign-conversions"
     }
@@ -120,8 +132,11 @@ public struct DashboardChart: Sendable, Equatable, Identifiable {
         guard axis != .categories, count < labels.count else { return self }
         var part = self
         part.labels = Array(labels.suffix(count))
-        part.series = series.map { ChartSeries(name: $0.name, values: Array($0.values.suffix(count)),
-                                               missing: Set($0.missing.map { $0 - (labels.count - count) }.filter { $0 >= 0 })) }
+        part.series = series.map {
+            ChartSeries(
+                name: $0.name, values: Array($0.values.suffix(count)),
+                missing: Set($0.missing.map { $0 - (labels.count - count) }.filter { $0 >= 0 }))
+        }
         return part
     }
 
@@ -140,7 +155,8 @@ public struct DashboardChart: Sendable, Equatable, Identifiable {
     /// week so far) is a whole week.
     public func weekly() -> DashboardChart {
         guard axis == .days else { return self }
-        var weekLabels: [String] = [], sums: [[Int]] = series.map { _ in [] }
+        var weekLabels: [String] = []
+        var sums: [[Int]] = series.map { _ in [] }
         var currentWeek: Int?
         for (index, label) in labels.enumerated() {
             guard let date = SQLiteTime.date(label) else { continue }

@@ -138,7 +138,9 @@ final class SubscriptionTally: @unchecked Sendable {
     var highWater: Int64 = 0
 
     func grow(toUsers count: Int) {
-        if firstStart.count < count { firstStart.append(contentsOf: repeatElement(Int64.max, count: count - firstStart.count)) }
+        if firstStart.count < count {
+            firstStart.append(contentsOf: repeatElement(Int64.max, count: count - firstStart.count))
+        }
     }
 }
 

@@ -47,12 +47,14 @@ struct DayCounts: Sendable, Equatable {
     func through(_ day: Int, in window: DayWindow) -> Int {
         let index = day - window.first
         if index < 0 { return before }
-        return before + days[0...min(index, DayWindow.length - 1)].reduce(0, +) + (index >= DayWindow.length ? after : 0)
+        return before + days[0...min(index, DayWindow.length - 1)].reduce(0, +)
+            + (index >= DayWindow.length ? after : 0)
     }
 
     /// The days from `from` to `to`, both included, as far as the window holds them.
     func sum(from: Int, to: Int, in window: DayWindow) -> Int {
-        let low = max(from - window.first, 0), high = min(to - window.first, DayWindow.length - 1)
+        let low = max(from - window.first, 0)
+        let high = min(to - window.first, DayWindow.length - 1)
         return low > high ? 0 : days[low...high].reduce(0, +)
     }
 

@@ -19,7 +19,8 @@ extension DeriveContext {
     /// A count in each week from Monday (this week so far the last), the range's weeks, at most 13.
     func weeklyLine(_ range: DashboardRange, _ counts: DayCounts) -> Sparkline {
         let starts = weekStarts.suffix(min(range.weeks, 13))
-        return Sparkline(values: starts.map { Double(counts.sum(from: $0, to: min($0 + 6, today), in: window)) }, step: .week)
+        return Sparkline(
+            values: starts.map { Double(counts.sum(from: $0, to: min($0 + 6, today), in: window)) }, step: .week)
     }
 
     /// Users not deleted at the end of `day`, as the headline counts them then.

@@ -37,7 +37,8 @@ struct LabelCounts: Sendable, Equatable {
     }
 
     private static func equal(_ label: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
-        label.count == bytes.count && label.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
+        label.count == bytes.count
+            && label.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
     }
 
     /// The counts by name: at most 64 characters of each value (longer ones cut, with "…"),
@@ -75,7 +76,8 @@ struct ExpiryCounts: Sendable, Equatable {
 
     /// Expired (before `today`), expiring within 30 days, safe.
     func split(today: Int) -> [Int] {
-        let soonFirst = today - first, soonLast = today + 30 - first
+        let soonFirst = today - first
+        let soonLast = today + 30 - first
         var counts = [before, 0, after]
         for (index, count) in days.enumerated() where count != 0 {
             counts[index < soonFirst ? 0 : index <= soonLast ? 1 : 2] += count

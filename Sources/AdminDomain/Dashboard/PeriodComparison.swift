@@ -43,7 +43,8 @@ struct PeriodComparison {
     /// The whole days of a span and the day its end falls on, cut at the span's time of day:
     /// activity is kept a bit a day, and only the cut day needs its events' times.
     func wholeDays(of span: Span) -> (first: Int, last: Int, cutDay: Int) {
-        let first = TimestampBytes.day(ofSeconds: span.from), cutDay = TimestampBytes.day(ofSeconds: span.through)
+        let first = TimestampBytes.day(ofSeconds: span.from)
+        let cutDay = TimestampBytes.day(ofSeconds: span.through)
         return (first, cutDay - 1, cutDay)
     }
 

@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
+
 #if canImport(SQLite3)
-import SQLite3
+    import SQLite3
 #else
-import GRDBSQLite
+    import GRDBSQLite
 #endif
 
 /// The current row of a statement stepped with SQLite's own API: the dashboard's walks read
@@ -24,8 +25,10 @@ struct RawRow {
 
     /// A timestamp or date stored as text, read from its bytes; nil when unreadable.
     func seconds(_ column: Int32) -> Int64? {
-        guard sqlite3_column_type(statement, column) == SQLITE_TEXT, let text = sqlite3_column_text(statement, column) else { return nil }
-        return TimestampBytes.seconds(UnsafeRawBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column))))
+        guard sqlite3_column_type(statement, column) == SQLITE_TEXT, let text = sqlite3_column_text(statement, column)
+        else { return nil }
+        return TimestampBytes.seconds(
+            UnsafeRawBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column))))
     }
 
     /// A short text column (a state, a code): nil for NULL and anything not text.
@@ -35,7 +38,8 @@ struct RawRow {
 
     /// The bytes of a text column, valid until the next step; nil for NULL and anything not text.
     func bytes(_ column: Int32) -> UnsafeRawBufferPointer? {
-        guard sqlite3_column_type(statement, column) == SQLITE_TEXT, let bytes = sqlite3_column_text(statement, column) else { return nil }
+        guard sqlite3_column_type(statement, column) == SQLITE_TEXT, let bytes = sqlite3_column_text(statement, column)
+        else { return nil }
         return UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, column)))
     }
 

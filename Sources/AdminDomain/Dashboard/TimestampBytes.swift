@@ -17,14 +17,16 @@ enum TimestampBytes {
             return value
         }
         guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              (1...12).contains(month), (1...31).contains(day) else { return nil }
+            let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+            (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
         let days = SQLiteTime.daysSinceEpoch(year: year, month: month, day: day)
         guard bytes.count == 19 else { return days * 86_400 }
         guard bytes[10] == UInt8(ascii: " ") || bytes[10] == UInt8(ascii: "T"),
-              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-              hour < 24, minute < 60, second < 60 else { return nil }
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+            hour < 24, minute < 60, second < 60
+        else { return nil }
         return days * 86_400 + hour * 3600 + minute * 60 + second
     }
 

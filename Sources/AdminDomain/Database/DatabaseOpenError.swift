@@ -8,15 +8,15 @@ public enum DatabaseOpenError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .fileNotFound(path):
+        case .fileNotFound(let path):
             "database not found: \(path) (create one with `admin-panel seed --db \(path) --users 1000`)"
-        case let .notAFile(path):
+        case .notAFile(let path):
             "not a database file: \(path) is a directory or a special file"
-        case let .notSQLite(path):
+        case .notSQLite(let path):
             "not an SQLite database: \(path)"
-        case let .missingAppTables(path, missing):
+        case .missingAppTables(let path, let missing):
             "not an Expiry Tracker database: \(path) has no table \(missing.joined(separator: ", "))"
-        case let .unreadable(path, reason):
+        case .unreadable(let path, let reason):
             "cannot open \(path): \(reason)"
         }
     }

@@ -159,7 +159,9 @@ public struct PanelDatabase: Sendable {
         backgroundConfig.label = "panel.background-reader"
         backgroundConfig.maximumReaderCount = 2
         let backgroundReader = try DatabasePool(path: path, configuration: backgroundConfig)
-        return PanelDatabase(reader: reader, backgroundReader: backgroundReader, writer: writer, unsyncedWriter: unsyncedWriter, path: path)
+        return PanelDatabase(
+            reader: reader, backgroundReader: backgroundReader, writer: writer, unsyncedWriter: unsyncedWriter,
+            path: path)
     }
 
     /// Rejects what SQLite would otherwise silently create or misread: a missing path

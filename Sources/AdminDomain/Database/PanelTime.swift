@@ -42,7 +42,8 @@ public struct PanelTime: Sendable, Hashable, Comparable, Codable, DatabaseValueC
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let time = PanelTime(text: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a panel time: \(text)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "not a panel time: \(text)"))
         }
         self = time
     }

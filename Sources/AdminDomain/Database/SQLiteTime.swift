@@ -19,11 +19,16 @@ public enum SQLiteTime {
                 v /= 10
             }
         }
-        put(y, at: 0, width: 4); bytes[4] = UInt8(ascii: "-")
-        put(m, at: 5, width: 2); bytes[7] = UInt8(ascii: "-")
-        put(d, at: 8, width: 2); bytes[10] = UInt8(ascii: " ")
-        put(Int(secondOfDay / 3600), at: 11, width: 2); bytes[13] = UInt8(ascii: ":")
-        put(Int(secondOfDay % 3600 / 60), at: 14, width: 2); bytes[16] = UInt8(ascii: ":")
+        put(y, at: 0, width: 4)
+        bytes[4] = UInt8(ascii: "-")
+        put(m, at: 5, width: 2)
+        bytes[7] = UInt8(ascii: "-")
+        put(d, at: 8, width: 2)
+        bytes[10] = UInt8(ascii: " ")
+        put(Int(secondOfDay / 3600), at: 11, width: 2)
+        bytes[13] = UInt8(ascii: ":")
+        put(Int(secondOfDay % 3600 / 60), at: 14, width: 2)
+        bytes[16] = UInt8(ascii: ":")
         put(Int(secondOfDay % 60), at: 17, width: 2)
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -49,7 +54,9 @@ public enum SQLiteTime {
     /// a 'T', not a day alone): the text that sorts in an index as its time does.
     public static func backendSeconds(_ text: String) -> Int64? {
         let bytes = text.utf8
-        guard bytes.count == 19, bytes[bytes.index(bytes.startIndex, offsetBy: 10)] == UInt8(ascii: " ") else { return nil }
+        guard bytes.count == 19, bytes[bytes.index(bytes.startIndex, offsetBy: 10)] == UInt8(ascii: " ") else {
+            return nil
+        }
         return seconds(text)
     }
 

@@ -8,7 +8,9 @@ import GRDB
 public enum CampaignDraw {
     /// 0..<10,000, evenly spread (splitmix64 of the pair and the salt).
     public static func draw(campaign: Int64, user: Int64, salt: UInt64) -> Int {
-        var z = UInt64(bitPattern: campaign) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(bitPattern: user) &* 0xC2B2_AE3D_27D4_EB4F ^ salt
+        var z =
+            UInt64(bitPattern: campaign) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(bitPattern: user) &* 0xC2B2_AE3D_27D4_EB4F
+            ^ salt
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         z ^= z >> 31
@@ -59,10 +61,13 @@ public enum CampaignDraw {
 
     /// `panel_arm(campaign, user, holdout_percent, variants, test_percent)`: the freeze's draw.
     static let sqlArm = DatabaseFunction("panel_arm", argumentCount: 5, pure: true) { values in
-        guard let campaign = Int64.fromDatabaseValue(values[0]), let user = Int64.fromDatabaseValue(values[1]) else { return nil }
+        guard let campaign = Int64.fromDatabaseValue(values[0]), let user = Int64.fromDatabaseValue(values[1]) else {
+            return nil
+        }
         let holdout = Int.fromDatabaseValue(values[2]) ?? 0
         let variants = Int.fromDatabaseValue(values[3]) ?? 1
         let test = Int.fromDatabaseValue(values[4])
-        return arm(campaign: campaign, user: user, holdoutPercent: holdout, variants: variants, testPercent: test).stored
+        return arm(campaign: campaign, user: user, holdoutPercent: holdout, variants: variants, testPercent: test)
+            .stored
     }
 }

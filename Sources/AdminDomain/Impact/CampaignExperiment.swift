@@ -75,8 +75,10 @@ public struct CampaignExperiment: Sendable, Equatable {
     public static let testPercentRange = 5...50
     public static let winnerWaitRange = 1...72
 
-    public init(holdoutPercent: Int = 0, goal: CampaignGoal? = nil, goalDays: Int = 3, variants: [VariantMessage] = [],
-                testPercent: Int? = nil, winnerWaitHours: Int? = nil) {
+    public init(
+        holdoutPercent: Int = 0, goal: CampaignGoal? = nil, goalDays: Int = 3, variants: [VariantMessage] = [],
+        testPercent: Int? = nil, winnerWaitHours: Int? = nil
+    ) {
         self.holdoutPercent = holdoutPercent
         self.goal = goal
         self.goalDays = goalDays
@@ -90,12 +92,18 @@ public struct CampaignExperiment: Sendable, Equatable {
     /// recipients a variant that has no text.
     public var problem: String? {
         let letters = variants.map(\.variant)
-        if letters != Array([MessageVariant.b, .c, .d].prefix(letters.count)) { return "its variants must be B, then C, then D, without a gap" }
+        if letters != Array([MessageVariant.b, .c, .d].prefix(letters.count)) {
+            return "its variants must be B, then C, then D, without a gap"
+        }
         if !Self.holdoutRange.contains(holdoutPercent) { return "its holdout must be 0 to 50 percent" }
         if !Self.goalDaysRange.contains(goalDays) { return "its goal window must be 1 to 14 days" }
-        if let testPercent, !Self.testPercentRange.contains(testPercent) { return "its test share must be 5 to 50 percent" }
+        if let testPercent, !Self.testPercentRange.contains(testPercent) {
+            return "its test share must be 5 to 50 percent"
+        }
         if testPercent != nil, variants.isEmpty { return "a test share needs at least two variants" }
-        if let winnerWaitHours, !Self.winnerWaitRange.contains(winnerWaitHours) { return "its wait before the winner must be 1 to 72 hours" }
+        if let winnerWaitHours, !Self.winnerWaitRange.contains(winnerWaitHours) {
+            return "its wait before the winner must be 1 to 72 hours"
+        }
         return nil
     }
 

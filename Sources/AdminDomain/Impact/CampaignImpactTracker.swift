@@ -46,9 +46,11 @@ public actor CampaignImpactTracker {
     }
 
     static func stored(_ id: Int64, in database: PanelDatabase) async throws -> CampaignImpact? {
-        guard let text = try await database.read({ db in
-            try PanelCampaignReport.fetchOne(db, key: id)?.report
-        }) else { return nil }
+        guard
+            let text = try await database.read({ db in
+                try PanelCampaignReport.fetchOne(db, key: id)?.report
+            })
+        else { return nil }
         return try? JSONDecoder().decode(CampaignImpact.self, from: Data(text.utf8))
     }
 
@@ -65,17 +67,26 @@ public actor CampaignImpactTracker {
     private func refreshAll(now: Date) async throws {
         let campaign = CampaignRecord.Columns.self
         let open = try await database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT c.id, c.goal, c.goal_days, c.send_at, c.launched_at, c.test_percent, c.winner FROM panel_campaigns c
-                WHERE c.status IN (?, ?, ?, ?) AND c.deleted_at IS NULL
-                  AND NOT EXISTS (SELECT 1 FROM panel_campaign_reports r WHERE r.campaign_id = c.id)
-                  AND EXISTS (SELECT 1 FROM panel_campaign_members m WHERE m.campaign_id = c.id)
-                """, arguments: [CampaignStatus.sending, CampaignStatus.paused, CampaignStatus.cancelled, CampaignStatus.finished])
-                .map { row -> (id: Int64, goal: String?, days: Int, sendAt: String?, launchedAt: String?, restHeld: Bool) in
-                    // A winner test's rest is held until a winner is chosen (and never sent if none is).
-                    (row[campaign.id], row[campaign.goal], row[campaign.goalDays], row[campaign.sendAt], row[campaign.launchedAt],
-                     (row[campaign.testPercent] as Int?) != nil && (row[campaign.winner] as String?) == nil)
-                }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT c.id, c.goal, c.goal_days, c.send_at, c.launched_at, c.test_percent, c.winner FROM panel_campaigns c
+                    WHERE c.status IN (?, ?, ?, ?) AND c.deleted_at IS NULL
+                      AND NOT EXISTS (SELECT 1 FROM panel_campaign_reports r WHERE r.campaign_id = c.id)
+                      AND EXISTS (SELECT 1 FROM panel_campaign_members m WHERE m.campaign_id = c.id)
+                    """,
+                arguments: [
+                    CampaignStatus.sending, CampaignStatus.paused, CampaignStatus.cancelled, CampaignStatus.finished,
+                ]
+            )
+            .map { row -> (id: Int64, goal: String?, days: Int, sendAt: String?, launchedAt: String?, restHeld: Bool) in
+                // A winner test's rest is held until a winner is chosen (and never sent if none is).
+                (
+                    row[campaign.id], row[campaign.goal], row[campaign.goalDays], row[campaign.sendAt],
+                    row[campaign.launchedAt],
+                    (row[campaign.testPercent] as Int?) != nil && (row[campaign.winner] as String?) == nil
+                )
+            }
         }
         let tracked = Set(open.map(\.id))
         for id in states.keys where !tracked.contains(id) { states[id] = nil }
@@ -87,8 +98,12 @@ public actor CampaignImpactTracker {
                 try await state.advance(reader: database, now: now)
             } else {
                 // The planned send time, else the launch: what `CampaignRecord.measuredFrom` says.
-                guard let from = row.sendAt.flatMap(SQLiteTime.date) ?? row.launchedAt.flatMap(SQLiteTime.date) else { continue }
-                state = ImpactState(campaignID: id, goal: row.goal.flatMap(CampaignGoal.init(rawValue:)), start: from, goalDays: row.days)
+                guard let from = row.sendAt.flatMap(SQLiteTime.date) ?? row.launchedAt.flatMap(SQLiteTime.date) else {
+                    continue
+                }
+                state = ImpactState(
+                    campaignID: id, goal: row.goal.flatMap(CampaignGoal.init(rawValue:)), start: from,
+                    goalDays: row.days)
                 try await state.build(reader: database)
                 try await state.advance(reader: database, now: now)
                 states[id] = state
@@ -108,7 +123,8 @@ public actor CampaignImpactTracker {
     private func keep(_ report: CampaignImpact) async throws {
         let text = String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
         try await database.write { db in
-            try PanelCampaignReport(campaignID: report.campaignID, asOf: PanelTime(report.asOf), report: text).insert(db, onConflict: .replace)
+            try PanelCampaignReport(campaignID: report.campaignID, asOf: PanelTime(report.asOf), report: text).insert(
+                db, onConflict: .replace)
         }
     }
 
@@ -120,12 +136,17 @@ public actor CampaignImpactTracker {
             let report = try await self.report(campaign.id)
             let best = report?.ruleWinner
             let variant = best?.variant ?? .a
-            let figures = best.map { Self.figures($0, goal: report?.goal) } ?? "no figures: nobody was in the test share"
+            let figures =
+                best.map { Self.figures($0, goal: report?.goal) } ?? "no figures: nobody was in the test share"
             do {
-                try await campaigns.chooseWinner(campaign.id, variant: variant, figures: figures, by: .panel, byRule: true, now: now)
-                logger.info("winner chosen by the rule", metadata: ["campaign": "\(campaign.id)", "variant": "\(variant.rawValue)"])
+                try await campaigns.chooseWinner(
+                    campaign.id, variant: variant, figures: figures, by: .panel, byRule: true, now: now)
+                logger.info(
+                    "winner chosen by the rule",
+                    metadata: ["campaign": "\(campaign.id)", "variant": "\(variant.rawValue)"])
             } catch let error as CampaignError {
-                logger.warning("winner not chosen", metadata: ["campaign": "\(campaign.id)", "reason": "\(error.description)"])
+                logger.warning(
+                    "winner not chosen", metadata: ["campaign": "\(campaign.id)", "reason": "\(error.description)"])
             }
         }
         for id in try await campaigns.winnersToRelease() { try await campaigns.releaseHeld(id, now: now) }

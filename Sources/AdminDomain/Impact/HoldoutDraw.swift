@@ -9,6 +9,8 @@ public struct HoldoutDraw: Sendable, Equatable {
     }
 
     func holds(_ user: Int64) -> Bool {
-        percent > 0 && CampaignDraw.arm(campaign: campaign, user: user, holdoutPercent: percent, variants: 1, testPercent: nil) == .holdout
+        percent > 0
+            && CampaignDraw.arm(campaign: campaign, user: user, holdoutPercent: percent, variants: 1, testPercent: nil)
+                == .holdout
     }
 }

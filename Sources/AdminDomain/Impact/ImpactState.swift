@@ -55,8 +55,10 @@ final class ImpactState: @unchecked Sendable {
             // Deliveries show the receipts the poller applied, up to its cursor, in the same snapshot.
             self.receiptCursor = try PanelReceiptReader.lastReceiptID(db)
             let member = PanelCampaignMember.Columns.self
-            let members = try PanelCampaignMember.select(member.userID, member.arm, member.platform, member.timing, member.dueAt)
-                .filter(member.campaignID == self.campaignID).asRequest(of: Row.self).fetchCursor(db)
+            let members = try PanelCampaignMember.select(
+                member.userID, member.arm, member.platform, member.timing, member.dueAt
+            )
+            .filter(member.campaignID == self.campaignID).asRequest(of: Row.self).fetchCursor(db)
             while let row = try members.next() {
                 let arm = Self.armNames.firstIndex(of: row[member.arm] as String) ?? 5
                 let platform = Self.platformNames.firstIndex(of: row[member.platform] as String) ?? 3
@@ -64,18 +66,28 @@ final class ImpactState: @unchecked Sendable {
                 self.members[row[member.userID]] = UInt8(arm | platform << 3 | timing << 5)
                 self.sizes[arm][platform] += 1
                 self.timingSizes[timing] += 1
-                if timing > 0, let due = (row[member.dueAt] as String?).flatMap(SQLiteTime.seconds) { self.dueAt[row[member.userID]] = due }
+                if timing > 0, let due = (row[member.dueAt] as String?).flatMap(SQLiteTime.seconds) {
+                    self.dueAt[row[member.userID]] = due
+                }
             }
-            for user in try Int64.fetchAll(db, SQLRequest(literal: """
-                SELECT DISTINCT user_id FROM panel_deliveries INDEXED BY panel_deliveries_counts
-                WHERE campaign_id = \(self.campaignID) AND state IN (\(states: DeliveryState.wentOut)) AND receipt >= 2
-                """)) {
+            for user in try Int64.fetchAll(
+                db,
+                SQLRequest(
+                    literal: """
+                        SELECT DISTINCT user_id FROM panel_deliveries INDEXED BY panel_deliveries_counts
+                        WHERE campaign_id = \(self.campaignID) AND state IN (\(states: DeliveryState.wentOut)) AND receipt >= 2
+                        """))
+            {
                 self.opened.insert(user)
             }
-            for user in try Int64.fetchAll(db, SQLRequest(literal: """
-                SELECT DISTINCT user_id FROM panel_deliveries INDEXED BY panel_deliveries_counts
-                WHERE campaign_id = \(self.campaignID) AND state IN (\(states: DeliveryState.wentOut)) AND receipt >= 2 AND \(sql: JourneyEntries.openedInDay)
-                """)) {
+            for user in try Int64.fetchAll(
+                db,
+                SQLRequest(
+                    literal: """
+                        SELECT DISTINCT user_id FROM panel_deliveries INDEXED BY panel_deliveries_counts
+                        WHERE campaign_id = \(self.campaignID) AND state IN (\(states: DeliveryState.wentOut)) AND receipt >= 2 AND \(sql: JourneyEntries.openedInDay)
+                        """))
+            {
                 self.openedInDay.insert(user)
             }
         }
@@ -84,21 +96,26 @@ final class ImpactState: @unchecked Sendable {
         let to = String(SQLiteTime.string(secondsSinceEpoch: end + 86_400).prefix(10))
         try await reader.read { db in
             // Every text that could be a time in the window lies between the two days.
-            let kinds = goal.eventKinds.map { " AND kind IN (\($0.sorted().map { "'\($0)'" }.joined(separator: ", ")))" } ?? ""
-            let events = try Row.fetchCursor(db, sql: """
-                SELECT \(Self.userID), CAST(created_at AS TEXT) FROM activity_events INDEXED BY activity_events_time
-                WHERE created_at >= ? AND created_at < ? AND id <= ?\(kinds)
-                """, arguments: [from, to, self.eventCursor])
+            let kinds =
+                goal.eventKinds.map { " AND kind IN (\($0.sorted().map { "'\($0)'" }.joined(separator: ", ")))" } ?? ""
+            let events = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT \(Self.userID), CAST(created_at AS TEXT) FROM activity_events INDEXED BY activity_events_time
+                    WHERE created_at >= ? AND created_at < ? AND id <= ?\(kinds)
+                    """, arguments: [from, to, self.eventCursor])
             // A window's events can be millions of rows; by name this loop took 35 % longer.
             while let row = try events.next() {
-                self.event(user: row[0], time: row[1]) // app table: positional, measured faster
+                self.event(user: row[0], time: row[1])  // app table: positional, measured faster
             }
             if goal.countsSubscriptions {
-                let started = try Row.fetchCursor(db, sql: """
-                    SELECT \(Self.userID), CAST(started_at AS TEXT) FROM subscriptions WHERE id <= ? AND started_at >= ? AND started_at < ?
-                    """, arguments: [self.subscriptionCursor, from, to])
+                let started = try Row.fetchCursor(
+                    db,
+                    sql: """
+                        SELECT \(Self.userID), CAST(started_at AS TEXT) FROM subscriptions WHERE id <= ? AND started_at >= ? AND started_at < ?
+                        """, arguments: [self.subscriptionCursor, from, to])
                 while let row = try started.next() {
-                    self.event(user: row[0], time: row[1]) // app table: positional, measured faster
+                    self.event(user: row[0], time: row[1])  // app table: positional, measured faster
                 }
             }
         }
@@ -113,10 +130,12 @@ final class ImpactState: @unchecked Sendable {
                 // columns leave out a blob (or a number): a CAST here counted a blob time, or a
                 // blob 'item_added', that the same row read by `build` after a restart did not.
                 while true {
-                    let rows = try Row.fetchAll(db, sql: """
-                        SELECT id, \(Self.userID) AS user_id, CASE WHEN typeof(created_at) = 'text' THEN created_at END AS created_at,
-                               CASE WHEN typeof(kind) = 'text' THEN kind END AS kind FROM activity_events WHERE id > ? ORDER BY id LIMIT ?
-                        """, arguments: [self.eventCursor, batch])
+                    let rows = try Row.fetchAll(
+                        db,
+                        sql: """
+                            SELECT id, \(Self.userID) AS user_id, CASE WHEN typeof(created_at) = 'text' THEN created_at END AS created_at,
+                                   CASE WHEN typeof(kind) = 'text' THEN kind END AS kind FROM activity_events WHERE id > ? ORDER BY id LIMIT ?
+                            """, arguments: [self.eventCursor, batch])
                     for row in rows where kinds.map({ $0.contains((row["kind"] as String?) ?? "") }) ?? true {
                         self.event(user: row["user_id"], time: row["created_at"])
                     }
@@ -124,36 +143,45 @@ final class ImpactState: @unchecked Sendable {
                     if rows.count < batch { break }
                 }
                 if goal.countsSubscriptions {
-                    for row in try Row.fetchAll(db, sql: """
-                        SELECT id, \(Self.userID) AS user_id, CASE WHEN typeof(started_at) = 'text' THEN started_at END AS started_at
-                        FROM subscriptions WHERE id > ? ORDER BY id
-                        """, arguments: [self.subscriptionCursor]) {
+                    for row in try Row.fetchAll(
+                        db,
+                        sql: """
+                            SELECT id, \(Self.userID) AS user_id, CASE WHEN typeof(started_at) = 'text' THEN started_at END AS started_at
+                            FROM subscriptions WHERE id > ? ORDER BY id
+                            """, arguments: [self.subscriptionCursor])
+                    {
                         self.event(user: row["user_id"], time: row["started_at"])
                         self.subscriptionCursor = row["id"]
                     }
                 }
             }
-            let delivery = try db.cachedStatement(sql: """
-                SELECT user_id, state, updated_at, opened_at FROM panel_deliveries WHERE id = ? AND campaign_id = ?
-                """)
+            let delivery = try db.cachedStatement(
+                sql: """
+                    SELECT user_id, state, updated_at, opened_at FROM panel_deliveries WHERE id = ? AND campaign_id = ?
+                    """)
             // The poller stamps an open with its clock when it reads the receipt; one it has not
             // read yet is stamped now, as it will be.
             let now = SQLiteTime.string(now)
             let deliveryColumns = PanelDelivery.Columns.self
             let wentOut = Set(DeliveryState.wentOut.map(\.rawValue))
             while true {
-                let rows = try Row.fetchAll(db, sql: """
-                    SELECT id, CAST(delivery_id AS TEXT) AS delivery_id, CAST(event AS TEXT) AS event FROM push_receipts WHERE id > ? ORDER BY id LIMIT ?
-                    """, arguments: [self.receiptCursor, batch])
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT id, CAST(delivery_id AS TEXT) AS delivery_id, CAST(event AS TEXT) AS event FROM push_receipts WHERE id > ? ORDER BY id LIMIT ?
+                        """, arguments: [self.receiptCursor, batch])
                 for row in rows where (row["event"] as String?) == "opened" {
                     // Counted as the receipt poller counts: a receipt for a push that never went out is not an open.
-                    guard let (campaign, id) = ReceiptPoller.parse((row["delivery_id"] as String?) ?? ""), campaign == self.campaignID,
-                          let found = try Row.fetchOne(delivery, arguments: [id, campaign]),
-                          wentOut.contains((found[deliveryColumns.state] as String?) ?? "")
+                    guard let (campaign, id) = ReceiptPoller.parse((row["delivery_id"] as String?) ?? ""),
+                        campaign == self.campaignID,
+                        let found = try Row.fetchOne(delivery, arguments: [id, campaign]),
+                        wentOut.contains((found[deliveryColumns.state] as String?) ?? "")
                     else { continue }
                     self.opened.insert(found[deliveryColumns.userID])
                     if let sent = (found[deliveryColumns.updatedAt] as String?).flatMap(SQLiteTime.seconds),
-                       let open = SQLiteTime.seconds((found[deliveryColumns.openedAt] as String?) ?? now), open <= sent + 86_400 {
+                        let open = SQLiteTime.seconds((found[deliveryColumns.openedAt] as String?) ?? now),
+                        open <= sent + 86_400
+                    {
                         self.openedInDay.insert(found[deliveryColumns.userID])
                     }
                 }
@@ -182,9 +210,10 @@ final class ImpactState: @unchecked Sendable {
     /// The report as of `now`, with each lift by Newcombe's method. `restHeld`: a winner
     /// test's rest has not been released yet, so they count as nobody's recipients.
     func report(now: Date, restHeld: Bool = false) -> CampaignImpact {
-        var report = CampaignImpact(campaignID: campaignID, asOf: now, goal: goal,
-                                    windowStart: Date(timeIntervalSince1970: TimeInterval(start)),
-                                    windowEnd: Date(timeIntervalSince1970: TimeInterval(end)))
+        var report = CampaignImpact(
+            campaignID: campaignID, asOf: now, goal: goal,
+            windowStart: Date(timeIntervalSince1970: TimeInterval(start)),
+            windowEnd: Date(timeIntervalSince1970: TimeInterval(end)))
         var groups = [[CampaignImpact.Group]](repeating: [CampaignImpact.Group](repeating: .init(), count: 4), count: 6)
         for arm in 0..<6 { for platform in 0..<4 { groups[arm][platform].users = sizes[arm][platform] } }
         let dayCount = Int((end - start) / 86_400)
@@ -194,7 +223,8 @@ final class ImpactState: @unchecked Sendable {
         let recipientArms = restHeld ? [1, 2, 3, 4] : [1, 2, 3, 4, 5]
         for (user, seconds) in converted {
             guard let code = members[user] else { continue }
-            let arm = Int(code & 7), platform = Int((code >> 3) & 3)
+            let arm = Int(code & 7)
+            let platform = Int((code >> 3) & 3)
             groups[arm][platform].converted += 1
             guard arm == 0 || recipientArms.contains(arm) else { continue }
             let day = min(Int((seconds - start - 1) / 86_400), perDay.count - 1)
@@ -212,7 +242,8 @@ final class ImpactState: @unchecked Sendable {
         }
         func lift(_ group: CampaignImpact.Group, _ against: CampaignImpact.Group) -> LiftInterval? {
             guard goal != nil else { return nil }
-            return LiftInterval(converted: group.converted, of: group.users, against: against.converted, of: against.users)
+            return LiftInterval(
+                converted: group.converted, of: group.users, against: against.converted, of: against.users)
         }
         report.holdout = total([0])
         report.restHeld = restHeld
@@ -226,12 +257,19 @@ final class ImpactState: @unchecked Sendable {
         let rest = total([5])
         report.rest = rest.users > 0 ? rest : nil
         report.platforms = (0..<4).compactMap { platform in
-            let recipients = total(recipientArms, platform: platform), holdout = total([0], platform: platform)
+            let recipients = total(recipientArms, platform: platform)
+            let holdout = total([0], platform: platform)
             guard recipients.users + holdout.users > 0 else { return nil }
-            return .init(platform: Self.platformNames[platform], recipients: recipients, holdout: holdout, lift: lift(recipients, holdout))
+            return .init(
+                platform: Self.platformNames[platform], recipients: recipients, holdout: holdout,
+                lift: lift(recipients, holdout))
         }
-        report.days = perDay.enumerated().map { .init(index: $0.offset, recipients: $0.element[0], holdout: $0.element[1]) }
-        report.hours = perHour.enumerated().map { .init(index: $0.offset, recipients: $0.element[0], holdout: $0.element[1]) }
+        report.days = perDay.enumerated().map {
+            .init(index: $0.offset, recipients: $0.element[0], holdout: $0.element[1])
+        }
+        report.hours = perHour.enumerated().map {
+            .init(index: $0.offset, recipients: $0.element[0], holdout: $0.element[1])
+        }
         report.unreadableTimes = unreadable
         if timingSizes[1] + timingSizes[2] > 0 { report.timing = timingComparison(now: now) }
         return report

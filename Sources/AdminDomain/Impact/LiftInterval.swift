@@ -17,8 +17,10 @@ public struct LiftInterval: Sendable, Equatable, Codable {
     /// nil when either group is empty: there is nothing to compare.
     public init?(converted x1: Int, of n1: Int, against x2: Int, of n2: Int) {
         guard n1 > 0, n2 > 0, (0...n1).contains(x1), (0...n2).contains(x2) else { return nil }
-        let p1 = Double(x1) / Double(n1), p2 = Double(x2) / Double(n2)
-        let (l1, u1) = Self.wilson(x1, n1), (l2, u2) = Self.wilson(x2, n2)
+        let p1 = Double(x1) / Double(n1)
+        let p2 = Double(x2) / Double(n2)
+        let (l1, u1) = Self.wilson(x1, n1)
+        let (l2, u2) = Self.wilson(x2, n2)
         difference = p1 - p2
         lower = difference - ((p1 - l1) * (p1 - l1) + (u2 - p2) * (u2 - p2)).squareRoot()
         upper = difference + ((u1 - p1) * (u1 - p1) + (p2 - l2) * (p2 - l2)).squareRoot()
@@ -26,7 +28,9 @@ public struct LiftInterval: Sendable, Equatable, Codable {
 
     /// Wilson's score interval for x of n.
     static func wilson(_ x: Int, _ n: Int) -> (Double, Double) {
-        let n = Double(n), p = Double(x) / n, z2 = z * z
+        let n = Double(n)
+        let p = Double(x) / n
+        let z2 = z * z
         let centre = p + z2 / (2 * n)
         let spread = z * (p * (1 - p) / n + z2 / (4 * n * n)).squareRoot()
         let denominator = 1 + z2 / n

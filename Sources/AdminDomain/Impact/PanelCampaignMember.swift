@@ -16,7 +16,10 @@ struct PanelCampaignMember: Codable, Sendable, Equatable, FetchableRecord, Table
 
     /// The columns are the coding keys: each named once, in Swift and in SQL.
     enum CodingKeys: String, CodingKey, ColumnExpression {
-        case arm, platform, timing, dueAt = "due_at", campaignID = "campaign_id", userID = "user_id"
+        case arm, platform, timing
+        case dueAt = "due_at"
+        case campaignID = "campaign_id"
+        case userID = "user_id"
     }
 
     typealias Columns = CodingKeys

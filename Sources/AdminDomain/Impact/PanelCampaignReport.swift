@@ -11,7 +11,9 @@ struct PanelCampaignReport: Codable, Sendable, Equatable, FetchableRecord, Persi
 
     /// The columns are the coding keys: each named once, in Swift and in SQL.
     enum CodingKeys: String, CodingKey, ColumnExpression {
-        case report, campaignID = "campaign_id", asOf = "as_of"
+        case report
+        case campaignID = "campaign_id"
+        case asOf = "as_of"
     }
 
     typealias Columns = CodingKeys

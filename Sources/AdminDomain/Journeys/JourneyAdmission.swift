@@ -37,8 +37,10 @@ public struct JourneyAdmission: Sendable, Equatable {
     }
 
     /// Reads every crossing's admission in the caller's read transaction, a user by their keys.
-    static func read(_ crossings: [TriggerCrossing], plan: JourneyPlan, audience: Audience, defaultTimeZone: String, now: Int64,
-                     in db: Database) throws -> [JourneyAdmission] {
+    static func read(
+        _ crossings: [TriggerCrossing], plan: JourneyPlan, audience: Audience, defaultTimeZone: String, now: Int64,
+        in db: Database
+    ) throws -> [JourneyAdmission] {
         guard !crossings.isEmpty else { return [] }
         let date = Date(timeIntervalSince1970: TimeInterval(now))
         // Built once, `:user` bound per crossing on the cached statement.
@@ -61,15 +63,21 @@ public struct JourneyAdmission: Sendable, Equatable {
             guard let first = rows.first else { continue }
             let reachable = rows.filter { $0["rule"] == "reachable" }.compactMap { $0["did"] as Int64? }
             let reasons = rows.compactMap { $0["rule"] as String? }.filter { $0 != "reachable" }
-            let exit = reachable.isEmpty ? (reasons.min { (order.firstIndex(of: $0) ?? 99) < (order.firstIndex(of: $1) ?? 99) } ?? "no_device") : nil
+            let exit =
+                reachable.isEmpty
+                ? (reasons.min { (order.firstIndex(of: $0) ?? 99) < (order.firstIndex(of: $1) ?? 99) } ?? "no_device")
+                : nil
             let zone = String.fromDatabaseValue(first["tz"]).flatMap(UserCalendar.zone(named:)) ?? fallback
             let dailyTime = String.fromDatabaseValue(first["daily_time"]).flatMap(LocalTime.init)
             let quiet = QuietHours(start: first["quiet_start"], end: first["quiet_end"])
             let fixed = plan.rules.sendAt.due(entered: date, zone: zone, dailyTime: dailyTime, quiet: quiet)
-            var admission = JourneyAdmission(crossing: crossing, devices: reachable, exit: exit, arm: plan.arm(for: crossing).stored,
-                                             due: fixed.map(SQLiteTime.string))
+            var admission = JourneyAdmission(
+                crossing: crossing, devices: reachable, exit: exit, arm: plan.arm(for: crossing).stored,
+                due: fixed.map(SQLiteTime.string))
             if plan.timing?.controlPercent != nil, exit == nil, admission.arm != CampaignDraw.Arm.holdout.stored {
-                admission.time(plan: plan, now: now, fixed: fixed, quiet: quiet, zone: zone, own: first["own"], peer: first["peer"], everyone: everyone)
+                admission.time(
+                    plan: plan, now: now, fixed: fixed, quiet: quiet, zone: zone, own: first["own"],
+                    peer: first["peer"], everyone: everyone)
             }
             admissions.append(admission)
         }
@@ -78,7 +86,10 @@ public struct JourneyAdmission: Sendable, Equatable {
 
     /// The usual hour's plan for this entry, or the control's fixed time. The deadline is a
     /// day after the entry, and for a lapsing subscription its period's end (the occurrence).
-    mutating func time(plan: JourneyPlan, now: Int64, fixed: Date?, quiet: QuietHours, zone: TimeZone, own: Int?, peer: Int?, everyone: Int?) {
+    mutating func time(
+        plan: JourneyPlan, now: Int64, fixed: Date?, quiet: QuietHours, zone: TimeZone, own: Int?, peer: Int?,
+        everyone: Int?
+    ) {
         let offsets = ZoneOffsets.of(zone)
         let fixedSeconds = fixed.map { Int64($0.timeIntervalSince1970.rounded(.down)) }
         let resolved = UsualHourBasis.resolve(own: own, peer: { peer }, everyone: everyone)
@@ -90,14 +101,19 @@ public struct JourneyAdmission: Sendable, Equatable {
             // Five minutes inside the day: the claim expires an entry a day old, and a push due
             // on the dot would be claimed just after.
             var deadline = now + Int64(JourneySendAt.horizon) - 300
-            if case .subscriptionEnding = plan.rules.trigger, let end = SQLiteTime.seconds(crossing.occurrence) { deadline = min(deadline, end) }
+            if case .subscriptionEnding = plan.rules.trigger, let end = SQLiteTime.seconds(crossing.occurrence) {
+                deadline = min(deadline, end)
+            }
             if let hour = resolved.hour {
-                let planned = UsualHourSendAt.plan(after: now, hour: hour, zone: offsets, quiet: quiet.quietPeriod, fixed: fixedSeconds,
-                                                   deadline: deadline)
+                let planned = UsualHourSendAt.plan(
+                    after: now, hour: hour, zone: offsets, quiet: quiet.quietPeriod, fixed: fixedSeconds,
+                    deadline: deadline)
                 due = planned.map { SQLiteTime.string(secondsSinceEpoch: $0.due) }
                 moved = planned?.moved
             }
         }
-        if let due, let seconds = SQLiteTime.seconds(due) { hour = Int(UsualHourSendAt.mod(offsets.local(seconds), 86_400) / 3_600) }
+        if let due, let seconds = SQLiteTime.seconds(due) {
+            hour = Int(UsualHourSendAt.mod(offsets.local(seconds), 86_400) / 3_600)
+        }
     }
 }

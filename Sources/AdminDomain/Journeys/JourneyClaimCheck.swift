@@ -9,7 +9,9 @@ import GRDB
 /// entry is `sent` is another device of it, or a retry, and goes if the rules still hold.
 enum JourneyClaimCheck {
     /// `expired`, a `JourneyExit` raw value, or `settled`, per delivery row that must not go.
-    static func exits(for rows: [(row: Int64, entry: Int64?)], journey: Int64, now: Date, in db: Database) throws -> [Int64: String] {
+    static func exits(for rows: [(row: Int64, entry: Int64?)], journey: Int64, now: Date, in db: Database) throws
+        -> [Int64: String]
+    {
         guard !rows.isEmpty else { return [:] }
         guard let plan = try JourneyPlan.load(journey, in: db) else {
             return Dictionary(uniqueKeysWithValues: rows.map { ($0.row, "settled") })
@@ -29,7 +31,11 @@ enum JourneyClaimCheck {
             """
         let (sql, segment) = try query.build(db)
         let statement = try db.cachedStatement(sql: sql)
-        let fixed = segment &+ ["now": SQLiteTime.string(now), "expiredBefore": SQLiteTime.string(now.addingTimeInterval(-JourneySendAt.horizon))]
+        let fixed =
+            segment &+ [
+                "now": SQLiteTime.string(now),
+                "expiredBefore": SQLiteTime.string(now.addingTimeInterval(-JourneySendAt.horizon)),
+            ]
         var exits: [Int64: String] = [:]
         for (row, entry) in rows {
             if let exit = try String.fetchOne(statement, arguments: fixed &+ ["entry": entry]) { exits[row] = exit }
@@ -42,13 +48,15 @@ enum JourneyClaimCheck {
         switch trigger {
         // The very `last_active_at` it entered by: any later activity changed it.
         case .inactiveDays: "u.last_active_at IS e.occurrence"
-        case let .firstDays(_, fewer): """
+        case .firstDays(_, let fewer):
+            """
             (SELECT COUNT(*) FROM (SELECT 1 FROM food_items INDEXED BY food_items_user WHERE user_id = u.id AND deleted_at IS NULL LIMIT \(fewer)))
             + (SELECT COUNT(*) FROM (SELECT 1 FROM documents INDEXED BY documents_user WHERE user_id = u.id AND deleted_at IS NULL LIMIT \(fewer))) < \(fewer)
             """
         // Still premium, the same period still ending after now without renewal, and no
         // renewing subscription beyond it.
-        case .subscriptionEnding: """
+        case .subscriptionEnding:
+            """
             u.plan = 'premium'
             AND EXISTS (SELECT 1 FROM subscriptions s INDEXED BY subscriptions_user
                         WHERE s.user_id = u.id AND s.current_period_end = e.occurrence AND s.current_period_end > :now
@@ -74,7 +82,8 @@ enum JourneyClaimCheck {
     /// end do not count). Raw SQL kept inside this query type and `JourneyGoals`.
     static func goalReached(_ goal: CampaignGoal?, window: GoalWindow = .sinceEntry) -> String {
         guard let goal else { return "0" }
-        let kinds = goal.eventKinds.map { " AND a.kind IN (\($0.sorted().map { "'\($0)'" }.joined(separator: ", ")))" } ?? ""
+        let kinds =
+            goal.eventKinds.map { " AND a.kind IN (\($0.sorted().map { "'\($0)'" }.joined(separator: ", ")))" } ?? ""
         let events = """
             EXISTS (SELECT 1 FROM activity_events a INDEXED BY activity_events_user_time
                     WHERE a.user_id = u.id AND a.created_at > \(window.start) AND a.created_at <= \(window.end)\(kinds))

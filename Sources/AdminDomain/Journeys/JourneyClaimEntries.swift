@@ -14,7 +14,8 @@ struct JourneyClaimEntries {
         self.at = at
     }
 
-    mutating func unsent(_ row: ClaimCandidate, reason: String?, state: JourneyEntries.Settled, userWide: Bool = false) {
+    mutating func unsent(_ row: ClaimCandidate, reason: String?, state: JourneyEntries.Settled, userWide: Bool = false)
+    {
         guard let entry = row.entryID else { return }
         if userWide { settleNow[entry] = (state, reason) } else { ifNothingLeft[entry] = (state, reason) }
     }
@@ -25,10 +26,11 @@ struct JourneyClaimEntries {
         for (entry, (state, reason)) in settleNow where !sentEntries.contains(entry) {
             try JourneyEntries.settle([entry], state: state, detail: reason, at: at, in: db)
         }
-        let open = try db.cachedStatement(sql: """
-            SELECT EXISTS (SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_entry
-                           WHERE entry_id = ? AND state IN ('queued', 'retry', 'sending', 'accepted'))
-            """)
+        let open = try db.cachedStatement(
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_entry
+                               WHERE entry_id = ? AND state IN ('queued', 'retry', 'sending', 'accepted'))
+                """)
         for (entry, (state, reason)) in ifNothingLeft where !sentEntries.contains(entry) && settleNow[entry] == nil {
             if try Bool.fetchOne(open, arguments: [entry]) == false {
                 try JourneyEntries.settle([entry], state: state, detail: reason, at: at, in: db)

@@ -24,7 +24,9 @@ public struct JourneyDryRun: Sendable, Equatable {
 
     public init() {}
 
-    public static func run(journey: Int64, audience: Audience, defaultTimeZone: String, now: Date, in database: PanelDatabase) async throws -> JourneyDryRun {
+    public static func run(
+        journey: Int64, audience: Audience, defaultTimeZone: String, now: Date, in database: PanelDatabase
+    ) async throws -> JourneyDryRun {
         let started = ContinuousClock.now
         let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
         var result = try await database.readAtLowPriority { db -> JourneyDryRun in
@@ -35,7 +37,8 @@ public struct JourneyDryRun: Sendable, Equatable {
             case .subscriptionEnding(let days):
                 var after: Int64?
                 repeat {
-                    let page = try SubscriptionPass.page(days: days + 1, now: seconds, after: after, limit: 10_000, in: db)
+                    let page = try SubscriptionPass.page(
+                        days: days + 1, now: seconds, after: after, limit: 10_000, in: db)
                     // Ending after now: not yet ended.
                     crossings += page.crossings.filter { ($0.occurrence) > SQLiteTime.string(now) }
                     after = page.next
@@ -43,27 +46,38 @@ public struct JourneyDryRun: Sendable, Equatable {
             default:
                 var cursor: TriggerScan.Cursor?
                 repeat {
-                    let page = try TriggerScan.page(plan.rules.trigger, previous: seconds, now: seconds + 86_400, after: cursor, limit: 5_000, in: db)
+                    let page = try TriggerScan.page(
+                        plan.rules.trigger, previous: seconds, now: seconds + 86_400, after: cursor, limit: 5_000,
+                        in: db)
                     crossings += page.crossings
                     cursor = page.next
                 } while cursor != nil
             }
             result.crossing = crossings.count
-            let seen = try db.cachedStatement(sql: """
-                SELECT EXISTS (SELECT 1 FROM panel_journey_entries WHERE journey_id = ? AND user_id = ? AND occurrence = ?) AS same,
-                       (SELECT MAX(entered_at) FROM panel_journey_entries INDEXED BY panel_journey_entries_user WHERE journey_id = ? AND user_id = ?) AS latest
-                """)
+            let seen = try db.cachedStatement(
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM panel_journey_entries WHERE journey_id = ? AND user_id = ? AND occurrence = ?) AS same,
+                           (SELECT MAX(entered_at) FROM panel_journey_entries INDEXED BY panel_journey_entries_user WHERE journey_id = ? AND user_id = ?) AS latest
+                    """)
             var fresh: [TriggerCrossing] = []
             for crossing in crossings {
-                let row = try Row.fetchOne(seen, arguments: [plan.id, crossing.userID, crossing.occurrence, plan.id, crossing.userID])
-                if row?["same"] == true { result.alreadyEntered += 1; continue }
+                let row = try Row.fetchOne(
+                    seen, arguments: [plan.id, crossing.userID, crossing.occurrence, plan.id, crossing.userID])
+                if row?["same"] == true {
+                    result.alreadyEntered += 1
+                    continue
+                }
                 if let last: String = row?["latest"] {
                     let at = min(SQLiteTime.seconds(last) ?? seconds, seconds)
-                    guard let days = plan.rules.reentryDays, seconds + 86_400 - at >= Int64(days) * 86_400 else { result.alreadyEntered += 1; continue }
+                    guard let days = plan.rules.reentryDays, seconds + 86_400 - at >= Int64(days) * 86_400 else {
+                        result.alreadyEntered += 1
+                        continue
+                    }
                 }
                 fresh.append(crossing)
             }
-            let admissions = try JourneyAdmission.read(fresh, plan: plan, audience: audience, defaultTimeZone: defaultTimeZone, now: seconds, in: db)
+            let admissions = try JourneyAdmission.read(
+                fresh, plan: plan, audience: audience, defaultTimeZone: defaultTimeZone, now: seconds, in: db)
             result.outsideConditions = fresh.count - admissions.count
             var sampled: [Int64] = []
             for admission in admissions {
@@ -78,12 +92,18 @@ public struct JourneyDryRun: Sendable, Equatable {
                 }
             }
             for id in sampled.sorted() {
-                if let row = try Row.fetchOne(db, sql: """
-                    SELECT CAST(u.locale AS TEXT) AS locale, CAST(u.timezone AS TEXT) AS timezone,
-                           (SELECT CAST(platform AS TEXT) FROM devices INDEXED BY devices_user WHERE user_id = u.id ORDER BY id LIMIT 1) AS platform
-                    FROM users u WHERE u.id = ?
-                    """, arguments: [id]) {
-                    result.samples.append(SampleRecipient(userID: id, platform: row["platform"] ?? "", locale: row["locale"] ?? "", timeZone: row["timezone"] ?? ""))
+                if let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT CAST(u.locale AS TEXT) AS locale, CAST(u.timezone AS TEXT) AS timezone,
+                               (SELECT CAST(platform AS TEXT) FROM devices INDEXED BY devices_user WHERE user_id = u.id ORDER BY id LIMIT 1) AS platform
+                        FROM users u WHERE u.id = ?
+                        """, arguments: [id])
+                {
+                    result.samples.append(
+                        SampleRecipient(
+                            userID: id, platform: row["platform"] ?? "", locale: row["locale"] ?? "",
+                            timeZone: row["timezone"] ?? ""))
                 }
             }
             return result

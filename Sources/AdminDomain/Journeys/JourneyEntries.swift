@@ -37,43 +37,55 @@ public enum JourneyEntries {
     }
 
     /// Entries without deliveries: uniqueness and re-entry alone.
-    public static func enter(journeyID: Int64, _ crossings: [TriggerCrossing], reentryDays: Int?, now: Int64, in db: Database) throws -> Outcome {
-        try enter(journeyID: journeyID, crossings.map(JourneyAdmission.init(plain:)), reentryDays: reentryDays, dailyLimit: nil, now: now, in: db)
+    public static func enter(
+        journeyID: Int64, _ crossings: [TriggerCrossing], reentryDays: Int?, now: Int64, in db: Database
+    ) throws -> Outcome {
+        try enter(
+            journeyID: journeyID, crossings.map(JourneyAdmission.init(plain:)), reentryDays: reentryDays,
+            dailyLimit: nil, now: now, in: db)
     }
 
-    public static func enter(journeyID: Int64, _ admissions: [JourneyAdmission], reentryDays: Int?, dailyLimit: Int?, now: Int64,
-                             in db: Database) throws -> Outcome {
+    public static func enter(
+        journeyID: Int64, _ admissions: [JourneyAdmission], reentryDays: Int?, dailyLimit: Int?, now: Int64,
+        in db: Database
+    ) throws -> Outcome {
         var outcome = Outcome()
         let nowText = SQLiteTime.string(secondsSinceEpoch: now)
-        let same = try db.cachedStatement(sql: """
-            SELECT 1 FROM panel_journey_entries WHERE journey_id = ? AND user_id = ? AND occurrence = ?
-            """)
-        let latest = try db.cachedStatement(sql: """
-            SELECT MAX(entered_at) FROM panel_journey_entries INDEXED BY panel_journey_entries_user WHERE journey_id = ? AND user_id = ?
-            """)
-        let insert = try db.cachedStatement(sql: """
-            INSERT OR IGNORE INTO panel_journey_entries (journey_id, user_id, occurrence, entered_at, state, arm, due_at, settled_at, detail, timing)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        let count = try db.cachedStatement(sql: """
-            INSERT INTO panel_timing_counts (campaign_id, timing, basis, hour, moved, users) VALUES (?, ?, ?, ?, ?, 1)
-            ON CONFLICT (campaign_id, timing, basis, hour, moved) DO UPDATE SET users = users + 1
-            """)
+        let same = try db.cachedStatement(
+            sql: """
+                SELECT 1 FROM panel_journey_entries WHERE journey_id = ? AND user_id = ? AND occurrence = ?
+                """)
+        let latest = try db.cachedStatement(
+            sql: """
+                SELECT MAX(entered_at) FROM panel_journey_entries INDEXED BY panel_journey_entries_user WHERE journey_id = ? AND user_id = ?
+                """)
+        let insert = try db.cachedStatement(
+            sql: """
+                INSERT OR IGNORE INTO panel_journey_entries (journey_id, user_id, occurrence, entered_at, state, arm, due_at, settled_at, detail, timing)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        let count = try db.cachedStatement(
+            sql: """
+                INSERT INTO panel_timing_counts (campaign_id, timing, basis, hour, moved, users) VALUES (?, ?, ?, ?, ?, 1)
+                ON CONFLICT (campaign_id, timing, basis, hour, moved) DO UPDATE SET users = users + 1
+                """)
         // A device's row of this journey is reused by its next entry: what the last one got
         // back from the device is kept on that entry first.
-        let keepReceipt = try db.cachedStatement(sql: """
-            UPDATE panel_journey_entries SET receipt = MAX(receipt, (SELECT receipt FROM panel_deliveries WHERE campaign_id = :journey AND device_id = :device)),
-              opened_in_day = MAX(opened_in_day, COALESCE((SELECT \(openedInDay) FROM panel_deliveries WHERE campaign_id = :journey AND device_id = :device), 0))
-            WHERE id = (SELECT entry_id FROM panel_deliveries WHERE campaign_id = :journey AND device_id = :device)
-            """)
-        let deliver = try db.cachedStatement(sql: """
-            INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at, variant, entry_id)
-            VALUES (:journey, :device, :user, 'queued', :due, :at, :variant, :entry)
-            ON CONFLICT (campaign_id, device_id) DO UPDATE SET state = 'queued', user_id = excluded.user_id, due_at = excluded.due_at,
-              attempts = 0, detail = NULL, message_id = NULL, receipt = 0, opened_at = NULL, updated_at = excluded.updated_at, variant = excluded.variant,
-              entry_id = excluded.entry_id
-            WHERE panel_deliveries.state <> 'sending'
-            """)
+        let keepReceipt = try db.cachedStatement(
+            sql: """
+                UPDATE panel_journey_entries SET receipt = MAX(receipt, (SELECT receipt FROM panel_deliveries WHERE campaign_id = :journey AND device_id = :device)),
+                  opened_in_day = MAX(opened_in_day, COALESCE((SELECT \(openedInDay) FROM panel_deliveries WHERE campaign_id = :journey AND device_id = :device), 0))
+                WHERE id = (SELECT entry_id FROM panel_deliveries WHERE campaign_id = :journey AND device_id = :device)
+                """)
+        let deliver = try db.cachedStatement(
+            sql: """
+                INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at, variant, entry_id)
+                VALUES (:journey, :device, :user, 'queued', :due, :at, :variant, :entry)
+                ON CONFLICT (campaign_id, device_id) DO UPDATE SET state = 'queued', user_id = excluded.user_id, due_at = excluded.due_at,
+                  attempts = 0, detail = NULL, message_id = NULL, receipt = 0, opened_at = NULL, updated_at = excluded.updated_at, variant = excluded.variant,
+                  entry_id = excluded.entry_id
+                WHERE panel_deliveries.state <> 'sending'
+                """)
         var enteredToday: Int?
         for admission in admissions {
             let crossing = admission.crossing
@@ -90,7 +102,10 @@ public enum JourneyEntries {
                     continue
                 }
             }
-            var state = "entered", arm: String? = admission.arm, detail = admission.exit, due = admission.due
+            var state = "entered"
+            var arm: String? = admission.arm
+            var detail = admission.exit
+            var due = admission.due
             if admission.exit != nil {
                 (state, arm, due) = ("exited", nil, nil)
             } else if let limit = dailyLimit {
@@ -105,11 +120,16 @@ public enum JourneyEntries {
                 if arm == CampaignDraw.Arm.holdout.stored {
                     (state, due) = ("held_out", nil)
                 } else if due == nil {
-                    (state, detail) = ("expired", "no time to send within a day of entry (sending window and quiet hours)")
+                    (state, detail) = (
+                        "expired", "no time to send within a day of entry (sending window and quiet hours)"
+                    )
                 }
             }
-            try insert.execute(arguments: [journeyID, crossing.userID, crossing.occurrence, nowText, state, arm, due,
-                                           state == "entered" ? nil : nowText, detail, state == "entered" || state == "expired" ? admission.timing : nil])
+            try insert.execute(arguments: [
+                journeyID, crossing.userID, crossing.occurrence, nowText, state, arm, due,
+                state == "entered" ? nil : nowText, detail,
+                state == "entered" || state == "expired" ? admission.timing : nil,
+            ])
             guard db.changesCount > 0 else {
                 outcome.alreadyEntered += 1
                 continue
@@ -122,29 +142,42 @@ public enum JourneyEntries {
             }
             for device in admission.devices {
                 try keepReceipt.execute(arguments: ["journey": journeyID, "device": device])
-                try deliver.execute(arguments: ["journey": journeyID, "device": device, "user": crossing.userID, "due": due, "at": nowText,
-                                                "variant": arm, "entry": entry])
+                try deliver.execute(arguments: [
+                    "journey": journeyID, "device": device, "user": crossing.userID, "due": due, "at": nowText,
+                    "variant": arm, "entry": entry,
+                ])
                 outcome.deliveries += db.changesCount
             }
         }
         if outcome.entered > 0 || outcome.deliveries > 0 {
-            try db.execute(sql: "UPDATE panel_journeys SET entered_count = entered_count + ? WHERE campaign_id = ?", arguments: [outcome.entered, journeyID])
-            try db.execute(sql: "UPDATE panel_campaigns SET audience_count = audience_count + ? WHERE id = ?", arguments: [outcome.deliveries, journeyID])
+            try db.execute(
+                sql: "UPDATE panel_journeys SET entered_count = entered_count + ? WHERE campaign_id = ?",
+                arguments: [outcome.entered, journeyID])
+            try db.execute(
+                sql: "UPDATE panel_campaigns SET audience_count = audience_count + ? WHERE id = ?",
+                arguments: [outcome.deliveries, journeyID])
         }
         return outcome
     }
 
     /// A delivery opened within a day of its last change (its acceptance, once it went out),
     /// as the panel's clock stamped the open: 1 or 0.
-    public static let openedInDay = "(receipt >= 2 AND opened_at IS NOT NULL AND opened_at <= datetime(updated_at, '+1 day'))"
+    public static let openedInDay =
+        "(receipt >= 2 AND opened_at IS NOT NULL AND opened_at <= datetime(updated_at, '+1 day'))"
 
     /// Entries today (UTC) that count against the daily ceiling: every one drawn, held out or not.
     static func enteredToday(_ journey: Int64, now: Int64, in db: Database) throws -> Int {
         let start = now - ((now % 86_400) + 86_400) % 86_400
-        return try Int.fetchOne(db, sql: """
-            SELECT COUNT(*) FROM panel_journey_entries INDEXED BY panel_journey_entries_time
-            WHERE journey_id = ? AND entered_at >= ? AND entered_at < ? AND arm IS NOT NULL
-            """, arguments: [journey, SQLiteTime.string(secondsSinceEpoch: start), SQLiteTime.string(secondsSinceEpoch: start + 86_400)]) ?? 0
+        return try Int.fetchOne(
+            db,
+            sql: """
+                SELECT COUNT(*) FROM panel_journey_entries INDEXED BY panel_journey_entries_time
+                WHERE journey_id = ? AND entered_at >= ? AND entered_at < ? AND arm IS NOT NULL
+                """,
+            arguments: [
+                journey, SQLiteTime.string(secondsSinceEpoch: start),
+                SQLiteTime.string(secondsSinceEpoch: start + 86_400),
+            ]) ?? 0
     }
 
     /// Ends entries still waiting (state `entered`) as `state` with `detail`, and cancels
@@ -154,13 +187,15 @@ public enum JourneyEntries {
     static func settle(_ ids: [Int64], state: Settled, detail: String?, at: String, in db: Database) throws {
         guard !ids.isEmpty else { return }
         let list = ids.map(String.init).joined(separator: ",")
-        try db.execute(sql: """
-            UPDATE panel_journey_entries SET state = ?, detail = ?, settled_at = ? WHERE id IN (\(list)) AND state = 'entered'
-            """, arguments: [state.rawValue, detail, at])
+        try db.execute(
+            sql: """
+                UPDATE panel_journey_entries SET state = ?, detail = ?, settled_at = ? WHERE id IN (\(list)) AND state = 'entered'
+                """, arguments: [state.rawValue, detail, at])
         let cancelled = "journey entry \(state.rawValue)" + (detail.map { ": \(JourneyExit.label(of: $0))" } ?? "")
-        try db.execute(literal: """
-            UPDATE panel_deliveries SET state = 'cancelled', detail = \(cancelled), updated_at = \(at)
-            WHERE entry_id IN (\(sql: list)) AND state IN (\(states: DeliveryState.waiting))
-            """)
+        try db.execute(
+            literal: """
+                UPDATE panel_deliveries SET state = 'cancelled', detail = \(cancelled), updated_at = \(at)
+                WHERE entry_id IN (\(sql: list)) AND state IN (\(states: DeliveryState.waiting))
+                """)
     }
 }

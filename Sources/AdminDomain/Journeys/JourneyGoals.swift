@@ -17,23 +17,39 @@ struct JourneyGoals: Sendable {
         let nowText = SQLiteTime.string(now)
         let limit = batch
         let (verdicts, cursor) = try await database.readAtLowPriority { db -> ([(Int64, Bool)], Int64?) in
-            let start = try Int64.fetchOne(db, sql: "SELECT goal_cursor FROM panel_journeys WHERE campaign_id = ?", arguments: [plan.id]) ?? 0
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT id, user_id, entered_at, arm FROM panel_journey_entries WHERE id > ? AND journey_id = ? ORDER BY id LIMIT ?
-                """, arguments: [start, plan.id, limit])
-            let statement = try db.cachedStatement(sql: """
-                SELECT \(JourneyClaimCheck.goalReached(goal, window: .bound))
-                FROM (SELECT :user AS id) u
-                """)
-            var verdicts: [(Int64, Bool)] = [], cursor: Int64?
+            let start =
+                try Int64.fetchOne(
+                    db, sql: "SELECT goal_cursor FROM panel_journeys WHERE campaign_id = ?", arguments: [plan.id]) ?? 0
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, user_id, entered_at, arm FROM panel_journey_entries WHERE id > ? AND journey_id = ? ORDER BY id LIMIT ?
+                    """, arguments: [start, plan.id, limit])
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT \(JourneyClaimCheck.goalReached(goal, window: .bound))
+                    FROM (SELECT :user AS id) u
+                    """)
+            var verdicts: [(Int64, Bool)] = []
+            var cursor: Int64?
             for row in rows {
-                let id: Int64 = row["id"], entered: String = row["entered_at"]
-                if entered > ahead { cursor = id; continue }
+                let id: Int64 = row["id"]
+                let entered: String = row["entered_at"]
+                if entered > ahead {
+                    cursor = id
+                    continue
+                }
                 guard entered <= closedBefore else { break }
                 cursor = id
                 guard row["arm"] as String? != nil else { continue }
-                let until = SQLiteTime.seconds(entered).map { SQLiteTime.string(secondsSinceEpoch: $0 + Int64(plan.goalDays) * 86_400) } ?? nowText
-                let reached = try Bool.fetchOne(statement, arguments: ["user": row["user_id"] as Int64, "entered": entered, "until": until]) ?? false
+                let until =
+                    SQLiteTime.seconds(entered).map {
+                        SQLiteTime.string(secondsSinceEpoch: $0 + Int64(plan.goalDays) * 86_400)
+                    } ?? nowText
+                let reached =
+                    try Bool.fetchOne(
+                        statement, arguments: ["user": row["user_id"] as Int64, "entered": entered, "until": until])
+                    ?? false
                 verdicts.append((id, reached))
             }
             return (verdicts, cursor)
@@ -42,7 +58,9 @@ struct JourneyGoals: Sendable {
         try await database.write { db in
             let mark = try db.cachedStatement(sql: "UPDATE panel_journey_entries SET converted = ? WHERE id = ?")
             for (id, reached) in verdicts { try mark.execute(arguments: [reached, id]) }
-            try db.execute(sql: "UPDATE panel_journeys SET goal_cursor = MAX(goal_cursor, ?) WHERE campaign_id = ?", arguments: [cursor, plan.id])
+            try db.execute(
+                sql: "UPDATE panel_journeys SET goal_cursor = MAX(goal_cursor, ?) WHERE campaign_id = ?",
+                arguments: [cursor, plan.id])
         }
         return verdicts.count
     }

@@ -19,33 +19,43 @@ public struct JourneyPlan: Sendable {
 
     /// nil when there is no such journey, or its rules or conditions do not read.
     static func load(_ id: Int64, in db: Database) throws -> JourneyPlan? {
-        guard let row = try Row.fetchOne(db, sql: """
-            SELECT c.status, c.segment, c.holdout_percent, c.goal, c.goal_days, c.timing, c.timing_control_percent, j.*,
-                   1 + (SELECT COUNT(*) FROM panel_campaign_variants v WHERE v.campaign_id = c.id) AS variants
-            FROM panel_campaigns c JOIN panel_journeys j ON j.campaign_id = c.id
-            WHERE c.id = ? AND c.kind = 'journey' AND c.deleted_at IS NULL
-            """, arguments: [id]),
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT c.status, c.segment, c.holdout_percent, c.goal, c.goal_days, c.timing, c.timing_control_percent, j.*,
+                           1 + (SELECT COUNT(*) FROM panel_campaign_variants v WHERE v.campaign_id = c.id) AS variants
+                    FROM panel_campaigns c JOIN panel_journeys j ON j.campaign_id = c.id
+                    WHERE c.id = ? AND c.kind = 'journey' AND c.deleted_at IS NULL
+                    """, arguments: [id]),
             let rules = JourneyRecord.rules(from: row),
             let segment = (row["segment"] as String?).flatMap(CampaignSegment.fromStoredText)
         else { return nil }
-        var plan = JourneyPlan(id: id, status: (try? row.decode(Stored<CampaignStatus>.self, forColumn: "status"))?.known, rules: rules, segment: segment,
-                           holdoutPercent: row["holdout_percent"] ?? 0, variants: row["variants"] ?? 1,
-                           goal: (row["goal"] as String?).flatMap(CampaignGoal.init(rawValue:)), goalDays: row["goal_days"] ?? 7,
-                           evaluatedUntil: row["evaluated_until"], passAfter: row["pass_after"])
+        var plan = JourneyPlan(
+            id: id, status: (try? row.decode(Stored<CampaignStatus>.self, forColumn: "status"))?.known, rules: rules,
+            segment: segment,
+            holdoutPercent: row["holdout_percent"] ?? 0, variants: row["variants"] ?? 1,
+            goal: (row["goal"] as String?).flatMap(CampaignGoal.init(rawValue:)), goalDays: row["goal_days"] ?? 7,
+            evaluatedUntil: row["evaluated_until"], passAfter: row["pass_after"])
         plan.timing = CampaignTiming(stored: row["timing"], controlPercent: row["timing_control_percent"])
         return plan
     }
 
     /// The active journeys' ids.
     static func active(in db: Database) throws -> [Int64] {
-        try Int64.fetchAll(db, sql: "SELECT id FROM panel_campaigns WHERE kind = 'journey' AND status = ? AND deleted_at IS NULL ORDER BY id",
-                           arguments: [CampaignStatus.sending])
+        try Int64.fetchAll(
+            db,
+            sql:
+                "SELECT id FROM panel_campaigns WHERE kind = 'journey' AND status = ? AND deleted_at IS NULL ORDER BY id",
+            arguments: [CampaignStatus.sending])
     }
 
     /// The arm of one entry: drawn per entry (user and occurrence), the same every time it is
     /// drawn again, independent between journeys.
     func arm(for crossing: TriggerCrossing) -> CampaignDraw.Arm {
-        CampaignDraw.arm(campaign: id, user: Self.entryKey(crossing), holdoutPercent: holdoutPercent, variants: variants, testPercent: nil)
+        CampaignDraw.arm(
+            campaign: id, user: Self.entryKey(crossing), holdoutPercent: holdoutPercent, variants: variants,
+            testPercent: nil)
     }
 
     /// Whether an entry goes at the journey's own time rather than the user's hour: drawn per

@@ -19,14 +19,18 @@ public struct JourneyRecord: Sendable, Equatable, Identifiable {
     /// The stored rules, or nil when a column holds what this version does not know.
     static func rules(from row: Row) -> JourneyRules? {
         let days: Int? = row["trigger_days"]
-        let trigger: JourneyTrigger? = switch (row["trigger"] as String?, days) {
-        case ("inactive_days", let days?): .inactiveDays(days)
-        case ("subscription_ending", let days?): .subscriptionEnding(days)
-        case ("first_days", let days?): (row["fewer_items"] as Int?).map { .firstDays(days, fewerItems: $0) }
-        default: nil
-        }
-        guard let trigger, let sendAt = JourneySendAt(stored: row["send_at"] ?? "", from: row["window_from"], to: row["window_to"]) else { return nil }
-        return JourneyRules(trigger: trigger, sendAt: sendAt, reentryDays: row["reentry_days"], dailyLimit: row["daily_limit"])
+        let trigger: JourneyTrigger? =
+            switch (row["trigger"] as String?, days) {
+            case ("inactive_days", let days?): .inactiveDays(days)
+            case ("subscription_ending", let days?): .subscriptionEnding(days)
+            case ("first_days", let days?): (row["fewer_items"] as Int?).map { .firstDays(days, fewerItems: $0) }
+            default: nil
+            }
+        guard let trigger,
+            let sendAt = JourneySendAt(stored: row["send_at"] ?? "", from: row["window_from"], to: row["window_to"])
+        else { return nil }
+        return JourneyRules(
+            trigger: trigger, sendAt: sendAt, reentryDays: row["reentry_days"], dailyLimit: row["daily_limit"])
     }
 }
 
@@ -42,20 +46,22 @@ extension JourneyTrigger {
 
     public var days: Int {
         switch self {
-        case let .inactiveDays(days), let .subscriptionEnding(days), let .firstDays(days, _): days
+        case .inactiveDays(let days), .subscriptionEnding(let days), .firstDays(let days, _): days
         }
     }
 
     public var fewerItems: Int? {
-        if case let .firstDays(_, fewer) = self { fewer } else { nil }
+        if case .firstDays(_, let fewer) = self { fewer } else { nil }
     }
 
     /// In a sentence, for the pages and the command line.
     public var sentence: String {
         switch self {
-        case let .inactiveDays(days): "has not opened the app for \(days) days"
-        case let .subscriptionEnding(days): "premium subscription ends within \(days) day\(days == 1 ? "" : "s") and will not renew"
-        case let .firstDays(days, fewer): "signed up \(days) day\(days == 1 ? "" : "s") ago with fewer than \(fewer) item\(fewer == 1 ? "" : "s")"
+        case .inactiveDays(let days): "has not opened the app for \(days) days"
+        case .subscriptionEnding(let days):
+            "premium subscription ends within \(days) day\(days == 1 ? "" : "s") and will not renew"
+        case .firstDays(let days, let fewer):
+            "signed up \(days) day\(days == 1 ? "" : "s") ago with fewer than \(fewer) item\(fewer == 1 ? "" : "s")"
         }
     }
 }

@@ -33,7 +33,8 @@ public struct JourneyReport: Sendable, Equatable {
         public var timing = TimingComparison()
 
         public var lift: LiftInterval? {
-            LiftInterval(converted: sentGroup.converted, of: sentGroup.judged, against: holdout.converted, of: holdout.judged)
+            LiftInterval(
+                converted: sentGroup.converted, of: sentGroup.judged, against: holdout.converted, of: holdout.judged)
         }
 
         mutating func add(_ other: Figures) {
@@ -73,7 +74,9 @@ public struct JourneyReport: Sendable, Equatable {
     /// Every entry of the journey, read by its time index at low priority. Grouped in SQL:
     /// a row per day, state, arm, reason, verdict and confirmation.
     /// - Parameter now: entries whose push's first day is over by then count for opens within a day.
-    public static func build(journey: Int64, now: Date = Date(), in database: PanelDatabase) async throws -> JourneyReport {
+    public static func build(journey: Int64, now: Date = Date(), in database: PanelDatabase) async throws
+        -> JourneyReport
+    {
         let dayOver = SQLiteTime.string(now.addingTimeInterval(-86_400))
         return try await database.readAtLowPriority { db in
             var report = JourneyReport()
@@ -82,19 +85,22 @@ public struct JourneyReport: Sendable, Equatable {
                 report.goalDays = plan.goalDays
             }
             var byDay: [String: Figures] = [:]
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT substr(entered_at, 1, 10) AS day, state, arm = 'holdout' AS held, arm IS NOT NULL AS drawn, detail, converted, receipt,
-                       timing, in_day, open_judged, COUNT(*) AS n
-                FROM (SELECT e.entered_at, e.state, e.arm, e.detail, e.converted, e.timing, COALESCE(e.due_at, e.entered_at) <= ? AS open_judged,
-                             MAX(e.receipt, COALESCE((SELECT MAX(d.receipt) FROM panel_deliveries d INDEXED BY panel_deliveries_entry
-                                                      WHERE d.entry_id = e.id), 0)) AS receipt,
-                             MAX(e.opened_in_day, COALESCE((SELECT MAX(\(JourneyEntries.openedInDay)) FROM panel_deliveries d INDEXED BY panel_deliveries_entry
-                                                            WHERE d.entry_id = e.id), 0)) AS in_day
-                      FROM panel_journey_entries e INDEXED BY panel_journey_entries_time WHERE e.journey_id = ?)
-                GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
-                """, arguments: [dayOver, journey])
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT substr(entered_at, 1, 10) AS day, state, arm = 'holdout' AS held, arm IS NOT NULL AS drawn, detail, converted, receipt,
+                           timing, in_day, open_judged, COUNT(*) AS n
+                    FROM (SELECT e.entered_at, e.state, e.arm, e.detail, e.converted, e.timing, COALESCE(e.due_at, e.entered_at) <= ? AS open_judged,
+                                 MAX(e.receipt, COALESCE((SELECT MAX(d.receipt) FROM panel_deliveries d INDEXED BY panel_deliveries_entry
+                                                          WHERE d.entry_id = e.id), 0)) AS receipt,
+                                 MAX(e.opened_in_day, COALESCE((SELECT MAX(\(JourneyEntries.openedInDay)) FROM panel_deliveries d INDEXED BY panel_deliveries_entry
+                                                                WHERE d.entry_id = e.id), 0)) AS in_day
+                          FROM panel_journey_entries e INDEXED BY panel_journey_entries_time WHERE e.journey_id = ?)
+                    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+                    """, arguments: [dayOver, journey])
             for row in rows {
-                let n: Int = row["n"], state: String = row["state"]
+                let n: Int = row["n"]
+                let state: String = row["state"]
                 var figures = byDay[row["day"] ?? "?"] ?? Figures()
                 figures.entered += n
                 switch state {
@@ -123,7 +129,8 @@ public struct JourneyReport: Sendable, Equatable {
                 }
                 if let timing: String = row["timing"], timing == "usual" || timing == "control" {
                     let judged = row["open_judged"] == true
-                    var group = TimingComparison.Group(users: n, openJudged: judged ? n : 0, openedInDay: judged && row["in_day"] == true ? n : 0)
+                    var group = TimingComparison.Group(
+                        users: n, openJudged: judged ? n : 0, openedInDay: judged && row["in_day"] == true ? n : 0)
                     if let converted: Bool = row["converted"] {
                         group.judged = n
                         group.converted = converted ? n : 0

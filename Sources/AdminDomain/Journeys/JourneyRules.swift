@@ -12,7 +12,9 @@ public struct JourneyRules: Sendable, Equatable {
     public static let reentryRange = 1...365
     public static let dailyLimitRange = 1...1_000_000
 
-    public init(trigger: JourneyTrigger, sendAt: JourneySendAt = .dailyTime, reentryDays: Int? = nil, dailyLimit: Int? = nil) {
+    public init(
+        trigger: JourneyTrigger, sendAt: JourneySendAt = .dailyTime, reentryDays: Int? = nil, dailyLimit: Int? = nil
+    ) {
         self.trigger = trigger
         self.sendAt = sendAt
         self.reentryDays = reentryDays

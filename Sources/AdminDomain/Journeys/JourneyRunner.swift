@@ -11,7 +11,9 @@ public struct JourneyRunner: Sendable {
 
     public init(journeys: Journeys, pageSize: Int = 500) {
         self.journeys = journeys
-        var evaluator = JourneyEvaluator(database: journeys.database, audience: journeys.audience, defaultTimeZone: journeys.defaultTimeZone, pageSize: pageSize)
+        var evaluator = JourneyEvaluator(
+            database: journeys.database, audience: journeys.audience, defaultTimeZone: journeys.defaultTimeZone,
+            pageSize: pageSize)
         evaluator.changes = journeys.changes
         self.evaluator = evaluator
     }
@@ -29,13 +31,19 @@ public struct JourneyRunner: Sendable {
         let database = journeys.database
         let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
         let (active, stopped) = try await database.read { db -> ([Int64], [(Int64, Bool)]) in
-            (try JourneyPlan.active(in: db),
-             try Row.fetchAll(db, SQLRequest(literal: """
-                SELECT c.id, c.status = \(CampaignStatus.finished) AS ended FROM panel_campaigns c WHERE c.kind = 'journey' AND c.status IN (\(CampaignStatus.paused), \(CampaignStatus.finished)) AND c.deleted_at IS NULL
-                  AND (EXISTS (SELECT 1 FROM panel_journey_entries e INDEXED BY panel_journey_entries_open WHERE e.journey_id = c.id AND e.state = 'entered')
-                       OR EXISTS (SELECT 1 FROM panel_deliveries q INDEXED BY panel_deliveries_due
-                                  WHERE q.campaign_id = c.id AND q.state IN (\(states: DeliveryState.waiting))))
-                """)).map { ($0["id"], $0["ended"]) })
+            (
+                try JourneyPlan.active(in: db),
+                try Row.fetchAll(
+                    db,
+                    SQLRequest(
+                        literal: """
+                            SELECT c.id, c.status = \(CampaignStatus.finished) AS ended FROM panel_campaigns c WHERE c.kind = 'journey' AND c.status IN (\(CampaignStatus.paused), \(CampaignStatus.finished)) AND c.deleted_at IS NULL
+                              AND (EXISTS (SELECT 1 FROM panel_journey_entries e INDEXED BY panel_journey_entries_open WHERE e.journey_id = c.id AND e.state = 'entered')
+                                   OR EXISTS (SELECT 1 FROM panel_deliveries q INDEXED BY panel_deliveries_due
+                                              WHERE q.campaign_id = c.id AND q.state IN (\(states: DeliveryState.waiting))))
+                            """)
+                ).map { ($0["id"], $0["ended"]) }
+            )
         }
         var tick = Tick()
         for (id, ended) in stopped {
@@ -43,7 +51,9 @@ public struct JourneyRunner: Sendable {
         }
         for id in active {
             let began = ContinuousClock.now
-            guard let plan = try await database.read({ db in try JourneyPlan.load(id, in: db) }), plan.status == .sending else { continue }
+            guard let plan = try await database.read({ db in try JourneyPlan.load(id, in: db) }),
+                plan.status == .sending
+            else { continue }
             tick.journeys += 1
             let outcome = try await evaluator.evaluate(plan, now: seconds)
             tick.outcome.add(outcome)
@@ -56,15 +66,19 @@ public struct JourneyRunner: Sendable {
 
     /// Entries still waiting a day after they entered: expired, their deliveries cancelled.
     func expire(_ id: Int64, now: Date) async throws -> Int {
-        let before = SQLiteTime.string(now.addingTimeInterval(-JourneySendAt.horizon)), at = SQLiteTime.string(now)
+        let before = SQLiteTime.string(now.addingTimeInterval(-JourneySendAt.horizon))
+        let at = SQLiteTime.string(now)
         var total = 0
         while true {
             let count = try await journeys.database.write { db -> Int in
-                let ids = try Int64.fetchAll(db, sql: """
-                    SELECT id FROM panel_journey_entries INDEXED BY panel_journey_entries_open
-                    WHERE state = 'entered' AND entered_at <= ? AND journey_id = ? LIMIT 1000
-                    """, arguments: [before, id])
-                try JourneyEntries.settle(ids, state: .expired, detail: "not sent within a day of entry", at: at, in: db)
+                let ids = try Int64.fetchAll(
+                    db,
+                    sql: """
+                        SELECT id FROM panel_journey_entries INDEXED BY panel_journey_entries_open
+                        WHERE state = 'entered' AND entered_at <= ? AND journey_id = ? LIMIT 1000
+                        """, arguments: [before, id])
+                try JourneyEntries.settle(
+                    ids, state: .expired, detail: "not sent within a day of entry", at: at, in: db)
                 return ids.count
             }
             total += count

@@ -32,8 +32,10 @@ public enum JourneySendAt: Sendable, Equatable {
     }
 
     public var refusal: String? {
-        guard case let .window(from, to) = self else { return nil }
-        if !(0...23).contains(from) || !(0...23).contains(to) { return "A sending window's hours must be from 0 to 23." }
+        guard case .window(let from, let to) = self else { return nil }
+        if !(0...23).contains(from) || !(0...23).contains(to) {
+            return "A sending window's hours must be from 0 to 23."
+        }
         if from == to { return "A sending window must not start and end at the same hour." }
         return nil
     }
@@ -51,7 +53,7 @@ public enum JourneySendAt: Sendable, Equatable {
         // Quiet hours may push a time out of the window and the window into quiet hours:
         // a few rounds settle it, or show there is no time within the day.
         for _ in 0..<4 {
-            if case let .window(from, to) = self, !Self.hour(of: candidate, in: zone, isIn: from, to) {
+            if case .window(let from, let to) = self, !Self.hour(of: candidate, in: zone, isIn: from, to) {
                 candidate = SendTime.next(LocalTime(String(format: "%02d:00", from))!, after: candidate, in: zone)
             }
             if let period = quiet.quietPeriod {

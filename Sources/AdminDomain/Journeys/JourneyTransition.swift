@@ -43,17 +43,22 @@ enum JourneyTransition: Sendable {
 
     /// `extra` sets more columns in the same UPDATE (`, column = \(value)`), its values bound where written.
     func apply(to id: Int64, by actor: AuditActor, now: Date, in db: Database, setting extra: SQL = "") throws {
-        guard let stored = try Stored<CampaignStatus>.fetchOne(db, sql: """
-            SELECT status FROM panel_campaigns WHERE id = ? AND kind = 'journey' AND deleted_at IS NULL
-            """, arguments: [id]) else { throw CampaignError("there is no journey #\(id)") }
+        guard
+            let stored = try Stored<CampaignStatus>.fetchOne(
+                db,
+                sql: """
+                    SELECT status FROM panel_campaigns WHERE id = ? AND kind = 'journey' AND deleted_at IS NULL
+                    """, arguments: [id])
+        else { throw CampaignError("there is no journey #\(id)") }
         guard let current = stored.known, from.contains(current) else {
             let shown = stored.known.flatMap(JourneyStatus.init)?.rawValue ?? stored.description
             throw CampaignError("journey #\(id) is \(shown): \(refusal)")
         }
         let finishedAt = to.isEnded ? PanelTime(now) : nil
-        try db.execute(literal: """
-            UPDATE panel_campaigns SET status = \(to), status_detail = NULL, finished_at = COALESCE(\(finishedAt), finished_at)\(extra) WHERE id = \(id)
-            """)
+        try db.execute(
+            literal: """
+                UPDATE panel_campaigns SET status = \(to), status_detail = NULL, finished_at = COALESCE(\(finishedAt), finished_at)\(extra) WHERE id = \(id)
+                """)
         let was = JourneyStatus(current)?.rawValue ?? current.rawValue
         try AuditLog.insert(actor.entry(action, target: "journey:\(id)", detail: "was \(was)"), now: now, in: db)
     }

@@ -20,13 +20,13 @@ public enum JourneyTrigger: Sendable, Equatable {
     /// The sentence refusing values out of range, or nil when they are in range.
     public var refusal: String? {
         switch self {
-        case let .inactiveDays(days) where !Self.inactiveDaysRange.contains(days):
+        case .inactiveDays(let days) where !Self.inactiveDaysRange.contains(days):
             "Inactive days must be from 7 to 180: “\(days)” is not."
-        case let .firstDays(days, _) where !Self.firstDaysRange.contains(days):
+        case .firstDays(let days, _) where !Self.firstDaysRange.contains(days):
             "First days must be from 1 to 14: “\(days)” is not."
-        case let .firstDays(_, fewer) where !Self.fewerItemsRange.contains(fewer):
+        case .firstDays(_, let fewer) where !Self.fewerItemsRange.contains(fewer):
             "Fewer items must be from 1 to 50: “\(fewer)” is not."
-        case let .subscriptionEnding(days) where !Self.subscriptionDaysRange.contains(days):
+        case .subscriptionEnding(let days) where !Self.subscriptionDaysRange.contains(days):
             "Days before a subscription ends must be from 1 to 14: “\(days)” is not."
         default: nil
         }
@@ -35,7 +35,7 @@ public enum JourneyTrigger: Sendable, Equatable {
     /// How far behind now the crossing time lies.
     var lag: Int64 {
         switch self {
-        case let .inactiveDays(days), let .firstDays(days, _), let .subscriptionEnding(days): Int64(days) * 86_400
+        case .inactiveDays(let days), .firstDays(let days, _), .subscriptionEnding(let days): Int64(days) * 86_400
         }
     }
 }

@@ -12,7 +12,10 @@ public struct Journeys: Sendable {
     public let defaultTimeZone: String
     public let changes: CampaignChanges
 
-    public init(database: PanelDatabase, audience: Audience = Audience(), defaultTimeZone: String = "UTC", changes: CampaignChanges = CampaignChanges()) {
+    public init(
+        database: PanelDatabase, audience: Audience = Audience(), defaultTimeZone: String = "UTC",
+        changes: CampaignChanges = CampaignChanges()
+    ) {
         self.database = database
         self.audience = audience
         self.defaultTimeZone = defaultTimeZone
@@ -20,17 +23,25 @@ public struct Journeys: Sendable {
     }
 
     public init(campaigns: Campaigns) {
-        self.init(database: campaigns.database, audience: campaigns.audience, defaultTimeZone: campaigns.defaultTimeZone, changes: campaigns.changes)
+        self.init(
+            database: campaigns.database, audience: campaigns.audience, defaultTimeZone: campaigns.defaultTimeZone,
+            changes: campaigns.changes)
     }
 
     public func create(_ draft: JourneyDraft, by actor: AuditActor, now: Date = Date()) async throws -> Int64 {
         try Self.check(draft)
         return try await database.write { db in
-            let id = try Campaigns.insert(draft.campaign, by: actor, action: .journeyCreated, detail: String(draft.campaign.displayTitle.prefix(200)),
-                                          now: now, in: db, target: "journey")
-            try db.execute(sql: "UPDATE panel_campaigns SET kind = 'journey', send_at = NULL, local_time = NULL WHERE id = ?", arguments: [id])
-            try db.execute(sql: "INSERT INTO panel_journeys (campaign_id, trigger, trigger_days, send_at) VALUES (?, 'inactive_days', 30, 'daily_time')",
-                           arguments: [id])
+            let id = try Campaigns.insert(
+                draft.campaign, by: actor, action: .journeyCreated,
+                detail: String(draft.campaign.displayTitle.prefix(200)),
+                now: now, in: db, target: "journey")
+            try db.execute(
+                sql: "UPDATE panel_campaigns SET kind = 'journey', send_at = NULL, local_time = NULL WHERE id = ?",
+                arguments: [id])
+            try db.execute(
+                sql:
+                    "INSERT INTO panel_journeys (campaign_id, trigger, trigger_days, send_at) VALUES (?, 'inactive_days', 30, 'daily_time')",
+                arguments: [id])
             try Self.storeRules(draft.rules, of: id, in: db)
             return id
         }
@@ -42,15 +53,22 @@ public struct Journeys: Sendable {
         try await database.write { db in
             try Self.require(id, in: [.draft], doing: "edited", in: db)
             let content = draft.campaign
-            try db.execute(sql: """
-                UPDATE panel_campaigns SET title = ?, body = ?, deep_link = ?, ttl_seconds = ?, segment = ?, template = ?, per_second = ?, name = ?
-                WHERE id = ?
-                """, arguments: [content.title, content.body, content.deepLink, content.timeToLive, content.segment.storedText, content.template,
-                                 content.perSecond, content.name, id])
+            try db.execute(
+                sql: """
+                    UPDATE panel_campaigns SET title = ?, body = ?, deep_link = ?, ttl_seconds = ?, segment = ?, template = ?, per_second = ?, name = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    content.title, content.body, content.deepLink, content.timeToLive, content.segment.storedText,
+                    content.template,
+                    content.perSecond, content.name, id,
+                ])
             try Campaigns.storeExperiment(content.experiment, of: id, in: db)
             try Campaigns.storeTiming(content.timing, of: id, in: db)
             try Self.storeRules(draft.rules, of: id, in: db)
-            try AuditLog.insert(actor.entry(.journeyEdited, target: "journey:\(id)", detail: String(content.displayTitle.prefix(200))), now: now, in: db)
+            try AuditLog.insert(
+                actor.entry(.journeyEdited, target: "journey:\(id)", detail: String(content.displayTitle.prefix(200))),
+                now: now, in: db)
         }
     }
 
@@ -58,7 +76,8 @@ public struct Journeys: Sendable {
     public func delete(_ id: Int64, by actor: AuditActor, now: Date = Date()) async throws {
         try await database.write { db in
             try Self.require(id, in: [.draft], doing: "deleted", in: db)
-            try db.execute(sql: "UPDATE panel_campaigns SET deleted_at = ? WHERE id = ?", arguments: [PanelTime(now), id])
+            try db.execute(
+                sql: "UPDATE panel_campaigns SET deleted_at = ? WHERE id = ?", arguments: [PanelTime(now), id])
             try AuditLog.insert(actor.entry(.journeyDeleted, target: "journey:\(id)", detail: nil), now: now, in: db)
         }
     }
@@ -69,14 +88,22 @@ public struct Journeys: Sendable {
 
     /// Newest first.
     public func list(limit: Int = 100) async throws -> [JourneyRecord] {
-        try await database.read { db in try Self.records(CampaignRecord.all().order(CampaignRecord.Columns.id.desc).limit(limit), in: db) }
+        try await database.read { db in
+            try Self.records(CampaignRecord.all().order(CampaignRecord.Columns.id.desc).limit(limit), in: db)
+        }
     }
 
     static func records(_ request: QueryInterfaceRequest<CampaignRecord>, in db: Database) throws -> [JourneyRecord] {
-        let campaigns = try CampaignRecord.withVariants(request.notDeleted().journeys().withCreator().fetchAll(db), in: db)
+        let campaigns = try CampaignRecord.withVariants(
+            request.notDeleted().journeys().withCreator().fetchAll(db), in: db)
         return try campaigns.compactMap { campaign in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM panel_journeys WHERE campaign_id = ?", arguments: [campaign.id]) else { return nil }
-            return JourneyRecord(campaign: campaign, rules: JourneyRecord.rules(from: row), entered: row["entered_count"], evaluatedUntil: row["evaluated_until"])
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT * FROM panel_journeys WHERE campaign_id = ?", arguments: [campaign.id])
+            else { return nil }
+            return JourneyRecord(
+                campaign: campaign, rules: JourneyRecord.rules(from: row), entered: row["entered_count"],
+                evaluatedUntil: row["evaluated_until"])
         }
     }
 
@@ -90,10 +117,15 @@ public struct Journeys: Sendable {
         guard journey.rules != nil, let segment = journey.campaign.segment else {
             throw CampaignError("journey #\(id)'s rules cannot be read by this version of the panel")
         }
-        if let missing = neededMissingProviders(segment) { throw CampaignError("journey #\(id) cannot be activated: \(missing)") }
-        try await move(id, .activate, by: actor, now: now, setting: ", launched_at = COALESCE(launched_at, \(PanelTime(now)))") { db in
-            try db.execute(sql: "UPDATE panel_journeys SET evaluated_until = ? WHERE campaign_id = ?",
-                           arguments: [Int64(now.timeIntervalSince1970.rounded(.down)), id])
+        if let missing = neededMissingProviders(segment) {
+            throw CampaignError("journey #\(id) cannot be activated: \(missing)")
+        }
+        try await move(
+            id, .activate, by: actor, now: now, setting: ", launched_at = COALESCE(launched_at, \(PanelTime(now)))"
+        ) { db in
+            try db.execute(
+                sql: "UPDATE panel_journeys SET evaluated_until = ? WHERE campaign_id = ?",
+                arguments: [Int64(now.timeIntervalSince1970.rounded(.down)), id])
         }
     }
 
@@ -105,11 +137,17 @@ public struct Journeys: Sendable {
 
     /// Paused to active: entries begin again with the crossings after now, not those of the pause.
     public func resume(_ id: Int64, by actor: AuditActor, now: Date = Date()) async throws {
-        guard let journey = try await find(id), let segment = journey.campaign.segment else { throw CampaignError("there is no journey #\(id)") }
-        if let missing = neededMissingProviders(segment) { throw CampaignError("journey #\(id) cannot be resumed: \(missing)") }
+        guard let journey = try await find(id), let segment = journey.campaign.segment else {
+            throw CampaignError("there is no journey #\(id)")
+        }
+        if let missing = neededMissingProviders(segment) {
+            throw CampaignError("journey #\(id) cannot be resumed: \(missing)")
+        }
         try await move(id, .resume, by: actor, now: now) { db in
-            try db.execute(sql: "UPDATE panel_journeys SET evaluated_until = MAX(COALESCE(evaluated_until, 0), ?) WHERE campaign_id = ?",
-                           arguments: [Int64(now.timeIntervalSince1970.rounded(.down)), id])
+            try db.execute(
+                sql:
+                    "UPDATE panel_journeys SET evaluated_until = MAX(COALESCE(evaluated_until, 0), ?) WHERE campaign_id = ?",
+                arguments: [Int64(now.timeIntervalSince1970.rounded(.down)), id])
         }
     }
 
@@ -128,9 +166,11 @@ public struct Journeys: Sendable {
         let at = SQLiteTime.string(now)
         while true {
             let count = try await database.write { db -> Int in
-                let ids = try Int64.fetchAll(db, sql: """
-                    SELECT id FROM panel_journey_entries INDEXED BY panel_journey_entries_user WHERE journey_id = ? AND state = 'entered' LIMIT 1000
-                    """, arguments: [id])
+                let ids = try Int64.fetchAll(
+                    db,
+                    sql: """
+                        SELECT id FROM panel_journey_entries INDEXED BY panel_journey_entries_user WHERE journey_id = ? AND state = 'entered' LIMIT 1000
+                        """, arguments: [id])
                 guard !ids.isEmpty else { return 0 }
                 try JourneyEntries.settle(ids, state: .exited, detail: reason.rawValue, at: at, in: db)
                 changes.publishOnCommit(id, in: db)
@@ -142,11 +182,12 @@ public struct Journeys: Sendable {
         // And rows still waiting of entries already sent (another device, a retry): never sent now.
         while true {
             let count = try await database.write { db -> Int in
-                try db.execute(literal: """
-                    UPDATE panel_deliveries SET state = 'cancelled', detail = \("journey entry exited: \(reason.label)"), updated_at = \(at)
-                    WHERE id IN (SELECT id FROM panel_deliveries INDEXED BY panel_deliveries_due
-                                 WHERE campaign_id = \(id) AND state IN (\(states: DeliveryState.waiting)) LIMIT 1000)
-                    """)
+                try db.execute(
+                    literal: """
+                        UPDATE panel_deliveries SET state = 'cancelled', detail = \("journey entry exited: \(reason.label)"), updated_at = \(at)
+                        WHERE id IN (SELECT id FROM panel_deliveries INDEXED BY panel_deliveries_due
+                                     WHERE campaign_id = \(id) AND state IN (\(states: DeliveryState.waiting)) LIMIT 1000)
+                        """)
                 if db.changesCount > 0 { changes.publishOnCommit(id, in: db) }
                 return db.changesCount
             }
@@ -165,8 +206,10 @@ public struct Journeys: Sendable {
         return audience.missingProvidersSentence
     }
 
-    private func move(_ id: Int64, _ transition: JourneyTransition, by actor: AuditActor, now: Date, setting extra: SQL = "",
-                      then: @escaping @Sendable (Database) throws -> Void = { _ in }) async throws {
+    private func move(
+        _ id: Int64, _ transition: JourneyTransition, by actor: AuditActor, now: Date, setting extra: SQL = "",
+        then: @escaping @Sendable (Database) throws -> Void = { _ in }
+    ) async throws {
         try await database.write { db in
             try transition.apply(to: id, by: actor, now: now, in: db, setting: extra)
             try then(db)
@@ -175,10 +218,16 @@ public struct Journeys: Sendable {
     }
 
     @discardableResult
-    static func require(_ id: Int64, in allowed: Set<CampaignStatus>, doing: String, in db: Database) throws -> CampaignStatus {
-        guard let stored = try Stored<CampaignStatus>.fetchOne(db, sql: """
-            SELECT status FROM panel_campaigns WHERE id = ? AND kind = 'journey' AND deleted_at IS NULL
-            """, arguments: [id]) else { throw CampaignError("there is no journey #\(id)") }
+    static func require(_ id: Int64, in allowed: Set<CampaignStatus>, doing: String, in db: Database) throws
+        -> CampaignStatus
+    {
+        guard
+            let stored = try Stored<CampaignStatus>.fetchOne(
+                db,
+                sql: """
+                    SELECT status FROM panel_campaigns WHERE id = ? AND kind = 'journey' AND deleted_at IS NULL
+                    """, arguments: [id])
+        else { throw CampaignError("there is no journey #\(id)") }
         guard let known = stored.known, allowed.contains(known) else {
             let shown = stored.known.flatMap(JourneyStatus.init)?.rawValue ?? stored.description
             throw CampaignError("journey #\(id) is \(shown), and only a draft can be \(doing)")
@@ -187,22 +236,33 @@ public struct Journeys: Sendable {
     }
 
     static func check(_ draft: JourneyDraft) throws {
-        if let problem = draft.campaign.controlCharacterProblem ?? draft.rules.refusal ?? draft.campaign.timing.refusal(localTime: false, winnerTest: false) {
+        if let problem = draft.campaign.controlCharacterProblem ?? draft.rules.refusal
+            ?? draft.campaign.timing.refusal(localTime: false, winnerTest: false)
+        {
             throw CampaignError(problem)
         }
-        if draft.campaign.experiment.holdoutPercent > 50 { throw CampaignError("A journey's holdout must be from 0 to 50 percent.") }
+        if draft.campaign.experiment.holdoutPercent > 50 {
+            throw CampaignError("A journey's holdout must be from 0 to 50 percent.")
+        }
         // Its variants are drawn per entry for as long as it runs: there is no test share to wait on.
-        if draft.campaign.experiment.testPercent != nil { throw CampaignError("A journey has no winner test: its variants are drawn per entry throughout.") }
+        if draft.campaign.experiment.testPercent != nil {
+            throw CampaignError("A journey has no winner test: its variants are drawn per entry throughout.")
+        }
     }
 
     static func storeRules(_ rules: JourneyRules, of id: Int64, in db: Database) throws {
-        var from: Int?, to: Int?
-        if case let .window(start, end) = rules.sendAt { (from, to) = (start, end) }
-        try db.execute(sql: """
-            UPDATE panel_journeys SET trigger = ?, trigger_days = ?, fewer_items = ?, send_at = ?, window_from = ?, window_to = ?,
-              reentry_days = ?, daily_limit = ? WHERE campaign_id = ?
-            """, arguments: [rules.trigger.stored, rules.trigger.days, rules.trigger.fewerItems, rules.sendAt.stored, from, to,
-                             rules.reentryDays, rules.dailyLimit, id])
+        var from: Int?
+        var to: Int?
+        if case .window(let start, let end) = rules.sendAt { (from, to) = (start, end) }
+        try db.execute(
+            sql: """
+                UPDATE panel_journeys SET trigger = ?, trigger_days = ?, fewer_items = ?, send_at = ?, window_from = ?, window_to = ?,
+                  reentry_days = ?, daily_limit = ? WHERE campaign_id = ?
+                """,
+            arguments: [
+                rules.trigger.stored, rules.trigger.days, rules.trigger.fewerItems, rules.sendAt.stored, from, to,
+                rules.reentryDays, rules.dailyLimit, id,
+            ])
     }
 }
 

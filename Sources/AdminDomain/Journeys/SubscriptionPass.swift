@@ -20,21 +20,28 @@ public enum SubscriptionPass {
     /// written as the backend writes it, 'YYYY-MM-DD HH:MM:SS', and a whole-number user id
     /// enter anyone.
     public static func page(days: Int, now: Int64, after: Int64?, limit: Int = 10_000, in db: Database) throws -> Page {
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT s.id, s.user_id, s.current_period_end AS period_end, s.status, s.cancelled_at IS NOT NULL AS cancelled,
-                   typeof(s.user_id) = 'integer' AS whole_user, u.plan
-            FROM subscriptions s LEFT JOIN users u ON u.id = s.user_id
-            WHERE s.id > :after ORDER BY s.id LIMIT :limit
-            """, arguments: ["after": after ?? .min, "limit": limit])
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT s.id, s.user_id, s.current_period_end AS period_end, s.status, s.cancelled_at IS NOT NULL AS cancelled,
+                       typeof(s.user_id) = 'integer' AS whole_user, u.plan
+                FROM subscriptions s LEFT JOIN users u ON u.id = s.user_id
+                WHERE s.id > :after ORDER BY s.id LIMIT :limit
+                """, arguments: ["after": after ?? .min, "limit": limit])
         var page = Page()
-        let from = SQLiteTime.string(secondsSinceEpoch: now), until = SQLiteTime.string(secondsSinceEpoch: now + Int64(days) * 86_400)
+        let from = SQLiteTime.string(secondsSinceEpoch: now)
+        let until = SQLiteTime.string(secondsSinceEpoch: now + Int64(days) * 86_400)
         for row in rows {
             page.next = row["id"]
             guard row["whole_user"] == true, case .string("premium") = (row["plan"] as DatabaseValue).storage,
-                  case .string(let end) = (row["period_end"] as DatabaseValue).storage, SQLiteTime.backendSeconds(end) != nil,
-                  end > from, end <= until else { continue }
+                case .string(let end) = (row["period_end"] as DatabaseValue).storage,
+                SQLiteTime.backendSeconds(end) != nil,
+                end > from, end <= until
+            else { continue }
             let status = (row["status"] as DatabaseValue).storage
-            guard status == .string("cancelled") || status == .string("past_due") || (status == .string("active") && row["cancelled"] == true)
+            guard
+                status == .string("cancelled") || status == .string("past_due")
+                    || (status == .string("active") && row["cancelled"] == true)
             else { continue }
             page.crossings.append(TriggerCrossing(userID: row["user_id"], occurrence: end))
         }

@@ -26,7 +26,8 @@ public struct ExpiredRowSweeper: Sendable {
         let stamp = PanelTime(now)
         var report = Report()
         report.sessions = try await deleteInBatches(
-            from: .sessions, where: "expires_at <= \(stamp) OR last_seen_at <= \(PanelTime(sessionPolicy.idleCutoff(now: now)))")
+            from: .sessions,
+            where: "expires_at <= \(stamp) OR last_seen_at <= \(PanelTime(sessionPolicy.idleCutoff(now: now)))")
         report.challenges = try await deleteInBatches(from: .challenges, where: "expires_at <= \(stamp)")
         report.throttleRows = try await deleteInBatches(from: .throttle, where: LoginThrottle.staleCondition(now: now))
         return report
@@ -43,9 +44,10 @@ public struct ExpiredRowSweeper: Sendable {
         var total = 0
         while true {
             let deleted = try await database.write { db in
-                try db.execute(literal: """
-                    DELETE FROM \(sql: table.rawValue) WHERE rowid IN (SELECT rowid FROM \(sql: table.rawValue) WHERE \(condition) LIMIT \(sql: String(Self.batchSize)))
-                    """)
+                try db.execute(
+                    literal: """
+                        DELETE FROM \(sql: table.rawValue) WHERE rowid IN (SELECT rowid FROM \(sql: table.rawValue) WHERE \(condition) LIMIT \(sql: String(Self.batchSize)))
+                        """)
                 return db.changesCount
             }
             total += deleted

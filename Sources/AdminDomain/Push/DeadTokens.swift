@@ -45,18 +45,23 @@ public enum DeadTokens {
 
     /// The first verdict stands: a later one for the same token changes nothing.
     static func record(_ entries: [Entry], now: Date = Date(), in db: Database) throws {
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO panel_dead_tokens (token_sha256, device_id, provider, reason, recorded_at)
-            VALUES (?, ?, ?, ?, ?) ON CONFLICT (token_sha256) DO NOTHING
-            """)
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO panel_dead_tokens (token_sha256, device_id, provider, reason, recorded_at)
+                VALUES (?, ?, ?, ?, ?) ON CONFLICT (token_sha256) DO NOTHING
+                """)
         let at = PanelTime(now)
         for entry in entries {
-            try statement.execute(arguments: [hash(entry.token), entry.deviceID, entry.provider, String(entry.reason.prefix(200)), at])
+            try statement.execute(arguments: [
+                hash(entry.token), entry.deviceID, entry.provider, String(entry.reason.prefix(200)), at,
+            ])
         }
     }
 
     /// Whether this token is known dead, by its hash's primary key.
     static func known(token: String, in db: Database) throws -> Known? {
-        try PanelDeadToken.fetchOne(db, key: hash(token)).map { Known(reason: $0.reason, recordedAt: $0.recordedAt.text) }
+        try PanelDeadToken.fetchOne(db, key: hash(token)).map {
+            Known(reason: $0.reason, recordedAt: $0.recordedAt.text)
+        }
     }
 }

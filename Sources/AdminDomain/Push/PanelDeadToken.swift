@@ -10,7 +10,10 @@ struct PanelDeadToken: Codable, Sendable, Equatable, FetchableRecord, Persistabl
 
     /// The columns are the coding keys: each named once, in Swift and in SQL.
     enum CodingKeys: String, CodingKey, ColumnExpression {
-        case provider, reason, tokenSHA256 = "token_sha256", deviceID = "device_id", recordedAt = "recorded_at"
+        case provider, reason
+        case tokenSHA256 = "token_sha256"
+        case deviceID = "device_id"
+        case recordedAt = "recorded_at"
     }
 
     typealias Columns = CodingKeys

@@ -13,12 +13,17 @@ public struct PushDevice: Sendable, Equatable {
     public var maskedToken: String? { Masked.tail(token, keep: 6) }
 
     static func fetch(id: Int64, in db: Database) throws -> PushDevice? {
-        try Row.fetchOne(db, sql: """
-            SELECT id, user_id, platform, push_provider, push_token, push_permission FROM devices WHERE id = ?
-            """, arguments: [id]).map { row in
-            PushDevice(id: try row.decode(forColumn: "id"), userID: try row.decode(forColumn: "user_id"),
-                       platform: try row.decode(forColumn: "platform"), provider: try row.decode(forColumn: "push_provider"),
-                       token: try row.decode(forColumn: "push_token"), permission: try row.decode(forColumn: "push_permission"))
+        try Row.fetchOne(
+            db,
+            sql: """
+                SELECT id, user_id, platform, push_provider, push_token, push_permission FROM devices WHERE id = ?
+                """, arguments: [id]
+        ).map { row in
+            PushDevice(
+                id: try row.decode(forColumn: "id"), userID: try row.decode(forColumn: "user_id"),
+                platform: try row.decode(forColumn: "platform"), provider: try row.decode(forColumn: "push_provider"),
+                token: try row.decode(forColumn: "push_token"), permission: try row.decode(forColumn: "push_permission")
+            )
         }
     }
 }

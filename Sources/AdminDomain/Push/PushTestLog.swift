@@ -26,12 +26,17 @@ public struct PushTestLog: Sendable {
     public func devices(ofUserWithEmail email: String) async throws -> (userID: Int64, devices: [PushDevice]) {
         let typed = email.trimmingCharacters(in: .whitespacesAndNewlines)
         return try await database.read { db in
-            guard let userID = try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE email = ? COLLATE NOCASE", arguments: [typed]) else {
+            guard
+                let userID = try Int64.fetchOne(
+                    db, sql: "SELECT id FROM users WHERE email = ? COLLATE NOCASE", arguments: [typed])
+            else {
                 throw PushTestError("no user has the email \(typed)")
             }
-            let ids = try Int64.fetchAll(db, sql: """
-                SELECT id FROM devices INDEXED BY devices_user WHERE user_id = ? AND push_token IS NOT NULL AND push_token <> '' ORDER BY id LIMIT 20
-                """, arguments: [userID])
+            let ids = try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT id FROM devices INDEXED BY devices_user WHERE user_id = ? AND push_token IS NOT NULL AND push_token <> '' ORDER BY id LIMIT 20
+                    """, arguments: [userID])
             return (userID, try ids.compactMap { try PushDevice.fetch(id: $0, in: db) })
         }
     }
@@ -52,12 +57,17 @@ public struct PushTestLog: Sendable {
         }
     }
 
-    public func record(_ result: Result, for device: PushDevice, by actor: AuditActor, now: Date = Date()) async throws {
+    public func record(_ result: Result, for device: PushDevice, by actor: AuditActor, now: Date = Date()) async throws
+    {
         let detail = "device #\(device.id) via \(result.provider)\(result.dryRun ? ", dry run" : ""): \(result.outcome)"
         try await database.write { db in
-            try AuditLog.insert(actor.entry(.pushTestSent, target: "user:\(device.userID)", detail: String(detail.prefix(500))), now: now, in: db)
+            try AuditLog.insert(
+                actor.entry(.pushTestSent, target: "user:\(device.userID)", detail: String(detail.prefix(500))),
+                now: now, in: db)
             if let reason = result.deadReason, let token = device.token {
-                try DeadTokens.record([.init(token: token, deviceID: device.id, provider: result.provider, reason: reason)], now: now, in: db)
+                try DeadTokens.record(
+                    [.init(token: token, deviceID: device.id, provider: result.provider, reason: reason)], now: now,
+                    in: db)
             }
         }
     }

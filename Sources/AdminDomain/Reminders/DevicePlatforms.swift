@@ -25,7 +25,9 @@ struct DevicePlatforms: Sendable {
 
     mutating func add(user: Int64, bits: UInt8) {
         if user >= 0 && user < Self.denseLimit {
-            if user >= Int64(dense.count) { dense += [UInt8](repeating: 0, count: Int(user) - dense.count + 1 + dense.count / 2) }
+            if user >= Int64(dense.count) {
+                dense += [UInt8](repeating: 0, count: Int(user) - dense.count + 1 + dense.count / 2)
+            }
             dense[Int(user)] |= bits
         } else {
             sparse[user, default: 0] |= bits
@@ -38,9 +40,12 @@ struct DevicePlatforms: Sendable {
             let after = lastDeviceID
             let batch = try await database.readAtLowPriority { db in
                 var rows: [(id: Int64, user: Int64, bits: UInt8)] = []
-                _ = try db.forEachRawRow(SQL(sql: """
-                    SELECT id, user_id, platform = 'ios', platform = 'android' FROM devices WHERE id > ? ORDER BY id LIMIT ?
-                    """, arguments: [after, rowsPerRead])) { row in
+                _ = try db.forEachRawRow(
+                    SQL(
+                        sql: """
+                            SELECT id, user_id, platform = 'ios', platform = 'android' FROM devices WHERE id > ? ORDER BY id LIMIT ?
+                            """, arguments: [after, rowsPerRead])
+                ) { row in
                     guard let id = row.integer(0) else { return }
                     let bits = UInt8(row.integer(2) == 1 ? 1 : 0) | UInt8(row.integer(3) == 1 ? 2 : 0)
                     rows.append((id, row.integer(1) ?? -1, bits))

@@ -29,7 +29,8 @@ struct LatestByUser {
     /// For each start, the users with a reminder due after it, and those with one sent on
     /// time and opened after it.
     func count(since starts: [Int64]) -> (due: [Int], met: [Int]) {
-        var dueCounts = [Int](repeating: 0, count: starts.count), metCounts = dueCounts
+        var dueCounts = [Int](repeating: 0, count: starts.count)
+        var metCounts = dueCounts
         func add(_ latestDue: Int64, _ latestMet: Int64) {
             for (index, start) in starts.enumerated() {
                 if latestDue > start { dueCounts[index] += 1 }

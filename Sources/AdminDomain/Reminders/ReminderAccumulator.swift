@@ -61,8 +61,9 @@ struct ReminderAccumulator {
             return sortedLonger[rank - seen - 1]
         }
         func rank(_ percent: Int) -> Int { max(1, (percent * measured + 99) / 100) }
-        result.lateness = .init(count: measured, p50: value(atRank: rank(50)), p90: value(atRank: rank(90)),
-                                p99: value(atRank: rank(99)), max: value(atRank: measured))
+        result.lateness = .init(
+            count: measured, p50: value(atRank: rank(50)), p90: value(atRank: rank(90)),
+            p99: value(atRank: rank(99)), max: value(atRank: measured))
         return result
     }
 }

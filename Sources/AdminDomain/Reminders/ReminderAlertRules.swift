@@ -13,37 +13,57 @@ struct ReminderAlertRules {
             let meant = figures.decided
             if meant > 0, figures.sent == 0 {
                 let since = lastSent.map { Date(timeIntervalSince1970: TimeInterval($0)) }
-                let last = since.map { "the last was sent at \(SQLiteTime.string($0)) UTC" } ?? "none was sent in the last 30 days"
-                alerts.append(.init(kind: .nothingSent, sentence: "No reminder was sent in the last hour while \(meant.grouped) fell due; \(last).",
-                                    since: since.map { min($0, now) } ?? now))
+                let last =
+                    since.map { "the last was sent at \(SQLiteTime.string($0)) UTC" }
+                    ?? "none was sent in the last 30 days"
+                alerts.append(
+                    .init(
+                        kind: .nothingSent,
+                        sentence: "No reminder was sent in the last hour while \(meant.grouped) fell due; \(last).",
+                        since: since.map { min($0, now) } ?? now))
             }
             // Under the target beyond chance: the top of the share's 95% (Wilson) interval is
             // under it too. A healthy backend's 2 failures in 30 (93%) read as an alert against
             // 95%, and the banner flapped.
             if meant >= options.minimumDue, let share = figures.onTimeShare, share < options.onTimeTarget,
-               LiftInterval.wilson(figures.sentOnTime, meant).1 < options.onTimeTarget {
-                alerts.append(.init(kind: .onTimeBelowTarget, sentence: """
-                    Only \(Self.percent(share)) of the reminders due in the last hour were sent on time \
-                    (\(figures.sentOnTime.grouped) of \(meant.grouped) due more than a minute ago and not cancelled); the target is \(Self.percent(options.onTimeTarget)).
-                    """, since: now))
+                LiftInterval.wilson(figures.sentOnTime, meant).1 < options.onTimeTarget
+            {
+                alerts.append(
+                    .init(
+                        kind: .onTimeBelowTarget,
+                        sentence: """
+                            Only \(Self.percent(share)) of the reminders due in the last hour were sent on time \
+                            (\(figures.sentOnTime.grouped) of \(meant.grouped) due more than a minute ago and not cancelled); the target is \(Self.percent(options.onTimeTarget)).
+                            """, since: now))
             }
-            if figures.sent + figures.failed >= options.minimumDue, let rate = figures.successRate, rate < options.successTarget,
-               LiftInterval.wilson(figures.sent, figures.sent + figures.failed).1 < options.successTarget {
-                alerts.append(.init(kind: .successBelowTarget, sentence: """
-                    \(figures.failed.grouped) of the \((figures.sent + figures.failed).grouped) reminders tried in the last hour failed: \
-                    a success rate of \(Self.percent(rate)), under the target of \(Self.percent(options.successTarget)).
-                    """, since: now))
+            if figures.sent + figures.failed >= options.minimumDue, let rate = figures.successRate,
+                rate < options.successTarget,
+                LiftInterval.wilson(figures.sent, figures.sent + figures.failed).1 < options.successTarget
+            {
+                alerts.append(
+                    .init(
+                        kind: .successBelowTarget,
+                        sentence: """
+                            \(figures.failed.grouped) of the \((figures.sent + figures.failed).grouped) reminders tried in the last hour failed: \
+                            a success rate of \(Self.percent(rate)), under the target of \(Self.percent(options.successTarget)).
+                            """, since: now))
             }
             if figures.overdue > options.overdueThreshold {
-                alerts.append(.init(kind: .overdueAboveThreshold, sentence: """
-                    \(figures.overdue.grouped) reminders due in the last hour are still waiting more than 5 minutes after their time \
-                    (the threshold is \(options.overdueThreshold.grouped)).
-                    """, since: now))
+                alerts.append(
+                    .init(
+                        kind: .overdueAboveThreshold,
+                        sentence: """
+                            \(figures.overdue.grouped) reminders due in the last hour are still waiting more than 5 minutes after their time \
+                            (the threshold is \(options.overdueThreshold.grouped)).
+                            """, since: now))
             }
         }
         let silence = newestAppData.map { now.timeIntervalSince($0) } ?? .infinity
         if silence > options.appDataSilence {
-            let sentence = newestAppData.map { "No app data since \(SQLiteTime.string($0)) UTC: the app's backend may have stopped writing." }
+            let sentence =
+                newestAppData.map {
+                    "No app data since \(SQLiteTime.string($0)) UTC: the app's backend may have stopped writing."
+                }
                 ?? "The app's tables have no rows with a time the panel can read: the app's backend may not be writing."
             alerts.append(.init(kind: .noAppData, sentence: sentence, since: newestAppData ?? now))
         }

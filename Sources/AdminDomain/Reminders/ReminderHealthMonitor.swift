@@ -32,8 +32,10 @@ public actor ReminderHealthMonitor {
     private var remindersGrewAt: Date?
     private var platforms = DevicePlatforms()
 
-    public init(database: PanelDatabase, options: ReminderAlertOptions = .init(), fullEvery: TimeInterval = 3_600,
-                logger: Logger = Logger(label: "reminder-health"), now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        database: PanelDatabase, options: ReminderAlertOptions = .init(), fullEvery: TimeInterval = 3_600,
+        logger: Logger = Logger(label: "reminder-health"), now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.database = database
         self.options = options
         self.fullEvery = fullEvery
@@ -72,7 +74,8 @@ public actor ReminderHealthMonitor {
 
     private func run(full: Bool) async throws {
         let at = now()
-        let clock = ContinuousClock(), started = clock.now
+        let clock = ContinuousClock()
+        let started = clock.now
         let nowSeconds = Int64(at.timeIntervalSince1970.rounded(.down))
         let isFull = full || lastFull.map { at.timeIntervalSince($0) >= fullEvery || at < $0 } ?? true
         let isDay = isFull || lastDay.map { at.timeIntervalSince($0) >= Self.dayEvery || at < $0 } ?? true
@@ -91,9 +94,11 @@ public actor ReminderHealthMonitor {
         let made = try await LowPriorityThreads.shared.run { [platforms] in
             if isFull { box.store = ReminderStore() }
             box.store.replace(after: from, with: read, keepingFrom: keepingFrom, now: nowSeconds)
-            return (reports: box.store.reports(now: nowSeconds, options: options, platforms: platforms),
-                    lastSent: box.store.lastSent(before: nowSeconds), count: box.store.count,
-                    unreadable: box.store.unreadableOutside + box.store.unreadableInside)
+            return (
+                reports: box.store.reports(now: nowSeconds, options: options, platforms: platforms),
+                lastSent: box.store.lastSent(before: nowSeconds), count: box.store.count,
+                unreadable: box.store.unreadableOutside + box.store.unreadableInside
+            )
         }
         let reports = made.reports
         // New reminder rows are the backend writing too (a stalled sender still schedules):
@@ -102,20 +107,29 @@ public actor ReminderHealthMonitor {
         lastReminderID = read.lastReminderID ?? lastReminderID
         let newestAppData = [read.newestAppData, remindersGrewAt].compactMap { $0 }.max()
         let alerts = evaluateAlerts(reports[.hour], lastSent: made.lastSent, newestAppData: newestAppData, at: at)
-        let snapshot = ReminderHealthSnapshot(asOf: at, reports: reports, alerts: alerts, newestAppData: newestAppData,
-                                              scheduledTimeUnreadable: made.unreadable,
-                                              lastFullCount: lastFull ?? at)
+        let snapshot = ReminderHealthSnapshot(
+            asOf: at, reports: reports, alerts: alerts, newestAppData: newestAppData,
+            scheduledTimeUnreadable: made.unreadable,
+            lastFullCount: lastFull ?? at)
         published.withLock { $0 = snapshot }
-        logger.info("reminder health counted", metadata: [
-            "full": "\(isFull)", "rows_read": "\(read.rows.count)", "rows_kept": "\(made.count)",
-            "seconds": "\(Double((clock.now - started).components.attoseconds) / 1e18 + Double((clock.now - started).components.seconds))",
-            "read_seconds": "\(Double(readTime.components.attoseconds) / 1e18 + Double(readTime.components.seconds))",
-            "alerts": "\(alerts.map(\.kind.rawValue).joined(separator: ","))"])
+        logger.info(
+            "reminder health counted",
+            metadata: [
+                "full": "\(isFull)", "rows_read": "\(read.rows.count)", "rows_kept": "\(made.count)",
+                "seconds":
+                    "\(Double((clock.now - started).components.attoseconds) / 1e18 + Double((clock.now - started).components.seconds))",
+                "read_seconds":
+                    "\(Double(readTime.components.attoseconds) / 1e18 + Double(readTime.components.seconds))",
+                "alerts": "\(alerts.map(\.kind.rawValue).joined(separator: ","))",
+            ])
     }
 
-    private func evaluateAlerts(_ hour: ReminderHealthReport?, lastSent: Int64?, newestAppData: Date?, at: Date) -> [ReminderAlert] {
-        let found = ReminderAlertRules(options: options).alerts(hour: hour, lastSent: lastSent,
-                                                                newestAppData: newestAppData, now: at)
+    private func evaluateAlerts(_ hour: ReminderHealthReport?, lastSent: Int64?, newestAppData: Date?, at: Date)
+        -> [ReminderAlert]
+    {
+        let found = ReminderAlertRules(options: options).alerts(
+            hour: hour, lastSent: lastSent,
+            newestAppData: newestAppData, now: at)
         var since: [ReminderAlert.Kind: Date] = [:]
         let alerts = found.map { alert in
             // The first refresh that saw it, unless the rows say when it began.

@@ -4,7 +4,9 @@ import Foundation
 public struct ReminderHealthReport: Sendable, Equatable, Codable {
     /// How a user's devices split by platform, as they are now.
     public enum Platforms: String, CaseIterable, Sendable, Codable {
-        case iosOnly = "ios_only", androidOnly = "android_only", both, none
+        case iosOnly = "ios_only"
+        case androidOnly = "android_only"
+        case both, none
 
         public var label: String {
             switch self {
@@ -47,9 +49,11 @@ public struct ReminderHealthReport: Sendable, Equatable, Codable {
     /// SC-011: sent / (sent + failed), met above its target ("more than 95%").
     public let sc011: ReminderCriterion
 
-    public init(range: ReminderRange, from: Int64, until: Int64, figures: ReminderFigures, byKind: [String: ReminderFigures],
-                byDaysBefore: [Int?: ReminderFigures], byPlatforms: [Platforms: ReminderFigures], points: [Point],
-                sc002: ReminderCriterion, sc011: ReminderCriterion) {
+    public init(
+        range: ReminderRange, from: Int64, until: Int64, figures: ReminderFigures, byKind: [String: ReminderFigures],
+        byDaysBefore: [Int?: ReminderFigures], byPlatforms: [Platforms: ReminderFigures], points: [Point],
+        sc002: ReminderCriterion, sc011: ReminderCriterion
+    ) {
         self.range = range
         self.from = from
         self.until = until

@@ -14,8 +14,10 @@ public struct ReminderHealthSnapshot: Sendable, Equatable {
     /// When the last full count of the 30 days ended; refreshes re-read only the last day since.
     public let lastFullCount: Date
 
-    public init(asOf: Date, reports: [ReminderRange: ReminderHealthReport], alerts: [ReminderAlert], newestAppData: Date?,
-                scheduledTimeUnreadable: Int, lastFullCount: Date) {
+    public init(
+        asOf: Date, reports: [ReminderRange: ReminderHealthReport], alerts: [ReminderAlert], newestAppData: Date?,
+        scheduledTimeUnreadable: Int, lastFullCount: Date
+    ) {
         self.asOf = asOf
         self.reports = reports
         self.alerts = alerts

@@ -2,7 +2,10 @@ import Foundation
 
 /// The windows the reminder health page reads: the last hour, day, week and month up to now.
 public enum ReminderRange: String, CaseIterable, Sendable, Codable {
-    case hour = "1h", day = "24h", week = "7d", month = "30d"
+    case hour = "1h"
+    case day = "24h"
+    case week = "7d"
+    case month = "30d"
 
     public var seconds: Int64 {
         switch self {
@@ -32,9 +35,12 @@ public enum ReminderRange: String, CaseIterable, Sendable, Codable {
     public static func refusal(_ value: String) -> String {
         // Invisible and direction-changing characters shown as �: a U+202E typed into the
         // address would otherwise turn the rest of the sentence around on screen.
-        let shown = String(String.UnicodeScalarView(value.unicodeScalars.map { scalar in
-            [.format, .control].contains(scalar.properties.generalCategory) ? "\u{FFFD}" : scalar
-        }))
-        return shown.isEmpty ? "Choose a range: 1h, 24h, 7d or 30d." : "There is no range “\(shown)”: choose 1h, 24h, 7d or 30d."
+        let shown = String(
+            String.UnicodeScalarView(
+                value.unicodeScalars.map { scalar in
+                    [.format, .control].contains(scalar.properties.generalCategory) ? "\u{FFFD}" : scalar
+                }))
+        return shown.isEmpty
+            ? "Choose a range: 1h, 24h, 7d or 30d." : "There is no range “\(shown)”: choose 1h, 24h, 7d or 30d."
     }
 }

@@ -12,7 +12,8 @@ struct ReminderReportBuilder {
     /// faster than hashed.
     private var daysBefore: [Int32] = []
     private var byDaysBefore: [ReminderAccumulator] = []
-    private var byPlatforms = Array(repeating: ReminderAccumulator(), count: ReminderHealthReport.Platforms.allCases.count)
+    private var byPlatforms = Array(
+        repeating: ReminderAccumulator(), count: ReminderHealthReport.Platforms.allCases.count)
     private var points: [ReminderAccumulator]
 
     init(range: ReminderRange, now: Int64) {
@@ -51,24 +52,35 @@ struct ReminderReportBuilder {
         }
     }
 
-    func report(sc002: ReminderCriterion, successTarget: Double, points given: [ReminderHealthReport.Point]?) -> ReminderHealthReport {
+    func report(sc002: ReminderCriterion, successTarget: Double, points given: [ReminderHealthReport.Point]?)
+        -> ReminderHealthReport
+    {
         let figures = total.finished()
         return ReminderHealthReport(
             range: range, from: from, until: now, figures: figures,
-            byKind: Dictionary(uniqueKeysWithValues: ReminderRecord.Kind.allCases.compactMap { kind in
-                byKind[Int(kind.rawValue)].figures.due > 0 ? (kind.text, byKind[Int(kind.rawValue)].finished()) : nil
-            }),
-            byDaysBefore: Dictionary(uniqueKeysWithValues: zip(daysBefore, byDaysBefore).map { days, figures in
-                (days == ReminderRecord.notANumber ? nil : Int(days), figures.finished())
-            }),
-            byPlatforms: Dictionary(uniqueKeysWithValues: ReminderHealthReport.Platforms.allCases.enumerated().compactMap { index, platforms in
-                byPlatforms[index].figures.due > 0 ? (platforms, byPlatforms[index].finished()) : nil
-            }),
-            points: given ?? points.enumerated().map { index, point in
-                .init(start: firstBucket + Int64(index) * range.bucketSeconds, partial: index == points.count - 1, figures: point.finished())
-            },
-            sc002: sc002, // SC-011: "more than 95%".
-            sc011: ReminderCriterion(numerator: figures.sent, denominator: figures.sent + figures.failed, target: successTarget,
-                                     strictlyAbove: true))
+            byKind: Dictionary(
+                uniqueKeysWithValues: ReminderRecord.Kind.allCases.compactMap { kind in
+                    byKind[Int(kind.rawValue)].figures.due > 0
+                        ? (kind.text, byKind[Int(kind.rawValue)].finished()) : nil
+                }),
+            byDaysBefore: Dictionary(
+                uniqueKeysWithValues: zip(daysBefore, byDaysBefore).map { days, figures in
+                    (days == ReminderRecord.notANumber ? nil : Int(days), figures.finished())
+                }),
+            byPlatforms: Dictionary(
+                uniqueKeysWithValues: ReminderHealthReport.Platforms.allCases.enumerated().compactMap {
+                    index, platforms in
+                    byPlatforms[index].figures.due > 0 ? (platforms, byPlatforms[index].finished()) : nil
+                }),
+            points: given
+                ?? points.enumerated().map { index, point in
+                    .init(
+                        start: firstBucket + Int64(index) * range.bucketSeconds, partial: index == points.count - 1,
+                        figures: point.finished())
+                },
+            sc002: sc002,  // SC-011: "more than 95%".
+            sc011: ReminderCriterion(
+                numerator: figures.sent, denominator: figures.sent + figures.failed, target: successTarget,
+                strictlyAbove: true))
     }
 }

@@ -39,10 +39,13 @@ struct ReminderScan: Sendable {
         let limit = rowsPerRead
         while true {
             let (batch, odd, last) = try await database.readAtLowPriority { [cursor] db in
-                var rows: [ReminderRecord] = [], odd: [(text: String, record: ReminderRecord)] = []
+                var rows: [ReminderRecord] = []
+                var odd: [(text: String, record: ReminderRecord)] = []
                 rows.reserveCapacity(limit)
                 var last = cursor
-                let read = try db.forEachRawRow(SQL(sql: Self.sql, arguments: [cursor.text, cursor.id, untilText, limit])) { row in
+                let read = try db.forEachRawRow(
+                    SQL(sql: Self.sql, arguments: [cursor.text, cursor.id, untilText, limit])
+                ) { row in
                     if let text = row.text(0), let id = row.integer(1) { last = (text, id) }
                     let record = Self.record(row)
                     if Self.isCanonical(row) { rows.append(record) } else { odd.append((row.text(0) ?? "", record)) }
@@ -56,18 +59,26 @@ struct ReminderScan: Sendable {
         }
         let nowText = SQLiteTime.string(secondsSinceEpoch: until + 60)
         let (outside, newest, lastID) = try await database.readAtLowPriority { db in
-            let outside = full ? try Int.fetchOne(db, sql: """
-                SELECT (SELECT COUNT(*) FROM reminders INDEXED BY reminders_scheduled WHERE scheduled_for < '1970-01-01')
-                     + (SELECT COUNT(*) FROM reminders INDEXED BY reminders_scheduled WHERE scheduled_for > '9999')
-                """) : nil
+            let outside =
+                full
+                ? try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT (SELECT COUNT(*) FROM reminders INDEXED BY reminders_scheduled WHERE scheduled_for < '1970-01-01')
+                             + (SELECT COUNT(*) FROM reminders INDEXED BY reminders_scheduled WHERE scheduled_for > '9999')
+                        """) : nil
             // The newest row not stamped in the future of each table with a time index.
             var newest: Int64?
-            for (table, index) in [("activity_events", "activity_events_time"), ("users", "users_created_at"),
-                                   ("push_receipts", "push_receipts_time")] {
-                let text = try String.fetchOne(db, sql: """
-                    SELECT created_at FROM \(table) INDEXED BY \(index) WHERE created_at <= ? AND created_at >= '1970-01-01'
-                    ORDER BY created_at DESC LIMIT 1
-                    """, arguments: [nowText])
+            for (table, index) in [
+                ("activity_events", "activity_events_time"), ("users", "users_created_at"),
+                ("push_receipts", "push_receipts_time"),
+            ] {
+                let text = try String.fetchOne(
+                    db,
+                    sql: """
+                        SELECT created_at FROM \(table) INDEXED BY \(index) WHERE created_at <= ? AND created_at >= '1970-01-01'
+                        ORDER BY created_at DESC LIMIT 1
+                        """, arguments: [nowText])
                 if let seconds = text.flatMap(SQLiteTime.seconds) {
                     newest = max(newest ?? seconds, seconds)
                 }
@@ -101,10 +112,12 @@ struct ReminderScan: Sendable {
                 timing = .unreadable
             }
         }
-        let kind: ReminderRecord.Kind = row.text(6, is: Self.food) ? .food : row.text(6, is: Self.document) ? .document : .other
+        let kind: ReminderRecord.Kind =
+            row.text(6, is: Self.food) ? .food : row.text(6, is: Self.document) ? .document : .other
         let daysBefore = row.integer(7).flatMap { Int32(exactly: $0) } ?? ReminderRecord.notANumber
         return ReminderRecord(
-            scheduled: scheduled ?? 0, user: row.integer(2) ?? 0, lateness: lateness, daysBefore: daysBefore, status: status,
+            scheduled: scheduled ?? 0, user: row.integer(2) ?? 0, lateness: lateness, daysBefore: daysBefore,
+            status: status,
             timing: timing, opened: row.integer(5) == 1, readable: scheduled != nil, kind: kind)
     }
 }

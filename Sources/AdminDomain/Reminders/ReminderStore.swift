@@ -22,7 +22,8 @@ struct ReminderStore: Sendable {
     /// (out of every range now), and adds `read`. SC-002's users skip a reminder still in its
     /// first minute at `now` (it may yet be sent on time): the next refresh reads it again.
     mutating func replace(after: Int64, with read: ReminderScan.Result, keepingFrom: Int64, now: Int64) {
-        let afterText = SQLiteTime.string(secondsSinceEpoch: after), keepText = SQLiteTime.string(secondsSinceEpoch: keepingFrom)
+        let afterText = SQLiteTime.string(secondsSinceEpoch: after)
+        let keepText = SQLiteTime.string(secondsSinceEpoch: keepingFrom)
         // Rows sort in the index by their text; a canonical one's text orders as its time, so
         // those kept are a stretch of the array, found by halving.
         let start = Self.firstIndex(in: records) { $0.scheduled > keepingFrom }
@@ -50,7 +51,8 @@ struct ReminderStore: Sendable {
     /// The first index whose record satisfies `belongs`, in records where every one that does
     /// comes after every one that does not.
     private static func firstIndex(in records: [ReminderRecord], where belongs: (ReminderRecord) -> Bool) -> Int {
-        var low = 0, high = records.count
+        var low = 0
+        var high = records.count
         while low < high {
             let middle = (low + high) / 2
             if belongs(records[middle]) { high = middle } else { low = middle + 1 }
@@ -59,13 +61,18 @@ struct ReminderStore: Sendable {
     }
 
     private mutating func note(_ record: ReminderRecord, now: Int64) {
-        guard record.readable, !(record.status == .scheduled && now - record.scheduled <= ReminderAccumulator.onTimeWithin) else { return }
-        let onTimeOpened = record.status == .sent && record.timing == .measured
+        guard record.readable,
+            !(record.status == .scheduled && now - record.scheduled <= ReminderAccumulator.onTimeWithin)
+        else { return }
+        let onTimeOpened =
+            record.status == .sent && record.timing == .measured
             && record.lateness <= ReminderAccumulator.onTimeWithin && record.opened
         users.note(user: record.user, due: record.scheduled, onTimeOpened: onTimeOpened)
     }
 
-    func reports(now: Int64, options: ReminderAlertOptions, platforms: DevicePlatforms) -> [ReminderRange: ReminderHealthReport] {
+    func reports(now: Int64, options: ReminderAlertOptions, platforms: DevicePlatforms) -> [ReminderRange:
+        ReminderHealthReport]
+    {
         var builders = ReminderRange.allCases.map { ReminderReportBuilder(range: $0, now: now) }
         // Ranges are nested and end now: once a record is before a range's start it is before
         // every shorter one's, so they are tried longest first.
@@ -86,7 +93,9 @@ struct ReminderStore: Sendable {
         let (due, met) = users.count(since: starts)
         var reports: [ReminderRange: ReminderHealthReport] = [:]
         // The hour's chart is the day's: its 24 hourly points.
-        for (index, builder) in builders.enumerated().sorted(by: { $0.element.range == .day && $1.element.range != .day }) {
+        for (index, builder) in builders.enumerated().sorted(by: {
+            $0.element.range == .day && $1.element.range != .day
+        }) {
             reports[builder.range] = builder.report(
                 sc002: ReminderCriterion(numerator: met[index], denominator: due[index], target: options.onTimeTarget),
                 successTarget: options.successTarget, points: builder.range == .hour ? reports[.day]?.points : nil)

@@ -7,15 +7,16 @@ public enum AccountReference: Sendable, CustomStringConvertible {
 
     var request: QueryInterfaceRequest<Admin> {
         switch self {
-        case let .id(id): Admin.filter(Admin.Columns.id == id)
-        case let .email(email): Admin.filter(Admin.Columns.email == email.trimmingCharacters(in: .whitespacesAndNewlines))
+        case .id(let id): Admin.filter(Admin.Columns.id == id)
+        case .email(let email):
+            Admin.filter(Admin.Columns.email == email.trimmingCharacters(in: .whitespacesAndNewlines))
         }
     }
 
     public var description: String {
         switch self {
-        case let .id(id): "#\(id)"
-        case let .email(email): email.trimmingCharacters(in: .whitespacesAndNewlines)
+        case .id(let id): "#\(id)"
+        case .email(let email): email.trimmingCharacters(in: .whitespacesAndNewlines)
         }
     }
 }

@@ -25,11 +25,15 @@ public struct AccountSecurity: Sendable {
 
     /// A new password against the policy, and not the one-time password it replaces; every
     /// other session ends and this one continues under the token returned.
-    public func changePassword(_ identity: StaffIdentity, to password: String, session token: String,
-                               from address: String?) async throws -> String {
+    public func changePassword(
+        _ identity: StaffIdentity, to password: String, session token: String,
+        from address: String?
+    ) async throws -> String {
         let audit = AuditDraft(actor: .staff(identity, from: address), action: .passwordChanged, detail: nil)
-        return try await admins.setPassword(.id(identity.adminID), to: password, oneTime: false, now: Date(),
-                                            replacingOneTime: true) { admin, db in
+        return try await admins.setPassword(
+            .id(identity.adminID), to: password, oneTime: false, now: Date(),
+            replacingOneTime: true
+        ) { admin, db in
             _ = try SessionStore.deleteAll(adminID: admin.id, keepToken: token, in: db)
             try audit.insert(target: admin, in: db)
             return try SessionStore.rotate(token: token, in: db)
@@ -39,8 +43,10 @@ public struct AccountSecurity: Sendable {
     /// Turns two-factor on when `code` is the pending key's current code; nil for a wrong
     /// code. More reach than before: the caller's token is replaced and every session
     /// opened with the password alone ends.
-    public func enableTwoFactor(_ identity: StaffIdentity, code: String, session token: String?, from address: String?,
-                                now: Date = Date()) async throws -> TwoFactorEnabled? {
+    public func enableTwoFactor(
+        _ identity: StaffIdentity, code: String, session token: String?, from address: String?,
+        now: Date = Date()
+    ) async throws -> TwoFactorEnabled? {
         let adminID = identity.adminID
         guard let step = try await twoFactor.pendingStep(adminID: adminID, code: code, now: now) else { return nil }
         let audit = AuditDraft(actor: .staff(identity, from: address), action: .twoFactorEnabled, detail: nil)
@@ -79,7 +85,9 @@ public struct AccountSecurity: Sendable {
     }
 
     /// "Sign out everywhere else"; returns how many sessions ended.
-    public func endOtherSessions(_ identity: StaffIdentity, session token: String, from address: String?) async throws -> Int {
+    public func endOtherSessions(_ identity: StaffIdentity, session token: String, from address: String?) async throws
+        -> Int
+    {
         let actor = AuditActor.staff(identity, from: address)
         return try await database.write { db in
             let ended = try SessionStore.deleteAll(adminID: identity.adminID, keepToken: token, in: db)

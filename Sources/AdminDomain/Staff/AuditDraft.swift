@@ -12,6 +12,7 @@ struct AuditDraft: Sendable {
     }
 
     func insert(targetAdminID id: Int64?, now: Date = Date(), in db: Database) throws {
-        try AuditLog.insert(actor.entry(action, target: id.map { AuditTarget.staff($0).description }, detail: detail), now: now, in: db)
+        try AuditLog.insert(
+            actor.entry(action, target: id.map { AuditTarget.staff($0).description }, detail: detail), now: now, in: db)
     }
 }

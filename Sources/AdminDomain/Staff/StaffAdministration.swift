@@ -24,7 +24,8 @@ public struct StaffAdministration: Sendable {
     /// unique index); `descending` turns either round. Both are read in index order.
     public func accounts(byCreation: Bool = false, descending: Bool = false) async throws -> [StaffAccount] {
         try await database.read { db in
-            let withTwoFactor = Set(try Int64.fetchAll(db, sql: "SELECT admin_id FROM panel_two_factor WHERE confirmed_at IS NOT NULL"))
+            let withTwoFactor = Set(
+                try Int64.fetchAll(db, sql: "SELECT admin_id FROM panel_two_factor WHERE confirmed_at IS NOT NULL"))
             let column = byCreation ? Admin.Columns.id : Admin.Columns.email
             return try Admin.order(descending ? column.desc : column.asc).fetchAll(db).map { admin in
                 StaffAccount(admin: admin, hasTwoFactor: admin.id.map(withTwoFactor.contains) ?? false)
@@ -34,16 +35,21 @@ public struct StaffAdministration: Sendable {
 
     /// `oneTime`: a password generated for someone else, to be changed at the first sign-in.
     @discardableResult
-    public func create(email: String, password: String, role: Role, oneTime: Bool, by actor: AuditActor,
-                       now: Date = Date()) async throws -> Admin {
-        try await admins.create(email: email, password: password, role: role, oneTime: oneTime, now: now,
-                                audit: AuditDraft(actor: actor, action: .adminCreated, detail: "role=\(role.rawValue)"))
+    public func create(
+        email: String, password: String, role: Role, oneTime: Bool, by actor: AuditActor,
+        now: Date = Date()
+    ) async throws -> Admin {
+        try await admins.create(
+            email: email, password: password, role: role, oneTime: oneTime, now: now,
+            audit: AuditDraft(actor: actor, action: .adminCreated, detail: "role=\(role.rawValue)"))
     }
 
     /// Ends the account's sessions: the new rights start from a fresh sign-in.
     @discardableResult
     public func changeRole(_ account: AccountReference, to role: Role, by actor: AuditActor) async throws -> Admin {
-        try await admins.change(account, audit: AuditDraft(actor: actor, action: .roleChanged, detail: "role=\(role.rawValue)")) {
+        try await admins.change(
+            account, audit: AuditDraft(actor: actor, action: .roleChanged, detail: "role=\(role.rawValue)")
+        ) {
             $0.role = role
         }
     }
@@ -51,20 +57,25 @@ public struct StaffAdministration: Sendable {
     /// Ends the account's sessions at once. The last active admin stays.
     @discardableResult
     public func disable(_ account: AccountReference, by actor: AuditActor, now: Date = Date()) async throws -> Admin {
-        try await admins.change(account, audit: AuditDraft(actor: actor, action: .adminDisabled, detail: nil)) { admin in
+        try await admins.change(account, audit: AuditDraft(actor: actor, action: .adminDisabled, detail: nil)) {
+            admin in
             admin.disabledAt = admin.disabledAt ?? PanelTime(now)
         }
     }
 
     @discardableResult
     public func enable(_ account: AccountReference, by actor: AuditActor) async throws -> Admin {
-        try await admins.change(account, audit: AuditDraft(actor: actor, action: .adminEnabled, detail: nil)) { $0.disabledAt = nil }
+        try await admins.change(account, audit: AuditDraft(actor: actor, action: .adminEnabled, detail: nil)) {
+            $0.disabledAt = nil
+        }
     }
 
     /// A new password, checked against the policy; every session of the account ends.
     @discardableResult
-    public func resetPassword(_ account: AccountReference, to password: String, oneTime: Bool, by actor: AuditActor,
-                              now: Date = Date()) async throws -> Admin {
+    public func resetPassword(
+        _ account: AccountReference, to password: String, oneTime: Bool, by actor: AuditActor,
+        now: Date = Date()
+    ) async throws -> Admin {
         try await admins.setPassword(account, to: password, oneTime: oneTime, now: now) { admin, db in
             _ = try SessionStore.deleteAll(adminID: admin.id, keepToken: nil, in: db)
             try AuditDraft(actor: actor, action: .passwordReset, detail: nil).insert(target: admin, now: now, in: db)
@@ -85,7 +96,9 @@ public struct StaffAdministration: Sendable {
     /// Ends one account's sessions, all but `keepingSession` (the admin's own, when it is
     /// their own account).
     @discardableResult
-    public func endSessions(_ account: AccountReference, keepingSession token: String?, by actor: AuditActor) async throws -> Admin {
+    public func endSessions(_ account: AccountReference, keepingSession token: String?, by actor: AuditActor)
+        async throws -> Admin
+    {
         try await onAccount(account, audit: AuditDraft(actor: actor, action: .sessionsEnded, detail: nil)) { id, db in
             _ = try SessionStore.deleteAll(adminID: id, keepToken: token, in: db)
         }
@@ -102,8 +115,10 @@ public struct StaffAdministration: Sendable {
     }
 
     /// Finds the account, applies `change` and writes the audit row, in one transaction.
-    private func onAccount(_ account: AccountReference, audit: AuditDraft,
-                           _ change: @escaping @Sendable (Int64, Database) throws -> Void) async throws -> Admin {
+    private func onAccount(
+        _ account: AccountReference, audit: AuditDraft,
+        _ change: @escaping @Sendable (Int64, Database) throws -> Void
+    ) async throws -> Admin {
         try await database.write { db in
             guard let admin = try account.request.fetchOne(db), let id = admin.id else {
                 throw AdminStoreError.notFound(account.description)

@@ -25,9 +25,12 @@ public struct ActivityDays: Sendable, Equatable {
     public var blob: Data {
         var data = Data(capacity: masks.count * 7)
         for day in masks.keys.sorted() {
-            let d = UInt32(bitPattern: day), m = masks[day]!
-            data.append(contentsOf: [UInt8(d & 0xFF), UInt8(d >> 8 & 0xFF), UInt8(d >> 16 & 0xFF), UInt8(d >> 24),
-                                     UInt8(m & 0xFF), UInt8(m >> 8 & 0xFF), UInt8(m >> 16 & 0xFF)])
+            let d = UInt32(bitPattern: day)
+            let m = masks[day]!
+            data.append(contentsOf: [
+                UInt8(d & 0xFF), UInt8(d >> 8 & 0xFF), UInt8(d >> 16 & 0xFF), UInt8(d >> 24),
+                UInt8(m & 0xFF), UInt8(m >> 8 & 0xFF), UInt8(m >> 16 & 0xFF),
+            ])
         }
         return data
     }

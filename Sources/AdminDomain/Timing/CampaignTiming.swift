@@ -40,9 +40,14 @@ public enum CampaignTiming: Sendable, Equatable {
     ///   - winnerTest: the variants go to a test share first and the rest wait for the winner.
     public func refusal(localTime: Bool, winnerTest: Bool) -> String? {
         guard case .usualHour(let percent) = self else { return nil }
-        if !Self.controlRange.contains(percent) { return "The timing control share must be a whole percentage from 0 to 50." }
+        if !Self.controlRange.contains(percent) {
+            return "The timing control share must be a whole percentage from 0 to 50."
+        }
         if localTime { return "Choose either one local time of day for everyone or each user's usual hour, not both." }
-        if winnerTest { return "Each user's usual hour cannot be combined with a winner test: the rest would wait for the winner, not for their hour." }
+        if winnerTest {
+            return
+                "Each user's usual hour cannot be combined with a winner test: the rest would wait for the winner, not for their hour."
+        }
         return nil
     }
 }

@@ -36,14 +36,20 @@ public struct PanelUsualHour: Codable, Sendable, Equatable, FetchableRecord, Per
     /// One prepared statement: the first build writes hundreds of thousands of rows, and the
     /// record's own `save` tries an update before each insert.
     func replace(in db: Database) throws {
-        try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO panel_usual_hours (user_id, days, hour, active_days, hour_days, platform, locale, zone, recheck_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [userID, days, hour, activeDays, hourDays, platform, locale, zone, recheckAt])
+        try db.cachedStatement(
+            sql: """
+                INSERT OR REPLACE INTO panel_usual_hours (user_id, days, hour, active_days, hour_days, platform, locale, zone, recheck_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [userID, days, hour, activeDays, hourDays, platform, locale, zone, recheckAt])
     }
 
     enum CodingKeys: String, CodingKey {
-        case userID = "user_id", days, hour, activeDays = "active_days", hourDays = "hour_days", platform, locale, zone
+        case userID = "user_id"
+        case days, hour
+        case activeDays = "active_days"
+        case hourDays = "hour_days"
+        case platform, locale, zone
         case recheckAt = "recheck_at"
     }
 }

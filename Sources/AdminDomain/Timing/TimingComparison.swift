@@ -46,7 +46,8 @@ public struct TimingComparison: Sendable, Equatable, Codable {
 
     /// Usual hour's open rate minus the control's.
     public var openLift: LiftInterval? {
-        LiftInterval(converted: usual.openedInDay, of: usual.openJudged, against: control.openedInDay, of: control.openJudged)
+        LiftInterval(
+            converted: usual.openedInDay, of: usual.openJudged, against: control.openedInDay, of: control.openJudged)
     }
 
     /// Usual hour's goal rate minus the control's.

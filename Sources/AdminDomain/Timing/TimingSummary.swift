@@ -19,12 +19,14 @@ public struct TimingSummary: Sendable, Equatable {
 
     /// nil when nothing was planned at a usual hour for it (yet).
     public static func load(campaign: Int64, in db: Database) throws -> TimingSummary? {
-        let rows = try Row.fetchAll(db, sql: "SELECT timing, basis, hour, moved, users FROM panel_timing_counts WHERE campaign_id = ?",
-                                    arguments: [campaign])
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT timing, basis, hour, moved, users FROM panel_timing_counts WHERE campaign_id = ?",
+            arguments: [campaign])
         guard !rows.isEmpty else { return nil }
         var summary = TimingSummary()
         for row in rows {
-            let users: Int = row["users"], hour: Int = row["hour"]
+            let users: Int = row["users"]
+            let hour: Int = row["hour"]
             guard (0..<24).contains(hour) else { continue }
             if row["timing"] == "control" {
                 summary.control += users

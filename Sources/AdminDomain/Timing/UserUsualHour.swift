@@ -26,11 +26,15 @@ public struct UserUsualHour: Sendable, Equatable {
 
     /// Read in the caller's transaction: the user's row, their peers and quiet hours.
     public static func load(user: Int64, now: Date, defaultTimeZone: String, in db: Database) throws -> UserUsualHour? {
-        guard let person = try Row.fetchOne(db, SQLRequest(literal: """
-            SELECT CAST(u.timezone AS TEXT) AS timezone, CAST(u.locale AS TEXT) AS locale, s.quiet_start, s.quiet_end,
-                   COALESCE(\(UsualHourUser.lastSeenPlatform(of: .segmentUser)), '') AS platform
-            FROM users u LEFT JOIN notification_settings s ON s.user_id = u.id WHERE u.id = \(user)
-            """))
+        guard
+            let person = try Row.fetchOne(
+                db,
+                SQLRequest(
+                    literal: """
+                        SELECT CAST(u.timezone AS TEXT) AS timezone, CAST(u.locale AS TEXT) AS locale, s.quiet_start, s.quiet_end,
+                               COALESCE(\(UsualHourUser.lastSeenPlatform(of: .segmentUser)), '') AS platform
+                        FROM users u LEFT JOIN notification_settings s ON s.user_id = u.id WHERE u.id = \(user)
+                        """))
         else { return nil }
         let stored = try PanelUsualHour.fetchOne(db, key: user)
         let buildAfter = try Row.fetchOne(db, sql: "SELECT build_after FROM panel_usual_hour_state WHERE id = 1")
@@ -46,21 +50,28 @@ public struct UserUsualHour: Sendable, Equatable {
         let own = UsualHour.pick(counts: counts)
         let platform = stored.map(\.platform).flatMap { $0.isEmpty ? nil : $0 } ?? (person["platform"] as String? ?? "")
         let locale: String = person["locale"] ?? ""
-        let peer = try Row.fetchOne(db, sql: "SELECT hour, users FROM panel_usual_hour_peers WHERE platform = ? AND locale = ?",
-                                    arguments: [platform, locale])
+        let peer = try Row.fetchOne(
+            db, sql: "SELECT hour, users FROM panel_usual_hour_peers WHERE platform = ? AND locale = ?",
+            arguments: [platform, locale])
         let everyone = try UsualHourPeers.everyoneHour(in: db)
-        let (basis, hour) = UsualHourBasis.resolve(own: active >= UsualHour.ownDays ? own : nil, peer: { peer?["hour"] }, everyone: everyone)
+        let (basis, hour) = UsualHourBasis.resolve(
+            own: active >= UsualHour.ownDays ? own : nil, peer: { peer?["hour"] }, everyone: everyone)
         var movedTo: Int?
         if let hour, let quiet = QuietHours(start: person["quiet_start"], end: person["quiet_end"]).quietPeriod,
-           let plan = UsualHourSendAt.plan(after: nowSeconds, hour: hour, zone: zone, quiet: quiet, fixed: nil, deadline: .max),
-           plan.moved == .quiet {
+            let plan = UsualHourSendAt.plan(
+                after: nowSeconds, hour: hour, zone: zone, quiet: quiet, fixed: nil, deadline: .max),
+            plan.moved == .quiet
+        {
             movedTo = plan.hour
         }
-        return UserUsualHour(hour: hour, basis: basis, activeDays: active, ownHour: own, ownHourDays: own.map { counts[$0] } ?? 0,
-                             peers: basis == .peers ? peer?["users"] : nil, peerPlatform: basis == .peers ? platform : nil,
-                             peerLocale: basis == .peers ? locale : nil, movedTo: movedTo, building: building,
-                             fallbackZone: valid ? nil : defaultTimeZone,
-                             countedIn: stored.map(\.zone).flatMap { $0 == (valid ? (person["timezone"] as String?) : defaultTimeZone) ? nil : $0 })
+        return UserUsualHour(
+            hour: hour, basis: basis, activeDays: active, ownHour: own, ownHourDays: own.map { counts[$0] } ?? 0,
+            peers: basis == .peers ? peer?["users"] : nil, peerPlatform: basis == .peers ? platform : nil,
+            peerLocale: basis == .peers ? locale : nil, movedTo: movedTo, building: building,
+            fallbackZone: valid ? nil : defaultTimeZone,
+            countedIn: stored.map(\.zone).flatMap {
+                $0 == (valid ? (person["timezone"] as String?) : defaultTimeZone) ? nil : $0
+            })
     }
 
     /// "20:00, 14 of 60 days; moved to 21:00 by quiet hours".
@@ -69,10 +80,12 @@ public struct UserUsualHour: Sendable, Equatable {
         switch basis {
         case .own: text = "\(Self.clock(hour)), \(ownHourDays) of \(ActivityDays.window) days"
         case .peers:
-            text = "\(Self.clock(hour)), the usual hour of \(peers ?? 0) users on \(peerPlatform ?? "?") with locale \(peerLocale ?? "?")"
+            text =
+                "\(Self.clock(hour)), the usual hour of \(peers ?? 0) users on \(peerPlatform ?? "?") with locale \(peerLocale ?? "?")"
                 + " (\(activeDays) active day\(activeDays == 1 ? "" : "s") of their own in \(ActivityDays.window); \(UsualHour.ownDays) needed)"
         case .everyone:
-            text = "\(Self.clock(hour)), everyone's busiest hour (\(activeDays) active day\(activeDays == 1 ? "" : "s") of their own in "
+            text =
+                "\(Self.clock(hour)), everyone's busiest hour (\(activeDays) active day\(activeDays == 1 ? "" : "s") of their own in "
                 + "\(ActivityDays.window); \(UsualHour.ownDays) needed, and too few users share their platform and locale)"
         case .none: text = "none yet: nobody has \(UsualHour.ownDays) active days, so pushes go at the fixed time"
         }

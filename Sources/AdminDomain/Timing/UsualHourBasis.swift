@@ -21,7 +21,9 @@ public enum UsualHourBasis: String, Sendable, CaseIterable, Codable {
     /// The one order of the fallbacks, for the freeze, the journeys and the profile. `own`:
     /// the user's own hour when they have `UsualHour.ownDays` active days, else nil; `peer` is
     /// only looked up when there is no own hour.
-    static func resolve(own: Int?, peer: () throws -> Int?, everyone: Int?) rethrows -> (basis: UsualHourBasis, hour: Int?) {
+    static func resolve(own: Int?, peer: () throws -> Int?, everyone: Int?) rethrows -> (
+        basis: UsualHourBasis, hour: Int?
+    ) {
         if let own { return (.own, own) }
         if let peer = try peer() { return (.peers, peer) }
         if let everyone { return (.everyone, everyone) }

@@ -25,14 +25,18 @@ public struct UsualHourFold: Sendable {
 
     /// `days` with `times` (as stored: only the backend's 'YYYY-MM-DD HH:MM:SS' counts) folded
     /// in, kept to the window ending today in `zone`; nil when no day is left in it.
-    public func row(user: Int64, days: ActivityDays, times: [String], zoneName: String?, locale: String, platform: String)
-        -> PanelUsualHour? {
+    public func row(
+        user: Int64, days: ActivityDays, times: [String], zoneName: String?, locale: String, platform: String
+    )
+        -> PanelUsualHour?
+    {
         let (zone, name) = zone(named: zoneName)
         let today = Int32(floorDay(zone.local(now)))
         var days = days
         let earliest = now - Int64(ActivityDays.window + 1) * 86_400
         for text in times {
-            guard let seconds = SQLiteTime.backendSeconds(text), seconds >= earliest, seconds <= now + Self.futureSlack else { continue }
+            guard let seconds = SQLiteTime.backendSeconds(text), seconds >= earliest, seconds <= now + Self.futureSlack
+            else { continue }
             let local = zone.local(seconds)
             days.add(day: Int32(floorDay(local)), hour: Int(UsualHourSendAt.mod(local, 86_400) / 3_600))
         }
@@ -40,8 +44,9 @@ public struct UsualHourFold: Sendable {
         let counts = days.counts(today: today)
         guard let oldest = days.oldest, let hour = UsualHour.pick(counts: counts) else { return nil }
         let leaves = zone.utc(fromLocal: (Int64(oldest) + Int64(ActivityDays.window)) * 86_400)
-        return PanelUsualHour(userID: user, days: days.blob, hour: hour, activeDays: days.activeDays(today: today),
-                              hourDays: counts[hour], platform: platform, locale: locale, zone: name, recheckAt: leaves)
+        return PanelUsualHour(
+            userID: user, days: days.blob, hour: hour, activeDays: days.activeDays(today: today),
+            hourDays: counts[hour], platform: platform, locale: locale, zone: name, recheckAt: leaves)
     }
 
     func floorDay(_ local: Int64) -> Int64 { (local - UsualHourSendAt.mod(local, 86_400)) / 86_400 }

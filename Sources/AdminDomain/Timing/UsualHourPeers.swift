@@ -10,10 +10,18 @@ public enum UsualHourPeers {
     /// Makes `panel_usual_hour_peers` again; returns the groups written (everyone's included).
     static func rebuild(in database: PanelDatabase) async throws -> Int {
         let rows = try await database.readAtLowPriority { db in
-            try Row.fetchAll(db, sql: """
-                SELECT platform, locale, hour, COUNT(*) AS users FROM panel_usual_hours INDEXED BY panel_usual_hours_peers
-                WHERE active_days >= \(UsualHour.ownDays) GROUP BY platform, locale, hour
-                """).map { (platform: $0["platform"] as String, locale: $0["locale"] as String, hour: $0["hour"] as Int, users: $0["users"] as Int) }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT platform, locale, hour, COUNT(*) AS users FROM panel_usual_hours INDEXED BY panel_usual_hours_peers
+                    WHERE active_days >= \(UsualHour.ownDays) GROUP BY platform, locale, hour
+                    """
+            ).map {
+                (
+                    platform: $0["platform"] as String, locale: $0["locale"] as String, hour: $0["hour"] as Int,
+                    users: $0["users"] as Int
+                )
+            }
         }
         var groups: [[String]: [Int]] = [:]
         var all = [Int](repeating: 0, count: 24)
@@ -24,14 +32,19 @@ public enum UsualHourPeers {
         var picked: [(platform: String, locale: String, hour: Int, users: Int)] = []
         for (key, counts) in groups where key[0] != everyone {
             let users = counts.reduce(0, +)
-            if users >= minimumUsers, let hour = UsualHour.pick(counts: counts) { picked.append((key[0], key[1], hour, users)) }
+            if users >= minimumUsers, let hour = UsualHour.pick(counts: counts) {
+                picked.append((key[0], key[1], hour, users))
+            }
         }
         if let hour = UsualHour.pick(counts: all) { picked.append((everyone, everyone, hour, all.reduce(0, +))) }
         let written = picked
         try await database.write { db in
             try db.execute(sql: "DELETE FROM panel_usual_hour_peers")
-            let insert = try db.cachedStatement(sql: "INSERT INTO panel_usual_hour_peers (platform, locale, hour, users) VALUES (?, ?, ?, ?)")
-            for group in written { try insert.execute(arguments: [group.platform, group.locale, group.hour, group.users]) }
+            let insert = try db.cachedStatement(
+                sql: "INSERT INTO panel_usual_hour_peers (platform, locale, hour, users) VALUES (?, ?, ?, ?)")
+            for group in written {
+                try insert.execute(arguments: [group.platform, group.locale, group.hour, group.users])
+            }
         }
         return written.count
     }
@@ -48,6 +61,8 @@ public enum UsualHourPeers {
 
     /// Everyone's hour, or nil when no user has one of their own.
     public static func everyoneHour(in db: Database) throws -> Int? {
-        try Int.fetchOne(db, sql: "SELECT hour FROM panel_usual_hour_peers WHERE platform = ? AND locale = ?", arguments: [everyone, everyone])
+        try Int.fetchOne(
+            db, sql: "SELECT hour FROM panel_usual_hour_peers WHERE platform = ? AND locale = ?",
+            arguments: [everyone, everyone])
     }
 }

@@ -40,9 +40,12 @@ struct UsualHourPlanner: Sendable {
     /// the writer reads: [device, user, platform, due, arm, timing, basis, local hour, moved].
     func plan(_ rows: [Row], after: Int64, upTo: Int64, in db: Database) throws -> String {
         var own: [Int64: Own] = [:]
-        for row in try Row.fetchAll(db, sql: """
-            SELECT user_id, hour, active_days, platform FROM panel_usual_hours WHERE user_id > ? AND user_id <= ?
-            """, arguments: [after, upTo]) {
+        for row in try Row.fetchAll(
+            db,
+            sql: """
+                SELECT user_id, hour, active_days, platform FROM panel_usual_hours WHERE user_id > ? AND user_id <= ?
+                """, arguments: [after, upTo])
+        {
             own[row["user_id"]] = Own(hour: row["hour"], activeDays: row["active_days"], platform: row["platform"])
         }
         let lastSeen = try db.cachedStatement(literal: "SELECT \(UsualHourUser.lastSeenPlatform(of: .parameter))")
@@ -63,7 +66,8 @@ struct UsualHourPlanner: Sendable {
             // Not `json.count`: counting a String's characters walks all of it.
             if !first { json += "," }
             first = false
-            json += "[\(row["did"] as Int64),\(user),\(Self.quoted(row["platform"] as String?)),\(Self.quoted(entry?.due ?? fixedText)),"
+            json +=
+                "[\(row["did"] as Int64),\(user),\(Self.quoted(row["platform"] as String?)),\(Self.quoted(entry?.due ?? fixedText)),"
             json += "\(Self.quoted(arm)),\(Self.quoted(entry?.timing)),\(Self.quoted(entry?.basis.rawValue)),"
             json += "\(entry.map { String($0.hour) } ?? "null"),\(Self.quoted(entry?.moved?.rawValue))]"
         }
@@ -71,21 +75,25 @@ struct UsualHourPlanner: Sendable {
     }
 
     private func plan(user: Int64, row: Row, fixed fixedText: String, own: Own?, lastSeen: Statement) throws
-        -> (due: String, timing: String, basis: UsualHourBasis, hour: Int, moved: TimingMove?) {
+        -> (due: String, timing: String, basis: UsualHourBasis, hour: Int, moved: TimingMove?)
+    {
         let zone = ZoneOffsets.named(row["tz"], fallback: defaultZone).offsets
         let fixed = SQLiteTime.seconds(fixedText) ?? after
         func localHour(_ seconds: Int64) -> Int { Int(UsualHourSendAt.mod(zone.local(seconds), 86_400) / 3_600) }
         if TimingDraw.isControl(campaign: campaign, user: user, percent: controlPercent) {
             return (fixedText, "control", .none, localHour(fixed), nil)
         }
-        let (basis, hour) = try UsualHourBasis.resolve(own: own.flatMap { $0.activeDays >= UsualHour.ownDays ? $0.hour : nil }, peer: {
-            var platform = own?.platform ?? ""
-            if platform.isEmpty { platform = try String.fetchOne(lastSeen, arguments: [user]) ?? "" }
-            return peers[platform + "\u{0}" + ((row["locale"] as String?) ?? "")]
-        }, everyone: everyone)
+        let (basis, hour) = try UsualHourBasis.resolve(
+            own: own.flatMap { $0.activeDays >= UsualHour.ownDays ? $0.hour : nil },
+            peer: {
+                var platform = own?.platform ?? ""
+                if platform.isEmpty { platform = try String.fetchOne(lastSeen, arguments: [user]) ?? "" }
+                return peers[platform + "\u{0}" + ((row["locale"] as String?) ?? "")]
+            }, everyone: everyone)
         guard let hour,
-              let plan = UsualHourSendAt.plan(after: after, hour: hour, zone: zone, quiet: QuietHours(start: row["qs"], end: row["qe"]).quietPeriod,
-                                              fixed: fixed, deadline: deadline)
+            let plan = UsualHourSendAt.plan(
+                after: after, hour: hour, zone: zone, quiet: QuietHours(start: row["qs"], end: row["qe"]).quietPeriod,
+                fixed: fixed, deadline: deadline)
         else { return (fixedText, "usual", basis, localHour(fixed), nil) }
         return (SQLiteTime.string(secondsSinceEpoch: plan.due), "usual", basis, plan.hour, plan.moved)
     }

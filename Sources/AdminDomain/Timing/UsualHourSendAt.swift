@@ -20,8 +20,10 @@ public enum UsualHourSendAt {
     ///   - fixed: the fixed time (the control's), used when the usual hour misses the deadline;
     ///     nil: no fixed time either, so no plan.
     ///   - deadline: the latest moment the push may be due.
-    public static func plan(after: Int64, hour: Int, zone: ZoneOffsets, quiet: (start: LocalTime, end: LocalTime)?,
-                            fixed: Int64?, deadline: Int64) -> Plan? {
+    public static func plan(
+        after: Int64, hour: Int, zone: ZoneOffsets, quiet: (start: LocalTime, end: LocalTime)?,
+        fixed: Int64?, deadline: Int64
+    ) -> Plan? {
         let local = zone.local(after)
         let secondOfDay = mod(local, 86_400)
         var due = after
@@ -44,7 +46,9 @@ public enum UsualHourSendAt {
     }
 
     /// The moment `due` moves to when it falls in the quiet period, or nil when it does not.
-    static func edge(of due: Int64, after: Int64, zone: ZoneOffsets, quiet: (start: LocalTime, end: LocalTime)) -> Int64? {
+    static func edge(of due: Int64, after: Int64, zone: ZoneOffsets, quiet: (start: LocalTime, end: LocalTime))
+        -> Int64?
+    {
         let local = zone.local(due)
         let minute = Int(mod(local, 86_400) / 60)
         guard isQuiet(minute, quiet) else { return nil }

@@ -20,7 +20,8 @@ struct UsualHourUser: Sendable {
     }
 
     static func fetch(idsAfter after: Int64, upTo: Int64, in db: Database) throws -> [UsualHourUser] {
-        try Row.fetchAll(db, SQLRequest(literal: columns + " WHERE id > \(after) AND id <= \(upTo) ORDER BY id")).map(Self.init)
+        try Row.fetchAll(db, SQLRequest(literal: columns + " WHERE id > \(after) AND id <= \(upTo) ORDER BY id")).map(
+            Self.init)
     }
 
     static func fetch(ids: [Int64], in db: Database) throws -> [Int64: UsualHourUser] {

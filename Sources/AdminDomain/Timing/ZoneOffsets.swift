@@ -25,7 +25,9 @@ public final class ZoneOffsets: Sendable {
         let offset = Int64(zone.secondsFromGMT(for: date))
         // The span runs from this moment to the next clock change (or a year on, for a zone
         // without changes); lookups before it start a span of their own.
-        let next = zone.nextDaylightSavingTimeTransition(after: date).map { Int64($0.timeIntervalSince1970.rounded(.down)) }
+        let next = zone.nextDaylightSavingTimeTransition(after: date).map {
+            Int64($0.timeIntervalSince1970.rounded(.down))
+        }
         let span = Span(from: unix, until: min(next ?? Int64.max, unix + 366 * 86_400), offset: offset)
         spans.withLock { list in
             if list.count >= 16 { list.removeFirst() }
@@ -41,10 +43,13 @@ public final class ZoneOffsets: Sendable {
     /// clocks change, in an overlap (clocks go back) the first of the two.
     public func utc(fromLocal local: Int64) -> Int64 {
         // The offsets a day either side cover every zone's changes (at most a few hours).
-        let candidates = Set([local - offset(at: local - 86_400), local - offset(at: local + 86_400), local - offset(at: local)])
+        let candidates = Set([
+            local - offset(at: local - 86_400), local - offset(at: local + 86_400), local - offset(at: local),
+        ])
         if let first = candidates.filter({ self.local($0) == local }).min() { return first }
         let earliest = candidates.min() ?? local
-        let change = zone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: TimeInterval(earliest - 1)))
+        let change = zone.nextDaylightSavingTimeTransition(
+            after: Date(timeIntervalSince1970: TimeInterval(earliest - 1)))
         return change.map { Int64($0.timeIntervalSince1970.rounded(.down)) } ?? earliest
     }
 

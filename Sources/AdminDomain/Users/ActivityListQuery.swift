@@ -23,8 +23,12 @@ public enum ActivityBucket: String, CaseIterable, Sendable {
         let week = SQLiteTime.string(now.addingTimeInterval(-7 * 86_400))
         let month = SQLiteTime.string(now.addingTimeInterval(-30 * 86_400))
         return switch self {
-        case .active: SQLCondition("u.last_active_at >= :week AND u.last_active_at < :ahead", ["week": week, "ahead": Self.aheadFrom(now: now)])
-        case .idle: SQLCondition("u.last_active_at >= :month AND u.last_active_at < :week", ["week": week, "month": month])
+        case .active:
+            SQLCondition(
+                "u.last_active_at >= :week AND u.last_active_at < :ahead",
+                ["week": week, "ahead": Self.aheadFrom(now: now)])
+        case .idle:
+            SQLCondition("u.last_active_at >= :month AND u.last_active_at < :week", ["week": week, "month": month])
         case .inactive: SQLCondition("u.last_active_at < :month", ["month": month])
         case .never: SQLCondition("u.last_active_at IS NULL")
         }
@@ -38,7 +42,8 @@ public enum ActivityBucket: String, CaseIterable, Sendable {
 
 /// The order of an activity list.
 public enum ActivitySort: String, CaseIterable, Sendable {
-    case lastActive = "last_active", signUp = "sign_up"
+    case lastActive = "last_active"
+    case signUp = "sign_up"
 }
 
 /// An activity list: which users, in which order.

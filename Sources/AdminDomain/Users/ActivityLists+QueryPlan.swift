@@ -32,7 +32,9 @@ extension ActivityLists {
             rowFilters += filter.attributeConditions
             conditions = indexed.map(\.sql)
             self.rowFilters = rowFilters.map(\.sql)
-            arguments = (indexed + rowFilters).reduce(into: [:]) { all, condition in all.merge(condition.arguments) { $1 } }
+            arguments = (indexed + rowFilters).reduce(into: [:]) { all, condition in
+                all.merge(condition.arguments) { $1 }
+            }
         }
 
         /// `upward`: the candidates above the cursor, lowest first (an oldest-first list, or
@@ -73,9 +75,11 @@ extension ActivityLists {
         /// The smallest and largest key of the candidate range, each from one end of the
         /// index (MIN and MAX in one query would read the whole range).
         var boundsQuery: SQL {
-            let range = "FROM users u INDEXED BY \(index) WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))"
-            return SQL(sql: "SELECT (SELECT MIN(\(key)) \(range)) AS low, (SELECT MAX(\(key)) \(range)) AS high",
-                       arguments: StatementArguments(arguments))
+            let range =
+                "FROM users u INDEXED BY \(index) WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))"
+            return SQL(
+                sql: "SELECT (SELECT MIN(\(key)) \(range)) AS low, (SELECT MAX(\(key)) \(range)) AS high",
+                arguments: StatementArguments(arguments))
         }
 
         /// The same range narrowed to keys from `from` up to `to`, inside the range's own
@@ -94,7 +98,9 @@ extension ActivityLists {
 
         /// The candidate range's size, from the index alone.
         var countQuery: SQL {
-            SQL(sql: "SELECT COUNT(*) FROM users u INDEXED BY \(index) WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))",
+            SQL(
+                sql:
+                    "SELECT COUNT(*) FROM users u INDEXED BY \(index) WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))",
                 arguments: StatementArguments(arguments))
         }
     }

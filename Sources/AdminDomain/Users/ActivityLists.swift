@@ -32,8 +32,10 @@ public struct ActivityLists: Sendable {
     /// `budget`: candidates read at most (tests pass a smaller one).
     /// `before`: the page that ends just before that cursor (Previous), read against the
     /// list's order from it and turned round; with fewer than a page before it, the first page.
-    public func page(_ query: ActivityListQuery, after: ActivityCursor?, before: ActivityCursor? = nil, now: Date = Date(),
-                     budget: Int = ActivityLists.candidateBudget) async throws -> ActivityPage {
+    public func page(
+        _ query: ActivityListQuery, after: ActivityCursor?, before: ActivityCursor? = nil, now: Date = Date(),
+        budget: Int = ActivityLists.candidateBudget
+    ) async throws -> ActivityPage {
         let plan = QueryPlan(query, now: now)
         if let before, after == nil {
             // The users nearest before the cursor, farthest last; `next` is where reading on
@@ -43,8 +45,9 @@ public struct ActivityLists: Sendable {
                 return try await page(query, after: nil, now: now, budget: budget)
             }
             let users = Array(back.users.reversed())
-            return ActivityPage(users: users, next: users.last.map { Self.cursor(for: $0, plan: plan) } ?? before,
-                                stoppedOnBudget: back.stoppedOnBudget, candidatesRead: back.candidatesRead, previous: back.next)
+            return ActivityPage(
+                users: users, next: users.last.map { Self.cursor(for: $0, plan: plan) } ?? before,
+                stoppedOnBudget: back.stoppedOnBudget, candidatesRead: back.candidatesRead, previous: back.next)
         }
         var page = try await walk(plan, from: after, upward: query.ascending, budget: budget)
         if after != nil, let first = page.users.first { page.previous = Self.cursor(for: first, plan: plan) }
@@ -53,7 +56,9 @@ public struct ActivityLists: Sendable {
 
     /// Up to a page of users from `start` in one direction of the index, reading candidates
     /// until the page is full or the budget is spent.
-    private func walk(_ plan: QueryPlan, from start: ActivityCursor?, upward: Bool, budget: Int) async throws -> ActivityPage {
+    private func walk(_ plan: QueryPlan, from start: ActivityCursor?, upward: Bool, budget: Int) async throws
+        -> ActivityPage
+    {
         var cursor = start
         var users: [UserSummary] = []
         var read = 0
@@ -75,14 +80,18 @@ public struct ActivityLists: Sendable {
         if users.count > Self.pageSize {
             let last = users[Self.pageSize - 1]
             users.removeLast(users.count - Self.pageSize)
-            return ActivityPage(users: users, next: Self.cursor(for: last, plan: plan), stoppedOnBudget: false, candidatesRead: read)
+            return ActivityPage(
+                users: users, next: Self.cursor(for: last, plan: plan), stoppedOnBudget: false, candidatesRead: read)
         }
-        return ActivityPage(users: users, next: exhausted ? nil : cursor, stoppedOnBudget: !exhausted, candidatesRead: read)
+        return ActivityPage(
+            users: users, next: exhausted ? nil : cursor, stoppedOnBudget: !exhausted, candidatesRead: read)
     }
 
     /// Every user of the list, in order, a chunk at a time: memory stays flat however long it is.
-    public func forEachChunk(_ query: ActivityListQuery, now: Date = Date(),
-                             _ body: ([UserSummary]) async throws -> Void) async throws {
+    public func forEachChunk(
+        _ query: ActivityListQuery, now: Date = Date(),
+        _ body: ([UserSummary]) async throws -> Void
+    ) async throws {
         let plan = QueryPlan(query, now: now)
         var cursor: ActivityCursor?
         while true {
@@ -101,8 +110,10 @@ public struct ActivityLists: Sendable {
     /// sampled from its newest end in proportion, and the estimate carries its margin at 95%.
     /// Within a slice the sample is the newest rows, not a random draw: the margin assumes
     /// the rows of one slice are alike.
-    public func size(_ filter: UserFilter, now: Date = Date(), exactUpTo: Int = ActivityLists.exactUpTo,
-                     sampleSize: Int = ActivityLists.sampleSize) async throws -> ListSize {
+    public func size(
+        _ filter: UserFilter, now: Date = Date(), exactUpTo: Int = ActivityLists.exactUpTo,
+        sampleSize: Int = ActivityLists.sampleSize
+    ) async throws -> ListSize {
         // The size does not depend on the order: counted on the bucket's own range of the
         // last-active index, never on the whole sign-up index.
         let plan = QueryPlan(ActivityListQuery(filter, sort: .lastActive), now: now)
@@ -111,7 +122,8 @@ public struct ActivityLists: Sendable {
         if range <= exactUpTo {
             return ListSize(value: try await matches(plan, upTo: range).matched, isEstimate: false)
         }
-        var estimate = 0.0, variance = 0.0
+        var estimate = 0.0
+        var variance = 0.0
         for slice in try await slices(plan) {
             let size = try await count(slice)
             guard size > 0 else { continue }
@@ -139,7 +151,8 @@ public struct ActivityLists: Sendable {
     /// many were read and how many passed the filters.
     private func matches(_ plan: QueryPlan, upTo limit: Int) async throws -> (read: Int, matched: Int) {
         var cursor: ActivityCursor?
-        var read = 0, matched = 0
+        var read = 0
+        var matched = 0
         while read < limit {
             let want = min(Self.chunkSize, limit - read)
             let (chunk, rows) = try await candidatesAndRows(plan, after: cursor, limit: want)
@@ -161,19 +174,22 @@ public struct ActivityLists: Sendable {
         if plan.key == "u.id", let low = Int64.fromDatabaseValue(low), let high = Int64.fromDatabaseValue(high) {
             let spans = Self.spans(Double(low), Double(high))
             return spans.enumerated().map { index, span in
-                plan.slice(from: Int64(span.0.rounded(.down)), to: index == spans.count - 1 ? high : Int64(span.1.rounded(.down)),
-                           last: index == spans.count - 1)
+                plan.slice(
+                    from: Int64(span.0.rounded(.down)),
+                    to: index == spans.count - 1 ? high : Int64(span.1.rounded(.down)),
+                    last: index == spans.count - 1)
             }
         }
         guard let lowText = String.fromDatabaseValue(low), let highText = String.fromDatabaseValue(high),
-              let lowDate = SQLiteTime.date(lowText), let highDate = SQLiteTime.date(highText)
+            let lowDate = SQLiteTime.date(lowText), let highDate = SQLiteTime.date(highText)
         else { return [plan] }
         let spans = Self.spans(lowDate.timeIntervalSince1970, highDate.timeIntervalSince1970)
         return spans.enumerated().map { index, span in
             let last = index == spans.count - 1
             // The ends are the stored values themselves, so no row falls outside the slices.
-            return plan.slice(from: index == 0 ? lowText : SQLiteTime.string(Date(timeIntervalSince1970: span.0)),
-                              to: last ? highText : SQLiteTime.string(Date(timeIntervalSince1970: span.1)), last: last)
+            return plan.slice(
+                from: index == 0 ? lowText : SQLiteTime.string(Date(timeIntervalSince1970: span.0)),
+                to: last ? highText : SQLiteTime.string(Date(timeIntervalSince1970: span.1)), last: last)
         }
     }
 
@@ -185,10 +201,14 @@ public struct ActivityLists: Sendable {
     }
 
     /// One chunk of candidates in order, and those of them that pass the row filters.
-    private func candidatesAndRows(_ plan: QueryPlan, after: ActivityCursor?, limit: Int,
-                                   upward: Bool = false) async throws -> ([ActivityCursor], [Int64: UserSummary]) {
+    private func candidatesAndRows(
+        _ plan: QueryPlan, after: ActivityCursor?, limit: Int,
+        upward: Bool = false
+    ) async throws -> ([ActivityCursor], [Int64: UserSummary]) {
         try await database.read { db in
-            let chunk = try Row.fetchAll(db, SQLRequest(literal: plan.candidates(after: after, limit: limit, upward: upward))).map { row in
+            let chunk = try Row.fetchAll(
+                db, SQLRequest(literal: plan.candidates(after: after, limit: limit, upward: upward))
+            ).map { row in
                 ActivityCursor(key: try row.decode(forColumn: "sort_key"), id: try row.decode(forColumn: "id"))
             }
             guard !chunk.isEmpty else { return ([], [:]) }

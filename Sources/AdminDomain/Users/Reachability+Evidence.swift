@@ -46,7 +46,8 @@ extension Reachability {
     /// A stored time the backend writes: anything else is not read as a time.
     static let timePattern = "[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]"
 
-    static let lateSQL = "(status = 'sent' AND sent_at GLOB :pattern AND unixepoch(sent_at) - unixepoch(scheduled_for) > \(lateAfterSeconds))"
+    static let lateSQL =
+        "(status = 'sent' AND sent_at GLOB :pattern AND unixepoch(sent_at) - unixepoch(scheduled_for) > \(lateAfterSeconds))"
     /// One pass over the user's reminders of the window, through (user_id, scheduled_for).
     static let remindersSQL = """
         SELECT COUNT(*) AS due, COALESCE(SUM(status = 'sent'), 0) AS sent, COALESCE(SUM(\(lateSQL)), 0) AS late,
@@ -89,7 +90,8 @@ extension Reachability {
     /// One of the three statements with the values it names, and only those.
     static func evidenceQuery(_ query: EvidenceQuery, userID: Int64, now: Date) -> SQL {
         let all: [String: DatabaseValue] = [
-            "user": userID.databaseValue, "since": SQLiteTime.string(now.addingTimeInterval(-Double(lookBackDays) * 86_400)).databaseValue,
+            "user": userID.databaseValue,
+            "since": SQLiteTime.string(now.addingTimeInterval(-Double(lookBackDays) * 86_400)).databaseValue,
             "now": SQLiteTime.string(now).databaseValue, "pattern": timePattern.databaseValue,
             "overdueBefore": UserReminders.overdueBefore(now).databaseValue,
         ]
@@ -99,13 +101,21 @@ extension Reachability {
     /// The reminders' and campaigns' rows of one user; call inside the profile's read.
     public static func evidence(userID: Int64, now: Date, in db: Database) throws -> Evidence {
         var evidence = Evidence()
-        func only(_ query: EvidenceQuery) -> SQLRequest<Row> { SQLRequest(literal: evidenceQuery(query, userID: userID, now: now)) }
+        func only(_ query: EvidenceQuery) -> SQLRequest<Row> {
+            SQLRequest(literal: evidenceQuery(query, userID: userID, now: now))
+        }
         if let row = try Row.fetchOne(db, only(.reminders)) {
             var history = ReminderHistory()
-            history.due = row["due"]; history.sent = row["sent"]; history.late = row["late"]
-            history.failed = row["failed"]; history.cancelled = row["cancelled"]; history.overdue = row["overdue"]
-            history.latestLate = row["latest_late"]; history.latestFailed = row["latest_failed"]
-            history.latestCancelled = row["latest_cancelled"]; history.latestOverdue = row["latest_overdue"]
+            history.due = row["due"]
+            history.sent = row["sent"]
+            history.late = row["late"]
+            history.failed = row["failed"]
+            history.cancelled = row["cancelled"]
+            history.overdue = row["overdue"]
+            history.latestLate = row["latest_late"]
+            history.latestFailed = row["latest_failed"]
+            history.latestCancelled = row["latest_cancelled"]
+            history.latestOverdue = row["latest_overdue"]
             evidence.reminders = history
         }
         let deliveries = try Row.fetchAll(db, only(.deliveries))
@@ -113,12 +123,16 @@ extension Reachability {
         evidence.misses = try deliveries.compactMap { row in
             let state: Stored<DeliveryState> = try row.decode(forColumn: "state")
             if state == .known(.accepted) || state == .known(.sending) { return nil }
-            return CampaignMiss(campaignID: row["campaign_id"], campaignName: try row.decode(forColumn: "name"), deviceID: row["device_id"], state: state,
-                                detail: try row.decode(forColumn: "detail"), dueAt: try row.decode(forColumn: "due_at"),
-                                updatedAt: try row.decode(forColumn: "updated_at"))
+            return CampaignMiss(
+                campaignID: row["campaign_id"], campaignName: try row.decode(forColumn: "name"),
+                deviceID: row["device_id"], state: state,
+                detail: try row.decode(forColumn: "detail"), dueAt: try row.decode(forColumn: "due_at"),
+                updatedAt: try row.decode(forColumn: "updated_at"))
         }
         evidence.heldOut = try Row.fetchAll(db, only(.heldOut)).map {
-            HeldOut(campaignID: $0["id"], campaignName: try $0.decode(forColumn: "name"), launchedAt: try $0.decode(forColumn: "launched_at"))
+            HeldOut(
+                campaignID: $0["id"], campaignName: try $0.decode(forColumn: "name"),
+                launchedAt: try $0.decode(forColumn: "launched_at"))
         }
         return evidence
     }
@@ -126,28 +140,50 @@ extension Reachability {
     static func reminderFindings(_ history: ReminderHistory) -> [Finding] {
         let window = "of the last \(lookBackDays) days"
         guard history.due > 0 else {
-            return [Finding(.note, "No reminder was due in the last \(lookBackDays) days", evidence: "reminders due in the last \(lookBackDays) days: 0", place: .reminders)]
+            return [
+                Finding(
+                    .note, "No reminder was due in the last \(lookBackDays) days",
+                    evidence: "reminders due in the last \(lookBackDays) days: 0", place: .reminders)
+            ]
         }
         func count(_ n: Int) -> String { n == 1 ? "1 reminder" : "\(n.grouped) reminders" }
         let tally = "\(history.sent.grouped) sent of \(history.due.grouped) due \(window)"
         var findings: [Finding] = []
         if history.overdue > 0 {
-            findings.append(Finding(.mayNot, "\(count(history.overdue)) \(window) still scheduled over \(overdueAfterSeconds / 60) minutes after \(history.overdue == 1 ? "its" : "their") time (overdue): the backend has not sent \(history.overdue == 1 ? "it" : "them")",
-                                    evidence: "the latest due \(history.latestOverdue ?? "?") UTC; \(tally)", place: .reminders, reminders: .overdue))
+            findings.append(
+                Finding(
+                    .mayNot,
+                    "\(count(history.overdue)) \(window) still scheduled over \(overdueAfterSeconds / 60) minutes after \(history.overdue == 1 ? "its" : "their") time (overdue): the backend has not sent \(history.overdue == 1 ? "it" : "them")",
+                    evidence: "the latest due \(history.latestOverdue ?? "?") UTC; \(tally)", place: .reminders,
+                    reminders: .overdue))
         }
         if history.failed > 0 {
-            findings.append(Finding(.mayNot, "\(count(history.failed)) \(window) failed", evidence: "the latest due \(history.latestFailed ?? "?") UTC; \(tally)", place: .reminders, reminders: .failed))
+            findings.append(
+                Finding(
+                    .mayNot, "\(count(history.failed)) \(window) failed",
+                    evidence: "the latest due \(history.latestFailed ?? "?") UTC; \(tally)", place: .reminders,
+                    reminders: .failed))
         }
         if history.late > 0 {
-            findings.append(Finding(.mayNot, "\(count(history.late)) \(window) sent late (over \(lateAfterSeconds) s after \(history.late == 1 ? "its" : "their") time)",
-                                    evidence: "the latest due \(history.latestLate ?? "?") UTC; \(tally)", place: .reminders, reminders: .sent))
+            findings.append(
+                Finding(
+                    .mayNot,
+                    "\(count(history.late)) \(window) sent late (over \(lateAfterSeconds) s after \(history.late == 1 ? "its" : "their") time)",
+                    evidence: "the latest due \(history.latestLate ?? "?") UTC; \(tally)", place: .reminders,
+                    reminders: .sent))
         }
         if history.cancelled > 0 {
-            findings.append(Finding(.mayNot, "\(count(history.cancelled)) \(window) cancelled, never sent",
-                                    evidence: "the latest due \(history.latestCancelled ?? "?") UTC; \(tally)", place: .reminders, reminders: .cancelled))
+            findings.append(
+                Finding(
+                    .mayNot, "\(count(history.cancelled)) \(window) cancelled, never sent",
+                    evidence: "the latest due \(history.latestCancelled ?? "?") UTC; \(tally)", place: .reminders,
+                    reminders: .cancelled))
         }
         if findings.isEmpty {
-            findings.append(Finding(.fine, "Every reminder \(window) was sent on time", evidence: "\(tally); none late, failed, cancelled or overdue", place: .reminders))
+            findings.append(
+                Finding(
+                    .fine, "Every reminder \(window) was sent on time",
+                    evidence: "\(tally); none late, failed, cancelled or overdue", place: .reminders))
         }
         return findings
     }
@@ -156,33 +192,49 @@ extension Reachability {
 
     static func campaignFindings(_ evidence: Evidence) -> [Finding] {
         var findings = evidence.heldOut.map { held in
-            Finding(.note, "Held out on purpose from campaign #\(held.campaignID) “\(held.campaignName)”: its holdout group gets no push, so that the campaign's effect can be measured",
-                    evidence: "launched \(held.launchedAt) UTC; a member of its holdout group", place: .campaignPushes)
+            Finding(
+                .note,
+                "Held out on purpose from campaign #\(held.campaignID) “\(held.campaignName)”: its holdout group gets no push, so that the campaign's effect can be measured",
+                evidence: "launched \(held.launchedAt) UTC; a member of its holdout group", place: .campaignPushes)
         }
         for miss in evidence.misses.prefix(shownMisses) {
-            let campaign = "Campaign #\(miss.campaignID) “\(miss.campaignName)”", device = "device #\(miss.deviceID)"
+            let campaign = "Campaign #\(miss.campaignID) “\(miss.campaignName)”"
+            let device = "device #\(miss.deviceID)"
             let said = "state \(miss.state)\(miss.detail.map { "; \($0)" } ?? ""); updated \(miss.updatedAt) UTC"
-            let (mark, what): (Mark, String) = switch miss.state {
-            case .known(.capped): (.mayNot, "\(campaign) not sent to \(device): the frequency cap")
-            case .known(.excluded): (.mayNot, "\(campaign) not sent to \(device): excluded when it fell due")
-            case .known(.dead): (.mayNot, "\(campaign) not delivered to \(device): the provider rejected its token")
-            case .known(.failed): (.mayNot, "\(campaign) failed for \(device)")
-            case .known(.cancelled): (.mayNot, "\(campaign) cancelled before it went to \(device)")
-            case .known(.unknown): (.mayNot, "\(campaign) may not have reached \(device): the provider's answer never came")
-            case .known(.queued), .known(.retry):
-                (.note, "\(campaign) waits to go to \(device): due \(miss.dueAt) UTC"
-                    + ((miss.detail ?? "").contains("quiet hours") ? ", the end of the user's quiet hours" : ""))
-            default: (.mayNot, "\(campaign) to \(device): \(miss.state)")
-            }
+            let (mark, what): (Mark, String) =
+                switch miss.state {
+                case .known(.capped): (.mayNot, "\(campaign) not sent to \(device): the frequency cap")
+                case .known(.excluded): (.mayNot, "\(campaign) not sent to \(device): excluded when it fell due")
+                case .known(.dead): (.mayNot, "\(campaign) not delivered to \(device): the provider rejected its token")
+                case .known(.failed): (.mayNot, "\(campaign) failed for \(device)")
+                case .known(.cancelled): (.mayNot, "\(campaign) cancelled before it went to \(device)")
+                case .known(.unknown):
+                    (.mayNot, "\(campaign) may not have reached \(device): the provider's answer never came")
+                case .known(.queued), .known(.retry):
+                    (
+                        .note,
+                        "\(campaign) waits to go to \(device): due \(miss.dueAt) UTC"
+                            + ((miss.detail ?? "").contains("quiet hours") ? ", the end of the user's quiet hours" : "")
+                    )
+                default: (.mayNot, "\(campaign) to \(device): \(miss.state)")
+                }
             findings.append(Finding(mark, what, evidence: said, place: .campaignPushes))
         }
         if evidence.misses.count > shownMisses {
-            findings.append(Finding(.note, "And \(evidence.misses.count - shownMisses) more not sent", evidence: "see the campaign pushes below", place: .campaignPushes))
+            findings.append(
+                Finding(
+                    .note, "And \(evidence.misses.count - shownMisses) more not sent",
+                    evidence: "see the campaign pushes below", place: .campaignPushes))
         }
         if findings.isEmpty {
-            findings.append(evidence.pushes == 0
-                ? Finding(.note, "No campaign push in the last \(lookBackDays) days", evidence: "none sent to this user's devices and none held out", place: .campaignPushes)
-                : Finding(.fine, "Every campaign push of the last \(lookBackDays) days went out", evidence: "\(evidence.pushes) to this user's devices", place: .campaignPushes))
+            findings.append(
+                evidence.pushes == 0
+                    ? Finding(
+                        .note, "No campaign push in the last \(lookBackDays) days",
+                        evidence: "none sent to this user's devices and none held out", place: .campaignPushes)
+                    : Finding(
+                        .fine, "Every campaign push of the last \(lookBackDays) days went out",
+                        evidence: "\(evidence.pushes) to this user's devices", place: .campaignPushes))
         }
         return findings
     }

@@ -17,6 +17,8 @@ struct SQLCondition: Sendable {
     static func all(_ conditions: [SQLCondition], also more: [String: DatabaseValue] = [:]) -> SQL {
         var arguments = more
         for condition in conditions { arguments.merge(condition.arguments) { first, _ in first } }
-        return SQL(sql: (["1"] + conditions.map { "(\($0.sql))" }).joined(separator: " AND "), arguments: StatementArguments(arguments))
+        return SQL(
+            sql: (["1"] + conditions.map { "(\($0.sql))" }).joined(separator: " AND "),
+            arguments: StatementArguments(arguments))
     }
 }

@@ -3,7 +3,9 @@ import Foundation
 /// Expiry status as the user sees it: Expired before today in their timezone, Expiring
 /// soon within 30 days, Safe after that.
 public enum ExpiryStatus: String, CaseIterable, Sendable {
-    case expired, expiringSoon = "expiring_soon", safe
+    case expired
+    case expiringSoon = "expiring_soon"
+    case safe
 
     public var label: String {
         switch self {
@@ -41,8 +43,9 @@ public struct UserCalendar: Sendable, Equatable {
     /// such as Asia/Kolkata, so the name is looked up, not listed. Empty, too long, spaces and
     /// control characters count as invalid.
     public static func zone(named name: String) -> TimeZone? {
-        guard !name.isEmpty, name.utf8.count <= 64, name.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }),
-              name == "UTC" || name.contains("/")
+        guard !name.isEmpty, name.utf8.count <= 64,
+            name.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }),
+            name == "UTC" || name.contains("/")
         else { return nil }
         return TimeZone(identifier: name)
     }
@@ -65,7 +68,8 @@ public struct UserCalendar: Sendable, Equatable {
     static func days(_ text: String) -> Int64? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let y = Int64(parts[0]), let m = Int64(parts[1]), let d = Int64(parts[2]), (1...12).contains(m), (1...31).contains(d)
+            let y = Int64(parts[0]), let m = Int64(parts[1]), let d = Int64(parts[2]), (1...12).contains(m),
+            (1...31).contains(d)
         else { return nil }
         let days = SQLiteTime.daysSinceEpoch(year: y, month: m, day: d)
         return SQLiteTime.dayString(daysSinceEpoch: days) == text ? days : nil

@@ -34,23 +34,27 @@ public struct UserDirectory: Sendable {
         } else {
             switch field {
             case .email:
-                result = if let before = query.before {
-                    try await emailPrefix(text, before: before)
-                } else {
-                    try await emailPrefix(text, after: query.after, limit: Self.pageSize, withItemCount: true)
-                }
+                result =
+                    if let before = query.before {
+                        try await emailPrefix(text, before: before)
+                    } else {
+                        try await emailPrefix(text, after: query.after, limit: Self.pageSize, withItemCount: true)
+                    }
             case .id: result = try await byID(text)
             case .name:
-                result = if let before = query.before.flatMap({ Int64($0) }) {
-                    try await byName(Self.singleSpaced(text), startAbove: before)
-                } else {
-                    try await byName(Self.singleSpaced(text), startBelow: query.after.flatMap { Int64($0) })
-                }
+                result =
+                    if let before = query.before.flatMap({ Int64($0) }) {
+                        try await byName(Self.singleSpaced(text), startAbove: before)
+                    } else {
+                        try await byName(Self.singleSpaced(text), startBelow: query.after.flatMap { Int64($0) })
+                    }
             }
         }
         // "MÜLLER@bücher.de": SQLite's NOCASE folds A–Z only, so a stored "müller@…" is
         // looked up again in lower case, and the page says so.
-        if field == .email, query.after == nil, query.before == nil, result.users.isEmpty, Self.hasCapitalsBeyondASCII(text) {
+        if field == .email, query.after == nil, query.before == nil, result.users.isEmpty,
+            Self.hasCapitalsBeyondASCII(text)
+        {
             result = try await emailPrefix(text.lowercased(), after: nil, limit: Self.pageSize, withItemCount: true)
             result.lowerCaseRetry = text.lowercased()
         }
@@ -58,8 +62,10 @@ public struct UserDirectory: Sendable {
         result.text = field == .id && text.hasPrefix("#") ? String(text.dropFirst()) : text
         // A single word may be a name as well as the start of an email: the email index is
         // asked first (microseconds), the bounded name scan only when it has nothing.
-        if query.field == nil, field == .email, query.after == nil, query.before == nil, result.users.isEmpty, !text.isEmpty,
-           !text.contains("@") {
+        if query.field == nil, field == .email, query.after == nil, query.before == nil, result.users.isEmpty,
+            !text.isEmpty,
+            !text.contains("@")
+        {
             var names = try await byName(Self.singleSpaced(text), startBelow: nil)
             names.searched = .name
             names.text = text
@@ -72,7 +78,8 @@ public struct UserDirectory: Sendable {
     /// One user's summary by id, without the item count.
     public func summary(id: Int64) async throws -> UserSummary? {
         try await database.read { db in
-            try UserSummary.fetchOne(db, sql: "SELECT \(UserSummary.columns) FROM users u WHERE u.id = ?", arguments: [id])
+            try UserSummary.fetchOne(
+                db, sql: "SELECT \(UserSummary.columns) FROM users u WHERE u.id = ?", arguments: [id])
         }
     }
 
@@ -92,7 +99,9 @@ public struct UserDirectory: Sendable {
         """
     }
 
-    private func emailPrefix(_ prefix: String, after: String?, limit: Int, withItemCount: Bool) async throws -> UserSearchResult {
+    private func emailPrefix(_ prefix: String, after: String?, limit: Int, withItemCount: Bool) async throws
+        -> UserSearchResult
+    {
         // The column's NOCASE collation applies to both bounds: any case matches, and every
         // email that starts with the prefix sorts before prefix + the highest code point.
         let arguments: StatementArguments = [
@@ -100,7 +109,8 @@ public struct UserDirectory: Sendable {
         ]
         let sql = Self.emailPrefixSQL(withItemCount: withItemCount)
         let users = try await database.read { db in try UserSummary.fetchAll(db, sql: sql, arguments: arguments) }
-        var result = UserSearchResult(users: Array(users.prefix(limit)), next: users.count > limit ? users[limit - 1].email : nil)
+        var result = UserSearchResult(
+            users: Array(users.prefix(limit)), next: users.count > limit ? users[limit - 1].email : nil)
         // A page after another has one before it, which ends just before its first row.
         if after != nil { result.previous = result.users.first?.email ?? after }
         return result
@@ -109,7 +119,9 @@ public struct UserDirectory: Sendable {
     /// The page of emails starting with `prefix` that ends just before `before`: read
     /// backwards on the same index range, shown in order.
     private func emailPrefix(_ prefix: String, before: String) async throws -> UserSearchResult {
-        let arguments: StatementArguments = ["prefix": prefix, "upper": prefix + "\u{10FFFF}", "before": before, "limit": Self.pageSize + 1]
+        let arguments: StatementArguments = [
+            "prefix": prefix, "upper": prefix + "\u{10FFFF}", "before": before, "limit": Self.pageSize + 1,
+        ]
         let sql = """
             SELECT \(UserSummary.columnsWithItemCount) FROM users u
             WHERE u.email >= :prefix AND u.email < :upper AND u.email < :before
@@ -123,9 +135,12 @@ public struct UserDirectory: Sendable {
     }
 
     private func byID(_ text: String) async throws -> UserSearchResult {
-        guard let id = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text) else { return UserSearchResult(users: []) }
+        guard let id = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text) else {
+            return UserSearchResult(users: [])
+        }
         let users = try await database.read { db in
-            try UserSummary.fetchAll(db, sql: "SELECT \(UserSummary.columnsWithItemCount) FROM users u WHERE u.id = ?", arguments: [id])
+            try UserSummary.fetchAll(
+                db, sql: "SELECT \(UserSummary.columnsWithItemCount) FROM users u WHERE u.id = ?", arguments: [id])
         }
         return UserSearchResult(users: users)
     }
@@ -142,12 +157,15 @@ public struct UserDirectory: Sendable {
     /// Display names contain `text` (in any case, any script), newest users first, looking
     /// at a bounded slice of users per page; the cursor is the id the scan reached.
     private func byName(_ text: String, startBelow: Int64?) async throws -> UserSearchResult {
-        let started = Date(), foldedText = TypedText.folded(text), folded = Data(foldedText.utf8)
+        let started = Date()
+        let foldedText = TypedText.folded(text)
+        let folded = Data(foldedText.utf8)
         var upper: Int64
         if let startBelow {
             upper = startBelow
         } else {
-            upper = try await database.read { db in (try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 0) + 1 }
+            upper = try await database.read { db in (try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 0) + 1
+            }
         }
         var found: [UserSummary] = []
         var scanned: Int64 = 0
@@ -155,16 +173,23 @@ public struct UserDirectory: Sendable {
         repeat {
             let (lower, below, have) = (max(1, upper - Self.nameScanSlice), upper, found.count)
             let (slice, rows, nextBelow) = try await database.read { db -> ([UserSummary], Int64, Int64?) in
-                let slice = try UserSummary.fetchAll(db, sql: Self.nameSliceSQL, arguments: [
-                    "lower": lower, "below": below, "text": foldedText, "bytes": folded, "limit": Self.pageSize - have,
-                ])
+                let slice = try UserSummary.fetchAll(
+                    db, sql: Self.nameSliceSQL,
+                    arguments: [
+                        "lower": lower, "below": below, "text": foldedText, "bytes": folded,
+                        "limit": Self.pageSize - have,
+                    ])
                 // A full page may end inside the slice: the next page starts below its last row.
                 let reached = have + slice.count == Self.pageSize ? (slice.last?.id ?? lower) : lower
                 // Rows, not ids, count against the budget, and ids nobody has are skipped: a
                 // gap in the ids (a bulk import, a test's users at 990,001) made rare names
                 // stop "partial" page after page (issue 36).
-                let rows = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE id >= ? AND id < ?", arguments: [reached, below]) ?? 0
-                let nextBelow = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users WHERE id < ?", arguments: [reached])
+                let rows =
+                    try Int64.fetchOne(
+                        db, sql: "SELECT COUNT(*) FROM users WHERE id >= ? AND id < ?", arguments: [reached, below])
+                    ?? 0
+                let nextBelow = try Int64.fetchOne(
+                    db, sql: "SELECT MAX(id) FROM users WHERE id < ?", arguments: [reached])
                 return (slice, rows, nextBelow)
             }
             found += slice
@@ -173,8 +198,9 @@ public struct UserDirectory: Sendable {
         } while upper > 1 && scanned < Self.nameScanRows && found.count < Self.pageSize
             && Date().timeIntervalSince(started) < nameScanTime
         let counted = try await itemCounts(found)
-        var result = UserSearchResult(users: counted, next: upper > 1 ? String(upper) : nil, scanned: Int(scanned),
-                                      stoppedOnBudget: upper > 1 && found.count < Self.pageSize)
+        var result = UserSearchResult(
+            users: counted, next: upper > 1 ? String(upper) : nil, scanned: Int(scanned),
+            stoppedOnBudget: upper > 1 && found.count < Self.pageSize)
         // Back: the matches above the first shown, or above where this page began.
         if let startBelow { result.previous = String(found.first.map(\.id) ?? startBelow - 1) }
         return result
@@ -183,7 +209,9 @@ public struct UserDirectory: Sendable {
     /// Paging back through a name scan: the matches just above `startAbove`, nearest first,
     /// looking at a bounded slice of users as `byName` does, shown newest first.
     private func byName(_ text: String, startAbove: Int64) async throws -> UserSearchResult {
-        let started = Date(), foldedText = TypedText.folded(text), folded = Data(foldedText.utf8)
+        let started = Date()
+        let foldedText = TypedText.folded(text)
+        let folded = Data(foldedText.utf8)
         let top = try await database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 0 }
         var lower = startAbove
         var found: [UserSummary] = []
@@ -194,12 +222,18 @@ public struct UserDirectory: Sendable {
         repeat {
             let (from, upTo, have) = (lower + 1, min(top + 1, lower + 1 + Self.nameScanSlice), found.count)
             let (slice, rows, nextAbove) = try await database.read { db -> ([UserSummary], Int64, Int64?) in
-                let slice = try UserSummary.fetchAll(db, sql: Self.nameSliceUpSQL, arguments: [
-                    "lower": from, "below": upTo, "text": foldedText, "bytes": folded, "limit": target - have,
-                ])
+                let slice = try UserSummary.fetchAll(
+                    db, sql: Self.nameSliceUpSQL,
+                    arguments: [
+                        "lower": from, "below": upTo, "text": foldedText, "bytes": folded, "limit": target - have,
+                    ])
                 let reached = have + slice.count == target ? (slice.last?.id ?? upTo - 1) : upTo - 1
-                let rows = try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE id >= ? AND id <= ?", arguments: [from, reached]) ?? 0
-                let nextAbove = try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM users WHERE id > ?", arguments: [reached])
+                let rows =
+                    try Int64.fetchOne(
+                        db, sql: "SELECT COUNT(*) FROM users WHERE id >= ? AND id <= ?", arguments: [from, reached])
+                    ?? 0
+                let nextAbove = try Int64.fetchOne(
+                    db, sql: "SELECT MIN(id) FROM users WHERE id > ?", arguments: [reached])
                 return (slice, rows, nextAbove)
             }
             found += slice
@@ -210,8 +244,9 @@ public struct UserDirectory: Sendable {
         let more = found.count == target
         let page = Array(found.prefix(Self.pageSize))
         let counted = try await itemCounts(Array(page.reversed()))
-        var result = UserSearchResult(users: counted, next: String(counted.last.map(\.id) ?? startAbove + 1), scanned: Int(scanned),
-                                      stoppedOnBudget: !more && lower < top)
+        var result = UserSearchResult(
+            users: counted, next: String(counted.last.map(\.id) ?? startAbove + 1), scanned: Int(scanned),
+            stoppedOnBudget: !more && lower < top)
         // Above the highest shown when one more was found; where the scan stopped when its
         // budget ran out first; none when it reached the newest user.
         if more {
@@ -244,7 +279,8 @@ public struct UserDirectory: Sendable {
         guard !users.isEmpty else { return users }
         let ids = users.map { String($0.id) }.joined(separator: ",")
         let counted = try await database.read { db in
-            try UserSummary.fetchAll(db, sql: "SELECT \(UserSummary.columnsWithItemCount) FROM users u WHERE u.id IN (\(ids))")
+            try UserSummary.fetchAll(
+                db, sql: "SELECT \(UserSummary.columnsWithItemCount) FROM users u WHERE u.id IN (\(ids))")
         }
         let byID = Dictionary(uniqueKeysWithValues: counted.map { ($0.id, $0) })
         return users.map { byID[$0.id] ?? $0 }

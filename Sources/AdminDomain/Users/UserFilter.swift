@@ -14,8 +14,10 @@ public struct UserFilter: Sendable, Equatable {
     /// Sign-up days in UTC, both ends included.
     public var signedUp: DayRange
 
-    public init(bucket: ActivityBucket = .active, plan: Plan? = nil, status: AccountStatus? = nil, platform: Platform? = nil,
-                signedUp: DayRange = DayRange()) {
+    public init(
+        bucket: ActivityBucket = .active, plan: Plan? = nil, status: AccountStatus? = nil, platform: Platform? = nil,
+        signedUp: DayRange = DayRange()
+    ) {
         self.bucket = bucket
         self.plan = plan
         self.status = status
@@ -46,9 +48,10 @@ public struct UserFilter: Sendable, Equatable {
             conditions.append(SQLCondition("u.status <> :deleted", ["deleted": AccountStatus.deleted]))
         }
         if let platform {
-            conditions.append(SQLCondition(
-                "EXISTS (SELECT 1 FROM devices d INDEXED BY devices_user WHERE d.user_id = u.id AND d.platform = :platform)",
-                ["platform": platform]))
+            conditions.append(
+                SQLCondition(
+                    "EXISTS (SELECT 1 FROM devices d INDEXED BY devices_user WHERE d.user_id = u.id AND d.platform = :platform)",
+                    ["platform": platform]))
         }
         return conditions
     }

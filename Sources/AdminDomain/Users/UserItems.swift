@@ -5,7 +5,9 @@ import GRDB
 /// the `user_id` index: a user with 20,000 items costs one index range and a sort per page.
 public struct UserItems: Sendable {
     public enum State: String, CaseIterable, Sendable {
-        case expired, expiringSoon = "expiring_soon", safe, consumed
+        case expired
+        case expiringSoon = "expiring_soon"
+        case safe, consumed
 
         public var label: String {
             switch self {
@@ -28,7 +30,10 @@ public struct UserItems: Sendable {
         /// matched among this user's rows only, read through the user index.
         public var name: String?
 
-        public init(kind: ItemKind = .food, state: State? = nil, category: String? = nil, storage: String? = nil, name: String? = nil) {
+        public init(
+            kind: ItemKind = .food, state: State? = nil, category: String? = nil, storage: String? = nil,
+            name: String? = nil
+        ) {
             self.kind = kind
             self.state = state
             self.category = category
@@ -89,10 +94,14 @@ public struct UserItems: Sendable {
     }
 
     public static let pageSize = 50
-    public static let foodCategories = ["Dairy", "Meat", "Seafood", "Vegetables", "Fruits", "Grains", "Beverages",
-                                        "Condiments", "Frozen", "Other"]
+    public static let foodCategories = [
+        "Dairy", "Meat", "Seafood", "Vegetables", "Fruits", "Grains", "Beverages",
+        "Condiments", "Frozen", "Other",
+    ]
     public static let storages = ["Refrigerator", "Freezer", "Pantry", "Counter"]
-    public static let documentTypes = ["passport", "visa", "drivers_license", "id_card", "insurance", "membership", "custom"]
+    public static let documentTypes = [
+        "passport", "visa", "drivers_license", "id_card", "insurance", "membership", "custom",
+    ]
 
     let database: PanelDatabase
     let cache: HeavyUserCache?
@@ -104,13 +113,18 @@ public struct UserItems: Sendable {
 
     /// The list's order (nearness and id of every item that passes the filter, from the
     /// user's index), kept for a heavy user; then the page's rows by their ids.
-    public func page(userID: Int64, calendar: UserCalendar, filter: Filter, after: Cursor?, now: Date = Date()) async throws -> Page {
-        try await page(userID: userID, calendar: calendar, filter: filter, at: after.map(Position.after) ?? .first, now: now)
+    public func page(userID: Int64, calendar: UserCalendar, filter: Filter, after: Cursor?, now: Date = Date())
+        async throws -> Page
+    {
+        try await page(
+            userID: userID, calendar: calendar, filter: filter, at: after.map(Position.after) ?? .first, now: now)
     }
 
     /// The page at `position`: Next goes after its cursor, Previous ends just before its
     /// cursor, so Next then Previous shows the same page again.
-    public func page(userID: Int64, calendar: UserCalendar, filter: Filter, at position: Position, now: Date = Date()) async throws -> Page {
+    public func page(userID: Int64, calendar: UserCalendar, filter: Filter, at position: Position, now: Date = Date())
+        async throws -> Page
+    {
         let key = HeavyUserCache.OrderKey(userID: userID, filter: filter, today: calendar.today)
         let order: [Cursor]
         if let kept = await cache?.order(key, now: now) {
@@ -118,45 +132,57 @@ public struct UserItems: Sendable {
         } else {
             let query = Self.orderQuery(userID: userID, calendar: calendar, filter: filter)
             order = try await database.read { db in
-                try Row.fetchAll(db, SQLRequest(literal: query)).map { Cursor(nearness: try $0.decode(forColumn: "nearness"), id: try $0.decode(forColumn: "id")) }
+                try Row.fetchAll(db, SQLRequest(literal: query)).map {
+                    Cursor(nearness: try $0.decode(forColumn: "nearness"), id: try $0.decode(forColumn: "id"))
+                }
             }
             await cache?.keep(order, for: key, now: now)
         }
-        let start: Int = switch position {
-        case .first: 0
-        case let .after(cursor): order.firstIndex { $0 > cursor } ?? order.count
-        // The page that ends just before the cursor: a full one, unless the list starts sooner.
-        case let .before(cursor): max(0, (order.firstIndex { $0 >= cursor } ?? order.count) - Self.pageSize)
-        }
+        let start: Int =
+            switch position {
+            case .first: 0
+            case .after(let cursor): order.firstIndex { $0 > cursor } ?? order.count
+            // The page that ends just before the cursor: a full one, unless the list starts sooner.
+            case .before(let cursor): max(0, (order.firstIndex { $0 >= cursor } ?? order.count) - Self.pageSize)
+            }
         let shown = Array(order[start..<min(start + Self.pageSize, order.count)])
         guard !shown.isEmpty else { return Page(items: [], next: nil, offset: start, total: order.count) }
         let query = Self.rowsQuery(kind: filter.kind, ids: shown.map(\.id))
         let items: [Item] = try await database.read { db in
             let rows = try Row.fetchAll(db, SQLRequest(literal: query))
-            let byID = Dictionary(try rows.map { (try $0.decode(forColumn: "id") as Int64, $0) }, uniquingKeysWith: { first, _ in first })
-            return try shown.compactMap { position in try byID[position.id].map { try Self.item($0, calendar: calendar) } }
+            let byID = Dictionary(
+                try rows.map { (try $0.decode(forColumn: "id") as Int64, $0) }, uniquingKeysWith: { first, _ in first })
+            return try shown.compactMap { position in
+                try byID[position.id].map { try Self.item($0, calendar: calendar) }
+            }
         }
         let next = start + Self.pageSize < order.count ? shown.last : nil
-        return Page(items: items, next: next, previous: start > 0 ? shown.first : nil, offset: start, total: order.count)
+        return Page(
+            items: items, next: next, previous: start > 0 ? shown.first : nil, offset: start, total: order.count)
     }
 
     private static func item(_ row: Row, calendar: UserCalendar) throws -> Item {
         let expiry: String = try row.decode(forColumn: "expiry_date")
         let consumedAt: String? = try row.decode(forColumn: "consumed_at")
-        let state: State = if consumedAt != nil {
-            .consumed
-        } else {
-            switch calendar.status(of: expiry) {
-            case .expired: .expired
-            case .expiringSoon: .expiringSoon
-            // A date the calendar cannot read sorts among the safe ones.
-            case .safe, nil: .safe
+        let state: State =
+            if consumedAt != nil {
+                .consumed
+            } else {
+                switch calendar.status(of: expiry) {
+                case .expired: .expired
+                case .expiringSoon: .expiringSoon
+                // A date the calendar cannot read sorts among the safe ones.
+                case .safe, nil: .safe
+                }
             }
-        }
-        return Item(id: try row.decode(forColumn: "id"), name: try row.wholeText(required: "name"), category: try row.decode(forColumn: "category"), storage: try row.decode(forColumn: "storage"),
-                    quantity: try row.decode(forColumn: "quantity"), maskedNumber: Masked.tail(try row.decode(forColumn: "number"), keep: 3), expiryDate: expiry,
-                    state: state, daysRemaining: calendar.daysRemaining(until: expiry), createdAt: try row.decode(forColumn: "created_at"),
-                    consumedAt: consumedAt)
+        return Item(
+            id: try row.decode(forColumn: "id"), name: try row.wholeText(required: "name"),
+            category: try row.decode(forColumn: "category"), storage: try row.decode(forColumn: "storage"),
+            quantity: try row.decode(forColumn: "quantity"),
+            maskedNumber: Masked.tail(try row.decode(forColumn: "number"), keep: 3), expiryDate: expiry,
+            state: state, daysRemaining: calendar.daysRemaining(until: expiry),
+            createdAt: try row.decode(forColumn: "created_at"),
+            consumedAt: consumedAt)
     }
 
     /// Nearest to today first, in the user's calendar: days away, twice, plus one for a day
@@ -215,7 +241,8 @@ public struct UserItems: Sendable {
     /// One page's rows, by primary key.
     static func rowsQuery(kind: ItemKind, ids: [Int64]) -> SQL {
         let table = kind == .food ? "food_items" : "documents"
-        return SQL(sql: "SELECT \(columns(kind)) FROM \(table) WHERE id IN (\(ids.map { _ in "?" }.joined(separator: ",")))",
-                   arguments: StatementArguments(ids))
+        return SQL(
+            sql: "SELECT \(columns(kind)) FROM \(table) WHERE id IN (\(ids.map { _ in "?" }.joined(separator: ",")))",
+            arguments: StatementArguments(ids))
     }
 }

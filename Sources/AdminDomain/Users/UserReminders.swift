@@ -48,7 +48,8 @@ public struct UserReminders: Sendable {
         /// Seconds from its time to its sending; nil when either does not read. Negative:
         /// sent before its time (a row to look into, never counted as on time).
         public var lateness: Int64? {
-            guard let sentAt, let sent = UserReminders.seconds(sentAt), let due = UserReminders.seconds(scheduledFor) else { return nil }
+            guard let sentAt, let sent = UserReminders.seconds(sentAt), let due = UserReminders.seconds(scheduledFor)
+            else { return nil }
             return sent - due
         }
     }
@@ -97,11 +98,16 @@ public struct UserReminders: Sendable {
     /// number past the last page still answers (with no rows): the caller says so.
     public func page(userID: Int64, filter: Filter, number: Int, now: Date = Date()) async throws -> Page? {
         let conditions = Self.conditions(userID: userID, filter: filter, now: now)
-        let countSQL = Self.countSQL(conditions), rowsSQL = Self.rowsSQL(conditions, offset: max(0, number - 1) * Self.pageSize)
-        let summaryArguments: StatementArguments = ["user": userID, "overdueBefore": Self.overdueBefore(now), "pattern": Reachability.timePattern]
+        let countSQL = Self.countSQL(conditions)
+        let rowsSQL = Self.rowsSQL(conditions, offset: max(0, number - 1) * Self.pageSize)
+        let summaryArguments: StatementArguments = [
+            "user": userID, "overdueBefore": Self.overdueBefore(now), "pattern": Reachability.timePattern,
+        ]
         return try await database.read { db -> Page? in
-            guard let user = try Row.fetchOne(db, sql: "SELECT \(wholeText("email", as: "email")), timezone FROM users WHERE id = ?",
-                                              arguments: [userID])
+            guard
+                let user = try Row.fetchOne(
+                    db, sql: "SELECT \(wholeText("email", as: "email")), timezone FROM users WHERE id = ?",
+                    arguments: [userID])
             else { return nil }
             let summary = try Self.summary(db, summaryArguments)
             let matching = try Int.fetchOne(db, SQLRequest(literal: countSQL)) ?? 0
@@ -109,17 +115,22 @@ public struct UserReminders: Sendable {
             let today = SQL(sql: "", arguments: ["today": UserCalendar(timezone: timezone, now: now).todayString])
             let reminders = try Row.fetchAll(db, SQLRequest(literal: rowsSQL + today)).map { row in
                 let found: Int64? = row["item_found"]
-                return Reminder(id: try row.decode(forColumn: "id"), itemKind: try row.decode(forColumn: "item_kind"),
-                                itemID: try row.decode(forColumn: "item_id"), itemName: found == nil ? nil : try row.wholeText("item_name"),
-                                itemDeleted: !(row["item_deleted_at"] as DatabaseValue).isNull,
-                                itemNearness: try row.decode(forColumn: "item_nearness"),
-                                itemConsumed: !(row["item_consumed_at"] as DatabaseValue).isNull,
-                                daysBefore: try row.decode(forColumn: "days_before"), scheduledFor: try row.wholeText(required: "scheduled_for"),
-                                status: try row.decode(forColumn: "status"), sentAt: try row.wholeText("sent_at"),
-                                openedAt: try row.wholeText("opened_at"), overdue: (try row.decode(forColumn: "overdue") as Bool?) ?? false)
+                return Reminder(
+                    id: try row.decode(forColumn: "id"), itemKind: try row.decode(forColumn: "item_kind"),
+                    itemID: try row.decode(forColumn: "item_id"),
+                    itemName: found == nil ? nil : try row.wholeText("item_name"),
+                    itemDeleted: !(row["item_deleted_at"] as DatabaseValue).isNull,
+                    itemNearness: try row.decode(forColumn: "item_nearness"),
+                    itemConsumed: !(row["item_consumed_at"] as DatabaseValue).isNull,
+                    daysBefore: try row.decode(forColumn: "days_before"),
+                    scheduledFor: try row.wholeText(required: "scheduled_for"),
+                    status: try row.decode(forColumn: "status"), sentAt: try row.wholeText("sent_at"),
+                    openedAt: try row.wholeText("opened_at"),
+                    overdue: (try row.decode(forColumn: "overdue") as Bool?) ?? false)
             }
-            return Page(email: try user.wholeText(required: "email"), timezone: timezone, reminders: reminders,
-                        summary: summary, matching: matching, number: number)
+            return Page(
+                email: try user.wholeText(required: "email"), timezone: timezone, reminders: reminders,
+                summary: summary, matching: matching, number: number)
         }
     }
 
@@ -127,15 +138,25 @@ public struct UserReminders: Sendable {
     static func conditions(userID: Int64, filter: Filter, now: Date) -> SQL {
         var conditions = ["user_id = :user"]
         var arguments: [String: DatabaseValue] = ["user": userID.databaseValue]
-        let overdue: [String: DatabaseValue] = ["overdueBefore": overdueBefore(now).databaseValue, "pattern": Reachability.timePattern.databaseValue]
+        let overdue: [String: DatabaseValue] = [
+            "overdueBefore": overdueBefore(now).databaseValue, "pattern": Reachability.timePattern.databaseValue,
+        ]
         switch filter.status {
         case nil: break
         case .scheduled?: conditions.append("status = 'scheduled' AND NOT \(overdueSQL)")
         case .overdue?: conditions.append(overdueSQL)
-        case let status?: conditions.append("status = :status"); arguments["status"] = status.rawValue.databaseValue
+        case let status?:
+            conditions.append("status = :status")
+            arguments["status"] = status.rawValue.databaseValue
         }
-        if let kind = filter.kind { conditions.append("item_kind = :kind"); arguments["kind"] = kind.databaseValue }
-        if let item = filter.itemID { conditions.append("item_id = :item"); arguments["item"] = item.databaseValue }
+        if let kind = filter.kind {
+            conditions.append("item_kind = :kind")
+            arguments["kind"] = kind.databaseValue
+        }
+        if let item = filter.itemID {
+            conditions.append("item_id = :item")
+            arguments["item"] = item.databaseValue
+        }
         // The rows' statement marks overdue ones, so it always binds these.
         arguments.merge(overdue) { first, _ in first }
         return SQL(sql: conditions.joined(separator: " AND "), arguments: StatementArguments(arguments))
@@ -167,14 +188,19 @@ public struct UserReminders: Sendable {
     }
 
     static func summary(_ db: Database, _ arguments: StatementArguments) throws -> UserProfile.ReminderCounts {
-        let row = try Row.fetchOne(db, sql: """
-            SELECT COALESCE(SUM(status = 'scheduled' AND NOT \(overdueSQL)), 0) AS scheduled, COALESCE(SUM(\(overdueSQL)), 0) AS overdue,
-                   COALESCE(SUM(status = 'sent'), 0) AS sent, COUNT(opened_at) AS opened, COALESCE(SUM(status = 'failed'), 0) AS failed,
-                   COALESCE(SUM(status = 'cancelled'), 0) AS cancelled
-            FROM reminders INDEXED BY reminders_user WHERE user_id = :user
-            """, arguments: arguments)
-        return UserProfile.ReminderCounts(scheduled: (try row?.decode(forColumn: "scheduled") ?? 0), overdue: (try row?.decode(forColumn: "overdue") ?? 0),
-                                          sent: (try row?.decode(forColumn: "sent") ?? 0), opened: (try row?.decode(forColumn: "opened") ?? 0),
-                                          failed: (try row?.decode(forColumn: "failed") ?? 0), cancelled: (try row?.decode(forColumn: "cancelled") ?? 0))
+        let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT COALESCE(SUM(status = 'scheduled' AND NOT \(overdueSQL)), 0) AS scheduled, COALESCE(SUM(\(overdueSQL)), 0) AS overdue,
+                       COALESCE(SUM(status = 'sent'), 0) AS sent, COUNT(opened_at) AS opened, COALESCE(SUM(status = 'failed'), 0) AS failed,
+                       COALESCE(SUM(status = 'cancelled'), 0) AS cancelled
+                FROM reminders INDEXED BY reminders_user WHERE user_id = :user
+                """, arguments: arguments)
+        return UserProfile.ReminderCounts(
+            scheduled: (try row?.decode(forColumn: "scheduled") ?? 0),
+            overdue: (try row?.decode(forColumn: "overdue") ?? 0),
+            sent: (try row?.decode(forColumn: "sent") ?? 0), opened: (try row?.decode(forColumn: "opened") ?? 0),
+            failed: (try row?.decode(forColumn: "failed") ?? 0),
+            cancelled: (try row?.decode(forColumn: "cancelled") ?? 0))
     }
 }

@@ -20,8 +20,10 @@ public struct UserSummary: Sendable, Equatable, FetchableRecord {
     public static let itemCountCap = 1_000
 
     /// A user by hand: for views rendered without a database.
-    init(id: Int64, email: String, displayName: String?, plan: Stored<Plan>, status: Stored<AccountStatus>,
-         createdAt: String, lastActiveAt: String?, itemCount: Int? = nil) {
+    init(
+        id: Int64, email: String, displayName: String?, plan: Stored<Plan>, status: Stored<AccountStatus>,
+        createdAt: String, lastActiveAt: String?, itemCount: Int? = nil
+    ) {
         self.id = id
         self.email = email
         self.displayName = displayName
@@ -50,11 +52,13 @@ public struct UserSummary: Sendable, Equatable, FetchableRecord {
 
     /// The columns `init(row:)` reads, for a `SELECT` over `users` aliased `u`; what users
     /// typed is read whole (see `wholeText`).
-    static let columns = "u.id, \(wholeText("u.email", as: "email")), \(wholeText("u.display_name", as: "display_name")), "
+    static let columns =
+        "u.id, \(wholeText("u.email", as: "email")), \(wholeText("u.display_name", as: "display_name")), "
         + "u.plan, u.status, u.created_at, u.last_active_at"
     /// The same with the item counts, index-only and capped.
-    static let columnsWithItemCount = columns + """
-        , (SELECT COUNT(*) FROM (SELECT 1 FROM food_items f WHERE f.user_id = u.id LIMIT \(itemCountCap))) AS food_count
-        , (SELECT COUNT(*) FROM (SELECT 1 FROM documents d WHERE d.user_id = u.id LIMIT \(itemCountCap))) AS document_count
-        """
+    static let columnsWithItemCount =
+        columns + """
+            , (SELECT COUNT(*) FROM (SELECT 1 FROM food_items f WHERE f.user_id = u.id LIMIT \(itemCountCap))) AS food_count
+            , (SELECT COUNT(*) FROM (SELECT 1 FROM documents d WHERE d.user_id = u.id LIMIT \(itemCountCap))) AS document_count
+            """
 }

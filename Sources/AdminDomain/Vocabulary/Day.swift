@@ -8,8 +8,9 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Data
     public init?(_ text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let y = Int64(parts[0]), let m = Int64(parts[1]), let d = Int64(parts[2]), (1...12).contains(m), (1...31).contains(d),
-              SQLiteTime.dayString(daysSinceEpoch: SQLiteTime.daysSinceEpoch(year: y, month: m, day: d)) == text
+            let y = Int64(parts[0]), let m = Int64(parts[1]), let d = Int64(parts[2]), (1...12).contains(m),
+            (1...31).contains(d),
+            SQLiteTime.dayString(daysSinceEpoch: SQLiteTime.daysSinceEpoch(year: y, month: m, day: d)) == text
         else { return nil }
         self.text = text
     }
@@ -24,7 +25,9 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Data
     public static func < (lhs: Day, rhs: Day) -> Bool { lhs.text < rhs.text }
 
     public var databaseValue: DatabaseValue { text.databaseValue }
-    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Day? { String.fromDatabaseValue(dbValue).flatMap(Day.init) }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Day? {
+        String.fromDatabaseValue(dbValue).flatMap(Day.init)
+    }
 }
 
 /// Days from `from` to `to`, both included; either end may be open.

@@ -58,8 +58,8 @@ extension Stored where Term: LabelledTerm {
     /// The term's words, or the stored text said to be unknown: as a table cell shows it.
     public var label: String {
         switch self {
-        case let .known(term): term.label
-        case let .unknown(text): "unknown (\(text))"
+        case .known(let term): term.label
+        case .unknown(let text): "unknown (\(text))"
         }
     }
 }

@@ -26,16 +26,21 @@ enum NameFold {
         // A mark or a jamo may join the scalar before it when composed; U+0340-style
         // singletons change under composition; neither is safe one at a time.
         switch properties.generalCategory {
-        case .nonspacingMark, .spacingMark, .enclosingMark, .control, .format, .surrogate, .unassigned, .privateUse: return slow
+        case .nonspacingMark, .spacingMark, .enclosingMark, .control, .format, .surrogate, .unassigned, .privateUse:
+            return slow
         default: break
         }
         if (0x1100...0x11FF).contains(value) || properties.canonicalCombiningClass != .notReordered { return slow }
         // Between two letters: Foundation answers a string of one scalar differently (U+0958
         // and U+037E come back as they are alone, decomposed or replaced among others).
         let among = "a" + String(scalar) + "b"
-        guard among.precomposedStringWithCanonicalMapping.unicodeScalars.elementsEqual(among.unicodeScalars) else { return slow }
+        guard among.precomposedStringWithCanonicalMapping.unicodeScalars.elementsEqual(among.unicodeScalars) else {
+            return slow
+        }
         let folded = Array(among.folding(options: [.caseInsensitive], locale: nil).unicodeScalars)
-        guard folded.count == 3, folded[0] == "a", folded[2] == "b", !folded[1].properties.isWhitespace else { return slow }
+        guard folded.count == 3, folded[0] == "a", folded[2] == "b", !folded[1].properties.isWhitespace else {
+            return slow
+        }
         return folded[1].value
     }
 
@@ -51,7 +56,7 @@ enum NameFold {
             var iterator = raw.makeIterator()
             while true {
                 switch decoder.decode(&iterator) {
-                case let .scalarValue(scalar):
+                case .scalarValue(let scalar):
                     let value = scalar.value
                     let folded: UInt32
                     if value < tableEnd {

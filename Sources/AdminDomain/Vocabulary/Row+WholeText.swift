@@ -15,8 +15,8 @@ extension Row {
     private static func whole(_ value: DatabaseValue, otherwise: () throws -> String?) rethrows -> String? {
         switch value.storage {
         case .null: return nil
-        case let .blob(data): return String(decoding: data, as: UTF8.self)
-        case let .string(text): return text
+        case .blob(let data): return String(decoding: data, as: UTF8.self)
+        case .string(let text): return text
         default: return try otherwise()
         }
     }

@@ -16,21 +16,21 @@ public enum Stored<Term: VocabularyTerm>: Sendable, Hashable, CustomStringConver
     }
 
     public var known: Term? {
-        if case let .known(term) = self { term } else { nil }
+        if case .known(let term) = self { term } else { nil }
     }
 
     /// The text as stored, for exports.
     public var storedText: String {
         switch self {
-        case let .known(term): term.rawValue
-        case let .unknown(text): text
+        case .known(let term): term.rawValue
+        case .unknown(let text): text
         }
     }
 
     public var description: String {
         switch self {
-        case let .known(term): term.rawValue
-        case let .unknown(text): "unknown (\(text))"
+        case .known(let term): term.rawValue
+        case .unknown(let text): "unknown (\(text))"
         }
     }
 
@@ -41,10 +41,10 @@ public enum Stored<Term: VocabularyTerm>: Sendable, Hashable, CustomStringConver
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Stored? {
         switch dbValue.storage {
         case .null: nil
-        case let .string(text): Stored(text)
-        case let .int64(number): .unknown(String(number))
-        case let .double(number): .unknown(String(number))
-        case let .blob(data): .unknown("\(data.count) bytes")
+        case .string(let text): Stored(text)
+        case .int64(let number): .unknown(String(number))
+        case .double(let number): .unknown(String(number))
+        case .blob(let data): .unknown("\(data.count) bytes")
         }
     }
 }

@@ -42,7 +42,10 @@ public enum ReminderStatus: String, VocabularyTerm {
 
 /// `documents.doc_type`.
 public enum DocumentType: String, VocabularyTerm, Codable {
-    case passport, visa, driversLicense = "drivers_license", idCard = "id_card", insurance, membership, custom
+    case passport, visa
+    case driversLicense = "drivers_license"
+    case idCard = "id_card"
+    case insurance, membership, custom
 }
 
 /// `food_items.source`: how the item was added in the app.

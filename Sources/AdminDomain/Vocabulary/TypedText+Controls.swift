@@ -27,7 +27,10 @@ extension TypedText {
 
     /// The sentence for a field that holds one, or nil: "the title holds a control character
     /// (U+0000), which the panel does not store".
-    public static func controlProblem(_ label: String, in text: some StringProtocol, multiLine: Bool = false) -> String? {
-        controlCharacter(in: text, multiLine: multiLine).map { "\(label) holds a control character (\(codePoint($0))), which the panel does not store" }
+    public static func controlProblem(_ label: String, in text: some StringProtocol, multiLine: Bool = false) -> String?
+    {
+        controlCharacter(in: text, multiLine: multiLine).map {
+            "\(label) holds a control character (\(codePoint($0))), which the panel does not store"
+        }
     }
 }

@@ -30,22 +30,28 @@ public struct PanelAreas: Sendable {
         let templates = MessageTemplates(folder: configuration.templatesDirectory)
         site = SiteArea(database: database, configuration: configuration)
         let health = site.health
-        auth = AuthArea(database: database, configuration: configuration, logger: logger, health: health, cookies: site.cookies)
+        auth = AuthArea(
+            database: database, configuration: configuration, logger: logger, health: health, cookies: site.cookies)
         reminders = RemindersArea(database: database, configuration: configuration, logger: logger, health: health)
-        campaigns = CampaignsArea(database: database, configuration: configuration, logger: logger, health: health, templates: templates,
-                                  work: site.backgroundWork)
-        journeys = JourneysArea(database: database, configuration: configuration, logger: logger, health: health,
-                                campaigns: campaigns.campaigns, templates: templates, work: site.backgroundWork)
-        dashboard = DashboardArea(database: database, configuration: configuration, logger: logger, health: health,
-                                  campaigns: campaigns.campaigns, impact: campaigns.impact, journeys: journeys.journeys,
-                                  work: site.backgroundWork)
-        support = SupportArea(database: database, configuration: configuration, templates: templates, dashboard: dashboard.refresher)
+        campaigns = CampaignsArea(
+            database: database, configuration: configuration, logger: logger, health: health, templates: templates,
+            work: site.backgroundWork)
+        journeys = JourneysArea(
+            database: database, configuration: configuration, logger: logger, health: health,
+            campaigns: campaigns.campaigns, templates: templates, work: site.backgroundWork)
+        dashboard = DashboardArea(
+            database: database, configuration: configuration, logger: logger, health: health,
+            campaigns: campaigns.campaigns, impact: campaigns.impact, journeys: journeys.journeys,
+            work: site.backgroundWork)
+        support = SupportArea(
+            database: database, configuration: configuration, templates: templates, dashboard: dashboard.refresher)
     }
 
     /// Every area's background services, in the order the group starts them (it stops them in
     /// reverse: the audit flusher, first here, flushes last).
     var services: [any Service] {
         // Background work stops before the audit flusher: what it runs may still write audit rows.
-        auth.services + [site.backgroundWork] + dashboard.services + reminders.services + campaigns.services + journeys.services + support.services
+        auth.services + [site.backgroundWork] + dashboard.services + reminders.services + campaigns.services
+            + journeys.services + support.services
     }
 }

@@ -1,7 +1,7 @@
 import AdminDomain
-import PanelAssets
 import Foundation
 import Logging
+import PanelAssets
 import PushClients
 
 /// Everything `buildApplication` needs; the command line fills it, tests fill it too.

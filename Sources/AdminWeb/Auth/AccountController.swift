@@ -13,7 +13,8 @@ struct AccountController {
         routes.get(.accountSessions(), requires: .useOwnAccount, query: ["ended"], use: sessions)
         routes.post(.endOtherSessions, requires: .useOwnAccount, fields: ["password"], use: endOthers)
         routes.get(.password, requires: .useOwnAccount, query: ["notice"], use: passwordPage)
-        routes.post(.password, requires: .useOwnAccount, fields: ["current", "password", "repeat"], use: changePassword)
+        routes.post(
+            .password, requires: .useOwnAccount, fields: ["current", "password", "repeat"], use: changePassword)
     }
 
     @Sendable func sessions(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
@@ -26,26 +27,33 @@ struct AccountController {
     /// Asks for the password again first: a borrowed session cannot lock its owner out.
     @Sendable func endOthers(request: Request, context: StaffRequestContext) async throws -> Response {
         let password = try await request.formFields()["password"] ?? ""
-        let refusal: String? = switch try await signIn.confirmAgain(
-            context.identity, with: .password(password), clientAddress: context.clientAddress) {
-        case .confirmed: nil
-        case .wrong: "Type your password to sign out your other sessions."
-        case let .throttled(seconds): "Too many wrong passwords. Try again in \(Format.count(seconds, "second", "seconds"))."
-        }
+        let refusal: String? =
+            switch try await signIn.confirmAgain(
+                context.identity, with: .password(password), clientAddress: context.clientAddress)
+            {
+            case .confirmed: nil
+            case .wrong: "Type your password to sign out your other sessions."
+            case .throttled(let seconds):
+                "Too many wrong passwords. Try again in \(Format.count(seconds, "second", "seconds"))."
+            }
         if let refusal {
             var model = try await SessionsModel.load(signIn.sessions, (context.identity, context.sessionToken, nil))
             model.error = refusal
-            return HTMLPage(SessionsView(model: model, viewer: context.viewer), status: .unprocessableContent).response()
+            return HTMLPage(SessionsView(model: model, viewer: context.viewer), status: .unprocessableContent)
+                .response()
         }
-        let ended = try await account.endOtherSessions(context.identity, session: context.sessionToken,
-                                                                from: context.clientAddress)
+        let ended = try await account.endOtherSessions(
+            context.identity, session: context.sessionToken,
+            from: context.clientAddress)
         return .redirect(to: SiteURL.accountSessions(ended: ended).href, type: .normal)
     }
 
     @Sendable func passwordPage(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let changed = request.queryFields["notice"] == "changed"
-        return HTMLPage(PasswordView(model: PasswordModel(notice: changed ? "Password changed. Your other sessions have ended." : nil),
-                                     viewer: context.viewer))
+        return HTMLPage(
+            PasswordView(
+                model: PasswordModel(notice: changed ? "Password changed. Your other sessions have ended." : nil),
+                viewer: context.viewer))
     }
 
     /// The current password first; then the new one, twice, against the policy. Every other
@@ -53,20 +61,27 @@ struct AccountController {
     @Sendable func changePassword(request: Request, context: StaffRequestContext) async throws -> Response {
         let form = try await request.formFields()
         func refuse(_ error: String, _ status: HTTPResponse.Status) -> Response {
-            HTMLPage(PasswordView(model: PasswordModel(error: error), viewer: context.viewer), status: status).response()
+            HTMLPage(PasswordView(model: PasswordModel(error: error), viewer: context.viewer), status: status)
+                .response()
         }
         let password = form["password"] ?? ""
         guard password == form["repeat"] else { return refuse("The two new passwords differ.", .unprocessableContent) }
-        switch try await signIn.confirmAgain(context.identity, with: .password(form["current"] ?? ""),
-                                                      clientAddress: context.clientAddress) {
+        switch try await signIn.confirmAgain(
+            context.identity, with: .password(form["current"] ?? ""),
+            clientAddress: context.clientAddress)
+        {
         case .confirmed: break
         case .wrong: return refuse("The current password is not right.", .unprocessableContent)
-        case let .throttled(seconds): return refuse("Too many wrong passwords. Try again in \(Format.count(seconds, "second", "seconds")).", .tooManyRequests)
+        case .throttled(let seconds):
+            return refuse(
+                "Too many wrong passwords. Try again in \(Format.count(seconds, "second", "seconds")).",
+                .tooManyRequests)
         }
         let token: String
         do {
-            token = try await account.changePassword(context.identity, to: password, session: context.sessionToken,
-                                                              from: context.clientAddress)
+            token = try await account.changePassword(
+                context.identity, to: password, session: context.sessionToken,
+                from: context.clientAddress)
         } catch let AdminStoreError.weakPassword(reason) {
             return refuse(reason.prefix(1).uppercased() + reason.dropFirst() + ".", .unprocessableContent)
         }

@@ -7,32 +7,39 @@ struct AuditController {
     let audit: StaffAudit
 
     func addRoutes(to routes: inout StaffRoutes) {
-        routes.get(.auditLog(), requires: .readAuditLog, query: AuditFilter.fieldNames + ["after", "before", "sort", "dir"], use: show)
-        routes.get(.auditCSV(AuditFilter()), requires: .readAuditLog, query: AuditFilter.fieldNames + ["after", "before", "sort", "dir"], use: csv)
+        routes.get(
+            .auditLog(), requires: .readAuditLog, query: AuditFilter.fieldNames + ["after", "before", "sort", "dir"],
+            use: show)
+        routes.get(
+            .auditCSV(AuditFilter()), requires: .readAuditLog,
+            query: AuditFilter.fieldNames + ["after", "before", "sort", "dir"], use: csv)
     }
 
     @Sendable func show(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let parameters = request.queryFields
         // One order only: a sort asked for is refused, never served as another.
         if parameters["sort"] != nil || parameters["dir"] != nil {
-            throw PanelError(status: .badRequest, sentence: "The audit log is listed newest first only: it cannot be sorted another way.")
+            throw PanelError(
+                status: .badRequest,
+                sentence: "The audit log is listed newest first only: it cannot be sorted another way.")
         }
         var position = AuditLogModel.Position.first
         switch (parameters["after"], parameters["before"]) {
         case (nil, nil): break
-        case let (after?, nil) where Int64(after) != nil: position = .after(Int64(after)!)
-        case let (nil, before?) where Int64(before) != nil: position = .before(Int64(before)!)
+        case (let after?, nil) where Int64(after) != nil: position = .after(Int64(after)!)
+        case (nil, let before?) where Int64(before) != nil: position = .before(Int64(before)!)
         // A link the panel writes holds one number, after or before.
         default: throw PanelError(status: .badRequest, sentence: "That page link is broken: go back to the first page.")
         }
         let model = try await AuditLogModel.load(log, (AuditFilter(request: request), position))
-        return HTMLPage(AuditLogView(model: model, viewer: context.viewer), status: model.problem == nil ? .ok : .badRequest)
+        return HTMLPage(
+            AuditLogView(model: model, viewer: context.viewer), status: model.problem == nil ? .ok : .badRequest)
     }
 
     @Sendable func csv(request: Request, context: StaffRequestContext) async throws -> Response {
         let filter = AuditFilter(request: request)
         let log = self.log
-        guard case let .success(query) = filter.query else {
+        guard case .success(let query) = filter.query else {
             return try await show(request: request, context: context).response()
         }
         // Refused before the first byte, not halfway through a download.
@@ -40,14 +47,19 @@ struct AuditController {
             return try await show(request: request, context: context).response()
         }
         try await audit(context, .auditExported, detail: filter.queryItems.auditDetail)
-        return CSV.response(filename: CSV.filename("audit-log", [query.action?.rawValue, query.fromDay, query.toDay]),
-                            header: ["id", "at", "actor_email", "client_address", "action", "target", "detail"]) { emit in
+        return CSV.response(
+            filename: CSV.filename("audit-log", [query.action?.rawValue, query.fromDay, query.toDay]),
+            header: ["id", "at", "actor_email", "client_address", "action", "target", "detail"]
+        ) { emit in
             try await log.forEachBatch(query) { rows in
-                try await emit(rows.map { row in
-                    // Targets as the page names them: an older `admin:3` reads `staff:3`.
-                    [String(row.id), row.at, row.actorEmail ?? "", row.clientAddress ?? "", row.action,
-                     row.target.map { AuditTarget(stored: $0).description } ?? "", row.detail ?? ""]
-                })
+                try await emit(
+                    rows.map { row in
+                        // Targets as the page names them: an older `admin:3` reads `staff:3`.
+                        [
+                            String(row.id), row.at, row.actorEmail ?? "", row.clientAddress ?? "", row.action,
+                            row.target.map { AuditTarget(stored: $0).description } ?? "", row.detail ?? "",
+                        ]
+                    })
             }
         }
     }

@@ -18,8 +18,12 @@ public struct AuthArea: Sendable {
     /// The audit flusher and the sweeper of expired sessions, challenges and throttle rows.
     public let services: [any Service]
 
-    init(database: PanelDatabase, configuration: PanelConfiguration, logger: Logger, health: ServiceHealth, cookies: PanelCookies) {
-        let hasher = PasswordHasher(parameters: configuration.scrypt, maxConcurrentHashes: configuration.maxConcurrentHashes)
+    init(
+        database: PanelDatabase, configuration: PanelConfiguration, logger: Logger, health: ServiceHealth,
+        cookies: PanelCookies
+    ) {
+        let hasher = PasswordHasher(
+            parameters: configuration.scrypt, maxConcurrentHashes: configuration.maxConcurrentHashes)
         let signIn = SignInService(database: database, hasher: hasher, sessionPolicy: configuration.sessionPolicy)
         self.signIn = signIn
         admins = signIn.admins
@@ -30,15 +34,20 @@ public struct AuthArea: Sendable {
         let events = signIn.unauthenticatedEvents
         let sweeper = ExpiredRowSweeper(database: database, sessionPolicy: configuration.sessionPolicy)
         services = [
-            PeriodicJob(name: "audit-flusher", every: configuration.auditFlushInterval, health: health, logger: logger,
-                        onStop: { try await events.flush() }) {
-                try await events.flush()
-            },
+            PeriodicJob(
+                name: "audit-flusher", every: configuration.auditFlushInterval, health: health, logger: logger,
+                onStop: { try await events.flush() },
+                work: { try await events.flush() }
+            ),
             PeriodicJob(name: "sweeper", every: configuration.sweepInterval, health: health, logger: logger) {
                 let report = try await sweeper.sweep()
                 if report != ExpiredRowSweeper.Report() {
-                    logger.info("swept expired rows", metadata: [
-                        "sessions": "\(report.sessions)", "challenges": "\(report.challenges)", "throttle_rows": "\(report.throttleRows)"])
+                    logger.info(
+                        "swept expired rows",
+                        metadata: [
+                            "sessions": "\(report.sessions)", "challenges": "\(report.challenges)",
+                            "throttle_rows": "\(report.throttleRows)",
+                        ])
                 }
             },
         ]
@@ -54,9 +63,13 @@ public struct AuthArea: Sendable {
         AuthController(signIn: signIn, cookies: cookies).addStaffRoutes(to: &staffRoutes)
         AccountController(account: account, signIn: signIn, sessionCookie: cookies.session).addRoutes(to: &staffRoutes)
         AuditController(log: auditLog, audit: StaffAudit(log: auditLog)).addRoutes(to: &staffRoutes)
-        StaffController(staff: staff, admins: admins, shownOnce: shownOnce, twoFactorPolicy: twoFactorPolicy).addRoutes(to: &staffRoutes)
-        TwoFactorController(account: account, signIn: signIn, policy: twoFactorPolicy, sessionCookie: cookies.session,
-                            shownOnce: shownOnce).addRoutes(to: &staffRoutes)
-        SignInFailuresController(failures: .init(throttle: signIn.throttle, audit: auditLog)).addRoutes(to: &staffRoutes)
+        StaffController(staff: staff, admins: admins, shownOnce: shownOnce, twoFactorPolicy: twoFactorPolicy).addRoutes(
+            to: &staffRoutes)
+        TwoFactorController(
+            account: account, signIn: signIn, policy: twoFactorPolicy, sessionCookie: cookies.session,
+            shownOnce: shownOnce
+        ).addRoutes(to: &staffRoutes)
+        SignInFailuresController(failures: .init(throttle: signIn.throttle, audit: auditLog)).addRoutes(
+            to: &staffRoutes)
     }
 }

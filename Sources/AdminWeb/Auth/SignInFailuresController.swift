@@ -17,7 +17,8 @@ struct SignInFailuresController {
 
         var key: ThrottleKey? {
             guard let kind = kind.flatMap(ThrottleKey.Kind.init(rawValue:)) else { return nil }
-            return ThrottleKey(kind: kind, email: String((email ?? "").prefix(700)), address: String((address ?? "").prefix(100)))
+            return ThrottleKey(
+                kind: kind, email: String((email ?? "").prefix(700)), address: String((address ?? "").prefix(100)))
         }
     }
 
@@ -28,13 +29,16 @@ struct SignInFailuresController {
 
     @Sendable func show(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let cleared = request.queryFields["cleared"] == "1"
-        return HTMLPage(SignInFailuresView(model: try await SignInFailuresModel.load(failures, cleared),
-                                           viewer: context.viewer))
+        return HTMLPage(
+            SignInFailuresView(
+                model: try await SignInFailuresModel.load(failures, cleared),
+                viewer: context.viewer))
     }
 
     @Sendable func clear(request: Request, context: StaffRequestContext) async throws -> Response {
         guard let key = ClearForm(try await request.formFields()).key,
-              try await failures.throttle.clear(key: key, by: .staff(context.identity, from: context.clientAddress)) else {
+            try await failures.throttle.clear(key: key, by: .staff(context.identity, from: context.clientAddress))
+        else {
             // Already gone (it ran out, or another admin cleared it): the list shows what is left.
             return .redirect(to: SiteURL.signInFailures().href, type: .normal)
         }

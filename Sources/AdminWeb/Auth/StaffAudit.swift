@@ -7,10 +7,13 @@ import Foundation
 struct StaffAudit: Sendable {
     let log: AuditLog
 
-    func callAsFunction(_ context: StaffRequestContext, _ action: AuditAction, target: String? = nil, detail: String? = nil) async throws {
-        try await log.appendLook(AuditEntry(
-            actor: context.identity, clientAddress: context.clientAddress, action: action, target: target,
-            detail: detail))
+    func callAsFunction(
+        _ context: StaffRequestContext, _ action: AuditAction, target: String? = nil, detail: String? = nil
+    ) async throws {
+        try await log.appendLook(
+            AuditEntry(
+                actor: context.identity, clientAddress: context.clientAddress, action: action, target: target,
+                detail: detail))
     }
 }
 

@@ -16,8 +16,9 @@ struct StaffController {
 
     func addRoutes(to routes: inout StaffRoutes) {
         routes.get(.staff(), requires: .manageStaff, query: ["notice", "sort", "dir"], use: list)
-        routes.post(.createStaff, requires: .manageStaff, fields: ["email", "role"],
-                    form: FormRules.Rule(showAgain: showCreateAgain, page: { _ in SiteURL.staff().path }), use: create)
+        routes.post(
+            .createStaff, requires: .manageStaff, fields: ["email", "role"],
+            form: FormRules.Rule(showAgain: showCreateAgain, page: { _ in SiteURL.staff().path }), use: create)
         routes.post(.staffAction(id: nil, .role), requires: .manageStaff, fields: ["role"], use: changeRole)
         routes.post(.staffAction(id: nil, .disable), requires: .manageStaff, use: disable)
         routes.post(.staffAction(id: nil, .enable), requires: .manageStaff, use: enable)
@@ -26,13 +27,15 @@ struct StaffController {
         routes.post(.staffAction(id: nil, .endSessions), requires: .manageStaff, use: endSessions)
         routes.post(.endAllSessions, requires: .manageStaff, use: endAllSessions)
         for action in [StaffAction.disable, .resetPassword, .resetTwoFactor, .endSessions] {
-            routes.get(.staffAction(id: nil, action), requires: .manageStaff, use: confirm(DestructiveStaffAction(action)!))
+            routes.get(
+                .staffAction(id: nil, action), requires: .manageStaff, use: confirm(DestructiveStaffAction(action)!))
         }
         routes.get(.endAllSessions, requires: .manageStaff, use: confirm(.endAllSessions))
     }
 
     /// The page that asks before a destructive action; the action itself is the POST.
-    func confirm(_ action: DestructiveStaffAction) -> @Sendable (Request, StaffRequestContext) async throws -> HTMLPage {
+    func confirm(_ action: DestructiveStaffAction) -> @Sendable (Request, StaffRequestContext) async throws -> HTMLPage
+    {
         { [staff] _, context in
             var id: Int64?
             if action != .endAllSessions {
@@ -49,24 +52,30 @@ struct StaffController {
         let parameters = request.queryFields
         let notice = parameters["notice"].flatMap(StaffNotice.init(rawValue:))
         // An order the list does not offer is refused, never read as the default order.
-        var sort = StaffModel.SortKey.email, order = SortOrder.ascending
+        var sort = StaffModel.SortKey.email
+        var order = SortOrder.ascending
         if let text = parameters["sort"] {
             guard let key = StaffModel.SortKey(rawValue: text) else {
-                throw PanelError(status: .badRequest, sentence: "The staff list cannot be sorted by “\(text.prefix(60))”: it sorts by email or created.")
+                throw PanelError(
+                    status: .badRequest,
+                    sentence: "The staff list cannot be sorted by “\(text.prefix(60))”: it sorts by email or created.")
             }
             sort = key
         }
         if let text = parameters["dir"] {
             guard let value = SortOrder(rawValue: text) else {
-                throw PanelError(status: .badRequest, sentence: "There is no sort direction “\(text.prefix(60))”: choose asc or desc.")
+                throw PanelError(
+                    status: .badRequest,
+                    sentence: "There is no sort direction “\(text.prefix(60))”: choose asc or desc.")
             }
             order = value
         }
         var generated: (email: String, password: String)?
-        if case let .oneTimePassword(email, password) = await shownOnce.take(for: context.sessionToken) {
+        if case .oneTimePassword(let email, let password) = await shownOnce.take(for: context.sessionToken) {
             generated = (email, password)
         }
-        var model = try await StaffModel.load(staff, .init(notice: notice?.sentence, oneTimePassword: generated), sort: sort, order: order)
+        var model = try await StaffModel.load(
+            staff, .init(notice: notice?.sentence, oneTimePassword: generated), sort: sort, order: order)
         model.twoFactorPolicy = twoFactorPolicy
         return HTMLPage(StaffView(model: model, viewer: context.viewer)).response()
     }
@@ -75,16 +84,22 @@ struct StaffController {
         let form = try await decode(request, context)
         let email = (form.email ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard let role = form.role.flatMap(Role.init(rawValue:)) else {
-            return try await page(context, message: .init(error: "Choose a role.", typedEmail: email, errorField: StaffView.roleField), status: .badRequest)
+            return try await page(
+                context, message: .init(error: "Choose a role.", typedEmail: email, errorField: StaffView.roleField),
+                status: .badRequest)
         }
         let password = await GeneratedPassword.make(for: email)
         let admin: Admin
         do {
-            admin = try await staff.create(email: email, password: password, role: role, oneTime: true, by: actor(context))
+            admin = try await staff.create(
+                email: email, password: password, role: role, oneTime: true, by: actor(context))
         } catch let error as AdminStoreError {
-            return try await page(context, message: .init(error: sentence(error), typedEmail: email, typedRole: role,
-                                                          errorField: error == .invalidEmail || error == .emailTaken ? StaffView.emailField : nil),
-                                  status: .badRequest)
+            return try await page(
+                context,
+                message: .init(
+                    error: sentence(error), typedEmail: email, typedRole: role,
+                    errorField: error == .invalidEmail || error == .emailTaken ? StaffView.emailField : nil),
+                status: .badRequest)
         }
         await shownOnce.hold(.oneTimePassword(email: admin.email, password: password), for: context.sessionToken)
         return .redirect(to: SiteURL.staff(notice: .created).href, type: .normal)
@@ -109,7 +124,7 @@ struct StaffController {
 
     @Sendable func resetPassword(request: Request, context: StaffRequestContext) async throws -> Response {
         guard let id = context.parameters.get("id", as: Int64.self),
-              let admin = try await admins.find(id: id)
+            let admin = try await admins.find(id: id)
         else { throw HTTPError(.notFound) }
         let password = await GeneratedPassword.make(for: admin.email)
         try await staff.resetPassword(.id(id), to: password, oneTime: true, by: actor(context))
@@ -118,7 +133,9 @@ struct StaffController {
     }
 
     @Sendable func resetTwoFactor(request: Request, context: StaffRequestContext) async throws -> Response {
-        try await act(context, notice: .twoFactorReset) { account, actor in try await staff.resetTwoFactor(account, by: actor) }
+        try await act(context, notice: .twoFactorReset) { account, actor in
+            try await staff.resetTwoFactor(account, by: actor)
+        }
     }
 
     @Sendable func endSessions(request: Request, context: StaffRequestContext) async throws -> Response {
@@ -134,8 +151,10 @@ struct StaffController {
 
     /// Runs one use case on the account named in the path (it audits itself) and redirects
     /// with a notice, or shows why it was refused.
-    private func act<Result>(_ context: StaffRequestContext, notice: StaffNotice,
-                             _ change: (AccountReference, AuditActor) async throws -> Result) async throws -> Response {
+    private func act<Result>(
+        _ context: StaffRequestContext, notice: StaffNotice,
+        _ change: (AccountReference, AuditActor) async throws -> Result
+    ) async throws -> Response {
         guard let id = context.parameters.get("id", as: Int64.self) else { throw HTTPError(.notFound) }
         do {
             _ = try await change(.id(id), actor(context))
@@ -150,13 +169,18 @@ struct StaffController {
         .staff(context.identity, from: context.clientAddress)
     }
 
-    private func page(_ context: StaffRequestContext, notice: String? = nil, error: String? = nil,
-                      oneTimePassword: (email: String, password: String)? = nil,
-                      status: HTTPResponse.Status = .ok) async throws -> Response {
-        try await page(context, message: .init(notice: notice, error: error, oneTimePassword: oneTimePassword), status: status)
+    private func page(
+        _ context: StaffRequestContext, notice: String? = nil, error: String? = nil,
+        oneTimePassword: (email: String, password: String)? = nil,
+        status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        try await page(
+            context, message: .init(notice: notice, error: error, oneTimePassword: oneTimePassword), status: status)
     }
 
-    private func page(_ context: StaffRequestContext, message: StaffModel.Message, status: HTTPResponse.Status) async throws -> Response {
+    private func page(_ context: StaffRequestContext, message: StaffModel.Message, status: HTTPResponse.Status)
+        async throws -> Response
+    {
         var model = try await StaffModel.load(staff, message)
         model.twoFactorPolicy = twoFactorPolicy
         return HTMLPage(StaffView(model: model, viewer: context.viewer), status: status).response()
@@ -166,8 +190,11 @@ struct StaffController {
     /// over a new sign-in: the staff page with what was typed.
     var showCreateAgain: FormRules.ShowAgain {
         { [self] form, refusal, context in
-            try await page(context, message: .init(error: refusal.sentence, typedEmail: form["email"] ?? "",
-                                                   typedRole: form["role"].flatMap(Role.init(rawValue:))), status: refusal.status)
+            try await page(
+                context,
+                message: .init(
+                    error: refusal.sentence, typedEmail: form["email"] ?? "",
+                    typedRole: form["role"].flatMap(Role.init(rawValue:))), status: refusal.status)
         }
     }
 

@@ -29,7 +29,7 @@ struct TwoFactorController {
     @Sendable func show(request: Request, context: StaffRequestContext) async throws -> Response {
         let notice = request.queryFields["notice"].flatMap(TwoFactorNotice.init(rawValue:))
         var codes: [String]?
-        if case let .recoveryCodes(held) = await shownOnce.take(for: context.sessionToken) { codes = held }
+        if case .recoveryCodes(let held) = await shownOnce.take(for: context.sessionToken) { codes = held }
         return try await page(context, notice: notice?.sentence, recoveryCodes: codes)
     }
 
@@ -47,24 +47,31 @@ struct TwoFactorController {
     /// stranger's phone to the account.
     @Sendable func confirm(request: Request, context: StaffRequestContext) async throws -> Response {
         let form = try await typed(request, context)
-        switch try await signIn.confirmAgain(context.identity, with: .password(form.password ?? ""),
-                                                      clientAddress: context.clientAddress) {
+        switch try await signIn.confirmAgain(
+            context.identity, with: .password(form.password ?? ""),
+            clientAddress: context.clientAddress)
+        {
         case .confirmed: break
-        case .wrong: return try await page(context, error: "Type your password as well as the code.", status: .unprocessableContent)
-        case let .throttled(seconds): return try await throttledPage(context, seconds)
+        case .wrong:
+            return try await page(
+                context, error: "Type your password as well as the code.", status: .unprocessableContent)
+        case .throttled(let seconds): return try await throttledPage(context, seconds)
         }
         let enabled: TwoFactorEnabled?
         do {
-            enabled = try await account.enableTwoFactor(context.identity, code: form.code ?? "", session: context.sessionToken,
-                                                                 from: context.clientAddress)
+            enabled = try await account.enableTwoFactor(
+                context.identity, code: form.code ?? "", session: context.sessionToken,
+                from: context.clientAddress)
         } catch TwoFactorError.alreadyEnabled {
             return try await page(context, error: "Two-factor sign-in is already on.", status: .conflict)
         } catch TwoFactorError.notStarted {
-            return try await page(context, error: "Set up two-factor first: the button below makes your key.", status: .conflict)
+            return try await page(
+                context, error: "Set up two-factor first: the button below makes your key.", status: .conflict)
         }
         guard let enabled, let token = enabled.sessionToken else {
-            return try await page(context, error: "That code is not right. Check the phone's clock and type the newest code.",
-                                  status: .unprocessableContent)
+            return try await page(
+                context, error: "That code is not right. Check the phone's clock and type the newest code.",
+                status: .unprocessableContent)
         }
         await shownOnce.hold(.recoveryCodes(enabled.recoveryCodes), for: token)
         var response = Response.redirect(to: SiteURL.twoFactorDone(.enabled).href, type: .normal)
@@ -81,7 +88,8 @@ struct TwoFactorController {
 
     @Sendable func disable(request: Request, context: StaffRequestContext) async throws -> Response {
         guard !policy.isRequired(for: context.identity.role) else {
-            return try await page(context, error: "Your role needs two-factor sign-in, so it stays on.", status: .conflict)
+            return try await page(
+                context, error: "Your role needs two-factor sign-in, so it stays on.", status: .conflict)
         }
         if let refusal = try await confirmAgain(request, context) { return refusal }
         try await account.disableTwoFactor(context.identity, session: context.sessionToken, from: context.clientAddress)
@@ -91,16 +99,18 @@ struct TwoFactorController {
     /// A current code, checked and spent; nil when it was right, else the page saying why not.
     private func confirmAgain(_ request: Request, _ context: StaffRequestContext) async throws -> Response? {
         let code = try await typed(request, context).code ?? ""
-        switch try await signIn.confirmAgain(context.identity, with: .code(code), clientAddress: context.clientAddress) {
+        switch try await signIn.confirmAgain(context.identity, with: .code(code), clientAddress: context.clientAddress)
+        {
         case .confirmed: return nil
         case .wrong: return try await page(context, error: "That code is not right.", status: .unprocessableContent)
-        case let .throttled(seconds): return try await throttledPage(context, seconds)
+        case .throttled(let seconds): return try await throttledPage(context, seconds)
         }
     }
 
     private func throttledPage(_ context: StaffRequestContext, _ seconds: Int) async throws -> Response {
-        var response = try await page(context, error: "Too many wrong attempts. Try again in \(Format.count(seconds, "second", "seconds")).",
-                                      status: .tooManyRequests)
+        var response = try await page(
+            context, error: "Too many wrong attempts. Try again in \(Format.count(seconds, "second", "seconds")).",
+            status: .tooManyRequests)
         response.headers[.retryAfter] = String(seconds)
         return response
     }
@@ -110,8 +120,10 @@ struct TwoFactorController {
         return CodeForm(code: form["code"], password: form["password"])
     }
 
-    private func page(_ context: StaffRequestContext, notice: String? = nil, error: String? = nil,
-                      recoveryCodes: [String]? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+    private func page(
+        _ context: StaffRequestContext, notice: String? = nil, error: String? = nil,
+        recoveryCodes: [String]? = nil, status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
         var model = try await TwoFactorModel.load(.init(twoFactor: signIn.twoFactor, policy: policy), context.identity)
         model.notice = notice
         model.error = error

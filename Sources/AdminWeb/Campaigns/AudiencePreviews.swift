@@ -46,8 +46,11 @@ actor AudiencePreviews {
     /// drafts never evicts one before it is looked at again (a preview is a few KB).
     static let keptAtMost = 1_000
 
-    init(audience: Audience, defaultTimeZone: String, database: PanelDatabase, templates: PushTemplateLibrary = PushTemplateLibrary(),
-         maxRunning: Int = 1, work: BackgroundWork) {
+    init(
+        audience: Audience, defaultTimeZone: String, database: PanelDatabase,
+        templates: PushTemplateLibrary = PushTemplateLibrary(),
+        maxRunning: Int = 1, work: BackgroundWork
+    ) {
         self.work = work
         self.templates = templates
         self.audience = audience
@@ -58,9 +61,12 @@ actor AudiencePreviews {
 
     /// What a preview depends on: a change to any of them counts it again.
     static func fingerprint(_ campaign: CampaignRecord) -> String {
-        [campaign.segment?.storedText ?? "?", String(describing: campaign.schedule), campaign.title, campaign.body, campaign.template ?? "",
-         String(campaign.experiment.holdoutPercent)]
-            .joined(separator: "\u{1F}")
+        [
+            campaign.segment?.storedText ?? "?", String(describing: campaign.schedule), campaign.title, campaign.body,
+            campaign.template ?? "",
+            String(campaign.experiment.holdoutPercent),
+        ]
+        .joined(separator: "\u{1F}")
     }
 
     /// The preview as far as it got; queues one when there is none for these inputs, or it
@@ -75,12 +81,17 @@ actor AudiencePreviews {
             default: break
             }
         }
-        guard let segment = campaign.segment else { return .failed("This campaign's audience was saved by a newer panel and cannot be read here.") }
-        let text = try? CampaignText(title: campaign.title, body: campaign.body, template: campaign.template, library: templates)
+        guard let segment = campaign.segment else {
+            return .failed("This campaign's audience was saved by a newer panel and cannot be read here.")
+        }
+        let text = try? CampaignText(
+            title: campaign.title, body: campaign.body, template: campaign.template, library: templates)
         let used = text?.variants.reduce(into: Set<String>()) { $0.formUnion($1.template.placeholdersUsed) } ?? []
         let own = requestedBy != nil && requestedBy == campaign.createdBy
-        let job = Job(id: campaign.id, fingerprint: fingerprint, segment: segment, schedule: campaign.schedule, placeholders: used,
-                      holdout: HoldoutDraw(campaign: campaign.id, percent: campaign.experiment.holdoutPercent), ownDraft: own)
+        let job = Job(
+            id: campaign.id, fingerprint: fingerprint, segment: segment, schedule: campaign.schedule,
+            placeholders: used,
+            holdout: HoldoutDraw(campaign: campaign.id, percent: campaign.experiment.holdoutPercent), ownDraft: own)
         queue.removeAll { $0.id == campaign.id }
         if own, let firstOther = queue.firstIndex(where: { !$0.ownDraft }) {
             queue.insert(job, at: firstOther)
@@ -106,15 +117,18 @@ actor AudiencePreviews {
             work.submit {
                 let state: State
                 do {
-                    var preview = try await audience.preview(job.segment, schedule: job.schedule, defaultTimeZone: zone,
-                                                             fallbacks: FallbackGroup.used(by: job.placeholders), holdout: job.holdout,
-                                                             in: database) { fraction in
+                    var preview = try await audience.preview(
+                        job.segment, schedule: job.schedule, defaultTimeZone: zone,
+                        fallbacks: FallbackGroup.used(by: job.placeholders), holdout: job.holdout,
+                        in: database
+                    ) { fraction in
                         await self.progress(fraction, for: job.id, fingerprint: job.fingerprint)
                     }
                     preview.placeholdersUsed = job.placeholders
                     state = .ready(preview, at: Date())
                 } catch {
-                    state = .failed("The audience could not be counted: the database did not answer. Reload to try again.")
+                    state = .failed(
+                        "The audience could not be counted: the database did not answer. Reload to try again.")
                 }
                 await self.finish(job, state)
             }
@@ -135,7 +149,9 @@ actor AudiencePreviews {
 
     /// A finished preview young enough to launch from, or nil.
     func ready(_ id: Int64, now: Date = Date()) -> (AudiencePreview, Date)? {
-        if case .ready(let preview, let at)? = states[id]?.state, now.timeIntervalSince(at) < Self.keptFor { return (preview, at) }
+        if case .ready(let preview, let at)? = states[id]?.state, now.timeIntervalSince(at) < Self.keptFor {
+            return (preview, at)
+        }
         return nil
     }
 
@@ -165,12 +181,14 @@ actor AudiencePreviews {
         if states[id] == nil {
             order.append(id)
             // The oldest finished one goes; one waiting or being counted never does.
-            if order.count > Self.keptAtMost, let index = order.firstIndex(where: { key in
-                switch states[key]?.state {
-                case .queued?, .counting?: false
-                default: true
-                }
-            }) {
+            if order.count > Self.keptAtMost,
+                let index = order.firstIndex(where: { key in
+                    switch states[key]?.state {
+                    case .queued?, .counting?: false
+                    default: true
+                    }
+                })
+            {
                 states[order.remove(at: index)] = nil
             }
         }

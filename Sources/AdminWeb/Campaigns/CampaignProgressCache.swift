@@ -45,7 +45,10 @@ actor CampaignProgressCache {
     /// Where the watched campaigns' loops run: the panel's background work, cancelled at shutdown.
     let work: BackgroundWork
 
-    init(campaigns: Campaigns, maxAge: Duration = .milliseconds(250), minInterval: Duration = .milliseconds(250), work: BackgroundWork) {
+    init(
+        campaigns: Campaigns, maxAge: Duration = .milliseconds(250), minInterval: Duration = .milliseconds(250),
+        work: BackgroundWork
+    ) {
         self.work = work
         self.campaigns = campaigns
         self.maxAge = maxAge
@@ -55,7 +58,9 @@ actor CampaignProgressCache {
     func progress(_ id: Int64) async throws -> CampaignProgress {
         if let entry = entries[id], ContinuousClock.now - entry.at < maxAge { return entry.progress }
         if let task = reading[id] { return try await task.value }
-        let campaigns = self.campaigns, started = ContinuousClock.now, startedIn = generation[id, default: 0]
+        let campaigns = self.campaigns
+        let started = ContinuousClock.now
+        let startedIn = generation[id, default: 0]
         reads += 1
         let task = Task { try await campaigns.progress(id) }
         reading[id] = task
@@ -105,7 +110,9 @@ actor CampaignProgressCache {
     }
 
     private func unwatch(_ id: Int64, _ key: Int) {
-        guard watched[id]?.watchers.removeValue(forKey: key) != nil, watched[id]?.watchers.isEmpty == true else { return }
+        guard watched[id]?.watchers.removeValue(forKey: key) != nil, watched[id]?.watchers.isEmpty == true else {
+            return
+        }
         watched[id]?.end()
         watched[id] = nil
     }
@@ -130,7 +137,8 @@ actor CampaignProgressCache {
             }
             if ended() { return }
             reads += 1
-            let started = ContinuousClock.now, startedIn = generation[id, default: 0]
+            let started = ContinuousClock.now
+            let startedIn = generation[id, default: 0]
             do {
                 let progress = try await campaigns.progress(id)
                 if let afterRead { await afterRead(id) }

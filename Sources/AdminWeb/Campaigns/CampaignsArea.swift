@@ -20,21 +20,28 @@ public struct CampaignsArea: Sendable {
     let eventStreamLength: Duration
     public let services: [any Service]
 
-    init(database: PanelDatabase, configuration: PanelConfiguration, logger: Logger, health: ServiceHealth, templates: MessageTemplates,
-         work: BackgroundWork) {
+    init(
+        database: PanelDatabase, configuration: PanelConfiguration, logger: Logger, health: ServiceHealth,
+        templates: MessageTemplates,
+        work: BackgroundWork
+    ) {
         let audience = Audience(frequencyCap: configuration.frequencyCap, providers: configuration.push.configured)
-        let campaigns = Campaigns(database: database, audience: audience, defaultTimeZone: configuration.defaultTimeZone)
+        let campaigns = Campaigns(
+            database: database, audience: audience, defaultTimeZone: configuration.defaultTimeZone)
         let impact = CampaignImpactTracker(campaigns: campaigns)
         self.campaigns = campaigns
         self.impact = impact
         self.templates = templates
         self.database = database
-        previews = AudiencePreviews(audience: audience, defaultTimeZone: configuration.defaultTimeZone, database: database,
-                                    templates: templates.library, work: work)
+        previews = AudiencePreviews(
+            audience: audience, defaultTimeZone: configuration.defaultTimeZone, database: database,
+            templates: templates.library, work: work)
         progress = CampaignProgressCache(campaigns: campaigns, work: work)
-        testSend = CampaignTestSend(database: database, push: configuration.push, templates: templates.library,
-                                    testUsers: TestUsers(database: database, audience: audience, domains: configuration.testUserDomains,
-                                                         defaultTimeZone: configuration.defaultTimeZone))
+        testSend = CampaignTestSend(
+            database: database, push: configuration.push, templates: templates.library,
+            testUsers: TestUsers(
+                database: database, audience: audience, domains: configuration.testUserDomains,
+                defaultTimeZone: configuration.defaultTimeZone))
         eventStreamLength = configuration.eventStreamLength
         // The dispatcher and the campaign use cases publish on the same feed, `campaigns.changes`.
         let receipts = ReceiptPoller(database: database, changes: campaigns.changes)
@@ -46,28 +53,38 @@ public struct CampaignsArea: Sendable {
         let usualHours = UsualHourRefresh(database: database, defaultTimeZone: configuration.defaultTimeZone)
         services = [
             PushClientsService(push: configuration.push),
-            CampaignDispatcher(outbox: DeliveryOutbox(database: database, audience: audience, defaultTimeZone: configuration.defaultTimeZone),
-                               campaigns: campaigns, push: configuration.push, templates: templates.library, watch: watch, logger: logger),
+            CampaignDispatcher(
+                outbox: DeliveryOutbox(
+                    database: database, audience: audience, defaultTimeZone: configuration.defaultTimeZone),
+                campaigns: campaigns, push: configuration.push, templates: templates.library, watch: watch,
+                logger: logger),
             // Receipts are the backend's rows: only another connection's commit can bring one.
-            PeriodicJob(name: "receipt-poller", every: configuration.receiptPollInterval, health: health, logger: logger,
-                        runOnlyIf: { await receiptsChanged.shouldRun() }) {
-                try await receipts.poll()
-            },
+            PeriodicJob(
+                name: "receipt-poller", every: configuration.receiptPollInterval, health: health, logger: logger,
+                runOnlyIf: { await receiptsChanged.shouldRun() },
+                work: { try await receipts.poll() }
+            ),
             // Also chooses a winner test's winner when its wait has passed: run at least once a
             // minute for that, else only after the backend's commits (goal events) or this
             // process's changes to deliveries.
-            PeriodicJob(name: "impact-refresher", every: configuration.impactRefreshInterval, health: health, logger: logger,
-                        runOnlyIf: { await impactChanged.shouldRun() }) {
-                try await impact.refresh()
-            },
+            PeriodicJob(
+                name: "impact-refresher", every: configuration.impactRefreshInterval, health: health, logger: logger,
+                runOnlyIf: { await impactChanged.shouldRun() },
+                work: { try await impact.refresh() }
+            ),
             // The first run builds every user's hours, a chunk at a time, however long that takes;
             // the next interval is counted from its end.
             PeriodicJob(name: "usual-hours", every: configuration.usualHourInterval, health: health, logger: logger) {
                 let figures = try await usualHours.run(now: Date())
                 UsualHourMetrics().record(figures)
-                logger.info("usual hours refreshed", metadata: [
-                    "built": "\(figures.built)", "events_read": "\(figures.eventsRead)", "updated": "\(figures.updated)",
-                    "aged": "\(figures.aged)", "peer_groups": "\(figures.peerGroups)", "building": "\(figures.building)"])
+                logger.info(
+                    "usual hours refreshed",
+                    metadata: [
+                        "built": "\(figures.built)", "events_read": "\(figures.eventsRead)",
+                        "updated": "\(figures.updated)",
+                        "aged": "\(figures.aged)", "peer_groups": "\(figures.peerGroups)",
+                        "building": "\(figures.building)",
+                    ])
             },
         ]
     }
@@ -75,9 +92,12 @@ public struct CampaignsArea: Sendable {
     /// `sessions`: the live progress stream ends when its viewer's session does.
     func addRoutes(to staffRoutes: inout StaffRoutes, sessions: SessionStore, auditLog: AuditLog) {
         CampaignsController(
-            source: .init(campaigns: campaigns, previews: previews, progress: progress, impact: impact, testUsers: testSend.testUsers,
-                          templates: templates.library, database: database),
+            source: .init(
+                campaigns: campaigns, previews: previews, progress: progress, impact: impact,
+                testUsers: testSend.testUsers,
+                templates: templates.library, database: database),
             templateProblem: templates.problem, testSend: testSend, sessions: sessions, auditLog: auditLog,
-            eventStreamLength: eventStreamLength).addRoutes(to: &staffRoutes)
+            eventStreamLength: eventStreamLength
+        ).addRoutes(to: &staffRoutes)
     }
 }

@@ -5,8 +5,10 @@ import Hummingbird
 /// composer shown again with what was typed when the form is refused on its way.
 extension CampaignsController {
     static let composerLabels: [String: String] = {
-        var labels = ["name": "the internal name", "title": "the title", "body": "the message", "template": "the template",
-                      "send_at": "the send time", "local_time": "the local time"]
+        var labels = [
+            "name": "the internal name", "title": "the title", "body": "the message", "template": "the template",
+            "send_at": "the send time", "local_time": "the local time",
+        ]
         for letter in ["b", "c", "d"] {
             labels["title_" + letter] = "variant \(letter.uppercased())'s title"
             labels["body_" + letter] = "variant \(letter.uppercased())'s message"
@@ -15,13 +17,15 @@ extension CampaignsController {
     }()
 
     func composerRule(editing: Bool) -> FormRules.Rule {
-        FormRules.Rule(multiLine: ["body", "body_b", "body_c", "body_d"], labels: Self.composerLabels,
-                       showAgain: { [source, templateProblem] form, refusal, context in
-            let id = editing ? context.parameters.get("id", as: Int64.self) : nil
-            let model = ComposerModel(form: ComposerForm(form: form), problems: [refusal.sentence], library: source.templates,
-                                      templateProblem: templateProblem, editing: id)
-            return HTMLPage(ComposerView(model: model, viewer: context.viewer), status: refusal.status).response()
-        })
+        FormRules.Rule(
+            multiLine: ["body", "body_b", "body_c", "body_d"], labels: Self.composerLabels,
+            showAgain: { [source, templateProblem] form, refusal, context in
+                let id = editing ? context.parameters.get("id", as: Int64.self) : nil
+                let model = ComposerModel(
+                    form: ComposerForm(form: form), problems: [refusal.sentence], library: source.templates,
+                    templateProblem: templateProblem, editing: id)
+                return HTMLPage(ComposerView(model: model, viewer: context.viewer), status: refusal.status).response()
+            })
     }
 }
 
@@ -35,7 +39,8 @@ extension CampaignsController {
             }
             model.typed = String((form["typed_count"] ?? "").prefix(40))
             model.problem = refusal.sentence
-            return HTMLPage(CampaignConfirmView(model: model, viewer: context.viewer), status: refusal.status).response()
+            return HTMLPage(CampaignConfirmView(model: model, viewer: context.viewer), status: refusal.status)
+                .response()
         })
     }
 
@@ -43,11 +48,15 @@ extension CampaignsController {
     /// user and variant chosen (a value the form does not offer falls back to its default
     /// there, and is refused if sent).
     var testSendRule: FormRules.Rule {
-        FormRules.Rule(showAgain: { [self] form, refusal, context in
-            let input = CampaignPageModel.Input(id: try campaignID(context), problems: [refusal.sentence],
-                                                testedUser: form["user"].flatMap { Int64($0) },
-                                                testedVariant: form["variant"].flatMap { letter in MessageVariant.allCases.first { $0.letter == letter } })
-            return try await page(context, input, status: refusal.status).response()
-        }, page: { postedTo in "/" + postedTo.split(separator: "/").dropLast().joined(separator: "/") })
+        FormRules.Rule(
+            showAgain: { [self] form, refusal, context in
+                let input = CampaignPageModel.Input(
+                    id: try campaignID(context), problems: [refusal.sentence],
+                    testedUser: form["user"].flatMap { Int64($0) },
+                    testedVariant: form["variant"].flatMap { letter in
+                        MessageVariant.allCases.first { $0.letter == letter }
+                    })
+                return try await page(context, input, status: refusal.status).response()
+            }, page: { postedTo in "/" + postedTo.split(separator: "/").dropLast().joined(separator: "/") })
     }
 }

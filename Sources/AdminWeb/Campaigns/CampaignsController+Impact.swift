@@ -9,11 +9,13 @@ extension CampaignsController {
         let form = try await request.formFields()
         let typed = (form["variant"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard form["confirm"] == "yes" else {
-            let sentence = "Tick “Yes, send it to the rest now” to choose the winner: it cannot be undone. Nothing changed."
+            let sentence =
+                "Tick “Yes, send it to the rest now” to choose the winner: it cannot be undone. Nothing changed."
             return try await page(context, .init(id: id, problems: [sentence]), status: .badRequest).response()
         }
         guard let variant = MessageVariant(rawValue: typed.lowercased()) else {
-            let sentence = "There is no variant “\(typed.prefix(20))”: choose one of the campaign's variants. Nothing changed."
+            let sentence =
+                "There is no variant “\(typed.prefix(20))”: choose one of the campaign's variants. Nothing changed."
             return try await page(context, .init(id: id, problems: [sentence]), status: .badRequest).response()
         }
         // The figures the choice was made on, as the report showed them.
@@ -21,9 +23,12 @@ extension CampaignsController {
         let row = report?.variants.first { $0.variant == variant }
         let figures = row.map { CampaignImpactTracker.figures($0, goal: report?.goal) } ?? "no figures yet"
         do {
-            try await source.campaigns.chooseWinner(id, variant: variant, figures: figures, by: actor(context), byRule: false)
+            try await source.campaigns.chooseWinner(
+                id, variant: variant, figures: figures, by: actor(context), byRule: false)
         } catch let error as CampaignError {
-            return try await page(context, .init(id: id, problems: ["Nothing changed: \(error.description)."]), status: .conflict).response()
+            return try await page(
+                context, .init(id: id, problems: ["Nothing changed: \(error.description)."]), status: .conflict
+            ).response()
         }
         await source.progress.forget(id)
         // The rest count as recipients from now: the page after shows the report that says so.
@@ -33,19 +38,30 @@ extension CampaignsController {
 
     @Sendable func reportCSV(request: Request, context: StaffRequestContext) async throws -> Response {
         let id = try campaignID(context)
-        guard let campaign = try await source.campaigns.find(id) else { throw PanelError.notFound("No campaign #\(id).") }
+        guard let campaign = try await source.campaigns.find(id) else {
+            throw PanelError.notFound("No campaign #\(id).")
+        }
         let frozen = campaign.status.known.map(CampaignImpactTracker.isFrozen) == true
         guard let report = try await source.impact.report(id, computeIfMissing: frozen) else {
             if frozen, try await !source.campaigns.hasMembers(id) {
-                throw PanelError(status: .notFound, sentence: "Campaign #\(id) drew nobody when its audience was frozen: there is no report.")
+                throw PanelError(
+                    status: .notFound,
+                    sentence: "Campaign #\(id) drew nobody when its audience was frozen: there is no report.")
             }
-            throw PanelError(status: .notFound, sentence: "Campaign #\(id) has no report yet: it is made once the audience is frozen.")
+            throw PanelError(
+                status: .notFound,
+                sentence: "Campaign #\(id) has no report yet: it is made once the audience is frozen.")
         }
-        try await auditLog.append([AuditEntry(actor: context.identity, clientAddress: context.clientAddress, action: .campaignReportExported,
-                                                           target: "campaign:\(id)", detail: "impact report as of \(SQLiteTime.string(report.asOf))")])
+        try await auditLog.append([
+            AuditEntry(
+                actor: context.identity, clientAddress: context.clientAddress, action: .campaignReportExported,
+                target: "campaign:\(id)", detail: "impact report as of \(SQLiteTime.string(report.asOf))")
+        ])
         let rows = CampaignReportCSV.rows(report)
-        return CSV.response(filename: CSV.filename("campaign", [String(id), "impact"]), header: CampaignReportCSV.header,
-                            numeric: CampaignReportCSV.numericColumns) { emit in
+        return CSV.response(
+            filename: CSV.filename("campaign", [String(id), "impact"]), header: CampaignReportCSV.header,
+            numeric: CampaignReportCSV.numericColumns
+        ) { emit in
             try await emit(rows)
         }
     }
@@ -53,28 +69,43 @@ extension CampaignsController {
 
 /// The report as rows: one per group, with its rates and its lift against the holdout.
 enum CampaignReportCSV {
-    static let header = ["section", "group", "users", "converted", "conversion_rate", "opened", "open_rate",
-                         "lift", "lift_lower_95", "lift_upper_95", "goal", "window_start_utc", "window_end_utc", "as_of_utc"]
+    static let header = [
+        "section", "group", "users", "converted", "conversion_rate", "opened", "open_rate",
+        "lift", "lift_lower_95", "lift_upper_95", "goal", "window_start_utc", "window_end_utc", "as_of_utc",
+    ]
 
     static func rows(_ report: CampaignImpact) -> [[String]] {
-        let context = [report.goal?.rawValue ?? "", SQLiteTime.string(report.windowStart), SQLiteTime.string(report.windowEnd), SQLiteTime.string(report.asOf)]
+        let context = [
+            report.goal?.rawValue ?? "", SQLiteTime.string(report.windowStart), SQLiteTime.string(report.windowEnd),
+            SQLiteTime.string(report.asOf),
+        ]
         func line(_ section: String, _ name: String, _ group: CampaignImpact.Group, _ lift: LiftInterval?) -> [String] {
-            [section, name, String(group.users), String(group.converted), rate(group.conversionRate), String(group.opened), rate(group.openRate),
-             number(lift?.difference), number(lift?.lower), number(lift?.upper)] + context
+            [
+                section, name, String(group.users), String(group.converted), rate(group.conversionRate),
+                String(group.opened), rate(group.openRate),
+                number(lift?.difference), number(lift?.lower), number(lift?.upper),
+            ] + context
         }
         var holdout = line("overall", "holdout", report.holdout, nil)
         // Held-out users were sent nothing to open: no open figures, as on the page.
         holdout[5] = ""
         holdout[6] = ""
         // While a winner test's rest is held, the recipients are the test share only.
-        var rows = [line("overall", report.restHeld == true ? "recipients_test_share" : "recipients", report.recipients, report.lift), holdout]
+        var rows = [
+            line(
+                "overall", report.restHeld == true ? "recipients_test_share" : "recipients", report.recipients,
+                report.lift), holdout,
+        ]
         rows += report.variants.map { line("variant", $0.variant.rawValue, $0.group, $0.lift) }
         if let rest = report.rest { rows.append(line("variant", "rest", rest, nil)) }
         // Usual hour against control: "opened" is within a day of the send; each lift its own row.
         if let timing = report.timing {
             func timed(_ name: String, _ group: TimingComparison.Group, _ lift: LiftInterval?) -> [String] {
-                ["timing", name, String(group.users), String(group.converted), rate(group.conversionRate), String(group.openedInDay),
-                 rate(group.openRate), number(lift?.difference), number(lift?.lower), number(lift?.upper)] + context
+                [
+                    "timing", name, String(group.users), String(group.converted), rate(group.conversionRate),
+                    String(group.openedInDay),
+                    rate(group.openRate), number(lift?.difference), number(lift?.lower), number(lift?.upper),
+                ] + context
             }
             rows.append(timed("usual_hour (lift: goal)", timing.usual, timing.goalLift))
             rows.append(timed("usual_hour (lift: opened within a day)", timing.usual, timing.openLift))
@@ -88,7 +119,8 @@ enum CampaignReportCSV {
         let elapsed = report.asOf.timeIntervalSince(report.windowStart)
         for day in report.days where Double(day.index) * 86_400 <= elapsed {
             rows.append(["day", "day \(day.index + 1)", "", String(day.recipients), "", "", "", "", "", ""] + context)
-            rows.append(["day", "day \(day.index + 1) holdout", "", String(day.holdout), "", "", "", "", "", ""] + context)
+            rows.append(
+                ["day", "day \(day.index + 1) holdout", "", String(day.holdout), "", "", "", "", "", ""] + context)
         }
         return rows
     }

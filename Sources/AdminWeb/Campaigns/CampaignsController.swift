@@ -19,22 +19,37 @@ struct CampaignsController {
     let eventStreamLength: Duration
 
     func addRoutes(to routes: inout StaffRoutes) {
-        routes.get(.campaigns(), requires: .manageCampaigns, query: ["before", "after", "sort", "dir", "status", "notice"], use: list)
+        routes.get(
+            .campaigns(), requires: .manageCampaigns, query: ["before", "after", "sort", "dir", "status", "notice"],
+            use: list)
         routes.get(.newCampaign, requires: .manageCampaigns, use: composer)
-        routes.post(.newCampaign, requires: .manageCampaigns, fields: ComposerForm.fieldNames, form: composerRule(editing: false), use: create)
+        routes.post(
+            .newCampaign, requires: .manageCampaigns, fields: ComposerForm.fieldNames,
+            form: composerRule(editing: false), use: create)
         TestUsersController(testUsers: source.testUsers, auditLog: auditLog).addRoutes(to: &routes)
-        routes.get(.campaign(id: nil), requires: .manageCampaigns, query: CampaignNotice.fieldNames + MessagePreviewChoice.fieldNames, use: show)
+        routes.get(
+            .campaign(id: nil), requires: .manageCampaigns,
+            query: CampaignNotice.fieldNames + MessagePreviewChoice.fieldNames, use: show)
         routes.get(.campaignEdit(id: nil), requires: .manageCampaigns, use: editor)
-        routes.post(.campaignEdit(id: nil), requires: .manageCampaigns, fields: ComposerForm.fieldNames, form: composerRule(editing: true), use: saveEdit)
-        routes.post(.campaignTestSend(id: nil), requires: .manageCampaigns, fields: ["user", "variant"], form: testSendRule, use: testSend)
+        routes.post(
+            .campaignEdit(id: nil), requires: .manageCampaigns, fields: ComposerForm.fieldNames,
+            form: composerRule(editing: true), use: saveEdit)
+        routes.post(
+            .campaignTestSend(id: nil), requires: .manageCampaigns, fields: ["user", "variant"], form: testSendRule,
+            use: testSend)
         routes.get(.campaignConfirm(id: nil), requires: .manageCampaigns, query: ["recounted"], use: confirm)
-        routes.post(.campaignConfirm(id: nil), requires: .manageCampaigns, fields: ["typed_count", "counted_at"], form: confirmRule, use: launch)
+        routes.post(
+            .campaignConfirm(id: nil), requires: .manageCampaigns, fields: ["typed_count", "counted_at"],
+            form: confirmRule, use: launch)
         for action in CampaignAction.allCases {
             routes.post(.campaignAction(id: nil, action), requires: .manageCampaigns, use: act(action))
-            if action.asksFirst { routes.get(.campaignAction(id: nil, action), requires: .manageCampaigns, use: ask(action)) }
+            if action.asksFirst {
+                routes.get(.campaignAction(id: nil, action), requires: .manageCampaigns, use: ask(action))
+            }
         }
         routes.get(.campaignEvents(id: nil), requires: .manageCampaigns, use: events)
-        routes.post(.campaignWinner(id: nil), requires: .manageCampaigns, fields: ["variant", "confirm"], use: chooseWinner)
+        routes.post(
+            .campaignWinner(id: nil), requires: .manageCampaigns, fields: ["variant", "confirm"], use: chooseWinner)
         routes.get(.campaignReport(id: nil), requires: .manageCampaigns, use: reportCSV)
     }
 
@@ -42,19 +57,28 @@ struct CampaignsController {
         let parameters = request.queryFields
         func cursor(_ name: String) throws -> Int64? {
             guard let text = parameters[name] else { return nil }
-            guard let value = Int64(text) else { throw PanelError(status: .badRequest, sentence: "That page link is broken: go back to the first page.") }
+            guard let value = Int64(text) else {
+                throw PanelError(status: .badRequest, sentence: "That page link is broken: go back to the first page.")
+            }
             return value
         }
-        let before = try cursor("before"), after = try cursor("after")
-        if before != nil, after != nil { throw PanelError(status: .badRequest, sentence: "That page link is broken: go back to the first page.") }
+        let before = try cursor("before")
+        let after = try cursor("after")
+        if before != nil, after != nil {
+            throw PanelError(status: .badRequest, sentence: "That page link is broken: go back to the first page.")
+        }
         // An order the list does not offer is refused, never read as the default order.
         if let sort = parameters["sort"], !CampaignListModel.sortKeys.contains(sort) {
-            throw PanelError(status: .badRequest, sentence: "The campaign list cannot be sorted by “\(sort.prefix(60))”: it sorts by created only.")
+            throw PanelError(
+                status: .badRequest,
+                sentence: "The campaign list cannot be sorted by “\(sort.prefix(60))”: it sorts by created only.")
         }
         var order = SortOrder.descending
         if let text = parameters["dir"] {
             guard let value = SortOrder(rawValue: text) else {
-                throw PanelError(status: .badRequest, sentence: "There is no sort direction “\(text.prefix(60))”: choose asc or desc.")
+                throw PanelError(
+                    status: .badRequest,
+                    sentence: "There is no sort direction “\(text.prefix(60))”: choose asc or desc.")
             }
             order = value
         }
@@ -62,34 +86,42 @@ struct CampaignsController {
         if let text = parameters["status"], !text.isEmpty {
             guard let value = CampaignShownStatus(rawValue: text) else {
                 // The page with its filter links and the sentence, and no campaign listed.
-                let model = CampaignListModel(entries: [], nextAfter: nil, status: nil,
-                                              problem: "There is no campaign status “\(text.prefix(60))”: choose one of the links above.")
+                let model = CampaignListModel(
+                    entries: [], nextAfter: nil, status: nil,
+                    problem: "There is no campaign status “\(text.prefix(60))”: choose one of the links above.")
                 return HTMLPage(CampaignListView(model: model, viewer: context.viewer), status: .badRequest)
             }
             status = value
         }
-        var model = try await CampaignListModel.load(source.campaigns, .init(before: before, status: status, after: after, order: order))
+        var model = try await CampaignListModel.load(
+            source.campaigns, .init(before: before, status: status, after: after, order: order))
         if parameters["notice"] == "deleted" { model.notice = "The draft was deleted." }
         return HTMLPage(CampaignListView(model: model, viewer: context.viewer))
     }
 
     @Sendable func composer(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
-        HTMLPage(ComposerView(model: ComposerModel(library: source.templates, templateProblem: templateProblem), viewer: context.viewer))
+        HTMLPage(
+            ComposerView(
+                model: ComposerModel(library: source.templates, templateProblem: templateProblem),
+                viewer: context.viewer))
     }
 
     @Sendable func create(request: Request, context: StaffRequestContext) async throws -> Response {
         let form = ComposerForm(form: try await request.formFields())
         let result = form.read(templates: source.templates, now: Date())
         guard let draft = result.draft else {
-            let model = ComposerModel(form: form, problems: result.problems, problemFields: result.problemFields, library: source.templates,
-                                      templateProblem: templateProblem)
+            let model = ComposerModel(
+                form: form, problems: result.problems, problemFields: result.problemFields, library: source.templates,
+                templateProblem: templateProblem)
             return HTMLPage(ComposerView(model: model, viewer: context.viewer), status: .badRequest).response()
         }
         let id: Int64
         do {
             id = try await source.campaigns.create(draft, by: actor(context))
         } catch let error as CampaignError {
-            let model = ComposerModel(form: form, problems: ["Not saved: \(error.description)."], library: source.templates, templateProblem: templateProblem)
+            let model = ComposerModel(
+                form: form, problems: ["Not saved: \(error.description)."], library: source.templates,
+                templateProblem: templateProblem)
             return HTMLPage(ComposerView(model: model, viewer: context.viewer), status: .badRequest).response()
         }
         return .redirect(to: SiteURL.campaign(id: id, notice: CampaignNotice(.created)).href, type: .normal)
@@ -105,13 +137,23 @@ struct CampaignsController {
 
     @Sendable func editor(request: Request, context: StaffRequestContext) async throws -> Response {
         let id = try campaignID(context)
-        guard let campaign = try await source.campaigns.find(id) else { throw PanelError.notFound("No campaign #\(id).") }
-        guard campaign.status.known == .draft else {
-            return try await page(context, .init(id: id, problems: ["Only a draft can be edited: this campaign is \(campaign.status). Duplicate it to change it."]),
-                                  status: .conflict).response()
+        guard let campaign = try await source.campaigns.find(id) else {
+            throw PanelError.notFound("No campaign #\(id).")
         }
-        let model = ComposerModel(form: ComposerForm(campaign: campaign), library: source.templates, templateProblem: templateProblem,
-                                  editing: id)
+        guard campaign.status.known == .draft else {
+            return try await page(
+                context,
+                .init(
+                    id: id,
+                    problems: [
+                        "Only a draft can be edited: this campaign is \(campaign.status). Duplicate it to change it."
+                    ]),
+                status: .conflict
+            ).response()
+        }
+        let model = ComposerModel(
+            form: ComposerForm(campaign: campaign), library: source.templates, templateProblem: templateProblem,
+            editing: id)
         return HTMLPage(ComposerView(model: model, viewer: context.viewer)).response()
     }
 
@@ -120,15 +162,17 @@ struct CampaignsController {
         let form = ComposerForm(form: try await request.formFields())
         let result = form.read(templates: source.templates, now: Date())
         guard let draft = result.draft else {
-            let model = ComposerModel(form: form, problems: result.problems, problemFields: result.problemFields, library: source.templates,
-                                      templateProblem: templateProblem, editing: id)
+            let model = ComposerModel(
+                form: form, problems: result.problems, problemFields: result.problemFields, library: source.templates,
+                templateProblem: templateProblem, editing: id)
             return HTMLPage(ComposerView(model: model, viewer: context.viewer), status: .badRequest).response()
         }
         do {
             try await source.campaigns.edit(id, to: draft, by: actor(context))
         } catch let error as CampaignError {
-            let model = ComposerModel(form: form, problems: ["Not saved: \(error.description)."], library: source.templates,
-                                      templateProblem: templateProblem, editing: id)
+            let model = ComposerModel(
+                form: form, problems: ["Not saved: \(error.description)."], library: source.templates,
+                templateProblem: templateProblem, editing: id)
             return HTMLPage(ComposerView(model: model, viewer: context.viewer), status: .conflict).response()
         }
         await source.previews.forget(id)
@@ -139,14 +183,20 @@ struct CampaignsController {
     func ask(_ action: CampaignAction) -> @Sendable (Request, StaffRequestContext) async throws -> Response {
         { [source] _, context in
             let id = try campaignID(context)
-            guard let campaign = try await source.campaigns.find(id) else { throw PanelError.notFound("No campaign #\(id).") }
+            guard let campaign = try await source.campaigns.find(id) else {
+                throw PanelError.notFound("No campaign #\(id).")
+            }
             guard campaign.status.known.map(action.allowed.contains) == true else {
-                let sentence = action == .delete ? "Only a draft can be deleted: this campaign is \(campaign.status)."
-                                                 : "Only a campaign being prepared, sent or paused can be cancelled: this one is \(campaign.status)."
+                let sentence =
+                    action == .delete
+                    ? "Only a draft can be deleted: this campaign is \(campaign.status)."
+                    : "Only a campaign being prepared, sent or paused can be cancelled: this one is \(campaign.status)."
                 return try await page(context, .init(id: id, problems: [sentence]), status: .conflict).response()
             }
             let progress = action == .cancel ? try await source.campaigns.progress(id) : nil
-            return HTMLPage(CampaignAskView(campaign: campaign, action: action, progress: progress, viewer: context.viewer)).response()
+            return HTMLPage(
+                CampaignAskView(campaign: campaign, action: action, progress: progress, viewer: context.viewer)
+            ).response()
         }
     }
 
@@ -155,23 +205,39 @@ struct CampaignsController {
         let form = try await request.formFields()
         let typed = (form["user"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         let typedVariant = String((form["variant"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(40))
-        guard let campaign = try await source.campaigns.find(id) else { throw PanelError.notFound("No campaign #\(id).") }
+        guard let campaign = try await source.campaigns.find(id) else {
+            throw PanelError.notFound("No campaign #\(id).")
+        }
         guard let userID = Int64(typed), userID > 0 else {
-            return try await page(context, .init(id: id, problems: ["Choose a test user to send the test to. Nothing was sent."]), status: .badRequest).response()
+            return try await page(
+                context, .init(id: id, problems: ["Choose a test user to send the test to. Nothing was sent."]),
+                status: .badRequest
+            ).response()
         }
         // The campaign's own message unless another of its variants is chosen; a letter it does not have is refused.
         let letters = campaign.experiment.letters
         guard let variant = typedVariant.isEmpty ? .a : letters.first(where: { $0.letter == typedVariant }) else {
-            let sentence = "There is no variant “\(typedVariant)” in this campaign: choose one of \(letters.map(\.letter).joined(separator: ", ")). Nothing was sent."
-            return try await page(context, .init(id: id, problems: [sentence], testedUser: userID), status: .badRequest).response()
+            let sentence =
+                "There is no variant “\(typedVariant)” in this campaign: choose one of \(letters.map(\.letter).joined(separator: ", ")). Nothing was sent."
+            return try await page(context, .init(id: id, problems: [sentence], testedUser: userID), status: .badRequest)
+                .response()
         }
         do {
             let lines = try await testSend.send(campaign, variant: variant, toUser: userID, by: actor(context))
-            return try await page(context, .init(id: id, notice: CampaignNotice(.testSent, count: lines.count), testLines: lines, testedUser: userID,
-                                                 testedVariant: variant)).response()
+            return try await page(
+                context,
+                .init(
+                    id: id, notice: CampaignNotice(.testSent, count: lines.count), testLines: lines, testedUser: userID,
+                    testedVariant: variant)
+            ).response()
         } catch let error as CampaignError {
-            return try await page(context, .init(id: id, problems: ["Nothing was sent: \(error.description)."], testedUser: userID, testedVariant: variant),
-                                  status: error.isRateLimit ? .tooManyRequests : .badRequest).response()
+            return try await page(
+                context,
+                .init(
+                    id: id, problems: ["Nothing was sent: \(error.description)."], testedUser: userID,
+                    testedVariant: variant),
+                status: error.isRateLimit ? .tooManyRequests : .badRequest
+            ).response()
         }
     }
 
@@ -179,7 +245,8 @@ struct CampaignsController {
         let id = try campaignID(context)
         // After a launch refused for its old count: the fixed sentence, never the link's text.
         let refused = request.queryFields["recounted"] != nil
-        let recounting = "Not launched: another campaign was launched after the count you confirmed. The audience is counted again; confirm the new number. Nothing was sent."
+        let recounting =
+            "Not launched: another campaign was launched after the count you confirmed. The audience is counted again; confirm the new number. Nothing was sent."
         guard var model = try await CampaignConfirmModel.load(source, id: id) else {
             // Still counting: the draft page with its progress, refreshing itself here until
             // the count is there. Launched already: its own page.
@@ -188,11 +255,15 @@ struct CampaignsController {
             }
             return .redirect(to: SiteURL.campaign(id: id).href, type: .normal)
         }
-        if refused { model.notice = "This is a new count: another campaign was launched after the count you confirmed. Nothing was sent yet." }
+        if refused {
+            model.notice =
+                "This is a new count: another campaign was launched after the count you confirmed. Nothing was sent yet."
+        }
         if let reason = model.staleReason() {
             // A count older than the latest launch is never shown for confirming: counted again.
             guard let fresh = try await recount(model, context) else {
-                let sentence = "Counting the audience again: \(reason). The confirmation shows the new count when it is done."
+                let sentence =
+                    "Counting the audience again: \(reason). The confirmation shows the new count when it is done."
                 return try await page(context, .init(id: id, problems: [sentence])).response()
             }
             model = fresh
@@ -203,9 +274,13 @@ struct CampaignsController {
 
     /// The confirmation with a count made from now, when it is done within a moment (a small
     /// audience), else nil: the draft page shows the counting until it is.
-    private func recount(_ model: CampaignConfirmModel, _ context: StaffRequestContext) async throws -> CampaignConfirmModel? {
+    private func recount(_ model: CampaignConfirmModel, _ context: StaffRequestContext) async throws
+        -> CampaignConfirmModel?
+    {
         _ = await source.previews.recount(model.campaign, requestedBy: context.identity.email)
-        guard let (preview, at) = await source.previews.waitReady(model.campaign.id, within: .seconds(2)) else { return nil }
+        guard let (preview, at) = await source.previews.waitReady(model.campaign.id, within: .seconds(2)) else {
+            return nil
+        }
         var fresh = model.counted(preview, at: at)
         fresh.latestLaunch = try await source.campaigns.latestLaunch()
         return fresh
@@ -221,7 +296,8 @@ struct CampaignsController {
         // The count the sender saw must be the one launched from, and no launch may have come
         // after it: otherwise the confirmation again, with the new count.
         guard form["counted_at"] == model.countStamp else {
-            model.problem = form["counted_at"] == nil
+            model.problem =
+                form["counted_at"] == nil
                 ? "Not launched: the form did not say which count it confirms. Check the number on this page and confirm again. Nothing was sent."
                 : "Not launched: the audience was counted again since the page you confirmed. Check the new number and confirm again. Nothing was sent."
             return HTMLPage(CampaignConfirmView(model: model, viewer: context.viewer), status: .conflict).response()
@@ -230,7 +306,8 @@ struct CampaignsController {
             guard var fresh = try await recount(model, context) else {
                 return .redirect(to: SiteURL.campaignConfirm(id: id, recounted: true).href, type: .normal)
             }
-            fresh.problem = "Not launched: \(reason). The audience was counted again: check the new number and confirm again. Nothing was sent."
+            fresh.problem =
+                "Not launched: \(reason). The audience was counted again: check the new number and confirm again. Nothing was sent."
             return HTMLPage(CampaignConfirmView(model: fresh, viewer: context.viewer), status: .conflict).response()
         }
         guard !model.plannedTimeHasPassed() else {
@@ -239,14 +316,18 @@ struct CampaignsController {
         }
         guard model.typedMatches(typed) else {
             model.typed = typed
-            model.problem = "Type the number of devices to send to, \(Format.grouped(model.devicesToSend)), to send. Nothing was sent."
+            model.problem =
+                "Type the number of devices to send to, \(Format.grouped(model.devicesToSend)), to send. Nothing was sent."
             return HTMLPage(CampaignConfirmView(model: model, viewer: context.viewer), status: .badRequest).response()
         }
         do {
-            try await source.campaigns.begin(id, schedule: model.campaign.schedule, by: actor(context),
-                                             confirmed: .init(devices: model.devicesToSend, heldOutUsers: model.preview.heldOutUsers))
+            try await source.campaigns.begin(
+                id, schedule: model.campaign.schedule, by: actor(context),
+                confirmed: .init(devices: model.devicesToSend, heldOutUsers: model.preview.heldOutUsers))
         } catch let error as CampaignError {
-            return try await page(context, .init(id: id, problems: ["Not launched: \(error.description)."]), status: .conflict).response()
+            return try await page(
+                context, .init(id: id, problems: ["Not launched: \(error.description)."]), status: .conflict
+            ).response()
         }
         await source.previews.forget(id)
         // The dispatcher service freezes the audience from here; a stop meanwhile is taken
@@ -272,19 +353,23 @@ struct CampaignsController {
                     notice = CampaignNotice(.cancelled)
                 case .duplicate:
                     let copy = try await source.campaigns.duplicate(id, by: actor)
-                    return .redirect(to: SiteURL.campaign(id: copy, notice: CampaignNotice(.duplicated)).href, type: .normal)
+                    return .redirect(
+                        to: SiteURL.campaign(id: copy, notice: CampaignNotice(.duplicated)).href, type: .normal)
                 case .delete:
                     try await source.campaigns.delete(id, by: actor)
                     await source.previews.forget(id)
                     return .redirect(to: SiteURL.campaigns(deleted: true).href, type: .normal)
                 }
             } catch let error as CampaignError {
-                return try await page(context, .init(id: id, problems: ["Nothing changed: \(error.description)."]), status: .conflict).response()
+                return try await page(
+                    context, .init(id: id, problems: ["Nothing changed: \(error.description)."]), status: .conflict
+                ).response()
             }
             await source.progress.forget(id)
             if action == .pause || action == .cancel {
                 // Sends already in flight finish within a second; what went out is counted after.
-                notice.count = try await source.campaigns.progressWithoutSendsInFlight(id, within: .milliseconds(1_500)).sent
+                notice.count = try await source.campaigns.progressWithoutSendsInFlight(id, within: .milliseconds(1_500))
+                    .sent
             }
             return .redirect(to: SiteURL.campaign(id: id, notice: notice).href, type: .normal)
         }
@@ -302,8 +387,10 @@ struct CampaignsController {
         let id = try campaignID(context)
         guard try await source.campaigns.find(id) != nil else { throw PanelError.notFound("No campaign #\(id).") }
         let lastSeen = request.headers[HTTPField.Name("Last-Event-ID")!].map { String($0.prefix(40)) }
-        let cache = source.progress, length = eventStreamLength
-        let sessions = sessions, token = context.sessionToken
+        let cache = source.progress
+        let length = eventStreamLength
+        let sessions = sessions
+        let token = context.sessionToken
         let encoder = JSONEncoder()
         // Sorted, so that the same state always has the same digest.
         encoder.outputFormatting = .sortedKeys
@@ -338,7 +425,8 @@ struct CampaignsController {
                         // The end of the stream at its deadline, at a failed check, or at any error.
                         defer { wake.finish() }
                         while ContinuousClock.now < deadline {
-                            try await Task.sleep(until: min(deadline, ContinuousClock.now + .milliseconds(500)), clock: .continuous)
+                            try await Task.sleep(
+                                until: min(deadline, ContinuousClock.now + .milliseconds(500)), clock: .continuous)
                             // A sign-out, a disabled account or a role without campaigns ends the
                             // stream within a second, not at the end of its minute (an indexed read,
                             // here rather than in the loop below: one task switch less on a busy
@@ -357,10 +445,13 @@ struct CampaignsController {
             }
             try await writer.finish(nil)
         }
-        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: body)
+        return Response(
+            status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: body)
     }
 
-    func page(_ context: StaffRequestContext, _ input: CampaignPageModel.Input, status: HTTPResponse.Status = .ok) async throws -> HTMLPage {
+    func page(_ context: StaffRequestContext, _ input: CampaignPageModel.Input, status: HTTPResponse.Status = .ok)
+        async throws -> HTMLPage
+    {
         var input = input
         input.viewerEmail = context.identity.email
         let model = try await CampaignPageModel.load(source, input)
@@ -369,12 +460,17 @@ struct CampaignsController {
         var shown: [Int64] = []
         if case .ready(let preview, _)? = model.preview { shown = preview.samples.map(\.userID) }
         for id in model.shownUsers where !shown.contains(id) { shown.append(id) }
-        try await auditLog.append(shown.map {
-            AuditEntry(actor: context.identity, clientAddress: context.clientAddress, action: .campaignPreviewed, target: "user:\($0)",
-                       detail: "shown in the preview of campaign #\(model.campaign.id)")
-        })
+        try await auditLog.append(
+            shown.map {
+                AuditEntry(
+                    actor: context.identity, clientAddress: context.clientAddress, action: .campaignPreviewed,
+                    target: "user:\($0)",
+                    detail: "shown in the preview of campaign #\(model.campaign.id)")
+            })
         // A preview choice the page does not offer was refused with its sentence on the page.
-        return HTMLPage(CampaignPageView(model: model, viewer: context.viewer), status: status == .ok && model.choiceRefused ? .badRequest : status)
+        return HTMLPage(
+            CampaignPageView(model: model, viewer: context.viewer),
+            status: status == .ok && model.choiceRefused ? .badRequest : status)
     }
 
     func actor(_ context: StaffRequestContext) -> AuditActor {

@@ -11,9 +11,14 @@ struct TestUsersController {
     func addRoutes(to routes: inout StaffRoutes) {
         routes.get(.testUsers(), requires: .manageCampaigns, query: ["notice"], use: show)
         // Refused on its way (a control character, an out-of-date token): the list with the email as typed.
-        routes.post(.testUsers(), requires: .manageCampaigns, fields: ["email"], form: FormRules.Rule(showAgain: { [self] form, refusal, context in
-            try await page(context, problem: refusal.sentence, typed: String((form["email"] ?? "").prefix(320)), status: refusal.status).response()
-        }), use: add)
+        routes.post(
+            .testUsers(), requires: .manageCampaigns, fields: ["email"],
+            form: FormRules.Rule(showAgain: { [self] form, refusal, context in
+                try await page(
+                    context, problem: refusal.sentence, typed: String((form["email"] ?? "").prefix(320)),
+                    status: refusal.status
+                ).response()
+            }), use: add)
         routes.post(.removeTestUser(userID: nil), requires: .manageCampaigns, use: remove)
     }
 
@@ -27,7 +32,9 @@ struct TestUsersController {
         do {
             _ = try await testUsers.add(email: email, by: .staff(context.identity, from: context.clientAddress))
         } catch let error as CampaignError {
-            return try await page(context, problem: "Not added: \(error.description).", typed: email, status: .badRequest).response()
+            return try await page(
+                context, problem: "Not added: \(error.description).", typed: email, status: .badRequest
+            ).response()
         }
         return .redirect(to: SiteURL.testUsers(notice: TestUsersView.Notice.added.rawValue).href, type: .normal)
     }
@@ -37,19 +44,28 @@ struct TestUsersController {
         do {
             try await testUsers.remove(userID: id, by: .staff(context.identity, from: context.clientAddress))
         } catch let error as CampaignError {
-            return try await page(context, problem: "Nothing changed: \(error.description).", status: .conflict).response()
+            return try await page(context, problem: "Nothing changed: \(error.description).", status: .conflict)
+                .response()
         }
         return .redirect(to: SiteURL.testUsers(notice: TestUsersView.Notice.removed.rawValue).href, type: .normal)
     }
 
-    private func page(_ context: StaffRequestContext, notice: TestUsersView.Notice? = nil, problem: String? = nil, typed: String = "",
-                      status: HTTPResponse.Status = .ok) async throws -> HTMLPage {
+    private func page(
+        _ context: StaffRequestContext, notice: TestUsersView.Notice? = nil, problem: String? = nil, typed: String = "",
+        status: HTTPResponse.Status = .ok
+    ) async throws -> HTMLPage {
         let entries = try await testUsers.list()
         // The list shows app users' emails: a look at personal data, a row per user shown.
-        try await auditLog.append(entries.map {
-            AuditEntry(actor: context.identity, clientAddress: context.clientAddress, action: .testUsersViewed, target: "user:\($0.userID)")
-        })
-        return HTMLPage(TestUsersView(entries: entries, domains: testUsers.domains, notice: notice, problem: problem, typed: typed, viewer: context.viewer),
-                        status: status)
+        try await auditLog.append(
+            entries.map {
+                AuditEntry(
+                    actor: context.identity, clientAddress: context.clientAddress, action: .testUsersViewed,
+                    target: "user:\($0.userID)")
+            })
+        return HTMLPage(
+            TestUsersView(
+                entries: entries, domains: testUsers.domains, notice: notice, problem: problem, typed: typed,
+                viewer: context.viewer),
+            status: status)
     }
 }

@@ -14,19 +14,27 @@ public struct DashboardArea: Sendable {
     let work: BackgroundWork
     public let services: [any Service]
 
-    init(database: PanelDatabase, configuration: PanelConfiguration, logger: Logger, health: ServiceHealth, campaigns: Campaigns,
-         impact: CampaignImpactTracker, journeys: Journeys, work: BackgroundWork) {
+    init(
+        database: PanelDatabase, configuration: PanelConfiguration, logger: Logger, health: ServiceHealth,
+        campaigns: Campaigns,
+        impact: CampaignImpactTracker, journeys: Journeys, work: BackgroundWork
+    ) {
         self.work = work
         let refresher = DashboardRefresher(database: database, fullEvery: configuration.dashboardFullCountInterval)
         self.refresher = refresher
-        source = .init(dashboard: refresher, refreshEvery: configuration.dashboardRefreshInterval,
-                       fullCountEvery: configuration.dashboardFullCountInterval, campaigns: campaigns, impact: impact, journeys: journeys)
+        source = .init(
+            dashboard: refresher, refreshEvery: configuration.dashboardRefreshInterval,
+            fullCountEvery: configuration.dashboardFullCountInterval, campaigns: campaigns, impact: impact,
+            journeys: journeys)
         services = [
             // A failed refresh is kept by the refresher for admins to see; the job itself goes on.
-            PeriodicJob(name: "dashboard-refresher", every: .seconds(max(1, configuration.dashboardRefreshInterval)), health: health,
-                        logger: logger) {
+            PeriodicJob(
+                name: "dashboard-refresher", every: .seconds(max(1, configuration.dashboardRefreshInterval)),
+                health: health,
+                logger: logger
+            ) {
                 await refresher.refresh()
-            },
+            }
         ]
     }
 

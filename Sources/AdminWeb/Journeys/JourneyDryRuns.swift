@@ -31,8 +31,11 @@ actor JourneyDryRuns {
 
     /// What a dry run depends on: a change to any of them counts it again.
     static func fingerprint(_ journey: JourneyRecord) -> String {
-        [journey.campaign.segment?.storedText ?? "?", String(describing: journey.rules), String(journey.campaign.experiment.holdoutPercent),
-         journey.campaign.status.storedText].joined(separator: "\u{1F}")
+        [
+            journey.campaign.segment?.storedText ?? "?", String(describing: journey.rules),
+            String(journey.campaign.experiment.holdoutPercent),
+            journey.campaign.status.storedText,
+        ].joined(separator: "\u{1F}")
     }
 
     /// The dry run as far as it got; queues one when there is none for these inputs, or it
@@ -68,7 +71,8 @@ actor JourneyDryRuns {
         work.submit {
             let state: State
             do {
-                let result = try await JourneyDryRun.run(journey: job.id, audience: audience, defaultTimeZone: zone, now: Date(), in: database)
+                let result = try await JourneyDryRun.run(
+                    journey: job.id, audience: audience, defaultTimeZone: zone, now: Date(), in: database)
                 state = .ready(result, at: Date())
             } catch {
                 state = .failed("The dry run could not be made: the database did not answer. Reload to try again.")

@@ -12,12 +12,16 @@ public struct JourneysArea: Sendable {
     let templates: MessageTemplates
     public let services: [any Service]
 
-    init(database: PanelDatabase, configuration: PanelConfiguration, logger: Logger, health: ServiceHealth, campaigns: Campaigns,
-         templates: MessageTemplates, work: BackgroundWork) {
+    init(
+        database: PanelDatabase, configuration: PanelConfiguration, logger: Logger, health: ServiceHealth,
+        campaigns: Campaigns,
+        templates: MessageTemplates, work: BackgroundWork
+    ) {
         let journeys = Journeys(campaigns: campaigns)
         self.journeys = journeys
         self.templates = templates
-        dryRuns = JourneyDryRuns(audience: journeys.audience, defaultTimeZone: journeys.defaultTimeZone, database: database, work: work)
+        dryRuns = JourneyDryRuns(
+            audience: journeys.audience, defaultTimeZone: journeys.defaultTimeZone, database: database, work: work)
         reports = JourneyReports(database: database)
         let runner = JourneyRunner(journeys: journeys)
         services = [
@@ -25,16 +29,22 @@ public struct JourneysArea: Sendable {
                 let tick = try await runner.tick()
                 JourneyMetrics().record(tick)
                 if tick.outcome.entered > 0 || tick.expired > 0 {
-                    logger.info("journeys evaluated", metadata: [
-                        "journeys": "\(tick.journeys)", "entered": "\(tick.outcome.entered)", "deliveries": "\(tick.outcome.deliveries)",
-                        "expired": "\(tick.expired)", "goals_judged": "\(tick.judged)"])
+                    logger.info(
+                        "journeys evaluated",
+                        metadata: [
+                            "journeys": "\(tick.journeys)", "entered": "\(tick.outcome.entered)",
+                            "deliveries": "\(tick.outcome.deliveries)",
+                            "expired": "\(tick.expired)", "goals_judged": "\(tick.judged)",
+                        ])
                 }
-            },
+            }
         ]
     }
 
     func addRoutes(to staffRoutes: inout StaffRoutes, auditLog: AuditLog) {
-        JourneysController(source: .init(journeys: journeys, dryRuns: dryRuns, reports: reports), templates: templates.library,
-                           templateProblem: templates.problem, auditLog: auditLog).addRoutes(to: &staffRoutes)
+        JourneysController(
+            source: .init(journeys: journeys, dryRuns: dryRuns, reports: reports), templates: templates.library,
+            templateProblem: templates.problem, auditLog: auditLog
+        ).addRoutes(to: &staffRoutes)
     }
 }

@@ -20,10 +20,14 @@ struct JourneysController {
     func addRoutes(to routes: inout StaffRoutes) {
         routes.get(.journeys(), requires: Self.read, query: ["notice"], use: list)
         routes.get(.newJourney, requires: Self.write, use: newForm)
-        routes.post(.newJourney, requires: Self.write, fields: JourneyForm.fieldNames, form: formRule(editing: false), use: create)
+        routes.post(
+            .newJourney, requires: Self.write, fields: JourneyForm.fieldNames, form: formRule(editing: false),
+            use: create)
         routes.get(.journey(id: nil), requires: Self.read, query: ["notice"], use: show)
         routes.get(.journeyEdit(id: nil), requires: Self.write, use: editor)
-        routes.post(.journeyEdit(id: nil), requires: Self.write, fields: JourneyForm.fieldNames, form: formRule(editing: true), use: saveEdit)
+        routes.post(
+            .journeyEdit(id: nil), requires: Self.write, fields: JourneyForm.fieldNames, form: formRule(editing: true),
+            use: saveEdit)
         for action in JourneyAction.allCases {
             routes.post(.journeyAction(id: nil, action), requires: Self.write, use: act(action))
         }
@@ -31,19 +35,26 @@ struct JourneysController {
     }
 
     @Sendable func list(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
-        let notice = request.queryFields["notice"].flatMap { JourneyNotice(rawValue: $0) }.flatMap { $0 == .deleted ? $0 : nil }
-        let model = try await JourneyListModel.load(source, .init(notice: notice, mayWrite: context.identity.role.may(Self.write)))
+        let notice = request.queryFields["notice"].flatMap { JourneyNotice(rawValue: $0) }.flatMap {
+            $0 == .deleted ? $0 : nil
+        }
+        let model = try await JourneyListModel.load(
+            source, .init(notice: notice, mayWrite: context.identity.role.may(Self.write)))
         return HTMLPage(JourneyListView(model: model, viewer: context.viewer))
     }
 
     @Sendable func newForm(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
-        HTMLPage(JourneyFormView(model: JourneyFormModel(library: templates, templateProblem: templateProblem), viewer: context.viewer))
+        HTMLPage(
+            JourneyFormView(
+                model: JourneyFormModel(library: templates, templateProblem: templateProblem), viewer: context.viewer))
     }
 
     @Sendable func create(request: Request, context: StaffRequestContext) async throws -> Response {
         let form = JourneyForm(form: try await request.formFields())
         let (draft, problems, fields) = form.read(templates: templates)
-        guard let draft else { return refused(form, problems, fields: fields, status: .badRequest, editing: nil, context) }
+        guard let draft else {
+            return refused(form, problems, fields: fields, status: .badRequest, editing: nil, context)
+        }
         let id: Int64
         do {
             id = try await source.journeys.create(draft, by: actor(context))
@@ -63,9 +74,11 @@ struct JourneysController {
         let id = try journeyID(context)
         guard let journey = try await source.journeys.find(id) else { throw PanelError.notFound("No journey #\(id).") }
         guard journey.status == .draft else {
-            return try await page(context, .init(id: id, problems: [Self.notDraft(journey)]), status: .conflict).response()
+            return try await page(context, .init(id: id, problems: [Self.notDraft(journey)]), status: .conflict)
+                .response()
         }
-        let model = JourneyFormModel(form: JourneyForm(journey: journey), library: templates, templateProblem: templateProblem, editing: id)
+        let model = JourneyFormModel(
+            form: JourneyForm(journey: journey), library: templates, templateProblem: templateProblem, editing: id)
         return HTMLPage(JourneyFormView(model: model, viewer: context.viewer)).response()
     }
 
@@ -73,11 +86,15 @@ struct JourneysController {
         let id = try journeyID(context)
         guard let journey = try await source.journeys.find(id) else { throw PanelError.notFound("No journey #\(id).") }
         guard journey.status == .draft else {
-            return try await page(context, .init(id: id, problems: [Self.notDraft(journey) + " Nothing was saved."]), status: .conflict).response()
+            return try await page(
+                context, .init(id: id, problems: [Self.notDraft(journey) + " Nothing was saved."]), status: .conflict
+            ).response()
         }
         let form = JourneyForm(form: try await request.formFields())
         let (draft, problems, fields) = form.read(templates: templates)
-        guard let draft else { return refused(form, problems, fields: fields, status: .badRequest, editing: id, context) }
+        guard let draft else {
+            return refused(form, problems, fields: fields, status: .badRequest, editing: id, context)
+        }
         do {
             try await source.journeys.edit(id, to: draft, by: actor(context))
         } catch let error as CampaignError {
@@ -104,7 +121,9 @@ struct JourneysController {
                     return .redirect(to: SiteURL.journeys(notice: .deleted).href, type: .normal)
                 }
             } catch let error as CampaignError {
-                return try await page(context, .init(id: id, problems: ["Nothing changed: \(error.description)."]), status: .conflict).response()
+                return try await page(
+                    context, .init(id: id, problems: ["Nothing changed: \(error.description)."]), status: .conflict
+                ).response()
             }
             await source.reports.forget(id)
             await source.dryRuns.forget(id)
@@ -113,21 +132,30 @@ struct JourneysController {
     }
 
     /// The page, with a row in the audit log for each user its dry run shows.
-    func page(_ context: StaffRequestContext, _ input: JourneyPageModel.Input, status: HTTPResponse.Status = .ok) async throws -> HTMLPage {
+    func page(_ context: StaffRequestContext, _ input: JourneyPageModel.Input, status: HTTPResponse.Status = .ok)
+        async throws -> HTMLPage
+    {
         var input = input
         input.mayWrite = context.identity.role.may(Self.write)
         let model = try await JourneyPageModel.load(source, input)
-        try await auditLog.append(model.shownUsers.map {
-            AuditEntry(actor: context.identity, clientAddress: context.clientAddress, action: .campaignPreviewed, target: "user:\($0)",
-                       detail: "shown in the dry run of journey #\(model.journey.id)")
-        })
+        try await auditLog.append(
+            model.shownUsers.map {
+                AuditEntry(
+                    actor: context.identity, clientAddress: context.clientAddress, action: .campaignPreviewed,
+                    target: "user:\($0)",
+                    detail: "shown in the dry run of journey #\(model.journey.id)")
+            })
         return HTMLPage(JourneyPageView(model: model, viewer: context.viewer), status: status)
     }
 
-    func refused(_ form: JourneyForm, _ problems: [String], fields: [String: String] = [:], status: HTTPResponse.Status, editing: Int64?,
-                 _ context: StaffRequestContext) -> Response {
-        let model = JourneyFormModel(form: form, problems: problems, problemFields: fields, library: templates, templateProblem: templateProblem,
-                                     editing: editing)
+    func refused(
+        _ form: JourneyForm, _ problems: [String], fields: [String: String] = [:], status: HTTPResponse.Status,
+        editing: Int64?,
+        _ context: StaffRequestContext
+    ) -> Response {
+        let model = JourneyFormModel(
+            form: form, problems: problems, problemFields: fields, library: templates, templateProblem: templateProblem,
+            editing: editing)
         return HTMLPage(JourneyFormView(model: model, viewer: context.viewer), status: status).response()
     }
 

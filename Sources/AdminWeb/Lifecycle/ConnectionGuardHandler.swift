@@ -27,8 +27,10 @@ public final class ConnectionLimits: Sendable {
     /// been logged; an address leaves when its last connection closes.
     private let byAddress = Mutex<[String: (open: Int, logged: Bool)]>([:])
 
-    public init(maxConnections: Int = 4_000, maxConnectionsPerAddress: Int = 256, headTimeout: TimeAmount = .seconds(30),
-                bodyTimeout: TimeAmount = .seconds(30), logger: Logger = Logger(label: "admin-panel")) {
+    public init(
+        maxConnections: Int = 4_000, maxConnectionsPerAddress: Int = 256, headTimeout: TimeAmount = .seconds(30),
+        bodyTimeout: TimeAmount = .seconds(30), logger: Logger = Logger(label: "admin-panel")
+    ) {
         self.maxConnections = max(1, maxConnections)
         self.maxConnectionsPerAddress = max(1, maxConnectionsPerAddress)
         self.headTimeout = headTimeout
@@ -54,8 +56,9 @@ public final class ConnectionLimits: Sendable {
             return (!over, log)
         }
         if log {
-            logger.warning("connection limit per address reached: this address's new connections are closed at once",
-                           metadata: ["address": "\(address)", "max_connections_per_address": "\(limit)"])
+            logger.warning(
+                "connection limit per address reached: this address's new connections are closed at once",
+                metadata: ["address": "\(address)", "max_connections_per_address": "\(limit)"])
         }
         return admitted
     }
@@ -78,8 +81,9 @@ public final class ConnectionLimits: Sendable {
             return true
         }
         if due {
-            logger.warning("connection cap reached: new connections are closed at once",
-                           metadata: ["max_connections": "\(maxConnections)", "refused_so_far": "\(total)"])
+            logger.warning(
+                "connection cap reached: new connections are closed at once",
+                metadata: ["max_connections": "\(maxConnections)", "refused_so_far": "\(total)"])
         }
     }
 }
@@ -168,4 +172,3 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         timer = context.eventLoop.scheduleTask(in: amount) { channel.close(promise: nil) }
     }
 }
-

@@ -21,9 +21,11 @@ public struct PeriodicJob: Service {
     /// skipped (an idle panel then reads nothing on its behalf).
     let runOnlyIf: (@Sendable () async -> Bool)?
 
-    public init(name: String, every interval: Duration, health: ServiceHealth, logger: Logger,
-                maxConsecutiveFailures: Int = 3, onStop: (@Sendable () async throws -> Void)? = nil,
-                runOnlyIf: (@Sendable () async -> Bool)? = nil, work: @escaping @Sendable () async throws -> Void) {
+    public init(
+        name: String, every interval: Duration, health: ServiceHealth, logger: Logger,
+        maxConsecutiveFailures: Int = 3, onStop: (@Sendable () async throws -> Void)? = nil,
+        runOnlyIf: (@Sendable () async -> Bool)? = nil, work: @escaping @Sendable () async throws -> Void
+    ) {
         self.runOnlyIf = runOnlyIf
         self.name = name
         self.interval = interval
@@ -36,7 +38,9 @@ public struct PeriodicJob: Service {
     }
 
     public func run() async throws {
-        logger.info("background job started", metadata: ["job": "\(name)", "interval_seconds": "\(interval.components.seconds)"])
+        logger.info(
+            "background job started",
+            metadata: ["job": "\(name)", "interval_seconds": "\(interval.components.seconds)"])
         var failures = 0
         let clock = ContinuousClock()
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
@@ -54,9 +58,14 @@ public struct PeriodicJob: Service {
                 failures += 1
                 health.record(name, at: Date(), duration: clock.now - started, error: error)
                 recordMetrics(outcome: "failure", since: started)
-                logger.error("background job failed", metadata: [
-                    "job": "\(name)", "error": "\(error)", "failures_in_a_row": "\(failures)"])
-                if failures >= maxConsecutiveFailures { throw PeriodicJobError(job: name, failures: failures, last: error) }
+                logger.error(
+                    "background job failed",
+                    metadata: [
+                        "job": "\(name)", "error": "\(error)", "failures_in_a_row": "\(failures)",
+                    ])
+                if failures >= maxConsecutiveFailures {
+                    throw PeriodicJobError(job: name, failures: failures, last: error)
+                }
             }
             do {
                 try await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
@@ -76,7 +85,8 @@ public struct PeriodicJob: Service {
 
     private func recordMetrics(outcome: String, since started: ContinuousClock.Instant) {
         Counter(label: "panel_job_runs_total", dimensions: [("job", name), ("outcome", outcome)]).increment()
-        Metrics.Timer(label: "panel_job_duration_seconds", dimensions: [("job", name)]).record(duration: ContinuousClock.now - started)
+        Metrics.Timer(label: "panel_job_duration_seconds", dimensions: [("job", name)]).record(
+            duration: ContinuousClock.now - started)
     }
 }
 

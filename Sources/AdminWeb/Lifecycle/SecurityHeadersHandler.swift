@@ -17,8 +17,8 @@ final class SecurityHeadersHandler: ChannelOutboundHandler, RemovableChannelHand
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard case var .head(response) = unwrapOutboundIn(data), response.status.kind != .informational,
-              response.headerFields[.contentSecurityPolicy] == nil
+        guard case .head(var response) = unwrapOutboundIn(data), response.status.kind != .informational,
+            response.headerFields[.contentSecurityPolicy] == nil
         else {
             context.write(data, promise: promise)
             return

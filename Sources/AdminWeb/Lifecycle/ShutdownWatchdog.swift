@@ -20,8 +20,10 @@ public final class ShutdownWatchdog: Sendable {
 
     /// `onDeadline` is for tests; the panel's own ends the process with exit code 0, since
     /// stopping was asked for.
-    public init(deadline: Duration, openRequests: OpenRequests, logger: Logger,
-                onDeadline: @escaping @Sendable ([OpenRequests.Entry]) -> Void = { _ in ShutdownWatchdog.exitNow() }) {
+    public init(
+        deadline: Duration, openRequests: OpenRequests, logger: Logger,
+        onDeadline: @escaping @Sendable ([OpenRequests.Entry]) -> Void = { _ in ShutdownWatchdog.exitNow() }
+    ) {
         self.deadline = deadline
         self.openRequests = openRequests
         self.logger = logger
@@ -48,16 +50,23 @@ public final class ShutdownWatchdog: Sendable {
         }
         guard first else { return }
         queue.async { [self] in
-            logger.info("stopping: no new connections, waiting for requests in flight",
-                        metadata: ["signal": "\(signal)", "deadline_seconds": "\(deadline.components.seconds)",
-                                   "open_requests": "\(openRequests.current.count)"])
+            logger.info(
+                "stopping: no new connections, waiting for requests in flight",
+                metadata: [
+                    "signal": "\(signal)", "deadline_seconds": "\(deadline.components.seconds)",
+                    "open_requests": "\(openRequests.current.count)",
+                ])
             queue.asyncAfter(deadline: .now() + .nanoseconds(Int(deadline.nanoseconds))) { [self] in
                 let open = openRequests.current
                 let now = ContinuousClock.now
-                logger.error("shutdown deadline passed: ending the process with requests still open",
-                             metadata: ["open_requests": .array(open.map { entry in
-                                 "\(entry.requestID) \(entry.method) \(entry.path) open \(String(format: "%.1f", Double((now - entry.started).nanoseconds) / 1e9)) s"
-                             })])
+                logger.error(
+                    "shutdown deadline passed: ending the process with requests still open",
+                    metadata: [
+                        "open_requests": .array(
+                            open.map { entry in
+                                "\(entry.requestID) \(entry.method) \(entry.path) open \(String(format: "%.1f", Double((now - entry.started).nanoseconds) / 1e9)) s"
+                            })
+                    ])
                 onDeadline(open)
             }
         }

@@ -10,7 +10,9 @@ struct BannerMiddleware: RouterMiddleware {
     /// one running panel, and tests run several panels in one process.
     @TaskLocal static var current: String?
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         guard let text else { return try await next(request, context) }
         return try await Self.$current.withValue(text) { try await next(request, context) }
     }

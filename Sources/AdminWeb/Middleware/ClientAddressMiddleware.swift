@@ -6,7 +6,9 @@ struct ClientAddressMiddleware: RouterMiddleware {
     typealias Context = PanelRequestContext
     let trusted: TrustedProxies
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         guard !trusted.isEmpty else { return try await next(request, context) }
         var context = context
         context.clientAddress = trusted.clientAddress(peer: context.clientAddress, headers: request.headers)

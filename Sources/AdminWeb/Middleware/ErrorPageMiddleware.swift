@@ -11,7 +11,9 @@ struct ErrorPageMiddleware: RouterMiddleware {
     let sessionCookie: PanelCookie
     let sessions: SessionStore
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let status: HTTPResponse.Status
         var specific: String?
         do {
@@ -31,7 +33,7 @@ struct ErrorPageMiddleware: RouterMiddleware {
 
     private func viewer(_ request: Request) async -> Viewer? {
         guard let token = sessionCookie.token(in: request),
-              let identity = try? await sessions.identity(forToken: token)
+            let identity = try? await sessions.identity(forToken: token)
         else { return nil }
         return Viewer(identity: identity, csrfToken: CSRFToken.forSession(token))
     }

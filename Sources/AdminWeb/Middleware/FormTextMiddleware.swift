@@ -13,15 +13,21 @@ struct FormTextMiddleware: RouterMiddleware {
     typealias Context = PanelRequestContext
     let forms: FormRules
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         // Routes the panel does not declare (static files, /health, a 404) read no fields.
-        guard let endpoint = context.endpointPath, let rule = forms.rule(key: FormRules.key(request.method, endpoint)) else {
+        guard let endpoint = context.endpointPath, let rule = forms.rule(key: FormRules.key(request.method, endpoint))
+        else {
             return try await next(request, context)
         }
         // A form's own action carries no query: a POST reads its fields from the body only.
         // A signed-in page's query is read after sign-in (`StaffRoutes`).
-        if !rule.afterSignIn, let sentence = request.queryFields.problem(known: request.method == .get ? Set(rule.fields) : [],
-                                                                          repeatable: rule.repeatable) {
+        if !rule.afterSignIn,
+            let sentence = request.queryFields.problem(
+                known: request.method == .get ? Set(rule.fields) : [],
+                repeatable: rule.repeatable)
+        {
             throw PanelError(status: .badRequest, sentence: sentence)
         }
         guard request.method == .post else { return try await next(request, context) }

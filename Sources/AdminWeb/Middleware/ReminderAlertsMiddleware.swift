@@ -11,7 +11,9 @@ struct ReminderAlertsMiddleware: RouterMiddleware {
     /// A task-local like the demo's banner: tests run several panels in one process.
     @TaskLocal static var current: [ReminderAlert] = []
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let alerts = monitor.latest()?.alerts ?? []
         guard !alerts.isEmpty else { return try await next(request, context) }
         return try await Self.$current.withValue(alerts) { try await next(request, context) }

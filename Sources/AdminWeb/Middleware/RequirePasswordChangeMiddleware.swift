@@ -8,7 +8,9 @@ struct RequirePasswordChangeMiddleware: RouterMiddleware {
 
     static let openBeforeChange: Set<String> = [SiteURL.password.path, SiteURL.logout.path]
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         guard context.identity.mustChangePassword, !Self.openBeforeChange.contains(request.uri.path) else {
             return try await next(request, context)
         }

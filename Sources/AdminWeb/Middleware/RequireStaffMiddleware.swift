@@ -12,10 +12,13 @@ struct RequireStaffMiddleware: RouterMiddleware {
     let stash: FormStash
     let stashCookie: PanelCookie
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         var context = context
         if let token = sessionCookie.token(in: request),
-           let identity = try await sessions.identity(forToken: token) {
+            let identity = try await sessions.identity(forToken: token)
+        {
             context.identity = identity
             context.notes.staffID = identity.adminID
             context.sessionToken = token

@@ -10,12 +10,15 @@ struct RequireTwoFactorMiddleware: RouterMiddleware {
     /// What enrolling needs, and the password page, which a one-time password must reach
     /// first; everything else waits.
     static let openBeforeEnrolment: Set<String> = [
-        SiteURL.twoFactor.path, SiteURL.beginTwoFactor.path, SiteURL.confirmTwoFactor.path, SiteURL.logout.path, SiteURL.password.path,
+        SiteURL.twoFactor.path, SiteURL.beginTwoFactor.path, SiteURL.confirmTwoFactor.path, SiteURL.logout.path,
+        SiteURL.password.path,
     ]
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         guard policy.isRequired(for: context.identity.role), !context.identity.hasTwoFactor,
-              !Self.openBeforeEnrolment.contains(request.uri.path)
+            !Self.openBeforeEnrolment.contains(request.uri.path)
         else { return try await next(request, context) }
         return .redirect(to: SiteURL.twoFactor.href, type: .normal)
     }

@@ -24,23 +24,27 @@ public struct JSONLogHandler: LogHandler {
         var merged = self.metadata
         if let extra = event.metadata { merged.merge(extra) { $1 } }
         var object: [String: Any] = [
-            "time": ISO8601DateFormatter.string(from: Date(), timeZone: .gmt, formatOptions: [.withInternetDateTime, .withFractionalSeconds]),
+            "time": ISO8601DateFormatter.string(
+                from: Date(), timeZone: .gmt, formatOptions: [.withInternetDateTime, .withFractionalSeconds]),
             "level": event.level.rawValue,
             "label": label,
             "message": event.message.description,
         ]
         if !merged.isEmpty { object["metadata"] = merged.mapValues(Self.plain) }
-        guard var line = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        guard
+            var line = try? JSONSerialization.data(
+                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        else { return }
         line.append(UInt8(ascii: "\n"))
         Self.output.withLock { _ in FileHandle.standardOutput.write(line) }
     }
 
     static func plain(_ value: Logger.Metadata.Value) -> Any {
         switch value {
-        case let .string(text): text
-        case let .stringConvertible(convertible): convertible.description
-        case let .array(values): values.map(plain)
-        case let .dictionary(values): values.mapValues(plain)
+        case .string(let text): text
+        case .stringConvertible(let convertible): convertible.description
+        case .array(let values): values.map(plain)
+        case .dictionary(let values): values.mapValues(plain)
         }
     }
 }

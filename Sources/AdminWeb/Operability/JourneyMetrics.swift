@@ -12,7 +12,8 @@ struct JourneyMetrics {
         counter("panel_journey_entries_total", "expired").increment(by: Int64(tick.expired))
         counter("panel_journey_deliveries_total", nil).increment(by: Int64(tick.outcome.deliveries))
         Gauge(label: "panel_journeys_active", dimensions: [], factory: factory).record(tick.journeys)
-        Metrics.Timer(label: "panel_journey_evaluation_seconds", dimensions: [], factory: factory).record(duration: tick.longest)
+        Metrics.Timer(label: "panel_journey_evaluation_seconds", dimensions: [], factory: factory).record(
+            duration: tick.longest)
     }
 
     private func counter(_ label: String, _ outcome: String?) -> Counter {

@@ -14,11 +14,14 @@ public enum PanelMetrics {
     }
 
     /// `GET /metrics` in the text exposition format.
-    public static func server(registry: PrometheusCollectorRegistry, port: Int, logger: Logger) -> some ApplicationProtocol {
+    public static func server(registry: PrometheusCollectorRegistry, port: Int, logger: Logger)
+        -> some ApplicationProtocol
+    {
         let router = Router()
         router.get("/metrics") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-                     body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
         }
         var metricsLogger = logger
         metricsLogger[metadataKey: "server"] = "metrics"

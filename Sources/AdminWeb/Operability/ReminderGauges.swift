@@ -7,8 +7,10 @@ import Metrics
 struct ReminderGauges {
     /// The counts by name, as `panel_reminders{range,figure}`.
     static var figures: [(name: String, value: KeyPath<ReminderFigures, Int>)] {
-        [("due", \.due), ("sent", \.sent), ("sent_on_time", \.sentOnTime), ("failed", \.failed),
-         ("cancelled", \.cancelled), ("overdue", \.overdue), ("opened", \.opened)]
+        [
+            ("due", \.due), ("sent", \.sent), ("sent_on_time", \.sentOnTime), ("failed", \.failed),
+            ("cancelled", \.cancelled), ("overdue", \.overdue), ("opened", \.opened),
+        ]
     }
 
     var factory: any MetricsFactory = MetricsSystem.factory
@@ -17,12 +19,16 @@ struct ReminderGauges {
         for range in ReminderRange.allCases {
             guard let figures = snapshot.report(range)?.figures else { continue }
             for figure in Self.figures {
-                gauge("panel_reminders", [("range", range.rawValue), ("figure", figure.name)]).record(figures[keyPath: figure.value])
+                gauge("panel_reminders", [("range", range.rawValue), ("figure", figure.name)]).record(
+                    figures[keyPath: figure.value])
             }
             // No lateness (nothing sent with readable times) reads as 0 late, not as a gap.
             let lateness = figures.lateness
-            for (quantile, value) in [("0.5", lateness?.p50), ("0.9", lateness?.p90), ("0.99", lateness?.p99), ("1", lateness?.max)] {
-                gauge("panel_reminder_lateness_seconds", [("range", range.rawValue), ("quantile", quantile)]).record(value ?? 0)
+            for (quantile, value) in [
+                ("0.5", lateness?.p50), ("0.9", lateness?.p90), ("0.99", lateness?.p99), ("1", lateness?.max),
+            ] {
+                gauge("panel_reminder_lateness_seconds", [("range", range.rawValue), ("quantile", quantile)]).record(
+                    value ?? 0)
             }
             // Nothing to divide by reads as 1 (nothing missed): an alert on "< 0.9" then holds
             // only when reminders were meant to go and did not; the due count says how many.

@@ -8,7 +8,9 @@ import NIOHTTP1
 struct RequestLogMiddleware: RouterMiddleware {
     typealias Context = PanelRequestContext
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let clock = ContinuousClock()
         let started = clock.now
         do {
@@ -17,7 +19,9 @@ struct RequestLogMiddleware: RouterMiddleware {
             return response
         } catch {
             // A client that went away mid-request is no server error: it is logged as gone.
-            let status = Self.isDisconnect(error) ? "client disconnected"
+            let status =
+                Self.isDisconnect(error)
+                ? "client disconnected"
                 : String((error as? any HTTPResponseError).map { Int($0.status.code) } ?? 500)
             log(request, context, status: status, took: clock.now - started)
             throw error
@@ -37,13 +41,15 @@ struct RequestLogMiddleware: RouterMiddleware {
 
     private func log(_ request: Request, _ context: Context, status: String, took: Duration) {
         let milliseconds = Double(took.components.seconds) * 1000 + Double(took.components.attoseconds) / 1e15
-        context.logger.info("request", metadata: [
-            "method": "\(request.method.rawValue)",
-            "route": "\(context.endpointPath ?? "unmatched")",
-            "status": "\(status)",
-            "ms": "\((milliseconds * 10).rounded() / 10)",
-            "staff_id": "\(context.notes.staffID.map(String.init) ?? "-")",
-            "client": "\(context.clientAddress ?? "-")",
-        ])
+        context.logger.info(
+            "request",
+            metadata: [
+                "method": "\(request.method.rawValue)",
+                "route": "\(context.endpointPath ?? "unmatched")",
+                "status": "\(status)",
+                "ms": "\((milliseconds * 10).rounded() / 10)",
+                "staff_id": "\(context.notes.staffID.map(String.init) ?? "-")",
+                "client": "\(context.clientAddress ?? "-")",
+            ])
     }
 }

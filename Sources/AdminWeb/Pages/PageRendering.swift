@@ -7,7 +7,8 @@ import PushTemplates
 /// the support benchmark, which times the queries and the HTML together. `query` holds a
 /// page's filters as its address would (`state=expired`, `bucket=idle`, …).
 public enum PageRendering {
-    static let viewer = Viewer(identity: StaffIdentity(adminID: 0, email: "bench@example.com", role: .support), csrfToken: "x")
+    static let viewer = Viewer(
+        identity: StaffIdentity(adminID: 0, email: "bench@example.com", role: .support), csrfToken: "x")
 
     /// What support's two pages read, on one database, as the benchmark uses them.
     public struct Sources: Sendable {
@@ -32,7 +33,9 @@ public enum PageRendering {
     }
 
     /// A user's reminders page, as `/users/:id/reminders?…` shows it.
-    public static func userReminders(userID: Int64, query: [String: String] = [:], sources: Sources) async throws -> [UInt8] {
+    public static func userReminders(userID: Int64, query: [String: String] = [:], sources: Sources) async throws
+        -> [UInt8]
+    {
         let model = try await UserRemindersModel.load(sources.reminders, (userID, RemindersForm(fields: query), Date()))
         return HTMLDocument(root: UserRemindersView(model: model, viewer: viewer).content).render()
     }

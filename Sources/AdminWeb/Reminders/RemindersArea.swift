@@ -11,15 +11,18 @@ public struct RemindersArea: Sendable {
     public let services: [any Service]
 
     init(database: PanelDatabase, configuration: PanelConfiguration, logger: Logger, health: ServiceHealth) {
-        let monitor = ReminderHealthMonitor(database: database, options: configuration.reminderAlerts,
-                                            fullEvery: configuration.reminderFullCountInterval)
+        let monitor = ReminderHealthMonitor(
+            database: database, options: configuration.reminderAlerts,
+            fullEvery: configuration.reminderFullCountInterval)
         self.monitor = monitor
         refreshInterval = configuration.reminderRefreshInterval
         services = [
-            PeriodicJob(name: "reminder-health", every: configuration.reminderRefreshInterval, health: health, logger: logger) {
+            PeriodicJob(
+                name: "reminder-health", every: configuration.reminderRefreshInterval, health: health, logger: logger
+            ) {
                 try await monitor.refresh()
                 if let snapshot = monitor.latest() { ReminderGauges().record(snapshot) }
-            },
+            }
         ]
     }
 

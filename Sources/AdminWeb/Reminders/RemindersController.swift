@@ -25,10 +25,13 @@ struct RemindersController {
         _ = try await source.monitor.snapshot()
         let model = try await RemindersModel.load(source, range)
         guard model.report != nil else {
-            throw PanelError(status: .serviceUnavailable, sentence: "The reminder figures are being counted: try again in a few seconds.")
+            throw PanelError(
+                status: .serviceUnavailable,
+                sentence: "The reminder figures are being counted: try again in a few seconds.")
         }
         let rows = model.csvRows
-        return CSV.response(filename: CSV.filename("reminders", [range.rawValue]), header: RemindersModel.csvHeader) { emit in
+        return CSV.response(filename: CSV.filename("reminders", [range.rawValue]), header: RemindersModel.csvHeader) {
+            emit in
             try await emit(rows)
         }
     }

@@ -20,11 +20,14 @@ struct FormFields: Sendable, Equatable {
     let brokenEscape: String?
 
     init(_ text: String) {
-        var list: [Field] = [], broken: String?
+        var list: [Field] = []
+        var broken: String?
         for pair in text.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let rawName = parts[0], rawValue = parts.count > 1 ? parts[1] : ""
-            let name = Self.decode(rawName), value = Self.decode(rawValue)
+            let rawName = parts[0]
+            let rawValue = parts.count > 1 ? parts[1] : ""
+            let name = Self.decode(rawName)
+            let value = Self.decode(rawValue)
             if broken == nil {
                 if name == nil {
                     broken = Self.escapeSentence("A field’s name", Self.badEscape(in: rawName))
@@ -65,10 +68,12 @@ struct FormFields: Sendable, Equatable {
     func problem(known: Set<String>, repeatable: Set<String> = []) -> String? {
         if let brokenEscape { return brokenEscape }
         if let unknown = list.first(where: { !known.contains($0.name) }) {
-            return "This page has no field “\(Self.shown(unknown.name))”, so nothing was done: use the panel’s own links and forms."
+            return
+                "This page has no field “\(Self.shown(unknown.name))”, so nothing was done: use the panel’s own links and forms."
         }
         if let twice = repeated(except: repeatable) {
-            return "The field “\(Self.shown(twice))” was sent twice and is read once, so nothing was done: use the panel’s own links and forms."
+            return
+                "The field “\(Self.shown(twice))” was sent twice and is read once, so nothing was done: use the panel’s own links and forms."
         }
         return nil
     }
@@ -82,7 +87,9 @@ struct FormFields: Sendable, Equatable {
             switch byte {
             case UInt8(ascii: "+"): bytes.append(UInt8(ascii: " "))
             case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                    return nil
+                }
                 bytes.append(high << 4 | low)
             default: bytes.append(byte)
             }
@@ -103,7 +110,8 @@ struct FormFields: Sendable, Equatable {
     /// escape is well formed) the run of escapes that is not UTF-8.
     private static func badEscape(in text: Substring) -> String {
         let characters = Array(text)
-        var index = 0, run: (start: Int, end: Int)?
+        var index = 0
+        var run: (start: Int, end: Int)?
         while index < characters.count {
             guard characters[index] == "%" else {
                 if let current = run, decode(Substring(String(characters[current.start..<current.end]))) == nil {

@@ -38,7 +38,8 @@ final class FormRules: @unchecked Sendable {
 
     /// Field names most forms share.
     static let commonLabels = [
-        "email": "the email", "password": "the password", "current": "the current password", "repeat": "the repeated password",
+        "email": "the email", "password": "the password", "current": "the current password",
+        "repeat": "the repeated password",
         "role": "the role", "code": "the code", "next": "the page to return to", "user": "the test user",
         "typed_count": "the number of devices", "key": "the lock", "variant": "the variant", "range": "the range",
     ]

@@ -53,8 +53,9 @@ enum SiteURL: Sendable, Equatable {
     case activityCSV(ActivityForm)
     /// Newest first unless `order` says oldest first; only those in `status` when one is
     /// given; the page just before (Previous) or after (Next) a campaign id. `deleted`: after a draft's deletion.
-    case campaigns(before: Int64? = nil, status: CampaignShownStatus? = nil, deleted: Bool = false, after: Int64? = nil,
-                   order: SortOrder = .descending)
+    case campaigns(
+        before: Int64? = nil, status: CampaignShownStatus? = nil, deleted: Bool = false, after: Int64? = nil,
+        order: SortOrder = .descending)
     case newCampaign
     /// GET: the composer filled with a draft; POST: saves it.
     case campaignEdit(id: Int64?)
@@ -113,35 +114,35 @@ enum SiteURL: Sendable, Equatable {
         case .auditCSV: "/audit.csv"
         case .staff, .staffMember: "/admins"
         case .createStaff: "/admins/create"
-        case let .staffAction(id, action): "/admins/\(id.map(String.init) ?? ":id")/\(action.rawValue)"
+        case .staffAction(let id, let action): "/admins/\(id.map(String.init) ?? ":id")/\(action.rawValue)"
         case .endAllSessions: "/admins/end-all-sessions"
         case .signInFailures: "/admins/sign-in-failures"
         case .clearSignInFailure: "/admins/sign-in-failures/clear"
         case .users: "/users"
         case .userSuggestions: "/users/suggestions"
-        case let .user(id, _): "/users/\(id.map(String.init) ?? ":id")"
-        case let .userActivity(id, _): "/users/\(id.map(String.init) ?? ":id")/activity"
-        case let .userReminders(id, _): "/users/\(id.map(String.init) ?? ":id")/reminders"
+        case .user(let id, _): "/users/\(id.map(String.init) ?? ":id")"
+        case .userActivity(let id, _): "/users/\(id.map(String.init) ?? ":id")/activity"
+        case .userReminders(let id, _): "/users/\(id.map(String.init) ?? ":id")/reminders"
         case .activity: "/activity"
         case .activityCSV: "/activity.csv"
         case .campaigns: "/campaigns"
         case .newCampaign: "/campaigns/new"
-        case let .campaign(id, _, _): "/campaigns/\(id.map(String.init) ?? ":id")"
-        case let .campaignEdit(id): "/campaigns/\(id.map(String.init) ?? ":id")/edit"
+        case .campaign(let id, _, _): "/campaigns/\(id.map(String.init) ?? ":id")"
+        case .campaignEdit(let id): "/campaigns/\(id.map(String.init) ?? ":id")/edit"
         case .testUsers: "/campaigns/test-users"
-        case let .removeTestUser(id): "/campaigns/test-users/\(id.map(String.init) ?? ":id")/remove"
-        case let .campaignTestSend(id): "/campaigns/\(id.map(String.init) ?? ":id")/test-send"
-        case let .campaignConfirm(id, _): "/campaigns/\(id.map(String.init) ?? ":id")/confirm"
-        case let .campaignAction(id, action): "/campaigns/\(id.map(String.init) ?? ":id")/\(action.rawValue)"
-        case let .campaignEvents(id): "/campaigns/\(id.map(String.init) ?? ":id")/events"
-        case let .campaignWinner(id): "/campaigns/\(id.map(String.init) ?? ":id")/winner"
-        case let .campaignReport(id): "/campaigns/\(id.map(String.init) ?? ":id")/report.csv"
+        case .removeTestUser(let id): "/campaigns/test-users/\(id.map(String.init) ?? ":id")/remove"
+        case .campaignTestSend(let id): "/campaigns/\(id.map(String.init) ?? ":id")/test-send"
+        case .campaignConfirm(let id, _): "/campaigns/\(id.map(String.init) ?? ":id")/confirm"
+        case .campaignAction(let id, let action): "/campaigns/\(id.map(String.init) ?? ":id")/\(action.rawValue)"
+        case .campaignEvents(let id): "/campaigns/\(id.map(String.init) ?? ":id")/events"
+        case .campaignWinner(let id): "/campaigns/\(id.map(String.init) ?? ":id")/winner"
+        case .campaignReport(let id): "/campaigns/\(id.map(String.init) ?? ":id")/report.csv"
         case .journeys: "/journeys"
         case .newJourney: "/journeys/new"
-        case let .journey(id, _): "/journeys/\(id.map(String.init) ?? ":id")"
-        case let .journeyEdit(id): "/journeys/\(id.map(String.init) ?? ":id")/edit"
-        case let .journeyAction(id, action): "/journeys/\(id.map(String.init) ?? ":id")/\(action.rawValue)"
-        case let .journeyReport(id): "/journeys/\(id.map(String.init) ?? ":id")/report.csv"
+        case .journey(let id, _): "/journeys/\(id.map(String.init) ?? ":id")"
+        case .journeyEdit(let id): "/journeys/\(id.map(String.init) ?? ":id")/edit"
+        case .journeyAction(let id, let action): "/journeys/\(id.map(String.init) ?? ":id")/\(action.rawValue)"
+        case .journeyReport(let id): "/journeys/\(id.map(String.init) ?? ":id")/report.csv"
         case .suggestScript: "/static/js/suggest.js"
         case .codesScript: "/static/js/codes.js"
         case .composerScript: "/static/js/composer.js"
@@ -155,64 +156,79 @@ enum SiteURL: Sendable, Equatable {
     /// The link to put in a page.
     public var href: String {
         switch self {
-        case let .dashboardRange(range, countStartedAt):
-            return withQuery((range == .standard ? [] : [URLQueryItem(name: "range", value: String(range.days))])
-                + (countStartedAt.map { [URLQueryItem(name: "refreshing", value: String($0))] } ?? []))
-        case let .dashboardCSV(chart, range):
-            return withQuery((chart.map { [URLQueryItem(name: "chart", value: $0.rawValue)] } ?? [])
-                + [URLQueryItem(name: "range", value: String(range.days))])
-        case let .reminders(range):
+        case .dashboardRange(let range, let countStartedAt):
+            return withQuery(
+                (range == .standard ? [] : [URLQueryItem(name: "range", value: String(range.days))])
+                    + (countStartedAt.map { [URLQueryItem(name: "refreshing", value: String($0))] } ?? []))
+        case .dashboardCSV(let chart, let range):
+            return withQuery(
+                (chart.map { [URLQueryItem(name: "chart", value: $0.rawValue)] } ?? [])
+                    + [URLQueryItem(name: "range", value: String(range.days))])
+        case .reminders(let range):
             return range == .day ? path : withQuery("range", range.rawValue)
-        case let .remindersCSV(range):
+        case .remindersCSV(let range):
             return withQuery("range", range.rawValue)
-        case let .login(next, sessionEnded):
+        case .login(let next, let sessionEnded):
             let next = next.flatMap { Self.isSafeRedirect($0) && $0 != "/" ? $0 : nil }
-            return withQuery((sessionEnded ? [URLQueryItem(name: "ended", value: "1")] : [])
-                + (next.map { [URLQueryItem(name: "next", value: $0)] } ?? []))
-        case let .secondFactor(next?) where Self.isSafeRedirect(next) && next != "/":
+            return withQuery(
+                (sessionEnded ? [URLQueryItem(name: "ended", value: "1")] : [])
+                    + (next.map { [URLQueryItem(name: "next", value: $0)] } ?? []))
+        case .secondFactor(let next?) where Self.isSafeRedirect(next) && next != "/":
             return withQuery("next", next)
         case .passwordChanged:
             return withQuery("notice", "changed")
-        case let .twoFactorDone(notice):
+        case .twoFactorDone(let notice):
             return withQuery("notice", notice.rawValue)
         case .signInFailures(cleared: true):
             return withQuery("cleared", "1")
-        case let .accountSessions(ended?):
+        case .accountSessions(let ended?):
             return withQuery("ended", String(ended))
-        case let .auditLog(filter, after, before):
-            return withQuery(filter.queryItems + (after.map { [URLQueryItem(name: "after", value: String($0))] } ?? [])
-                + (before.map { [URLQueryItem(name: "before", value: String($0))] } ?? []))
-        case let .auditCSV(filter):
+        case .auditLog(let filter, let after, let before):
+            return withQuery(
+                filter.queryItems + (after.map { [URLQueryItem(name: "after", value: String($0))] } ?? [])
+                    + (before.map { [URLQueryItem(name: "before", value: String($0))] } ?? []))
+        case .auditCSV(let filter):
             return withQuery(filter.queryItems)
-        case let .staff(notice, sort, order):
-            return withQuery((notice.map { [URLQueryItem(name: "notice", value: $0.rawValue)] } ?? [])
-                + (sort == .email && order == .ascending ? [] : [URLQueryItem(name: "sort", value: sort.rawValue),
-                                                               URLQueryItem(name: "dir", value: order.rawValue)]))
-        case let .staffMember(id):
+        case .staff(let notice, let sort, let order):
+            return withQuery(
+                (notice.map { [URLQueryItem(name: "notice", value: $0.rawValue)] } ?? [])
+                    + (sort == .email && order == .ascending
+                        ? []
+                        : [
+                            URLQueryItem(name: "sort", value: sort.rawValue),
+                            URLQueryItem(name: "dir", value: order.rawValue),
+                        ]))
+        case .staffMember(let id):
             return path + "#" + Self.staffRowID(id)
-        case let .users(form):
+        case .users(let form):
             return withQuery(form.queryItems)
-        case let .user(_, form):
+        case .user(_, let form):
             return withQuery(form.queryItems)
-        case let .userActivity(_, form):
+        case .userActivity(_, let form):
             return withQuery(form.queryItems)
-        case let .userReminders(_, form):
+        case .userReminders(_, let form):
             return withQuery(form.queryItems)
-        case let .activity(form), let .activityCSV(form):
+        case .activity(let form), .activityCSV(let form):
             return withQuery(form.queryItems)
-        case let .campaigns(before, status, deleted, after, order):
-            return withQuery((status.map { [URLQueryItem(name: "status", value: $0.rawValue)] } ?? [])
-                + (order == .descending ? [] : [URLQueryItem(name: "sort", value: "created"), URLQueryItem(name: "dir", value: order.rawValue)])
-                + (before.map { [URLQueryItem(name: "before", value: String($0))] } ?? [])
-                + (after.map { [URLQueryItem(name: "after", value: String($0))] } ?? [])
-                + (deleted ? [URLQueryItem(name: "notice", value: "deleted")] : []))
-        case let .campaign(_, notice, preview):
+        case .campaigns(let before, let status, let deleted, let after, let order):
+            return withQuery(
+                (status.map { [URLQueryItem(name: "status", value: $0.rawValue)] } ?? [])
+                    + (order == .descending
+                        ? []
+                        : [
+                            URLQueryItem(name: "sort", value: "created"),
+                            URLQueryItem(name: "dir", value: order.rawValue),
+                        ])
+                    + (before.map { [URLQueryItem(name: "before", value: String($0))] } ?? [])
+                    + (after.map { [URLQueryItem(name: "after", value: String($0))] } ?? [])
+                    + (deleted ? [URLQueryItem(name: "notice", value: "deleted")] : []))
+        case .campaign(_, let notice, let preview):
             return withQuery((notice?.queryItems ?? []) + preview.queryItems)
         case .campaignConfirm(id: _, recounted: true):
             return withQuery("recounted", "1")
-        case let .journeys(notice?), let .journey(_, notice?):
+        case .journeys(let notice?), .journey(_, let notice?):
             return withQuery("notice", notice.rawValue)
-        case let .testUsers(notice?):
+        case .testUsers(let notice?):
             return withQuery("notice", notice)
         default:
             return path

@@ -25,7 +25,10 @@ struct StaffRoutes {
     let stash: FormStash
     let stashCookie: PanelCookie
 
-    init(group: RouterGroup<StaffRequestContext>, refusals: AuditAggregator, forms: FormRules, stash: FormStash, stashCookie: PanelCookie) {
+    init(
+        group: RouterGroup<StaffRequestContext>, refusals: AuditAggregator, forms: FormRules, stash: FormStash,
+        stashCookie: PanelCookie
+    ) {
         self.group = group
         self.refusals = refusals
         self.forms = forms
@@ -64,12 +67,16 @@ struct StaffRoutes {
         // A URL with an id registers as its pattern: `.staffAction(id: nil, …)` is "/admins/:id/…".
         let entry = Entry(method: method, path: url.path, permission: permission)
         if !entries.contains(entry) { entries.append(entry) }
-        let refusals = self.refusals, route = "\(method.rawValue) \(url.path)"
-        let forms = forms, stash = stash, stashCookie = stashCookie
+        let refusals = self.refusals
+        let route = "\(method.rawValue) \(url.path)"
+        let forms = forms
+        let stash = stash
+        let stashCookie = stashCookie
         group.on(RouterPath(url.path), method: method) { @Sendable request, context -> Response in
             guard context.identity.role.may(permission) else {
-                await refusals.record(.forbidden, actorEmail: context.identity.email, address: context.clientAddress,
-                                      target: String(request.uri.path.prefix(200)), reason: "\(permission.rawValue) for \(route)")
+                await refusals.record(
+                    .forbidden, actorEmail: context.identity.email, address: context.clientAddress,
+                    target: String(request.uri.path.prefix(200)), reason: "\(permission.rawValue) for \(route)")
                 throw HTTPError(.forbidden)
             }
             if method == .get {
@@ -87,7 +94,9 @@ struct StaffRoutes {
                 return try await showAgain(try await request.formFields(upTo: context.maxUploadSize), refusal, context)
             }
             if method == .get, let key = stashCookie.token(in: request), !key.isEmpty,
-               let kept = await stash.take(key, page: request.uri.path), let showAgain = forms.rule(key: kept.route)?.showAgain {
+                let kept = await stash.take(key, page: request.uri.path),
+                let showAgain = forms.rule(key: kept.route)?.showAgain
+            {
                 // Back after signing in again: the form sent when the session had ended, filled in.
                 var response = try await showAgain(kept.form, .sessionEnded, context)
                 response.setCookie(stashCookie.expired)

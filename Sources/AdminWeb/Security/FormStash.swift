@@ -27,7 +27,8 @@ actor FormStash {
             kept[oldest] = nil
         }
         let key = SecureToken.random()
-        kept[SecureToken.sha256Hex(key)] = Kept(form: form, route: route, page: page, until: now.addingTimeInterval(Self.lifetime))
+        kept[SecureToken.sha256Hex(key)] = Kept(
+            form: form, route: route, page: page, until: now.addingTimeInterval(Self.lifetime))
         return key
     }
 

@@ -21,7 +21,9 @@ actor ShownOnce {
     }
 
     func take(for sessionToken: String, now: Date = Date()) -> Secret? {
-        guard let entry = held.removeValue(forKey: SecureToken.sha256Hex(sessionToken)), entry.until > now else { return nil }
+        guard let entry = held.removeValue(forKey: SecureToken.sha256Hex(sessionToken)), entry.until > now else {
+            return nil
+        }
         return entry.secret
     }
 }

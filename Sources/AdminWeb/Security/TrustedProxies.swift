@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import HTTPTypes
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The proxies whose word on the client's address is believed (`--trusted-proxy`). Only when
 /// the TCP peer is one of them is the header the proxy writes read (`X-Forwarded-For` by
@@ -53,7 +54,9 @@ public struct TrustedProxies: Sendable, Equatable {
         var ranges: [Range] = []
         for text in cidrs.map({ $0.trimmingCharacters(in: .whitespaces) }) where !text.isEmpty {
             let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let bytes = Self.bytes(String(parts[0])) else { throw TrustedProxyError("\(text) is not an IP address or range such as 10.0.0.0/8") }
+            guard let bytes = Self.bytes(String(parts[0])) else {
+                throw TrustedProxyError("\(text) is not an IP address or range such as 10.0.0.0/8")
+            }
             let bits = bytes.count * 8
             var prefix = bits
             if parts.count == 2 {
@@ -96,9 +99,13 @@ public struct TrustedProxies: Sendable, Equatable {
         for element in lines.joined(separator: ",").split(separator: ",") {
             for pair in element.split(separator: ";") {
                 let parts = pair.split(separator: "=", maxSplits: 1)
-                guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "for" else { continue }
+                guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "for" else {
+                    continue
+                }
                 var value = parts[1].trimmingCharacters(in: .whitespaces)
-                if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+                if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
+                    value = String(value.dropFirst().dropLast())
+                }
                 found.append(stripPort(value))
             }
         }
@@ -108,7 +115,9 @@ public struct TrustedProxies: Sendable, Equatable {
     static func xForwardedFor(_ headers: HTTPFields) -> [String]? {
         let lines = headers[values: HTTPField.Name("X-Forwarded-For")!]
         guard !lines.isEmpty else { return nil }
-        return lines.joined(separator: ",").split(separator: ",").map { stripPort($0.trimmingCharacters(in: .whitespaces)) }
+        return lines.joined(separator: ",").split(separator: ",").map {
+            stripPort($0.trimmingCharacters(in: .whitespaces))
+        }
     }
 
     /// "[2001:db8::1]:4711" → "2001:db8::1"; "192.0.2.1:80" → "192.0.2.1".
@@ -116,7 +125,9 @@ public struct TrustedProxies: Sendable, Equatable {
         if value.hasPrefix("["), let close = value.firstIndex(of: "]") {
             return String(value[value.index(after: value.startIndex)..<close])
         }
-        if value.filter({ $0 == ":" }).count == 1, let colon = value.firstIndex(of: ":") { return String(value[..<colon]) }
+        if value.filter({ $0 == ":" }).count == 1, let colon = value.firstIndex(of: ":") {
+            return String(value[..<colon])
+        }
         return value
     }
 
@@ -130,7 +141,9 @@ public struct TrustedProxies: Sendable, Equatable {
         var v6 = in6_addr()
         if inet_pton(AF_INET6, text, &v6) == 1 {
             let bytes = withUnsafeBytes(of: &v6) { Array($0) }
-            if bytes.prefix(10).allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF { return Array(bytes.suffix(4)) }
+            if bytes.prefix(10).allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
+                return Array(bytes.suffix(4))
+            }
             return bytes
         }
         return nil
@@ -147,7 +160,8 @@ public struct TrustedProxies: Sendable, Equatable {
     static func canonical(_ bytes: [UInt8]) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         let family = bytes.count == 4 ? AF_INET : AF_INET6
-        let ok = bytes.withUnsafeBytes { raw in inet_ntop(family, raw.baseAddress, &buffer, socklen_t(buffer.count)) } != nil
+        let ok =
+            bytes.withUnsafeBytes { raw in inet_ntop(family, raw.baseAddress, &buffer, socklen_t(buffer.count)) } != nil
         guard ok else { return nil }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }

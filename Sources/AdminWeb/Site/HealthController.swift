@@ -1,7 +1,7 @@
 import AdminDomain
 import Foundation
-import PushClients
 import Hummingbird
+import PushClients
 
 /// `GET /health`, open without sign-in for a load balancer or supervisor: whether the
 /// database answers, each background job's last run, and which push providers are set up. Nothing personal, no counts of
@@ -64,12 +64,17 @@ struct HealthController {
         init(_ snapshot: ReminderHealthSnapshot?) {
             counted = snapshot != nil
             asOf = snapshot.map { SQLiteTime.string($0.asOf) }
-            alerts = snapshot?.alerts.map { Alert(kind: $0.kind.rawValue, sentence: $0.sentence, since: SQLiteTime.string($0.since)) } ?? []
+            alerts =
+                snapshot?.alerts.map {
+                    Alert(kind: $0.kind.rawValue, sentence: $0.sentence, since: SQLiteTime.string($0.since))
+                } ?? []
             lastHour = snapshot?.report(.hour).map { report in
                 let figures = report.figures
-                return Figures(due: figures.due, sent: figures.sent, sentOnTime: figures.sentOnTime, failed: figures.failed,
-                               cancelled: figures.cancelled, overdue: figures.overdue, opened: figures.opened,
-                               onTimeShare: figures.onTimeShare, successRate: figures.successRate, latenessP90Seconds: figures.lateness?.p90)
+                return Figures(
+                    due: figures.due, sent: figures.sent, sentOnTime: figures.sentOnTime, failed: figures.failed,
+                    cancelled: figures.cancelled, overdue: figures.overdue, opened: figures.opened,
+                    onTimeShare: figures.onTimeShare, successRate: figures.successRate,
+                    latenessP90Seconds: figures.lateness?.p90)
             }
             newestAppData = snapshot?.newestAppData.map(SQLiteTime.string)
         }
@@ -78,22 +83,28 @@ struct HealthController {
     func health() async throws -> Response {
         let databaseProblem = await database.problem()
         let jobs = health.current.mapValues { status in
-            Report.Job(runs: status.runs, lastRunAt: status.lastRunAt.map(SQLiteTime.string),
-                       lastSuccessAt: status.lastSuccessAt.map(SQLiteTime.string),
-                       lastDurationMs: status.lastDuration.map { Double($0.components.seconds) * 1000 + Double($0.components.attoseconds) / 1e15 },
-                       lastError: status.lastError)
+            Report.Job(
+                runs: status.runs, lastRunAt: status.lastRunAt.map(SQLiteTime.string),
+                lastSuccessAt: status.lastSuccessAt.map(SQLiteTime.string),
+                lastDurationMs: status.lastDuration.map {
+                    Double($0.components.seconds) * 1000 + Double($0.components.attoseconds) / 1e15
+                },
+                lastError: status.lastError)
         }
         let healthy = databaseProblem == nil && jobs.values.allSatisfy { $0.lastError == nil }
         let push = await push.status().mapValues {
-            Report.Provider(configured: $0.configured, lastAuthenticatedAt: $0.lastAuthenticatedAt.map(SQLiteTime.string))
+            Report.Provider(
+                configured: $0.configured, lastAuthenticatedAt: $0.lastAuthenticatedAt.map(SQLiteTime.string))
         }
-        let report = Report(status: healthy ? "ok" : "unhealthy", database: databaseProblem ?? "ok", jobs: jobs, push: push,
-                            reminders: Reminders(reminders.latest()))
+        let report = Report(
+            status: healthy ? "ok" : "unhealthy", database: databaseProblem ?? "ok", jobs: jobs, push: push,
+            reminders: Reminders(reminders.latest()))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         encoder.keyEncodingStrategy = .convertToSnakeCase
-        return Response(status: healthy ? .ok : .serviceUnavailable,
-                        headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(data: try encoder.encode(report))))
+        return Response(
+            status: healthy ? .ok : .serviceUnavailable,
+            headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(data: try encoder.encode(report))))
     }
 }

@@ -34,8 +34,10 @@ public struct SiteArea: Sendable {
 
     /// The chain every request passes, before any route is added (Hummingbird applies a
     /// router's middleware to the routes added after it).
-    func addMiddleware(to router: Router<PanelRequestContext>, forms: FormRules, sessions: SessionStore, events: AuditAggregator,
-                       reminders: ReminderHealthMonitor) {
+    func addMiddleware(
+        to router: Router<PanelRequestContext>, forms: FormRules, sessions: SessionStore, events: AuditAggregator,
+        reminders: ReminderHealthMonitor
+    ) {
         router.addMiddleware {
             ClientAddressMiddleware(trusted: trustedProxies)
             RequestLogMiddleware()
@@ -59,12 +61,17 @@ public struct SiteArea: Sendable {
 
     /// The group every signed-in route is added to: a session, a changed one-time password
     /// and, where the policy asks, a second factor.
-    func staffRoutes(on router: Router<PanelRequestContext>, sessions: SessionStore, events: AuditAggregator, forms: FormRules,
-                     twoFactorPolicy: TwoFactorPolicy) -> StaffRoutes {
+    func staffRoutes(
+        on router: Router<PanelRequestContext>, sessions: SessionStore, events: AuditAggregator, forms: FormRules,
+        twoFactorPolicy: TwoFactorPolicy
+    ) -> StaffRoutes {
         StaffRoutes(
             group: router.group()
-                .add(middleware: RequireStaffMiddleware(sessionCookie: cookies.session, sessions: sessions, forms: forms,
-                                                        stash: formStash, stashCookie: cookies.keptForm))
+                .add(
+                    middleware: RequireStaffMiddleware(
+                        sessionCookie: cookies.session, sessions: sessions, forms: forms,
+                        stash: formStash, stashCookie: cookies.keptForm)
+                )
                 .group(context: StaffRequestContext.self)
                 .add(middleware: RequirePasswordChangeMiddleware())
                 .add(middleware: RequireTwoFactorMiddleware(policy: twoFactorPolicy)),

@@ -19,7 +19,8 @@ struct ActivityController {
         if model.page != nil {
             try await audit(context, .activityListViewed, detail: ActivityForm(model.query).queryItems.auditDetail)
         }
-        return HTMLPage(ActivityListView(model: model, viewer: context.viewer), status: model.problems.isEmpty ? .ok : .badRequest)
+        return HTMLPage(
+            ActivityListView(model: model, viewer: context.viewer), status: model.problems.isEmpty ? .ok : .badRequest)
     }
 
     /// Every user of the list, 1,000 rows per read, written as they come.

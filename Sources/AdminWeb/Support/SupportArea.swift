@@ -14,7 +14,10 @@ public struct SupportArea: Sendable {
     /// It has no background work of its own.
     public let services: [any Service] = []
 
-    init(database: PanelDatabase, configuration: PanelConfiguration, templates: MessageTemplates, dashboard: DashboardRefresher) {
+    init(
+        database: PanelDatabase, configuration: PanelConfiguration, templates: MessageTemplates,
+        dashboard: DashboardRefresher
+    ) {
         self.database = database
         self.templates = templates
         defaultTimeZone = configuration.defaultTimeZone
@@ -22,12 +25,18 @@ public struct SupportArea: Sendable {
     }
 
     func addRoutes(to staffRoutes: inout StaffRoutes, auditLog: AuditLog) {
-        let audit = StaffAudit(log: auditLog), directory = UserDirectory(database: database)
+        let audit = StaffAudit(log: auditLog)
+        let directory = UserDirectory(database: database)
         UsersController(
             directory: directory,
-            profiles: .init(database: database, heavyUsers: heavyUsers, templates: templates.library, defaultTimeZone: defaultTimeZone),
-            activity: .init(directory: directory, log: UserActivityLog(database: database)), reminders: UserReminders(database: database),
-            audit: audit).addRoutes(to: &staffRoutes)
-        ActivityController(lists: .init(lists: ActivityLists(database: database), dashboard: dashboard), audit: audit).addRoutes(to: &staffRoutes)
+            profiles: .init(
+                database: database, heavyUsers: heavyUsers, templates: templates.library,
+                defaultTimeZone: defaultTimeZone),
+            activity: .init(directory: directory, log: UserActivityLog(database: database)),
+            reminders: UserReminders(database: database),
+            audit: audit
+        ).addRoutes(to: &staffRoutes)
+        ActivityController(lists: .init(lists: ActivityLists(database: database), dashboard: dashboard), audit: audit)
+            .addRoutes(to: &staffRoutes)
     }
 }

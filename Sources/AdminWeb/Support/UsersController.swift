@@ -14,19 +14,26 @@ struct UsersController {
         routes.get(.users(), requires: .viewUserProfiles, query: UserSearchForm.fieldNames, use: search)
         routes.get(.userSuggestions, requires: .viewUserProfiles, query: ["q"], use: suggestions)
         // A sort is read only to be refused with its own sentence.
-        routes.get(.user(id: nil), requires: .viewUserProfiles, query: ItemsForm.fieldNames + ["sort", "dir"], use: profile)
-        routes.get(.userActivity(id: nil), requires: .viewUserProfiles, query: ActivityLogForm.fieldNames, use: activity)
-        routes.get(.userReminders(id: nil), requires: .viewUserProfiles, query: RemindersForm.fieldNames, use: userReminders)
+        routes.get(
+            .user(id: nil), requires: .viewUserProfiles, query: ItemsForm.fieldNames + ["sort", "dir"], use: profile)
+        routes.get(
+            .userActivity(id: nil), requires: .viewUserProfiles, query: ActivityLogForm.fieldNames, use: activity)
+        routes.get(
+            .userReminders(id: nil), requires: .viewUserProfiles, query: RemindersForm.fieldNames, use: userReminders)
     }
 
     @Sendable func search(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let model = try await UserSearchModel.load(directory, UserSearchForm(request: request))
         // What was searched, as the page says it: recognised text is recorded as what it was read as.
         if let result = model.result {
-            let searched = result.namesAfterNoEmail ? "email, then name" : result.lowerCaseRetry != nil ? "email, then lower case" : result.searched.rawValue
+            let searched =
+                result.namesAfterNoEmail
+                ? "email, then name"
+                : result.lowerCaseRetry != nil ? "email, then lower case" : result.searched.rawValue
             try await audit(context, .userSearched, detail: "\(searched): \(result.text)")
         }
-        return HTMLPage(UserSearchView(model: model, viewer: context.viewer), status: model.problems.isEmpty ? .ok : .badRequest)
+        return HTMLPage(
+            UserSearchView(model: model, viewer: context.viewer), status: model.problems.isEmpty ? .ok : .badRequest)
     }
 
     struct Suggestion: Encodable {
@@ -43,29 +50,34 @@ struct UsersController {
             try await audit(context, .userSearched, detail: "suggestions: \(typed)")
         }
         let body = try JSONEncoder().encode(users.map { Suggestion(id: $0.id, email: $0.email, name: $0.displayName) })
-        return Response(status: .ok, headers: [.contentType: "application/json", .contentLength: String(body.count)],
-                        body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        return Response(
+            status: .ok, headers: [.contentType: "application/json", .contentLength: String(body.count)],
+            body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     @Sendable func profile(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let id = try userID(context)
         // The items list has one order, nearest to today: a sort asked for is refused, never served as another.
         if request.queryFields["sort"] != nil || request.queryFields["dir"] != nil {
-            throw PanelError(status: .badRequest, sentence: "A user's items are listed nearest to today first only: they cannot be sorted another way.")
+            throw PanelError(
+                status: .badRequest,
+                sentence: "A user's items are listed nearest to today first only: they cannot be sorted another way.")
         }
         let form = ItemsForm(request: request)
         let model = try await UserProfileModel.load(profiles, (id, form))
         // A search of their item names is a look at their data too: what was searched is kept.
         let searched = form.fields["name"].map { "items named: \(String($0.prefix(ItemsForm.nameLimit)))" }
         try await audit(context, .userViewed, target: "user:\(id)", detail: searched)
-        return HTMLPage(UserProfileView(model: model, viewer: context.viewer), status: model.problems.isEmpty ? .ok : .badRequest)
+        return HTMLPage(
+            UserProfileView(model: model, viewer: context.viewer), status: model.problems.isEmpty ? .ok : .badRequest)
     }
 
     @Sendable func activity(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let id = try userID(context)
         let model = try await UserActivityModel.load(activity, (id, ActivityLogForm(request: request)))
         try await audit(context, .userActivityViewed, target: "user:\(id)")
-        return HTMLPage(UserActivityView(model: model, viewer: context.viewer), status: model.problems.isEmpty ? .ok : .badRequest)
+        return HTMLPage(
+            UserActivityView(model: model, viewer: context.viewer), status: model.problems.isEmpty ? .ok : .badRequest)
     }
 
     /// A look at the user's reminders is a look at their profile, and is audited as one.
@@ -73,7 +85,8 @@ struct UsersController {
         let id = try userID(context)
         let model = try await UserRemindersModel.load(reminders, (id, RemindersForm(request: request), Date()))
         try await audit(context, .userViewed, target: "user:\(id)", detail: "reminders")
-        return HTMLPage(UserRemindersView(model: model, viewer: context.viewer), status: model.problems.isEmpty ? .ok : .badRequest)
+        return HTMLPage(
+            UserRemindersView(model: model, viewer: context.viewer), status: model.problems.isEmpty ? .ok : .badRequest)
     }
 
     /// The id in the path; anything but a positive number is a page that does not exist.

@@ -20,8 +20,10 @@ public final class APNsClient: Sendable {
     private let authenticated = LastTime()
 
     /// - Parameter client: made with `PushHTTPClients.apns`, which speaks HTTP/2; the caller shuts it down.
-    public init(credentials: APNsCredentials, baseURL: String = APNsClient.productionURL, client: HTTPClient,
-                timeout: Duration = .seconds(10), maxInFlight: Int = 128, now: @escaping @Sendable () -> Date = Date.init) async {
+    public init(
+        credentials: APNsCredentials, baseURL: String = APNsClient.productionURL, client: HTTPClient,
+        timeout: Duration = .seconds(10), maxInFlight: Int = 128, now: @escaping @Sendable () -> Date = Date.init
+    ) async {
         self.credentials = credentials
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.client = client
@@ -51,10 +53,14 @@ public final class APNsClient: Sendable {
         } catch {
             return .credentialsProblem(reason: "the APNs key cannot sign: \(error)")
         }
-        if push.dryRun { return .accepted(messageID: "dry run: APNs has no validate-only mode; payload \(body.count) bytes, provider token made") }
+        if push.dryRun {
+            return .accepted(
+                messageID: "dry run: APNs has no validate-only mode; payload \(body.count) bytes, provider token made")
+        }
         var answer = await post(push, body: ByteBuffer(bytes: body), token: token)
         if case .success(let response) = answer, response.status == 403,
-           Self.reason(response).map(Self.providerTokenReasons.contains) == true {
+            Self.reason(response).map(Self.providerTokenReasons.contains) == true
+        {
             let fresh: APNsProviderTokens.Token?
             do {
                 fresh = try await tokens.replace(token)
@@ -63,7 +69,10 @@ public final class APNsClient: Sendable {
             }
             guard let fresh else {
                 let age = Int(now().timeIntervalSince(token.issuedAt) / 60)
-                return .credentialsProblem(reason: "\(Self.reason(response) ?? "403") for a provider token made \(age) minutes ago: check the key, its key id, the team id and the clock")
+                return .credentialsProblem(
+                    reason:
+                        "\(Self.reason(response) ?? "403") for a provider token made \(age) minutes ago: check the key, its key id, the team id and the clock"
+                )
             }
             token = fresh
             answer = await post(push, body: ByteBuffer(bytes: body), token: token)
@@ -79,7 +88,9 @@ public final class APNsClient: Sendable {
         }
     }
 
-    private func post(_ push: PushMessage, body: ByteBuffer, token: APNsProviderTokens.Token) async -> Result<ProviderResponse, PushOutcomeFailure> {
+    private func post(_ push: PushMessage, body: ByteBuffer, token: APNsProviderTokens.Token) async -> Result<
+        ProviderResponse, PushOutcomeFailure
+    > {
         var headers = HTTPHeaders()
         headers.add(name: "authorization", value: "bearer \(token.value)")
         headers.add(name: "apns-topic", value: credentials.topic)
@@ -89,11 +100,14 @@ public final class APNsClient: Sendable {
         headers.add(name: "apns-collapse-id", value: push.deliveryID)
         headers.add(name: "apns-id", value: APNsHeaders.apnsID(deliveryID: push.deliveryID))
         headers.add(name: "content-type", value: "application/json")
-        return await ProviderCall.push(client, provider: "APNs", url: "\(baseURL)/3/device/\(push.token)", headers: headers, body: body,
-                                       timeout: timeout, attempt: push.attempt)
+        return await ProviderCall.push(
+            client, provider: "APNs", url: "\(baseURL)/3/device/\(push.token)", headers: headers, body: body,
+            timeout: timeout, attempt: push.attempt)
     }
 
-    static let providerTokenReasons: Set<String> = ["ExpiredProviderToken", "InvalidProviderToken", "MissingProviderToken"]
+    static let providerTokenReasons: Set<String> = [
+        "ExpiredProviderToken", "InvalidProviderToken", "MissingProviderToken",
+    ]
 
     /// What is refused before anything is sent: a device token is hexadecimal (it goes in
     /// the path, so nothing else may), the collapse id has a limit, and so has the payload.
@@ -102,7 +116,8 @@ public final class APNsClient: Sendable {
             return .failed(reason: "payload too large: \(payloadBytes) bytes, the limit is \(PushLimits.payloadBytes)")
         }
         if push.deliveryID.utf8.count > PushLimits.collapseIDBytes {
-            return .failed(reason: "the delivery id is longer than the \(PushLimits.collapseIDBytes) bytes of apns-collapse-id")
+            return .failed(
+                reason: "the delivery id is longer than the \(PushLimits.collapseIDBytes) bytes of apns-collapse-id")
         }
         if push.token.isEmpty || push.token.count > 200 || !push.token.allSatisfy(\.isHexDigit) {
             return .deadToken(reason: "BadDeviceToken (not a hexadecimal APNs token; not sent)")
@@ -123,16 +138,20 @@ public final class APNsClient: Sendable {
         let retryAfter = response.headers.first(name: "retry-after")
         switch (response.status, reason) {
         case (200, _):
-            return .accepted(messageID: response.headers.first(name: "apns-id") ?? APNsHeaders.apnsID(deliveryID: push.deliveryID))
+            return .accepted(
+                messageID: response.headers.first(name: "apns-id") ?? APNsHeaders.apnsID(deliveryID: push.deliveryID))
         case (410, _), (400, "BadDeviceToken"):
             return .deadToken(reason: label)
-        case (400, "BadTopic"), (400, "MissingTopic"), (400, "TopicDisallowed"), (400, "BadCertificateEnvironment"), (403, _):
+        case (400, "BadTopic"), (400, "MissingTopic"), (400, "TopicDisallowed"), (400, "BadCertificateEnvironment"),
+            (403, _):
             // Our configuration, never the device: a campaign stops on it.
             return .credentialsProblem(reason: "\(label) (\(response.status))")
         case (413, _):
             return .failed(reason: "payload too large (\(label))")
         case (429, _), (500...599, _):
-            return .retryLater(reason: "\(label) (\(response.status))", after: RetryDelay.after(retryAfter: retryAfter, attempt: push.attempt, now: now))
+            return .retryLater(
+                reason: "\(label) (\(response.status))",
+                after: RetryDelay.after(retryAfter: retryAfter, attempt: push.attempt, now: now))
         default:
             return .failed(reason: "\(label) (\(response.status))")
         }

@@ -13,10 +13,12 @@ public struct APNsCredentials: Sendable, CustomStringConvertible {
         guard let data = FileManager.default.contents(atPath: keyPath) else {
             throw PushConfigurationError("--apns-key \"\(keyPath)\" cannot be read")
         }
-        try self.init(p8: String(decoding: data, as: UTF8.self), source: keyPath, keyID: keyID, teamID: teamID, topic: topic)
+        try self.init(
+            p8: String(decoding: data, as: UTF8.self), source: keyPath, keyID: keyID, teamID: teamID, topic: topic)
     }
 
-    public init(p8: String, source: String, keyID: String, teamID: String, topic: String) throws(PushConfigurationError) {
+    public init(p8: String, source: String, keyID: String, teamID: String, topic: String) throws(PushConfigurationError)
+    {
         guard let key = try? ES256PrivateKey(pem: p8) else {
             throw PushConfigurationError("--apns-key \"\(source)\" is not a P-256 private key in PEM (.p8)")
         }
@@ -27,7 +29,8 @@ public struct APNsCredentials: Sendable, CustomStringConvertible {
                 throw PushConfigurationError("\(option) \"\(value)\" is not ten capital letters and digits")
             }
         }
-        guard !topic.isEmpty, topic.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._".contains($0)) }) else {
+        guard !topic.isEmpty, topic.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._".contains($0)) })
+        else {
             throw PushConfigurationError("--apns-topic \"\(topic)\" is not a bundle id")
         }
         self.key = key

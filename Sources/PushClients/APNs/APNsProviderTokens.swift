@@ -52,7 +52,8 @@ actor APNsProviderTokens {
         } else {
             let issued = now()
             let claims = Claims(iss: credentials.teamID, iat: Int64(issued.timeIntervalSince1970))
-            let keys = self.keys, kid = credentials.keyID
+            let keys = self.keys
+            let kid = credentials.keyID
             task = Task {
                 let value = try await keys.sign(claims, kid: JWKIdentifier(string: kid))
                 PushMetrics.tokenRefreshed(provider: "apns")

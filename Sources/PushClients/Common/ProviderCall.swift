@@ -28,7 +28,9 @@ enum ProviderCallError: Error {
 enum ProviderCall {
     static let bodyLimit = 65_536
 
-    static func run(_ client: HTTPClient, url: String, headers: HTTPHeaders, body: ByteBuffer, timeout: Duration) async throws(ProviderCallError) -> ProviderResponse {
+    static func run(_ client: HTTPClient, url: String, headers: HTTPHeaders, body: ByteBuffer, timeout: Duration)
+        async throws(ProviderCallError) -> ProviderResponse
+    {
         let request: HTTPClient.Request
         do {
             request = try HTTPClient.Request(url: url, method: .POST, headers: headers, body: .byteBuffer(body))
@@ -36,7 +38,10 @@ enum ProviderCall {
             throw .notSent("the request could not be made: \(error)")
         }
         let delegate = CollectingDelegate()
-        let deadline = NIODeadline.now() + .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
+        let deadline =
+            NIODeadline.now()
+            + .nanoseconds(
+                Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
         do {
             return try await client.execute(request: request, delegate: delegate, deadline: deadline).futureResult.get()
         } catch {
@@ -47,13 +52,19 @@ enum ProviderCall {
 
     /// A push's request: the answer, or the outcome when none came. Never written whole, it
     /// is safe to send again; written and unanswered, it may have been delivered.
-    static func push(_ client: HTTPClient, provider: String, url: String, headers: HTTPHeaders, body: ByteBuffer,
-                     timeout: Duration, attempt: Int) async -> Result<ProviderResponse, PushOutcomeFailure> {
+    static func push(
+        _ client: HTTPClient, provider: String, url: String, headers: HTTPHeaders, body: ByteBuffer,
+        timeout: Duration, attempt: Int
+    ) async -> Result<ProviderResponse, PushOutcomeFailure> {
         do {
             return .success(try await run(client, url: url, headers: headers, body: body, timeout: timeout))
         } catch {
             switch error {
-            case .notSent(let why): return .failure(PushOutcomeFailure(.retryLater(reason: "\(provider) not reached: \(why)", after: RetryDelay.backoff(attempt: attempt))))
+            case .notSent(let why):
+                return .failure(
+                    PushOutcomeFailure(
+                        .retryLater(
+                            reason: "\(provider) not reached: \(why)", after: RetryDelay.backoff(attempt: attempt))))
             case .noAnswer(let why): return .failure(PushOutcomeFailure(.unknown(reason: "\(provider): \(why)")))
             }
         }

@@ -9,7 +9,9 @@ public enum PushHTTPClients {
     /// As many HTTP/1.1 connections as a client has sends in flight, so that none waits in
     /// the pool (a wait longer than the connect timeout fails it unsent). Over HTTP/2 one
     /// connection carries them all, and another opens when its streams run out.
-    public static func make(extraCAFile: String?, connectionsPerHost: Int = 128) throws(PushConfigurationError) -> HTTPClient {
+    public static func make(extraCAFile: String?, connectionsPerHost: Int = 128) throws(PushConfigurationError)
+        -> HTTPClient
+    {
         var tls = TLSConfiguration.makeClientConfiguration()
         if let extraCAFile {
             tls.additionalTrustRoots = [.certificates(try certificates(in: extraCAFile))]
@@ -18,7 +20,8 @@ public enum PushHTTPClients {
             tlsConfiguration: tls,
             redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(5)),
-            connectionPool: .init(idleTimeout: .seconds(300), concurrentHTTP1ConnectionsPerHostSoftLimit: connectionsPerHost),
+            connectionPool: .init(
+                idleTimeout: .seconds(300), concurrentHTTP1ConnectionsPerHostSoftLimit: connectionsPerHost),
             ignoreUncleanSSLShutdown: false)
         configuration.httpVersion = .automatic
         configuration.decompression = .disabled

@@ -19,8 +19,10 @@ public struct PushMessage: Sendable, Equatable {
     /// How many times this delivery was tried before, for the back-off of a retry.
     public var attempt: Int
 
-    public init(deliveryID: String, token: String, platform: PushPlatform, title: String, body: String,
-                deepLink: String? = nil, timeToLive: Duration = .seconds(86_400), dryRun: Bool = false, attempt: Int = 0) {
+    public init(
+        deliveryID: String, token: String, platform: PushPlatform, title: String, body: String,
+        deepLink: String? = nil, timeToLive: Duration = .seconds(86_400), dryRun: Bool = false, attempt: Int = 0
+    ) {
         self.deliveryID = deliveryID
         self.token = token
         self.platform = platform

@@ -14,9 +14,11 @@ public struct PushConfiguration: Sendable {
     public var extraCAFile: String?
     public var timeout: Duration
 
-    public init(fcmServiceAccount: String? = nil, fcmBaseURL: String = FCMClient.defaultBaseURL,
-                apnsKey: String? = nil, apnsKeyID: String? = nil, apnsTeamID: String? = nil, apnsTopic: String? = nil,
-                apnsBaseURL: String = APNsClient.productionURL, extraCAFile: String? = nil, timeout: Duration = .seconds(10)) {
+    public init(
+        fcmServiceAccount: String? = nil, fcmBaseURL: String = FCMClient.defaultBaseURL,
+        apnsKey: String? = nil, apnsKeyID: String? = nil, apnsTeamID: String? = nil, apnsTopic: String? = nil,
+        apnsBaseURL: String = APNsClient.productionURL, extraCAFile: String? = nil, timeout: Duration = .seconds(10)
+    ) {
         self.fcmServiceAccount = fcmServiceAccount
         self.fcmBaseURL = fcmBaseURL
         self.apnsKey = apnsKey
@@ -45,20 +47,32 @@ public final class PushProviders: Sendable {
 
     /// Reads the credentials (once: they are never read again nor logged); any problem is
     /// one sentence naming the option.
-    public static func load(_ configuration: PushConfiguration, logger: Logger) async throws(PushConfigurationError) -> PushProviders {
-        let account = try configuration.fcmServiceAccount.map { path throws(PushConfigurationError) in try ServiceAccount(contentsOf: path) }
-        let apnsOptions = [configuration.apnsKey, configuration.apnsKeyID, configuration.apnsTeamID, configuration.apnsTopic]
+    public static func load(_ configuration: PushConfiguration, logger: Logger) async throws(PushConfigurationError)
+        -> PushProviders
+    {
+        let account = try configuration.fcmServiceAccount.map { path throws(PushConfigurationError) in
+            try ServiceAccount(contentsOf: path)
+        }
+        let apnsOptions = [
+            configuration.apnsKey, configuration.apnsKeyID, configuration.apnsTeamID, configuration.apnsTopic,
+        ]
         var credentials: APNsCredentials?
         if apnsOptions.contains(where: { $0 != nil }) {
             guard let key = configuration.apnsKey, let keyID = configuration.apnsKeyID,
-                  let teamID = configuration.apnsTeamID, let topic = configuration.apnsTopic else {
-                throw PushConfigurationError("APNs needs all four of --apns-key, --apns-key-id, --apns-team-id and --apns-topic")
+                let teamID = configuration.apnsTeamID, let topic = configuration.apnsTopic
+            else {
+                throw PushConfigurationError(
+                    "APNs needs all four of --apns-key, --apns-key-id, --apns-team-id and --apns-topic")
             }
             credentials = try APNsCredentials(keyPath: key, keyID: keyID, teamID: teamID, topic: topic)
         }
-        for (option, url) in [("--fcm-base-url", configuration.fcmBaseURL), ("--apns-base-url", configuration.apnsBaseURL)] {
-            guard let parsed = URL(string: url), parsed.scheme == "https" || parsed.scheme == "http", parsed.host != nil,
-                  parsed.query == nil else {
+        for (option, url) in [
+            ("--fcm-base-url", configuration.fcmBaseURL), ("--apns-base-url", configuration.apnsBaseURL),
+        ] {
+            guard let parsed = URL(string: url), parsed.scheme == "https" || parsed.scheme == "http",
+                parsed.host != nil,
+                parsed.query == nil
+            else {
                 throw PushConfigurationError("\(option) \"\(url)\" is not an http or https address")
             }
         }
@@ -69,14 +83,24 @@ public final class PushProviders: Sendable {
         let client = try PushHTTPClients.make(extraCAFile: configuration.extraCAFile)
         var fcm: FCMClient?
         if let account {
-            fcm = await FCMClient(account: account, baseURL: configuration.fcmBaseURL, client: client,
-                                  timeout: configuration.timeout, logger: logger)
-            logger.info("FCM configured", metadata: ["project": "\(account.projectID)", "base_url": "\(configuration.fcmBaseURL)"])
+            fcm = await FCMClient(
+                account: account, baseURL: configuration.fcmBaseURL, client: client,
+                timeout: configuration.timeout, logger: logger)
+            logger.info(
+                "FCM configured",
+                metadata: ["project": "\(account.projectID)", "base_url": "\(configuration.fcmBaseURL)"])
         }
         var apns: APNsClient?
         if let credentials {
-            apns = await APNsClient(credentials: credentials, baseURL: configuration.apnsBaseURL, client: client, timeout: configuration.timeout)
-            logger.info("APNs configured", metadata: ["key_id": "\(credentials.keyID)", "topic": "\(credentials.topic)", "base_url": "\(configuration.apnsBaseURL)"])
+            apns = await APNsClient(
+                credentials: credentials, baseURL: configuration.apnsBaseURL, client: client,
+                timeout: configuration.timeout)
+            logger.info(
+                "APNs configured",
+                metadata: [
+                    "key_id": "\(credentials.keyID)", "topic": "\(credentials.topic)",
+                    "base_url": "\(configuration.apnsBaseURL)",
+                ])
         }
         return PushProviders(fcm: fcm, apns: apns, client: client)
     }

@@ -16,7 +16,9 @@ public enum RetryDelay {
     }
 
     /// The provider's wish if it said one, never below `minimum`; else back-off.
-    public static func after(retryAfter: String?, attempt: Int, minimum: Duration = .zero, now: Date = Date()) -> Duration {
+    public static func after(retryAfter: String?, attempt: Int, minimum: Duration = .zero, now: Date = Date())
+        -> Duration
+    {
         if let wish = parse(retryAfter: retryAfter, now: now) { return max(wish, minimum) }
         return backoff(attempt: attempt, minimum: minimum)
     }

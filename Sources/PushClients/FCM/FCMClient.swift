@@ -20,8 +20,11 @@ public final class FCMClient: Sendable {
     /// - Parameters:
     ///   - client: shared by the OAuth exchange and the sends; the caller shuts it down.
     ///   - timeout: for one request, from the start to the last byte of the answer.
-    public init(account: ServiceAccount, baseURL: String = FCMClient.defaultBaseURL, client: HTTPClient,
-                timeout: Duration = .seconds(10), maxInFlight: Int = 128, now: @escaping @Sendable () -> Date = Date.init, logger: Logger) async {
+    public init(
+        account: ServiceAccount, baseURL: String = FCMClient.defaultBaseURL, client: HTTPClient,
+        timeout: Duration = .seconds(10), maxInFlight: Int = 128, now: @escaping @Sendable () -> Date = Date.init,
+        logger: Logger
+    ) async {
         self.account = account
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.client = client
@@ -70,11 +73,14 @@ public final class FCMClient: Sendable {
         }
     }
 
-    private func post(_ body: ByteBuffer, token: GoogleAccessTokens.Token, attempt: Int) async -> Result<ProviderResponse, PushOutcomeFailure> {
+    private func post(_ body: ByteBuffer, token: GoogleAccessTokens.Token, attempt: Int) async -> Result<
+        ProviderResponse, PushOutcomeFailure
+    > {
         var headers = HTTPHeaders()
         headers.add(name: "authorization", value: "Bearer \(token.value)")
         headers.add(name: "content-type", value: "application/json; charset=UTF-8")
-        return await ProviderCall.push(client, provider: "FCM", url: sendURL, headers: headers, body: body, timeout: timeout, attempt: attempt)
+        return await ProviderCall.push(
+            client, provider: "FCM", url: sendURL, headers: headers, body: body, timeout: timeout, attempt: attempt)
     }
 
     /// What is refused before anything is sent.
@@ -93,7 +99,8 @@ public final class FCMClient: Sendable {
     static func outcome(of failure: GoogleAccessTokens.Failure, attempt: Int) -> PushOutcome {
         switch failure {
         case .refused(let why): .credentialsProblem(reason: "FCM OAuth: \(why)")
-        case .unreachable(let why): .retryLater(reason: "FCM OAuth: \(why)", after: RetryDelay.backoff(attempt: attempt))
+        case .unreachable(let why):
+            .retryLater(reason: "FCM OAuth: \(why)", after: RetryDelay.backoff(attempt: attempt))
         }
     }
 
@@ -112,14 +119,18 @@ public final class FCMClient: Sendable {
         case "UNREGISTERED":
             return .deadToken(reason: "UNREGISTERED")
         case "INVALID_ARGUMENT":
-            return error?.namesTheToken == true ? .deadToken(reason: "INVALID_ARGUMENT (the registration token)\(message)")
+            return error?.namesTheToken == true
+                ? .deadToken(reason: "INVALID_ARGUMENT (the registration token)\(message)")
                 : .failed(reason: "INVALID_ARGUMENT\(message)")
         case "SENDER_ID_MISMATCH", "THIRD_PARTY_AUTH_ERROR":
             return .credentialsProblem(reason: "\(code!)\(message)")
         case "QUOTA_EXCEEDED":
-            return .retryLater(reason: "QUOTA_EXCEEDED", after: RetryDelay.after(retryAfter: retryAfter, attempt: attempt, minimum: .seconds(60), now: now))
+            return .retryLater(
+                reason: "QUOTA_EXCEEDED",
+                after: RetryDelay.after(retryAfter: retryAfter, attempt: attempt, minimum: .seconds(60), now: now))
         case "UNAVAILABLE", "INTERNAL":
-            return .retryLater(reason: code!, after: RetryDelay.after(retryAfter: retryAfter, attempt: attempt, now: now))
+            return .retryLater(
+                reason: code!, after: RetryDelay.after(retryAfter: retryAfter, attempt: attempt, now: now))
         default:
             break
         }
@@ -133,9 +144,13 @@ public final class FCMClient: Sendable {
         case 413:
             return .failed(reason: "payload too large (413)\(message)")
         case 429:
-            return .retryLater(reason: label, after: RetryDelay.after(retryAfter: retryAfter, attempt: attempt, minimum: .seconds(60), now: now))
+            return .retryLater(
+                reason: label,
+                after: RetryDelay.after(retryAfter: retryAfter, attempt: attempt, minimum: .seconds(60), now: now))
         case 500...599:
-            return .retryLater(reason: "\(label) (\(answer.status))", after: RetryDelay.after(retryAfter: retryAfter, attempt: attempt, now: now))
+            return .retryLater(
+                reason: "\(label) (\(answer.status))",
+                after: RetryDelay.after(retryAfter: retryAfter, attempt: attempt, now: now))
         default:
             return .failed(reason: "\(label) (\(answer.status))\(message)")
         }

@@ -30,11 +30,13 @@ struct FCMRequestBody {
         if push.platform != .android {
             json.key("apns")
             json.beginObject()
-            json.member("headers", object: [
-                ("apns-collapse-id", push.deliveryID),
-                ("apns-expiration", APNsHeaders.expiration(push.timeToLive, now: now)),
-                ("apns-priority", "10"),
-            ])
+            json.member(
+                "headers",
+                object: [
+                    ("apns-collapse-id", push.deliveryID),
+                    ("apns-expiration", APNsHeaders.expiration(push.timeToLive, now: now)),
+                    ("apns-priority", "10"),
+                ])
             json.endObject()
         }
         json.endObject()
@@ -72,7 +74,8 @@ struct FCMErrorBody: Decodable {
 
     /// The FCM error code from `details[].errorCode`; the top-level status is often generic.
     var errorCode: String? {
-        error.details?.first { $0.type?.hasSuffix("google.firebase.fcm.v1.FcmError") == true && $0.errorCode != nil }?.errorCode
+        error.details?.first { $0.type?.hasSuffix("google.firebase.fcm.v1.FcmError") == true && $0.errorCode != nil }?
+            .errorCode
             ?? error.details?.compactMap(\.errorCode).first
     }
 

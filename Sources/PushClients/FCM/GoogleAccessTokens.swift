@@ -34,7 +34,10 @@ actor GoogleAccessTokens {
     private var exchange: Task<Token, any Error>?
     private(set) var lastExchangeAt: Date?
 
-    init(account: ServiceAccount, client: HTTPClient, timeout: Duration, now: @escaping @Sendable () -> Date, logger: Logger) async {
+    init(
+        account: ServiceAccount, client: HTTPClient, timeout: Duration, now: @escaping @Sendable () -> Date,
+        logger: Logger
+    ) async {
         self.account = account
         self.client = client
         self.timeout = timeout
@@ -96,7 +99,10 @@ actor GoogleAccessTokens {
         let errorDescription: String?
 
         enum CodingKeys: String, CodingKey {
-            case accessToken = "access_token", expiresIn = "expires_in", tokenType = "token_type", error
+            case accessToken = "access_token"
+            case expiresIn = "expires_in"
+            case tokenType = "token_type"
+            case error
             case errorDescription = "error_description"
         }
     }
@@ -104,7 +110,8 @@ actor GoogleAccessTokens {
     private func exchangeAssertion() async throws -> Token {
         let issued = now()
         let iat = Int64(issued.timeIntervalSince1970)
-        let claims = Claims(iss: account.clientEmail, scope: Self.scope, aud: account.tokenURI, iat: iat, exp: iat + 3600)
+        let claims = Claims(
+            iss: account.clientEmail, scope: Self.scope, aud: account.tokenURI, iat: iat, exp: iat + 3600)
         let assertion: String
         do {
             assertion = try await keys.sign(claims)
@@ -112,18 +119,22 @@ actor GoogleAccessTokens {
             throw Failure.refused("the service account's key cannot sign: \(error)")
         }
         var form = URLComponents()
-        form.queryItems = [URLQueryItem(name: "grant_type", value: Self.grantType), URLQueryItem(name: "assertion", value: assertion)]
+        form.queryItems = [
+            URLQueryItem(name: "grant_type", value: Self.grantType), URLQueryItem(name: "assertion", value: assertion),
+        ]
         let body = ByteBuffer(string: form.percentEncodedQuery ?? "")
         var headers = HTTPHeaders()
         headers.add(name: "content-type", value: "application/x-www-form-urlencoded")
         headers.add(name: "accept", value: "application/json")
         let response: ProviderResponse
         do {
-            response = try await ProviderCall.run(client, url: account.tokenURI, headers: headers, body: body, timeout: timeout)
+            response = try await ProviderCall.run(
+                client, url: account.tokenURI, headers: headers, body: body, timeout: timeout)
         } catch {
             // Asking for a token again is harmless, whether or not the first question arrived.
             switch error {
-            case .notSent(let why), .noAnswer(let why): throw Failure.unreachable("the OAuth server \(account.tokenURI): \(why)")
+            case .notSent(let why), .noAnswer(let why):
+                throw Failure.unreachable("the OAuth server \(account.tokenURI): \(why)")
             }
         }
         PushMetrics.tokenRefreshed(provider: "fcm")

@@ -17,7 +17,11 @@ public struct ServiceAccount: Sendable, CustomStringConvertible {
         let tokenURI: String?
 
         enum CodingKeys: String, CodingKey {
-            case type, projectID = "project_id", privateKey = "private_key", clientEmail = "client_email", tokenURI = "token_uri"
+            case type
+            case projectID = "project_id"
+            case privateKey = "private_key"
+            case clientEmail = "client_email"
+            case tokenURI = "token_uri"
         }
     }
 
@@ -38,10 +42,11 @@ public struct ServiceAccount: Sendable, CustomStringConvertible {
             throw problem("is of type \"\(type)\", not \"service_account\"")
         }
         guard let projectID = file.projectID, !projectID.isEmpty,
-              projectID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ":" || $0 == ".") })
+            projectID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ":" || $0 == ".") })
         else { throw problem("has no valid project_id") }
         guard let email = file.clientEmail, email.contains("@") else { throw problem("has no client_email") }
-        guard let tokenURI = file.tokenURI, let url = URL(string: tokenURI), url.scheme == "https" || url.scheme == "http", url.host != nil
+        guard let tokenURI = file.tokenURI, let url = URL(string: tokenURI),
+            url.scheme == "https" || url.scheme == "http", url.host != nil
         else { throw problem("has no usable token_uri") }
         guard let pem = file.privateKey, let key = try? Insecure.RSA.PrivateKey(pem: pem) else {
             throw problem("has no readable RSA private_key")

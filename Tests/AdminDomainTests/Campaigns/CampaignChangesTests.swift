@@ -1,8 +1,9 @@
-@testable import AdminDomain
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
+@testable import AdminDomain
 
 /// The change feed behind the live pages and the pause's wait: every subscriber hears its
 /// campaign, a slow one keeps only the newest change, a stopped one is forgotten, and each
@@ -10,10 +11,13 @@ import TestSupport
 @Suite(.timeLimit(.minutes(5))) struct CampaignChangesTests {
     @Test func twoSubscribersHearTheirCampaignAndASlowOneKeepsOnlyTheNewest() async throws {
         let changes = CampaignChanges()
-        let one = changes.subscribe(to: 7), two = changes.subscribe(to: 7), other = changes.subscribe(to: 8)
+        let one = changes.subscribe(to: 7)
+        let two = changes.subscribe(to: 7)
+        let other = changes.subscribe(to: 8)
         #expect(changes.subscriberCount == 3)
         changes.publish([7, 9])
-        var first = one.makeAsyncIterator(), second = two.makeAsyncIterator()
+        var first = one.makeAsyncIterator()
+        var second = two.makeAsyncIterator()
         let heard = try #require(await first.next())
         #expect(await second.next() == heard, "both subscribers hear the same change")
         // The first one reads nothing while a hundred changes come: it then holds the newest
@@ -39,13 +43,17 @@ import TestSupport
         dropped = nil
         _ = dropped
         let deadline = ContinuousClock.now + .seconds(2)
-        while changes.subscriberCount > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        while changes.subscriberCount > 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         #expect(changes.subscriberCount == 0, "a cancelled consumer and a dropped stream are removed")
         changes.publish(1)
     }
 
     /// Whether `action` published a change of campaign `id` (on a subscription made just before it).
-    static func publishes(_ changes: CampaignChanges, _ id: Int64, _ action: () async throws -> Void) async throws -> Bool {
+    static func publishes(_ changes: CampaignChanges, _ id: Int64, _ action: () async throws -> Void) async throws
+        -> Bool
+    {
         let feed = changes.subscribe(to: id)
         try await action()
         return await withTaskGroup(of: Bool.self) { group in
@@ -69,24 +77,39 @@ import TestSupport
         let campaigns = Campaigns(database: database)
         let changes = campaigns.changes
         let other = try await campaigns.create(CampaignDraft(title: "t2", body: "b"), by: .commandLine)
-        #expect(try await Self.publishes(changes, other) { try await campaigns.beginAndFreeze(other, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine) })
+        #expect(
+            try await Self.publishes(changes, other) {
+                try await campaigns.beginAndFreeze(
+                    other, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
+            })
         #expect(try await Self.publishes(changes, other) { try await campaigns.pause(other, by: .commandLine) })
         #expect(try await Self.publishes(changes, other) { try await campaigns.resume(other, by: .commandLine) })
         #expect(try await Self.publishes(changes, other) { _ = try await campaigns.cancel(other, by: .commandLine) })
-        #expect(try await !Self.publishes(changes, other) { _ = try await campaigns.progress(other) }, "a read publishes nothing")
+        #expect(
+            try await !Self.publishes(changes, other) { _ = try await campaigns.progress(other) },
+            "a read publishes nothing")
 
         let poller = ReceiptPoller(database: database, changes: changes)
-        try await CampaignReceiptTests.insertReceipts([("c\(id)-\(rows[0])", "opened", "2026-11-21 00:00:00".databaseValue)], path: temp.path)
+        try await CampaignReceiptTests.insertReceipts(
+            [("c\(id)-\(rows[0])", "opened", "2026-11-21 00:00:00".databaseValue)], path: temp.path)
         #expect(try await Self.publishes(changes, id) { try await poller.poll() }, "a receipt's campaign is told")
         #expect(try await !Self.publishes(changes, other) { try await poller.poll() })
         // A receipt for one of the cancelled campaign's deliveries is counted there, as ignored.
-        let cancelledRow = try #require(try await database.read { db in
-            try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM panel_deliveries WHERE campaign_id = ?", arguments: [other])
-        })
-        try await CampaignReceiptTests.insertReceipts([("c\(other)-\(cancelledRow)", "opened", "2026-11-21 00:00:00".databaseValue)], path: temp.path)
-        #expect(try await !Self.publishes(changes, id) { try await poller.poll() }, "another campaign's receipt is not this one's")
-        try await CampaignReceiptTests.insertReceipts([("c\(other)-\(cancelledRow)", "received", "2026-11-21 00:00:01".databaseValue)], path: temp.path)
-        #expect(try await Self.publishes(changes, other) { try await poller.poll() }, "an ignored receipt changes the campaign's counts too")
+        let cancelledRow = try #require(
+            try await database.read { db in
+                try Int64.fetchOne(
+                    db, sql: "SELECT MIN(id) FROM panel_deliveries WHERE campaign_id = ?", arguments: [other])
+            })
+        try await CampaignReceiptTests.insertReceipts(
+            [("c\(other)-\(cancelledRow)", "opened", "2026-11-21 00:00:00".databaseValue)], path: temp.path)
+        #expect(
+            try await !Self.publishes(changes, id) { try await poller.poll() },
+            "another campaign's receipt is not this one's")
+        try await CampaignReceiptTests.insertReceipts(
+            [("c\(other)-\(cancelledRow)", "received", "2026-11-21 00:00:01".databaseValue)], path: temp.path)
+        #expect(
+            try await Self.publishes(changes, other) { try await poller.poll() },
+            "an ignored receipt changes the campaign's counts too")
     }
 
     /// Published by the write that made the change, when it commits: a write that rolls back
@@ -96,15 +119,17 @@ import TestSupport
         defer { temp.remove() }
         let changes = CampaignChanges()
         struct Refused: Error {}
-        #expect(try await !Self.publishes(changes, id) {
-            await #expect(throws: Refused.self) {
-                try await database.write { db in
-                    try db.execute(sql: "UPDATE panel_campaigns SET title = title || '!' WHERE id = ?", arguments: [id])
-                    changes.publishOnCommit(id, in: db)
-                    throw Refused()
+        #expect(
+            try await !Self.publishes(changes, id) {
+                await #expect(throws: Refused.self) {
+                    try await database.write { db in
+                        try db.execute(
+                            sql: "UPDATE panel_campaigns SET title = title || '!' WHERE id = ?", arguments: [id])
+                        changes.publishOnCommit(id, in: db)
+                        throw Refused()
+                    }
                 }
-            }
-        }, "a rolled-back write publishes nothing")
+            }, "a rolled-back write publishes nothing")
         let feed = changes.subscribe(to: id)
         var heard = feed.makeAsyncIterator()
         try await database.write { db in
@@ -112,7 +137,9 @@ import TestSupport
             try db.execute(sql: "UPDATE panel_campaigns SET title = title || '!' WHERE id = ?", arguments: [id])
         }
         #expect(await heard.next() != nil, "the committed write published its campaign")
-        let title = try await database.read { db in try String.fetchOne(db, sql: "SELECT title FROM panel_campaigns WHERE id = ?", arguments: [id]) }
+        let title = try await database.read { db in
+            try String.fetchOne(db, sql: "SELECT title FROM panel_campaigns WHERE id = ?", arguments: [id])
+        }
         #expect(title?.hasSuffix("!") == true && title?.hasSuffix("!!") == false, "the rolled-back change is not there")
     }
 
@@ -126,8 +153,10 @@ import TestSupport
         try await campaigns.beginAndFreeze(id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
         func setInFlight(_ state: String) async throws {
             try await database.write { db in
-                try db.execute(sql: "UPDATE panel_deliveries SET state = ? WHERE id = (SELECT MIN(id) FROM panel_deliveries WHERE campaign_id = ?)",
-                               arguments: [state, id])
+                try db.execute(
+                    sql:
+                        "UPDATE panel_deliveries SET state = ? WHERE id = (SELECT MIN(id) FROM panel_deliveries WHERE campaign_id = ?)",
+                    arguments: [state, id])
             }
         }
         try await setInFlight("sending")

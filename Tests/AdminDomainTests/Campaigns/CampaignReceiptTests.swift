@@ -1,8 +1,9 @@
-@testable import AdminDomain
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
+@testable import AdminDomain
 
 /// Receipts whatever their hosts' clocks said: each counted once, by its id, and only for a
 /// push that went out. Expectations are SQL over the receipts the test wrote.
@@ -25,17 +26,22 @@ import TestSupport
             try await outbox.record(claimed.map { ($0, .accepted(messageID: "m\($0.rowID)")) })
         }
         let rows = try await database.read { db in
-            try Int64.fetchAll(db, sql: "SELECT id FROM panel_deliveries WHERE campaign_id = ? AND state = 'accepted' ORDER BY id", arguments: [id])
+            try Int64.fetchAll(
+                db, sql: "SELECT id FROM panel_deliveries WHERE campaign_id = ? AND state = 'accepted' ORDER BY id",
+                arguments: [id])
         }
         return (temp, database, id, rows)
     }
 
-    static func insertReceipts(_ receipts: [(delivery: String, event: String, createdAt: DatabaseValue)], path: String) async throws {
+    static func insertReceipts(_ receipts: [(delivery: String, event: String, createdAt: DatabaseValue)], path: String)
+        async throws
+    {
         try await DatabaseQueue(path: path).write { db in
             try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
             for receipt in receipts {
-                try db.execute(sql: "INSERT INTO push_receipts (delivery_id, event, created_at) VALUES (?, ?, ?)",
-                               arguments: [receipt.delivery, receipt.event, receipt.createdAt])
+                try db.execute(
+                    sql: "INSERT INTO push_receipts (delivery_id, event, created_at) VALUES (?, ?, ?)",
+                    arguments: [receipt.delivery, receipt.event, receipt.createdAt])
             }
         }
     }
@@ -43,10 +49,12 @@ import TestSupport
     /// Distinct accepted deliveries of the campaign that have a receipt: what "received" must be.
     static func expectedReceived(_ campaign: Int64, path: String) async throws -> Int {
         try await DatabaseQueue(path: path).read { db in
-            try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM panel_deliveries d WHERE d.campaign_id = ? AND d.state IN ('accepted', 'unknown')
-                  AND EXISTS (SELECT 1 FROM push_receipts r WHERE r.delivery_id = 'c' || d.campaign_id || '-' || d.id)
-                """, arguments: [campaign]) ?? -1
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) FROM panel_deliveries d WHERE d.campaign_id = ? AND d.state IN ('accepted', 'unknown')
+                      AND EXISTS (SELECT 1 FROM push_receipts r WHERE r.delivery_id = 'c' || d.campaign_id || '-' || d.id)
+                    """, arguments: [campaign]) ?? -1
         }
     }
 
@@ -55,7 +63,8 @@ import TestSupport
         defer { temp.remove() }
         #expect(rows.count > 110)
         let now = Date()
-        let ahead = SQLiteTime.string(now.addingTimeInterval(3_600)), stamped = SQLiteTime.string(now)
+        let ahead = SQLiteTime.string(now.addingTimeInterval(3_600))
+        let stamped = SQLiteTime.string(now)
         // The poller runs as the panel runs it, every second, while the receipts arrive.
         let poller = ReceiptPoller(database: database)
         let polling = Task {
@@ -67,8 +76,10 @@ import TestSupport
         defer { polling.cancel() }
         try await Self.insertReceipts([("c\(id)-\(rows[0])", "received", ahead.databaseValue)], path: temp.path)
         try await Task.sleep(for: .milliseconds(1_200))
-        try await Self.insertReceipts((1...100).map { ("c\(id)-\(rows[$0])", "received", stamped.databaseValue) }, path: temp.path)
-        let clock = ContinuousClock(), started = clock.now
+        try await Self.insertReceipts(
+            (1...100).map { ("c\(id)-\(rows[$0])", "received", stamped.databaseValue) }, path: temp.path)
+        let clock = ContinuousClock()
+        let started = clock.now
         var received = 0
         while clock.now - started < .seconds(2) {
             received = try await Campaigns(database: database).progress(id).received
@@ -79,9 +90,12 @@ import TestSupport
         #expect(try await Self.expectedReceived(id, path: temp.path) == 101)
 
         // Stamped an hour behind everything read so far, and stamped with no time at all.
-        try await Self.insertReceipts([("c\(id)-\(rows[101])", "received", SQLiteTime.string(now.addingTimeInterval(-3_600)).databaseValue),
-                                       ("c\(id)-\(rows[102])", "opened", "not a time".databaseValue),
-                                       ("c\(id)-\(rows[103])", "received", 12_345.databaseValue)], path: temp.path)
+        try await Self.insertReceipts(
+            [
+                ("c\(id)-\(rows[101])", "received", SQLiteTime.string(now.addingTimeInterval(-3_600)).databaseValue),
+                ("c\(id)-\(rows[102])", "opened", "not a time".databaseValue),
+                ("c\(id)-\(rows[103])", "received", 12_345.databaseValue),
+            ], path: temp.path)
         polling.cancel()
         try await poller.poll()
         let progress = try await Campaigns(database: database).progress(id)
@@ -95,20 +109,29 @@ import TestSupport
         let campaigns = Campaigns(database: database)
         // A second campaign, cancelled before anything went out.
         let cancelled = try await campaigns.create(CampaignDraft(title: "never", body: "b"), by: .commandLine)
-        try await Campaigns(database: database, audience: Audience(frequencyCap: 50)).beginAndFreeze(cancelled, by: .commandLine)
+        try await Campaigns(database: database, audience: Audience(frequencyCap: 50)).beginAndFreeze(
+            cancelled, by: .commandLine)
         #expect(try await campaigns.cancel(cancelled, by: .commandLine) == 0)
-        let never = try #require(try await database.read { db in
-            try Int64.fetchOne(db, sql: "SELECT id FROM panel_deliveries WHERE campaign_id = ? AND state = 'cancelled' LIMIT 1", arguments: [cancelled])
-        })
+        let never = try #require(
+            try await database.read { db in
+                try Int64.fetchOne(
+                    db, sql: "SELECT id FROM panel_deliveries WHERE campaign_id = ? AND state = 'cancelled' LIMIT 1",
+                    arguments: [cancelled])
+            })
         let at = SQLiteTime.string(Date()).databaseValue
-        try await Self.insertReceipts([
-            ("c\(id)-\(rows[0])", "received", at), ("c\(id)-\(rows[0])", "received", at), ("c\(id)-\(rows[0])", "received", at),
-            ("c\(id)-\(rows[1])", "opened", at), ("c\(id)-\(rows[1])", "opened", at), ("c\(id)-\(rows[1])", "received", at),
-            ("c\(cancelled)-\(never)", "received", at), ("c\(cancelled)-\(never)", "opened", at),
-        ], path: temp.path)
+        try await Self.insertReceipts(
+            [
+                ("c\(id)-\(rows[0])", "received", at), ("c\(id)-\(rows[0])", "received", at),
+                ("c\(id)-\(rows[0])", "received", at),
+                ("c\(id)-\(rows[1])", "opened", at), ("c\(id)-\(rows[1])", "opened", at),
+                ("c\(id)-\(rows[1])", "received", at),
+                ("c\(cancelled)-\(never)", "received", at), ("c\(cancelled)-\(never)", "opened", at),
+            ], path: temp.path)
         let poller = ReceiptPoller(database: database, batchSize: 3)
         // The seeded app wrote receipts of its own: every receipt is read, once.
-        let all = try await DatabaseQueue(path: temp.path).read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM push_receipts") ?? -1 }
+        let all = try await DatabaseQueue(path: temp.path).read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM push_receipts") ?? -1
+        }
         #expect(try await poller.poll() == all)
         #expect(try await poller.poll() == 0, "nothing is read twice")
         let sent = try await campaigns.progress(id)

@@ -1,8 +1,9 @@
-@testable import AdminDomain
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
+@testable import AdminDomain
 
 /// One frequency cap across campaigns, however their launches overlap: checked against SQL
 /// over the deliveries, by user.
@@ -28,12 +29,19 @@ import TestSupport
     /// The most campaign pushes any one user got (accepted or unknown), and the deliveries capped.
     static func mostPerUser(_ path: String) async throws -> (most: Int, capped: Int, users: Int) {
         try await DatabaseQueue(path: path).read { db in
-            (try Int.fetchOne(db, sql: """
-                SELECT MAX(n) FROM (SELECT COUNT(DISTINCT campaign_id) AS n FROM panel_deliveries
-                                    WHERE state IN ('accepted', 'unknown') GROUP BY user_id)
-                """) ?? -1,
-             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_deliveries WHERE state = 'capped'") ?? -1,
-             try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT user_id) FROM panel_deliveries WHERE state IN ('accepted', 'unknown')") ?? -1)
+            (
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT MAX(n) FROM (SELECT COUNT(DISTINCT campaign_id) AS n FROM panel_deliveries
+                                            WHERE state IN ('accepted', 'unknown') GROUP BY user_id)
+                        """) ?? -1,
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_deliveries WHERE state = 'capped'") ?? -1,
+                try Int.fetchOne(
+                    db,
+                    sql: "SELECT COUNT(DISTINCT user_id) FROM panel_deliveries WHERE state IN ('accepted', 'unknown')")
+                    ?? -1
+            )
         }
     }
 
@@ -77,10 +85,12 @@ import TestSupport
         let (most, capped, _) = try await Self.mostPerUser(temp.path)
         #expect(most == 2)
         let perUser = try await DatabaseQueue(path: temp.path).read { db in
-            try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM (SELECT user_id FROM panel_deliveries WHERE campaign_id IN (?, ?) AND state = 'accepted'
-                                      GROUP BY user_id HAVING COUNT(DISTINCT campaign_id) > 1)
-                """, arguments: [a, b]) ?? -1
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) FROM (SELECT user_id FROM panel_deliveries WHERE campaign_id IN (?, ?) AND state = 'accepted'
+                                          GROUP BY user_id HAVING COUNT(DISTINCT campaign_id) > 1)
+                    """, arguments: [a, b]) ?? -1
         }
         #expect(perUser == 0 && capped > 100, "each user got a or b, never both")
     }
@@ -90,30 +100,37 @@ import TestSupport
         defer { temp.remove() }
         let audience = Audience(frequencyCap: 2)
         let campaigns = Campaigns(database: database, audience: audience)
-        let id = try await campaigns.create(CampaignDraft(title: "late", body: "b", segment: CampaignSegment(plan: .premium)), by: .commandLine)
+        let id = try await campaigns.create(
+            CampaignDraft(title: "late", body: "b", segment: CampaignSegment(plan: .premium)), by: .commandLine)
         let frozen = try await campaigns.beginAndFreeze(id, by: .commandLine).deliveries
         #expect(frozen > 5)
         // Since the freeze, two other campaigns' pushes reached the first five users (another
         // panel, say); the cap is checked again when the delivery is claimed.
         let users = try await database.read { db in
-            try Int64.fetchAll(db, sql: "SELECT DISTINCT user_id FROM panel_deliveries WHERE campaign_id = ? ORDER BY user_id LIMIT 5", arguments: [id])
+            try Int64.fetchAll(
+                db, sql: "SELECT DISTINCT user_id FROM panel_deliveries WHERE campaign_id = ? ORDER BY user_id LIMIT 5",
+                arguments: [id])
         }
         try await database.write { db in
             for other in [900_001, 900_002] {
-                try db.execute(sql: """
-                    INSERT INTO panel_campaigns (id, title, body, ttl_seconds, segment, status, created_at) VALUES (?, 'x', 'y', 60, '{}', 'finished', ?)
-                    """, arguments: [other, SQLiteTime.string(Date())])
+                try db.execute(
+                    sql: """
+                        INSERT INTO panel_campaigns (id, title, body, ttl_seconds, segment, status, created_at) VALUES (?, 'x', 'y', 60, '{}', 'finished', ?)
+                        """, arguments: [other, SQLiteTime.string(Date())])
                 for user in users {
-                    try db.execute(sql: """
-                        INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at) VALUES (?, ?, ?, 'accepted', ?, ?)
-                        """, arguments: [other, -user, user, SQLiteTime.string(Date()), SQLiteTime.string(Date())])
+                    try db.execute(
+                        sql: """
+                            INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at) VALUES (?, ?, ?, 'accepted', ?, ?)
+                            """, arguments: [other, -user, user, SQLiteTime.string(Date()), SQLiteTime.string(Date())])
                 }
             }
         }
         try await Self.sendAll(database, audience: audience)
         let states = try await DatabaseQueue(path: temp.path).read { db in
-            try Row.fetchAll(db, sql: "SELECT user_id, state FROM panel_deliveries WHERE campaign_id = ?", arguments: [id])
-                .map { (row: Row) -> (Int64, String) in (row[0], row[1]) }
+            try Row.fetchAll(
+                db, sql: "SELECT user_id, state FROM panel_deliveries WHERE campaign_id = ?", arguments: [id]
+            )
+            .map { (row: Row) -> (Int64, String) in (row[0], row[1]) }
         }
         #expect(states.filter { users.contains($0.0) }.allSatisfy { $0.1 == "capped" })
         #expect(states.filter { !users.contains($0.0) }.allSatisfy { $0.1 == "accepted" })

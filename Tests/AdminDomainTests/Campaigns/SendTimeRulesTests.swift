@@ -1,8 +1,9 @@
-@testable import AdminDomain
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
+@testable import AdminDomain
 
 /// Issue 32, findings 1 to 3: what held at the launch may not hold when a push falls due.
 /// Each test changes the app's rows after the freeze, as the backend would, and reads what
@@ -23,8 +24,9 @@ import TestSupport
         while true {
             let claimed = try await outbox.claim(limit: 50, now: now)
             let due = try await outbox.database.read { db in
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_deliveries WHERE state IN ('queued', 'retry') AND due_at <= ?",
-                                 arguments: [SQLiteTime.string(now)]) ?? 0
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM panel_deliveries WHERE state IN ('queued', 'retry') AND due_at <= ?",
+                    arguments: [SQLiteTime.string(now)]) ?? 0
             }
             if claimed.isEmpty && due == 0 { return }
             try await outbox.record(claimed.map { ($0, .accepted(messageID: "m\($0.rowID)")) }, now: now)
@@ -34,16 +36,20 @@ import TestSupport
     /// Users with a delivery in the campaign still waiting, lowest ids first.
     static func waitingUsers(_ campaign: Int64, _ database: PanelDatabase, count: Int) async throws -> [Int64] {
         try await database.read { db in
-            try Int64.fetchAll(db, sql: """
-                SELECT DISTINCT user_id FROM panel_deliveries WHERE campaign_id = ? AND state = 'queued' ORDER BY user_id LIMIT ?
-                """, arguments: [campaign, count])
+            try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT user_id FROM panel_deliveries WHERE campaign_id = ? AND state = 'queued' ORDER BY user_id LIMIT ?
+                    """, arguments: [campaign, count])
         }
     }
 
     static func states(_ campaign: Int64, path: String) async throws -> [Int64: Set<String>] {
         try await DatabaseQueue(path: path).read { db in
             var states: [Int64: Set<String>] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT user_id, state FROM panel_deliveries WHERE campaign_id = ?", arguments: [campaign]) {
+            for row in try Row.fetchAll(
+                db, sql: "SELECT user_id, state FROM panel_deliveries WHERE campaign_id = ?", arguments: [campaign])
+            {
                 states[row["user_id"], default: []].insert(row["state"])
             }
             return states
@@ -54,10 +60,13 @@ import TestSupport
     /// permission denied, push turned off, a token gone, a device signed in by someone else.
     static func changeRules(for users: [Int64], path: String) async throws {
         try await DatabaseQueue(path: path).write { db in
-            try db.execute(sql: "UPDATE notification_settings SET marketing_opt_in = 0 WHERE user_id = ?", arguments: [users[0]])
+            try db.execute(
+                sql: "UPDATE notification_settings SET marketing_opt_in = 0 WHERE user_id = ?", arguments: [users[0]])
             try db.execute(sql: "UPDATE users SET status = 'suspended' WHERE id = ?", arguments: [users[1]])
-            try db.execute(sql: "UPDATE devices SET push_permission = 'denied' WHERE user_id = ?", arguments: [users[2]])
-            try db.execute(sql: "UPDATE notification_settings SET push_enabled = 0 WHERE user_id = ?", arguments: [users[3]])
+            try db.execute(
+                sql: "UPDATE devices SET push_permission = 'denied' WHERE user_id = ?", arguments: [users[2]])
+            try db.execute(
+                sql: "UPDATE notification_settings SET push_enabled = 0 WHERE user_id = ?", arguments: [users[3]])
             try db.execute(sql: "UPDATE devices SET push_token = NULL WHERE user_id = ?", arguments: [users[4]])
             try db.execute(sql: "UPDATE devices SET user_id = ? WHERE user_id = ?", arguments: [users[6], users[5]])
         }
@@ -68,7 +77,8 @@ import TestSupport
         defer { temp.remove() }
         let campaigns = Campaigns(database: database)
         let due = Self.launch.addingTimeInterval(180)
-        let id = try await campaigns.create(CampaignDraft(title: "soon", body: "b", schedule: .at(due)), by: .commandLine, now: Self.launch)
+        let id = try await campaigns.create(
+            CampaignDraft(title: "soon", body: "b", schedule: .at(due)), by: .commandLine, now: Self.launch)
         try await campaigns.begin(id, schedule: .at(due), by: .commandLine, now: Self.launch)
         try await campaigns.resumeLaunches()
         let users = try await Self.waitingUsers(id, database, count: 7)
@@ -86,7 +96,10 @@ import TestSupport
         let excluded = states.filter { users.prefix(6).contains($0.key) }.count
         #expect(progress.status == "finished" && progress.excluded >= excluded)
         let reasons = progress.exclusionReasons.map(\.reason).joined(separator: " | ")
-        for words in ["no consent to campaign pushes", "suspended or deleted", "without permission or token", "push notifications turned off", "no device"] {
+        for words in [
+            "no consent to campaign pushes", "suspended or deleted", "without permission or token",
+            "push notifications turned off", "no device",
+        ] {
             #expect(reasons.contains(words), "\(words) in \(reasons)")
         }
     }
@@ -95,13 +108,18 @@ import TestSupport
         let (temp, database) = try await Self.prepare()
         defer { temp.remove() }
         let campaigns = Campaigns(database: database)
-        let experiment = CampaignExperiment(variants: [VariantMessage(variant: .b, title: "B", body: "b")], testPercent: 20, winnerWaitHours: 24)
-        let id = try await campaigns.create(CampaignDraft(title: "A", body: "a", experiment: experiment), by: .commandLine, now: Self.launch)
+        let experiment = CampaignExperiment(
+            variants: [VariantMessage(variant: .b, title: "B", body: "b")], testPercent: 20, winnerWaitHours: 24)
+        let id = try await campaigns.create(
+            CampaignDraft(title: "A", body: "a", experiment: experiment), by: .commandLine, now: Self.launch)
         try await campaigns.begin(id, schedule: .now, by: .commandLine, now: Self.launch)
         try await campaigns.resumeLaunches()
         let held = try await database.read { db in
-            try Int64.fetchAll(db, sql: "SELECT DISTINCT user_id FROM panel_deliveries WHERE campaign_id = ? AND due_at = ? ORDER BY user_id LIMIT 7",
-                               arguments: [id, Campaigns.heldForWinner])
+            try Int64.fetchAll(
+                db,
+                sql:
+                    "SELECT DISTINCT user_id FROM panel_deliveries WHERE campaign_id = ? AND due_at = ? ORDER BY user_id LIMIT 7",
+                arguments: [id, Campaigns.heldForWinner])
         }
         try #require(held.count == 7)
         let outbox = DeliveryOutbox(database: database)
@@ -139,12 +157,14 @@ import TestSupport
         // had not reached them). Their quiet hours began 10 minutes before that claim and end
         // an hour after it, on Tokyo's clock.
         let claimAt = Self.launch.addingTimeInterval(40 * 60)
-        let quietStart = Self.hhmm(claimAt.addingTimeInterval(-600)), quietEnd = Self.hhmm(claimAt.addingTimeInterval(3_600))
+        let quietStart = Self.hhmm(claimAt.addingTimeInterval(-600))
+        let quietEnd = Self.hhmm(claimAt.addingTimeInterval(3_600))
         try await DatabaseQueue(path: temp.path).write { db in
             for user in users {
                 try db.execute(sql: "UPDATE users SET timezone = 'Asia/Tokyo' WHERE id = ?", arguments: [user])
-                try db.execute(sql: "UPDATE notification_settings SET quiet_start = ?, quiet_end = ? WHERE user_id = ?",
-                               arguments: [quietStart, quietEnd, user])
+                try db.execute(
+                    sql: "UPDATE notification_settings SET quiet_start = ?, quiet_end = ? WHERE user_id = ?",
+                    arguments: [quietStart, quietEnd, user])
             }
         }
         let outbox = DeliveryOutbox(database: database)
@@ -154,7 +174,9 @@ import TestSupport
         // Put off to the end of their quiet hours: the whole minute an hour after the claim.
         let end = Date(timeIntervalSince1970: (claimAt.timeIntervalSince1970 / 60).rounded(.down) * 60 + 3_600)
         let dueTimes = try await database.read { db in
-            try String.fetchAll(db, sql: "SELECT DISTINCT due_at FROM panel_deliveries WHERE campaign_id = ? AND state = 'queued'", arguments: [id])
+            try String.fetchAll(
+                db, sql: "SELECT DISTINCT due_at FROM panel_deliveries WHERE campaign_id = ? AND state = 'queued'",
+                arguments: [id])
         }
         #expect(dueTimes == [SQLiteTime.string(end)])
         // Inside the quiet hours nothing goes; at their end it does.
@@ -170,9 +192,13 @@ import TestSupport
         defer { temp.remove() }
         let campaigns = Campaigns(database: database, audience: Audience(providers: []))
         let id = try await campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
-        let error = await #expect(throws: CampaignError.self) { try await campaigns.begin(id, schedule: .now, by: .commandLine) }
+        let error = await #expect(throws: CampaignError.self) {
+            try await campaigns.begin(id, schedule: .now, by: .commandLine)
+        }
         #expect(error?.description.contains("no push provider is configured") == true, "\(String(describing: error))")
-        let status = try await database.read { db in try String.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [id]) }
+        let status = try await database.read { db in
+            try String.fetchOne(db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [id])
+        }
         #expect(status == "draft")
         let preview = try await Audience(providers: []).preview(CampaignSegment(), schedule: .now, in: database)
         #expect(preview.counts.reachableDevices == 0 && preview.missingProviders != nil)
@@ -188,8 +214,10 @@ import TestSupport
               AND d.push_permission = 'granted' AND d.push_token IS NOT NULL AND d.push_token <> ''
             """
         let (fcm, apns) = try await DatabaseQueue(path: temp.path).read { db in
-            (try Int.fetchOne(db, sql: "SELECT COUNT(*) \(reachable) AND d.push_provider = 'fcm'") ?? 0,
-             try Int.fetchOne(db, sql: "SELECT COUNT(*) \(reachable) AND d.push_provider = 'apns'") ?? 0)
+            (
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) \(reachable) AND d.push_provider = 'fcm'") ?? 0,
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) \(reachable) AND d.push_provider = 'apns'") ?? 0
+            )
         }
         try #require(fcm > 10 && apns > 10)
         let onlyFCM = Audience(providers: [.fcm])
@@ -200,12 +228,16 @@ import TestSupport
         let campaigns = Campaigns(database: database)
         let id = try await campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine, now: Self.launch)
         try await campaigns.beginAndFreeze(id, by: .commandLine, now: Self.launch)
-        try await Self.sendAll(DeliveryOutbox(database: database, audience: onlyFCM), now: Self.launch.addingTimeInterval(5))
+        try await Self.sendAll(
+            DeliveryOutbox(database: database, audience: onlyFCM), now: Self.launch.addingTimeInterval(5))
         let byProvider = try await DatabaseQueue(path: temp.path).read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT d.push_provider AS provider, q.state AS state, COUNT(*) AS n FROM panel_deliveries q JOIN devices d ON d.id = q.device_id
-                WHERE q.campaign_id = ? GROUP BY 1, 2
-                """, arguments: [id]).map { "\($0["provider"] as String):\($0["state"] as String)=\($0["n"] as Int)" }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT d.push_provider AS provider, q.state AS state, COUNT(*) AS n FROM panel_deliveries q JOIN devices d ON d.id = q.device_id
+                    WHERE q.campaign_id = ? GROUP BY 1, 2
+                    """, arguments: [id]
+            ).map { "\($0["provider"] as String):\($0["state"] as String)=\($0["n"] as Int)" }
         }
         #expect(Set(byProvider) == ["fcm:accepted=\(fcm)", "apns:excluded=\(apns)"], "\(byProvider)")
     }

@@ -1,8 +1,8 @@
 import AdminDomain
 import Dispatch
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A count nobody waits for yields to requests (issue 24); one somebody waits for must not
 /// wait behind it. Both low-priority threads are held busy here, as a load that never

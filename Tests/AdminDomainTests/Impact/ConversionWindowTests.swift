@@ -41,22 +41,30 @@ import Testing
 
     /// The report's keys that SQL found nobody for are zero.
     static func matches(_ report: [String: Int], _ expected: [String: Int]) -> Bool {
-        report.keys.allSatisfy { report[$0] == expected[$0, default: 0] } && expected.keys.allSatisfy { report[$0] == expected[$0] }
+        report.keys.allSatisfy { report[$0] == expected[$0, default: 0] }
+            && expected.keys.allSatisfy { report[$0] == expected[$0] }
     }
 
     @Test(arguments: [CampaignGoal.anyActivity, .itemAdded, .upgraded])
     func convertedCountsEqualTheDefinitionAtTheWindowsEdgesAndForLateRows(goal: CampaignGoal) async throws {
         let fixture = try await ImpactFixture.make(reachable: 1_500, unreachable: 300)
         defer { fixture.remove() }
-        let id = try await fixture.launch(CampaignExperiment(
-            holdoutPercent: 20, goal: goal, goalDays: Self.days, variants: [VariantMessage(variant: .b, title: "Title B", body: "Body B")],
-            testPercent: 50, winnerWaitHours: 72))
+        let id = try await fixture.launch(
+            CampaignExperiment(
+                holdoutPercent: 20, goal: goal, goalDays: Self.days,
+                variants: [VariantMessage(variant: .b, title: "Title B", body: "Body B")],
+                testPercent: 50, winnerWaitHours: 72))
         let members = try await fixture.sql { db in
-            try Int64.fetchAll(db, sql: "SELECT user_id FROM panel_campaign_members WHERE campaign_id = ? ORDER BY user_id", arguments: [id])
+            try Int64.fetchAll(
+                db, sql: "SELECT user_id FROM panel_campaign_members WHERE campaign_id = ? ORDER BY user_id",
+                arguments: [id])
         }
         let outsiders = try await fixture.sql { db in
-            try Int64.fetchAll(db, sql: "SELECT id FROM users WHERE id NOT IN (SELECT user_id FROM panel_campaign_members WHERE campaign_id = ?)",
-                               arguments: [id])
+            try Int64.fetchAll(
+                db,
+                sql:
+                    "SELECT id FROM users WHERE id NOT IN (SELECT user_id FROM panel_campaign_members WHERE campaign_id = ?)",
+                arguments: [id])
         }
         let rows = GoalRows.all(start: Self.start, days: Self.days)
         let early = members.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
@@ -69,10 +77,12 @@ import Testing
         let tracker = CampaignImpactTracker(campaigns: fixture.campaigns)
         try await tracker.refresh(now: now)
         let first = try #require(try await tracker.report(id))
-        let expectedFirst = Self.flatten(try await fixture.sql { db in
-            try GoalRows.expected(campaign: id, goal: goal, start: Self.start, days: Self.days, in: db)
-        })
-        #expect(Self.matches(Self.converted(first), expectedFirst), "report \(Self.converted(first)), SQL \(expectedFirst)")
+        let expectedFirst = Self.flatten(
+            try await fixture.sql { db in
+                try GoalRows.expected(campaign: id, goal: goal, start: Self.start, days: Self.days, in: db)
+            })
+        #expect(
+            Self.matches(Self.converted(first), expectedFirst), "report \(Self.converted(first)), SQL \(expectedFirst)")
         #expect(["holdout", "a", "b", "rest"].allSatisfy { expectedFirst[$0, default: 0] > 0 }, "\(expectedFirst)")
         #expect(expectedFirst["recipients", default: 0] < members.count / 2, "some rows are outside or unreadable")
 
@@ -84,10 +94,13 @@ import Testing
         }
         try await tracker.refresh(now: now)
         let second = try #require(try await tracker.report(id))
-        let expectedSecond = Self.flatten(try await fixture.sql { db in
-            try GoalRows.expected(campaign: id, goal: goal, start: Self.start, days: Self.days, in: db)
-        })
-        #expect(Self.matches(Self.converted(second), expectedSecond), "report \(Self.converted(second)), SQL \(expectedSecond)")
+        let expectedSecond = Self.flatten(
+            try await fixture.sql { db in
+                try GoalRows.expected(campaign: id, goal: goal, start: Self.start, days: Self.days, in: db)
+            })
+        #expect(
+            Self.matches(Self.converted(second), expectedSecond),
+            "report \(Self.converted(second)), SQL \(expectedSecond)")
         #expect(expectedSecond["recipients", default: 0] > expectedFirst["recipients", default: 0])
         // Each converter counted on one day of the window.
         #expect(second.days.count == Self.days)
@@ -98,9 +111,14 @@ import Testing
         let restarted = CampaignImpactTracker(campaigns: fixture.campaigns)
         try await restarted.refresh(now: now)
         let again = try #require(try await restarted.report(id))
-        #expect(Self.matches(Self.converted(again), expectedSecond), "after a restart \(Self.converted(again)), SQL \(expectedSecond)")
-        #expect(again.lift == LiftInterval(converted: expectedSecond["recipients", default: 0], of: again.recipients.users,
-                                           against: expectedSecond["holdout", default: 0], of: again.holdout.users))
+        #expect(
+            Self.matches(Self.converted(again), expectedSecond),
+            "after a restart \(Self.converted(again)), SQL \(expectedSecond)")
+        #expect(
+            again.lift
+                == LiftInterval(
+                    converted: expectedSecond["recipients", default: 0], of: again.recipients.users,
+                    against: expectedSecond["holdout", default: 0], of: again.holdout.users))
     }
 
     @Test func aCampaignWithoutAGoalCountsNoConversions() async throws {
@@ -108,9 +126,12 @@ import Testing
         defer { fixture.remove() }
         let id = try await fixture.launch(CampaignExperiment(holdoutPercent: 20))
         let members = try await fixture.sql { db in
-            try Int64.fetchAll(db, sql: "SELECT user_id FROM panel_campaign_members WHERE campaign_id = ?", arguments: [id])
+            try Int64.fetchAll(
+                db, sql: "SELECT user_id FROM panel_campaign_members WHERE campaign_id = ?", arguments: [id])
         }
-        try await fixture.backendWrite { db in try GoalRows.insert(GoalRows.all(start: Self.start, days: 3), for: members, offset: 0, in: db) }
+        try await fixture.backendWrite { db in
+            try GoalRows.insert(GoalRows.all(start: Self.start, days: 3), for: members, offset: 0, in: db)
+        }
         let tracker = CampaignImpactTracker(campaigns: fixture.campaigns)
         try await tracker.refresh(now: Self.start.addingTimeInterval(3_600))
         let report = try #require(try await tracker.report(id))

@@ -1,7 +1,8 @@
-@testable import AdminDomain
 import Foundation
 import GRDB
 import Testing
+
+@testable import AdminDomain
 
 /// A user id that is not a number (nothing but a foreign key the backend may not enforce
 /// stops it) belongs to nobody: the report counts it for no one, on its first read and on
@@ -16,12 +17,15 @@ import Testing
             let queue = try DatabaseQueue(path: fixture.path)
             try await queue.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA foreign_keys = OFF")
-                try db.execute(sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES ('1', 'upgraded', ?), ('abc', 'upgraded', ?), (X'01', 'upgraded', ?)",
-                               arguments: [inWindow, inWindow, inWindow])
-                try db.execute(sql: """
-                    INSERT INTO subscriptions (user_id, plan_type, status, store, price_cents, currency, started_at, current_period_end)
-                    VALUES ('two', 'monthly', 'active', 'web', 1, 'EUR', ?, '2027-01-01')
-                    """, arguments: [inWindow])
+                try db.execute(
+                    sql:
+                        "INSERT INTO activity_events (user_id, kind, created_at) VALUES ('1', 'upgraded', ?), ('abc', 'upgraded', ?), (X'01', 'upgraded', ?)",
+                    arguments: [inWindow, inWindow, inWindow])
+                try db.execute(
+                    sql: """
+                        INSERT INTO subscriptions (user_id, plan_type, status, store, price_cents, currency, started_at, current_period_end)
+                        VALUES ('two', 'monthly', 'active', 'web', 1, 'EUR', ?, '2027-01-01')
+                        """, arguments: [inWindow])
             }
         }
         try await writeHostile()
@@ -34,6 +38,8 @@ import Testing
         try await writeHostile()
         try await tracker.refresh(now: now)
         let later = try #require(try await tracker.report(id))
-        #expect(later.recipients.converted + later.holdout.converted == 1, "read by id, the same rows count for the same users")
+        #expect(
+            later.recipients.converted + later.holdout.converted == 1,
+            "read by id, the same rows count for the same users")
     }
 }

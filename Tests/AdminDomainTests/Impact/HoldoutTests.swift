@@ -14,14 +14,20 @@ import Testing
 
         // One member row per reachable user, and none for anyone else.
         let (reachable, strays, missing) = try await fixture.sql { db in
-            (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(ImpactFixture.reachableUsersSQL))") ?? -1,
-             try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM panel_campaign_members WHERE campaign_id = ? AND user_id NOT IN (\(ImpactFixture.reachableUsersSQL))
-                """, arguments: [id]) ?? -1,
-             try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM (\(ImpactFixture.reachableUsersSQL)) r
-                WHERE NOT EXISTS (SELECT 1 FROM panel_campaign_members m WHERE m.campaign_id = ? AND m.user_id = r.id)
-                """, arguments: [id]) ?? -1)
+            (
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(ImpactFixture.reachableUsersSQL))") ?? -1,
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM panel_campaign_members WHERE campaign_id = ? AND user_id NOT IN (\(ImpactFixture.reachableUsersSQL))
+                        """, arguments: [id]) ?? -1,
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM (\(ImpactFixture.reachableUsersSQL)) r
+                        WHERE NOT EXISTS (SELECT 1 FROM panel_campaign_members m WHERE m.campaign_id = ? AND m.user_id = r.id)
+                        """, arguments: [id]) ?? -1
+            )
         }
         #expect(reachable == 20_000)
         #expect(strays == 0 && missing == 0, "\(strays) members not reachable, \(missing) reachable users not members")
@@ -34,23 +40,33 @@ import Testing
 
         // No delivery row for a held-out user; one for every reachable device of everyone else.
         let (heldDeliveries, deliveries, expectedDeliveries) = try await fixture.sql { db in
-            (try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM panel_deliveries q
-                WHERE q.campaign_id = ? AND q.user_id IN (SELECT user_id FROM panel_campaign_members WHERE campaign_id = ? AND arm = 'holdout')
-                """, arguments: [id, id]) ?? -1,
-             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_deliveries WHERE campaign_id = ?", arguments: [id]) ?? -1,
-             try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM devices d JOIN panel_campaign_members m ON m.user_id = d.user_id AND m.campaign_id = ?
-                WHERE m.arm <> 'holdout' AND d.push_permission = 'granted' AND COALESCE(d.push_token, '') <> ''
-                """, arguments: [id]) ?? -1)
+            (
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM panel_deliveries q
+                        WHERE q.campaign_id = ? AND q.user_id IN (SELECT user_id FROM panel_campaign_members WHERE campaign_id = ? AND arm = 'holdout')
+                        """, arguments: [id, id]) ?? -1,
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM panel_deliveries WHERE campaign_id = ?", arguments: [id]) ?? -1,
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM devices d JOIN panel_campaign_members m ON m.user_id = d.user_id AND m.campaign_id = ?
+                        WHERE m.arm <> 'holdout' AND d.push_permission = 'granted' AND COALESCE(d.push_token, '') <> ''
+                        """, arguments: [id]) ?? -1
+            )
         }
         #expect(heldDeliveries == 0)
         #expect(deliveries == expectedDeliveries && deliveries > 0)
 
         // Everything that would be sent: none of it to the holdout.
-        let heldUsers = Set(try await fixture.sql { db in
-            try Int64.fetchAll(db, sql: "SELECT user_id FROM panel_campaign_members WHERE campaign_id = ? AND arm = 'holdout'", arguments: [id])
-        })
+        let heldUsers = Set(
+            try await fixture.sql { db in
+                try Int64.fetchAll(
+                    db, sql: "SELECT user_id FROM panel_campaign_members WHERE campaign_id = ? AND arm = 'holdout'",
+                    arguments: [id])
+            })
         let claimed = try await fixture.claimAll(now: ImpactFixture.launchTime.addingTimeInterval(60))
         #expect(claimed.count == deliveries, "every delivery is claimed once")
         #expect(claimed.filter { heldUsers.contains($0.userID) }.isEmpty)

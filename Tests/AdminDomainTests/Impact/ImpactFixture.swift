@@ -22,32 +22,34 @@ struct ImpactFixture {
         let temp = try TemporaryDatabase()
         let (tables, indexes) = try AppSchema.statements()
         let backend = try DatabaseQueue(path: temp.path)
-        _ = try await backend.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
+        _ = try await backend.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+        }
         try await backend.write { db in
             for statement in tables + indexes { try db.execute(sql: statement) }
-            try db.execute(sql: """
-                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < :total)
-                INSERT INTO users (id, email, password_hash, status, created_at, last_active_at)
-                SELECT i, 'user' || i || '@impact.test', 'x', CASE WHEN i > :reachable AND i % 4 = 3 THEN 'suspended' ELSE 'active' END,
-                       '2026-01-01 00:00:00', '2026-11-17 00:00:00' FROM n;
-                INSERT INTO notification_settings (user_id, push_enabled, marketing_opt_in)
-                SELECT id, CASE WHEN id > :reachable AND id % 4 = 2 THEN 0 ELSE 1 END, 1 FROM users;
-                -- Reachable users: iOS (i % 3 = 0), Android (i % 3 = 1), both (i % 3 = 2).
-                INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
-                SELECT 3 * id, id, 'ios', 'apns', printf('%064x', id), 'granted', '2026-01-01 00:00:00', '2026-11-17 00:00:00'
-                FROM users WHERE id <= :reachable AND id % 3 IN (0, 2);
-                INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
-                SELECT 3 * id + 1, id, 'android', 'fcm', 'fcm-token-' || id, 'granted', '2026-01-01 00:00:00', '2026-11-17 00:00:00'
-                FROM users WHERE id <= :reachable AND id % 3 IN (1, 2);
-                INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
-                SELECT 3 * id + 2, id, 'android', 'fcm', NULL, 'denied', '2026-01-01 00:00:00', '2026-11-17 00:00:00'
-                FROM users WHERE id <= :reachable AND id % 5 = 0;
-                -- Unreachable users: permission denied (i % 4 = 0), no device (1), push off (2), suspended (3).
-                INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
-                SELECT 3 * id, id, 'ios', 'apns', CASE WHEN id % 4 = 0 THEN NULL ELSE printf('%064x', id) END,
-                       CASE WHEN id % 4 = 0 THEN 'denied' ELSE 'granted' END, '2026-01-01 00:00:00', '2026-11-17 00:00:00'
-                FROM users WHERE id > :reachable AND id % 4 <> 1;
-                """, arguments: ["total": reachable + unreachable, "reachable": reachable])
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < :total)
+                    INSERT INTO users (id, email, password_hash, status, created_at, last_active_at)
+                    SELECT i, 'user' || i || '@impact.test', 'x', CASE WHEN i > :reachable AND i % 4 = 3 THEN 'suspended' ELSE 'active' END,
+                           '2026-01-01 00:00:00', '2026-11-17 00:00:00' FROM n;
+                    INSERT INTO notification_settings (user_id, push_enabled, marketing_opt_in)
+                    SELECT id, CASE WHEN id > :reachable AND id % 4 = 2 THEN 0 ELSE 1 END, 1 FROM users;
+                    -- Reachable users: iOS (i % 3 = 0), Android (i % 3 = 1), both (i % 3 = 2).
+                    INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
+                    SELECT 3 * id, id, 'ios', 'apns', printf('%064x', id), 'granted', '2026-01-01 00:00:00', '2026-11-17 00:00:00'
+                    FROM users WHERE id <= :reachable AND id % 3 IN (0, 2);
+                    INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
+                    SELECT 3 * id + 1, id, 'android', 'fcm', 'fcm-token-' || id, 'granted', '2026-01-01 00:00:00', '2026-11-17 00:00:00'
+                    FROM users WHERE id <= :reachable AND id % 3 IN (1, 2);
+                    INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
+                    SELECT 3 * id + 2, id, 'android', 'fcm', NULL, 'denied', '2026-01-01 00:00:00', '2026-11-17 00:00:00'
+                    FROM users WHERE id <= :reachable AND id % 5 = 0;
+                    -- Unreachable users: permission denied (i % 4 = 0), no device (1), push off (2), suspended (3).
+                    INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
+                    SELECT 3 * id, id, 'ios', 'apns', CASE WHEN id % 4 = 0 THEN NULL ELSE printf('%064x', id) END,
+                           CASE WHEN id % 4 = 0 THEN 'denied' ELSE 'granted' END, '2026-01-01 00:00:00', '2026-11-17 00:00:00'
+                    FROM users WHERE id > :reachable AND id % 4 <> 1;
+                    """, arguments: ["total": reachable + unreachable, "reachable": reachable])
         }
         let database = try await PanelDatabase.open(path: temp.path)
         return ImpactFixture(temp: temp, database: database)
@@ -64,15 +66,18 @@ struct ImpactFixture {
 
     /// Creates the campaign ("Title A", "Body A") and launches it at `launchTime`, freezing its audience.
     func launch(_ experiment: CampaignExperiment) async throws -> Int64 {
-        let id = try await campaigns.create(CampaignDraft(title: "Title A", body: "Body A", experiment: experiment), by: .commandLine,
-                                            now: Self.launchTime)
+        let id = try await campaigns.create(
+            CampaignDraft(title: "Title A", body: "Body A", experiment: experiment), by: .commandLine,
+            now: Self.launchTime)
         try await campaigns.beginAndFreeze(id, by: .commandLine, now: Self.launchTime)
         return id
     }
 
     /// Claims until nothing is due at `now`, recording each with `outcome` (accepted unless
     /// told): everything that would be sent.
-    func claimAll(now: Date, outcome: (ClaimedDelivery) -> DeliveryResult = { .accepted(messageID: "m\($0.rowID)") }) async throws -> [ClaimedDelivery] {
+    func claimAll(now: Date, outcome: (ClaimedDelivery) -> DeliveryResult = { .accepted(messageID: "m\($0.rowID)") })
+        async throws -> [ClaimedDelivery]
+    {
         let outbox = DeliveryOutbox(database: database)
         var all: [ClaimedDelivery] = []
         while true {
@@ -99,9 +104,13 @@ struct ImpactFixture {
     /// Members per arm, from `panel_campaign_members`.
     func arms(_ campaign: Int64) async throws -> [String: Int] {
         try await sql { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: """
-                SELECT arm, COUNT(*) FROM panel_campaign_members WHERE campaign_id = ? GROUP BY arm
-                """, arguments: [campaign]).map { (row: Row) -> (String, Int) in (row[0], row[1]) })
+            Dictionary(
+                uniqueKeysWithValues: try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT arm, COUNT(*) FROM panel_campaign_members WHERE campaign_id = ? GROUP BY arm
+                        """, arguments: [campaign]
+                ).map { (row: Row) -> (String, Int) in (row[0], row[1]) })
         }
     }
 

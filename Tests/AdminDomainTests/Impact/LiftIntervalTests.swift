@@ -28,8 +28,12 @@ import Testing
     @Test(arguments: table)
     func theIntervalMatchesNewcombesTableToFourDecimals(_ row: Published) throws {
         let interval = try #require(LiftInterval(converted: row.x1, of: row.n1, against: row.x2, of: row.n2))
-        #expect(Self.fourDecimals(interval.lower) == Self.fourDecimals(row.lower), "lower \(interval.lower), published \(row.lower)")
-        #expect(Self.fourDecimals(interval.upper) == Self.fourDecimals(row.upper), "upper \(interval.upper), published \(row.upper)")
+        #expect(
+            Self.fourDecimals(interval.lower) == Self.fourDecimals(row.lower),
+            "lower \(interval.lower), published \(row.lower)")
+        #expect(
+            Self.fourDecimals(interval.upper) == Self.fourDecimals(row.upper),
+            "upper \(interval.upper), published \(row.upper)")
         #expect(abs(interval.difference - (Double(row.x1) / Double(row.n1) - Double(row.x2) / Double(row.n2))) < 1e-12)
         #expect(interval.lower >= -1 && interval.upper <= 1)
     }
@@ -38,7 +42,9 @@ import Testing
         for row in Self.table {
             let forward = try #require(LiftInterval(converted: row.x1, of: row.n1, against: row.x2, of: row.n2))
             let backward = try #require(LiftInterval(converted: row.x2, of: row.n2, against: row.x1, of: row.n1))
-            #expect(abs(forward.lower + backward.upper) < 1e-12 && abs(forward.upper + backward.lower) < 1e-12, "\(row.testDescription)")
+            #expect(
+                abs(forward.lower + backward.upper) < 1e-12 && abs(forward.upper + backward.lower) < 1e-12,
+                "\(row.testDescription)")
         }
     }
 

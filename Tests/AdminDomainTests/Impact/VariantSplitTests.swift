@@ -7,13 +7,15 @@ import Testing
 /// push carries its own variant's text.
 @Suite(.timeLimit(.minutes(5))) struct VariantSplitTests {
     static let texts: [MessageVariant: (title: String, body: String)] = [
-        .a: ("Title A", "Body A"), .b: ("Title B: milk", "Body B 🥛"), .c: ("Title C", "Body C <c>"), .d: ("Title D", "Body D \"d\""),
+        .a: ("Title A", "Body A"), .b: ("Title B: milk", "Body B 🥛"), .c: ("Title C", "Body C <c>"),
+        .d: ("Title D", "Body D \"d\""),
     ]
 
     static func experiment(variants: Int) -> CampaignExperiment {
         let extra: [MessageVariant] = Array([MessageVariant.b, .c, .d].prefix(variants - 1))
-        return CampaignExperiment(holdoutPercent: 10, goal: .itemAdded,
-                                  variants: extra.map { VariantMessage(variant: $0, title: texts[$0]!.title, body: texts[$0]!.body) })
+        return CampaignExperiment(
+            holdoutPercent: 10, goal: .itemAdded,
+            variants: extra.map { VariantMessage(variant: $0, title: texts[$0]!.title, body: texts[$0]!.body) })
     }
 
     @Test(arguments: [2, 4])
@@ -33,12 +35,19 @@ import Testing
 
         // Every delivery records its recipient's variant; the holdout has none.
         let (deliveries, withoutVariant, mismatched) = try await fixture.sql { db in
-            (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_deliveries WHERE campaign_id = ?", arguments: [id]) ?? -1,
-             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_deliveries WHERE campaign_id = ? AND variant IS NULL", arguments: [id]) ?? -1,
-             try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM panel_deliveries q LEFT JOIN panel_campaign_members m ON m.campaign_id = q.campaign_id AND m.user_id = q.user_id
-                WHERE q.campaign_id = ? AND q.variant IS NOT m.arm
-                """, arguments: [id]) ?? -1)
+            (
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM panel_deliveries WHERE campaign_id = ?", arguments: [id]) ?? -1,
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM panel_deliveries WHERE campaign_id = ? AND variant IS NULL",
+                    arguments: [id]) ?? -1,
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM panel_deliveries q LEFT JOIN panel_campaign_members m ON m.campaign_id = q.campaign_id AND m.user_id = q.user_id
+                        WHERE q.campaign_id = ? AND q.variant IS NOT m.arm
+                        """, arguments: [id]) ?? -1
+            )
         }
         #expect(deliveries > recipients && withoutVariant == 0 && mismatched == 0)
 
@@ -50,10 +59,13 @@ import Testing
         #expect(report.variants.map(\.group.users) == letters.map { arms[$0.rawValue, default: 0] })
 
         // Claimed pushes: each with its member's variant and that variant's title and body.
-        let armOf = Dictionary(uniqueKeysWithValues: try await fixture.sql { db in
-            try Row.fetchAll(db, sql: "SELECT user_id, arm FROM panel_campaign_members WHERE campaign_id = ?", arguments: [id])
+        let armOf = Dictionary(
+            uniqueKeysWithValues: try await fixture.sql { db in
+                try Row.fetchAll(
+                    db, sql: "SELECT user_id, arm FROM panel_campaign_members WHERE campaign_id = ?", arguments: [id]
+                )
                 .map { (row: Row) -> (Int64, String) in (row[0], row[1]) }
-        })
+            })
         let claimed = try await fixture.claimAll(now: ImpactFixture.launchTime.addingTimeInterval(60))
         #expect(claimed.count == deliveries)
         var wrong: [String] = []
@@ -61,7 +73,8 @@ import Testing
             let arm = armOf[push.userID] ?? "none"
             let expected = MessageVariant(rawValue: arm).flatMap { Self.texts[$0] }
             if push.variant.rawValue != arm || push.title != expected?.title || push.body != expected?.body {
-                wrong.append("user \(push.userID) in \(arm): variant \(push.variant.rawValue), \(push.title) / \(push.body)")
+                wrong.append(
+                    "user \(push.userID) in \(arm): variant \(push.variant.rawValue), \(push.title) / \(push.body)")
             }
         }
         #expect(wrong.isEmpty, "\(wrong.count) pushes with another variant's text, e.g. \(wrong.prefix(3))")

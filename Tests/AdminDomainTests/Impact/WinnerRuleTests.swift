@@ -1,6 +1,7 @@
-@testable import AdminDomain
 import Foundation
 import Testing
+
+@testable import AdminDomain
 
 /// The winner test's rule on given figures: the best conversion rate with a goal, the best
 /// open rate without one, a tie to the earlier letter.
@@ -8,8 +9,9 @@ import Testing
     typealias Group = CampaignImpact.Group
 
     static func report(goal: CampaignGoal?, _ groups: [(MessageVariant, Group)]) -> CampaignImpact {
-        var report = CampaignImpact(campaignID: 1, asOf: Date(timeIntervalSince1970: 0), goal: goal,
-                                    windowStart: Date(timeIntervalSince1970: 0), windowEnd: Date(timeIntervalSince1970: 86_400))
+        var report = CampaignImpact(
+            campaignID: 1, asOf: Date(timeIntervalSince1970: 0), goal: goal,
+            windowStart: Date(timeIntervalSince1970: 0), windowEnd: Date(timeIntervalSince1970: 86_400))
         report.variants = groups.map { CampaignImpact.VariantRow(variant: $0.0, group: $0.1, lift: nil) }
         return report
     }
@@ -30,11 +32,15 @@ import Testing
             (.c, Group(users: 100, converted: 0, opened: 31)),
         ]
         #expect(Self.report(goal: nil, figures).ruleWinner?.variant == .b)
-        #expect(Self.report(goal: .upgraded, figures).ruleWinner?.variant == .a, "with a goal and no converter: a tie, to A")
+        #expect(
+            Self.report(goal: .upgraded, figures).ruleWinner?.variant == .a, "with a goal and no converter: a tie, to A"
+        )
     }
 
     @Test func aVariantNobodyWasDrawnToNeverWins() {
-        let figures: [(MessageVariant, Group)] = [(.a, Group(users: 10, converted: 0, opened: 0)), (.b, Group(users: 0, converted: 0, opened: 0))]
+        let figures: [(MessageVariant, Group)] = [
+            (.a, Group(users: 10, converted: 0, opened: 0)), (.b, Group(users: 0, converted: 0, opened: 0)),
+        ]
         #expect(Self.report(goal: .anyActivity, figures.reversed()).ruleWinner?.variant == .a)
         #expect(Self.report(goal: .anyActivity, []).ruleWinner == nil)
     }

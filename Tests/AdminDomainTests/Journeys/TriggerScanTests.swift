@@ -1,8 +1,8 @@
 import AdminDomain
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 34, triggers: the users who crossed `inactive_days` and `first_days` between two
 /// evaluations equal SQL written here from the definitions, with rows one second either side
@@ -24,21 +24,25 @@ import TestSupport
     static func addUsers(_ column: String, days: Int64, to queue: DatabaseQueue) throws -> [Int64] {
         let lag = days * 86_400
         let values: [DatabaseValueConvertible] = [
-            text(previous - lag), text(previous - lag + 1),          // the window's start: out, in
-            text(now - lag), text(now - lag + 1),                    // its end: in, out
-            text(now - lag - 30),                                    // inside
-            text(now - lag - 30).replacingOccurrences(of: " ", with: "T"), // 'T': not the backend's form
-            String(text(now - lag - 50).prefix(17)) + "99",          // a second that does not exist, inside the text range
-            text(now - lag - 30) + ".5",                             // fractions
-            12_345, "soon",                                          // a number, a word
-            text(now + 3_600),                                       // stamped in the future
+            text(previous - lag), text(previous - lag + 1),  // the window's start: out, in
+            text(now - lag), text(now - lag + 1),  // its end: in, out
+            text(now - lag - 30),  // inside
+            text(now - lag - 30).replacingOccurrences(of: " ", with: "T"),  // 'T': not the backend's form
+            String(text(now - lag - 50).prefix(17)) + "99",  // a second that does not exist, inside the text range
+            text(now - lag - 30) + ".5",  // fractions
+            12_345, "soon",  // a number, a word
+            text(now + 3_600),  // stamped in the future
         ]
         return try queue.write { db in
             try values.enumerated().map { index, value in
-                try db.execute(sql: """
-                    INSERT INTO users (email, password_hash, created_at, last_active_at) VALUES (?, 'x', ?, ?)
-                    """, arguments: ["trigger-\(column)-\(index)@odd.test", column == "created_at" ? value : text(now - 86_400),
-                                     column == "last_active_at" ? value : text(now - 3_600)])
+                try db.execute(
+                    sql: """
+                        INSERT INTO users (email, password_hash, created_at, last_active_at) VALUES (?, 'x', ?, ?)
+                        """,
+                    arguments: [
+                        "trigger-\(column)-\(index)@odd.test", column == "created_at" ? value : text(now - 86_400),
+                        column == "last_active_at" ? value : text(now - 3_600),
+                    ])
                 return db.lastInsertedRowID
             }
         }
@@ -46,9 +50,11 @@ import TestSupport
 
     static func all(_ trigger: JourneyTrigger, limit: Int, in queue: DatabaseQueue) throws -> [TriggerCrossing] {
         try queue.read { db in
-            var crossings: [TriggerCrossing] = [], cursor: TriggerScan.Cursor?
+            var crossings: [TriggerCrossing] = []
+            var cursor: TriggerScan.Cursor?
             repeat {
-                let page = try TriggerScan.page(trigger, previous: previous, now: now, after: cursor, limit: limit, in: db)
+                let page = try TriggerScan.page(
+                    trigger, previous: previous, now: now, after: cursor, limit: limit, in: db)
                 crossings += page.crossings
                 cursor = page.next
             } while cursor != nil
@@ -58,17 +64,22 @@ import TestSupport
 
     /// The definition in SQL: the stored text is exactly 'YYYY-MM-DD HH:MM:SS' naming a real
     /// time, and that time is in (previous − lag, now − lag].
-    static func expected(_ column: String, days: Int64, extra: String = "1", in queue: DatabaseQueue) throws -> [TriggerCrossing] {
+    static func expected(_ column: String, days: Int64, extra: String = "1", in queue: DatabaseQueue) throws
+        -> [TriggerCrossing]
+    {
         try queue.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT id, \(column) AS t FROM users
-                WHERE typeof(\(column)) = 'text' AND \(column) GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]'
-                  AND strftime('%Y-%m-%d %H:%M:%S', \(column)) = \(column)
-                  AND CAST(strftime('%s', \(column)) AS INTEGER) > \(previous - days * 86_400)
-                  AND CAST(strftime('%s', \(column)) AS INTEGER) <= \(now - days * 86_400)
-                  AND (\(extra))
-                ORDER BY \(column), id
-                """).map { TriggerCrossing(userID: $0["id"], occurrence: $0["t"]) }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, \(column) AS t FROM users
+                    WHERE typeof(\(column)) = 'text' AND \(column) GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]'
+                      AND strftime('%Y-%m-%d %H:%M:%S', \(column)) = \(column)
+                      AND CAST(strftime('%s', \(column)) AS INTEGER) > \(previous - days * 86_400)
+                      AND CAST(strftime('%s', \(column)) AS INTEGER) <= \(now - days * 86_400)
+                      AND (\(extra))
+                    ORDER BY \(column), id
+                    """
+            ).map { TriggerCrossing(userID: $0["id"], occurrence: $0["t"]) }
         }
     }
 
@@ -94,16 +105,18 @@ import TestSupport
         try queue.write { db in
             for (user, live, deleted) in [(mine[1], 2, 1), (mine[2], 3, 0)] {
                 for index in 0..<(live + deleted) {
-                    try db.execute(sql: """
-                        INSERT INTO food_items (user_id, name, expiry_date, created_at, updated_at, deleted_at)
-                        VALUES (?, 'Rice', '2027-01-01', '2026-11-16 00:00:00', '2026-11-16 00:00:00', ?)
-                        """, arguments: [user, index < live ? nil : "2026-11-17 00:00:00"])
+                    try db.execute(
+                        sql: """
+                            INSERT INTO food_items (user_id, name, expiry_date, created_at, updated_at, deleted_at)
+                            VALUES (?, 'Rice', '2027-01-01', '2026-11-16 00:00:00', '2026-11-16 00:00:00', ?)
+                            """, arguments: [user, index < live ? nil : "2026-11-17 00:00:00"])
                 }
             }
-            try db.execute(sql: """
-                INSERT INTO documents (user_id, doc_type, title, expiry_date, created_at, updated_at)
-                VALUES (?, 'passport', 'Passport', '2030-01-01', '2026-11-16 00:00:00', '2026-11-16 00:00:00')
-                """, arguments: [mine[4]])
+            try db.execute(
+                sql: """
+                    INSERT INTO documents (user_id, doc_type, title, expiry_date, created_at, updated_at)
+                    VALUES (?, 'passport', 'Passport', '2030-01-01', '2026-11-16 00:00:00', '2026-11-16 00:00:00')
+                    """, arguments: [mine[4]])
         }
         let fewer = """
             (SELECT COUNT(*) FROM food_items f WHERE f.user_id = users.id AND f.deleted_at IS NULL)
@@ -113,7 +126,8 @@ import TestSupport
         // The start + 1 s (2 live) and the one inside (1 document) enter; the end (3) does not.
         #expect(Set(expected.map(\.userID)).intersection(mine) == [mine[1], mine[4]])
         for limit in [1, 3, 1_000] {
-            #expect(try Self.all(.firstDays(2, fewerItems: 3), limit: limit, in: queue) == expected, "pages of \(limit)")
+            #expect(
+                try Self.all(.firstDays(2, fewerItems: 3), limit: limit, in: queue) == expected, "pages of \(limit)")
         }
     }
 

@@ -1,8 +1,8 @@
 import AdminDomain
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 33, alerts: the backend stops sending while reminders fall due, then resumes.
 @Suite(.timeLimit(.minutes(5))) struct ReminderAlertTests {
@@ -15,19 +15,22 @@ import TestSupport
         let lastSent = Self.now - 2 * 3_600
         // The backend sent its last reminder two hours ago; since then 70 fell due, a minute apart.
         try await DatabaseQueue(path: temp.path).write { db in
-            try db.execute(sql: """
-                INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status, sent_at)
-                VALUES (1, 'food', 1, 1, ?, 'sent', ?)
-                """, arguments: [Self.text(lastSent - 10), Self.text(lastSent)])
+            try db.execute(
+                sql: """
+                    INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status, sent_at)
+                    VALUES (1, 'food', 1, 1, ?, 'sent', ?)
+                    """, arguments: [Self.text(lastSent - 10), Self.text(lastSent)])
             for minute in 0..<70 {
-                try db.execute(sql: """
-                    INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status)
-                    VALUES (?, 'document', 1, 7, ?, 'scheduled')
-                    """, arguments: [1 + minute % 200, Self.text(Self.now - Int64(minute) * 60)])
+                try db.execute(
+                    sql: """
+                        INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status)
+                        VALUES (?, 'document', 1, 7, ?, 'scheduled')
+                        """, arguments: [1 + minute % 200, Self.text(Self.now - Int64(minute) * 60)])
             }
         }
         let clock = ReminderHealthFigureTests.TestClock(Self.now)
-        let monitor = ReminderHealthMonitor(database: try await PanelDatabase.open(path: temp.path), now: { clock.date })
+        let monitor = ReminderHealthMonitor(
+            database: try await PanelDatabase.open(path: temp.path), now: { clock.date })
         try await monitor.refresh()
         let stopped = try #require(monitor.latest())
         let kinds = Set(stopped.alerts.map(\.kind))
@@ -35,7 +38,10 @@ import TestSupport
         let nothingSent = try #require(stopped.alerts.first { $0.kind == .nothingSent })
         // 60 due in (now - 1 h, now]: minutes 0 to 59, of which minutes 0 and 1 (at most 60 s
         // ago) may still be sent on time: 58; since the last sent reminder.
-        #expect(nothingSent.sentence == "No reminder was sent in the last hour while 58 fell due; the last was sent at \(Self.text(lastSent)) UTC.")
+        #expect(
+            nothingSent.sentence
+                == "No reminder was sent in the last hour while 58 fell due; the last was sent at \(Self.text(lastSent)) UTC."
+        )
         #expect(nothingSent.since == Date(timeIntervalSince1970: TimeInterval(lastSent)))
         let overdue = try #require(stopped.alerts.first { $0.kind == .overdueAboveThreshold })
         // Minutes 6 to 59 are more than 5 minutes late; 0 to 5 are still waiting.
@@ -50,10 +56,11 @@ import TestSupport
 
         // It resumes: everything due is sent ten seconds after its time.
         try await DatabaseQueue(path: temp.path).write { db in
-            try db.execute(sql: """
-                UPDATE reminders SET status = 'sent', sent_at = datetime(scheduled_for, '+10 seconds')
-                WHERE status = 'scheduled' AND scheduled_for > ? AND scheduled_for <= ?
-                """, arguments: [Self.text(Self.now - 3 * 3_600), Self.text(clock.now)])
+            try db.execute(
+                sql: """
+                    UPDATE reminders SET status = 'sent', sent_at = datetime(scheduled_for, '+10 seconds')
+                    WHERE status = 'scheduled' AND scheduled_for > ? AND scheduled_for <= ?
+                    """, arguments: [Self.text(Self.now - 3 * 3_600), Self.text(clock.now)])
         }
         clock.advance(30)
         try await monitor.refresh()
@@ -71,17 +78,24 @@ import TestSupport
             for step in 0..<180 {
                 let scheduled = Self.now - Int64(step) * 20
                 let waiting = Self.now - scheduled <= 60
-                try db.execute(sql: """
-                    INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status, sent_at)
-                    VALUES (?, 'food', 1, 1, ?, ?, ?)
-                    """, arguments: [1 + step % 200, Self.text(scheduled), waiting ? "scheduled" : "sent",
-                                     waiting ? nil : Self.text(scheduled + 25)])
+                try db.execute(
+                    sql: """
+                        INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status, sent_at)
+                        VALUES (?, 'food', 1, 1, ?, ?, ?)
+                        """,
+                    arguments: [
+                        1 + step % 200, Self.text(scheduled), waiting ? "scheduled" : "sent",
+                        waiting ? nil : Self.text(scheduled + 25),
+                    ])
             }
             // And the app is alive.
-            try db.execute(sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (1, 'login', ?)", arguments: [Self.text(Self.now)])
+            try db.execute(
+                sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (1, 'login', ?)",
+                arguments: [Self.text(Self.now)])
         }
         let clock = ReminderHealthFigureTests.TestClock(Self.now)
-        let monitor = ReminderHealthMonitor(database: try await PanelDatabase.open(path: temp.path), now: { clock.date })
+        let monitor = ReminderHealthMonitor(
+            database: try await PanelDatabase.open(path: temp.path), now: { clock.date })
         try await monitor.refresh()
         let snapshot = try #require(monitor.latest())
         #expect(snapshot.alerts == [])
@@ -95,10 +109,11 @@ import TestSupport
         clock.advance(60)
         try await DatabaseQueue(path: temp.path).write { db in
             for step in 0..<3 {
-                try db.execute(sql: """
-                    INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status)
-                    VALUES (2, 'food', 1, 1, ?, 'scheduled')
-                    """, arguments: [Self.text(clock.now - Int64(step) * 20)])
+                try db.execute(
+                    sql: """
+                        INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status)
+                        VALUES (2, 'food', 1, 1, ?, 'scheduled')
+                        """, arguments: [Self.text(clock.now - Int64(step) * 20)])
             }
         }
         try await monitor.refresh()
@@ -118,16 +133,23 @@ import TestSupport
             try await DatabaseQueue(path: temp.path).write { db in
                 for step in 0..<30 {
                     let scheduled = Self.now - 120 - Int64(step) * 60
-                    try db.execute(sql: """
-                        INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status, sent_at)
-                        VALUES (?, 'food', 1, 1, ?, ?, ?)
-                        """, arguments: [1 + step, Self.text(scheduled), step < failed ? "failed" : "sent",
-                                         step < failed ? nil : Self.text(scheduled + 5)])
+                    try db.execute(
+                        sql: """
+                            INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status, sent_at)
+                            VALUES (?, 'food', 1, 1, ?, ?, ?)
+                            """,
+                        arguments: [
+                            1 + step, Self.text(scheduled), step < failed ? "failed" : "sent",
+                            step < failed ? nil : Self.text(scheduled + 5),
+                        ])
                 }
-                try db.execute(sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (1, 'login', ?)", arguments: [Self.text(Self.now)])
+                try db.execute(
+                    sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (1, 'login', ?)",
+                    arguments: [Self.text(Self.now)])
             }
             let clock = ReminderHealthFigureTests.TestClock(Self.now)
-            let monitor = ReminderHealthMonitor(database: try await PanelDatabase.open(path: temp.path), now: { clock.date })
+            let monitor = ReminderHealthMonitor(
+                database: try await PanelDatabase.open(path: temp.path), now: { clock.date })
             try await monitor.refresh()
             let kinds = monitor.latest()?.alerts.map(\.kind) ?? []
             // The failed ones count against the on-time share too: 28 of 30 is above 90%, 20 of 30 is not.
@@ -142,28 +164,35 @@ import TestSupport
         let queue = try DatabaseQueue(path: temp.path)
         // A row stamped in the future is not trusted as a sign of life.
         try await queue.write { db in
-            try db.execute(sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (1, 'login', ?)",
-                           arguments: [Self.text(later + 86_400)])
+            try db.execute(
+                sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (1, 'login', ?)",
+                arguments: [Self.text(later + 86_400)])
         }
         let newest = try await queue.read { db in
-            try String.fetchOne(db, sql: """
-                SELECT MAX(t) FROM (SELECT created_at AS t FROM activity_events UNION ALL SELECT created_at FROM users
-                                    UNION ALL SELECT created_at FROM push_receipts) WHERE t <= ?
-                """, arguments: [Self.text(later)])
+            try String.fetchOne(
+                db,
+                sql: """
+                    SELECT MAX(t) FROM (SELECT created_at AS t FROM activity_events UNION ALL SELECT created_at FROM users
+                                        UNION ALL SELECT created_at FROM push_receipts) WHERE t <= ?
+                    """, arguments: [Self.text(later)])
         }
         let clock = ReminderHealthFigureTests.TestClock(later)
-        let monitor = ReminderHealthMonitor(database: try await PanelDatabase.open(path: temp.path), now: { clock.date })
+        let monitor = ReminderHealthMonitor(
+            database: try await PanelDatabase.open(path: temp.path), now: { clock.date })
         try await monitor.refresh()
         let alert = try #require(monitor.latest()?.alerts.first { $0.kind == .noAppData })
-        #expect(alert.sentence == "No app data since \(try #require(newest)) UTC: the app's backend may have stopped writing.")
+        #expect(
+            alert.sentence
+                == "No app data since \(try #require(newest)) UTC: the app's backend may have stopped writing.")
         #expect(SQLiteTime.string(alert.since) == newest)
 
         // The backend schedules a reminder: it is writing, whatever the time-stamped tables say.
         try await queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status)
-                VALUES (1, 'food', 1, 1, ?, 'scheduled')
-                """, arguments: [Self.text(later + 86_400)])
+            try db.execute(
+                sql: """
+                    INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status)
+                    VALUES (1, 'food', 1, 1, ?, 'scheduled')
+                    """, arguments: [Self.text(later + 86_400)])
         }
         clock.advance(30)
         try await monitor.refresh()

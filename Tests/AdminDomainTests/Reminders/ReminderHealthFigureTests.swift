@@ -2,8 +2,8 @@ import AdminDomain
 import Foundation
 import GRDB
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 33: every figure of the reminder health page, for each range, equals SQL written in
 /// the test from the definitions, on a seeded database with hostile rows.
@@ -38,42 +38,63 @@ import TestSupport
             #expect(ExpectedReminderFigures(report.figures) == expected, "\(range.rawValue)")
             #expect(expected.due > 0, "the rows fill \(range.rawValue)")
             for kind in ["food", "document"] {
-                let byKind = try await queue.read { db in try ExpectedReminderFigures.count(db, from: from, until: now, filter: "item_kind = '\(kind)'") }
-                #expect(report.byKind[kind].map(ExpectedReminderFigures.init) ?? ExpectedReminderFigures() == byKind, "\(range.rawValue) \(kind)")
+                let byKind = try await queue.read { db in
+                    try ExpectedReminderFigures.count(db, from: from, until: now, filter: "item_kind = '\(kind)'")
+                }
+                #expect(
+                    report.byKind[kind].map(ExpectedReminderFigures.init) ?? ExpectedReminderFigures() == byKind,
+                    "\(range.rawValue) \(kind)")
             }
             for days in [0, 1, 7, 15, 30] {
                 let byDays = try await queue.read { db in
-                    try ExpectedReminderFigures.count(db, from: from, until: now, filter: "typeof(days_before) = 'integer' AND days_before = \(days)")
+                    try ExpectedReminderFigures.count(
+                        db, from: from, until: now, filter: "typeof(days_before) = 'integer' AND days_before = \(days)")
                 }
-                #expect(report.byDaysBefore[days].map(ExpectedReminderFigures.init) ?? ExpectedReminderFigures() == byDays, "\(range.rawValue) \(days)")
+                #expect(
+                    report.byDaysBefore[days].map(ExpectedReminderFigures.init) ?? ExpectedReminderFigures() == byDays,
+                    "\(range.rawValue) \(days)")
             }
             let notNumber = try await queue.read { db in
-                try ExpectedReminderFigures.count(db, from: from, until: now, filter: "typeof(days_before) <> 'integer'")
+                try ExpectedReminderFigures.count(
+                    db, from: from, until: now, filter: "typeof(days_before) <> 'integer'")
             }
-            #expect(report.byDaysBefore[nil].map(ExpectedReminderFigures.init) ?? ExpectedReminderFigures() == notNumber, "\(range.rawValue) not a number")
-            for (platforms, code) in [(ReminderHealthReport.Platforms.none, 0), (.iosOnly, 1), (.androidOnly, 2), (.both, 3)] {
+            #expect(
+                report.byDaysBefore[nil].map(ExpectedReminderFigures.init) ?? ExpectedReminderFigures() == notNumber,
+                "\(range.rawValue) not a number")
+            for (platforms, code) in [
+                (ReminderHealthReport.Platforms.none, 0), (.iosOnly, 1), (.androidOnly, 2), (.both, 3),
+            ] {
                 let split = try await queue.read { db in
-                    try ExpectedReminderFigures.count(db, from: from, until: now, filter: "\(ExpectedReminderFigures.platforms) = \(code)")
+                    try ExpectedReminderFigures.count(
+                        db, from: from, until: now, filter: "\(ExpectedReminderFigures.platforms) = \(code)")
                 }
-                #expect(report.byPlatforms[platforms].map(ExpectedReminderFigures.init) ?? ExpectedReminderFigures() == split,
-                        "\(range.rawValue) \(platforms)")
+                #expect(
+                    report.byPlatforms[platforms].map(ExpectedReminderFigures.init) ?? ExpectedReminderFigures()
+                        == split,
+                    "\(range.rawValue) \(platforms)")
             }
             // SC-002: users with a reminder due of whom one was sent on time and opened; a
             // reminder still scheduled within 60 s of its time may yet be: in neither count.
-            let window = "\(ExpectedReminderFigures.readable("scheduled_for")) AND \(ExpectedReminderFigures.seconds("scheduled_for")) > \(from) "
+            let window =
+                "\(ExpectedReminderFigures.readable("scheduled_for")) AND \(ExpectedReminderFigures.seconds("scheduled_for")) > \(from) "
                 + "AND \(ExpectedReminderFigures.seconds("scheduled_for")) <= \(now) "
                 + "AND NOT (status = 'scheduled' AND \(now) - \(ExpectedReminderFigures.seconds("scheduled_for")) <= 60)"
             let (users, reached) = try await queue.read { db in
-                (try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT user_id) FROM reminders WHERE \(window)") ?? -1,
-                 try Int.fetchOne(db, sql: """
-                    SELECT COUNT(DISTINCT user_id) FROM reminders WHERE \(window) AND status = 'sent' AND opened_at IS NOT NULL
-                      AND \(ExpectedReminderFigures.readable("sent_at"))
-                      AND \(ExpectedReminderFigures.seconds("sent_at")) - \(ExpectedReminderFigures.seconds("scheduled_for")) BETWEEN 0 AND 60
-                    """) ?? -1)
+                (
+                    try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT user_id) FROM reminders WHERE \(window)") ?? -1,
+                    try Int.fetchOne(
+                        db,
+                        sql: """
+                            SELECT COUNT(DISTINCT user_id) FROM reminders WHERE \(window) AND status = 'sent' AND opened_at IS NOT NULL
+                              AND \(ExpectedReminderFigures.readable("sent_at"))
+                              AND \(ExpectedReminderFigures.seconds("sent_at")) - \(ExpectedReminderFigures.seconds("scheduled_for")) BETWEEN 0 AND 60
+                            """) ?? -1
+                )
             }
             #expect(report.sc002.denominator == users && report.sc002.numerator == reached, "\(range.rawValue) SC-002")
             #expect(report.sc002.target == 0.90)
-            #expect(report.sc011.numerator == expected.sent && report.sc011.denominator == expected.sent + expected.failed)
+            #expect(
+                report.sc011.numerator == expected.sent && report.sc011.denominator == expected.sent + expected.failed)
             #expect(report.sc011.target == 0.95 && report.sc011.strictlyAbove, "the spec: more than 95% delivered")
         }
         // The chart: hours of the last day, days of the last 30, each its own window.
@@ -88,17 +109,20 @@ import TestSupport
                 let expected = try await queue.read { db in
                     try ExpectedReminderFigures.count(db, from: start - 1, until: min(now, start + size - 1), now: now)
                 }
-                #expect(point.figures.due == expected.due && point.figures.sentOnTime == expected.sentOnTime
+                #expect(
+                    point.figures.due == expected.due && point.figures.sentOnTime == expected.sentOnTime
                         && point.figures.overdue == expected.overdue && point.figures.lateness?.p90 == expected.p90,
-                        "\(range.rawValue) point \(index): \(ExpectedReminderFigures(point.figures)) vs \(expected)")
+                    "\(range.rawValue) point \(index): \(ExpectedReminderFigures(point.figures)) vs \(expected)")
             }
         }
         // Scheduled times that do not read: before 1970 or after 9999 as text, or in the 30 days' text and no time.
         let unreadable = try await queue.read { db in
-            try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM reminders WHERE scheduled_for < '1970-01-01' OR scheduled_for > '9999'
-                   OR (scheduled_for > ? AND scheduled_for <= ? AND NOT \(ExpectedReminderFigures.readable("scheduled_for")))
-                """, arguments: [ReminderRows.text(now - 30 * 86_400), ReminderRows.text(now)]) ?? -1
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) FROM reminders WHERE scheduled_for < '1970-01-01' OR scheduled_for > '9999'
+                       OR (scheduled_for > ? AND scheduled_for <= ? AND NOT \(ExpectedReminderFigures.readable("scheduled_for")))
+                    """, arguments: [ReminderRows.text(now - 30 * 86_400), ReminderRows.text(now)]) ?? -1
         }
         #expect(snapshot.scheduledTimeUnreadable == unreadable)
         #expect(unreadable >= 4)
@@ -135,17 +159,22 @@ import TestSupport
         let later = Self.now + 600
         try await DatabaseQueue(path: temp.path).write { db in
             // The backend catches up: what waited is sent now, and opened.
-            try db.execute(sql: """
-                UPDATE reminders SET status = 'sent', sent_at = ?, opened_at = ?
-                WHERE status = 'scheduled' AND scheduled_for > ? AND scheduled_for <= ?
-                """, arguments: [ReminderRows.text(later - 5), ReminderRows.text(later), ReminderRows.text(Self.now - 20 * 3_600),
-                                 ReminderRows.text(Self.now)])
+            try db.execute(
+                sql: """
+                    UPDATE reminders SET status = 'sent', sent_at = ?, opened_at = ?
+                    WHERE status = 'scheduled' AND scheduled_for > ? AND scheduled_for <= ?
+                    """,
+                arguments: [
+                    ReminderRows.text(later - 5), ReminderRows.text(later), ReminderRows.text(Self.now - 20 * 3_600),
+                    ReminderRows.text(Self.now),
+                ])
             try ReminderRows.insert(into: db, now: later, count: 40, seed: 99, recentOnly: true)
             // New phones: their users' reminders of the whole month move to another platform split.
-            try db.execute(sql: """
-                INSERT INTO devices (user_id, platform, push_provider, created_at, last_seen_at)
-                SELECT id, 'ios', 'apns', ?1, ?1 FROM users WHERE id <= 40
-                """, arguments: [ReminderRows.text(later - 60)])
+            try db.execute(
+                sql: """
+                    INSERT INTO devices (user_id, platform, push_provider, created_at, last_seen_at)
+                    SELECT id, 'ios', 'apns', ?1, ?1 FROM users WHERE id <= 40
+                    """, arguments: [ReminderRows.text(later - 60)])
         }
         clock.advance(600)
         try await monitor.refresh()

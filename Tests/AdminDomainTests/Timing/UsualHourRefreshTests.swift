@@ -1,8 +1,8 @@
 import AdminDomain
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 35: each user's usual hour, as the refresh keeps it, equals a count written here
 /// with Foundation's calendar (not the panel's offsets): per local hour, the local days of
@@ -34,7 +34,9 @@ import TestSupport
     /// The test's own count: (hour, active days, days at the hour), or nil hour for none.
     /// Events stamped more than five minutes after `readAt`, when they were read, were a
     /// clock ahead: never activity.
-    static func expected(_ events: [String], zone: TimeZone, now: Date, readAt: Date) -> (hour: Int?, active: Int, hourDays: Int) {
+    static func expected(_ events: [String], zone: TimeZone, now: Date, readAt: Date) -> (
+        hour: Int?, active: Int, hourDays: Int
+    ) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let today = calendar.startOfDay(for: now)
@@ -42,8 +44,10 @@ import TestSupport
         var byHour = [Set<Date>](repeating: [], count: 24)
         for text in events {
             // Only the backend's form; not after now (five minutes' slack).
-            guard text.count == 19, !text.contains("T"), let date = SQLiteTime.date(text), SQLiteTime.string(date) == text,
-                  date <= readAt.addingTimeInterval(300) else { continue }
+            guard text.count == 19, !text.contains("T"), let date = SQLiteTime.date(text),
+                SQLiteTime.string(date) == text,
+                date <= readAt.addingTimeInterval(300)
+            else { continue }
             let day = calendar.startOfDay(for: date)
             guard day >= first, day <= today else { continue }
             byHour[calendar.component(.hour, from: date)].insert(day)
@@ -60,33 +64,48 @@ import TestSupport
     }
 
     static func people() -> [Person] {
-        var lisbon = Person(id: 9_001, zone: "Europe/Lisbon", events: local(20, zone: "Europe/Lisbon", days: Array(0..<50)))
+        var lisbon = Person(
+            id: 9_001, zone: "Europe/Lisbon", events: local(20, zone: "Europe/Lisbon", days: Array(0..<50)))
         lisbon.events += local(9, zone: "Europe/Lisbon", days: [1, 2, 3, 40, 41])
-        lisbon.events += local(20, minute: 40, zone: "Europe/Lisbon", days: [5, 6])          // the same hour twice a day: once
-        var newYork = Person(id: 9_002, zone: "America/New_York", events: local(7, zone: "America/New_York", days: Array(stride(from: 0, to: 58, by: 2))))
+        lisbon.events += local(20, minute: 40, zone: "Europe/Lisbon", days: [5, 6])  // the same hour twice a day: once
+        var newYork = Person(
+            id: 9_002, zone: "America/New_York",
+            events: local(7, zone: "America/New_York", days: Array(stride(from: 0, to: 58, by: 2))))
         newYork.events += local(22, zone: "America/New_York", days: Array(stride(from: 1, to: 40, by: 2)))
         let notAZone = Person(id: 9_003, zone: "Mars/Olympus_Mons", events: local(13, zone: "UTC", days: Array(0..<12)))
         let none = Person(id: 9_004, zone: "Europe/Lisbon", events: [])
         let few = Person(id: 9_005, zone: "Asia/Tokyo", events: local(21, zone: "Asia/Tokyo", days: [0, 3, 9]))
         // A tie between 08:00 and 14:00 (6 days each); 13:00 has a day, so 14:00 wins.
-        var tie = Person(id: 9_006, zone: "UTC", events: local(8, zone: "UTC", days: Array(0..<6)) + local(14, zone: "UTC", days: Array(10..<16)))
+        var tie = Person(
+            id: 9_006, zone: "UTC",
+            events: local(8, zone: "UTC", days: Array(0..<6)) + local(14, zone: "UTC", days: Array(10..<16)))
         tie.events += local(13, zone: "UTC", days: [30])
         // A plain tie, no neighbours: the earlier hour.
-        let plainTie = Person(id: 9_007, zone: "UTC", events: local(3, zone: "UTC", days: [1, 2, 3, 4, 5]) + local(17, zone: "UTC", days: [6, 7, 8, 9, 10]))
+        let plainTie = Person(
+            id: 9_007, zone: "UTC",
+            events: local(3, zone: "UTC", days: [1, 2, 3, 4, 5]) + local(17, zone: "UTC", days: [6, 7, 8, 9, 10]))
         // Not activity: an hour ahead, 'T' form, a fraction, 61 days old, a number.
-        let hostile = Person(id: 9_008, zone: "UTC", events: local(6, zone: "UTC", days: Array(0..<5))
-            + [SQLiteTime.string(now.addingTimeInterval(3_600)), "2026-11-17T23:10:00", "2026-11-17 23:10:00.5",
-               SQLiteTime.string(now.addingTimeInterval(-61 * 86_400)), "2026-11-17 25:10:00"])
+        let hostile = Person(
+            id: 9_008, zone: "UTC",
+            events: local(6, zone: "UTC", days: Array(0..<5))
+                + [
+                    SQLiteTime.string(now.addingTimeInterval(3_600)), "2026-11-17T23:10:00", "2026-11-17 23:10:00.5",
+                    SQLiteTime.string(now.addingTimeInterval(-61 * 86_400)), "2026-11-17 25:10:00",
+                ])
         return [lisbon, newYork, notAZone, none, few, tie, plainTie, hostile]
     }
 
     static func insert(_ people: [Person], into queue: DatabaseQueue) throws {
         try queue.write { db in
             for person in people {
-                try db.execute(sql: "INSERT INTO users (id, email, password_hash, timezone, created_at) VALUES (?, ?, 'x', ?, '2026-01-01 00:00:00')",
-                               arguments: [person.id, "hour\(person.id)@usual.test", person.zone])
+                try db.execute(
+                    sql:
+                        "INSERT INTO users (id, email, password_hash, timezone, created_at) VALUES (?, ?, 'x', ?, '2026-01-01 00:00:00')",
+                    arguments: [person.id, "hour\(person.id)@usual.test", person.zone])
                 for time in person.events {
-                    try db.execute(sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (?, 'login', ?)", arguments: [person.id, time])
+                    try db.execute(
+                        sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (?, 'login', ?)",
+                        arguments: [person.id, time])
                 }
             }
         }
@@ -94,7 +113,12 @@ import TestSupport
 
     static func rows(_ queue: DatabaseQueue) throws -> [Int64: Row] {
         try queue.read { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT user_id, hour, active_days, hour_days, zone FROM panel_usual_hours WHERE user_id > 9000")
+            Dictionary(
+                uniqueKeysWithValues: try Row.fetchAll(
+                    db,
+                    sql:
+                        "SELECT user_id, hour, active_days, hour_days, zone FROM panel_usual_hours WHERE user_id > 9000"
+                )
                 .map { ($0["user_id"] as Int64, $0) })
         }
     }
@@ -125,7 +149,10 @@ import TestSupport
         // A row whose user id is text (the backend's foreign key off): nobody's.
         try await queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
-            try db.execute(sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES ('9001x', 'login', '2026-09-24 03:15:00')")
+            try db.execute(
+                sql:
+                    "INSERT INTO activity_events (user_id, kind, created_at) VALUES ('9001x', 'login', '2026-09-24 03:15:00')"
+            )
             try db.execute(sql: "PRAGMA foreign_keys = ON")
         }
         var refresh = UsualHourRefresh(database: database, defaultTimeZone: "UTC")
@@ -149,19 +176,30 @@ import TestSupport
         let late = Self.local(21, zone: "Asia/Tokyo", days: [4, 20])
         people[4].events += late
         try await queue.write { db in
-            for time in late { try db.execute(sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (9005, 'login', ?)", arguments: [time]) }
+            for time in late {
+                try db.execute(
+                    sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (9005, 'login', ?)",
+                    arguments: [time])
+            }
         }
         // And an event of a user id that is no user (the backend's foreign key off): no row.
         try await queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
-            try db.execute(sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (99999, 'login', '2026-11-17 10:00:00')")
+            try db.execute(
+                sql:
+                    "INSERT INTO activity_events (user_id, kind, created_at) VALUES (99999, 'login', '2026-11-17 10:00:00')"
+            )
             try db.execute(sql: "PRAGMA foreign_keys = ON")
         }
         let second = try await refresh.run(now: Self.now)
         #expect(second.eventsRead == 3 && second.updated == 1)
-        #expect(try await queue.read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM panel_usual_hours WHERE user_id = 99999") } == nil)
+        #expect(
+            try await queue.read { db in
+                try Bool.fetchOne(db, sql: "SELECT 1 FROM panel_usual_hours WHERE user_id = 99999")
+            } == nil)
         try Self.check(people, at: Self.now, in: queue)
-        #expect(try Self.rows(queue)[9_005]?["active_days"] as Int? == 4, "days 3, 4, 9 and 20 (today's is still ahead)")
+        #expect(
+            try Self.rows(queue)[9_005]?["active_days"] as Int? == 4, "days 3, 4, 9 and 20 (today's is still ahead)")
         // Nothing new: nothing written.
         #expect(try await refresh.run(now: Self.now).updated == 0)
 
@@ -181,16 +219,19 @@ import TestSupport
         try await queue.write { db in try db.execute(sql: "DELETE FROM activity_events") }
         let refresh = UsualHourRefresh(database: database, defaultTimeZone: "UTC")
         func basis(_ user: Int64) async throws -> UserUsualHour? {
-            try await database.read { db in try UserUsualHour.load(user: user, now: Self.now, defaultTimeZone: "UTC", in: db) }
+            try await database.read { db in
+                try UserUsualHour.load(user: user, now: Self.now, defaultTimeZone: "UTC", in: db)
+            }
         }
         // Nobody has five days: no hour at all.
         let few = Person(id: 9_100, zone: "UTC", events: Self.local(10, zone: "UTC", days: [1, 2]))
         try Self.insert([few], into: queue)
         try await queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
-                VALUES (9100, 'ios', 'apns', 'tok9100', 'granted', '2026-01-01 00:00:00', '2026-11-17 00:00:00')
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
+                    VALUES (9100, 'ios', 'apns', 'tok9100', 'granted', '2026-01-01 00:00:00', '2026-11-17 00:00:00')
+                    """)
             try db.execute(sql: "UPDATE users SET locale = 'pt-PT' WHERE id = 9100")
         }
         _ = try await refresh.run(now: Self.now)
@@ -198,32 +239,43 @@ import TestSupport
         #expect(try await basis(9_100)?.hour == nil)
 
         // 19 iOS pt-PT users with their own hour 21: too few for peers; everyone's hour is 21.
-        let peers = (0..<19).map { Person(id: 9_200 + Int64($0), zone: "Europe/Lisbon", events: Self.local(21, zone: "Europe/Lisbon", days: Array(0..<6))) }
+        let peers = (0..<19).map {
+            Person(
+                id: 9_200 + Int64($0), zone: "Europe/Lisbon",
+                events: Self.local(21, zone: "Europe/Lisbon", days: Array(0..<6)))
+        }
         // ... and 25 Android users at 07: everyone's busiest own hour becomes 07.
-        let others = (0..<25).map { Person(id: 9_300 + Int64($0), zone: "UTC", events: Self.local(7, zone: "UTC", days: Array(0..<8))) }
+        let others = (0..<25).map {
+            Person(id: 9_300 + Int64($0), zone: "UTC", events: Self.local(7, zone: "UTC", days: Array(0..<8)))
+        }
         try Self.insert(peers + others, into: queue)
         try await queue.write { db in
             for person in peers {
                 try db.execute(sql: "UPDATE users SET locale = 'pt-PT' WHERE id = ?", arguments: [person.id])
-                try db.execute(sql: """
-                    INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
-                    VALUES (?, 'ios', 'apns', ?, 'granted', '2026-01-01 00:00:00', '2026-11-17 00:00:00')
-                    """, arguments: [person.id, "tok\(person.id)"])
+                try db.execute(
+                    sql: """
+                        INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
+                        VALUES (?, 'ios', 'apns', ?, 'granted', '2026-01-01 00:00:00', '2026-11-17 00:00:00')
+                        """, arguments: [person.id, "tok\(person.id)"])
             }
         }
         _ = try await refresh.run(now: Self.now)
         let everyone = try #require(try await basis(9_100))
-        #expect(everyone.basis == .everyone && everyone.hour == 7, "19 peers are too few; everyone's hour: \(everyone.sentence)")
+        #expect(
+            everyone.basis == .everyone && everyone.hour == 7,
+            "19 peers are too few; everyone's hour: \(everyone.sentence)")
 
         // A twentieth: the peers' hour applies.
-        let twentieth = Person(id: 9_219, zone: "Europe/Lisbon", events: Self.local(21, zone: "Europe/Lisbon", days: Array(0..<6)))
+        let twentieth = Person(
+            id: 9_219, zone: "Europe/Lisbon", events: Self.local(21, zone: "Europe/Lisbon", days: Array(0..<6)))
         try Self.insert([twentieth], into: queue)
         try await queue.write { db in
             try db.execute(sql: "UPDATE users SET locale = 'pt-PT' WHERE id = 9219")
-            try db.execute(sql: """
-                INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
-                VALUES (9219, 'ios', 'apns', 'tok9219', 'granted', '2026-01-01 00:00:00', '2026-11-17 00:00:00')
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
+                    VALUES (9219, 'ios', 'apns', 'tok9219', 'granted', '2026-01-01 00:00:00', '2026-11-17 00:00:00')
+                    """)
         }
         _ = try await refresh.run(now: Self.now)
         let peer = try #require(try await basis(9_100))
@@ -232,9 +284,14 @@ import TestSupport
         // Three more days of their own: their own hour, 10:00.
         try await queue.write { db in
             for time in Self.local(10, zone: "UTC", days: [3, 4, 5]) {
-                try db.execute(sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (9100, 'login', ?)", arguments: [time])
+                try db.execute(
+                    sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (9100, 'login', ?)",
+                    arguments: [time])
             }
-            try db.execute(sql: "INSERT INTO notification_settings (user_id, quiet_start, quiet_end) VALUES (9100, '09:30', '11:00')")
+            try db.execute(
+                sql:
+                    "INSERT INTO notification_settings (user_id, quiet_start, quiet_end) VALUES (9100, '09:30', '11:00')"
+            )
         }
         _ = try await refresh.run(now: Self.now)
         let own = try #require(try await basis(9_100))

@@ -1,6 +1,7 @@
-@testable import AdminDomain
 import Foundation
 import Testing
+
+@testable import AdminDomain
 
 /// The name scan's short way must fold exactly as Foundation does (`TypedText.folded`, the
 /// definition), or it must step aside (nil) for Foundation.
@@ -23,7 +24,8 @@ import Testing
 
     @Test func namesAsPeopleWriteThemFoldAsFoundationFoldsThem() {
         let names = [
-            "Łukasz Silva", "José MÜLLER", "ÉLODIE  Müller", "  Ana\tMaria \n", "ΣΊΣΥΦΟΣ Παπαδόπουλος", "Влади́мир ПЕТРОВ",
+            "Łukasz Silva", "José MÜLLER", "ÉLODIE  Müller", "  Ana\tMaria \n", "ΣΊΣΥΦΟΣ Παπαδόπουλος",
+            "Влади́мир ПЕТРОВ",
             "田中 太郎", "김민준", "Ǆemal", "محمد علي", "דוד כהן", "Ørsted Åse", "\u{00A0}Nbsp\u{00A0}Name", "Zoë",
         ]
         for name in names {
@@ -55,7 +57,8 @@ import Testing
             .filter { NameFold.folded(utf8: Data(String($0).utf8)) != nil }
         for _ in 0..<3_000 {
             let length = Int.random(in: 1...14, using: &generator)
-            let text = String(String.UnicodeScalarView((0..<length).map { _ in pool.randomElement(using: &generator)! }))
+            let text = String(
+                String.UnicodeScalarView((0..<length).map { _ in pool.randomElement(using: &generator)! }))
             guard let short = NameFold.folded(utf8: Data(text.utf8)) else { continue }
             #expect(short == Self.foundation(text), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
         }

@@ -14,8 +14,9 @@ public struct LoginChallengeStore: Sendable {
 
     public func create(adminID: Int64, now: Date = Date()) async throws -> String {
         let token = SecureToken.random()
-        let challenge = PanelLoginChallenge(tokenHash: SecureToken.sha256Hex(token), adminID: adminID,
-                                            expiresAt: PanelTime(now.addingTimeInterval(Self.lifetime)))
+        let challenge = PanelLoginChallenge(
+            tokenHash: SecureToken.sha256Hex(token), adminID: adminID,
+            expiresAt: PanelTime(now.addingTimeInterval(Self.lifetime)))
         try await database.write { db in
             _ = try PanelLoginChallenge.filter(PanelLoginChallenge.Columns.expiresAt <= PanelTime(now)).deleteAll(db)
             try challenge.insert(db)
@@ -28,7 +29,10 @@ public struct LoginChallengeStore: Sendable {
         guard SecureToken.isWellFormed(token) else { return nil }
         return try await database.read { db in
             try PanelLoginChallenge.filter(key: SecureToken.sha256Hex(token))
-                .filter(PanelLoginChallenge.Columns.expiresAt > PanelTime(now) && PanelLoginChallenge.Columns.failures < Self.maxFailures)
+                .filter(
+                    PanelLoginChallenge.Columns.expiresAt > PanelTime(now)
+                        && PanelLoginChallenge.Columns.failures < Self.maxFailures
+                )
                 .fetchOne(db)?.adminID
         }
     }
@@ -37,8 +41,9 @@ public struct LoginChallengeStore: Sendable {
     public func recordFailure(token: String) async throws -> Int {
         let tokenHash = SecureToken.sha256Hex(token)
         return try await database.write { db in
-            try db.execute(sql: "UPDATE panel_login_challenges SET failures = failures + 1 WHERE token_hash = ?",
-                           arguments: [tokenHash])
+            try db.execute(
+                sql: "UPDATE panel_login_challenges SET failures = failures + 1 WHERE token_hash = ?",
+                arguments: [tokenHash])
             let failures = try PanelLoginChallenge.fetchOne(db, key: tokenHash)?.failures ?? Self.maxFailures
             if failures >= Self.maxFailures {
                 try db.execute(sql: "DELETE FROM panel_login_challenges WHERE token_hash = ?", arguments: [tokenHash])
@@ -50,7 +55,9 @@ public struct LoginChallengeStore: Sendable {
     public func delete(token: String) async throws {
         guard SecureToken.isWellFormed(token) else { return }
         try await database.write { db in
-            try db.execute(sql: "DELETE FROM panel_login_challenges WHERE token_hash = ?", arguments: [SecureToken.sha256Hex(token)])
+            try db.execute(
+                sql: "DELETE FROM panel_login_challenges WHERE token_hash = ?",
+                arguments: [SecureToken.sha256Hex(token)])
         }
     }
 }

@@ -12,7 +12,10 @@ struct PanelLoginChallenge: Codable, Sendable, Equatable, FetchableRecord, Persi
 
     /// The columns are the coding keys: each named once, in Swift and in SQL.
     enum CodingKeys: String, CodingKey, ColumnExpression {
-        case failures, tokenHash = "token_hash", adminID = "admin_id", expiresAt = "expires_at"
+        case failures
+        case tokenHash = "token_hash"
+        case adminID = "admin_id"
+        case expiresAt = "expires_at"
     }
 
     typealias Columns = CodingKeys

@@ -11,7 +11,10 @@ struct PanelRecoveryCode: Codable, Sendable, Equatable, FetchableRecord, Persist
 
     /// The columns are the coding keys: each named once, in Swift and in SQL.
     enum CodingKeys: String, CodingKey, ColumnExpression {
-        case adminID = "admin_id", codeHash = "code_hash", createdAt = "created_at", usedAt = "used_at"
+        case adminID = "admin_id"
+        case codeHash = "code_hash"
+        case createdAt = "created_at"
+        case usedAt = "used_at"
     }
 
     typealias Columns = CodingKeys

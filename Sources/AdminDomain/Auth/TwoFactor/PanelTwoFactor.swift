@@ -12,7 +12,10 @@ struct PanelTwoFactor: Codable, Sendable, Equatable, FetchableRecord, Persistabl
 
     /// The columns are the coding keys: each named once, in Swift and in SQL.
     enum CodingKeys: String, CodingKey, ColumnExpression {
-        case secret, adminID = "admin_id", confirmedAt = "confirmed_at", lastStep = "last_step"
+        case secret
+        case adminID = "admin_id"
+        case confirmedAt = "confirmed_at"
+        case lastStep = "last_step"
     }
 
     typealias Columns = CodingKeys

@@ -22,14 +22,16 @@ public enum TOTPCode {
     public static func code(secret: String, step: Int64, digits: Int = digits, hash: Hash = .sha1) -> String {
         let key = SymmetricKey(data: Array(secret.utf8))
         let counter = withUnsafeBytes(of: UInt64(bitPattern: step).bigEndian) { Array($0) }
-        let mac: [UInt8] = switch hash {
-        case .sha1: Array(HMAC<Insecure.SHA1>.authenticationCode(for: counter, using: key))
-        case .sha256: Array(HMAC<SHA256>.authenticationCode(for: counter, using: key))
-        case .sha512: Array(HMAC<SHA512>.authenticationCode(for: counter, using: key))
-        }
+        let mac: [UInt8] =
+            switch hash {
+            case .sha1: Array(HMAC<Insecure.SHA1>.authenticationCode(for: counter, using: key))
+            case .sha256: Array(HMAC<SHA256>.authenticationCode(for: counter, using: key))
+            case .sha512: Array(HMAC<SHA512>.authenticationCode(for: counter, using: key))
+            }
         // RFC 4226 dynamic truncation: four bytes from the offset the last nibble names.
         let offset = Int(mac[mac.count - 1] & 0x0f)
-        let value = (UInt32(mac[offset] & 0x7f) << 24) | (UInt32(mac[offset + 1]) << 16)
+        let value =
+            (UInt32(mac[offset] & 0x7f) << 24) | (UInt32(mac[offset + 1]) << 16)
             | (UInt32(mac[offset + 2]) << 8) | UInt32(mac[offset + 3])
         var modulus: UInt32 = 1
         for _ in 0..<digits { modulus *= 10 }
@@ -72,7 +74,8 @@ public enum TOTPCode {
         allowed.insert(charactersIn: "-._~@")
         let label = "\(issuer):\(account)".addingPercentEncoding(withAllowedCharacters: allowed) ?? account
         let issuerParameter = issuer.addingPercentEncoding(withAllowedCharacters: allowed) ?? issuer
-        return "otpauth://totp/\(label)?secret=\(displayedSecret(secret))&issuer=\(issuerParameter)&algorithm=SHA1&digits=\(digits)&period=\(Int(timeStep))"
+        return
+            "otpauth://totp/\(label)?secret=\(displayedSecret(secret))&issuer=\(issuerParameter)&algorithm=SHA1&digits=\(digits)&period=\(Int(timeStep))"
     }
 }
 

@@ -76,7 +76,8 @@ public struct TwoFactorStore: Sendable {
         // A code is good once: a step at or before the last one accepted is a replay.
         return try await database.write { db in
             try db.execute(
-                sql: "UPDATE panel_two_factor SET last_step = ? WHERE admin_id = ? AND (last_step IS NULL OR last_step < ?)",
+                sql:
+                    "UPDATE panel_two_factor SET last_step = ? WHERE admin_id = ? AND (last_step IS NULL OR last_step < ?)",
                 arguments: [step, adminID, step])
             return db.changesCount == 1 ? .authenticatorCode : nil
         }
@@ -92,7 +93,8 @@ public struct TwoFactorStore: Sendable {
     /// Marks the pending key confirmed at `step`; false when it was confirmed already.
     static func markConfirmed(adminID: Int64, step: Int64, now: Date, in db: Database) throws -> Bool {
         try db.execute(
-            sql: "UPDATE panel_two_factor SET confirmed_at = ?, last_step = ? WHERE admin_id = ? AND confirmed_at IS NULL",
+            sql:
+                "UPDATE panel_two_factor SET confirmed_at = ?, last_step = ? WHERE admin_id = ? AND confirmed_at IS NULL",
             arguments: [PanelTime(now), step, adminID])
         return db.changesCount == 1
     }
@@ -112,7 +114,9 @@ public struct TwoFactorStore: Sendable {
         try db.execute(sql: "DELETE FROM panel_recovery_codes WHERE admin_id = ?", arguments: [adminID])
         for code in codes {
             guard let normalized = RecoveryCode.normalized(code) else { continue }
-            try PanelRecoveryCode(adminID: adminID, codeHash: RecoveryCode.hash(normalized: normalized), createdAt: PanelTime(now)).insert(db)
+            try PanelRecoveryCode(
+                adminID: adminID, codeHash: RecoveryCode.hash(normalized: normalized), createdAt: PanelTime(now)
+            ).insert(db)
         }
         return codes
     }

@@ -10,7 +10,11 @@ struct PasswordView: HTMLComponent {
             h1 { "Change password" }
             AccountTabs(active: .password)
             if let notice = model.notice {
-                p(.class("notice"), .role("status")) { notice; " "; a(.href(SiteURL.dashboard.href)) { "Continue" } }
+                p(.class("notice"), .role("status")) {
+                    notice
+                    " "
+                    a(.href(SiteURL.dashboard.href)) { "Continue" }
+                }
             } else if viewer.identity.mustChangePassword {
                 p(.class("notice"), .role("status")) {
                     "You signed in with a one-time password. Choose your own to open the rest of the panel."
@@ -25,14 +29,17 @@ struct PasswordView: HTMLComponent {
                 form(.method(.post), .action(SiteURL.password.href), .class("stacked")) {
                     CSRFField(token: viewer.csrfToken)
                     label(.for("current")) { "Current password" }
-                    input(.type("password"), .id("current"), .name("current"), .autocomplete("current-password"),
-                          .required, .maxlength(1024))
+                    input(
+                        .type("password"), .id("current"), .name("current"), .autocomplete("current-password"),
+                        .required, .maxlength(1024))
                     label(.for("new")) { "New password" }
-                    input(.type("password"), .id("new"), .name("password"), .autocomplete("new-password"),
-                          .required, .maxlength(1024))
+                    input(
+                        .type("password"), .id("new"), .name("password"), .autocomplete("new-password"),
+                        .required, .maxlength(1024))
                     label(.for("repeat")) { "New password again" }
-                    input(.type("password"), .id("repeat"), .name("repeat"), .autocomplete("new-password"),
-                          .required, .maxlength(1024))
+                    input(
+                        .type("password"), .id("repeat"), .name("repeat"), .autocomplete("new-password"),
+                        .required, .maxlength(1024))
                     button(.type("submit"), .class("primary")) { "Change password" }
                 }
             }

@@ -19,19 +19,25 @@ struct SessionsView: HTMLComponent {
             section(.class("panel")) {
                 DataTable(
                     caption: "\(model.sessions.count) active session\(model.sessions.count == 1 ? "" : "s")",
-                    columns: [.init("Signed in"), .init("Last active"), .init("From"),
-                              .init("Browser"), .init("")],
+                    columns: [
+                        .init("Signed in"), .init("Last active"), .init("From"),
+                        .init("Browser"), .init(""),
+                    ],
                     rows: model.sessions.map { session in
-                        [session.createdAt, session.lastSeenAt, session.clientAddress ?? "unknown",
-                         String((session.userAgent ?? "unknown").prefix(120)), session.isCurrent ? "this session" : ""]
+                        [
+                            session.createdAt, session.lastSeenAt, session.clientAddress ?? "unknown",
+                            String((session.userAgent ?? "unknown").prefix(120)),
+                            session.isCurrent ? "this session" : "",
+                        ]
                     })
                 if model.sessions.contains(where: { !$0.isCurrent }) {
                     form(.method(.post), .action(SiteURL.endOtherSessions.href), .class("filters")) {
                         CSRFField(token: viewer.csrfToken)
                         label {
                             "Your password"
-                            input(.type("password"), .name("password"), .autocomplete("current-password"), .required,
-                                  .maxlength(1024))
+                            input(
+                                .type("password"), .name("password"), .autocomplete("current-password"), .required,
+                                .maxlength(1024))
                         }
                         button(.type("submit"), .class("primary")) { "Sign out everywhere else" }
                     }

@@ -29,14 +29,17 @@ struct TwoFactorModel: PageModel {
         let required = source.policy.isRequired(for: identity.role)
         let status = try await source.twoFactor.status(adminID: identity.adminID)
         if let since = status.enabledAt {
-            return TwoFactorModel(state: .enabled(since: since, recoveryCodesLeft: status.recoveryCodesLeft), required: required)
+            return TwoFactorModel(
+                state: .enabled(since: since, recoveryCodesLeft: status.recoveryCodesLeft), required: required)
         }
         guard let secret = try await source.twoFactor.pendingSecret(adminID: identity.adminID) else {
             return TwoFactorModel(state: .notStarted, required: required)
         }
         let uri = TOTPCode.provisioningURI(secret: secret, account: identity.email, issuer: issuer)
-        return TwoFactorModel(state: .enrolling(secret: TOTPCode.displayedSecret(secret), qrCode: try? QRCode.encode(Array(uri.utf8)),
-                                                uri: uri),
-                              required: required)
+        return TwoFactorModel(
+            state: .enrolling(
+                secret: TOTPCode.displayedSecret(secret), qrCode: try? QRCode.encode(Array(uri.utf8)),
+                uri: uri),
+            required: required)
     }
 }

@@ -1,6 +1,8 @@
 /// Fixed sentences after a change to one's second factor; only their names travel in the URL.
 enum TwoFactorNotice: String, Sendable {
-    case enabled, newCodes = "new-codes", disabled
+    case enabled
+    case newCodes = "new-codes"
+    case disabled
 
     var sentence: String {
         switch self {

@@ -1,6 +1,6 @@
 import AdminDomain
-import QRCode
 import HTMLRender
+import QRCode
 
 struct TwoFactorView: HTMLComponent {
     let model: TwoFactorModel
@@ -29,14 +29,18 @@ struct TwoFactorView: HTMLComponent {
                         button(.type("submit"), .class("primary")) { "Set up two-factor" }
                     }
                 }
-            case let .enrolling(secret, qrCode, uri):
+            case .enrolling(let secret, let qrCode, let uri):
                 section(.class("panel")) {
                     h2 { "1. Add the panel to your authenticator app" }
                     p { "Scan this code with an app such as Google Authenticator, 1Password, Authy or FreeOTP." }
                     if let qrCode {
                         QRCodeImage(code: qrCode, label: "QR code holding your two-factor key")
                     }
-                    p { "On the phone that has the app: "; a(.href(uri)) { "open the key in the authenticator app" }; "." }
+                    p {
+                        "On the phone that has the app: "
+                        a(.href(uri)) { "open the key in the authenticator app" }
+                        "."
+                    }
                     p { "Or type this key into the app (time-based, 6 digits, every 30 seconds):" }
                     p { code(.class("secret")) { Self.grouped(secret) } }
                     h2 { "2. Type the code the app shows, and your password" }
@@ -45,13 +49,14 @@ struct TwoFactorView: HTMLComponent {
                         CodeField()
                         label {
                             "Your password"
-                            input(.type("password"), .name("password"), .autocomplete("current-password"), .required,
-                                  .maxlength(1024))
+                            input(
+                                .type("password"), .name("password"), .autocomplete("current-password"), .required,
+                                .maxlength(1024))
                         }
                         button(.type("submit"), .class("primary")) { "Turn on two-factor" }
                     }
                 }
-            case let .enabled(since, left):
+            case .enabled(let since, let left):
                 section(.class("panel")) {
                     p { "Two-factor sign-in is on since \(since) UTC." }
                     p { left == 1 ? "1 recovery code left." : "\(left) recovery codes left." }
@@ -79,7 +84,8 @@ struct TwoFactorView: HTMLComponent {
     static func grouped(_ secret: String) -> String {
         stride(from: 0, to: secret.count, by: 4).map { start in
             let from = secret.index(secret.startIndex, offsetBy: start)
-            return String(secret[from..<(secret.index(from, offsetBy: 4, limitedBy: secret.endIndex) ?? secret.endIndex)])
+            return String(
+                secret[from..<(secret.index(from, offsetBy: 4, limitedBy: secret.endIndex) ?? secret.endIndex)])
         }.joined(separator: " ")
     }
 }
@@ -89,7 +95,9 @@ private struct CodeField: HTMLComponent {
     var content: HTMLNode {
         label {
             "Code from the app"
-            input(.type("text"), .name("code"), .autocomplete("one-time-code"), .inputMode("numeric"), .required, .maxlength(64))
+            input(
+                .type("text"), .name("code"), .autocomplete("one-time-code"), .inputMode("numeric"), .required,
+                .maxlength(64))
         }
     }
 }
@@ -100,9 +108,12 @@ private struct RecoveryCodesPanel: HTMLComponent {
     let codes: [String]
 
     var content: HTMLNode {
-        section(.class("panel one-time"), .id("recovery-codes"), Attribute("data-codes", codes.joined(separator: "\n"))) {
+        section(.class("panel one-time"), .id("recovery-codes"), Attribute("data-codes", codes.joined(separator: "\n")))
+        {
             h2 { "Your recovery codes" }
-            p { "Each signs you in once when your phone is not at hand. Keep them somewhere safe, away from the phone." }
+            p {
+                "Each signs you in once when your phone is not at hand. Keep them somewhere safe, away from the phone."
+            }
             ol(.class("codes")) { for code in codes { li { code } } }
             p(.class("actions")) {
                 button(.type("button"), .hidden, Attribute("data-copy", "")) { "Copy the codes" }

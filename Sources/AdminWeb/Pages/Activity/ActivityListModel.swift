@@ -24,8 +24,9 @@ struct ActivityListModel: PageModel {
         async let page = source.lists.page(query, after: cursor, before: before)
         let (counted, shown) = (try await size(source, query.filter), try await page)
         let isFirstPage = cursor == nil && shown.previous == nil
-        var model = ActivityListModel(form: form, query: query, size: reconciled(counted, with: shown, isFirstPage: isFirstPage),
-                                      page: shown, problems: problems)
+        var model = ActivityListModel(
+            form: form, query: query, size: reconciled(counted, with: shown, isFirstPage: isFirstPage),
+            page: shown, problems: problems)
         if let snapshot = await source.dashboard.latest() {
             model.outsideEveryList = max(0, snapshot.totalUsers - snapshot.usersByActivity.values.reduce(0, +))
         }
@@ -49,7 +50,9 @@ struct ActivityListModel: PageModel {
     /// with filters, the lists count or estimate it.
     static func size(_ source: Source, _ filter: UserFilter) async throws -> ListSize {
         // Never waits for a first computation at start: until it is done, the list counts.
-        if filter.isBucketOnly, let snapshot = await source.dashboard.latest(), let count = snapshot.usersByActivity[filter.bucket] {
+        if filter.isBucketOnly, let snapshot = await source.dashboard.latest(),
+            let count = snapshot.usersByActivity[filter.bucket]
+        {
             return ListSize(value: count, isEstimate: false, countedAt: snapshot.countedAt)
         }
         return try await source.lists.size(filter)

@@ -25,15 +25,28 @@ struct ActivityListView: HTMLComponent {
                 input(.type("hidden"), .name("bucket"), .value(bucket.rawValue))
                 // The heading's direction stays when the filters change.
                 if !fields["dir"].isEmpty { input(.type("hidden"), .name("dir"), .value(fields["dir"])) }
-                SelectField(label: "Plan", name: "plan", options: Plan.allCases.map { ($0.rawValue, $0.rawValue) }, selected: fields["plan"])
-                SelectField(label: "Status", name: "status", options: AccountStatus.allCases.map { ($0.rawValue, $0.rawValue) }, selected: fields["status"])
-                SelectField(label: "Has a device", name: "platform", options: Platform.allCases.map { ($0.rawValue, $0.rawValue) },
-                            selected: fields["platform"])
-                label { "Signed up from"; input(.type("date"), .name("from"), .value(fields["from"])) }
-                label { "to"; input(.type("date"), .name("to"), .value(fields["to"])) }
-                SelectField(label: "Sort by", name: "sort",
-                            options: [("last_active", "last active"), ("sign_up", "sign-up date")],
-                            selected: fields["sort"].isEmpty ? "last_active" : fields["sort"], anyLabel: nil)
+                SelectField(
+                    label: "Plan", name: "plan", options: Plan.allCases.map { ($0.rawValue, $0.rawValue) },
+                    selected: fields["plan"])
+                SelectField(
+                    label: "Status", name: "status", options: AccountStatus.allCases.map { ($0.rawValue, $0.rawValue) },
+                    selected: fields["status"])
+                SelectField(
+                    label: "Has a device", name: "platform",
+                    options: Platform.allCases.map { ($0.rawValue, $0.rawValue) },
+                    selected: fields["platform"])
+                label {
+                    "Signed up from"
+                    input(.type("date"), .name("from"), .value(fields["from"]))
+                }
+                label {
+                    "to"
+                    input(.type("date"), .name("to"), .value(fields["to"]))
+                }
+                SelectField(
+                    label: "Sort by", name: "sort",
+                    options: [("last_active", "last active"), ("sign_up", "sign-up date")],
+                    selected: fields["sort"].isEmpty ? "last_active" : fields["sort"], anyLabel: nil)
                 button(.type("submit"), .class("primary")) { "Show" }
                 a(.href(SiteURL.activityCSV(fields).href), .class("download")) { "Download CSV" }
             }
@@ -47,8 +60,9 @@ struct ActivityListView: HTMLComponent {
             if let size = model.size, let page = model.page {
                 section(.class("panel")) {
                     p(.class("list-size")) { Self.sentence(size) }
-                    UserTable(users: page.users, caption: Self.caption(page, query: model.query), sorts: Self.sorts(model),
-                              empty: page.stoppedOnBudget ? nil : "No user is in this list.")
+                    UserTable(
+                        users: page.users, caption: Self.caption(page, query: model.query), sorts: Self.sorts(model),
+                        empty: page.stoppedOnBudget ? nil : "No user is in this list.")
                     if page.stoppedOnBudget {
                         // Said before the link it explains: a short page with a Next link is never left unexplained.
                         p(.class("notice"), .role("status")) {
@@ -58,9 +72,14 @@ struct ActivityListView: HTMLComponent {
                     }
                     // No range: keyset pages do not know how many users come before them; the
                     // list's size is said above.
-                    Pager(shown: page.users.count,
-                          previous: page.previous.map { SiteURL.activity(fields.with(["before": $0.key, "before_id": String($0.id)])).href },
-                          next: page.next.map { SiteURL.activity(fields.with(["after": $0.key, "after_id": String($0.id)])).href })
+                    Pager(
+                        shown: page.users.count,
+                        previous: page.previous.map {
+                            SiteURL.activity(fields.with(["before": $0.key, "before_id": String($0.id)])).href
+                        },
+                        next: page.next.map {
+                            SiteURL.activity(fields.with(["after": $0.key, "after_id": String($0.id)])).href
+                        })
                 }
             }
         }.content
@@ -77,19 +96,21 @@ struct ActivityListView: HTMLComponent {
             if sort == .lastActive, query.filter.bucket == .never { continue }
             let isCurrent = query.ordersBySignUp == (sort == .signUp)
             let order = isCurrent ? current.reversed : .descending
-            sorts[heading] = DataTable.Sort(href: SiteURL.activity(model.form.sorted(by: sort == .lastActive ? nil : sort, order)).href,
-                                            current: isCurrent ? current : nil)
+            sorts[heading] = DataTable.Sort(
+                href: SiteURL.activity(model.form.sorted(by: sort == .lastActive ? nil : sort, order)).href,
+                current: isCurrent ? current : nil)
         }
         return sorts
     }
 
     static func caption(_ page: ActivityPage, query: ActivityListQuery) -> String {
-        let order = switch (query.ordersBySignUp, query.ascending) {
-        case (true, false): "newest sign-ups first"
-        case (true, true): "oldest sign-ups first"
-        case (false, false): "most recently active first"
-        case (false, true): "least recently active first"
-        }
+        let order =
+            switch (query.ordersBySignUp, query.ascending) {
+            case (true, false): "newest sign-ups first"
+            case (true, true): "oldest sign-ups first"
+            case (false, false): "most recently active first"
+            case (false, true): "least recently active first"
+            }
         if page.users.isEmpty, page.stoppedOnBudget {
             return "None among the \(Format.grouped(page.candidatesRead)) users this page read; the rest are further on"
         }

@@ -44,7 +44,9 @@ public struct AuditFilter: Sendable, Equatable {
         if !actor.isEmpty { query.actorPrefix = actor }
         if !target.isEmpty { query.target = AuditTarget(stored: target) }
         if !action.isEmpty {
-            guard let known = AuditAction(rawValue: action) else { return .failure(.init("There is no action “\(action)”.")) }
+            guard let known = AuditAction(rawValue: action) else {
+                return .failure(.init("There is no action “\(action)”."))
+            }
             query.action = known
         }
         for (day, label) in [(from, "From"), (to, "To")] where !day.isEmpty {
@@ -65,6 +67,7 @@ struct AuditFilterProblem: Error {
     init(_ message: String) { self.message = message }
 
     init(_ refused: TooManyActors) {
-        message = "More than \(AuditQuery.actorLimit) people's emails start with “\(refused.prefix)”: type more of the email."
+        message =
+            "More than \(AuditQuery.actorLimit) people's emails start with “\(refused.prefix)”: type more of the email."
     }
 }

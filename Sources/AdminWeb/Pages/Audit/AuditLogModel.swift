@@ -21,12 +21,13 @@ struct AuditLogModel: PageModel {
     var older: Int64?
     let problem: String?
 
-    static func load(_ log: AuditLog, _ input: (filter: AuditFilter, position: Position)) async throws -> AuditLogModel {
+    static func load(_ log: AuditLog, _ input: (filter: AuditFilter, position: Position)) async throws -> AuditLogModel
+    {
         let (filter, position) = input
         switch filter.query {
-        case let .failure(problem):
+        case .failure(let problem):
             return AuditLogModel(filter: filter, rows: [], problem: problem.message)
-        case let .success(query):
+        case .success(let query):
             do {
                 return try await page(log, query, filter: filter, position: position)
             } catch let refused as TooManyActors {
@@ -35,22 +36,26 @@ struct AuditLogModel: PageModel {
         }
     }
 
-    private static func page(_ log: AuditLog, _ query: AuditQuery, filter: AuditFilter, position: Position) async throws -> AuditLogModel {
+    private static func page(_ log: AuditLog, _ query: AuditQuery, filter: AuditFilter, position: Position) async throws
+        -> AuditLogModel
+    {
         switch position {
-        case let .before(id):
+        case .before(let id):
             // The page's rows and one more above them, to know whether there are newer ones.
             let rows = try await log.page(query, newerThan: id, limit: pageSize + 1)
             // Fewer than a page above: the top page, full.
             if rows.count < pageSize { return try await page(log, query, filter: filter, position: .first) }
             let shown = Array(rows.suffix(pageSize))
-            return AuditLogModel(filter: filter, rows: shown, newer: rows.count > pageSize ? shown.first?.id : nil,
-                                 older: shown.last?.id, problem: nil)
+            return AuditLogModel(
+                filter: filter, rows: shown, newer: rows.count > pageSize ? shown.first?.id : nil,
+                older: shown.last?.id, problem: nil)
         case .first, .after:
-            let after: Int64? = if case let .after(id) = position { id } else { nil }
+            let after: Int64? = if case .after(let id) = position { id } else { nil }
             let rows = try await log.page(query, before: after, limit: pageSize + 1)
             let shown = Array(rows.prefix(pageSize))
-            return AuditLogModel(filter: filter, rows: shown, newer: after == nil ? nil : shown.first?.id,
-                                 older: rows.count > pageSize ? shown.last?.id : nil, problem: nil)
+            return AuditLogModel(
+                filter: filter, rows: shown, newer: after == nil ? nil : shown.first?.id,
+                older: rows.count > pageSize ? shown.last?.id : nil, problem: nil)
         }
     }
 }

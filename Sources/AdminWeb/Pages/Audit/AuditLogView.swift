@@ -11,15 +11,27 @@ struct AuditLogView: HTMLComponent {
             h1 { "Audit log" }
             p(.class("muted")) { "Every sign-in, change and look at personal data, newest first. Times are UTC." }
             form(.method(.get), .action(SiteURL.auditLog().href), .class("filters")) {
-                label { "Who (email or its start)"; input(.type("text"), .name("actor"), .value(filter.actor), .maxlength(320)) }
-                SelectField(label: "Action", name: "action", options: AuditAction.allCases.map { ($0.rawValue, $0.rawValue) },
-                            selected: filter.action)
+                label {
+                    "Who (email or its start)"
+                    input(.type("text"), .name("actor"), .value(filter.actor), .maxlength(320))
+                }
+                SelectField(
+                    label: "Action", name: "action", options: AuditAction.allCases.map { ($0.rawValue, $0.rawValue) },
+                    selected: filter.action)
                 label {
                     "Target"
-                    input(.type("text"), .name("target"), .value(filter.target), .maxlength(320), .placeholder("user:7, campaign:18, staff:3"))
+                    input(
+                        .type("text"), .name("target"), .value(filter.target), .maxlength(320),
+                        .placeholder("user:7, campaign:18, staff:3"))
                 }
-                label { "From"; input(.type("date"), .name("from"), .value(filter.from)) }
-                label { "To"; input(.type("date"), .name("to"), .value(filter.to)) }
+                label {
+                    "From"
+                    input(.type("date"), .name("from"), .value(filter.from))
+                }
+                label {
+                    "To"
+                    input(.type("date"), .name("to"), .value(filter.to))
+                }
                 button(.type("submit"), .class("primary")) { "Filter" }
                 a(.href(SiteURL.auditCSV(filter).href), .class("download")) { "Download CSV" }
             }
@@ -37,17 +49,26 @@ struct AuditLogView: HTMLComponent {
         let filter = model.filter
         section(.class("panel")) {
             DataTable(
-                caption: "\(model.rows.count) \(model.rows.count == 1 ? "entry" : "entries") on this page, newest first",
-                columns: [.init("When"), .init("Who"), .init("From"), .init("Action"),
-                          .init("Target"), .init("Detail")],
+                caption:
+                    "\(model.rows.count) \(model.rows.count == 1 ? "entry" : "entries") on this page, newest first",
+                columns: [
+                    .init("When"), .init("Who"), .init("From"), .init("Action"),
+                    .init("Target"), .init("Detail"),
+                ],
                 rows: model.rows.map { row in
-                    TableRow([TableCell(row.at), TableCell(row.actorEmail ?? ""), TableCell(row.clientAddress ?? ""), TableCell(row.action),
-                              TableCell { AuditTargetLink(stored: row.target, viewer: viewer) }, TableCell(row.detail ?? "")])
-                }, empty: filter.queryItems.isEmpty ? "The audit log has no entries yet." : "No entries match these filters.")
+                    TableRow([
+                        TableCell(row.at), TableCell(row.actorEmail ?? ""), TableCell(row.clientAddress ?? ""),
+                        TableCell(row.action),
+                        TableCell { AuditTargetLink(stored: row.target, viewer: viewer) }, TableCell(row.detail ?? ""),
+                    ])
+                },
+                empty: filter.queryItems.isEmpty
+                    ? "The audit log has no entries yet." : "No entries match these filters.")
             // No range: the log has no cheap count (docs/support.md).
-            Pager(shown: model.rows.count,
-                  previous: model.newer.map { SiteURL.auditLog(filter, before: $0).href },
-                  next: model.older.map { SiteURL.auditLog(filter, after: $0).href })
+            Pager(
+                shown: model.rows.count,
+                previous: model.newer.map { SiteURL.auditLog(filter, before: $0).href },
+                next: model.older.map { SiteURL.auditLog(filter, after: $0).href })
         }
     }
 }

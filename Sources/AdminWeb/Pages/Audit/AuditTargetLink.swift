@@ -9,10 +9,10 @@ struct AuditTargetLink: HTMLComponent {
 
     static func url(_ target: AuditTarget, role: Role) -> SiteURL? {
         switch target {
-        case let .user(id) where role.may(.viewUserProfiles): .user(id: id)
-        case let .campaign(id) where role.may(.manageCampaigns): .campaign(id: id)
-        case let .journey(id) where role.may(.viewDashboard): .journey(id: id)
-        case let .staff(id) where role.may(.manageStaff): .staffMember(id: id)
+        case .user(let id) where role.may(.viewUserProfiles): .user(id: id)
+        case .campaign(let id) where role.may(.manageCampaigns): .campaign(id: id)
+        case .journey(let id) where role.may(.viewDashboard): .journey(id: id)
+        case .staff(let id) where role.may(.manageStaff): .staffMember(id: id)
         default: nil
         }
     }
@@ -20,7 +20,9 @@ struct AuditTargetLink: HTMLComponent {
     var content: HTMLNode {
         guard let stored else { return .text("") }
         let target = AuditTarget(stored: stored)
-        guard let url = Self.url(target, role: viewer.identity.role) else { return UserText(text: target.description).content }
+        guard let url = Self.url(target, role: viewer.identity.role) else {
+            return UserText(text: target.description).content
+        }
         return a(.href(url.href)) { target.description }
     }
 }

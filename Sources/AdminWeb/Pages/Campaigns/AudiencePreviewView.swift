@@ -20,27 +20,52 @@ struct AudiencePreviewView: HTMLComponent {
             if let missing = preview.missingProviders {
                 p(.class("notice error"), .role("alert"), .id("missing-providers")) { "Not counted: \(missing)." }
             }
-            p(.class("muted")) { "Counted at \(countedAt) UTC in \(String(format: "%.1f", Double(preview.elapsed.components.seconds) + Double(preview.elapsed.components.attoseconds) / 1e18)) s." }
-            DataTable(caption: "Reachable devices by platform and provider",
-                      columns: [.init("Platform"), .init("Provider"), .init("Devices", numeric: true)],
-                      rows: counts.devicesByGroup.sorted { ($0.key.platform, $0.key.provider) < ($1.key.platform, $1.key.provider) }
-                          .map { [Platform.label(of: $0.key.platform), PushProvider.label(of: $0.key.provider), Format.grouped($0.value)] })
+            p(.class("muted")) {
+                "Counted at \(countedAt) UTC in \(String(format: "%.1f", Double(preview.elapsed.components.seconds) + Double(preview.elapsed.components.attoseconds) / 1e18)) s."
+            }
+            DataTable(
+                caption: "Reachable devices by platform and provider",
+                columns: [.init("Platform"), .init("Provider"), .init("Devices", numeric: true)],
+                rows: counts.devicesByGroup.sorted {
+                    ($0.key.platform, $0.key.provider) < ($1.key.platform, $1.key.provider)
+                }
+                .map {
+                    [
+                        Platform.label(of: $0.key.platform), PushProvider.label(of: $0.key.provider),
+                        Format.grouped($0.value),
+                    ]
+                })
             // Users per reason: a user with one device left out and another reachable is in
             // both rows, so the rows do not add up to the segment's users.
-            DataTable(caption: "Left out, by the first reason that applies to each device (a user with some devices left out is counted in each of their reasons)",
-                      columns: [.init("Reason"), .init("Users", numeric: true), .init("Devices", numeric: true)],
-                      rows: Exclusion.allCases.map { exclusion in
-                          TableRow([TableCell(exclusion.label), TableCell(Format.grouped(counts.excludedUsers[exclusion] ?? 0)),
-                                    TableCell(exclusion == .noDevice ? "–" : Format.grouped(counts.excludedDevices[exclusion] ?? 0))],
-                                   class: "exclusion-\(exclusion.rawValue)")
-                      })
+            DataTable(
+                caption:
+                    "Left out, by the first reason that applies to each device (a user with some devices left out is counted in each of their reasons)",
+                columns: [.init("Reason"), .init("Users", numeric: true), .init("Devices", numeric: true)],
+                rows: Exclusion.allCases.map { exclusion in
+                    TableRow(
+                        [
+                            TableCell(exclusion.label), TableCell(Format.grouped(counts.excludedUsers[exclusion] ?? 0)),
+                            TableCell(
+                                exclusion == .noDevice ? "–" : Format.grouped(counts.excludedDevices[exclusion] ?? 0)),
+                        ],
+                        class: "exclusion-\(exclusion.rawValue)")
+                })
             ul(.class("timing")) {
-                li { preview.inQuietHours == 1 ? "1 device is in its owner's quiet hours at the planned time: it waits until the quiet hours end."
-                    : "\(Format.grouped(preview.inQuietHours)) devices are in their owner's quiet hours at the planned time: theirs wait until the quiet hours end." }
-                li { preview.invalidTimeZones == 1 ? "1 user has a stored timezone that is not a valid one: the default is used for them."
-                    : "\(Format.grouped(preview.invalidTimeZones)) users have a stored timezone that is not a valid one: the default is used for them." }
-                li { preview.malformedQuietHours == 1 ? "1 user has quiet hours that do not read as HH:MM: counted as none."
-                    : "\(Format.grouped(preview.malformedQuietHours)) users have quiet hours that do not read as HH:MM: counted as none." }
+                li {
+                    preview.inQuietHours == 1
+                        ? "1 device is in its owner's quiet hours at the planned time: it waits until the quiet hours end."
+                        : "\(Format.grouped(preview.inQuietHours)) devices are in their owner's quiet hours at the planned time: theirs wait until the quiet hours end."
+                }
+                li {
+                    preview.invalidTimeZones == 1
+                        ? "1 user has a stored timezone that is not a valid one: the default is used for them."
+                        : "\(Format.grouped(preview.invalidTimeZones)) users have a stored timezone that is not a valid one: the default is used for them."
+                }
+                li {
+                    preview.malformedQuietHours == 1
+                        ? "1 user has quiet hours that do not read as HH:MM: counted as none."
+                        : "\(Format.grouped(preview.malformedQuietHours)) users have quiet hours that do not read as HH:MM: counted as none."
+                }
                 // The app's schema gives a user without the row its defaults; the panel does too, and says how many.
                 li(.id("without-settings")) {
                     "\(Format.count(preview.usersWithoutSettings, "user has", "users have")) no notification settings saved: "
@@ -57,20 +82,21 @@ struct AudiencePreviewView: HTMLComponent {
                 }
             }
             if !preview.samples.isEmpty {
-                DataTable(caption: "Ten of the recipients (lowest user ids)",
-                          headings: ["User", "Platform", "Locale", "Timezone"],
-                          rows: preview.samples.map { sample in
-                              TableRow([
-                                  TableCell {
-                                      if viewer.identity.role.may(.viewUserProfiles) {
-                                          a(.href(SiteURL.user(id: sample.userID).href)) { "#\(sample.userID)" }
-                                      } else {
-                                          "#\(sample.userID)"
-                                      }
-                                  },
-                                  TableCell(sample.platform), TableCell(sample.locale), TableCell(sample.timeZone),
-                              ])
-                          })
+                DataTable(
+                    caption: "Ten of the recipients (lowest user ids)",
+                    headings: ["User", "Platform", "Locale", "Timezone"],
+                    rows: preview.samples.map { sample in
+                        TableRow([
+                            TableCell {
+                                if viewer.identity.role.may(.viewUserProfiles) {
+                                    a(.href(SiteURL.user(id: sample.userID).href)) { "#\(sample.userID)" }
+                                } else {
+                                    "#\(sample.userID)"
+                                }
+                            },
+                            TableCell(sample.platform), TableCell(sample.locale), TableCell(sample.timeZone),
+                        ])
+                    })
             }
         }
     }

@@ -82,17 +82,21 @@ struct CampaignNotice: Sendable, Equatable {
     }
 
     var queryItems: [URLQueryItem] {
-        [URLQueryItem(name: "notice", value: kind.rawValue)] + (count.map { [URLQueryItem(name: "count", value: String($0))] } ?? [])
+        [URLQueryItem(name: "notice", value: kind.rawValue)]
+            + (count.map { [URLQueryItem(name: "count", value: String($0))] } ?? [])
     }
 
     var sentence: String {
         let count = Format.grouped(self.count ?? 0)
         return switch kind {
         case .created: "Draft saved. Check the audience and the message below, then continue to the confirmation."
-        case .launched: "Launched. Its audience is frozen first, then sending starts; the status and counts below follow it live."
-        case .paused: "Paused within a second: \(count) push\(self.count == 1 ? " had" : "es had") gone out. Nothing more is sent until you resume."
+        case .launched:
+            "Launched. Its audience is frozen first, then sending starts; the status and counts below follow it live."
+        case .paused:
+            "Paused within a second: \(count) push\(self.count == 1 ? " had" : "es had") gone out. Nothing more is sent until you resume."
         case .resumed: "Resumed: sending goes on where it stopped."
-        case .cancelled: "Cancelled: \(count) push\(self.count == 1 ? " had" : "es had") gone out; nothing more will be sent."
+        case .cancelled:
+            "Cancelled: \(count) push\(self.count == 1 ? " had" : "es had") gone out; nothing more will be sent."
         case .testSent: "Test sent to \(count) device\(self.count == 1 ? "" : "s"); each result is listed below."
         case .edited: "Draft saved. Check the audience and the message below again."
         case .duplicated: "This is a new draft, a copy. Edit it, check the audience, then continue to the confirmation."

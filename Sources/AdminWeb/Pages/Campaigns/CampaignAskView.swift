@@ -26,13 +26,21 @@ struct CampaignAskView: HTMLComponent {
                     p(.id("ask-unsent")) {
                         "\(Format.grouped(progress.queued + progress.waiting)) waiting deliver\(progress.queued + progress.waiting == 1 ? "y" : "ies") will not be sent."
                     }
-                    if progress.total == 0 { p { "Its audience is still being frozen: no more of it will be written." } }
+                    if progress.total == 0 {
+                        p { "Its audience is still being frozen: no more of it will be written." }
+                    }
                     p { "A cancelled campaign cannot be resumed. To send it again later, duplicate it." }
                 }
-                HTMLRender.form(.method(.post), .action(SiteURL.campaignAction(id: campaign.id, action).href), .class("actions")) {
+                HTMLRender.form(
+                    .method(.post), .action(SiteURL.campaignAction(id: campaign.id, action).href), .class("actions")
+                ) {
                     CSRFField(token: viewer.csrfToken)
-                    button(.type("submit"), .class("danger")) { action == .delete ? "Delete the draft" : "Cancel the campaign" }
-                    a(.href(SiteURL.campaign(id: campaign.id).href)) { action == .delete ? "Keep the draft" : "Keep the campaign" }
+                    button(.type("submit"), .class("danger")) {
+                        action == .delete ? "Delete the draft" : "Cancel the campaign"
+                    }
+                    a(.href(SiteURL.campaign(id: campaign.id).href)) {
+                        action == .delete ? "Keep the draft" : "Keep the campaign"
+                    }
                 }
             }
         }.content

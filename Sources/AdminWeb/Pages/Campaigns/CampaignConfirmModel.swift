@@ -47,7 +47,8 @@ struct CampaignConfirmModel {
     func staleReason(now: Date = Date()) -> String? {
         let started = SQLiteTime.string(countStarted)
         if let latestLaunch, latestLaunch >= started {
-            return "a campaign was launched at \(latestLaunch) UTC, after this audience was counted at \(started) UTC, and its pushes count against the same frequency cap"
+            return
+                "a campaign was launched at \(latestLaunch) UTC, after this audience was counted at \(started) UTC, and its pushes count against the same frequency cap"
         }
         if now.timeIntervalSince(countStarted) > Self.oldestCount {
             return "the count was more than \(Int(Self.oldestCount / 60)) minutes old"
@@ -57,18 +58,23 @@ struct CampaignConfirmModel {
 
     /// nil while the preview is still counting: the page sends the browser back to it.
     static func load(_ source: CampaignPageModel.Source, id: Int64) async throws -> CampaignConfirmModel? {
-        guard let campaign = try await source.campaigns.find(id) else { throw PanelError.notFound("No campaign #\(id).") }
+        guard let campaign = try await source.campaigns.find(id) else {
+            throw PanelError.notFound("No campaign #\(id).")
+        }
         guard campaign.status.known == .draft, let (preview, at) = await source.previews.ready(id) else { return nil }
-        let similar = try await source.campaigns.similarRecent(to: campaign, since: Date().addingTimeInterval(-7 * 86_400))
+        let similar = try await source.campaigns.similarRecent(
+            to: campaign, since: Date().addingTimeInterval(-7 * 86_400))
         let latestLaunch = try await source.campaigns.latestLaunch()
-        return CampaignConfirmModel(campaign: campaign, preview: preview, countedAt: at, similar: similar,
-                                    defaultTimeZone: source.campaigns.defaultTimeZone, latestLaunch: latestLaunch)
+        return CampaignConfirmModel(
+            campaign: campaign, preview: preview, countedAt: at, similar: similar,
+            defaultTimeZone: source.campaigns.defaultTimeZone, latestLaunch: latestLaunch)
     }
 
     /// The same page with a new count.
     func counted(_ preview: AudiencePreview, at: Date) -> CampaignConfirmModel {
-        CampaignConfirmModel(campaign: campaign, preview: preview, countedAt: at, similar: similar, defaultTimeZone: defaultTimeZone,
-                             latestLaunch: latestLaunch)
+        CampaignConfirmModel(
+            campaign: campaign, preview: preview, countedAt: at, similar: similar, defaultTimeZone: defaultTimeZone,
+            latestLaunch: latestLaunch)
     }
 
     /// What the sender typed is the count, with or without separators.

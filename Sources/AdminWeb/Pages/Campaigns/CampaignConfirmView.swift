@@ -13,14 +13,22 @@ struct CampaignConfirmView: HTMLComponent {
         return PageLayout(pageTitle: "Confirm campaign #\(campaign.id)", viewer: viewer, activeSection: .campaigns) {
             section(.class("panel confirm")) {
                 // Nothing reachable: no question to ask, only why.
-                h1 { model.preview.counts.reachableDevices == 0 ? "Campaign #\(campaign.id) cannot be sent now" : "Send campaign #\(campaign.id) to \(devices) devices?" }
+                h1 {
+                    model.preview.counts.reachableDevices == 0
+                        ? "Campaign #\(campaign.id) cannot be sent now"
+                        : "Send campaign #\(campaign.id) to \(devices) devices?"
+                }
                 if let problem = model.problem { p(.class("notice error"), .role("alert")) { problem } }
-                if let notice = model.notice { p(.class("notice"), .role("status"), .id("confirm-recounted")) { notice } }
+                if let notice = model.notice {
+                    p(.class("notice"), .role("status"), .id("confirm-recounted")) { notice }
+                }
                 p {
                     strong(.id("confirm-count")) { devices }
                     " devices to send to, of \(Format.count(preview.counts.reachableUsers - preview.heldOutUsers, "user", "users")), counted at \(SQLiteTime.string(model.countedAt)) UTC. The launch freezes whoever is reachable at that moment."
                 }
-                p { "A push cannot be taken back once sent. You can pause or cancel at any moment; what has gone out stays out." }
+                p {
+                    "A push cannot be taken back once sent. You can pause or cancel at any moment; what has gone out stays out."
+                }
                 if campaign.experiment.holdoutPercent > 0 {
                     p(.id("confirm-holdout")) {
                         "Held out: "
@@ -39,7 +47,11 @@ struct CampaignConfirmView: HTMLComponent {
                         p { "The same audience got a campaign with the same title in the last 7 days:" }
                         ul {
                             for other in model.similar {
-                                li { a(.href(SiteURL.campaign(id: other.id).href)) { "#\(other.id) launched \(other.launchedAt ?? "") UTC" } }
+                                li {
+                                    a(.href(SiteURL.campaign(id: other.id).href)) {
+                                        "#\(other.id) launched \(other.launchedAt ?? "") UTC"
+                                    }
+                                }
                             }
                         }
                     }
@@ -76,11 +88,14 @@ struct CampaignConfirmView: HTMLComponent {
             if model.mustType {
                 label {
                     "Above \(Format.grouped(CampaignConfirmModel.typeAbove)) devices, type the number of devices to send to, to confirm"
-                    input(.type("text"), .name("typed_count"), .value(model.typed), .inputMode("numeric"), .autocomplete("off"), .required)
+                    input(
+                        .type("text"), .name("typed_count"), .value(model.typed), .inputMode("numeric"),
+                        .autocomplete("off"), .required)
                 }
             }
             button(.type("submit"), .class("danger")) {
-                "Send to \(devices) devices" + (heldOut > 0 ? "; hold out \(Format.count(heldOut, "user", "users"))" : "")
+                "Send to \(devices) devices"
+                    + (heldOut > 0 ? "; hold out \(Format.count(heldOut, "user", "users"))" : "")
             }
             a(.href(SiteURL.campaign(id: campaign.id).href)) { "Back" }
         }

@@ -23,10 +23,13 @@ struct CampaignImpactView: HTMLComponent {
         if let impact {
             report(impact)
         } else if nobodyDrawn {
-            p { "No report: nobody was drawn when the audience was frozen (it was empty, or the campaign was launched before the panel measured campaigns)." }
+            p {
+                "No report: nobody was drawn when the audience was frozen (it was empty, or the campaign was launched before the panel measured campaigns)."
+            }
         } else {
             p(.role("status")) {
-                campaign.status.known == .materialising ? "The report begins once the audience is frozen: this section fills by itself."
+                campaign.status.known == .materialising
+                    ? "The report begins once the audience is frozen: this section fills by itself."
                     : "The report is being computed: this section fills by itself."
             }
         }
@@ -37,7 +40,9 @@ struct CampaignImpactView: HTMLComponent {
         p {
             if let goal = impact.goal {
                 "Goal: \(goal.label), within \(Format.count(experiment.goalDays, "day", "days")) of the send time ("
-                span(.class("nowrap")) { SQLiteTime.string(impact.windowStart) }; " to "; span(.class("nowrap")) { SQLiteTime.string(impact.windowEnd) + " UTC" }
+                span(.class("nowrap")) { SQLiteTime.string(impact.windowStart) }
+                " to "
+                span(.class("nowrap")) { SQLiteTime.string(impact.windowEnd) + " UTC" }
                 "). "
             } else {
                 "No goal: the report shows who opened the push. "
@@ -48,7 +53,8 @@ struct CampaignImpactView: HTMLComponent {
         }
         if impact.asOf < impact.windowStart {
             p(.role("status")) {
-                "The goal's window opens at the send time, "; span(.class("nowrap")) { SQLiteTime.string(impact.windowStart) + " UTC" }
+                "The goal's window opens at the send time, "
+                span(.class("nowrap")) { SQLiteTime.string(impact.windowStart) + " UTC" }
                 ": nothing is counted before it."
             }
         }
@@ -61,10 +67,14 @@ struct CampaignImpactView: HTMLComponent {
                 "until the winner goes to them."
             }
         }
-        DataTable(caption: "Recipients against the holdout", columns: Self.columns(goal: impact.goal), rows: [
-            Self.row(restHeld ? "Recipients: the test share (drawn to get a variant)" : "Recipients (drawn to get it)", impact.recipients, goal: impact.goal),
-            Self.row("Holdout (drawn to get nothing)", impact.holdout, goal: impact.goal, opens: false),
-        ])
+        DataTable(
+            caption: "Recipients against the holdout", columns: Self.columns(goal: impact.goal),
+            rows: [
+                Self.row(
+                    restHeld ? "Recipients: the test share (drawn to get a variant)" : "Recipients (drawn to get it)",
+                    impact.recipients, goal: impact.goal),
+                Self.row("Holdout (drawn to get nothing)", impact.holdout, goal: impact.goal, opens: false),
+            ])
         p(.class("muted")) {
             "Both groups are drawn at random from the same reachable users when the audience is frozen, and compared as drawn: "
             "a recipient counts whatever became of their push (waiting, capped, failed or never opened)."
@@ -77,50 +87,86 @@ struct CampaignImpactView: HTMLComponent {
                 lift.sentence + "."
             }
         } else if impact.goal != nil {
-            p(.class("muted")) { impact.holdout.users == 0 ? "No holdout: there is nothing to measure a lift against." : "No lift yet: a group is empty." }
+            p(.class("muted")) {
+                impact.holdout.users == 0
+                    ? "No holdout: there is nothing to measure a lift against." : "No lift yet: a group is empty."
+            }
         }
         if let timing = impact.timing {
-            TimingComparisonTable(comparison: timing, hasGoal: impact.goal != nil, fixedTime: "the campaign's fixed time")
+            TimingComparisonTable(
+                comparison: timing, hasGoal: impact.goal != nil, fixedTime: "the campaign's fixed time")
         }
         if impact.variants.count > 1 || impact.rest != nil {
-            DataTable(caption: "By variant", columns: Self.columns(goal: impact.goal) + [DataTable.Column("Lift against the holdout, points (95% interval)")],
-                      rows: impact.variants.map { row in
-                          Self.row("Variant \(row.variant.letter)" + (campaign.winner?.variant.known == row.variant ? " (winner)" : ""), row.group,
-                                   goal: impact.goal, extra: [row.lift.map(Self.interval) ?? "n/a"])
-                      } + (impact.rest.map { [Self.row(restLabel, $0, goal: impact.goal,
-                                                       extra: [restHeld ? "not counted: sent nothing yet" : "counted with the recipients"])] } ?? []))
+            DataTable(
+                caption: "By variant",
+                columns: Self.columns(goal: impact.goal) + [
+                    DataTable.Column("Lift against the holdout, points (95% interval)")
+                ],
+                rows: impact.variants.map { row in
+                    Self.row(
+                        "Variant \(row.variant.letter)"
+                            + (campaign.winner?.variant.known == row.variant ? " (winner)" : ""), row.group,
+                        goal: impact.goal, extra: [row.lift.map(Self.interval) ?? "n/a"])
+                }
+                    + (impact.rest.map {
+                        [
+                            Self.row(
+                                restLabel, $0, goal: impact.goal,
+                                extra: [restHeld ? "not counted: sent nothing yet" : "counted with the recipients"])
+                        ]
+                    } ?? []))
         }
         if impact.goal == nil {
-            DataTable(caption: "By platform (users reachable on both count once, as both)",
-                      columns: [DataTable.Column("Platform"), DataTable.Column("Recipients", numeric: true), DataTable.Column("Opened the push", numeric: true),
-                                DataTable.Column("Open rate", numeric: true), DataTable.Column("Holdout", numeric: true)],
-                      rows: impact.platforms.map { row in
-                          [Self.platformName(row.platform), Format.grouped(row.recipients.users), Format.grouped(row.recipients.opened),
-                           Format.percent(row.recipients.openRate), Format.grouped(row.holdout.users)]
-                      })
+            DataTable(
+                caption: "By platform (users reachable on both count once, as both)",
+                columns: [
+                    DataTable.Column("Platform"), DataTable.Column("Recipients", numeric: true),
+                    DataTable.Column("Opened the push", numeric: true),
+                    DataTable.Column("Open rate", numeric: true), DataTable.Column("Holdout", numeric: true),
+                ],
+                rows: impact.platforms.map { row in
+                    [
+                        Self.platformName(row.platform), Format.grouped(row.recipients.users),
+                        Format.grouped(row.recipients.opened),
+                        Format.percent(row.recipients.openRate), Format.grouped(row.holdout.users),
+                    ]
+                })
         } else {
-        DataTable(caption: "By platform (users reachable on both count once, as both)",
-                  columns: [DataTable.Column("Platform"), DataTable.Column("Recipients", numeric: true), DataTable.Column("Recipients converted", numeric: true),
-                            DataTable.Column("Recipients' rate", numeric: true), DataTable.Column("Holdout", numeric: true),
-                            DataTable.Column("Holdout converted", numeric: true), DataTable.Column("Holdout's rate", numeric: true),
-                            DataTable.Column("Lift, points (95% interval)")],
-                  rows: impact.platforms.map { row in
-                      [Self.platformName(row.platform), Format.grouped(row.recipients.users), Format.grouped(row.recipients.converted),
-                       Format.percent(row.recipients.conversionRate), Format.grouped(row.holdout.users), Format.grouped(row.holdout.converted),
-                       Format.percent(row.holdout.conversionRate), row.lift.map(Self.interval) ?? "n/a"]
-                  })
+            DataTable(
+                caption: "By platform (users reachable on both count once, as both)",
+                columns: [
+                    DataTable.Column("Platform"), DataTable.Column("Recipients", numeric: true),
+                    DataTable.Column("Recipients converted", numeric: true),
+                    DataTable.Column("Recipients' rate", numeric: true), DataTable.Column("Holdout", numeric: true),
+                    DataTable.Column("Holdout converted", numeric: true),
+                    DataTable.Column("Holdout's rate", numeric: true),
+                    DataTable.Column("Lift, points (95% interval)"),
+                ],
+                rows: impact.platforms.map { row in
+                    [
+                        Self.platformName(row.platform), Format.grouped(row.recipients.users),
+                        Format.grouped(row.recipients.converted),
+                        Format.percent(row.recipients.conversionRate), Format.grouped(row.holdout.users),
+                        Format.grouped(row.holdout.converted),
+                        Format.percent(row.holdout.conversionRate), row.lift.map(Self.interval) ?? "n/a",
+                    ]
+                })
         }
         if impact.goal != nil {
             ReportChart(chart: impact.conversionChart)
         }
         if impact.unreadableTimes > 0 {
-            p(.class("muted")) { "\(Format.count(impact.unreadableTimes, "goal event", "goal events")) of this campaign's users had a time that does not read as a time: counted for nobody." }
+            p(.class("muted")) {
+                "\(Format.count(impact.unreadableTimes, "goal event", "goal events")) of this campaign's users had a time that does not read as a time: counted for nobody."
+            }
         }
         p { a(.href(SiteURL.campaignReport(id: campaign.id).href), .class("button")) { "Download the report as CSV" } }
     }
 
     private var restLabel: String {
-        if let winner = campaign.winner { return "The rest (drawn to get the winner, \(winner.variant.known?.letter ?? winner.variant.description))" }
+        if let winner = campaign.winner {
+            return "The rest (drawn to get the winner, \(winner.variant.known?.letter ?? winner.variant.description))"
+        }
         if campaign.status.known?.isEnded == true { return "The rest (never sent: the campaign ended before a winner)" }
         return "The rest (waiting for the winner)"
     }
@@ -130,11 +176,20 @@ struct CampaignImpactView: HTMLComponent {
         if let test = experiment.testPercent {
             h3 { "Winner test" }
             if let winner = campaign.winner {
-                p(.id("winner")) { "Winner: variant \(winner.variant.known?.letter ?? winner.variant.description), chosen at "; span(.class("nowrap")) { winner.at + " UTC" }; " — "; winner.detail }
+                p(.id("winner")) {
+                    "Winner: variant \(winner.variant.known?.letter ?? winner.variant.description), chosen at "
+                    span(.class("nowrap")) { winner.at + " UTC" }
+                    " — "
+                    winner.detail
+                }
             } else if campaign.status.known?.isEnded == true {
-                p(.id("winner")) { "No winner was chosen: the campaign ended before its wait did, and the rest got nothing." }
+                p(.id("winner")) {
+                    "No winner was chosen: the campaign ended before its wait did, and the rest got nothing."
+                }
             } else {
-                let due = campaign.measuredFrom.map { SQLiteTime.string($0.addingTimeInterval(TimeInterval((experiment.winnerWaitHours ?? 24) * 3_600))) }
+                let due = campaign.measuredFrom.map {
+                    SQLiteTime.string($0.addingTimeInterval(TimeInterval((experiment.winnerWaitHours ?? 24) * 3_600)))
+                }
                 p {
                     "The variants went to \(test)% of the recipients. "
                     "The panel chooses the variant with the best \(experiment.goal == nil ? "open rate" : "goal conversion") at "
@@ -142,12 +197,16 @@ struct CampaignImpactView: HTMLComponent {
                     " and sends it to the rest, unless you choose one first."
                 }
                 if campaign.status.known == .sending || campaign.status.known == .paused {
-                    HTMLRender.form(.method(.post), .action(SiteURL.campaignWinner(id: campaign.id).href), .class("inline spaced")) {
+                    HTMLRender.form(
+                        .method(.post), .action(SiteURL.campaignWinner(id: campaign.id).href), .class("inline spaced")
+                    ) {
                         CSRFField(token: viewer.csrfToken)
                         label {
                             "Variant"
                             select(.name("variant"), .required) {
-                                for letter in experiment.letters { option(.value(letter.rawValue)) { "Variant \(letter.letter)" } }
+                                for letter in experiment.letters {
+                                    option(.value(letter.rawValue)) { "Variant \(letter.letter)" }
+                                }
                             }
                         }
                         label(.class("check")) {
@@ -164,11 +223,15 @@ struct CampaignImpactView: HTMLComponent {
     /// Without a goal there is nothing converted to show: users and opens only.
     static func columns(goal: CampaignGoal?) -> [DataTable.Column] {
         [DataTable.Column("Group"), DataTable.Column("Users", numeric: true)]
-            + (goal == nil ? [] : [DataTable.Column("Converted", numeric: true), DataTable.Column("Conversion rate", numeric: true)])
+            + (goal == nil
+                ? []
+                : [DataTable.Column("Converted", numeric: true), DataTable.Column("Conversion rate", numeric: true)])
             + [DataTable.Column("Opened the push", numeric: true), DataTable.Column("Open rate", numeric: true)]
     }
 
-    static func row(_ name: String, _ group: CampaignImpact.Group, goal: CampaignGoal?, opens: Bool = true, extra: [String] = []) -> [String] {
+    static func row(
+        _ name: String, _ group: CampaignImpact.Group, goal: CampaignGoal?, opens: Bool = true, extra: [String] = []
+    ) -> [String] {
         [name, Format.grouped(group.users)]
             + (goal == nil ? [] : [Format.grouped(group.converted), Format.percent(group.conversionRate)])
             + [opens ? Format.grouped(group.opened) : "—", opens ? Format.percent(group.openRate) : "—"] + extra
@@ -209,7 +272,10 @@ struct ReportChart: HTMLComponent {
             figure(.class("chart")) {
                 ul(.class("legend")) {
                     for (number, series) in chart.series.enumerated() {
-                        li { span(.class("swatch s\(number % ChartSVG.colours)"), Attribute("aria-hidden", "true")); series.name }
+                        li {
+                            span(.class("swatch s\(number % ChartSVG.colours)"), Attribute("aria-hidden", "true"))
+                            series.name
+                        }
                     }
                 }
                 LineChart(chart: chart)

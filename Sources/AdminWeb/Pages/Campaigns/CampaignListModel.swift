@@ -35,9 +35,14 @@ struct CampaignListModel: PageModel {
 
     static func load(_ campaigns: Campaigns, _ input: Input) async throws -> CampaignListModel {
         let now = Date()
-        let position: Campaigns.ListPosition = if let after = input.after { .after(after) } else if let before = input.before { .before(before) } else { .first }
-        let page = try await campaigns.page(status: input.status, newestFirst: input.order == .descending, at: position, limit: pageSize, now: now)
-        return CampaignListModel(entries: page.entries, previousBefore: page.previous, nextAfter: page.next, status: input.status,
-                                 order: input.order, offset: page.offset, total: page.total, now: now)
+        let position: Campaigns.ListPosition =
+            if let after = input.after { .after(after) } else if let before = input.before { .before(before) } else {
+                .first
+            }
+        let page = try await campaigns.page(
+            status: input.status, newestFirst: input.order == .descending, at: position, limit: pageSize, now: now)
+        return CampaignListModel(
+            entries: page.entries, previousBefore: page.previous, nextAfter: page.next, status: input.status,
+            order: input.order, offset: page.offset, total: page.total, now: now)
     }
 }

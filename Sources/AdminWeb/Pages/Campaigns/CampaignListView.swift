@@ -27,42 +27,65 @@ struct CampaignListView: HTMLComponent {
                 if let problem = model.problem {
                     p(.class("notice error"), .role("alert")) { problem }
                 } else if model.entries.isEmpty {
-                    p(.class("empty-list")) { model.status.map { "No campaign is \(CampaignStatusBadge.word($0))." } ?? "No campaigns yet." }
+                    p(.class("empty-list")) {
+                        model.status.map { "No campaign is \(CampaignStatusBadge.word($0))." } ?? "No campaigns yet."
+                    }
                 } else {
                     DataTable(
                         caption: (model.order == .descending ? "Newest first. " : "Oldest first. ")
                             + "Confirmed: the devices to send to that the confirmation counted and the sender confirmed. "
                             + "Frozen: the deliveries the launch wrote, one per device (the frequency cap's included), from who was reachable then. "
                             + "Received and opened come from the apps' receipts.",
-                        columns: [.init("Campaign"), .init("Status"),
-                                  .init("Created (UTC)", sort: .init(href: SiteURL.campaigns(status: model.status, order: model.order.reversed).href,
-                                                                     current: model.order)),
-                                  .init("Confirmed (devices to send to)", numeric: true),
-                                  .init("Frozen (devices)", numeric: true),
-                                  .init("Accepted", numeric: true), .init("Received", numeric: true), .init("Opened", numeric: true)],
+                        columns: [
+                            .init("Campaign"), .init("Status"),
+                            .init(
+                                "Created (UTC)",
+                                sort: .init(
+                                    href: SiteURL.campaigns(status: model.status, order: model.order.reversed).href,
+                                    current: model.order)),
+                            .init("Confirmed (devices to send to)", numeric: true),
+                            .init("Frozen (devices)", numeric: true),
+                            .init("Accepted", numeric: true), .init("Received", numeric: true),
+                            .init("Opened", numeric: true),
+                        ],
                         rows: model.entries.map { campaign in
                             TableRow([
-                                TableCell { a(.href(SiteURL.campaign(id: campaign.id).href)) { "#\(campaign.id) "; UserText(text: campaign.displayName) } },
+                                TableCell {
+                                    a(.href(SiteURL.campaign(id: campaign.id).href)) {
+                                        "#\(campaign.id) "
+                                        UserText(text: campaign.displayName)
+                                    }
+                                },
                                 TableCell { CampaignStatusBadge(campaign: campaign, now: model.now) },
                                 TableCell(campaign.createdAt),
                                 TableCell(campaign.confirmed.map { Format.grouped($0.devices) } ?? "–"),
-                                TableCell(campaign.status.known == .draft ? "–" : Format.grouped(campaign.totals.audience)),
+                                TableCell(
+                                    campaign.status.known == .draft ? "–" : Format.grouped(campaign.totals.audience)),
                                 TableCell(Format.grouped(campaign.totals.accepted)),
                                 TableCell(Format.grouped(campaign.totals.received)),
                                 TableCell(Format.grouped(campaign.totals.opened)),
                             ])
                         })
-                    Pager(offset: model.offset, shown: model.entries.count, total: .exact(model.total),
-                          previous: model.previousBefore.map { SiteURL.campaigns(before: $0, status: model.status, order: model.order).href },
-                          next: model.nextAfter.map { SiteURL.campaigns(status: model.status, after: $0, order: model.order).href },
-                          noun: "campaigns")
+                    Pager(
+                        offset: model.offset, shown: model.entries.count, total: .exact(model.total),
+                        previous: model.previousBefore.map {
+                            SiteURL.campaigns(before: $0, status: model.status, order: model.order).href
+                        },
+                        next: model.nextAfter.map {
+                            SiteURL.campaigns(status: model.status, after: $0, order: model.order).href
+                        },
+                        noun: "campaigns")
                 }
             }
         }.content
     }
 
     private func filterLink(_ status: CampaignShownStatus?, _ label: String) -> HTMLNode {
-        element("a", [.href(SiteURL.campaigns(status: status).href)] + (status == model.status ? [Attribute("aria-current", "page")] : [])) { label }
+        element(
+            "a",
+            [.href(SiteURL.campaigns(status: status).href)]
+                + (status == model.status ? [Attribute("aria-current", "page")] : [])
+        ) { label }
     }
 }
 
@@ -77,10 +100,15 @@ struct CampaignStatusBadge: HTMLComponent {
 
     var content: HTMLNode {
         // The live updates rewrite its word and tone from what it carries.
-        let words = Attribute("data-words", CampaignShownStatus.allCases.map { "\($0.rawValue)=\(Self.word($0))" }.joined(separator: ";"))
-        let tones = Attribute("data-tones", CampaignShownStatus.allCases.map { "\($0.rawValue)=\($0.badgeTone.rawValue)" }.joined(separator: ";"))
+        let words = Attribute(
+            "data-words", CampaignShownStatus.allCases.map { "\($0.rawValue)=\(Self.word($0))" }.joined(separator: ";"))
+        let tones = Attribute(
+            "data-tones",
+            CampaignShownStatus.allCases.map { "\($0.rawValue)=\($0.badgeTone.rawValue)" }.joined(separator: ";"))
         let attributes = live ? [.id("status-badge"), words, tones] : []
-        guard let shown = campaign.shownStatus(now: now) else { return StatusBadge(unknown: campaign.status.storedText, attributes: attributes).content }
+        guard let shown = campaign.shownStatus(now: now) else {
+            return StatusBadge(unknown: campaign.status.storedText, attributes: attributes).content
+        }
         return StatusBadge(shown, attributes: attributes).content
     }
 

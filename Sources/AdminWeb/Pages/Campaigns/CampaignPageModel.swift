@@ -97,9 +97,12 @@ struct CampaignPageModel {
     }
 
     static func load(_ source: Source, _ input: Input) async throws -> CampaignPageModel {
-        guard let campaign = try await source.campaigns.find(input.id) else { throw PanelError.notFound("No campaign #\(input.id).") }
-        var model = CampaignPageModel(campaign: campaign, notice: input.notice.flatMap { $0.fits(campaign.status.known) ? $0 : nil },
-                                      testLines: input.testLines, problems: input.problems, defaultTimeZone: source.campaigns.defaultTimeZone)
+        guard let campaign = try await source.campaigns.find(input.id) else {
+            throw PanelError.notFound("No campaign #\(input.id).")
+        }
+        var model = CampaignPageModel(
+            campaign: campaign, notice: input.notice.flatMap { $0.fits(campaign.status.known) ? $0 : nil },
+            testLines: input.testLines, problems: input.problems, defaultTimeZone: source.campaigns.defaultTimeZone)
         model.testedUser = input.testedUser
         model.testedVariant = input.testedVariant
         let status = campaign.status.known
@@ -118,13 +121,18 @@ struct CampaignPageModel {
                 if model.impact == nil {
                     // Computed now when the background job has not come to it since the start.
                     model.nobodyDrawn = try await !source.campaigns.hasMembers(campaign.id)
-                    if !model.nobodyDrawn { model.impact = try await source.impact.report(campaign.id, computeIfMissing: true) }
+                    if !model.nobodyDrawn {
+                        model.impact = try await source.impact.report(campaign.id, computeIfMissing: true)
+                    }
                 }
             }
             // A handful of rows per campaign, written by the freeze.
-            model.timing = try await source.database.read { db in try TimingSummary.load(campaign: campaign.id, in: db) }
+            model.timing = try await source.database.read { db in try TimingSummary.load(campaign: campaign.id, in: db)
+            }
             // How many went out is read, never taken from the link.
-            if let kind = model.notice?.kind, kind == .paused || kind == .cancelled { model.notice?.count = progress.sent }
+            if let kind = model.notice?.kind, kind == .paused || kind == .cancelled {
+                model.notice?.count = progress.sent
+            }
         }
         return model
     }
@@ -135,9 +143,14 @@ struct CampaignPageModel {
         let letters = campaign.experiment.letters
         let variant = choice.variant(in: letters) ?? .a
         guard let message = campaign.message(variant),
-              let text = try? CampaignText(title: message.title, body: message.body, template: message.template, library: source.templates) else {
-            problems.append(variant == .a ? "This campaign's message no longer reads as a template (was a template file changed?): edit the draft and choose again."
-                            : "Variant \(variant.letter) no longer reads as a template (was a template file changed?): edit the draft and choose again.")
+            let text = try? CampaignText(
+                title: message.title, body: message.body, template: message.template, library: source.templates)
+        else {
+            problems.append(
+                variant == .a
+                    ? "This campaign's message no longer reads as a template (was a template file changed?): edit the draft and choose again."
+                    : "Variant \(variant.letter) no longer reads as a template (was a template file changed?): edit the draft and choose again."
+            )
             return
         }
         let languages = text.variants.map(\.language)
@@ -151,9 +164,12 @@ struct CampaignPageModel {
         // A chosen language shows that variant; otherwise the recipient's own.
         let locale = read.language ?? values?.locale ?? "en"
         let filled = text.renderReporting(locale: locale, values: values?.values ?? [:])
-        let shownLanguage = text.variants.first { locale.lowercased().hasPrefix($0.language) }?.language ?? languages.first ?? "en"
+        let shownLanguage =
+            text.variants.first { locale.lowercased().hasPrefix($0.language) }?.language ?? languages.first ?? "en"
         let platform = read.platform ?? sample.flatMap { Platform(rawValue: $0.platform) } ?? .ios
-        phone = Phone(variant: variant, variants: letters, title: filled.title, body: filled.body, recipient: sample, language: shownLanguage, platform: platform,
-                      samples: samples, languages: languages, fallbacks: filled.fallbacks.sorted())
+        phone = Phone(
+            variant: variant, variants: letters, title: filled.title, body: filled.body, recipient: sample,
+            language: shownLanguage, platform: platform,
+            samples: samples, languages: languages, fallbacks: filled.fallbacks.sorted())
     }
 }

@@ -18,10 +18,22 @@ struct CampaignPageView: HTMLComponent {
             extras.append(noscript { meta(Attribute("http-equiv", "refresh"), .content("5")) })
             extras.append(script(.src(SiteURL.campaignScript.path), .defer) {})
         }
-        return PageLayout(pageTitle: "Campaign #\(campaign.id)", viewer: viewer, activeSection: .campaigns, headExtras: extras) {
-            section(.class("panel"), Attribute("data-events", status == .draft ? "" : SiteURL.campaignEvents(id: campaign.id).href)) {
-                h1 { "Campaign #\(campaign.id): "; UserText(text: campaign.displayName, clampAfter: .max) }
-                p { CampaignStatusBadge(campaign: campaign, live: true); " · created by \(campaign.createdBy ?? "someone since removed") at "; span(.class("nowrap")) { campaign.createdAt + " UTC" } }
+        return PageLayout(
+            pageTitle: "Campaign #\(campaign.id)", viewer: viewer, activeSection: .campaigns, headExtras: extras
+        ) {
+            section(
+                .class("panel"),
+                Attribute("data-events", status == .draft ? "" : SiteURL.campaignEvents(id: campaign.id).href)
+            ) {
+                h1 {
+                    "Campaign #\(campaign.id): "
+                    UserText(text: campaign.displayName, clampAfter: .max)
+                }
+                p {
+                    CampaignStatusBadge(campaign: campaign, live: true)
+                    " · created by \(campaign.createdBy ?? "someone since removed") at "
+                    span(.class("nowrap")) { campaign.createdAt + " UTC" }
+                }
                 // Always there, so that the live updates can show a stop's reason as it happens.
                 if let detail = campaign.statusDetail {
                     p(.class("notice error"), .role("alert"), .id("status-detail")) { detail }
@@ -38,12 +50,15 @@ struct CampaignPageView: HTMLComponent {
             } else if let progress = model.progress {
                 section(.class("panel")) {
                     h2 { "Delivery" }
-                    p(.class("muted"), .id("live-note")) { "Updates live. Without JavaScript this page reloads every 5 seconds." }
+                    p(.class("muted"), .id("live-note")) {
+                        "Updates live. Without JavaScript this page reloads every 5 seconds."
+                    }
                     CampaignProgressView(progress: progress)
                     p { a(.href(SiteURL.campaign(id: campaign.id).href)) { "Refresh" } }
                 }
                 if let timing = model.timing { SendHoursSection(summary: timing) }
-                CampaignImpactView(campaign: campaign, impact: model.impact, nobodyDrawn: model.nobodyDrawn, viewer: viewer)
+                CampaignImpactView(
+                    campaign: campaign, impact: model.impact, nobodyDrawn: model.nobodyDrawn, viewer: viewer)
                 if !(status?.isEnded ?? true) { testSendSection }
             }
         }.content
@@ -55,12 +70,21 @@ struct CampaignPageView: HTMLComponent {
             h2 { "Preview" }
             if let phone = model.phone {
                 previewSwitcher(phone)
-                PhonePreview(title: phone.title, body: phone.body, platform: phone.platform, caption: shownVariant(phone) + (phone.recipient.map {
-                    "As user #\($0.userID) would see it, in the \(phone.language) text on \(phone.platform == .ios ? "iOS" : "Android")."
-                } ?? (model.audienceCounted ? "Nobody in the audience can get it now: filled with the fallbacks" : "Filled with the fallbacks until the audience is counted")
-                    + " (\(phone.language), \(phone.platform == .ios ? "iOS" : "Android"))."))
+                PhonePreview(
+                    title: phone.title, body: phone.body, platform: phone.platform,
+                    caption: shownVariant(phone)
+                        + (phone.recipient.map {
+                            "As user #\($0.userID) would see it, in the \(phone.language) text on \(phone.platform == .ios ? "iOS" : "Android")."
+                        }
+                            ?? (model.audienceCounted
+                                ? "Nobody in the audience can get it now: filled with the fallbacks"
+                                : "Filled with the fallbacks until the audience is counted")
+                                + " (\(phone.language), \(phone.platform == .ios ? "iOS" : "Android")).")
+                )
                 if !phone.fallbacks.isEmpty {
-                    p(.class("muted")) { "This recipient gets a fallback for: \(phone.fallbacks.joined(separator: ", "))." }
+                    p(.class("muted")) {
+                        "This recipient gets a fallback for: \(phone.fallbacks.joined(separator: ", "))."
+                    }
                 }
             }
         }
@@ -69,13 +93,18 @@ struct CampaignPageView: HTMLComponent {
             switch model.preview {
             case .queued(let ahead)?:
                 p(.role("status")) {
-                    ahead == 0 ? "Waiting for a free place to count the audience: this draft is next."
+                    ahead == 0
+                        ? "Waiting for a free place to count the audience: this draft is next."
                         : "Waiting for a free place to count the audience: \(ahead) preview\(ahead == 1 ? "" : "s") go\(ahead == 1 ? "es" : "") first."
                 }
-                p(.class("muted")) { "Audiences are counted a few at a time, so that the panel stays quick for everyone. This page refreshes itself." }
+                p(.class("muted")) {
+                    "Audiences are counted a few at a time, so that the panel stays quick for everyone. This page refreshes itself."
+                }
             case .counting(let progress)?:
                 p(.role("status")) { "Counting the audience… \(Format.percent(progress, decimals: 0))" }
-                element("progress", [Attribute("max", "1"), .value(String(progress)), .ariaLabel("Counting the audience")]) { Format.percent(progress) }
+                element(
+                    "progress", [Attribute("max", "1"), .value(String(progress)), .ariaLabel("Counting the audience")]
+                ) { Format.percent(progress) }
                 p(.class("muted")) { "This page refreshes itself until the count is done." }
             case .ready(let preview, let at)?:
                 AudiencePreviewView(preview: preview, countedAt: SQLiteTime.string(at), viewer: viewer)
@@ -87,7 +116,11 @@ struct CampaignPageView: HTMLComponent {
                     }
                 }
                 // The same step as the page's actions, where it is the one primary button.
-                p { a(.href(SiteURL.campaignConfirm(id: campaign.id).href), .class("button")) { "Continue to the confirmation" } }
+                p {
+                    a(.href(SiteURL.campaignConfirm(id: campaign.id).href), .class("button")) {
+                        "Continue to the confirmation"
+                    }
+                }
             case .failed(let sentence)?:
                 p(.class("notice error"), .role("alert")) { sentence }
             case nil:
@@ -104,7 +137,9 @@ struct CampaignPageView: HTMLComponent {
 
     /// Variant, sample recipient, language and platform, as a form that reloads the page.
     private func previewSwitcher(_ phone: CampaignPageModel.Phone) -> HTMLNode {
-        HTMLRender.form(.method(.get), .action(SiteURL.campaign(id: model.campaign.id).path), .class("inline preview-switcher")) {
+        HTMLRender.form(
+            .method(.get), .action(SiteURL.campaign(id: model.campaign.id).path), .class("inline preview-switcher")
+        ) {
             if phone.variants.count > 1 {
                 label {
                     "Variant"
@@ -120,7 +155,8 @@ struct CampaignPageView: HTMLComponent {
                     "Sample recipient"
                     select(.name("sample")) {
                         for sample in phone.samples {
-                            option(selectedIf: sample.userID == phone.recipient?.userID, .value(String(sample.userID))) {
+                            option(selectedIf: sample.userID == phone.recipient?.userID, .value(String(sample.userID)))
+                            {
                                 "User #\(sample.userID) (\(sample.locale.isEmpty ? "no locale" : sample.locale), \(sample.platform))"
                             }
                         }
@@ -161,7 +197,9 @@ struct CampaignPageView: HTMLComponent {
             if model.testUsers.isEmpty {
                 p(.class("muted")) { "There are no test users yet." }
             } else {
-                HTMLRender.form(.method(.post), .action(SiteURL.campaignTestSend(id: campaign.id).href), .class("spaced")) {
+                HTMLRender.form(
+                    .method(.post), .action(SiteURL.campaignTestSend(id: campaign.id).href), .class("spaced")
+                ) {
                     CSRFField(token: viewer.csrfToken)
                     label {
                         "Test user"
@@ -179,7 +217,9 @@ struct CampaignPageView: HTMLComponent {
                             "Variant"
                             select(.name("variant")) {
                                 for variant in letters {
-                                    option(selectedIf: variant == (model.testedVariant ?? .a), .value(variant.letter)) { variant.letter }
+                                    option(selectedIf: variant == (model.testedVariant ?? .a), .value(variant.letter)) {
+                                        variant.letter
+                                    }
                                 }
                             }
                         }
@@ -188,8 +228,13 @@ struct CampaignPageView: HTMLComponent {
                 }
             }
             if !model.testLines.isEmpty {
-                DataTable(caption: campaign.experiment.letters.count > 1 ? "Test send of variant \((model.testedVariant ?? .a).letter)" : "Test send", headings: ["Device", "Outcome", "Title it got", "Message it got"],
-                          rows: model.testLines.map { ["#\($0.deviceID) (\($0.platform), token \($0.maskedToken))", $0.outcome, $0.title, $0.body] })
+                DataTable(
+                    caption: campaign.experiment.letters.count > 1
+                        ? "Test send of variant \((model.testedVariant ?? .a).letter)" : "Test send",
+                    headings: ["Device", "Outcome", "Title it got", "Message it got"],
+                    rows: model.testLines.map {
+                        ["#\($0.deviceID) (\($0.platform), token \($0.maskedToken))", $0.outcome, $0.title, $0.body]
+                    })
             }
         }
     }
@@ -201,7 +246,9 @@ struct CampaignPageView: HTMLComponent {
             if status == .draft {
                 // The draft's next step leads, once its audience is counted.
                 if case .ready? = model.preview {
-                    a(.href(SiteURL.campaignConfirm(id: campaign.id).href), .class("button primary")) { "Continue to the confirmation" }
+                    a(.href(SiteURL.campaignConfirm(id: campaign.id).href), .class("button primary")) {
+                        "Continue to the confirmation"
+                    }
                 }
                 a(.href(SiteURL.campaignEdit(id: campaign.id).href), .class("button")) { "Edit the draft" }
             }
@@ -212,11 +259,20 @@ struct CampaignPageView: HTMLComponent {
                 let applies = status.map(action.allowed.contains) == true
                 let allowed = Attribute("data-allowed", action.allowed.map(\.rawValue).sorted().joined(separator: " "))
                 if action.asksFirst {
-                    element("a", [.href(SiteURL.campaignAction(id: campaign.id, action).href), .class("button danger"), allowed]
-                                 + (applies ? [] : [.hidden])) { action.button }
+                    element(
+                        "a",
+                        [.href(SiteURL.campaignAction(id: campaign.id, action).href), .class("button danger"), allowed]
+                            + (applies ? [] : [.hidden])
+                    ) { action.button }
                 } else {
-                    element("form", [.method(.post), .action(SiteURL.campaignAction(id: campaign.id, action).href), .class("inline"), allowed]
-                                    + (applies ? [] : [.hidden])) {
+                    element(
+                        "form",
+                        [
+                            .method(.post), .action(SiteURL.campaignAction(id: campaign.id, action).href),
+                            .class("inline"), allowed,
+                        ]
+                            + (applies ? [] : [.hidden])
+                    ) {
                         CSRFField(token: viewer.csrfToken)
                         button(.type("submit")) { action.button }
                     }
@@ -241,30 +297,71 @@ struct CampaignSummary: HTMLComponent {
     var content: HTMLNode {
         dl(.class("facts")) {
             // As typed, isolated: a right-to-left override must not turn what is shown around.
-            if let name = campaign.name, !name.isEmpty { dt { "Internal name" }; dd { UserText(text: name, clampAfter: .max) } }
-            dt { "Title" }; dd { UserText(text: campaign.title, clampAfter: .max) }
-            dt { "Message" }; dd { UserText(text: campaign.body, clampAfter: .max, multiline: true) }
-            if let template = campaign.template { dt { "Template" }; dd { template } }
-            dt { "Opens" }; dd { campaign.deepLink ?? "the app's home screen" }
-            dt { "Audience" }; dd { campaign.segment.map(SegmentWords.sentence) ?? "cannot be read" }
-            dt { "When" }; dd { campaign.status.known == .draft ? ScheduleWords.sentence(campaign.schedule, defaultTimeZone: defaultTimeZone)
-                                                                 : "launched at \(campaign.launchedAt ?? "?") UTC" + Self.planned(campaign.schedule) }
-            if let timing = ScheduleWords.timing(campaign.timing) { dt { "Timing" }; dd(.id("campaign-timing")) { timing } }
-            dt { "Throttle" }; dd { campaign.perSecond.map { "\(Format.grouped($0)) push\($0 == 1 ? "" : "es") a second" } ?? "the providers' quota" }
-            if let ended = campaign.finishedAt { dt { campaign.status.known == .cancelled ? "Cancelled" : "Finished" }; dd { "\(ended) UTC" } }
+            if let name = campaign.name, !name.isEmpty {
+                dt { "Internal name" }
+                dd { UserText(text: name, clampAfter: .max) }
+            }
+            dt { "Title" }
+            dd { UserText(text: campaign.title, clampAfter: .max) }
+            dt { "Message" }
+            dd { UserText(text: campaign.body, clampAfter: .max, multiline: true) }
+            if let template = campaign.template {
+                dt { "Template" }
+                dd { template }
+            }
+            dt { "Opens" }
+            dd { campaign.deepLink ?? "the app's home screen" }
+            dt { "Audience" }
+            dd { campaign.segment.map(SegmentWords.sentence) ?? "cannot be read" }
+            dt { "When" }
+            dd {
+                campaign.status.known == .draft
+                    ? ScheduleWords.sentence(campaign.schedule, defaultTimeZone: defaultTimeZone)
+                    : "launched at \(campaign.launchedAt ?? "?") UTC" + Self.planned(campaign.schedule)
+            }
+            if let timing = ScheduleWords.timing(campaign.timing) {
+                dt { "Timing" }
+                dd(.id("campaign-timing")) { timing }
+            }
+            dt { "Throttle" }
+            dd {
+                campaign.perSecond.map { "\(Format.grouped($0)) push\($0 == 1 ? "" : "es") a second" }
+                    ?? "the providers' quota"
+            }
+            if let ended = campaign.finishedAt {
+                dt { campaign.status.known == .cancelled ? "Cancelled" : "Finished" }
+                dd { "\(ended) UTC" }
+            }
             let experiment = campaign.experiment
             for variant in experiment.variants {
                 dt { "Variant \(variant.variant.letter)" }
-                dd { UserText(text: variant.title, clampAfter: .max); " — "; UserText(text: variant.body, clampAfter: .max, multiline: true)
-                     if let template = variant.template { " (template \(template))" } }
+                dd {
+                    UserText(text: variant.title, clampAfter: .max)
+                    " — "
+                    UserText(text: variant.body, clampAfter: .max, multiline: true)
+                    if let template = variant.template { " (template \(template))" }
+                }
             }
             if !experiment.variants.isEmpty {
                 dt { "Variants" }
-                dd { experiment.testPercent.map { "\(Self.letters(experiment)) go to \($0)% of the recipients first; after \(Format.count(experiment.winnerWaitHours ?? 24, "hour", "hours")) the best goes to the rest" }
-                     ?? "\(Self.letters(experiment)): each recipient is drawn into one" }
+                dd {
+                    experiment.testPercent.map {
+                        "\(Self.letters(experiment)) go to \($0)% of the recipients first; after \(Format.count(experiment.winnerWaitHours ?? 24, "hour", "hours")) the best goes to the rest"
+                    }
+                        ?? "\(Self.letters(experiment)): each recipient is drawn into one"
+                }
             }
-            dt { "Holdout" }; dd { experiment.holdoutPercent == 0 ? "none" : "\(experiment.holdoutPercent)% of the reachable users get nothing" }
-            dt { "Goal" }; dd { experiment.goal.map { "\($0.label), within \(experiment.goalDays) day\(experiment.goalDays == 1 ? "" : "s") of the send time" } ?? "none (opens only)" }
+            dt { "Holdout" }
+            dd {
+                experiment.holdoutPercent == 0
+                    ? "none" : "\(experiment.holdoutPercent)% of the reachable users get nothing"
+            }
+            dt { "Goal" }
+            dd {
+                experiment.goal.map {
+                    "\($0.label), within \(experiment.goalDays) day\(experiment.goalDays == 1 ? "" : "s") of the send time"
+                } ?? "none (opens only)"
+            }
         }
     }
 }
@@ -289,7 +386,9 @@ enum SegmentWords {
         if segment.nearItemLimit { parts.append("free users with \(CampaignSegment.nearLimitItems) items or more") }
         if let days = segment.foodExpiringWithinDays { parts.append("food expiring within \(days) days") }
         if let days = segment.documentsExpiringWithinDays {
-            parts.append("\(segment.documentType.map { $0.label.lowercased() + "s" } ?? "documents") expiring within \(days) days")
+            parts.append(
+                "\(segment.documentType.map { $0.label.lowercased() + "s" } ?? "documents") expiring within \(days) days"
+            )
         }
         if let platform = segment.platform { parts.append("\(platform.rawValue) devices") }
         if let from = segment.signedUpFrom { parts.append("signed up from \(from)") }

@@ -41,26 +41,42 @@ struct CampaignProgressView: HTMLComponent {
                 strong(Attribute("data-count", "total")) { Format.grouped(progress.total) }
                 " deliveries."
             }
-            element("progress", [.id("progress-bar"), Attribute("max", String(max(1, progress.total))), .value(String(progress.done)),
-                                 .ariaLabel("Deliveries settled")]) { Format.percent(settled) }
-            DataTable(caption: "Deliveries by state", columns: [.init("State"), .init("Deliveries", numeric: true)],
-                      rows: Self.rows.map { row in
-                          TableRow([TableCell(row.label), TableCell { span(Attribute("data-count", row.key)) { Format.grouped(row.value(progress)) } }])
-                      })
+            element(
+                "progress",
+                [
+                    .id("progress-bar"), Attribute("max", String(max(1, progress.total))),
+                    .value(String(progress.done)),
+                    .ariaLabel("Deliveries settled"),
+                ]
+            ) { Format.percent(settled) }
+            DataTable(
+                caption: "Deliveries by state", columns: [.init("State"), .init("Deliveries", numeric: true)],
+                rows: Self.rows.map { row in
+                    TableRow([
+                        TableCell(row.label),
+                        TableCell { span(Attribute("data-count", row.key)) { Format.grouped(row.value(progress)) } },
+                    ])
+                })
             h2 { "Funnel" }
             ol(.class("funnel")) {
-                li { "Accepted " ; strong(Attribute("data-count", "accepted")) { Format.grouped(progress.accepted) } }
+                li {
+                    "Accepted "
+                    strong(Attribute("data-count", "accepted")) { Format.grouped(progress.accepted) }
+                }
                 funnelStep("Received", "received", progress.received, of: progress.accepted, "accepted")
                 funnelStep("Opened", "opened", progress.opened, of: progress.received, "received")
             }
             if !progress.exclusionReasons.isEmpty {
-                DataTable(caption: "Not sent because a rule no longer held when due (the ten most common)",
-                          columns: [.init("Reason"), .init("Deliveries", numeric: true)],
-                          rows: progress.exclusionReasons.map { [$0.reason, Format.grouped($0.count)] })
+                DataTable(
+                    caption: "Not sent because a rule no longer held when due (the ten most common)",
+                    columns: [.init("Reason"), .init("Deliveries", numeric: true)],
+                    rows: progress.exclusionReasons.map { [$0.reason, Format.grouped($0.count)] })
             }
             if !progress.failureReasons.isEmpty {
-                DataTable(caption: "Failures by reason (the ten most common)", columns: [.init("Reason"), .init("Deliveries", numeric: true)],
-                          rows: progress.failureReasons.map { [$0.reason, Format.grouped($0.count)] })
+                DataTable(
+                    caption: "Failures by reason (the ten most common)",
+                    columns: [.init("Reason"), .init("Deliveries", numeric: true)],
+                    rows: progress.failureReasons.map { [$0.reason, Format.grouped($0.count)] })
             }
         }
     }
@@ -71,7 +87,9 @@ struct CampaignProgressView: HTMLComponent {
 
     /// "Received 12 (34% of accepted)": a step's count and its share of the step before,
     /// each marked for campaign.js to update.
-    private func funnelStep(_ label: String, _ key: String, _ count: Int, of previous: Int, _ previousName: String) -> HTMLNode {
+    private func funnelStep(_ label: String, _ key: String, _ count: Int, of previous: Int, _ previousName: String)
+        -> HTMLNode
+    {
         li {
             "\(label) "
             strong(Attribute("data-count", key)) { Format.grouped(count) }

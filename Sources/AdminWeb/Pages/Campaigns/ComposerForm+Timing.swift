@@ -5,21 +5,30 @@ import AdminDomain
 extension ComposerForm {
     static let timings: [(value: String, label: String)] = [
         (CampaignTiming.asScheduled.name, "As scheduled"),
-        (CampaignTiming.usualHour(controlPercent: CampaignTiming.defaultControlPercent).name, "At each user's usual hour"),
+        (
+            CampaignTiming.usualHour(controlPercent: CampaignTiming.defaultControlPercent).name,
+            "At each user's usual hour"
+        ),
     ]
 
     /// Read with the rest of the form. An unknown timing or a bad share is refused with a
     /// sentence, never sent as scheduled instead; the schedule and winner test are checked
     /// against it by the domain's own rule.
-    func readTiming(_ reader: inout FieldReader, schedule: CampaignSchedule, experiment: CampaignExperiment) -> CampaignTiming {
+    func readTiming(_ reader: inout FieldReader, schedule: CampaignSchedule, experiment: CampaignExperiment)
+        -> CampaignTiming
+    {
         let choice = reader.choice("timing", "timing", in: Self.timings.map(\.value))
         let range = CampaignTiming.controlRange
-        let percent = reader.number("timing_control_percent", "The timing control share (%)", in: range) ?? CampaignTiming.defaultControlPercent
+        let percent =
+            reader.number("timing_control_percent", "The timing control share (%)", in: range)
+            ?? CampaignTiming.defaultControlPercent
         guard choice == CampaignTiming.usualHour(controlPercent: 0).name else { return .asScheduled }
         let timing = CampaignTiming.usualHour(controlPercent: percent)
         var localTime = false
         if case .localTime = schedule { localTime = true }
-        if let refusal = timing.refusal(localTime: localTime, winnerTest: experiment.hasWinnerTest) { reader.problem(refusal, field: "timing") }
+        if let refusal = timing.refusal(localTime: localTime, winnerTest: experiment.hasWinnerTest) {
+            reader.problem(refusal, field: "timing")
+        }
         return timing
     }
 

@@ -20,15 +20,19 @@ struct ComposerModel {
     /// The draft being edited; nil: a new one.
     var editing: Int64?
 
-    init(form: ComposerForm = ComposerForm(fields: ["when": "now", "ttl": "86400"]), problems: [String] = [], problemFields: [String: String] = [:],
-         library: PushTemplateLibrary, templateProblem: String?, editing: Int64? = nil) {
+    init(
+        form: ComposerForm = ComposerForm(fields: ["when": "now", "ttl": "86400"]), problems: [String] = [],
+        problemFields: [String: String] = [:],
+        library: PushTemplateLibrary, templateProblem: String?, editing: Int64? = nil
+    ) {
         self.editing = editing
         self.form = form
         self.problems = problems
         self.problemFields = problemFields
         templates = library.templates.keys.sorted().compactMap { name in
             guard let languages = library.templates[name], let english = languages["en"] else { return nil }
-            return TemplateChoice(name: name, languages: languages.keys.sorted(), title: english.titleSource, body: english.bodySource)
+            return TemplateChoice(
+                name: name, languages: languages.keys.sorted(), title: english.titleSource, body: english.bodySource)
         }
         self.templateProblem = templateProblem
     }

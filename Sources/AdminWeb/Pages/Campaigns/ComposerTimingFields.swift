@@ -23,19 +23,25 @@ struct ComposerTimingFields: HTMLComponent {
         return element("fieldset", [.class("timing"), .id("timing-fields")]) {
             element("legend", []) { "Timing" }
             // Refused, both fields are marked and described by the sentences below them.
-            let marks: [Attribute] = mine.isEmpty ? [] : [Attribute("aria-invalid", "true"), Attribute("aria-describedby", "timing-problem")]
+            let marks: [Attribute] =
+                mine.isEmpty
+                ? [] : [Attribute("aria-invalid", "true"), Attribute("aria-describedby", "timing-problem")]
             let chosen = timing.isEmpty ? CampaignTiming.asScheduled.name : timing
             label {
                 "Send each push"
                 element("select", [.name("timing"), .id("timing")] + marks) {
-                    for choice in options { option(selectedIf: choice.value == chosen, .value(choice.value)) { choice.label } }
+                    for choice in options {
+                        option(selectedIf: choice.value == chosen, .value(choice.value)) { choice.label }
+                    }
                 }
             }
             label {
                 "Control share (%), \(range.lowerBound)–\(range.upperBound), with each user's usual hour"
-                input(.type("number"), .name("timing_control_percent"), .id("timing_control_percent"),
-                      .value(controlPercent.isEmpty ? String(CampaignTiming.defaultControlPercent) : controlPercent),
-                      Attribute("min", String(range.lowerBound)), Attribute("max", String(range.upperBound))).adding(marks)
+                input(
+                    .type("number"), .name("timing_control_percent"), .id("timing_control_percent"),
+                    .value(controlPercent.isEmpty ? String(CampaignTiming.defaultControlPercent) : controlPercent),
+                    Attribute("min", String(range.lowerBound)), Attribute("max", String(range.upperBound))
+                ).adding(marks)
             }
             p(.class("hint")) {
                 forJourney

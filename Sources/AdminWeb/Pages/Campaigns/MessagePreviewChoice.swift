@@ -35,7 +35,9 @@ struct MessagePreviewChoice: QueryForm {
     func read(samples: [Int64], languages: [String], variants: [MessageVariant] = [.a]) -> Read {
         var reader = FieldReader(self)
         var result = Read()
-        result.variant = reader.choice("variant", "variant", in: variants.map(\.letter)).flatMap { text in variants.first { $0.letter == text } }
+        result.variant = reader.choice("variant", "variant", in: variants.map(\.letter)).flatMap { text in
+            variants.first { $0.letter == text }
+        }
         if let text = fields["sample"] {
             if let id = Int64(text), samples.contains(id) {
                 result.sample = id

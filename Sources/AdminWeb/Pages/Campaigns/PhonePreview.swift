@@ -12,7 +12,12 @@ struct PhonePreview: HTMLComponent {
     var content: HTMLNode {
         figure(.class("phone \(platform.rawValue)")) {
             div(.class("phone-screen")) {
-                div(.class("notification"), .role("img"), .ariaLabel("Notification preview: \(UserText.visible(title, multiline: true)). \(UserText.visible(body, multiline: true))")) {
+                div(
+                    .class("notification"), .role("img"),
+                    .ariaLabel(
+                        "Notification preview: \(UserText.visible(title, multiline: true)). \(UserText.visible(body, multiline: true))"
+                    )
+                ) {
                     p(.class("notification-app")) { platform == .ios ? "EXPIRY TRACKER · now" : "Expiry Tracker • now" }
                     // A recipient's name or item as typed, isolated like any user text.
                     p(.class("notification-title")) { UserText(text: title, clampAfter: .max, multiline: true) }

@@ -19,7 +19,8 @@ enum ScheduleWords {
         switch timing {
         case nil: "unknown timing: this version of the panel cannot read it"
         case .asScheduled: nil
-        case .usualHour(let percent): "at each user's usual hour within 24 hours (control \(percent)% at the fixed time)"
+        case .usualHour(let percent):
+            "at each user's usual hour within 24 hours (control \(percent)% at the fixed time)"
         }
     }
 
@@ -28,8 +29,12 @@ enum ScheduleWords {
         calendar.timeZone = TimeZone(secondsFromGMT: 0)!
         let parts = calendar.dateComponents([.weekday, .day, .month, .year], from: date)
         let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
-        let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
-        return "\(weekdays[(parts.weekday ?? 1) - 1]) \(parts.day ?? 1) \(months[(parts.month ?? 1) - 1]) \(parts.year ?? 1970)"
+        let months = [
+            "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+            "November", "December",
+        ]
+        return
+            "\(weekdays[(parts.weekday ?? 1) - 1]) \(parts.day ?? 1) \(months[(parts.month ?? 1) - 1]) \(parts.year ?? 1970)"
     }
 
     static func time(_ date: Date) -> String {

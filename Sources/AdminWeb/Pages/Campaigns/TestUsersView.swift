@@ -38,7 +38,9 @@ struct TestUsersView: HTMLComponent {
                         CSRFField(token: viewer.csrfToken)
                         label {
                             "App user's email"
-                            input(.type("text"), .name("email"), .value(typed), .required, .autocomplete("off"), Attribute("inputmode", "email"))
+                            input(
+                                .type("text"), .name("email"), .value(typed), .required, .autocomplete("off"),
+                                Attribute("inputmode", "email"))
                         }
                         button(.type("submit"), .class("primary")) { "Add a test user" }
                     }
@@ -46,22 +48,31 @@ struct TestUsersView: HTMLComponent {
                 if entries.isEmpty {
                     p(.class("muted")) { "No test users yet." }
                 } else {
-                    DataTable(caption: "Test users, by email",
-                              columns: [.init("Email"), .init("User"), .init("Devices a test reaches", numeric: true), .init("Added"), .init("Change")],
-                              rows: entries.map { entry in
-                                  TableRow([
-                                      TableCell { UserText(text: entry.email) },
-                                      TableCell("#\(entry.userID)"),
-                                      TableCell(Format.grouped(entry.reachableDevices)),
-                                      TableCell("\(entry.addedAt) UTC by \(entry.addedBy ?? "someone since removed")"),
-                                      TableCell {
-                                          HTMLRender.form(.method(.post), .action(SiteURL.removeTestUser(userID: entry.userID).href), .class("inline")) {
-                                              CSRFField(token: viewer.csrfToken)
-                                              button(.type("submit"), .ariaLabel("Remove \(UserText.visible(entry.email))")) { "Remove" }
-                                          }
-                                      },
-                                  ])
-                              })
+                    DataTable(
+                        caption: "Test users, by email",
+                        columns: [
+                            .init("Email"), .init("User"), .init("Devices a test reaches", numeric: true),
+                            .init("Added"), .init("Change"),
+                        ],
+                        rows: entries.map { entry in
+                            TableRow([
+                                TableCell { UserText(text: entry.email) },
+                                TableCell("#\(entry.userID)"),
+                                TableCell(Format.grouped(entry.reachableDevices)),
+                                TableCell("\(entry.addedAt) UTC by \(entry.addedBy ?? "someone since removed")"),
+                                TableCell {
+                                    HTMLRender.form(
+                                        .method(.post), .action(SiteURL.removeTestUser(userID: entry.userID).href),
+                                        .class("inline")
+                                    ) {
+                                        CSRFField(token: viewer.csrfToken)
+                                        button(.type("submit"), .ariaLabel("Remove \(UserText.visible(entry.email))")) {
+                                            "Remove"
+                                        }
+                                    }
+                                },
+                            ])
+                        })
                 }
                 p { a(.href(SiteURL.campaigns().href)) { "All campaigns" } }
             }
@@ -76,10 +87,14 @@ struct TestUsersView: HTMLComponent {
     /// Who may add whom: test sends carry the user's name and items, so they go to staff, not customers.
     private var whoAdds: String {
         switch (isAdmin, domains.isEmpty) {
-        case (true, true): "As an admin you may add any app user's email. Marketing may add none: no test-user domain is configured."
-        case (true, false): "As an admin you may add any app user's email. Marketing may add only emails at \(domains.sentence)."
-        case (false, true): "Only an admin may add test users: no test-user domain is configured. Ask an admin to add the app account you test with."
-        case (false, false): "You may add the app accounts of emails at \(domains.sentence); an admin may add any app user's email."
+        case (true, true):
+            "As an admin you may add any app user's email. Marketing may add none: no test-user domain is configured."
+        case (true, false):
+            "As an admin you may add any app user's email. Marketing may add only emails at \(domains.sentence)."
+        case (false, true):
+            "Only an admin may add test users: no test-user domain is configured. Ask an admin to add the app account you test with."
+        case (false, false):
+            "You may add the app accounts of emails at \(domains.sentence); an admin may add any app user's email."
         }
     }
 }

@@ -16,11 +16,15 @@ enum CSV {
 
     /// A download written batch by batch as `rows` hands them over: memory stays flat
     /// however long the list.
-    static func response(filename: String, header: [String], numeric: Set<Int> = [],
-                         rows: @escaping @Sendable (_ emit: ([[String]]) async throws -> Void) async throws -> Void) -> Response {
+    static func response(
+        filename: String, header: [String], numeric: Set<Int> = [],
+        rows: @escaping @Sendable (_ emit: ([[String]]) async throws -> Void) async throws -> Void
+    ) -> Response {
         Response(
             status: .ok,
-            headers: [.contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"\(filename)\""],
+            headers: [
+                .contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"\(filename)\"",
+            ],
             body: ResponseBody { writer in
                 try await writer.write(ByteBuffer(string: byteOrderMark + line(header)))
                 try await rows { batch in
@@ -42,15 +46,19 @@ enum CSV {
         var text = value
         // "=cmd|…", "+…", "-…", "@…": prefixed so spreadsheets show them as text.
         if let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) { text = "'" + text }
-        guard text.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        guard text.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
+            return text
+        }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// A line whose `numeric` columns hold numbers the panel computed: a negative one
     /// ("-0.062254") is no formula and stays a number; anything else there is defused as usual.
     static func line(_ cells: [String], numeric: Set<Int>) -> String {
-        cells.enumerated().map { numeric.contains($0.offset) && isPlainNumber($0.element) ? $0.element : cell($0.element) }
-            .joined(separator: ",") + "\r\n"
+        cells.enumerated().map {
+            numeric.contains($0.offset) && isPlainNumber($0.element) ? $0.element : cell($0.element)
+        }
+        .joined(separator: ",") + "\r\n"
     }
 
     /// "-12", "-0.5": a minus, digits and at most one point, nothing else.
@@ -58,6 +66,7 @@ enum CSV {
         let scalars = Array(text.unicodeScalars)
         guard scalars.first == "-", scalars.count > 1 else { return false }
         let rest = scalars.dropFirst()
-        return rest.allSatisfy { ("0"..."9").contains($0) || $0 == "." } && rest.filter { $0 == "." }.count <= 1 && rest.first != "."
+        return rest.allSatisfy { ("0"..."9").contains($0) || $0 == "." } && rest.filter { $0 == "." }.count <= 1
+            && rest.first != "."
     }
 }

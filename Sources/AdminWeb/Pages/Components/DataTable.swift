@@ -16,8 +16,12 @@ struct TableCell {
     /// browsers may break a date after any of its hyphens.
     static func isTime(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
-        guard bytes.count >= 10, bytes.count <= 23, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return false }
-        return bytes.allSatisfy { (48...57).contains($0) || $0 == 45 || $0 == 58 || $0 == 32 || $0 == 84 || $0 == 85 || $0 == 67 }
+        guard bytes.count >= 10, bytes.count <= 23, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else {
+            return false
+        }
+        return bytes.allSatisfy {
+            (48...57).contains($0) || $0 == 45 || $0 == 58 || $0 == 32 || $0 == 84 || $0 == 85 || $0 == 67
+        }
     }
 
     init(class extra: String? = nil, @HTMLBuilder _ content: () -> [HTMLNode]) {
@@ -126,9 +130,12 @@ struct DataTable: HTMLComponent {
                     tr {
                         for column in columns {
                             // A column of buttons has no heading to show; screen readers still get one.
-                            element("th", [.scope("col")] + classAttribute(column.numeric ? ["num"] : [])
-                                + (column.note.map { [.title($0)] } ?? [])
-                                + (column.sort?.current.map { [Attribute("aria-sort", $0.ariaSort)] } ?? [])) {
+                            element(
+                                "th",
+                                [.scope("col")] + classAttribute(column.numeric ? ["num"] : [])
+                                    + (column.note.map { [.title($0)] } ?? [])
+                                    + (column.sort?.current.map { [Attribute("aria-sort", $0.ariaSort)] } ?? [])
+                            ) {
                                 if column.heading.isEmpty {
                                     span(.class("visually-hidden")) { "Actions" }
                                 } else if let sort = column.sort {
@@ -147,8 +154,11 @@ struct DataTable: HTMLComponent {
                                 let column = index < columns.count ? columns[index] : nil
                                 // One box for the content, so that a phone's two columns (the
                                 // heading, then the content) hold whatever the cell has.
-                                element("td", classAttribute((column?.numeric == true ? ["num"] : []) + cell.classes)
-                                    + [Attribute("data-label", column?.heading ?? "")]) { div(.class("cell")) { cell.nodes } }
+                                element(
+                                    "td",
+                                    classAttribute((column?.numeric == true ? ["num"] : []) + cell.classes)
+                                        + [Attribute("data-label", column?.heading ?? "")]
+                                ) { div(.class("cell")) { cell.nodes } }
                             }
                         }
                     }

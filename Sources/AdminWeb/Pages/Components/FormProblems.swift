@@ -24,7 +24,8 @@ struct FormProblems: Sendable, Equatable {
 
     /// `aria-invalid` and `aria-describedby` for a field refused, nothing for another.
     func marks(_ field: String) -> [Attribute] {
-        about(field).isEmpty ? [] : [Attribute("aria-invalid", "true"), Attribute("aria-describedby", Self.messageID(field))]
+        about(field).isEmpty
+            ? [] : [Attribute("aria-invalid", "true"), Attribute("aria-describedby", Self.messageID(field))]
     }
 
     /// The sentences about `field`, to stand next to it; nothing when there are none.

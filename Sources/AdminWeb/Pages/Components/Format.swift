@@ -29,7 +29,9 @@ enum Format {
     /// shown as stored, with the code, and says so.
     static func money(cents amount: Int, currency: String) -> String {
         let code = String(currency.prefix(8))
-        guard let digits = CurrencyDigits.of(code) else { return "\(amount.grouped) \(code) (as stored; unknown currency)" }
+        guard let digits = CurrencyDigits.of(code) else {
+            return "\(amount.grouped) \(code) (as stored; unknown currency)"
+        }
         return "\(decimal(amount, digits: digits, grouped: true)) \(code)"
     }
 
@@ -45,7 +47,8 @@ enum Format {
         let sign = amount < 0 ? "-" : ""
         var scale: UInt = 1
         for _ in 0..<digits { scale *= 10 }
-        let whole = amount.magnitude / scale, part = amount.magnitude % scale
+        let whole = amount.magnitude / scale
+        let part = amount.magnitude % scale
         let wholeText = grouped ? Self.grouped(whole) : String(whole)
         guard digits > 0 else { return sign + wholeText }
         let partText = String(part)

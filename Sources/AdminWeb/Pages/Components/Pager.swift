@@ -25,8 +25,8 @@ struct Pager: HTMLComponent {
         guard shown > 0, let offset else { return nil }
         let span = "\(Format.grouped(offset + 1))–\(Format.grouped(offset + shown))"
         switch total {
-        case let .exact(count): return "\(span) of \(Format.grouped(count)) \(noun)"
-        case let .about(count): return "\(span) of about \(Format.grouped(count)) \(noun)"
+        case .exact(let count): return "\(span) of \(Format.grouped(count)) \(noun)"
+        case .about(let count): return "\(span) of about \(Format.grouped(count)) \(noun)"
         case .unknown: return "\(noun.prefix(1).uppercased() + noun.dropFirst()) \(span)"
         }
     }

@@ -1,5 +1,5 @@
-import QRCode
 import HTMLRender
+import QRCode
 
 /// A QR code as inline SVG: one path of dark runs on a light square with the standard's
 /// four-module quiet zone. Colours are attributes, not style, so the CSP holds and the code
@@ -15,15 +15,26 @@ struct QRCodeImage: HTMLComponent {
         for (y, row) in code.modules.enumerated() {
             var x = 0
             while x < row.count {
-                guard row[x] else { x += 1; continue }
+                guard row[x] else {
+                    x += 1
+                    continue
+                }
                 let start = x
                 while x < row.count && row[x] { x += 1 }
                 path += "M\(start + quiet) \(y + quiet)h\(x - start)v1h-\(x - start)z"
             }
         }
-        return element("svg", [Attribute("viewBox", "0 0 \(extent) \(extent)"), .class("qr"), .role("img"), .ariaLabel(label),
-                               Attribute("shape-rendering", "crispEdges")]) {
-            element("rect", [Attribute("width", String(extent)), Attribute("height", String(extent)), Attribute("fill", "#fff")]) {}
+        return element(
+            "svg",
+            [
+                Attribute("viewBox", "0 0 \(extent) \(extent)"), .class("qr"), .role("img"), .ariaLabel(label),
+                Attribute("shape-rendering", "crispEdges"),
+            ]
+        ) {
+            element(
+                "rect",
+                [Attribute("width", String(extent)), Attribute("height", String(extent)), Attribute("fill", "#fff")]
+            ) {}
             element("path", [Attribute("d", path), Attribute("fill", "#000")]) {}
         }
     }

@@ -9,8 +9,8 @@ extension StatusBadge {
     /// neutral "unknown (value)", never guessed into another.
     init<Term: BadgeStatus & VocabularyTerm>(_ stored: Stored<Term>, attributes: [Attribute] = []) {
         switch stored {
-        case let .known(term): self.init(term, attributes: attributes)
-        case let .unknown(text): self.init(unknown: text, attributes: attributes)
+        case .known(let term): self.init(term, attributes: attributes)
+        case .unknown(let text): self.init(unknown: text, attributes: attributes)
         }
     }
 }

@@ -14,17 +14,19 @@ struct UserText: HTMLComponent {
     var multiline = false
 
     static func visible(_ text: String, multiline: Bool = false) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-            switch scalar.value {
-            // Embeddings, overrides, isolates and marks.
-            case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: "\u{FFFD}"
-            // C0 controls: their pictures, U+2400 onwards, in the same order; DEL: U+2421.
-            case 0x09, 0x0A, 0x0D: multiline ? scalar : Unicode.Scalar(0x2400 + scalar.value) ?? "\u{FFFD}"
-            case 0x00...0x1F: Unicode.Scalar(0x2400 + scalar.value) ?? "\u{FFFD}"
-            case 0x7F: "\u{2421}"
-            default: scalar
-            }
-        }))
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { scalar in
+                    switch scalar.value {
+                    // Embeddings, overrides, isolates and marks.
+                    case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: "\u{FFFD}"
+                    // C0 controls: their pictures, U+2400 onwards, in the same order; DEL: U+2421.
+                    case 0x09, 0x0A, 0x0D: multiline ? scalar : Unicode.Scalar(0x2400 + scalar.value) ?? "\u{FFFD}"
+                    case 0x00...0x1F: Unicode.Scalar(0x2400 + scalar.value) ?? "\u{FFFD}"
+                    case 0x7F: "\u{2421}"
+                    default: scalar
+                    }
+                }))
     }
 
     var content: HTMLNode {

@@ -14,14 +14,20 @@ struct WholeDates: HTMLComponent {
     }
 
     static func parts(_ text: String) -> [(String, Bool)] {
-        var parts: [(String, Bool)] = [], plain = ""
+        var parts: [(String, Bool)] = []
+        var plain = ""
         var rest = Substring(text)
         while !rest.isEmpty {
             let head = rest.prefix(10)
-            if head.count == 10, head.enumerated().allSatisfy({ index, character in
-                index == 4 || index == 7 ? character == "-" : character.isASCII && character.isNumber
-            }) {
-                if !plain.isEmpty { parts.append((plain, false)); plain = "" }
+            if head.count == 10,
+                head.enumerated().allSatisfy({ index, character in
+                    index == 4 || index == 7 ? character == "-" : character.isASCII && character.isNumber
+                })
+            {
+                if !plain.isEmpty {
+                    parts.append((plain, false))
+                    plain = ""
+                }
                 parts.append((String(head), true))
                 rest = rest.dropFirst(10)
             } else {

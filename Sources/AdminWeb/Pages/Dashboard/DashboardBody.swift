@@ -40,7 +40,10 @@ struct DashboardBody: HTMLComponent {
                 SectionAsOf(dates: model.charts.map(\.asOf))
                 ChartIndex(charts: model.charts)
                 p(.class("swipe-hint muted")) { "The charts sit side by side: scroll sideways for the next one." }
-                div(.class("chart-grid"), Attribute("tabindex", "0"), .role("region"), .ariaLabel("Charts, side by side: scroll sideways on a narrow screen")) {
+                div(
+                    .class("chart-grid"), Attribute("tabindex", "0"), .role("region"),
+                    .ariaLabel("Charts, side by side: scroll sideways on a narrow screen")
+                ) {
                     for chart in model.charts { ChartFigure(chart: chart, range: model.range) }
                 }
             }
@@ -54,12 +57,15 @@ struct SectionAsOf: HTMLComponent {
     let dates: [Date]
 
     var content: HTMLNode {
-        let latest = dates.max(), earliest = dates.min()
+        let latest = dates.max()
+        let earliest = dates.min()
         return p(.class("as-of-line")) {
             if let latest {
-                "As of "; AsOfTime(date: latest)
+                "As of "
+                AsOfTime(date: latest)
                 if let earliest, earliest != latest {
-                    "; figures that need a full count as of "; AsOfTime(date: earliest)
+                    "; figures that need a full count as of "
+                    AsOfTime(date: earliest)
                 }
                 "."
             }
@@ -116,27 +122,43 @@ struct HeadlineCard: HTMLComponent {
     private var change: (arrow: String?, words: String, basis: String?) {
         let current = figure.trend.map(\.now) ?? figure.value
         guard let comparedWith = figure.comparedWith, let value = current, let previous = figure.previous else {
-            return (nil, figure.comparedWith == nil ? "No earlier figure to compare with." : "Nothing to compare with.", nil)
+            return (
+                nil, figure.comparedWith == nil ? "No earlier figure to compare with." : "Nothing to compare with.", nil
+            )
         }
         let arrow = value == previous ? "=" : value > previous ? "▲" : "▼"
         // A figure without history of its own changes as its basis does: the line says so
         // and the definition gives the basis's own figures, which are not the one above.
         if let trend = figure.trend {
             let points = String(format: "%.1f", abs(value - previous) * 100)
-            let words = (value == previous ? "The same" : "\(points) points \(value > previous ? "higher" : "lower")")
+            let words =
+                (value == previous ? "The same" : "\(points) points \(value > previous ? "higher" : "lower")")
                 + " \(comparedWith)"
-            return (arrow, words + ", by \(trend.basis).",
-                    "Compared by \(trend.basis): \(Self.text(value, figure.format)) of users now, \(Self.text(previous, figure.format)) "
-                        + comparedWith.replacingOccurrences(of: "than ", with: "") + ". The figure above keeps no history of its own.")
+            return (
+                arrow, words + ", by \(trend.basis).",
+                "Compared by \(trend.basis): \(Self.text(value, figure.format)) of users now, \(Self.text(previous, figure.format)) "
+                    + comparedWith.replacingOccurrences(of: "than ", with: "")
+                    + ". The figure above keeps no history of its own."
+            )
         }
         let before = " \(comparedWith) (\(Self.text(previous, figure.format)))."
-        if value == previous { return (arrow, "The same as" + before.replacingOccurrences(of: " than ", with: " "), nil) }
+        if value == previous {
+            return (arrow, "The same as" + before.replacingOccurrences(of: " than ", with: " "), nil)
+        }
         switch figure.format {
         case .percent:
-            return (arrow, String(format: "%.1f", abs(value - previous) * 100) + " points " + (value > previous ? "higher" : "lower") + before, nil)
+            return (
+                arrow,
+                String(format: "%.1f", abs(value - previous) * 100) + " points "
+                    + (value > previous ? "higher" : "lower") + before, nil
+            )
         case .count, .decimal:
             guard previous != 0 else { return (arrow, "Up from none" + before, nil) }
-            return (arrow, Format.percent(abs(value - previous) / abs(previous)) + (value > previous ? " more" : " fewer") + before, nil)
+            return (
+                arrow,
+                Format.percent(abs(value - previous) / abs(previous)) + (value > previous ? " more" : " fewer")
+                    + before, nil
+            )
         }
     }
 
@@ -164,15 +186,22 @@ struct CriteriaList: HTMLComponent {
                         span(.class("stat-value")) { HeadlineCard.text(criterion.value, criterion.format) }
                         " "
                         span(.class("target")) {
-                            criterion.target.map { "target " + (criterion.strictlyAbove ? "above " : "at least ") + HeadlineCard.text($0, criterion.format) }
+                            criterion.target.map {
+                                "target " + (criterion.strictlyAbove ? "above " : "at least ")
+                                    + HeadlineCard.text($0, criterion.format)
+                            }
                                 ?? "no target"
                         }
                         " "
                         span(.class("verdict")) {
-                            criterion.met.map { $0 ? "✓ Met" : "✗ Not met" } ?? (criterion.target == nil ? "" : "No data yet")
+                            criterion.met.map { $0 ? "✓ Met" : "✗ Not met" }
+                                ?? (criterion.target == nil ? "" : "No data yet")
                         }
                     }
-                    details(.class("definition")) { summary { "Definition" }; p { criterion.detail + "." } }
+                    details(.class("definition")) {
+                        summary { "Definition" }
+                        p { criterion.detail + "." }
+                    }
                 }
             }
         }

@@ -46,14 +46,19 @@ struct DashboardModel: PageModel {
         if input.showsRefreshes {
             refreshes = Refreshes(failure: await source.dashboard.lastFailure, timing: await source.dashboard.timing)
         }
-        var model = DashboardModel(snapshot: snapshot, range: input.range, refreshEvery: source.refreshEvery,
-                                   fullCountEvery: source.fullCountEvery, countStartedAt: input.countStartedAt, refreshes: refreshes)
+        var model = DashboardModel(
+            snapshot: snapshot, range: input.range, refreshEvery: source.refreshEvery,
+            fullCountEvery: source.fullCountEvery, countStartedAt: input.countStartedAt, refreshes: refreshes)
         let now = Date()
-        for campaign in try await source.campaigns.launched(from: now.addingTimeInterval(-Double(input.range.days) * 86_400), to: now.addingTimeInterval(86_400)) {
+        for campaign in try await source.campaigns.launched(
+            from: now.addingTimeInterval(-Double(input.range.days) * 86_400), to: now.addingTimeInterval(86_400))
+        {
             let impact = try await source.impact.report(campaign.id)
             let frozen = campaign.status.known.map(CampaignImpactTracker.isFrozen) == true
-            model.campaigns.append(DashboardCampaign(campaign: campaign, impact: impact,
-                                                     nobodyDrawn: impact == nil && frozen ? try await !source.campaigns.hasMembers(campaign.id) : false))
+            model.campaigns.append(
+                DashboardCampaign(
+                    campaign: campaign, impact: impact,
+                    nobodyDrawn: impact == nil && frozen ? try await !source.campaigns.hasMembers(campaign.id) : false))
         }
         if let journeys = source.journeys {
             model.journeys = try await journeys.list(limit: 100).filter { $0.status == .active }
@@ -67,8 +72,11 @@ struct DashboardModel: PageModel {
         do {
             return try await dashboard.snapshot()
         } catch is DashboardUnavailable {
-            throw PanelError(status: .serviceUnavailable,
-                             sentence: "The dashboard's figures could not be counted yet. Try again in a minute; if it goes on, an admin can look at the panel's log.")
+            throw PanelError(
+                status: .serviceUnavailable,
+                sentence:
+                    "The dashboard's figures could not be counted yet. Try again in a minute; if it goes on, an admin can look at the panel's log."
+            )
         }
     }
 
@@ -78,8 +86,9 @@ struct DashboardModel: PageModel {
         // An empty value is a form sent with nothing chosen: the standard range, as with none.
         guard let text, !text.isEmpty else { return .standard }
         guard let days = Int(text), let range = DashboardRange(rawValue: days) else {
-            throw PanelError(status: .badRequest,
-                             sentence: "The dashboard shows 7, 30, 90 or 365 days; \"\(text.prefix(20))\" is not one of them.")
+            throw PanelError(
+                status: .badRequest,
+                sentence: "The dashboard shows 7, 30, 90 or 365 days; \"\(text.prefix(20))\" is not one of them.")
         }
         return range
     }
@@ -88,13 +97,19 @@ struct DashboardModel: PageModel {
     static func countStart(from text: String?) throws -> Int64? {
         guard let text else { return nil }
         guard let seconds = Int64(text), seconds >= 0 else {
-            throw PanelError(status: .badRequest,
-                             sentence: "The link should carry the time a full count was asked for; \"\(text.prefix(20))\" is not one. Open the dashboard again.")
+            throw PanelError(
+                status: .badRequest,
+                sentence:
+                    "The link should carry the time a full count was asked for; \"\(text.prefix(20))\" is not one. Open the dashboard again."
+            )
         }
         // A time ahead of the clock would be followed for ever: no count can end after it.
         guard seconds <= Int64(Date().timeIntervalSince1970) + 300 else {
-            throw PanelError(status: .badRequest,
-                             sentence: "The link asks to follow a full count asked for in the future; no count can be. Open the dashboard again.")
+            throw PanelError(
+                status: .badRequest,
+                sentence:
+                    "The link asks to follow a full count asked for in the future; no count can be. Open the dashboard again."
+            )
         }
         return seconds
     }

@@ -13,8 +13,10 @@ struct DashboardView: HTMLComponent {
     var content: HTMLNode {
         // While a count an admin asked for is under way the page reloads itself to follow it.
         let follows = model.countProgress == .underWay
-        return PageLayout(pageTitle: "Dashboard", viewer: viewer, activeSection: .dashboard,
-                          headExtras: follows ? [meta(Attribute("http-equiv", "refresh"), .content("2"))] : []) {
+        return PageLayout(
+            pageTitle: "Dashboard", viewer: viewer, activeSection: .dashboard,
+            headExtras: follows ? [meta(Attribute("http-equiv", "refresh"), .content("2"))] : []
+        ) {
             h1 { "Dashboard" }
             // Each section says when it was counted; this says how often.
             p(.class("muted")) {
@@ -65,7 +67,9 @@ struct RangeSelector: HTMLComponent {
                 for range in DashboardRange.allCases {
                     li {
                         if range == current {
-                            a(.href(SiteURL.dashboardRange(range).href), .ariaCurrent("true"), .class("current")) { "\(range.days) days" }
+                            a(.href(SiteURL.dashboardRange(range).href), .ariaCurrent("true"), .class("current")) {
+                                "\(range.days) days"
+                            }
                         } else {
                             a(.href(SiteURL.dashboardRange(range).href)) { "\(range.days) days" }
                         }
@@ -87,7 +91,10 @@ struct RefreshBox: HTMLComponent {
         section(.class("panel refresh-box"), .ariaLabel("Refreshes")) {
             if let failure = refreshes.failure {
                 p(.class("error"), .role("alert")) {
-                    "The last refresh failed at "; AsOfTime(date: failure.at); ": "; failure.message
+                    "The last refresh failed at "
+                    AsOfTime(date: failure.at)
+                    ": "
+                    failure.message
                     ". The figures below are from the last count that worked."
                 }
             }
@@ -117,15 +124,20 @@ struct CountNotice: HTMLComponent {
     var content: HTMLNode {
         switch progress {
         case .underWay:
-            p(.class("notice"), .role("status")) { "A full count is under way: this page reloads every 2 seconds and shows its figures when it is done." }
+            p(.class("notice"), .role("status")) {
+                "A full count is under way: this page reloads every 2 seconds and shows its figures when it is done."
+            }
         case .done:
             p(.class("notice"), .role("status")) {
-                "The full count is done: everything below was counted at "; AsOfTime(date: countedAt)
+                "The full count is done: everything below was counted at "
+                AsOfTime(date: countedAt)
                 took.map { " in " + RefreshBox.seconds($0) } ?? ""
                 "."
             }
         case .failed:
-            p(.class("notice error"), .role("alert")) { "The full count failed: the figures below are from the last count that worked." }
+            p(.class("notice error"), .role("alert")) {
+                "The full count failed: the figures below are from the last count that worked."
+            }
         }
     }
 }

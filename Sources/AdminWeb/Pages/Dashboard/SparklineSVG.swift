@@ -12,10 +12,14 @@ struct SparklineSVG: HTMLComponent {
     var content: HTMLNode {
         let values = line.values
         let known = values.compactMap { $0 }
-        guard known.count >= 2, let low = known.min(), let high = known.max(), let first = values.first(where: { $0 != nil }) ?? nil,
-              let last = values.last ?? nil else { return .text("") }
+        guard known.count >= 2, let low = known.min(), let high = known.max(),
+            let first = values.first(where: { $0 != nil }) ?? nil,
+            let last = values.last ?? nil
+        else { return .text("") }
         let spread = high - low
-        func x(_ index: Int) -> Double { Self.pad + (Self.width - 2 * Self.pad) * Double(index) / Double(max(values.count - 1, 1)) }
+        func x(_ index: Int) -> Double {
+            Self.pad + (Self.width - 2 * Self.pad) * Double(index) / Double(max(values.count - 1, 1))
+        }
         func y(_ value: Double) -> Double {
             spread == 0 ? Self.height / 2 : Self.pad + (Self.height - 2 * Self.pad) * (1 - (value - low) / spread)
         }
@@ -24,12 +28,22 @@ struct SparklineSVG: HTMLComponent {
         }
         let settled = values.indices.dropLast().compactMap(point)
         let underWay = [values.count - 2, values.count - 1].compactMap(point)
-        let label = "Trend over \(line.span): \(HeadlineCard.text(first, format)) at the start, \(HeadlineCard.text(last, format)) now (\(line.step == .day ? "today " : "")so far)"
-        return element("svg", [.class("sparkline"), Attribute("viewBox", "0 0 \(Int(Self.width)) \(Int(Self.height))"), .role("img"),
-                               .ariaLabel(label), Attribute("xmlns", "http://www.w3.org/2000/svg"),
-                               Attribute("preserveAspectRatio", "none")]) {
-            if settled.count >= 2 { shape("polyline", [.class("spark"), Attribute("points", settled.joined(separator: " "))]) }
-            if underWay.count == 2 { shape("polyline", [.class("spark partial"), Attribute("points", underWay.joined(separator: " "))]) }
+        let label =
+            "Trend over \(line.span): \(HeadlineCard.text(first, format)) at the start, \(HeadlineCard.text(last, format)) now (\(line.step == .day ? "today " : "")so far)"
+        return element(
+            "svg",
+            [
+                .class("sparkline"), Attribute("viewBox", "0 0 \(Int(Self.width)) \(Int(Self.height))"), .role("img"),
+                .ariaLabel(label), Attribute("xmlns", "http://www.w3.org/2000/svg"),
+                Attribute("preserveAspectRatio", "none"),
+            ]
+        ) {
+            if settled.count >= 2 {
+                shape("polyline", [.class("spark"), Attribute("points", settled.joined(separator: " "))])
+            }
+            if underWay.count == 2 {
+                shape("polyline", [.class("spark partial"), Attribute("points", underWay.joined(separator: " "))])
+            }
         }
     }
 }

@@ -16,15 +16,25 @@ struct JourneyDayChart: HTMLComponent {
         let plot = Self.height - Self.bottom
         func bar(_ value: Int, _ index: Int, _ offset: Double, _ kind: String, _ title: String) -> HTMLNode {
             let h = plot * Double(value) / peak
-            return element("rect", [.class("bar \(kind)"), Attribute("x", Self.number(slot * Double(index) + slot * offset)),
-                                    Attribute("y", Self.number(plot - h)), Attribute("width", Self.number(slot * 0.4)),
-                                    Attribute("height", Self.number(h))]) {
+            return element(
+                "rect",
+                [
+                    .class("bar \(kind)"), Attribute("x", Self.number(slot * Double(index) + slot * offset)),
+                    Attribute("y", Self.number(plot - h)), Attribute("width", Self.number(slot * 0.4)),
+                    Attribute("height", Self.number(h)),
+                ]
+            ) {
                 element("title", []) { title }
             }
         }
         return element("figure", [.class("chart journey-chart")]) {
-            element("svg", [Attribute("viewBox", "0 0 \(Int(Self.width)) \(Int(Self.height))"), .role("img"),
-                            .ariaLabel("Entered and sent per day")]) {
+            element(
+                "svg",
+                [
+                    Attribute("viewBox", "0 0 \(Int(Self.width)) \(Int(Self.height))"), .role("img"),
+                    .ariaLabel("Entered and sent per day"),
+                ]
+            ) {
                 for (index, day) in ordered.enumerated() {
                     bar(day.figures.entered, index, 0.1, "s0", "\(day.day): entered \(day.figures.entered)")
                     bar(day.figures.sent, index, 0.5, "s1", "\(day.day): sent \(day.figures.sent)")
@@ -33,11 +43,18 @@ struct JourneyDayChart: HTMLComponent {
                     element("text", [Attribute("x", "0"), Attribute("y", Self.number(Self.height - 4))]) { first.day }
                 }
                 if ordered.count > 1, let last = ordered.last {
-                    element("text", [Attribute("x", Self.number(Self.width)), Attribute("y", Self.number(Self.height - 4)),
-                                     Attribute("text-anchor", "end")]) { last.day }
+                    element(
+                        "text",
+                        [
+                            Attribute("x", Self.number(Self.width)), Attribute("y", Self.number(Self.height - 4)),
+                            Attribute("text-anchor", "end"),
+                        ]
+                    ) { last.day }
                 }
             }
-            element("figcaption", []) { "Entered (first bar) and sent (second bar) per day of entry, up to 30 days, peak \(Format.grouped(Int(peak)))." }
+            element("figcaption", []) {
+                "Entered (first bar) and sent (second bar) per day of entry, up to 30 days, peak \(Format.grouped(Int(peak)))."
+            }
         }
     }
 

@@ -7,10 +7,14 @@ import PushTemplates
 /// sentences); the rules are read here. An unknown value is refused, never replaced.
 struct JourneyForm: QueryForm {
     /// The composer's fields a journey uses: not its schedule, pace or winner test.
-    static let composerFields = ["name", "template", "title", "body", "deep_link", "ttl", "bucket", "plan", "platform", "signed_up_from",
-                                 "signed_up_to", "holdout_percent", "goal", "goal_days", "title_b", "body_b", "template_b", "title_c",
-                                 "body_c", "template_c", "title_d", "body_d", "template_d", "timing", "timing_control_percent"]
-    static let ruleFields = ["trigger", "trigger_days", "fewer_items", "send_at", "window_from", "window_to", "reentry_days", "daily_limit"]
+    static let composerFields = [
+        "name", "template", "title", "body", "deep_link", "ttl", "bucket", "plan", "platform", "signed_up_from",
+        "signed_up_to", "holdout_percent", "goal", "goal_days", "title_b", "body_b", "template_b", "title_c",
+        "body_c", "template_c", "title_d", "body_d", "template_d", "timing", "timing_control_percent",
+    ]
+    static let ruleFields = [
+        "trigger", "trigger_days", "fewer_items", "send_at", "window_from", "window_to", "reentry_days", "daily_limit",
+    ]
     static let fieldNames = composerFields + ruleFields
     var fields: [String: String] = [:]
     init() {}
@@ -29,7 +33,9 @@ struct JourneyForm: QueryForm {
 
     /// A new journey's form: a win-back after 30 days, at the user's reminder time.
     static var blank: JourneyForm {
-        JourneyForm(fields: ["trigger": "inactive_days", "trigger_days": "30", "send_at": "daily_time", "ttl": "86400", "goal_days": "7"])
+        JourneyForm(fields: [
+            "trigger": "inactive_days", "trigger_days": "30", "send_at": "daily_time", "ttl": "86400", "goal_days": "7",
+        ])
     }
 
     /// A posted form as typed, the composer's way (kept longer than any limit, so that a
@@ -60,17 +66,26 @@ struct JourneyForm: QueryForm {
         case "inactive_days": chosen = days.map { .inactiveDays($0) }
         case "subscription_ending": chosen = days.map { .subscriptionEnding($0) }
         case "first_days":
-            if fields["fewer_items"] == nil { reader.problem("Give the number of items (1–50) a new user has fewer than.", field: "fewer_items") }
+            if fields["fewer_items"] == nil {
+                reader.problem("Give the number of items (1–50) a new user has fewer than.", field: "fewer_items")
+            }
             if let days, let fewer { chosen = .firstDays(days, fewerItems: fewer) }
         default: break
         }
-        if trigger != nil, fields["trigger_days"] == nil { reader.problem("Give the trigger's number of days.", field: "trigger_days") }
+        if trigger != nil, fields["trigger_days"] == nil {
+            reader.problem("Give the trigger's number of days.", field: "trigger_days")
+        }
         var sendAt: JourneySendAt?
         switch reader.choice("send_at", "sending time", in: Self.sendAts.map(\.value)) {
         case "window":
-            let from = whole("window_from", "The window's first hour", &reader), to = whole("window_to", "The window's last hour", &reader)
-            if let from, let to { sendAt = .window(from: from, to: to) } else if fields["window_from"] == nil || fields["window_to"] == nil {
-                reader.problem("Give the window's hours, from 0 to 23.", field: fields["window_from"] == nil ? "window_from" : "window_to")
+            let from = whole("window_from", "The window's first hour", &reader)
+            let to = whole("window_to", "The window's last hour", &reader)
+            if let from, let to {
+                sendAt = .window(from: from, to: to)
+            } else if fields["window_from"] == nil || fields["window_to"] == nil {
+                reader.problem(
+                    "Give the window's hours, from 0 to 23.",
+                    field: fields["window_from"] == nil ? "window_from" : "window_to")
             }
         case "daily_time": sendAt = .dailyTime
         default: if fields["send_at"] == nil { reader.problem("Choose when to send.", field: "send_at") }
@@ -79,14 +94,21 @@ struct JourneyForm: QueryForm {
         let limit = whole("daily_limit", "The daily limit", &reader)
         if let chosen, let sendAt {
             let candidate = JourneyRules(trigger: chosen, sendAt: sendAt, reentryDays: reentry, dailyLimit: limit)
-            if let refusal = candidate.refusal { reader.problem(refusal, field: Self.field(ofRule: refusal)) } else { rules = candidate }
+            if let refusal = candidate.refusal {
+                reader.problem(refusal, field: Self.field(ofRule: refusal))
+            } else {
+                rules = candidate
+            }
         }
         if let holdout = fields["holdout_percent"].flatMap({ Int($0) }), !Self.holdoutRange.contains(holdout),
-           !problems.contains(where: { $0.hasPrefix("The holdout") }) {
+            !problems.contains(where: { $0.hasPrefix("The holdout") })
+        {
             reader.problem("A journey's holdout must be from 0 to 50 percent.", field: "holdout_percent")
         }
         problems += reader.problems
-        guard problems.isEmpty, let rules, let campaign = result.draft else { return (nil, problems, reader.problemFields) }
+        guard problems.isEmpty, let rules, let campaign = result.draft else {
+            return (nil, problems, reader.problemFields)
+        }
         return (JourneyDraft(campaign: campaign, rules: rules), [], [:])
     }
 
@@ -119,7 +141,7 @@ struct JourneyForm: QueryForm {
             fields["trigger_days"] = String(rules.trigger.days)
             fields["fewer_items"] = rules.trigger.fewerItems.map(String.init)
             fields["send_at"] = rules.sendAt.stored
-            if case let .window(from, to) = rules.sendAt {
+            if case .window(let from, let to) = rules.sendAt {
                 fields["window_from"] = String(from)
                 fields["window_to"] = String(to)
             }

@@ -12,14 +12,18 @@ struct JourneyFormModel {
     /// The draft being edited; nil: a new one.
     var editing: Int64?
 
-    init(form: JourneyForm = .blank, problems: [String] = [], problemFields: [String: String] = [:], library: PushTemplateLibrary,
-         templateProblem: String?, editing: Int64? = nil) {
+    init(
+        form: JourneyForm = .blank, problems: [String] = [], problemFields: [String: String] = [:],
+        library: PushTemplateLibrary,
+        templateProblem: String?, editing: Int64? = nil
+    ) {
         self.form = form
         self.problems = problems
         self.problemFields = problemFields
         self.editing = editing
-        composer = ComposerModel(form: ComposerForm(fields: form.fields.filter { JourneyForm.composerFields.contains($0.key) }),
-                                 problems: problems, problemFields: problemFields, library: library, templateProblem: templateProblem)
+        composer = ComposerModel(
+            form: ComposerForm(fields: form.fields.filter { JourneyForm.composerFields.contains($0.key) }),
+            problems: problems, problemFields: problemFields, library: library, templateProblem: templateProblem)
     }
 
     var formProblems: FormProblems { FormProblems(problems, fields: problemFields) }

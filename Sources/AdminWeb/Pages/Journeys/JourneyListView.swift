@@ -9,7 +9,9 @@ struct JourneyListView: HTMLComponent {
         PageLayout(pageTitle: "Journeys", viewer: viewer, activeSection: .journeys) {
             section(.class("panel")) {
                 h1 { "Journeys" }
-                p(.class("muted")) { "A journey sends its message by itself, once, to each user who crosses its trigger: a win-back after days without opening the app, a premium subscription that will not renew, a new user with few items." }
+                p(.class("muted")) {
+                    "A journey sends its message by itself, once, to each user who crosses its trigger: a win-back after days without opening the app, a premium subscription that will not renew, a new user with few items."
+                }
                 if model.mayWrite {
                     p { a(.href(SiteURL.newJourney.href), .class("button")) { "New journey" } }
                 }
@@ -18,14 +20,23 @@ struct JourneyListView: HTMLComponent {
                     p(.class("muted")) { "No journeys yet." }
                 } else {
                     DataTable(
-                        caption: "Newest first. Entered: users who entered, held out or not. Accepted and opened: devices, from the providers and the apps' receipts. "
+                        caption:
+                            "Newest first. Entered: users who entered, held out or not. Accepted and opened: devices, from the providers and the apps' receipts. "
                             + "Lift: the goal conversion of those sent the push minus the holdout's, shown once the journey's page has built its report.",
-                        columns: [.init("Journey"), .init("Trigger"), .init("Status"), .init("Entered", numeric: true),
-                                  .init("Accepted", numeric: true), .init("Opened", numeric: true), .init("Lift (95% interval)")],
+                        columns: [
+                            .init("Journey"), .init("Trigger"), .init("Status"), .init("Entered", numeric: true),
+                            .init("Accepted", numeric: true), .init("Opened", numeric: true),
+                            .init("Lift (95% interval)"),
+                        ],
                         rows: model.entries.map { entry in
                             let journey = entry.journey
                             return TableRow([
-                                TableCell { a(.href(SiteURL.journey(id: journey.id).href)) { "#\(journey.id) "; UserText(text: journey.displayName) } },
+                                TableCell {
+                                    a(.href(SiteURL.journey(id: journey.id).href)) {
+                                        "#\(journey.id) "
+                                        UserText(text: journey.displayName)
+                                    }
+                                },
                                 TableCell(journey.rules?.trigger.sentence ?? "rules this panel cannot read"),
                                 TableCell { JourneyStatusBadge(journey: journey) },
                                 TableCell(Format.grouped(journey.entered)),
@@ -41,7 +52,9 @@ struct JourneyListView: HTMLComponent {
 
     /// "+2.1 points (−0.4 to +4.6)", or why there is none.
     static func lift(_ report: JourneyReport) -> String {
-        guard let lift = report.total.lift else { return report.goal == nil ? "no goal" : "not enough judged entries yet" }
+        guard let lift = report.total.lift else {
+            return report.goal == nil ? "no goal" : "not enough judged entries yet"
+        }
         return CampaignImpactView.interval(lift)
     }
 }
@@ -54,7 +67,9 @@ struct JourneyStatusBadge: HTMLComponent {
 
     var content: HTMLNode {
         let attributes: [Attribute] = onPage ? [.id("journey-status")] : []
-        guard let status = journey.status else { return StatusBadge(unknown: journey.campaign.status.storedText, attributes: attributes).content }
+        guard let status = journey.status else {
+            return StatusBadge(unknown: journey.campaign.status.storedText, attributes: attributes).content
+        }
         return StatusBadge(status, attributes: attributes).content
     }
 }

@@ -50,7 +50,8 @@ struct JourneyPageModel: PageModel {
     static func load(_ source: Source, _ input: Input) async throws -> JourneyPageModel {
         let id = input.id
         guard let journey = try await source.journeys.find(id) else { throw PanelError.notFound("No journey #\(id).") }
-        var model = JourneyPageModel(journey: journey, notice: input.notice, problems: input.problems, mayWrite: input.mayWrite)
+        var model = JourneyPageModel(
+            journey: journey, notice: input.notice, problems: input.problems, mayWrite: input.mayWrite)
         if journey.status == .draft || journey.status == .active {
             model.dryRun = await source.dryRuns.state(for: journey)
         }

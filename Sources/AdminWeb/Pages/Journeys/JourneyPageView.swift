@@ -11,9 +11,14 @@ struct JourneyPageView: HTMLComponent {
         let journey = model.journey
         // Until the dry run is done the page refreshes itself, with or without JavaScript.
         let extras: [HTMLNode] = model.dryRunPending ? [meta(Attribute("http-equiv", "refresh"), .content("2"))] : []
-        return PageLayout(pageTitle: "Journey #\(journey.id)", viewer: viewer, activeSection: .journeys, headExtras: extras) {
+        return PageLayout(
+            pageTitle: "Journey #\(journey.id)", viewer: viewer, activeSection: .journeys, headExtras: extras
+        ) {
             section(.class("panel")) {
-                h1 { "Journey #\(journey.id): "; UserText(text: journey.displayName, clampAfter: .max) }
+                h1 {
+                    "Journey #\(journey.id): "
+                    UserText(text: journey.displayName, clampAfter: .max)
+                }
                 p {
                     JourneyStatusBadge(journey: journey, onPage: true)
                     " · created by \(journey.campaign.createdBy ?? "no staff account (the command line, the demo, or one since removed)") at "
@@ -31,26 +36,69 @@ struct JourneyPageView: HTMLComponent {
     }
 
     private var definition: HTMLNode {
-        let journey = model.journey, campaign = journey.campaign, experiment = campaign.experiment
+        let journey = model.journey
+        let campaign = journey.campaign
+        let experiment = campaign.experiment
         return dl(.class("facts")) {
-            dt { "Enters" }; dd { journey.rules.map { "A user who " + $0.trigger.sentence } ?? "rules this version of the panel cannot read" }
-            dt { "Conditions" }; dd { campaign.segment.map(SegmentWords.sentence) ?? "cannot be read" }
-            if let name = campaign.name, !name.isEmpty { dt { "Internal name" }; dd { UserText(text: name, clampAfter: .max) } }
-            dt { "Title" }; dd { UserText(text: campaign.title, clampAfter: .max) }
-            dt { "Message" }; dd { UserText(text: campaign.body, clampAfter: .max, multiline: true) }
-            if let template = campaign.template { dt { "Template" }; dd { template } }
+            dt { "Enters" }
+            dd {
+                journey.rules.map { "A user who " + $0.trigger.sentence }
+                    ?? "rules this version of the panel cannot read"
+            }
+            dt { "Conditions" }
+            dd { campaign.segment.map(SegmentWords.sentence) ?? "cannot be read" }
+            if let name = campaign.name, !name.isEmpty {
+                dt { "Internal name" }
+                dd { UserText(text: name, clampAfter: .max) }
+            }
+            dt { "Title" }
+            dd { UserText(text: campaign.title, clampAfter: .max) }
+            dt { "Message" }
+            dd { UserText(text: campaign.body, clampAfter: .max, multiline: true) }
+            if let template = campaign.template {
+                dt { "Template" }
+                dd { template }
+            }
             for variant in experiment.variants {
                 dt { "Variant \(variant.variant.letter)" }
-                dd { UserText(text: variant.title, clampAfter: .max); " — "; UserText(text: variant.body, clampAfter: .max, multiline: true) }
+                dd {
+                    UserText(text: variant.title, clampAfter: .max)
+                    " — "
+                    UserText(text: variant.body, clampAfter: .max, multiline: true)
+                }
             }
-            dt { "Opens" }; dd { campaign.deepLink ?? "the app's home screen" }
-            dt { "Sends" }; dd { journey.rules.map { Self.sendAt($0.sendAt) } ?? "?" }
-            dt { "Timing" }; dd(.id("journey-timing")) { Self.timing(campaign.timing) }
-            dt { "Re-entry" }; dd { journey.rules.map { $0.reentryDays.map { "a new occurrence enters again after \(Format.count($0, "day", "days"))" } ?? "never: a user enters once" } ?? "?" }
-            dt { "Daily limit" }; dd { journey.rules.map { $0.dailyLimit.map { "at most \(Format.count($0, "entry", "entries")) a day (UTC)" } ?? "none" } ?? "?" }
-            dt { "Holdout" }; dd { experiment.holdoutPercent == 0 ? "none" : "\(experiment.holdoutPercent)% of the entries get nothing, drawn per entry" }
-            dt { "Goal" }; dd { experiment.goal.map { "\($0.label), within \(Format.count(experiment.goalDays, "day", "days")) of entering" } ?? "none (opens only)" }
-            dt { "Entered so far" }; dd { Format.grouped(journey.entered) }
+            dt { "Opens" }
+            dd { campaign.deepLink ?? "the app's home screen" }
+            dt { "Sends" }
+            dd { journey.rules.map { Self.sendAt($0.sendAt) } ?? "?" }
+            dt { "Timing" }
+            dd(.id("journey-timing")) { Self.timing(campaign.timing) }
+            dt { "Re-entry" }
+            dd {
+                journey.rules.map {
+                    $0.reentryDays.map { "a new occurrence enters again after \(Format.count($0, "day", "days"))" }
+                        ?? "never: a user enters once"
+                } ?? "?"
+            }
+            dt { "Daily limit" }
+            dd {
+                journey.rules.map {
+                    $0.dailyLimit.map { "at most \(Format.count($0, "entry", "entries")) a day (UTC)" } ?? "none"
+                } ?? "?"
+            }
+            dt { "Holdout" }
+            dd {
+                experiment.holdoutPercent == 0
+                    ? "none" : "\(experiment.holdoutPercent)% of the entries get nothing, drawn per entry"
+            }
+            dt { "Goal" }
+            dd {
+                experiment.goal.map {
+                    "\($0.label), within \(Format.count(experiment.goalDays, "day", "days")) of entering"
+                } ?? "none (opens only)"
+            }
+            dt { "Entered so far" }
+            dd { Format.grouped(journey.entered) }
         }
     }
 
@@ -66,7 +114,8 @@ struct JourneyPageView: HTMLComponent {
     static func sendAt(_ rule: JourneySendAt) -> String {
         switch rule {
         case .dailyTime: "at the user's own reminder time, after their quiet hours, within 24 hours of entering"
-        case let .window(from, to): "between \(from):00 and \(to):00 local time, after their quiet hours, within 24 hours of entering"
+        case .window(let from, let to):
+            "between \(from):00 and \(to):00 local time, after their quiet hours, within 24 hours of entering"
         }
     }
 
@@ -78,7 +127,9 @@ struct JourneyPageView: HTMLComponent {
                     a(.href(SiteURL.journeyEdit(id: journey.id).href), .class("button")) { "Edit the draft" }
                 }
                 for action in model.actions {
-                    HTMLRender.form(.method(.post), .action(SiteURL.journeyAction(id: journey.id, action).href), .class("inline")) {
+                    HTMLRender.form(
+                        .method(.post), .action(SiteURL.journeyAction(id: journey.id, action).href), .class("inline")
+                    ) {
                         CSRFField(token: viewer.csrfToken)
                         element("button", Self.buttonAttributes(action)) { action.label }
                     }
@@ -104,31 +155,37 @@ struct JourneyPageView: HTMLComponent {
             h2 { "Dry run: who would enter in the next 24 hours" }
             switch state {
             case .queued(let ahead):
-                p(.role("status")) { ahead == 0 ? "Waiting to count: this journey is next." : "Waiting to count: \(ahead) go first." }
+                p(.role("status")) {
+                    ahead == 0 ? "Waiting to count: this journey is next." : "Waiting to count: \(ahead) go first."
+                }
                 p(.class("muted")) { "Dry runs are made one at a time in the background. This page refreshes itself." }
             case .counting:
                 p(.role("status")) { "Counting who would enter…" }
                 p(.class("muted")) { "This page refreshes itself until the count is done." }
-            case let .ready(run, at):
+            case .ready(let run, let at):
                 p(.class("muted")) { "Counted at \(SQLiteTime.string(at)) UTC, as if nobody did anything meanwhile." }
-                DataTable(caption: "Users whose trigger falls in the next 24 hours", columns: [.init("Users"), .init("Count", numeric: true)],
-                          rows: Self.dryRunRows(run).map { TableRow([TableCell($0.0), TableCell(Format.grouped($0.1))]) })
+                DataTable(
+                    caption: "Users whose trigger falls in the next 24 hours",
+                    columns: [.init("Users"), .init("Count", numeric: true)],
+                    rows: Self.dryRunRows(run).map { TableRow([TableCell($0.0), TableCell(Format.grouped($0.1))]) })
                 if !run.samples.isEmpty {
-                    DataTable(caption: "Some of those who would be sent the push (lowest user ids)", headings: ["User", "Platform", "Locale", "Timezone"],
-                              rows: run.samples.map { sample in
-                                  TableRow([
-                                      TableCell {
-                                          if viewer.identity.role.may(.viewUserProfiles) {
-                                              a(.href(SiteURL.user(id: sample.userID).href)) { "#\(sample.userID)" }
-                                          } else {
-                                              "#\(sample.userID)"
-                                          }
-                                      },
-                                      TableCell(sample.platform), TableCell(sample.locale), TableCell(sample.timeZone),
-                                  ])
-                              })
+                    DataTable(
+                        caption: "Some of those who would be sent the push (lowest user ids)",
+                        headings: ["User", "Platform", "Locale", "Timezone"],
+                        rows: run.samples.map { sample in
+                            TableRow([
+                                TableCell {
+                                    if viewer.identity.role.may(.viewUserProfiles) {
+                                        a(.href(SiteURL.user(id: sample.userID).href)) { "#\(sample.userID)" }
+                                    } else {
+                                        "#\(sample.userID)"
+                                    }
+                                },
+                                TableCell(sample.platform), TableCell(sample.locale), TableCell(sample.timeZone),
+                            ])
+                        })
                 }
-            case let .failed(sentence):
+            case .failed(let sentence):
                 p(.class("notice error"), .role("alert")) { sentence }
             }
         }
@@ -136,13 +193,18 @@ struct JourneyPageView: HTMLComponent {
 
     /// The dry run's lines, in the order an entry is classified.
     static func dryRunRows(_ run: JourneyDryRun) -> [(String, Int)] {
-        var rows: [(String, Int)] = [("Cross the trigger", run.crossing), ("Already entered, or re-entry not yet allowed", run.alreadyEntered),
-                                     ("Outside the conditions", run.outsideConditions)]
+        var rows: [(String, Int)] = [
+            ("Cross the trigger", run.crossing), ("Already entered, or re-entry not yet allowed", run.alreadyEntered),
+            ("Outside the conditions", run.outsideConditions),
+        ]
         for (reason, count) in run.exclusions.sorted(by: { $0.key < $1.key }) {
             // As the report counts them: they enter, and exit at once with the reason.
             rows.append(("Would enter and exit at once: " + JourneyExit.label(of: reason), count))
         }
-        rows += [("Held out (get nothing, to measure the lift)", run.heldOut), ("Would be sent the push", run.toSend), ("Their devices", run.devices)]
+        rows += [
+            ("Held out (get nothing, to measure the lift)", run.heldOut), ("Would be sent the push", run.toSend),
+            ("Their devices", run.devices),
+        ]
         return rows
     }
 }

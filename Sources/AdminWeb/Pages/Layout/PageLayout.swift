@@ -10,8 +10,10 @@ struct PageLayout: HTMLComponent {
     /// Extra lines for the head: a page's own script, a refresh for browsers without one.
     var headExtras: [HTMLNode] = []
 
-    init(pageTitle: String, viewer: Viewer?, activeSection: NavSection? = nil, headExtras: [HTMLNode] = [],
-         @HTMLBuilder content: () -> [HTMLNode]) {
+    init(
+        pageTitle: String, viewer: Viewer?, activeSection: NavSection? = nil, headExtras: [HTMLNode] = [],
+        @HTMLBuilder content: () -> [HTMLNode]
+    ) {
         self.pageTitle = pageTitle
         self.viewer = viewer
         self.activeSection = activeSection
@@ -36,8 +38,12 @@ struct PageLayout: HTMLComponent {
                     if let viewer {
                         NavBar(active: activeSection, role: viewer.identity.role)
                         div(.class("account")) {
-                            a(.class("who"), .href(SiteURL.accountSessions().href),
-                              .title("Signed in as \(viewer.identity.email) (\(viewer.identity.role.rawValue)): your sessions")) {
+                            a(
+                                .class("who"), .href(SiteURL.accountSessions().href),
+                                .title(
+                                    "Signed in as \(viewer.identity.email) (\(viewer.identity.role.rawValue)): your sessions"
+                                )
+                            ) {
                                 viewer.identity.email
                             }
                             form(.method(.post), .action(SiteURL.logout.href), .class("inline")) {

@@ -9,11 +9,14 @@ struct LoginView: HTMLComponent {
             error: model.error, action: .login(), csrfToken: model.csrfToken, next: model.next,
             fields: [
                 label(.for("email")) { "Email" },
-                input(.type("email"), .id("email"), .name("email"), .value(model.email), .autocomplete("username"),
-                      .required, .autofocus, .maxlength(320)),
+                input(
+                    .type("email"), .id("email"), .name("email"), .value(model.email), .autocomplete("username"),
+                    .required, .autofocus, .maxlength(320)),
                 label(.for("password")) { "Password" },
-                input(.type("password"), .id("password"), .name("password"), .autocomplete("current-password"),
-                      .required, .maxlength(1024)),
-            ]).content
+                input(
+                    .type("password"), .id("password"), .name("password"), .autocomplete("current-password"),
+                    .required, .maxlength(1024)),
+            ]
+        ).content
     }
 }

@@ -11,12 +11,14 @@ struct SecondFactorView: HTMLComponent {
             error: model.error, action: .secondFactor(), csrfToken: model.csrfToken, next: model.next,
             fields: [
                 label(.for("code")) { "Code" },
-                input(.type("text"), .id("code"), .name("code"), .autocomplete("one-time-code"), .inputMode("numeric"),
-                      .required, .autofocus, .maxlength(64)),
+                input(
+                    .type("text"), .id("code"), .name("code"), .autocomplete("one-time-code"), .inputMode("numeric"),
+                    .required, .autofocus, .maxlength(64)),
             ],
             after: [
                 p(.class("muted")) { "Lost your phone? Type one of your recovery codes instead; each works once." },
                 p { a(.href(SiteURL.login().href)) { "Start again" } },
-            ]).content
+            ]
+        ).content
     }
 }

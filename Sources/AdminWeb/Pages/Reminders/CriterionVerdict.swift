@@ -2,7 +2,8 @@ import AdminDomain
 
 /// Reminder health: a success criterion met, under its target, or with nothing to measure.
 enum CriterionVerdict: String, CaseIterable, Sendable {
-    case met, under, nothingToMeasure = "nothing-to-measure"
+    case met, under
+    case nothingToMeasure = "nothing-to-measure"
 
     init(_ criterion: ReminderCriterion) {
         switch criterion.met {

@@ -24,8 +24,9 @@ struct RemindersModel: PageModel {
     var onTimeTarget = ReminderAlertOptions().onTimeTarget
 
     static func load(_ source: Source, _ range: ReminderRange) async throws -> RemindersModel {
-        RemindersModel(range: range, snapshot: source.monitor.latest(), refreshSeconds: source.refreshEvery.components.seconds,
-                       onTimeTarget: source.monitor.options.onTimeTarget)
+        RemindersModel(
+            range: range, snapshot: source.monitor.latest(), refreshSeconds: source.refreshEvery.components.seconds,
+            onTimeTarget: source.monitor.options.onTimeTarget)
     }
 
     /// `?range=`: absent is the last 24 hours; an empty value, one given twice, or anything
@@ -33,7 +34,8 @@ struct RemindersModel: PageModel {
     static func range(from values: [String]) throws -> ReminderRange {
         guard let text = values.first else { return .day }
         guard values.count == 1 else {
-            throw PanelError(status: .badRequest, sentence: "Give one range, not \(values.count): choose 1h, 24h, 7d or 30d.")
+            throw PanelError(
+                status: .badRequest, sentence: "Give one range, not \(values.count): choose 1h, 24h, 7d or 30d.")
         }
         guard let range = ReminderRange(rawValue: text) else {
             throw PanelError(status: .badRequest, sentence: ReminderRange.refusal(String(text.prefix(40))))
@@ -69,6 +71,7 @@ struct RemindersModel: PageModel {
     /// the period is still going on.
     func label(_ point: ReminderHealthReport.Point) -> String {
         let text = SQLiteTime.string(Date(timeIntervalSince1970: TimeInterval(point.start)))
-        return (range.bucketSeconds == 3_600 ? String(text.dropFirst(11).prefix(5)) : String(text.prefix(10))) + (point.partial ? "*" : "")
+        return (range.bucketSeconds == 3_600 ? String(text.dropFirst(11).prefix(5)) : String(text.prefix(10)))
+            + (point.partial ? "*" : "")
     }
 }

@@ -10,8 +10,10 @@ struct RemindersView: HTMLComponent {
 
     var content: HTMLNode {
         // Before the first count the page reloads itself to show the figures once they are in.
-        PageLayout(pageTitle: "Reminders", viewer: viewer, activeSection: .reminders,
-                   headExtras: model.snapshot == nil ? [meta(Attribute("http-equiv", "refresh"), .content("5"))] : []) {
+        PageLayout(
+            pageTitle: "Reminders", viewer: viewer, activeSection: .reminders,
+            headExtras: model.snapshot == nil ? [meta(Attribute("http-equiv", "refresh"), .content("5"))] : []
+        ) {
             h1 { "Reminder health" }
             ReminderRangeTabs(current: model.range)
             if let snapshot = model.snapshot, let report = model.report {
@@ -40,7 +42,9 @@ struct ReminderRangeTabs: HTMLComponent {
                 for range in ReminderRange.allCases {
                     li {
                         if range == current {
-                            a(.href(SiteURL.reminders(range).href), .ariaCurrent("true"), .class("current")) { range.label }
+                            a(.href(SiteURL.reminders(range).href), .ariaCurrent("true"), .class("current")) {
+                                range.label
+                            }
                         } else {
                             a(.href(SiteURL.reminders(range).href)) { range.label }
                         }
@@ -61,33 +65,56 @@ struct ReminderFiguresSection: HTMLComponent {
         let figures = report.figures
         return div(.class("reminders")) {
             if figures.due == 0 {
-                p(.class("notice"), .role("status")) { "No reminder was due in this period (\(model.range.label.lowercased())): there is nothing to measure." }
+                p(.class("notice"), .role("status")) {
+                    "No reminder was due in this period (\(model.range.label.lowercased())): there is nothing to measure."
+                }
             }
             section(.ariaLabel("Headline figures")) {
                 h2(.id("figures")) { "Figures" }
                 div(.class("stat-grid")) {
-                    StatCard(label: "Due", value: figures.due.grouped, detail: "scheduled_for in the period and not in the future")
+                    StatCard(
+                        label: "Due", value: figures.due.grouped,
+                        detail: "scheduled_for in the period and not in the future")
                     StatCard(label: "Sent", value: figures.sent.grouped, detail: "status sent, whatever its times")
-                    StatCard(label: "Sent on time", value: figures.sentOnTime.grouped,
-                             detail: "\(Format.percent(figures.onTimeShare)) of those due more than a minute ago and not cancelled; at most 60 s after scheduled_for")
-                    StatCard(label: "Lateness", value: figures.lateness.map { "p90 " + ReminderHealthSummary.duration($0.p90) } ?? "n/a",
-                             detail: figures.lateness.map {
-                                 "p50 \(ReminderHealthSummary.duration($0.p50)), p99 \(ReminderHealthSummary.duration($0.p99)), largest \(ReminderHealthSummary.duration($0.max)), over \(Format.count($0.count, "sent reminder", "sent reminders"))"
-                             } ?? "no sent reminder whose times read")
-                    StatCard(label: "Failed", value: figures.failed.grouped, detail: "success rate \(Format.percent(figures.successRate)): sent / (sent + failed)")
-                    StatCard(label: "Cancelled", value: figures.cancelled.grouped, detail: "not meant to go: out of the on-time share")
-                    StatCard(label: "Overdue", value: figures.overdue.grouped,
-                             detail: "still scheduled more than 5 minutes after their time; \(figures.waiting.grouped) more due in the last 5 minutes")
-                    StatCard(label: "Opened", value: figures.opened.grouped, detail: "\(Format.percent(figures.openedShare)) of those sent")
+                    StatCard(
+                        label: "Sent on time", value: figures.sentOnTime.grouped,
+                        detail:
+                            "\(Format.percent(figures.onTimeShare)) of those due more than a minute ago and not cancelled; at most 60 s after scheduled_for"
+                    )
+                    StatCard(
+                        label: "Lateness",
+                        value: figures.lateness.map { "p90 " + ReminderHealthSummary.duration($0.p90) } ?? "n/a",
+                        detail: figures.lateness.map {
+                            "p50 \(ReminderHealthSummary.duration($0.p50)), p99 \(ReminderHealthSummary.duration($0.p99)), largest \(ReminderHealthSummary.duration($0.max)), over \(Format.count($0.count, "sent reminder", "sent reminders"))"
+                        } ?? "no sent reminder whose times read")
+                    StatCard(
+                        label: "Failed", value: figures.failed.grouped,
+                        detail: "success rate \(Format.percent(figures.successRate)): sent / (sent + failed)")
+                    StatCard(
+                        label: "Cancelled", value: figures.cancelled.grouped,
+                        detail: "not meant to go: out of the on-time share")
+                    StatCard(
+                        label: "Overdue", value: figures.overdue.grouped,
+                        detail:
+                            "still scheduled more than 5 minutes after their time; \(figures.waiting.grouped) more due in the last 5 minutes"
+                    )
+                    StatCard(
+                        label: "Opened", value: figures.opened.grouped,
+                        detail: "\(Format.percent(figures.openedShare)) of those sent")
                 }
             }
             section(.class("panel"), .ariaLabel("Counted apart")) {
                 h2(.id("counted-apart")) { "Counted apart" }
-                p { "These rows' times do not read or are out of order: they are counted here and never in a percentile, nor as on time." }
+                p {
+                    "These rows' times do not read or are out of order: they are counted here and never in a percentile, nor as on time."
+                }
                 dl(.class("facts")) {
-                    dt { "Sent, with a sent time that does not read" }; dd { figures.sentTimeUnreadable.grouped }
-                    dt { "Sent before their scheduled time" }; dd { figures.sentBeforeScheduled.grouped }
-                    dt { "Scheduled time that does not read (in no period)" }; dd { snapshot.scheduledTimeUnreadable.grouped }
+                    dt { "Sent, with a sent time that does not read" }
+                    dd { figures.sentTimeUnreadable.grouped }
+                    dt { "Sent before their scheduled time" }
+                    dd { figures.sentBeforeScheduled.grouped }
+                    dt { "Scheduled time that does not read (in no period)" }
+                    dd { snapshot.scheduledTimeUnreadable.grouped }
                 }
             }
             section(.class("panel")) {
@@ -102,7 +129,9 @@ struct ReminderFiguresSection: HTMLComponent {
                 h2(.id("splits")) { "Split" }
                 ReminderSplitTable(caption: "By item kind", heading: "Kind", splits: model.byKind)
                 ReminderSplitTable(caption: "By days before expiry", heading: "Days before", splits: model.byDaysBefore)
-                ReminderSplitTable(caption: "By the user's platforms (their devices now)", heading: "Platforms", splits: model.byPlatforms)
+                ReminderSplitTable(
+                    caption: "By the user's platforms (their devices now)", heading: "Platforms",
+                    splits: model.byPlatforms)
             }
             p(.class("chart-links")) {
                 a(.href(SiteURL.remindersCSV(model.range).href)) { "Download these figures as CSV" }
@@ -117,23 +146,36 @@ struct ReminderCriteria: HTMLComponent {
     let sc011: ReminderCriterion
 
     var content: HTMLNode {
-        DataTable(caption: "The app's success criteria for reminders",
-                  columns: [.init("Criterion"), .init("Definition"), .init("Measured", numeric: true), .init("Target", numeric: true), .init("Met")],
-                  rows: [
-                    Self.row("SC-002", "Users with a reminder due in the period of whom at least one reminder was sent on time and opened, over the users with a reminder due",
-                             sc002, "users"),
-                    Self.row("SC-011", "Reminders sent over reminders sent or failed", sc011, "reminders"),
-                  ]).content
+        DataTable(
+            caption: "The app's success criteria for reminders",
+            columns: [
+                .init("Criterion"), .init("Definition"), .init("Measured", numeric: true),
+                .init("Target", numeric: true), .init("Met"),
+            ],
+            rows: [
+                Self.row(
+                    "SC-002",
+                    "Users with a reminder due in the period of whom at least one reminder was sent on time and opened, over the users with a reminder due",
+                    sc002, "users"),
+                Self.row("SC-011", "Reminders sent over reminders sent or failed", sc011, "reminders"),
+            ]
+        ).content
     }
 
-    private static func row(_ name: String, _ definition: String, _ criterion: ReminderCriterion, _ things: String) -> TableRow {
-        TableRow([TableCell(name), TableCell(definition), TableCell(measured(criterion, things)),
-                  TableCell(Format.percent(criterion.target, decimals: 0)), TableCell { StatusBadge(CriterionVerdict(criterion)) }])
+    private static func row(_ name: String, _ definition: String, _ criterion: ReminderCriterion, _ things: String)
+        -> TableRow
+    {
+        TableRow([
+            TableCell(name), TableCell(definition), TableCell(measured(criterion, things)),
+            TableCell(Format.percent(criterion.target, decimals: 0)),
+            TableCell { StatusBadge(CriterionVerdict(criterion)) },
+        ])
     }
 
     static func measured(_ criterion: ReminderCriterion, _ things: String) -> String {
         guard criterion.value != nil else { return "nothing to measure" }
-        return "\(Format.percent(criterion.value)) (\(criterion.numerator.grouped) of \(criterion.denominator.grouped) \(things))"
+        return
+            "\(Format.percent(criterion.value)) (\(criterion.numerator.grouped) of \(criterion.denominator.grouped) \(things))"
     }
 }
 
@@ -147,16 +189,24 @@ struct ReminderSplitTable: HTMLComponent {
         if splits.isEmpty {
             return p(.class("muted")) { caption + ": no reminder due." }
         }
-        return DataTable(caption: caption, columns: [.init(heading)] + Self.columns, rows: splits.map { [$0.label] + Self.cells($0.figures) }).content
+        return DataTable(
+            caption: caption, columns: [.init(heading)] + Self.columns,
+            rows: splits.map { [$0.label] + Self.cells($0.figures) }
+        ).content
     }
 
-    static let columns: [DataTable.Column] = ["Due", "Sent", "On time", "On-time share", "Lateness p90", "Failed", "Cancelled", "Overdue", "Opened"]
-        .map { DataTable.Column($0, numeric: true) }
+    static let columns: [DataTable.Column] = [
+        "Due", "Sent", "On time", "On-time share", "Lateness p90", "Failed", "Cancelled", "Overdue", "Opened",
+    ]
+    .map { DataTable.Column($0, numeric: true) }
 
     static func cells(_ figures: ReminderFigures) -> [String] {
-        [figures.due.grouped, figures.sent.grouped, figures.sentOnTime.grouped, Format.percent(figures.onTimeShare),
-         figures.lateness.map { ReminderHealthSummary.duration($0.p90) } ?? "n/a", figures.failed.grouped, figures.cancelled.grouped,
-         figures.overdue.grouped, figures.opened.grouped]
+        [
+            figures.due.grouped, figures.sent.grouped, figures.sentOnTime.grouped, Format.percent(figures.onTimeShare),
+            figures.lateness.map { ReminderHealthSummary.duration($0.p90) } ?? "n/a", figures.failed.grouped,
+            figures.cancelled.grouped,
+            figures.overdue.grouped, figures.opened.grouped,
+        ]
     }
 }
 
@@ -175,12 +225,14 @@ struct ReminderChart: HTMLComponent {
         }
         func chart(_ title: String, _ valueLabel: String, _ values: [Int?]) -> DashboardChart {
             // The id only names a dashboard chart's CSV, which this page does not link to.
-            DashboardChart.line(id: .campaignConversions, title: title, axis: hourly ? .categories : .days, valueLabel: valueLabel,
-                                labels: labels, series: [(title, values)], asOf: asOf, labelsName: hourly ? "Hour (UTC)" : nil)
+            DashboardChart.line(
+                id: .campaignConversions, title: title, axis: hourly ? .categories : .days, valueLabel: valueLabel,
+                labels: labels, series: [(title, values)], asOf: asOf, labelsName: hourly ? "Hour (UTC)" : nil)
         }
         let charts = [
-            chart("On-time share (target \(Format.percent(model.onTimeTarget, decimals: 0)))", "percent",
-                  report.points.map { point in point.figures.onTimeShare.map { Int(($0 * 100).rounded()) } }),
+            chart(
+                "On-time share (target \(Format.percent(model.onTimeTarget, decimals: 0)))", "percent",
+                report.points.map { point in point.figures.onTimeShare.map { Int(($0 * 100).rounded()) } }),
             chart("Lateness p90", "seconds", report.points.map { point in point.figures.lateness.map { Int($0.p90) } }),
             chart("Overdue", "reminders", report.points.map { $0.figures.overdue }),
         ]
@@ -198,13 +250,20 @@ struct ReminderChart: HTMLComponent {
             }
             details {
                 summary { "The numbers" }
-                DataTable(caption: hourly ? "By hour (UTC)" : "By day (UTC)",
-                          columns: [.init(hourly ? "Hour" : "Day"), .init("Due", numeric: true), .init("On-time share", numeric: true),
-                                    .init("Lateness p90", numeric: true), .init("Overdue", numeric: true)],
-                          rows: report.points.reversed().map { point in
-                              [model.label(point), point.figures.due.grouped, Format.percent(point.figures.onTimeShare),
-                               point.figures.lateness.map { ReminderHealthSummary.duration($0.p90) } ?? "n/a", point.figures.overdue.grouped]
-                          })
+                DataTable(
+                    caption: hourly ? "By hour (UTC)" : "By day (UTC)",
+                    columns: [
+                        .init(hourly ? "Hour" : "Day"), .init("Due", numeric: true),
+                        .init("On-time share", numeric: true),
+                        .init("Lateness p90", numeric: true), .init("Overdue", numeric: true),
+                    ],
+                    rows: report.points.reversed().map { point in
+                        [
+                            model.label(point), point.figures.due.grouped, Format.percent(point.figures.onTimeShare),
+                            point.figures.lateness.map { ReminderHealthSummary.duration($0.p90) } ?? "n/a",
+                            point.figures.overdue.grouped,
+                        ]
+                    })
             }
         }
     }

@@ -20,7 +20,8 @@ struct SignInFailuresModel: PageModel {
         for action in failureActions {
             recent += try await source.audit.page(AuditQuery(action: action), limit: 30)
         }
-        return SignInFailuresModel(entries: try await source.throttle.current(),
-                                   recent: Array(recent.sorted(by: AuditRow.newerFirst).prefix(30)), cleared: cleared)
+        return SignInFailuresModel(
+            entries: try await source.throttle.current(),
+            recent: Array(recent.sorted(by: AuditRow.newerFirst).prefix(30)), cleared: cleared)
     }
 }

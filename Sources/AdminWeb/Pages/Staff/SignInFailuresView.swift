@@ -16,10 +16,14 @@ struct SignInFailuresView: HTMLComponent {
                 h2 { "In force now" }
                 DataTable(
                     caption: "\(model.entries.count) counted",
-                    columns: [.init("Who"), .init("Failures", numeric: true), .init("Last failure"), .init("Locked until"), .init("")],
+                    columns: [
+                        .init("Who"), .init("Failures", numeric: true), .init("Last failure"), .init("Locked until"),
+                        .init(""),
+                    ],
                     rows: model.entries.map { entry in
                         TableRow([
-                            TableCell(entry.who), TableCell(String(entry.failures)), TableCell(entry.lastFailureAt.text),
+                            TableCell(entry.who), TableCell(String(entry.failures)),
+                            TableCell(entry.lastFailureAt.text),
                             TableCell {
                                 StatusBadge(SignInLockState(lockedUntil: entry.lockedUntil?.text))
                                 if let until = entry.lockedUntil { " until \(until)" }
@@ -40,9 +44,16 @@ struct SignInFailuresView: HTMLComponent {
                 h2 { "Latest failures" }
                 DataTable(
                     caption: "The newest \(model.recent.count)",
-                    columns: [.init("When"), .init("What"), .init("Email typed"),
-                              .init("From"), .init("Account")],
-                    rows: model.recent.map { TableRow([$0.at, $0.action, $0.actorEmail ?? "", $0.clientAddress ?? "", $0.target ?? ""].map { TableCell($0) }) },
+                    columns: [
+                        .init("When"), .init("What"), .init("Email typed"),
+                        .init("From"), .init("Account"),
+                    ],
+                    rows: model.recent.map {
+                        TableRow(
+                            [$0.at, $0.action, $0.actorEmail ?? "", $0.clientAddress ?? "", $0.target ?? ""].map {
+                                TableCell($0)
+                            })
+                    },
                     empty: "No failed sign-in is recorded.")
                 p {
                     "In the audit log: "

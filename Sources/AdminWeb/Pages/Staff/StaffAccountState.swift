@@ -3,7 +3,8 @@ import AdminDomain
 /// A staff account's state as the staff page shows it: disabled, waiting for its owner to
 /// replace a one-time password, or active.
 enum StaffAccountState: String, CaseIterable, Sendable {
-    case active, disabled, oneTimePassword = "one-time-password"
+    case active, disabled
+    case oneTimePassword = "one-time-password"
 
     init(_ admin: Admin) {
         self = admin.disabledAt != nil ? .disabled : admin.passwordExpiresAt != nil ? .oneTimePassword : .active

@@ -70,7 +70,9 @@ struct StaffConfirmModel: PageModel {
     /// nil for an action on everyone.
     let account: StaffAccount?
 
-    static func load(_ staff: StaffAdministration, _ input: (action: DestructiveStaffAction, accountID: Int64?)) async throws -> StaffConfirmModel {
+    static func load(_ staff: StaffAdministration, _ input: (action: DestructiveStaffAction, accountID: Int64?))
+        async throws -> StaffConfirmModel
+    {
         guard let id = input.accountID else { return StaffConfirmModel(action: input.action, account: nil) }
         guard let account = try await staff.accounts().first(where: { $0.admin.id == id }) else {
             throw PanelError.notFound("No staff account #\(id).")

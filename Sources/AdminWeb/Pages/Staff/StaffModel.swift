@@ -31,8 +31,12 @@ struct StaffModel: PageModel {
         try await load(staff, message, sort: .email, order: .ascending)
     }
 
-    static func load(_ staff: StaffAdministration, _ message: Message, sort: SortKey, order: SortOrder) async throws -> StaffModel {
-        StaffModel(accounts: try await staff.accounts(byCreation: sort == .created, descending: order == .descending), message: message,
-                   sort: sort, order: order)
+    static func load(_ staff: StaffAdministration, _ message: Message, sort: SortKey, order: SortOrder) async throws
+        -> StaffModel
+    {
+        StaffModel(
+            accounts: try await staff.accounts(byCreation: sort == .created, descending: order == .descending),
+            message: message,
+            sort: sort, order: order)
     }
 }

@@ -2,23 +2,32 @@ import AdminDomain
 import HTMLRender
 
 enum StaffAction: String, Sendable {
-    case role, disable, enable, resetPassword = "reset-password", resetTwoFactor = "reset-two-factor", endSessions = "end-sessions"
+    case role, disable, enable
+    case resetPassword = "reset-password"
+    case resetTwoFactor = "reset-two-factor"
+    case endSessions = "end-sessions"
 }
 
 /// Fixed sentences shown after an action; only their names travel in the URL.
 enum StaffNotice: String, Sendable {
-    case roleChanged = "role-changed", disabled, enabled, twoFactorReset = "two-factor-reset"
-    case sessionsEnded = "sessions-ended", allSessionsEnded = "all-sessions-ended"
-    case created, passwordReset = "password-reset"
+    case roleChanged = "role-changed"
+    case disabled, enabled
+    case twoFactorReset = "two-factor-reset"
+    case sessionsEnded = "sessions-ended"
+    case allSessionsEnded = "all-sessions-ended"
+    case created
+    case passwordReset = "password-reset"
 
     var sentence: String {
         switch self {
-        case .roleChanged: "Role changed. That person's sessions have ended; the new role applies from their next sign-in."
+        case .roleChanged:
+            "Role changed. That person's sessions have ended; the new role applies from their next sign-in."
         case .disabled: "Account disabled. Its sessions have ended."
         case .enabled: "Account enabled."
         case .sessionsEnded: "That person's sessions have ended (yours, if it was you, except this one)."
         case .allSessionsEnded: "Every session but yours has ended: everyone else signs in again."
-        case .twoFactorReset: "Two-factor sign-in reset. That person's sessions have ended; they set it up again at their next sign-in."
+        case .twoFactorReset:
+            "Two-factor sign-in reset. That person's sessions have ended; they set it up again at their next sign-in."
         case .created: "Account created."
         case .passwordReset: "Password reset. That person's sessions have ended."
         }
@@ -38,7 +47,8 @@ struct StaffView: HTMLComponent {
         let key: StaffModel.SortKey? = heading == "Email" ? .email : heading == "Created" ? .created : nil
         guard let key else { return nil }
         let current = model.sort == key ? model.order : nil
-        return DataTable.Sort(href: SiteURL.staff(sort: key, order: current?.reversed ?? .ascending).href, current: current)
+        return DataTable.Sort(
+            href: SiteURL.staff(sort: key, order: current?.reversed ?? .ascending).href, current: current)
     }
 
     var content: HTMLNode {
@@ -49,8 +59,9 @@ struct StaffView: HTMLComponent {
                 a(.href(SiteURL.endAllSessions.href), .class("button danger")) { "End every other session…" }
             }
             if let notice = model.message.notice { p(.class("notice"), .role("status")) { notice } }
-            let problems = FormProblems(model.message.error.map { [$0] } ?? [],
-                                        fields: model.message.error.flatMap { error in model.message.errorField.map { [error: $0] } } ?? [:])
+            let problems = FormProblems(
+                model.message.error.map { [$0] } ?? [],
+                fields: model.message.error.flatMap { error in model.message.errorField.map { [error: $0] } } ?? [:])
             if let error = model.message.error {
                 if model.message.errorField != nil {
                     problems.summary("The account was not created:")
@@ -60,7 +71,10 @@ struct StaffView: HTMLComponent {
             }
             if let created = model.message.oneTimePassword {
                 section(.class("panel one-time")) {
-                    h2 { "Password for "; UserText(text: created.email) }
+                    h2 {
+                        "Password for "
+                        UserText(text: created.email)
+                    }
                     p { code { created.password } }
                     p(.class("muted")) {
                         "Shown once: give it to them over a channel you trust. Nobody can see it again. "
@@ -71,8 +85,15 @@ struct StaffView: HTMLComponent {
             section(.class("panel")) {
                 DataTable(
                     caption: model.accounts.count == 1 ? "1 account" : "\(model.accounts.count) accounts",
-                    columns: ["Email", "Role", "State", "Two-factor", "Created", ""].map { DataTable.Column($0, sort: sort(for: $0)) },
-                    rows: model.accounts.map { StaffRow(account: $0, twoFactor: TwoFactorState($0, policy: model.twoFactorPolicy), csrfToken: viewer.csrfToken).row })
+                    columns: ["Email", "Role", "State", "Two-factor", "Created", ""].map {
+                        DataTable.Column($0, sort: sort(for: $0))
+                    },
+                    rows: model.accounts.map {
+                        StaffRow(
+                            account: $0, twoFactor: TwoFactorState($0, policy: model.twoFactorPolicy),
+                            csrfToken: viewer.csrfToken
+                        ).row
+                    })
             }
             section(.class("panel")) {
                 h2 { "Add a staff member" }
@@ -81,14 +102,23 @@ struct StaffView: HTMLComponent {
                     label {
                         "Email"
                         if model.message.typedEmail.isEmpty {
-                            input(.type("email"), .name("email"), .id(Self.emailField), .required, .maxlength(254)).adding(problems.marks(Self.emailField))
-                        } else {
-                            input(.type("email"), .name("email"), .id(Self.emailField), .value(model.message.typedEmail), .required, .maxlength(254))
+                            input(.type("email"), .name("email"), .id(Self.emailField), .required, .maxlength(254))
                                 .adding(problems.marks(Self.emailField))
+                        } else {
+                            input(
+                                .type("email"), .name("email"), .id(Self.emailField), .value(model.message.typedEmail),
+                                .required, .maxlength(254)
+                            )
+                            .adding(problems.marks(Self.emailField))
                         }
                     }
                     problems.message(Self.emailField)
-                    label { "Role"; RoleSelect(selected: model.message.typedRole ?? .support, id: Self.roleField, marks: problems.marks(Self.roleField)) }
+                    label {
+                        "Role"
+                        RoleSelect(
+                            selected: model.message.typedRole ?? .support, id: Self.roleField,
+                            marks: problems.marks(Self.roleField))
+                    }
                     problems.message(Self.roleField)
                     button(.type("submit"), .class("primary")) { "Create account" }
                 }
@@ -105,39 +135,53 @@ private struct StaffRow {
 
     var row: TableRow {
         let admin = account.admin
-        return TableRow([
-            TableCell(admin.email),
-            TableCell { action(.role) { RoleSelect(selected: admin.role, label: "Role of \(admin.email)"); button(.type("submit")) { "Change" } } },
-            TableCell {
-                StatusBadge(StaffAccountState(admin))
-                if let since = admin.disabledAt { " since \(since)" }
-            },
-            TableCell { StatusBadge(twoFactor) },
-            TableCell(admin.createdAt.text),
-            // One menu a row rather than four red buttons: it opens without JavaScript (a
-            // <details>), by keyboard, and each destructive action still asks on its own page.
-            TableCell {
-                element("details", [.class("row-menu")]) {
-                    element("summary", []) { "Actions"; span(.class("visually-hidden")) { " for "; UserText(text: admin.email) } }
-                    ul(.class("row-menu-items")) {
-                        if admin.disabledAt == nil {
-                            li { confirming(.disable, "Disable…") }
-                        } else {
-                            li { action(.enable) { button(.type("submit")) { "Enable" } } }
-                        }
-                        li { confirming(.resetPassword, "Reset password…") }
-                        li { confirming(.endSessions, "End sessions…") }
-                        if account.hasTwoFactor { li { confirming(.resetTwoFactor, "Reset two-factor…") } }
+        return TableRow(
+            [
+                TableCell(admin.email),
+                TableCell {
+                    action(.role) {
+                        RoleSelect(selected: admin.role, label: "Role of \(admin.email)")
+                        button(.type("submit")) { "Change" }
                     }
-                }
-            },
-        ], id: admin.id.map(SiteURL.staffRowID))
+                },
+                TableCell {
+                    StatusBadge(StaffAccountState(admin))
+                    if let since = admin.disabledAt { " since \(since)" }
+                },
+                TableCell { StatusBadge(twoFactor) },
+                TableCell(admin.createdAt.text),
+                // One menu a row rather than four red buttons: it opens without JavaScript (a
+                // <details>), by keyboard, and each destructive action still asks on its own page.
+                TableCell {
+                    element("details", [.class("row-menu")]) {
+                        element("summary", []) {
+                            "Actions"
+                            span(.class("visually-hidden")) {
+                                " for "
+                                UserText(text: admin.email)
+                            }
+                        }
+                        ul(.class("row-menu-items")) {
+                            if admin.disabledAt == nil {
+                                li { confirming(.disable, "Disable…") }
+                            } else {
+                                li { action(.enable) { button(.type("submit")) { "Enable" } } }
+                            }
+                            li { confirming(.resetPassword, "Reset password…") }
+                            li { confirming(.endSessions, "End sessions…") }
+                            if account.hasTwoFactor { li { confirming(.resetTwoFactor, "Reset two-factor…") } }
+                        }
+                    }
+                },
+            ], id: admin.id.map(SiteURL.staffRowID))
     }
 
     /// A link to the page that asks before acting, named for the person.
     private func confirming(_ action: StaffAction, _ label: String) -> HTMLNode {
-        a(.href(SiteURL.staffAction(id: account.admin.id, action).href), .class("danger"),
-          .ariaLabel("\(label.dropLast()) \(account.admin.email)")) { label }
+        a(
+            .href(SiteURL.staffAction(id: account.admin.id, action).href), .class("danger"),
+            .ariaLabel("\(label.dropLast()) \(account.admin.email)")
+        ) { label }
     }
 
     /// A form that posts one action on this account.
@@ -158,7 +202,9 @@ private struct RoleSelect: HTMLComponent {
     var marks: [Attribute] = []
 
     var content: HTMLNode {
-        element("select", [.name("role")] + (label.map { [.ariaLabel($0)] } ?? []) + (id.map { [.id($0)] } ?? []) + marks) {
+        element(
+            "select", [.name("role")] + (label.map { [.ariaLabel($0)] } ?? []) + (id.map { [.id($0)] } ?? []) + marks
+        ) {
             for role in Role.allCases {
                 if role == selected {
                     option(.value(role.rawValue), .selected) { role.rawValue }

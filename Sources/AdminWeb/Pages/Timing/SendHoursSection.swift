@@ -23,21 +23,31 @@ struct SendHoursSection: HTMLComponent {
                 "everyone: everyone's busiest hour; no data: nobody has an hour yet, so they go at the fixed time."
             }
             p(.id("send-hours-moved")) { Self.movedWords(summary) + "." }
-            DataTable(caption: "Users per send hour; hours are each recipient's local time",
-                      columns: [.init("Local hour"), .init("At their usual hour", numeric: true), .init("Control (fixed time)", numeric: true),
-                                .init("Bars: usual hour, control")],
-                      rows: (0..<24).map { hour in
-                          let usual = summary.usualPerHour[hour], control = summary.controlPerHour[hour]
-                          return TableRow([TableCell(Self.clock(hour)), TableCell(Format.grouped(usual)), TableCell(Format.grouped(control)),
-                                           Self.bars(usual: usual, control: control, peak: peak)],
-                                          id: "send-hour-\(hour)")
-                      })
+            DataTable(
+                caption: "Users per send hour; hours are each recipient's local time",
+                columns: [
+                    .init("Local hour"), .init("At their usual hour", numeric: true),
+                    .init("Control (fixed time)", numeric: true),
+                    .init("Bars: usual hour, control"),
+                ],
+                rows: (0..<24).map { hour in
+                    let usual = summary.usualPerHour[hour]
+                    let control = summary.controlPerHour[hour]
+                    return TableRow(
+                        [
+                            TableCell(Self.clock(hour)), TableCell(Format.grouped(usual)),
+                            TableCell(Format.grouped(control)),
+                            Self.bars(usual: usual, control: control, peak: peak),
+                        ],
+                        id: "send-hour-\(hour)")
+                })
         }
     }
 
     /// "own activity 812, peers 95, everyone 40, no data 0".
     static func basisWords(_ summary: TimingSummary) -> String {
-        UsualHourBasis.allCases.map { "\(Self.word($0)) \(Format.grouped(summary.byBasis[$0] ?? 0))" }.joined(separator: ", ")
+        UsualHourBasis.allCases.map { "\(Self.word($0)) \(Format.grouped(summary.byBasis[$0] ?? 0))" }.joined(
+            separator: ", ")
     }
 
     static func word(_ basis: UsualHourBasis) -> String {
@@ -60,12 +70,29 @@ struct SendHoursSection: HTMLComponent {
     /// Drawn in SVG: the pages' content security policy allows no inline style.
     static func bars(usual: Int, control: Int, peak: Int) -> TableCell {
         TableCell(class: "hour-bars") {
-            element("svg", [Attribute("viewBox", "0 0 100 12"), Attribute("width", "120"), Attribute("height", "14"),
-                            Attribute("aria-hidden", "true"), Attribute("focusable", "false")]) {
-                element("rect", [.class("bar s0"), Attribute("x", "0"), Attribute("y", "0"), Attribute("width", String(usual * 100 / peak)),
-                                 Attribute("height", "5")]) {}
-                element("rect", [.class("bar s1"), Attribute("x", "0"), Attribute("y", "7"), Attribute("width", String(control * 100 / peak)),
-                                 Attribute("height", "5")]) {}
+            element(
+                "svg",
+                [
+                    Attribute("viewBox", "0 0 100 12"), Attribute("width", "120"), Attribute("height", "14"),
+                    Attribute("aria-hidden", "true"), Attribute("focusable", "false"),
+                ]
+            ) {
+                element(
+                    "rect",
+                    [
+                        .class("bar s0"), Attribute("x", "0"), Attribute("y", "0"),
+                        Attribute("width", String(usual * 100 / peak)),
+                        Attribute("height", "5"),
+                    ]
+                ) {}
+                element(
+                    "rect",
+                    [
+                        .class("bar s1"), Attribute("x", "0"), Attribute("y", "7"),
+                        Attribute("width", String(control * 100 / peak)),
+                        Attribute("height", "5"),
+                    ]
+                ) {}
             }
         }
     }

@@ -13,13 +13,23 @@ struct TimingComparisonTable: HTMLComponent {
     var content: HTMLNode {
         div(.class("timing-comparison"), .id("timing-comparison")) {
             h3 { "Usual hour against control" }
-            DataTable(caption: "Usual hour against control (control: sent at \(fixedTime))",
-                      columns: [.init("Group"), .init("Users", numeric: true), .init("Opened within a day (of those whose day is over)", numeric: true),
-                                .init("Open rate", numeric: true), .init("Goal conversions", numeric: true), .init("Conversion rate", numeric: true)],
-                      rows: [
-                          TableRow(Self.cells("At their usual hour", comparison.usual, hasGoal: hasGoal).map { TableCell($0) }, id: "timing-usual"),
-                          TableRow(Self.cells("Control: sent at \(fixedTime)", comparison.control, hasGoal: hasGoal).map { TableCell($0) }, id: "timing-control"),
-                      ])
+            DataTable(
+                caption: "Usual hour against control (control: sent at \(fixedTime))",
+                columns: [
+                    .init("Group"), .init("Users", numeric: true),
+                    .init("Opened within a day (of those whose day is over)", numeric: true),
+                    .init("Open rate", numeric: true), .init("Goal conversions", numeric: true),
+                    .init("Conversion rate", numeric: true),
+                ],
+                rows: [
+                    TableRow(
+                        Self.cells("At their usual hour", comparison.usual, hasGoal: hasGoal).map { TableCell($0) },
+                        id: "timing-usual"),
+                    TableRow(
+                        Self.cells("Control: sent at \(fixedTime)", comparison.control, hasGoal: hasGoal).map {
+                            TableCell($0)
+                        }, id: "timing-control"),
+                ])
             p(.id("timing-open-lift")) {
                 "Opens within a day: "
                 Self.openLiftSentence(comparison)
@@ -35,7 +45,8 @@ struct TimingComparisonTable: HTMLComponent {
                 if hasGoal {
                     comparison.control.users == 0 && comparison.usual.users > 0
                         ? "no control share was chosen, so there is nothing to compare."
-                        : comparison.goalLift.map { Self.lift($0) } ?? "no lift yet: goals are compared once each group's goal window has closed."
+                        : comparison.goalLift.map { Self.lift($0) }
+                            ?? "no lift yet: goals are compared once each group's goal window has closed."
                 } else {
                     "no goal, so only opens are compared."
                 }
@@ -52,13 +63,23 @@ struct TimingComparisonTable: HTMLComponent {
     }
 
     static func openLiftSentence(_ comparison: TimingComparison) -> String {
-        if comparison.control.users == 0 && comparison.usual.users > 0 { return "no control share was chosen, so there is nothing to compare." }
+        if comparison.control.users == 0 && comparison.usual.users > 0 {
+            return "no control share was chosen, so there is nothing to compare."
+        }
         return comparison.openLift.map { Self.lift($0) }
             ?? "no lift yet: in each group some pushes must have had a day since they were due."
     }
 
     static func cells(_ name: String, _ group: TimingComparison.Group, hasGoal: Bool) -> [String] {
-        [name, Format.grouped(group.users), "\(Format.grouped(group.openedInDay)) of \(Format.grouped(group.openJudged))", Format.percent(group.openRate)]
-            + (hasGoal ? ["\(Format.grouped(group.converted)) of \(Format.grouped(group.judged))", Format.percent(group.conversionRate)] : ["—", "—"])
+        [
+            name, Format.grouped(group.users),
+            "\(Format.grouped(group.openedInDay)) of \(Format.grouped(group.openJudged))",
+            Format.percent(group.openRate),
+        ]
+            + (hasGoal
+                ? [
+                    "\(Format.grouped(group.converted)) of \(Format.grouped(group.judged))",
+                    Format.percent(group.conversionRate),
+                ] : ["—", "—"])
     }
 }

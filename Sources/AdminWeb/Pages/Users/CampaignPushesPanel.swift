@@ -24,22 +24,33 @@ struct CampaignPushesPanel: HTMLComponent {
             h2 { "Campaign pushes" }
             for held in heldOut {
                 p(.class("notice"), .role("note")) {
-                    "Held out on purpose from campaign #\(held.campaignID) "; UserText(text: "“\(held.campaignName)”")
+                    "Held out on purpose from campaign #\(held.campaignID) "
+                    UserText(text: "“\(held.campaignName)”")
                     " (launched \(held.launchedAt) UTC): its holdout group gets no push, so that the campaign's effect can be measured."
                 }
             }
             if pushes.isEmpty {
-                p(.class("muted")) { heldOut.isEmpty ? "No campaign push was sent to this user's devices." : "No other campaign push was sent to this user's devices." }
+                p(.class("muted")) {
+                    heldOut.isEmpty
+                        ? "No campaign push was sent to this user's devices."
+                        : "No other campaign push was sent to this user's devices."
+                }
             } else {
                 DataTable(
-                    caption: "The latest \(pushes.count), newest first; received and opened come from the app's receipts",
+                    caption:
+                        "The latest \(pushes.count), newest first; received and opened come from the app's receipts",
                     headings: ["Campaign", "Text", "Device", "Delivery", "App says", "Updated (UTC)"],
                     rows: pushes.map { push in
                         TableRow([
                             TableCell {
                                 if campaignLinks {
                                     // A journey's push links to the journey: a campaign's page does not show one.
-                                    a(.href((push.isJourney ? SiteURL.journey(id: push.campaignID) : SiteURL.campaign(id: push.campaignID)).href)) {
+                                    a(
+                                        .href(
+                                            (push.isJourney
+                                                ? SiteURL.journey(id: push.campaignID)
+                                                : SiteURL.campaign(id: push.campaignID)).href)
+                                    ) {
                                         push.isJourney ? "Journey #\(push.campaignID) " : "#\(push.campaignID) "
                                         UserText(text: push.campaignName)
                                     }
@@ -92,7 +103,10 @@ private struct PushText: HTMLComponent {
             strong { UserText(text: filled.title) }
             " "
             UserText(text: filled.body)
-            if filled.isPersonal { " "; span(.class("muted")) { "(rebuilt)" } }
+            if filled.isPersonal {
+                " "
+                span(.class("muted")) { "(rebuilt)" }
+            }
         }
     }
 }

@@ -136,7 +136,9 @@ struct UserSearchForm: QueryForm {
 }
 
 struct ItemsForm: QueryForm {
-    static let fieldNames = ["kind", "state", "category", "storage", "name", "after", "after_id", "before", "before_id"]
+    static let fieldNames = [
+        "kind", "state", "category", "storage", "name", "after", "after_id", "before", "before_id",
+    ]
     var fields: [String: String] = [:]
     init() {}
 
@@ -151,16 +153,17 @@ struct ItemsForm: QueryForm {
         if let name, name.count > Self.nameLimit {
             reader.problems.append("A name to search for is at most \(Self.nameLimit) characters.")
         }
-        let filter = UserItems.Filter(kind: kind, state: reader.term("state", "status"),
-                                      category: reader.choice("category", kind == .food ? "category" : "document type", in: categories),
-                                      storage: kind == .food ? reader.choice("storage", "storage", in: UserItems.storages) : nil,
-                                      name: name)
+        let filter = UserItems.Filter(
+            kind: kind, state: reader.term("state", "status"),
+            category: reader.choice("category", kind == .food ? "category" : "document type", in: categories),
+            storage: kind == .food ? reader.choice("storage", "storage", in: UserItems.storages) : nil,
+            name: name)
         let after = Self.cursor(&reader, key: "after", id: "after_id")
         let before = Self.cursor(&reader, key: "before", id: "before_id")
         var position = UserItems.Position.first
         switch (after, before) {
-        case let (after?, nil): position = .after(after)
-        case let (nil, before?): position = .before(before)
+        case (let after?, nil): position = .after(after)
+        case (nil, let before?): position = .before(before)
         case (nil, nil): break
         // A link the panel writes holds one or the other.
         case (_?, _?): reader.brokenLink()
@@ -192,7 +195,9 @@ struct ItemsForm: QueryForm {
 }
 
 struct ActivityForm: QueryForm {
-    static let fieldNames = ["bucket", "plan", "status", "platform", "from", "to", "sort", "dir", "after", "after_id", "before", "before_id"]
+    static let fieldNames = [
+        "bucket", "plan", "status", "platform", "from", "to", "sort", "dir", "after", "after_id", "before", "before_id",
+    ]
     var fields: [String: String] = [:]
     init() {}
 
@@ -207,10 +212,13 @@ struct ActivityForm: QueryForm {
         var reader = FieldReader(self)
         let filter = UserFilter(
             bucket: reader.term("bucket", "activity list") ?? .active,
-            plan: reader.term("plan", "plan"), status: reader.term("status", "status"), platform: reader.term("platform", "platform"),
-            signedUp: reader.dayRange(from: "from", "Signed up from", to: "to", "Signed up to", what: "The sign-up range"))
+            plan: reader.term("plan", "plan"), status: reader.term("status", "status"),
+            platform: reader.term("platform", "platform"),
+            signedUp: reader.dayRange(
+                from: "from", "Signed up from", to: "to", "Signed up to", what: "The sign-up range"))
         let direction: SortOrder = reader.term("dir", "sort direction") ?? .descending
-        let list = ActivityListQuery(filter, sort: reader.term("sort", "order") ?? .lastActive, ascending: direction == .ascending)
+        let list = ActivityListQuery(
+            filter, sort: reader.term("sort", "order") ?? .lastActive, ascending: direction == .ascending)
         let after = reader.cursor(key: "after", id: "after_id").map { ActivityCursor(key: $0.key, id: $0.id) }
         let before = reader.cursor(key: "before", id: "before_id").map { ActivityCursor(key: $0.key, id: $0.id) }
         // A link the panel writes holds one or the other.

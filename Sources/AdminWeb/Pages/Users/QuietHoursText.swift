@@ -10,11 +10,11 @@ struct QuietHoursText: HTMLComponent {
         switch quietHours {
         case .none:
             .text("none")
-        case let .period(start, end):
+        case .period(let start, let end):
             .text("\(start) to \(end)\(quietHours.crossesMidnight ? " (over midnight)" : "")")
-        case let .sameStartAndEnd(time):
+        case .sameStartAndEnd(let time):
             .text("none (starts and ends at \(time))")
-        case let .unreadable(start, end):
+        case .unreadable(let start, let end):
             span {
                 "unreadable (stored: "
                 Self.stored(start)
@@ -27,6 +27,10 @@ struct QuietHoursText: HTMLComponent {
 
     private static func stored(_ value: String?) -> HTMLNode {
         guard let value else { return .text("nothing") }
-        return span { "“"; UserText(text: value); "”" }
+        return span {
+            "“"
+            UserText(text: value)
+            "”"
+        }
     }
 }

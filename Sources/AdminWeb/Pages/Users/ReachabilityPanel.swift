@@ -32,8 +32,15 @@ struct ReachabilityPanel: HTMLComponent {
                             UserText(text: finding.evidence, clampAfter: 600)
                             " · "
                             if let status = finding.reminders {
-                                a(.href(SiteURL.userReminders(id: userID, RemindersForm(fields: ["status": status.rawValue])).href)) {
-                                    status == .sent ? "See the sent reminders and their lateness" : "See the \(status.rawValue) reminders"
+                                a(
+                                    .href(
+                                        SiteURL.userReminders(
+                                            id: userID, RemindersForm(fields: ["status": status.rawValue])
+                                        ).href)
+                                ) {
+                                    status == .sent
+                                        ? "See the sent reminders and their lateness"
+                                        : "See the \(status.rawValue) reminders"
                                 }
                             } else {
                                 a(.href("#\(finding.place.rawValue)")) { "See \(Self.sectionLabel(finding.place))" }

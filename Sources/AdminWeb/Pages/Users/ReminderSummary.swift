@@ -37,7 +37,9 @@ struct ReminderSummary: HTMLComponent {
                 if index > 0 { " · " }
                 let link = SiteURL.userReminders(id: userID, RemindersForm(fields: ["status": status.rawValue])).href
                 if current == status {
-                    a(.href(link), .ariaCurrent("true")) { "\(Self.label(status)) \(Format.grouped(Self.count(counts, status)))" }
+                    a(.href(link), .ariaCurrent("true")) {
+                        "\(Self.label(status)) \(Format.grouped(Self.count(counts, status)))"
+                    }
                 } else {
                     a(.href(link)) { "\(Self.label(status)) \(Format.grouped(Self.count(counts, status)))" }
                 }

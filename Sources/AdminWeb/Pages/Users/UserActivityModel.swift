@@ -15,7 +15,9 @@ struct UserActivityModel: PageModel {
 
     static func load(_ source: Source, _ input: (id: Int64, form: ActivityLogForm)) async throws -> UserActivityModel {
         let (id, form) = input
-        guard let user = try await source.directory.summary(id: id) else { throw PanelError.notFound("No user #\(id).") }
+        guard let user = try await source.directory.summary(id: id) else {
+            throw PanelError.notFound("No user #\(id).")
+        }
         let (filter, cursor, problems) = form.query
         guard problems.isEmpty else { return UserActivityModel(user: user, form: form, page: nil, problems: problems) }
         let page = try await source.log.page(userID: id, filter: filter, before: cursor)

@@ -1,6 +1,6 @@
 import AdminDomain
-import Foundation
 import CampaignDispatch
+import Foundation
 import Hummingbird
 import PushTemplates
 
@@ -33,21 +33,26 @@ struct UserProfileModel: PageModel {
 
     static func load(_ source: Source, _ input: (id: Int64, form: ItemsForm)) async throws -> UserProfileModel {
         let (id, form) = input
-        guard let profile = try await UserProfile.load(id: id, database: source.database, cache: source.heavyUsers) else { throw PanelError.notFound("No user #\(id).") }
+        guard let profile = try await UserProfile.load(id: id, database: source.database, cache: source.heavyUsers)
+        else { throw PanelError.notFound("No user #\(id).") }
         let (filter, position, problems) = form.query
         let pushes = try await CampaignPushOfUser.latest(userID: id, in: source.database)
         let texts = await pushTexts(pushes, source: source)
         // One row of theirs, the peers' row and their quiet hours: read by key.
         let zone = source.defaultTimeZone
-        let usualHour = try await source.database.read { db in try UserUsualHour.load(user: id, now: Date(), defaultTimeZone: zone, in: db) }
+        let usualHour = try await source.database.read { db in
+            try UserUsualHour.load(user: id, now: Date(), defaultTimeZone: zone, in: db)
+        }
         guard problems.isEmpty else {
-            return UserProfileModel(profile: profile, form: form, filter: filter, items: nil, problems: problems,
-                                    campaignPushes: pushes, pushTexts: texts, usualHour: usualHour)
+            return UserProfileModel(
+                profile: profile, form: form, filter: filter, items: nil, problems: problems,
+                campaignPushes: pushes, pushTexts: texts, usualHour: usualHour)
         }
         let items = try await UserItems(database: source.database, cache: source.heavyUsers)
             .page(userID: id, calendar: profile.calendar, filter: filter, at: position)
-        return UserProfileModel(profile: profile, form: form, filter: filter, items: items, campaignPushes: pushes, pushTexts: texts,
-                                usualHour: usualHour)
+        return UserProfileModel(
+            profile: profile, form: form, filter: filter, items: items, campaignPushes: pushes, pushTexts: texts,
+            usualHour: usualHour)
     }
 
     /// Filled as the sender fills them, with the user's values read now but their items
@@ -59,8 +64,9 @@ struct UserProfileModel: PageModel {
         for (_, ofDay) in Dictionary(grouping: pushes, by: { $0.updatedAt.prefix(10) }) {
             let day = SQLiteTime.date(ofDay[0].updatedAt) ?? Date()
             let wanted = ofDay.map {
-                CampaignTexts.Wanted(key: $0.deliveryID, campaignID: $0.campaignID, userID: $0.userID, title: $0.title, body: $0.body,
-                                     template: $0.template, variant: $0.variant ?? .a)
+                CampaignTexts.Wanted(
+                    key: $0.deliveryID, campaignID: $0.campaignID, userID: $0.userID, title: $0.title, body: $0.body,
+                    template: $0.template, variant: $0.variant ?? .a)
             }
             filled.merge(await texts.fill(wanted, now: day)) { first, _ in first }
         }

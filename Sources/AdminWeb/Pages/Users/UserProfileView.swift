@@ -12,7 +12,10 @@ struct UserProfileView: HTMLComponent {
         let account = profile.account
         return PageLayout(pageTitle: account.email, viewer: viewer, activeSection: .users) {
             h1 { UserText(text: account.shownName) }
-            p(.class("muted")) { "User #\(account.id) · "; UserText(text: account.email) }
+            p(.class("muted")) {
+                "User #\(account.id) · "
+                UserText(text: account.email)
+            }
             nav(.class("section-links"), .ariaLabel("Sections of this profile")) {
                 for section in ProfileSection.allCases { a(.href("#\(section.rawValue)")) { section.label } }
             }
@@ -22,10 +25,13 @@ struct UserProfileView: HTMLComponent {
             DevicesPanel(devices: profile.devices)
             SettingsPanel(settings: profile.settings, usualHour: model.usualHour)
             SubscriptionsPanel(subscriptions: profile.subscriptions, mismatch: profile.hasActiveSubscriptionOnFreePlan)
-            RemindersPanel(userID: account.id, counts: profile.reminderCounts, reminders: profile.recentReminders,
-                           zone: UserCalendar.zone(named: account.timezone))
-            CampaignPushesPanel(pushes: model.campaignPushes, texts: model.pushTexts, campaignLinks: viewer.identity.role.may(.manageCampaigns),
-                                heldOut: profile.evidence.heldOut)
+            RemindersPanel(
+                userID: account.id, counts: profile.reminderCounts, reminders: profile.recentReminders,
+                zone: UserCalendar.zone(named: account.timezone))
+            CampaignPushesPanel(
+                pushes: model.campaignPushes, texts: model.pushTexts,
+                campaignLinks: viewer.identity.role.may(.manageCampaigns),
+                heldOut: profile.evidence.heldOut)
             section(.class("panel"), .id(ProfileSection.activity.rawValue)) {
                 h2 { "Recent activity" }
                 ActivityTable(events: profile.recentActivity, caption: "The latest \(profile.recentActivity.count)")
@@ -63,16 +69,26 @@ private struct AccountPanel: HTMLComponent {
                 }
             }
             dl(.class("facts")) {
-                dt { "Email" }; dd { UserText(text: account.email) }
-                dt { "Name" }; dd { account.displayName.map { UserText(text: $0).content } ?? .text("(none)") }
-                dt { "Plan" }; dd { StatusBadge(account.plan) }
-                dt { "Status" }; dd { StatusBadge(account.status) }
-                dt { "Timezone" }; dd { calendar.isValidTimezone ? account.timezone : "UTC (stored: “\(account.timezone)”)" }
-                dt { "Today for them" }; dd { calendar.todayString }
-                dt { "Locale" }; dd { account.locale }
-                dt { "Signed up" }; dd { Format.stored(time: account.createdAt) }
-                dt { "Last active" }; dd { account.lastActiveAt.map(Format.stored(time:)) ?? "never" }
-                dt { "Email verified" }; dd { account.emailVerifiedAt.map(Format.stored(time:)) ?? "no" }
+                dt { "Email" }
+                dd { UserText(text: account.email) }
+                dt { "Name" }
+                dd { account.displayName.map { UserText(text: $0).content } ?? .text("(none)") }
+                dt { "Plan" }
+                dd { StatusBadge(account.plan) }
+                dt { "Status" }
+                dd { StatusBadge(account.status) }
+                dt { "Timezone" }
+                dd { calendar.isValidTimezone ? account.timezone : "UTC (stored: “\(account.timezone)”)" }
+                dt { "Today for them" }
+                dd { calendar.todayString }
+                dt { "Locale" }
+                dd { account.locale }
+                dt { "Signed up" }
+                dd { Format.stored(time: account.createdAt) }
+                dt { "Last active" }
+                dd { account.lastActiveAt.map(Format.stored(time:)) ?? "never" }
+                dt { "Email verified" }
+                dd { account.emailVerifiedAt.map(Format.stored(time:)) ?? "no" }
                 dt { "Household" }
                 dd {
                     if let household = profile.household {
@@ -81,10 +97,14 @@ private struct AccountPanel: HTMLComponent {
                             for member in household.members {
                                 li {
                                     if member.id == account.id {
-                                        UserText(text: member.email); " (this user)"
+                                        UserText(text: member.email)
+                                        " (this user)"
                                     } else {
                                         a(.href(SiteURL.user(id: member.id).href)) { UserText(text: member.email) }
-                                        if let name = member.displayName { " · "; UserText(text: name) }
+                                        if let name = member.displayName {
+                                            " · "
+                                            UserText(text: name)
+                                        }
                                     }
                                 }
                             }
@@ -110,8 +130,10 @@ private struct ItemsPanel: HTMLComponent {
         return section(.class("panel"), .id(ProfileSection.items.rawValue)) {
             h2 { "Items" }
             nav(.class("tabs"), .ariaLabel("Kind")) {
-                for (kind, label, total) in [(ItemKind.food, "Food", profile.food.total),
-                                             (.document, "Documents", profile.documents.total)] {
+                for (kind, label, total) in [
+                    (ItemKind.food, "Food", profile.food.total),
+                    (.document, "Documents", profile.documents.total),
+                ] {
                     let url = SiteURL.user(id: id, ItemsForm(fields: ["kind": kind.rawValue])).href
                     if kind == filter.kind {
                         a(.href(url), .ariaCurrent("page")) { "\(label) (\(Format.grouped(total)))" }
@@ -121,11 +143,18 @@ private struct ItemsPanel: HTMLComponent {
                 }
             }
             p(.class("status-counts")) {
-                for (index, state) in UserItems.State.allCases.filter({ filter.kind == .food || $0 != .consumed }).enumerated() {
+                for (index, state) in UserItems.State.allCases.filter({ filter.kind == .food || $0 != .consumed })
+                    .enumerated()
+                {
                     if index > 0 { " · " }
-                    let link = SiteURL.user(id: id, ItemsForm(fields: ["kind": filter.kind.rawValue, "state": state.rawValue])).href + "#items"
+                    let link =
+                        SiteURL.user(
+                            id: id, ItemsForm(fields: ["kind": filter.kind.rawValue, "state": state.rawValue])
+                        ).href + "#items"
                     if filter.state == state {
-                        a(.href(link), .ariaCurrent("true")) { "\(state.label) \(Format.grouped(counts.count(of: state)))" }
+                        a(.href(link), .ariaCurrent("true")) {
+                            "\(state.label) \(Format.grouped(counts.count(of: state)))"
+                        }
                     } else {
                         a(.href(link)) { "\(state.label) \(Format.grouped(counts.count(of: state)))" }
                     }
@@ -135,16 +164,21 @@ private struct ItemsPanel: HTMLComponent {
             }
             form(.method(.get), .action(SiteURL.user(id: id).href), .class("filters")) {
                 input(.type("hidden"), .name("kind"), .value(filter.kind.rawValue))
-                SelectField(label: "Status", name: "state",
-                            options: UserItems.State.allCases.filter { filter.kind == .food || $0 != .consumed }
-                                .map { ($0.rawValue, $0.label) },
-                            selected: fields["state"])
-                SelectField(label: filter.kind == .food ? "Category" : "Type", name: "category",
-                            options: filter.kind == .food ? UserItems.foodCategories.map { ($0, $0) } : UserItems.documentTypes.map { ($0, DocumentType.label(of: $0)) },
-                            selected: fields["category"])
+                SelectField(
+                    label: "Status", name: "state",
+                    options: UserItems.State.allCases.filter { filter.kind == .food || $0 != .consumed }
+                        .map { ($0.rawValue, $0.label) },
+                    selected: fields["state"])
+                SelectField(
+                    label: filter.kind == .food ? "Category" : "Type", name: "category",
+                    options: filter.kind == .food
+                        ? UserItems.foodCategories.map { ($0, $0) }
+                        : UserItems.documentTypes.map { ($0, DocumentType.label(of: $0)) },
+                    selected: fields["category"])
                 if filter.kind == .food {
-                    SelectField(label: "Storage", name: "storage", options: UserItems.storages.map { ($0, $0) },
-                                selected: fields["storage"])
+                    SelectField(
+                        label: "Storage", name: "storage", options: UserItems.storages.map { ($0, $0) },
+                        selected: fields["storage"])
                 }
                 // Among this user's items only; what is typed is shown back escaped.
                 HTMLRender.label {
@@ -156,10 +190,11 @@ private struct ItemsPanel: HTMLComponent {
             for problem in model.problems { p(.class("notice error"), .role("alert")) { problem } }
             if let items = model.items {
                 ItemTable(items: items.items, kind: filter.kind, empty: Self.emptySentence(filter))
-                Pager(offset: items.offset, shown: items.items.count, total: .exact(items.total),
-                      previous: items.previous.map { SiteURL.user(id: id, fields.before($0)).href + "#items" },
-                      next: items.next.map { SiteURL.user(id: id, fields.after($0)).href + "#items" },
-                      noun: filter.kind == .food ? "food items" : "documents")
+                Pager(
+                    offset: items.offset, shown: items.items.count, total: .exact(items.total),
+                    previous: items.previous.map { SiteURL.user(id: id, fields.before($0)).href + "#items" },
+                    next: items.next.map { SiteURL.user(id: id, fields.after($0)).href + "#items" },
+                    noun: filter.kind == .food ? "food items" : "documents")
                 // A page past the end (items gone since the link was made): back to the top.
                 if items.items.isEmpty, model.form.hasCursor {
                     p { a(.href(SiteURL.user(id: id, fields).href + "#items")) { "First page" } }
@@ -173,7 +208,9 @@ extension ItemsPanel {
     /// What an empty list says, with the search text when there is one (escaped as all text).
     static func emptySentence(_ filter: UserItems.Filter) -> String {
         let what = filter.kind == .food ? "food item" : "document"
-        if let name = filter.name, !name.isEmpty { return "No \(what) of this user matches “\(name)” with these filters." }
+        if let name = filter.name, !name.isEmpty {
+            return "No \(what) of this user matches “\(name)” with these filters."
+        }
         return filter.state == nil && filter.category == nil && filter.storage == nil
             ? "This user has no \(what) in use." : "No \(what) of this user matches these filters."
     }
@@ -187,7 +224,8 @@ private struct ItemTable: HTMLComponent {
     var content: HTMLNode {
         let food = kind == .food
         // What support asks about first: on a phone, the rest stacks below.
-        let headings = food
+        let headings =
+            food
             ? ["Name", "Expires", "Status", "Days left", "Category", "Storage", "Quantity", "Added", "Consumed"]
             : ["Title", "Expires", "Status", "Days left", "Type", "Number", "Added"]
         var columns = headings.map { DataTable.Column($0) }
@@ -197,16 +235,24 @@ private struct ItemTable: HTMLComponent {
             columns: columns,
             rows: items.map { item in
                 // A date the calendar cannot read is counted among the safe ones, and says so.
-                let state = item.daysRemaining == nil && item.state == .safe
+                let state =
+                    item.daysRemaining == nil && item.state == .safe
                     ? StatusBadge(item.state.badgeTone, "Safe (unreadable date)") : StatusBadge(item.state)
-                var cells = [TableCell(item.name), TableCell(Format.stored(time: item.expiryDate)), TableCell(class: "state") { state },
-                             TableCell(item.daysRemaining.map { String($0) } ?? "?", class: "state"),
-                             TableCell(food ? item.category : DocumentType.label(of: item.category))]
-                cells += food ? [TableCell(item.storage ?? ""), TableCell(item.quantity ?? "")] : [TableCell(item.maskedNumber ?? "")]
+                var cells = [
+                    TableCell(item.name), TableCell(Format.stored(time: item.expiryDate)),
+                    TableCell(class: "state") { state },
+                    TableCell(item.daysRemaining.map { String($0) } ?? "?", class: "state"),
+                    TableCell(food ? item.category : DocumentType.label(of: item.category)),
+                ]
+                cells +=
+                    food
+                    ? [TableCell(item.storage ?? ""), TableCell(item.quantity ?? "")]
+                    : [TableCell(item.maskedNumber ?? "")]
                 cells.append(TableCell(Format.stored(time: item.createdAt)))
                 if food { cells.append(TableCell(item.consumedAt.map(Format.stored(time:)) ?? "")) }
                 return TableRow(cells, class: "state-\(item.state.rawValue)")
-            }, empty: empty).content
+            }, empty: empty
+        ).content
     }
 }
 
@@ -217,7 +263,11 @@ private struct DevicesPanel: HTMLComponent {
     static func deadness(_ device: UserProfile.Device) -> TableCell {
         TableCell {
             StatusBadge(TokenState(device))
-            if let dead = device.deadToken { " since \(dead.recordedAt) ("; UserText(text: dead.reason); ")" }
+            if let dead = device.deadToken {
+                " since \(dead.recordedAt) ("
+                UserText(text: dead.reason)
+                ")"
+            }
         }
     }
 
@@ -226,11 +276,18 @@ private struct DevicesPanel: HTMLComponent {
             h2 { "Devices" }
             DataTable(
                 caption: "\(devices.count), most recently seen first",
-                headings: ["Platform", "App", "OS", "Push permission", "Push token", "Known dead", "Added", "Last seen"],
+                headings: [
+                    "Platform", "App", "OS", "Push permission", "Push token", "Known dead", "Added", "Last seen",
+                ],
                 rows: devices.map { device in
-                    TableRow([TableCell("\(device.platform.label) (\(device.pushProvider.label))"), TableCell(device.appVersion ?? ""), TableCell(device.osVersion ?? ""),
-                              TableCell { StatusBadge(device.pushPermission) }, TableCell(device.maskedToken ?? "none"), Self.deadness(device),
-                              TableCell(Format.stored(time: device.createdAt)), TableCell(Format.stored(time: device.lastSeenAt))])
+                    TableRow([
+                        TableCell("\(device.platform.label) (\(device.pushProvider.label))"),
+                        TableCell(device.appVersion ?? ""), TableCell(device.osVersion ?? ""),
+                        TableCell { StatusBadge(device.pushPermission) }, TableCell(device.maskedToken ?? "none"),
+                        Self.deadness(device),
+                        TableCell(Format.stored(time: device.createdAt)),
+                        TableCell(Format.stored(time: device.lastSeenAt)),
+                    ])
                 }, empty: "No devices.")
         }
     }
@@ -245,22 +302,34 @@ private struct SettingsPanel: HTMLComponent {
             h2 { "Notification settings" }
             if let settings {
                 dl(.class("facts")) {
-                    dt { "Push" }; dd { settings.pushEnabled ? "on" : "off" }
-                    dt { "Food reminders" }; dd { settings.foodReminders ? "on" : "off" }
-                    dt { "Document reminders" }; dd { settings.documentReminders ? "on" : "off" }
-                    dt { "Marketing pushes" }; dd { settings.marketingOptIn ? "opted in" : "opted out" }
+                    dt { "Push" }
+                    dd { settings.pushEnabled ? "on" : "off" }
+                    dt { "Food reminders" }
+                    dd { settings.foodReminders ? "on" : "off" }
+                    dt { "Document reminders" }
+                    dd { settings.documentReminders ? "on" : "off" }
+                    dt { "Marketing pushes" }
+                    dd { settings.marketingOptIn ? "opted in" : "opted out" }
                     // What does not read is said, with what is stored, as quiet hours are.
                     dt { "Reminder days" }
                     dd {
                         if let days = Reachability.reminderDays(settings.reminderDays) {
                             "\(days.map(String.init).joined(separator: ", ")) days before expiry"
                         } else {
-                            "unreadable (stored: “"; UserText(text: settings.reminderDays); "”)"
+                            "unreadable (stored: “"
+                            UserText(text: settings.reminderDays)
+                            "”)"
                         }
                     }
                     dt { "Daily time (local)" }
                     dd {
-                        if let time = LocalTime(settings.dailyTime) { time.description } else { "unreadable (stored: “"; UserText(text: settings.dailyTime); "”)" }
+                        if let time = LocalTime(settings.dailyTime) {
+                            time.description
+                        } else {
+                            "unreadable (stored: “"
+                            UserText(text: settings.dailyTime)
+                            "”)"
+                        }
                     }
                     dt { "Quiet hours (local)" }
                     dd { QuietHoursText(quietHours: settings.quietHours) }
@@ -272,7 +341,8 @@ private struct SettingsPanel: HTMLComponent {
                 // What a push "at each user's usual hour" would aim for, and where that hour came from.
                 dl(.class("facts"), .id("usual-hour")) {
                     // Isolated like all user text: it names the platform and locale the app stored.
-                    dt { "Usual hour (local)" }; dd { UserText(text: usualHour.sentence, clampAfter: .max) }
+                    dt { "Usual hour (local)" }
+                    dd { UserText(text: usualHour.sentence, clampAfter: .max) }
                 }
             }
         }
@@ -293,9 +363,13 @@ private struct SubscriptionsPanel: HTMLComponent {
                 caption: "Newest first",
                 headings: ["Plan", "Status", "Store", "Price", "Started", "Period ends", "Cancelled"],
                 rows: subscriptions.map { sub in
-                    TableRow([TableCell(sub.planType), TableCell { StatusBadge(sub.status) }, TableCell(sub.store),
-                              TableCell(Format.money(cents: sub.priceCents, currency: sub.currency)), TableCell(Format.stored(time: sub.startedAt)),
-                              TableCell(Format.stored(time: sub.currentPeriodEnd)), TableCell(sub.cancelledAt.map(Format.stored(time:)) ?? "")])
+                    TableRow([
+                        TableCell(sub.planType), TableCell { StatusBadge(sub.status) }, TableCell(sub.store),
+                        TableCell(Format.money(cents: sub.priceCents, currency: sub.currency)),
+                        TableCell(Format.stored(time: sub.startedAt)),
+                        TableCell(Format.stored(time: sub.currentPeriodEnd)),
+                        TableCell(sub.cancelledAt.map(Format.stored(time:)) ?? ""),
+                    ])
                 }, empty: "No subscriptions.")
         }
     }
@@ -313,15 +387,29 @@ private struct RemindersPanel: HTMLComponent {
         return section(.class("panel"), .id(ProfileSection.reminders.rawValue)) {
             h2 { "Reminders" }
             ReminderSummary(userID: userID, counts: counts)
-            p { a(.href(SiteURL.userReminders(id: userID).href)) { "All of this user's reminders, with their local times" } }
+            p {
+                a(.href(SiteURL.userReminders(id: userID).href)) {
+                    "All of this user's reminders, with their local times"
+                }
+            }
             DataTable(
                 caption: "The latest \(reminders.count) by schedule",
-                headings: ["Item", "Days before", zone == nil ? "Their time (UTC)" : "Their time", "Scheduled for (UTC)", "Status", "Sent", "Opened"],
+                headings: [
+                    "Item", "Days before", zone == nil ? "Their time (UTC)" : "Their time", "Scheduled for (UTC)",
+                    "Status", "Sent", "Opened",
+                ],
                 rows: reminders.map { reminder in
-                    TableRow([TableCell("\(reminder.itemName ?? "(deleted)") (\(reminder.itemKind))"), TableCell(String(reminder.daysBefore)),
-                              TableCell(UserReminders.local(reminder.scheduledFor, in: zone ?? utc) ?? Format.stored(time: reminder.scheduledFor)),
-                              TableCell(Format.stored(time: reminder.scheduledFor)), TableCell { StatusBadge(reminder.status) },
-                              TableCell(reminder.sentAt.map(Format.stored(time:)) ?? ""), TableCell(reminder.openedAt.map(Format.stored(time:)) ?? "")])
+                    TableRow([
+                        TableCell("\(reminder.itemName ?? "(deleted)") (\(reminder.itemKind))"),
+                        TableCell(String(reminder.daysBefore)),
+                        TableCell(
+                            UserReminders.local(reminder.scheduledFor, in: zone ?? utc)
+                                ?? Format.stored(time: reminder.scheduledFor)),
+                        TableCell(Format.stored(time: reminder.scheduledFor)),
+                        TableCell { StatusBadge(reminder.status) },
+                        TableCell(reminder.sentAt.map(Format.stored(time:)) ?? ""),
+                        TableCell(reminder.openedAt.map(Format.stored(time:)) ?? ""),
+                    ])
                 }, empty: "No reminders.")
         }
     }
@@ -336,7 +424,14 @@ struct ActivityTable: HTMLComponent {
         DataTable(
             caption: caption,
             columns: ["When (UTC)", "What", "Platform", "Detail"].map { DataTable.Column($0) },
-            rows: events.map { TableRow([Format.stored(time: $0.createdAt), $0.kind, $0.platform?.description ?? "", String(($0.detail ?? "").prefix(200))].map { TableCell($0) }) },
-            empty: "No activity.").content
+            rows: events.map {
+                TableRow(
+                    [
+                        Format.stored(time: $0.createdAt), $0.kind, $0.platform?.description ?? "",
+                        String(($0.detail ?? "").prefix(200)),
+                    ].map { TableCell($0) })
+            },
+            empty: "No activity."
+        ).content
     }
 }

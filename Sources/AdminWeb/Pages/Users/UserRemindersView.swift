@@ -9,21 +9,31 @@ struct UserRemindersView: HTMLComponent {
     let viewer: Viewer
 
     var content: HTMLNode {
-        let id = model.userID, page = model.page
+        let id = model.userID
+        let page = model.page
         let fields = model.form.with(["page": nil])
         return PageLayout(pageTitle: "Reminders of \(page.email)", viewer: viewer, activeSection: .users) {
             h1 { "Reminders" }
-            p { a(.href(SiteURL.user(id: id).href + "#reminders")) { UserText(text: page.email) }; " · user #\(id)" }
+            p {
+                a(.href(SiteURL.user(id: id).href + "#reminders")) { UserText(text: page.email) }
+                " · user #\(id)"
+            }
             if model.zone == nil {
                 p(.class("notice error"), .role("status")) {
-                    "The stored timezone “"; UserText(text: page.timezone); "” is not a timezone: “their time” below is UTC."
+                    "The stored timezone “"
+                    UserText(text: page.timezone)
+                    "” is not a timezone: “their time” below is UTC."
                 }
             }
             ReminderSummary(userID: id, counts: page.summary, current: model.filter.status)
             form(.method(.get), .action(SiteURL.userReminders(id: id).href), .class("filters")) {
-                SelectField(label: "Status", name: "status",
-                            options: UserReminders.Status.allCases.map { ($0.rawValue, ReminderSummary.label($0)) }, selected: fields["status"])
-                SelectField(label: "Kind of item", name: "kind", options: [("food", "Food"), ("document", "Document")], selected: fields["kind"])
+                SelectField(
+                    label: "Status", name: "status",
+                    options: UserReminders.Status.allCases.map { ($0.rawValue, ReminderSummary.label($0)) },
+                    selected: fields["status"])
+                SelectField(
+                    label: "Kind of item", name: "kind", options: [("food", "Food"), ("document", "Document")],
+                    selected: fields["kind"])
                 if let item = fields.fields["item"] { input(.type("hidden"), .name("item"), .value(item)) }
                 button(.type("submit"), .class("primary")) { "Filter" }
             }
@@ -39,11 +49,17 @@ struct UserRemindersView: HTMLComponent {
                     ReminderTable(model: model)
                     nav(.class("pager"), .ariaLabel("Pages")) {
                         if page.number > 1 {
-                            a(.href(SiteURL.userReminders(id: id, fields.with(["page": page.number == 2 ? nil : String(page.number - 1)])).href)) { "Previous" }
+                            a(
+                                .href(
+                                    SiteURL.userReminders(
+                                        id: id, fields.with(["page": page.number == 2 ? nil : String(page.number - 1)])
+                                    ).href)
+                            ) { "Previous" }
                         }
                         span { "Page \(page.number) of \(page.pageCount)" }
                         if page.number < page.pageCount {
-                            a(.href(SiteURL.userReminders(id: id, fields.with(["page": String(page.number + 1)])).href)) { "Next" }
+                            a(.href(SiteURL.userReminders(id: id, fields.with(["page": String(page.number + 1)])).href))
+                            { "Next" }
                         }
                     }
                 }
@@ -66,24 +82,36 @@ private struct ReminderTable: HTMLComponent {
     }
 
     var content: HTMLNode {
-        let page = model.page, zone = model.zone
+        let page = model.page
+        let zone = model.zone
         let localHeading = zone == nil ? "Their time (UTC: no timezone)" : "Their time (\(page.timezone))"
-        let caption = "\(Format.count(page.matching, "reminder matches", "reminders match")); page \(page.number) of \(page.pageCount), latest time first"
+        let caption =
+            "\(Format.count(page.matching, "reminder matches", "reminders match")); page \(page.number) of \(page.pageCount), latest time first"
         return DataTable(
             caption: caption,
-            columns: [.init(localHeading), .init("Scheduled (UTC)"), .init("Item"), .init("Days before", numeric: true), .init("Status"),
-                      .init("Sent (UTC)"), .init("Lateness", note: "On time: sent at most 60 s after its time"), .init("Opened (UTC)")],
+            columns: [
+                .init(localHeading), .init("Scheduled (UTC)"), .init("Item"), .init("Days before", numeric: true),
+                .init("Status"),
+                .init("Sent (UTC)"), .init("Lateness", note: "On time: sent at most 60 s after its time"),
+                .init("Opened (UTC)"),
+            ],
             rows: page.reminders.map { reminder in
-                let local = UserReminders.local(reminder.scheduledFor, in: zone ?? TimeZone(secondsFromGMT: 0)!) ?? Format.stored(time: reminder.scheduledFor)
-                return TableRow([
-                    TableCell(local), TableCell(Format.stored(time: reminder.scheduledFor)),
-                    TableCell { ItemLink(userID: model.userID, reminder: reminder) },
-                    TableCell(reminder.daysBefore.map(String.init) ?? "?"),
-                    TableCell { reminder.overdue ? StatusBadge(UserReminders.Status.overdue) : StatusBadge(reminder.status) },
-                    TableCell(reminder.sentAt.map(Format.stored(time:)) ?? ""), TableCell(Self.lateness(reminder)),
-                    TableCell(reminder.openedAt.map(Format.stored(time:)) ?? ""),
-                ], class: "reminder-\(reminder.overdue ? "overdue" : reminder.status.storedText)")
-            }, empty: page.matching == 0 ? "No reminder matches." : "No reminder on this page: it is past the last one.").content
+                let local =
+                    UserReminders.local(reminder.scheduledFor, in: zone ?? TimeZone(secondsFromGMT: 0)!)
+                    ?? Format.stored(time: reminder.scheduledFor)
+                return TableRow(
+                    [
+                        TableCell(local), TableCell(Format.stored(time: reminder.scheduledFor)),
+                        TableCell { ItemLink(userID: model.userID, reminder: reminder) },
+                        TableCell(reminder.daysBefore.map(String.init) ?? "?"),
+                        TableCell {
+                            reminder.overdue ? StatusBadge(UserReminders.Status.overdue) : StatusBadge(reminder.status)
+                        },
+                        TableCell(reminder.sentAt.map(Format.stored(time:)) ?? ""), TableCell(Self.lateness(reminder)),
+                        TableCell(reminder.openedAt.map(Format.stored(time:)) ?? ""),
+                    ], class: "reminder-\(reminder.overdue ? "overdue" : reminder.status.storedText)")
+            }, empty: page.matching == 0 ? "No reminder matches." : "No reminder on this page: it is past the last one."
+        ).content
     }
 }
 
@@ -118,7 +146,12 @@ private struct ItemLink: HTMLComponent {
             }
             " · \(reminder.itemKind) · "
             if let kind {
-                a(.href(SiteURL.userReminders(id: userID, RemindersForm(fields: ["kind": kind.rawValue, "item": String(reminder.itemID)])).href)) {
+                a(
+                    .href(
+                        SiteURL.userReminders(
+                            id: userID, RemindersForm(fields: ["kind": kind.rawValue, "item": String(reminder.itemID)])
+                        ).href)
+                ) {
                     "its reminders"
                 }
             }

@@ -33,12 +33,19 @@ struct ChartFigure: HTMLComponent {
                         ul(.class("legend")) {
                             if chart.series.count > 1 {
                                 for (number, series) in chart.series.enumerated() {
-                                    li { span(.class("swatch s\(number % ChartSVG.colours)"), Attribute("aria-hidden", "true")); series.name }
+                                    li {
+                                        span(
+                                            .class("swatch s\(number % ChartSVG.colours)"),
+                                            Attribute("aria-hidden", "true"))
+                                        series.name
+                                    }
                                 }
                             }
                             if chart.lastIsPartial {
                                 li(.class("partial-key")) {
-                                    span(.class("swatch partial " + (chart.kind == .line ? "dashed" : "hatched")), Attribute("aria-hidden", "true"))
+                                    span(
+                                        .class("swatch partial " + (chart.kind == .line ? "dashed" : "hatched")),
+                                        Attribute("aria-hidden", "true"))
                                     Self.partialWords(chart) + (chart.kind == .line ? " (dashed)" : " (lighter)")
                                 }
                             }
@@ -55,7 +62,9 @@ struct ChartFigure: HTMLComponent {
                 p(.class("muted")) { chart.note }
                 if chart.unit != .cents { ChartTable(chart: chart, geometry: geometry) }
                 p(.class("chart-links")) {
-                    a(.href(SiteURL.dashboardCSV(chart.id, range).href)) { "Download \(chart.title.lowercased()) as CSV" }
+                    a(.href(SiteURL.dashboardCSV(chart.id, range).href)) {
+                        "Download \(chart.title.lowercased()) as CSV"
+                    }
                 }
             }
         }
@@ -73,7 +82,9 @@ struct MoneyTable: HTMLComponent {
     let chart: DashboardChart
 
     var content: HTMLNode {
-        div(.class("table-wrap"), Attribute("tabindex", "0"), .role("region"), .ariaLabel("\(chart.title): the amounts")) {
+        div(
+            .class("table-wrap"), Attribute("tabindex", "0"), .role("region"), .ariaLabel("\(chart.title): the amounts")
+        ) {
             table(.class("chart-data money")) {
                 caption { "Each currency on its own; amounts are not converted" }
                 thead {
@@ -87,7 +98,9 @@ struct MoneyTable: HTMLComponent {
                         tr {
                             th(.scope("row")) { element("bdi", []) { chart.labels[index] } }
                             for series in chart.series {
-                                td(.class("num")) { Format.money(cents: series.values[index], currency: chart.labels[index]) }
+                                td(.class("num")) {
+                                    Format.money(cents: series.values[index], currency: chart.labels[index])
+                                }
                             }
                         }
                     }
@@ -106,13 +119,19 @@ struct ChartTable: HTMLComponent {
 
     var content: HTMLNode {
         let rows = chart.axis == .categories ? Array(chart.labels.indices) : Array(chart.labels.indices.reversed())
-        return div(.class("table-wrap"), Attribute("tabindex", "0"), .role("region"), .ariaLabel("\(chart.title): the numbers")) {
+        return div(
+            .class("table-wrap"), Attribute("tabindex", "0"), .role("region"), .ariaLabel("\(chart.title): the numbers")
+        ) {
             table(.class("chart-data")) {
                 caption { chart.title }
                 thead {
                     tr {
                         th(.scope("col")) { chart.axis == .categories ? "" : chart.axis == .days ? "Day" : "Week" }
-                        for series in chart.series { th(.scope("col"), .class("num")) { chart.series.count == 1 ? chart.valueLabel : series.name } }
+                        for series in chart.series {
+                            th(.scope("col"), .class("num")) {
+                                chart.series.count == 1 ? chart.valueLabel : series.name
+                            }
+                        }
                     }
                 }
                 tbody {
@@ -121,7 +140,8 @@ struct ChartTable: HTMLComponent {
                             th(.scope("row")) { element("bdi", []) { chart.labels[index] } }
                             for series in chart.series {
                                 td(.class("num")) {
-                                    chart.unit == .cents ? Format.money(cents: series.values[index], currency: chart.labels[index])
+                                    chart.unit == .cents
+                                        ? Format.money(cents: series.values[index], currency: chart.labels[index])
                                         : geometry.valueText(series.values[index])
                                 }
                             }
@@ -152,7 +172,10 @@ struct CohortHeatMap: HTMLComponent {
     let table: CohortTable
 
     var content: HTMLNode {
-        div(.class("table-wrap"), Attribute("tabindex", "0"), .role("region"), .ariaLabel("Retention by weekly sign-up cohort")) {
+        div(
+            .class("table-wrap"), Attribute("tabindex", "0"), .role("region"),
+            .ariaLabel("Retention by weekly sign-up cohort")
+        ) {
             HTMLRender.table(.class("heat-map")) {
                 caption { "Share of each week's sign-ups active again 1 to 12 weeks later" }
                 thead {
@@ -160,7 +183,9 @@ struct CohortHeatMap: HTMLComponent {
                         th(.scope("col")) { "Sign-up week" }
                         th(.scope("col"), .class("num")) { "Users" }
                         for week in 1...CohortTable.weeksAfter {
-                            th(.scope("col"), .class("num"), .title("Week \(week) after the sign-up week")) { "W\(week)" }
+                            th(.scope("col"), .class("num"), .title("Week \(week) after the sign-up week")) {
+                                "W\(week)"
+                            }
                         }
                     }
                 }
@@ -172,9 +197,13 @@ struct CohortHeatMap: HTMLComponent {
                             for (index, share) in cohort.shares.enumerated() {
                                 if let share {
                                     let underWay = cohort.weekUnderWay == index
-                                    td(.class("num heat heat-\(min(9, Int(share * 10)))" + (underWay ? " under-way" : "")),
-                                       .title("Week of \(cohort.weekStart), week \(index + 1): \(Format.percent(share)) of \(cohort.users.grouped) users"
-                                              + (underWay ? ", so far (the week is under way)" : ""))) {
+                                    td(
+                                        .class(
+                                            "num heat heat-\(min(9, Int(share * 10)))" + (underWay ? " under-way" : "")),
+                                        .title(
+                                            "Week of \(cohort.weekStart), week \(index + 1): \(Format.percent(share)) of \(cohort.users.grouped) users"
+                                                + (underWay ? ", so far (the week is under way)" : ""))
+                                    ) {
                                         Format.percent(share, decimals: 0) + (underWay ? "*" : "")
                                     }
                                 } else {

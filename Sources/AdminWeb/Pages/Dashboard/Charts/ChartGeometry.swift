@@ -40,7 +40,8 @@ struct ChartGeometry {
     /// gives the whole name in a title). Only a "word" longer than two lines, which no
     /// vocabulary has, is cut inside.
     static func wrap(_ label: String, letters: Int, lines: Int) -> (lines: [String], cut: Bool) {
-        var result: [String] = [], current = ""
+        var result: [String] = []
+        var current = ""
         var words = label.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         var cut = false
         while !words.isEmpty {
@@ -106,22 +107,43 @@ struct ChartGeometry {
     func axes(labels: [String], axis: DashboardChart.Axis, valueLabel: String, axisName: String) -> [HTMLNode] {
         var nodes: [HTMLNode] = []
         for tick in 0...4 {
-            let value = tick * step, y = Self.number(self.y(value))
-            nodes.append(shape("line", [.class("grid"), Attribute("x1", Self.number(Self.left)), Attribute("x2", Self.number(Self.width - Self.right)),
-                                              Attribute("y1", y), Attribute("y2", y)]))
-            nodes.append(element("text", [.class("tick"), Attribute("x", Self.number(Self.left - 6)), Attribute("y", y),
-                                          Attribute("text-anchor", "end"), Attribute("dominant-baseline", "middle")]) { valueText(value) })
+            let value = tick * step
+            let y = Self.number(self.y(value))
+            nodes.append(
+                shape(
+                    "line",
+                    [
+                        .class("grid"), Attribute("x1", Self.number(Self.left)),
+                        Attribute("x2", Self.number(Self.width - Self.right)),
+                        Attribute("y1", y), Attribute("y2", y),
+                    ]))
+            nodes.append(
+                element(
+                    "text",
+                    [
+                        .class("tick"), Attribute("x", Self.number(Self.left - 6)), Attribute("y", y),
+                        Attribute("text-anchor", "end"), Attribute("dominant-baseline", "middle"),
+                    ]
+                ) { valueText(value) })
         }
-        nodes.append(element("text", [.class("axis-name y-name"), Attribute("x", "2"), Attribute("y", "18"),
-                                      Attribute("text-anchor", "start")]) { valueLabel })
+        nodes.append(
+            element(
+                "text",
+                [
+                    .class("axis-name y-name"), Attribute("x", "2"), Attribute("y", "18"),
+                    Attribute("text-anchor", "start"),
+                ]
+            ) { valueLabel })
         let slot = Self.plotWidth / Double(max(labels.count, 1))
         let every = axis == .categories ? 1 : max(1, Int((Double(labels.count) / 6).rounded(.up)))
         let shownIndices = labels.indices.filter { (labels.count - 1 - $0) % every == 0 }
         // Many category names side by side would run into each other: they slant.
         let slanted = Self.slants(labels, axis: axis)
         let letters = Self.lineLetters(count: labels.count)
-        let hoursOfDay = axis == .categories && labels.count > 12 && labels.allSatisfy { $0.wholeMatch(of: /\d\d:\d\d\*?/) != nil }
-        var previousYear: Substring?, previousMajorYear: Substring?
+        let hoursOfDay =
+            axis == .categories && labels.count > 12 && labels.allSatisfy { $0.wholeMatch(of: /\d\d:\d\d\*?/) != nil }
+        var previousYear: Substring?
+        var previousMajorYear: Substring?
         for (order, index) in shownIndices.enumerated() {
             let label = labels[index]
             var x = Self.left + slot * (Double(index) + 0.5)
@@ -129,7 +151,9 @@ struct ChartGeometry {
             // Counted from the newest label, which phones always keep. Categories keep all.
             // Hours of a day (24 labels "HH:MM") slant into each other on a phone: it keeps every
             // third, counted from the newest.
-            let minor = axis != .categories ? (shownIndices.count - 1 - order) % 2 == 1
+            let minor =
+                axis != .categories
+                ? (shownIndices.count - 1 - order) % 2 == 1
                 : hoursOfDay && (labels.count - 1 - index) % 3 != 0
             let year = axis == .categories ? nil : Self.year(of: label)
             // The year on the first label and where it changes; a label a phone keeps also
@@ -138,13 +162,19 @@ struct ChartGeometry {
             let phoneYear = !minor && !newYear && year != nil && year != previousMajorYear
             // Category names are never cut inside a word: two lines, or one slanting line, and
             // the whole name in a title where words were left out.
-            let wrapped = axis == .categories ? (slanted ? Self.wrap(label, letters: Self.slantLetters, lines: 1) : Self.wrap(label, letters: letters, lines: 2))
+            let wrapped =
+                axis == .categories
+                ? (slanted
+                    ? Self.wrap(label, letters: Self.slantLetters, lines: 1)
+                    : Self.wrap(label, letters: letters, lines: 2))
                 : (lines: [Self.dayText(label)], cut: false)
             previousYear = year ?? previousYear
             if !minor { previousMajorYear = year ?? previousMajorYear }
             var placement: [Attribute]
             if slanted {
-                placement = [Attribute("text-anchor", "end"), Attribute("transform", "rotate(-45 \(Self.number(x)) \(y))")]
+                placement = [
+                    Attribute("text-anchor", "end"), Attribute("transform", "rotate(-45 \(Self.number(x)) \(y))"),
+                ]
             } else if index == labels.count - 1 && axis != .categories {
                 // The newest label ends at its own slot's right edge rather than past the drawing's.
                 x = min(x + slot / 2, Self.width - 2)
@@ -152,24 +182,48 @@ struct ChartGeometry {
             } else {
                 placement = [Attribute("text-anchor", "middle")]
             }
-            nodes.append(element("text", [.class(minor ? "tick minor" : "tick"), Attribute("x", Self.number(x)), Attribute("y", y)] + placement) {
-                if wrapped.cut { element("title", []) { label } }
-                wrapped.lines[0]
-                for line in wrapped.lines.dropFirst() {
-                    element("tspan", [Attribute("x", Self.number(x)), Attribute("dy", "1.2em")]) { line }
-                }
-                // The year goes on a line of its own under the day, so the labels stay as narrow.
-                if newYear || phoneYear, let year {
-                    element("tspan", [.class(phoneYear ? "year phone-only" : "year"), Attribute("x", Self.number(x)),
-                                      Attribute("dy", "1.2em")]) { String(year) }
-                }
-            })
+            nodes.append(
+                element(
+                    "text",
+                    [.class(minor ? "tick minor" : "tick"), Attribute("x", Self.number(x)), Attribute("y", y)]
+                        + placement
+                ) {
+                    if wrapped.cut { element("title", []) { label } }
+                    wrapped.lines[0]
+                    for line in wrapped.lines.dropFirst() {
+                        element("tspan", [Attribute("x", Self.number(x)), Attribute("dy", "1.2em")]) { line }
+                    }
+                    // The year goes on a line of its own under the day, so the labels stay as narrow.
+                    if newYear || phoneYear, let year {
+                        element(
+                            "tspan",
+                            [
+                                .class(phoneYear ? "year phone-only" : "year"), Attribute("x", Self.number(x)),
+                                Attribute("dy", "1.2em"),
+                            ]
+                        ) { String(year) }
+                    }
+                })
         }
         // Under slanted labels a phone has no room for the axis's name (the table names it).
-        nodes.append(element("text", [.class(slanted ? "axis-name under-slant" : "axis-name"), Attribute("x", Self.number(Self.left + Self.plotWidth / 2)),
-                                      Attribute("y", Self.number(Self.height - 4 + Self.extraBottom(labels, axis: axis))), Attribute("text-anchor", "middle")]) { axisName })
-        nodes.append(shape("line", [.class("baseline"), Attribute("x1", Self.number(Self.left)), Attribute("x2", Self.number(Self.width - Self.right)),
-                                          Attribute("y1", Self.number(y(0))), Attribute("y2", Self.number(y(0)))]))
+        nodes.append(
+            element(
+                "text",
+                [
+                    .class(slanted ? "axis-name under-slant" : "axis-name"),
+                    Attribute("x", Self.number(Self.left + Self.plotWidth / 2)),
+                    Attribute("y", Self.number(Self.height - 4 + Self.extraBottom(labels, axis: axis))),
+                    Attribute("text-anchor", "middle"),
+                ]
+            ) { axisName })
+        nodes.append(
+            shape(
+                "line",
+                [
+                    .class("baseline"), Attribute("x1", Self.number(Self.left)),
+                    Attribute("x2", Self.number(Self.width - Self.right)),
+                    Attribute("y1", Self.number(y(0))), Attribute("y2", Self.number(y(0))),
+                ]))
         return nodes
     }
 
@@ -185,9 +239,9 @@ struct ChartGeometry {
     }
 }
 
-private extension String {
+extension String {
     /// "1234" → "123.4": tenths of a unit, written without Foundation's locale.
-    var insertingDecimalPoint: String {
+    fileprivate var insertingDecimalPoint: String {
         let negative = hasPrefix("-")
         var digits = negative ? String(dropFirst()) : self
         while digits.count < 2 { digits = "0" + digits }
