@@ -134,10 +134,8 @@ struct JourneysBenchCommand: AsyncParsableCommand {
     func serverSide(binary: String, database: PanelDatabase, now: Int64) async throws {
         let fixture = try await LoadFixture.prepare(databasePath: db)
         let fake = try await FakeEndpoint.inProcess(.plain)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "panel-journeys-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try BenchFolder("panel-journeys")
+        defer { folder.remove() }
         // A day's win-back crossings, waiting for one evaluation: the worst a day can bring at once.
         let journeys = Journeys(database: database)
         let id = try await journeys.create(
@@ -154,11 +152,8 @@ struct JourneysBenchCommand: AsyncParsableCommand {
                 "--apns-topic", TestCredentials.apnsTopic,
                 "--apns-base-url", fake.baseURL, "--journey-interval", "5",
             ],
-            logFile: folder.appendingPathComponent("server.log"))
-        let support = [
-            LoadPage("search", "/users?q=maria"), LoadPage("profile", "/users/\(fixture.typicalUserID)"),
-            LoadPage("health (floor)", "/health"),
-        ]
+            logFile: folder.serverLog)
+        let support = LoadPage.support(fixture, floor: "health (floor)")
         try await Task.sleep(for: .seconds(warmUp))
         let before = try await LoadDriver.run(
             baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,

@@ -132,17 +132,11 @@ struct RemindersBenchCommand: AsyncParsableCommand {
 
     func serverSide(binary: String, database: PanelDatabase) async throws {
         let fixture = try await LoadFixture.prepare(databasePath: db)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "panel-reminders-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try BenchFolder("panel-reminders")
+        defer { folder.remove() }
         let server = try await PanelProcess.start(
-            binary: URL(fileURLWithPath: binary), databasePath: db, publicDirectory: nil,
-            logFile: folder.appendingPathComponent("server.log"))
-        let support = [
-            LoadPage("search", "/users?q=maria"), LoadPage("profile", "/users/\(fixture.typicalUserID)"),
-            LoadPage("health", "/health"),
-        ]
+            binary: URL(fileURLWithPath: binary), databasePath: db, publicDirectory: nil, logFile: folder.serverLog)
+        let support = LoadPage.support(fixture, floor: "health")
         func counted() -> Bool { server.output.contains("reminder health counted") }
         let during = try await LoadDriver.run(
             baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,

@@ -169,17 +169,11 @@ struct UsualHoursBenchCommand: AsyncParsableCommand {
             )
         }
         let fixture = try await LoadFixture.prepare(databasePath: db)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "panel-usual-hours-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try BenchFolder("panel-usual-hours")
+        defer { folder.remove() }
         let server = try await PanelProcess.start(
-            binary: URL(fileURLWithPath: binary), databasePath: db, publicDirectory: nil,
-            logFile: folder.appendingPathComponent("server.log"))
-        let support = [
-            LoadPage("search", "/users?q=maria"), LoadPage("profile", "/users/\(fixture.typicalUserID)"),
-            LoadPage("health (floor)", "/health"),
-        ]
+            binary: URL(fileURLWithPath: binary), databasePath: db, publicDirectory: nil, logFile: folder.serverLog)
+        let support = LoadPage.support(fixture, floor: "health (floor)")
         try await Task.sleep(for: .seconds(warmUp))
         let before = try await LoadDriver.run(
             baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,

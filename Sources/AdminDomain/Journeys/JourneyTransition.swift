@@ -43,16 +43,9 @@ enum JourneyTransition: Sendable {
 
     /// `extra` sets more columns in the same UPDATE (`, column = \(value)`), its values bound where written.
     func apply(to id: Int64, by actor: AuditActor, now: Date, in db: Database, setting extra: SQL = "") throws {
-        guard
-            let stored = try Stored<CampaignStatus>.fetchOne(
-                db,
-                sql: """
-                    SELECT status FROM panel_campaigns WHERE id = ? AND kind = 'journey' AND deleted_at IS NULL
-                    """, arguments: [id])
-        else { throw CampaignError("there is no journey #\(id)") }
+        let stored = try Journeys.storedStatus(of: id, in: db)
         guard let current = stored.known, from.contains(current) else {
-            let shown = stored.known.flatMap(JourneyStatus.init)?.rawValue ?? stored.description
-            throw CampaignError("journey #\(id) is \(shown): \(refusal)")
+            throw CampaignError("journey #\(id) is \(Journeys.shown(stored)): \(refusal)")
         }
         let finishedAt = to.isEnded ? PanelTime(now) : nil
         try db.execute(

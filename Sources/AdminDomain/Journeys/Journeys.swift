@@ -221,6 +221,15 @@ public struct Journeys: Sendable {
     static func require(_ id: Int64, in allowed: Set<CampaignStatus>, doing: String, in db: Database) throws
         -> CampaignStatus
     {
+        let stored = try storedStatus(of: id, in: db)
+        guard let known = stored.known, allowed.contains(known) else {
+            throw CampaignError("journey #\(id) is \(shown(stored)), and only a draft can be \(doing)")
+        }
+        return known
+    }
+
+    /// The journey's status as stored; a deleted or missing journey, or a campaign, is none.
+    static func storedStatus(of id: Int64, in db: Database) throws -> Stored<CampaignStatus> {
         guard
             let stored = try Stored<CampaignStatus>.fetchOne(
                 db,
@@ -228,11 +237,12 @@ public struct Journeys: Sendable {
                     SELECT status FROM panel_campaigns WHERE id = ? AND kind = 'journey' AND deleted_at IS NULL
                     """, arguments: [id])
         else { throw CampaignError("there is no journey #\(id)") }
-        guard let known = stored.known, allowed.contains(known) else {
-            let shown = stored.known.flatMap(JourneyStatus.init)?.rawValue ?? stored.description
-            throw CampaignError("journey #\(id) is \(shown), and only a draft can be \(doing)")
-        }
-        return known
+        return stored
+    }
+
+    /// A stored status in the journeys' words ("active", not the campaign's "sending").
+    static func shown(_ stored: Stored<CampaignStatus>) -> String {
+        stored.known.flatMap(JourneyStatus.init)?.rawValue ?? stored.description
     }
 
     static func check(_ draft: JourneyDraft) throws {

@@ -57,13 +57,9 @@ extension CampaignsController {
                 actor: context.identity, clientAddress: context.clientAddress, action: .campaignReportExported,
                 target: "campaign:\(id)", detail: "impact report as of \(SQLiteTime.string(report.asOf))")
         ])
-        let rows = CampaignReportCSV.rows(report)
         return CSV.response(
             filename: CSV.filename("campaign", [String(id), "impact"]), header: CampaignReportCSV.header,
-            numeric: CampaignReportCSV.numericColumns
-        ) { emit in
-            try await emit(rows)
-        }
+            numeric: CampaignReportCSV.numericColumns, rows: CampaignReportCSV.rows(report))
     }
 }
 

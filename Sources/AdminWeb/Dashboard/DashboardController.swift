@@ -50,8 +50,7 @@ struct DashboardController {
         }
         return CSV.response(
             filename: CSV.filename("dashboard", [id.rawValue, chart.axis == .categories ? nil : "\(range.days)-days"]),
-            header: header
-        ) { emit in try await emit(rows) }
+            header: header, rows: rows)
     }
 
     /// Starts a full count and answers at once: it takes seconds on a big database. The

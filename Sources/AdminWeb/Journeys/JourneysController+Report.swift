@@ -26,13 +26,9 @@ extension JourneysController {
                 actor: context.identity, clientAddress: context.clientAddress, action: .journeyReportExported,
                 target: "journey:\(id)", detail: "report per day and in total")
         ])
-        let rows = JourneyReportCSV.rows(report)
         return CSV.response(
             filename: CSV.filename("journey", [String(id), "report"]), header: JourneyReportCSV.header,
-            numeric: JourneyReportCSV.numericColumns
-        ) { emit in
-            try await emit(rows)
-        }
+            numeric: JourneyReportCSV.numericColumns, rows: JourneyReportCSV.rows(report))
     }
 }
 

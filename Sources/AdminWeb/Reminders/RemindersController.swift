@@ -29,10 +29,8 @@ struct RemindersController {
                 status: .serviceUnavailable,
                 sentence: "The reminder figures are being counted: try again in a few seconds.")
         }
-        let rows = model.csvRows
-        return CSV.response(filename: CSV.filename("reminders", [range.rawValue]), header: RemindersModel.csvHeader) {
-            emit in
-            try await emit(rows)
-        }
+        return CSV.response(
+            filename: CSV.filename("reminders", [range.rawValue]), header: RemindersModel.csvHeader, rows: model.csvRows
+        )
     }
 }

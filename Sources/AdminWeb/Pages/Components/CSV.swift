@@ -16,6 +16,11 @@ enum CSV {
 
     /// A download written batch by batch as `rows` hands them over: memory stays flat
     /// however long the list.
+    /// Rows already made (a report's few): written in one batch.
+    static func response(filename: String, header: [String], numeric: Set<Int> = [], rows: [[String]]) -> Response {
+        response(filename: filename, header: header, numeric: numeric) { emit in try await emit(rows) }
+    }
+
     static func response(
         filename: String, header: [String], numeric: Set<Int> = [],
         rows: @escaping @Sendable (_ emit: ([[String]]) async throws -> Void) async throws -> Void
