@@ -80,6 +80,27 @@ import Testing
         #expect(try await rejections(panel) == ["unreadable form"])
     }
 
+    /// The tryout's `_csrf=<token>%zz`: a token that cannot be decoded is refused with the
+    /// sentence every broken escape gets, naming the field, not as an out-of-date form.
+    @Test func aBrokenEscapeInTheTokenIsRefusedNamingTheField() async throws {
+        let panel = try await TestPanel()
+        defer { panel.remove() }
+        try await panel.test { client in
+            let session = try await panel.signIn(client)
+            let token = try #require(
+                try await client.get("/", cookie: session).text.firstMatch(of: /name="_csrf" value="([^"]+)"/)?.1)
+            let broken = try await client.execute(
+                uri: "/logout", method: .post,
+                headers: [.cookie: session, .contentType: "application/x-www-form-urlencoded"],
+                body: ByteBuffer(string: "_csrf=\(token)%zz"))
+            #expect(broken.status == .badRequest)
+            #expect(broken.text.contains("The field “_csrf” holds “%zz”"), "\(broken.text.prefix(2_000))")
+            #expect(!broken.text.contains("out of date"))
+            #expect(try await client.get("/", cookie: session).status == .ok, "the session was not ended")
+        }
+        #expect(try await rejections(panel) == ["unreadable form"])
+    }
+
     @Test func signingInNeedsTheLoginPagesToken() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }

@@ -24,6 +24,13 @@ struct CSRFMiddleware: RouterMiddleware {
         let body = try await request.collectBody(upTo: context.maxUploadSize)
         let form = FormFields(String(buffer: body))
         let given = form[CSRFToken.fieldName] ?? ""
+        // A token that cannot even be decoded is a broken form, not an out-of-date one: its
+        // sentence names the field, as every other broken escape's does (docs/security.md).
+        if Self.isSameOrigin(request), form.brokenField == CSRFToken.fieldName, let sentence = form.brokenEscape {
+            await events.record(
+                .csrfRejected, address: context.clientAddress, target: request.uri.path, reason: "unreadable form")
+            throw PanelError(status: .badRequest, sentence: sentence)
+        }
         let reason: String? =
             if !Self.isSameOrigin(request) {
                 "cross-origin"

@@ -16,12 +16,14 @@ struct FormFields: Sendable, Equatable {
 
     /// Every field in order, repeats included.
     let list: [Field]
-    /// The sentence refusing the first broken escape, if any.
+    /// The sentence refusing the first broken escape, if any, and the field it is in (as sent).
     let brokenEscape: String?
+    let brokenField: String?
 
     init(_ text: String) {
         var list: [Field] = []
         var broken: String?
+        var brokenField: String?
         for pair in text.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let rawName = parts[0]
@@ -31,8 +33,10 @@ struct FormFields: Sendable, Equatable {
             if broken == nil {
                 if name == nil {
                     broken = Self.escapeSentence("A field’s name", Self.badEscape(in: rawName))
+                    brokenField = String(rawName)
                 } else if let name, value == nil {
                     broken = Self.escapeSentence("The field “\(Self.shown(name))”", Self.badEscape(in: rawValue))
+                    brokenField = name
                 }
             }
             // Kept as sent when it cannot be read, so that nothing typed is lost on the way back.
@@ -40,6 +44,7 @@ struct FormFields: Sendable, Equatable {
         }
         self.list = list
         brokenEscape = broken
+        self.brokenField = brokenField
     }
 
     /// A field's first value.
