@@ -46,7 +46,10 @@ public struct PeriodicJob: Service {
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             let started = clock.now
             do {
-                if await runOnlyIf?() ?? true {
+                // After a failure the job runs again whatever the gate says: the gate counted
+                // the failed run as done.
+                let changed = await runOnlyIf?() ?? true
+                if failures > 0 || changed {
                     try await cancelWhenGracefulShutdown { try await work() }
                 }
                 failures = 0
