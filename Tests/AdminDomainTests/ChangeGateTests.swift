@@ -24,7 +24,9 @@ import Testing
         #expect(await gate.shouldRun() == false, "a read of its own")
         // Another connection (the backend) commits.
         let backend = try DatabaseQueue(path: temp.path)
-        try await backend.write { db in try db.execute(sql: "UPDATE users SET locale = 'zz' WHERE id = (SELECT MIN(id) FROM users)") }
+        try await backend.write { db in
+            try db.execute(sql: "UPDATE users SET locale = 'zz' WHERE id = (SELECT MIN(id) FROM users)")
+        }
         #expect(await gate.shouldRun(), "another connection's commit")
         #expect(await gate.shouldRun() == false, "and only once")
         changes.publish(5)
