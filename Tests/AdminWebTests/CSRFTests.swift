@@ -16,6 +16,12 @@ import Testing
         }
     }
 
+    /// The CSRF token a signed-in page carries, as a form of it would send it.
+    private func pageToken(_ client: some TestClientProtocol, _ session: String) async throws -> String {
+        let page = try await client.get("/", cookie: session).text
+        return String(try #require(page.firstMatch(of: /name="_csrf" value="([^"]+)"/)?.1))
+    }
+
     @Test func signOutWithoutTheTokenIsRefusedAndTheSessionLives() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }
@@ -37,8 +43,7 @@ import Testing
         defer { panel.remove() }
         try await panel.test { client in
             let session = try await panel.signIn(client)
-            let token = try #require(
-                try await client.get("/", cookie: session).text.firstMatch(of: /name="_csrf" value="([^"]+)"/)?.1)
+            let token = try await pageToken(client, session)
             for (header, value) in [
                 (HTTPField.Name.origin, "http://evil.example"), (.origin, "null"),
                 (.referer, "https://evil.example/page"),
@@ -68,10 +73,9 @@ import Testing
         defer { panel.remove() }
         try await panel.test { client in
             let session = try await panel.signIn(client)
-            let token = try #require(
-                try await client.get("/", cookie: session).text.firstMatch(of: /name="_csrf" value="([^"]+)"/)?.1)
+            let token = try await pageToken(client, session)
             let twice = try await client.postForm(
-                "/logout", [("_csrf", String(token)), ("next", "/a"), ("next", "/b")], cookie: session)
+                "/logout", [("_csrf", token), ("next", "/a"), ("next", "/b")], cookie: session)
             #expect(twice.status == .badRequest)
             #expect(twice.text.contains("could not be read (a field sent twice"))
             #expect(!twice.text.contains("out of date"))
@@ -87,8 +91,7 @@ import Testing
         defer { panel.remove() }
         try await panel.test { client in
             let session = try await panel.signIn(client)
-            let token = try #require(
-                try await client.get("/", cookie: session).text.firstMatch(of: /name="_csrf" value="([^"]+)"/)?.1)
+            let token = try await pageToken(client, session)
             let broken = try await client.execute(
                 uri: "/logout", method: .post,
                 headers: [.cookie: session, .contentType: "application/x-www-form-urlencoded"],
