@@ -14,7 +14,7 @@ import Testing
     static let marketing = "measure@example.com"
 
     @Test func theComposerKeepsAHoldoutAGoalAndAVariantAndTheDraftShowsTheExpectedHoldout() async throws {
-        let panel = try await TestPanel(users: 200)
+        let panel = try await TestPanel(areas: [.campaigns], users: 200)
         defer { panel.remove() }
         try await panel.addStaff(Self.marketing, role: .marketing)
         try await panel.test { client in
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func theComposerRefusesMeasuringFieldsItCannotUseWithASentence() async throws {
-        let panel = try await TestPanel()
+        let panel = try await TestPanel(areas: [.campaigns])
         defer { panel.remove() }
         try await panel.test { client in
             let cookie = try await panel.signIn(client)
@@ -103,7 +103,7 @@ import Testing
     }
 
     @Test func aWinnerChosenByHandIsAuditedWithItsFiguresAndTheReportDownloads() async throws {
-        let panel = try await TestPanel(users: 200)
+        let panel = try await TestPanel(areas: [.campaigns], users: 200)
         defer { panel.remove() }
         try await panel.addStaff(Self.marketing, role: .marketing)
         let campaigns = panel.areas.campaigns.campaigns

@@ -30,7 +30,7 @@ import Testing
     /// Issue 32, finding 3: a server without credentials previewed "77,078 devices would get
     /// this push" and froze them all, to pause at the first send.
     @Test func withoutAProviderThePreviewCountsNoDeviceSaysWhyAndTheLaunchIsRefused() async throws {
-        let panel = try await TestPanel(push: .none)
+        let panel = try await TestPanel(areas: [.campaigns], push: .none)
         defer { panel.remove() }
         try await panel.addStaff(Self.marketing, role: .marketing)
         try await panel.test { client in
@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func marketingComposesPreviewsConfirmsAndLaunchesAndEveryStepIsAudited() async throws {
-        let panel = try await TestPanel()
+        let panel = try await TestPanel(areas: [.campaigns])
         defer { panel.remove() }
         try await panel.addStaff(Self.marketing, role: .marketing)
         try await panel.test { client in
@@ -134,7 +134,7 @@ import Testing
     }
 
     @Test func theComposerRefusesWhatItCannotSendWithASentenceAndKeepsWhatWasTyped() async throws {
-        let panel = try await TestPanel()
+        let panel = try await TestPanel(areas: [.campaigns])
         defer { panel.remove() }
         try await panel.test { client in
             let cookie = try await panel.signIn(client)
@@ -199,7 +199,7 @@ import Testing
     }
 
     @Test func pauseResumeAndCancelSayWhatHappenedAndSupportMayNotTouchCampaigns() async throws {
-        let panel = try await TestPanel()
+        let panel = try await TestPanel(areas: [.campaigns])
         defer { panel.remove() }
         try await panel.addStaff()
         let actor = AuditActor.commandLine
@@ -278,7 +278,7 @@ import Testing
     /// The live counts as server-sent events: the state with its digest as id, and nothing
     /// again to a browser that comes back with that id until something changes.
     @Test func eventsCarryTheCountsAndALastEventIDSkipsWhatTheBrowserHas() async throws {
-        let panel = try await TestPanel()
+        let panel = try await TestPanel(areas: [.campaigns])
         defer { panel.remove() }
         let id = try await panel.areas.campaigns.campaigns.create(
             CampaignDraft(title: "t", body: "b"), by: .commandLine)
@@ -316,7 +316,7 @@ import Testing
     }
 
     @Test func theConfirmationWarnsOfTheSameTitleToTheSameAudienceAndTestSendsSayWhatHappened() async throws {
-        let panel = try await TestPanel()
+        let panel = try await TestPanel(areas: [.campaigns])
         defer { panel.remove() }
         let segment = CampaignSegment(plan: .premium)
         let earlier = try await panel.areas.campaigns.campaigns.create(
@@ -442,7 +442,7 @@ import Testing
     }
 
     @Test func everyPageSaysWhereThePushesGoWhenTheBannerIsSet() async throws {
-        let plain = try await TestPanel()
+        let plain = try await TestPanel(areas: [.campaigns])
         defer { plain.remove() }
         let panel = plain.withBanner("Demo: campaign pushes go to the device simulator")
         try await panel.test { client in

@@ -17,7 +17,7 @@ import Testing
 
     /// The seeded app's documents and devices, as the page shows them: never the stored key.
     @Test func chartsShowTheVocabularysWordsNeverTheStoredKeys() async throws {
-        let panel = try await TestPanel(users: 300)
+        let panel = try await TestPanel(areas: [.dashboard], users: 300)
         defer { panel.remove() }
         try await panel.test { client in
             let page = try await client.get("/", cookie: try await panel.signIn(client)).text
@@ -112,7 +112,7 @@ import Testing
 
     /// The revenue download gives each currency's amount in its own decimals: yen whole.
     @Test func theRevenueDownloadUsesEachCurrencysDecimals() async throws {
-        let panel = try await TestPanel(users: 300)
+        let panel = try await TestPanel(areas: [.dashboard], users: 300)
         defer { panel.remove() }
         try await panel.test { client in
             let cookie = try await panel.signIn(client)

@@ -14,7 +14,7 @@ import Testing
     /// chart, the criteria and the cohorts (the snapshot itself is checked against SQL in
     /// the domain's tests).
     @Test func showsTheSnapshotsFiguresForEachRange() async throws {
-        let panel = try await TestPanel(users: 400)
+        let panel = try await TestPanel(areas: [.dashboard, .support], users: 400)
         defer { panel.remove() }
         try await panel.test { client in
             let cookie = try await panel.signIn(client)
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func anUnknownRangeOrChartIsRefusedWithASentence() async throws {
-        let panel = try await TestPanel()
+        let panel = try await TestPanel(areas: [.dashboard, .support])
         defer { panel.remove() }
         try await panel.test { client in
             let cookie = try await panel.signIn(client)
@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func eachChartDownloadsAsCSVForTheRange() async throws {
-        let panel = try await TestPanel(users: 200)
+        let panel = try await TestPanel(areas: [.dashboard, .support], users: 200)
         defer { panel.remove() }
         try await panel.test { client in
             let cookie = try await panel.signIn(client)
@@ -98,7 +98,7 @@ import Testing
     /// A full count on demand is for admins; a failed refresh keeps the last good figures
     /// and tells admins why, not the others.
     @Test func adminsStartAFullCountAndSeeWhyARefreshFailed() async throws {
-        let panel = try await TestPanel(users: 100)
+        let panel = try await TestPanel(areas: [.dashboard, .support], users: 100)
         defer { panel.remove() }
         let support = try await panel.addStaff()
         try await panel.test { client in
@@ -169,7 +169,7 @@ import Testing
     }
 
     @Test func anEmptyDatabaseShowsEmptyChartsAndNoRates() async throws {
-        let panel = try await TestPanel(users: 1)
+        let panel = try await TestPanel(areas: [.dashboard, .support], users: 1)
         defer { panel.remove() }
         try await DatabaseQueue(path: panel.temp.path).write { db in
             for table in [
@@ -188,7 +188,7 @@ import Testing
     }
 
     @Test func aWholeSessionLeavesTheAppTablesAsTheyWere() async throws {
-        let panel = try await TestPanel()
+        let panel = try await TestPanel(areas: [.dashboard, .support])
         defer { panel.remove() }
         let before = try appTablesDigest(path: panel.temp.path)
         try await panel.test { client in
@@ -214,7 +214,7 @@ import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ErrorsAndHeaders {
     @Test func everyResponseCarriesTheSecurityHeaders() async throws {
-        let panel = try await TestPanel()
+        let panel = try await TestPanel(areas: [.dashboard, .support])
         defer { panel.remove() }
         try await panel.test { client in
             let cookie = try await panel.signIn(client)
@@ -232,7 +232,7 @@ import Testing
     }
 
     @Test func errorPagesSayWhatHappenedAndNothingInternal() async throws {
-        let panel = try await TestPanel()
+        let panel = try await TestPanel(areas: [.dashboard, .support])
         defer { panel.remove() }
         try await panel.test { client in
             let cookie = try await panel.signIn(client)
@@ -256,7 +256,7 @@ import Testing
 /// accounts. The weekly active users card now names the list's number beside its own.
 @Suite(.timeLimit(.minutes(5))) struct OneDefinitionOfActive {
     @Test func theDashboardAndTheActiveListShowTheSameNumber() async throws {
-        let panel = try await TestPanel(users: 400)
+        let panel = try await TestPanel(areas: [.dashboard, .support], users: 400)
         defer { panel.remove() }
         try await panel.test { client in
             let session = try await panel.signIn(client)

@@ -31,7 +31,7 @@ import Testing
     @Test func headOverTheWireCarriesTheLengthAndKeepsTheConnection() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }
-        let app = buildApplication(areas: panel.areas)
+        let app = panel.application()
         try await app.test(.live) { client in
             let get = try await client.execute(uri: "/static/css/app.css", method: .get)
             let head = try await client.execute(uri: "/static/css/app.css", method: .head)

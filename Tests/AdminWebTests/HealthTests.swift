@@ -10,7 +10,7 @@ import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct Health {
     @Test func healthyWithoutSignInThenUnhealthyWhenTheDatabaseIsGone() async throws {
-        let panel = try await TestPanel(push: .none)
+        let panel = try await TestPanel(areas: [], push: .none)
         defer { panel.remove() }
         try await panel.test { client in
             let healthy = try await client.get("/health")
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func aJobThatFailedItsLastRunMakesHealthUnhealthyWithItsError() async throws {
-        let panel = try await TestPanel()
+        let panel = try await TestPanel(areas: [])
         defer { panel.remove() }
         // A job of its own: the panel's real jobs run at start and would record a success.
         panel.areas.site.health.register("failing-job")

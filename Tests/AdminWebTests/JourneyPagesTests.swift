@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func badInputComesBackWithEverythingTypedAndASentencePerProblem() async throws {
-        let panel = try await TestPanel()
+        let panel = try await TestPanel(areas: [.journeys])
         defer { panel.remove() }
         try await panel.test { client in
             let cookie = try await panel.signIn(client)
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func createActivatePauseResumeEndEachAuditedAndEditRefusedOnceActive() async throws {
-        let panel = try await TestPanel()
+        let panel = try await TestPanel(areas: [.journeys])
         defer { panel.remove() }
         try await panel.addStaff(Self.marketing, role: .marketing)
         try await panel.test { client in
@@ -130,7 +130,7 @@ import Testing
     }
 
     @Test func supportReadsButCannotChangeAndUnknownIdsAre404() async throws {
-        let panel = try await TestPanel()
+        let panel = try await TestPanel(areas: [.journeys])
         defer { panel.remove() }
         let support = try await panel.addStaff()
         let id = try await panel.areas.journeys.journeys.create(

@@ -13,7 +13,7 @@ import Testing
 /// page, and the dispatcher's last outcome shows on it.
 @Suite(.timeLimit(.minutes(5))) struct LiveFeedTests {
     static func panel(streamSeconds: Int) async throws -> TestPanel {
-        var panel = try await TestPanel()
+        var panel = try await TestPanel(areas: [.campaigns])
         panel.configuration.eventStreamLength = .seconds(streamSeconds)
         panel.rebuildAreas()
         return panel

@@ -14,7 +14,7 @@ import Testing
 
     @Test(arguments: Change.allCases)
     func aStreamEndsSoonAfterItsAccessEnds(change: Change) async throws {
-        var panel = try await TestPanel()
+        var panel = try await TestPanel(areas: [.campaigns])
         defer { panel.remove() }
         panel.configuration.eventStreamLength = .seconds(30)
         panel.rebuildAreas()

@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func aConfirmationCountedBeforeAnotherLaunchIsCountedAgainAndItsLaunchIsRefused() async throws {
-        let panel = try await TestPanel(users: 200)
+        let panel = try await TestPanel(areas: [.campaigns], users: 200)
         defer { panel.remove() }
         let campaigns = panel.areas.campaigns.campaigns
         let looked = try await campaigns.create(CampaignDraft(title: "Looked at again", body: "b"), by: .commandLine)
@@ -111,7 +111,7 @@ import Testing
     }
 
     @Test func aCampaignDueLaterIsScheduledAndTheListFiltersIt() async throws {
-        let panel = try await TestPanel()
+        let panel = try await TestPanel(areas: [.campaigns])
         defer { panel.remove() }
         let campaigns = panel.areas.campaigns.campaigns
         let tomorrow = try await campaigns.create(
@@ -144,7 +144,7 @@ import Testing
     }
 
     @Test func theConfirmationSaysDevicesToSendToAndHeldOutUsersApartAndTheListShowsWhatWasConfirmed() async throws {
-        let panel = try await TestPanel(users: 300)
+        let panel = try await TestPanel(areas: [.campaigns], users: 300)
         defer { panel.remove() }
         let campaigns = panel.areas.campaigns.campaigns
         let id = try await campaigns.create(

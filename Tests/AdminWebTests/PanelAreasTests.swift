@@ -37,4 +37,26 @@ import Testing
         // Every job reports to the one health record /health reads.
         #expect(Set(panel.areas.site.health.current.keys).isSuperset(of: documented))
     }
+
+    /// Tests build the area they test: a panel built with support only serves the core (sign-in,
+    /// /health) and support's pages, none of another area's routes, and runs none of another
+    /// area's jobs. The paths are the site's, as a browser types them.
+    @Test func aPanelBuiltWithSupportOnlyServesNoOtherAreasRoutesNorJobs() async throws {
+        let panel = try await TestPanel(areas: [.support])
+        defer { panel.remove() }
+        try await panel.test { client in
+            let cookie = try await panel.signIn(client)
+            #expect(try await client.get("/users", cookie: cookie).status == .ok)
+            #expect(try await client.get("/activity", cookie: cookie).status == .ok)
+            #expect(try await client.get("/health").status == .ok)
+            for path in ["/campaigns", "/campaigns/new", "/journeys", "/reminders", "/"] {
+                #expect(try await client.get(path, cookie: cookie).status == .notFound, "\(path)")
+            }
+        }
+        let paths = panel.router().staffRoutes.map(\.path)
+        #expect(paths.contains("/users") && !paths.contains { $0.hasPrefix("/campaigns") })
+        let jobs = panel.areas.services.compactMap { ($0 as? PeriodicJob)?.name }
+        #expect(jobs.sorted() == ["audit-flusher", "sweeper"], "the core's jobs only")
+        #expect(!panel.areas.services.contains { $0 is CampaignDispatcher })
+    }
 }

@@ -25,7 +25,7 @@ import Testing
         let panel = try await panelWithEveryRole()
         defer { panel.remove() }
         let documented = try Self.securityPageTable()
-        let routes = buildRouter(areas: panel.areas).staffRoutes
+        let routes = panel.router().staffRoutes
         try await panel.test { client in
             #expect(routes.count >= 2)
             for route in routes {
@@ -67,21 +67,20 @@ import Testing
     @Test func aRouteOutsideTheRoleIsRefusedAndAudited() async throws {
         let panel = try await panelWithEveryRole()
         defer { panel.remove() }
-        let router = buildRouter(areas: panel.areas).router
-        let forms = FormRules()
+        let router = panel.router().router
         let stash = FormStash()
         let cookies = panel.areas.site.cookies
         var staff = StaffRoutes(
-            group: router.group()
+            refusals: panel.areas.auth.signIn.unauthenticatedEvents, stash: stash, stashCookie: cookies.keptForm)
+        staff.get(.favicon, requires: .manageStaff) { _, _ in "staff only" }
+        staff.register(
+            on: router.group()
                 .add(
                     middleware: RequireStaffMiddleware(
                         sessionCookie: cookies.session, sessions: panel.areas.auth.signIn.sessions,
-                        forms: forms, stash: stash, stashCookie: cookies.keptForm)
+                        forms: staff.forms, stash: stash, stashCookie: cookies.keptForm)
                 )
-                .group(context: StaffRequestContext.self),
-            refusals: panel.areas.auth.signIn.unauthenticatedEvents, forms: forms, stash: stash,
-            stashCookie: cookies.keptForm)
-        staff.get(.favicon, requires: .manageStaff) { _, _ in "staff only" }
+                .group(context: StaffRequestContext.self))
         try await Application(router: router).test(.router) { client in
             for role in Role.allCases {
                 let cookie = try await panel.signIn(client, email: Self.email(role))
@@ -143,7 +142,7 @@ import Testing
     @Test func theSecurityPageTableMatchesTheRegisteredRoutes() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }
-        let entries = buildRouter(areas: panel.areas).staffRoutes
+        let entries = panel.router().staffRoutes
         let documented = try Self.securityPageTable()
         #expect(entries.count == documented.count)
         for entry in entries {

@@ -8,7 +8,7 @@ import Testing
 /// staff member's own draft before others', each draft counted once for its inputs.
 @Suite(.timeLimit(.minutes(5))) struct PreviewQueueTests {
     @Test func previewsAreCountedOneAtATimeOwnDraftsFirstAndOnceForTheirInputs() async throws {
-        let panel = try await TestPanel(users: 300)
+        let panel = try await TestPanel(areas: [.campaigns], users: 300)
         defer { panel.remove() }
         let adminID = try #require(try await panel.areas.auth.admins.find(email: TestPanel.email)?.id)
         let mine = AuditActor.staff(StaffIdentity(adminID: adminID, email: TestPanel.email, role: .admin), from: nil)

@@ -15,7 +15,7 @@ import Testing
     static let userID: Int64 = 800_001
 
     static func panel() async throws -> TestPanel {
-        let panel = try await TestPanel(users: 20)
+        let panel = try await TestPanel(areas: [.support], users: 20)
         try await panel.addStaff()
         let seen = SQLiteTime.string(Date().addingTimeInterval(-86_400))
         try await DatabaseQueue(path: panel.temp.path).write { db in

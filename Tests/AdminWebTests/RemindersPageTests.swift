@@ -13,7 +13,7 @@ import Testing
 /// tests: here, that the page shows the monitor's snapshot as it stands).
 @Suite(.timeLimit(.minutes(5))) struct RemindersPage {
     @Test func showsTheSnapshotsFiguresForEachRangeToEveryRole() async throws {
-        let panel = try await TestPanel(users: 200)
+        let panel = try await TestPanel(areas: [.reminders, .dashboard], users: 200)
         defer { panel.remove() }
         try await panel.areas.reminders.monitor.refresh(full: true)
         try await panel.addStaff(TestPanel.supportEmail, role: .support)
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func anUnknownRangeIsRefusedWithTheSentence() async throws {
-        let panel = try await TestPanel()
+        let panel = try await TestPanel(areas: [.reminders, .dashboard])
         defer { panel.remove() }
         try await panel.test { client in
             let cookie = try await panel.signIn(client)
@@ -82,9 +82,9 @@ import Testing
     /// Before the first count the page answers at once that the figures are being counted:
     /// no background job runs here, so the monitor has none.
     @Test func beforeTheFirstCountThePageSaysTheFiguresAreBeingCounted() async throws {
-        let panel = try await TestPanel()
+        let panel = try await TestPanel(areas: [.reminders, .dashboard])
         defer { panel.remove() }
-        let app = Application(router: buildRouter(areas: panel.areas).router)
+        let app = Application(router: panel.router().router)
         try await app.test(.router) { client in
             let cookie = try await panel.signIn(client)
             #expect(panel.areas.reminders.monitor.latest() == nil)
@@ -103,7 +103,7 @@ import Testing
     }
 
     @Test func theCSVHasTheFiguresOverallAndForEachSplit() async throws {
-        let panel = try await TestPanel(users: 200)
+        let panel = try await TestPanel(areas: [.reminders, .dashboard], users: 200)
         defer { panel.remove() }
         try await panel.areas.reminders.monitor.refresh(full: true)
         try await panel.test { client in
@@ -131,7 +131,7 @@ import Testing
     /// Reminders fall due and none is sent: the banner is on every signed-in page and on
     /// /health (still 200), not on the sign-in page; once they are sent it goes.
     @Test func theBannerShowsWhileNothingIsSentAndGoesWhenItResumes() async throws {
-        let panel = try await TestPanel(users: 100)
+        let panel = try await TestPanel(areas: [.reminders, .dashboard], users: 100)
         defer { panel.remove() }
         let now = Date()
         try await panel.areas.database.write { db in

@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func thePanelRegistersItsRequestsAndEmptiesTheRegister() async throws {
-        let panel = try await TestPanel()
+        let panel = try await TestPanel(areas: [.support])
         defer { panel.remove() }
         try await panel.test { client in
             let cookie = try await panel.signIn(client)

@@ -84,7 +84,7 @@ import Testing
     }
 
     @Test func idleAndSlowConnectionsAreClosedWithinTheirLimitsAndOthersAreAnswered() async throws {
-        var panel = try await TestPanel()
+        var panel = try await TestPanel(areas: [])
         defer { panel.remove() }
         // These 2,500 come from one address: this test is about the timeouts, not the
         // per-address limit (`oneAddressCannotTakeEveryConnection`).
@@ -92,7 +92,7 @@ import Testing
         panel.configuration.headTimeout = .seconds(2)
         panel.configuration.bodyTimeout = .seconds(2)
         panel.rebuildAreas()
-        let app = buildApplication(areas: panel.areas)
+        let app = panel.application()
         try await app.test(.live) { client in
             let port = try #require(client.port)
             // The test client connects first: behind 2,500 sockets its connect could wait in
@@ -161,13 +161,12 @@ import Testing
     /// answered, the address is logged once, and once 127.0.0.1's sockets close it is
     /// answered again.
     @Test func oneAddressCannotTakeEveryConnection() async throws {
-        var panel = try await TestPanel()
+        var panel = try await TestPanel(areas: [])
         defer { panel.remove() }
         panel.configuration.maxConnectionsPerAddress = 4
         let lines = CapturedLog()
         let logger = Logger(label: "test") { _ in lines }
-        let app = buildApplication(
-            areas: PanelAreas(database: panel.areas.database, configuration: panel.configuration, logger: logger))
+        let app = panel.application(logger: logger)
         try await app.test(.live) { client in
             let port = try #require(client.port)
             // The test client's own connection, from 127.0.0.1 too, is one of the four.
@@ -211,9 +210,9 @@ import Testing
     /// (over 80 KiB) had no CSP and no `nosniff`. Every response the panel writes has the
     /// router's security headers.
     @Test func theAnswerToAnOversizedRequestLineCarriesTheSecurityHeaders() async throws {
-        let panel = try await TestPanel()
+        let panel = try await TestPanel(areas: [])
         defer { panel.remove() }
-        let app = buildApplication(areas: panel.areas)
+        let app = panel.application()
         try await app.test(.live) { client in
             let port = try #require(client.port)
             let line = "GET /" + String(repeating: "a", count: 81 * 1_024) + " HTTP/1.1\r\nHost: x\r\n\r\n"
@@ -234,11 +233,11 @@ import Testing
     }
 
     @Test func connectionsOverTheCapAreClosedAtOnce() async throws {
-        var panel = try await TestPanel()
+        var panel = try await TestPanel(areas: [])
         defer { panel.remove() }
         panel.configuration.maxConnections = 16
         panel.rebuildAreas()
-        let app = buildApplication(areas: panel.areas)
+        let app = panel.application()
         try await app.test(.live) { client in
             let port = try #require(client.port)
             // The test client's own connection is one of the sixteen.

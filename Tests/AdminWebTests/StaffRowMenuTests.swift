@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func oneMenuARowAndItsActionsStillWork() async throws {
-        let panel = try await TestPanel()
+        let panel = try await TestPanel(areas: [])
         defer { panel.remove() }
         let email = try await panel.addStaff()
         let id = try #require(try await panel.areas.auth.admins.find(email: email)?.id)

@@ -4,6 +4,7 @@ import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import NIOCore
 import TestSupport
 import Testing
@@ -11,7 +12,9 @@ import Testing
 @testable import AdminWeb
 
 /// A panel on a freshly seeded database with one admin account, for `app.test(.router)`:
-/// every area, as `buildApplication` lists them.
+/// the core (site and sign-in) and the areas a test names, `TestPanel(areas: [.support])`,
+/// built on what they depend on; every area by default, as the executable serves them.
+/// `areas: []` serves the core only: sign-in, the staff and account pages, /health.
 struct TestPanel {
     static let email = "admin@example.com"
     static let password = "a long enough password"
@@ -22,14 +25,16 @@ struct TestPanel {
     let temp: TemporaryDatabase
     /// Read when the areas are built: a test that changes it calls `rebuildAreas()`.
     var configuration: PanelConfiguration
-    var areas: PanelAreas
+    /// The areas served.
+    let names: Set<Area>
+    var areas: Areas
 
     /// `untrusted`: both providers configured against a fake that refuses every key
     /// (`UntrustedPush`); `none`: no provider configured, as `serve` without credentials.
     enum Push { case untrusted, none }
 
     init(
-        users: Int = 60, sessionPolicy: SessionPolicy = SessionPolicy(), secureCookies: Bool = false,
+        areas names: Set<Area> = Set(Area.allCases), users: Int = 60, sessionPolicy: SessionPolicy = SessionPolicy(), secureCookies: Bool = false,
         twoFactorPolicy: TwoFactorPolicy = TwoFactorPolicy(), push: Push = .untrusted, testUserDomains: [String] = []
     ) async throws {
         temp = try TemporaryDatabase.seeded(users: users)
@@ -45,7 +50,10 @@ struct TestPanel {
         if push == .untrusted { configuration.push = try await UntrustedPush.providers() }
         configuration.testUserDomains = try TestUserDomains(testUserDomains)
         self.configuration = configuration
-        areas = PanelAreas(database: try await PanelDatabase.open(path: temp.path), configuration: configuration)
+        self.names = names
+        areas = Areas(
+            core: PanelCore(database: try await PanelDatabase.open(path: temp.path), configuration: configuration),
+            names: names)
         let admin = try await areas.auth.admins.create(email: Self.email, password: Self.password, role: .admin)
         try await areas.database.write { db in
             try db.execute(
@@ -57,7 +65,7 @@ struct TestPanel {
 
     /// The areas again, on the same database, from `configuration` as changed since.
     mutating func rebuildAreas() {
-        areas = PanelAreas(database: areas.database, configuration: configuration)
+        areas = Areas(core: PanelCore(database: areas.database, configuration: configuration), names: names)
     }
 
     /// A staff account of another role, with the test password and no second factor.
@@ -108,7 +116,20 @@ struct TestPanel {
     }
 
     func test<Value>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
-        try await buildApplication(areas: areas).test(.router, body)
+        try await application().test(.router, body)
+    }
+
+    /// The application serving the core and the named areas; `logger` in place of the panel's.
+    func application(logger: Logger? = nil) -> some ApplicationProtocol {
+        guard let logger else { return buildApplication(core: areas.core, areas: areas.served) }
+        let logged = Areas(
+            core: PanelCore(database: areas.database, configuration: configuration, logger: logger), names: names)
+        return buildApplication(core: logged.core, areas: logged.served)
+    }
+
+    /// The router serving the core and the named areas, and the signed-in routes.
+    func router() -> (router: Router<PanelRequestContext>, staffRoutes: [StaffRoutes.Entry]) {
+        buildRouter(core: areas.core, areas: areas.served)
     }
 
     func remove() {

@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func marketingCannotAddACustomerOutsideTheDomainsAndThePageDoesNotSayWhetherTheyHaveAnAccount() async throws {
-        let panel = try await TestPanel(testUserDomains: ["corp.test"])
+        let panel = try await TestPanel(areas: [.campaigns], testUserDomains: ["corp.test"])
         defer { panel.remove() }
         try await panel.addStaff(Self.marketing, role: .marketing)
         let customer = try await Self.customer(panel)
@@ -83,7 +83,7 @@ import Testing
     }
 
     @Test func anAdminMayAddAnyAppUsersEmailAndThePageSaysSo() async throws {
-        let panel = try await TestPanel(testUserDomains: ["corp.test"])
+        let panel = try await TestPanel(areas: [.campaigns], testUserDomains: ["corp.test"])
         defer { panel.remove() }
         let customer = try await Self.customer(panel)
         try await panel.test { client in
@@ -108,7 +108,7 @@ import Testing
     }
 
     @Test func marketingMayAddAnAppUserWhoseEmailIsInAConfiguredDomain() async throws {
-        let panel = try await TestPanel(testUserDomains: ["corp.test", "example.org"])
+        let panel = try await TestPanel(areas: [.campaigns], testUserDomains: ["corp.test", "example.org"])
         defer { panel.remove() }
         try await panel.addStaff(Self.marketing, role: .marketing)
         // The test plays the backend: a colleague's app account.
@@ -137,7 +137,7 @@ import Testing
     }
 
     @Test func withoutADomainOnlyAnAdminAddsTestUsers() async throws {
-        let panel = try await TestPanel()
+        let panel = try await TestPanel(areas: [.campaigns])
         defer { panel.remove() }
         try await panel.addStaff(Self.marketing, role: .marketing)
         let customer = try await Self.customer(panel)
@@ -157,7 +157,7 @@ import Testing
 
     /// Finding 7: the draft's preview showed variant A only, and a test send sent A's text.
     @Test func everyVariantCanBePreviewedAndTestSentAndAnUnknownOneIsRefused() async throws {
-        let panel = try await TestPanel()
+        let panel = try await TestPanel(areas: [.campaigns])
         defer { panel.remove() }
         let customer = try await Self.customer(panel)
         let id = try await panel.areas.campaigns.campaigns.create(

@@ -83,7 +83,7 @@ import Testing
     static func signIns(trusted: [String], failingAddress: String) async throws
         -> (other: HTTPResponse.Status, same: HTTPResponse.Status, addresses: [String])
     {
-        var panel = try await TestPanel()
+        var panel = try await TestPanel(areas: [])
         defer { panel.remove() }
         panel.configuration.trustedProxies = try TrustedProxies(trusted)
         panel.rebuildAreas()
@@ -91,7 +91,7 @@ import Testing
             _ = try await panel.areas.auth.signIn.throttle.recordFailure(
                 email: "nobody\(index)@example.com", address: failingAddress)
         }
-        let app = buildApplication(areas: panel.areas)
+        let app = panel.application()
         let (other, same) = try await app.test(.live) { client in
             func signIn(_ email: String, _ password: String, from address: String) async throws -> HTTPResponse.Status {
                 let form = try await client.loginForm()
@@ -139,7 +139,7 @@ import Testing
         "\(TestPanel.supportEmail)|198.51.100.7",
     ])
     func behindATrustedProxyAForgedEmailLocksNobodyElse(forged: String) async throws {
-        var panel = try await TestPanel()
+        var panel = try await TestPanel(areas: [])
         defer { panel.remove() }
         panel.configuration.trustedProxies = try TrustedProxies(["127.0.0.1/32"])
         panel.rebuildAreas()
@@ -147,7 +147,7 @@ import Testing
         for _ in 1...10 {
             _ = try await panel.areas.auth.signIn.throttle.recordFailure(email: forged, address: "203.0.113.5")
         }
-        let app = buildApplication(areas: panel.areas)
+        let app = panel.application()
         let (attacker, victim) = try await app.test(.live) { client in
             func signIn(_ email: String, _ password: String, from address: String) async throws -> HTTPResponse.Status {
                 let form = try await client.loginForm()

@@ -12,7 +12,7 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct UserPages {
     /// A panel whose support account does the looking; some users with awkward data added.
     static func panel(users: Int = 60) async throws -> TestPanel {
-        let panel = try await TestPanel(users: users)
+        let panel = try await TestPanel(areas: [.support], users: users)
         try await panel.addStaff()
         try await DatabaseQueue(path: panel.temp.path).write { db in
             try db.execute(
@@ -168,7 +168,7 @@ import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ActivityPages {
     @Test func theListShowsItsSizeAndTheCSVHoldsEveryRowAndIsAudited() async throws {
-        let panel = try await TestPanel(users: 3_000)
+        let panel = try await TestPanel(areas: [.support], users: 3_000)
         defer { panel.remove() }
         try await panel.addStaff()
         let lists = ActivityLists(database: panel.areas.database)

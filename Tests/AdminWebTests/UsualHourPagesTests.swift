@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func theCampaignPageShowsTheSendHoursOfARealFreeze() async throws {
-        let panel = try await TestPanel()
+        let panel = try await TestPanel(areas: [.campaigns, .journeys, .support])
         defer { panel.remove() }
         try await panel.addStaff(CampaignPages.marketing, role: .marketing)
         _ = try await Self.activeAtTheHour(panel, now: Date())
@@ -123,7 +123,7 @@ import Testing
     }
 
     @Test func theJourneyPageShowsTheSendHoursOfItsEntries() async throws {
-        let panel = try await TestPanel()
+        let panel = try await TestPanel(areas: [.campaigns, .journeys, .support])
         defer { panel.remove() }
         try await panel.addStaff(JourneyPages.marketing, role: .marketing)
         let users = try await Self.activeAtTheHour(panel, now: Date())
@@ -180,7 +180,7 @@ import Testing
     }
 
     @Test func aUsersProfileShowsTheirUsualHourAndTheLookIsAudited() async throws {
-        let panel = try await TestPanel()
+        let panel = try await TestPanel(areas: [.campaigns, .journeys, .support])
         defer { panel.remove() }
         try await panel.addStaff()
         _ = try await Self.activeAtTheHour(panel, now: Date())

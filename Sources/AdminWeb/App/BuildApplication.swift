@@ -18,6 +18,7 @@ public func buildApplication(
     return (buildApplication(areas: areas, metrics: metrics), areas)
 }
 
+/// Serves every area: the executable, the demo and the bench.
 /// - Parameter extraServices: run in the panel's service group too, such as the demo's
 ///   device simulator.
 public func buildApplication(
@@ -25,11 +26,22 @@ public func buildApplication(
     extraServices: [any Service] = [],
     onRunning: (@Sendable (_ port: Int) async -> Void)? = nil
 ) -> some ApplicationProtocol {
-    let configuration = areas.configuration
-    let logger = areas.logger
+    buildApplication(
+        core: areas.core, areas: areas.list, metrics: metrics, extraServices: extraServices, onRunning: onRunning)
+}
+
+/// Serves the core (the site and sign-in) and the areas it is given, their routes and their
+/// services; a test names the area it tests.
+func buildApplication(
+    core: PanelCore, areas: [any PanelArea], metrics: PrometheusCollectorRegistry? = nil,
+    extraServices: [any Service] = [],
+    onRunning: (@Sendable (_ port: Int) async -> Void)? = nil
+) -> some ApplicationProtocol {
+    let configuration = core.configuration
+    let logger = core.logger
     // The server and the areas' own jobs run in one service group: on SIGTERM the server
     // drains first, then the jobs stop.
-    var jobs = extraServices + areas.services
+    var jobs = extraServices + core.services + areas.flatMap(\.services)
     if let metrics, let port = configuration.metricsPort {
         jobs.append(PanelMetrics.server(registry: metrics, port: port, logger: logger))
     }
@@ -39,7 +51,7 @@ public func buildApplication(
         headTimeout: .nanoseconds(configuration.headTimeout.nanoseconds),
         bodyTimeout: .nanoseconds(configuration.bodyTimeout.nanoseconds), logger: logger)
     return Application(
-        responder: HeadAsGetResponder(next: buildRouter(areas: areas).router.buildResponder()),
+        responder: HeadAsGetResponder(next: buildRouter(core: core, areas: areas).router.buildResponder()),
         // Every connection counted against the caps and closed when slow or idle past its
         // limits; every response it carries has the security headers, router's or not.
         server: .http1(
@@ -58,29 +70,27 @@ public func buildApplication(
         logger: logger)
 }
 
-/// The router with every area's routes, and the signed-in routes with their permissions
-/// (for the route-by-role test and the table in docs/security.md), collected by value
-/// before the router is shared.
-func buildRouter(areas: PanelAreas) -> (router: Router<PanelRequestContext>, staffRoutes: [StaffRoutes.Entry]) {
-    let router = Router(context: PanelRequestContext.self)
-    let signIn = areas.auth.signIn
+/// The router with the core's and the areas' routes, and the signed-in routes with their
+/// permissions (for the route-by-role test and the table in docs/security.md). The routes and
+/// their forms' rules are collected as values first: the middlewares are handed the complete
+/// rules, then the routes are added behind them.
+func buildRouter(core: PanelCore, areas: [any PanelArea]) -> (
+    router: Router<PanelRequestContext>, staffRoutes: [StaffRoutes.Entry]
+) {
+    let signIn = core.auth.signIn
     let sessions = signIn.sessions
     let events = signIn.unauthenticatedEvents
-    let auditLog = signIn.audit
-    // Filled as the routes are added below; read by the middlewares at each request.
-    let forms = FormRules()
-    areas.site.addMiddleware(
-        to: router, forms: forms, sessions: sessions, events: events, reminders: areas.reminders.monitor)
-    areas.site.addRoutes(to: router, reminders: areas.reminders.monitor)
-    areas.auth.addRoutes(to: router, forms: forms)
-    var staff = areas.site.staffRoutes(
-        on: router, sessions: sessions, events: events, forms: forms,
-        twoFactorPolicy: areas.auth.twoFactorPolicy)
-    areas.auth.addRoutes(to: &staff)
-    areas.dashboard.addRoutes(to: &staff)
-    areas.reminders.addRoutes(to: &staff)
-    areas.support.addRoutes(to: &staff, auditLog: auditLog)
-    areas.campaigns.addRoutes(to: &staff, sessions: sessions, auditLog: auditLog)
-    areas.journeys.addRoutes(to: &staff, auditLog: auditLog)
+    var staff = core.site.staffRoutes(refusals: events)
+    core.auth.addRoutes(to: &staff)
+    for area in areas { area.addRoutes(to: &staff) }
+    let forms = staff.forms
+    let router = Router(context: PanelRequestContext.self)
+    core.site.addMiddleware(
+        to: router, forms: forms, sessions: sessions, events: events, reminders: core.reminderHealth)
+    core.site.addRoutes(to: router, reminders: core.reminderHealth)
+    core.auth.addRoutes(to: router)
+    staff.register(
+        on: core.site.staffGroup(
+            on: router, sessions: sessions, forms: forms, twoFactorPolicy: core.auth.twoFactorPolicy))
     return (router, staff.entries)
 }

@@ -1,19 +1,12 @@
 import AdminDomain
 import Logging
-import ServiceLifecycle
 
-/// The panel's areas, each building its own services, background services and routes from
-/// the shared parts only: the database, the configuration, a logger, and the few objects
-/// several areas need, handed to each explicitly (the jobs' health record and the cookies of
-/// `site`, the sign-in's sessions and audit log of `auth`, the templates, the campaigns).
-/// `buildApplication` lists them; the executable, the demo, the bench and the tests build
-/// this one value.
+/// Every area of the panel on one core, each handed the areas it depends on explicitly (the
+/// journeys the campaigns, the dashboard both, support the dashboard's figures). The
+/// executable, the demo and the bench build this value; `list` is what `buildApplication`
+/// serves.
 public struct PanelAreas: Sendable {
-    public let database: PanelDatabase
-    public let configuration: PanelConfiguration
-    public let logger: Logger
-    public let site: SiteArea
-    public let auth: AuthArea
+    public let core: PanelCore
     public let reminders: RemindersArea
     public let campaigns: CampaignsArea
     public let journeys: JourneysArea
@@ -22,36 +15,22 @@ public struct PanelAreas: Sendable {
 
     /// - Parameter logger: the panel's and its jobs' logger, at the configured level.
     public init(database: PanelDatabase, configuration: PanelConfiguration, logger: Logger? = nil) {
-        var logger = logger ?? Logger(label: "admin-panel")
-        logger.logLevel = configuration.logLevel
-        self.database = database
-        self.configuration = configuration
-        self.logger = logger
-        let templates = MessageTemplates(folder: configuration.templatesDirectory)
-        site = SiteArea(database: database, configuration: configuration)
-        let health = site.health
-        auth = AuthArea(
-            database: database, configuration: configuration, logger: logger, health: health, cookies: site.cookies)
-        reminders = RemindersArea(database: database, configuration: configuration, logger: logger, health: health)
-        campaigns = CampaignsArea(
-            database: database, configuration: configuration, logger: logger, health: health, templates: templates,
-            work: site.backgroundWork)
-        journeys = JourneysArea(
-            database: database, configuration: configuration, logger: logger, health: health,
-            campaigns: campaigns.campaigns, templates: templates, work: site.backgroundWork)
+        let core = PanelCore(database: database, configuration: configuration, logger: logger)
+        self.core = core
+        reminders = RemindersArea(core: core)
+        campaigns = CampaignsArea(core: core)
+        journeys = JourneysArea(core: core, campaigns: campaigns)
         dashboard = DashboardArea(
-            database: database, configuration: configuration, logger: logger, health: health,
-            campaigns: campaigns.campaigns, impact: campaigns.impact, journeys: journeys.journeys,
-            work: site.backgroundWork)
-        support = SupportArea(
-            database: database, configuration: configuration, templates: templates, dashboard: dashboard.refresher)
+            core: core, refresher: DashboardArea.refresher(core), campaigns: campaigns, journeys: journeys)
+        support = SupportArea(core: core, dashboard: dashboard.refresher)
     }
 
-    /// Every area's background services, in the order the group starts them (it stops them in
-    /// reverse: the audit flusher, first here, flushes last).
-    var services: [any Service] {
-        // Background work stops before the audit flusher: what it runs may still write audit rows.
-        auth.services + [site.backgroundWork] + dashboard.services + reminders.services + campaigns.services
-            + journeys.services + support.services
-    }
+    public var database: PanelDatabase { core.database }
+    public var configuration: PanelConfiguration { core.configuration }
+    public var logger: Logger { core.logger }
+    public var site: SiteArea { core.site }
+    public var auth: AuthArea { core.auth }
+
+    /// The areas in the order their services start and their routes are added.
+    var list: [any PanelArea] { [dashboard, reminders, campaigns, journeys, support] }
 }

@@ -53,13 +53,15 @@ public struct AuthArea: Sendable {
         ]
     }
 
-    /// The sign-in pages, which need no session.
-    func addRoutes(to router: Router<PanelRequestContext>, forms: FormRules) {
-        AuthController(signIn: signIn, cookies: cookies).addRoutes(to: router, forms: forms)
+    /// The sign-in pages, which need no session (their forms' rules are in `staffRoutes.forms`).
+    func addRoutes(to router: Router<PanelRequestContext>) {
+        AuthController(signIn: signIn, cookies: cookies).addRoutes(to: router)
     }
 
+    /// The signed-in pages, and the sign-in pages' forms' rules.
     func addRoutes(to staffRoutes: inout StaffRoutes) {
         let auditLog = signIn.audit
+        AuthController.addFormRules(to: &staffRoutes.forms)
         AuthController(signIn: signIn, cookies: cookies).addStaffRoutes(to: &staffRoutes)
         AccountController(account: account, signIn: signIn, sessionCookie: cookies.session).addRoutes(to: &staffRoutes)
         AuditController(log: auditLog, audit: StaffAudit(log: auditLog)).addRoutes(to: &staffRoutes)

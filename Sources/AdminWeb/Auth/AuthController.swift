@@ -6,7 +6,8 @@ struct AuthController {
     let signIn: SignInService
     let cookies: PanelCookies
 
-    func addRoutes(to router: Router<PanelRequestContext>, forms: FormRules) {
+    /// The sign-in pages' forms and query strings, which need no session.
+    static func addFormRules(to forms: inout FormRules) {
         // A field with a control character is refused on the page itself, before any lookup:
         // it counts as no failed sign-in.
         forms.add(
@@ -14,6 +15,9 @@ struct AuthController {
         forms.add(FormRules.Rule(fields: ["code", "next"], readsRefusal: true), .post, SiteURL.secondFactor().path)
         forms.add(FormRules.Rule(fields: ["next", "ended"]), .get, SiteURL.login().path)
         forms.add(FormRules.Rule(fields: ["next"]), .get, SiteURL.secondFactor().path)
+    }
+
+    func addRoutes(to router: Router<PanelRequestContext>) {
         router.get(RouterPath(SiteURL.login().path), use: showLogin)
         router.post(RouterPath(SiteURL.login().path), use: submitLogin)
         router.get(RouterPath(SiteURL.secondFactor().path), use: showSecondFactor)

@@ -53,7 +53,6 @@ struct StaffController {
         let notice = parameters["notice"].flatMap(StaffNotice.init(rawValue:))
         // An order the list does not offer is refused, never read as the default order.
         var sort = StaffModel.SortKey.email
-        var order = SortOrder.ascending
         if let text = parameters["sort"] {
             guard let key = StaffModel.SortKey(rawValue: text) else {
                 throw PanelError(
@@ -62,14 +61,7 @@ struct StaffController {
             }
             sort = key
         }
-        if let text = parameters["dir"] {
-            guard let value = SortOrder(rawValue: text) else {
-                throw PanelError(
-                    status: .badRequest,
-                    sentence: "There is no sort direction “\(text.prefix(60))”: choose asc or desc.")
-            }
-            order = value
-        }
+        let order = try SortOrder(query: parameters, default: .ascending)
         var generated: (email: String, password: String)?
         if case .oneTimePassword(let email, let password) = await shownOnce.take(for: context.sessionToken) {
             generated = (email, password)

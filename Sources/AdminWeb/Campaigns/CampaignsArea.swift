@@ -8,31 +8,28 @@ import ServiceLifecycle
 /// sends and test users; in the background the push clients, the dispatcher that sends every
 /// campaign's and journey's deliveries, the receipt poller, the impact refresher and the
 /// users' usual hours that timed sends use.
-public struct CampaignsArea: Sendable {
+public struct CampaignsArea: PanelArea {
     public let campaigns: Campaigns
     let previews: AudiencePreviews
     /// Holdout, goal and variant reports of launched campaigns, kept up to date in the background.
     public let impact: CampaignImpactTracker
     let progress: CampaignProgressCache
     let testSend: CampaignTestSend
-    let templates: MessageTemplates
-    let database: PanelDatabase
-    let eventStreamLength: Duration
+    /// The templates, and the sign-in's sessions (the live progress stream ends when its
+    /// viewer's does) and audit log.
+    let core: PanelCore
     public let services: [any Service]
 
-    init(
-        database: PanelDatabase, configuration: PanelConfiguration, logger: Logger, health: ServiceHealth,
-        templates: MessageTemplates,
-        work: BackgroundWork
-    ) {
+    init(core: PanelCore) {
+        let (database, configuration, logger, health) = (core.database, core.configuration, core.logger, core.site.health)
+        let (templates, work) = (core.templates, core.site.backgroundWork)
         let audience = Audience(frequencyCap: configuration.frequencyCap, providers: configuration.push.configured)
         let campaigns = Campaigns(
             database: database, audience: audience, defaultTimeZone: configuration.defaultTimeZone)
         let impact = CampaignImpactTracker(campaigns: campaigns)
         self.campaigns = campaigns
         self.impact = impact
-        self.templates = templates
-        self.database = database
+        self.core = core
         previews = AudiencePreviews(
             audience: audience, defaultTimeZone: configuration.defaultTimeZone, database: database,
             templates: templates.library, work: work)
@@ -42,7 +39,6 @@ public struct CampaignsArea: Sendable {
             testUsers: TestUsers(
                 database: database, audience: audience, domains: configuration.testUserDomains,
                 defaultTimeZone: configuration.defaultTimeZone))
-        eventStreamLength = configuration.eventStreamLength
         // The dispatcher and the campaign use cases publish on the same feed, `campaigns.changes`.
         let receipts = ReceiptPoller(database: database, changes: campaigns.changes)
         // One look at the file a second for the dispatcher and both jobs below: an idle panel
@@ -89,15 +85,14 @@ public struct CampaignsArea: Sendable {
         ]
     }
 
-    /// `sessions`: the live progress stream ends when its viewer's session does.
-    func addRoutes(to staffRoutes: inout StaffRoutes, sessions: SessionStore, auditLog: AuditLog) {
+    func addRoutes(to staffRoutes: inout StaffRoutes) {
         CampaignsController(
             source: .init(
                 campaigns: campaigns, previews: previews, progress: progress, impact: impact,
                 testUsers: testSend.testUsers,
-                templates: templates.library, database: database),
-            templateProblem: templates.problem, testSend: testSend, sessions: sessions, auditLog: auditLog,
-            eventStreamLength: eventStreamLength
+                templates: core.templates.library, database: core.database),
+            templateProblem: core.templates.problem, testSend: testSend, sessions: core.auth.signIn.sessions,
+            auditLog: core.auth.signIn.audit, eventStreamLength: core.configuration.eventStreamLength
         ).addRoutes(to: &staffRoutes)
     }
 }

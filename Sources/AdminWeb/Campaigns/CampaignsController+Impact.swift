@@ -52,19 +52,14 @@ extension CampaignsController {
                 status: .notFound,
                 sentence: "Campaign #\(id) has no report yet: it is made once the audience is frozen.")
         }
-        try await auditLog.append([
-            AuditEntry(
-                actor: context.identity, clientAddress: context.clientAddress, action: .campaignReportExported,
-                target: "campaign:\(id)", detail: "impact report as of \(SQLiteTime.string(report.asOf))")
-        ])
-        return CSV.response(
-            filename: CSV.filename("campaign", [String(id), "impact"]), header: CampaignReportCSV.header,
-            numeric: CampaignReportCSV.numericColumns, rows: CampaignReportCSV.rows(report))
+        return try await CampaignReportCSV.exported(
+            report, kind: "campaign", id: id, name: "impact", action: .campaignReportExported,
+            detail: "impact report as of \(SQLiteTime.string(report.asOf))", auditLog: auditLog, context: context)
     }
 }
 
 /// The report as rows: one per group, with its rates and its lift against the holdout.
-enum CampaignReportCSV {
+enum CampaignReportCSV: ReportCSV {
     static let header = [
         "section", "group", "users", "converted", "conversion_rate", "opened", "open_rate",
         "lift", "lift_lower_95", "lift_upper_95", "goal", "window_start_utc", "window_end_utc", "as_of_utc",

@@ -73,15 +73,7 @@ struct CampaignsController {
                 status: .badRequest,
                 sentence: "The campaign list cannot be sorted by “\(sort.prefix(60))”: it sorts by created only.")
         }
-        var order = SortOrder.descending
-        if let text = parameters["dir"] {
-            guard let value = SortOrder(rawValue: text) else {
-                throw PanelError(
-                    status: .badRequest,
-                    sentence: "There is no sort direction “\(text.prefix(60))”: choose asc or desc.")
-            }
-            order = value
-        }
+        let order = try SortOrder(query: parameters, default: .descending)
         var status: CampaignShownStatus?
         if let text = parameters["status"], !text.isEmpty {
             guard let value = CampaignShownStatus(rawValue: text) else {

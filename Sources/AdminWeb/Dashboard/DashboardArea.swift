@@ -6,7 +6,7 @@ import ServiceLifecycle
 /// The dashboard: its snapshot, refreshed in the background, and its page body rendered once
 /// per snapshot and range. It shows the campaigns' and journeys' figures, so it is handed
 /// theirs.
-public struct DashboardArea: Sendable {
+public struct DashboardArea: PanelArea {
     /// The dashboard's snapshot and its refreshes; the activity lists read it too.
     public let refresher: DashboardRefresher
     let pages = DashboardPageCache()
@@ -14,18 +14,19 @@ public struct DashboardArea: Sendable {
     let work: BackgroundWork
     public let services: [any Service]
 
-    init(
-        database: PanelDatabase, configuration: PanelConfiguration, logger: Logger, health: ServiceHealth,
-        campaigns: Campaigns,
-        impact: CampaignImpactTracker, journeys: Journeys, work: BackgroundWork
-    ) {
-        self.work = work
-        let refresher = DashboardRefresher(database: database, fullEvery: configuration.dashboardFullCountInterval)
+    /// The dashboard's figures, which support's activity lists read too: built before either area.
+    static func refresher(_ core: PanelCore) -> DashboardRefresher {
+        DashboardRefresher(database: core.database, fullEvery: core.configuration.dashboardFullCountInterval)
+    }
+
+    init(core: PanelCore, refresher: DashboardRefresher, campaigns: CampaignsArea, journeys: JourneysArea) {
+        let (configuration, logger, health) = (core.configuration, core.logger, core.site.health)
+        work = core.site.backgroundWork
         self.refresher = refresher
         source = .init(
             dashboard: refresher, refreshEvery: configuration.dashboardRefreshInterval,
-            fullCountEvery: configuration.dashboardFullCountInterval, campaigns: campaigns, impact: impact,
-            journeys: journeys)
+            fullCountEvery: configuration.dashboardFullCountInterval, campaigns: campaigns.campaigns,
+            impact: campaigns.impact, journeys: journeys.journeys)
         services = [
             // A failed refresh is kept by the refresher for admins to see; the job itself goes on.
             PeriodicJob(

@@ -5,24 +5,24 @@ import ServiceLifecycle
 /// Automated campaigns: their rows are campaigns' (kind 'journey'), sent by the campaigns'
 /// dispatcher; this area adds their pages, dry runs and reports, and the runner that enters
 /// users and judges goals in the background.
-public struct JourneysArea: Sendable {
+public struct JourneysArea: PanelArea {
     public let journeys: Journeys
     let dryRuns: JourneyDryRuns
     let reports: JourneyReports
-    let templates: MessageTemplates
+    /// The templates and the sign-in's audit log.
+    let core: PanelCore
     public let services: [any Service]
 
-    init(
-        database: PanelDatabase, configuration: PanelConfiguration, logger: Logger, health: ServiceHealth,
-        campaigns: Campaigns,
-        templates: MessageTemplates, work: BackgroundWork
-    ) {
-        let journeys = Journeys(campaigns: campaigns)
+    /// `campaigns`: journeys are campaigns, sent by its dispatcher.
+    init(core: PanelCore, campaigns: CampaignsArea) {
+        let (configuration, logger, health) = (core.configuration, core.logger, core.site.health)
+        let journeys = Journeys(campaigns: campaigns.campaigns)
         self.journeys = journeys
-        self.templates = templates
+        self.core = core
         dryRuns = JourneyDryRuns(
-            audience: journeys.audience, defaultTimeZone: journeys.defaultTimeZone, database: database, work: work)
-        reports = JourneyReports(database: database)
+            audience: journeys.audience, defaultTimeZone: journeys.defaultTimeZone, database: core.database,
+            work: core.site.backgroundWork)
+        reports = JourneyReports(database: core.database)
         let runner = JourneyRunner(journeys: journeys)
         services = [
             PeriodicJob(name: "journeys", every: configuration.journeyInterval, health: health, logger: logger) {
@@ -41,10 +41,10 @@ public struct JourneysArea: Sendable {
         ]
     }
 
-    func addRoutes(to staffRoutes: inout StaffRoutes, auditLog: AuditLog) {
+    func addRoutes(to staffRoutes: inout StaffRoutes) {
         JourneysController(
-            source: .init(journeys: journeys, dryRuns: dryRuns, reports: reports), templates: templates.library,
-            templateProblem: templates.problem, auditLog: auditLog
+            source: .init(journeys: journeys, dryRuns: dryRuns, reports: reports), templates: core.templates.library,
+            templateProblem: core.templates.problem, auditLog: core.auth.signIn.audit
         ).addRoutes(to: &staffRoutes)
     }
 }

@@ -21,19 +21,14 @@ extension JourneysController {
         let id = try journeyID(context)
         guard try await source.journeys.find(id) != nil else { throw PanelError.notFound("No journey #\(id).") }
         let report = try await source.reports.report(id)
-        try await auditLog.append([
-            AuditEntry(
-                actor: context.identity, clientAddress: context.clientAddress, action: .journeyReportExported,
-                target: "journey:\(id)", detail: "report per day and in total")
-        ])
-        return CSV.response(
-            filename: CSV.filename("journey", [String(id), "report"]), header: JourneyReportCSV.header,
-            numeric: JourneyReportCSV.numericColumns, rows: JourneyReportCSV.rows(report))
+        return try await JourneyReportCSV.exported(
+            report, kind: "journey", id: id, name: "report", action: .journeyReportExported,
+            detail: "report per day and in total", auditLog: auditLog, context: context)
     }
 }
 
 /// The report as rows: one per day of entry, then the total, then the exits by reason.
-enum JourneyReportCSV {
+enum JourneyReportCSV: ReportCSV {
     static let header = [
         "section", "day_utc", "reason", "entered", "held_out", "sent", "waiting", "exited", "capped", "limited",
         "expired",

@@ -4,16 +4,15 @@ import ServiceLifecycle
 
 /// The app's reminder health: its figures and alerts, re-read in the background, shown on
 /// /reminders, in every page's alert banner and on /health.
-public struct RemindersArea: Sendable {
+public struct RemindersArea: PanelArea {
     public let monitor: ReminderHealthMonitor
     /// How often the figures are re-read, as their page says.
     let refreshInterval: Duration
     public let services: [any Service]
 
-    init(database: PanelDatabase, configuration: PanelConfiguration, logger: Logger, health: ServiceHealth) {
-        let monitor = ReminderHealthMonitor(
-            database: database, options: configuration.reminderAlerts,
-            fullEvery: configuration.reminderFullCountInterval)
+    init(core: PanelCore) {
+        let (configuration, logger, health) = (core.configuration, core.logger, core.site.health)
+        let monitor = core.reminderHealth
         self.monitor = monitor
         refreshInterval = configuration.reminderRefreshInterval
         services = [

@@ -4,9 +4,10 @@ import Hummingbird
 /// What the panel knows of each form and query string it accepts, by route: the fields it
 /// reads (any other is refused), which may hold line breaks, what a sentence calls each
 /// field, and how the form is shown again when it is refused (a broken escape, an unknown
-/// field, a control character, an out-of-date token, a session that ended). Filled while the
-/// router is built, read by the middlewares that every request passes through.
-final class FormRules: @unchecked Sendable {
+/// field, a control character, an out-of-date token, a session that ended). A value, filled
+/// with the routes (`StaffRoutes.forms`) and handed complete to the middlewares that every
+/// request passes through.
+struct FormRules: Sendable {
     /// Renders the form again with what was typed and the refusal's sentence, under the
     /// signed-in person's fresh token. It only shows: nothing is carried out.
     typealias ShowAgain = @Sendable (FormFields, FormRefusal, StaffRequestContext) async throws -> Response
@@ -51,7 +52,7 @@ final class FormRules: @unchecked Sendable {
         method == .get ? Set(rule.fields) : Set(rule.fields + [CSRFToken.fieldName])
     }
 
-    func add(_ rule: Rule, _ method: HTTPRequest.Method, _ path: String) {
+    mutating func add(_ rule: Rule, _ method: HTTPRequest.Method, _ path: String) {
         rules[Self.key(method, RouterPath(path).description)] = rule
     }
 

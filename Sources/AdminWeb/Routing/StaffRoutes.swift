@@ -4,9 +4,11 @@ import Hummingbird
 /// The only way to add a signed-in route: every route names the permission it needs, so
 /// a route without one does not compile. A request outside the role gets a 403 page; the
 /// refusals are counted per staff member, address, route and permission and written in
-/// batches, so a thousand refused requests are one row, not a thousand write transactions. Every route is recorded for the route-by-role test and the table in docs/security.md.
-/// A value: the areas add their routes to it in turn (`inout`), and its `entries` are read
-/// once the router is built; nothing is shared while it is being filled.
+/// batches, so a thousand refused requests are one row, not a thousand write transactions.
+/// Every route is recorded for the route-by-role test and the table in docs/security.md.
+/// A value: the areas add their routes and their forms' rules to it in turn (`inout`); once
+/// all are in, the middlewares are handed the complete `forms` and the routes are registered
+/// behind them (`register(on:)`). Nothing is shared while it is being filled.
 struct StaffRoutes {
     struct Entry: Sendable, Equatable {
         let method: HTTPRequest.Method
@@ -14,24 +16,21 @@ struct StaffRoutes {
         let permission: Permission
     }
 
-    let group: RouterGroup<StaffRequestContext>
+    typealias Handler = @Sendable (Request, StaffRequestContext) async throws -> Response
+
     /// Refusals are counted and written in batches (a role that keeps trying costs one row).
     let refusals: AuditAggregator
     /// Every route added so far, in order.
     private(set) var entries: [Entry] = []
-    /// Each form's rule; a refused form is shown again, never handled.
-    let forms: FormRules
+    /// Each form's rule, the sign-in pages' too; a refused form is shown again, never handled.
+    var forms = FormRules()
     /// Forms kept while their sender signed in again, shown on their page once.
     let stash: FormStash
     let stashCookie: PanelCookie
+    private var handlers: [(entry: Entry, handler: Handler)] = []
 
-    init(
-        group: RouterGroup<StaffRequestContext>, refusals: AuditAggregator, forms: FormRules, stash: FormStash,
-        stashCookie: PanelCookie
-    ) {
-        self.group = group
+    init(refusals: AuditAggregator, stash: FormStash, stashCookie: PanelCookie) {
         self.refusals = refusals
-        self.forms = forms
         self.stash = stash
         self.stashCookie = stashCookie
     }
@@ -67,12 +66,24 @@ struct StaffRoutes {
         // A URL with an id registers as its pattern: `.staffAction(id: nil, …)` is "/admins/:id/…".
         let entry = Entry(method: method, path: url.path, permission: permission)
         if !entries.contains(entry) { entries.append(entry) }
-        let refusals = self.refusals
-        let route = "\(method.rawValue) \(url.path)"
+        handlers.append((entry, { try await handler($0, $1).response(from: $0, context: $1) }))
+    }
+
+    /// Adds every route to `group`, each reading the complete `forms`.
+    func register(on group: RouterGroup<StaffRequestContext>) {
+        for (entry, handler) in handlers {
+            register(entry, handler, on: group)
+        }
+    }
+
+    private func register(_ entry: Entry, _ handler: @escaping Handler, on group: RouterGroup<StaffRequestContext>) {
+        let (method, permission) = (entry.method, entry.permission)
+        let refusals = refusals
+        let route = "\(method.rawValue) \(entry.path)"
         let forms = forms
         let stash = stash
         let stashCookie = stashCookie
-        group.on(RouterPath(url.path), method: method) { @Sendable request, context -> Response in
+        group.on(RouterPath(entry.path), method: method) { @Sendable request, context -> Response in
             guard context.identity.role.may(permission) else {
                 await refusals.record(
                     .forbidden, actorEmail: context.identity.email, address: context.clientAddress,
@@ -102,7 +113,7 @@ struct StaffRoutes {
                 response.setCookie(stashCookie.expired)
                 return response
             }
-            return try await handler(request, context).response(from: request, context: context)
+            return try await handler(request, context)
         }
     }
 }

@@ -59,22 +59,25 @@ public struct SiteArea: Sendable {
         HealthController(database: database, health: health, push: push, reminders: reminders).addRoutes(to: router)
     }
 
+    /// The signed-in routes, to be filled by the areas; refusals are counted in `refusals`.
+    func staffRoutes(refusals: AuditAggregator) -> StaffRoutes {
+        StaffRoutes(refusals: refusals, stash: formStash, stashCookie: cookies.keptForm)
+    }
+
     /// The group every signed-in route is added to: a session, a changed one-time password
     /// and, where the policy asks, a second factor.
-    func staffRoutes(
-        on router: Router<PanelRequestContext>, sessions: SessionStore, events: AuditAggregator, forms: FormRules,
+    func staffGroup(
+        on router: Router<PanelRequestContext>, sessions: SessionStore, forms: FormRules,
         twoFactorPolicy: TwoFactorPolicy
-    ) -> StaffRoutes {
-        StaffRoutes(
-            group: router.group()
-                .add(
-                    middleware: RequireStaffMiddleware(
-                        sessionCookie: cookies.session, sessions: sessions, forms: forms,
-                        stash: formStash, stashCookie: cookies.keptForm)
-                )
-                .group(context: StaffRequestContext.self)
-                .add(middleware: RequirePasswordChangeMiddleware())
-                .add(middleware: RequireTwoFactorMiddleware(policy: twoFactorPolicy)),
-            refusals: events, forms: forms, stash: formStash, stashCookie: cookies.keptForm)
+    ) -> RouterGroup<StaffRequestContext> {
+        router.group()
+            .add(
+                middleware: RequireStaffMiddleware(
+                    sessionCookie: cookies.session, sessions: sessions, forms: forms,
+                    stash: formStash, stashCookie: cookies.keptForm)
+            )
+            .group(context: StaffRequestContext.self)
+            .add(middleware: RequirePasswordChangeMiddleware())
+            .add(middleware: RequireTwoFactorMiddleware(policy: twoFactorPolicy))
     }
 }

@@ -3,7 +3,7 @@ import ServiceLifecycle
 
 /// Support's pages: finding a user, their profile, activity and reminders, and the activity
 /// lists. Every look at a user's data is audit-logged through `StaffAudit`.
-public struct SupportArea: Sendable {
+public struct SupportArea: PanelArea {
     /// Heavy users' status counts and item order, kept for a minute.
     public let heavyUsers = HeavyUserCache()
     let database: PanelDatabase
@@ -14,17 +14,17 @@ public struct SupportArea: Sendable {
     /// It has no background work of its own.
     public let services: [any Service] = []
 
-    init(
-        database: PanelDatabase, configuration: PanelConfiguration, templates: MessageTemplates,
-        dashboard: DashboardRefresher
-    ) {
-        self.database = database
-        self.templates = templates
-        defaultTimeZone = configuration.defaultTimeZone
+    let auditLog: AuditLog
+
+    init(core: PanelCore, dashboard: DashboardRefresher) {
+        database = core.database
+        templates = core.templates
+        defaultTimeZone = core.configuration.defaultTimeZone
         self.dashboard = dashboard
+        auditLog = core.auth.signIn.audit
     }
 
-    func addRoutes(to staffRoutes: inout StaffRoutes, auditLog: AuditLog) {
+    func addRoutes(to staffRoutes: inout StaffRoutes) {
         let audit = StaffAudit(log: auditLog)
         let directory = UserDirectory(database: database)
         UsersController(
