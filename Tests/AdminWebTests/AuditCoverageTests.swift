@@ -90,8 +90,10 @@ import Testing
                 try Row.fetchOne(
                     db,
                     sql: """
-                        SELECT u.id, u.email FROM users u JOIN devices d ON d.user_id = u.id LEFT JOIN notification_settings s ON s.user_id = u.id
-                        WHERE u.status = 'active' AND d.push_permission = 'granted' AND d.push_token <> '' AND d.push_provider IN ('fcm', 'apns')
+                        SELECT u.id, u.email FROM users u JOIN devices d ON d.user_id = u.id
+                          LEFT JOIN notification_settings s ON s.user_id = u.id
+                        WHERE u.status = 'active' AND d.push_permission = 'granted' AND d.push_token <> ''
+                          AND d.push_provider IN ('fcm', 'apns')
                           AND COALESCE(s.push_enabled, 1) = 1 AND COALESCE(s.marketing_opt_in, 1) = 1
                           AND s.quiet_start IS NULL LIMIT 1
                         """
@@ -217,7 +219,7 @@ import Testing
     static func campaigns(
         _ panel: TestPanel, _ client: some TestClientProtocol, admin: String, userID: Int64, userEmail: String
     ) async throws {
-        let campaigns = panel.areas.campaigns.campaigns
+        let campaigns = try panel.areas.campaigns.campaigns
         #expect(
             try await client.postSigned("/campaigns/test-users", [("email", userEmail)], session: admin).status
                 == .seeOther)

@@ -231,7 +231,8 @@ import Testing
                 try Row.fetchAll(
                     db,
                     sql:
-                        "EXPLAIN QUERY PLAN SELECT id FROM panel_audit_log WHERE actor_email = ? COLLATE NOCASE ORDER BY at DESC, id DESC LIMIT 51",
+                        "EXPLAIN QUERY PLAN SELECT id FROM panel_audit_log WHERE actor_email = ? COLLATE NOCASE "
+                        + "ORDER BY at DESC, id DESC LIMIT 51",
                     arguments: ["mallory@example.com"]
                 ).map { $0["detail"] as String },
             ]
@@ -306,7 +307,8 @@ import Testing
                     ["forbidden", "2026-01-01", "2030-01-01 00:00:00", 9]
                 ),
                 (
-                    "SELECT id FROM panel_audit_log WHERE actor_email = ? COLLATE NOCASE AND (at, id) < (?, ?) \(order)",
+                    "SELECT id FROM panel_audit_log WHERE actor_email = ? COLLATE NOCASE AND (at, id) < (?, ?) "
+                        + "\(order)",
                     ["order@example.com", "2030-01-01 00:00:00", 9]
                 ),
                 ("SELECT id FROM panel_audit_log WHERE target = ? AND action = ? \(order)", ["row:12", "forbidden"]),
@@ -316,7 +318,8 @@ import Testing
                     ["2020-01-01 00:00:00", 9]
                 ),
                 (
-                    "SELECT id FROM panel_audit_log WHERE actor_email = ? COLLATE NOCASE AND (at, id) > (?, ?) ORDER BY at ASC, id ASC LIMIT 51",
+                    "SELECT id FROM panel_audit_log WHERE actor_email = ? COLLATE NOCASE AND (at, id) > (?, ?) "
+                        + "ORDER BY at ASC, id ASC LIMIT 51",
                     ["order@example.com", "2020-01-01 00:00:00", 9]
                 ),
             ] {

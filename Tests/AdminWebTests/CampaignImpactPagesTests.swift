@@ -41,8 +41,9 @@ import Testing
                     db,
                     sql: """
                         SELECT u.id FROM users u LEFT JOIN notification_settings s ON s.user_id = u.id
-                        WHERE u.status = 'active' AND (s.user_id IS NULL OR (COALESCE(CAST(s.push_enabled AS INTEGER), 0) <> 0
-                                                                         AND COALESCE(CAST(s.marketing_opt_in AS INTEGER), 0) <> 0))
+                        WHERE u.status = 'active'
+                          AND (s.user_id IS NULL OR (COALESCE(CAST(s.push_enabled AS INTEGER), 0) <> 0
+                                                     AND COALESCE(CAST(s.marketing_opt_in AS INTEGER), 0) <> 0))
                           AND EXISTS (SELECT 1 FROM devices d WHERE d.user_id = u.id AND d.push_permission = 'granted'
                                       AND COALESCE(d.push_token, '') <> '' AND d.push_provider IN ('fcm', 'apns'))
                         """)
@@ -77,7 +78,10 @@ import Testing
                 #expect(answer.status == .badRequest, "\(fields)")
                 #expect(
                     answer.text.contains(sentence),
-                    "\(fields): \(answer.text.components(separatedBy: "notice error").dropFirst().first?.prefix(400) ?? "")"
+                    """
+                    \(fields): \
+                    \(answer.text.components(separatedBy: "notice error").dropFirst().first?.prefix(400) ?? "")
+                    """
                 )
             }
             try await refused([("holdout_percent", "60")], "The holdout must be a whole number from 0 to 50.")
@@ -106,7 +110,7 @@ import Testing
         let panel = try await TestPanel(areas: [.campaigns], users: 200)
         defer { panel.remove() }
         try await panel.addStaff(Self.marketing, role: .marketing)
-        let campaigns = panel.areas.campaigns.campaigns
+        let campaigns = try panel.areas.campaigns.campaigns
         let id = try await campaigns.create(
             CampaignDraft(
                 title: "A", body: "a",
@@ -146,7 +150,8 @@ import Testing
             let lines = csv.text.split(separator: "\r\n")
             #expect(
                 lines.first?.hasSuffix(
-                    "section,group,users,converted,conversion_rate,opened,open_rate,lift,lift_lower_95,lift_upper_95,goal,window_start_utc,window_end_utc,as_of_utc"
+                    "section,group,users,converted,conversion_rate,opened,open_rate,lift,lift_lower_95,lift_upper_95,"
+                        + "goal,window_start_utc,window_end_utc,as_of_utc"
                 ) == true)
             // The recipients' and holdout's users as the members table holds them.
             let (recipients, holdout) = try await panel.areas.database.read { db in
@@ -174,7 +179,8 @@ import Testing
                 try String.fetchOne(
                     db,
                     sql:
-                        "SELECT detail FROM panel_audit_log WHERE action = 'campaign_winner_chosen' AND actor_email = ?",
+                        "SELECT detail FROM panel_audit_log WHERE action = 'campaign_winner_chosen' "
+                        + "AND actor_email = ?",
                     arguments: [Self.marketing]),
                 try Int.fetchOne(
                     db,

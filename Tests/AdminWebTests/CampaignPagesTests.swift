@@ -146,7 +146,10 @@ import Testing
                 #expect(answer.status == .badRequest, "\(fields)")
                 #expect(
                     answer.text.contains(sentence),
-                    "\(fields): \(answer.text.components(separatedBy: "notice error").dropFirst().first?.prefix(400) ?? "")"
+                    """
+                    \(fields): \
+                    \(answer.text.components(separatedBy: "notice error").dropFirst().first?.prefix(400) ?? "")
+                    """
                 )
             }
             try await refused([("title", "Hi {{nickname}}"), ("body", "b")], "unknown placeholder")
@@ -212,7 +215,8 @@ import Testing
         try await panel.areas.database.write { db in
             try db.execute(
                 sql:
-                    "UPDATE panel_deliveries SET state = 'accepted' WHERE id IN (SELECT id FROM panel_deliveries WHERE campaign_id = ? LIMIT 3)",
+                    "UPDATE panel_deliveries SET state = 'accepted' WHERE id IN (SELECT id FROM panel_deliveries "
+                    + "WHERE campaign_id = ? LIMIT 3)",
                 arguments: [id])
         }
         try await panel.test { client in
@@ -304,7 +308,8 @@ import Testing
             try await panel.areas.database.write { db in
                 try db.execute(
                     sql:
-                        "UPDATE panel_deliveries SET state = 'accepted', receipt = 2 WHERE id = (SELECT MIN(id) FROM panel_deliveries WHERE campaign_id = ?)",
+                        "UPDATE panel_deliveries SET state = 'accepted', receipt = 2 WHERE id = (SELECT MIN(id) "
+                        + "FROM panel_deliveries WHERE campaign_id = ?)",
                     arguments: [id])
             }
             try await Task.sleep(for: .milliseconds(500))
@@ -327,14 +332,17 @@ import Testing
             CampaignDraft(title: "Spring sale", body: "c", segment: segment), by: .commandLine)
         let other = try await panel.areas.campaigns.campaigns.create(
             CampaignDraft(title: "Spring sale", body: "c", segment: CampaignSegment(plan: .free)), by: .commandLine)
-        // A user with a device that could get a campaign push, and no quiet hours (a test send keeps them), found by plain SQL.
+        // A user with a device that could get a campaign push, and no quiet hours (a test send
+        // keeps them), found by plain SQL.
         let (userID, email) = try #require(
             try await panel.areas.database.read { db in
                 try Row.fetchOne(
                     db,
                     sql: """
-                        SELECT u.id, u.email FROM users u JOIN devices d ON d.user_id = u.id LEFT JOIN notification_settings s ON s.user_id = u.id
-                        WHERE u.status = 'active' AND d.push_permission = 'granted' AND d.push_token <> '' AND d.push_provider IN ('fcm', 'apns')
+                        SELECT u.id, u.email FROM users u JOIN devices d ON d.user_id = u.id
+                          LEFT JOIN notification_settings s ON s.user_id = u.id
+                        WHERE u.status = 'active' AND d.push_permission = 'granted' AND d.push_token <> ''
+                          AND d.push_provider IN ('fcm', 'apns')
                           AND COALESCE(s.push_enabled, 1) = 1 AND COALESCE(s.marketing_opt_in, 1) = 1
                           AND s.quiet_start IS NULL LIMIT 1
                         """
@@ -390,12 +398,14 @@ import Testing
                 try Int.fetchOne(
                     db,
                     sql:
-                        "SELECT COUNT(*) FROM panel_audit_log WHERE action = 'push_test_sent' AND detail LIKE 'device #%campaign #\(again) test:%'"
+                        "SELECT COUNT(*) FROM panel_audit_log WHERE action = 'push_test_sent' "
+                        + "AND detail LIKE 'device #%campaign #\(again) test:%'"
                 ) ?? 0,
                 try String.fetchAll(
                     db,
                     sql: """
-                        SELECT action FROM panel_audit_log WHERE target = ? AND action IN ('test_user_added', 'test_user_removed', 'campaign_test_sent', 'campaign_test_refused')
+                        SELECT action FROM panel_audit_log WHERE target = ? AND action IN ('test_user_added',
+                          'test_user_removed', 'campaign_test_sent', 'campaign_test_refused')
                         ORDER BY id
                         """, arguments: ["user:\(userID)"])
             )

@@ -107,7 +107,8 @@ import Testing
             let tables = try String.fetchAll(
                 db,
                 sql: """
-                    SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'panel_%' AND name != 'panel_audit_log'
+                    SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'panel_%'
+                      AND name != 'panel_audit_log'
                       AND name NOT LIKE 'panel_usual_hour%' ORDER BY name
                     """
             )
@@ -195,7 +196,10 @@ import Testing
             let after = try await state(panel)
             #expect(
                 after == before,
-                "nothing was changed: \(after.filter { !before.contains($0) }) were \(before.filter { !after.contains($0) })"
+                """
+                nothing was changed: \(after.filter { !before.contains($0) }) \
+                were \(before.filter { !after.contains($0) })
+                """
             )
             #expect(try await client.get("/", cookie: admin).status == .ok, "still signed in")
         }
@@ -246,7 +250,8 @@ import Testing
             let admin = try await panel.signIn(client)
             let token = CSRFToken.forSession(String(admin.drop { $0 != "=" }.dropFirst()))
             let composer =
-                "_csrf=\(token)&name=&template=&title=Caf%C3%A9+au+lait+%E2%9C%93&body=Deux+lignes%0D%0Aici&deep_link=&ttl=86400"
+                "_csrf=\(token)&name=&template=&title=Caf%C3%A9+au+lait+%E2%9C%93&body=Deux+lignes%0D%0Aici"
+                + "&deep_link=&ttl=86400"
                 + "&bucket=&plan=&platform=&signed_up_from=&signed_up_to=&when=now&send_at=&local_time=&per_second="
             let created = try await client.execute(
                 uri: "/campaigns/new", method: .post,

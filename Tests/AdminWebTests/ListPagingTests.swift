@@ -23,7 +23,8 @@ import Testing
             for id in 1...Self.campaigns {
                 try db.execute(
                     sql: """
-                        INSERT INTO panel_campaigns (id, title, body, ttl_seconds, segment, status, created_at) VALUES (?, 'x', 'y', 60, '{}', ?, ?)
+                        INSERT INTO panel_campaigns (id, title, body, ttl_seconds, segment, status, created_at)
+                          VALUES (?, 'x', 'y', 60, '{}', ?, ?)
                         """,
                     arguments: [
                         id, id.isMultiple(of: 3) ? "draft" : "finished",
@@ -41,7 +42,8 @@ import Testing
             try Int64.fetchAll(
                 db,
                 sql: """
-                    SELECT id FROM panel_campaigns WHERE deleted_at IS NULL AND kind = 'campaign' AND (? IS NULL OR status = ?)
+                    SELECT id FROM panel_campaigns WHERE deleted_at IS NULL AND kind = 'campaign'
+                      AND (? IS NULL OR status = ?)
                     ORDER BY id \(ascending ? "ASC" : "DESC")
                     """, arguments: [status, status])
         }
@@ -198,7 +200,8 @@ import Testing
             try String.fetchAll(
                 db,
                 sql: """
-                    SELECT name FROM food_items WHERE user_id = ? AND deleted_at IS NULL AND consumed_at IS NULL AND name LIKE '%cheddar%'
+                    SELECT name FROM food_items WHERE user_id = ? AND deleted_at IS NULL AND consumed_at IS NULL
+                      AND name LIKE '%cheddar%'
                     ORDER BY expiry_date, id
                     """, arguments: [user])
         }
@@ -234,7 +237,8 @@ import Testing
             try String.fetchAll(
                 db,
                 sql:
-                    "SELECT detail FROM panel_audit_log WHERE action = 'user_viewed' AND target = ? AND detail IS NOT NULL",
+                    "SELECT detail FROM panel_audit_log WHERE action = 'user_viewed' AND target = ? "
+                    + "AND detail IS NOT NULL",
                 arguments: ["user:\(user)"])
         }
         #expect(audited.contains("items named: cheddar") && audited.contains("items named: <script>x"), "\(audited)")
@@ -273,7 +277,8 @@ import Testing
                     try String.fetchAll(
                         db,
                         sql: """
-                            SELECT substr(target, 6) FROM panel_audit_log WHERE action = 'user_viewed' AND (? IS NULL OR actor_email LIKE ?)
+                            SELECT substr(target, 6) FROM panel_audit_log WHERE action = 'user_viewed'
+                              AND (? IS NULL OR actor_email LIKE ?)
                             ORDER BY at DESC, id DESC
                             """, arguments: [actor, actor])
                 }
@@ -313,7 +318,8 @@ import Testing
             for index in 0..<130 {
                 try db.execute(
                     sql: """
-                        INSERT INTO users (id, email, password_hash, created_at, last_active_at) VALUES (?, ?, 'x', ?, ?)
+                        INSERT INTO users (id, email, password_hash, created_at, last_active_at)
+                          VALUES (?, ?, 'x', ?, ?)
                         """,
                     arguments: [
                         800_000 + index, "list\(index)@example.com",
@@ -333,11 +339,13 @@ import Testing
                         try Int64.fetchAll(
                             db,
                             sql:
-                                "SELECT id FROM users WHERE id >= 800000 ORDER BY \(column) \(ascending ? "ASC" : "DESC"), id \(ascending ? "ASC" : "DESC")"
+                                "SELECT id FROM users WHERE id >= 800000 ORDER BY \(column) "
+                                + "\(ascending ? "ASC" : "DESC"), id \(ascending ? "ASC" : "DESC")"
                         )
                     }
                     let start =
-                        "/activity?bucket=active&from=2020-02-02&to=2020-02-02&sort=\(sort)&dir=\(ascending ? "asc" : "desc")"
+                        "/activity?bucket=active&from=2020-02-02&to=2020-02-02"
+                        + "&sort=\(sort)&dir=\(ascending ? "asc" : "desc")"
                     var page = try await client.get(start, cookie: session).text
                     #expect(page.contains("aria-sort=\"\(ascending ? "ascending" : "descending")\""), "\(start)")
                     #expect(Self.link(page, "Previous page") == nil)

@@ -29,9 +29,9 @@ import Testing
     @Test func streamsOnAnIdleCampaignReadNothing() async throws {
         let panel = try await Self.panel(streamSeconds: 6)
         defer { panel.remove() }
-        let areas = panel.areas
-        let id = try await areas.campaigns.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
-        try await areas.campaigns.campaigns.beginAndFreeze(
+        let campaigns = try panel.areas.campaigns
+        let id = try await campaigns.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
+        try await campaigns.campaigns.beginAndFreeze(
             id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
         let (texts, reads) = try await panel.test { client in
             let cookie = try await panel.signIn(client)
@@ -46,9 +46,9 @@ import Testing
             // Every stream has joined and had its counts, even on two busy cores; then a second
             // with nothing happening (the streams polled, as they once did, it would read 4 times).
             try await Task.sleep(for: .seconds(3))
-            let before = await areas.campaigns.progress.reads
+            let before = await campaigns.progress.reads
             try await Task.sleep(for: .seconds(1))
-            return (try await texts, await areas.campaigns.progress.reads - before)
+            return (try await texts, await campaigns.progress.reads - before)
         }
         #expect(texts.count == 8 && texts.allSatisfy { $0.contains("data: ") }, "every stream sent the counts")
         print("reads of the counts in one idle second with 8 streams open: \(reads)")
@@ -67,13 +67,14 @@ import Testing
         let panel = try await Self.panel(streamSeconds: 8)
         defer { panel.remove() }
         let areas = panel.areas
-        let id = try await areas.campaigns.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
-        try await areas.campaigns.campaigns.beginAndFreeze(
+        let campaigns = try areas.campaigns
+        let id = try await campaigns.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
+        try await campaigns.campaigns.beginAndFreeze(
             id, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
         let reads = Counter()
         // After a read took its counts, before the page hears of them: the stream's own first
         // read (which must come after its subscription), then the first the feed woke.
-        await areas.campaigns.progress.setAfterRead { campaign in
+        await campaigns.progress.setAfterRead { campaign in
             guard await reads.next() <= 2 else { return }
             try? await areas.database.write { db in
                 try db.execute(
@@ -82,7 +83,7 @@ import Testing
                         WHERE id = (SELECT MIN(id) FROM panel_deliveries WHERE campaign_id = ? AND state <> 'accepted')
                         """, arguments: [campaign])
             }
-            areas.campaigns.campaigns.changes.publish(campaign)
+            campaigns.campaigns.changes.publish(campaign)
         }
         let text = try await panel.test { client in
             try await client.get("/campaigns/\(id)/events", cookie: try await panel.signIn(client)).text
@@ -99,8 +100,8 @@ import Testing
         // cores (a read of these counts once took 3 s there, and its outcomes came 250 ms apart).
         let panel = try await Self.panel(streamSeconds: 30)
         defer { panel.remove() }
-        let areas = panel.areas
-        let id = try await areas.campaigns.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
+        let campaigns = try panel.areas.campaigns
+        let id = try await campaigns.campaigns.create(CampaignDraft(title: "t", body: "b"), by: .commandLine)
         let (text, total) = try await panel.test { client in
             let cookie = try await panel.signIn(client)
             async let text = client.get("/campaigns/\(id)/events", cookie: cookie).text
@@ -110,19 +111,19 @@ import Testing
             try await Task.sleep(for: .seconds(1))
             // The application's dispatcher, woken by the launch, may freeze it first: the
             // deliveries are counted from the store, not from this call's report.
-            try await areas.campaigns.campaigns.beginAndFreeze(
+            try await campaigns.campaigns.beginAndFreeze(
                 id, schedule: .at(Date().addingTimeInterval(2)), by: .commandLine)
-            let total = try await areas.campaigns.campaigns.progress(id).total
+            let total = try await campaigns.campaigns.progress(id).total
             let stoppedBy = ContinuousClock.now + .seconds(25)
             while ContinuousClock.now < stoppedBy {
-                let stored = try await areas.campaigns.campaigns.progress(id)
+                let stored = try await campaigns.campaigns.progress(id)
                 if stored.status == "paused" && stored.sending == 0 { break }
                 try await Task.sleep(for: .milliseconds(20))
             }
             return (try await text, total)
         }
         let last = try Self.lastCounts(text)
-        let stored = try await areas.campaigns.campaigns.progress(id)
+        let stored = try await campaigns.campaigns.progress(id)
         #expect(
             stored.status == "paused" && stored.queued + stored.waiting == total,
             "the dispatcher stopped it: \(stored.status)")

@@ -46,7 +46,7 @@ import Testing
     @Test func aConfirmationCountedBeforeAnotherLaunchIsCountedAgainAndItsLaunchIsRefused() async throws {
         let panel = try await TestPanel(areas: [.campaigns], users: 200)
         defer { panel.remove() }
-        let campaigns = panel.areas.campaigns.campaigns
+        let campaigns = try panel.areas.campaigns.campaigns
         let looked = try await campaigns.create(CampaignDraft(title: "Looked at again", body: "b"), by: .commandLine)
         let sent = try await campaigns.create(CampaignDraft(title: "Sent", body: "b"), by: .commandLine)
         try await panel.test { client in
@@ -113,7 +113,7 @@ import Testing
     @Test func aCampaignDueLaterIsScheduledAndTheListFiltersIt() async throws {
         let panel = try await TestPanel(areas: [.campaigns])
         defer { panel.remove() }
-        let campaigns = panel.areas.campaigns.campaigns
+        let campaigns = try panel.areas.campaigns.campaigns
         let tomorrow = try await campaigns.create(
             CampaignDraft(title: "Tomorrow", body: "b", segment: CampaignSegment(plan: .premium)), by: .commandLine)
         try await campaigns.beginAndFreeze(tomorrow, schedule: .at(Date().addingTimeInterval(86_400)), by: .commandLine)
@@ -146,7 +146,7 @@ import Testing
     @Test func theConfirmationSaysDevicesToSendToAndHeldOutUsersApartAndTheListShowsWhatWasConfirmed() async throws {
         let panel = try await TestPanel(areas: [.campaigns], users: 300)
         defer { panel.remove() }
-        let campaigns = panel.areas.campaigns.campaigns
+        let campaigns = try panel.areas.campaigns.campaigns
         let id = try await campaigns.create(
             CampaignDraft(
                 title: "Held", body: "b", experiment: CampaignExperiment(holdoutPercent: 30, goal: .anyActivity)),

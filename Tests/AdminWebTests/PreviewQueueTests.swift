@@ -12,7 +12,7 @@ import Testing
         defer { panel.remove() }
         let adminID = try #require(try await panel.areas.auth.admins.find(email: TestPanel.email)?.id)
         let mine = AuditActor.staff(StaffIdentity(adminID: adminID, email: TestPanel.email, role: .admin), from: nil)
-        let campaigns = panel.areas.campaigns.campaigns
+        let campaigns = try panel.areas.campaigns.campaigns
         var others: [CampaignRecord] = []
         for index in 0..<6 {
             let id = try await campaigns.create(

@@ -21,9 +21,11 @@ import Testing
         try await DatabaseQueue(path: panel.temp.path).write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO users (id, email, password_hash, timezone, created_at) VALUES (:id, 'reach@odd.test', 'x', 'Europe/Lisbon', '2026-01-01 00:00:00');
+                    INSERT INTO users (id, email, password_hash, timezone, created_at)
+                      VALUES (:id, 'reach@odd.test', 'x', 'Europe/Lisbon', '2026-01-01 00:00:00');
                     INSERT INTO notification_settings (user_id, marketing_opt_in) VALUES (:id, 0);
-                    INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at) VALUES
+                    INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at,
+                      last_seen_at) VALUES
                       (:id, 'ios', 'apns', 'REACH-TOKEN-abc123', 'granted', '2026-01-01 00:00:00', :seen),
                       (:id, 'android', 'fcm', NULL, 'denied', '2026-01-01 00:00:00', :seen);
                     INSERT INTO food_items (id, user_id, name, expiry_date, created_at, updated_at)
@@ -44,7 +46,8 @@ import Testing
             #expect(page.status == .ok)
             #expect(
                 page.text.contains(
-                    "Reminders reach this user on 1 of 2 devices; campaign pushes reach none: marketing consent withdrawn."
+                    "Reminders reach this user on 1 of 2 devices; campaign pushes reach none: "
+                        + "marketing consent withdrawn."
                 ))
             #expect(page.text.contains("Marketing consent withdrawn: no campaign push is sent"))
             // Each finding's link names a section the page has.
@@ -61,7 +64,8 @@ import Testing
             try await DatabaseQueue(path: panel.temp.path).write { db in
                 try db.execute(
                     sql:
-                        "UPDATE notification_settings SET daily_time = '7pm', reminder_days = '30,<x>' WHERE user_id = ?",
+                        "UPDATE notification_settings SET daily_time = '7pm', reminder_days = '30,<x>' "
+                        + "WHERE user_id = ?",
                     arguments: [Self.userID])
             }
             let odd = try await client.get("/users/\(Self.userID)", cookie: session)
@@ -97,7 +101,8 @@ import Testing
             try db.execute(
                 sql: """
                     INSERT INTO food_items (id, user_id, name, expiry_date, created_at, updated_at)
-                    VALUES (-9223372036854775808, ?, 'Edge', '2030-01-01', '2026-01-01 00:00:00', '2026-01-01 00:00:00');
+                    VALUES (-9223372036854775808, ?, 'Edge', '2030-01-01', '2026-01-01 00:00:00',
+                      '2026-01-01 00:00:00');
                     INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status)
                     VALUES (?, 'food', -9223372036854775808, 1, '2026-11-16 09:00:00', 'failed');
                     """, arguments: [Self.userID, Self.userID])
@@ -131,7 +136,8 @@ import Testing
                     try db.execute(
                         sql: """
                             INSERT INTO food_items (user_id, name, expiry_date, created_at, updated_at)
-                            VALUES (?, 'Nearer', date('now', '+\(day % 20) days'), '2026-01-01 00:00:00', '2026-01-01 00:00:00')
+                            VALUES (?, 'Nearer', date('now', '+\(day % 20) days'), '2026-01-01 00:00:00',
+                              '2026-01-01 00:00:00')
                             """, arguments: [Self.userID])
                 }
             }
@@ -163,7 +169,8 @@ import Testing
             try Int.fetchOne(
                 db,
                 sql:
-                    "SELECT COUNT(*) FROM panel_audit_log WHERE action = 'user_viewed' AND target = ? AND detail = 'reminders'",
+                    "SELECT COUNT(*) FROM panel_audit_log WHERE action = 'user_viewed' AND target = ? "
+                    + "AND detail = 'reminders'",
                 arguments: ["user:\(Self.userID)"]) ?? 0
         }
         #expect(looks == 10, "every look (three listed, seven refused), the refused ones too")

@@ -87,7 +87,7 @@ import Testing
         let app = Application(router: panel.router().router)
         try await app.test(.router) { client in
             let cookie = try await panel.signIn(client)
-            #expect(panel.areas.reminders.monitor.latest() == nil)
+            #expect(try panel.areas.reminders.monitor.latest() == nil)
             let page = try await client.get("/reminders?range=7d", cookie: cookie)
             #expect(page.status == .ok)
             #expect(page.text.contains("The reminder figures are being counted"))
@@ -147,7 +147,8 @@ import Testing
             for minute in 0..<30 {
                 try db.execute(
                     sql: """
-                        INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status) VALUES (?, 'food', ?, 1, ?, 'scheduled')
+                        INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status)
+                          VALUES (?, 'food', ?, 1, ?, 'scheduled')
                         """,
                     arguments: [
                         user, 900_000 + minute, SQLiteTime.string(now.addingTimeInterval(-Double(minute + 10) * 60)),
@@ -189,7 +190,8 @@ import Testing
             try await panel.areas.database.write { db in
                 try db.execute(
                     sql:
-                        "UPDATE reminders SET status = 'sent', sent_at = datetime(scheduled_for, '+10 seconds') WHERE item_id >= 900000"
+                        "UPDATE reminders SET status = 'sent', sent_at = datetime(scheduled_for, '+10 seconds') "
+                        + "WHERE item_id >= 900000"
                 )
             }
             try await panel.areas.reminders.monitor.refresh(full: true)

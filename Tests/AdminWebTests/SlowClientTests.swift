@@ -220,7 +220,8 @@ import Testing
             let head = answer.components(separatedBy: "\r\n\r\n")[0].lowercased()
             #expect(head.hasPrefix("http/1.1 400"), "\(head)")
             for header in [
-                "content-security-policy: default-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
+                "content-security-policy: default-src 'self'; object-src 'none'; base-uri 'none'; "
+                    + "frame-ancestors 'none'; form-action 'self'",
                 "x-content-type-options: nosniff", "referrer-policy: same-origin", "cache-control: no-store",
             ] {
                 #expect(

@@ -200,7 +200,8 @@ import Testing
             try String.fetchAll(
                 db,
                 sql:
-                    "SELECT target || ' ' || COALESCE(detail, '') FROM panel_audit_log WHERE action = 'sessions_ended' ORDER BY id"
+                    "SELECT target || ' ' || COALESCE(detail, '') FROM panel_audit_log WHERE action = 'sessions_ended' "
+                    + "ORDER BY id"
             )
         }
         #expect(rows == ["staff:\(helpID) ", "all 2"])

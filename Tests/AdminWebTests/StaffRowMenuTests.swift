@@ -55,7 +55,10 @@ import Testing
             let form = try #require(
                 row.html.firstMatch(
                     of:
-                        /<li><form method="post" action="([^"]+\/enable)" class="inline"><input type="hidden" name="_csrf" value="([^"]+)">/
+                        #/
+                        <li><form\ method="post"\ action="([^"]+\/enable)"\ class="inline">
+                        <input\ type="hidden"\ name="_csrf"\ value="([^"]+)">
+                        /#
                 ))
             #expect(String(form.1) == "/admins/\(id)/enable", "the enable form is inside the menu")
             let enabled = try await client.postForm(String(form.1), [("_csrf", String(form.2))], cookie: admin)

@@ -18,12 +18,14 @@ import Testing
 
     /// A name with a NUL and a DEL in it; quiet hours the sender reads, and two it cannot.
     static func panel() async throws -> TestPanel {
-        let panel = try await UserPages.panel()
+        // The campaigns' use cases make the pushes a user got.
+        let panel = try await UserPages.panel(areas: [.support, .campaigns])
         try await DatabaseQueue(path: panel.temp.path).write { db in
             try db.execute(
                 sql: """
                     INSERT INTO users (id, email, password_hash, display_name, created_at) VALUES
-                      (700101, 'ann.lee@known.test', 'x', 'Ann' || char(0) || 'Lee' || char(127) || ' Zebedee', '2026-01-01 00:00:00'),
+                      (700101, 'ann.lee@known.test', 'x', 'Ann' || char(0) || 'Lee' || char(127) || ' Zebedee',
+                        '2026-01-01 00:00:00'),
                       (700102, 'quiet.one@known.test', 'x', 'Quiet One', '2026-01-01 00:00:00'),
                       (700103, 'quiet.two@known.test', 'x', 'Quiet Two', '2026-01-01 00:00:00');
                     INSERT INTO notification_settings (user_id, quiet_start, quiet_end) VALUES
@@ -161,7 +163,8 @@ import Testing
             for (campaign, at) in [(personal, "2026-01-02 10:00:00"), (plain, "2026-01-03 10:00:00")] {
                 try db.execute(
                     sql: """
-                        INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at, receipt)
+                        INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at,
+                          receipt)
                         VALUES (?, 1, ?, 'accepted', ?, ?, 1)
                         """, arguments: [campaign, Self.quietOneID, at, at])
             }

@@ -12,7 +12,7 @@ extension TestPanel {
     /// The core and the named areas, each built on what it depends on as `PanelAreas` builds
     /// it (journeys on campaigns, the dashboard on both, support on the dashboard's figures);
     /// a dependency is built, not served. Asking for an area the panel was built without
-    /// stops the test with its name.
+    /// fails the test with its name.
     struct Areas {
         let core: PanelCore
         let served: [any PanelArea]
@@ -56,17 +56,22 @@ extension TestPanel {
         var database: PanelDatabase { core.database }
         var site: SiteArea { core.site }
         var auth: AuthArea { core.auth }
-        var reminders: RemindersArea { Self.required(built.reminders, "reminders") }
-        var campaigns: CampaignsArea { Self.required(built.campaigns, "campaigns") }
-        var journeys: JourneysArea { Self.required(built.journeys, "journeys") }
-        var dashboard: DashboardArea { Self.required(built.dashboard, "dashboard") }
-        var support: SupportArea { Self.required(built.support, "support") }
+        var reminders: RemindersArea { get throws { try Self.required(built.reminders, .reminders) } }
+        var campaigns: CampaignsArea { get throws { try Self.required(built.campaigns, .campaigns) } }
+        var journeys: JourneysArea { get throws { try Self.required(built.journeys, .journeys) } }
+        var dashboard: DashboardArea { get throws { try Self.required(built.dashboard, .dashboard) } }
+        var support: SupportArea { get throws { try Self.required(built.support, .support) } }
         /// The core's services and the served areas', as `buildApplication` runs them.
         var services: [any Service] { core.services + served.flatMap(\.services) }
 
-        private static func required<Area>(_ area: Area?, _ name: String) -> Area {
-            guard let area else { preconditionFailure("this test panel was built without \(name): name it in areas:") }
+        private static func required<Built>(_ area: Built?, _ name: Area) throws -> Built {
+            guard let area else { throw NotBuilt(area: name) }
             return area
         }
+    }
+
+    struct NotBuilt: Error, CustomStringConvertible {
+        let area: Area
+        var description: String { "this test panel was built without \(area): name it in TestPanel(areas:)" }
     }
 }

@@ -34,7 +34,8 @@ struct TestPanel {
     enum Push { case untrusted, none }
 
     init(
-        areas names: Set<Area> = Set(Area.allCases), users: Int = 60, sessionPolicy: SessionPolicy = SessionPolicy(), secureCookies: Bool = false,
+        areas names: Set<Area> = Set(Area.allCases), users: Int = 60, sessionPolicy: SessionPolicy = SessionPolicy(),
+        secureCookies: Bool = false,
         twoFactorPolicy: TwoFactorPolicy = TwoFactorPolicy(), push: Push = .untrusted, testUserDomains: [String] = []
     ) async throws {
         temp = try TemporaryDatabase.seeded(users: users)
@@ -58,7 +59,8 @@ struct TestPanel {
         try await areas.database.write { db in
             try db.execute(
                 sql:
-                    "INSERT INTO panel_two_factor (admin_id, secret, confirmed_at) VALUES (?, ?, '2026-01-01 00:00:00')",
+                    "INSERT INTO panel_two_factor (admin_id, secret, confirmed_at) VALUES (?, ?, "
+                    + "'2026-01-01 00:00:00')",
                 arguments: [admin.id, Self.totpSecret])
         }
     }
@@ -105,7 +107,8 @@ struct TestPanel {
         let secret = try await areas.database.write { db in
             try db.execute(
                 sql:
-                    "UPDATE panel_two_factor SET last_step = NULL WHERE admin_id = (SELECT id FROM panel_admins WHERE email = ?)",
+                    "UPDATE panel_two_factor SET last_step = NULL WHERE admin_id = (SELECT id FROM panel_admins "
+                    + "WHERE email = ?)",
                 arguments: [email])
             return try String.fetchOne(
                 db,

@@ -21,9 +21,12 @@ import Testing
                 try Row.fetchOne(
                     db,
                     sql: """
-                        SELECT u.id, u.email FROM users u JOIN devices d ON d.user_id = u.id LEFT JOIN notification_settings s ON s.user_id = u.id
-                        WHERE u.status = 'active' AND d.push_permission = 'granted' AND d.push_token <> '' AND d.push_provider IN ('fcm', 'apns')
-                          AND COALESCE(s.push_enabled, 1) = 1 AND COALESCE(s.marketing_opt_in, 1) = 1 AND s.quiet_start IS NULL
+                        SELECT u.id, u.email FROM users u JOIN devices d ON d.user_id = u.id
+                          LEFT JOIN notification_settings s ON s.user_id = u.id
+                        WHERE u.status = 'active' AND d.push_permission = 'granted' AND d.push_token <> ''
+                          AND d.push_provider IN ('fcm', 'apns')
+                          AND COALESCE(s.push_enabled, 1) = 1 AND COALESCE(s.marketing_opt_in, 1) = 1
+                          AND s.quiet_start IS NULL
                           AND u.email NOT GLOB '*[^a-z0-9.@]*' LIMIT 1
                         """
                 ).map { (row: Row) -> (Int64, String) in (row[0], row[1]) }
@@ -40,7 +43,8 @@ import Testing
             try Row.fetchAll(
                 db,
                 sql:
-                    "SELECT actor_email, target, detail FROM panel_audit_log WHERE action = 'test_user_refused' ORDER BY id"
+                    "SELECT actor_email, target, detail FROM panel_audit_log WHERE action = 'test_user_refused' "
+                    + "ORDER BY id"
             )
             .map { ($0["actor_email"], $0["target"], $0["detail"]) }
         }

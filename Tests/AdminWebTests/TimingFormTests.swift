@@ -53,7 +53,8 @@ import Testing
             ),
             (
                 ["timing": "usual_hour", "title_b": "B", "body_b": "b", "test_percent": "20"],
-                "Each user's usual hour cannot be combined with a winner test: the rest would wait for the winner, not for their hour."
+                "Each user's usual hour cannot be combined with a winner test: the rest would wait for the winner, "
+                    + "not for their hour."
             ),
         ]
         for (changes, sentence) in cases {

@@ -113,7 +113,8 @@ import Testing
             try String.fetchAll(
                 db,
                 sql:
-                    "SELECT action || ':' || COALESCE(detail, '') FROM panel_audit_log WHERE action IN ('recovery_code_used', 'two_factor_failed') ORDER BY id"
+                    "SELECT action || ':' || COALESCE(detail, '') FROM panel_audit_log "
+                    + "WHERE action IN ('recovery_code_used', 'two_factor_failed') ORDER BY id"
             )
         }
         #expect(rows == ["recovery_code_used:password and recovery code (9 left)", "two_factor_failed:"])
@@ -154,7 +155,8 @@ import Testing
                     try String.fetchOne(
                         db,
                         sql:
-                            "SELECT secret FROM panel_two_factor t JOIN panel_admins a ON a.id = t.admin_id WHERE a.email = ?",
+                            "SELECT secret FROM panel_two_factor t JOIN panel_admins a ON a.id = t.admin_id "
+                            + "WHERE a.email = ?",
                         arguments: [email])
                 })
             #expect(String(shown).replacingOccurrences(of: " ", with: "") == TOTPCode.displayedSecret(secret))
@@ -251,7 +253,8 @@ import Testing
             try String.fetchAll(
                 db,
                 sql:
-                    "SELECT action FROM panel_audit_log WHERE action IN ('two_factor_failed', 'two_factor_disabled', 'recovery_codes_regenerated') ORDER BY id"
+                    "SELECT action FROM panel_audit_log WHERE action IN ('two_factor_failed', 'two_factor_disabled', "
+                    + "'recovery_codes_regenerated') ORDER BY id"
             )
         }
         #expect(actions == ["two_factor_failed", "recovery_codes_regenerated", "two_factor_disabled"])
@@ -265,7 +268,8 @@ import Testing
         try await panel.areas.database.write { db in
             try db.execute(
                 sql:
-                    "INSERT INTO panel_two_factor (admin_id, secret, confirmed_at) VALUES (?, ?, '2026-01-01 00:00:00')",
+                    "INSERT INTO panel_two_factor (admin_id, secret, confirmed_at) VALUES (?, ?, "
+                    + "'2026-01-01 00:00:00')",
                 arguments: [id, TestPanel.totpSecret])
         }
         try await panel.test { client in
@@ -339,7 +343,8 @@ import Testing
             try String.fetchAll(
                 db,
                 sql:
-                    "SELECT action FROM panel_audit_log WHERE action IN ('password_changed', 'sign_in_failed') ORDER BY id"
+                    "SELECT action FROM panel_audit_log WHERE action IN ('password_changed', 'sign_in_failed') "
+                    + "ORDER BY id"
             )
         }
         #expect(actions == ["sign_in_failed", "password_changed", "sign_in_failed"])

@@ -11,19 +11,23 @@ import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct UserPages {
     /// A panel whose support account does the looking; some users with awkward data added.
-    static func panel(users: Int = 60) async throws -> TestPanel {
-        let panel = try await TestPanel(areas: [.support], users: users)
+    /// `areas`: support's, and any whose domain a test sets its data up with.
+    static func panel(users: Int = 60, areas: Set<TestPanel.Area> = [.support]) async throws -> TestPanel {
+        let panel = try await TestPanel(areas: areas, users: users)
         try await panel.addStaff()
         try await DatabaseQueue(path: panel.temp.path).write { db in
             try db.execute(
                 sql: """
                     INSERT INTO users (id, email, password_hash, display_name, timezone, created_at, last_active_at)
-                    VALUES (700001, '<script>x</script>@odd.test', 'x', '<img src=x onerror=alert(1)>', 'Mars/Olympus_Mons',
-                            '2026-01-01 00:00:00', NULL);
-                    INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
-                    VALUES (700001, 'ios', 'apns', 'TOKEN-SECRET-MIDDLE-abc123', 'granted', '2026-01-01 00:00:00', '2026-01-02 00:00:00');
+                    VALUES (700001, '<script>x</script>@odd.test', 'x', '<img src=x onerror=alert(1)>',
+                            'Mars/Olympus_Mons', '2026-01-01 00:00:00', NULL);
+                    INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at,
+                      last_seen_at)
+                    VALUES (700001, 'ios', 'apns', 'TOKEN-SECRET-MIDDLE-abc123', 'granted', '2026-01-01 00:00:00',
+                      '2026-01-02 00:00:00');
                     INSERT INTO documents (user_id, doc_type, title, number, expiry_date, created_at, updated_at)
-                    VALUES (700001, 'passport', 'My passport', 'P99887766', '2030-01-01', '2026-01-01 00:00:00', '2026-01-01 00:00:00');
+                    VALUES (700001, 'passport', 'My passport', 'P99887766', '2030-01-01', '2026-01-01 00:00:00',
+                      '2026-01-01 00:00:00');
                     """)
         }
         return panel
@@ -131,7 +135,8 @@ import Testing
             let page = try await client.get("/users/700001", cookie: session)
             #expect(
                 page.text.contains(
-                    "<span class=\"badge tone-bad\">dead</span> since 2026-11-20 10:00:00 (<bdi>&lt;b&gt;Unregistered&lt;/b&gt;</bdi>)"
+                    "<span class=\"badge tone-bad\">dead</span> since 2026-11-20 10:00:00 "
+                        + "(<bdi>&lt;b&gt;Unregistered&lt;/b&gt;</bdi>)"
                 ))
         }
     }
@@ -256,7 +261,8 @@ import Testing
             try String.fetchAll(
                 db,
                 sql: """
-                    SELECT action || ' ' || detail FROM panel_audit_log WHERE action IN ('users_exported', 'activity_list_viewed') ORDER BY id
+                    SELECT action || ' ' || detail FROM panel_audit_log WHERE action IN ('users_exported',
+                      'activity_list_viewed') ORDER BY id
                     """)
         }
         #expect(

@@ -31,7 +31,8 @@ import Testing
                         Date(timeIntervalSince1970: TimeInterval(today - day * 86_400 + Self.hour * 3_600 + 300)))
                     try db.execute(
                         sql:
-                            "INSERT INTO activity_events (user_id, kind, platform, created_at) VALUES (?, 'app_opened', 'ios', ?)",
+                            "INSERT INTO activity_events (user_id, kind, platform, created_at) VALUES (?, "
+                            + "'app_opened', 'ios', ?)",
                         arguments: [user, stamp])
                 }
             }
@@ -147,7 +148,7 @@ import Testing
                     TriggerCrossing(userID: $0, occurrence: "2026-01-01 00:00:00")
                 }
                 let admissions = try JourneyAdmission.read(
-                    crossings, plan: plan, audience: panel.areas.journeys.journeys.audience, defaultTimeZone: "UTC",
+                    crossings, plan: plan, audience: try panel.areas.journeys.journeys.audience, defaultTimeZone: "UTC",
                     now: now, in: db)
                 return try JourneyEntries.enter(
                     journeyID: id, admissions, reentryDays: nil, dailyLimit: nil, now: now, in: db

@@ -40,7 +40,8 @@ struct AuthController {
             ended ? ["Your session has ended: you were away a while, or signed out elsewhere. Sign in again."] : []
         if cookies.keptForm.token(in: request).map({ !$0.isEmpty }) == true {
             sentences.append(
-                "Your form was not sent, but what you typed is kept: after signing in you are back on it, filled in, to check and send again."
+                "Your form was not sent, but what you typed is kept: after signing in you are back on it, filled in, "
+                    + "to check and send again."
             )
         }
         return loginPage(

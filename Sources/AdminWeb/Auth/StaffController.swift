@@ -57,7 +57,8 @@ struct StaffController {
             guard let key = StaffModel.SortKey(rawValue: text) else {
                 throw PanelError(
                     status: .badRequest,
-                    sentence: "The staff list cannot be sorted by “\(text.prefix(60))”: it sorts by email or created.")
+                    sentence: "The staff list cannot be sorted by “\(text.prefix(60))”: "
+                        + "it sorts by email or created.")
             }
             sort = key
         }

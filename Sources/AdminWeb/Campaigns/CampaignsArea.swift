@@ -21,7 +21,8 @@ public struct CampaignsArea: PanelArea {
     public let services: [any Service]
 
     init(core: PanelCore) {
-        let (database, configuration, logger, health) = (core.database, core.configuration, core.logger, core.site.health)
+        let (database, configuration, logger) = (core.database, core.configuration, core.logger)
+        let health = core.site.health
         let (templates, work) = (core.templates, core.site.backgroundWork)
         let audience = Audience(frequencyCap: configuration.frequencyCap, providers: configuration.push.configured)
         let campaigns = Campaigns(

@@ -210,7 +210,8 @@ struct CampaignsController {
         let letters = campaign.experiment.letters
         guard let variant = typedVariant.isEmpty ? .a : letters.first(where: { $0.letter == typedVariant }) else {
             let sentence =
-                "There is no variant “\(typedVariant)” in this campaign: choose one of \(letters.map(\.letter).joined(separator: ", ")). Nothing was sent."
+                "There is no variant “\(typedVariant)” in this campaign: "
+                + "choose one of \(letters.map(\.letter).joined(separator: ", ")). Nothing was sent."
             return try await page(context, .init(id: id, problems: [sentence], testedUser: userID), status: .badRequest)
                 .response()
         }
@@ -238,7 +239,8 @@ struct CampaignsController {
         // After a launch refused for its old count: the fixed sentence, never the link's text.
         let refused = request.queryFields["recounted"] != nil
         let recounting =
-            "Not launched: another campaign was launched after the count you confirmed. The audience is counted again; confirm the new number. Nothing was sent."
+            "Not launched: another campaign was launched after the count you confirmed. The audience is counted again; "
+            + "confirm the new number. Nothing was sent."
         guard var model = try await CampaignConfirmModel.load(source, id: id) else {
             // Still counting: the draft page with its progress, refreshing itself here until
             // the count is there. Launched already: its own page.
@@ -249,7 +251,8 @@ struct CampaignsController {
         }
         if refused {
             model.notice =
-                "This is a new count: another campaign was launched after the count you confirmed. Nothing was sent yet."
+                "This is a new count: another campaign was launched after the count you confirmed. "
+                + "Nothing was sent yet."
         }
         if let reason = model.staleReason() {
             // A count older than the latest launch is never shown for confirming: counted again.
@@ -290,8 +293,10 @@ struct CampaignsController {
         guard form["counted_at"] == model.countStamp else {
             model.problem =
                 form["counted_at"] == nil
-                ? "Not launched: the form did not say which count it confirms. Check the number on this page and confirm again. Nothing was sent."
-                : "Not launched: the audience was counted again since the page you confirmed. Check the new number and confirm again. Nothing was sent."
+                ? "Not launched: the form did not say which count it confirms. "
+                    + "Check the number on this page and confirm again. Nothing was sent."
+                : "Not launched: the audience was counted again since the page you confirmed. "
+                    + "Check the new number and confirm again. Nothing was sent."
             return HTMLPage(CampaignConfirmView(model: model, viewer: context.viewer), status: .conflict).response()
         }
         if let reason = model.staleReason() {
@@ -299,7 +304,8 @@ struct CampaignsController {
                 return .redirect(to: SiteURL.campaignConfirm(id: id, recounted: true).href, type: .normal)
             }
             fresh.problem =
-                "Not launched: \(reason). The audience was counted again: check the new number and confirm again. Nothing was sent."
+                "Not launched: \(reason). The audience was counted again: check the new number and confirm again. "
+                + "Nothing was sent."
             return HTMLPage(CampaignConfirmView(model: fresh, viewer: context.viewer), status: .conflict).response()
         }
         guard !model.plannedTimeHasPassed() else {
@@ -309,7 +315,8 @@ struct CampaignsController {
         guard model.typedMatches(typed) else {
             model.typed = typed
             model.problem =
-                "Type the number of devices to send to, \(Format.grouped(model.devicesToSend)), to send. Nothing was sent."
+                "Type the number of devices to send to, \(Format.grouped(model.devicesToSend)), to send. "
+                + "Nothing was sent."
             return HTMLPage(CampaignConfirmView(model: model, viewer: context.viewer), status: .badRequest).response()
         }
         do {

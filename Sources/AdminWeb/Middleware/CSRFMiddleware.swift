@@ -69,14 +69,16 @@ struct CSRFMiddleware: RouterMiddleware {
             throw PanelError(
                 status: .badRequest,
                 sentence:
-                    "This form could not be read (a field sent twice, or text that is not form-encoded), so it was refused and nothing was changed. Reload the page and send it again."
+                    "This form could not be read (a field sent twice, or text that is not form-encoded), "
+                    + "so it was refused and nothing was changed. Reload the page and send it again."
             )
         }
         throw PanelError(
             status: .forbidden,
             sentence: reason == "cross-origin"
                 ? "This form was sent from another site, so it was refused. Nothing was changed."
-                : "This form is out of date (it was opened before a sign-in or sign-out, here or in another tab), so it was refused and nothing was changed. Go back, reload the page and send it again."
+                : "This form is out of date (it was opened before a sign-in or sign-out, here or in another tab), "
+                    + "so it was refused and nothing was changed. Go back, reload the page and send it again."
         )
     }
 

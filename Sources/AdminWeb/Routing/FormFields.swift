@@ -74,11 +74,13 @@ struct FormFields: Sendable, Equatable {
         if let brokenEscape { return brokenEscape }
         if let unknown = list.first(where: { !known.contains($0.name) }) {
             return
-                "This page has no field “\(Self.shown(unknown.name))”, so nothing was done: use the panel’s own links and forms."
+                "This page has no field “\(Self.shown(unknown.name))”, so nothing was done: "
+                + "use the panel’s own links and forms."
         }
         if let twice = repeated(except: repeatable) {
             return
-                "The field “\(Self.shown(twice))” was sent twice and is read once, so nothing was done: use the panel’s own links and forms."
+                "The field “\(Self.shown(twice))” was sent twice and is read once, so nothing was done: "
+                + "use the panel’s own links and forms."
         }
         return nil
     }
@@ -136,7 +138,8 @@ struct FormFields: Sendable, Equatable {
     }
 
     private static func escapeSentence(_ subject: String, _ escape: String) -> String {
-        "\(subject) holds “\(escape.prefix(24))”, which is not a valid escape (a “%” and two hex digits, spelling UTF-8 text), so nothing was done. Check it and send it again."
+        "\(subject) holds “\(escape.prefix(24))”, which is not a valid escape (a “%” and two hex digits, "
+            + "spelling UTF-8 text), so nothing was done. Check it and send it again."
     }
 
     /// A name as a sentence shows it: short and trimmed (the page escapes it).

@@ -10,7 +10,8 @@ extension SortOrder {
         }
         guard let order = SortOrder(rawValue: text) else {
             throw PanelError(
-                status: .badRequest, sentence: "There is no sort direction “\(text.prefix(60))”: choose asc or desc.")
+                status: .badRequest,
+                sentence: "There is no sort direction “\(text.prefix(60))”: choose asc or desc.")
         }
         self = order
     }

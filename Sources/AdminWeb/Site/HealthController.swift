@@ -4,9 +4,10 @@ import Hummingbird
 import PushClients
 
 /// `GET /health`, open without sign-in for a load balancer or supervisor: whether the
-/// database answers, each background job's last run, and which push providers are set up. Nothing personal, no counts of
-/// users. 200 when all is well, 503 when the database does not answer or a job's last run
-/// failed. The reminder alerts are reported but leave it 200: the panel itself is up.
+/// database answers, each background job's last run, and which push providers are set up.
+/// Nothing personal, no counts of users. 200 when all is well, 503 when the database does not
+/// answer or a job's last run failed. The reminder alerts are reported but leave it 200: the
+/// panel itself is up.
 struct HealthController {
     let database: PanelDatabase
     let health: ServiceHealth
