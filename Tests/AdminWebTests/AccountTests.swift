@@ -9,7 +9,7 @@ import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct OwnSessions {
     @Test func theListShowsEverySessionWithTheCurrentOneMarkedAndEscaped() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         let email = try await panel.addStaff()
         try await panel.test { client in
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func signingOutEverywhereElseKeepsOnlyThisSession() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         try await panel.test { client in
             let other = try await panel.signIn(client)

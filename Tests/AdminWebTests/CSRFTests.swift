@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func signOutWithoutTheTokenIsRefusedAndTheSessionLives() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         try await panel.test { client in
             let session = try await panel.signIn(client)
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func anotherOriginIsRefusedEvenWithTheToken() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         try await panel.test { client in
             let session = try await panel.signIn(client)
@@ -69,7 +69,7 @@ import Testing
     /// A field sent twice (the tryout's `name=a&name=b`) is not a stale form: it is refused
     /// as unreadable, with a sentence that says so, and nothing changes.
     @Test func aFieldSentTwiceIsRefusedAsUnreadableNotAsOutOfDate() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         try await panel.test { client in
             let session = try await panel.signIn(client)
@@ -87,7 +87,7 @@ import Testing
     /// The tryout's `_csrf=<token>%zz`: a token that cannot be decoded is refused with the
     /// sentence every broken escape gets, naming the field, not as an out-of-date form.
     @Test func aBrokenEscapeInTheTokenIsRefusedNamingTheField() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         try await panel.test { client in
             let session = try await panel.signIn(client)
@@ -105,7 +105,7 @@ import Testing
     }
 
     @Test func signingInNeedsTheLoginPagesToken() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         try await panel.test { client in
             let credentials = [("email", TestPanel.email), ("password", TestPanel.password)]
@@ -124,7 +124,7 @@ import Testing
     /// A signed-in form once took the login form's double-submit pair, whose value anyone
     /// able to set a cookie chooses: with a session, only the session's token counts.
     @Test func aSignedInFormRefusesTheLoginFormsToken() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         try await panel.test { client in
             let session = try await panel.signIn(client)
@@ -149,7 +149,7 @@ import Testing
     /// 2,000 forged POSTs once wrote 2,000 rows and slowed the backend's writes: now they
     /// are counted and written as one row per flush.
     @Test func aFloodOfForgedPostsCostsOneRow() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         try await panel.test { client in
             var refused = 0
@@ -171,7 +171,7 @@ import Testing
     }
 
     @Test func theLoginPageReplacesAMalformedTokenCookie() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         try await panel.test { client in
             let page = try await client.get("/login", cookie: "panel_csrf=<script>")

@@ -10,7 +10,7 @@ import Testing
 /// "There is no page at this address".
 @Suite(.timeLimit(.minutes(5))) struct ErrorPagesForStaff {
     @Test func aSignedInPersonKeepsTheNavigationOnErrorPagesAndAMissingUserIsNamed() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard, .support])
         defer { panel.remove() }
         try await panel.addStaff()
         try await panel.test { client in
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func aSessionThatRanOutSaysSoOnTheSignInPage() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard, .support])
         defer { panel.remove() }
         let admin = try #require(try await panel.areas.auth.admins.find(email: TestPanel.email))
         let token = try await panel.areas.auth.signIn.sessions.create(

@@ -10,7 +10,7 @@ import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct SigningIn {
     @Test func everyPageRedirectsToLoginWithoutASession() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         try await panel.test { client in
             let root = try await client.get("/")
@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func theLoginPageAndStaticFilesNeedNoSession() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         try await panel.test { client in
             let login = try await client.get("/login")
@@ -38,7 +38,7 @@ import Testing
 
     /// A role without two-factor signs in with the password alone.
     @Test func rightCredentialsOpenTheDashboard() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         try await panel.addStaff()
         try await panel.test { client in
@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func wrongPasswordAndUnknownEmailGetTheSameAnswer() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         try await panel.test { client in
             let form = try await client.loginForm()
@@ -86,7 +86,7 @@ import Testing
     }
 
     @Test func missingFieldsAndHostileInputAreAnsweredPlainly() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         try await panel.test { client in
             let empty = try await client.postLogin([])
@@ -111,7 +111,7 @@ import Testing
 
     @Test(arguments: ["//evil.example/x", "https://evil.example/", "/\\evil.example", "javascript:alert(1)"])
     func signInNeverRedirectsOffSite(next: String) async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         let email = try await panel.addStaff()
         try await panel.test { client in
@@ -123,7 +123,7 @@ import Testing
     }
 
     @Test func signInReturnsToThePageAskedFor() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         let email = try await panel.addStaff()
         try await panel.test { client in
@@ -137,7 +137,7 @@ import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct SessionsOverHTTP {
     @Test func signingInAgainEndsTheSessionTheBrowserCarried() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         let email = try await panel.addStaff()
         try await panel.test { client in
@@ -159,7 +159,7 @@ import Testing
     }
 
     @Test func secureCookiesAreHostPrefixed() async throws {
-        let panel = try await TestPanel(areas: [], secureCookies: true)
+        let panel = try await TestPanel(areas: [.dashboard], secureCookies: true)
         defer { panel.remove() }
         let email = try await panel.addStaff()
         try await panel.test { client in
@@ -185,7 +185,7 @@ import Testing
     }
 
     @Test func signOutEndsTheSessionOnTheServer() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         try await panel.test { client in
             let cookie = try await panel.signIn(client)
@@ -203,7 +203,7 @@ import Testing
     }
 
     @Test func anExpiredSessionCookieLeadsBackToLogin() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         let admin = try #require(try await panel.areas.auth.admins.find(email: TestPanel.email))
         let token = try await panel.areas.auth.signIn.sessions.create(
@@ -220,7 +220,7 @@ import Testing
         "panel_session=" + String(repeating: "A", count: 43), "panel_session=<script>", "panel_session=", "other=1",
     ])
     func aForgedCookieLeadsBackToLogin(cookie: String) async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         try await panel.test { client in
             _ = try await panel.signIn(client)
@@ -234,7 +234,7 @@ import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ThrottledSignIn {
     @Test func aLockedSignInIsAnsweredWith429EvenForTheRightPassword() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         for _ in 1...10 {
             // The router test client has no socket, so its address is unknown to the panel.

@@ -16,7 +16,7 @@ import Testing
 
     /// A panel with, besides its admin, the support account help@example.com.
     private func panelWithSupportAccount() async throws -> (TestPanel, Int64) {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         try await panel.areas.auth.admins.create(
             email: "help@example.com", password: TestPanel.password, role: .support)
         return (panel, try await id(of: "help@example.com", panel))
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func anAdminCreatesAnAccountWhosePasswordIsShownOnceAndWorks() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         try await panel.test { client in
             let admin = try await panel.signIn(client)
@@ -101,7 +101,7 @@ import Testing
     }
 
     @Test func theLastActiveAdminCanBeNeitherDisabledNorDemoted() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         let adminID = try await id(of: TestPanel.email, panel)
         try await panel.test { client in
@@ -137,7 +137,7 @@ import Testing
     /// who handed it over still knew it. It is refused with a sentence, and the page does
     /// not show what was typed.
     @Test func theOneTimePasswordCannotBeKeptAsOnesOwn() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         try await panel.test { client in
             let admin = try await panel.signIn(client)
@@ -211,7 +211,7 @@ import Testing
 /// One click once disabled an account, reset a password or two-factor, or ended sessions.
 @Suite(.timeLimit(.minutes(5))) struct DestructiveStaffActionsAskFirst {
     @Test func eachAsksOnAPageThatNamesThePersonAndTheEffectAndChangesNothing() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         let email = try await panel.addStaff()
         let id = try #require(try await panel.areas.auth.admins.find(email: email)?.id)

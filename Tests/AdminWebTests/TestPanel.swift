@@ -14,7 +14,8 @@ import Testing
 /// A panel on a freshly seeded database with one admin account, for `app.test(.router)`:
 /// the core (site and sign-in) and the areas a test names, `TestPanel(areas: [.support])`,
 /// built on what they depend on; every area by default, as the executable serves them.
-/// `areas: []` serves the core only: sign-in, the staff and account pages, /health.
+/// `areas: []` serves the core only: sign-in, the staff and account pages, /health; signing
+/// in leads to the dashboard ("/"), which suites that check a session on that page name.
 struct TestPanel {
     static let email = "admin@example.com"
     static let password = "a long enough password"

@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func anAdminGivesThePasswordThenACodeAndReturnsToThePageAskedFor() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         try await panel.test { client in
             let password = try await client.postLogin([
@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func withoutALiveChallengeTheCodePageSendsBackToThePassword() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         try await panel.test { client in
             #expect(try await client.get("/login/code").headers[.location] == "/login")
@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func aRecoveryCodeSignsInOnceAndIsAudited() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         let adminID = try #require(try await panel.areas.auth.admins.find(email: TestPanel.email)?.id)
         let codes = try await panel.areas.auth.account.newRecoveryCodes(
@@ -124,7 +124,7 @@ import Testing
 /// Setting up, using and ending one's own second factor.
 @Suite(.timeLimit(.minutes(5))) struct TwoFactorEnrolmentPages {
     @Test func anAdminWithoutASecondFactorReachesOnlyEnrolmentThenEnrolsWithTheQRCode() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         let email = try await panel.addStaff("second.admin@example.com", role: .admin)
         try await panel.test { client in
@@ -194,14 +194,14 @@ import Testing
     }
 
     @Test func theFlagRequiresASecondFactorOfEveryRole() async throws {
-        let panel = try await TestPanel(areas: [], twoFactorPolicy: TwoFactorPolicy(requiredForAll: true))
+        let panel = try await TestPanel(areas: [.dashboard], twoFactorPolicy: TwoFactorPolicy(requiredForAll: true))
         defer { panel.remove() }
         let email = try await panel.addStaff()
         try await panel.test { client in
             let session = try await panel.signIn(client, email: email)
             #expect(try await client.get("/", cookie: session).headers[.location] == "/account/two-factor")
         }
-        let optional = try await TestPanel(areas: [])
+        let optional = try await TestPanel(areas: [.dashboard])
         defer { optional.remove() }
         try await optional.addStaff()
         try await optional.test { client in
@@ -211,7 +211,7 @@ import Testing
     }
 
     @Test func supportMayTurnItOffWithACodeButAnAdminMayNot() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         let email = try await panel.addStaff()
         let id = try #require(try await panel.areas.auth.admins.find(email: email)?.id)
@@ -261,7 +261,7 @@ import Testing
     }
 
     @Test func anAdminResetsALostSecondFactorAndThePersonIsSignedOut() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         let email = try await panel.addStaff("other.admin@example.com", role: .admin)
         let id = try #require(try await panel.areas.auth.admins.find(email: email)?.id)
@@ -291,7 +291,7 @@ import Testing
 /// Changing one's own password.
 @Suite(.timeLimit(.minutes(5))) struct OwnPassword {
     @Test func theCurrentPasswordThenANewOneTwiceEndsTheOtherSessionsAndRotatesThisOne() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         let email = try await panel.addStaff()
         let newPassword = "a brand new passphrase"
@@ -354,7 +354,7 @@ import Testing
 /// What admins see of locks, and lifting one.
 @Suite(.timeLimit(.minutes(5))) struct SignInFailuresPage {
     @Test func locksAndFailuresAreListedEscapedAndAnAdminCanUnlock() async throws {
-        let panel = try await TestPanel(areas: [])
+        let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
         let hostile = "<b>x</b>@example.com"
         for _ in 1...10 {
