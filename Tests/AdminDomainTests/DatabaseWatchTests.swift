@@ -30,7 +30,12 @@ import Testing
 
     @Test func aReadOlderThanTheIntervalIsMadeAgain() async throws {
         let reads = Mutex(0)
-        let watch = DatabaseWatch(interval: .milliseconds(50)) { reads.withLock { $0 += 1; return $0 } }
+        let watch = DatabaseWatch(interval: .milliseconds(50)) {
+            reads.withLock { count in
+                count += 1
+                return count
+            }
+        }
         #expect(await watch.version() == 1)
         try await Task.sleep(for: .milliseconds(100))
         #expect(await watch.version() == 2)

@@ -35,10 +35,10 @@ public struct DashboardArea: Sendable {
             // A failed refresh is kept by the refresher for admins to see; the job itself goes on.
             PeriodicJob(
                 name: "dashboard-refresher", every: interval, health: health, logger: logger,
-                runOnlyIf: { await changed.shouldRun() }
-            ) {
-                await refresher.refresh()
-            }
+                runOnlyIf: { await changed.shouldRun() },
+                work: {
+                    await refresher.refresh()
+                })
         ]
     }
 

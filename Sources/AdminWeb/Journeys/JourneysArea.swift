@@ -33,20 +33,20 @@ public struct JourneysArea: Sendable {
         services = [
             PeriodicJob(
                 name: "journeys", every: configuration.journeyInterval, health: health, logger: logger,
-                runOnlyIf: { await changed.shouldRun() }
-            ) {
-                let tick = try await runner.tick()
-                JourneyMetrics().record(tick)
-                if tick.outcome.entered > 0 || tick.expired > 0 {
-                    logger.info(
-                        "journeys evaluated",
-                        metadata: [
-                            "journeys": "\(tick.journeys)", "entered": "\(tick.outcome.entered)",
-                            "deliveries": "\(tick.outcome.deliveries)",
-                            "expired": "\(tick.expired)", "goals_judged": "\(tick.judged)",
-                        ])
-                }
-            }
+                runOnlyIf: { await changed.shouldRun() },
+                work: {
+                    let tick = try await runner.tick()
+                    JourneyMetrics().record(tick)
+                    if tick.outcome.entered > 0 || tick.expired > 0 {
+                        logger.info(
+                            "journeys evaluated",
+                            metadata: [
+                                "journeys": "\(tick.journeys)", "entered": "\(tick.outcome.entered)",
+                                "deliveries": "\(tick.outcome.deliveries)",
+                                "expired": "\(tick.expired)", "goals_judged": "\(tick.judged)",
+                            ])
+                    }
+                })
         ]
     }
 

@@ -23,11 +23,11 @@ public struct RemindersArea: Sendable {
         services = [
             PeriodicJob(
                 name: "reminder-health", every: configuration.reminderRefreshInterval, health: health, logger: logger,
-                runOnlyIf: { await changed.shouldRun() }
-            ) {
-                try await monitor.refresh()
-                if let snapshot = monitor.latest() { ReminderGauges().record(snapshot) }
-            }
+                runOnlyIf: { await changed.shouldRun() },
+                work: {
+                    try await monitor.refresh()
+                    if let snapshot = monitor.latest() { ReminderGauges().record(snapshot) }
+                })
         ]
     }
 
