@@ -127,7 +127,8 @@ public struct ReminderSender: Sendable {
             sql: """
                 INSERT INTO activity_events (user_id, kind, detail, platform, created_at)
                 SELECT r.user_id, 'push_opened', json_object('reminder_id', r.id),
-                       (SELECT d.platform FROM devices d WHERE d.user_id = r.user_id ORDER BY d.last_seen_at DESC, d.id LIMIT 1), ?
+                       (SELECT d.platform FROM devices d WHERE d.user_id = r.user_id
+                        ORDER BY d.last_seen_at DESC, d.id LIMIT 1), ?
                 FROM reminders r WHERE r.id = ?
                 """)
         for open in ready {
