@@ -13,7 +13,10 @@ struct CampaignBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "campaign",
         abstract: "Audience preview, launch and dispatch of a campaign to everyone, on a seeded database.",
-        discussion: "The database gets a campaign.")
+        discussion: """
+            The database gets a campaign. With --binary, support's first looks on a cold server (email prefixes, \
+            profiles) are timed too, as `panel-bench search` does.
+            """)
 
     @OptionGroup var seeded: SeededDatabase
 
@@ -26,12 +29,7 @@ struct CampaignBenchCommand: AsyncParsableCommand {
     @Flag(help: "Run the fake providers in a process of their own, and print each side's CPU a delivery.")
     var separateFake = false
 
-    @Option(
-        help: """
-            The admin-panel binary: then support's first looks on a cold server (email prefixes, profiles) are \
-            timed too, as `panel-bench search` does.
-            """)
-    var binary: String?
+    @OptionGroup var serverSide: ServerSide
 
     func run() async throws {
         let database = try await seeded.open()
@@ -181,7 +179,7 @@ struct CampaignBenchCommand: AsyncParsableCommand {
         _ = try await campaigns.cancel(id, by: .commandLine)
         await push.shutdown()
         _ = await fake.stop()
-        if let binary {
+        if let binary = serverSide.binary {
             let firstLooks = try SearchBenchCommand.parse(
                 ["--db", seeded.db, "--binary", binary, "--load-seconds", "0"])
             try await firstLooks.run()

@@ -13,13 +13,14 @@ struct ImpactBenchCommand: AsyncParsableCommand {
             The impact report of a campaign to everyone on a seeded database: first computation, incremental \
             refresh, page p99.
             """,
-        discussion: "The database gets a campaign, events and receipts.")
+        discussion: """
+            The database gets a campaign, events and receipts. With --binary, the campaign page and its report CSV \
+            are loaded on the server.
+            """)
 
     @OptionGroup var seeded: SeededDatabase
 
-    @Option(
-        help: "The admin-panel binary, e.g. .build-release/release/admin-panel; without it the page is not measured.")
-    var binary: String?
+    @OptionGroup var serverSide: ServerSide
 
     @Option(help: "Days the launch is moved back, so that the goal's window covers recorded events.")
     var launchedDaysAgo = 2
@@ -86,7 +87,7 @@ struct ImpactBenchCommand: AsyncParsableCommand {
         say(
             "incremental refresh after 1,000 events and 200 receipts, ms: "
                 + times.map { String(format: "%.1f", $0) }.joined(separator: ", "))
-        if let binary { try await measurePage(campaign: id, binary: binary) }
+        if let binary = serverSide.binary { try await measurePage(campaign: id, binary: binary) }
     }
 
     /// Launched `launchedDaysAgo` days ago, every push accepted, a third opened and a third received.

@@ -12,15 +12,17 @@ struct JourneysBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "journeys",
         abstract: "Time journey evaluations and a day's entries sent, on a copy of a seeded database.",
-        discussion: "The database gets app rows and journeys.")
+        discussion: """
+            The database gets app rows and journeys. With --binary, the server sends a day's entries while \
+            support's pages are timed.
+            """)
 
     @OptionGroup var seeded: SeededDatabase
 
     @Option(help: "Entries a day of each trigger (the hour is a 24th of it).")
     var perDay = 30_000
 
-    @Option(help: "The admin-panel binary: then the day's entries sent by the server, with support's pages timed.")
-    var binary: String?
+    @OptionGroup var serverSide: ServerSide
 
     @Option(help: "Seconds of load for each page mix.")
     var seconds = 15
@@ -81,7 +83,7 @@ struct JourneysBenchCommand: AsyncParsableCommand {
                     trigger == .subscriptionEnding(3) ? ", the pass's 10,000 rows" : "", floor * 1000))
         }
         for (_, id, _) in ids { try await journeys.pause(id, by: .commandLine) }
-        if let binary { try await serverSide(binary: binary, database: database, now: now) }
+        if let binary = serverSide.binary { try await serverSide(binary: binary, database: database, now: now) }
     }
 
     /// The same rows by one plain statement: the index range, each user's row, devices and

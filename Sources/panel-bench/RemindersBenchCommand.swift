@@ -12,7 +12,11 @@ struct RemindersBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reminders",
         abstract:
-            "Time the reminder health counts and page on a copy of a seeded database (reminders are added to it).")
+            "Time the reminder health counts and page on a copy of a seeded database (reminders are added to it).",
+        discussion: """
+            With --binary, support's pages while the server's first counts run and after, and the health page \
+            beside /health.
+            """)
 
     @OptionGroup var seeded: SeededDatabase
 
@@ -22,8 +26,7 @@ struct RemindersBenchCommand: AsyncParsableCommand {
     @Option(help: "Refreshes to time after the full count.")
     var refreshes = 5
 
-    @Option(help: "The admin-panel binary: then the server's side too.")
-    var binary: String?
+    @OptionGroup var serverSide: ServerSide
 
     @Option(help: "Seconds of load for each page mix.")
     var seconds = 10
@@ -83,7 +86,7 @@ struct RemindersBenchCommand: AsyncParsableCommand {
         if let snapshot = monitor.latest() {
             for line in ReminderHealthSummary.lines(snapshot, range: .day) { say("  " + line) }
         }
-        if let binary { try await serverSide(binary: binary, database: database) }
+        if let binary = serverSide.binary { try await serverSide(binary: binary, database: database) }
     }
 
     /// The same rows and columns the count reads, by one plain statement along the index.

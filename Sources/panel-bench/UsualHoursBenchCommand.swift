@@ -14,17 +14,17 @@ struct UsualHoursBenchCommand: AsyncParsableCommand {
             Time the usual hour's first build, an hourly refresh and the freeze with and without it, on a copy of \
             a seeded database.
             """,
-        discussion: "The database gets app rows, usual hours and campaigns.")
+        discussion: """
+            The database gets app rows, usual hours and campaigns. With --binary, support's pages on the server, \
+            before and while the first build runs again.
+            """)
 
     @OptionGroup var seeded: SeededDatabase
 
     @Option(help: "The timing control share of the usual-hour campaign, in percent.")
     var controlPercent = CampaignTiming.defaultControlPercent
 
-    @Option(
-        help: "The admin-panel binary: then support's pages on the server, before and while the first build runs again."
-    )
-    var binary: String?
+    @OptionGroup var serverSide: ServerSide
 
     @Option(help: "Seconds of load for each page mix (with --binary).")
     var seconds = 10
@@ -151,7 +151,7 @@ struct UsualHoursBenchCommand: AsyncParsableCommand {
             say(line)
             _ = try await campaigns.cancel(id, by: .commandLine)
         }
-        if let binary { try await serverSide(binary: binary, database: database) }
+        if let binary = serverSide.binary { try await serverSide(binary: binary, database: database) }
     }
 
     /// The first build again, from empty, in this process while the real server serves
