@@ -63,9 +63,9 @@ struct DashboardBenchCommand: AsyncParsableCommand {
                         seconds: seconds))
                 continue
             }
-            let report = try await LoadDriver.run(
-                baseURL: loadServer.baseURL, cookie: fixture.cookie, pages: [LoadPage("dashboard", "/")],
-                connections: connections, duration: .seconds(seconds), timeout: .seconds(5))
+            let report = try await loadServer.load(
+                [LoadPage("dashboard", "/")], cookie: fixture.cookie, seconds: seconds, connections: connections,
+                timeout: .seconds(5))
             let page = report.pages[0]
             say(
                 String(

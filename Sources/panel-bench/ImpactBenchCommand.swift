@@ -135,9 +135,8 @@ struct ImpactBenchCommand: AsyncParsableCommand {
             LoadPage("campaign page with its report", "/campaigns/\(id)"),
             LoadPage("report csv", "/campaigns/\(id)/report.csv"),
         ]
-        let report = try await LoadDriver.run(
-            baseURL: server.baseURL, cookie: fixture.cookie, pages: pages, connections: connections,
-            duration: .seconds(seconds), timeout: .seconds(5))
+        let report = try await server.load(
+            pages, cookie: fixture.cookie, seconds: seconds, connections: connections, timeout: .seconds(5))
         say("the server, \(connections) connections for \(seconds) s:\n" + report.table)
         _ = try await server.terminate(within: .seconds(15))
     }

@@ -48,10 +48,8 @@ struct LoadCommand: AsyncParsableCommand {
         if warmUp > 0 { try await Task.sleep(for: .seconds(warmUp)) }
         let threads = oneThread ? " with one cooperative thread" : ""
         say("server on \(server.baseURL)\(threads): \(connections) connections for \(seconds) s")
-        let report = try await LoadDriver.run(
-            baseURL: server.baseURL, cookie: fixture.cookie,
-            pages: pages,
-            connections: connections, duration: .seconds(seconds), timeout: .seconds(5))
+        let report = try await server.load(
+            pages, cookie: fixture.cookie, seconds: seconds, connections: connections, timeout: .seconds(5))
         say(report.table)
         let after = try? await LoadDriver.status(of: server.baseURL + "/login")
         say("afterwards GET /login: \(after.map(String.init) ?? "no answer")")

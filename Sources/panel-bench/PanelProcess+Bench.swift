@@ -1,11 +1,13 @@
 import PanelLoad
 
 extension PanelProcess {
-    /// Support's pages (or others) at `connections` for `seconds`, as every server-side figure is taken.
-    func load(_ pages: [LoadPage], cookie: String, seconds: Int, connections: Int = 4) async throws -> LoadReport {
+    /// `pages` at `connections` for `seconds`: support's pages at 4, as every server-side figure is taken.
+    func load(
+        _ pages: [LoadPage], cookie: String, seconds: Int, connections: Int = 4, timeout: Duration = .seconds(10)
+    ) async throws -> LoadReport {
         try await LoadDriver.run(
             baseURL: baseURL, cookie: cookie, pages: pages, connections: connections, duration: .seconds(seconds),
-            timeout: .seconds(10))
+            timeout: timeout)
     }
 
     /// SIGTERM, and the exit code printed: a clean stop is part of every server-side run.
