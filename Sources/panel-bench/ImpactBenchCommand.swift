@@ -34,12 +34,7 @@ struct ImpactBenchCommand: AsyncParsableCommand {
     @Option(help: "Seconds of load on the page.")
     var seconds = 10
 
-    @Option(
-        help: """
-            Seconds to wait after the server starts, so that its first background jobs (the dashboard's full \
-            count) are done.
-            """)
-    var warmUp = 0
+    @OptionGroup var warmUp: WarmUp
 
     func run() async throws {
         let database = try await seeded.open()
@@ -130,7 +125,7 @@ struct ImpactBenchCommand: AsyncParsableCommand {
         // The first look after a start waits for the report's first computation: not timed.
         _ = try await LoadDriver.status(
             of: server.baseURL + "/campaigns/\(id)", cookie: fixture.cookie, timeout: .seconds(60))
-        if warmUp > 0 { try await Task.sleep(for: .seconds(warmUp)) }
+        try await warmUp.wait()
         let pages = [
             LoadPage("campaign page with its report", "/campaigns/\(id)"),
             LoadPage("report csv", "/campaigns/\(id)/report.csv"),

@@ -21,10 +21,7 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "Seconds of load.")
     var seconds = 10
 
-    @Option(
-        help:
-            "Seconds to wait after the server starts, so its first background jobs (the dashboard's numbers) are done.")
-    var warmUp = 0
+    @OptionGroup var warmUp: WarmUp
 
     @Option(help: "Only the pages of the mix whose name contains this, e.g. \"20,000\" for the heaviest profile.")
     var only: String?
@@ -45,7 +42,7 @@ struct LoadCommand: AsyncParsableCommand {
         let environment = oneThread ? try OneCooperativeThread.environment(buildingIn: folder.url) : [:]
         let server = try await folder.startPanel(
             panel.binary, db: seeded.db, environment: environment, publicDirectory: publicDirectory)
-        if warmUp > 0 { try await Task.sleep(for: .seconds(warmUp)) }
+        try await warmUp.wait()
         let threads = oneThread ? " with one cooperative thread" : ""
         say("server on \(server.baseURL)\(threads): \(connections) connections for \(seconds) s")
         let report = try await server.load(

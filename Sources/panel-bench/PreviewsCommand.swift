@@ -22,10 +22,7 @@ struct PreviewsCommand: AsyncParsableCommand {
     @Option(help: "Seconds of browsing.")
     var seconds = 20
 
-    @Option(
-        help:
-            "Seconds to wait after the server starts, so its first background jobs (the dashboard's numbers) are done.")
-    var warmUp = 0
+    @OptionGroup var warmUp: WarmUp
 
     func run() async throws {
         let folder = try BenchFolder("panel-previews")
@@ -33,7 +30,7 @@ struct PreviewsCommand: AsyncParsableCommand {
         let fixture = try await LoadFixture.prepare(databasePath: seeded.db)
         let ids = try await PreviewLoad.createDrafts(count: drafts, databasePath: seeded.db)
         let server = try await folder.startPanel(panel.binary, db: seeded.db)
-        if warmUp > 0 { try await Task.sleep(for: .seconds(warmUp)) }
+        try await warmUp.wait()
         say(
             "server on \(server.baseURL): \(clients) clients browsing \(drafts) drafts"
                 + " and 2 on support's pages for \(seconds) s")
