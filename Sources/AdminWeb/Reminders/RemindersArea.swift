@@ -15,13 +15,18 @@ public struct RemindersArea: PanelArea {
         let monitor = core.reminderHealth
         self.monitor = monitor
         refreshInterval = configuration.reminderRefreshInterval
+        // Reminders are the backend's rows. With no commit of another connection, only the clock
+        // moves a figure (a window sliding, a silence growing into an alert): every two minutes.
+        let changed = ChangeGate(
+            watch: core.database.watch, atLeastEvery: max(configuration.reminderRefreshInterval, .seconds(120)))
         services = [
             PeriodicJob(
-                name: "reminder-health", every: configuration.reminderRefreshInterval, health: health, logger: logger
-            ) {
-                try await monitor.refresh()
-                if let snapshot = monitor.latest() { ReminderGauges().record(snapshot) }
-            }
+                name: "reminder-health", every: configuration.reminderRefreshInterval, health: health, logger: logger,
+                runOnlyIf: { await changed.shouldRun() },
+                work: {
+                    try await monitor.refresh()
+                    if let snapshot = monitor.latest() { ReminderGauges().record(snapshot) }
+                })
         ]
     }
 
