@@ -6,9 +6,7 @@ struct SessionsView: HTMLComponent {
     let viewer: Viewer
 
     var content: HTMLNode {
-        PageLayout(pageTitle: "Your sessions", viewer: viewer) {
-            h1 { "Your sessions" }
-            AccountTabs(active: .sessions)
+        AccountPage(.sessions, viewer: viewer) {
             p(.class("muted")) { "Where \(viewer.identity.email) is signed in now. Times are UTC." }
             if let error = model.error { p(.class("notice error"), .role("alert")) { error } }
             if let ended = model.ended {

@@ -7,9 +7,7 @@ struct TwoFactorView: HTMLComponent {
     let viewer: Viewer
 
     var content: HTMLNode {
-        PageLayout(pageTitle: "Two-factor sign-in", viewer: viewer) {
-            h1 { "Two-factor sign-in" }
-            AccountTabs(active: .twoFactor)
+        AccountPage(.twoFactor, viewer: viewer) {
             if let notice = model.notice { p(.class("notice"), .role("status")) { notice } }
             if let error = model.error { p(.class("notice error"), .role("alert")) { error } }
             if let codes = model.recoveryCodes {

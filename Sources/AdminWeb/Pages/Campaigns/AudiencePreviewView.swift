@@ -82,21 +82,8 @@ struct AudiencePreviewView: HTMLComponent {
                 }
             }
             if !preview.samples.isEmpty {
-                DataTable(
-                    caption: "Ten of the recipients (lowest user ids)",
-                    headings: ["User", "Platform", "Locale", "Timezone"],
-                    rows: preview.samples.map { sample in
-                        TableRow([
-                            TableCell {
-                                if viewer.identity.role.may(.viewUserProfiles) {
-                                    a(.href(SiteURL.user(id: sample.userID).href)) { "#\(sample.userID)" }
-                                } else {
-                                    "#\(sample.userID)"
-                                }
-                            },
-                            TableCell(sample.platform), TableCell(sample.locale), TableCell(sample.timeZone),
-                        ])
-                    })
+                SampleRecipientsTable(
+                    caption: "Ten of the recipients (lowest user ids)", samples: preview.samples, viewer: viewer)
             }
         }
     }

@@ -296,19 +296,7 @@ struct CampaignSummary: HTMLComponent {
 
     var content: HTMLNode {
         dl(.class("facts")) {
-            // As typed, isolated: a right-to-left override must not turn what is shown around.
-            if let name = campaign.name, !name.isEmpty {
-                dt { "Internal name" }
-                dd { UserText(text: name, clampAfter: .max) }
-            }
-            dt { "Title" }
-            dd { UserText(text: campaign.title, clampAfter: .max) }
-            dt { "Message" }
-            dd { UserText(text: campaign.body, clampAfter: .max, multiline: true) }
-            if let template = campaign.template {
-                dt { "Template" }
-                dd { template }
-            }
+            Self.message(campaign)
             dt { "Opens" }
             dd { campaign.deepLink ?? "the app's home screen" }
             dt { "Audience" }
@@ -367,6 +355,23 @@ struct CampaignSummary: HTMLComponent {
 }
 
 extension CampaignSummary {
+    /// Name, title, text and template as facts, shown also for a journey's message. As typed,
+    /// isolated: a right-to-left override must not turn what is shown around.
+    @HTMLBuilder static func message(_ campaign: CampaignRecord) -> [HTMLNode] {
+        if let name = campaign.name, !name.isEmpty {
+            dt { "Internal name" }
+            dd { UserText(text: name, clampAfter: .max) }
+        }
+        dt { "Title" }
+        dd { UserText(text: campaign.title, clampAfter: .max) }
+        dt { "Message" }
+        dd { UserText(text: campaign.body, clampAfter: .max, multiline: true) }
+        if let template = campaign.template {
+            dt { "Template" }
+            dd { template }
+        }
+    }
+
     /// After the launch, what the schedule still says: when the pushes are due.
     static func planned(_ schedule: CampaignSchedule) -> String {
         switch schedule {

@@ -29,7 +29,9 @@ struct DashboardView: HTMLComponent {
             if let refreshes = model.refreshes {
                 RefreshBox(refreshes: refreshes, csrfToken: viewer.csrfToken, range: model.range)
             }
-            RangeSelector(current: model.range)
+            PeriodTabs(
+                periods: DashboardRange.allCases.map { ("\($0.days) days", .dashboardRange($0), $0 == model.range) },
+                extraClass: "dashboard-ranges")
             HTMLNode.unsafeRawHTML(body)
             DashboardCampaigns(campaigns: model.campaigns, range: model.range, viewer: viewer, journeys: model.journeys)
         }.content
@@ -52,30 +54,6 @@ struct AsOfTime: HTMLComponent {
             span(.class("nowrap")) { String(text.prefix(10)) }
             " "
             span(.class("nowrap")) { String(text.dropFirst(11)) + " UTC" }
-        }
-    }
-}
-
-/// Links, not a form with a script: the range works without JavaScript and can be bookmarked.
-struct RangeSelector: HTMLComponent {
-    let current: DashboardRange
-
-    var content: HTMLNode {
-        nav(.class("range-selector dashboard-ranges"), .ariaLabel("Period shown")) {
-            span { "Period:" }
-            ul {
-                for range in DashboardRange.allCases {
-                    li {
-                        if range == current {
-                            a(.href(SiteURL.dashboardRange(range).href), .ariaCurrent("true"), .class("current")) {
-                                "\(range.days) days"
-                            }
-                        } else {
-                            a(.href(SiteURL.dashboardRange(range).href)) { "\(range.days) days" }
-                        }
-                    }
-                }
-            }
         }
     }
 }

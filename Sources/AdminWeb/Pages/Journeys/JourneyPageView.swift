@@ -47,18 +47,7 @@ struct JourneyPageView: HTMLComponent {
             }
             dt { "Conditions" }
             dd { campaign.segment.map(SegmentWords.sentence) ?? "cannot be read" }
-            if let name = campaign.name, !name.isEmpty {
-                dt { "Internal name" }
-                dd { UserText(text: name, clampAfter: .max) }
-            }
-            dt { "Title" }
-            dd { UserText(text: campaign.title, clampAfter: .max) }
-            dt { "Message" }
-            dd { UserText(text: campaign.body, clampAfter: .max, multiline: true) }
-            if let template = campaign.template {
-                dt { "Template" }
-                dd { template }
-            }
+            CampaignSummary.message(campaign)
             for variant in experiment.variants {
                 dt { "Variant \(variant.variant.letter)" }
                 dd {
@@ -169,21 +158,9 @@ struct JourneyPageView: HTMLComponent {
                     columns: [.init("Users"), .init("Count", numeric: true)],
                     rows: Self.dryRunRows(run).map { TableRow([TableCell($0.0), TableCell(Format.grouped($0.1))]) })
                 if !run.samples.isEmpty {
-                    DataTable(
-                        caption: "Some of those who would be sent the push (lowest user ids)",
-                        headings: ["User", "Platform", "Locale", "Timezone"],
-                        rows: run.samples.map { sample in
-                            TableRow([
-                                TableCell {
-                                    if viewer.identity.role.may(.viewUserProfiles) {
-                                        a(.href(SiteURL.user(id: sample.userID).href)) { "#\(sample.userID)" }
-                                    } else {
-                                        "#\(sample.userID)"
-                                    }
-                                },
-                                TableCell(sample.platform), TableCell(sample.locale), TableCell(sample.timeZone),
-                            ])
-                        })
+                    SampleRecipientsTable(
+                        caption: "Some of those who would be sent the push (lowest user ids)", samples: run.samples,
+                        viewer: viewer)
                 }
             case .failed(let sentence):
                 p(.class("notice error"), .role("alert")) { sentence }

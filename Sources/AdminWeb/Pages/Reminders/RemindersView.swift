@@ -15,7 +15,8 @@ struct RemindersView: HTMLComponent {
             headExtras: model.snapshot == nil ? [meta(Attribute("http-equiv", "refresh"), .content("5"))] : []
         ) {
             h1 { "Reminder health" }
-            ReminderRangeTabs(current: model.range)
+            PeriodTabs(
+                periods: ReminderRange.allCases.map { ($0.label, .reminders($0), $0 == model.range) })
             if let snapshot = model.snapshot, let report = model.report {
                 p(.class("muted")) {
                     AsOf(date: snapshot.asOf)
@@ -28,30 +29,6 @@ struct RemindersView: HTMLComponent {
                 }
             }
         }.content
-    }
-}
-
-/// The range tabs: links, so a range can be bookmarked and works without JavaScript.
-struct ReminderRangeTabs: HTMLComponent {
-    let current: ReminderRange
-
-    var content: HTMLNode {
-        nav(.class("range-selector"), .ariaLabel("Period shown")) {
-            span { "Period:" }
-            ul {
-                for range in ReminderRange.allCases {
-                    li {
-                        if range == current {
-                            a(.href(SiteURL.reminders(range).href), .ariaCurrent("true"), .class("current")) {
-                                range.label
-                            }
-                        } else {
-                            a(.href(SiteURL.reminders(range).href)) { range.label }
-                        }
-                    }
-                }
-            }
-        }
     }
 }
 
