@@ -53,7 +53,8 @@ struct ActivityListView: HTMLComponent {
             if model.outsideEveryList > 0 {
                 p(.class("muted")) {
                     Format.count(model.outsideEveryList, "user has", "users have")
-                        + " a last activity more than a day ahead of now, or one that is no time: none of these lists holds them (search finds them)."
+                        + " a last activity more than a day ahead of now, or one that is no time: none of these lists "
+                        + "holds them (search finds them)."
                 }
             }
             for problem in model.problems { p(.class("notice error"), .role("alert")) { problem } }
@@ -66,8 +67,9 @@ struct ActivityListView: HTMLComponent {
                     if page.stoppedOnBudget {
                         // Said before the link it explains: a short page with a Next link is never left unexplained.
                         p(.class("notice"), .role("status")) {
-                            "The rest are further on: this page read \(Format.grouped(page.candidatesRead)) users of this list "
-                            "without finding a full page of matches. The next page reads on from where this one stopped."
+                            "The rest are further on: this page read \(Format.grouped(page.candidatesRead)) users of "
+                            "this list without finding a full page of matches. The next page reads on from where this "
+                            "one stopped."
                         }
                     }
                     // No range: keyset pages do not know how many users come before them; the
@@ -125,7 +127,8 @@ struct ActivityListView: HTMLComponent {
         }
         if size.isEstimate {
             return "About \(Format.grouped(size.value)) users (± \(Format.grouped(size.margin ?? 0)), 95% confidence): "
-                + "estimated from \(Format.grouped(ActivityLists.sampleSize)) of them sampled across this bucket; the CSV holds them all"
+                + "estimated from \(Format.grouped(ActivityLists.sampleSize)) of them sampled across this bucket; the "
+                + "CSV holds them all"
         }
         let counted = size.countedAt.map { " (counted at \(SQLiteTime.string($0)) UTC, as on the dashboard)" } ?? ""
         return Format.count(size.value, "user", "users") + counted

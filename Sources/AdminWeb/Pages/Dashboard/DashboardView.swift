@@ -20,7 +20,8 @@ struct DashboardView: HTMLComponent {
             h1 { "Dashboard" }
             // Each section says when it was counted; this says how often.
             p(.class("muted")) {
-                "New rows are added every \(Self.duration(model.refreshEvery)) and everything is counted in full every \(Self.duration(model.fullCountEvery)). Days and weeks are UTC, from Monday."
+                "New rows are added every \(Self.duration(model.refreshEvery)) and everything is counted in full every "
+                    + "\(Self.duration(model.fullCountEvery)). Days and weeks are UTC, from Monday."
             }
             if let progress = model.countProgress {
                 CountNotice(progress: progress, countedAt: model.snapshot.countedAt, took: model.refreshes?.timing.full)
@@ -77,7 +78,8 @@ struct RefreshBox: HTMLComponent {
                 }
             }
             p(.class("muted")) {
-                "Last full count took \(refreshes.timing.full.map(Self.seconds) ?? "–"); last refresh of new rows \(refreshes.timing.incremental.map(Self.seconds) ?? "–")."
+                "Last full count took \(refreshes.timing.full.map(Self.seconds) ?? "–"); last refresh of new rows "
+                    + "\(refreshes.timing.incremental.map(Self.seconds) ?? "–")."
             }
             form(.method(.post), .action(SiteURL.dashboardRefresh.path)) {
                 CSRFField(token: csrfToken)

@@ -19,8 +19,8 @@ struct JourneyFormView: HTMLComponent {
             section(.class("panel")) {
                 h1 { heading }
                 p(.class("muted")) {
-                    "A journey sends its message by itself to each user who crosses its trigger, once. "
-                    "It is saved as a draft: its page shows who would enter in the next 24 hours before you activate it."
+                    "A journey sends its message by itself to each user who crosses its trigger, once. It is saved as "
+                    "a draft: its page shows who would enter in the next 24 hours before you activate it."
                 }
                 if !problems.isEmpty { problems.summary("The journey was not saved:") }
                 if let problem = model.composer.templateProblem { p(.class("notice")) { problem } }

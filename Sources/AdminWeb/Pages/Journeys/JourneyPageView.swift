@@ -21,7 +21,9 @@ struct JourneyPageView: HTMLComponent {
                 }
                 p {
                     JourneyStatusBadge(journey: journey, onPage: true)
-                    " · created by \(journey.campaign.createdBy ?? "no staff account (the command line, the demo, or one since removed)") at "
+                    " · created by "
+                        + (journey.campaign.createdBy
+                            ?? "no staff account (the command line, the demo, or one since removed)") + " at "
                     span(.class("nowrap")) { journey.campaign.createdAt + " UTC" }
                 }
                 if let notice = model.notice { p(.class("notice"), .role("status")) { notice.sentence } }
@@ -96,7 +98,8 @@ struct JourneyPageView: HTMLComponent {
         case nil: "unknown timing: this version of the panel cannot read it"
         case .asScheduled: "as the rule above says"
         case .usualHour(let percent):
-            "each push at the user's usual hour within 24 hours of entering instead of the time above; a control share of \(percent)% keeps the time above"
+            "each push at the user's usual hour within 24 hours of entering instead of the time above; a control share "
+                + "of \(percent)% keeps the time above"
         }
     }
 
