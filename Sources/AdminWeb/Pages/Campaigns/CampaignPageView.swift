@@ -330,15 +330,7 @@ struct CampaignSummary: HTMLComponent {
                 dd { "\(ended) UTC" }
             }
             let experiment = campaign.experiment
-            for variant in experiment.variants {
-                dt { "Variant \(variant.variant.letter)" }
-                dd {
-                    UserText(text: variant.title, clampAfter: .max)
-                    " — "
-                    UserText(text: variant.body, clampAfter: .max, multiline: true)
-                    if let template = variant.template { " (template \(template))" }
-                }
-            }
+            Self.variants(experiment, withTemplates: true)
             if !experiment.variants.isEmpty {
                 dt { "Variants" }
                 dd {
@@ -381,6 +373,19 @@ extension CampaignSummary {
         if let template = campaign.template {
             dt { "Template" }
             dd { template }
+        }
+    }
+
+    /// Variants B to D, title — text; a journey's page leaves out their templates.
+    @HTMLBuilder static func variants(_ experiment: CampaignExperiment, withTemplates: Bool) -> [HTMLNode] {
+        for variant in experiment.variants {
+            dt { "Variant \(variant.variant.letter)" }
+            dd {
+                UserText(text: variant.title, clampAfter: .max)
+                " — "
+                UserText(text: variant.body, clampAfter: .max, multiline: true)
+                if withTemplates, let template = variant.template { " (template \(template))" }
+            }
         }
     }
 

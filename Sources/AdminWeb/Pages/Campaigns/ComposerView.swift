@@ -38,14 +38,10 @@ struct ComposerView: HTMLComponent {
                     ComposerTimingFields(
                         timing: form["timing"], controlPercent: form["timing_control_percent"], problems: model.problems
                     )
-                    div(.class("actions")) {
-                        button(.type("submit"), .class("primary")) { "Save and preview the audience" }
-                        if let id = model.editing {
-                            a(.href(SiteURL.campaign(id: id).href)) { "Back to the draft" }
-                        } else {
-                            a(.href(SiteURL.campaigns().href)) { "Back to the campaigns" }
-                        }
-                    }
+                    FormActions(
+                        submit: "Save and preview the audience",
+                        back: model.editing.map { ("Back to the draft", .campaign(id: $0)) }
+                            ?? ("Back to the campaigns", .campaigns()))
                 }
             }
         }.content

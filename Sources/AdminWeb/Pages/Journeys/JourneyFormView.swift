@@ -38,14 +38,10 @@ struct JourneyFormView: HTMLComponent {
                         timing: form["timing"], controlPercent: form["timing_control_percent"],
                         problems: model.problems,
                         forJourney: true)
-                    div(.class("actions")) {
-                        button(.type("submit"), .class("primary")) { "Save the draft" }
-                        if let id = model.editing {
-                            a(.href(SiteURL.journey(id: id).href)) { "Back to the journey" }
-                        } else {
-                            a(.href(SiteURL.journeys().href)) { "Back to the journeys" }
-                        }
-                    }
+                    FormActions(
+                        submit: "Save the draft",
+                        back: model.editing.map { ("Back to the journey", .journey(id: $0)) }
+                            ?? ("Back to the journeys", .journeys()))
                 }
             }
         }.content

@@ -50,14 +50,7 @@ struct JourneyPageView: HTMLComponent {
             dt { "Conditions" }
             dd { campaign.segment.map(SegmentWords.sentence) ?? "cannot be read" }
             CampaignSummary.message(campaign)
-            for variant in experiment.variants {
-                dt { "Variant \(variant.variant.letter)" }
-                dd {
-                    UserText(text: variant.title, clampAfter: .max)
-                    " — "
-                    UserText(text: variant.body, clampAfter: .max, multiline: true)
-                }
-            }
+            CampaignSummary.variants(experiment, withTemplates: false)
             dt { "Opens" }
             dd { campaign.deepLink ?? "the app's home screen" }
             dt { "Sends" }
