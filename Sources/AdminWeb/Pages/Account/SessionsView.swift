@@ -31,12 +31,7 @@ struct SessionsView: HTMLComponent {
                 if model.sessions.contains(where: { !$0.isCurrent }) {
                     form(.method(.post), .action(SiteURL.endOtherSessions.href), .class("filters")) {
                         CSRFField(token: viewer.csrfToken)
-                        label {
-                            "Your password"
-                            input(
-                                .type("password"), .name("password"), .autocomplete("current-password"), .required,
-                                .maxlength(1024))
-                        }
+                        YourPasswordField()
                         button(.type("submit"), .class("primary")) { "Sign out everywhere else" }
                     }
                 }

@@ -45,12 +45,7 @@ struct TwoFactorView: HTMLComponent {
                     form(.method(.post), .action(SiteURL.confirmTwoFactor.href), .class("filters")) {
                         CSRFField(token: viewer.csrfToken)
                         CodeField()
-                        label {
-                            "Your password"
-                            input(
-                                .type("password"), .name("password"), .autocomplete("current-password"), .required,
-                                .maxlength(1024))
-                        }
+                        YourPasswordField()
                         button(.type("submit"), .class("primary")) { "Turn on two-factor" }
                     }
                 }

@@ -35,14 +35,7 @@ struct ActivityListView: HTMLComponent {
                     label: "Has a device", name: "platform",
                     options: Platform.allCases.map { ($0.rawValue, $0.rawValue) },
                     selected: fields["platform"])
-                label {
-                    "Signed up from"
-                    input(.type("date"), .name("from"), .value(fields["from"]))
-                }
-                label {
-                    "to"
-                    input(.type("date"), .name("to"), .value(fields["to"]))
-                }
+                DateRangeFields.fields(from: fields["from"], "Signed up from", to: fields["to"], "to")
                 SelectField(
                     label: "Sort by", name: "sort",
                     options: [("last_active", "last active"), ("sign_up", "sign-up date")],
