@@ -46,7 +46,8 @@ struct ComposerTimingFields: HTMLComponent {
             p(.class("hint")) {
                 "At each user's usual hour: each push goes within 24 hours of the \(forJourney ? "entry" : "launch") "
                 "at the local hour the user is most often active (their own, else that of users like them). "
-                "The control share is sent \(forJourney ? "as the journey's rule says" : "at the campaign's fixed time") "
+                "The control share is sent "
+                forJourney ? "as the journey's rule says " : "at the campaign's fixed time "
                 "instead, so that the report can show whether the usual hour helped."
             }
             if !mine.isEmpty {
