@@ -49,25 +49,10 @@ struct ComposerView: HTMLComponent {
 
     @HTMLBuilder private func message(_ controls: FormControls) -> [HTMLNode] {
         let form = model.form
-        let problems = controls.problems
         controls.input(
             "Internal name (staff only; recipients never see it)", type: "text", name: "name",
             .maxlength(Campaigns.nameLimit))
-        label {
-            "Template"
-            select(.name("template"), .id("template")) {
-                option(.value("")) { "None: write the message below" }
-                for choice in model.templates {
-                    option(
-                        selectedIf: form["template"] == choice.name, .value(choice.name),
-                        Attribute("data-title", choice.title), Attribute("data-body", choice.body)
-                    ) {
-                        "\(choice.name) (\(choice.languages.joined(separator: ", ")))"
-                    }
-                }
-            }.adding(problems.marks("template"))
-        }
-        problems.message("template")
+        controls.template(model.templates, withTexts: true)
         p(.class("hint")) {
             "A template sends each recipient the version in their language (English otherwise). "
             "Placeholders you may use in your own text too: "

@@ -22,6 +22,26 @@ extension FormControls {
         input("Signed up to", type: "date", name: "signed_up_to")
     }
 
+    /// The template to send instead of a text of one's own; the composer's options carry their
+    /// texts for its live counts (composer.js).
+    @HTMLBuilder func template(_ choices: [ComposerModel.TemplateChoice], withTexts: Bool) -> [HTMLNode] {
+        HTMLRender.label {
+            "Template"
+            select(.name("template"), .id("template")) {
+                option(.value("")) { "None: write the message below" }
+                for choice in choices {
+                    let texts =
+                        withTexts ? [Attribute("data-title", choice.title), Attribute("data-body", choice.body)] : []
+                    let selected: [Attribute] = values["template"] == choice.name ? [.selected] : []
+                    element("option", [.value(choice.name)] + texts + selected) {
+                        "\(choice.name) (\(choice.languages.joined(separator: ", ")))"
+                    }
+                }
+            }.adding(problems.marks("template"))
+        }
+        problems.message("template")
+    }
+
     /// A message's title and text, within the limits the server checks again.
     var title: [HTMLNode] {
         input("Title", type: "text", name: "title", .maxlength(ComposerForm.titleLimit))

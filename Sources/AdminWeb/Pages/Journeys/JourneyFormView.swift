@@ -59,20 +59,7 @@ struct JourneyFormView: HTMLComponent {
     }
 
     @HTMLBuilder private func message(_ controls: FormControls) -> [HTMLNode] {
-        let form = model.form
-        let problems = controls.problems
-        label {
-            "Template"
-            select(.name("template"), .id("template")) {
-                option(.value("")) { "None: write the message below" }
-                for choice in model.composer.templates {
-                    option(selectedIf: form["template"] == choice.name, .value(choice.name)) {
-                        "\(choice.name) (\(choice.languages.joined(separator: ", ")))"
-                    }
-                }
-            }.adding(problems.marks("template"))
-        }
-        problems.message("template")
+        controls.template(model.composer.templates, withTexts: false)
         p(.class("hint")) {
             "Placeholders you may use in your own text: "
             code { PushTemplate.placeholders.keys.sorted().map { "{{\($0)}}" }.joined(separator: " ") }
