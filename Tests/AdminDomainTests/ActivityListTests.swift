@@ -231,7 +231,8 @@ extension ActivityListQuery: CustomTestStringConvertible {
             try Int64.fetchAll(
                 db,
                 sql: """
-                    SELECT id FROM users WHERE last_active_at >= datetime(:now, '-7 days') AND plan = 'premium' AND status <> 'deleted'
+                    SELECT id FROM users WHERE last_active_at >= datetime(:now, '-7 days') AND plan = 'premium'
+                      AND status <> 'deleted'
                     ORDER BY last_active_at DESC, id DESC LIMIT :limit
                     """, arguments: ["now": SQLiteTime.string(Self.now), "limit": limit])
         }

@@ -144,8 +144,10 @@ public struct LoginThrottle: Sendable {
             let key = entry.key
             try db.execute(
                 sql: """
-                    INSERT INTO panel_login_throttle (kind, email, address, failures, last_failure_at) VALUES (?, ?, ?, 1, ?)
-                    ON CONFLICT (kind, email, address) DO UPDATE SET failures = failures + 1, last_failure_at = excluded.last_failure_at
+                    INSERT INTO panel_login_throttle (kind, email, address, failures, last_failure_at)
+                      VALUES (?, ?, ?, 1, ?)
+                    ON CONFLICT (kind, email, address) DO UPDATE
+                      SET failures = failures + 1, last_failure_at = excluded.last_failure_at
                     """,
                 arguments: [key.kind, key.email, key.address, stamp])
             if let lockAfter = entry.rule.lockAfter {

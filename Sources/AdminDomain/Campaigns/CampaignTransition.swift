@@ -83,7 +83,8 @@ public enum CampaignTransition: Sendable, Equatable {
         let finishedAt = to.isEnded ? PanelTime(now) : nil
         try db.execute(
             literal: """
-                UPDATE panel_campaigns SET status = \(to), status_detail = \(detail), finished_at = COALESCE(\(finishedAt), finished_at)\(extra) WHERE id = \(id)
+                UPDATE panel_campaigns SET status = \(to), status_detail = \(detail),
+                  finished_at = COALESCE(\(finishedAt), finished_at)\(extra) WHERE id = \(id)
                 """)
         try AuditLog.insert(
             actor.entry(

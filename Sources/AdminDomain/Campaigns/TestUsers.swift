@@ -35,7 +35,7 @@ public struct TestUsers: Sendable {
         public let userID: Int64
         public let email: String
         public let addedBy: String?
-        public let addedAt: String
+        public let addedAt: PanelTime
         /// Devices that could get a campaign push now.
         public let reachableDevices: Int
     }
@@ -50,14 +50,16 @@ public struct TestUsers: Sendable {
                 db,
                 SQLRequest(
                     literal: """
-                        SELECT t.user_id, CAST(x.email AS TEXT) AS email, a.email AS added_by_email, t.added_at, \(reachable) AS reachable
-                        FROM panel_test_users t JOIN users x ON x.id = t.user_id LEFT JOIN panel_admins a ON a.id = t.added_by
+                        SELECT t.user_id, CAST(x.email AS TEXT) AS email, a.email AS added_by_email, t.added_at,
+                          \(reachable) AS reachable
+                        FROM panel_test_users t JOIN users x ON x.id = t.user_id LEFT JOIN panel_admins a
+                          ON a.id = t.added_by
                         ORDER BY x.email LIMIT 200
                         """)
             ).map {
                 Entry(
                     userID: $0[PanelTestUser.Columns.userID], email: $0["email"] ?? "", addedBy: $0["added_by_email"],
-                    addedAt: $0[PanelTestUser.Columns.addedAt], reachableDevices: $0["reachable"])
+                    addedAt: try $0.decode(forColumn: PanelTestUser.Columns.addedAt), reachableDevices: $0["reachable"])
             }
         }
     }
@@ -167,7 +169,8 @@ public struct TestUsers: Sendable {
                         try Int.fetchOne(
                             db,
                             sql: """
-                                SELECT COUNT(*) FROM panel_audit_log INDEXED BY panel_audit_log_admin WHERE admin_id = ? AND at >= ? AND action = ?
+                                SELECT COUNT(*) FROM panel_audit_log INDEXED BY panel_audit_log_admin WHERE admin_id = ?
+                                  AND at >= ? AND action = ?
                                 """, arguments: [admin, minuteAgo, AuditAction.campaignTestSent.rawValue]) ?? 0
                     if recent >= perMinute {
                         limited = true
@@ -180,7 +183,8 @@ public struct TestUsers: Sendable {
                 let sent = try String.fetchAll(
                     db,
                     sql: """
-                        SELECT at FROM panel_audit_log INDEXED BY panel_audit_log_test_sends WHERE target = ? AND action = ? AND at >= ?
+                        SELECT at FROM panel_audit_log INDEXED BY panel_audit_log_test_sends WHERE target = ?
+                          AND action = ? AND at >= ?
                         ORDER BY at DESC LIMIT ?
                         """, arguments: ["user:\(userID)", AuditAction.campaignTestSent.rawValue, dayAgo, perDay])
                 if sent.count >= perDay {
@@ -227,7 +231,8 @@ public struct TestUsers: Sendable {
             let row = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT u.timezone, s.quiet_start, s.quiet_end FROM users u LEFT JOIN notification_settings s ON s.user_id = u.id WHERE u.id = ?
+                    SELECT u.timezone, s.quiet_start, s.quiet_end FROM users u LEFT JOIN notification_settings s
+                      ON s.user_id = u.id WHERE u.id = ?
                     """, arguments: [userID]),
             let quiet = QuietHours(start: row["quiet_start"], end: row["quiet_end"]).quietPeriod
         else { return nil }

@@ -6,11 +6,11 @@ import GRDB
 /// rows with it; one whose device was left out (a dead token, the cap) is settled only when
 /// none of its devices is left to try.
 struct JourneyClaimEntries {
-    let at: String
+    let at: PanelTime
     private var settleNow: [Int64: (JourneyEntries.Settled, String?)] = [:]
     private var ifNothingLeft: [Int64: (JourneyEntries.Settled, String?)] = [:]
 
-    init(at: String) {
+    init(at: PanelTime) {
         self.at = at
     }
 

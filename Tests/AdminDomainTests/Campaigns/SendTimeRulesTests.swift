@@ -39,7 +39,8 @@ import Testing
             try Int64.fetchAll(
                 db,
                 sql: """
-                    SELECT DISTINCT user_id FROM panel_deliveries WHERE campaign_id = ? AND state = 'queued' ORDER BY user_id LIMIT ?
+                    SELECT DISTINCT user_id FROM panel_deliveries WHERE campaign_id = ? AND state = 'queued'
+                      ORDER BY user_id LIMIT ?
                     """, arguments: [campaign, count])
         }
     }
@@ -234,7 +235,8 @@ import Testing
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT d.push_provider AS provider, q.state AS state, COUNT(*) AS n FROM panel_deliveries q JOIN devices d ON d.id = q.device_id
+                    SELECT d.push_provider AS provider, q.state AS state, COUNT(*) AS n FROM panel_deliveries q
+                      JOIN devices d ON d.id = q.device_id
                     WHERE q.campaign_id = ? GROUP BY 1, 2
                     """, arguments: [id]
             ).map { "\($0["provider"] as String):\($0["state"] as String)=\($0["n"] as Int)" }

@@ -14,7 +14,8 @@ enum ClockRows {
                     let stamp = SQLiteTime.string(secondsSinceEpoch: seconds - Int64(daysBack) * 86_400 + Int64(offset))
                     try db.execute(
                         sql: """
-                            INSERT INTO users (email, password_hash, plan, created_at, last_active_at) VALUES (?, 'x', 'free', ?, ?)
+                            INSERT INTO users (email, password_hash, plan, created_at, last_active_at)
+                              VALUES (?, 'x', 'free', ?, ?)
                             """, arguments: ["clock-\(daysBack)-\(offset + 1)@example.com", stamp, stamp])
                     // A user of their own, active only then: nothing else makes them count.
                     try db.execute(

@@ -142,7 +142,8 @@ struct DashboardComparison {
         let households = try expected.int("SELECT COUNT(*) FROM households")
         let shared = try expected.int(
             """
-            SELECT COUNT(*) FROM (SELECT household_id FROM users WHERE status <> 'deleted' AND typeof(household_id) = 'integer'
+            SELECT COUNT(*) FROM (SELECT household_id FROM users WHERE status <> 'deleted'
+              AND typeof(household_id) = 'integer'
                                   GROUP BY household_id HAVING COUNT(*) > 1)
             """)
         // The activity lists' count, as of the last full count (as the card says).
@@ -224,7 +225,8 @@ struct DashboardComparison {
             expected.db,
             sql: """
                 SELECT COUNT(*) FILTER (WHERE status = 'sent'), COUNT(*) FILTER (WHERE status = 'failed') FROM reminders
-                WHERE scheduled_for >= date(?, '-29 days') AND scheduled_for < ? AND \(ExpectedDashboard.day("scheduled_for")) IS NOT NULL
+                WHERE scheduled_for >= date(?, '-29 days') AND scheduled_for < ?
+                  AND \(ExpectedDashboard.day("scheduled_for")) IS NOT NULL
                 """, arguments: [expected.today, expected.now])!
         let sent: Int = reminders[0]
         let failed: Int = reminders[1]

@@ -81,7 +81,8 @@ struct ExpectedDashboard {
             """
             SELECT 'Week of ' || \(Self.week("e")), COUNT(*) FROM (
               SELECT \(Self.day("expiry_date")) AS e, deleted_at,
-                     MAX(COALESCE(\(Self.day("deleted_at")), '0000'), COALESCE(\(Self.day("created_at")), '0000')) AS gone
+                     MAX(COALESCE(\(Self.day("deleted_at")), '0000'), COALESCE(\(Self.day("created_at")),
+                       '0000')) AS gone
               FROM food_items WHERE consumed_at IS NULL)
             WHERE e IS NOT NULL AND e < ? AND (deleted_at IS NULL OR gone >= e) GROUP BY 1
             """, [today])
@@ -114,8 +115,10 @@ struct ExpectedDashboard {
         for row in try Row.fetchAll(
             db,
             sql: """
-                SELECT currency, SUM(CASE plan_type WHEN 'yearly' THEN price_cents / 12.0 ELSE price_cents END) FROM subscriptions
-                WHERE status = 'active' AND \(Self.unix("current_period_end")) > unixepoch(:now) AND \(Self.unix("started_at")) IS NOT NULL
+                SELECT currency, SUM(CASE plan_type WHEN 'yearly' THEN price_cents / 12.0 ELSE price_cents END)
+                  FROM subscriptions
+                WHERE status = 'active' AND \(Self.unix("current_period_end")) > unixepoch(:now)
+                  AND \(Self.unix("started_at")) IS NOT NULL
                   AND typeof(price_cents) = 'integer' AND currency GLOB '[A-Z][A-Z][A-Z]' AND length(currency) = 3
                 GROUP BY currency
                 """, arguments: ["now": now])
@@ -143,7 +146,8 @@ struct ExpectedDashboard {
     func distinctActive(from: String, to: String) throws -> Int {
         try int(
             """
-            SELECT COUNT(DISTINCT e.user_id) FROM activity_events e JOIN users u ON u.id = e.user_id AND u.status <> 'deleted'
+            SELECT COUNT(DISTINCT e.user_id) FROM activity_events e JOIN users u ON u.id = e.user_id
+              AND u.status <> 'deleted'
             WHERE typeof(e.user_id) = 'integer' AND \(Self.day("e.created_at")) BETWEEN ? AND ?
             """, [from, to])
     }
@@ -153,8 +157,10 @@ struct ExpectedDashboard {
     func distinctActive(fromDay: String, upToSecondsBeforeNow back: Int) throws -> Int {
         try int(
             """
-            SELECT COUNT(DISTINCT e.user_id) FROM activity_events e JOIN users u ON u.id = e.user_id AND u.status <> 'deleted'
-            WHERE typeof(e.user_id) = 'integer' AND \(Self.unix("e.created_at")) BETWEEN unixepoch(?) AND unixepoch(?) - ?
+            SELECT COUNT(DISTINCT e.user_id) FROM activity_events e JOIN users u ON u.id = e.user_id
+              AND u.status <> 'deleted'
+            WHERE typeof(e.user_id) = 'integer' AND \(Self.unix("e.created_at")) BETWEEN unixepoch(?)
+              AND unixepoch(?) - ?
             """, [fromDay, now, back])
     }
 
@@ -162,7 +168,8 @@ struct ExpectedDashboard {
     func signUps(fromDay: String, upToSecondsBeforeNow back: Int) throws -> Int {
         try int(
             """
-            SELECT COUNT(*) FROM users WHERE status <> 'deleted' AND \(Self.unix("created_at")) BETWEEN unixepoch(?) AND unixepoch(?) - ?
+            SELECT COUNT(*) FROM users WHERE status <> 'deleted' AND \(Self.unix("created_at")) BETWEEN unixepoch(?)
+              AND unixepoch(?) - ?
             """, [fromDay, now, back])
     }
 
@@ -201,7 +208,8 @@ struct ExpectedDashboard {
         let row = try Row.fetchOne(
             db,
             sql: """
-                SELECT COUNT(*), COUNT(*) FILTER (WHERE \(Self.unix("last_active_at")) - \(Self.unix("created_at")) >= :span)
+                SELECT COUNT(*), COUNT(*) FILTER (WHERE \(Self.unix("last_active_at")) - \(Self.unix("created_at")) >=
+                  :span)
                 FROM users WHERE status <> 'deleted' AND \(Self.unix("created_at")) <= unixepoch(:now) - :span
                 """, arguments: ["span": days * 86_400, "now": now])!
         return (row[1], row[0])
@@ -254,7 +262,8 @@ struct ExpectedDashboard {
         try int(
             """
             SELECT COUNT(*) FROM users u WHERE u.status <> 'deleted' AND u.plan = ? AND
-              (SELECT COUNT(*) FROM food_items f WHERE f.user_id = u.id AND f.deleted_at IS NULL AND f.consumed_at IS NULL)
+              (SELECT COUNT(*) FROM food_items f WHERE f.user_id = u.id AND f.deleted_at IS NULL
+                AND f.consumed_at IS NULL)
               + (SELECT COUNT(*) FROM documents d WHERE d.user_id = u.id AND d.deleted_at IS NULL) >= 50
             """, [plan])
     }

@@ -24,7 +24,8 @@ import Testing
             try db.execute(
                 sql: """
                     INSERT INTO panel_campaign_members (campaign_id, user_id, arm, platform)
-                    SELECT ?, id, CASE WHEN id <= 100 THEN 'holdout' WHEN id <= 200 THEN 'a' WHEN id <= 300 THEN 'b' ELSE 'rest' END, 'ios'
+                    SELECT ?, id, CASE WHEN id <= 100 THEN 'holdout' WHEN id <= 200 THEN 'a' WHEN id <= 300 THEN 'b'
+                      ELSE 'rest' END, 'ios'
                     FROM users WHERE id <= 1000
                     """, arguments: [id])
         }

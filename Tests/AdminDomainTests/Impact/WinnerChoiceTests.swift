@@ -94,7 +94,7 @@ import Testing
         let chosenAt = Self.start.addingTimeInterval(TimeInterval(Self.wait * 3_600 + 60))
         try await tracker.refresh(now: chosenAt)
         let winner = try #require(try await fixture.campaigns.find(id)?.winner)
-        #expect(winner.variant == .known(.b) && winner.at == SQLiteTime.string(chosenAt))
+        #expect(winner.variant == .known(.b) && winner.at?.text == SQLiteTime.string(chosenAt))
         let audit = try await Self.audit(id, fixture)
         #expect(audit.count == 1)
         #expect(audit.first?.hasPrefix("variant B by the rule") == true, "\(audit)")
@@ -110,7 +110,8 @@ import Testing
                     db,
                     sql: """
                         SELECT DISTINCT COALESCE(variant, 'none') FROM panel_deliveries q
-                        WHERE campaign_id = ? AND user_id IN (SELECT user_id FROM panel_campaign_members WHERE campaign_id = ? AND arm = 'rest')
+                        WHERE campaign_id = ? AND user_id IN (SELECT user_id FROM panel_campaign_members
+                          WHERE campaign_id = ? AND arm = 'rest')
                         """, arguments: [id, id]),
                 try Int.fetchOne(
                     db,

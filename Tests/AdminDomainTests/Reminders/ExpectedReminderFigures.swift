@@ -72,7 +72,8 @@ struct ExpectedReminderFigures: Equatable, CustomStringConvertible {
                        SUM(status = 'scheduled' AND \(now) - \(seconds("scheduled_for")) <= 60) AS undecided,
                        SUM(status = 'sent' AND opened_at IS NOT NULL) AS opened,
                        SUM(status = 'sent' AND NOT \(readable("sent_at"))) AS unreadable,
-                       SUM(status = 'sent' AND \(readable("sent_at")) AND \(seconds("sent_at")) < \(seconds("scheduled_for"))) AS before
+                       SUM(status = 'sent' AND \(readable("sent_at"))
+                         AND \(seconds("sent_at")) < \(seconds("scheduled_for"))) AS before
                 FROM reminders r WHERE \(due)
                 """)!
         var expected = ExpectedReminderFigures()
@@ -111,7 +112,9 @@ struct ExpectedReminderFigures: Equatable, CustomStringConvertible {
     /// The user's platforms now: 1 iOS only, 2 Android only, 3 both, 0 none.
     static let platforms = """
         CASE WHEN EXISTS (SELECT 1 FROM devices d WHERE d.user_id = r.user_id AND d.platform = 'ios')
-             THEN CASE WHEN EXISTS (SELECT 1 FROM devices d WHERE d.user_id = r.user_id AND d.platform = 'android') THEN 3 ELSE 1 END
-             WHEN EXISTS (SELECT 1 FROM devices d WHERE d.user_id = r.user_id AND d.platform = 'android') THEN 2 ELSE 0 END
+             THEN CASE WHEN EXISTS (SELECT 1 FROM devices d WHERE d.user_id = r.user_id AND d.platform = 'android')
+               THEN 3 ELSE 1 END
+             WHEN EXISTS (SELECT 1 FROM devices d WHERE d.user_id = r.user_id AND d.platform = 'android') THEN 2
+               ELSE 0 END
         """
 }

@@ -85,9 +85,11 @@ import Testing
                     try Int.fetchOne(
                         db,
                         sql: """
-                            SELECT COUNT(DISTINCT user_id) FROM reminders WHERE \(window) AND status = 'sent' AND opened_at IS NOT NULL
+                            SELECT COUNT(DISTINCT user_id) FROM reminders WHERE \(window) AND status = 'sent'
+                              AND opened_at IS NOT NULL
                               AND \(ExpectedReminderFigures.readable("sent_at"))
-                              AND \(ExpectedReminderFigures.seconds("sent_at")) - \(ExpectedReminderFigures.seconds("scheduled_for")) BETWEEN 0 AND 60
+                              AND \(ExpectedReminderFigures.seconds("sent_at")) -
+                                \(ExpectedReminderFigures.seconds("scheduled_for")) BETWEEN 0 AND 60
                             """) ?? -1
                 )
             }
@@ -121,7 +123,8 @@ import Testing
                 db,
                 sql: """
                     SELECT COUNT(*) FROM reminders WHERE scheduled_for < '1970-01-01' OR scheduled_for > '9999'
-                       OR (scheduled_for > ? AND scheduled_for <= ? AND NOT \(ExpectedReminderFigures.readable("scheduled_for")))
+                       OR (scheduled_for > ? AND scheduled_for <= ?
+                         AND NOT \(ExpectedReminderFigures.readable("scheduled_for")))
                     """, arguments: [ReminderRows.text(now - 30 * 86_400), ReminderRows.text(now)]) ?? -1
         }
         #expect(snapshot.scheduledTimeUnreadable == unreadable)

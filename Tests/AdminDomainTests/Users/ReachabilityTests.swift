@@ -32,8 +32,10 @@ import Testing
     static let quiet = [noReminders, noCampaigns]
     static let everywhere = "Reminders and campaign pushes reach this user on 1 of 1 device."
     static let android = """
-        INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, app_version, os_version, created_at, last_seen_at)
-        VALUES (:id * 10 + 1, :id, 'android', 'fcm', 'tok-' || :id || '-and-654321', 'granted', '3.1.0', 'Android 14', '2026-01-01 00:00:00', '2026-11-16 12:00:00')
+        INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, app_version, os_version,
+          created_at, last_seen_at)
+        VALUES (:id * 10 + 1, :id, 'android', 'fcm', 'tok-' || :id || '-and-654321', 'granted', '3.1.0', 'Android 14',
+          '2026-01-01 00:00:00', '2026-11-16 12:00:00')
         """
 
     static func device(
@@ -299,8 +301,10 @@ import Testing
 
     static func campaign(_ id: Int, _ name: String?, launched: String = "2026-11-16 12:00:00") -> String {
         """
-        INSERT OR IGNORE INTO panel_campaigns (id, name, title, body, ttl_seconds, segment, status, created_at, launched_at)
-        VALUES (\(id), \(name.map { "'\($0)'" } ?? "NULL"), 'Title \(id)', 'Body', 86400, '{}', 'finished', '2026-11-01 00:00:00', '\(launched)')
+        INSERT OR IGNORE INTO panel_campaigns (id, name, title, body, ttl_seconds, segment, status, created_at,
+          launched_at)
+        VALUES (\(id), \(name.map { "'\($0)'" } ?? "NULL"), 'Title \(id)', 'Body', 86400, '{}', 'finished',
+          '2026-11-01 00:00:00', '\(launched)')
         """
     }
 
@@ -309,7 +313,8 @@ import Testing
     ) -> String {
         """
         INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, detail, updated_at)
-        VALUES (\(campaign), :id * 10, :id, '\(state)', '\(due)', \(detail.map { "'\($0.replacingOccurrences(of: "'", with: "''"))'" } ?? "NULL"), '\(updated)')
+        VALUES (\(campaign), :id * 10, :id, '\(state)', '\(due)',
+          \(detail.map { "'\($0.replacingOccurrences(of: "'", with: "''"))'" } ?? "NULL"), '\(updated)')
         """
     }
 
@@ -329,10 +334,14 @@ import Testing
             for test in Self.cases.sorted(by: { $0.id < $1.id }) {
                 try db.execute(
                     sql: """
-                        INSERT INTO users (id, email, password_hash, status, timezone, created_at) VALUES (:id, 'u' || :id || '@reach.test', 'x', 'active', 'Europe/Lisbon', '2026-01-01 00:00:00');
+                        INSERT INTO users (id, email, password_hash, status, timezone, created_at)
+                          VALUES (:id, 'u' || :id || '@reach.test', 'x', 'active', 'Europe/Lisbon',
+                          '2026-01-01 00:00:00');
                         INSERT INTO notification_settings (user_id) VALUES (:id);
-                        INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, app_version, os_version, created_at, last_seen_at)
-                        VALUES (:id * 10, :id, 'ios', 'apns', 'tok-' || :id || '-ios-abcdef', 'granted', '3.2.1', 'iOS 18.1', '2026-01-01 00:00:00', '2026-11-17 12:00:00');
+                        INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission,
+                          app_version, os_version, created_at, last_seen_at)
+                        VALUES (:id * 10, :id, 'ios', 'apns', 'tok-' || :id || '-ios-abcdef', 'granted', '3.2.1',
+                          'iOS 18.1', '2026-01-01 00:00:00', '2026-11-17 12:00:00');
                         """, arguments: ["id": test.id])
                 for statement in test.change {
                     var arguments: [String: DatabaseValue] = ["id": test.id.databaseValue]

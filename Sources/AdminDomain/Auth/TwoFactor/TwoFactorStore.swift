@@ -8,7 +8,7 @@ public enum SecondFactorProof: Sendable, Equatable {
 }
 
 public struct TwoFactorStatus: Sendable, Equatable {
-    public let enabledAt: String?
+    public let enabledAt: PanelTime?
     public let recoveryCodesLeft: Int
     public var isEnabled: Bool { enabledAt != nil }
 }
@@ -32,7 +32,7 @@ public struct TwoFactorStore: Sendable {
         try await database.read { db in
             let key = try PanelTwoFactor.fetchOne(db, key: adminID)
             let left = try PanelRecoveryCode.all().unused(of: adminID).fetchCount(db)
-            return TwoFactorStatus(enabledAt: key?.confirmedAt?.text, recoveryCodesLeft: left)
+            return TwoFactorStatus(enabledAt: key?.confirmedAt, recoveryCodesLeft: left)
         }
     }
 

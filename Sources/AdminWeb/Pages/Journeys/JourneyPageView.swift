@@ -22,7 +22,7 @@ struct JourneyPageView: HTMLComponent {
                 p {
                     JourneyStatusBadge(journey: journey, onPage: true)
                     " · created by \(journey.campaign.createdBy ?? "no staff account (the command line, the demo, or one since removed)") at "
-                    span(.class("nowrap")) { journey.campaign.createdAt + " UTC" }
+                    span(.class("nowrap")) { journey.campaign.createdAt.text + " UTC" }
                 }
                 if let notice = model.notice { p(.class("notice"), .role("status")) { notice.sentence } }
                 for problem in model.problems { p(.class("notice error"), .role("alert")) { problem } }
