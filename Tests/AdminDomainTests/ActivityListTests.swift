@@ -128,7 +128,8 @@ import Testing
             try Int.fetchOne(
                 db,
                 sql:
-                    "SELECT COUNT(*) FROM users WHERE \(Self.directSQL[.inactive]!) AND plan = 'free' AND status <> 'deleted'",
+                    "SELECT COUNT(*) FROM users WHERE \(Self.directSQL[.inactive]!) "
+                    + "AND plan = 'free' AND status <> 'deleted'",
                 arguments: ["now": SQLiteTime.string(Self.now)]) ?? 0
         }
         #expect(

@@ -111,7 +111,8 @@ import Testing
             for row in try Row.fetchAll(
                 db,
                 sql:
-                    "SELECT user_id, CAST(push_enabled AS INTEGER), CAST(marketing_opt_in AS INTEGER) FROM notification_settings"
+                    "SELECT user_id, CAST(push_enabled AS INTEGER), CAST(marketing_opt_in AS INTEGER) "
+                    + "FROM notification_settings"
             ) {
                 raw.settings[row[0]] = (row[1], row[2])
             }
@@ -279,7 +280,8 @@ import Testing
                     uniqueKeysWithValues: try Row.fetchAll(
                         db,
                         sql:
-                            "SELECT device_id, due_at FROM panel_deliveries WHERE campaign_id = ? AND device_id > 991000",
+                            "SELECT device_id, due_at FROM panel_deliveries "
+                            + "WHERE campaign_id = ? AND device_id > 991000",
                         arguments: [id]
                     )
                     .map { (row: Row) -> (Int64, String) in (row[0], row[1]) })

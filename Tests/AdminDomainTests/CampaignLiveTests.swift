@@ -130,7 +130,8 @@ import Testing
         try await DatabaseQueue(path: temp.path).write { db in
             try db.execute(
                 sql:
-                    "INSERT INTO push_receipts (delivery_id, event, created_at) VALUES (?, 'opened', '2026-11-21 00:00:09')",
+                    "INSERT INTO push_receipts (delivery_id, event, created_at) "
+                    + "VALUES (?, 'opened', '2026-11-21 00:00:09')",
                 arguments: ["c\(id)-\(rows[2])"])
         }
         #expect(try await ReceiptPoller(database: database).poll() == 1, "a new poller goes on from the stored cursor")

@@ -90,7 +90,8 @@ import Testing
                 try String.fetchAll(
                     db,
                     sql:
-                        "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'panel\\_%' ESCAPE '\\' ORDER BY name"
+                        "SELECT name FROM sqlite_master WHERE type = 'table' "
+                        + "AND name LIKE 'panel\\_%' ESCAPE '\\' ORDER BY name"
                 ),
                 try Int.fetchAll(db, sql: "SELECT version FROM panel_schema_version"),
                 try Int.fetchOne(db, sql: "PRAGMA user_version")
@@ -159,7 +160,9 @@ import Testing
                     "SELECT kind, email, address, failures, locked_until FROM panel_login_throttle ORDER BY kind, email"
             )
             .map {
-                "\($0["kind"] as String) [\($0["email"] as String)] [\($0["address"] as String)] \($0["failures"] as Int) \(($0["locked_until"] as String?) ?? "-")"
+                "\($0["kind"] as String) "
+                    + "[\($0["email"] as String)] [\($0["address"] as String)] \($0["failures"] as Int) "
+                    + "\(($0["locked_until"] as String?) ?? "-")"
             }
         }
         #expect(

@@ -52,7 +52,8 @@ public struct LoginThrottle: Sendable {
     /// Rows that slow nobody any more: a lock that has run out, or failures a quarter of an
     /// hour old, which start the count again.
     static func staleCondition(now: Date) -> SQL {
-        "locked_until <= \(PanelTime(now)) OR (locked_until IS NULL AND last_failure_at <= \(PanelTime(now.addingTimeInterval(-lockDuration))))"
+        "locked_until <= \(PanelTime(now)) "
+            + "OR (locked_until IS NULL AND last_failure_at <= \(PanelTime(now.addingTimeInterval(-lockDuration))))"
     }
 
     /// Seconds to wait before this attempt may be checked; 0 when it may go ahead.

@@ -82,19 +82,21 @@ public struct Audience: Sendable {
         switch missingProviders {
         case []: nil
         case [.fcm]:
-            "FCM is not configured on this server (no --fcm-service-account), so Android devices and iOS devices registered through FCM cannot be sent to"
+            "FCM is not configured on this server (no --fcm-service-account), "
+                + "so Android devices and iOS devices registered through FCM cannot be sent to"
         case [.apns]:
-            "APNs is not configured on this server (no --apns-key), so iOS devices registered with APNs cannot be sent to"
+            "APNs is not configured on this server (no --apns-key), "
+                + "so iOS devices registered with APNs cannot be sent to"
         default:
-            "no push provider is configured on this server (neither --fcm-service-account nor --apns-key), so no device can be sent to"
+            "no push provider is configured on this server (neither --fcm-service-account nor --apns-key), "
+                + "so no device can be sent to"
         }
     }
 
     /// `d.push_provider` is one the panel sends to and has credentials for: our own constants, never user text.
     private var configuredProviderSQL: String {
-        providers.isEmpty
-            ? "0"
-            : "d.push_provider IN (\(PushProvider.allCases.filter(providers.contains).map { "'\($0.rawValue)'" }.joined(separator: ", ")))"
+        let quoted = PushProvider.allCases.filter(providers.contains).map { "'\($0.rawValue)'" }
+        return providers.isEmpty ? "0" : "d.push_provider IN (\(quoted.joined(separator: ", ")))"
     }
 
     /// Each row's reason, or 'reachable'; on `users u`, `devices d` (LEFT JOIN) and
@@ -172,11 +174,12 @@ public struct Audience: Sendable {
     /// `FROM ... WHERE ...` for a segment, `extra` conditions ANDed on, with its values.
     func from(_ segment: CampaignSegment, now: Date, extra: [SQLCondition] = []) -> SQL {
         let deviceJoin = segment.platform == nil ? "" : " AND d.platform = :platform"
+        let platform = segment.platform.map { ["platform": $0.databaseValue] } ?? [:]
         return """
             FROM users u
             LEFT JOIN devices d INDEXED BY devices_user ON d.user_id = u.id\(sql: deviceJoin)
             LEFT JOIN notification_settings s ON s.user_id = u.id
-            WHERE \(SQLCondition.all(segment.userConditions(now: now) + extra, also: segment.platform.map { ["platform": $0.databaseValue] } ?? [:]))
+            WHERE \(SQLCondition.all(segment.userConditions(now: now) + extra, also: platform))
             """
     }
 

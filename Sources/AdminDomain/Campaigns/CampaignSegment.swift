@@ -77,7 +77,10 @@ public struct CampaignSegment: Sendable, Equatable, Codable {
         if let platform {
             conditions.append(
                 SQLCondition(
-                    "EXISTS (SELECT 1 FROM devices p INDEXED BY devices_user WHERE p.user_id = u.id AND p.platform = :platform)",
+                    """
+                    EXISTS (SELECT 1 FROM devices p INDEXED BY devices_user
+                            WHERE p.user_id = u.id AND p.platform = :platform)
+                    """,
                     ["platform": platform]))
         }
         if let signedUpFrom { conditions.append(SQLCondition("u.created_at >= :from", ["from": signedUpFrom])) }

@@ -140,7 +140,8 @@ extension CampaignTransition {
             try Bool.fetchOne(
                 db,
                 sql:
-                    "SELECT EXISTS (SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_counts WHERE campaign_id = ?)",
+                    "SELECT EXISTS (SELECT 1 FROM panel_deliveries "
+                    + "INDEXED BY panel_deliveries_counts WHERE campaign_id = ?)",
                 arguments: [id]) ?? false
         let members =
             try Bool.fetchOne(

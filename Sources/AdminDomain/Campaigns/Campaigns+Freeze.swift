@@ -116,7 +116,8 @@ extension Campaigns {
         if planner != nil {
             // The plan is made in Swift from these columns (`UsualHourPlanner`).
             sql = """
-                \(reachable), CAST(u.timezone AS TEXT) AS tz, s.quiet_start AS qs, s.quiet_end AS qe, CAST(u.locale AS TEXT) AS locale
+                \(reachable), CAST(u.timezone AS TEXT) AS tz, s.quiet_start AS qs, s.quiet_end AS qe,
+                  CAST(u.locale AS TEXT) AS locale
                 \(from) AND (\(audience.classification(now: now, campaign: id, withCap: false))) = 'reachable'
                 """
         } else {

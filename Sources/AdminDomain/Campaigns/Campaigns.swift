@@ -174,7 +174,8 @@ public struct Campaigns: Sendable {
     /// Stops at the first reachable device: a read, however large the segment.
     func hasReachableDevice(_ segment: CampaignSegment, campaign: Int64, now: Date) async throws -> Bool {
         let sql: SQL =
-            "SELECT EXISTS (SELECT 1 \(audience.from(segment, now: now)) AND (\(audience.classification(now: now, campaign: campaign))) = 'reachable')"
+            "SELECT EXISTS (SELECT 1 \(audience.from(segment, now: now)) "
+            + "AND (\(audience.classification(now: now, campaign: campaign))) = 'reachable')"
         return try await database.read { db in try Bool.fetchOne(db, SQLRequest(literal: sql)) ?? false }
     }
 }

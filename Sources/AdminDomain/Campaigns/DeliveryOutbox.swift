@@ -250,11 +250,8 @@ public struct DeliveryOutbox: Sendable {
                         continue
                     }
                     if let exit = row.journeyExit {
-                        try move.execute(arguments: [
-                            DeliveryState.excluded, 0,
-                            "journey: \(exit == "settled" ? "its entry was settled already" : JourneyExit.label(of: exit))",
-                            at, row.id,
-                        ])
+                        let why = exit == "settled" ? "its entry was settled already" : JourneyExit.label(of: exit)
+                        try move.execute(arguments: [DeliveryState.excluded, 0, "journey: \(why)", at, row.id])
                         if db.changesCount > 0 { settledUnsent.insert(campaign) }
                         if exit != "settled" {
                             entries.unsent(
@@ -317,7 +314,8 @@ public struct DeliveryOutbox: Sendable {
                 else {
                     try db.execute(
                         sql:
-                            "UPDATE panel_deliveries SET state = ?, detail = 'the device has no push token any more', updated_at = ? WHERE id = ?",
+                            "UPDATE panel_deliveries SET state = ?, detail = 'the device has no push token any more', "
+                            + "updated_at = ? WHERE id = ?",
                         arguments: [DeliveryState.failed, at, row.id])
                     settledUnsent.insert(row.campaignID)
                     continue
@@ -374,7 +372,8 @@ public struct DeliveryOutbox: Sendable {
                     if let entry = delivery.entryID {
                         try db.execute(
                             sql:
-                                "UPDATE panel_journey_entries SET state = 'entered', settled_at = NULL WHERE id = ? AND state = 'sent'",
+                                "UPDATE panel_journey_entries SET state = 'entered', settled_at = NULL "
+                                + "WHERE id = ? AND state = 'sent'",
                             arguments: [entry])
                     }
                 }

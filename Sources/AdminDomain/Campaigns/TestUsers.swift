@@ -98,13 +98,15 @@ public struct TestUsers: Sendable {
                 refusal = "only an admin may add test users, as no test-user domain is configured: nobody was added"
             } else if !anyone, !domains.contains(email: typed) {
                 refusal =
-                    "marketing may add only emails at \(domains.sentence) (an admin may add any app user): nobody was added"
+                    "marketing may add only emails at \(domains.sentence) "
+                    + "(an admin may add any app user): nobody was added"
             } else if let id {
                 if try PanelTestUser.exists(db, key: id) { refusal = "\(typed) is a test user already" }
             } else {
                 refusal = "no app user has the email \(typed): nobody was added"
             }
-            // The refusal's row names the user found, for the admins who read the log; the page says no more than the sentence.
+            // The refusal's row names the user found, for the admins who read the log; the page says
+            // no more than the sentence.
             guard let id, refusal == nil else {
                 let sentence = refusal ?? ""
                 try AuditLog.insert(
@@ -179,7 +181,8 @@ public struct TestUsers: Sendable {
                         )
                     }
                 }
-                // The last `perDay` sends to this user in 24 hours, newest first: the oldest of them says when a place frees.
+                // The last `perDay` sends to this user in 24 hours, newest first: the oldest of them
+                // says when a place frees.
                 let sent = try String.fetchAll(
                     db,
                     sql: """
@@ -202,7 +205,8 @@ public struct TestUsers: Sendable {
                 let devices = try ids.compactMap { try PushDevice.fetch(id: $0, in: db) }
                 if devices.isEmpty {
                     return (
-                        "the test user has no device that could get a campaign push: the account must be active, push and campaign "
+                        "the test user has no device that could get a campaign push: "
+                            + "the account must be active, push and campaign "
                             + "pushes on, and a device must have permission and a token no provider called dead", []
                     )
                 }
@@ -215,7 +219,8 @@ public struct TestUsers: Sendable {
                 + devices.map { "#\($0.id)" }.joined(separator: " ")
             try AuditLog.insert(
                 actor.entry(
-                    refusal == nil ? .campaignTestSent : .campaignTestRefused, target: "user:\(userID)", detail: detail),
+                    refusal == nil ? .campaignTestSent : .campaignTestRefused, target: "user:\(userID)",
+                    detail: detail),
                 now: now, in: db)
             return (refusal, devices, limited)
         }
@@ -241,7 +246,8 @@ public struct TestUsers: Sendable {
         let end = SendTime.outsideQuietHours(now, start: quiet.start, end: quiet.end, in: zone)
         guard end > now else { return nil }
         return
-            "it is the test user's quiet hours (\(quiet.start) to \(quiet.end), \(zone.identifier)); they end at \(quiet.end) their time, "
+            "it is the test user's quiet hours (\(quiet.start) to \(quiet.end), \(zone.identifier)); "
+            + "they end at \(quiet.end) their time, "
             + "\(SQLiteTime.string(end).prefix(16)) UTC: send the test then"
     }
 }

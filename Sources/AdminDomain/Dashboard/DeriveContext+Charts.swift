@@ -48,7 +48,8 @@ extension DeriveContext {
             chart(
                 .weeks, .foodWasted, "Food wasted per week", .bar, "Items",
                 [ChartSeries(name: "Wasted", values: weekly(items.unconsumedFoodByExpiry, throughYesterday: true))],
-                "Food items whose expiry date fell in the week (up to yesterday) without being marked consumed, unless deleted before that date.",
+                "Food items whose expiry date fell in the week (up to yesterday) without being marked consumed, "
+                    + "unless deleted before that date.",
                 updated),
             categories(
                 .categories, "Food items by category", "Category", items.foodByCategory.byName(null: "(none)"),
@@ -63,7 +64,8 @@ extension DeriveContext {
             chart(
                 .weeks, .premiumUsers, "Premium users per week", .line, "Subscriptions",
                 [ChartSeries(name: "Premium", values: inForce)],
-                "Subscriptions in force (started, period not ended, not refunded) at the end of each week, or now for this week.",
+                "Subscriptions in force (started, period not ended, not refunded) "
+                    + "at the end of each week, or now for this week.",
                 counted),
             chart(
                 .weeks, .upgrades, "Upgrades per week", .bar, "Subscriptions",
@@ -78,7 +80,8 @@ extension DeriveContext {
                     ChartSeries(name: "Received", values: daily(pushes.received)),
                     ChartSeries(name: "Opened", values: daily(pushes.opened)),
                 ],
-                "Accepted by the push services (as of the last full count); received and opened as the devices confirmed, each delivery once a day.",
+                "Accepted by the push services (as of the last full count); "
+                    + "received and opened as the devices confirmed, each delivery once a day.",
                 updated),
         ]
     }
@@ -137,7 +140,8 @@ extension DeriveContext {
             valueLabel: "Per month", labels: sorted.map(\.key),
             series: [ChartSeries(name: "Per month", values: sorted.map { Int($0.value.rounded()) })],
             note:
-                "Active subscriptions whose period has not ended: monthly prices, and yearly ones divided by 12. Currencies are not converted."
+                "Active subscriptions whose period has not ended: monthly prices, "
+                + "and yearly ones divided by 12. Currencies are not converted."
                 + (unreadable > 0 ? " \(unreadable.grouped) with an unreadable currency are left out." : ""),
             asOf: asOf, labelsName: "Currency")
     }

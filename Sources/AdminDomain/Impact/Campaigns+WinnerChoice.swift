@@ -27,12 +27,14 @@ extension Campaigns {
                 db, sql: "SELECT status FROM panel_campaigns WHERE id = ?", arguments: [id])?.known
             guard status == .sending || status == .paused else {
                 throw CampaignError(
-                    "campaign #\(id) is \(status?.rawValue ?? "in a status this panel does not know"), and a winner can be chosen only while it is sending or paused"
+                    "campaign #\(id) is \(status?.rawValue ?? "in a status this panel does not know"), "
+                        + "and a winner can be chosen only while it is sending or paused"
                 )
             }
             try db.execute(
                 sql:
-                    "UPDATE panel_campaigns SET winner = ?, winner_at = ?, winner_detail = ? WHERE id = ? AND winner IS NULL",
+                    "UPDATE panel_campaigns SET winner = ?, winner_at = ?, winner_detail = ? "
+                    + "WHERE id = ? AND winner IS NULL",
                 arguments: [variant, PanelTime(now), detail, id])
             guard db.changesCount == 1 else { throw CampaignError("campaign #\(id) has its winner already") }
             try AuditLog.insert(

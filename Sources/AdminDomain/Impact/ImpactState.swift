@@ -39,6 +39,20 @@ final class ImpactState: @unchecked Sendable {
     static let userID = "CASE WHEN typeof(user_id) = 'integer' THEN user_id END"
     static let platformNames = ["ios", "android", "both", "other"]
 
+    /// Users a push of the campaign went out to and was opened by; `withinADay`: opened
+    /// within a day of its last update, as a journey counts it.
+    static func openers(of campaign: Int64, withinADay: Bool, in db: Database) throws -> [Int64] {
+        let inDay: SQL = withinADay ? "AND \(sql: JourneyEntries.openedInDay)" : ""
+        return try Int64.fetchAll(
+            db,
+            SQLRequest(
+                literal: """
+                    SELECT DISTINCT user_id FROM panel_deliveries INDEXED BY panel_deliveries_counts
+                    WHERE campaign_id = \(campaign) AND state IN (\(states: DeliveryState.wentOut))
+                      AND receipt >= 2 \(inDay)
+                    """))
+    }
+
     init(campaignID: Int64, goal: CampaignGoal?, start: Date, goalDays: Int) {
         self.campaignID = campaignID
         self.goal = goal
@@ -70,28 +84,8 @@ final class ImpactState: @unchecked Sendable {
                     self.dueAt[row[member.userID]] = due
                 }
             }
-            for user in try Int64.fetchAll(
-                db,
-                SQLRequest(
-                    literal: """
-                        SELECT DISTINCT user_id FROM panel_deliveries INDEXED BY panel_deliveries_counts
-                        WHERE campaign_id = \(self.campaignID) AND state IN (\(states: DeliveryState.wentOut))
-                          AND receipt >= 2
-                        """))
-            {
-                self.opened.insert(user)
-            }
-            for user in try Int64.fetchAll(
-                db,
-                SQLRequest(
-                    literal: """
-                        SELECT DISTINCT user_id FROM panel_deliveries INDEXED BY panel_deliveries_counts
-                        WHERE campaign_id = \(self.campaignID) AND state IN (\(states: DeliveryState.wentOut))
-                          AND receipt >= 2 AND \(sql: JourneyEntries.openedInDay)
-                        """))
-            {
-                self.openedInDay.insert(user)
-            }
+            self.opened.formUnion(try Self.openers(of: self.campaignID, withinADay: false, in: db))
+            self.openedInDay.formUnion(try Self.openers(of: self.campaignID, withinADay: true, in: db))
         }
         guard let goal else { return }
         let from = String(SQLiteTime.string(secondsSinceEpoch: start).prefix(10))

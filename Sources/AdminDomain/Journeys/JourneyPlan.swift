@@ -47,7 +47,8 @@ public struct JourneyPlan: Sendable {
         try Int64.fetchAll(
             db,
             sql:
-                "SELECT id FROM panel_campaigns WHERE kind = 'journey' AND status = ? AND deleted_at IS NULL ORDER BY id",
+                "SELECT id FROM panel_campaigns WHERE kind = 'journey' AND status = ? "
+                + "AND deleted_at IS NULL ORDER BY id",
             arguments: [CampaignStatus.sending])
     }
 

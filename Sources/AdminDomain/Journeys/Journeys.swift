@@ -40,7 +40,8 @@ public struct Journeys: Sendable {
                 arguments: [id])
             try db.execute(
                 sql:
-                    "INSERT INTO panel_journeys (campaign_id, trigger, trigger_days, send_at) VALUES (?, 'inactive_days', 30, 'daily_time')",
+                    "INSERT INTO panel_journeys (campaign_id, trigger, trigger_days, send_at) "
+                    + "VALUES (?, 'inactive_days', 30, 'daily_time')",
                 arguments: [id])
             try Self.storeRules(draft.rules, of: id, in: db)
             return id
@@ -147,7 +148,8 @@ public struct Journeys: Sendable {
         try await move(id, .resume, by: actor, now: now) { db in
             try db.execute(
                 sql:
-                    "UPDATE panel_journeys SET evaluated_until = MAX(COALESCE(evaluated_until, 0), ?) WHERE campaign_id = ?",
+                    "UPDATE panel_journeys SET evaluated_until = MAX(COALESCE(evaluated_until, 0), ?) "
+                    + "WHERE campaign_id = ?",
                 arguments: [Int64(now.timeIntervalSince1970.rounded(.down)), id])
         }
     }

@@ -47,7 +47,8 @@ extension Reachability {
     static let timePattern = "[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]"
 
     static let lateSQL =
-        "(status = 'sent' AND sent_at GLOB :pattern AND unixepoch(sent_at) - unixepoch(scheduled_for) > \(lateAfterSeconds))"
+        "(status = 'sent' AND sent_at GLOB :pattern AND unixepoch(sent_at) "
+        + "- unixepoch(scheduled_for) > \(lateAfterSeconds))"
     /// One pass over the user's reminders of the window, through (user_id, scheduled_for).
     static let remindersSQL = """
         SELECT COUNT(*) AS due, COALESCE(SUM(status = 'sent'), 0) AS sent, COALESCE(SUM(\(lateSQL)), 0) AS late,
@@ -188,7 +189,8 @@ extension Reachability {
         var findings = evidence.heldOut.map { held in
             Finding(
                 .note,
-                "Held out on purpose from campaign #\(held.campaignID) “\(held.campaignName)”: its holdout group gets no push, so that the campaign's effect can be measured",
+                "Held out on purpose from campaign #\(held.campaignID) “\(held.campaignName)”: "
+                    + "its holdout group gets no push, so that the campaign's effect can be measured",
                 evidence: "launched \(held.launchedAt) UTC; a member of its holdout group", place: .campaignPushes)
         }
         for miss in evidence.misses.prefix(shownMisses) {

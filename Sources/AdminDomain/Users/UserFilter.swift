@@ -50,7 +50,10 @@ public struct UserFilter: Sendable, Equatable {
         if let platform {
             conditions.append(
                 SQLCondition(
-                    "EXISTS (SELECT 1 FROM devices d INDEXED BY devices_user WHERE d.user_id = u.id AND d.platform = :platform)",
+                    """
+                    EXISTS (SELECT 1 FROM devices d INDEXED BY devices_user
+                            WHERE d.user_id = u.id AND d.platform = :platform)
+                    """,
                     ["platform": platform]))
         }
         return conditions

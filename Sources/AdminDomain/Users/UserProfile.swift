@@ -3,8 +3,9 @@ import GRDB
 
 /// Everything support needs to explain what happened to one user, read in one short
 /// transaction of indexed lookups. Values are decoded with `try` and integers the panel shows
-/// are CAST in SQL: a row with an odd type is shown or refused, never a crash. Lists that can grow without bound (items, activity)
-/// are paged elsewhere; here only their counts and the latest rows.
+/// are CAST in SQL: a row with an odd type is shown or refused, never a crash. Lists that can
+/// grow without bound (items, activity) are paged elsewhere; here only their counts and the
+/// latest rows.
 public struct UserProfile: Sendable {
     public struct Account: Sendable, FetchableRecord {
         public let id: Int64

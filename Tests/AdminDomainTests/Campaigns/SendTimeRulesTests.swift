@@ -119,7 +119,8 @@ import Testing
             try Int64.fetchAll(
                 db,
                 sql:
-                    "SELECT DISTINCT user_id FROM panel_deliveries WHERE campaign_id = ? AND due_at = ? ORDER BY user_id LIMIT 7",
+                    "SELECT DISTINCT user_id FROM panel_deliveries WHERE campaign_id = ? AND due_at = ? "
+                    + "ORDER BY user_id LIMIT 7",
                 arguments: [id, Campaigns.heldForWinner])
         }
         try #require(held.count == 7)

@@ -36,7 +36,8 @@ enum BoundaryRows {
             }
             try db.execute(
                 sql:
-                    "INSERT INTO activity_events (user_id, kind, created_at) VALUES ('abc', 'login', '2026-11-22 10:00:00')"
+                    "INSERT INTO activity_events (user_id, kind, created_at) "
+                    + "VALUES ('abc', 'login', '2026-11-22 10:00:00')"
             )
             try db.execute(
                 sql: """
@@ -118,7 +119,8 @@ enum BoundaryRows {
                 let id = db.lastInsertedRowID
                 try db.execute(
                     sql:
-                        "INSERT INTO activity_events (user_id, kind, created_at) VALUES (?, 'sign_up', ?), (?, 'login', ?)",
+                        "INSERT INTO activity_events (user_id, kind, created_at) "
+                        + "VALUES (?, 'sign_up', ?), (?, 'login', ?)",
                     arguments: [id, time, oldUser, time])
                 try db.execute(
                     sql: """

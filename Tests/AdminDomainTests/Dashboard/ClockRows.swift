@@ -28,7 +28,8 @@ enum ClockRows {
                 of: " ", with: "T")
             try db.execute(
                 sql:
-                    "INSERT INTO users (email, password_hash, plan, created_at) VALUES ('t-form@example.com', 'x', 'free', ?)",
+                    "INSERT INTO users (email, password_hash, plan, created_at) "
+                    + "VALUES ('t-form@example.com', 'x', 'free', ?)",
                 arguments: [early])
             try db.execute(
                 sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (?, 'login', ?)",
@@ -36,7 +37,8 @@ enum ClockRows {
             let ahead = SQLiteTime.string(secondsSinceEpoch: seconds + 3600)
             try db.execute(
                 sql:
-                    "INSERT INTO users (email, password_hash, plan, created_at) VALUES ('ahead@example.com', 'x', 'free', ?)",
+                    "INSERT INTO users (email, password_hash, plan, created_at) "
+                    + "VALUES ('ahead@example.com', 'x', 'free', ?)",
                 arguments: [ahead])
         }
     }

@@ -51,15 +51,18 @@ struct DashboardComparison {
         expect(.foodWasted, try expected.foodWastedByWeek())
         try expectCategories(
             .categories,
-            "SELECT COALESCE(CAST(category AS TEXT), '(none)'), COUNT(*) FROM food_items WHERE deleted_at IS NULL GROUP BY 1"
+            "SELECT COALESCE(CAST(category AS TEXT), '(none)'), COUNT(*) "
+                + "FROM food_items WHERE deleted_at IS NULL GROUP BY 1"
         )
         try expectCategories(
             .storage,
-            "SELECT COALESCE(CAST(storage AS TEXT), 'Not set'), COUNT(*) FROM food_items WHERE deleted_at IS NULL GROUP BY 1"
+            "SELECT COALESCE(CAST(storage AS TEXT), 'Not set'), COUNT(*) "
+                + "FROM food_items WHERE deleted_at IS NULL GROUP BY 1"
         )
         try expectCategories(
             .documentTypes,
-            "SELECT COALESCE(CAST(doc_type AS TEXT), '(none)'), COUNT(*) FROM documents WHERE deleted_at IS NULL GROUP BY 1",
+            "SELECT COALESCE(CAST(doc_type AS TEXT), '(none)'), COUNT(*) "
+                + "FROM documents WHERE deleted_at IS NULL GROUP BY 1",
             words: Self.documentWords)
         expect(.premiumUsers, try expected.premiumAtWeekEnds(snapshot.chart(.premiumUsers)!.labels))
         expect(.upgrades, try expected.upgradesByWeek())
@@ -176,7 +179,8 @@ struct DashboardComparison {
                     "Households", Double(households),
                     Double(
                         try expected.int(
-                            "SELECT COUNT(*) FROM households WHERE COALESCE(\(ExpectedDashboard.day("created_at")), '0000') <= ?",
+                            "SELECT COUNT(*) "
+                                + "FROM households WHERE COALESCE(\(ExpectedDashboard.day("created_at")), '0000') <= ?",
                             [then]))
                 ),
                 ("Households with more than one member", share(min(shared, households), households), nil),

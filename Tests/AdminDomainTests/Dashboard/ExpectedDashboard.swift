@@ -106,7 +106,8 @@ struct ExpectedDashboard {
 
     func upgradesByWeek() throws -> [String: Int] {
         try counts(
-            "SELECT 'Week of ' || \(Self.week(Self.day("started_at"))), COUNT(*) FROM subscriptions WHERE \(Self.day("started_at")) IS NOT NULL GROUP BY 1"
+            "SELECT 'Week of ' || \(Self.week(Self.day("started_at"))), COUNT(*) "
+                + "FROM subscriptions WHERE \(Self.day("started_at")) IS NOT NULL GROUP BY 1"
         )
     }
 
@@ -133,10 +134,12 @@ struct ExpectedDashboard {
             try counts(
                 "SELECT \(Self.day("updated_at")), COUNT(*) FROM panel_deliveries WHERE state = 'accepted' GROUP BY 1"),
             try counts(
-                "SELECT substr(created_at, 1, 10), COUNT(DISTINCT delivery_id) FROM push_receipts WHERE event = 'received' GROUP BY 1"
+                "SELECT substr(created_at, 1, 10), COUNT(DISTINCT delivery_id) "
+                    + "FROM push_receipts WHERE event = 'received' GROUP BY 1"
             ),
             try counts(
-                "SELECT substr(created_at, 1, 10), COUNT(DISTINCT delivery_id) FROM push_receipts WHERE event = 'opened' GROUP BY 1"
+                "SELECT substr(created_at, 1, 10), COUNT(DISTINCT delivery_id) "
+                    + "FROM push_receipts WHERE event = 'opened' GROUP BY 1"
             )
         )
     }
@@ -182,7 +185,8 @@ struct ExpectedDashboard {
     func itemsTracked(at then: String?) throws -> Int {
         guard let then else {
             return try int(
-                "SELECT (SELECT COUNT(*) FROM food_items WHERE deleted_at IS NULL) + (SELECT COUNT(*) FROM documents WHERE deleted_at IS NULL)"
+                "SELECT (SELECT COUNT(*) FROM food_items WHERE deleted_at IS NULL) + (SELECT COUNT(*) "
+                    + "FROM documents WHERE deleted_at IS NULL)"
             )
         }
         let live = """
@@ -218,7 +222,8 @@ struct ExpectedDashboard {
     func cohort(start: String) throws -> (users: Int, active: [Int]) {
         let end = try date(start, plus: 6)
         let members =
-            "SELECT id FROM users WHERE status <> 'deleted' AND \(Self.day("created_at")) BETWEEN '\(start)' AND '\(end)'"
+            "SELECT id FROM users WHERE status <> 'deleted' AND \(Self.day("created_at")) "
+            + "BETWEEN '\(start)' AND '\(end)'"
         var active: [Int] = []
         for week in 1...12 {
             let from = try date(start, plus: 7 * week)

@@ -19,7 +19,8 @@ import Testing
                 try db.execute(sql: "PRAGMA foreign_keys = OFF")
                 try db.execute(
                     sql:
-                        "INSERT INTO activity_events (user_id, kind, created_at) VALUES ('1', 'upgraded', ?), ('abc', 'upgraded', ?), (X'01', 'upgraded', ?)",
+                        "INSERT INTO activity_events (user_id, kind, created_at) "
+                        + "VALUES ('1', 'upgraded', ?), ('abc', 'upgraded', ?), (X'01', 'upgraded', ?)",
                     arguments: [inWindow, inWindow, inWindow])
                 try db.execute(
                     sql: """

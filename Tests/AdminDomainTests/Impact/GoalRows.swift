@@ -56,7 +56,8 @@ enum GoalRows {
             } else {
                 try db.execute(
                     sql:
-                        "INSERT INTO activity_events (user_id, kind, detail, platform, created_at) VALUES (?, ?, NULL, NULL, ?)",
+                        "INSERT INTO activity_events (user_id, kind, detail, platform, created_at) "
+                        + "VALUES (?, ?, NULL, NULL, ?)",
                     arguments: [user, row.kind, row.time])
             }
         }

@@ -48,7 +48,8 @@ import Testing
             func receipt(_ delivery: String, _ event: String) throws {
                 try db.execute(
                     sql:
-                        "INSERT INTO push_receipts (delivery_id, event, created_at) VALUES (?, ?, '2026-11-18 12:30:00')",
+                        "INSERT INTO push_receipts (delivery_id, event, created_at) "
+                        + "VALUES (?, ?, '2026-11-18 12:30:00')",
                     arguments: [delivery, event])
             }
             for row in rows {

@@ -34,7 +34,8 @@ import Testing
             for user in converters {
                 try db.execute(
                     sql:
-                        "INSERT INTO activity_events (user_id, kind, created_at) VALUES (?, 'item_added', '2026-11-18 13:00:00')",
+                        "INSERT INTO activity_events (user_id, kind, created_at) "
+                        + "VALUES (?, 'item_added', '2026-11-18 13:00:00')",
                     arguments: [user])
             }
         }

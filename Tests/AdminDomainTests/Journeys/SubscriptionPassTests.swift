@@ -21,12 +21,14 @@ import Testing
         let (premium, free) = try queue.write { db -> (Int64, Int64) in
             try db.execute(
                 sql:
-                    "INSERT INTO users (email, password_hash, plan, created_at) VALUES ('sub-p@odd.test', 'x', 'premium', '2026-01-01 00:00:00')"
+                    "INSERT INTO users (email, password_hash, plan, created_at) "
+                    + "VALUES ('sub-p@odd.test', 'x', 'premium', '2026-01-01 00:00:00')"
             )
             let premium = db.lastInsertedRowID
             try db.execute(
                 sql:
-                    "INSERT INTO users (email, password_hash, plan, created_at) VALUES ('sub-f@odd.test', 'x', 'free', '2026-01-01 00:00:00')"
+                    "INSERT INTO users (email, password_hash, plan, created_at) "
+                    + "VALUES ('sub-f@odd.test', 'x', 'free', '2026-01-01 00:00:00')"
             )
             return (premium, db.lastInsertedRowID)
         }

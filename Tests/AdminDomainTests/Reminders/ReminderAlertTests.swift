@@ -40,7 +40,8 @@ import Testing
         // ago) may still be sent on time: 58; since the last sent reminder.
         #expect(
             nothingSent.sentence
-                == "No reminder was sent in the last hour while 58 fell due; the last was sent at \(Self.text(lastSent)) UTC."
+                == "No reminder was sent in the last hour while 58 fell due; "
+                + "the last was sent at \(Self.text(lastSent)) UTC."
         )
         #expect(nothingSent.since == Date(timeIntervalSince1970: TimeInterval(lastSent)))
         let overdue = try #require(stopped.alerts.first { $0.kind == .overdueAboveThreshold })

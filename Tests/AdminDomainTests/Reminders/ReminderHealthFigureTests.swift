@@ -76,9 +76,11 @@ import Testing
             // SC-002: users with a reminder due of whom one was sent on time and opened; a
             // reminder still scheduled within 60 s of its time may yet be: in neither count.
             let window =
-                "\(ExpectedReminderFigures.readable("scheduled_for")) AND \(ExpectedReminderFigures.seconds("scheduled_for")) > \(from) "
+                "\(ExpectedReminderFigures.readable("scheduled_for")) "
+                + "AND \(ExpectedReminderFigures.seconds("scheduled_for")) > \(from) "
                 + "AND \(ExpectedReminderFigures.seconds("scheduled_for")) <= \(now) "
-                + "AND NOT (status = 'scheduled' AND \(now) - \(ExpectedReminderFigures.seconds("scheduled_for")) <= 60)"
+                + "AND NOT (status = 'scheduled' AND \(now) "
+                + "- \(ExpectedReminderFigures.seconds("scheduled_for")) <= 60)"
             let (users, reached) = try await queue.read { db in
                 (
                     try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT user_id) FROM reminders WHERE \(window)") ?? -1,

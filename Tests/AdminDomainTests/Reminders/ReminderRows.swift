@@ -94,7 +94,8 @@ enum ReminderRows {
         // A deleted item's reminder counts like any other.
         try db.execute(
             sql:
-                "UPDATE food_items SET deleted_at = ? WHERE id IN (SELECT item_id FROM reminders WHERE item_kind = 'food' LIMIT 3)",
+                "UPDATE food_items SET deleted_at = ? WHERE id IN (SELECT item_id FROM reminders "
+                + "WHERE item_kind = 'food' LIMIT 3)",
             arguments: [text(now - 60)])
     }
 }

@@ -118,7 +118,8 @@ import Testing
             try Int.fetchOne(
                 db,
                 sql:
-                    "SELECT COUNT(*) FROM panel_campaign_members WHERE campaign_id = ? AND timing = 'usual' AND user_id % 10 < 7",
+                    "SELECT COUNT(*) "
+                    + "FROM panel_campaign_members WHERE campaign_id = ? AND timing = 'usual' AND user_id % 10 < 7",
                 arguments: [ten]) ?? -1
         }
         let usualMembers = try await fixture.sql { db in
@@ -224,7 +225,8 @@ import Testing
         try await fixture.backendWrite { db in
             try db.execute(
                 sql:
-                    "UPDATE panel_deliveries SET opened_at = '2026-11-21 12:00:00' WHERE campaign_id = ? AND receipt = 2",
+                    "UPDATE panel_deliveries SET opened_at = '2026-11-21 12:00:00' "
+                    + "WHERE campaign_id = ? AND receipt = 2",
                 arguments: [id])
         }
         try await fresh.refresh(now: Self.launch.addingTimeInterval(2 * 86_400 + 60))

@@ -100,7 +100,8 @@ import Testing
             for person in people {
                 try db.execute(
                     sql:
-                        "INSERT INTO users (id, email, password_hash, timezone, created_at) VALUES (?, ?, 'x', ?, '2026-01-01 00:00:00')",
+                        "INSERT INTO users (id, email, password_hash, timezone, created_at) "
+                        + "VALUES (?, ?, 'x', ?, '2026-01-01 00:00:00')",
                     arguments: [person.id, "hour\(person.id)@usual.test", person.zone])
                 for time in person.events {
                     try db.execute(
@@ -151,7 +152,8 @@ import Testing
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
             try db.execute(
                 sql:
-                    "INSERT INTO activity_events (user_id, kind, created_at) VALUES ('9001x', 'login', '2026-09-24 03:15:00')"
+                    "INSERT INTO activity_events (user_id, kind, created_at) "
+                    + "VALUES ('9001x', 'login', '2026-09-24 03:15:00')"
             )
             try db.execute(sql: "PRAGMA foreign_keys = ON")
         }
@@ -187,7 +189,8 @@ import Testing
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
             try db.execute(
                 sql:
-                    "INSERT INTO activity_events (user_id, kind, created_at) VALUES (99999, 'login', '2026-11-17 10:00:00')"
+                    "INSERT INTO activity_events (user_id, kind, created_at) "
+                    + "VALUES (99999, 'login', '2026-11-17 10:00:00')"
             )
             try db.execute(sql: "PRAGMA foreign_keys = ON")
         }
@@ -293,7 +296,8 @@ import Testing
             }
             try db.execute(
                 sql:
-                    "INSERT INTO notification_settings (user_id, quiet_start, quiet_end) VALUES (9100, '09:30', '11:00')"
+                    "INSERT INTO notification_settings (user_id, quiet_start, quiet_end) "
+                    + "VALUES (9100, '09:30', '11:00')"
             )
         }
         _ = try await refresh.run(now: Self.now)

@@ -73,7 +73,8 @@ import Testing
     /// unchanged (`IS`: a time that does not read makes NULL, which NOT would keep NULL).
     static func statusSQL(_ status: UserReminders.Status) -> String {
         let overdue =
-            "(status = 'scheduled' AND datetime(scheduled_for) IS scheduled_for AND scheduled_for < datetime('2026-11-18 12:00:00', '-5 minutes'))"
+            "(status = 'scheduled' AND datetime(scheduled_for) IS scheduled_for "
+            + "AND scheduled_for < datetime('2026-11-18 12:00:00', '-5 minutes'))"
         return switch status {
         case .overdue: overdue
         case .scheduled: "(status = 'scheduled' AND NOT \(overdue))"

@@ -77,7 +77,8 @@ public struct TwoFactorStore: Sendable {
         return try await database.write { db in
             try db.execute(
                 sql:
-                    "UPDATE panel_two_factor SET last_step = ? WHERE admin_id = ? AND (last_step IS NULL OR last_step < ?)",
+                    "UPDATE panel_two_factor SET last_step = ? WHERE admin_id = ? "
+                    + "AND (last_step IS NULL OR last_step < ?)",
                 arguments: [step, adminID, step])
             return db.changesCount == 1 ? .authenticatorCode : nil
         }
@@ -94,7 +95,8 @@ public struct TwoFactorStore: Sendable {
     static func markConfirmed(adminID: Int64, step: Int64, now: Date, in db: Database) throws -> Bool {
         try db.execute(
             sql:
-                "UPDATE panel_two_factor SET confirmed_at = ?, last_step = ? WHERE admin_id = ? AND confirmed_at IS NULL",
+                "UPDATE panel_two_factor SET confirmed_at = ?, last_step = ? WHERE admin_id = ? "
+                + "AND confirmed_at IS NULL",
             arguments: [PanelTime(now), step, adminID])
         return db.changesCount == 1
     }
