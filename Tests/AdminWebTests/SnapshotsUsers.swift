@@ -133,7 +133,9 @@ import Testing
         evidence.reminders.latestCancelled = "2026-11-18 09:00:00"
         evidence.reminders.latestOverdue = "2026-11-23 09:00:00"
         evidence.pushes = 3
-        evidence.heldOut = [.init(campaignID: 17, campaignName: Hostile.script, launchedAt: PanelTime(text: "2026-11-21 12:00:00")!)]
+        evidence.heldOut = [
+            .init(campaignID: 17, campaignName: Hostile.script, launchedAt: PanelTime(text: "2026-11-21 12:00:00")!)
+        ]
         evidence.misses = [
             .init(
                 campaignID: 18, campaignName: Hostile.name, deviceID: 1, state: .known(.queued),
@@ -141,7 +143,8 @@ import Testing
                 dueAt: PanelTime(text: "2026-11-23 22:00:00")!, updatedAt: PanelTime(text: "2026-11-23 09:00:00")!),
             .init(
                 campaignID: 19, campaignName: "Gone <template>", deviceID: 2, state: .known(.excluded),
-                detail: "no longer in the audience when due: <no token>", dueAt: PanelTime(text: "2026-11-22 09:00:00")!,
+                detail: "no longer in the audience when due: <no token>",
+                dueAt: PanelTime(text: "2026-11-22 09:00:00")!,
                 updatedAt: PanelTime(text: "2026-11-22 09:00:00")!),
         ]
         return evidence

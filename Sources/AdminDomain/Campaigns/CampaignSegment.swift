@@ -74,15 +74,7 @@ public struct CampaignSegment: Sendable, Equatable, Codable {
                             AND (:documentType IS NULL OR o.doc_type = :documentType))
                     """, ["today": today, "documentDays": days, "documentType": documentType?.rawValue]))
         }
-        if let platform {
-            conditions.append(
-                SQLCondition(
-                    """
-                    EXISTS (SELECT 1 FROM devices p INDEXED BY devices_user
-                            WHERE p.user_id = u.id AND p.platform = :platform)
-                    """,
-                    ["platform": platform]))
-        }
+        if let platform { conditions.append(.hasDevice(on: platform)) }
         if let signedUpFrom { conditions.append(SQLCondition("u.created_at >= :from", ["from": signedUpFrom])) }
         if let signedUpTo { conditions.append(SQLCondition("u.created_at < date(:to, '+1 day')", ["to": signedUpTo])) }
         return conditions
