@@ -6,6 +6,8 @@ import GRDB
 /// are CAST in SQL: a row with an odd type is shown or refused, never a crash. Lists that can
 /// grow without bound (items, activity) are paged elsewhere; here only their counts and the
 /// latest rows.
+/// Its times are the app's, written by the backend: kept as the text stored, not `PanelTime`,
+/// so that a malformed one is shown as it is rather than refused.
 public struct UserProfile: Sendable {
     public struct Account: Sendable, FetchableRecord {
         public let id: Int64
