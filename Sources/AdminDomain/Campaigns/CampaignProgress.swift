@@ -66,9 +66,8 @@ public struct CampaignProgress: Sendable, Equatable, Codable {
                 """, arguments: [id])
         {
             progress.status = (row[campaign.status] as String?) ?? ""
-            let ahead =
-                (row[campaign.localTime] as String?) == nil
-                && ((row[campaign.sendAt] as String?).map { $0 > SQLiteTime.string(now) } ?? false)
+            let sendAt = try row.decode(PanelTime?.self, forColumn: campaign.sendAt)
+            let ahead = (row[campaign.localTime] as String?) == nil && (sendAt.map { $0 > PanelTime(now) } ?? false)
             progress.shownStatus =
                 progress.status == CampaignStatus.sending.rawValue && ahead
                 ? CampaignShownStatus.scheduled.rawValue : progress.status

@@ -247,9 +247,9 @@ extension Campaigns {
 
     /// When the latest launch of any campaign happened, read on `panel_campaigns_launched`:
     /// a count made before it may have missed what that launch holds of the frequency cap.
-    public func latestLaunch() async throws -> String? {
+    public func latestLaunch() async throws -> PanelTime? {
         try await database.read { db in
-            try String.fetchOne(
+            try PanelTime.fetchOne(
                 db, sql: "SELECT MAX(launched_at) FROM panel_campaigns INDEXED BY panel_campaigns_launched")
         }
     }
