@@ -180,17 +180,18 @@ struct FreezeWrite: Sendable {
         else { return nil }
         try db.execute(
             sql: """
-                CREATE TEMP TABLE IF NOT EXISTS panel_freeze_timed (did INTEGER, uid INTEGER, platform TEXT,
-                  reason TEXT, due TEXT, arm TEXT,
-                                                                    timing TEXT, basis TEXT, hour INTEGER, moved TEXT)
+                CREATE TEMP TABLE IF NOT EXISTS panel_freeze_timed (
+                  did INTEGER, uid INTEGER, platform TEXT, reason TEXT, due TEXT, arm TEXT,
+                  timing TEXT, basis TEXT, hour INTEGER, moved TEXT)
                 """)
         try db.execute(sql: "DELETE FROM temp.panel_freeze_timed")
         try db.execute(
             sql: """
                 INSERT INTO temp.panel_freeze_timed (did, uid, platform, reason, due, arm, timing, basis, hour, moved)
                 SELECT value ->> 0, value ->> 1, value ->> 2, 'reachable', value ->> 3, value ->> 4,
-                       CASE WHEN value ->> 4 IS NOT 'holdout'
-                         THEN value ->> 5 END, value ->> 6, value ->> 7, value ->> 8 FROM json_each(?)
+                       CASE WHEN value ->> 4 IS NOT 'holdout' THEN value ->> 5 END,
+                       value ->> 6, value ->> 7, value ->> 8
+                FROM json_each(?)
                 """, arguments: [rows])
         try db.execute(
             literal: """
@@ -200,8 +201,9 @@ struct FreezeWrite: Sendable {
         try db.execute(
             sql: """
                 INSERT INTO panel_campaign_members (campaign_id, user_id, arm, platform, timing, due_at)
-                SELECT \(campaign), uid, MIN(arm), CASE WHEN MIN(platform) = MAX(platform)
-                  THEN COALESCE(MIN(platform), '') ELSE 'both' END, MIN(timing),
+                SELECT \(campaign), uid, MIN(arm),
+                       CASE WHEN MIN(platform) = MAX(platform) THEN COALESCE(MIN(platform), '') ELSE 'both' END,
+                       MIN(timing),
                        CASE WHEN MIN(timing) IS NOT NULL THEN MIN(due) END
                 FROM temp.panel_freeze_timed WHERE reason = 'reachable' GROUP BY uid
                 ON CONFLICT (campaign_id, user_id) DO NOTHING

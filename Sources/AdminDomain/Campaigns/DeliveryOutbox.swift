@@ -166,8 +166,8 @@ public struct DeliveryOutbox: Sendable {
             // Its values are bound per campaign on the cached statement.
             let statement = try db.cachedStatement(
                 literal: """
-                    SELECT q.id, q.campaign_id, q.device_id, q.user_id, q.attempts, q.variant, q.entry_id, d.platform,
-                      d.push_provider, d.push_token,
+                    SELECT q.id, q.campaign_id, q.device_id, q.user_id, q.attempts, q.variant, q.entry_id,
+                           d.platform, d.push_provider, d.push_token,
                            CASE WHEN d.id IS NOT NULL AND d.user_id IS NOT q.user_id
                              THEN '\(sql: Exclusion.noDevice.rawValue)' ELSE (\(rules)) END AS rule,
                            panel_due_at(:at, u.timezone, s.quiet_start, s.quiet_end, NULL, :defaultZone) AS quiet_until
