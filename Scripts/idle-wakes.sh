@@ -10,8 +10,9 @@ copy=$(mktemp -d)/idle.sqlite
 cp "$source" "$copy"
 "$binary" serve --db "$copy" --port "$port" --metrics-port "$metrics" "${@:4}" > "$copy.log" 2>&1 &
 panel=$!
+# One line per access type: data_version, read, low_priority_read, write, unsynced_write.
 accesses() {
-  curl -s "http://127.0.0.1:$metrics/metrics" | awk '/^panel_database_access_seconds_count/ { s += $2 } END { print s + 0 }'
+  curl -s "http://127.0.0.1:$metrics/metrics" | awk '/^panel_database_access_seconds_count/ { print $1, $2 }' | sort
 }
 sleep 30
 before=$(accesses)
@@ -28,7 +29,10 @@ while time.time() - start < 60:
 print(f"commits seen through data_version in 60 s: {moves}")
 PY
 after=$(accesses)
-echo "the panel's database accesses in those 60 s: $((after - before))"
+echo "the panel's database accesses in those 60 s, by type:"
+join -a 2 <(echo "$before") <(echo "$after") | awk '
+  { moved = (NF == 3 ? $3 - $2 : $2); total += moved; if (moved > 0) print "  " moved, $1 }
+  END { print "  " total + 0, "in all" }'
 kill -TERM "$panel"
 wait "$panel" || true
 rm -rf "$(dirname "$copy")"

@@ -17,8 +17,8 @@ import ServiceLifecycle
 ///
 /// Both loops sleep until something may have changed: a change published on the campaigns'
 /// feed (every write that moves a campaign publishes at its commit), the next waiting
-/// delivery's due time, a commit by another connection (SQLite's `data_version`, read once
-/// a second: the CLI launching in its own process), or the `safety` interval.
+/// delivery's due time, a commit by another connection (SQLite's `data_version`, the
+/// database's `watch`: the CLI launching in its own process), or the `safety` interval.
 public struct CampaignDispatcher: Service {
     let outbox: DeliveryOutbox
     let campaigns: Campaigns
@@ -40,10 +40,10 @@ public struct CampaignDispatcher: Service {
         outbox: DeliveryOutbox, campaigns: Campaigns, push: PushProviders,
         templates: PushTemplateLibrary = PushTemplateLibrary(),
         batchSize: Int = 256, recordEvery: Int = 128, idle: Duration = .milliseconds(250),
-        safety: Duration = .seconds(30),
+        safety: Duration = .seconds(120),
         watch: DatabaseWatch? = nil, logger: Logger
     ) {
-        self.watch = watch ?? DatabaseWatch(database: outbox.database)
+        self.watch = watch ?? outbox.database.watch
         self.outbox = outbox
         self.campaigns = campaigns
         self.push = push
@@ -92,14 +92,14 @@ public struct CampaignDispatcher: Service {
         }
     }
 
-    /// Once a second, a look at SQLite's `data_version` (the panel's shared `DatabaseWatch`): it
-    /// moves when another connection committed (another process: the CLI's launch, a second
-    /// panel, the backend), which this process's feed never hears of. The only read of an
-    /// idle dispatcher besides the `safety` pass, shared with the receipt and impact jobs.
+    /// A look at SQLite's `data_version` each `watch.interval` (the database's shared watch):
+    /// it moves when another connection committed (another process: the CLI's launch, a
+    /// second panel, the backend), which this process's feed never hears of. The only read of
+    /// an idle dispatcher besides the `safety` pass, shared with the jobs behind a `ChangeGate`.
     func watchOtherConnections(_ wake: @Sendable () -> Void) async {
         var seen = await watch.version()
         while !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(1))
+            try? await Task.sleep(for: max(watch.interval, .milliseconds(250)))
             if Task.isCancelled { return }
             guard let version = await watch.version() else { continue }
             if version != seen {

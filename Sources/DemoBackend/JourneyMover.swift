@@ -90,7 +90,8 @@ public struct JourneyMover: Sendable {
         guard
             let user = try pick(
                 sql: """
-                    SELECT u.id FROM users u WHERE u.id >= :from AND u.id < :to AND u.status = 'active' AND u.last_active_at > :recent
+                    SELECT u.id FROM users u
+                    WHERE u.id >= :from AND u.id < :to AND u.status = 'active' AND u.last_active_at > :recent
                       AND EXISTS (SELECT 1 FROM devices d WHERE d.user_id = u.id AND d.push_token IS NOT NULL)
                     ORDER BY u.id LIMIT 1
                     """, table: "users",
@@ -111,7 +112,8 @@ public struct JourneyMover: Sendable {
         let zone = Self.zones[random.int(0...(Self.zones.count - 1))]
         try db.execute(
             sql: """
-                INSERT INTO users (email, password_hash, display_name, plan, status, timezone, locale, created_at, last_active_at)
+                INSERT INTO users (
+                  email, password_hash, display_name, plan, status, timezone, locale, created_at, last_active_at)
                 VALUES (?, '$argon2id$v=19$m=65536,t=3,p=4$demo$new', 'Newcomer', 'free', 'active', ?, 'en-US', ?, ?)
                 """, arguments: ["newcomer.\(now).\(index)@example.com", zone, createdText, seen])
         let user = db.lastInsertedRowID
@@ -125,7 +127,9 @@ public struct JourneyMover: Sendable {
             : "f\(String(a, radix: 36)):APA91b\(String(b, radix: 36))_new\(user)"
         try db.execute(
             sql: """
-                INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, app_version, os_version, created_at, last_seen_at)
+                INSERT INTO devices (
+                  user_id, platform, push_provider, push_token, push_permission, app_version, os_version, created_at,
+                  last_seen_at)
                 VALUES (?, ?, ?, ?, 'granted', '3.4.0', ?, ?, ?)
                 """,
             arguments: [
@@ -147,7 +151,8 @@ public struct JourneyMover: Sendable {
             let subscription = try pick(
                 sql: """
                     SELECT s.id FROM subscriptions s JOIN users u ON u.id = s.user_id
-                    WHERE s.id >= :from AND s.id < :to AND s.status = 'active' AND s.cancelled_at IS NULL AND u.plan = 'premium' AND u.status = 'active'
+                    WHERE s.id >= :from AND s.id < :to AND s.status = 'active' AND s.cancelled_at IS NULL
+                      AND u.plan = 'premium' AND u.status = 'active'
                     ORDER BY s.id LIMIT 1
                     """, table: "subscriptions", in: db)
         else { return false }
@@ -206,7 +211,8 @@ public struct JourneyMover: Sendable {
         let stamp = SQLiteTime.string(secondsSinceEpoch: at)
         try db.execute(
             sql: """
-                INSERT INTO food_items (user_id, name, category, storage, quantity, expiry_date, source, created_at, updated_at)
+                INSERT INTO food_items (
+                  user_id, name, category, storage, quantity, expiry_date, source, created_at, updated_at)
                 VALUES (?, 'Milk', 'Dairy', 'Refrigerator', '1 liter', ?, 'barcode', ?, ?)
                 """, arguments: [user, expiry, stamp, stamp])
         try db.execute(

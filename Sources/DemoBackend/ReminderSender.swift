@@ -93,10 +93,8 @@ public struct ReminderSender: Sendable {
     }
 
     private mutating func writeSends(now: Int64, in db: Database) throws {
-        let ready = sends.filter { $0.at <= now }.sorted { $0.at < $1.at }.prefix(Self.writeLimit)
+        let ready = Self.takeDue(&sends, now: now, at: \.at, id: \.id)
         guard !ready.isEmpty else { return }
-        let written = Set(ready.map(\.id))
-        sends.removeAll { written.contains($0.id) }
         // Only a row still waiting: one the app cancelled meanwhile stays cancelled.
         let sent = try db.makeStatement(
             sql: "UPDATE reminders SET status = 'sent', sent_at = ? WHERE id = ? AND status = 'scheduled'")
@@ -115,10 +113,8 @@ public struct ReminderSender: Sendable {
     }
 
     private mutating func writeOpens(now: Int64, in db: Database) throws {
-        let ready = opens.filter { $0.at <= now }.prefix(Self.writeLimit)
+        let ready = Self.takeDue(&opens, now: now, at: { $0.at }, id: { $0.id })
         guard !ready.isEmpty else { return }
-        let written = Set(ready.map(\.id))
-        opens.removeAll { written.contains($0.id) }
         let opened = try db.makeStatement(
             sql: "UPDATE reminders SET opened_at = ? WHERE id = ? AND status = 'sent' AND opened_at IS NULL")
         // The app reports the tap as its users' activity too: without it the demo's app data
@@ -127,7 +123,8 @@ public struct ReminderSender: Sendable {
             sql: """
                 INSERT INTO activity_events (user_id, kind, detail, platform, created_at)
                 SELECT r.user_id, 'push_opened', json_object('reminder_id', r.id),
-                       (SELECT d.platform FROM devices d WHERE d.user_id = r.user_id ORDER BY d.last_seen_at DESC, d.id LIMIT 1), ?
+                       (SELECT d.platform FROM devices d WHERE d.user_id = r.user_id
+                        ORDER BY d.last_seen_at DESC, d.id LIMIT 1), ?
                 FROM reminders r WHERE r.id = ?
                 """)
         for open in ready {
@@ -135,5 +132,16 @@ public struct ReminderSender: Sendable {
             try opened.execute(arguments: [at, open.id])
             if db.changesCount > 0 { try event.execute(arguments: [at, open.id]) }
         }
+    }
+
+    /// Up to `writeLimit` of `pending` due by `now`, earliest first, taken out of it: a tick's writes
+    /// stay one small transaction, and the rest wait for the next tick.
+    private static func takeDue<Item>(
+        _ pending: inout [Item], now: Int64, at: (Item) -> Int64, id: (Item) -> Int64
+    ) -> [Item] {
+        let ready = Array(pending.filter { at($0) <= now }.sorted { at($0) < at($1) }.prefix(writeLimit))
+        let taken = Set(ready.map(id))
+        pending.removeAll { taken.contains(id($0)) }
+        return ready
     }
 }

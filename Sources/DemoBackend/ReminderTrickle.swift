@@ -66,7 +66,10 @@ public struct ReminderTrickle: Sendable {
         let items = try Int64.fetchAll(
             db,
             sql: food
-                ? "SELECT id FROM food_items WHERE user_id = ? AND deleted_at IS NULL AND consumed_at IS NULL ORDER BY id LIMIT 20"
+                ? """
+                SELECT id FROM food_items WHERE user_id = ? AND deleted_at IS NULL AND consumed_at IS NULL
+                ORDER BY id LIMIT 20
+                """
                 : "SELECT id FROM documents WHERE user_id = ? AND deleted_at IS NULL ORDER BY id LIMIT 20",
             arguments: [user])
         guard let item = items.randomElement(using: &random) else { return nil }

@@ -36,7 +36,8 @@ public enum BackendActivity {
                 if purchase {
                     try db.execute(
                         sql: """
-                            INSERT INTO subscriptions (user_id, plan_type, status, store, price_cents, currency, started_at, current_period_end)
+                            INSERT INTO subscriptions (
+                              user_id, plan_type, status, store, price_cents, currency, started_at, current_period_end)
                             VALUES (?, 'monthly', 'active', 'web', 499, 'EUR', ?, ?)
                             """, arguments: [maxUser, created, SQLiteTime.string(now.addingTimeInterval(30 * 86_400))])
                 }

@@ -37,8 +37,8 @@ public struct DemoShape: Sendable, Equatable, CustomStringConvertible {
             value.map { String(format: "%.0f%%", $0 * 100) } ?? fallback
         }
         let devices = devicesPerUser.map { String(format: "%.2f", $0) } ?? "about 1.18"
-        return
-            "\(devices) devices a user, \(share(granted, "67%")) granted, \(share(optedIn, "60%")) opted in to marketing"
+        return "\(devices) devices a user, \(share(granted, "67%")) granted, "
+            + "\(share(optedIn, "60%")) opted in to marketing"
     }
 
     /// Devices of a user who has been active: 5% none, the rest one or more so that the mean

@@ -21,7 +21,8 @@ public enum ReminderBackfill {
                 let users = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 1
                 let insert = try db.makeStatement(
                     sql: """
-                        INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status, sent_at, opened_at)
+                        INSERT INTO reminders (
+                          user_id, item_kind, item_id, days_before, scheduled_for, status, sent_at, opened_at)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                         """)
                 for _ in 0..<rows {

@@ -15,18 +15,6 @@ struct AdminCommand: AsyncParsableCommand {
 
 extension Role: ExpressibleByArgument {}
 
-struct DatabaseOption: ParsableArguments {
-    @Option(help: "Path of the app's SQLite database.")
-    var db: String
-
-    /// The staff use cases on the database, with the production hash parameters; every
-    /// change is audited with "cli" as the actor.
-    func staff() async throws -> StaffAdministration {
-        StaffAdministration(
-            database: try await PanelDatabase.open(path: db), hasher: PasswordHasher(parameters: .owasp))
-    }
-}
-
 /// The account a command acts on.
 struct AccountOptions: ParsableArguments {
     @OptionGroup var database: DatabaseOption
@@ -35,6 +23,11 @@ struct AccountOptions: ParsableArguments {
     var email: String
 
     var account: AccountReference { .email(email) }
+
+    /// One staff use case on the account; the sentence it returns is printed.
+    func change(_ body: (StaffAdministration) async throws -> String) async throws {
+        try await reportingErrors { say(try await body(try await database.staff())) }
+    }
 }
 
 struct CreateAdmin: AsyncParsableCommand {
@@ -47,12 +40,11 @@ struct CreateAdmin: AsyncParsableCommand {
     var role: Role
 
     func run() async throws {
-        try await reportingErrors {
-            let staff = try await account.database.staff()
+        try await account.change { staff in
             let password = try readPassword(prompt: "password (at least \(PasswordPolicy.minimumLength) characters): ")
             let admin = try await staff.create(
                 email: account.email, password: password, role: role, oneTime: false, by: .commandLine)
-            say("created \(role.rawValue) account \(admin.email)")
+            return "created \(role.rawValue) account \(admin.email)"
         }
     }
 }
@@ -81,9 +73,9 @@ struct DisableAdmin: AsyncParsableCommand {
     @OptionGroup var account: AccountOptions
 
     func run() async throws {
-        try await reportingErrors {
-            let admin = try await account.database.staff().disable(account.account, by: .commandLine)
-            say("disabled \(admin.email); its sessions have ended")
+        try await account.change { staff in
+            let admin = try await staff.disable(account.account, by: .commandLine)
+            return "disabled \(admin.email); its sessions have ended"
         }
     }
 }
@@ -96,12 +88,11 @@ struct ResetAdminPassword: AsyncParsableCommand {
     @OptionGroup var account: AccountOptions
 
     func run() async throws {
-        try await reportingErrors {
-            let staff = try await account.database.staff()
+        try await account.change { staff in
             let password = try readPassword(
                 prompt: "new password (at least \(PasswordPolicy.minimumLength) characters): ")
             let admin = try await staff.resetPassword(account.account, to: password, oneTime: false, by: .commandLine)
-            say("new password set for \(admin.email); its sessions have ended")
+            return "new password set for \(admin.email); its sessions have ended"
         }
     }
 }
@@ -114,9 +105,10 @@ struct ResetAdminTwoFactor: AsyncParsableCommand {
     @OptionGroup var account: AccountOptions
 
     func run() async throws {
-        try await reportingErrors {
-            let admin = try await account.database.staff().resetTwoFactor(account.account, by: .commandLine)
-            say("two-factor reset for \(admin.email); its sessions have ended; it is set up again at the next sign-in")
+        try await account.change { staff in
+            let admin = try await staff.resetTwoFactor(account.account, by: .commandLine)
+            return "two-factor reset for \(admin.email); its sessions have ended; "
+                + "it is set up again at the next sign-in"
         }
     }
 }
@@ -171,7 +163,7 @@ struct UnlockSignIn: AsyncParsableCommand {
                 if let email { .email(email) } else if let address {
                     .address(TrustedProxies.canonicalAddress(address) ?? address)
                 } else { .all }
-            let throttle = LoginThrottle(database: try await PanelDatabase.open(path: database.db))
+            let throttle = LoginThrottle(database: try await database.open())
             let lifted = try await throttle.unlock(which, by: .commandLine)
             say(
                 lifted.isEmpty

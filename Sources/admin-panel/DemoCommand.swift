@@ -22,7 +22,10 @@ struct DemoCommand: AsyncParsableCommand {
 
     @Flag(
         help:
-            "The simulated backend sends no reminders: they fall due and stay scheduled, so /reminders and its banner show them overdue."
+            """
+            The simulated backend sends no reminders: they fall due and stay scheduled, so /reminders and its banner \
+            show them overdue.
+            """
     )
     var stallReminders = false
 
@@ -90,7 +93,10 @@ struct DemoCommand: AsyncParsableCommand {
             if let journeys = outcome.journeys {
                 if !journeys.active.isEmpty {
                     say(
-                        "the demo's journeys, active: \(journeys.active.joined(separator: ", ")); the simulated backend moves a few users across their triggers every minute"
+                        """
+                        the demo's journeys, active: \(journeys.active.joined(separator: ", ")); the simulated \
+                        backend moves a few users across their triggers every minute
+                        """
                     )
                 }
                 for draft in journeys.drafts { say("left a draft: \(draft)") }
@@ -103,8 +109,14 @@ struct DemoCommand: AsyncParsableCommand {
                 databasePath: db, stallReminders: stallReminders, logger: Logger(label: "simulated-backend"))
             say(
                 stallReminders
-                    ? "--stall-reminders: the simulated backend sends no reminders; they fall due, stay scheduled and turn overdue on /reminders"
-                    : "the simulated backend sends reminders as they fall due (most on time, some late, a few failed); --stall-reminders stops it"
+                    ? """
+                    --stall-reminders: the simulated backend sends no reminders; they fall due, stay scheduled \
+                    and turn overdue on /reminders
+                    """
+                    : """
+                    the simulated backend sends reminders as they fall due (most on time, some late, a few \
+                    failed); --stall-reminders stops it
+                    """
             )
             // With --port 0 the system picks the port: the "panel listening on" line names it.
             say(

@@ -28,7 +28,7 @@ struct ListJourneys: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let journeys = Journeys(database: try await PanelDatabase.open(path: database.db))
+            let journeys = Journeys(database: try await database.open())
             let records = try await journeys.list(limit: limit)
             if records.isEmpty {
                 say("no journeys")
@@ -69,7 +69,10 @@ struct PauseJourney: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pause",
         abstract:
-            "Pause an active journey: nobody more enters, and the pushes still waiting are not sent (their entries exit, \"paused\")."
+            """
+            Pause an active journey: nobody more enters, and the pushes still waiting are not sent (their entries \
+            exit, \"paused\").
+            """
     )
 
     @OptionGroup var database: DatabaseOption
@@ -79,7 +82,7 @@ struct PauseJourney: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let journeys = Journeys(database: try await PanelDatabase.open(path: database.db))
+            let journeys = Journeys(database: try await database.open())
             do {
                 try await journeys.pause(id, by: .commandLine)
             } catch let error as CampaignError {

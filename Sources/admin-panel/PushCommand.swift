@@ -26,7 +26,9 @@ struct PushTest: AsyncParsableCommand {
     @Flag(
         name: .customLong("dry-run"),
         help:
-            "FCM validates without delivering; for APNs, which has no such mode, only the payload and the token are made."
+            """
+            FCM validates without delivering; for APNs, which has no such mode, only the payload and the token are made.
+            """
     )
     var dryRun = false
 
@@ -50,7 +52,7 @@ struct PushTest: AsyncParsableCommand {
 
     private func send(through providers: PushProviders) async throws -> PushTestLog.Result {
         try await reportingErrors {
-            let log = PushTestLog(database: try await PanelDatabase.open(path: database.db))
+            let log = PushTestLog(database: try await database.open())
             let device = try await log.device(id: deviceID)
             guard let provider = PushProviders.Provider(device.provider) else {
                 throw fail(
@@ -67,8 +69,14 @@ struct PushTest: AsyncParsableCommand {
             guard let outcome = await providers.send(message, via: provider) else {
                 throw fail(
                     provider == .fcm
-                        ? "device #\(deviceID) is registered with FCM, and no FCM service account is configured (--fcm-service-account or FCM_SERVICE_ACCOUNT)"
-                        : "device #\(deviceID) is registered with APNs, and no APNs key is configured (--apns-key, --apns-key-id, --apns-team-id, --apns-topic)"
+                        ? """
+                        device #\(deviceID) is registered with FCM, and no FCM service account is configured \
+                        (--fcm-service-account or FCM_SERVICE_ACCOUNT)
+                        """
+                        : """
+                        device #\(deviceID) is registered with APNs, and no APNs key is configured (--apns-key, \
+                        --apns-key-id, --apns-team-id, --apns-topic)
+                        """
                 )
             }
             let deadReason: String? = if case .deadToken(let reason) = outcome { reason } else { nil }
@@ -76,7 +84,10 @@ struct PushTest: AsyncParsableCommand {
                 provider: provider.rawValue, dryRun: dryRun, outcome: outcome.sentence, deadReason: deadReason)
             try await log.record(result, for: device, by: .commandLine)
             say(
-                "device #\(device.id) (\(device.platform) via \(provider.rawValue), token \(device.maskedToken ?? "")): \(outcome.sentence)"
+                """
+                device #\(device.id) (\(device.platform) via \(provider.rawValue), token \
+                \(device.maskedToken ?? "")): \(outcome.sentence)
+                """
             )
             return result
         }

@@ -9,8 +9,7 @@ struct RemindersCommand: AsyncParsableCommand {
         commandName: "reminders",
         abstract: "Print the reminder health figures of a database; exit status 3 while an alert holds.")
 
-    @Option(help: "Path of the app's SQLite database.")
-    var db: String
+    @OptionGroup var database: DatabaseOption
 
     @Option(help: "1h, 24h, 7d or 30d.")
     var range = "24h"
@@ -22,7 +21,7 @@ struct RemindersCommand: AsyncParsableCommand {
     func run() async throws {
         guard let range = ReminderRange(rawValue: range) else { throw ValidationError(ReminderRange.refusal(range)) }
         let snapshot = try await reportingErrors {
-            try await ReminderHealthMonitor(database: try await PanelDatabase.open(path: db)).snapshot()
+            try await ReminderHealthMonitor(database: try await database.open()).snapshot()
         }
         for line in ReminderHealthSummary.lines(snapshot, range: range) { say(line) }
         if !snapshot.alerts.isEmpty { throw ExitCode(3) }

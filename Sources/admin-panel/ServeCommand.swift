@@ -56,7 +56,10 @@ struct ServerOptions: ParsableArguments {
     @Option(
         name: .customLong("test-user-domain"),
         help:
-            "An email domain (repeatable) whose app users marketing may add as test users, such as the staff's own. None: only admins add test users."
+            """
+            An email domain (repeatable) whose app users marketing may add as test users, such as the staff's own. \
+            None: only admins add test users.
+            """
     )
     var testUserDomain: [String] = []
 
@@ -77,19 +80,28 @@ struct ServerOptions: ParsableArguments {
 
     @Option(
         help:
-            "Seconds between the usual-hour refreshes, which read the app's new activity events into each user's hours (default 3600; the demo's 60). The first run builds every user's hours, in chunks."
+            """
+            Seconds between the usual-hour refreshes, which read the app's new activity events into each user's hours \
+            (default 3600; the demo's 60). The first run builds every user's hours, in chunks.
+            """
     )
     var usualHourInterval: Int?
 
     @Option(
         help:
-            "Percent of the last hour's due reminders sent on time under which the reminder alert holds (SC-002's target)."
+            """
+            Percent of the last hour's due reminders sent on time under which the reminder alert holds (SC-002's \
+            target).
+            """
     )
     var reminderOnTimeTarget = 90.0
 
     @Option(
         help:
-            "Percent of the last hour's reminders sent of those sent or failed under which the reminder alert holds (SC-011's target)."
+            """
+            Percent of the last hour's reminders sent of those sent or failed under which the reminder alert holds \
+            (SC-011's target).
+            """
     )
     var reminderSuccessTarget = 95.0
 
@@ -107,13 +119,19 @@ struct ServerOptions: ParsableArguments {
 
     @Option(
         help:
-            "Connections open at once from one client address (the TCP peer: behind a proxy, the proxy); more from it are closed at once, with a log line."
+            """
+            Connections open at once from one client address (the TCP peer: behind a proxy, the proxy); more from it \
+            are closed at once, with a log line.
+            """
     )
     var maxConnectionsPerAddress = 256
 
     @Option(
         help:
-            "Seconds a client has to send a request's head, from connecting or from the previous answer (so also the idle and keep-alive limit)."
+            """
+            Seconds a client has to send a request's head, from connecting or from the previous answer (so also the \
+            idle and keep-alive limit).
+            """
     )
     var requestTimeout = 30
 
@@ -123,13 +141,19 @@ struct ServerOptions: ParsableArguments {
     @Option(
         name: .customLong("trusted-proxy"),
         help:
-            "A proxy (IP address or CIDR range, repeatable) whose Forwarded or X-Forwarded-For header names the client; also $PANEL_TRUSTED_PROXIES, comma-separated. None by default: those headers are ignored."
+            """
+            A proxy (IP address or CIDR range, repeatable) whose Forwarded or X-Forwarded-For header names the \
+            client; also $PANEL_TRUSTED_PROXIES, comma-separated. None by default: those headers are ignored.
+            """
     )
     var trustedProxy: [String] = []
 
     @Option(
         help:
-            "The header the trusted proxies write: x-forwarded-for (nginx, Caddy) or forwarded (RFC 7239); also $PANEL_FORWARDED_HEADER. Only that one is read."
+            """
+            The header the trusted proxies write: x-forwarded-for (nginx, Caddy) or forwarded (RFC 7239); also \
+            $PANEL_FORWARDED_HEADER. Only that one is read.
+            """
     )
     var forwardedHeader: String?
 
@@ -175,63 +199,43 @@ struct ServerOptions: ParsableArguments {
     mutating func validate() throws {
         _ = try level()
         _ = try trustedProxies()
-        if !(16...1_000_000).contains(maxConnections) {
-            throw ValidationError("--max-connections must be from 16 to 1000000")
-        }
-        if !(1...1_000_000).contains(maxConnectionsPerAddress) {
-            throw ValidationError("--max-connections-per-address must be from 1 to 1000000")
-        }
-        if !(1...3_600).contains(requestTimeout) {
-            throw ValidationError("--request-timeout must be from 1 to 3600 seconds")
-        }
-        if !(1...3_600).contains(bodyTimeout) { throw ValidationError("--body-timeout must be from 1 to 3600 seconds") }
-        if let metricsPort, !(0...65_535).contains(metricsPort) {
-            throw ValidationError("--metrics-port must be from 0 to 65535")
-        }
+        try check(maxConnections, 16...1_000_000, "--max-connections must be from 16 to 1000000")
+        try check(maxConnectionsPerAddress, 1...1_000_000, "--max-connections-per-address must be from 1 to 1000000")
+        try check(requestTimeout, 1...3_600, "--request-timeout must be from 1 to 3600 seconds")
+        try check(bodyTimeout, 1...3_600, "--body-timeout must be from 1 to 3600 seconds")
+        if let metricsPort { try check(metricsPort, 0...65_535, "--metrics-port must be from 0 to 65535") }
         if metricsPort != nil, metricsPort == port, port != 0 {
             throw ValidationError("--metrics-port must differ from --port")
         }
         if TimeZone(identifier: defaultTimezone) == nil {
             throw ValidationError("--default-timezone \"\(defaultTimezone)\" is not a timezone, such as Europe/Lisbon")
         }
-        if !(1...50).contains(frequencyCap) { throw ValidationError("--frequency-cap must be from 1 to 50") }
-        if !(1...86_400).contains(dashboardRefresh) {
-            throw ValidationError("--dashboard-refresh must be from 1 to 86400 seconds")
+        try check(frequencyCap, 1...50, "--frequency-cap must be from 1 to 50")
+        try check(dashboardRefresh, 1...86_400, "--dashboard-refresh must be from 1 to 86400 seconds")
+        try check(dashboardFullCount, 10...86_400, "--dashboard-full-count must be from 10 to 86400 seconds")
+        try check(reminderRefresh, 1...3_600, "--reminder-refresh must be from 1 to 3600 seconds")
+        try check(journeyInterval, 1...3_600, "--journey-interval must be from 1 to 3600 seconds")
+        if let usualHourInterval {
+            try check(usualHourInterval, 1...86_400, "--usual-hour-interval must be from 1 to 86400 seconds")
         }
-        if !(10...86_400).contains(dashboardFullCount) {
-            throw ValidationError("--dashboard-full-count must be from 10 to 86400 seconds")
-        }
-        if !(1...3_600).contains(reminderRefresh) {
-            throw ValidationError("--reminder-refresh must be from 1 to 3600 seconds")
-        }
-        if !(1...3_600).contains(journeyInterval) {
-            throw ValidationError("--journey-interval must be from 1 to 3600 seconds")
-        }
-        if let usualHourInterval, !(1...86_400).contains(usualHourInterval) {
-            throw ValidationError("--usual-hour-interval must be from 1 to 86400 seconds")
-        }
-        if !(0...100).contains(reminderOnTimeTarget) {
-            throw ValidationError("--reminder-on-time-target must be a percent from 0 to 100")
-        }
-        if !(0...100).contains(reminderSuccessTarget) {
-            throw ValidationError("--reminder-success-target must be a percent from 0 to 100")
-        }
-        if !(0...10_000_000).contains(reminderOverdueThreshold) {
-            throw ValidationError("--reminder-overdue-threshold must be from 0 to 10000000 reminders")
-        }
-        if !(1...10_080).contains(appDataSilenceMinutes) {
-            throw ValidationError("--app-data-silence-minutes must be from 1 to 10080 (a week)")
-        }
+        try check(reminderOnTimeTarget, 0...100, "--reminder-on-time-target must be a percent from 0 to 100")
+        try check(reminderSuccessTarget, 0...100, "--reminder-success-target must be a percent from 0 to 100")
+        try check(
+            reminderOverdueThreshold, 0...10_000_000,
+            "--reminder-overdue-threshold must be from 0 to 10000000 reminders")
+        try check(appDataSilenceMinutes, 1...10_080, "--app-data-silence-minutes must be from 1 to 10080 (a week)")
+        try checkFolder(templates, "--templates")
+        try checkFolder(publicDirectory, "--public-directory")
+    }
+
+    private func check<Value: Comparable>(_ value: Value, _ range: ClosedRange<Value>, _ refusal: String) throws {
+        if !range.contains(value) { throw ValidationError(refusal) }
+    }
+
+    private func checkFolder(_ path: String?, _ option: String) throws {
         var isFolder: ObjCBool = false
-        if let templates,
-            !FileManager.default.fileExists(atPath: templates, isDirectory: &isFolder) || !isFolder.boolValue
-        {
-            throw ValidationError("--templates \"\(templates)\" is not a folder")
-        }
-        if let publicDirectory,
-            !FileManager.default.fileExists(atPath: publicDirectory, isDirectory: &isFolder) || !isFolder.boolValue
-        {
-            throw ValidationError("--public-directory \"\(publicDirectory)\" is not a folder")
+        if let path, !FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) || !isFolder.boolValue {
+            throw ValidationError("\(option) \"\(path)\" is not a folder")
         }
     }
 
@@ -291,8 +295,7 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve", abstract: "Serve the panel on an app database.")
 
-    @Option(help: "Path of the app's SQLite database.")
-    var db: String
+    @OptionGroup var database: DatabaseOption
 
     @OptionGroup var server: ServerOptions
 
@@ -301,7 +304,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let domains = try server.testUserDomains()
         let metrics = try server.bootstrap()
-        var configuration = server.configuration(databasePath: db)
+        var configuration = server.configuration(databasePath: database.db)
         configuration.testUserDomains = domains
         configuration.push = try await push.providers(logger: Logger(label: "push"))
         let (app, areas) = try await reportingErrors { try await buildApplication(configuration, metrics: metrics) }

@@ -8,13 +8,11 @@ struct StatsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats", abstract: "Print the dashboard's headline figures for a database and the time they took.")
 
-    @Option(help: "Path of the app's SQLite database.")
-    var db: String
+    @OptionGroup var database: DatabaseOption
 
     func run() async throws {
         try await reportingErrors {
-            let database = try await PanelDatabase.open(path: db)
-            let refresher = DashboardRefresher(database: database)
+            let refresher = DashboardRefresher(database: try await database.open())
             await refresher.refresh(full: true, waitedOn: true)
             await refresher.refresh()
             if let failure = await refresher.lastFailure { throw DashboardUnavailable(reason: failure.message) }

@@ -1,6 +1,7 @@
 import Foundation
+import PanelLoad
 
-/// A benchmark's own temporary folder (the server's log), removed at the end.
+/// A benchmark's own temporary folder (the servers' logs), removed at the end.
 struct BenchFolder {
     let url: URL
 
@@ -12,4 +13,14 @@ struct BenchFolder {
     var serverLog: URL { url.appendingPathComponent("server.log") }
 
     func remove() { try? FileManager.default.removeItem(at: url) }
+
+    /// `binary serve` on the database at a free port, its log in this folder.
+    func startPanel(
+        _ binary: String, db: String, arguments: [String] = [], environment: [String: String] = [:],
+        publicDirectory: String? = nil, log: String = "server.log"
+    ) async throws -> PanelProcess {
+        try await PanelProcess.start(
+            binary: URL(fileURLWithPath: binary), databasePath: db, publicDirectory: publicDirectory,
+            arguments: arguments, environment: environment, logFile: url.appendingPathComponent(log))
+    }
 }

@@ -7,18 +7,18 @@ import Logging
 import PushClients
 import PushFakes
 
-/// A campaign to every user of a seeded database: the audience preview's time, the launch
-/// (its deliveries, its longest write transaction), then the dispatcher sending to the
-/// fake providers in this process for some seconds, the live page's delay, and with
-/// `--binary` support's first looks on a cold server. It writes a campaign into the panel's
-/// tables of that database: use a copy made for benchmarks.
+/// A campaign to everyone, from the audience preview to the receipts and the live page: each step beside
+/// its floor where one exists, so that a slow figure shows which part is slow.
 struct CampaignBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "campaign",
-        abstract: "Audience preview, launch and dispatch of a campaign to everyone, on a seeded database.")
+        abstract: "Audience preview, launch and dispatch of a campaign to everyone, on a seeded database.",
+        discussion: """
+            The database gets a campaign. With --binary, support's first looks on a cold server (email prefixes, \
+            profiles) are timed too, as `panel-bench search` does.
+            """)
 
-    @Option(help: "Path of a seeded database (it gets a campaign).")
-    var db: String
+    @OptionGroup var seeded: SeededDatabase
 
     @Option(help: "Seconds of dispatching after the launch.")
     var seconds = 10
@@ -29,23 +29,19 @@ struct CampaignBenchCommand: AsyncParsableCommand {
     @Flag(help: "Run the fake providers in a process of their own, and print each side's CPU a delivery.")
     var separateFake = false
 
-    @Option(
-        help:
-            "The admin-panel binary: then support's first looks on a cold server (email prefixes, profiles) are timed too, as `panel-bench search` does."
-    )
-    var binary: String?
+    @OptionGroup var serverSide: ServerSide
 
     func run() async throws {
-        let database = try await PanelDatabase.open(path: db)
+        let database = try await seeded.open()
         let clock = ContinuousClock()
         var started = clock.now
         let preview = try await Audience().preview(CampaignSegment(), schedule: .now, in: database)
         let counts = preview.counts
         say(
             String(
-                format:
-                    "audience preview: %.2f s (16 user-id ranges, 2 at a time), %d users and %d devices reachable, %d devices left out, %d in quiet hours",
-                seconds(clock.now - started), counts.reachableUsers, counts.reachableDevices,
+                format: "audience preview: %.2f s (16 user-id ranges, 2 at a time), %d users and %d devices "
+                    + "reachable, %d devices left out, %d in quiet hours",
+                (clock.now - started).seconds, counts.reachableUsers, counts.reachableDevices,
                 counts.excludedDevices.values.reduce(0, +),
                 preview.inQuietHours))
 
@@ -58,8 +54,8 @@ struct CampaignBenchCommand: AsyncParsableCommand {
         say(
             String(
                 format: "launch: %d deliveries in %.2f s, %d transactions, the longest %.1f ms",
-                report.deliveries, seconds(clock.now - started), report.chunks,
-                seconds(report.longestTransaction) * 1000))
+                report.deliveries, (clock.now - started).seconds, report.chunks,
+                report.longestTransaction.milliseconds))
         // Two more to everyone while the first waits: the frequency cap (2) counts the other
         // launched campaigns' waiting deliveries, so nobody is left for the third.
         var overlapping: [Int64] = []
@@ -74,18 +70,17 @@ struct CampaignBenchCommand: AsyncParsableCommand {
             } catch let error as CampaignError {
                 say(
                     String(
-                        format: "launch of a %@ campaign refused in %.2f s: %@", name, seconds(clock.now - started),
+                        format: "launch of a %@ campaign refused in %.2f s: %@", name, (clock.now - started).seconds,
                         error.description))
                 continue
             }
             let states = try await DeliveryOutbox(database: database).counts(campaign: other)
             say(
                 String(
-                    format:
-                        "launch of %@ campaign: %d deliveries (%d queued, %d over the frequency cap) in %.2f s, the longest transaction %.1f ms",
+                    format: "launch of %@ campaign: %d deliveries (%d queued, %d over the frequency cap) in %.2f s, "
+                        + "the longest transaction %.1f ms",
                     name == "third" ? "a third" : "an overlapping", again.deliveries, states[.queued, default: 0],
-                    states[.capped, default: 0],
-                    seconds(clock.now - started), seconds(again.longestTransaction) * 1000))
+                    states[.capped, default: 0], (clock.now - started).seconds, again.longestTransaction.milliseconds))
             overlapping.append(other)
         }
         for other in overlapping { _ = try await campaigns.cancel(other, by: .commandLine) }
@@ -127,28 +122,29 @@ struct CampaignBenchCommand: AsyncParsableCommand {
             let theirs = (CPUTime.process(fake.pid) - fakeCPU) / Double(done)
             say(
                 String(
-                    format:
-                        "  CPU a delivery: the panel's side %.0f µs, the fake %.0f µs; the panel's side alone on 2 cores: %.0f deliveries/s",
+                    format: "  CPU a delivery: the panel's side %.0f µs, the fake %.0f µs; "
+                        + "the panel's side alone on 2 cores: %.0f deliveries/s",
                     own * 1e6, theirs * 1e6, 2 / own))
         }
         var reads: [Double] = []
         for _ in 0..<5 {
             let began = clock.now
             _ = try await campaigns.progress(id)
-            reads.append(seconds(clock.now - began))
+            reads.append((clock.now - began).seconds)
         }
         reads.sort()
         say(
             String(
-                format:
-                    "live counts: one read of the campaign's %d deliveries by state and receipt, median %.0f ms (at most one every 250 ms however many pages watch)",
+                format: "live counts: one read of the campaign's %d deliveries by state and receipt, median %.0f ms "
+                    + "(at most one every 250 ms however many pages watch)",
                 report.deliveries, reads[reads.count / 2] * 1000))
         // Receipts from hosts whose clocks disagree: none may be lost behind one from the future.
         let accepted = try await database.read { db in
             try String.fetchAll(
                 db,
                 sql: """
-                    SELECT 'c' || campaign_id || '-' || id FROM panel_deliveries WHERE campaign_id = ? AND state = 'accepted' LIMIT 100000
+                    SELECT 'c' || campaign_id || '-' || id FROM panel_deliveries
+                    WHERE campaign_id = ? AND state = 'accepted' LIMIT 100000
                     """, arguments: [id])
         }
         if !accepted.isEmpty {
@@ -157,53 +153,57 @@ struct CampaignBenchCommand: AsyncParsableCommand {
             // it began reading by id (a write transaction per 2,000).
             var began = clock.now
             let existing = try await poller.poll()
-            say(String(format: "receipts already there: %d read in %.2f s", existing, seconds(clock.now - began)))
+            say(String(format: "receipts already there: %d read in %.2f s", existing, (clock.now - began).seconds))
             let before = try await campaigns.progress(id).received
-            try await SkewedReceipts.write(path: db, deliveryIDs: accepted)
+            try await SkewedReceipts.write(path: seeded.db, deliveryIDs: accepted)
             began = clock.now
             let read = try await poller.poll()
             let counted = try await campaigns.progress(id).received - before
             say(
                 String(
-                    format:
-                        "receipts: %d written (the first an hour ahead, one in ten an hour behind), %d read and %d counted in %.2f s (%.0f receipts/s)",
-                    accepted.count, read, counted, seconds(clock.now - began),
-                    Double(read) / max(0.001, seconds(clock.now - began))))
+                    format: "receipts: %d written (the first an hour ahead, one in ten an hour behind), "
+                        + "%d read and %d counted in %.2f s (%.0f receipts/s)",
+                    accepted.count, read, counted, (clock.now - began).seconds,
+                    Double(read) / max(0.001, (clock.now - began).seconds)))
         }
-        let delays = try await LiveDelay.measure(databasePath: db, campaign: id, rounds: liveRounds, logger: logger)
-            .map(seconds).sorted()
+        let delays = try await LiveDelay.measure(
+            databasePath: seeded.db, campaign: id, rounds: liveRounds, logger: logger
+        ).map(\.seconds).sorted()
         if !delays.isEmpty {
             say(
                 String(
-                    format:
-                        "outcome to live page: median %.0f ms, slowest %.0f ms over %d outcomes (commit to the event that carries it, through the real server)",
+                    format: "outcome to live page: median %.0f ms, slowest %.0f ms over %d outcomes "
+                        + "(commit to the event that carries it, through the real server)",
                     delays[delays.count / 2] * 1000, (delays.last ?? 0) * 1000, delays.count))
         }
         _ = try await campaigns.cancel(id, by: .commandLine)
         await push.shutdown()
         _ = await fake.stop()
-        if let binary {
-            let firstLooks = try SearchBenchCommand.parse(["--db", db, "--binary", binary, "--load-seconds", "0"])
+        if let binary = serverSide.binary {
+            let firstLooks = try SearchBenchCommand.parse(
+                ["--db", seeded.db, "--binary", binary, "--load-seconds", "0"])
             try await firstLooks.run()
         }
     }
 
     /// A claim of 256 due deliveries, every rule checked again for each row (its user,
     /// settings and device read by their keys), and the part of it that holds the write lock,
-    /// beside its floor in the same run: the bare UPDATE that marks as many rows `sending`. The rows are put back to `queued` after each.
+    /// beside its floor in the same run: the bare UPDATE that marks as many rows `sending`.
+    /// The rows are put back to `queued` after each.
     private func timeClaims(_ id: Int64, database: PanelDatabase) async throws {
         let outbox = DeliveryOutbox(database: database)
         let clock = ContinuousClock()
         var claims: [Double] = []
         var locks: [Double] = []
         var floors: [Double] = []
-        let putBack =
-            "UPDATE panel_deliveries SET state = 'queued', attempts = 0 WHERE campaign_id = ? AND state = 'sending'"
+        let putBack = """
+            UPDATE panel_deliveries SET state = 'queued', attempts = 0 WHERE campaign_id = ? AND state = 'sending'
+            """
         for _ in 0..<20 {
             var began = clock.now
             let (claimed, _, lockHeld) = try await outbox.claimBatch(limit: 256)
-            claims.append(seconds(clock.now - began) * 1000)
-            locks.append(seconds(lockHeld) * 1000)
+            claims.append((clock.now - began).milliseconds)
+            locks.append(lockHeld.milliseconds)
             try await database.write { db in try db.execute(sql: putBack, arguments: [id]) }
             guard claimed.count == 256 else { return say("claim: fewer than 256 due deliveries, not timed") }
             began = clock.now
@@ -212,10 +212,11 @@ struct CampaignBenchCommand: AsyncParsableCommand {
                     sql: """
                         UPDATE panel_deliveries SET state = 'sending' WHERE id IN (
                           SELECT id FROM panel_deliveries INDEXED BY panel_deliveries_due
-                          WHERE campaign_id = ? AND state IN ('queued', 'retry') AND due_at <= ? ORDER BY due_at LIMIT 256)
+                          WHERE campaign_id = ? AND state IN ('queued', 'retry') AND due_at <= ?
+                          ORDER BY due_at LIMIT 256)
                         """, arguments: [id, SQLiteTime.string(Date())])
             }
-            floors.append(seconds(clock.now - began) * 1000)
+            floors.append((clock.now - began).milliseconds)
             try await database.write { db in try db.execute(sql: putBack, arguments: [id]) }
         }
         claims.sort()
@@ -223,14 +224,10 @@ struct CampaignBenchCommand: AsyncParsableCommand {
         floors.sort()
         say(
             String(
-                format:
-                    "claim of 256 with every rule checked again: median %.2f ms (longest %.2f), of which its write transaction %.2f ms (longest %.2f); "
+                format: "claim of 256 with every rule checked again: median %.2f ms (longest %.2f), "
+                    + "of which its write transaction %.2f ms (longest %.2f); "
                     + "floor, the bare UPDATE of 256 rows in a write transaction: median %.2f ms (longest %.2f)",
                 claims[claims.count / 2], claims.last ?? 0, locks[locks.count / 2], locks.last ?? 0,
                 floors[floors.count / 2], floors.last ?? 0))
-    }
-
-    private func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

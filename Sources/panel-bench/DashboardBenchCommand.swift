@@ -3,21 +3,17 @@ import DemoData
 import Foundation
 import PanelLoad
 
-/// The dashboard on a big database, through the real server: the first full count's time
-/// and the server's peak memory, incremental refreshes (every 5 s) while rows arrive as the
-/// backend would write them; then, on a server started again with the default intervals,
-/// the page's p50, p99 and requests/s at 4 and 32 connections.
+/// The timings come from a server refreshing every 5 s, the load from one with the default intervals, as
+/// production runs.
 struct DashboardBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dashboard",
         abstract: "Time the dashboard's counts and load its page on a copy of a seeded database (rows are added to it)."
     )
 
-    @Option(help: "The admin-panel binary, e.g. .build-release/release/admin-panel.")
-    var binary: String
+    @OptionGroup var panel: PanelBinary
 
-    @Option(help: "A copy of a seeded database: the benchmark adds rows to it as the backend would.")
-    var db: String
+    @OptionGroup var seeded: SeededDatabase
 
     @Option(help: "Seconds of load at each number of connections.")
     var seconds = 10
@@ -26,20 +22,17 @@ struct DashboardBenchCommand: AsyncParsableCommand {
     var refreshes = 3
 
     @Option(
-        help:
-            "wrk's path, the load client (lighter than the built-in one, which shares the two cores with the server); the built-in client when it is not there."
-    )
+        help: """
+            wrk's path, the load client (lighter than the built-in one, which shares the two cores with the \
+            server); the built-in client when it is not there.
+            """)
     var wrk = "/usr/bin/wrk"
 
     func run() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "panel-dashboard-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let fixture = try await LoadFixture.prepare(databasePath: db)
-        let server = try await PanelProcess.start(
-            binary: URL(fileURLWithPath: binary), databasePath: db, publicDirectory: nil,
-            arguments: ["--dashboard-refresh", "5"], logFile: folder.appendingPathComponent("server.log"))
+        let folder = try BenchFolder("panel-dashboard")
+        defer { folder.remove() }
+        let fixture = try await LoadFixture.prepare(databasePath: seeded.db)
+        let server = try await folder.startPanel(panel.binary, db: seeded.db, arguments: ["--dashboard-refresh", "5"])
         let full = try await refreshTimes(in: server, full: true, count: 1)[0]
         let afterFull = server.memory
         say(
@@ -48,7 +41,8 @@ struct DashboardBenchCommand: AsyncParsableCommand {
                 full, afterFull?.resident ?? .nan, afterFull?.peak ?? .nan))
 
         // The backend goes on writing: about a minute's worth of rows before each refresh.
-        let writer = Task { try await BackendActivity.run(path: db) }
+        let path = seeded.db
+        let writer = Task { try await BackendActivity.run(path: path) }
         let incremental = try await refreshTimes(in: server, full: false, count: refreshes)
         writer.cancel()
         say(
@@ -57,11 +51,8 @@ struct DashboardBenchCommand: AsyncParsableCommand {
 
         // The load runs on a server with the default intervals (a refresh a minute), as in
         // production, not on the one refreshing every 5 seconds for the timings above.
-        let first = try await server.terminate(within: .seconds(15))
-        say("SIGTERM: \(first.map { "exit code \($0)" } ?? "still running after 15 s, killed")")
-        let loadServer = try await PanelProcess.start(
-            binary: URL(fileURLWithPath: binary), databasePath: db, publicDirectory: nil,
-            logFile: folder.appendingPathComponent("server-2.log"))
+        try await server.stopAndSay()
+        let loadServer = try await folder.startPanel(panel.binary, db: seeded.db, log: "server-2.log")
         _ = try await refreshTimes(in: loadServer, full: true, count: 1)
         let useWrk = FileManager.default.isExecutableFile(atPath: wrk)
         for connections in [4, 32] {
@@ -72,14 +63,14 @@ struct DashboardBenchCommand: AsyncParsableCommand {
                         seconds: seconds))
                 continue
             }
-            let report = try await LoadDriver.run(
-                baseURL: loadServer.baseURL, cookie: fixture.cookie, pages: [LoadPage("dashboard", "/")],
-                connections: connections, duration: .seconds(seconds), timeout: .seconds(5))
+            let report = try await loadServer.load(
+                [LoadPage("dashboard", "/")], cookie: fixture.cookie, seconds: seconds, connections: connections,
+                timeout: .seconds(5))
             let page = report.pages[0]
             say(
                 String(
-                    format:
-                        "%2d connections (built-in client): %.0f requests/s, p50 %.2f ms, p99 %.2f ms, slowest %.1f ms, %d failed",
+                    format: "%2d connections (built-in client): %.0f requests/s, p50 %.2f ms, p99 %.2f ms, "
+                        + "slowest %.1f ms, %d failed",
                     connections, report.requestsPerSecond, page.p50.milliseconds, page.p99.milliseconds,
                     page.slowest.milliseconds, report.failures))
         }
@@ -87,8 +78,7 @@ struct DashboardBenchCommand: AsyncParsableCommand {
         say(
             String(
                 format: "server memory at the end %.0f MiB (peak %.0f MiB)", end?.resident ?? .nan, end?.peak ?? .nan))
-        let exit = try await loadServer.terminate(within: .seconds(15))
-        say("SIGTERM: \(exit.map { "exit code \($0)" } ?? "still running after 15 s, killed")")
+        try await loadServer.stopAndSay()
     }
 
     /// wrk with one thread, its latency distribution, the figures in one line.
@@ -107,9 +97,8 @@ struct DashboardBenchCommand: AsyncParsableCommand {
         }
         let errors = output.split(separator: "\n").filter { $0.contains("Non-2xx") || $0.contains("Socket errors") }
             .joined(separator: "; ")
-        return
-            "\(connections) connections (wrk): \(field("Requests/sec:")) requests/s, p50 \(field("50%")), p99 \(field("99%"))"
-            + (errors.isEmpty ? ", no errors" : ", \(errors)")
+        return "\(connections) connections (wrk): \(field("Requests/sec:")) requests/s, "
+            + "p50 \(field("50%")), p99 \(field("99%"))" + (errors.isEmpty ? ", no errors" : ", \(errors)")
     }
 
     /// The seconds of the next `count` refreshes (full or not) the server logs.
@@ -127,12 +116,7 @@ struct DashboardBenchCommand: AsyncParsableCommand {
             }
             try await Task.sleep(for: .milliseconds(200))
         }
-        throw ValidationError(
-            "the server logged no \(full ? "full" : "incremental") refresh in 10 minutes:\n\(server.output.suffix(2000))"
-        )
+        let kind = full ? "full" : "incremental"
+        throw ValidationError("the server logged no \(kind) refresh in 10 minutes:\n\(server.output.suffix(2000))")
     }
-}
-
-extension Duration {
-    fileprivate var milliseconds: Double { Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15 }
 }

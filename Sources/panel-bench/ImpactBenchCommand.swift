@@ -4,23 +4,23 @@ import DemoData
 import Foundation
 import PanelLoad
 
-/// A campaign to everyone reachable, measured: its freeze with a holdout and two variants,
-/// the first computation of its report, incremental refreshes as the app records more,
-/// and the campaign page and report CSV under load from a real server. It writes into the
-/// panel's tables and the app's (events, receipts) of that database: use a copy.
+/// The impact report of a campaign to everyone reachable: its first computation, its refreshes as the app
+/// records more, and its page under load.
 struct ImpactBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "impact",
-        abstract:
-            "The impact report of a campaign to everyone on a seeded database: first computation, incremental refresh, page p99."
-    )
+        abstract: """
+            The impact report of a campaign to everyone on a seeded database: first computation, incremental \
+            refresh, page p99.
+            """,
+        discussion: """
+            The database gets a campaign, events and receipts. With --binary, the campaign page and its report CSV \
+            are loaded on the server.
+            """)
 
-    @Option(help: "Path of a copy of a seeded database (it gets a campaign, events and receipts).")
-    var db: String
+    @OptionGroup var seeded: SeededDatabase
 
-    @Option(
-        help: "The admin-panel binary, e.g. .build-release/release/admin-panel; without it the page is not measured.")
-    var binary: String?
+    @OptionGroup var serverSide: ServerSide
 
     @Option(help: "Days the launch is moved back, so that the goal's window covers recorded events.")
     var launchedDaysAgo = 2
@@ -34,14 +34,10 @@ struct ImpactBenchCommand: AsyncParsableCommand {
     @Option(help: "Seconds of load on the page.")
     var seconds = 10
 
-    @Option(
-        help:
-            "Seconds to wait after the server starts, so that its first background jobs (the dashboard's full count) are done."
-    )
-    var warmUp = 0
+    @OptionGroup var warmUp: WarmUp
 
     func run() async throws {
-        let database = try await PanelDatabase.open(path: db)
+        let database = try await seeded.open()
         let campaigns = Campaigns(database: database)
         let clock = ContinuousClock()
         let id = try await campaigns.create(
@@ -60,8 +56,8 @@ struct ImpactBenchCommand: AsyncParsableCommand {
         }
         say(
             String(
-                format:
-                    "freeze with a 10%% holdout and two variants: %d deliveries, %d members (users), %.2f s, the longest transaction %.1f ms",
+                format: "freeze with a 10%% holdout and two variants: %d deliveries, %d members (users), %.2f s, "
+                    + "the longest transaction %.1f ms",
                 launch.deliveries, members, (clock.now - started).seconds, launch.longestTransaction.seconds * 1000))
         try await prepare(id, in: database)
 
@@ -72,8 +68,8 @@ struct ImpactBenchCommand: AsyncParsableCommand {
         guard let report = try await tracker.report(id) else { throw ValidationError("no report was computed") }
         say(
             String(
-                format:
-                    "first computation: %.0f ms — recipients %d (converted %d, opened %d), holdout %d (converted %d)",
+                format: "first computation: %.0f ms — recipients %d (converted %d, opened %d), "
+                    + "holdout %d (converted %d)",
                 first.seconds * 1000, report.recipients.users, report.recipients.converted, report.recipients.opened,
                 report.holdout.users, report.holdout.converted))
         var times: [Double] = []
@@ -86,7 +82,7 @@ struct ImpactBenchCommand: AsyncParsableCommand {
         say(
             "incremental refresh after 1,000 events and 200 receipts, ms: "
                 + times.map { String(format: "%.1f", $0) }.joined(separator: ", "))
-        if let binary { try await measurePage(campaign: id, binary: binary) }
+        if let binary = serverSide.binary { try await measurePage(campaign: id, binary: binary) }
     }
 
     /// Launched `launchedDaysAgo` days ago, every push accepted, a third opened and a third received.
@@ -98,7 +94,8 @@ struct ImpactBenchCommand: AsyncParsableCommand {
                 arguments: [back, back, id])
             try db.execute(
                 sql: """
-                    UPDATE panel_deliveries SET state = 'accepted', receipt = CASE id % 3 WHEN 0 THEN 2 WHEN 1 THEN 1 ELSE 0 END
+                    UPDATE panel_deliveries
+                    SET state = 'accepted', receipt = CASE id % 3 WHEN 0 THEN 2 WHEN 1 THEN 1 ELSE 0 END
                     WHERE campaign_id = ? AND state = 'queued'
                     """, arguments: [id])
         }
@@ -117,33 +114,25 @@ struct ImpactBenchCommand: AsyncParsableCommand {
         }
         let receipts = high >= low ? (0..<200).map { _ in "c\(id)-\(Int64.random(in: low...high))" } : []
         try await BackendActivity.record(
-            events: 1_000, opened: receipts, at: Date().addingTimeInterval(-3_600), path: db)
+            events: 1_000, opened: receipts, at: Date().addingTimeInterval(-3_600), path: seeded.db)
     }
 
     private func measurePage(campaign id: Int64, binary: String) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("panel-impact-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let fixture = try await LoadFixture.prepare(databasePath: db)
-        let server = try await PanelProcess.start(
-            binary: URL(fileURLWithPath: binary), databasePath: db, publicDirectory: nil,
-            environment: [:], logFile: folder.appendingPathComponent("server.log"))
+        let folder = try BenchFolder("panel-impact")
+        defer { folder.remove() }
+        let fixture = try await LoadFixture.prepare(databasePath: seeded.db)
+        let server = try await folder.startPanel(binary, db: seeded.db)
         // The first look after a start waits for the report's first computation: not timed.
         _ = try await LoadDriver.status(
             of: server.baseURL + "/campaigns/\(id)", cookie: fixture.cookie, timeout: .seconds(60))
-        if warmUp > 0 { try await Task.sleep(for: .seconds(warmUp)) }
-        let report = try await LoadDriver.run(
-            baseURL: server.baseURL, cookie: fixture.cookie,
-            pages: [
-                LoadPage("campaign page with its report", "/campaigns/\(id)"),
-                LoadPage("report csv", "/campaigns/\(id)/report.csv"),
-            ],
-            connections: connections, duration: .seconds(seconds), timeout: .seconds(5))
+        try await warmUp.wait()
+        let pages = [
+            LoadPage("campaign page with its report", "/campaigns/\(id)"),
+            LoadPage("report csv", "/campaigns/\(id)/report.csv"),
+        ]
+        let report = try await server.load(
+            pages, cookie: fixture.cookie, seconds: seconds, connections: connections, timeout: .seconds(5))
         say("the server, \(connections) connections for \(seconds) s:\n" + report.table)
         _ = try await server.terminate(within: .seconds(15))
     }
-}
-
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -6,25 +6,23 @@ import GRDB
 import PanelLoad
 import PushFakes
 
-/// Journeys on a big database. The benchmark plays the backend for an hour (users who stop
-/// opening the app, sign-ups, subscriptions that will not renew, and the hour's ordinary
-/// activity), then times one evaluation of each trigger beside the plain SQL that reads the
-/// same index range (the floor). With `--binary`: a day's 30,000 win-back entries evaluated,
-/// queued and sent to the fake providers by the real server, support's pages timed before
-/// and while it does. It writes app rows and journeys: use a copy made for benchmarks.
+/// The benchmark plays the backend (an hour of crossings; with `--binary` a day's win-back entries sent by
+/// the server) and times each evaluation beside the plain SQL of the same index range, its floor.
 struct JourneysBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "journeys",
-        abstract: "Time journey evaluations and a day's entries sent, on a copy of a seeded database.")
+        abstract: "Time journey evaluations and a day's entries sent, on a copy of a seeded database.",
+        discussion: """
+            The database gets app rows and journeys. With --binary, the server sends a day's entries while \
+            support's pages are timed.
+            """)
 
-    @Option(help: "A copy of a seeded database: the benchmark writes app rows and journeys into it.")
-    var db: String
+    @OptionGroup var seeded: SeededDatabase
 
     @Option(help: "Entries a day of each trigger (the hour is a 24th of it).")
     var perDay = 30_000
 
-    @Option(help: "The admin-panel binary: then the day's entries sent by the server, with support's pages timed.")
-    var binary: String?
+    @OptionGroup var serverSide: ServerSide
 
     @Option(help: "Seconds of load for each page mix.")
     var seconds = 15
@@ -41,14 +39,14 @@ struct JourneysBenchCommand: AsyncParsableCommand {
         let hour = perDay / 24
         let clock = ContinuousClock()
         var started = clock.now
-        try await TriggerCrossings.hour(path: db, now: now, crossings: hour)
+        try await TriggerCrossings.hour(path: seeded.db, now: now, crossings: hour)
         say(
             String(
-                format:
-                    "the backend's hour written: %d users stopped 30 days ago, %d signed up 2 days ago, %d subscriptions will not renew, 20,000 active, in %.1f s",
+                format: "the backend's hour written: %d users stopped 30 days ago, %d signed up 2 days ago, "
+                    + "%d subscriptions will not renew, 20,000 active, in %.1f s",
                 hour, hour, hour, (clock.now - started).seconds))
 
-        let database = try await PanelDatabase.open(path: db)
+        let database = try await seeded.open()
         let journeys = Journeys(database: database)
         var ids: [(String, Int64, JourneyTrigger)] = []
         for (name, trigger) in [
@@ -78,13 +76,14 @@ struct JourneysBenchCommand: AsyncParsableCommand {
             let used = RemindersBenchCommand.processCPUSeconds() - cpu
             say(
                 String(
-                    format:
-                        "evaluation of %@ after an hour: %.1f ms (CPU %.1f ms), %d entered, %d deliveries queued; floor (plain SQL of the same index range%@, each user's row, devices and settings, at the same low priority, just before): %.1f ms",
-                    name, took.seconds * 1000, used * 1000, outcome.entered, outcome.deliveries,
+                    format: "evaluation of %@ after an hour: %.1f ms (CPU %.1f ms), %d entered, %d deliveries queued; "
+                        + "floor (plain SQL of the same index range%@, each user's row, devices and settings, "
+                        + "at the same low priority, just before): %.1f ms",
+                    name, took.milliseconds, used * 1000, outcome.entered, outcome.deliveries,
                     trigger == .subscriptionEnding(3) ? ", the pass's 10,000 rows" : "", floor * 1000))
         }
         for (_, id, _) in ids { try await journeys.pause(id, by: .commandLine) }
-        if let binary { try await serverSide(binary: binary, database: database, now: now) }
+        if let binary = serverSide.binary { try await serverSide(binary: binary, database: database, now: now) }
     }
 
     /// The same rows by one plain statement: the index range, each user's row, devices and
@@ -95,11 +94,13 @@ struct JourneysBenchCommand: AsyncParsableCommand {
         let from = SQLiteTime.string(secondsSinceEpoch: now - 3_600 - Int64(trigger.days) * 86_400)
         let until = SQLiteTime.string(secondsSinceEpoch: now - Int64(trigger.days) * 86_400)
         let perUser = """
-            TOTAL(length(u.timezone) + length(u.status) + length(u.plan)) + TOTAL(length(d.push_token) + length(d.push_permission))
+            TOTAL(length(u.timezone) + length(u.status) + length(u.plan))
+            + TOTAL(length(d.push_token) + length(d.push_permission))
             + TOTAL(length(s.daily_time) + s.push_enabled + s.marketing_opt_in)
             """
         let joins = """
-            LEFT JOIN devices d INDEXED BY devices_user ON d.user_id = u.id LEFT JOIN notification_settings s ON s.user_id = u.id
+            LEFT JOIN devices d INDEXED BY devices_user ON d.user_id = u.id
+            LEFT JOIN notification_settings s ON s.user_id = u.id
             """
         _ = try await database.readAtLowPriority { db in
             switch trigger {
@@ -115,7 +116,9 @@ struct JourneysBenchCommand: AsyncParsableCommand {
                     db,
                     sql: """
                         SELECT COUNT(*) + (\(perUser)) * 0
-                               + TOTAL((SELECT COUNT(*) FROM (SELECT 1 FROM food_items f INDEXED BY food_items_user WHERE f.user_id = u.id AND f.deleted_at IS NULL LIMIT \(fewer)))) * 0
+                               + TOTAL((SELECT COUNT(*) FROM (
+                                   SELECT 1 FROM food_items f INDEXED BY food_items_user
+                                   WHERE f.user_id = u.id AND f.deleted_at IS NULL LIMIT \(fewer)))) * 0
                         FROM users u INDEXED BY users_created_at \(joins)
                         WHERE u.created_at > ? AND u.created_at <= ?
                         """, arguments: [from, until])
@@ -124,7 +127,8 @@ struct JourneysBenchCommand: AsyncParsableCommand {
                     db,
                     sql: """
                         SELECT COUNT(*) + TOTAL(length(x.current_period_end) + length(x.status) + length(u.plan)) * 0
-                        FROM (SELECT * FROM subscriptions ORDER BY id LIMIT 10000) x LEFT JOIN users u ON u.id = x.user_id
+                        FROM (SELECT * FROM subscriptions ORDER BY id LIMIT 10000) x
+                        LEFT JOIN users u ON u.id = x.user_id
                         """)
             }
         }
@@ -132,7 +136,7 @@ struct JourneysBenchCommand: AsyncParsableCommand {
     }
 
     func serverSide(binary: String, database: PanelDatabase, now: Int64) async throws {
-        let fixture = try await LoadFixture.prepare(databasePath: db)
+        let fixture = try await LoadFixture.prepare(databasePath: seeded.db)
         let fake = try await FakeEndpoint.inProcess(.plain)
         let folder = try BenchFolder("panel-journeys")
         defer { folder.remove() }
@@ -142,22 +146,18 @@ struct JourneysBenchCommand: AsyncParsableCommand {
             JourneyDraft(
                 campaign: CampaignDraft(title: "Bench day", body: "b", perSecond: perSecond),
                 rules: JourneyRules(trigger: .inactiveDays(45), sendAt: .window(from: 0, to: 23))), by: .commandLine)
-        try await TriggerCrossings.day(path: db, now: now, users: perDay, days: 45)
-        let server = try await PanelProcess.start(
-            binary: URL(fileURLWithPath: binary), databasePath: db, publicDirectory: nil,
+        try await TriggerCrossings.day(path: seeded.db, now: now, users: perDay, days: 45)
+        let server = try await folder.startPanel(
+            binary, db: seeded.db,
             arguments: [
-                "--fcm-service-account", fake.serviceAccountPath, "--fcm-base-url", fake.baseURL, "--apns-key",
-                fake.apnsKeyPath,
-                "--apns-key-id", TestCredentials.apnsKeyID, "--apns-team-id", TestCredentials.apnsTeamID,
-                "--apns-topic", TestCredentials.apnsTopic,
+                "--fcm-service-account", fake.serviceAccountPath, "--fcm-base-url", fake.baseURL,
+                "--apns-key", fake.apnsKeyPath, "--apns-key-id", TestCredentials.apnsKeyID,
+                "--apns-team-id", TestCredentials.apnsTeamID, "--apns-topic", TestCredentials.apnsTopic,
                 "--apns-base-url", fake.baseURL, "--journey-interval", "5",
-            ],
-            logFile: folder.serverLog)
+            ])
         let support = LoadPage.support(fixture, floor: "health (floor)")
         try await Task.sleep(for: .seconds(warmUp))
-        let before = try await LoadDriver.run(
-            baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,
-            duration: .seconds(seconds), timeout: .seconds(10))
+        let before = try await server.load(support, cookie: fixture.cookie, seconds: seconds)
         say("support's pages, 4 connections, no journey active:\n" + before.table)
         say("the day's journey sends \(perSecond.map { "at most \($0) pushes a second" } ?? "at the providers' pace")")
         try await journeys.activate(id, by: .commandLine)
@@ -168,9 +168,7 @@ struct JourneysBenchCommand: AsyncParsableCommand {
         }
         let clock = ContinuousClock()
         let started = clock.now
-        let during = try await LoadDriver.run(
-            baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,
-            duration: .seconds(seconds), timeout: .seconds(10))
+        let during = try await server.load(support, cookie: fixture.cookie, seconds: seconds)
         func figures() async throws -> (entries: Int, queued: Int, accepted: Int) {
             try await database.read { db in
                 (
@@ -181,7 +179,8 @@ struct JourneysBenchCommand: AsyncParsableCommand {
                     try Int.fetchOne(
                         db,
                         sql: """
-                            SELECT COUNT(*) FROM panel_deliveries WHERE campaign_id = ? AND state IN ('queued', 'retry', 'sending') AND due_at <= ?
+                            SELECT COUNT(*) FROM panel_deliveries
+                            WHERE campaign_id = ? AND state IN ('queued', 'retry', 'sending') AND due_at <= ?
                             """, arguments: [id, SQLiteTime.string(Date())]) ?? 0,
                     try Int.fetchOne(
                         db, sql: "SELECT accepted_count FROM panel_campaigns WHERE id = ?", arguments: [id]) ?? 0
@@ -191,8 +190,8 @@ struct JourneysBenchCommand: AsyncParsableCommand {
         let atEnd = try await figures()
         say(
             String(
-                format:
-                    "support's pages, 4 connections, while the server evaluated the day's entries and sent them (%d entered, %d accepted, %d waiting after %.0f s):\n",
+                format: "support's pages, 4 connections, while the server evaluated the day's entries and sent them "
+                    + "(%d entered, %d accepted, %d waiting after %.0f s):\n",
                 atEnd.entries, atEnd.accepted, atEnd.queued, (clock.now - started).seconds) + during.table)
         let giveUp = clock.now + .seconds(600)
         var last = atEnd
@@ -208,18 +207,14 @@ struct JourneysBenchCommand: AsyncParsableCommand {
         }
         say(
             String(
-                format:
-                    "the day's entries: %d entered, %d pushes accepted by the fake, all those due settled %.1f s after activation (%d wait for the end of quiet hours)",
+                format: "the day's entries: %d entered, %d pushes accepted by the fake, all those due settled "
+                    + "%.1f s after activation (%d wait for the end of quiet hours)",
                 last.entries, last.accepted, (clock.now - started).seconds, later))
-        let after = try await LoadDriver.run(
-            baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,
-            duration: .seconds(seconds), timeout: .seconds(10))
+        let after = try await server.load(support, cookie: fixture.cookie, seconds: seconds)
         say("support's pages, 4 connections, after:\n" + after.table)
         try await steady(server: server, fixture: fixture, journeys: journeys, database: database, support: support)
-        let exit = try await server.terminate(within: .seconds(15))
-        say(
-            "SIGTERM: \(exit.map { "exit code \($0)" } ?? "still running after 15 s, killed"); protocol breaches at the fake: \(await fake.stop())"
-        )
+        try await server.stopAndSay()
+        say("protocol breaches at the fake: \(await fake.stop())")
     }
 
     /// A journey fed as a day of `perDay` feeds it, ten times faster: the benchmark, playing
@@ -233,11 +228,9 @@ struct JourneysBenchCommand: AsyncParsableCommand {
                 rules: JourneyRules(trigger: .inactiveDays(60), sendAt: .window(from: 0, to: 23))), by: .commandLine)
         try await journeys.activate(id, by: .commandLine)
         let perSecond = max(1, perDay * 10 / 86_400)
-        let path = db
+        let path = seeded.db
         let writer = Task { try await TriggerCrossings.everySecond(path: path, perSecond: perSecond, days: 60) }
-        let during = try await LoadDriver.run(
-            baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,
-            duration: .seconds(seconds), timeout: .seconds(10))
+        let during = try await server.load(support, cookie: fixture.cookie, seconds: seconds)
         writer.cancel()
         do { say("the backend wrote \(try await writer.value) crossings") } catch {
             say("the backend's writes stopped: \(error)")
@@ -247,7 +240,8 @@ struct JourneysBenchCommand: AsyncParsableCommand {
                 ?? 0
         }
         say(
-            "support's pages, 4 connections, while \(perSecond) users a second crossed a journey's trigger (ten times a day of \(perDay)'s pace), evaluated every 5 s and sent (\(entered) entered):\n"
+            "support's pages, 4 connections, while \(perSecond) users a second crossed a journey's trigger "
+                + "(ten times a day of \(perDay)'s pace), evaluated every 5 s and sent (\(entered) entered):\n"
                 + during.table)
     }
 }

@@ -64,7 +64,8 @@ enum LiveDelay {
                 try db.execute(
                     sql: """
                         UPDATE panel_deliveries SET state = 'accepted'
-                        WHERE id = (SELECT id FROM panel_deliveries WHERE campaign_id = ? AND state <> 'accepted' LIMIT 1)
+                        WHERE id = (
+                          SELECT id FROM panel_deliveries WHERE campaign_id = ? AND state <> 'accepted' LIMIT 1)
                         """, arguments: [id])
                 // As the dispatcher's recording of a batch of outcomes does.
                 areas.campaigns.campaigns.changes.publishOnCommit(id, in: db)

@@ -28,9 +28,10 @@ struct PushBenchCommand: AsyncParsableCommand {
     var seconds = 5
 
     @Flag(
-        help:
-            "Run the fake in a process of its own, and print each side's CPU: what the clients cost apart from the fake."
-    )
+        help: """
+            Run the fake in a process of its own, and print each side's CPU: what the clients cost apart from \
+            the fake.
+            """)
     var separateFake = false
 
     func run() async throws {
@@ -109,7 +110,7 @@ struct PushBenchCommand: AsyncParsableCommand {
                         let started = ContinuousClock.now
                         let outcome = await send(worker, number)
                         let elapsed = ContinuousClock.now - started
-                        times.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                        times.append(elapsed.seconds)
                         outcomes[outcome.kind, default: 0] += 1
                         number += 1
                     }
@@ -219,9 +220,8 @@ struct PushFakeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (server, credentials) = try await Self.start(transport)
-        say(
-            "ready \(server.baseURL) \(credentials.serviceAccountPath) \(credentials.apnsKeyPath) \(credentials.caCertificatePath)"
-        )
+        let paths = [credentials.serviceAccountPath, credentials.apnsKeyPath, credentials.caCertificatePath]
+        say("ready \(server.baseURL) " + paths.joined(separator: " "))
         // A blocking read, on a thread of its own rather than a cooperative one.
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             Thread.detachNewThread {

@@ -6,18 +6,19 @@ import GRDB
 import PanelLoad
 import Synchronization
 
-/// Reminder health on a big database: reminders added until there are `--reminders`, the
-/// first full count and refreshes in this process beside the plain SQL that reads the same
-/// rows (the floor); with `--binary`, support's pages while the server's first counts run and
-/// after, and the health page beside `/health` at 4 connections.
+/// Reminder health's counts beside the plain SQL of the same rows, their floor; with `--binary`, support's
+/// pages while the server counts.
 struct RemindersBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reminders",
-        abstract: "Time the reminder health counts and page on a copy of a seeded database (reminders are added to it)."
-    )
+        abstract:
+            "Time the reminder health counts and page on a copy of a seeded database (reminders are added to it).",
+        discussion: """
+            With --binary, support's pages while the server's first counts run and after, and the health page \
+            beside /health.
+            """)
 
-    @Option(help: "A copy of a seeded database: the benchmark adds reminders to it.")
-    var db: String
+    @OptionGroup var seeded: SeededDatabase
 
     @Option(help: "Reminders the database should hold (added, spread over 45 days either side of now).")
     var reminders = 3_700_000
@@ -25,25 +26,22 @@ struct RemindersBenchCommand: AsyncParsableCommand {
     @Option(help: "Refreshes to time after the full count.")
     var refreshes = 5
 
-    @Option(help: "The admin-panel binary: then the server's side too.")
-    var binary: String?
+    @OptionGroup var serverSide: ServerSide
 
     @Option(help: "Seconds of load for each page mix.")
     var seconds = 10
 
     func run() async throws {
-        let queue = try DatabaseQueue(path: db)
+        let queue = try DatabaseQueue(path: seeded.db)
         let present = try await queue.read { db in try Int.fetchOne(db, sql: "SELECT MAX(id) FROM reminders") ?? 0 }
         if present < reminders {
             let clock = ContinuousClock()
             let started = clock.now
-            try await ReminderBackfill.add(reminders - present, path: db)
-            say(
-                String(
-                    format: "added %@ reminders in %.1f s", (reminders - present).grouped, (clock.now - started).seconds
-                ))
+            try await ReminderBackfill.add(reminders - present, path: seeded.db)
+            let took = (clock.now - started).seconds
+            say(String(format: "added %@ reminders in %.1f s", (reminders - present).grouped, took))
         }
-        let database = try await PanelDatabase.open(path: db)
+        let database = try await seeded.open()
         let now = Int64(Date().timeIntervalSince1970)
         let (month, monthFloor) = try await Self.floor(database, from: now - ReminderRange.month.seconds, until: now)
         let (day, dayFloor) = try await Self.floor(database, from: now - ReminderHealthMonitor.dayWindow, until: now)
@@ -61,8 +59,8 @@ struct RemindersBenchCommand: AsyncParsableCommand {
         try await monitor.refresh(full: true)
         say(
             String(
-                format:
-                    "first full count: %.2f s; floor (plain SQL reading the same 30 days' rows and columns, then every device): %.2f s",
+                format: "first full count: %.2f s; "
+                    + "floor (plain SQL reading the same 30 days' rows and columns, then every device): %.2f s",
                 (clock.now - started).seconds, monthFloor + devicesFloor))
         var times: [Double] = []
         let cpuBefore = Self.processCPUSeconds()
@@ -74,21 +72,21 @@ struct RemindersBenchCommand: AsyncParsableCommand {
         let cpu = (Self.processCPUSeconds() - cpuBefore) / Double(max(1, refreshes)) * 1000
         say(
             String(
-                format:
-                    "refresh (the last 2 hours read again, every figure of the 30 days made again): %@ ms (CPU %.1f ms each); floor (plain SQL, the same rows): %.1f ms",
+                format: "refresh (the last 2 hours read again, every figure of the 30 days made again): "
+                    + "%@ ms (CPU %.1f ms each); floor (plain SQL, the same rows): %.1f ms",
                 times.map { String(format: "%.1f", $0) }.joined(separator: ", "), cpu, recentFloor * 1000))
         ahead.withLock { $0 = ReminderHealthMonitor.dayEvery + 1 }
         started = clock.now
         try await monitor.refresh()
         say(
             String(
-                format:
-                    "refresh every 5 minutes (the last 26 hours read again): %.1f ms; floor (plain SQL, the same rows): %.1f ms",
+                format: "refresh every 5 minutes (the last 26 hours read again): %.1f ms; "
+                    + "floor (plain SQL, the same rows): %.1f ms",
                 (clock.now - started).seconds * 1000, dayFloor * 1000))
         if let snapshot = monitor.latest() {
             for line in ReminderHealthSummary.lines(snapshot, range: .day) { say("  " + line) }
         }
-        if let binary { try await serverSide(binary: binary, database: database) }
+        if let binary = serverSide.binary { try await serverSide(binary: binary, database: database) }
     }
 
     /// The same rows and columns the count reads, by one plain statement along the index.
@@ -102,8 +100,10 @@ struct RemindersBenchCommand: AsyncParsableCommand {
                 db,
                 sql: """
                     SELECT COUNT(*) + CAST((TOTAL(length(r.scheduled_for)) + TOTAL(r.user_id) + TOTAL(length(r.status))
-                           + TOTAL(length(r.sent_at)) + TOTAL(r.opened_at IS NOT NULL) + TOTAL(length(r.item_kind)) + TOTAL(r.days_before)) * 0 AS INTEGER)
-                    FROM reminders r INDEXED BY reminders_scheduled WHERE r.scheduled_for > ? AND r.scheduled_for <= ?
+                           + TOTAL(length(r.sent_at)) + TOTAL(r.opened_at IS NOT NULL) + TOTAL(length(r.item_kind))
+                           + TOTAL(r.days_before)) * 0 AS INTEGER)
+                    FROM reminders r INDEXED BY reminders_scheduled
+                    WHERE r.scheduled_for > ? AND r.scheduled_for <= ?
                     """,
                 arguments: [SQLiteTime.string(secondsSinceEpoch: from), SQLiteTime.string(secondsSinceEpoch: until)])
                 ?? 0
@@ -131,16 +131,13 @@ struct RemindersBenchCommand: AsyncParsableCommand {
     }
 
     func serverSide(binary: String, database: PanelDatabase) async throws {
-        let fixture = try await LoadFixture.prepare(databasePath: db)
+        let fixture = try await LoadFixture.prepare(databasePath: seeded.db)
         let folder = try BenchFolder("panel-reminders")
         defer { folder.remove() }
-        let server = try await PanelProcess.start(
-            binary: URL(fileURLWithPath: binary), databasePath: db, publicDirectory: nil, logFile: folder.serverLog)
+        let server = try await folder.startPanel(binary, db: seeded.db)
         let support = LoadPage.support(fixture, floor: "health")
         func counted() -> Bool { server.output.contains("reminder health counted") }
-        let during = try await LoadDriver.run(
-            baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,
-            duration: .seconds(seconds), timeout: .seconds(10))
+        let during = try await server.load(support, cookie: fixture.cookie, seconds: seconds)
         let overlapped = !counted()
         let clock = ContinuousClock()
         let giveUp = clock.now + .seconds(300)
@@ -148,22 +145,16 @@ struct RemindersBenchCommand: AsyncParsableCommand {
         if let line = server.output.split(separator: "\n").first(where: { $0.contains("reminder health counted") }) {
             say("the server's first reminder count: \(line)")
         }
-        say(
-            "support's pages, 4 connections, during the server's first counts\(overlapped ? "" : " (the reminder count ended before the load did)"):\n"
-                + during.table)
-        let after = try await LoadDriver.run(
-            baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,
-            duration: .seconds(seconds), timeout: .seconds(10))
+        let ended = overlapped ? "" : " (the reminder count ended before the load did)"
+        say("support's pages, 4 connections, during the server's first counts\(ended):\n" + during.table)
+        let after = try await server.load(support, cookie: fixture.cookie, seconds: seconds)
         say("the same after them:\n" + after.table)
         let health = [
             LoadPage("reminders 24h", "/reminders?range=24h"), LoadPage("reminders 30d", "/reminders?range=30d"),
             LoadPage("reminders.csv", "/reminders.csv?range=7d"), LoadPage("health (floor)", "/health"),
         ]
-        let page = try await LoadDriver.run(
-            baseURL: server.baseURL, cookie: fixture.cookie, pages: health, connections: 4,
-            duration: .seconds(seconds), timeout: .seconds(10))
+        let page = try await server.load(health, cookie: fixture.cookie, seconds: seconds)
         say("the health page beside /health, 4 connections, warm:\n" + page.table)
-        let exit = try await server.terminate(within: .seconds(15))
-        say("SIGTERM: \(exit.map { "exit code \($0)" } ?? "still running after 15 s, killed")")
+        try await server.stopAndSay()
     }
 }

@@ -10,15 +10,15 @@ import PanelLoad
 struct SearchBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
-        abstract:
-            "First-look p50 of 12 fresh email prefixes on a cold server, a second look, and 12 profiles never looked at."
-    )
+        abstract: """
+            First-look p50 of 12 fresh email prefixes on a cold server, a second look, and 12 profiles never \
+            looked at.
+            """,
+        discussion: "The panel writes a staff account and its audit rows into the database.")
 
-    @Option(help: "A seeded database (the panel writes a staff account and its audit rows).")
-    var db: String
+    @OptionGroup var seeded: SeededDatabase
 
-    @Option(help: "The admin-panel binary, e.g. .build-release/release/admin-panel.")
-    var binary: String
+    @OptionGroup var panel: PanelBinary
 
     @Option(help: "Prefixes to look at.")
     var prefixes = 12
@@ -33,34 +33,35 @@ struct SearchBenchCommand: AsyncParsableCommand {
     var wait = 0.0
 
     @Option(
-        help:
-            "Seconds of support's pages at 4 connections while the first full count runs, and again after it (0: none)."
-    )
+        help: """
+            Seconds of support's pages at 4 connections while the first full count runs, and again after it \
+            (0: none).
+            """)
     var loadSeconds = 5
 
     @Flag(
-        help:
-            "Add an activity list to the load (before the first count ends it samples its size, so it costs more then)."
-    )
+        help: """
+            Add an activity list to the load (before the first count ends it samples its size, so it costs more \
+            then).
+            """)
     var withActivity = false
 
     @Flag(
-        help: "Drop the operating system's page cache before the start (root only): cold disk as well as a cold server."
-    )
+        help: """
+            Drop the operating system's page cache before the start (root only): cold disk as well as a cold \
+            server.
+            """)
     var dropCaches = false
 
     func run() async throws {
-        let database = try await PanelDatabase.open(path: db)
+        let database = try await seeded.open()
         let cookie = try await LoadFixture.signIn(database).cookie
         let chosen = try await Self.prefixes(count: prefixes, length: length, seed: seed, in: database)
         let profileIDs = try await Self.profileIDs(count: prefixes, seed: seed, in: database)
         if dropCaches { say(Self.dropPageCache()) }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("panel-search-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try await PanelProcess.start(
-            binary: URL(fileURLWithPath: binary), databasePath: db, publicDirectory: nil,
-            logFile: folder.appendingPathComponent("server.log"))
+        let folder = try BenchFolder("panel-search")
+        defer { folder.remove() }
+        let server = try await folder.startPanel(panel.binary, db: seeded.db)
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         do {
             // The connection and the session are made before the clock runs.
@@ -78,8 +79,8 @@ struct SearchBenchCommand: AsyncParsableCommand {
             say("first look, ms: " + first.map { String(format: "%.1f", $0) }.joined(separator: " "))
             say(
                 String(
-                    format:
-                        "email prefix search, first look: p50 %.2f ms, slowest %.2f ms (goal: p50 under 3 ms); a second look: p50 %.2f ms, slowest %.2f ms",
+                    format: "email prefix search, first look: p50 %.2f ms, slowest %.2f ms (goal: p50 under 3 ms); "
+                        + "a second look: p50 %.2f ms, slowest %.2f ms",
                     Self.median(first), first.max() ?? 0, Self.median(second), second.max() ?? 0))
             // Its floors through the same client and in this process: /health, and the
             // search's own SQL for the same prefixes (issue 36: a first look under twice
@@ -92,8 +93,8 @@ struct SearchBenchCommand: AsyncParsableCommand {
             let goal = 2 * Self.median(health) + Self.median(sql)
             say(
                 String(
-                    format:
-                        "beside it: /health p50 %.2f ms, the search's SQL alone p50 %.2f ms: goal for the first look's p50, twice /health plus the SQL, %.2f ms (%@)",
+                    format: "beside it: /health p50 %.2f ms, the search's SQL alone p50 %.2f ms: "
+                        + "goal for the first look's p50, twice /health plus the SQL, %.2f ms (%@)",
                     Self.median(health), Self.median(sql), goal, Self.median(first) < goal ? "met" : "not met"))
             try await nameSearches(server: server, cookie: cookie, client: client, in: database)
             // Profiles of users nobody looked at since the start, spread over the ids.
@@ -117,15 +118,18 @@ struct SearchBenchCommand: AsyncParsableCommand {
 
     /// Users' whole display names, spread over the ids, searched as names: how long, and
     /// whether the page finished without "Look further" (issue 36).
-    func nameSearches(server: PanelProcess, cookie: String, client: HTTPClient, in database: PanelDatabase) async throws
-    {
+    func nameSearches(
+        server: PanelProcess, cookie: String, client: HTTPClient, in database: PanelDatabase
+    ) async throws {
         let names = try await database.read { db in
             let top = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 0
             return try (0..<Int64(prefixes)).compactMap { step in
                 try String.fetchOne(
                     db,
-                    sql:
-                        "SELECT display_name FROM users WHERE id >= ? AND length(trim(display_name)) > 2 ORDER BY id LIMIT 1",
+                    sql: """
+                        SELECT display_name FROM users WHERE id >= ? AND length(trim(display_name)) > 2
+                        ORDER BY id LIMIT 1
+                        """,
                     arguments: [(Int64(seed &* 7_919) + step * (top / Int64(prefixes) + 1)) % max(top, 1) + 1])
             }
         }
@@ -144,8 +148,8 @@ struct SearchBenchCommand: AsyncParsableCommand {
         let users = try await database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users") ?? 0 }
         say(
             String(
-                format:
-                    "name search of %d users' whole names on %d users: p50 %.2f ms, slowest %.2f ms; %d of %d finished (not partial, no \"Look further\")",
+                format: "name search of %d users' whole names on %d users: p50 %.2f ms, slowest %.2f ms; "
+                    + "%d of %d finished (not partial, no \"Look further\")",
                 names.count, users, Self.median(times), times.max() ?? 0, finished, names.count))
     }
 
@@ -157,7 +161,7 @@ struct SearchBenchCommand: AsyncParsableCommand {
         for prefix in prefixes {
             let started = ContinuousClock.now
             _ = try await directory.search(UserSearchQuery(field: .email, text: prefix))
-            times.append((ContinuousClock.now - started).seconds * 1000)
+            times.append((ContinuousClock.now - started).milliseconds)
         }
         return times
     }
@@ -171,20 +175,15 @@ struct SearchBenchCommand: AsyncParsableCommand {
         let during =
             counted()
             ? nil
-            : try await LoadDriver.run(
-                baseURL: server.baseURL, cookie: cookie, pages: pages, connections: 4,
-                duration: .seconds(loadSeconds), timeout: .seconds(10))
+            : try await server.load(pages, cookie: cookie, seconds: loadSeconds)
         let overlapped = !counted()
         let clock = ContinuousClock()
         let giveUp = clock.now + .seconds(300)
         while !counted(), clock.now < giveUp { try await Task.sleep(for: .milliseconds(200)) }
-        let after = try await LoadDriver.run(
-            baseURL: server.baseURL, cookie: cookie, pages: pages, connections: 4,
-            duration: .seconds(loadSeconds), timeout: .seconds(10))
+        let after = try await server.load(pages, cookie: cookie, seconds: loadSeconds)
         if let during {
-            say(
-                "support's pages, 4 connections, during the first full count\(overlapped ? "" : " (it ended before the load did)"):\n"
-                    + during.table)
+            let ended = overlapped ? "" : " (it ended before the load did)"
+            say("support's pages, 4 connections, during the first full count\(ended):\n" + during.table)
         } else {
             say("the first full count ended before the load began: no figure during it")
         }
@@ -230,7 +229,7 @@ struct SearchBenchCommand: AsyncParsableCommand {
         _ = try await response.body.collect(upTo: 16 * 1024 * 1024)
         let elapsed = ContinuousClock.now - started
         guard response.status.code == 200 else { throw ValidationError("\(url) answered \(response.status.code)") }
-        return elapsed.seconds * 1000
+        return elapsed.milliseconds
     }
 
     static func getBody(_ url: String, cookie: String, client: HTTPClient) async throws -> (Double, String) {
@@ -241,7 +240,7 @@ struct SearchBenchCommand: AsyncParsableCommand {
         let body = try await response.body.collect(upTo: 16 * 1024 * 1024)
         let elapsed = ContinuousClock.now - started
         guard response.status.code == 200 else { throw ValidationError("\(url) answered \(response.status.code)") }
-        return (elapsed.seconds * 1000, String(buffer: body))
+        return (elapsed.milliseconds, String(buffer: body))
     }
 
     static func median(_ values: [Double]) -> Double {

@@ -10,15 +10,14 @@ struct SupportCommand: AsyncParsableCommand {
         abstract:
             "Time user search, profiles, activity lists and the CSV export on a database (build in release first).")
 
-    @Option(help: "Path of the app's SQLite database, e.g. one made by `seed --users 1000000`.")
-    var db: String
+    @OptionGroup var seeded: SeededDatabase
 
     @Option(help: "Runs per figure (fewer for the slow ones).")
     var iterations = 300
 
     func run() async throws {
-        let database = try await PanelDatabase.open(path: db)
-        say("support benchmark on \(db), \(iterations) runs per figure")
+        let database = try await seeded.open()
+        say("support benchmark on \(seeded.db), \(iterations) runs per figure")
         _ = try await SupportBenchmark.run(database: database, iterations: max(10, iterations)) { say($0) }
     }
 }

@@ -5,29 +5,26 @@ import Foundation
 import GRDB
 import PanelLoad
 
-/// Each user's usual hour (issue 35) on a big database: the histogram's first build from an
-/// empty `panel_usual_hours`, an hourly refresh after an hour of the backend's events, and a
-/// campaign's freeze to every reachable device with and without `timing=usual_hour`, each
-/// beside its floor measured in the same run; with `--binary`, support's pages on the real
-/// server before and while the first build runs again. It writes app rows, usual hours and
-/// campaigns: use a copy made for benchmarks.
+/// The usual hour's first build, hourly refresh and freeze (issue 35), each beside its floor measured in the
+/// same run; with `--binary`, support's pages while the build runs.
 struct UsualHoursBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "usual-hours",
-        abstract:
-            "Time the usual hour's first build, an hourly refresh and the freeze with and without it, on a copy of a seeded database."
-    )
+        abstract: """
+            Time the usual hour's first build, an hourly refresh and the freeze with and without it, on a copy of \
+            a seeded database.
+            """,
+        discussion: """
+            The database gets app rows, usual hours and campaigns. With --binary, support's pages on the server, \
+            before and while the first build runs again.
+            """)
 
-    @Option(help: "A copy of a seeded database: the benchmark writes app rows, usual hours and campaigns into it.")
-    var db: String
+    @OptionGroup var seeded: SeededDatabase
 
     @Option(help: "The timing control share of the usual-hour campaign, in percent.")
     var controlPercent = CampaignTiming.defaultControlPercent
 
-    @Option(
-        help: "The admin-panel binary: then support's pages on the server, before and while the first build runs again."
-    )
-    var binary: String?
+    @OptionGroup var serverSide: ServerSide
 
     @Option(help: "Seconds of load for each page mix (with --binary).")
     var seconds = 10
@@ -36,17 +33,12 @@ struct UsualHoursBenchCommand: AsyncParsableCommand {
     var warmUp = 45
 
     func run() async throws {
-        let database = try await PanelDatabase.open(path: db)
+        let database = try await seeded.open()
         let clock = ContinuousClock()
         let now = Date()
         // The build ran an hour ago; the backend's hour of events follows it; then the refresh.
         let builtAt = now.addingTimeInterval(-3_600)
-        try await database.write { db in
-            try db.execute(
-                sql:
-                    "DELETE FROM panel_usual_hours; DELETE FROM panel_usual_hour_peers; DELETE FROM panel_usual_hour_state"
-            )
-        }
+        try await Self.emptyUsualHours(database)
         let refresh = UsualHourRefresh(database: database, defaultTimeZone: "UTC")
 
         // (a) The first build, beside the plain SQL reading the same index range in one pass.
@@ -57,7 +49,8 @@ struct UsualHoursBenchCommand: AsyncParsableCommand {
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT user_id, created_at FROM activity_events INDEXED BY activity_events_user_time WHERE created_at >= ?
+                    SELECT user_id, created_at FROM activity_events INDEXED BY activity_events_user_time
+                    WHERE created_at >= ?
                     """, arguments: [since])
             var count = 0
             var touched = 0
@@ -79,21 +72,23 @@ struct UsualHoursBenchCommand: AsyncParsableCommand {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT COUNT(*) AS rows, TOTAL(active_days >= \(UsualHour.ownDays)) AS own FROM panel_usual_hours
+                    SELECT COUNT(*) AS rows, TOTAL(active_days >= \(UsualHour.ownDays)) AS own
+                    FROM panel_usual_hours
                     """
             ).map { (rows: $0["rows"] as Int, own: $0["own"] as Int) }.first ?? (0, 0)
         }
         say(
             String(
-                format:
-                    "first build of the usual hours from empty: %.1f s (CPU %.1f s), %d users written (%d with 5 active days or more), %d peer groups, %.0f rows/s; "
-                    + "floor (plain SQL reading the same index range, all users in one pass, %d rows of the window, just before): %.1f s, %.0f rows/s",
+                format: "first build of the usual hours from empty: %.1f s (CPU %.1f s), %d users written "
+                    + "(%d with 5 active days or more), %d peer groups, %.0f rows/s; "
+                    + "floor (plain SQL reading the same index range, all users in one pass, %d rows of the window, "
+                    + "just before): %.1f s, %.0f rows/s",
                 took, used, built.built, bases.own, built.peerGroups, Double(window) / took, window, floor,
                 Double(window) / floor))
 
         // (b) An hour of the backend's events at the seeded pace, then the hourly refresh.
         let perHour = max(1, window / (ActivityDays.window * 24))
-        let written = try await BackendActivity.hourOfEvents(path: db, now: now, events: perHour)
+        let written = try await BackendActivity.hourOfEvents(path: seeded.db, now: now, events: perHour)
         started = clock.now
         let fresh = try await database.readAtLowPriority { db -> Int in
             let rows = try Row.fetchCursor(
@@ -113,14 +108,15 @@ struct UsualHoursBenchCommand: AsyncParsableCommand {
         let hourly = try await refresh.run(now: now)
         say(
             String(
-                format:
-                    "hourly refresh after the backend's hour (%d events, the seeded pace of %d a day): %.2f s (CPU %.2f s), %d events read, %d users updated, %d rows aged, %d peer groups; "
+                format: "hourly refresh after the backend's hour (%d events, the seeded pace of %d a day): "
+                    + "%.2f s (CPU %.2f s), %d events read, %d users updated, %d rows aged, %d peer groups; "
                     + "floor (plain SQL reading those %d rows by id, just before): %.3f s",
                 perHour, perHour * 24, (clock.now - started).seconds, RemindersBenchCommand.processCPUSeconds() - cpu,
                 hourly.eventsRead,
                 hourly.updated, hourly.aged, hourly.peerGroups, fresh, readFloor))
 
-        // (c) The freeze to every reachable device, as scheduled and at each user's usual hour, one after the other.
+        // (c) The freeze to every reachable device, as scheduled and at each user's usual hour, one after
+        // the other.
         let campaigns = Campaigns(database: database)
         var asScheduled: [Double] = []
         for (label, timing) in [
@@ -138,15 +134,15 @@ struct UsualHoursBenchCommand: AsyncParsableCommand {
             let used = RemindersBenchCommand.processCPUSeconds() - cpu
             var line = String(
                 format: "freeze %@: %d deliveries in %.2f s (CPU %.2f s), %d transactions, the longest %.1f ms",
-                label, report.deliveries, seconds, used, report.chunks, report.longestTransaction.seconds * 1000)
+                label, report.deliveries, seconds, used, report.chunks, report.longestTransaction.milliseconds)
             if case .usualHour = timing {
                 let added = seconds - (asScheduled.first ?? seconds)
                 if let summary = try await database.read({ db in try TimingSummary.load(campaign: id, in: db) }) {
                     let basis = UsualHourBasis.allCases.map { "\($0.rawValue) \(summary.byBasis[$0, default: 0])" }
                         .joined(separator: ", ")
                     line += String(
-                        format:
-                            "; %d users at their usual hour (%@), %d in the control; %+.2f s beside the freeze as scheduled",
+                        format: "; %d users at their usual hour (%@), %d in the control; "
+                            + "%+.2f s beside the freeze as scheduled",
                         summary.usual, basis, summary.control, added)
                 }
             } else {
@@ -155,53 +151,48 @@ struct UsualHoursBenchCommand: AsyncParsableCommand {
             say(line)
             _ = try await campaigns.cancel(id, by: .commandLine)
         }
-        if let binary { try await serverSide(binary: binary, database: database) }
+        if let binary = serverSide.binary { try await serverSide(binary: binary, database: database) }
     }
 
     /// The first build again, from empty, in this process while the real server serves
     /// support's pages from the same file: its reads run at low priority and its writes are
     /// small, so the pages should barely move.
     func serverSide(binary: String, database: PanelDatabase) async throws {
-        try await database.write { db in
-            try db.execute(
-                sql:
-                    "DELETE FROM panel_usual_hours; DELETE FROM panel_usual_hour_peers; DELETE FROM panel_usual_hour_state"
-            )
-        }
-        let fixture = try await LoadFixture.prepare(databasePath: db)
+        try await Self.emptyUsualHours(database)
+        let fixture = try await LoadFixture.prepare(databasePath: seeded.db)
         let folder = try BenchFolder("panel-usual-hours")
         defer { folder.remove() }
-        let server = try await PanelProcess.start(
-            binary: URL(fileURLWithPath: binary), databasePath: db, publicDirectory: nil, logFile: folder.serverLog)
+        let server = try await folder.startPanel(binary, db: seeded.db)
         let support = LoadPage.support(fixture, floor: "health (floor)")
         try await Task.sleep(for: .seconds(warmUp))
-        let before = try await LoadDriver.run(
-            baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,
-            duration: .seconds(seconds), timeout: .seconds(10))
+        let before = try await server.load(support, cookie: fixture.cookie, seconds: seconds)
         say("support's pages, 4 connections, no build running:\n" + before.table)
         // The server's own job built them during the warm-up: from empty again, here.
-        try await database.write { db in
-            try db.execute(
-                sql:
-                    "DELETE FROM panel_usual_hours; DELETE FROM panel_usual_hour_peers; DELETE FROM panel_usual_hour_state"
-            )
-        }
+        try await Self.emptyUsualHours(database)
         let clock = ContinuousClock()
         let started = clock.now
         let build = Task { try await UsualHourRefresh(database: database, defaultTimeZone: "UTC").run(now: Date()) }
-        let during = try await LoadDriver.run(
-            baseURL: server.baseURL, cookie: fixture.cookie, pages: support, connections: 4,
-            duration: .seconds(seconds), timeout: .seconds(10))
+        let during = try await server.load(support, cookie: fixture.cookie, seconds: seconds)
         let loadEnded = clock.now
         let figures = try await build.value
         let took = (clock.now - started).seconds
         say(
             String(
-                format:
-                    "support's pages, 4 connections, while the first build ran in this process (%d users in %.1f s%@):\n",
+                format: "support's pages, 4 connections, while the first build ran in this process "
+                    + "(%d users in %.1f s%@):\n",
                 figures.built, took, took < (loadEnded - started).seconds ? ", ended before the load did" : "")
                 + during.table)
-        let exit = try await server.terminate(within: .seconds(15))
-        say("SIGTERM: \(exit.map { "exit code \($0)" } ?? "still running after 15 s, killed")")
+        try await server.stopAndSay()
+    }
+
+    /// The usual hours as before their first build.
+    static func emptyUsualHours(_ database: PanelDatabase) async throws {
+        try await database.write { db in
+            try db.execute(
+                sql: """
+                    DELETE FROM panel_usual_hours; DELETE FROM panel_usual_hour_peers;
+                    DELETE FROM panel_usual_hour_state
+                    """)
+        }
     }
 }

@@ -79,7 +79,8 @@ import Testing
     @Test func twoFactorView() throws {
         let secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
         let uri =
-            "otpauth://totp/Expiry%20Tracker%20Admin:o'brien%26sons%40example.com?secret=\(secret)&issuer=Expiry%20Tracker%20Admin"
+            "otpauth://totp/Expiry%20Tracker%20Admin:o'brien%26sons%40example.com"
+            + "?secret=\(secret)&issuer=Expiry%20Tracker%20Admin"
         let required = Viewer(
             identity: StaffIdentity(adminID: 3, email: "m@example.com", role: .marketing), csrfToken: "csrf-token-3")
         assertPageSnapshot(

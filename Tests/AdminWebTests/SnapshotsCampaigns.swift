@@ -129,7 +129,8 @@ import Testing
         mustType.typed = "12,344 <b>"
         mustType.problem = "The number typed is not the number of devices: type 11,111 to send."
         mustType.notice =
-            "Counted again just now: a campaign was launched at 2026-11-23 09:59:30 UTC, after this audience was counted."
+            "Counted again just now: a campaign was launched at 2026-11-23 09:59:30 UTC, after this audience was "
+            + "counted."
         assertPageSnapshot(of: CampaignConfirmView(model: mustType, viewer: Self.viewer), "mustTypeWithWarnings")
         // A planned time in the past: it has passed whenever the test runs.
         let planned = CampaignConfirmModel(
@@ -198,7 +199,8 @@ import Testing
         let domains = try TestUserDomains(["corp.example.com", "example.org"])
         assertPageSnapshot(
             of: TestUsersView(
-                entries: Self.testUsers, domains: domains, notice: .added, problem: nil, typed: "", viewer: Self.viewer),
+                entries: Self.testUsers, domains: domains, notice: .added, problem: nil, typed: "",
+                viewer: Self.viewer),
             "added")
         assertPageSnapshot(
             of: TestUsersView(

@@ -48,7 +48,8 @@ import Testing
             try db.execute(
                 sql: """
                     INSERT INTO panel_two_factor (admin_id, secret, confirmed_at)
-                    SELECT id, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', '2026-01-01 00:00:00' FROM panel_admins WHERE email = 'first@example.com'
+                    SELECT id, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', '2026-01-01 00:00:00' FROM panel_admins
+                    WHERE email = 'first@example.com'
                     """)
         }
         #expect(
@@ -91,7 +92,8 @@ import Testing
                     }
                 try db.execute(
                     sql: """
-                        INSERT INTO panel_login_throttle (kind, email, address, failures, last_failure_at, locked_until) VALUES (?, ?, ?, 10, ?, ?)
+                        INSERT INTO panel_login_throttle (kind, email, address, failures, last_failure_at, locked_until)
+                        VALUES (?, ?, ?, 10, ?, ?)
                         """, arguments: [kind, email, address, "2099-01-01 00:00:00", "2099-01-01 00:15:00"])
             }
         }
@@ -100,7 +102,8 @@ import Testing
                 try String.fetchAll(
                     db,
                     sql: """
-                        SELECT CASE kind WHEN 'pair' THEN 'pair:' || email || '|' || address WHEN 'address' THEN 'address:' || address
+                        SELECT CASE kind WHEN 'pair' THEN 'pair:' || email || '|' || address
+                                         WHEN 'address' THEN 'address:' || address
                                          ELSE 'account:' || email END AS shown
                         FROM panel_login_throttle ORDER BY shown
                         """)

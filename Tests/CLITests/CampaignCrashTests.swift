@@ -30,10 +30,13 @@ import Testing
                     UPDATE notification_settings SET quiet_start = NULL, quiet_end = NULL;
                     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000)
                     INSERT INTO users (id, email, password_hash, created_at, last_active_at)
-                    SELECT 800000 + i, 'crash' || i || '@example.test', 'x', '2026-01-01 00:00:00', '2026-11-20 00:00:00' FROM n;
+                    SELECT 800000 + i, 'crash' || i || '@example.test', 'x', '2026-01-01 00:00:00',
+                           '2026-11-20 00:00:00' FROM n;
                     WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < \(Self.devices - 1))
-                    INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
-                    SELECT 800001 + i / 10, 'android', 'fcm', 'crash-token-' || i, 'granted', '2026-01-01 00:00:00', '2026-11-20 00:00:00' FROM n;
+                    INSERT INTO devices (
+                      user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
+                    SELECT 800001 + i / 10, 'android', 'fcm', 'crash-token-' || i, 'granted', '2026-01-01 00:00:00',
+                           '2026-11-20 00:00:00' FROM n;
                     """)
         }
         let database = try await PanelDatabase.open(path: temp.path)
@@ -93,7 +96,10 @@ import Testing
         #expect(seen.count <= frozen)
         #expect(await server.state.breaches.isEmpty)
         print(
-            "crash test: \(frozen) deliveries, \(accepted) accepted, \(unknown) unknown (in flight at the three kills: \(inFlightAtKills)), fake saw \(seen.count)"
+            """
+            crash test: \(frozen) deliveries, \(accepted) accepted, \(unknown) unknown (in flight at the three kills: \
+            \(inFlightAtKills)), fake saw \(seen.count)
+            """
         )
     }
 }

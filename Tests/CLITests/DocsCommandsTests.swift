@@ -75,7 +75,10 @@ import Testing
     /// The README's two contract commands, and `.ci/run` running exactly the test command.
     @Test func theReadmeShowsTheContractCommandsAndCIRunsTheTestCommand() throws {
         let testCommand =
-            "swift format lint --strict --recursive --parallel Sources Tests Package.swift && swift test && python3 -m pytest -q Tests/BrowserTests"
+            """
+            swift format lint --strict --recursive --parallel Sources Tests Package.swift && swift test && python3 -m \
+            pytest -q Tests/BrowserTests
+            """
         let readme = try Self.page("README.md")
         let lines = Self.shellLines(of: readme).map(\.text)
         #expect(lines.contains("swift run admin-panel demo"))

@@ -38,8 +38,10 @@ import Testing
                     SELECT 700000 + i, 'winback' || i || '@example.test', 'x', '2026-01-01 00:00:00',
                            datetime(\(start) + 1 + (i * 599) / \(Self.users) - 30 * 86400, 'unixepoch'), 'UTC' FROM n;
                     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i <= \(Self.users - 1))
-                    INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
-                    SELECT 700000 + i, 'android', 'fcm', 'winback-token-' || i, 'granted', '2026-01-01 00:00:00', '2026-11-20 00:00:00' FROM n;
+                    INSERT INTO devices (
+                      user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
+                    SELECT 700000 + i, 'android', 'fcm', 'winback-token-' || i, 'granted', '2026-01-01 00:00:00',
+                           '2026-11-20 00:00:00' FROM n;
                     """)
         }
         let database = try await PanelDatabase.open(path: temp.path)
@@ -121,21 +123,27 @@ import Testing
             try String.fetchAll(
                 db,
                 sql: """
-                    SELECT state || ' ' || COUNT(*) || ' ' || COALESCE(MIN(detail), '') FROM panel_deliveries WHERE campaign_id = ? GROUP BY state
-                    UNION ALL SELECT 'journey ' || status || ' ' || COALESCE(status_detail, '') FROM panel_campaigns WHERE id = ?
+                    SELECT state || ' ' || COUNT(*) || ' ' || COALESCE(MIN(detail), '') FROM panel_deliveries
+                    WHERE campaign_id = ? GROUP BY state
+                    UNION ALL SELECT 'journey ' || status || ' ' || COALESCE(status_detail, '') FROM panel_campaigns
+                    WHERE id = ?
                     """, arguments: [id, id])
         }
         #expect(accepted + unknown + failed + dead == Self.users, "nothing queued is lost: \(states)")
         // Unknown because in flight at a kill; anything else unknown (a send that timed out
         // while the whole suite loads both cores) is named in the message.
         let atKills = try await count(
-            "SELECT COUNT(*) FROM panel_deliveries WHERE campaign_id = ? AND state = 'unknown' AND detail = 'in flight when the panel stopped'"
+            """
+            SELECT COUNT(*) FROM panel_deliveries WHERE campaign_id = ? AND state = 'unknown'
+            AND detail = 'in flight when the panel stopped'
+            """
         )
         let otherUnknown = try await database.read { db in
             try String.fetchAll(
                 db,
                 sql: """
-                    SELECT detail || ' (' || COUNT(*) || ')' FROM panel_deliveries WHERE campaign_id = ? AND state = 'unknown'
+                    SELECT detail || ' (' || COUNT(*) || ')' FROM panel_deliveries
+                    WHERE campaign_id = ? AND state = 'unknown'
                       AND detail IS NOT 'in flight when the panel stopped' GROUP BY detail
                     """, arguments: [id])
         }
@@ -145,7 +153,11 @@ import Testing
         #expect(await server.state.breaches.isEmpty)
         #expect(enteredAtFirstKill < Self.users, "the first kill came during the evaluation")
         print(
-            "journey crash test: \(total) entries (\(enteredAtFirstKill) at the first kill), \(accepted) accepted, \(unknown) unknown (in flight at the kills: \(inFlightAtKills); otherwise: \(otherUnknown)), fake saw \(seen.count)"
+            """
+            journey crash test: \(total) entries (\(enteredAtFirstKill) at the first kill), \(accepted) accepted, \
+            \(unknown) unknown (in flight at the kills: \(inFlightAtKills); otherwise: \(otherUnknown)), fake saw \
+            \(seen.count)
+            """
         )
     }
 }

@@ -78,7 +78,10 @@ import Testing
                 try Row.fetchAll(
                     db,
                     sql:
-                        "SELECT actor_email, admin_id, action, target, detail FROM panel_audit_log WHERE action = 'journey_paused'"
+                        """
+                        SELECT actor_email, admin_id, action, target, detail FROM panel_audit_log WHERE action = \
+                        'journey_paused'
+                        """
                 )
             )
         }

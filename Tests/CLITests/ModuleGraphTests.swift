@@ -77,9 +77,9 @@ import Testing
 
     /// Every `import` line of a target's Swift files, as "file:line module".
     static func imports(under folder: URL) throws -> [(place: String, module: String)] {
+        let kinds = "typealias|struct|class|enum|protocol|let|var|func"
         let regex = try Regex(
-            #"^\s*(?:@[A-Za-z_]+(?:\([^)]*\))?\s+)*import\s+(?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?([A-Za-z_][A-Za-z0-9_]*)"#
-        )
+            #"^\s*(?:@[A-Za-z_]+(?:\([^)]*\))?\s+)*import\s+(?:(?:"# + kinds + #")\s+)?([A-Za-z_][A-Za-z0-9_]*)"#)
         var found: [(String, String)] = []
         let files =
             FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
@@ -89,11 +89,8 @@ import Testing
                 separator: "\n", omittingEmptySubsequences: false)
             for (number, line) in lines.enumerated() {
                 guard let match = line.firstMatch(of: regex), let module = match.output[1].substring else { continue }
-                found.append(
-                    (
-                        "\(file.path.replacingOccurrences(of: TestPaths.repositoryRoot.path + "/", with: "")):\(number + 1)",
-                        String(module)
-                    ))
+                let path = file.path.replacingOccurrences(of: TestPaths.repositoryRoot.path + "/", with: "")
+                found.append(("\(path):\(number + 1)", String(module)))
             }
         }
         return found

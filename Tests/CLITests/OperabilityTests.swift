@@ -107,4 +107,49 @@ import Testing
             #expect(bad.stderr.contains(sentence), "\(option): \(bad.stderr)")
         }
     }
+
+    /// Each limit of `serve` at both ends: the value just outside is refused with its own sentence, the
+    /// ends themselves pass (all at once: the command then fails only on the missing database).
+    @Test func everyServeLimitRefusesJustOutsideItAndTakesItsEnds() throws {
+        let limits: [(option: String, low: Double, high: Double, refusal: String)] = [
+            ("--max-connections", 16, 1_000_000, "--max-connections must be from 16 to 1000000"),
+            (
+                "--max-connections-per-address", 1, 1_000_000,
+                "--max-connections-per-address must be from 1 to 1000000"
+            ),
+            ("--request-timeout", 1, 3_600, "--request-timeout must be from 1 to 3600 seconds"),
+            ("--body-timeout", 1, 3_600, "--body-timeout must be from 1 to 3600 seconds"),
+            ("--metrics-port", 0, 65_535, "--metrics-port must be from 0 to 65535"),
+            ("--frequency-cap", 1, 50, "--frequency-cap must be from 1 to 50"),
+            ("--dashboard-refresh", 1, 86_400, "--dashboard-refresh must be from 1 to 86400 seconds"),
+            ("--dashboard-full-count", 10, 86_400, "--dashboard-full-count must be from 10 to 86400 seconds"),
+            ("--reminder-refresh", 1, 3_600, "--reminder-refresh must be from 1 to 3600 seconds"),
+            ("--journey-interval", 1, 3_600, "--journey-interval must be from 1 to 3600 seconds"),
+            ("--usual-hour-interval", 1, 86_400, "--usual-hour-interval must be from 1 to 86400 seconds"),
+            ("--reminder-on-time-target", 0, 100, "--reminder-on-time-target must be a percent from 0 to 100"),
+            ("--reminder-success-target", 0, 100, "--reminder-success-target must be a percent from 0 to 100"),
+            (
+                "--reminder-overdue-threshold", 0, 10_000_000,
+                "--reminder-overdue-threshold must be from 0 to 10000000 reminders"
+            ),
+            ("--app-data-silence-minutes", 1, 10_080, "--app-data-silence-minutes must be from 1 to 10080 (a week)"),
+        ]
+        let serve = ["serve", "--db", "/nonexistent/folder/panel.sqlite"]
+        // "--option=-1": a negative value on its own would read as another option.
+        func value(_ number: Double) -> String { String(Int(number)) }
+        for limit in limits {
+            for outside in [limit.low - 1, limit.high + 1] {
+                let bad = try runPanel(serve + ["\(limit.option)=\(value(outside))"])
+                #expect(bad.status != 0, "\(limit.option) \(value(outside))")
+                #expect(bad.stderr.contains(limit.refusal), "\(limit.option) \(value(outside)): \(bad.stderr)")
+            }
+        }
+        for low in [true, false] {
+            let ends = try runPanel(serve + limits.map { "\($0.option)=\(value(low ? $0.low : $0.high))" })
+            for limit in limits {
+                #expect(!ends.stderr.contains(limit.refusal), "\(limit.option) at its end: \(ends.stderr)")
+            }
+            #expect(ends.stderr.contains("panel.sqlite"), "only the database is refused: \(ends.stderr)")
+        }
+    }
 }

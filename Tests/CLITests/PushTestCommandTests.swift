@@ -36,7 +36,9 @@ import Testing
             let user = try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM users")!
             try db.execute(
                 sql: """
-                    INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at) VALUES
+                    INSERT INTO devices (
+                      id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
+                    VALUES
                       (900001, ?1, 'android', 'fcm', ?2, 'granted', '2026-01-01 00:00:00', '2026-11-01 00:00:00'),
                       (900002, ?1, 'ios', 'apns', ?3, 'granted', '2026-01-01 00:00:00', '2026-11-01 00:00:00'),
                       (900003, ?1, 'android', 'fcm', NULL, 'denied', '2026-01-01 00:00:00', '2026-11-01 00:00:00')
@@ -52,7 +54,8 @@ import Testing
         #expect(accepted.status == 0, "\(accepted.stderr)")
         #expect(
             accepted.stdout
-                == "device #900001 (android via fcm, token •••900001): accepted (provider's id projects/\(TestCredentials.projectID)/messages/1)\n"
+                == "device #900001 (android via fcm, token •••900001): "
+                + "accepted (provider's id projects/\(TestCredentials.projectID)/messages/1)\n"
         )
         #expect(!accepted.stdout.contains(Self.fcmToken))
 
@@ -85,7 +88,10 @@ import Testing
             (["--device-id", "999999"] + fcm, "error: no device #999999\n"),
             (
                 ["--device-id", "900002"] + fcm,
-                "error: device #900002 is registered with APNs, and no APNs key is configured (--apns-key, --apns-key-id, --apns-team-id, --apns-topic)\n"
+                """
+                error: device #900002 is registered with APNs, and no APNs key is configured (--apns-key, \
+                --apns-key-id, --apns-team-id, --apns-topic)\n
+                """
             ),
             (
                 ["--db", temp.path, "--device-id", "900001", "--fcm-service-account", credentials.apnsKeyPath],
@@ -107,12 +113,18 @@ import Testing
                 try String.fetchAll(
                     db,
                     sql:
-                        "SELECT actor_email || ' ' || target || ' ' || detail FROM panel_audit_log WHERE action = 'push_test_sent' ORDER BY id"
+                        """
+                        SELECT actor_email || ' ' || target || ' ' || detail FROM panel_audit_log WHERE action = \
+                        'push_test_sent' ORDER BY id
+                        """
                 ),
                 try String.fetchAll(
                     db,
                     sql:
-                        "SELECT token_sha256 || ' ' || device_id || ' ' || provider || ' ' || reason FROM panel_dead_tokens"
+                        """
+                        SELECT token_sha256 || ' ' || device_id || ' ' || provider || ' ' || reason FROM \
+                        panel_dead_tokens
+                        """
                 ),
                 try Int.fetchOne(
                     db, sql: "SELECT COUNT(*) FROM panel_audit_log WHERE detail LIKE '%' || ? || '%'",
@@ -133,11 +145,10 @@ import Testing
         let temp = try TemporaryDatabase.seeded(users: 5)
         defer { temp.remove() }
         let garbled = temp.directory.appendingPathComponent("key.json").path
-        try Data(
-            "{\"type\":\"service_account\",\"project_id\":\"p\",\"client_email\":\"a@b\",\"token_uri\":\"https://x/token\",\"private_key\":\"nope\"}"
-                .utf8
-        )
-        .write(to: URL(fileURLWithPath: garbled))
+        let key =
+            #"{"type":"service_account","project_id":"p","client_email":"a@b","token_uri":"https://x/token","#
+            + #""private_key":"nope"}"#
+        try Data(key.utf8).write(to: URL(fileURLWithPath: garbled))
         let result = try await run(["serve", "--db", temp.path, "--port", "0", "--fcm-service-account", garbled])
         #expect(result.status == 1)
         #expect(result.stderr == "error: the FCM service account \"\(garbled)\" has no readable RSA private_key\n")

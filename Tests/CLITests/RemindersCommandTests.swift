@@ -51,7 +51,10 @@ import Testing
                 "55 reminders due in the last hour are still waiting more than 5 minutes after their time"))
         #expect(
             stopped.stdout.contains(
-                "Only 1.7% of the reminders due in the last hour were sent on time (1 of 60 due more than a minute ago and not cancelled)"
+                """
+                Only 1.7% of the reminders due in the last hour were sent on time (1 of 60 due more than a minute ago \
+                and not cancelled)
+                """
             ))
     }
 

@@ -249,10 +249,12 @@ import Testing
                     arguments: [whole, expected / 2])!
                 try db.execute(
                     sql: """
-                        UPDATE panel_campaigns SET status = 'materialising', launched_at = (SELECT launched_at FROM panel_campaigns WHERE id = :whole),
+                        UPDATE panel_campaigns SET status = 'materialising',
+                          launched_at = (SELECT launched_at FROM panel_campaigns WHERE id = :whole),
                           materialised_up_to = :median WHERE id = :cut;
                         INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at)
-                        SELECT :cut, device_id, user_id, 'queued', due_at, updated_at FROM panel_deliveries WHERE campaign_id = :whole AND user_id <= :median;
+                        SELECT :cut, device_id, user_id, 'queued', due_at, updated_at FROM panel_deliveries
+                        WHERE campaign_id = :whole AND user_id <= :median;
                         """, arguments: ["whole": whole, "cut": cut, "median": median])
             }
             #expect(try await setup.dispatch(campaign: cut) == "finished")

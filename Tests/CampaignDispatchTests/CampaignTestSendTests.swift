@@ -27,8 +27,11 @@ import Testing
                       (930002, 'gone@x.test', 'x', 'Gone', 'suspended', '2026-01-01 00:00:00'),
                       (930003, 'quiet@x.test', 'x', 'Quiet', 'active', '2026-01-01 00:00:00'),
                       (930004, 'other@x.test', 'x', 'Other', 'active', '2026-01-01 00:00:00');
-                    INSERT INTO notification_settings (user_id, marketing_opt_in) VALUES (930001, 1), (930002, 1), (930003, 0), (930004, 1);
-                    INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at) VALUES
+                    INSERT INTO notification_settings (user_id, marketing_opt_in)
+                    VALUES (930001, 1), (930002, 1), (930003, 0), (930004, 1);
+                    INSERT INTO devices (
+                      id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
+                    VALUES
                       (993001, 930001, 'android', 'fcm', 'test-token-fine', 'granted', '2026-01-01', '2026-11-01'),
                       (993005, 930001, 'android', 'fcm', 'test-token-denied', 'denied', '2026-01-01', '2026-11-01'),
                       (993002, 930002, 'android', 'fcm', 'test-token-gone', 'granted', '2026-01-01', '2026-11-01'),
@@ -101,7 +104,8 @@ import Testing
                 try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT action, target FROM panel_audit_log WHERE action IN ('campaign_test_sent', 'campaign_test_refused', 'test_user_added') ORDER BY id
+                        SELECT action, target FROM panel_audit_log
+                        WHERE action IN ('campaign_test_sent', 'campaign_test_refused', 'test_user_added') ORDER BY id
                         """
                 ).map { "\($0[0] as String) \($0[1] as String)" }
             }
@@ -117,7 +121,9 @@ import Testing
                 try Int.fetchOne(
                     db,
                     sql:
-                        "SELECT COUNT(*) FROM panel_audit_log WHERE action = 'push_test_sent' AND target = 'user:930001'"
+                        """
+                        SELECT COUNT(*) FROM panel_audit_log WHERE action = 'push_test_sent' AND target = 'user:930001'
+                        """
                 ) ?? -1
             }
             #expect(perDevice == 10, "each device's outcome is audited")
@@ -162,7 +168,10 @@ import Testing
                 try Row.fetchOne(
                     db,
                     sql:
-                        "SELECT action, target, detail, actor_email FROM panel_audit_log WHERE action LIKE 'campaign_test_%' ORDER BY id DESC LIMIT 1"
+                        """
+                        SELECT action, target, detail, actor_email FROM panel_audit_log WHERE action LIKE \
+                        'campaign_test_%' ORDER BY id DESC LIMIT 1
+                        """
                 )
                 .map { [$0["action"], $0["target"], $0["detail"], $0["actor_email"]] as [String?] }
             }
@@ -210,7 +219,10 @@ import Testing
                 try Int.fetchOne(
                     db,
                     sql:
-                        "SELECT COUNT(*) FROM panel_audit_log WHERE action = 'campaign_test_refused' AND target = 'user:930001'"
+                        """
+                        SELECT COUNT(*) FROM panel_audit_log WHERE action = 'campaign_test_refused' AND target = \
+                        'user:930001'
+                        """
                 ) ?? 0
             }
             #expect(refused == 1)
@@ -253,7 +265,9 @@ import Testing
                 try String.fetchOne(
                     db,
                     sql:
-                        "SELECT detail FROM panel_audit_log WHERE action = 'campaign_test_sent' ORDER BY id DESC LIMIT 1"
+                        """
+                        SELECT detail FROM panel_audit_log WHERE action = 'campaign_test_sent' ORDER BY id DESC LIMIT 1
+                        """
                 )
             }
             #expect(detail?.contains("variant B") == true)

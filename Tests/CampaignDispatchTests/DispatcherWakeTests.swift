@@ -8,7 +8,7 @@ import Testing
 
 /// The dispatcher sleeps until something may have changed, not on a timer: a launch in this
 /// process wakes it through the change feed, and one committed by another process through
-/// SQLite's `data_version`, read once a second. The safety pass is put an hour away, so only
+/// SQLite's `data_version`, read every two seconds. The safety pass is put an hour away, so only
 /// a wake can move the campaign on: the tests hold however slow the machine is, and a missed
 /// wake fails them at the suite's time limit.
 @Suite(.timeLimit(.minutes(5))) struct DispatcherWakeTests {

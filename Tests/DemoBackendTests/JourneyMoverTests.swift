@@ -53,7 +53,8 @@ import Testing
                 sql: """
                     SELECT s.id FROM subscriptions s JOIN users u ON u.id = s.user_id
                     WHERE u.plan = 'premium' AND s.current_period_end > ? AND s.current_period_end <= ?
-                      AND (s.status IN ('cancelled', 'past_due') OR (s.status = 'active' AND s.cancelled_at IS NOT NULL))
+                      AND (s.status IN ('cancelled', 'past_due')
+                           OR (s.status = 'active' AND s.cancelled_at IS NOT NULL))
                     """, arguments: [time(now), time(now + 3 * day)]))
     }
 
@@ -101,9 +102,12 @@ import Testing
                 let row = try Row.fetchOne(
                     db,
                     sql: """
-                        SELECT (SELECT COUNT(*) FROM devices WHERE user_id = u.id AND push_permission = 'granted' AND push_token IS NOT NULL) AS devices,
+                        SELECT (SELECT COUNT(*) FROM devices
+                                WHERE user_id = u.id AND push_permission = 'granted' AND push_token IS NOT NULL)
+                                 AS devices,
                                (SELECT COUNT(*) FROM notification_settings WHERE user_id = u.id) AS settings,
-                               (SELECT COUNT(*) FROM activity_events WHERE user_id = u.id AND kind = 'sign_up' AND created_at = u.created_at) AS signUps,
+                               (SELECT COUNT(*) FROM activity_events
+                                WHERE user_id = u.id AND kind = 'sign_up' AND created_at = u.created_at) AS signUps,
                                u.status, u.last_active_at >= u.created_at AND u.last_active_at <= ? AS seenSince
                         FROM users u WHERE u.id = ?
                         """, arguments: [Self.time(now), user])!
@@ -179,7 +183,9 @@ import Testing
                     try Int.fetchOne(
                         db,
                         sql: """
-                            SELECT COUNT(*) FROM users u JOIN activity_events e ON e.user_id = u.id AND e.kind = 'login' AND e.created_at = u.last_active_at
+                            SELECT COUNT(*) FROM users u
+                            JOIN activity_events e
+                              ON e.user_id = u.id AND e.kind = 'login' AND e.created_at = u.last_active_at
                             WHERE u.id = ? AND u.last_active_at >= ?
                             """, arguments: [user, Self.time(now + 180)]) == 1)
             }
@@ -189,8 +195,10 @@ import Testing
                 #expect(
                     try Int.fetchOne(
                         db,
-                        sql:
-                            "SELECT COUNT(*) FROM activity_events WHERE user_id = ? AND kind = 'item_added' AND created_at >= ?",
+                        sql: """
+                            SELECT COUNT(*) FROM activity_events
+                            WHERE user_id = ? AND kind = 'item_added' AND created_at >= ?
+                            """,
                         arguments: [user, Self.time(now + 180)])! >= 3)
             }
             let renewed = lapsing.subtracting(try Self.lapsing(now: now + 60, in: db))
@@ -200,7 +208,8 @@ import Testing
                     try Int.fetchOne(
                         db,
                         sql: """
-                            SELECT COUNT(*) FROM subscriptions WHERE id = ? AND status = 'active' AND cancelled_at IS NULL AND current_period_end > ?
+                            SELECT COUNT(*) FROM subscriptions
+                            WHERE id = ? AND status = 'active' AND cancelled_at IS NULL AND current_period_end > ?
                             """, arguments: [id, Self.time(now + 30 * Self.day)]) == 1)
             }
         }
@@ -247,12 +256,10 @@ import Testing
             }
             let lapsed = try Self.winBack(from: now, to: now + 60, in: db).subtracting(winBefore)
             let newcomers = try Self.firstWeek(from: now, to: now + 60, in: db).subtracting(firstBefore)
+            let ending = try Self.lapsing(now: now + 60, in: db).subtracting(lapsingBefore)
+            let endingIDs = ending.map(String.init).joined(separator: ",")
             let endingUsers = Set(
-                try Int64.fetchAll(
-                    db,
-                    sql:
-                        "SELECT user_id FROM subscriptions WHERE id IN (\(try Self.lapsing(now: now + 60, in: db).subtracting(lapsingBefore).map(String.init).joined(separator: ",")))"
-                ))
+                try Int64.fetchAll(db, sql: "SELECT user_id FROM subscriptions WHERE id IN (\(endingIDs))"))
             #expect(lapsed.count == 5 && newcomers.count == 3 && endingUsers.count == 2)
             #expect(try entered("inactive_days").isSuperset(of: lapsed))
             #expect(try entered("first_days").isSuperset(of: newcomers))
@@ -295,7 +302,8 @@ import Testing
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT user_id, state, detail FROM panel_journey_entries WHERE journey_id = ? AND user_id IN (\(stopped.map(String.init).joined(separator: ",")))
+                    SELECT user_id, state, detail FROM panel_journey_entries
+                    WHERE journey_id = ? AND user_id IN (\(stopped.map(String.init).joined(separator: ",")))
                     """, arguments: [ids["inactive_days"]])
         }
         #expect(exits.count == stopped.count)

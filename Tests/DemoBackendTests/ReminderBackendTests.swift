@@ -55,7 +55,8 @@ import Testing
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id, user_id, item_kind, item_id, days_before, quote(scheduled_for) AS t, status, sent_at, opened_at
+                    SELECT id, user_id, item_kind, item_id, days_before, quote(scheduled_for) AS t, status, sent_at,
+                           opened_at
                     FROM reminders WHERE id <= ? ORDER BY id
                     """, arguments: [lastID]
             )
@@ -98,8 +99,10 @@ import Testing
                            sum(status = 'scheduled') AS waiting,
                            sum(status = 'sent') AS sent, sum(status = 'failed') AS failed,
                            sum(status = 'sent' AND (sent_at IS NULL OR sent_at < scheduled_for)) AS early,
-                           sum(status = 'sent' AND strftime('%s', sent_at) - strftime('%s', scheduled_for) <= 60) AS onTime,
-                           sum(status = 'sent' AND strftime('%s', sent_at) - strftime('%s', scheduled_for) > 1200) AS tooLate,
+                           sum(status = 'sent' AND strftime('%s', sent_at) - strftime('%s', scheduled_for) <= 60)
+                             AS onTime,
+                           sum(status = 'sent' AND strftime('%s', sent_at) - strftime('%s', scheduled_for) > 1200)
+                             AS tooLate,
                            sum(opened_at IS NOT NULL) AS opened,
                            sum(opened_at IS NOT NULL AND (status <> 'sent' OR opened_at < sent_at)) AS badOpen
                     FROM reminders WHERE id BETWEEN ? AND ?
@@ -150,7 +153,10 @@ import Testing
                 try Int.fetchOne(
                     db,
                     sql:
-                        "SELECT count(*) FROM reminders WHERE id BETWEEN ? AND ? AND status = 'scheduled' AND sent_at IS NULL",
+                        """
+                        SELECT count(*) FROM reminders WHERE id BETWEEN ? AND ? AND status = 'scheduled' AND sent_at \
+                        IS NULL
+                        """,
                     arguments: [mine.first, mine.last]) ?? 0,
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM reminders WHERE id > ?", arguments: [mine.last]) ?? 0,
                 try Int.fetchOne(
@@ -257,7 +263,8 @@ import Testing
                                AND EXISTS (SELECT 1 FROM users u WHERE u.id = r.user_id AND u.status = 'active')
                                AND ((r.item_kind = 'food' AND EXISTS (SELECT 1 FROM food_items f WHERE f.id = r.item_id
                                        AND f.user_id = r.user_id AND f.deleted_at IS NULL AND f.consumed_at IS NULL))
-                                 OR (r.item_kind = 'document' AND EXISTS (SELECT 1 FROM documents d WHERE d.id = r.item_id
+                                 OR (r.item_kind = 'document'
+                                     AND EXISTS (SELECT 1 FROM documents d WHERE d.id = r.item_id
                                        AND d.user_id = r.user_id AND d.deleted_at IS NULL)))) AS good,
                            count(DISTINCT r.user_id) AS users,
                            count(DISTINCT r.item_kind) AS kinds

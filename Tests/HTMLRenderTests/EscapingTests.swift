@@ -88,7 +88,8 @@ extension Attribute {
         for name in names { li { name } }
         if names.isEmpty { li { "none" } } else { li(.class("count")) { "\(names.count)" } }
     }.renderString()
-    #expect(html == "<ul><li>Zoë</li><li>\u{202E}gnp.exe</li><li>👩‍👩‍👧‍👦</li><li>محمد</li><li class=\"count\">4</li></ul>")
+    #expect(
+        html == "<ul><li>Zoë</li><li>\u{202E}gnp.exe</li><li>👩‍👩‍👧‍👦</li><li>محمد</li><li class=\"count\">4</li></ul>")
 }
 
 @Test func voidElementsAndBooleanAttributes() {

@@ -7,7 +7,9 @@ import Testing
 @Suite("The fake FCM refuses what FCM refuses", .timeLimit(.minutes(5)))
 struct FakeStrictnessTests {
     static let good =
-        #"{"validate_only":false,"message":{"token":"t","notification":{"title":"a","body":"b"},"data":{"delivery_id":"d"},"android":{"priority":"high","ttl":"60s","notification":{"tag":"d"}},"apns":{"headers":{"apns-collapse-id":"d"}}}}"#
+        #"{"validate_only":false,"message":{"token":"t","notification":{"title":"a","body":"b"},"#
+        + #""data":{"delivery_id":"d"},"android":{"priority":"high","ttl":"60s","notification":{"tag":"d"}},"#
+        + #""apns":{"headers":{"apns-collapse-id":"d"}}}}"#
 
     @Test func aWellFormedMessagePasses() throws {
         guard case .success(let check) = FCMMessageCheck.parse(Data(Self.good.utf8)) else {

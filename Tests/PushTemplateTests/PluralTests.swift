@@ -69,8 +69,10 @@ import Testing
         let template = try PushTemplate(
             name: "t", language: "en",
             text: """
-                title: {{! a comment }}{{{display_name}}}: {{#plan}}{{days_left}} {{plural days_left "day" "days"}}{{/plan}}
-                body: {{^plan}}never{{/plan}}{{&first_expiring_item}} in {{ plural  days_left  "day"   "days" }}, {{plural expiring_count "it" "they"}}
+                title: {{! a comment }}{{{display_name}}}: {{#plan}}{{days_left}} \
+                {{plural days_left "day" "days"}}{{/plan}}
+                body: {{^plan}}never{{/plan}}{{&first_expiring_item}} in {{ plural  days_left  "day"   "days" }}, \
+                {{plural expiring_count "it" "they"}}
                 """)
         let filled = template.render([
             "display_name": "A & B", "plan": "free", "days_left": "1", "first_expiring_item": "<Milk>",
@@ -121,7 +123,9 @@ import Testing
         ),
         (
             "{{plural first_expiring_document \"a\" \"b\"}}",
-            "is not a count; plural forms follow one of days_left, document_days_left, expiring_count, expiring_documents"
+            """
+            is not a count; plural forms follow one of days_left, document_days_left, expiring_count, expiring_documents
+            """
         ),
         ("{{#plural expiring_count \"a\" \"b\"}}x{{/plural}}", "unknown placeholder"),
         ("{{plurals expiring_count \"a\" \"b\"}}", "is not a placeholder"),
@@ -141,7 +145,10 @@ import Testing
     @Test func aMalformedPluralTagIsNamedInFullAndRefusedWhenComposed() throws {
         #expect(
             throws: TemplateError(
-                "t (en) title: {{plural expiring_count \"item\"}} has 1 form but needs two, the singular and the plural, e.g. {{plural expiring_count \"item\" \"items\"}}"
+                """
+                t (en) title: {{plural expiring_count \"item\"}} has 1 form but needs two, the singular and the \
+                plural, e.g. {{plural expiring_count \"item\" \"items\"}}
+                """
             )
         ) {
             try PushTemplate(name: "t", language: "en", text: "title: {{plural expiring_count \"item\"}}\nbody: b")
@@ -149,7 +156,10 @@ import Testing
         let library = try PushTemplateLibrary(folder: PushTemplateTests.folder)
         #expect(
             throws: TemplateError(
-                "the campaign (en) body: in {{plural days_left \"day\" \"days}} a quote is never closed (a form cannot hold a placeholder or braces)"
+                """
+                the campaign (en) body: in {{plural days_left \"day\" \"days}} a quote is never closed (a form cannot \
+                hold a placeholder or braces)
+                """
             )
         ) {
             try CampaignText(

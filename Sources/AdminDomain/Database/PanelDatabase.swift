@@ -24,6 +24,9 @@ public struct PanelDatabase: Sendable {
 
     /// The file, for the health check.
     public let path: String
+    /// Whether another connection committed, looked at once every two seconds however many
+    /// jobs of this process ask: what lets an idle panel leave the file alone.
+    public let watch: DatabaseWatch
 
     /// How long a statement waits for the backend's write lock before failing.
     static let busyTimeout: TimeInterval = 5
@@ -58,8 +61,12 @@ public struct PanelDatabase: Sendable {
     /// commits (another process, such as the CLI, or the unsynced writer), never for this
     /// writer's own commits, which the change feed publishes. A read, no lock taken.
     public func dataVersion() async throws -> Int {
+        try await Self.dataVersion(of: writer)
+    }
+
+    private static func dataVersion(of writer: DatabaseQueue) async throws -> Int {
         let started = ContinuousClock.now
-        defer { Self.record("data_version", since: started) }
+        defer { record("data_version", since: started) }
         return try await writer.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
     }
 
@@ -159,9 +166,12 @@ public struct PanelDatabase: Sendable {
         backgroundConfig.label = "panel.background-reader"
         backgroundConfig.maximumReaderCount = 2
         let backgroundReader = try DatabasePool(path: path, configuration: backgroundConfig)
+        // The watch holds the writer, not this value: a database that held a watch holding it
+        // would never be released.
+        let watch = DatabaseWatch(interval: .seconds(2)) { try await dataVersion(of: writer) }
         return PanelDatabase(
             reader: reader, backgroundReader: backgroundReader, writer: writer, unsyncedWriter: unsyncedWriter,
-            path: path)
+            path: path, watch: watch)
     }
 
     /// Rejects what SQLite would otherwise silently create or misread: a missing path

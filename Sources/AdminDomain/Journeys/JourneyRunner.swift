@@ -72,6 +72,16 @@ public struct JourneyRunner: Sendable {
     func expire(_ id: Int64, now: Date) async throws -> Int {
         let before = SQLiteTime.string(now.addingTimeInterval(-JourneySendAt.horizon))
         let at = PanelTime(now)
+        // Most ticks have nothing to expire: a read says so without taking the file's write lock.
+        let due = try await journeys.database.read { db in
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM panel_journey_entries INDEXED BY panel_journey_entries_open
+                                   WHERE state = 'entered' AND entered_at <= ? AND journey_id = ?)
+                    """, arguments: [before, id]) ?? false
+        }
+        guard due else { return 0 }
         var total = 0
         while true {
             let count = try await journeys.database.write { db -> Int in

@@ -45,9 +45,9 @@ public struct CampaignsArea: Sendable {
         eventStreamLength = configuration.eventStreamLength
         // The dispatcher and the campaign use cases publish on the same feed, `campaigns.changes`.
         let receipts = ReceiptPoller(database: database, changes: campaigns.changes)
-        // One look at the file a second for the dispatcher and both jobs below: an idle panel
-        // reads nothing else on their behalf.
-        let watch = DatabaseWatch(database: database)
+        // One look at the file every two seconds for the dispatcher and both jobs below: an
+        // idle panel reads nothing else on their behalf.
+        let watch = database.watch
         let receiptsChanged = ChangeGate(watch: watch)
         let impactChanged = ChangeGate(watch: watch, changes: campaigns.changes)
         let usualHours = UsualHourRefresh(database: database, defaultTimeZone: configuration.defaultTimeZone)

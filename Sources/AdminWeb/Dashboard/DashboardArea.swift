@@ -26,15 +26,19 @@ public struct DashboardArea: Sendable {
             dashboard: refresher, refreshEvery: configuration.dashboardRefreshInterval,
             fullCountEvery: configuration.dashboardFullCountInterval, campaigns: campaigns, impact: impact,
             journeys: journeys)
+        let interval = Duration.seconds(max(1, configuration.dashboardRefreshInterval))
+        // New rows come from other connections (the backend) or this process's campaigns; with
+        // neither, only the days rolling over change a figure: every five minutes is enough.
+        let changed = ChangeGate(
+            watch: database.watch, changes: campaigns.changes, atLeastEvery: max(interval, .seconds(300)))
         services = [
             // A failed refresh is kept by the refresher for admins to see; the job itself goes on.
             PeriodicJob(
-                name: "dashboard-refresher", every: .seconds(max(1, configuration.dashboardRefreshInterval)),
-                health: health,
-                logger: logger
-            ) {
-                await refresher.refresh()
-            }
+                name: "dashboard-refresher", every: interval, health: health, logger: logger,
+                runOnlyIf: { await changed.shouldRun() },
+                work: {
+                    await refresher.refresh()
+                })
         ]
     }
 

@@ -24,20 +24,29 @@ public struct JourneysArea: Sendable {
             audience: journeys.audience, defaultTimeZone: journeys.defaultTimeZone, database: database, work: work)
         reports = JourneyReports(database: database)
         let runner = JourneyRunner(journeys: journeys)
+        // Entries come from the backend's commits (a signup, an event) or from the clock (a
+        // subscription nearing its end, a user going quiet): with no commit and no journey
+        // changed here, every five minutes is enough.
+        let changed = ChangeGate(
+            watch: database.watch, changes: campaigns.changes,
+            atLeastEvery: max(configuration.journeyInterval, .seconds(300)))
         services = [
-            PeriodicJob(name: "journeys", every: configuration.journeyInterval, health: health, logger: logger) {
-                let tick = try await runner.tick()
-                JourneyMetrics().record(tick)
-                if tick.outcome.entered > 0 || tick.expired > 0 {
-                    logger.info(
-                        "journeys evaluated",
-                        metadata: [
-                            "journeys": "\(tick.journeys)", "entered": "\(tick.outcome.entered)",
-                            "deliveries": "\(tick.outcome.deliveries)",
-                            "expired": "\(tick.expired)", "goals_judged": "\(tick.judged)",
-                        ])
-                }
-            }
+            PeriodicJob(
+                name: "journeys", every: configuration.journeyInterval, health: health, logger: logger,
+                runOnlyIf: { await changed.shouldRun() },
+                work: {
+                    let tick = try await runner.tick()
+                    JourneyMetrics().record(tick)
+                    if tick.outcome.entered > 0 || tick.expired > 0 {
+                        logger.info(
+                            "journeys evaluated",
+                            metadata: [
+                                "journeys": "\(tick.journeys)", "entered": "\(tick.outcome.entered)",
+                                "deliveries": "\(tick.outcome.deliveries)",
+                                "expired": "\(tick.expired)", "goals_judged": "\(tick.judged)",
+                            ])
+                    }
+                })
         ]
     }
 

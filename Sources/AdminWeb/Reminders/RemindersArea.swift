@@ -16,13 +16,18 @@ public struct RemindersArea: Sendable {
             fullEvery: configuration.reminderFullCountInterval)
         self.monitor = monitor
         refreshInterval = configuration.reminderRefreshInterval
+        // Reminders are the backend's rows. With no commit of another connection, only the clock
+        // moves a figure (a window sliding, a silence growing into an alert): every two minutes.
+        let changed = ChangeGate(
+            watch: database.watch, atLeastEvery: max(configuration.reminderRefreshInterval, .seconds(120)))
         services = [
             PeriodicJob(
-                name: "reminder-health", every: configuration.reminderRefreshInterval, health: health, logger: logger
-            ) {
-                try await monitor.refresh()
-                if let snapshot = monitor.latest() { ReminderGauges().record(snapshot) }
-            }
+                name: "reminder-health", every: configuration.reminderRefreshInterval, health: health, logger: logger,
+                runOnlyIf: { await changed.shouldRun() },
+                work: {
+                    try await monitor.refresh()
+                    if let snapshot = monitor.latest() { ReminderGauges().record(snapshot) }
+                })
         ]
     }
 

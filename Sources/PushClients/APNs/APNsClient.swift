@@ -69,10 +69,10 @@ public final class APNsClient: Sendable {
             }
             guard let fresh else {
                 let age = Int(now().timeIntervalSince(token.issuedAt) / 60)
+                let status = Self.reason(response) ?? "403"
                 return .credentialsProblem(
-                    reason:
-                        "\(Self.reason(response) ?? "403") for a provider token made \(age) minutes ago: check the key, its key id, the team id and the clock"
-                )
+                    reason: "\(status) for a provider token made \(age) minutes ago: "
+                        + "check the key, its key id, the team id and the clock")
             }
             token = fresh
             answer = await post(push, body: ByteBuffer(bytes: body), token: token)

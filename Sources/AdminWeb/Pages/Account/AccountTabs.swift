@@ -13,6 +13,15 @@ struct AccountTabs: HTMLComponent {
             }
         }
 
+        /// The page's title and heading.
+        var title: String {
+            switch self {
+            case .sessions: "Your sessions"
+            case .password: "Change password"
+            case .twoFactor: "Two-factor sign-in"
+            }
+        }
+
         var url: SiteURL {
             switch self {
             case .sessions: .accountSessions()

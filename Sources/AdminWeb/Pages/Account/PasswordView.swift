@@ -6,9 +6,7 @@ struct PasswordView: HTMLComponent {
     let viewer: Viewer
 
     var content: HTMLNode {
-        PageLayout(pageTitle: "Change password", viewer: viewer) {
-            h1 { "Change password" }
-            AccountTabs(active: .password)
+        AccountPage(.password, viewer: viewer) {
             if let notice = model.notice {
                 p(.class("notice"), .role("status")) {
                     notice

@@ -6,9 +6,7 @@ struct SessionsView: HTMLComponent {
     let viewer: Viewer
 
     var content: HTMLNode {
-        PageLayout(pageTitle: "Your sessions", viewer: viewer) {
-            h1 { "Your sessions" }
-            AccountTabs(active: .sessions)
+        AccountPage(.sessions, viewer: viewer) {
             p(.class("muted")) { "Where \(viewer.identity.email) is signed in now. Times are UTC." }
             if let error = model.error { p(.class("notice error"), .role("alert")) { error } }
             if let ended = model.ended {
@@ -33,12 +31,7 @@ struct SessionsView: HTMLComponent {
                 if model.sessions.contains(where: { !$0.isCurrent }) {
                     form(.method(.post), .action(SiteURL.endOtherSessions.href), .class("filters")) {
                         CSRFField(token: viewer.csrfToken)
-                        label {
-                            "Your password"
-                            input(
-                                .type("password"), .name("password"), .autocomplete("current-password"), .required,
-                                .maxlength(1024))
-                        }
+                        YourPasswordField()
                         button(.type("submit"), .class("primary")) { "Sign out everywhere else" }
                     }
                 }

@@ -7,9 +7,7 @@ struct TwoFactorView: HTMLComponent {
     let viewer: Viewer
 
     var content: HTMLNode {
-        PageLayout(pageTitle: "Two-factor sign-in", viewer: viewer) {
-            h1 { "Two-factor sign-in" }
-            AccountTabs(active: .twoFactor)
+        AccountPage(.twoFactor, viewer: viewer) {
             if let notice = model.notice { p(.class("notice"), .role("status")) { notice } }
             if let error = model.error { p(.class("notice error"), .role("alert")) { error } }
             if let codes = model.recoveryCodes {
@@ -47,12 +45,7 @@ struct TwoFactorView: HTMLComponent {
                     form(.method(.post), .action(SiteURL.confirmTwoFactor.href), .class("filters")) {
                         CSRFField(token: viewer.csrfToken)
                         CodeField()
-                        label {
-                            "Your password"
-                            input(
-                                .type("password"), .name("password"), .autocomplete("current-password"), .required,
-                                .maxlength(1024))
-                        }
+                        YourPasswordField()
                         button(.type("submit"), .class("primary")) { "Turn on two-factor" }
                     }
                 }

@@ -35,14 +35,7 @@ struct ActivityListView: HTMLComponent {
                     label: "Has a device", name: "platform",
                     options: Platform.allCases.map { ($0.rawValue, $0.rawValue) },
                     selected: fields["platform"])
-                label {
-                    "Signed up from"
-                    input(.type("date"), .name("from"), .value(fields["from"]))
-                }
-                label {
-                    "to"
-                    input(.type("date"), .name("to"), .value(fields["to"]))
-                }
+                DateRangeFields.fields(from: fields["from"], "Signed up from", to: fields["to"], "to")
                 SelectField(
                     label: "Sort by", name: "sort",
                     options: [("last_active", "last active"), ("sign_up", "sign-up date")],
@@ -53,7 +46,8 @@ struct ActivityListView: HTMLComponent {
             if model.outsideEveryList > 0 {
                 p(.class("muted")) {
                     Format.count(model.outsideEveryList, "user has", "users have")
-                        + " a last activity more than a day ahead of now, or one that is no time: none of these lists holds them (search finds them)."
+                        + " a last activity more than a day ahead of now, or one that is no time: none of these lists "
+                        + "holds them (search finds them)."
                 }
             }
             for problem in model.problems { p(.class("notice error"), .role("alert")) { problem } }
@@ -66,8 +60,9 @@ struct ActivityListView: HTMLComponent {
                     if page.stoppedOnBudget {
                         // Said before the link it explains: a short page with a Next link is never left unexplained.
                         p(.class("notice"), .role("status")) {
-                            "The rest are further on: this page read \(Format.grouped(page.candidatesRead)) users of this list "
-                            "without finding a full page of matches. The next page reads on from where this one stopped."
+                            "The rest are further on: this page read \(Format.grouped(page.candidatesRead)) users of "
+                            "this list without finding a full page of matches. The next page reads on from where this "
+                            "one stopped."
                         }
                     }
                     // No range: keyset pages do not know how many users come before them; the
@@ -125,7 +120,8 @@ struct ActivityListView: HTMLComponent {
         }
         if size.isEstimate {
             return "About \(Format.grouped(size.value)) users (± \(Format.grouped(size.margin ?? 0)), 95% confidence): "
-                + "estimated from \(Format.grouped(ActivityLists.sampleSize)) of them sampled across this bucket; the CSV holds them all"
+                + "estimated from \(Format.grouped(ActivityLists.sampleSize)) of them sampled across this bucket; the "
+                + "CSV holds them all"
         }
         let counted = size.countedAt.map { " (counted at \(SQLiteTime.string($0)) UTC, as on the dashboard)" } ?? ""
         return Format.count(size.value, "user", "users") + counted

@@ -24,14 +24,7 @@ struct AuditLogView: HTMLComponent {
                         .type("text"), .name("target"), .value(filter.target), .maxlength(320),
                         .placeholder("user:7, campaign:18, staff:3"))
                 }
-                label {
-                    "From"
-                    input(.type("date"), .name("from"), .value(filter.from))
-                }
-                label {
-                    "To"
-                    input(.type("date"), .name("to"), .value(filter.to))
-                }
+                DateRangeFields.fields(from: filter.from, to: filter.to)
                 button(.type("submit"), .class("primary")) { "Filter" }
                 a(.href(SiteURL.auditCSV(filter).href), .class("download")) { "Download CSV" }
             }

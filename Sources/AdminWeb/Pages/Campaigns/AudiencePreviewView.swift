@@ -21,7 +21,7 @@ struct AudiencePreviewView: HTMLComponent {
                 p(.class("notice error"), .role("alert"), .id("missing-providers")) { "Not counted: \(missing)." }
             }
             p(.class("muted")) {
-                "Counted at \(countedAt) UTC in \(String(format: "%.1f", Double(preview.elapsed.components.seconds) + Double(preview.elapsed.components.attoseconds) / 1e18)) s."
+                "Counted at \(countedAt) UTC in \(String(format: "%.1f", Self.seconds(preview.elapsed))) s."
             }
             DataTable(
                 caption: "Reachable devices by platform and provider",
@@ -39,7 +39,8 @@ struct AudiencePreviewView: HTMLComponent {
             // both rows, so the rows do not add up to the segment's users.
             DataTable(
                 caption:
-                    "Left out, by the first reason that applies to each device (a user with some devices left out is counted in each of their reasons)",
+                    "Left out, by the first reason that applies to each device (a user with some devices left out is "
+                    + "counted in each of their reasons)",
                 columns: [.init("Reason"), .init("Users", numeric: true), .init("Devices", numeric: true)],
                 rows: Exclusion.allCases.map { exclusion in
                     TableRow(
@@ -53,52 +54,53 @@ struct AudiencePreviewView: HTMLComponent {
             ul(.class("timing")) {
                 li {
                     preview.inQuietHours == 1
-                        ? "1 device is in its owner's quiet hours at the planned time: it waits until the quiet hours end."
-                        : "\(Format.grouped(preview.inQuietHours)) devices are in their owner's quiet hours at the planned time: theirs wait until the quiet hours end."
+                        ? "1 device is in its owner's quiet hours at the planned time: it waits until the quiet hours "
+                            + "end."
+                        : "\(Format.grouped(preview.inQuietHours)) devices are in their owner's quiet hours at the "
+                            + "planned time: theirs wait until the quiet hours end."
                 }
                 li {
                     preview.invalidTimeZones == 1
                         ? "1 user has a stored timezone that is not a valid one: the default is used for them."
-                        : "\(Format.grouped(preview.invalidTimeZones)) users have a stored timezone that is not a valid one: the default is used for them."
+                        : "\(Format.grouped(preview.invalidTimeZones)) users have a stored timezone that is not a "
+                            + "valid one: the default is used for them."
                 }
                 li {
                     preview.malformedQuietHours == 1
                         ? "1 user has quiet hours that do not read as HH:MM: counted as none."
-                        : "\(Format.grouped(preview.malformedQuietHours)) users have quiet hours that do not read as HH:MM: counted as none."
+                        : "\(Format.grouped(preview.malformedQuietHours)) users have quiet hours that do not read as "
+                            + "HH:MM: counted as none."
                 }
                 // The app's schema gives a user without the row its defaults; the panel does too, and says how many.
                 li(.id("without-settings")) {
-                    "\(Format.count(preview.usersWithoutSettings, "user has", "users have")) no notification settings saved: "
-                    "counted with the app's defaults (push on, consent to campaign pushes, no quiet hours)."
+                    "\(Format.count(preview.usersWithoutSettings, "user has", "users have")) no notification settings "
+                    "saved: counted with the app's defaults (push on, consent to campaign pushes, no quiet hours)."
                 }
                 // Only the placeholder groups the message names were counted.
                 for group in FallbackGroup.allCases {
                     if let users = preview.fallbackUsers[group] {
                         li(.class("fallbacks")) {
-                            "\(Format.grouped(users)) of \(Format.grouped(preview.counts.reachableUsers)) recipients would get a fallback for "
-                            "\(group.placeholders.filter(preview.placeholdersUsed.contains).map { "{{\($0)}}" }.joined(separator: ", ")) (\(Self.why(group)))."
+                            "\(Format.grouped(users)) of \(Format.grouped(preview.counts.reachableUsers)) recipients "
+                            "would get a fallback for \(Self.placeholders(group, used: preview.placeholdersUsed)) "
+                            "(\(Self.why(group)))."
                         }
                     }
                 }
             }
             if !preview.samples.isEmpty {
-                DataTable(
-                    caption: "Ten of the recipients (lowest user ids)",
-                    headings: ["User", "Platform", "Locale", "Timezone"],
-                    rows: preview.samples.map { sample in
-                        TableRow([
-                            TableCell {
-                                if viewer.identity.role.may(.viewUserProfiles) {
-                                    a(.href(SiteURL.user(id: sample.userID).href)) { "#\(sample.userID)" }
-                                } else {
-                                    "#\(sample.userID)"
-                                }
-                            },
-                            TableCell(sample.platform), TableCell(sample.locale), TableCell(sample.timeZone),
-                        ])
-                    })
+                SampleRecipientsTable(
+                    caption: "Ten of the recipients (lowest user ids)", samples: preview.samples, viewer: viewer)
             }
         }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// "{{name}}, {{first_item}}": the group's placeholders the message uses.
+    static func placeholders(_ group: FallbackGroup, used: Set<String>) -> String {
+        group.placeholders.filter(used.contains).map { "{{\($0)}}" }.joined(separator: ", ")
     }
 
     static func why(_ group: FallbackGroup) -> String {

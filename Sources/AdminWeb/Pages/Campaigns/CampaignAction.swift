@@ -93,7 +93,8 @@ struct CampaignNotice: Sendable, Equatable {
         case .launched:
             "Launched. Its audience is frozen first, then sending starts; the status and counts below follow it live."
         case .paused:
-            "Paused within a second: \(count) push\(self.count == 1 ? " had" : "es had") gone out. Nothing more is sent until you resume."
+            "Paused within a second: \(count) push\(self.count == 1 ? " had" : "es had") gone out. Nothing more is "
+                + "sent until you resume."
         case .resumed: "Resumed: sending goes on where it stopped."
         case .cancelled:
             "Cancelled: \(count) push\(self.count == 1 ? " had" : "es had") gone out; nothing more will be sent."

@@ -20,11 +20,12 @@ struct CampaignAskView: HTMLComponent {
                     p { "It was never sent. It goes from the list of campaigns; the audit log keeps the record of it." }
                 } else if let progress {
                     p(.id("ask-sent")) {
-                        "\(Format.grouped(progress.sent)) push\(progress.sent == 1 ? " has" : "es have") gone out (or may have): "
-                        "they stay out, and receipts for them are still counted."
+                        "\(Format.grouped(progress.sent)) push\(progress.sent == 1 ? " has" : "es have") gone out (or "
+                        "may have): they stay out, and receipts for them are still counted."
                     }
                     p(.id("ask-unsent")) {
-                        "\(Format.grouped(progress.queued + progress.waiting)) waiting deliver\(progress.queued + progress.waiting == 1 ? "y" : "ies") will not be sent."
+                        "\(Format.grouped(progress.queued + progress.waiting)) waiting "
+                            + "deliver\(progress.queued + progress.waiting == 1 ? "y" : "ies") will not be sent."
                     }
                     if progress.total == 0 {
                         p { "Its audience is still being frozen: no more of it will be written." }

@@ -48,7 +48,8 @@ struct CampaignConfirmModel {
         let started = PanelTime(countStarted)
         if let latestLaunch, latestLaunch >= started {
             return
-                "a campaign was launched at \(latestLaunch) UTC, after this audience was counted at \(started) UTC, and its pushes count against the same frequency cap"
+                "a campaign was launched at \(latestLaunch) UTC, after this audience was counted at \(started) UTC, "
+                + "and its pushes count against the same frequency cap"
         }
         if now.timeIntervalSince(countStarted) > Self.oldestCount {
             return "the count was more than \(Int(Self.oldestCount / 60)) minutes old"

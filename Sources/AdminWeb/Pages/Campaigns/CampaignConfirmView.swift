@@ -24,16 +24,23 @@ struct CampaignConfirmView: HTMLComponent {
                 }
                 p {
                     strong(.id("confirm-count")) { devices }
-                    " devices to send to, of \(Format.count(preview.counts.reachableUsers - preview.heldOutUsers, "user", "users")), counted at \(SQLiteTime.string(model.countedAt)) UTC. The launch freezes whoever is reachable at that moment."
+                    " devices to send to, of "
+                        + "\(Format.count(preview.counts.reachableUsers - preview.heldOutUsers, "user", "users")), "
+                        + "counted at \(SQLiteTime.string(model.countedAt)) UTC. The launch freezes whoever is "
+                        + "reachable at that moment."
                 }
                 p {
-                    "A push cannot be taken back once sent. You can pause or cancel at any moment; what has gone out stays out."
+                    "A push cannot be taken back once sent. You can pause or cancel at any moment; what has gone out "
+                        + "stays out."
                 }
                 if campaign.experiment.holdoutPercent > 0 {
                     p(.id("confirm-holdout")) {
                         "Held out: "
                         strong(.id("confirm-held-out")) { Format.count(preview.heldOutUsers, "user", "users") }
-                        " (\(Format.count(preview.heldOutDevices, "device", "devices"))) of the \(Format.grouped(preview.counts.reachableUsers)) reachable are drawn into the holdout (\(campaign.experiment.holdoutPercent)%): they get nothing, and are not in the devices to send to."
+                        " (\(Format.count(preview.heldOutDevices, "device", "devices"))) of the "
+                            + "\(Format.grouped(preview.counts.reachableUsers)) reachable are drawn into the holdout "
+                            + "(\(campaign.experiment.holdoutPercent)%): they get nothing, and are not in the devices "
+                            + "to send to."
                     }
                 }
                 if let timing = ScheduleWords.timing(campaign.timing) {
@@ -63,12 +70,16 @@ struct CampaignConfirmView: HTMLComponent {
                 if model.preview.counts.reachableDevices == 0 {
                     p(.class("notice error"), .role("alert")) {
                         model.preview.missingProviders == nil
-                            ? "No device in this audience can get a campaign push now: nothing would be sent. Edit the draft's audience, or wait until its people are reachable."
-                            : "No device in this audience can get a campaign push now: nothing would be sent. Start the panel with the missing provider's credentials (see operations), or edit the draft's audience."
+                            ? "No device in this audience can get a campaign push now: nothing would be sent. Edit the "
+                                + "draft's audience, or wait until its people are reachable."
+                            : "No device in this audience can get a campaign push now: nothing would be sent. Start "
+                                + "the panel with the missing provider's credentials (see operations), or edit the "
+                                + "draft's audience."
                     }
                 } else if model.plannedTimeHasPassed() {
                     p(.class("notice error"), .role("alert")) {
-                        "The planned time has passed: nothing can be sent as planned. Cancel this draft and compose the campaign again with a new time."
+                        "The planned time has passed: nothing can be sent as planned. Cancel this draft and compose "
+                            + "the campaign again with a new time."
                     }
                 } else {
                     launchForm
@@ -87,7 +98,8 @@ struct CampaignConfirmView: HTMLComponent {
             input(.type("hidden"), .name("counted_at"), .value(model.countStamp))
             if model.mustType {
                 label {
-                    "Above \(Format.grouped(CampaignConfirmModel.typeAbove)) devices, type the number of devices to send to, to confirm"
+                    "Above \(Format.grouped(CampaignConfirmModel.typeAbove)) devices, type the number of devices to "
+                        + "send to, to confirm"
                     input(
                         .type("text"), .name("typed_count"), .value(model.typed), .inputMode("numeric"),
                         .autocomplete("off"), .required)

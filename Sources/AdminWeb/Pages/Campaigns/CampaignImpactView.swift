@@ -24,7 +24,8 @@ struct CampaignImpactView: HTMLComponent {
             report(impact)
         } else if nobodyDrawn {
             p {
-                "No report: nobody was drawn when the audience was frozen (it was empty, or the campaign was launched before the panel measured campaigns)."
+                "No report: nobody was drawn when the audience was frozen (it was empty, or the campaign was launched "
+                    + "before the panel measured campaigns)."
             }
         } else {
             p(.role("status")) {
@@ -62,9 +63,10 @@ struct CampaignImpactView: HTMLComponent {
         if restHeld {
             p(.id("test-share-only")) {
                 strong { "While the winner test runs, the recipients are the test share only" }
-                ": the \(Format.count(impact.variants.map(\.group.users).reduce(0, +), "user", "users")) drawn to get a variant, against the holdout. "
-                "The rest\(impact.rest.map { " (\(Format.count($0.users, "user", "users")))" } ?? "") have been sent nothing, so they are not counted as recipients "
-                "until the winner goes to them."
+                ": the \(Format.count(impact.variants.map(\.group.users).reduce(0, +), "user", "users")) drawn to get "
+                "a variant, against the holdout. The "
+                "rest\(impact.rest.map { " (\(Format.count($0.users, "user", "users")))" } ?? "") have been sent "
+                "nothing, so they are not counted as recipients until the winner goes to them."
             }
         }
         DataTable(
@@ -76,14 +78,15 @@ struct CampaignImpactView: HTMLComponent {
                 Self.row("Holdout (drawn to get nothing)", impact.holdout, goal: impact.goal, opens: false),
             ])
         p(.class("muted")) {
-            "Both groups are drawn at random from the same reachable users when the audience is frozen, and compared as drawn: "
-            "a recipient counts whatever became of their push (waiting, capped, failed or never opened)."
+            "Both groups are drawn at random from the same reachable users when the audience is frozen, and compared "
+            "as drawn: a recipient counts whatever became of their push (waiting, capped, failed or never opened)."
             if campaign.totals.accepted == 0 { " Nothing has gone out yet, so no difference so far can be the push's." }
         }
         if let lift = impact.lift {
             p(.class("lift"), .id("lift")) {
                 strong { "Lift\(restHeld ? " of the test share" : ""): \(Self.points(lift.difference))" }
-                " (95% interval \(Self.points(lift.lower)) to \(Self.points(lift.upper)), Newcombe's hybrid score method): "
+                " (95% interval \(Self.points(lift.lower)) to \(Self.points(lift.upper)), Newcombe's hybrid score "
+                    + "method): "
                 lift.sentence + "."
             }
         } else if impact.goal != nil {
@@ -157,7 +160,8 @@ struct CampaignImpactView: HTMLComponent {
         }
         if impact.unreadableTimes > 0 {
             p(.class("muted")) {
-                "\(Format.count(impact.unreadableTimes, "goal event", "goal events")) of this campaign's users had a time that does not read as a time: counted for nobody."
+                "\(Format.count(impact.unreadableTimes, "goal event", "goal events")) of this campaign's users had a "
+                    + "time that does not read as a time: counted for nobody."
             }
         }
         p { a(.href(SiteURL.campaignReport(id: campaign.id).href), .class("button")) { "Download the report as CSV" } }
@@ -191,8 +195,8 @@ struct CampaignImpactView: HTMLComponent {
                     SQLiteTime.string($0.addingTimeInterval(TimeInterval((experiment.winnerWaitHours ?? 24) * 3_600)))
                 }
                 p {
-                    "The variants went to \(test)% of the recipients. "
-                    "The panel chooses the variant with the best \(experiment.goal == nil ? "open rate" : "goal conversion") at "
+                    "The variants went to \(test)% of the recipients. The panel chooses the variant with the best "
+                    "\(experiment.goal == nil ? "open rate" : "goal conversion") at "
                     span(.class("nowrap")) { (due ?? "?") + " UTC" }
                     " and sends it to the rest, unless you choose one first."
                 }

@@ -33,8 +33,10 @@ struct CampaignListView: HTMLComponent {
                 } else {
                     DataTable(
                         caption: (model.order == .descending ? "Newest first. " : "Oldest first. ")
-                            + "Confirmed: the devices to send to that the confirmation counted and the sender confirmed. "
-                            + "Frozen: the deliveries the launch wrote, one per device (the frequency cap's included), from who was reachable then. "
+                            + "Confirmed: the devices to send to that the confirmation counted and the sender "
+                            + "confirmed. "
+                            + "Frozen: the deliveries the launch wrote, one per device (the frequency cap's included), "
+                            + "from who was reachable then. "
                             + "Received and opened come from the apps' receipts.",
                         columns: [
                             .init("Campaign"), .init("Status"),

@@ -148,8 +148,10 @@ struct CampaignPageModel {
         else {
             problems.append(
                 variant == .a
-                    ? "This campaign's message no longer reads as a template (was a template file changed?): edit the draft and choose again."
-                    : "Variant \(variant.letter) no longer reads as a template (was a template file changed?): edit the draft and choose again."
+                    ? "This campaign's message no longer reads as a template (was a template file changed?): edit the "
+                        + "draft and choose again."
+                    : "Variant \(variant.letter) no longer reads as a template (was a template file changed?): edit "
+                        + "the draft and choose again."
             )
             return
         }

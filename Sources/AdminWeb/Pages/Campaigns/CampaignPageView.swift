@@ -74,7 +74,8 @@ struct CampaignPageView: HTMLComponent {
                     title: phone.title, body: phone.body, platform: phone.platform,
                     caption: shownVariant(phone)
                         + (phone.recipient.map {
-                            "As user #\($0.userID) would see it, in the \(phone.language) text on \(phone.platform == .ios ? "iOS" : "Android")."
+                            "As user #\($0.userID) would see it, in the \(phone.language) text on "
+                                + "\(phone.platform == .ios ? "iOS" : "Android")."
                         }
                             ?? (model.audienceCounted
                                 ? "Nobody in the audience can get it now: filled with the fallbacks"
@@ -95,10 +96,12 @@ struct CampaignPageView: HTMLComponent {
                 p(.role("status")) {
                     ahead == 0
                         ? "Waiting for a free place to count the audience: this draft is next."
-                        : "Waiting for a free place to count the audience: \(ahead) preview\(ahead == 1 ? "" : "s") go\(ahead == 1 ? "es" : "") first."
+                        : "Waiting for a free place to count the audience: \(ahead) preview\(ahead == 1 ? "" : "s") "
+                            + "go\(ahead == 1 ? "es" : "") first."
                 }
                 p(.class("muted")) {
-                    "Audiences are counted a few at a time, so that the panel stays quick for everyone. This page refreshes itself."
+                    "Audiences are counted a few at a time, so that the panel stays quick for everyone. This page "
+                        + "refreshes itself."
                 }
             case .counting(let progress)?:
                 p(.role("status")) { "Counting the audience… \(Format.percent(progress, decimals: 0))" }
@@ -110,9 +113,13 @@ struct CampaignPageView: HTMLComponent {
                 AudiencePreviewView(preview: preview, countedAt: SQLiteTime.string(at), viewer: viewer)
                 if campaign.experiment.holdoutPercent > 0 {
                     p(.id("expected-holdout")) {
-                        "Holdout: \(Format.count(preview.heldOutUsers, "user", "users")) (\(Format.count(preview.heldOutDevices, "device", "devices"))) "
-                        "of the \(Format.grouped(preview.counts.reachableUsers)) reachable (\(campaign.experiment.holdoutPercent)%) are drawn to get nothing, to measure the lift against; "
-                        "the devices above include theirs, so \(Format.count(preview.devicesToSend, "device", "devices")) would be sent to. The frequency cap is not charged for them."
+                        "Holdout: \(Format.count(preview.heldOutUsers, "user", "users")) "
+                        "(\(Format.count(preview.heldOutDevices, "device", "devices"))) of the "
+                        "\(Format.grouped(preview.counts.reachableUsers)) reachable "
+                        "(\(campaign.experiment.holdoutPercent)%) are drawn to get nothing, to measure the lift "
+                        "against; the devices above include theirs, so "
+                        "\(Format.count(preview.devicesToSend, "device", "devices")) would be sent to. The frequency "
+                        "cap is not charged for them."
                     }
                 }
                 // The same step as the page's actions, where it is the one primary button.
@@ -157,7 +164,8 @@ struct CampaignPageView: HTMLComponent {
                         for sample in phone.samples {
                             option(selectedIf: sample.userID == phone.recipient?.userID, .value(String(sample.userID)))
                             {
-                                "User #\(sample.userID) (\(sample.locale.isEmpty ? "no locale" : sample.locale), \(sample.platform))"
+                                "User #\(sample.userID) (\(sample.locale.isEmpty ? "no locale" : sample.locale), "
+                                    + "\(sample.platform))"
                             }
                         }
                     }
@@ -189,9 +197,9 @@ struct CampaignPageView: HTMLComponent {
         section(.class("panel")) {
             h2 { "Test send" }
             p {
-                "Sends this message now, filled for that user, to each of their devices that could get a campaign push. "
-                "At most \(TestUsers.defaultPerMinute) a minute from you and \(TestUsers.defaultPerDay) a day to each test user from all staff, "
-                "never in the test user's quiet hours; audited. "
+                "Sends this message now, filled for that user, to each of their devices that could get a campaign "
+                "push. At most \(TestUsers.defaultPerMinute) a minute from you and \(TestUsers.defaultPerDay) a day to "
+                "each test user from all staff, never in the test user's quiet hours; audited. "
                 a(.href(SiteURL.testUsers().href)) { "Manage the test users" }
             }
             if model.testUsers.isEmpty {
@@ -206,7 +214,8 @@ struct CampaignPageView: HTMLComponent {
                         select(.name("user"), .required) {
                             for user in model.testUsers {
                                 option(selectedIf: user.userID == model.testedUser, .value(String(user.userID))) {
-                                    "\(UserText.visible(user.email)) (\(user.reachableDevices) device\(user.reachableDevices == 1 ? "" : "s") that can get it)"
+                                    "\(UserText.visible(user.email)) (\(user.reachableDevices) "
+                                        + "device\(user.reachableDevices == 1 ? "" : "s") that can get it)"
                                 }
                             }
                         }
@@ -296,19 +305,7 @@ struct CampaignSummary: HTMLComponent {
 
     var content: HTMLNode {
         dl(.class("facts")) {
-            // As typed, isolated: a right-to-left override must not turn what is shown around.
-            if let name = campaign.name, !name.isEmpty {
-                dt { "Internal name" }
-                dd { UserText(text: name, clampAfter: .max) }
-            }
-            dt { "Title" }
-            dd { UserText(text: campaign.title, clampAfter: .max) }
-            dt { "Message" }
-            dd { UserText(text: campaign.body, clampAfter: .max, multiline: true) }
-            if let template = campaign.template {
-                dt { "Template" }
-                dd { template }
-            }
+            Self.message(campaign)
             dt { "Opens" }
             dd { campaign.deepLink ?? "the app's home screen" }
             dt { "Audience" }
@@ -333,20 +330,14 @@ struct CampaignSummary: HTMLComponent {
                 dd { "\(ended) UTC" }
             }
             let experiment = campaign.experiment
-            for variant in experiment.variants {
-                dt { "Variant \(variant.variant.letter)" }
-                dd {
-                    UserText(text: variant.title, clampAfter: .max)
-                    " — "
-                    UserText(text: variant.body, clampAfter: .max, multiline: true)
-                    if let template = variant.template { " (template \(template))" }
-                }
-            }
+            Self.variants(experiment, withTemplates: true)
             if !experiment.variants.isEmpty {
                 dt { "Variants" }
                 dd {
                     experiment.testPercent.map {
-                        "\(Self.letters(experiment)) go to \($0)% of the recipients first; after \(Format.count(experiment.winnerWaitHours ?? 24, "hour", "hours")) the best goes to the rest"
+                        "\(Self.letters(experiment)) go to \($0)% of the recipients first; after "
+                            + "\(Format.count(experiment.winnerWaitHours ?? 24, "hour", "hours")) the best goes to the "
+                            + "rest"
                     }
                         ?? "\(Self.letters(experiment)): each recipient is drawn into one"
                 }
@@ -359,7 +350,8 @@ struct CampaignSummary: HTMLComponent {
             dt { "Goal" }
             dd {
                 experiment.goal.map {
-                    "\($0.label), within \(experiment.goalDays) day\(experiment.goalDays == 1 ? "" : "s") of the send time"
+                    "\($0.label), within \(experiment.goalDays) day\(experiment.goalDays == 1 ? "" : "s") of the send "
+                        + "time"
                 } ?? "none (opens only)"
             }
         }
@@ -367,6 +359,36 @@ struct CampaignSummary: HTMLComponent {
 }
 
 extension CampaignSummary {
+    /// Name, title, text and template as facts, shown also for a journey's message. As typed,
+    /// isolated: a right-to-left override must not turn what is shown around.
+    @HTMLBuilder static func message(_ campaign: CampaignRecord) -> [HTMLNode] {
+        if let name = campaign.name, !name.isEmpty {
+            dt { "Internal name" }
+            dd { UserText(text: name, clampAfter: .max) }
+        }
+        dt { "Title" }
+        dd { UserText(text: campaign.title, clampAfter: .max) }
+        dt { "Message" }
+        dd { UserText(text: campaign.body, clampAfter: .max, multiline: true) }
+        if let template = campaign.template {
+            dt { "Template" }
+            dd { template }
+        }
+    }
+
+    /// Variants B to D, title — text; a journey's page leaves out their templates.
+    @HTMLBuilder static func variants(_ experiment: CampaignExperiment, withTemplates: Bool) -> [HTMLNode] {
+        for variant in experiment.variants {
+            dt { "Variant \(variant.variant.letter)" }
+            dd {
+                UserText(text: variant.title, clampAfter: .max)
+                " — "
+                UserText(text: variant.body, clampAfter: .max, multiline: true)
+                if withTemplates, let template = variant.template { " (template \(template))" }
+            }
+        }
+    }
+
     /// After the launch, what the schedule still says: when the pushes are due.
     static func planned(_ schedule: CampaignSchedule) -> String {
         switch schedule {
@@ -387,7 +409,8 @@ enum SegmentWords {
         if let days = segment.foodExpiringWithinDays { parts.append("food expiring within \(days) days") }
         if let days = segment.documentsExpiringWithinDays {
             parts.append(
-                "\(segment.documentType.map { $0.label.lowercased() + "s" } ?? "documents") expiring within \(days) days"
+                "\(segment.documentType.map { $0.label.lowercased() + "s" } ?? "documents") expiring within \(days) "
+                    + "days"
             )
         }
         if let platform = segment.platform { parts.append("\(platform.rawValue) devices") }

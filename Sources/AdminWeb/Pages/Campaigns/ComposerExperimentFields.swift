@@ -24,6 +24,7 @@ struct ComposerExperimentFields: HTMLComponent {
     var content: HTMLNode {
         let form = model.form
         let problems = model.formProblems
+        let controls = FormControls(form: form, problems: problems)
         let open = Self.variantsOpen(model, forJourney: forJourney)
         return div(.class("experiment")) {
             fieldset("Variants (optional: up to four messages, each recipient drawn into one)") {
@@ -32,109 +33,75 @@ struct ComposerExperimentFields: HTMLComponent {
                         forJourney ? "Variants B, C and D" : "Variants B, C and D, and the winner test"
                     }
                     p(.class("hint")) {
-                        "The message above is variant A. Each variant is checked as A is; a recipient gets one variant on all their devices."
+                        "The message above is variant A. Each variant is checked as A is; "
+                        "a recipient gets one variant on all their devices."
                     }
                     for variant in [MessageVariant.b, .c, .d] {
-                        let suffix = "_\(variant.rawValue)"
-                        element("div", [.class("variant")]) {
-                            p(.class("variant-name")) { strong { "Variant \(variant.letter)" } }
-                            label {
-                                "Template"
-                                select(.name("template" + suffix), .id("template" + suffix)) {
-                                    option(.value("")) { "None: write variant \(variant.letter) below" }
-                                    for choice in model.templates {
-                                        option(
-                                            selectedIf: form["template" + suffix] == choice.name, .value(choice.name)
-                                        ) { choice.name }
-                                    }
-                                }.adding(problems.marks("template" + suffix))
-                            }
-                            problems.message("template" + suffix)
-                            label {
-                                "Title"
-                                input(
-                                    .type("text"), .name("title" + suffix), .id("title" + suffix),
-                                    .value(form["title" + suffix]), .maxlength(ComposerForm.titleLimit)
-                                )
-                                .adding(problems.marks("title" + suffix))
-                            }
-                            problems.message("title" + suffix)
-                            label {
-                                "Message"
-                                textarea(
-                                    .name("body" + suffix), .id("body" + suffix), Attribute("rows", "3"),
-                                    .maxlength(ComposerForm.bodyLimit)
-                                ) { form["body" + suffix] }
-                                .adding(problems.marks("body" + suffix))
-                            }
-                            problems.message("body" + suffix)
-                        }
+                        variantFields(variant, controls)
                     }
-                    if !forJourney {
-                        label {
-                            "Test share: percent of the recipients who get the variants first (5–50; empty: every variant to everyone at once)"
-                            input(
-                                .type("number"), .name("test_percent"), .id("test_percent"),
-                                .value(form["test_percent"]), Attribute("min", "5"), Attribute("max", "50")
-                            )
-                            .adding(problems.marks("test_percent"))
-                        }
-                        problems.message("test_percent")
-                        label {
-                            "Then, after this many hours (1–72; empty: 24), the best variant goes to the rest"
-                            input(
-                                .type("number"), .name("winner_wait_hours"), .id("winner_wait_hours"),
-                                .value(form["winner_wait_hours"]),
-                                Attribute("min", "1"), Attribute("max", "72")
-                            ).adding(problems.marks("winner_wait_hours"))
-                        }
-                        problems.message("winner_wait_hours")
-                        p(.class("hint")) {
-                            "The best variant is the one with the highest goal conversion, or the highest open rate when there is no goal. You can also choose it earlier by hand on the campaign's page."
-                        }
-                    }
+                    if !forJourney { winnerTest(controls) }
                 }
             }
             fieldset("Measure the effect") {
-                label {
-                    "Holdout: percent of the reachable users who get nothing, to compare with (0–50; 5 to 10 is usual)"
-                    input(
-                        .type("number"), .name("holdout_percent"), .id("holdout_percent"),
-                        .value(form["holdout_percent"]),
-                        Attribute("min", "0"), Attribute("max", "50"), .placeholder("0")
-                    ).adding(problems.marks("holdout_percent"))
-                }
-                problems.message("holdout_percent")
+                controls.number(
+                    "Holdout: percent of the reachable users who get nothing, to compare with (0–50; 5 to 10 is usual)",
+                    name: "holdout_percent", min: 0, max: 50, .placeholder("0"))
                 SelectField(
                     label: "Goal", name: "goal", options: ComposerForm.goals, selected: form["goal"],
                     anyLabel: "None: report opens only", problems: problems)
-                label {
+                controls.number(
                     forJourney
-                        ? "Goal window: days after each entry (1–14)" : "Goal window: days after the launch (1–14)"
-                    input(
-                        .type("number"), .name("goal_days"), .id("goal_days"),
-                        .value(form["goal_days"].isEmpty ? "3" : form["goal_days"]),
-                        Attribute("min", "1"), Attribute("max", "14")
-                    ).adding(problems.marks("goal_days"))
-                }
-                problems.message("goal_days")
+                        ? "Goal window: days after each entry (1–14)" : "Goal window: days after the launch (1–14)",
+                    name: "goal_days", min: 1, max: 14, value: form["goal_days"].isEmpty ? "3" : form["goal_days"])
                 if forJourney {
                     p(.class("hint")) {
-                        "Holdout: each entry is drawn on entering; a held-out user gets nothing. A user converts when the goal happens within the window after entering, sent the push or held out: the difference is the journey's lift."
+                        "Holdout: each entry is drawn on entering; a held-out user gets nothing. "
+                        "A user converts when the goal happens within the window after entering, sent the push or "
+                        "held out: the difference is the journey's lift."
                     }
                 } else {
                     p(.class("hint")) {
-                        "A user converts when the goal happens within the window after the launch, whether they were sent the push or held out: the difference is the campaign's lift."
+                        "A user converts when the goal happens within the window after the launch, whether they "
+                        "were sent the push or held out: the difference is the campaign's lift."
                     }
                 }
             }
         }
     }
 
-    private func fieldset(_ legend: String, @HTMLBuilder _ children: () -> [HTMLNode]) -> HTMLNode {
-        element("fieldset", []) {
-            element("legend", []) { legend }
-            children()
+    private func variantFields(_ variant: MessageVariant, _ controls: FormControls) -> HTMLNode {
+        let suffix = "_\(variant.rawValue)"
+        let problems = controls.problems
+        return element("div", [.class("variant")]) {
+            p(.class("variant-name")) { strong { "Variant \(variant.letter)" } }
+            label {
+                "Template"
+                select(.name("template" + suffix), .id("template" + suffix)) {
+                    option(.value("")) { "None: write variant \(variant.letter) below" }
+                    for choice in model.templates {
+                        option(selectedIf: model.form["template" + suffix] == choice.name, .value(choice.name)) {
+                            choice.name
+                        }
+                    }
+                }.adding(problems.marks("template" + suffix))
+            }
+            problems.message("template" + suffix)
+            controls.input("Title", type: "text", name: "title" + suffix, .maxlength(ComposerForm.titleLimit))
+            controls.textArea("Message", name: "body" + suffix, rows: 3, maxlength: ComposerForm.bodyLimit)
+        }
+    }
+
+    @HTMLBuilder private func winnerTest(_ controls: FormControls) -> [HTMLNode] {
+        controls.number(
+            "Test share: percent of the recipients who get the variants first "
+                + "(5–50; empty: every variant to everyone at once)",
+            name: "test_percent", min: 5, max: 50)
+        controls.number(
+            "Then, after this many hours (1–72; empty: 24), the best variant goes to the rest",
+            name: "winner_wait_hours", min: 1, max: 72)
+        p(.class("hint")) {
+            "The best variant is the one with the highest goal conversion, or the highest open rate when there is "
+            "no goal. You can also choose it earlier by hand on the campaign's page."
         }
     }
 }

@@ -36,7 +36,8 @@ extension ComposerForm {
             guard hasTitle || hasBody else { continue }
             guard hasTitle, hasBody else {
                 reader.problem(
-                    "Variant \(variant.letter) needs both a title and a message (or a template); leave both empty for no variant \(variant.letter).",
+                    "Variant \(variant.letter) needs both a title and a message (or a template); leave both empty for "
+                        + "no variant \(variant.letter).",
                     field: (hasTitle ? "body" : "title") + suffix)
                 continue
             }
@@ -70,7 +71,8 @@ extension ComposerForm {
             if experiment.winnerWaitHours == nil { experiment.winnerWaitHours = 24 }
         } else if experiment.winnerWaitHours != nil {
             reader.problem(
-                "A wait before the winner needs a test share: give the share of the audience that gets the variants first, or leave the wait empty.",
+                "A wait before the winner needs a test share: give the share of the audience that gets the variants "
+                    + "first, or leave the wait empty.",
                 field: "winner_wait_hours")
         }
         return experiment

@@ -208,7 +208,8 @@ struct ComposerForm: QueryForm {
                     let emptyBody = Self.isBlank(filled.body)
                     let sentence =
                         prefix
-                        + "Filled in, the \(emptyTitle ? "title" : "message") (\(variant.language)) comes out empty for some recipients: write something every recipient sees."
+                        + "Filled in, the \(emptyTitle ? "title" : "message") (\(variant.language)) comes out empty "
+                        + "for some recipients: write something every recipient sees."
                     if emptyTitle || emptyBody, !reader.problems.contains(sentence) { reader.problem(sentence) }
                 }
             }
@@ -216,7 +217,9 @@ struct ComposerForm: QueryForm {
             if longest > PushLimits.payloadBytes {
                 reader.problem(
                     prefix
-                        + "With every placeholder at its longest (\(CampaignText.valueLimit) characters) the push is \(Format.grouped(longest)) bytes; providers refuse more than \(Format.grouped(PushLimits.payloadBytes)). Shorten the text."
+                        + "With every placeholder at its longest (\(CampaignText.valueLimit) characters) the push is "
+                        + "\(Format.grouped(longest)) bytes; providers refuse more than "
+                        + "\(Format.grouped(PushLimits.payloadBytes)). Shorten the text."
                 )
             }
             return longest
@@ -308,7 +311,8 @@ extension FieldReader {
         guard let text = fields[name] else { return nil }
         guard let value = Int(text), range.contains(value) else {
             problem(
-                "\(label) must be a whole number from \(Format.grouped(range.lowerBound)) to \(Format.grouped(range.upperBound)).",
+                "\(label) must be a whole number from \(Format.grouped(range.lowerBound)) to "
+                    + "\(Format.grouped(range.upperBound)).",
                 field: name)
             return nil
         }

@@ -44,9 +44,11 @@ struct ComposerTimingFields: HTMLComponent {
                 ).adding(marks)
             }
             p(.class("hint")) {
-                forJourney
-                    ? "At each user's usual hour: each push goes within 24 hours of the entry at the local hour the user is most often active (their own, else that of users like them). The control share is sent as the journey's rule says instead, so that the report can show whether the usual hour helped."
-                    : "At each user's usual hour: each push goes within 24 hours of the launch at the local hour the user is most often active (their own, else that of users like them). The control share is sent at the campaign's fixed time instead, so that the report can show whether the usual hour helped."
+                "At each user's usual hour: each push goes within 24 hours of the \(forJourney ? "entry" : "launch") "
+                "at the local hour the user is most often active (their own, else that of users like them). "
+                "The control share is sent "
+                forJourney ? "as the journey's rule says " : "at the campaign's fixed time "
+                "instead, so that the report can show whether the usual hour helped."
             }
             if !mine.isEmpty {
                 div(.class("notice error field-problem"), .id("timing-problem")) {

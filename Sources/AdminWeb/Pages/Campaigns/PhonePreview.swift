@@ -15,7 +15,8 @@ struct PhonePreview: HTMLComponent {
                 div(
                     .class("notification"), .role("img"),
                     .ariaLabel(
-                        "Notification preview: \(UserText.visible(title, multiline: true)). \(UserText.visible(body, multiline: true))"
+                        "Notification preview: \(UserText.visible(title, multiline: true)). "
+                            + "\(UserText.visible(body, multiline: true))"
                     )
                 ) {
                     p(.class("notification-app")) { platform == .ios ? "EXPIRY TRACKER · now" : "Expiry Tracker • now" }

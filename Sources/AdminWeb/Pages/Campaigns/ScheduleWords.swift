@@ -6,11 +6,14 @@ enum ScheduleWords {
     static func sentence(_ schedule: CampaignSchedule, defaultTimeZone: String) -> String {
         switch schedule {
         case .now:
-            "Now: sending starts as soon as you confirm, except to people in their quiet hours, who get it when those end."
+            "Now: sending starts as soon as you confirm, except to people in their quiet hours, who get it when those "
+                + "end."
         case .at(let date):
-            "On \(day(date)) at \(time(date)) UTC, except to people in their quiet hours then, who get it when those end."
+            "On \(day(date)) at \(time(date)) UTC, except to people in their quiet hours then, who get it when those "
+                + "end."
         case .localTime(let local):
-            "At the next \(local) where each recipient is, within a day of confirming, by their own timezone (\(defaultTimeZone) for anyone whose timezone is not valid), and after their quiet hours."
+            "At the next \(local) where each recipient is, within a day of confirming, by their own timezone "
+                + "(\(defaultTimeZone) for anyone whose timezone is not valid), and after their quiet hours."
         }
     }
 
@@ -34,7 +37,8 @@ enum ScheduleWords {
             "November", "December",
         ]
         return
-            "\(weekdays[(parts.weekday ?? 1) - 1]) \(parts.day ?? 1) \(months[(parts.month ?? 1) - 1]) \(parts.year ?? 1970)"
+            "\(weekdays[(parts.weekday ?? 1) - 1]) \(parts.day ?? 1) \(months[(parts.month ?? 1) - 1]) "
+            + "\(parts.year ?? 1970)"
     }
 
     static func time(_ date: Date) -> String {

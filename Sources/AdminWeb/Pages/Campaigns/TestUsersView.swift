@@ -27,8 +27,9 @@ struct TestUsersView: HTMLComponent {
             section(.class("panel")) {
                 h1 { "Test users" }
                 p {
-                    "A campaign's test send goes only to these app users, to each of their devices that could get a campaign push "
-                    "(an active account, push and campaign pushes on, permission and a token no provider called dead)."
+                    "A campaign's test send goes only to these app users, to each of their devices that could get a "
+                    "campaign push (an active account, push and campaign pushes on, permission and a token no provider "
+                    "called dead)."
                 }
                 p(.id("who-adds")) { whoAdds }
                 if let notice { p(.class("notice"), .role("status")) { notice.sentence } }
@@ -92,7 +93,8 @@ struct TestUsersView: HTMLComponent {
         case (true, false):
             "As an admin you may add any app user's email. Marketing may add only emails at \(domains.sentence)."
         case (false, true):
-            "Only an admin may add test users: no test-user domain is configured. Ask an admin to add the app account you test with."
+            "Only an admin may add test users: no test-user domain is configured. Ask an admin to add the app account "
+                + "you test with."
         case (false, false):
             "You may add the app accounts of emails at \(domains.sentence); an admin may add any app user's email."
         }

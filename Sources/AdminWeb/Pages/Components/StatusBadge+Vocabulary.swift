@@ -17,222 +17,190 @@ extension StatusBadge {
 
 /// `users.plan`.
 extension Plan: BadgeStatus {
-    var badgeTone: StatusBadge.Tone { self == .premium ? .good : .neutral }
-    var badgeText: String { rawValue }
+    var badge: (tone: StatusBadge.Tone, text: String) { (self == .premium ? .good : .neutral, rawValue) }
 }
 
 /// `users.status`.
 extension AccountStatus: BadgeStatus {
-    var badgeTone: StatusBadge.Tone {
+    var badge: (tone: StatusBadge.Tone, text: String) {
         switch self {
-        case .active: .good
-        case .suspended: .warning
-        case .deleted: .bad
+        case .active: (.good, rawValue)
+        case .suspended: (.warning, rawValue)
+        case .deleted: (.bad, rawValue)
         }
     }
-    var badgeText: String { rawValue }
 }
 
 /// `subscriptions.status`: past due and cancelled are a premium user about to lapse.
 extension SubscriptionStatus: BadgeStatus {
-    var badgeTone: StatusBadge.Tone {
+    var badge: (tone: StatusBadge.Tone, text: String) {
         switch self {
-        case .active: .good
-        case .pastDue, .cancelled: .warning
-        case .expired, .refunded: .neutral
+        case .active: (.good, rawValue)
+        case .pastDue: (.warning, "past due")
+        case .cancelled: (.warning, rawValue)
+        case .expired, .refunded: (.neutral, rawValue)
         }
     }
-    var badgeText: String { self == .pastDue ? "past due" : rawValue }
 }
 
 /// `devices.push_permission`; the app stores "unknown" for a permission not asked yet.
 extension PushPermission: BadgeStatus {
-    var badgeTone: StatusBadge.Tone {
+    var badge: (tone: StatusBadge.Tone, text: String) {
         switch self {
-        case .granted: .good
-        case .denied: .bad
-        case .unknown: .warning
+        case .granted: (.good, rawValue)
+        case .denied: (.bad, rawValue)
+        case .unknown: (.warning, "not asked yet")
         }
     }
-    var badgeText: String { self == .unknown ? "not asked yet" : rawValue }
 }
 
 /// `reminders.status`.
 extension ReminderStatus: BadgeStatus {
-    var badgeTone: StatusBadge.Tone {
+    var badge: (tone: StatusBadge.Tone, text: String) {
         switch self {
-        case .scheduled: .info
-        case .sent: .good
-        case .failed: .bad
-        case .cancelled: .neutral
+        case .scheduled: (.info, rawValue)
+        case .sent: (.good, rawValue)
+        case .failed: (.bad, rawValue)
+        case .cancelled: (.neutral, rawValue)
         }
     }
-    var badgeText: String { rawValue }
 }
 
 /// A reminder as a user's reminder list counts it: overdue is still scheduled, past its time.
 extension UserReminders.Status: BadgeStatus {
-    var badgeTone: StatusBadge.Tone {
+    var badge: (tone: StatusBadge.Tone, text: String) {
         switch self {
-        case .scheduled: .info
-        case .overdue: .warning
-        case .sent: .good
-        case .failed: .bad
-        case .cancelled: .neutral
+        case .scheduled: (.info, rawValue)
+        case .overdue: (.warning, "overdue (scheduled)")
+        case .sent: (.good, rawValue)
+        case .failed: (.bad, rawValue)
+        case .cancelled: (.neutral, rawValue)
         }
     }
-    var badgeText: String { self == .overdue ? "overdue (scheduled)" : rawValue }
 }
 
-/// `panel_deliveries.state`.
+/// `panel_deliveries.state`. "unknown" is a real state here (in flight at a stop), not a value
+/// the panel misread.
 extension DeliveryState: BadgeStatus {
-    var badgeTone: StatusBadge.Tone {
+    var badge: (tone: StatusBadge.Tone, text: String) {
         switch self {
-        case .queued, .sending, .retry: .info
-        case .accepted: .good
-        case .failed, .dead: .bad
-        case .unknown, .capped, .excluded: .warning
-        case .cancelled: .neutral
+        case .queued, .sending, .retry: (.info, rawValue)
+        case .accepted: (.good, rawValue)
+        case .failed, .dead: (.bad, rawValue)
+        case .unknown: (.warning, "unknown (in flight at a stop)")
+        case .capped, .excluded: (.warning, rawValue)
+        case .cancelled: (.neutral, rawValue)
         }
     }
-    /// "unknown" is a real state here (in flight at a stop), not a value the panel misread.
-    var badgeText: String { self == .unknown ? "unknown (in flight at a stop)" : rawValue }
 }
 
 /// What a delivery's device said back: the app's receipts.
 extension ReceiptState: BadgeStatus {
-    var badgeTone: StatusBadge.Tone {
+    var badge: (tone: StatusBadge.Tone, text: String) {
         switch self {
-        case .nothing: .neutral
-        case .received: .info
-        case .opened: .good
+        case .nothing: (.neutral, "nothing yet")
+        case .received: (.info, rawValue)
+        case .opened: (.good, rawValue)
         }
     }
-    var badgeText: String { self == .nothing ? "nothing yet" : rawValue }
 }
 
 /// A campaign as its list and page show it.
 extension CampaignShownStatus: BadgeStatus {
-    var badgeTone: StatusBadge.Tone {
+    var badge: (tone: StatusBadge.Tone, text: String) {
         switch self {
-        case .draft: .neutral
-        case .materialising, .scheduled, .sending: .info
-        case .paused: .warning
-        case .cancelled: .bad
-        case .finished: .good
+        case .draft: (.neutral, rawValue)
+        case .materialising: (.info, "preparing the audience")
+        case .scheduled, .sending: (.info, rawValue)
+        case .paused: (.warning, rawValue)
+        case .cancelled: (.bad, rawValue)
+        case .finished: (.good, rawValue)
         }
     }
-    var badgeText: String { self == .materialising ? "preparing the audience" : rawValue }
 }
 
 /// A journey (an automated campaign).
 extension JourneyStatus: BadgeStatus {
-    var badgeTone: StatusBadge.Tone {
+    var badge: (tone: StatusBadge.Tone, text: String) {
         switch self {
-        case .draft: .neutral
-        case .active: .good
-        case .paused: .warning
-        case .ended: .neutral
+        case .draft, .ended: (.neutral, rawValue)
+        case .active: (.good, rawValue)
+        case .paused: (.warning, rawValue)
         }
     }
-    var badgeText: String { rawValue }
 }
 
 /// A staff account.
 extension StaffAccountState: BadgeStatus {
-    var badgeTone: StatusBadge.Tone {
+    var badge: (tone: StatusBadge.Tone, text: String) {
         switch self {
-        case .active: .good
-        case .disabled: .bad
-        case .oneTimePassword: .warning
-        }
-    }
-    var badgeText: String {
-        switch self {
-        case .active: "active"
-        case .disabled: "disabled"
-        case .oneTimePassword: "one-time password"
+        case .active: (.good, "active")
+        case .disabled: (.bad, "disabled")
+        case .oneTimePassword: (.warning, "one-time password")
         }
     }
 }
 
 /// A throttle entry on the failed sign-ins page.
 extension SignInLockState: BadgeStatus {
-    var badgeTone: StatusBadge.Tone { self == .locked ? .bad : .warning }
-    var badgeText: String { self == .locked ? "locked" : "not locked (slowed only)" }
+    var badge: (tone: StatusBadge.Tone, text: String) {
+        self == .locked ? (.bad, "locked") : (.warning, "not locked (slowed only)")
+    }
 }
 
 /// A staff account's second factor.
 extension TwoFactorState: BadgeStatus {
-    var badgeTone: StatusBadge.Tone {
+    var badge: (tone: StatusBadge.Tone, text: String) {
         switch self {
-        case .on: .good
-        case .off: .neutral
-        case .pending: .warning
+        case .on: (.good, rawValue)
+        case .off: (.neutral, rawValue)
+        case .pending: (.warning, "not set up (required)")
         }
     }
-    var badgeText: String { self == .pending ? "not set up (required)" : rawValue }
 }
 
 /// A device's push token.
 extension TokenState: BadgeStatus {
-    var badgeTone: StatusBadge.Tone {
+    var badge: (tone: StatusBadge.Tone, text: String) {
         switch self {
-        case .none: .neutral
-        case .live: .good
-        case .dead: .bad
+        case .none: (.neutral, "no token")
+        case .live: (.good, rawValue)
+        case .dead: (.bad, rawValue)
         }
     }
-    var badgeText: String { self == .none ? "no token" : rawValue }
 }
 
 /// A profile's reachability findings.
 extension Reachability.Mark: BadgeStatus {
-    var badgeTone: StatusBadge.Tone {
+    var badge: (tone: StatusBadge.Tone, text: String) {
         switch self {
-        case .fine: .good
-        case .blocks: .bad
-        case .mayNot: .warning
-        case .note: .info
-        }
-    }
-    var badgeText: String {
-        switch self {
-        case .fine: "OK"
-        case .blocks: "Blocks"
-        case .mayNot: "May not"
-        case .note: "Note"
+        case .fine: (.good, "OK")
+        case .blocks: (.bad, "Blocks")
+        case .mayNot: (.warning, "May not")
+        case .note: (.info, "Note")
         }
     }
 }
 
 /// An item of a user's, by its expiry.
 extension UserItems.State: BadgeStatus {
-    var badgeTone: StatusBadge.Tone {
+    var badge: (tone: StatusBadge.Tone, text: String) {
         switch self {
-        case .expired: .bad
-        case .expiringSoon: .warning
-        case .safe: .good
-        case .consumed: .neutral
+        case .expired: (.bad, label)
+        case .expiringSoon: (.warning, label)
+        case .safe: (.good, label)
+        case .consumed: (.neutral, label)
         }
     }
-    var badgeText: String { label }
 }
 
 /// Reminder health: a success criterion against its target.
 extension CriterionVerdict: BadgeStatus {
-    var badgeTone: StatusBadge.Tone {
+    var badge: (tone: StatusBadge.Tone, text: String) {
         switch self {
-        case .met: .good
-        case .under: .bad
-        case .nothingToMeasure: .neutral
-        }
-    }
-    var badgeText: String {
-        switch self {
-        case .met: "yes"
-        case .under: "no: under its target"
-        case .nothingToMeasure: "n/a"
+        case .met: (.good, "yes")
+        case .under: (.bad, "no: under its target")
+        case .nothingToMeasure: (.neutral, "n/a")
         }
     }
 }

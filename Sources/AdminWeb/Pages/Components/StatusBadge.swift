@@ -38,8 +38,13 @@ struct StatusBadge: HTMLComponent {
     }
 }
 
-/// A status type with a badge: the tone and word of each value, in one place per type.
+/// A status type with a badge: the tone and word of each value side by side, in one switch
+/// per type, so that the compiler finds a value left out.
 protocol BadgeStatus {
-    var badgeTone: StatusBadge.Tone { get }
-    var badgeText: String { get }
+    var badge: (tone: StatusBadge.Tone, text: String) { get }
+}
+
+extension BadgeStatus {
+    var badgeTone: StatusBadge.Tone { badge.tone }
+    var badgeText: String { badge.text }
 }

@@ -31,7 +31,8 @@ struct DashboardBody: HTMLComponent {
                     summary { "Weekly cohorts: active again 1 to 12 weeks later" }
                     CohortHeatMap(table: model.snapshot.cohorts)
                     p(.class("muted")) {
-                        "Active again: any activity in the app during that week. * The week under way, counted so far. Empty cells are weeks not begun yet."
+                        "Active again: any activity in the app during that week. * The week under way, counted so far. "
+                            + "Empty cells are weeks not begun yet."
                     }
                 }
             }
@@ -136,7 +137,8 @@ struct HeadlineCard: HTMLComponent {
                 + " \(comparedWith)"
             return (
                 arrow, words + ", by \(trend.basis).",
-                "Compared by \(trend.basis): \(Self.text(value, figure.format)) of users now, \(Self.text(previous, figure.format)) "
+                "Compared by \(trend.basis): \(Self.text(value, figure.format)) of users now, "
+                    + "\(Self.text(previous, figure.format)) "
                     + comparedWith.replacingOccurrences(of: "than ", with: "")
                     + ". The figure above keeps no history of its own."
             )

@@ -36,7 +36,9 @@ struct DashboardCampaigns: HTMLComponent {
                 details(.class("definition")) {
                     summary { "Definition" }
                     p(.class("muted")) {
-                        "Recipients and holdout are users drawn when the audience was frozen; the open rate is the recipients who opened the push. Lift: the recipients' goal conversion minus the holdout's, in points, with Newcombe's 95% interval."
+                        "Recipients and holdout are users drawn when the audience was frozen; the open rate is the "
+                            + "recipients who opened the push. Lift: the recipients' goal conversion minus the "
+                            + "holdout's, in points, with Newcombe's 95% interval."
                     }
                 }
             }
@@ -69,7 +71,8 @@ struct DashboardCampaigns: HTMLComponent {
         let impact = entry.impact
         let name = "#\(campaign.id) \(campaign.displayName)"
         let lift = impact?.lift.map {
-            "\(CampaignImpactView.interval($0)): \($0.excludesZero ? ($0.lower > 0 ? "a lift" : "a drop") : "not distinguishable from no change")"
+            "\(CampaignImpactView.interval($0)): "
+                + "\($0.excludesZero ? ($0.lower > 0 ? "a lift" : "a drop") : "not distinguishable from no change")"
         }
         return TableRow([
             links

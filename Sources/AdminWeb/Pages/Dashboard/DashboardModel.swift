@@ -75,7 +75,8 @@ struct DashboardModel: PageModel {
             throw PanelError(
                 status: .serviceUnavailable,
                 sentence:
-                    "The dashboard's figures could not be counted yet. Try again in a minute; if it goes on, an admin can look at the panel's log."
+                    "The dashboard's figures could not be counted yet. Try again in a minute; if it goes on, an admin "
+                    + "can look at the panel's log."
             )
         }
     }
@@ -100,7 +101,8 @@ struct DashboardModel: PageModel {
             throw PanelError(
                 status: .badRequest,
                 sentence:
-                    "The link should carry the time a full count was asked for; \"\(text.prefix(20))\" is not one. Open the dashboard again."
+                    "The link should carry the time a full count was asked for; \"\(text.prefix(20))\" is not one. "
+                    + "Open the dashboard again."
             )
         }
         // A time ahead of the clock would be followed for ever: no count can end after it.
@@ -108,7 +110,8 @@ struct DashboardModel: PageModel {
             throw PanelError(
                 status: .badRequest,
                 sentence:
-                    "The link asks to follow a full count asked for in the future; no count can be. Open the dashboard again."
+                    "The link asks to follow a full count asked for in the future; no count can be. Open the dashboard "
+                    + "again."
             )
         }
         return seconds

@@ -20,7 +20,8 @@ struct DashboardView: HTMLComponent {
             h1 { "Dashboard" }
             // Each section says when it was counted; this says how often.
             p(.class("muted")) {
-                "New rows are added every \(Self.duration(model.refreshEvery)) and everything is counted in full every \(Self.duration(model.fullCountEvery)). Days and weeks are UTC, from Monday."
+                "New rows are added every \(Self.duration(model.refreshEvery)) and everything is counted in full every "
+                    + "\(Self.duration(model.fullCountEvery)). Days and weeks are UTC, from Monday."
             }
             if let progress = model.countProgress {
                 CountNotice(progress: progress, countedAt: model.snapshot.countedAt, took: model.refreshes?.timing.full)
@@ -29,7 +30,9 @@ struct DashboardView: HTMLComponent {
             if let refreshes = model.refreshes {
                 RefreshBox(refreshes: refreshes, csrfToken: viewer.csrfToken, range: model.range)
             }
-            RangeSelector(current: model.range)
+            PeriodTabs(
+                periods: DashboardRange.allCases.map { ("\($0.days) days", .dashboardRange($0), $0 == model.range) },
+                extraClass: "dashboard-ranges")
             HTMLNode.unsafeRawHTML(body)
             DashboardCampaigns(campaigns: model.campaigns, range: model.range, viewer: viewer, journeys: model.journeys)
         }.content
@@ -56,30 +59,6 @@ struct AsOfTime: HTMLComponent {
     }
 }
 
-/// Links, not a form with a script: the range works without JavaScript and can be bookmarked.
-struct RangeSelector: HTMLComponent {
-    let current: DashboardRange
-
-    var content: HTMLNode {
-        nav(.class("range-selector dashboard-ranges"), .ariaLabel("Period shown")) {
-            span { "Period:" }
-            ul {
-                for range in DashboardRange.allCases {
-                    li {
-                        if range == current {
-                            a(.href(SiteURL.dashboardRange(range).href), .ariaCurrent("true"), .class("current")) {
-                                "\(range.days) days"
-                            }
-                        } else {
-                            a(.href(SiteURL.dashboardRange(range).href)) { "\(range.days) days" }
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
 /// For admins: the last failure (the figures shown are the last good ones), how long the
 /// counts take, and a button to count everything again now.
 struct RefreshBox: HTMLComponent {
@@ -99,7 +78,8 @@ struct RefreshBox: HTMLComponent {
                 }
             }
             p(.class("muted")) {
-                "Last full count took \(refreshes.timing.full.map(Self.seconds) ?? "–"); last refresh of new rows \(refreshes.timing.incremental.map(Self.seconds) ?? "–")."
+                "Last full count took \(refreshes.timing.full.map(Self.seconds) ?? "–"); last refresh of new rows "
+                    + "\(refreshes.timing.incremental.map(Self.seconds) ?? "–")."
             }
             form(.method(.post), .action(SiteURL.dashboardRefresh.path)) {
                 CSRFField(token: csrfToken)

@@ -29,7 +29,8 @@ struct SparklineSVG: HTMLComponent {
         let settled = values.indices.dropLast().compactMap(point)
         let underWay = [values.count - 2, values.count - 1].compactMap(point)
         let label =
-            "Trend over \(line.span): \(HeadlineCard.text(first, format)) at the start, \(HeadlineCard.text(last, format)) now (\(line.step == .day ? "today " : "")so far)"
+            "Trend over \(line.span): \(HeadlineCard.text(first, format)) at the start, "
+            + "\(HeadlineCard.text(last, format)) now (\(line.step == .day ? "today " : "")so far)"
         return element(
             "svg",
             [

@@ -53,7 +53,8 @@ struct JourneyDayChart: HTMLComponent {
                 }
             }
             element("figcaption", []) {
-                "Entered (first bar) and sent (second bar) per day of entry, up to 30 days, peak \(Format.grouped(Int(peak)))."
+                "Entered (first bar) and sent (second bar) per day of entry, up to 30 days, peak "
+                    + "\(Format.grouped(Int(peak)))."
             }
         }
     }

@@ -11,190 +11,77 @@ struct JourneyFormView: HTMLComponent {
 
     var content: HTMLNode {
         let form = model.form
-        // Each refusal about a field is marked there too, and the list at the top links to it.
         let problems = model.formProblems
+        let controls = FormControls(form: form, problems: problems)
         let heading = model.editing.map { "Edit journey #\($0)" } ?? "New journey"
         let target = model.editing.map { SiteURL.journeyEdit(id: $0) } ?? SiteURL.newJourney
         return PageLayout(pageTitle: heading, viewer: viewer, activeSection: .journeys) {
             section(.class("panel")) {
                 h1 { heading }
                 p(.class("muted")) {
-                    "A journey sends its message by itself to each user who crosses its trigger, once. It is saved as a draft: its page shows who would enter in the next 24 hours before you activate it."
+                    "A journey sends its message by itself to each user who crosses its trigger, once. It is saved as "
+                    "a draft: its page shows who would enter in the next 24 hours before you activate it."
                 }
                 if !problems.isEmpty { problems.summary("The journey was not saved:") }
                 if let problem = model.composer.templateProblem { p(.class("notice")) { problem } }
                 HTMLRender.form(.method(.post), .action(target.href), .class("composer"), .id("journey-form")) {
                     CSRFField(token: viewer.csrfToken)
-                    fieldset("Trigger") {
-                        label {
-                            "Internal name (staff only; recipients never see it; left empty, the title stands for it)"
-                            input(
-                                .type("text"), .name("name"), .id("name"), .value(form["name"]),
-                                .maxlength(Campaigns.nameLimit)
-                            ).adding(problems.marks("name"))
-                        }
-                        problems.message("name")
-                        SelectField(
-                            label: "Users enter when they are", name: "trigger", options: JourneyForm.triggers,
-                            selected: form["trigger"], anyLabel: nil,
-                            problems: problems)
-                        label {
-                            "N: the trigger's number of days"
-                            input(
-                                .type("number"), .name("trigger_days"), .id("trigger_days"),
-                                .value(form["trigger_days"]), Attribute("min", "1"), Attribute("max", "180")
-                            )
-                            .adding(problems.marks("trigger_days"))
-                        }
-                        problems.message("trigger_days")
-                        label {
-                            "K: fewer than this many items (first days only)"
-                            input(
-                                .type("number"), .name("fewer_items"), .id("fewer_items"), .value(form["fewer_items"]),
-                                Attribute("min", "1"), Attribute("max", "50")
-                            )
-                            .adding(problems.marks("fewer_items"))
-                        }
-                        problems.message("fewer_items")
-                    }
+                    fieldset("Trigger") { trigger(controls) }
                     fieldset("Conditions (all must hold, at entry and again at the push)") {
-                        SelectField(
-                            label: "Activity", name: "bucket",
-                            options: ActivityBucket.allCases.map { ($0.rawValue, $0.label) }, selected: form["bucket"],
-                            anyLabel: "All users",
-                            problems: problems)
-                        SelectField(
-                            label: "Plan", name: "plan", options: Plan.allCases.map { ($0.rawValue, $0.rawValue) },
-                            selected: form["plan"], problems: problems)
-                        SelectField(
-                            label: "Platform", name: "platform",
-                            options: Platform.allCases.map { ($0.rawValue, $0.rawValue) }, selected: form["platform"],
-                            problems: problems)
-                        label {
-                            "Signed up from"
-                            input(
-                                .type("date"), .name("signed_up_from"), .id("signed_up_from"),
-                                .value(form["signed_up_from"])
-                            ).adding(problems.marks("signed_up_from"))
-                        }
-                        problems.message("signed_up_from")
-                        label {
-                            "Signed up to"
-                            input(
-                                .type("date"), .name("signed_up_to"), .id("signed_up_to"), .value(form["signed_up_to"])
-                            ).adding(problems.marks("signed_up_to"))
-                        }
-                        problems.message("signed_up_to")
+                        controls.activityAndPlan
+                        controls.platformAndSignUp
                     }
-                    fieldset("Message") {
-                        label {
-                            "Template"
-                            select(.name("template"), .id("template")) {
-                                option(.value("")) { "None: write the message below" }
-                                for choice in model.composer.templates {
-                                    option(selectedIf: form["template"] == choice.name, .value(choice.name)) {
-                                        "\(choice.name) (\(choice.languages.joined(separator: ", ")))"
-                                    }
-                                }
-                            }.adding(problems.marks("template"))
-                        }
-                        problems.message("template")
-                        p(.class("hint")) {
-                            "Placeholders you may use in your own text: "
-                            code { PushTemplate.placeholders.keys.sorted().map { "{{\($0)}}" }.joined(separator: " ") }
-                            "."
-                        }
-                        label {
-                            "Title"
-                            input(
-                                .type("text"), .name("title"), .id("title"), .value(form["title"]),
-                                .maxlength(ComposerForm.titleLimit)
-                            )
-                            .adding(problems.marks("title"))
-                        }
-                        problems.message("title")
-                        label {
-                            "Message"
-                            textarea(
-                                .name("body"), .id("body"), Attribute("rows", "4"), .maxlength(ComposerForm.bodyLimit)
-                            ) { form["body"] }
-                            .adding(problems.marks("body"))
-                        }
-                        problems.message("body")
-                        SelectField(
-                            label: "Opens in the app", name: "deep_link", options: ComposerForm.deepLinks,
-                            selected: form["deep_link"],
-                            anyLabel: "The app's home screen", problems: problems)
-                        SelectField(
-                            label: "Time to live (how long a provider keeps trying an offline phone)", name: "ttl",
-                            options: ComposerForm.timesToLive, selected: form["ttl"], anyLabel: nil, problems: problems)
-                    }
+                    fieldset("Message") { message(controls) }
                     ComposerExperimentFields(model: model.composer, forJourney: true)
-                    fieldset("When and how often") {
-                        SelectField(
-                            label: "Send", name: "send_at", options: JourneyForm.sendAts, selected: form["send_at"],
-                            anyLabel: nil, problems: problems)
-                        label {
-                            "Window from (local hour, 0–23)"
-                            input(
-                                .type("number"), .name("window_from"), .id("window_from"), .value(form["window_from"]),
-                                Attribute("min", "0"), Attribute("max", "23")
-                            )
-                            .adding(problems.marks("window_from"))
-                        }
-                        problems.message("window_from")
-                        label {
-                            "Window to (local hour, 0–23)"
-                            input(
-                                .type("number"), .name("window_to"), .id("window_to"), .value(form["window_to"]),
-                                Attribute("min", "0"), Attribute("max", "23")
-                            )
-                            .adding(problems.marks("window_to"))
-                        }
-                        problems.message("window_to")
-                        label {
-                            "Re-entry after (days, 1–365; empty: a user enters once, ever)"
-                            input(
-                                .type("number"), .name("reentry_days"), .id("reentry_days"),
-                                .value(form["reentry_days"]), Attribute("min", "1"), Attribute("max", "365")
-                            )
-                            .adding(problems.marks("reentry_days"))
-                        }
-                        problems.message("reentry_days")
-                        label {
-                            "At most this many entries a day (empty: no limit)"
-                            input(
-                                .type("number"), .name("daily_limit"), .id("daily_limit"), .value(form["daily_limit"]),
-                                Attribute("min", "1")
-                            )
-                            .adding(problems.marks("daily_limit"))
-                        }
-                        problems.message("daily_limit")
-                        p(.class("hint")) {
-                            "Quiet hours are always kept. A push that cannot go within 24 hours of the entry is not sent: the entry expires, counted in the report."
-                        }
-                    }
+                    fieldset("When and how often") { when(controls) }
                     ComposerTimingFields(
                         timing: form["timing"], controlPercent: form["timing_control_percent"],
                         problems: model.problems,
                         forJourney: true)
-                    div(.class("actions")) {
-                        button(.type("submit"), .class("primary")) { "Save the draft" }
-                        if let id = model.editing {
-                            a(.href(SiteURL.journey(id: id).href)) { "Back to the journey" }
-                        } else {
-                            a(.href(SiteURL.journeys().href)) { "Back to the journeys" }
-                        }
-                    }
+                    FormActions(
+                        submit: "Save the draft",
+                        back: model.editing.map { ("Back to the journey", .journey(id: $0)) }
+                            ?? ("Back to the journeys", .journeys()))
                 }
             }
         }.content
     }
 
-    private func fieldset(_ legend: String, @HTMLBuilder _ children: () -> [HTMLNode]) -> HTMLNode {
-        element("fieldset", []) {
-            element("legend", []) { legend }
-            children()
+    @HTMLBuilder private func trigger(_ controls: FormControls) -> [HTMLNode] {
+        controls.input(
+            "Internal name (staff only; recipients never see it; left empty, the title stands for it)",
+            type: "text", name: "name", .maxlength(Campaigns.nameLimit))
+        SelectField(
+            label: "Users enter when they are", name: "trigger", options: JourneyForm.triggers,
+            selected: model.form["trigger"], anyLabel: nil, problems: controls.problems)
+        controls.number("N: the trigger's number of days", name: "trigger_days", min: 1, max: 180)
+        controls.number("K: fewer than this many items (first days only)", name: "fewer_items", min: 1, max: 50)
+    }
+
+    @HTMLBuilder private func message(_ controls: FormControls) -> [HTMLNode] {
+        controls.template(model.composer.templates, withTexts: false)
+        p(.class("hint")) {
+            "Placeholders you may use in your own text: "
+            code { PushTemplate.placeholders.keys.sorted().map { "{{\($0)}}" }.joined(separator: " ") }
+            "."
+        }
+        controls.title
+        controls.body
+        controls.opensAndTimeToLive
+    }
+
+    @HTMLBuilder private func when(_ controls: FormControls) -> [HTMLNode] {
+        SelectField(
+            label: "Send", name: "send_at", options: JourneyForm.sendAts, selected: model.form["send_at"],
+            anyLabel: nil, problems: controls.problems)
+        controls.number("Window from (local hour, 0–23)", name: "window_from", min: 0, max: 23)
+        controls.number("Window to (local hour, 0–23)", name: "window_to", min: 0, max: 23)
+        controls.number(
+            "Re-entry after (days, 1–365; empty: a user enters once, ever)", name: "reentry_days", min: 1, max: 365)
+        controls.number("At most this many entries a day (empty: no limit)", name: "daily_limit", min: 1)
+        p(.class("hint")) {
+            "Quiet hours are always kept. A push that cannot go within 24 hours of the entry is not sent: "
+            "the entry expires, counted in the report."
         }
     }
 }

@@ -10,7 +10,9 @@ struct JourneyListView: HTMLComponent {
             section(.class("panel")) {
                 h1 { "Journeys" }
                 p(.class("muted")) {
-                    "A journey sends its message by itself, once, to each user who crosses its trigger: a win-back after days without opening the app, a premium subscription that will not renew, a new user with few items."
+                    "A journey sends its message by itself, once, to each user who crosses its trigger: a win-back "
+                        + "after days without opening the app, a premium subscription that will not renew, a new user "
+                        + "with few items."
                 }
                 if model.mayWrite {
                     p { a(.href(SiteURL.newJourney.href), .class("button")) { "New journey" } }
@@ -21,8 +23,10 @@ struct JourneyListView: HTMLComponent {
                 } else {
                     DataTable(
                         caption:
-                            "Newest first. Entered: users who entered, held out or not. Accepted and opened: devices, from the providers and the apps' receipts. "
-                            + "Lift: the goal conversion of those sent the push minus the holdout's, shown once the journey's page has built its report.",
+                            "Newest first. Entered: users who entered, held out or not. Accepted and opened: devices, "
+                            + "from the providers and the apps' receipts. "
+                            + "Lift: the goal conversion of those sent the push minus the holdout's, shown once the "
+                            + "journey's page has built its report.",
                         columns: [
                             .init("Journey"), .init("Trigger"), .init("Status"), .init("Entered", numeric: true),
                             .init("Accepted", numeric: true), .init("Opened", numeric: true),

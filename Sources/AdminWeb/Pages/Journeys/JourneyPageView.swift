@@ -21,7 +21,9 @@ struct JourneyPageView: HTMLComponent {
                 }
                 p {
                     JourneyStatusBadge(journey: journey, onPage: true)
-                    " · created by \(journey.campaign.createdBy ?? "no staff account (the command line, the demo, or one since removed)") at "
+                    " · created by "
+                        + (journey.campaign.createdBy
+                            ?? "no staff account (the command line, the demo, or one since removed)") + " at "
                     span(.class("nowrap")) { journey.campaign.createdAt.text + " UTC" }
                 }
                 if let notice = model.notice { p(.class("notice"), .role("status")) { notice.sentence } }
@@ -47,26 +49,8 @@ struct JourneyPageView: HTMLComponent {
             }
             dt { "Conditions" }
             dd { campaign.segment.map(SegmentWords.sentence) ?? "cannot be read" }
-            if let name = campaign.name, !name.isEmpty {
-                dt { "Internal name" }
-                dd { UserText(text: name, clampAfter: .max) }
-            }
-            dt { "Title" }
-            dd { UserText(text: campaign.title, clampAfter: .max) }
-            dt { "Message" }
-            dd { UserText(text: campaign.body, clampAfter: .max, multiline: true) }
-            if let template = campaign.template {
-                dt { "Template" }
-                dd { template }
-            }
-            for variant in experiment.variants {
-                dt { "Variant \(variant.variant.letter)" }
-                dd {
-                    UserText(text: variant.title, clampAfter: .max)
-                    " — "
-                    UserText(text: variant.body, clampAfter: .max, multiline: true)
-                }
-            }
+            CampaignSummary.message(campaign)
+            CampaignSummary.variants(experiment, withTemplates: false)
             dt { "Opens" }
             dd { campaign.deepLink ?? "the app's home screen" }
             dt { "Sends" }
@@ -107,7 +91,8 @@ struct JourneyPageView: HTMLComponent {
         case nil: "unknown timing: this version of the panel cannot read it"
         case .asScheduled: "as the rule above says"
         case .usualHour(let percent):
-            "each push at the user's usual hour within 24 hours of entering instead of the time above; a control share of \(percent)% keeps the time above"
+            "each push at the user's usual hour within 24 hours of entering instead of the time above; a control share "
+                + "of \(percent)% keeps the time above"
         }
     }
 
@@ -169,21 +154,9 @@ struct JourneyPageView: HTMLComponent {
                     columns: [.init("Users"), .init("Count", numeric: true)],
                     rows: Self.dryRunRows(run).map { TableRow([TableCell($0.0), TableCell(Format.grouped($0.1))]) })
                 if !run.samples.isEmpty {
-                    DataTable(
-                        caption: "Some of those who would be sent the push (lowest user ids)",
-                        headings: ["User", "Platform", "Locale", "Timezone"],
-                        rows: run.samples.map { sample in
-                            TableRow([
-                                TableCell {
-                                    if viewer.identity.role.may(.viewUserProfiles) {
-                                        a(.href(SiteURL.user(id: sample.userID).href)) { "#\(sample.userID)" }
-                                    } else {
-                                        "#\(sample.userID)"
-                                    }
-                                },
-                                TableCell(sample.platform), TableCell(sample.locale), TableCell(sample.timeZone),
-                            ])
-                        })
+                    SampleRecipientsTable(
+                        caption: "Some of those who would be sent the push (lowest user ids)", samples: run.samples,
+                        viewer: viewer)
                 }
             case .failed(let sentence):
                 p(.class("notice error"), .role("alert")) { sentence }

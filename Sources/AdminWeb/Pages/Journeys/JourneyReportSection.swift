@@ -36,8 +36,10 @@ struct JourneyReportSection: HTMLComponent {
                 JourneyDayChart(days: Array(report.days.prefix(30)))
                 DataTable(
                     caption:
-                        "Entries by the day they entered, newest first, and in total. Sent: the push went out; waiting: due later; "
-                        + "capped: the weekly maximum of campaign pushes was reached; limited: over the daily limit; expired: no time to send within 24 hours.",
+                        "Entries by the day they entered, newest first, and in total. Sent: the push went out; "
+                        + "waiting: due later; "
+                        + "capped: the weekly maximum of campaign pushes was reached; limited: over the daily limit; "
+                        + "expired: no time to send within 24 hours.",
                     columns: Self.columns,
                     rows: report.days.map { TableRow(Self.cells($0.day, $0.figures).map { TableCell($0) }) }
                         + [
@@ -78,6 +80,7 @@ struct JourneyReportSection: HTMLComponent {
     }
 
     static func group(_ group: JourneyReport.Group) -> String {
-        "\(Format.grouped(group.converted)) of \(Format.grouped(group.judged)) converted (\(Format.percent(group.rate)))"
+        "\(Format.grouped(group.converted)) of \(Format.grouped(group.judged)) converted "
+            + "(\(Format.percent(group.rate)))"
     }
 }

@@ -41,7 +41,8 @@ struct PageLayout: HTMLComponent {
                             a(
                                 .class("who"), .href(SiteURL.accountSessions().href),
                                 .title(
-                                    "Signed in as \(viewer.identity.email) (\(viewer.identity.role.rawValue)): your sessions"
+                                    "Signed in as \(viewer.identity.email) (\(viewer.identity.role.rawValue)): your "
+                                        + "sessions"
                                 )
                             ) {
                                 viewer.identity.email

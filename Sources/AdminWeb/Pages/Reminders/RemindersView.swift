@@ -15,43 +15,23 @@ struct RemindersView: HTMLComponent {
             headExtras: model.snapshot == nil ? [meta(Attribute("http-equiv", "refresh"), .content("5"))] : []
         ) {
             h1 { "Reminder health" }
-            ReminderRangeTabs(current: model.range)
+            PeriodTabs(
+                periods: ReminderRange.allCases.map { ($0.label, .reminders($0), $0 == model.range) })
             if let snapshot = model.snapshot, let report = model.report {
                 p(.class("muted")) {
                     AsOf(date: snapshot.asOf)
-                    " Reminders due (scheduled_for) \(model.range.label.lowercased()) up to then; re-read every \(model.refreshSeconds) s, all 30 days read again hourly. Times are UTC."
+                    " Reminders due (scheduled_for) \(model.range.label.lowercased()) up to then; re-read every "
+                        + "\(model.refreshSeconds) s, all 30 days read again hourly. Times are UTC."
                 }
                 ReminderFiguresSection(model: model, snapshot: snapshot, report: report)
             } else {
                 p(.class("notice"), .role("status")) {
-                    "The reminder figures are being counted: the first count reads the last 30 days of reminders and takes a few seconds on a big database. This page reloads itself and shows them when it is done."
+                    "The reminder figures are being counted: the first count reads the last 30 days of reminders and "
+                        + "takes a few seconds on a big database. This page reloads itself and shows them when it is "
+                        + "done."
                 }
             }
         }.content
-    }
-}
-
-/// The range tabs: links, so a range can be bookmarked and works without JavaScript.
-struct ReminderRangeTabs: HTMLComponent {
-    let current: ReminderRange
-
-    var content: HTMLNode {
-        nav(.class("range-selector"), .ariaLabel("Period shown")) {
-            span { "Period:" }
-            ul {
-                for range in ReminderRange.allCases {
-                    li {
-                        if range == current {
-                            a(.href(SiteURL.reminders(range).href), .ariaCurrent("true"), .class("current")) {
-                                range.label
-                            }
-                        } else {
-                            a(.href(SiteURL.reminders(range).href)) { range.label }
-                        }
-                    }
-                }
-            }
-        }
     }
 }
 
@@ -66,7 +46,8 @@ struct ReminderFiguresSection: HTMLComponent {
         return div(.class("reminders")) {
             if figures.due == 0 {
                 p(.class("notice"), .role("status")) {
-                    "No reminder was due in this period (\(model.range.label.lowercased())): there is nothing to measure."
+                    "No reminder was due in this period (\(model.range.label.lowercased())): there is nothing to "
+                        + "measure."
                 }
             }
             section(.ariaLabel("Headline figures")) {
@@ -79,13 +60,17 @@ struct ReminderFiguresSection: HTMLComponent {
                     StatCard(
                         label: "Sent on time", value: figures.sentOnTime.grouped,
                         detail:
-                            "\(Format.percent(figures.onTimeShare)) of those due more than a minute ago and not cancelled; at most 60 s after scheduled_for"
+                            "\(Format.percent(figures.onTimeShare)) of those due more than a minute ago and not "
+                            + "cancelled; at most 60 s after scheduled_for"
                     )
                     StatCard(
                         label: "Lateness",
                         value: figures.lateness.map { "p90 " + ReminderHealthSummary.duration($0.p90) } ?? "n/a",
                         detail: figures.lateness.map {
-                            "p50 \(ReminderHealthSummary.duration($0.p50)), p99 \(ReminderHealthSummary.duration($0.p99)), largest \(ReminderHealthSummary.duration($0.max)), over \(Format.count($0.count, "sent reminder", "sent reminders"))"
+                            "p50 \(ReminderHealthSummary.duration($0.p50)), p99 "
+                                + "\(ReminderHealthSummary.duration($0.p99)), largest "
+                                + "\(ReminderHealthSummary.duration($0.max)), over "
+                                + "\(Format.count($0.count, "sent reminder", "sent reminders"))"
                         } ?? "no sent reminder whose times read")
                     StatCard(
                         label: "Failed", value: figures.failed.grouped,
@@ -96,7 +81,8 @@ struct ReminderFiguresSection: HTMLComponent {
                     StatCard(
                         label: "Overdue", value: figures.overdue.grouped,
                         detail:
-                            "still scheduled more than 5 minutes after their time; \(figures.waiting.grouped) more due in the last 5 minutes"
+                            "still scheduled more than 5 minutes after their time; \(figures.waiting.grouped) more due "
+                            + "in the last 5 minutes"
                     )
                     StatCard(
                         label: "Opened", value: figures.opened.grouped,
@@ -106,7 +92,8 @@ struct ReminderFiguresSection: HTMLComponent {
             section(.class("panel"), .ariaLabel("Counted apart")) {
                 h2(.id("counted-apart")) { "Counted apart" }
                 p {
-                    "These rows' times do not read or are out of order: they are counted here and never in a percentile, nor as on time."
+                    "These rows' times do not read or are out of order: they are counted here and never in a "
+                        + "percentile, nor as on time."
                 }
                 dl(.class("facts")) {
                     dt { "Sent, with a sent time that does not read" }
@@ -155,7 +142,8 @@ struct ReminderCriteria: HTMLComponent {
             rows: [
                 Self.row(
                     "SC-002",
-                    "Users with a reminder due in the period of whom at least one reminder was sent on time and opened, over the users with a reminder due",
+                    "Users with a reminder due in the period of whom at least one reminder was sent on time and "
+                        + "opened, over the users with a reminder due",
                     sc002, "users"),
                 Self.row("SC-011", "Reminders sent over reminders sent or failed", sc011, "reminders"),
             ]
@@ -175,7 +163,8 @@ struct ReminderCriteria: HTMLComponent {
     static func measured(_ criterion: ReminderCriterion, _ things: String) -> String {
         guard criterion.value != nil else { return "nothing to measure" }
         return
-            "\(Format.percent(criterion.value)) (\(criterion.numerator.grouped) of \(criterion.denominator.grouped) \(things))"
+            "\(Format.percent(criterion.value)) (\(criterion.numerator.grouped) of \(criterion.denominator.grouped) "
+            + "\(things))"
     }
 }
 
@@ -246,7 +235,8 @@ struct ReminderChart: HTMLComponent {
                 }
             }
             p(.class("muted")) {
-                "* The \(hourly ? "hour" : "day") still going on: its figures are not final. A period with no share or lateness to show is a gap in its line; the table says n/a."
+                "* The \(hourly ? "hour" : "day") still going on: its figures are not final. A period with no share or "
+                    + "lateness to show is a gap in its line; the table says n/a."
             }
             details {
                 summary { "The numbers" }

@@ -54,9 +54,11 @@ enum DestructiveStaffAction: Sendable {
         case .disable:
             "They are signed out everywhere at once and cannot sign in until an admin enables the account again."
         case .resetPassword:
-            "Their password stops working and their sessions end now. You get a one-time password to give them, shown once; it works for 24 hours."
+            "Their password stops working and their sessions end now. You get a one-time password to give them, shown "
+                + "once; it works for 24 hours."
         case .resetTwoFactor:
-            "For someone who lost their phone and recovery codes: their authenticator key and recovery codes stop working and their sessions end. They set it up again at their next sign-in."
+            "For someone who lost their phone and recovery codes: their authenticator key and recovery codes stop "
+                + "working and their sessions end. They set it up again at their next sign-in."
         case .endSessions:
             "They are signed out on every device and sign in again (if it is your own account, this session stays)."
         case .endAllSessions:

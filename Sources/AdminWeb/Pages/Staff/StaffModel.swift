@@ -10,7 +10,8 @@ struct StaffModel: PageModel {
         /// The add form as typed, when it was refused: shown again to correct.
         var typedEmail = ""
         var typedRole: Role?
-        /// The add form's field the error is about (`StaffView.emailField`, `roleField`): marked there and linked from the error.
+        /// The add form's field the error is about (`StaffView.emailField`, `roleField`): marked
+        /// there and linked from the error.
         var errorField: String?
     }
 

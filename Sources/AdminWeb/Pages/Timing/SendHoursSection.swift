@@ -19,8 +19,9 @@ struct SendHoursSection: HTMLComponent {
             }
             p(.id("send-hours-basis")) { "Where the usual hours came from: " + Self.basisWords(summary) + "." }
             p(.class("hint")) {
-                "Own activity: at least \(UsualHour.ownDays) active days of their own in the last \(ActivityDays.window); peers: the usual hour of users of the same platform and locale; "
-                "everyone: everyone's busiest hour; no data: nobody has an hour yet, so they go at the fixed time."
+                "Own activity: at least \(UsualHour.ownDays) active days of their own in the last "
+                "\(ActivityDays.window); peers: the usual hour of users of the same platform and locale; everyone: "
+                "everyone's busiest hour; no data: nobody has an hour yet, so they go at the fixed time."
             }
             p(.id("send-hours-moved")) { Self.movedWords(summary) + "." }
             DataTable(
@@ -61,7 +62,8 @@ struct SendHoursSection: HTMLComponent {
 
     /// "Moved by quiet hours 120, at the fixed time by the deadline 3".
     static func movedWords(_ summary: TimingSummary) -> String {
-        "Moved by quiet hours \(Format.grouped(summary.moved[.quiet] ?? 0)), at the fixed time by the deadline \(Format.grouped(summary.moved[.deadline] ?? 0))"
+        "Moved by quiet hours \(Format.grouped(summary.moved[.quiet] ?? 0)), at the fixed time by the deadline "
+            + "\(Format.grouped(summary.moved[.deadline] ?? 0))"
     }
 
     static func clock(_ hour: Int) -> String { (hour < 10 ? "0" : "") + "\(hour):00" }

@@ -36,8 +36,10 @@ struct TimingComparisonTable: HTMLComponent {
             }
             if comparison.usual.waiting + comparison.control.waiting > 0 {
                 p(.id("timing-waiting")) {
-                    "\(Format.grouped(comparison.usual.waiting)) at their usual hour and \(Format.grouped(comparison.control.waiting)) in the control "
-                        + "have not had a day since their push was due (or it has not gone yet): they are not counted for opens until they have."
+                    "\(Format.grouped(comparison.usual.waiting)) at their usual hour and "
+                        + "\(Format.grouped(comparison.control.waiting)) in the control "
+                        + "have not had a day since their push was due (or it has not gone yet): they are not counted "
+                        + "for opens until they have."
                 }
             }
             p(.id("timing-goal-lift")) {
@@ -52,14 +54,17 @@ struct TimingComparisonTable: HTMLComponent {
                 }
             }
             p(.class("muted")) {
-                "Both groups are drawn at random from the same recipients (the holdout is in neither). A push counts as opened within a day when the panel read its open within 24 hours of the provider accepting it."
+                "Both groups are drawn at random from the same recipients (the holdout is in neither). A push counts "
+                    + "as opened within a day when the panel read its open within 24 hours of the provider accepting "
+                    + "it."
             }
         }
     }
 
     /// "+2.4 points (95% interval −1.0 to +5.8): not distinguishable from no change …", as the holdout's lift reads.
     static func lift(_ lift: LiftInterval) -> String {
-        "\(CampaignImpactView.points(lift.difference)) (95% interval \(CampaignImpactView.signed(lift.lower)) to \(CampaignImpactView.signed(lift.upper))): \(lift.sentence)."
+        "\(CampaignImpactView.points(lift.difference)) (95% interval \(CampaignImpactView.signed(lift.lower)) to "
+            + "\(CampaignImpactView.signed(lift.upper))): \(lift.sentence)."
     }
 
     static func openLiftSentence(_ comparison: TimingComparison) -> String {

@@ -26,7 +26,8 @@ struct CampaignPushesPanel: HTMLComponent {
                 p(.class("notice"), .role("note")) {
                     "Held out on purpose from campaign #\(held.campaignID) "
                     UserText(text: "“\(held.campaignName)”")
-                    " (launched \(held.launchedAt) UTC): its holdout group gets no push, so that the campaign's effect can be measured."
+                    " (launched \(held.launchedAt) UTC): its holdout group gets no push, so that the campaign's effect "
+                        + "can be measured."
                 }
             }
             if pushes.isEmpty {
@@ -67,10 +68,10 @@ struct CampaignPushesPanel: HTMLComponent {
                     })
                 if texts.values.contains(where: \.isPersonal) {
                     p(.class("muted")) {
-                        "Texts marked “rebuilt” use placeholders. The values a push was filled with are not kept: they are "
-                        "filled again from this user's name, plan and language as they are now, and their items as they stand "
-                        "now counted from the push's day. An item added, used up or deleted since, or a new name or language, "
-                        "makes the text differ from what was sent."
+                        "Texts marked “rebuilt” use placeholders. The values a push was filled with are not kept: they "
+                        "are filled again from this user's name, plan and language as they are now, and their items as "
+                        "they stand now counted from the push's day. An item added, used up or deleted since, or a new "
+                        "name or language, makes the text differ from what was sent."
                     }
                 }
             }

@@ -19,14 +19,7 @@ struct UserActivityView: HTMLComponent {
                 SelectField(
                     label: "What", name: "kind", options: UserActivityLog.kinds.map { ($0, $0) },
                     selected: fields["kind"])
-                label {
-                    "From"
-                    input(.type("date"), .name("from"), .value(fields["from"]))
-                }
-                label {
-                    "To"
-                    input(.type("date"), .name("to"), .value(fields["to"]))
-                }
+                DateRangeFields.fields(from: fields["from"], to: fields["to"])
                 button(.type("submit"), .class("primary")) { "Filter" }
             }
             for problem in model.problems { p(.class("notice error"), .role("alert")) { problem } }

@@ -159,8 +159,8 @@ private struct ItemsPanel: HTMLComponent {
                         a(.href(link)) { "\(state.label) \(Format.grouped(counts.count(of: state)))" }
                     }
                 }
-                " (today is \(profile.calendar.todayString) for them; soon means within \(UserCalendar.soonDays) days). "
-                "Listed: \(filter.state?.label.lowercased() ?? "in use"), nearest to today first."
+                " (today is \(profile.calendar.todayString) for them; soon means within \(UserCalendar.soonDays) "
+                "days). Listed: \(filter.state?.label.lowercased() ?? "in use"), nearest to today first."
             }
             form(.method(.get), .action(SiteURL.user(id: id).href), .class("filters")) {
                 input(.type("hidden"), .name("kind"), .value(filter.kind.rawValue))

@@ -86,7 +86,8 @@ private struct ReminderTable: HTMLComponent {
         let zone = model.zone
         let localHeading = zone == nil ? "Their time (UTC: no timezone)" : "Their time (\(page.timezone))"
         let caption =
-            "\(Format.count(page.matching, "reminder matches", "reminders match")); page \(page.number) of \(page.pageCount), latest time first"
+            "\(Format.count(page.matching, "reminder matches", "reminders match")); page \(page.number) of "
+            + "\(page.pageCount), latest time first"
         return DataTable(
             caption: caption,
             columns: [

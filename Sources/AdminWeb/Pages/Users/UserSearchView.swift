@@ -49,7 +49,8 @@ struct UserSearchView: HTMLComponent {
                         p(.class("notice")) {
                             UserText(
                                 text:
-                                    "Nothing starts with “\(result.text)” as typed: the app's email index ignores the case of A–Z only, "
+                                    "Nothing starts with “\(result.text)” as typed: the app's email index ignores the "
+                                    + "case of A–Z only, "
                                     + "so this also looked up its lower-case form “\(lowered)”.", clampAfter: .max)
                         }
                     }
@@ -60,7 +61,8 @@ struct UserSearchView: HTMLComponent {
                     }
                     if let scanned = result.scanned {
                         p(.class("muted")) {
-                            "Display names have no index: this page looked through \(Format.grouped(scanned)) users, newest first"
+                            "Display names have no index: this page looked through \(Format.grouped(scanned)) users, "
+                                + "newest first"
                             result.stoppedOnBudget ? ", and stopped there. The results are partial." : "."
                         }
                     }

@@ -199,9 +199,11 @@ struct CohortHeatMap: HTMLComponent {
                                     let underWay = cohort.weekUnderWay == index
                                     td(
                                         .class(
-                                            "num heat heat-\(min(9, Int(share * 10)))" + (underWay ? " under-way" : "")),
+                                            "num heat "
+                                                + "heat-\(min(9, Int(share * 10)))" + (underWay ? " under-way" : "")),
                                         .title(
-                                            "Week of \(cohort.weekStart), week \(index + 1): \(Format.percent(share)) of \(cohort.users.grouped) users"
+                                            "Week of \(cohort.weekStart), week \(index + 1): \(Format.percent(share)) "
+                                                + "of \(cohort.users.grouped) users"
                                                 + (underWay ? ", so far (the week is under way)" : ""))
                                     ) {
                                         Format.percent(share, decimals: 0) + (underWay ? "*" : "")
