@@ -213,8 +213,8 @@ struct FreezeWrite: Sendable {
             sql: """
                 INSERT INTO panel_timing_counts (campaign_id, timing, basis, hour, moved, users)
                 SELECT \(campaign), timing, basis, hour, moved, COUNT(*) FROM (
-                  SELECT uid, MIN(timing) AS timing, MIN(basis) AS basis, MIN(hour) AS hour, COALESCE(MIN(moved),
-                    '') AS moved
+                  SELECT uid, MIN(timing) AS timing, MIN(basis) AS basis, MIN(hour) AS hour,
+                         COALESCE(MIN(moved), '') AS moved
                   FROM temp.panel_freeze_timed WHERE reason = 'reachable' AND timing IS NOT NULL GROUP BY uid)
                 GROUP BY 2, 3, 4, 5
                 ON CONFLICT (campaign_id, timing, basis, hour, moved) DO UPDATE SET users = users + excluded.users
