@@ -128,7 +128,8 @@ import Testing
             try Int.fetchOne(
                 db,
                 sql:
-                    "SELECT COUNT(*) FROM users WHERE \(Self.directSQL[.inactive]!) AND plan = 'free' AND status <> 'deleted'",
+                    "SELECT COUNT(*) FROM users WHERE \(Self.directSQL[.inactive]!) "
+                    + "AND plan = 'free' AND status <> 'deleted'",
                 arguments: ["now": SQLiteTime.string(Self.now)]) ?? 0
         }
         #expect(
@@ -231,7 +232,8 @@ extension ActivityListQuery: CustomTestStringConvertible {
             try Int64.fetchAll(
                 db,
                 sql: """
-                    SELECT id FROM users WHERE last_active_at >= datetime(:now, '-7 days') AND plan = 'premium' AND status <> 'deleted'
+                    SELECT id FROM users WHERE last_active_at >= datetime(:now, '-7 days') AND plan = 'premium'
+                      AND status <> 'deleted'
                     ORDER BY last_active_at DESC, id DESC LIMIT :limit
                     """, arguments: ["now": SQLiteTime.string(Self.now), "limit": limit])
         }

@@ -32,15 +32,18 @@ import Testing
             try db.execute(
                 sql: """
                     INSERT INTO users (id, email, password_hash, status, plan, created_at, last_active_at) VALUES
-                      (900001, 'suspended@x.test', 'x', 'suspended', 'free', '2026-01-01 00:00:00', '2026-11-17 00:00:00'),
+                      (900001, 'suspended@x.test', 'x', 'suspended', 'free', '2026-01-01 00:00:00',
+                        '2026-11-17 00:00:00'),
                       (900002, 'pushoff@x.test', 'x', 'active', 'free', '2026-01-01 00:00:00', '2026-11-17 00:00:00'),
-                      (900003, 'nomarketing@x.test', 'x', 'active', 'premium', '2026-01-01 00:00:00', '2026-11-17 00:00:00'),
+                      (900003, 'nomarketing@x.test', 'x', 'active', 'premium', '2026-01-01 00:00:00',
+                        '2026-11-17 00:00:00'),
                       (900004, 'odd@x.test', 'x', 'active', 'free', '2026-01-01 00:00:00', NULL),
                       (900005, 'capped@x.test', 'x', 'active', 'free', '2026-01-01 00:00:00', '2026-11-17 00:00:00'),
                       (900006, 'banned@x.test', 'x', 'banned', 'free', '2026-01-01 00:00:00', '2026-11-17 00:00:00');
                     INSERT INTO notification_settings (user_id, push_enabled, marketing_opt_in) VALUES
                       (900002, 0, 1), (900003, 1, 'no');
-                    INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at) VALUES
+                    INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at,
+                      last_seen_at) VALUES
                       (990001, 900001, 'ios', 'apns', 'aa01', 'granted', '2026-01-01', '2026-11-01'),
                       (990002, 900002, 'android', 'fcm', 'tok-2', 'granted', '2026-01-01', '2026-11-01'),
                       (990003, 900003, 'android', 'fcm', 'tok-3', 'granted', '2026-01-01', '2026-11-01'),
@@ -60,7 +63,8 @@ import Testing
             try db.execute(
                 sql: """
                     INSERT INTO panel_campaigns (id, title, body, ttl_seconds, segment, status, created_at) VALUES
-                      (1, 'a', 'b', 60, '{}', 'finished', '2026-11-15 00:00:00'), (2, 'a', 'b', 60, '{}', 'finished', '2026-11-16 00:00:00'),
+                      (1, 'a', 'b', 60, '{}', 'finished', '2026-11-15 00:00:00'), (2, 'a', 'b', 60, '{}', 'finished',
+                        '2026-11-16 00:00:00'),
                       (3, 'a', 'b', 60, '{}', 'finished', '2026-11-01 00:00:00');
                     INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at) VALUES
                       (1, 990008, 900005, 'accepted', '2026-11-15 00:00:00', '2026-11-15 00:00:00'),
@@ -79,11 +83,14 @@ import Testing
                 db,
                 sql: """
                     SELECT u.id, u.status, u.plan, u.last_active_at, u.created_at,
-                      (SELECT COUNT(*) FROM food_items f WHERE f.user_id = u.id AND f.deleted_at IS NULL AND f.consumed_at IS NULL)
+                      (SELECT COUNT(*) FROM food_items f WHERE f.user_id = u.id AND f.deleted_at IS NULL
+                        AND f.consumed_at IS NULL)
                       + (SELECT COUNT(*) FROM documents o WHERE o.user_id = u.id AND o.deleted_at IS NULL),
-                      EXISTS (SELECT 1 FROM food_items f WHERE f.user_id = u.id AND f.deleted_at IS NULL AND f.consumed_at IS NULL
+                      EXISTS (SELECT 1 FROM food_items f WHERE f.user_id = u.id AND f.deleted_at IS NULL
+                        AND f.consumed_at IS NULL
                               AND f.expiry_date >= '\(today)' AND f.expiry_date <= '2026-11-25'),
-                      EXISTS (SELECT 1 FROM documents o WHERE o.user_id = u.id AND o.deleted_at IS NULL AND o.doc_type = 'passport'
+                      EXISTS (SELECT 1 FROM documents o WHERE o.user_id = u.id AND o.deleted_at IS NULL
+                        AND o.doc_type = 'passport'
                               AND o.expiry_date >= '\(today)' AND o.expiry_date <= '2026-12-18')
                     FROM users u
                     """)
@@ -104,7 +111,8 @@ import Testing
             for row in try Row.fetchAll(
                 db,
                 sql:
-                    "SELECT user_id, CAST(push_enabled AS INTEGER), CAST(marketing_opt_in AS INTEGER) FROM notification_settings"
+                    "SELECT user_id, CAST(push_enabled AS INTEGER), CAST(marketing_opt_in AS INTEGER) "
+                    + "FROM notification_settings"
             ) {
                 raw.settings[row[0]] = (row[1], row[2])
             }
@@ -113,7 +121,8 @@ import Testing
                 try Int64.fetchAll(
                     db,
                     sql: """
-                        SELECT user_id FROM panel_deliveries WHERE updated_at >= '\(SQLiteTime.string(now.addingTimeInterval(-7 * 86_400)))'
+                        SELECT user_id FROM panel_deliveries
+                          WHERE updated_at >= '\(SQLiteTime.string(now.addingTimeInterval(-7 * 86_400)))'
                           AND state IN ('accepted', 'sending', 'unknown')
                         GROUP BY user_id HAVING COUNT(DISTINCT campaign_id) >= 2
                         """))
@@ -250,7 +259,8 @@ import Testing
                       (910004, 'night@x.test', 'x', 'Europe/Lisbon', '2026-01-01 00:00:00', '2026-11-17 00:00:00');
                     INSERT INTO notification_settings (user_id, quiet_start, quiet_end) VALUES
                       (910002, '08:30', '10:15'), (910004, '22:00', '07:00');
-                    INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at) VALUES
+                    INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at,
+                      last_seen_at) VALUES
                       (991001, 910001, 'android', 'fcm', 't1', 'granted', '2026-01-01', '2026-11-01'),
                       (991002, 910002, 'android', 'fcm', 't2', 'granted', '2026-01-01', '2026-11-01'),
                       (991003, 910003, 'android', 'fcm', 't3', 'granted', '2026-01-01', '2026-11-01'),
@@ -270,7 +280,8 @@ import Testing
                     uniqueKeysWithValues: try Row.fetchAll(
                         db,
                         sql:
-                            "SELECT device_id, due_at FROM panel_deliveries WHERE campaign_id = ? AND device_id > 991000",
+                            "SELECT device_id, due_at FROM panel_deliveries "
+                            + "WHERE campaign_id = ? AND device_id > 991000",
                         arguments: [id]
                     )
                     .map { (row: Row) -> (Int64, String) in (row[0], row[1]) })
@@ -301,8 +312,10 @@ import Testing
         try await DatabaseQueue(path: temp.path).write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO users (id, email, password_hash, created_at, last_active_at) VALUES (920001, 'cap@x.test', 'x', '2025-05-05 00:00:00', NULL);
-                    INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
+                    INSERT INTO users (id, email, password_hash, created_at, last_active_at)
+                      VALUES (920001, 'cap@x.test', 'x', '2025-05-05 00:00:00', NULL);
+                    INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at,
+                      last_seen_at)
                     VALUES (992001, 920001, 'ios', 'apns', 'ab', 'granted', '2026-01-01', '2026-11-01');
                     """)
         }
@@ -315,9 +328,11 @@ import Testing
                 try db.execute(
                     sql: """
                         INSERT INTO panel_campaigns (id, title, body, ttl_seconds, segment, status, created_at) VALUES
-                          (1, 'a', 'b', 60, '{}', 'finished', '2026-11-01 00:00:00'), (2, 'a', 'b', 60, '{}', 'finished', '2026-11-01 00:00:00');
+                          (1, 'a', 'b', 60, '{}', 'finished', '2026-11-01 00:00:00'), (2, 'a', 'b', 60, '{}',
+                            'finished', '2026-11-01 00:00:00');
                         INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at) VALUES
-                          (1, 992001, 920001, ?, '2026-11-01 00:00:00', ?), (2, 992001, 920001, 'accepted', '2026-11-01 00:00:00', ?);
+                          (1, 992001, 920001, ?, '2026-11-01 00:00:00', ?), (2, 992001, 920001, 'accepted',
+                            '2026-11-01 00:00:00', ?);
                         """,
                     arguments: [
                         firstState, SQLiteTime.string(first), SQLiteTime.string(now.addingTimeInterval(-86_400)),

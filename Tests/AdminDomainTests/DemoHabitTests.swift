@@ -135,7 +135,8 @@ import Testing
                 db,
                 sql: """
                     SELECT h.user_id, h.hour, h.active_days,
-                           EXISTS (SELECT 1 FROM panel_usual_hour_peers p WHERE p.platform = h.platform AND p.locale = h.locale) AS has_peers
+                           EXISTS (SELECT 1 FROM panel_usual_hour_peers p WHERE p.platform = h.platform
+                             AND p.locale = h.locale) AS has_peers
                     FROM panel_usual_hours h
                     """
             ).map {

@@ -52,7 +52,8 @@ import Testing
         let lastWeek = try count("SELECT COUNT(*) FROM subscriptions WHERE started_at >= datetime(:now, '-7 days')")
         let yearBefore = try count(
             """
-            SELECT COUNT(*) FROM subscriptions WHERE started_at >= datetime(:now, '-371 days') AND started_at < datetime(:now, '-7 days')
+            SELECT COUNT(*) FROM subscriptions WHERE started_at >= datetime(:now, '-371 days')
+              AND started_at < datetime(:now, '-7 days')
             """)
         let lastHour = try count("SELECT COUNT(*) FROM subscriptions WHERE started_at > datetime(:now, '-1 hours')")
         let beforeSignUp = try count(
@@ -60,7 +61,8 @@ import Testing
         let premiumUncovered = try count(
             """
             SELECT COUNT(*) FROM users u WHERE u.plan = 'premium' AND NOT EXISTS
-            (SELECT 1 FROM subscriptions s WHERE s.user_id = u.id AND s.started_at <= :now AND s.current_period_end > :now)
+            (SELECT 1 FROM subscriptions s WHERE s.user_id = u.id AND s.started_at <= :now
+              AND s.current_period_end > :now)
             """)
         let weekly = Double(yearBefore) / 52
         #expect(weekly > 2, "the year before has a pace to compare with: \(yearBefore)")

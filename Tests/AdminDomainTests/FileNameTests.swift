@@ -20,7 +20,8 @@ import Testing
             FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
         let declaration = try Regex(
-            #"(?m)^(?:@\w+(?:\([^)]*\))?\s+)*(?:public |package |internal |private |fileprivate )?(?:final )?(?:struct|enum|class|actor|protocol|typealias)\s+(\w+)"#
+            #"(?m)^(?:@\w+(?:\([^)]*\))?\s+)*(?:public |package |internal |private |fileprivate )?(?:final )?"#
+                + #"(?:struct|enum|class|actor|protocol|typealias)\s+(\w+)"#
         )
         let extensionLine = try Regex(#"(?m)^(?:public |private |fileprivate )?extension\s+([\w.]+)"#)
         var misnamed: [String] = []
@@ -39,7 +40,8 @@ import Testing
             }
             if !named {
                 misnamed.append(
-                    "\(file.path.replacingOccurrences(of: sources.path + "/", with: "")) declares \(declared.prefix(4)), extends \(extended.prefix(3))"
+                    "\(file.path.replacingOccurrences(of: sources.path + "/", with: "")) "
+                        + "declares \(declared.prefix(4)), extends \(extended.prefix(3))"
                 )
             }
         }

@@ -92,19 +92,22 @@ import Testing
         #expect(
             Self.offences(
                 in:
-                    "func apply(to id: Int64, by actor: AuditActor, setting extra: String = \"\", _ arguments: StatementArguments = []) throws",
+                    "func apply(to id: Int64, by actor: AuditActor, setting extra: String = \"\", _ arguments: "
+                    + "StatementArguments = []) throws",
                 file: "a"
             ).count == 1)
         #expect(
             Self.offences(
                 in:
-                    "func walk(_ sql: String, after start: Int64, each: @escaping @Sendable (RawRow) -> Void) async throws -> Int64",
+                    "func walk(_ sql: String, after start: Int64, each: @escaping @Sendable (RawRow) "
+                    + "-> Void) async throws -> Int64",
                 file: "a"
             ).count == 1)
         #expect(
             Self.offences(
                 in:
-                    "private func deleteInBatches(from table: String,\n    where condition: String, arguments: StatementArguments) async throws -> Int",
+                    "private func deleteInBatches(from table: String,\n    where condition: String, arguments: "
+                    + "StatementArguments) async throws -> Int",
                 file: "a"
             ).count == 2)
         #expect(Self.offences(in: "static func emailPrefixSQL(columns: String) -> String {", file: "a").count == 1)

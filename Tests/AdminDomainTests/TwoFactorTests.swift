@@ -56,7 +56,8 @@ import Testing
         let uri = TOTPCode.provisioningURI(secret: secret, account: "a&b@example.com", issuer: "Expiry Tracker Admin")
         #expect(
             uri.hasPrefix(
-                "otpauth://totp/Expiry%20Tracker%20Admin%3Aa%26b@example.com?secret=\(TOTPCode.displayedSecret(secret))&"
+                "otpauth://totp/Expiry%20Tracker%20Admin%3Aa%26b@example.com"
+                    + "?secret=\(TOTPCode.displayedSecret(secret))&"
             ))
         #expect(uri.hasSuffix("&issuer=Expiry%20Tracker%20Admin&algorithm=SHA1&digits=6&period=30"))
     }

@@ -35,7 +35,8 @@ import Testing
         "AdminDomain/Impact/CampaignImpactTracker.swift": (1, "single flight: the refresh every caller awaits"),
         "CampaignDispatch/CampaignDispatcher.swift": (
             3,
-            "shields: a claim or a batch of outcomes committed, and the texts of claimed rows, must reach the dispatcher even when it is cancelled"
+            "shields: a claim or a batch of outcomes committed, and the texts of claimed rows, "
+                + "must reach the dispatcher even when it is cancelled"
         ),
     ]
 

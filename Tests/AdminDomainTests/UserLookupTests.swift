@@ -127,7 +127,8 @@ func insertUser(
             try String.fetchAll(
                 db,
                 sql: """
-                    SELECT email FROM users WHERE substr(email, 1, length(:p)) = :p COLLATE NOCASE ORDER BY email COLLATE NOCASE LIMIT 25
+                    SELECT email FROM users WHERE substr(email, 1, length(:p)) = :p COLLATE NOCASE
+                      ORDER BY email COLLATE NOCASE LIMIT 25
                     """, arguments: ["p": text])
         }
         #expect(found == literal)

@@ -424,7 +424,8 @@ import Testing
         let campaign = CampaignRecord(
             id: 7, name: nil, title: "t", body: "b", deepLink: nil, timeToLive: 60, segment: CampaignSegment(),
             template: nil,
-            perSecond: nil, status: .known(.draft), statusDetail: nil, createdBy: nil, createdAt: "2026-11-22 10:00:00",
+            perSecond: nil, status: .known(.draft), statusDetail: nil, createdBy: nil,
+            createdAt: PanelTime(text: "2026-11-22 10:00:00")!,
             launchedAt: nil, finishedAt: nil, schedule: .now,
             totals: .init(audience: 0, accepted: 0, received: 0, opened: 0))
         let model = CampaignConfirmModel(
@@ -441,7 +442,8 @@ import Testing
         let planned = CampaignRecord(
             id: 8, name: nil, title: "t", body: "b", deepLink: nil, timeToLive: 60, segment: CampaignSegment(),
             template: nil,
-            perSecond: nil, status: .known(.draft), statusDetail: nil, createdBy: nil, createdAt: "2026-11-22 10:00:00",
+            perSecond: nil, status: .known(.draft), statusDetail: nil, createdBy: nil,
+            createdAt: PanelTime(text: "2026-11-22 10:00:00")!,
             launchedAt: nil, finishedAt: nil, schedule: .at(Date(timeIntervalSince1970: 1_795_000_000)),
             totals: .init(audience: 0, accepted: 0, received: 0, opened: 0))
         let late = CampaignConfirmModel(

@@ -52,15 +52,18 @@ import Testing
     @Test func sessionsView() {
         let sessions = [
             SessionSummary(
-                isCurrent: true, createdAt: "2026-11-20 08:00:00", lastSeenAt: "2026-11-23 09:59:00",
+                isCurrent: true, createdAt: PanelTime(text: "2026-11-20 08:00:00")!,
+                lastSeenAt: PanelTime(text: "2026-11-23 09:59:00")!,
                 clientAddress: "10.0.0.1",
                 userAgent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0"),
             SessionSummary(
-                isCurrent: false, createdAt: "2026-11-19 07:00:00", lastSeenAt: "2026-11-19 07:30:00",
+                isCurrent: false, createdAt: PanelTime(text: "2026-11-19 07:00:00")!,
+                lastSeenAt: PanelTime(text: "2026-11-19 07:30:00")!,
                 clientAddress: nil,
                 userAgent: Hostile.script + " " + Hostile.rightToLeft + " " + Hostile.long),
             SessionSummary(
-                isCurrent: false, createdAt: "2026-11-18 06:00:00", lastSeenAt: "2026-11-18 06:05:00",
+                isCurrent: false, createdAt: PanelTime(text: "2026-11-18 06:00:00")!,
+                lastSeenAt: PanelTime(text: "2026-11-18 06:05:00")!,
                 clientAddress: "2001:db8::1",
                 userAgent: nil),
         ]

@@ -28,7 +28,9 @@ import Testing
                 bucket: .idle, plan: .free, nearItemLimit: true, foodExpiringWithinDays: 3, platform: .ios,
                 signedUpFrom: Day("2025-01-01")),
             template: nil, perSecond: 1, status: status, statusDetail: detail, createdBy: "o'brien&sons@example.com",
-            createdAt: "2026-11-2\(id % 10) 08:00:00", launchedAt: launchedAt, finishedAt: finishedAt,
+            createdAt: PanelTime(text: "2026-11-2\(id % 10) 08:00:00")!,
+            launchedAt: launchedAt.flatMap(PanelTime.init(text:)),
+            finishedAt: finishedAt.flatMap(PanelTime.init(text:)),
             schedule: schedule,
             totals: totals, experiment: experiment, winner: winner)
     }
@@ -164,7 +166,8 @@ import Testing
 
     @Test func campaignImpactView() {
         let winner = CampaignRecord.Winner(
-            variant: .known(.a), at: "2026-11-20 15:00:00", detail: "A converted 13.3% & B 8.3% <after 6 hours>")
+            variant: .known(.a), at: PanelTime(text: "2026-11-20 15:00:00")!,
+            detail: "A converted 13.3% & B 8.3% <after 6 hours>")
         let finished = Self.campaign(
             18, .known(.finished), launchedAt: "2026-11-20 09:00:00", finishedAt: "2026-11-21 09:00:00",
             totals: .init(audience: 9_000, accepted: 8_000, received: 7_000, opened: 1_200),

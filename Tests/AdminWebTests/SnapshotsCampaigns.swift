@@ -14,10 +14,12 @@ import Testing
 
     static let testUsers = [
         TestUsers.Entry(
-            userID: 42, email: Hostile.email, addedBy: "o'brien&sons@example.com", addedAt: "2026-11-01 10:00:00",
+            userID: 42, email: Hostile.email, addedBy: "o'brien&sons@example.com",
+            addedAt: PanelTime(text: "2026-11-01 10:00:00")!,
             reachableDevices: 2),
         TestUsers.Entry(
-            userID: 43, email: "\(Hostile.rightToLeft)@example.com", addedBy: nil, addedAt: "2026-11-02 10:00:00",
+            userID: 43, email: "\(Hostile.rightToLeft)@example.com", addedBy: nil,
+            addedAt: PanelTime(text: "2026-11-02 10:00:00")!,
             reachableDevices: 1),
     ]
 
@@ -84,7 +86,8 @@ import Testing
         paused.testUsers = Self.testUsers
         assertPageSnapshot(of: CampaignPageView(model: paused, viewer: Self.viewer), "pausedWithWinnerToChoose")
 
-        let winner = CampaignRecord.Winner(variant: .known(.a), at: "2026-11-20 15:00:00", detail: "A converted best")
+        let winner = CampaignRecord.Winner(
+            variant: .known(.a), at: PanelTime(text: "2026-11-20 15:00:00")!, detail: "A converted best")
         let finishedCampaign = Parts.campaign(
             18, .known(.finished), schedule: .now, launchedAt: "2026-11-20 09:00:00",
             finishedAt: "2026-11-21 09:00:00",

@@ -71,11 +71,12 @@ import Testing
         ]
         let recent = [
             AuditRow(
-                id: 9, at: "2026-11-22 10:02:00", actorEmail: Hostile.email, clientAddress: "10.0.0.1",
+                id: 9, at: PanelTime(text: "2026-11-22 10:02:00")!, actorEmail: Hostile.email,
+                clientAddress: "10.0.0.1",
                 action: "sign_in_failed",
                 target: nil, detail: nil),
             AuditRow(
-                id: 8, at: "2026-11-22 10:01:00", actorEmail: nil, clientAddress: "2001:db8::7",
+                id: 8, at: PanelTime(text: "2026-11-22 10:01:00")!, actorEmail: nil, clientAddress: "2001:db8::7",
                 action: "sign_in_locked",
                 target: "staff:2", detail: Hostile.script),
         ]
@@ -94,18 +95,20 @@ import Testing
         filter.target = "user:7 & \"x\""
         let rows = [
             AuditRow(
-                id: 505, at: "2026-11-23 09:00:00", actorEmail: "o'brien&sons@example.com", clientAddress: "10.0.0.1",
+                id: 505, at: PanelTime(text: "2026-11-23 09:00:00")!, actorEmail: "o'brien&sons@example.com",
+                clientAddress: "10.0.0.1",
                 action: "user_viewed", target: "user:7", detail: "profile"),
             AuditRow(
-                id: 504, at: "2026-11-23 08:59:00", actorEmail: Hostile.email, clientAddress: nil,
+                id: 504, at: PanelTime(text: "2026-11-23 08:59:00")!, actorEmail: Hostile.email, clientAddress: nil,
                 action: "campaign_launched",
                 target: "campaign:18", detail: Hostile.name),
             AuditRow(
-                id: 503, at: "2026-11-23 08:58:00", actorEmail: nil, clientAddress: "2001:db8::1",
+                id: 503, at: PanelTime(text: "2026-11-23 08:58:00")!, actorEmail: nil, clientAddress: "2001:db8::1",
                 action: "admin_disabled",
                 target: "admin:3", detail: Hostile.long),
             AuditRow(
-                id: 502, at: "2026-11-23 08:57:00", actorEmail: "x@example.com", clientAddress: "10.0.0.2",
+                id: 502, at: PanelTime(text: "2026-11-23 08:57:00")!, actorEmail: "x@example.com",
+                clientAddress: "10.0.0.2",
                 action: "users_exported",
                 target: "<script>:\(Hostile.rightToLeft)", detail: nil),
         ]

@@ -133,16 +133,19 @@ import Testing
         evidence.reminders.latestCancelled = "2026-11-18 09:00:00"
         evidence.reminders.latestOverdue = "2026-11-23 09:00:00"
         evidence.pushes = 3
-        evidence.heldOut = [.init(campaignID: 17, campaignName: Hostile.script, launchedAt: "2026-11-21 12:00:00")]
+        evidence.heldOut = [
+            .init(campaignID: 17, campaignName: Hostile.script, launchedAt: PanelTime(text: "2026-11-21 12:00:00")!)
+        ]
         evidence.misses = [
             .init(
                 campaignID: 18, campaignName: Hostile.name, deviceID: 1, state: .known(.queued),
                 detail: "put off to the end of the user's quiet hours",
-                dueAt: "2026-11-23 22:00:00", updatedAt: "2026-11-23 09:00:00"),
+                dueAt: PanelTime(text: "2026-11-23 22:00:00")!, updatedAt: PanelTime(text: "2026-11-23 09:00:00")!),
             .init(
                 campaignID: 19, campaignName: "Gone <template>", deviceID: 2, state: .known(.excluded),
-                detail: "no longer in the audience when due: <no token>", dueAt: "2026-11-22 09:00:00",
-                updatedAt: "2026-11-22 09:00:00"),
+                detail: "no longer in the audience when due: <no token>",
+                dueAt: PanelTime(text: "2026-11-22 09:00:00")!,
+                updatedAt: PanelTime(text: "2026-11-22 09:00:00")!),
         ]
         return evidence
     }()
@@ -169,7 +172,7 @@ import Testing
             devices: [
                 .init(
                     id: 1, platform: .known(.ios), pushProvider: .known(.apns), maskedToken: "…a1b2c3",
-                    deadToken: .init(reason: "BadDeviceToken <x>", recordedAt: "2026-11-20 10:00:00"),
+                    deadToken: .init(reason: "BadDeviceToken <x>", recordedAt: PanelTime(text: "2026-11-20 10:00:00")!),
                     pushPermission: .known(.granted),
                     appVersion: "3.2.1", osVersion: "iOS 18.1", createdAt: "2025-01-01 00:00:00",
                     lastSeenAt: "2026-11-22 23:00:00"),
@@ -221,13 +224,13 @@ import Testing
             CampaignPushOfUser(
                 deliveryID: 501, campaignID: 18, campaignName: Hostile.name, title: "Hi {{display_name}}", body: "b",
                 template: nil, deviceID: 1, userID: 42, state: .known(.queued), receipt: 0,
-                updatedAt: "2026-11-23 09:00:00",
-                dueAt: "2026-11-23 22:00:00"),
+                updatedAt: PanelTime(text: "2026-11-23 09:00:00")!,
+                dueAt: PanelTime(text: "2026-11-23 22:00:00")!),
             CampaignPushOfUser(
                 deliveryID: 502, campaignID: 19, campaignName: "Gone template", title: Hostile.script,
                 body: "Line one\nline <two>",
                 template: "deleted<template>", deviceID: 2, userID: 42, state: .unknown("exploded"), receipt: 2,
-                updatedAt: "2026-11-22 09:00:00", dueAt: nil),
+                updatedAt: PanelTime(text: "2026-11-22 09:00:00")!, dueAt: nil),
         ]
         model.pushTexts = [
             501: CampaignTexts.Filled(title: "Hi \(Hostile.name)", body: "You have 3 <items>", isPersonal: true)

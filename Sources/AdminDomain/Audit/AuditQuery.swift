@@ -47,7 +47,8 @@ public struct AuditQuery: Sendable, Equatable {
     /// that starts with the prefix sorts before the prefix followed by the highest code point.
     static let nextActorSQL = """
         SELECT actor_email FROM panel_audit_log INDEXED BY panel_audit_log_actor
-        WHERE actor_email >= :prefix COLLATE NOCASE AND actor_email < :upper COLLATE NOCASE AND actor_email > :after COLLATE NOCASE
+        WHERE actor_email >= :prefix COLLATE NOCASE AND actor_email < :upper COLLATE NOCASE
+          AND actor_email > :after COLLATE NOCASE
         ORDER BY actor_email COLLATE NOCASE LIMIT 1
         """
 }
@@ -56,7 +57,7 @@ public struct AuditQuery: Sendable, Equatable {
 /// holds (`AuditLog.cursor(below:)`), never from a time alone, so rows of the same second
 /// are neither skipped nor shown twice.
 struct AuditCursor: Sendable, Equatable {
-    let at: String
+    let at: PanelTime
     let id: Int64
 }
 
@@ -84,7 +85,7 @@ extension AuditLog {
             let newer = before == nil && newerThan != nil
             if let start = before ?? newerThan {
                 guard
-                    let at = try String.fetchOne(
+                    let at = try PanelTime.fetchOne(
                         db, sql: "SELECT at FROM panel_audit_log WHERE id = ?", arguments: [start])
                 else { return [] }
                 cursor = AuditCursor(at: at, id: start)

@@ -12,7 +12,7 @@ public struct AuditRow: Codable, Sendable, Equatable, FetchableRecord, TableReco
     }
 
     public let id: Int64
-    public let at: String
+    public let at: PanelTime
     public let actorEmail: String?
     public let clientAddress: String?
     public let action: String

@@ -52,7 +52,8 @@ public struct LoginThrottle: Sendable {
     /// Rows that slow nobody any more: a lock that has run out, or failures a quarter of an
     /// hour old, which start the count again.
     static func staleCondition(now: Date) -> SQL {
-        "locked_until <= \(PanelTime(now)) OR (locked_until IS NULL AND last_failure_at <= \(PanelTime(now.addingTimeInterval(-lockDuration))))"
+        "locked_until <= \(PanelTime(now)) "
+            + "OR (locked_until IS NULL AND last_failure_at <= \(PanelTime(now.addingTimeInterval(-lockDuration))))"
     }
 
     /// Seconds to wait before this attempt may be checked; 0 when it may go ahead.
@@ -144,8 +145,10 @@ public struct LoginThrottle: Sendable {
             let key = entry.key
             try db.execute(
                 sql: """
-                    INSERT INTO panel_login_throttle (kind, email, address, failures, last_failure_at) VALUES (?, ?, ?, 1, ?)
-                    ON CONFLICT (kind, email, address) DO UPDATE SET failures = failures + 1, last_failure_at = excluded.last_failure_at
+                    INSERT INTO panel_login_throttle (kind, email, address, failures, last_failure_at)
+                      VALUES (?, ?, ?, 1, ?)
+                    ON CONFLICT (kind, email, address) DO UPDATE
+                      SET failures = failures + 1, last_failure_at = excluded.last_failure_at
                     """,
                 arguments: [key.kind, key.email, key.address, stamp])
             if let lockAfter = entry.rule.lockAfter {

@@ -96,8 +96,8 @@ public struct SessionStore: Sendable {
                 .fetchAll(db)
                 .map { session in
                     SessionSummary(
-                        isCurrent: session.tokenHash == currentHash, createdAt: session.createdAt.text,
-                        lastSeenAt: session.lastSeenAt.text,
+                        isCurrent: session.tokenHash == currentHash, createdAt: session.createdAt,
+                        lastSeenAt: session.lastSeenAt,
                         clientAddress: session.clientAddress, userAgent: session.userAgent)
                 }
         }
@@ -145,8 +145,8 @@ public struct SessionStore: Sendable {
 /// A session as its owner sees it in the list: never the token or its hash.
 public struct SessionSummary: Sendable, Equatable {
     public let isCurrent: Bool
-    public let createdAt: String
-    public let lastSeenAt: String
+    public let createdAt: PanelTime
+    public let lastSeenAt: PanelTime
     public let clientAddress: String?
     public let userAgent: String?
 }

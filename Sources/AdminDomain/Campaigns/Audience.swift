@@ -82,19 +82,21 @@ public struct Audience: Sendable {
         switch missingProviders {
         case []: nil
         case [.fcm]:
-            "FCM is not configured on this server (no --fcm-service-account), so Android devices and iOS devices registered through FCM cannot be sent to"
+            "FCM is not configured on this server (no --fcm-service-account), "
+                + "so Android devices and iOS devices registered through FCM cannot be sent to"
         case [.apns]:
-            "APNs is not configured on this server (no --apns-key), so iOS devices registered with APNs cannot be sent to"
+            "APNs is not configured on this server (no --apns-key), "
+                + "so iOS devices registered with APNs cannot be sent to"
         default:
-            "no push provider is configured on this server (neither --fcm-service-account nor --apns-key), so no device can be sent to"
+            "no push provider is configured on this server (neither --fcm-service-account nor --apns-key), "
+                + "so no device can be sent to"
         }
     }
 
     /// `d.push_provider` is one the panel sends to and has credentials for: our own constants, never user text.
     private var configuredProviderSQL: String {
-        providers.isEmpty
-            ? "0"
-            : "d.push_provider IN (\(PushProvider.allCases.filter(providers.contains).map { "'\($0.rawValue)'" }.joined(separator: ", ")))"
+        let quoted = PushProvider.allCases.filter(providers.contains).map { "'\($0.rawValue)'" }
+        return providers.isEmpty ? "0" : "d.push_provider IN (\(quoted.joined(separator: ", ")))"
     }
 
     /// Each row's reason, or 'reachable'; on `users u`, `devices d` (LEFT JOIN) and
@@ -152,27 +154,32 @@ public struct Audience: Sendable {
             (SELECT COUNT(DISTINCT k) FROM (
                SELECT q.campaign_id AS k FROM panel_deliveries q INDEXED BY panel_deliveries_cap
                WHERE q.user_id = \(user) AND q.updated_at >= :capSince AND q.state IN (\(states: DeliveryState.wentOut))
-                 AND q.campaign_id <> :campaign AND NOT EXISTS (SELECT 1 FROM panel_campaigns j WHERE j.id = q.campaign_id AND j.kind = 'journey')
+                 AND q.campaign_id <> :campaign AND NOT EXISTS (SELECT 1 FROM panel_campaigns j
+                   WHERE j.id = q.campaign_id AND j.kind = 'journey')
                UNION ALL
                SELECT 'entry ' || e.id FROM panel_journey_entries e INDEXED BY panel_journey_entries_sent
-               WHERE e.user_id = \(user) AND e.state = 'sent' AND e.settled_at >= :capSince AND e.journey_id <> :campaign
+               WHERE e.user_id = \(user) AND e.state = 'sent' AND e.settled_at >= :capSince
+                 AND e.journey_id <> :campaign
                UNION ALL
                SELECT w.campaign_id FROM panel_deliveries w INDEXED BY panel_deliveries_waiting
-               WHERE w.user_id = \(user) AND w.state IN (\(states: DeliveryState.waiting)) AND w.campaign_id <> :campaign
+               WHERE w.user_id = \(user) AND w.state IN (\(states: DeliveryState.waiting))
+                 AND w.campaign_id <> :campaign
                  AND w.due_at < :capUntil
                  AND EXISTS (SELECT 1 FROM panel_campaigns c WHERE c.id = w.campaign_id
-                             AND c.status IN ('\(sql: CampaignStatus.materialising.rawValue)', '\(sql: CampaignStatus.sending.rawValue)', '\(sql: CampaignStatus.paused.rawValue)'))))
+                             AND c.status IN ('\(sql: CampaignStatus.materialising.rawValue)',
+                               '\(sql: CampaignStatus.sending.rawValue)', '\(sql: CampaignStatus.paused.rawValue)'))))
             """
     }
 
     /// `FROM ... WHERE ...` for a segment, `extra` conditions ANDed on, with its values.
     func from(_ segment: CampaignSegment, now: Date, extra: [SQLCondition] = []) -> SQL {
         let deviceJoin = segment.platform == nil ? "" : " AND d.platform = :platform"
+        let platform = segment.platform.map { ["platform": $0.databaseValue] } ?? [:]
         return """
             FROM users u
             LEFT JOIN devices d INDEXED BY devices_user ON d.user_id = u.id\(sql: deviceJoin)
             LEFT JOIN notification_settings s ON s.user_id = u.id
-            WHERE \(SQLCondition.all(segment.userConditions(now: now) + extra, also: segment.platform.map { ["platform": $0.databaseValue] } ?? [:]))
+            WHERE \(SQLCondition.all(segment.userConditions(now: now) + extra, also: platform))
             """
     }
 

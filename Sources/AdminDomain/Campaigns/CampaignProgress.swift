@@ -61,13 +61,13 @@ public struct CampaignProgress: Sendable, Equatable, Codable {
         if let row = try Row.fetchOne(
             db,
             sql: """
-                SELECT CAST(status AS TEXT) AS status, status_detail, ignored_receipts, send_at, local_time FROM panel_campaigns WHERE id = ?
+                SELECT CAST(status AS TEXT) AS status, status_detail, ignored_receipts, send_at, local_time
+                  FROM panel_campaigns WHERE id = ?
                 """, arguments: [id])
         {
             progress.status = (row[campaign.status] as String?) ?? ""
-            let ahead =
-                (row[campaign.localTime] as String?) == nil
-                && ((row[campaign.sendAt] as String?).map { $0 > SQLiteTime.string(now) } ?? false)
+            let sendAt = try row.decode(PanelTime?.self, forColumn: campaign.sendAt)
+            let ahead = (row[campaign.localTime] as String?) == nil && (sendAt.map { $0 > PanelTime(now) } ?? false)
             progress.shownStatus =
                 progress.status == CampaignStatus.sending.rawValue && ahead
                 ? CampaignShownStatus.scheduled.rawValue : progress.status
@@ -100,29 +100,34 @@ public struct CampaignProgress: Sendable, Equatable, Codable {
             }
         }
         if progress.queued > 0 {
-            progress.waiting =
-                try Int.fetchOne(
-                    db,
-                    SQLRequest(
-                        literal: """
-                            SELECT COUNT(*) FROM panel_deliveries INDEXED BY panel_deliveries_due
-                            WHERE campaign_id = \(id) AND state IN (\(states: DeliveryState.waiting)) AND due_at > \(SQLiteTime.string(now))
-                            """)) ?? 0
+            progress.waiting = try waiting(id, .laterThan(PanelTime(now)), in: db)
             progress.queued -= progress.waiting
-            if progress.waiting > 0 {
-                progress.heldForWinner =
-                    try Int.fetchOne(
-                        db,
-                        SQLRequest(
-                            literal: """
-                                SELECT COUNT(*) FROM panel_deliveries INDEXED BY panel_deliveries_due
-                                WHERE campaign_id = \(id) AND state IN (\(states: DeliveryState.waiting)) AND due_at = \(Campaigns.heldForWinner)
-                                """)) ?? 0
-            }
+            if progress.waiting > 0 { progress.heldForWinner = try waiting(id, .heldForWinner, in: db) }
         }
         if progress.failed > 0 { progress.failureReasons = try reasons(id, .failed, in: db) }
         if progress.excluded > 0 { progress.exclusionReasons = try reasons(id, .excluded, in: db) }
         return progress
+    }
+
+    private enum Due {
+        case laterThan(PanelTime)
+        case heldForWinner
+    }
+
+    /// The campaign's rows still waiting whose due time is `due`, on the due index.
+    private static func waiting(_ id: Int64, _ due: Due, in db: Database) throws -> Int {
+        let condition: SQL =
+            switch due {
+            case .laterThan(let time): "due_at > \(time)"
+            case .heldForWinner: "due_at = \(Campaigns.heldForWinner)"
+            }
+        return try Int.fetchOne(
+            db,
+            SQLRequest(
+                literal: """
+                    SELECT COUNT(*) FROM panel_deliveries INDEXED BY panel_deliveries_due
+                    WHERE campaign_id = \(id) AND state IN (\(states: DeliveryState.waiting)) AND \(condition)
+                    """)) ?? 0
     }
 
     /// The ten commonest `detail`s of one campaign's rows in `state`.
@@ -130,7 +135,8 @@ public struct CampaignProgress: Sendable, Equatable, Codable {
         try Row.fetchAll(
             db,
             sql: """
-                SELECT COALESCE(detail, 'no reason given') AS detail, COUNT(*) AS count FROM panel_deliveries INDEXED BY panel_deliveries_counts
+                SELECT COALESCE(detail, 'no reason given') AS detail, COUNT(*) AS count
+                  FROM panel_deliveries INDEXED BY panel_deliveries_counts
                 WHERE campaign_id = ? AND state = ? GROUP BY 1 ORDER BY 2 DESC LIMIT 10
                 """, arguments: [id, state]
         ).map { Reason(reason: $0[PanelDelivery.Columns.detail], count: $0["count"]) }

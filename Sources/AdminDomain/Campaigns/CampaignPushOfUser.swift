@@ -16,9 +16,9 @@ public struct CampaignPushOfUser: Sendable, Equatable {
     public let state: Stored<DeliveryState>
     /// 0 nothing yet, 1 received, 2 opened.
     public let receipt: Int
-    public let updatedAt: String
+    public let updatedAt: PanelTime
     /// When a push still waiting goes out (its recipient's quiet hours end, or the schedule).
-    public let dueAt: String?
+    public let dueAt: PanelTime?
     /// Which of the campaign's messages it carries; nil while it waits for the winner.
     public var variant: MessageVariant? = nil
     /// Sent by a journey: its page is the journey's, not a campaign's.
@@ -34,10 +34,14 @@ public struct CampaignPushOfUser: Sendable, Equatable {
             return try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT q.id, q.campaign_id, COALESCE(NULLIF(c.name, ''), c.title) AS name, COALESCE(v.title, c.title) AS title,
-                           COALESCE(v.body, c.body) AS body, CASE WHEN v.variant IS NULL THEN c.template ELSE v.template END AS template,
-                           q.device_id, q.state, q.receipt, q.updated_at, q.due_at, q.variant, c.kind = 'journey' AS journey
-                    FROM panel_deliveries q INDEXED BY panel_deliveries_user JOIN panel_campaigns c ON c.id = q.campaign_id
+                    SELECT q.id, q.campaign_id, COALESCE(NULLIF(c.name, ''), c.title) AS name, COALESCE(v.title,
+                      c.title) AS title,
+                           COALESCE(v.body, c.body) AS body, CASE WHEN v.variant IS NULL THEN c.template
+                             ELSE v.template END AS template,
+                           q.device_id, q.state, q.receipt, q.updated_at, q.due_at, q.variant,
+                             c.kind = 'journey' AS journey
+                    FROM panel_deliveries q INDEXED BY panel_deliveries_user JOIN panel_campaigns c
+                      ON c.id = q.campaign_id
                     LEFT JOIN panel_campaign_variants v ON v.campaign_id = q.campaign_id AND v.variant = q.variant
                     WHERE q.user_id = ? ORDER BY q.updated_at DESC LIMIT ?
                     """, arguments: [userID, limit]
@@ -47,7 +51,8 @@ public struct CampaignPushOfUser: Sendable, Equatable {
                     campaignName: row[campaign.name],
                     title: row[campaign.title], body: row[campaign.body], template: row[campaign.template],
                     deviceID: row[delivery.deviceID], userID: userID, state: try row.decode(forColumn: delivery.state),
-                    receipt: row[delivery.receipt], updatedAt: row[delivery.updatedAt], dueAt: row[delivery.dueAt],
+                    receipt: row[delivery.receipt], updatedAt: try row.decode(forColumn: delivery.updatedAt),
+                    dueAt: try row.decode(forColumn: delivery.dueAt),
                     variant: (row[delivery.variant] as String?).flatMap(MessageVariant.init(rawValue:)),
                     isJourney: row["journey"])
             }

@@ -17,9 +17,9 @@ public struct CampaignRecord: Sendable, Equatable, Identifiable {
     public let status: Stored<CampaignStatus>
     public let statusDetail: String?
     public let createdBy: String?
-    public let createdAt: String
-    public let launchedAt: String?
-    public let finishedAt: String?
+    public let createdAt: PanelTime
+    public let launchedAt: PanelTime?
+    public let finishedAt: PanelTime?
     public let schedule: CampaignSchedule
     /// Running totals, for the list: deliveries frozen, accepted, and confirmed by the apps.
     public let totals: Totals
@@ -56,13 +56,13 @@ public struct CampaignRecord: Sendable, Equatable, Identifiable {
 
     public struct Winner: Sendable, Equatable {
         public let variant: Stored<MessageVariant>
-        public let at: String
+        public let at: PanelTime?
         public let detail: String
     }
 
     /// The start of the goal's window: the planned send time, which for a campaign sent at
     /// once or at each recipient's local time is its launch.
-    public var measuredFrom: Date? { schedule.plannedAt ?? launchedAt.flatMap(SQLiteTime.date) }
+    public var measuredFrom: Date? { schedule.plannedAt ?? launchedAt?.date }
 
     public struct Totals: Sendable, Equatable {
         public let audience: Int
@@ -156,10 +156,12 @@ extension CampaignRecord: FetchableRecord, TableRecord {
         status = try row.decode(forColumn: Columns.status)
         statusDetail = row[Columns.statusDetail]
         createdBy = row[Columns.creatorEmail]
-        createdAt = row[Columns.createdAt]
-        launchedAt = row[Columns.launchedAt]
-        finishedAt = row[Columns.finishedAt]
-        schedule = CampaignSchedule(sendAt: row[Columns.sendAt], localTime: row[Columns.localTime])
+        // Decoded, not subscripted: a stamp that does not read throws instead of trapping.
+        createdAt = try row.decode(forColumn: Columns.createdAt)
+        launchedAt = try row.decode(forColumn: Columns.launchedAt)
+        finishedAt = try row.decode(forColumn: Columns.finishedAt)
+        schedule = CampaignSchedule(
+            sendAt: try row.decode(forColumn: Columns.sendAt), localTime: row[Columns.localTime])
         timing = CampaignTiming(stored: row[Columns.timing], controlPercent: row[Columns.timingControlPercent])
         totals = Totals(
             audience: row[Columns.audienceCount], accepted: row[Columns.acceptedCount],
@@ -172,7 +174,9 @@ extension CampaignRecord: FetchableRecord, TableRecord {
             goalDays: row[Columns.goalDays], testPercent: row[Columns.testPercent],
             winnerWaitHours: row[Columns.winnerWaitHours])
         if let variant: Stored<MessageVariant> = try row.decode(forColumn: Columns.winner) {
-            winner = Winner(variant: variant, at: row[Columns.winnerAt] ?? "", detail: row[Columns.winnerDetail] ?? "")
+            winner = Winner(
+                variant: variant, at: try row.decode(forColumn: Columns.winnerAt),
+                detail: row[Columns.winnerDetail] ?? "")
         }
         if let devices: Int = row[Columns.confirmedDevices] {
             confirmed = Confirmed(devices: devices, heldOutUsers: row[Columns.confirmedHeldOut] ?? 0)
@@ -236,16 +240,16 @@ extension Campaigns {
     public func launched(from: Date, to: Date, limit: Int = 20) async throws -> [CampaignRecord] {
         let launchedAt = CampaignRecord.Columns.launchedAt
         let request = CampaignRecord.all().notDeleted().campaignsOnly().launched()
-            .filter(launchedAt >= SQLiteTime.string(from) && launchedAt < SQLiteTime.string(to))
+            .filter(launchedAt >= PanelTime(from) && launchedAt < PanelTime(to))
             .withCreator().order(launchedAt.desc, CampaignRecord.Columns.id.desc).limit(limit)
         return try await database.read { db in try CampaignRecord.withVariants(request.fetchAll(db), in: db) }
     }
 
     /// When the latest launch of any campaign happened, read on `panel_campaigns_launched`:
     /// a count made before it may have missed what that launch holds of the frequency cap.
-    public func latestLaunch() async throws -> String? {
+    public func latestLaunch() async throws -> PanelTime? {
         try await database.read { db in
-            try String.fetchOne(
+            try PanelTime.fetchOne(
                 db, sql: "SELECT MAX(launched_at) FROM panel_campaigns INDEXED BY panel_campaigns_launched")
         }
     }
@@ -258,7 +262,7 @@ extension Campaigns {
         let request = CampaignRecord.all().launched().campaignsOnly()
             .filter(
                 columns.id != campaign.id && columns.title == campaign.title && columns.segment == segment.storedText
-                    && columns.launchedAt >= SQLiteTime.string(since)
+                    && columns.launchedAt >= PanelTime(since)
             )
             .withCreator().order(columns.id.desc).limit(5)
         return try await database.read { db in try request.fetchAll(db) }

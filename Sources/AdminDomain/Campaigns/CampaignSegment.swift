@@ -58,25 +58,23 @@ public struct CampaignSegment: Sendable, Equatable, Codable {
             conditions.append(
                 SQLCondition(
                     """
-                    EXISTS (SELECT 1 FROM food_items f INDEXED BY food_items_user WHERE f.user_id = u.id AND f.deleted_at IS NULL
-                            AND f.consumed_at IS NULL AND f.expiry_date BETWEEN :today AND date(:today, '+' || :foodDays || ' days'))
+                    EXISTS (SELECT 1 FROM food_items f INDEXED BY food_items_user WHERE f.user_id = u.id
+                      AND f.deleted_at IS NULL
+                            AND f.consumed_at IS NULL AND f.expiry_date BETWEEN :today
+                              AND date(:today, '+' || :foodDays || ' days'))
                     """, ["today": today, "foodDays": days]))
         }
         if let days = documentsExpiringWithinDays {
             conditions.append(
                 SQLCondition(
                     """
-                    EXISTS (SELECT 1 FROM documents o INDEXED BY documents_user WHERE o.user_id = u.id AND o.deleted_at IS NULL
+                    EXISTS (SELECT 1 FROM documents o INDEXED BY documents_user WHERE o.user_id = u.id
+                      AND o.deleted_at IS NULL
                             AND o.expiry_date BETWEEN :today AND date(:today, '+' || :documentDays || ' days')
                             AND (:documentType IS NULL OR o.doc_type = :documentType))
                     """, ["today": today, "documentDays": days, "documentType": documentType?.rawValue]))
         }
-        if let platform {
-            conditions.append(
-                SQLCondition(
-                    "EXISTS (SELECT 1 FROM devices p INDEXED BY devices_user WHERE p.user_id = u.id AND p.platform = :platform)",
-                    ["platform": platform]))
-        }
+        if let platform { conditions.append(.hasDevice(on: platform)) }
         if let signedUpFrom { conditions.append(SQLCondition("u.created_at >= :from", ["from": signedUpFrom])) }
         if let signedUpTo { conditions.append(SQLCondition("u.created_at < date(:to, '+1 day')", ["to": signedUpTo])) }
         return conditions

@@ -83,7 +83,8 @@ public enum CampaignTransition: Sendable, Equatable {
         let finishedAt = to.isEnded ? PanelTime(now) : nil
         try db.execute(
             literal: """
-                UPDATE panel_campaigns SET status = \(to), status_detail = \(detail), finished_at = COALESCE(\(finishedAt), finished_at)\(extra) WHERE id = \(id)
+                UPDATE panel_campaigns SET status = \(to), status_detail = \(detail),
+                  finished_at = COALESCE(\(finishedAt), finished_at)\(extra) WHERE id = \(id)
                 """)
         try AuditLog.insert(
             actor.entry(
@@ -139,7 +140,8 @@ extension CampaignTransition {
             try Bool.fetchOne(
                 db,
                 sql:
-                    "SELECT EXISTS (SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_counts WHERE campaign_id = ?)",
+                    "SELECT EXISTS (SELECT 1 FROM panel_deliveries "
+                    + "INDEXED BY panel_deliveries_counts WHERE campaign_id = ?)",
                 arguments: [id]) ?? false
         let members =
             try Bool.fetchOne(

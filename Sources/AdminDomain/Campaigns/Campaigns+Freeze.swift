@@ -80,7 +80,7 @@ extension Campaigns {
         let from = audience.from(segment, now: now, extra: [SQLCondition("u.id > :after AND u.id <= :upTo")])
         let defaultTimeZone = self.defaultTimeZone
         let (sendAt, localTime, draw, planner) = try await database.read {
-            db -> (String?, String?, [DatabaseValue], UsualHourPlanner?) in
+            db -> (PanelTime?, String?, [DatabaseValue], UsualHourPlanner?) in
             let row = try Row.fetchOne(
                 db,
                 sql: """
@@ -91,10 +91,10 @@ extension Campaigns {
             let campaign = CampaignRecord.Columns.self
             let timing = CampaignTiming(
                 stored: row?[campaign.timing], controlPercent: row?[campaign.timingControlPercent])
-            let sendAt: String? = row?[campaign.sendAt]
+            let sendAt = try row?.decode(PanelTime?.self, forColumn: campaign.sendAt)
             var planner: UsualHourPlanner?
             if let percent = timing?.controlPercent {
-                let after = sendAt.flatMap(SQLiteTime.seconds) ?? Int64(now.timeIntervalSince1970.rounded(.down))
+                let after = sendAt?.secondsSinceEpoch ?? Int64(now.timeIntervalSince1970.rounded(.down))
                 planner = try UsualHourPlanner(
                     campaign: id, controlPercent: percent, after: after, defaultTimeZone: defaultTimeZone, in: db)
             }
@@ -116,7 +116,8 @@ extension Campaigns {
         if planner != nil {
             // The plan is made in Swift from these columns (`UsualHourPlanner`).
             sql = """
-                \(reachable), CAST(u.timezone AS TEXT) AS tz, s.quiet_start AS qs, s.quiet_end AS qe, CAST(u.locale AS TEXT) AS locale
+                \(reachable), CAST(u.timezone AS TEXT) AS tz, s.quiet_start AS qs, s.quiet_end AS qe,
+                  CAST(u.locale AS TEXT) AS locale
                 \(from) AND (\(audience.classification(now: now, campaign: id, withCap: false))) = 'reachable'
                 """
         } else {
@@ -128,7 +129,7 @@ extension Campaigns {
         }
         var arguments: [String: DatabaseValue] = [:]
         arguments["campaign"] = id.databaseValue
-        let after = sendAt ?? SQLiteTime.string(now)
+        let after = sendAt ?? PanelTime(now)
         arguments["sendAt"] = after.databaseValue
         arguments["localTime"] = localTime.databaseValue
         arguments["defaultZone"] = defaultTimeZone.databaseValue
@@ -179,15 +180,18 @@ struct FreezeWrite: Sendable {
         else { return nil }
         try db.execute(
             sql: """
-                CREATE TEMP TABLE IF NOT EXISTS panel_freeze_timed (did INTEGER, uid INTEGER, platform TEXT, reason TEXT, due TEXT, arm TEXT,
-                                                                    timing TEXT, basis TEXT, hour INTEGER, moved TEXT)
+                CREATE TEMP TABLE IF NOT EXISTS panel_freeze_timed (
+                  did INTEGER, uid INTEGER, platform TEXT, reason TEXT, due TEXT, arm TEXT,
+                  timing TEXT, basis TEXT, hour INTEGER, moved TEXT)
                 """)
         try db.execute(sql: "DELETE FROM temp.panel_freeze_timed")
         try db.execute(
             sql: """
                 INSERT INTO temp.panel_freeze_timed (did, uid, platform, reason, due, arm, timing, basis, hour, moved)
                 SELECT value ->> 0, value ->> 1, value ->> 2, 'reachable', value ->> 3, value ->> 4,
-                       CASE WHEN value ->> 4 IS NOT 'holdout' THEN value ->> 5 END, value ->> 6, value ->> 7, value ->> 8 FROM json_each(?)
+                       CASE WHEN value ->> 4 IS NOT 'holdout' THEN value ->> 5 END,
+                       value ->> 6, value ->> 7, value ->> 8
+                FROM json_each(?)
                 """, arguments: [rows])
         try db.execute(
             literal: """
@@ -197,7 +201,9 @@ struct FreezeWrite: Sendable {
         try db.execute(
             sql: """
                 INSERT INTO panel_campaign_members (campaign_id, user_id, arm, platform, timing, due_at)
-                SELECT \(campaign), uid, MIN(arm), CASE WHEN MIN(platform) = MAX(platform) THEN COALESCE(MIN(platform), '') ELSE 'both' END, MIN(timing),
+                SELECT \(campaign), uid, MIN(arm),
+                       CASE WHEN MIN(platform) = MAX(platform) THEN COALESCE(MIN(platform), '') ELSE 'both' END,
+                       MIN(timing),
                        CASE WHEN MIN(timing) IS NOT NULL THEN MIN(due) END
                 FROM temp.panel_freeze_timed WHERE reason = 'reachable' GROUP BY uid
                 ON CONFLICT (campaign_id, user_id) DO NOTHING
@@ -207,16 +213,19 @@ struct FreezeWrite: Sendable {
             sql: """
                 INSERT INTO panel_timing_counts (campaign_id, timing, basis, hour, moved, users)
                 SELECT \(campaign), timing, basis, hour, moved, COUNT(*) FROM (
-                  SELECT uid, MIN(timing) AS timing, MIN(basis) AS basis, MIN(hour) AS hour, COALESCE(MIN(moved), '') AS moved
+                  SELECT uid, MIN(timing) AS timing, MIN(basis) AS basis, MIN(hour) AS hour,
+                         COALESCE(MIN(moved), '') AS moved
                   FROM temp.panel_freeze_timed WHERE reason = 'reachable' AND timing IS NOT NULL GROUP BY uid)
                 GROUP BY 2, 3, 4, 5
                 ON CONFLICT (campaign_id, timing, basis, hour, moved) DO UPDATE SET users = users + excluded.users
                 """)
         try db.execute(
             sql: """
-                INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at, detail, variant)
+                INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at, detail,
+                  variant)
                 SELECT \(campaign), did, uid,
-                       CASE WHEN reason = 'reachable' THEN '\(DeliveryState.queued.rawValue)' ELSE '\(DeliveryState.capped.rawValue)' END,
+                       CASE WHEN reason = 'reachable' THEN '\(DeliveryState.queued.rawValue)'
+                         ELSE '\(DeliveryState.capped.rawValue)' END,
                        CASE WHEN arm = 'rest' THEN '\(Campaigns.heldForWinner)' ELSE due END, ?,
                        CASE WHEN reason = 'reachable' THEN NULL ELSE 'frequency cap when the audience was frozen' END,
                        CASE WHEN arm IN ('a', 'b', 'c', 'd') THEN arm END

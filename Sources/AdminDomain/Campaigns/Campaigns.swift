@@ -81,7 +81,8 @@ public struct Campaigns: Sendable {
     ) throws -> Int64 {
         try db.execute(
             sql: """
-                INSERT INTO panel_campaigns (title, body, deep_link, ttl_seconds, segment, status, created_by, created_at,
+                INSERT INTO panel_campaigns (title, body, deep_link, ttl_seconds, segment, status, created_by,
+                  created_at,
                                              template, per_second, send_at, local_time, name)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
@@ -148,7 +149,8 @@ public struct Campaigns: Sendable {
         if let problem = experiment.problem { throw CampaignError(problem) }
         try db.execute(
             sql: """
-                UPDATE panel_campaigns SET holdout_percent = ?, goal = ?, goal_days = ?, test_percent = ?, winner_wait_hours = ? WHERE id = ?
+                UPDATE panel_campaigns SET holdout_percent = ?, goal = ?, goal_days = ?, test_percent = ?,
+                  winner_wait_hours = ? WHERE id = ?
                 """,
             arguments: [
                 experiment.holdoutPercent, experiment.goal, experiment.goalDays, experiment.testPercent,
@@ -172,7 +174,8 @@ public struct Campaigns: Sendable {
     /// Stops at the first reachable device: a read, however large the segment.
     func hasReachableDevice(_ segment: CampaignSegment, campaign: Int64, now: Date) async throws -> Bool {
         let sql: SQL =
-            "SELECT EXISTS (SELECT 1 \(audience.from(segment, now: now)) AND (\(audience.classification(now: now, campaign: campaign))) = 'reachable')"
+            "SELECT EXISTS (SELECT 1 \(audience.from(segment, now: now)) "
+            + "AND (\(audience.classification(now: now, campaign: campaign))) = 'reachable')"
         return try await database.read { db in try Bool.fetchOne(db, SQLRequest(literal: sql)) ?? false }
     }
 }
@@ -274,10 +277,13 @@ extension Campaigns {
     private func materialiseStored(_ id: Int64, now: Date, stopping: @escaping @Sendable () -> Bool = { false })
         async throws -> LaunchReport
     {
-        let (stored, launchedAt) = try await database.read { db -> (String?, String?) in
+        let (stored, launchedAt) = try await database.read { db -> (String?, PanelTime?) in
             let row = try CampaignRecord.select(CampaignRecord.Columns.segment, CampaignRecord.Columns.launchedAt)
                 .filter(key: id).asRequest(of: Row.self).fetchOne(db)
-            return (row?[CampaignRecord.Columns.segment], row?[CampaignRecord.Columns.launchedAt])
+            return (
+                row?[CampaignRecord.Columns.segment],
+                try row?.decode(PanelTime?.self, forColumn: CampaignRecord.Columns.launchedAt)
+            )
         }
         guard let segment = stored.flatMap(CampaignSegment.fromStoredText) else {
             _ = try await database.write { db in
@@ -291,7 +297,7 @@ extension Campaigns {
             return LaunchReport()
         }
         return try await materialise(
-            id, segment: segment, now: launchedAt.flatMap(SQLiteTime.date) ?? now, stopping: stopping)
+            id, segment: segment, now: launchedAt?.date ?? now, stopping: stopping)
     }
 }
 

@@ -131,13 +131,14 @@ public struct DeliveryOutbox: Sendable {
     ) async throws
         -> (deliveries: [ClaimedDelivery], campaigns: Set<Int64>, lockHeld: Duration)
     {
-        let at = SQLiteTime.string(now)
+        let at = PanelTime(now)
         let due = try await database.read { db in
             try Row.fetchAll(
                 db,
                 SQLRequest(
                     literal: """
-                        SELECT c.id, c.kind = 'journey' AS journey FROM panel_campaigns c WHERE c.status = \(CampaignStatus.sending) AND EXISTS (
+                        SELECT c.id, c.kind = 'journey' AS journey FROM panel_campaigns c
+                          WHERE c.status = \(CampaignStatus.sending) AND EXISTS (
                           SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_due
                           WHERE campaign_id = c.id AND state IN (\(states: DeliveryState.waiting)) AND due_at <= \(at))
                         ORDER BY c.id
@@ -165,14 +166,17 @@ public struct DeliveryOutbox: Sendable {
             // Its values are bound per campaign on the cached statement.
             let statement = try db.cachedStatement(
                 literal: """
-                    SELECT q.id, q.campaign_id, q.device_id, q.user_id, q.attempts, q.variant, q.entry_id, d.platform, d.push_provider, d.push_token,
-                           CASE WHEN d.id IS NOT NULL AND d.user_id IS NOT q.user_id THEN '\(sql: Exclusion.noDevice.rawValue)' ELSE (\(rules)) END AS rule,
+                    SELECT q.id, q.campaign_id, q.device_id, q.user_id, q.attempts, q.variant, q.entry_id,
+                           d.platform, d.push_provider, d.push_token,
+                           CASE WHEN d.id IS NOT NULL AND d.user_id IS NOT q.user_id
+                             THEN '\(sql: Exclusion.noDevice.rawValue)' ELSE (\(rules)) END AS rule,
                            panel_due_at(:at, u.timezone, s.quiet_start, s.quiet_end, NULL, :defaultZone) AS quiet_until
                     FROM panel_deliveries q INDEXED BY panel_deliveries_due
                     LEFT JOIN users u ON u.id = q.user_id
                     LEFT JOIN devices d ON d.id = q.device_id
                     LEFT JOIN notification_settings s ON s.user_id = q.user_id
-                    WHERE q.campaign_id = :campaign AND q.state IN (\(states: DeliveryState.waiting)) AND q.due_at <= :at
+                    WHERE q.campaign_id = :campaign AND q.state IN (\(states: DeliveryState.waiting))
+                      AND q.due_at <= :at
                     ORDER BY q.due_at LIMIT :limit
                     """)
             return try wanted.map { campaign, allowed in
@@ -201,7 +205,8 @@ public struct DeliveryOutbox: Sendable {
                 literal: """
                     SELECT COUNT(DISTINCT k) FROM (
                       SELECT campaign_id AS k FROM panel_deliveries INDEXED BY panel_deliveries_cap
-                      WHERE user_id = :user AND updated_at >= :since AND state IN (\(states: DeliveryState.wentOut)) AND campaign_id <> :campaign
+                      WHERE user_id = :user AND updated_at >= :since AND state IN (\(states: DeliveryState.wentOut))
+                        AND campaign_id <> :campaign
                         AND NOT EXISTS (SELECT 1 FROM panel_campaigns j WHERE j.id = campaign_id AND j.kind = 'journey')
                       UNION ALL
                       SELECT 'entry ' || id FROM panel_journey_entries INDEXED BY panel_journey_entries_sent
@@ -214,12 +219,14 @@ public struct DeliveryOutbox: Sendable {
             // Only a row still waiting moves: one cancelled, claimed or settled since the read stays as it is.
             let move = try db.cachedStatement(
                 literal: """
-                    UPDATE panel_deliveries SET state = ?, attempts = attempts + ?, detail = COALESCE(?, detail), updated_at = ?
+                    UPDATE panel_deliveries SET state = ?, attempts = attempts + ?, detail = COALESCE(?, detail),
+                      updated_at = ?
                     WHERE id = ? AND state IN (\(states: DeliveryState.waiting))
                     """)
             let putOff = try db.cachedStatement(
                 literal: """
-                    UPDATE panel_deliveries SET due_at = ?, detail = ?, updated_at = ? WHERE id = ? AND state IN (\(states: DeliveryState.waiting))
+                    UPDATE panel_deliveries SET due_at = ?, detail = ?, updated_at = ? WHERE id = ?
+                      AND state IN (\(states: DeliveryState.waiting))
                     """)
             let message = CampaignRecord.Columns.self
             var rows: [ClaimCandidate] = []
@@ -243,11 +250,8 @@ public struct DeliveryOutbox: Sendable {
                         continue
                     }
                     if let exit = row.journeyExit {
-                        try move.execute(arguments: [
-                            DeliveryState.excluded, 0,
-                            "journey: \(exit == "settled" ? "its entry was settled already" : JourneyExit.label(of: exit))",
-                            at, row.id,
-                        ])
+                        let why = exit == "settled" ? "its entry was settled already" : JourneyExit.label(of: exit)
+                        try move.execute(arguments: [DeliveryState.excluded, 0, "journey: \(why)", at, row.id])
                         if db.changesCount > 0 { settledUnsent.insert(campaign) }
                         if exit != "settled" {
                             entries.unsent(
@@ -256,7 +260,7 @@ public struct DeliveryOutbox: Sendable {
                         }
                         continue
                     }
-                    if let quietUntil = row.quietUntil, quietUntil > at {
+                    if let quietUntil = row.quietUntil, quietUntil > at.text {
                         try putOff.execute(arguments: [
                             quietUntil, "put off to the end of the user's quiet hours", at, row.id,
                         ])
@@ -310,7 +314,8 @@ public struct DeliveryOutbox: Sendable {
                 else {
                     try db.execute(
                         sql:
-                            "UPDATE panel_deliveries SET state = ?, detail = 'the device has no push token any more', updated_at = ? WHERE id = ?",
+                            "UPDATE panel_deliveries SET state = ?, detail = 'the device has no push token any more', "
+                            + "updated_at = ? WHERE id = ?",
                         arguments: [DeliveryState.failed, at, row.id])
                     settledUnsent.insert(row.campaignID)
                     continue
@@ -345,7 +350,8 @@ public struct DeliveryOutbox: Sendable {
         try await database.write { db in
             let update = try db.cachedStatement(
                 sql: """
-                    UPDATE panel_deliveries SET state = ?, detail = ?, message_id = ?, due_at = COALESCE(?, due_at), updated_at = ? WHERE id = ?
+                    UPDATE panel_deliveries SET state = ?, detail = ?, message_id = ?, due_at = COALESCE(?, due_at),
+                      updated_at = ? WHERE id = ?
                     """)
             var dead: [DeadTokens.Entry] = []
             for (delivery, result) in results {
@@ -366,7 +372,8 @@ public struct DeliveryOutbox: Sendable {
                     if let entry = delivery.entryID {
                         try db.execute(
                             sql:
-                                "UPDATE panel_journey_entries SET state = 'entered', settled_at = NULL WHERE id = ? AND state = 'sent'",
+                                "UPDATE panel_journey_entries SET state = 'entered', settled_at = NULL "
+                                + "WHERE id = ? AND state = 'sent'",
                             arguments: [entry])
                     }
                 }
@@ -389,7 +396,7 @@ public struct DeliveryOutbox: Sendable {
     }
 
     private static func row(for result: DeliveryResult, delivery: ClaimedDelivery, now: Date)
-        -> (state: DeliveryState, detail: String?, messageID: String?, dueAt: String?)
+        -> (state: DeliveryState, detail: String?, messageID: String?, dueAt: PanelTime?)
     {
         switch result {
         case .accepted(let id): return (.accepted, nil, id, nil)
@@ -404,7 +411,7 @@ public struct DeliveryOutbox: Sendable {
                 return (.failed, "gave up after \(maximumAttempts) tries: \(reason)", nil, nil)
             }
             return (
-                .retry, reason, nil, SQLiteTime.string(now.addingTimeInterval(TimeInterval(after.components.seconds)))
+                .retry, reason, nil, PanelTime(now.addingTimeInterval(TimeInterval(after.components.seconds)))
             )
         }
     }
@@ -416,7 +423,8 @@ public struct DeliveryOutbox: Sendable {
             for row in try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT state, COUNT(*) AS count FROM panel_deliveries INDEXED BY panel_deliveries_counts WHERE campaign_id = ? GROUP BY state
+                    SELECT state, COUNT(*) AS count FROM panel_deliveries INDEXED BY panel_deliveries_counts
+                      WHERE campaign_id = ? GROUP BY state
                     """, arguments: [id])
             {
                 if let state = DeliveryState(rawValue: row[PanelDelivery.Columns.state]) {

@@ -8,7 +8,7 @@ struct PanelDelivery: Sendable, Equatable, FetchableRecord, TableRecord {
 
     var id, campaignID, deviceID, userID: Int64
     var state: Stored<DeliveryState>
-    var dueAt, updatedAt: String
+    var dueAt, updatedAt: PanelTime
     var attempts: Int
     var detail, messageID: String?
     /// 0 nothing confirmed, 1 received, 2 opened.
@@ -33,9 +33,8 @@ struct PanelDelivery: Sendable, Equatable, FetchableRecord, TableRecord {
             row[Columns.id], row[Columns.campaignID], row[Columns.deviceID], row[Columns.userID]
         )
         (state, variant) = (try row.decode(forColumn: Columns.state), try row.decode(forColumn: Columns.variant))
-        (dueAt, updatedAt, attempts, receipt) = (
-            row[Columns.dueAt], row[Columns.updatedAt], row[Columns.attempts], row[Columns.receipt]
-        )
+        (dueAt, updatedAt) = (try row.decode(forColumn: Columns.dueAt), try row.decode(forColumn: Columns.updatedAt))
+        (attempts, receipt) = (row[Columns.attempts], row[Columns.receipt])
         (detail, messageID) = (row[Columns.detail], row[Columns.messageID])
     }
 }

@@ -104,10 +104,10 @@ public enum CampaignSchedule: Sendable, Equatable {
     case localTime(LocalTime)
 
     /// As stored in a draft: `send_at` and `local_time`, both nil for now.
-    public init(sendAt: String?, localTime: String?) {
+    public init(sendAt: PanelTime?, localTime: String?) {
         if let time = localTime.flatMap(LocalTime.init) {
             self = .localTime(time)
-        } else if let date = sendAt.flatMap(SQLiteTime.date) {
+        } else if let date = sendAt?.date {
             self = .at(date)
         } else {
             self = .now

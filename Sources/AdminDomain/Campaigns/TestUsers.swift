@@ -35,7 +35,7 @@ public struct TestUsers: Sendable {
         public let userID: Int64
         public let email: String
         public let addedBy: String?
-        public let addedAt: String
+        public let addedAt: PanelTime
         /// Devices that could get a campaign push now.
         public let reachableDevices: Int
     }
@@ -50,14 +50,16 @@ public struct TestUsers: Sendable {
                 db,
                 SQLRequest(
                     literal: """
-                        SELECT t.user_id, CAST(x.email AS TEXT) AS email, a.email AS added_by_email, t.added_at, \(reachable) AS reachable
-                        FROM panel_test_users t JOIN users x ON x.id = t.user_id LEFT JOIN panel_admins a ON a.id = t.added_by
+                        SELECT t.user_id, CAST(x.email AS TEXT) AS email, a.email AS added_by_email, t.added_at,
+                          \(reachable) AS reachable
+                        FROM panel_test_users t JOIN users x ON x.id = t.user_id LEFT JOIN panel_admins a
+                          ON a.id = t.added_by
                         ORDER BY x.email LIMIT 200
                         """)
             ).map {
                 Entry(
                     userID: $0[PanelTestUser.Columns.userID], email: $0["email"] ?? "", addedBy: $0["added_by_email"],
-                    addedAt: $0[PanelTestUser.Columns.addedAt], reachableDevices: $0["reachable"])
+                    addedAt: try $0.decode(forColumn: PanelTestUser.Columns.addedAt), reachableDevices: $0["reachable"])
             }
         }
     }
@@ -96,13 +98,15 @@ public struct TestUsers: Sendable {
                 refusal = "only an admin may add test users, as no test-user domain is configured: nobody was added"
             } else if !anyone, !domains.contains(email: typed) {
                 refusal =
-                    "marketing may add only emails at \(domains.sentence) (an admin may add any app user): nobody was added"
+                    "marketing may add only emails at \(domains.sentence) "
+                    + "(an admin may add any app user): nobody was added"
             } else if let id {
                 if try PanelTestUser.exists(db, key: id) { refusal = "\(typed) is a test user already" }
             } else {
                 refusal = "no app user has the email \(typed): nobody was added"
             }
-            // The refusal's row names the user found, for the admins who read the log; the page says no more than the sentence.
+            // The refusal's row names the user found, for the admins who read the log; the page says
+            // no more than the sentence.
             guard let id, refusal == nil else {
                 let sentence = refusal ?? ""
                 try AuditLog.insert(
@@ -167,7 +171,8 @@ public struct TestUsers: Sendable {
                         try Int.fetchOne(
                             db,
                             sql: """
-                                SELECT COUNT(*) FROM panel_audit_log INDEXED BY panel_audit_log_admin WHERE admin_id = ? AND at >= ? AND action = ?
+                                SELECT COUNT(*) FROM panel_audit_log INDEXED BY panel_audit_log_admin WHERE admin_id = ?
+                                  AND at >= ? AND action = ?
                                 """, arguments: [admin, minuteAgo, AuditAction.campaignTestSent.rawValue]) ?? 0
                     if recent >= perMinute {
                         limited = true
@@ -176,11 +181,13 @@ public struct TestUsers: Sendable {
                         )
                     }
                 }
-                // The last `perDay` sends to this user in 24 hours, newest first: the oldest of them says when a place frees.
+                // The last `perDay` sends to this user in 24 hours, newest first: the oldest of them
+                // says when a place frees.
                 let sent = try String.fetchAll(
                     db,
                     sql: """
-                        SELECT at FROM panel_audit_log INDEXED BY panel_audit_log_test_sends WHERE target = ? AND action = ? AND at >= ?
+                        SELECT at FROM panel_audit_log INDEXED BY panel_audit_log_test_sends WHERE target = ?
+                          AND action = ? AND at >= ?
                         ORDER BY at DESC LIMIT ?
                         """, arguments: ["user:\(userID)", AuditAction.campaignTestSent.rawValue, dayAgo, perDay])
                 if sent.count >= perDay {
@@ -198,7 +205,8 @@ public struct TestUsers: Sendable {
                 let devices = try ids.compactMap { try PushDevice.fetch(id: $0, in: db) }
                 if devices.isEmpty {
                     return (
-                        "the test user has no device that could get a campaign push: the account must be active, push and campaign "
+                        "the test user has no device that could get a campaign push: "
+                            + "the account must be active, push and campaign "
                             + "pushes on, and a device must have permission and a token no provider called dead", []
                     )
                 }
@@ -211,7 +219,8 @@ public struct TestUsers: Sendable {
                 + devices.map { "#\($0.id)" }.joined(separator: " ")
             try AuditLog.insert(
                 actor.entry(
-                    refusal == nil ? .campaignTestSent : .campaignTestRefused, target: "user:\(userID)", detail: detail),
+                    refusal == nil ? .campaignTestSent : .campaignTestRefused, target: "user:\(userID)",
+                    detail: detail),
                 now: now, in: db)
             return (refusal, devices, limited)
         }
@@ -227,7 +236,8 @@ public struct TestUsers: Sendable {
             let row = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT u.timezone, s.quiet_start, s.quiet_end FROM users u LEFT JOIN notification_settings s ON s.user_id = u.id WHERE u.id = ?
+                    SELECT u.timezone, s.quiet_start, s.quiet_end FROM users u LEFT JOIN notification_settings s
+                      ON s.user_id = u.id WHERE u.id = ?
                     """, arguments: [userID]),
             let quiet = QuietHours(start: row["quiet_start"], end: row["quiet_end"]).quietPeriod
         else { return nil }
@@ -236,7 +246,8 @@ public struct TestUsers: Sendable {
         let end = SendTime.outsideQuietHours(now, start: quiet.start, end: quiet.end, in: zone)
         guard end > now else { return nil }
         return
-            "it is the test user's quiet hours (\(quiet.start) to \(quiet.end), \(zone.identifier)); they end at \(quiet.end) their time, "
+            "it is the test user's quiet hours (\(quiet.start) to \(quiet.end), \(zone.identifier)); "
+            + "they end at \(quiet.end) their time, "
             + "\(SQLiteTime.string(end).prefix(16)) UTC: send the test then"
     }
 }

@@ -20,7 +20,8 @@ extension DashboardScan {
         let permissions = ValueBytes<PushPermission>()
         _ = try await walk(
             """
-            SELECT id, CAST(platform AS TEXT), CAST(push_permission AS TEXT) FROM devices WHERE id > ? ORDER BY id LIMIT ?
+            SELECT id, CAST(platform AS TEXT), CAST(push_permission AS TEXT) FROM devices WHERE id > ? ORDER BY id
+              LIMIT ?
             """, after: Int64.min
         ) { row in
             let platform = platforms.term(in: row, column: 1)?.rawValue ?? "other"
@@ -30,21 +31,27 @@ extension DashboardScan {
         return tally.value
     }
 
+    /// The window's days a re-read from `from` covers: up to today, within the window; nil
+    /// when none.
+    func rereadDays(from: Int, in window: DayWindow) -> ClosedRange<Int>? {
+        let first = max(from, window.first)
+        let last = min(today, window.last)
+        return first <= last ? first...last : nil
+    }
+
     /// Reminders due from the start of `from` (a day) until now, by day, in time order
     /// along their time index (each looked up for its status). The days read replace what
     /// the tally had for them.
     func readReminders(into tally: DashboardTally, from: Int) async throws {
         let window = tally.window
-        let first = max(from, window.first)
-        let last = min(today, window.last)
-        guard first <= last else { return }
+        guard let days = rereadDays(from: from, in: window) else { return }
         let statuses = ValueBytes<ReminderStatus>()
         let sentIndex = ReminderStatus.allCases.firstIndex(of: .sent)
         let failedIndex = ReminderStatus.allCases.firstIndex(of: .failed)
         let counts = Box(ReminderTally())
         try await walkByTime(
             table: "reminders", time: "scheduled_for", columns: "CAST(status AS TEXT)",
-            from: first, until: SQLiteTime.string(now)
+            from: days.lowerBound, until: SQLiteTime.string(now)
         ) { row in
             guard let seconds = row.seconds(0) else { return }
             let status = statuses.index(in: row, column: 2)
@@ -53,7 +60,7 @@ extension DashboardScan {
                 counts.value.failed.add(day: TimestampBytes.day(ofSeconds: seconds), in: window)
             }
         }
-        for index in (first - window.first)...(last - window.first) {
+        for index in days.map({ $0 - window.first }) {
             tally.reminders.sent.days[index] = counts.value.sent.days[index]
             tally.reminders.failed.days[index] = counts.value.failed.days[index]
         }
@@ -118,13 +125,11 @@ extension DashboardScan {
     /// and delivery). The days read replace what the tally had for them.
     func readReceipts(into tally: DashboardTally, from: Int) async throws {
         let window = tally.window
-        let first = max(from, window.first)
-        let last = min(today, window.last)
-        guard first <= last else { return }
+        guard let days = rereadDays(from: from, in: window) else { return }
         let counts = Box(DailyReceipts())
         try await walkByTime(
             table: "push_receipts", time: "created_at", columns: "CAST(event AS TEXT), CAST(delivery_id AS TEXT)",
-            from: first, until: SQLiteTime.dayString(daysSinceEpoch: Int64(last + 1))
+            from: days.lowerBound, until: SQLiteTime.dayString(daysSinceEpoch: Int64(days.upperBound + 1))
         ) { row in
             guard let seconds = row.seconds(0), let delivery = row.text(3) else { return }
             counts.value.add(
@@ -132,7 +137,7 @@ extension DashboardScan {
                 received: row.text(2, is: DailyReceipts.received), delivery: delivery, window: window)
         }
         counts.value.finishDay(window: window)
-        for index in (first - window.first)...(last - window.first) {
+        for index in days.map({ $0 - window.first }) {
             tally.pushes.received.days[index] = counts.value.received.days[index]
             tally.pushes.opened.days[index] = counts.value.opened.days[index]
         }

@@ -11,21 +11,14 @@ extension DeriveContext {
         let days = dailyDays.map(dayLabel)
         let weeks = weekStarts.map { "Week of " + dayLabel($0) }
 
-        func dailyChart(
-            _ id: DashboardChart.ID, _ title: String, _ kind: DashboardChart.Kind, _ valueLabel: String,
-            _ series: [ChartSeries], _ note: String, _ asOf: Date
+        /// A chart over the window's days or weeks, the last of them still going on.
+        func chart(
+            _ axis: DashboardChart.Axis, _ id: DashboardChart.ID, _ title: String, _ kind: DashboardChart.Kind,
+            _ valueLabel: String, _ series: [ChartSeries], _ note: String, _ asOf: Date
         ) -> DashboardChart {
             DashboardChart(
-                id: id, title: title, kind: kind, axis: .days, valueLabel: valueLabel, labels: days,
-                series: series, note: note, asOf: asOf, lastIsPartial: true)
-        }
-        func weeklyChart(
-            _ id: DashboardChart.ID, _ title: String, _ kind: DashboardChart.Kind, _ valueLabel: String,
-            _ series: [ChartSeries], _ note: String, _ asOf: Date
-        ) -> DashboardChart {
-            DashboardChart(
-                id: id, title: title, kind: kind, axis: .weeks, valueLabel: valueLabel, labels: weeks,
-                series: series, note: note, asOf: asOf, lastIsPartial: true)
+                id: id, title: title, kind: kind, axis: axis, valueLabel: valueLabel,
+                labels: axis == .weeks ? weeks : days, series: series, note: note, asOf: asOf, lastIsPartial: true)
         }
 
         var sources = FoodSource.allCases.enumerated().map {
@@ -36,26 +29,27 @@ extension DeriveContext {
         let inForce = weekStarts.map { subscriptions.inForceChange.through(min($0 + 6, today), in: window) }
 
         return [
-            dailyChart(
-                .signUps, "Sign-ups per day", .bar, "New accounts",
+            chart(
+                .days, .signUps, "Sign-ups per day", .bar, "New accounts",
                 [ChartSeries(name: "Sign-ups", values: daily(users.signUps))],
                 "Accounts created each UTC day that are not deleted.", updated),
-            dailyChart(
-                .activeUsers, "Active users per day", .line, "Users",
+            chart(
+                .days, .activeUsers, "Active users per day", .line, "Users",
                 [
                     ChartSeries(
                         name: "Active users",
                         values: dailyDays.map { day in window.index(day).map { activePerDay[$0] } ?? 0 })
                 ],
                 "Users with at least one activity event that UTC day.", updated),
-            dailyChart(
-                .itemsAdded, "Food items added per day by source", .stackedBar, "Items", sources,
+            chart(
+                .days, .itemsAdded, "Food items added per day by source", .stackedBar, "Items", sources,
                 "Food items created each UTC day, deleted ones included, by how they were added.", updated),
             expiryStatus(updated),
-            weeklyChart(
-                .foodWasted, "Food wasted per week", .bar, "Items",
+            chart(
+                .weeks, .foodWasted, "Food wasted per week", .bar, "Items",
                 [ChartSeries(name: "Wasted", values: weekly(items.unconsumedFoodByExpiry, throughYesterday: true))],
-                "Food items whose expiry date fell in the week (up to yesterday) without being marked consumed, unless deleted before that date.",
+                "Food items whose expiry date fell in the week (up to yesterday) without being marked consumed, "
+                    + "unless deleted before that date.",
                 updated),
             categories(
                 .categories, "Food items by category", "Category", items.foodByCategory.byName(null: "(none)"),
@@ -67,25 +61,27 @@ extension DeriveContext {
                 .documentTypes, "Documents by type", "Document type",
                 Self.labelled(items.documentsByType.byName(null: "(none)"), DocumentType.self),
                 "Documents not deleted, by type.", updated),
-            weeklyChart(
-                .premiumUsers, "Premium users per week", .line, "Subscriptions",
+            chart(
+                .weeks, .premiumUsers, "Premium users per week", .line, "Subscriptions",
                 [ChartSeries(name: "Premium", values: inForce)],
-                "Subscriptions in force (started, period not ended, not refunded) at the end of each week, or now for this week.",
+                "Subscriptions in force (started, period not ended, not refunded) "
+                    + "at the end of each week, or now for this week.",
                 counted),
-            weeklyChart(
-                .upgrades, "Upgrades per week", .bar, "Subscriptions",
+            chart(
+                .weeks, .upgrades, "Upgrades per week", .bar, "Subscriptions",
                 [ChartSeries(name: "Upgrades", values: weekly(subscriptions.started))],
                 "Subscriptions started in each week.", updated),
             revenue(updated),
             devices(counted),
-            dailyChart(
-                .pushes, "Campaign pushes per day", .line, "Pushes",
+            chart(
+                .days, .pushes, "Campaign pushes per day", .line, "Pushes",
                 [
                     ChartSeries(name: "Accepted", values: daily(pushes.accepted)),
                     ChartSeries(name: "Received", values: daily(pushes.received)),
                     ChartSeries(name: "Opened", values: daily(pushes.opened)),
                 ],
-                "Accepted by the push services (as of the last full count); received and opened as the devices confirmed, each delivery once a day.",
+                "Accepted by the push services (as of the last full count); "
+                    + "received and opened as the devices confirmed, each delivery once a day.",
                 updated),
         ]
     }
@@ -144,7 +140,8 @@ extension DeriveContext {
             valueLabel: "Per month", labels: sorted.map(\.key),
             series: [ChartSeries(name: "Per month", values: sorted.map { Int($0.value.rounded()) })],
             note:
-                "Active subscriptions whose period has not ended: monthly prices, and yearly ones divided by 12. Currencies are not converted."
+                "Active subscriptions whose period has not ended: monthly prices, "
+                + "and yearly ones divided by 12. Currencies are not converted."
                 + (unreadable > 0 ? " \(unreadable.grouped) with an unreadable currency are left out." : ""),
             asOf: asOf, labelsName: "Currency")
     }

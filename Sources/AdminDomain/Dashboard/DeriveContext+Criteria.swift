@@ -80,14 +80,17 @@ extension DeriveContext {
                 code: "SC-006", title: "Premium conversion within 3 months of sign-up", target: 0.05,
                 value: share(converted, of: eligibleForConversion), format: .percent,
                 detail:
-                    "\(converted.grouped) of the \(eligibleForConversion.grouped) users who signed up at least 90 days ago started a subscription within 90 days",
+                    "\(converted.grouped) of the \(eligibleForConversion.grouped) "
+                    + "users who signed up at least 90 days ago started a subscription within 90 days",
                 asOf: updated),
             SuccessCriterion(
                 code: "SC-008", title: "Items tracked in a user's first week", target: 10,
                 value: eligibleForFirstWeek == 0 ? nil : Double(firstWeekItems) / Double(eligibleForFirstWeek),
                 format: .decimal,
                 detail:
-                    "\(firstWeekItems.grouped) items (food and documents, deleted ones included) added in the first 7 days by \(eligibleForFirstWeek.grouped) users who signed up at least 7 days ago",
+                    "\(firstWeekItems.grouped) items (food and documents, deleted ones included) "
+                    + "added in the first 7 days by \(eligibleForFirstWeek.grouped) "
+                    + "users who signed up at least 7 days ago",
                 asOf: updated),
             SuccessCriterion(
                 code: "SC-009", title: "Users active at least weekly", target: 0.70,
@@ -97,19 +100,22 @@ extension DeriveContext {
                 code: "SC-011", title: "Reminder delivery success", target: 0.95, strictlyAbove: true,
                 value: share(sent, of: sent + failed), format: .percent,
                 detail:
-                    "\(sent.grouped) sent and \(failed.grouped) failed of the reminders due on the last 30 days (today so far)",
+                    "\(sent.grouped) sent and \(failed.grouped) "
+                    + "failed of the reminders due on the last 30 days (today so far)",
                 asOf: updated),
             SuccessCriterion(
                 code: "SC-014", title: "30-day retention", target: 0.40, strictlyAbove: true,
                 value: share(retained, of: eligible), format: .percent,
                 detail:
-                    "\(retained.grouped) of the \(eligible.grouped) users who signed up at least 30 days ago were active 30 days or more after signing up",
+                    "\(retained.grouped) of the \(eligible.grouped) "
+                    + "users who signed up at least 30 days ago were active 30 days or more after signing up",
                 asOf: counted),
             SuccessCriterion(
                 code: "Limit", title: "Free users at the 50-item limit", target: nil,
                 value: Double(freeAtLimit), format: .count,
                 detail:
-                    "Free users with 50 or more items neither deleted nor consumed; \(premiumPastLimit.grouped) premium users have 50 or more (they upgraded past the limit)",
+                    "Free users with 50 or more items neither deleted nor consumed; \(premiumPastLimit.grouped) "
+                    + "premium users have 50 or more (they upgraded past the limit)",
                 asOf: counted),
         ]
     }

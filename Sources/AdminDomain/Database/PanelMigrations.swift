@@ -136,7 +136,8 @@ enum PanelMigrations {
               deep_link     TEXT,
               ttl_seconds   INTEGER NOT NULL,
               segment       TEXT NOT NULL,
-              status        TEXT NOT NULL CHECK (status IN ('draft', 'materialising', 'sending', 'paused', 'cancelled', 'finished')),
+              status        TEXT NOT NULL
+                CHECK (status IN ('draft', 'materialising', 'sending', 'paused', 'cancelled', 'finished')),
               status_detail TEXT,
               created_by    INTEGER,
               created_at    TEXT NOT NULL,
@@ -151,7 +152,8 @@ enum PanelMigrations {
               campaign_id  INTEGER NOT NULL REFERENCES panel_campaigns(id),
               device_id    INTEGER NOT NULL,
               user_id      INTEGER NOT NULL,
-              state        TEXT NOT NULL CHECK (state IN ('queued', 'sending', 'accepted', 'retry', 'failed', 'dead', 'unknown', 'cancelled')),
+              state        TEXT NOT NULL
+                CHECK (state IN ('queued', 'sending', 'accepted', 'retry', 'failed', 'dead', 'unknown', 'cancelled')),
               due_at       TEXT NOT NULL,
               attempts     INTEGER NOT NULL DEFAULT 0,
               detail       TEXT,
@@ -159,7 +161,8 @@ enum PanelMigrations {
               updated_at   TEXT NOT NULL,
               UNIQUE (campaign_id, device_id)
             );
-            CREATE INDEX panel_deliveries_due ON panel_deliveries(campaign_id, due_at) WHERE state IN ('queued', 'retry');
+            CREATE INDEX panel_deliveries_due ON panel_deliveries(campaign_id, due_at)
+              WHERE state IN ('queued', 'retry');
             CREATE INDEX panel_deliveries_sending ON panel_deliveries(id) WHERE state = 'sending';
             CREATE INDEX panel_deliveries_campaign_state ON panel_deliveries(campaign_id, state);
             CREATE INDEX panel_deliveries_user ON panel_deliveries(user_id, updated_at);
@@ -204,7 +207,8 @@ enum PanelMigrations {
             ALTER TABLE panel_campaigns ADD COLUMN name TEXT;
             ALTER TABLE panel_campaigns ADD COLUMN ignored_receipts INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE panel_campaigns ADD COLUMN deleted_at TEXT;
-            CREATE INDEX panel_deliveries_waiting ON panel_deliveries(user_id, campaign_id) WHERE state IN ('queued', 'retry');
+            CREATE INDEX panel_deliveries_waiting ON panel_deliveries(user_id, campaign_id)
+              WHERE state IN ('queued', 'retry');
             DROP TABLE panel_receipt_cursor;
             CREATE TABLE panel_receipt_reader (
               id               INTEGER PRIMARY KEY CHECK (id = 1),
@@ -309,7 +313,8 @@ enum PanelMigrations {
               SELECT 'account', substr(key, 9), '', failures, last_failure_at, locked_until
               FROM panel_login_throttle_by_text WHERE substr(key, 1, 8) = 'account:';
             INSERT OR REPLACE INTO panel_login_throttle (kind, email, address, failures, last_failure_at, locked_until)
-              SELECT 'pair', substr(head, 1, length(head) - 1), substr(rest, length(head) + 1), failures, last_failure_at, locked_until
+              SELECT 'pair', substr(head, 1, length(head) - 1), substr(rest, length(head) + 1),
+                     failures, last_failure_at, locked_until
               FROM (SELECT substr(key, 6) AS rest, rtrim(substr(key, 6), replace(substr(key, 6), '|', '')) AS head,
                            failures, last_failure_at, locked_until
                     FROM panel_login_throttle_by_text WHERE substr(key, 1, 5) = 'pair:')
@@ -334,7 +339,8 @@ enum PanelMigrations {
         (
             16,
             """
-            ALTER TABLE panel_campaigns ADD COLUMN kind TEXT NOT NULL DEFAULT 'campaign' CHECK (kind IN ('campaign', 'journey'));
+            ALTER TABLE panel_campaigns ADD COLUMN kind TEXT NOT NULL DEFAULT 'campaign'
+              CHECK (kind IN ('campaign', 'journey'));
             CREATE TABLE panel_journeys (
               campaign_id      INTEGER PRIMARY KEY REFERENCES panel_campaigns(id),
               trigger          TEXT NOT NULL CHECK (trigger IN ('inactive_days', 'subscription_ending', 'first_days')),
@@ -356,7 +362,8 @@ enum PanelMigrations {
               user_id      INTEGER NOT NULL,
               occurrence   TEXT NOT NULL,
               entered_at   TEXT NOT NULL,
-              state        TEXT NOT NULL CHECK (state IN ('entered', 'held_out', 'sent', 'exited', 'expired', 'capped', 'limited')),
+              state        TEXT NOT NULL
+                CHECK (state IN ('entered', 'held_out', 'sent', 'exited', 'expired', 'capped', 'limited')),
               arm          TEXT,
               due_at       TEXT,
               settled_at   TEXT,

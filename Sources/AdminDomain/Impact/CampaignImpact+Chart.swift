@@ -30,7 +30,8 @@ extension CampaignImpact {
                 ChartSeries(name: "Holdout", values: holdoutValues),
             ],
             note: (hourly ? "Hour 1 is the hour from the launch" : "Day 1 is the 24 hours from the launch")
-                + "; each user counts once, at their first goal event; the holdout's line is what would have happened anyway.",
+                + "; each user counts once, at their first goal event; "
+                + "the holdout's line is what would have happened anyway.",
             asOf: asOf, labelsName: hourly ? "Hour since the launch" : "Day since the launch")
     }
 

@@ -70,7 +70,8 @@ public actor CampaignImpactTracker {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT c.id, c.goal, c.goal_days, c.send_at, c.launched_at, c.test_percent, c.winner FROM panel_campaigns c
+                    SELECT c.id, c.goal, c.goal_days, c.send_at, c.launched_at, c.test_percent, c.winner
+                      FROM panel_campaigns c
                     WHERE c.status IN (?, ?, ?, ?) AND c.deleted_at IS NULL
                       AND NOT EXISTS (SELECT 1 FROM panel_campaign_reports r WHERE r.campaign_id = c.id)
                       AND EXISTS (SELECT 1 FROM panel_campaign_members m WHERE m.campaign_id = c.id)
@@ -79,11 +80,13 @@ public actor CampaignImpactTracker {
                     CampaignStatus.sending, CampaignStatus.paused, CampaignStatus.cancelled, CampaignStatus.finished,
                 ]
             )
-            .map { row -> (id: Int64, goal: String?, days: Int, sendAt: String?, launchedAt: String?, restHeld: Bool) in
+            .map {
+                row -> (id: Int64, goal: String?, days: Int, sendAt: PanelTime?, launchedAt: PanelTime?, restHeld: Bool)
+                in
                 // A winner test's rest is held until a winner is chosen (and never sent if none is).
                 (
-                    row[campaign.id], row[campaign.goal], row[campaign.goalDays], row[campaign.sendAt],
-                    row[campaign.launchedAt],
+                    row[campaign.id], row[campaign.goal], row[campaign.goalDays],
+                    try row.decode(forColumn: campaign.sendAt), try row.decode(forColumn: campaign.launchedAt),
                     (row[campaign.testPercent] as Int?) != nil && (row[campaign.winner] as String?) == nil
                 )
             }
@@ -98,7 +101,7 @@ public actor CampaignImpactTracker {
                 try await state.advance(reader: database, now: now)
             } else {
                 // The planned send time, else the launch: what `CampaignRecord.measuredFrom` says.
-                guard let from = row.sendAt.flatMap(SQLiteTime.date) ?? row.launchedAt.flatMap(SQLiteTime.date) else {
+                guard let from = row.sendAt?.date ?? row.launchedAt?.date else {
                     continue
                 }
                 state = ImpactState(

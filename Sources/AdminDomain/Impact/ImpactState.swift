@@ -39,6 +39,20 @@ final class ImpactState: @unchecked Sendable {
     static let userID = "CASE WHEN typeof(user_id) = 'integer' THEN user_id END"
     static let platformNames = ["ios", "android", "both", "other"]
 
+    /// Users a push of the campaign went out to and was opened by; `withinADay`: opened
+    /// within a day of its last update, as a journey counts it.
+    static func openers(of campaign: Int64, withinADay: Bool, in db: Database) throws -> [Int64] {
+        let inDay: SQL = withinADay ? "AND \(sql: JourneyEntries.openedInDay)" : ""
+        return try Int64.fetchAll(
+            db,
+            SQLRequest(
+                literal: """
+                    SELECT DISTINCT user_id FROM panel_deliveries INDEXED BY panel_deliveries_counts
+                    WHERE campaign_id = \(campaign) AND state IN (\(states: DeliveryState.wentOut))
+                      AND receipt >= 2 \(inDay)
+                    """))
+    }
+
     init(campaignID: Int64, goal: CampaignGoal?, start: Date, goalDays: Int) {
         self.campaignID = campaignID
         self.goal = goal
@@ -70,26 +84,8 @@ final class ImpactState: @unchecked Sendable {
                     self.dueAt[row[member.userID]] = due
                 }
             }
-            for user in try Int64.fetchAll(
-                db,
-                SQLRequest(
-                    literal: """
-                        SELECT DISTINCT user_id FROM panel_deliveries INDEXED BY panel_deliveries_counts
-                        WHERE campaign_id = \(self.campaignID) AND state IN (\(states: DeliveryState.wentOut)) AND receipt >= 2
-                        """))
-            {
-                self.opened.insert(user)
-            }
-            for user in try Int64.fetchAll(
-                db,
-                SQLRequest(
-                    literal: """
-                        SELECT DISTINCT user_id FROM panel_deliveries INDEXED BY panel_deliveries_counts
-                        WHERE campaign_id = \(self.campaignID) AND state IN (\(states: DeliveryState.wentOut)) AND receipt >= 2 AND \(sql: JourneyEntries.openedInDay)
-                        """))
-            {
-                self.openedInDay.insert(user)
-            }
+            self.opened.formUnion(try Self.openers(of: self.campaignID, withinADay: false, in: db))
+            self.openedInDay.formUnion(try Self.openers(of: self.campaignID, withinADay: true, in: db))
         }
         guard let goal else { return }
         let from = String(SQLiteTime.string(secondsSinceEpoch: start).prefix(10))
@@ -112,7 +108,8 @@ final class ImpactState: @unchecked Sendable {
                 let started = try Row.fetchCursor(
                     db,
                     sql: """
-                        SELECT \(Self.userID), CAST(started_at AS TEXT) FROM subscriptions WHERE id <= ? AND started_at >= ? AND started_at < ?
+                        SELECT \(Self.userID), CAST(started_at AS TEXT) FROM subscriptions WHERE id <= ?
+                          AND started_at >= ? AND started_at < ?
                         """, arguments: [self.subscriptionCursor, from, to])
                 while let row = try started.next() {
                     self.event(user: row[0], time: row[1])  // app table: positional, measured faster
@@ -133,8 +130,10 @@ final class ImpactState: @unchecked Sendable {
                     let rows = try Row.fetchAll(
                         db,
                         sql: """
-                            SELECT id, \(Self.userID) AS user_id, CASE WHEN typeof(created_at) = 'text' THEN created_at END AS created_at,
-                                   CASE WHEN typeof(kind) = 'text' THEN kind END AS kind FROM activity_events WHERE id > ? ORDER BY id LIMIT ?
+                            SELECT id, \(Self.userID) AS user_id, CASE WHEN typeof(created_at) = 'text'
+                              THEN created_at END AS created_at,
+                                   CASE WHEN typeof(kind) = 'text' THEN kind END AS kind FROM activity_events
+                                     WHERE id > ? ORDER BY id LIMIT ?
                             """, arguments: [self.eventCursor, batch])
                     for row in rows where kinds.map({ $0.contains((row["kind"] as String?) ?? "") }) ?? true {
                         self.event(user: row["user_id"], time: row["created_at"])
@@ -146,7 +145,8 @@ final class ImpactState: @unchecked Sendable {
                     for row in try Row.fetchAll(
                         db,
                         sql: """
-                            SELECT id, \(Self.userID) AS user_id, CASE WHEN typeof(started_at) = 'text' THEN started_at END AS started_at
+                            SELECT id, \(Self.userID) AS user_id, CASE WHEN typeof(started_at) = 'text'
+                              THEN started_at END AS started_at
                             FROM subscriptions WHERE id > ? ORDER BY id
                             """, arguments: [self.subscriptionCursor])
                     {
@@ -168,7 +168,8 @@ final class ImpactState: @unchecked Sendable {
                 let rows = try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT id, CAST(delivery_id AS TEXT) AS delivery_id, CAST(event AS TEXT) AS event FROM push_receipts WHERE id > ? ORDER BY id LIMIT ?
+                        SELECT id, CAST(delivery_id AS TEXT) AS delivery_id, CAST(event AS TEXT) AS event
+                          FROM push_receipts WHERE id > ? ORDER BY id LIMIT ?
                         """, arguments: [self.receiptCursor, batch])
                 for row in rows where (row["event"] as String?) == "opened" {
                     // Counted as the receipt poller counts: a receipt for a push that never went out is not an open.

@@ -21,8 +21,10 @@ enum JourneyClaimCheck {
             SELECT CASE
               WHEN e.id IS NULL OR e.state NOT IN ('entered', 'sent') THEN 'settled'
               WHEN e.entered_at <= :expiredBefore THEN 'expired'
-              WHEN u.id IS NULL OR NOT (\(sql: Self.triggerHolds(plan.rules.trigger))) THEN '\(sql: JourneyExit.noLongerMatches.rawValue)'
-              WHEN NOT (\(SQLCondition.all(plan.segment.userConditions(now: now)))) THEN '\(sql: JourneyExit.outsideConditions.rawValue)'
+              WHEN u.id IS NULL OR NOT (\(sql: Self.triggerHolds(plan.rules.trigger)))
+                THEN '\(sql: JourneyExit.noLongerMatches.rawValue)'
+              WHEN NOT (\(SQLCondition.all(plan.segment.userConditions(now: now))))
+                THEN '\(sql: JourneyExit.outsideConditions.rawValue)'
               WHEN \(sql: Self.goalReached(plan.goal)) THEN '\(sql: JourneyExit.goalReached.rawValue)'
             END
             FROM (SELECT :entry AS entry) k
@@ -50,8 +52,10 @@ enum JourneyClaimCheck {
         case .inactiveDays: "u.last_active_at IS e.occurrence"
         case .firstDays(_, let fewer):
             """
-            (SELECT COUNT(*) FROM (SELECT 1 FROM food_items INDEXED BY food_items_user WHERE user_id = u.id AND deleted_at IS NULL LIMIT \(fewer)))
-            + (SELECT COUNT(*) FROM (SELECT 1 FROM documents INDEXED BY documents_user WHERE user_id = u.id AND deleted_at IS NULL LIMIT \(fewer))) < \(fewer)
+            (SELECT COUNT(*) FROM (SELECT 1 FROM food_items INDEXED BY food_items_user WHERE user_id = u.id
+              AND deleted_at IS NULL LIMIT \(fewer)))
+            + (SELECT COUNT(*) FROM (SELECT 1 FROM documents INDEXED BY documents_user WHERE user_id = u.id
+              AND deleted_at IS NULL LIMIT \(fewer))) < \(fewer)
             """
         // Still premium, the same period still ending after now without renewal, and no
         // renewing subscription beyond it.
@@ -60,9 +64,11 @@ enum JourneyClaimCheck {
             u.plan = 'premium'
             AND EXISTS (SELECT 1 FROM subscriptions s INDEXED BY subscriptions_user
                         WHERE s.user_id = u.id AND s.current_period_end = e.occurrence AND s.current_period_end > :now
-                          AND (s.status IN ('cancelled', 'past_due') OR (s.status = 'active' AND s.cancelled_at IS NOT NULL)))
+                          AND (s.status IN ('cancelled', 'past_due') OR (s.status = 'active'
+                            AND s.cancelled_at IS NOT NULL)))
             AND NOT EXISTS (SELECT 1 FROM subscriptions r INDEXED BY subscriptions_user
-                            WHERE r.user_id = u.id AND r.status = 'active' AND r.cancelled_at IS NULL AND r.current_period_end > e.occurrence)
+                            WHERE r.user_id = u.id AND r.status = 'active' AND r.cancelled_at IS NULL
+                              AND r.current_period_end > e.occurrence)
             """
         }
     }
@@ -91,7 +97,8 @@ enum JourneyClaimCheck {
         guard goal.countsSubscriptions else { return events }
         return """
             (\(events) OR EXISTS (SELECT 1 FROM subscriptions g INDEXED BY subscriptions_user
-                                 WHERE g.user_id = u.id AND g.started_at > \(window.start) AND g.started_at <= \(window.end)))
+                                 WHERE g.user_id = u.id AND g.started_at > \(window.start)
+                                   AND g.started_at <= \(window.end)))
             """
     }
 }

@@ -1,16 +1,16 @@
 import GRDB
 
 /// What a claim did to journey entries, written at the end of its write transaction (an entry
-/// whose push went out was marked `sent` as its row was claimed): one stopped by a rule about the user (its trigger, the
-/// goal, the conditions, its age) is settled at once with the reason, its other devices'
-/// rows with it; one whose device was left out (a dead token, the cap) is settled only when
-/// none of its devices is left to try.
+/// whose push went out was marked `sent` as its row was claimed). One stopped by a rule about
+/// the user (its trigger, the goal, the conditions, its age) is settled at once, its other
+/// devices' rows with it; one whose device was left out (a dead token, the cap) only when none
+/// of its devices is left to try.
 struct JourneyClaimEntries {
-    let at: String
+    let at: PanelTime
     private var settleNow: [Int64: (JourneyEntries.Settled, String?)] = [:]
     private var ifNothingLeft: [Int64: (JourneyEntries.Settled, String?)] = [:]
 
-    init(at: String) {
+    init(at: PanelTime) {
         self.at = at
     }
 

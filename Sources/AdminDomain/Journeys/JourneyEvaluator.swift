@@ -39,9 +39,9 @@ public struct JourneyEvaluator: Sendable {
             // Only marks where the journey begins: nobody enters for crossings before it was activated.
             try await database.write { db in
                 try db.execute(
-                    sql:
-                        "UPDATE panel_journeys SET evaluated_until = ? WHERE campaign_id = ? AND evaluated_until IS NULL",
-                    arguments: [now, journeyID])
+                    sql: """
+                        UPDATE panel_journeys SET evaluated_until = ? WHERE campaign_id = ? AND evaluated_until IS NULL
+                        """, arguments: [now, journeyID])
             }
             return .init()
         }
@@ -103,7 +103,8 @@ public struct JourneyEvaluator: Sendable {
             // Never backwards: another process may have evaluated further meanwhile.
             try db.execute(
                 sql:
-                    "UPDATE panel_journeys SET evaluated_until = MAX(COALESCE(evaluated_until, 0), ?) WHERE campaign_id = ?",
+                    "UPDATE panel_journeys SET evaluated_until = MAX(COALESCE(evaluated_until, 0), ?) "
+                    + "WHERE campaign_id = ?",
                 arguments: [now, journeyID])
         }
         return outcome

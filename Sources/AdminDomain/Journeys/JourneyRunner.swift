@@ -37,10 +37,14 @@ public struct JourneyRunner: Sendable {
                     db,
                     SQLRequest(
                         literal: """
-                            SELECT c.id, c.status = \(CampaignStatus.finished) AS ended FROM panel_campaigns c WHERE c.kind = 'journey' AND c.status IN (\(CampaignStatus.paused), \(CampaignStatus.finished)) AND c.deleted_at IS NULL
-                              AND (EXISTS (SELECT 1 FROM panel_journey_entries e INDEXED BY panel_journey_entries_open WHERE e.journey_id = c.id AND e.state = 'entered')
+                            SELECT c.id, c.status = \(CampaignStatus.finished) AS ended FROM panel_campaigns c
+                              WHERE c.kind = 'journey' AND c.status IN (\(CampaignStatus.paused),
+                              \(CampaignStatus.finished)) AND c.deleted_at IS NULL
+                              AND (EXISTS (SELECT 1 FROM panel_journey_entries e INDEXED BY panel_journey_entries_open
+                                WHERE e.journey_id = c.id AND e.state = 'entered')
                                    OR EXISTS (SELECT 1 FROM panel_deliveries q INDEXED BY panel_deliveries_due
-                                              WHERE q.campaign_id = c.id AND q.state IN (\(states: DeliveryState.waiting))))
+                                              WHERE q.campaign_id = c.id
+                                                AND q.state IN (\(states: DeliveryState.waiting))))
                             """)
                 ).map { ($0["id"], $0["ended"]) }
             )
@@ -67,7 +71,7 @@ public struct JourneyRunner: Sendable {
     /// Entries still waiting a day after they entered: expired, their deliveries cancelled.
     func expire(_ id: Int64, now: Date) async throws -> Int {
         let before = SQLiteTime.string(now.addingTimeInterval(-JourneySendAt.horizon))
-        let at = SQLiteTime.string(now)
+        let at = PanelTime(now)
         // Most ticks have nothing to expire: a read says so without taking the file's write lock.
         let due = try await journeys.database.read { db in
             try Bool.fetchOne(

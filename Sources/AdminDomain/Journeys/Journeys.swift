@@ -40,7 +40,8 @@ public struct Journeys: Sendable {
                 arguments: [id])
             try db.execute(
                 sql:
-                    "INSERT INTO panel_journeys (campaign_id, trigger, trigger_days, send_at) VALUES (?, 'inactive_days', 30, 'daily_time')",
+                    "INSERT INTO panel_journeys (campaign_id, trigger, trigger_days, send_at) "
+                    + "VALUES (?, 'inactive_days', 30, 'daily_time')",
                 arguments: [id])
             try Self.storeRules(draft.rules, of: id, in: db)
             return id
@@ -55,7 +56,8 @@ public struct Journeys: Sendable {
             let content = draft.campaign
             try db.execute(
                 sql: """
-                    UPDATE panel_campaigns SET title = ?, body = ?, deep_link = ?, ttl_seconds = ?, segment = ?, template = ?, per_second = ?, name = ?
+                    UPDATE panel_campaigns SET title = ?, body = ?, deep_link = ?, ttl_seconds = ?, segment = ?,
+                      template = ?, per_second = ?, name = ?
                     WHERE id = ?
                     """,
                 arguments: [
@@ -146,7 +148,8 @@ public struct Journeys: Sendable {
         try await move(id, .resume, by: actor, now: now) { db in
             try db.execute(
                 sql:
-                    "UPDATE panel_journeys SET evaluated_until = MAX(COALESCE(evaluated_until, 0), ?) WHERE campaign_id = ?",
+                    "UPDATE panel_journeys SET evaluated_until = MAX(COALESCE(evaluated_until, 0), ?) "
+                    + "WHERE campaign_id = ?",
                 arguments: [Int64(now.timeIntervalSince1970.rounded(.down)), id])
         }
     }
@@ -163,13 +166,14 @@ public struct Journeys: Sendable {
     @discardableResult
     public func exitWaiting(of id: Int64, reason: JourneyExit, now: Date = Date()) async throws -> Int {
         var total = 0
-        let at = SQLiteTime.string(now)
+        let at = PanelTime(now)
         while true {
             let count = try await database.write { db -> Int in
                 let ids = try Int64.fetchAll(
                     db,
                     sql: """
-                        SELECT id FROM panel_journey_entries INDEXED BY panel_journey_entries_user WHERE journey_id = ? AND state = 'entered' LIMIT 1000
+                        SELECT id FROM panel_journey_entries INDEXED BY panel_journey_entries_user WHERE journey_id = ?
+                          AND state = 'entered' LIMIT 1000
                         """, arguments: [id])
                 guard !ids.isEmpty else { return 0 }
                 try JourneyEntries.settle(ids, state: .exited, detail: reason.rawValue, at: at, in: db)
@@ -184,9 +188,11 @@ public struct Journeys: Sendable {
             let count = try await database.write { db -> Int in
                 try db.execute(
                     literal: """
-                        UPDATE panel_deliveries SET state = 'cancelled', detail = \("journey entry exited: \(reason.label)"), updated_at = \(at)
+                        UPDATE panel_deliveries SET state = 'cancelled',
+                          detail = \("journey entry exited: \(reason.label)"), updated_at = \(at)
                         WHERE id IN (SELECT id FROM panel_deliveries INDEXED BY panel_deliveries_due
-                                     WHERE campaign_id = \(id) AND state IN (\(states: DeliveryState.waiting)) LIMIT 1000)
+                                     WHERE campaign_id = \(id) AND state IN (\(states: DeliveryState.waiting))
+                                       LIMIT 1000)
                         """)
                 if db.changesCount > 0 { changes.publishOnCommit(id, in: db) }
                 return db.changesCount
@@ -266,7 +272,8 @@ public struct Journeys: Sendable {
         if case .window(let start, let end) = rules.sendAt { (from, to) = (start, end) }
         try db.execute(
             sql: """
-                UPDATE panel_journeys SET trigger = ?, trigger_days = ?, fewer_items = ?, send_at = ?, window_from = ?, window_to = ?,
+                UPDATE panel_journeys SET trigger = ?, trigger_days = ?, fewer_items = ?, send_at = ?, window_from = ?,
+                  window_to = ?,
                   reentry_days = ?, daily_limit = ? WHERE campaign_id = ?
                 """,
             arguments: [

@@ -22,7 +22,7 @@ public enum DeadTokens {
     /// What the profile shows of a dead token.
     public struct Known: Sendable, Equatable {
         public let reason: String
-        public let recordedAt: String
+        public let recordedAt: PanelTime
     }
 
     /// `panel_sha256(text)` in SQL, so a query can leave out devices whose token is dead.
@@ -61,7 +61,7 @@ public enum DeadTokens {
     /// Whether this token is known dead, by its hash's primary key.
     static func known(token: String, in db: Database) throws -> Known? {
         try PanelDeadToken.fetchOne(db, key: hash(token)).map {
-            Known(reason: $0.reason, recordedAt: $0.recordedAt.text)
+            Known(reason: $0.reason, recordedAt: $0.recordedAt)
         }
     }
 }

@@ -33,7 +33,9 @@ struct ReminderAlertRules {
                         kind: .onTimeBelowTarget,
                         sentence: """
                             Only \(Self.percent(share)) of the reminders due in the last hour were sent on time \
-                            (\(figures.sentOnTime.grouped) of \(meant.grouped) due more than a minute ago and not cancelled); the target is \(Self.percent(options.onTimeTarget)).
+                            (\(figures.sentOnTime.grouped) of \(meant.grouped) due \
+                            more than a minute ago and not cancelled); \
+                            the target is \(Self.percent(options.onTimeTarget)).
                             """, since: now))
             }
             if figures.sent + figures.failed >= options.minimumDue, let rate = figures.successRate,
@@ -44,8 +46,11 @@ struct ReminderAlertRules {
                     .init(
                         kind: .successBelowTarget,
                         sentence: """
-                            \(figures.failed.grouped) of the \((figures.sent + figures.failed).grouped) reminders tried in the last hour failed: \
-                            a success rate of \(Self.percent(rate)), under the target of \(Self.percent(options.successTarget)).
+                            \(figures.failed.grouped) of the \((figures.sent + figures.failed).grouped) reminders \
+                            tried in the last hour \
+                            failed: \
+                            a success rate of \(Self.percent(rate)), \
+                            under the target of \(Self.percent(options.successTarget)).
                             """, since: now))
             }
             if figures.overdue > options.overdueThreshold {
@@ -53,7 +58,8 @@ struct ReminderAlertRules {
                     .init(
                         kind: .overdueAboveThreshold,
                         sentence: """
-                            \(figures.overdue.grouped) reminders due in the last hour are still waiting more than 5 minutes after their time \
+                            \(figures.overdue.grouped) reminders due in the last hour are still waiting \
+                            more than 5 minutes after their time \
                             (the threshold is \(options.overdueThreshold.grouped)).
                             """, since: now))
             }

@@ -116,10 +116,7 @@ public actor ReminderHealthMonitor {
             "reminder health counted",
             metadata: [
                 "full": "\(isFull)", "rows_read": "\(read.rows.count)", "rows_kept": "\(made.count)",
-                "seconds":
-                    "\(Double((clock.now - started).components.attoseconds) / 1e18 + Double((clock.now - started).components.seconds))",
-                "read_seconds":
-                    "\(Double(readTime.components.attoseconds) / 1e18 + Double(readTime.components.seconds))",
+                "seconds": "\(Self.seconds(clock.now - started))", "read_seconds": "\(Self.seconds(readTime))",
                 "alerts": "\(alerts.map(\.kind.rawValue).joined(separator: ","))",
             ])
     }
@@ -139,5 +136,9 @@ public actor ReminderHealthMonitor {
         }
         alertSince = since
         return alerts
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.attoseconds) / 1e18 + Double(duration.components.seconds)
     }
 }

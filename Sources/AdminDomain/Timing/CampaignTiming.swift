@@ -46,7 +46,8 @@ public enum CampaignTiming: Sendable, Equatable {
         if localTime { return "Choose either one local time of day for everyone or each user's usual hour, not both." }
         if winnerTest {
             return
-                "Each user's usual hour cannot be combined with a winner test: the rest would wait for the winner, not for their hour."
+                "Each user's usual hour cannot be combined with a winner test: "
+                + "the rest would wait for the winner, not for their hour."
         }
         return nil
     }

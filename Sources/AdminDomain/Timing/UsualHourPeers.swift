@@ -13,7 +13,8 @@ public enum UsualHourPeers {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT platform, locale, hour, COUNT(*) AS users FROM panel_usual_hours INDEXED BY panel_usual_hours_peers
+                    SELECT platform, locale, hour, COUNT(*) AS users
+                      FROM panel_usual_hours INDEXED BY panel_usual_hours_peers
                     WHERE active_days >= \(UsualHour.ownDays) GROUP BY platform, locale, hour
                     """
             ).map {

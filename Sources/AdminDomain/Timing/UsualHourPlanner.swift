@@ -66,8 +66,8 @@ struct UsualHourPlanner: Sendable {
             // Not `json.count`: counting a String's characters walks all of it.
             if !first { json += "," }
             first = false
-            json +=
-                "[\(row["did"] as Int64),\(user),\(Self.quoted(row["platform"] as String?)),\(Self.quoted(entry?.due ?? fixedText)),"
+            json += "[\(row["did"] as Int64),\(user),\(Self.quoted(row["platform"] as String?)),"
+            json += "\(Self.quoted(entry?.due ?? fixedText)),"
             json += "\(Self.quoted(arm)),\(Self.quoted(entry?.timing)),\(Self.quoted(entry?.basis.rawValue)),"
             json += "\(entry.map { String($0.hour) } ?? "null"),\(Self.quoted(entry?.moved?.rawValue))]"
         }

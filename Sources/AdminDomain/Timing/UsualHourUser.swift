@@ -16,7 +16,8 @@ struct UsualHourUser: Sendable {
 
     /// The platform of the device `user` was last seen on; NULL with none.
     static func lastSeenPlatform(of user: UserReference) -> SQL {
-        "(SELECT CAST(platform AS TEXT) FROM devices WHERE user_id = \(user.sql) ORDER BY last_seen_at DESC, id DESC LIMIT 1)"
+        "(SELECT CAST(platform AS TEXT) FROM devices WHERE user_id = \(user.sql) "
+            + "ORDER BY last_seen_at DESC, id DESC LIMIT 1)"
     }
 
     static func fetch(idsAfter after: Int64, upTo: Int64, in db: Database) throws -> [UsualHourUser] {

@@ -76,7 +76,8 @@ extension ActivityLists {
         /// index (MIN and MAX in one query would read the whole range).
         var boundsQuery: SQL {
             let range =
-                "FROM users u INDEXED BY \(index) WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))"
+                "FROM users u INDEXED BY \(index) "
+                + "WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))"
             return SQL(
                 sql: "SELECT (SELECT MIN(\(key)) \(range)) AS low, (SELECT MAX(\(key)) \(range)) AS high",
                 arguments: StatementArguments(arguments))
@@ -100,7 +101,8 @@ extension ActivityLists {
         var countQuery: SQL {
             SQL(
                 sql:
-                    "SELECT COUNT(*) FROM users u INDEXED BY \(index) WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))",
+                    "SELECT COUNT(*) FROM users u INDEXED BY \(index) "
+                    + "WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))",
                 arguments: StatementArguments(arguments))
         }
     }

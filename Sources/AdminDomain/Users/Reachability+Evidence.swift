@@ -21,14 +21,14 @@ extension Reachability {
         public let deviceID: Int64
         public let state: Stored<DeliveryState>
         public let detail: String?
-        public let dueAt: String
-        public let updatedAt: String
+        public let dueAt: PanelTime
+        public let updatedAt: PanelTime
     }
 
     public struct HeldOut: Sendable, Equatable {
         public let campaignID: Int64
         public let campaignName: String
-        public let launchedAt: String
+        public let launchedAt: PanelTime
     }
 
     public struct Evidence: Sendable, Equatable {
@@ -47,7 +47,8 @@ extension Reachability {
     static let timePattern = "[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]"
 
     static let lateSQL =
-        "(status = 'sent' AND sent_at GLOB :pattern AND unixepoch(sent_at) - unixepoch(scheduled_for) > \(lateAfterSeconds))"
+        "(status = 'sent' AND sent_at GLOB :pattern AND unixepoch(sent_at) "
+        + "- unixepoch(scheduled_for) > \(lateAfterSeconds))"
     /// One pass over the user's reminders of the window, through (user_id, scheduled_for).
     static let remindersSQL = """
         SELECT COUNT(*) AS due, COALESCE(SUM(status = 'sent'), 0) AS sent, COALESCE(SUM(\(lateSQL)), 0) AS late,
@@ -62,7 +63,8 @@ extension Reachability {
         """
     /// The user's latest deliveries, through (user_id, updated_at).
     static let deliveriesSQL = """
-        SELECT q.campaign_id, COALESCE(NULLIF(c.name, ''), c.title) AS name, q.device_id, q.state, q.detail, q.due_at, q.updated_at
+        SELECT q.campaign_id, COALESCE(NULLIF(c.name, ''), c.title) AS name, q.device_id, q.state, q.detail, q.due_at,
+          q.updated_at
         FROM panel_deliveries q INDEXED BY panel_deliveries_user JOIN panel_campaigns c ON c.id = q.campaign_id
         WHERE q.user_id = :user AND q.updated_at >= :since ORDER BY q.updated_at DESC, q.id DESC LIMIT \(deliveryLimit)
         """
@@ -149,36 +151,29 @@ extension Reachability {
         func count(_ n: Int) -> String { n == 1 ? "1 reminder" : "\(n.grouped) reminders" }
         let tally = "\(history.sent.grouped) sent of \(history.due.grouped) due \(window)"
         var findings: [Finding] = []
-        if history.overdue > 0 {
+        // Each kind of trouble names when the latest of it was due.
+        func trouble(_ number: Int, _ what: String, latest: String?, _ status: UserReminders.Status) {
+            guard number > 0 else { return }
             findings.append(
                 Finding(
-                    .mayNot,
-                    "\(count(history.overdue)) \(window) still scheduled over \(overdueAfterSeconds / 60) minutes after \(history.overdue == 1 ? "its" : "their") time (overdue): the backend has not sent \(history.overdue == 1 ? "it" : "them")",
-                    evidence: "the latest due \(history.latestOverdue ?? "?") UTC; \(tally)", place: .reminders,
-                    reminders: .overdue))
+                    .mayNot, what, evidence: "the latest due \(latest ?? "?") UTC; \(tally)", place: .reminders,
+                    reminders: status))
         }
-        if history.failed > 0 {
-            findings.append(
-                Finding(
-                    .mayNot, "\(count(history.failed)) \(window) failed",
-                    evidence: "the latest due \(history.latestFailed ?? "?") UTC; \(tally)", place: .reminders,
-                    reminders: .failed))
-        }
-        if history.late > 0 {
-            findings.append(
-                Finding(
-                    .mayNot,
-                    "\(count(history.late)) \(window) sent late (over \(lateAfterSeconds) s after \(history.late == 1 ? "its" : "their") time)",
-                    evidence: "the latest due \(history.latestLate ?? "?") UTC; \(tally)", place: .reminders,
-                    reminders: .sent))
-        }
-        if history.cancelled > 0 {
-            findings.append(
-                Finding(
-                    .mayNot, "\(count(history.cancelled)) \(window) cancelled, never sent",
-                    evidence: "the latest due \(history.latestCancelled ?? "?") UTC; \(tally)", place: .reminders,
-                    reminders: .cancelled))
-        }
+        let overdue = history.overdue == 1 ? ("its", "it") : ("their", "them")
+        trouble(
+            history.overdue,
+            "\(count(history.overdue)) \(window) still scheduled over \(overdueAfterSeconds / 60) minutes after "
+                + "\(overdue.0) time (overdue): the backend has not sent \(overdue.1)",
+            latest: history.latestOverdue, .overdue)
+        trouble(history.failed, "\(count(history.failed)) \(window) failed", latest: history.latestFailed, .failed)
+        trouble(
+            history.late,
+            "\(count(history.late)) \(window) sent late (over \(lateAfterSeconds) s after "
+                + "\(history.late == 1 ? "its" : "their") time)",
+            latest: history.latestLate, .sent)
+        trouble(
+            history.cancelled, "\(count(history.cancelled)) \(window) cancelled, never sent",
+            latest: history.latestCancelled, .cancelled)
         if findings.isEmpty {
             findings.append(
                 Finding(
@@ -194,7 +189,8 @@ extension Reachability {
         var findings = evidence.heldOut.map { held in
             Finding(
                 .note,
-                "Held out on purpose from campaign #\(held.campaignID) “\(held.campaignName)”: its holdout group gets no push, so that the campaign's effect can be measured",
+                "Held out on purpose from campaign #\(held.campaignID) “\(held.campaignName)”: "
+                    + "its holdout group gets no push, so that the campaign's effect can be measured",
                 evidence: "launched \(held.launchedAt) UTC; a member of its holdout group", place: .campaignPushes)
         }
         for miss in evidence.misses.prefix(shownMisses) {

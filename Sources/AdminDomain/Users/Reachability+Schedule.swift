@@ -46,7 +46,8 @@ extension Reachability {
                 Finding(
                     .mayNot, "Daily reminder time “\(settings.dailyTime)” does not read as a time HH:MM",
                     evidence:
-                        "daily_time: “\(settings.dailyTime)”. \(guess) it likely falls back to its default, 09:00, or skips the daily reminder",
+                        "daily_time: “\(settings.dailyTime)”. \(guess) it likely falls back to its default, 09:00, "
+                        + "or skips the daily reminder",
                     place: .settings))
         }
         if let days = reminderDays(settings.reminderDays) {
@@ -59,7 +60,8 @@ extension Reachability {
                 Finding(
                     .mayNot, "Reminder days “\(settings.reminderDays)” do not read as a list of days",
                     evidence:
-                        "reminder_days: “\(settings.reminderDays)”. \(guess) it likely falls back to its default, 30, 15, 7 and 1 days before, or schedules no reminder",
+                        "reminder_days: “\(settings.reminderDays)”. \(guess) it likely falls back to its default, 30, "
+                        + "15, 7 and 1 days before, or schedules no reminder",
                     place: .settings))
         }
         switch settings.quietHours {
@@ -91,7 +93,8 @@ extension Reachability {
                 Finding(
                     .note, "Quiet hours do not read: the sender treats them as none",
                     evidence:
-                        "quiet_start \(start.map { "“\($0)”" } ?? "nothing"), quiet_end \(end.map { "“\($0)”" } ?? "nothing")",
+                        "quiet_start \(start.map { "“\($0)”" } ?? "nothing"), "
+                        + "quiet_end \(end.map { "“\($0)”" } ?? "nothing")",
                     place: .settings))
         }
         return findings

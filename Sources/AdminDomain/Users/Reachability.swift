@@ -78,7 +78,8 @@ public struct Reachability: Sendable, Equatable {
                 let of = "\(total) device\(total == 1 ? "" : "s")"
                 if sure == 0 {
                     return
-                        "may not reach this user: \(maybe) of \(of) could get a push but \(maybe == 1 ? "was" : "were") \(doubt)"
+                        "may not reach this user: \(maybe) of \(of) "
+                        + "could get a push but \(maybe == 1 ? "was" : "were") \(doubt)"
                 }
                 let more = maybe == 0 ? "" : " (\(maybe) more may not: \(doubt))"
                 return "reach this user on \(sure) of \(of)\(more)"
@@ -144,7 +145,8 @@ extension Reachability {
                 Finding(
                     .fine, "No notification settings saved: the app's defaults apply",
                     evidence:
-                        "push, food and document reminders and marketing consent on; daily at 09:00; 30, 15, 7 and 1 days before",
+                        "push, food and document reminders and marketing consent on; daily at 09:00; "
+                        + "30, 15, 7 and 1 days before",
                     place: .settings))
         }
         findings += Self.deviceFindings(profile.devices, readings)
@@ -156,9 +158,12 @@ extension Reachability {
             findings.append(
                 Finding(
                     .note,
-                    "Push is off now, yet the backend sent \(sent == 1 ? "1 reminder" : "\(sent.grouped) reminders") of the last \(Self.lookBackDays) days: push was turned off since, or the backend sends without looking",
+                    "Push is off now, yet the backend sent \(sent == 1 ? "1 reminder" : "\(sent.grouped) reminders") "
+                        + "of the last \(Self.lookBackDays) days: push was turned off since, "
+                        + "or the backend sends without looking",
                     evidence:
-                        "push_enabled: off; \(sent.grouped) sent of \(evidence.reminders.due.grouped) due of the last \(Self.lookBackDays) days",
+                        "push_enabled: off; \(sent.grouped) sent of \(evidence.reminders.due.grouped) "
+                        + "due of the last \(Self.lookBackDays) days",
                     place: .reminders, reminders: .sent))
         }
         findings += Self.campaignFindings(evidence)
@@ -270,9 +275,11 @@ extension Reachability {
         return zip(devices, readings).map { device, reading in
             let name = "Device #\(device.id) (\(device.platform), \(device.pushProvider))"
             let dead = device.deadToken.map { "rejected \($0.recordedAt) UTC" } ?? "not known dead"
+            // The app's stamp, as stored: quoted when it does not read as a time.
+            let seen = SQLiteTime.readable(device.lastSeenAt) ? "\(device.lastSeenAt) UTC" : "“\(device.lastSeenAt)”"
             let evidence =
                 "permission \(device.pushPermission); token \(device.maskedToken.map { "\($0), \(dead)" } ?? "none"); "
-                + "last seen \(SQLiteTime.readable(device.lastSeenAt) ? "\(device.lastSeenAt) UTC" : "“\(device.lastSeenAt)”"); app \(device.appVersion ?? "?"); OS \(device.osVersion ?? "?")"
+                + "last seen \(seen); app \(device.appVersion ?? "?"); OS \(device.osVersion ?? "?")"
             if !reading.blocks.isEmpty {
                 return Finding(
                     .blocks, "\(name) cannot get a push: \((reading.blocks + reading.doubts).joined(separator: "; "))",

@@ -12,6 +12,16 @@ struct SQLCondition: Sendable {
         self.arguments = arguments.mapValues(\.databaseValue)
     }
 
+    /// Users with a device on `platform`, on `users u`. Its own alias, `p`: the audience's
+    /// query joins `devices d` around it.
+    static func hasDevice(on platform: Platform) -> SQLCondition {
+        SQLCondition(
+            """
+            EXISTS (SELECT 1 FROM devices p INDEXED BY devices_user WHERE p.user_id = u.id AND p.platform = :platform)
+            """,
+            ["platform": platform])
+    }
+
     /// The conditions ANDed (`1` for none) as one literal. A name two of them share is bound
     /// once: they hold the same value (one segment, one `now`), and GRDB refuses a name twice.
     static func all(_ conditions: [SQLCondition], also more: [String: DatabaseValue] = [:]) -> SQL {

@@ -47,12 +47,7 @@ public struct UserFilter: Sendable, Equatable {
         } else {
             conditions.append(SQLCondition("u.status <> :deleted", ["deleted": AccountStatus.deleted]))
         }
-        if let platform {
-            conditions.append(
-                SQLCondition(
-                    "EXISTS (SELECT 1 FROM devices d INDEXED BY devices_user WHERE d.user_id = u.id AND d.platform = :platform)",
-                    ["platform": platform]))
-        }
+        if let platform { conditions.append(.hasDevice(on: platform)) }
         return conditions
     }
 }

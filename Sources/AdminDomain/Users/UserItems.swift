@@ -189,13 +189,18 @@ public struct UserItems: Sendable {
     /// still to come, so yesterday's expiry (2) follows today's (1) and precedes tomorrow's
     /// (3). Dates SQLite cannot read come last.
     static let nearness = """
-        COALESCE(CAST(ABS(julianday(expiry_date) - julianday(:today)) AS INTEGER) * 2 + (expiry_date >= :today), 9000000000)
+        COALESCE(CAST(ABS(julianday(expiry_date) - julianday(:today)) AS INTEGER) * 2 + (expiry_date >= :today),
+                 9000000000)
         """
 
     static func columns(_ kind: ItemKind) -> String {
         kind == .food
-            ? "id, \(wholeText("name", as: "name")), category, storage, quantity, NULL AS number, expiry_date, created_at, consumed_at"
-            : "id, \(wholeText("title", as: "name")), CASE WHEN doc_type = 'custom' AND custom_type IS NOT NULL THEN custom_type ELSE doc_type END AS category, NULL AS storage, NULL AS quantity, number, expiry_date, created_at, NULL AS consumed_at"
+            ? "id, \(wholeText("name", as: "name")), category, storage, quantity, NULL AS number, "
+                + "expiry_date, created_at, consumed_at"
+            : "id, \(wholeText("title", as: "name")), "
+                + "CASE WHEN doc_type = 'custom' AND custom_type IS NOT NULL THEN custom_type "
+                + "ELSE doc_type END AS category, NULL AS storage, NULL AS quantity, number, expiry_date, "
+                + "created_at, NULL AS consumed_at"
     }
 
     /// Every item of the list, as (id, nearness), in order: one pass over the user's index.

@@ -56,7 +56,7 @@ struct AuditController {
                     rows.map { row in
                         // Targets as the page names them: an older `admin:3` reads `staff:3`.
                         [
-                            String(row.id), row.at, row.actorEmail ?? "", row.clientAddress ?? "", row.action,
+                            String(row.id), row.at.text, row.actorEmail ?? "", row.clientAddress ?? "", row.action,
                             row.target.map { AuditTarget(stored: $0).description } ?? "", row.detail ?? "",
                         ]
                     })

@@ -155,7 +155,8 @@ import Testing
             try await database.write { db in
                 try db.execute(
                     sql:
-                        "UPDATE panel_deliveries SET state = ? WHERE id = (SELECT MIN(id) FROM panel_deliveries WHERE campaign_id = ?)",
+                        "UPDATE panel_deliveries SET state = ? WHERE id = (SELECT MIN(id) "
+                        + "FROM panel_deliveries WHERE campaign_id = ?)",
                     arguments: [state, id])
             }
         }

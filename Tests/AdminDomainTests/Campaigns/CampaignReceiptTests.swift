@@ -52,8 +52,10 @@ import Testing
             try Int.fetchOne(
                 db,
                 sql: """
-                    SELECT COUNT(*) FROM panel_deliveries d WHERE d.campaign_id = ? AND d.state IN ('accepted', 'unknown')
-                      AND EXISTS (SELECT 1 FROM push_receipts r WHERE r.delivery_id = 'c' || d.campaign_id || '-' || d.id)
+                    SELECT COUNT(*) FROM panel_deliveries d WHERE d.campaign_id = ?
+                      AND d.state IN ('accepted', 'unknown')
+                      AND EXISTS (SELECT 1 FROM push_receipts r
+                        WHERE r.delivery_id = 'c' || d.campaign_id || '-' || d.id)
                     """, arguments: [campaign]) ?? -1
         }
     }

@@ -88,7 +88,8 @@ import Testing
             try Int.fetchOne(
                 db,
                 sql: """
-                    SELECT COUNT(*) FROM (SELECT user_id FROM panel_deliveries WHERE campaign_id IN (?, ?) AND state = 'accepted'
+                    SELECT COUNT(*) FROM (SELECT user_id FROM panel_deliveries WHERE campaign_id IN (?, ?)
+                      AND state = 'accepted'
                                           GROUP BY user_id HAVING COUNT(DISTINCT campaign_id) > 1)
                     """, arguments: [a, b]) ?? -1
         }
@@ -115,12 +116,14 @@ import Testing
             for other in [900_001, 900_002] {
                 try db.execute(
                     sql: """
-                        INSERT INTO panel_campaigns (id, title, body, ttl_seconds, segment, status, created_at) VALUES (?, 'x', 'y', 60, '{}', 'finished', ?)
+                        INSERT INTO panel_campaigns (id, title, body, ttl_seconds, segment, status, created_at)
+                          VALUES (?, 'x', 'y', 60, '{}', 'finished', ?)
                         """, arguments: [other, SQLiteTime.string(Date())])
                 for user in users {
                     try db.execute(
                         sql: """
-                            INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at) VALUES (?, ?, ?, 'accepted', ?, ?)
+                            INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at)
+                              VALUES (?, ?, ?, 'accepted', ?, ?)
                             """, arguments: [other, -user, user, SQLiteTime.string(Date()), SQLiteTime.string(Date())])
                 }
             }

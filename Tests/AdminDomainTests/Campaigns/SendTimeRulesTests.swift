@@ -39,7 +39,8 @@ import Testing
             try Int64.fetchAll(
                 db,
                 sql: """
-                    SELECT DISTINCT user_id FROM panel_deliveries WHERE campaign_id = ? AND state = 'queued' ORDER BY user_id LIMIT ?
+                    SELECT DISTINCT user_id FROM panel_deliveries WHERE campaign_id = ? AND state = 'queued'
+                      ORDER BY user_id LIMIT ?
                     """, arguments: [campaign, count])
         }
     }
@@ -118,7 +119,8 @@ import Testing
             try Int64.fetchAll(
                 db,
                 sql:
-                    "SELECT DISTINCT user_id FROM panel_deliveries WHERE campaign_id = ? AND due_at = ? ORDER BY user_id LIMIT 7",
+                    "SELECT DISTINCT user_id FROM panel_deliveries WHERE campaign_id = ? AND due_at = ? "
+                    + "ORDER BY user_id LIMIT 7",
                 arguments: [id, Campaigns.heldForWinner])
         }
         try #require(held.count == 7)
@@ -234,7 +236,8 @@ import Testing
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT d.push_provider AS provider, q.state AS state, COUNT(*) AS n FROM panel_deliveries q JOIN devices d ON d.id = q.device_id
+                    SELECT d.push_provider AS provider, q.state AS state, COUNT(*) AS n FROM panel_deliveries q
+                      JOIN devices d ON d.id = q.device_id
                     WHERE q.campaign_id = ? GROUP BY 1, 2
                     """, arguments: [id]
             ).map { "\($0["provider"] as String):\($0["state"] as String)=\($0["n"] as Int)" }

@@ -18,7 +18,8 @@ enum BoundaryRows {
             func user(_ email: String, created: String, lastActive: String?, plan: String = "free") throws -> Int64 {
                 try db.execute(
                     sql: """
-                        INSERT INTO users (email, password_hash, plan, created_at, last_active_at) VALUES (?, 'x', ?, ?, ?)
+                        INSERT INTO users (email, password_hash, plan, created_at, last_active_at)
+                          VALUES (?, 'x', ?, ?, ?)
                         """, arguments: [email, plan, created, lastActive])
                 return db.lastInsertedRowID
             }
@@ -35,11 +36,13 @@ enum BoundaryRows {
             }
             try db.execute(
                 sql:
-                    "INSERT INTO activity_events (user_id, kind, created_at) VALUES ('abc', 'login', '2026-11-22 10:00:00')"
+                    "INSERT INTO activity_events (user_id, kind, created_at) "
+                    + "VALUES ('abc', 'login', '2026-11-22 10:00:00')"
             )
             try db.execute(
                 sql: """
-                    INSERT INTO subscriptions (user_id, plan_type, status, store, price_cents, currency, started_at, current_period_end) VALUES
+                    INSERT INTO subscriptions (user_id, plan_type, status, store, price_cents, currency, started_at,
+                      current_period_end) VALUES
                       (?, 'monthly', 'active', 'app_store', 499, 'EUR', '2026-11-23 00:00:00', '2026-12-23 00:00:00'),
                       (?, 'yearly', 'active', 'play_store', 4999, 'USD', '2026-11-22 23:59:59', '2027-11-22 23:59:59'),
                       (?, 'monthly', 'active', 'web', 499, 'eur', '2026-11-01 00:00:00', '2026-12-01 00:00:00'),
@@ -54,7 +57,8 @@ enum BoundaryRows {
             ] as [(String, String?, String, String)] {
                 try db.execute(
                     sql: """
-                        INSERT INTO food_items (user_id, name, category, storage, expiry_date, source, created_at, updated_at, deleted_at)
+                        INSERT INTO food_items (user_id, name, category, storage, expiry_date, source, created_at,
+                          updated_at, deleted_at)
                         VALUES (?, 'x', ?, NULL, ?, 'barcode', ?, ?, ?)
                         """, arguments: [late, category, expiry, created, created, deleted])
             }
@@ -72,11 +76,13 @@ enum BoundaryRows {
             try db.execute(
                 sql: """
                     INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status) VALUES
-                      (?, 'food', 1, 1, '2026-11-22 09:00:00', 'failed'), (?, 'food', 1, 1, '2026-11-22 09:00:00', 'sent')
+                      (?, 'food', 1, 1, '2026-11-22 09:00:00', 'failed'), (?, 'food', 1, 1, '2026-11-22 09:00:00',
+                        'sent')
                     """, arguments: [late, late])
             try db.execute(
                 sql: """
-                    INSERT INTO panel_campaigns (title, body, ttl_seconds, segment, status, created_at) VALUES ('t', 'b', 60, '{}', 'finished', '2026-11-20 10:00:00')
+                    INSERT INTO panel_campaigns (title, body, ttl_seconds, segment, status, created_at)
+                      VALUES ('t', 'b', 60, '{}', 'finished', '2026-11-20 10:00:00')
                     """)
             let campaign = db.lastInsertedRowID
             for (device, state, updated) in [
@@ -85,7 +91,8 @@ enum BoundaryRows {
             ] {
                 try db.execute(
                     sql: """
-                        INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+                        INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at)
+                          VALUES (?, ?, ?, ?, ?, ?)
                         """, arguments: [campaign, device, late, state, updated, updated])
             }
             for (delivery, event, created) in [
@@ -112,20 +119,24 @@ enum BoundaryRows {
                 let id = db.lastInsertedRowID
                 try db.execute(
                     sql:
-                        "INSERT INTO activity_events (user_id, kind, created_at) VALUES (?, 'sign_up', ?), (?, 'login', ?)",
+                        "INSERT INTO activity_events (user_id, kind, created_at) "
+                        + "VALUES (?, 'sign_up', ?), (?, 'login', ?)",
                     arguments: [id, time, oldUser, time])
                 try db.execute(
                     sql: """
-                        INSERT INTO food_items (user_id, name, expiry_date, source, created_at, updated_at) VALUES (?, 'milk', '2026-11-30', 'photo', ?, ?)
+                        INSERT INTO food_items (user_id, name, expiry_date, source, created_at, updated_at)
+                          VALUES (?, 'milk', '2026-11-30', 'photo', ?, ?)
                         """, arguments: [id, time, time])
                 try db.execute(
                     sql: """
-                        INSERT INTO documents (user_id, doc_type, title, expiry_date, created_at, updated_at) VALUES (?, 'passport', 'p', '2030-01-01', ?, ?)
+                        INSERT INTO documents (user_id, doc_type, title, expiry_date, created_at, updated_at)
+                          VALUES (?, 'passport', 'p', '2030-01-01', ?, ?)
                         """, arguments: [id, time, time])
             }
             try db.execute(
                 sql: """
-                    INSERT INTO subscriptions (user_id, plan_type, status, store, price_cents, currency, started_at, current_period_end)
+                    INSERT INTO subscriptions (user_id, plan_type, status, store, price_cents, currency, started_at,
+                      current_period_end)
                     VALUES (?, 'monthly', 'active', 'web', 299, 'GBP', ?, '2026-12-23 00:00:00')
                     """, arguments: [oldUser, time])
         }

@@ -14,7 +14,8 @@ enum ClockRows {
                     let stamp = SQLiteTime.string(secondsSinceEpoch: seconds - Int64(daysBack) * 86_400 + Int64(offset))
                     try db.execute(
                         sql: """
-                            INSERT INTO users (email, password_hash, plan, created_at, last_active_at) VALUES (?, 'x', 'free', ?, ?)
+                            INSERT INTO users (email, password_hash, plan, created_at, last_active_at)
+                              VALUES (?, 'x', 'free', ?, ?)
                             """, arguments: ["clock-\(daysBack)-\(offset + 1)@example.com", stamp, stamp])
                     // A user of their own, active only then: nothing else makes them count.
                     try db.execute(
@@ -27,7 +28,8 @@ enum ClockRows {
                 of: " ", with: "T")
             try db.execute(
                 sql:
-                    "INSERT INTO users (email, password_hash, plan, created_at) VALUES ('t-form@example.com', 'x', 'free', ?)",
+                    "INSERT INTO users (email, password_hash, plan, created_at) "
+                    + "VALUES ('t-form@example.com', 'x', 'free', ?)",
                 arguments: [early])
             try db.execute(
                 sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (?, 'login', ?)",
@@ -35,7 +37,8 @@ enum ClockRows {
             let ahead = SQLiteTime.string(secondsSinceEpoch: seconds + 3600)
             try db.execute(
                 sql:
-                    "INSERT INTO users (email, password_hash, plan, created_at) VALUES ('ahead@example.com', 'x', 'free', ?)",
+                    "INSERT INTO users (email, password_hash, plan, created_at) "
+                    + "VALUES ('ahead@example.com', 'x', 'free', ?)",
                 arguments: [ahead])
         }
     }

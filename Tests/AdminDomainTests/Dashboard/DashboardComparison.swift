@@ -51,15 +51,18 @@ struct DashboardComparison {
         expect(.foodWasted, try expected.foodWastedByWeek())
         try expectCategories(
             .categories,
-            "SELECT COALESCE(CAST(category AS TEXT), '(none)'), COUNT(*) FROM food_items WHERE deleted_at IS NULL GROUP BY 1"
+            "SELECT COALESCE(CAST(category AS TEXT), '(none)'), COUNT(*) "
+                + "FROM food_items WHERE deleted_at IS NULL GROUP BY 1"
         )
         try expectCategories(
             .storage,
-            "SELECT COALESCE(CAST(storage AS TEXT), 'Not set'), COUNT(*) FROM food_items WHERE deleted_at IS NULL GROUP BY 1"
+            "SELECT COALESCE(CAST(storage AS TEXT), 'Not set'), COUNT(*) "
+                + "FROM food_items WHERE deleted_at IS NULL GROUP BY 1"
         )
         try expectCategories(
             .documentTypes,
-            "SELECT COALESCE(CAST(doc_type AS TEXT), '(none)'), COUNT(*) FROM documents WHERE deleted_at IS NULL GROUP BY 1",
+            "SELECT COALESCE(CAST(doc_type AS TEXT), '(none)'), COUNT(*) "
+                + "FROM documents WHERE deleted_at IS NULL GROUP BY 1",
             words: Self.documentWords)
         expect(.premiumUsers, try expected.premiumAtWeekEnds(snapshot.chart(.premiumUsers)!.labels))
         expect(.upgrades, try expected.upgradesByWeek())
@@ -142,7 +145,8 @@ struct DashboardComparison {
         let households = try expected.int("SELECT COUNT(*) FROM households")
         let shared = try expected.int(
             """
-            SELECT COUNT(*) FROM (SELECT household_id FROM users WHERE status <> 'deleted' AND typeof(household_id) = 'integer'
+            SELECT COUNT(*) FROM (SELECT household_id FROM users WHERE status <> 'deleted'
+              AND typeof(household_id) = 'integer'
                                   GROUP BY household_id HAVING COUNT(*) > 1)
             """)
         // The activity lists' count, as of the last full count (as the card says).
@@ -175,7 +179,8 @@ struct DashboardComparison {
                     "Households", Double(households),
                     Double(
                         try expected.int(
-                            "SELECT COUNT(*) FROM households WHERE COALESCE(\(ExpectedDashboard.day("created_at")), '0000') <= ?",
+                            "SELECT COUNT(*) "
+                                + "FROM households WHERE COALESCE(\(ExpectedDashboard.day("created_at")), '0000') <= ?",
                             [then]))
                 ),
                 ("Households with more than one member", share(min(shared, households), households), nil),
@@ -224,7 +229,8 @@ struct DashboardComparison {
             expected.db,
             sql: """
                 SELECT COUNT(*) FILTER (WHERE status = 'sent'), COUNT(*) FILTER (WHERE status = 'failed') FROM reminders
-                WHERE scheduled_for >= date(?, '-29 days') AND scheduled_for < ? AND \(ExpectedDashboard.day("scheduled_for")) IS NOT NULL
+                WHERE scheduled_for >= date(?, '-29 days') AND scheduled_for < ?
+                  AND \(ExpectedDashboard.day("scheduled_for")) IS NOT NULL
                 """, arguments: [expected.today, expected.now])!
         let sent: Int = reminders[0]
         let failed: Int = reminders[1]

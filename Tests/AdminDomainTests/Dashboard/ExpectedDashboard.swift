@@ -81,7 +81,8 @@ struct ExpectedDashboard {
             """
             SELECT 'Week of ' || \(Self.week("e")), COUNT(*) FROM (
               SELECT \(Self.day("expiry_date")) AS e, deleted_at,
-                     MAX(COALESCE(\(Self.day("deleted_at")), '0000'), COALESCE(\(Self.day("created_at")), '0000')) AS gone
+                     MAX(COALESCE(\(Self.day("deleted_at")), '0000'), COALESCE(\(Self.day("created_at")),
+                       '0000')) AS gone
               FROM food_items WHERE consumed_at IS NULL)
             WHERE e IS NOT NULL AND e < ? AND (deleted_at IS NULL OR gone >= e) GROUP BY 1
             """, [today])
@@ -105,7 +106,8 @@ struct ExpectedDashboard {
 
     func upgradesByWeek() throws -> [String: Int] {
         try counts(
-            "SELECT 'Week of ' || \(Self.week(Self.day("started_at"))), COUNT(*) FROM subscriptions WHERE \(Self.day("started_at")) IS NOT NULL GROUP BY 1"
+            "SELECT 'Week of ' || \(Self.week(Self.day("started_at"))), COUNT(*) "
+                + "FROM subscriptions WHERE \(Self.day("started_at")) IS NOT NULL GROUP BY 1"
         )
     }
 
@@ -114,8 +116,10 @@ struct ExpectedDashboard {
         for row in try Row.fetchAll(
             db,
             sql: """
-                SELECT currency, SUM(CASE plan_type WHEN 'yearly' THEN price_cents / 12.0 ELSE price_cents END) FROM subscriptions
-                WHERE status = 'active' AND \(Self.unix("current_period_end")) > unixepoch(:now) AND \(Self.unix("started_at")) IS NOT NULL
+                SELECT currency, SUM(CASE plan_type WHEN 'yearly' THEN price_cents / 12.0 ELSE price_cents END)
+                  FROM subscriptions
+                WHERE status = 'active' AND \(Self.unix("current_period_end")) > unixepoch(:now)
+                  AND \(Self.unix("started_at")) IS NOT NULL
                   AND typeof(price_cents) = 'integer' AND currency GLOB '[A-Z][A-Z][A-Z]' AND length(currency) = 3
                 GROUP BY currency
                 """, arguments: ["now": now])
@@ -130,10 +134,12 @@ struct ExpectedDashboard {
             try counts(
                 "SELECT \(Self.day("updated_at")), COUNT(*) FROM panel_deliveries WHERE state = 'accepted' GROUP BY 1"),
             try counts(
-                "SELECT substr(created_at, 1, 10), COUNT(DISTINCT delivery_id) FROM push_receipts WHERE event = 'received' GROUP BY 1"
+                "SELECT substr(created_at, 1, 10), COUNT(DISTINCT delivery_id) "
+                    + "FROM push_receipts WHERE event = 'received' GROUP BY 1"
             ),
             try counts(
-                "SELECT substr(created_at, 1, 10), COUNT(DISTINCT delivery_id) FROM push_receipts WHERE event = 'opened' GROUP BY 1"
+                "SELECT substr(created_at, 1, 10), COUNT(DISTINCT delivery_id) "
+                    + "FROM push_receipts WHERE event = 'opened' GROUP BY 1"
             )
         )
     }
@@ -143,7 +149,8 @@ struct ExpectedDashboard {
     func distinctActive(from: String, to: String) throws -> Int {
         try int(
             """
-            SELECT COUNT(DISTINCT e.user_id) FROM activity_events e JOIN users u ON u.id = e.user_id AND u.status <> 'deleted'
+            SELECT COUNT(DISTINCT e.user_id) FROM activity_events e JOIN users u ON u.id = e.user_id
+              AND u.status <> 'deleted'
             WHERE typeof(e.user_id) = 'integer' AND \(Self.day("e.created_at")) BETWEEN ? AND ?
             """, [from, to])
     }
@@ -153,8 +160,10 @@ struct ExpectedDashboard {
     func distinctActive(fromDay: String, upToSecondsBeforeNow back: Int) throws -> Int {
         try int(
             """
-            SELECT COUNT(DISTINCT e.user_id) FROM activity_events e JOIN users u ON u.id = e.user_id AND u.status <> 'deleted'
-            WHERE typeof(e.user_id) = 'integer' AND \(Self.unix("e.created_at")) BETWEEN unixepoch(?) AND unixepoch(?) - ?
+            SELECT COUNT(DISTINCT e.user_id) FROM activity_events e JOIN users u ON u.id = e.user_id
+              AND u.status <> 'deleted'
+            WHERE typeof(e.user_id) = 'integer' AND \(Self.unix("e.created_at")) BETWEEN unixepoch(?)
+              AND unixepoch(?) - ?
             """, [fromDay, now, back])
     }
 
@@ -162,7 +171,8 @@ struct ExpectedDashboard {
     func signUps(fromDay: String, upToSecondsBeforeNow back: Int) throws -> Int {
         try int(
             """
-            SELECT COUNT(*) FROM users WHERE status <> 'deleted' AND \(Self.unix("created_at")) BETWEEN unixepoch(?) AND unixepoch(?) - ?
+            SELECT COUNT(*) FROM users WHERE status <> 'deleted' AND \(Self.unix("created_at")) BETWEEN unixepoch(?)
+              AND unixepoch(?) - ?
             """, [fromDay, now, back])
     }
 
@@ -175,7 +185,8 @@ struct ExpectedDashboard {
     func itemsTracked(at then: String?) throws -> Int {
         guard let then else {
             return try int(
-                "SELECT (SELECT COUNT(*) FROM food_items WHERE deleted_at IS NULL) + (SELECT COUNT(*) FROM documents WHERE deleted_at IS NULL)"
+                "SELECT (SELECT COUNT(*) FROM food_items WHERE deleted_at IS NULL) + (SELECT COUNT(*) "
+                    + "FROM documents WHERE deleted_at IS NULL)"
             )
         }
         let live = """
@@ -201,7 +212,8 @@ struct ExpectedDashboard {
         let row = try Row.fetchOne(
             db,
             sql: """
-                SELECT COUNT(*), COUNT(*) FILTER (WHERE \(Self.unix("last_active_at")) - \(Self.unix("created_at")) >= :span)
+                SELECT COUNT(*), COUNT(*) FILTER (WHERE \(Self.unix("last_active_at")) - \(Self.unix("created_at")) >=
+                  :span)
                 FROM users WHERE status <> 'deleted' AND \(Self.unix("created_at")) <= unixepoch(:now) - :span
                 """, arguments: ["span": days * 86_400, "now": now])!
         return (row[1], row[0])
@@ -210,7 +222,8 @@ struct ExpectedDashboard {
     func cohort(start: String) throws -> (users: Int, active: [Int]) {
         let end = try date(start, plus: 6)
         let members =
-            "SELECT id FROM users WHERE status <> 'deleted' AND \(Self.day("created_at")) BETWEEN '\(start)' AND '\(end)'"
+            "SELECT id FROM users WHERE status <> 'deleted' AND \(Self.day("created_at")) "
+            + "BETWEEN '\(start)' AND '\(end)'"
         var active: [Int] = []
         for week in 1...12 {
             let from = try date(start, plus: 7 * week)
@@ -254,7 +267,8 @@ struct ExpectedDashboard {
         try int(
             """
             SELECT COUNT(*) FROM users u WHERE u.status <> 'deleted' AND u.plan = ? AND
-              (SELECT COUNT(*) FROM food_items f WHERE f.user_id = u.id AND f.deleted_at IS NULL AND f.consumed_at IS NULL)
+              (SELECT COUNT(*) FROM food_items f WHERE f.user_id = u.id AND f.deleted_at IS NULL
+                AND f.consumed_at IS NULL)
               + (SELECT COUNT(*) FROM documents d WHERE d.user_id = u.id AND d.deleted_at IS NULL) >= 50
             """, [plan])
     }

@@ -63,7 +63,8 @@ import Testing
             try Int64.fetchAll(
                 db,
                 sql:
-                    "SELECT id FROM users WHERE id NOT IN (SELECT user_id FROM panel_campaign_members WHERE campaign_id = ?)",
+                    "SELECT id FROM users WHERE id NOT IN (SELECT user_id "
+                    + "FROM panel_campaign_members WHERE campaign_id = ?)",
                 arguments: [id])
         }
         let rows = GoalRows.all(start: Self.start, days: Self.days)

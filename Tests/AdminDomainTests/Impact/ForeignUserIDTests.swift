@@ -19,11 +19,13 @@ import Testing
                 try db.execute(sql: "PRAGMA foreign_keys = OFF")
                 try db.execute(
                     sql:
-                        "INSERT INTO activity_events (user_id, kind, created_at) VALUES ('1', 'upgraded', ?), ('abc', 'upgraded', ?), (X'01', 'upgraded', ?)",
+                        "INSERT INTO activity_events (user_id, kind, created_at) "
+                        + "VALUES ('1', 'upgraded', ?), ('abc', 'upgraded', ?), (X'01', 'upgraded', ?)",
                     arguments: [inWindow, inWindow, inWindow])
                 try db.execute(
                     sql: """
-                        INSERT INTO subscriptions (user_id, plan_type, status, store, price_cents, currency, started_at, current_period_end)
+                        INSERT INTO subscriptions (user_id, plan_type, status, store, price_cents, currency, started_at,
+                          current_period_end)
                         VALUES ('two', 'monthly', 'active', 'web', 1, 'EUR', ?, '2027-01-01')
                         """, arguments: [inWindow])
             }

@@ -49,13 +49,15 @@ enum GoalRows {
             if row.subscription {
                 try db.execute(
                     sql: """
-                        INSERT INTO subscriptions (user_id, plan_type, status, store, price_cents, currency, started_at, current_period_end)
+                        INSERT INTO subscriptions (user_id, plan_type, status, store, price_cents, currency, started_at,
+                          current_period_end)
                         VALUES (?, 'monthly', 'active', 'app_store', 499, 'EUR', ?, '2027-01-01 00:00:00')
                         """, arguments: [user, row.time])
             } else {
                 try db.execute(
                     sql:
-                        "INSERT INTO activity_events (user_id, kind, detail, platform, created_at) VALUES (?, ?, NULL, NULL, ?)",
+                        "INSERT INTO activity_events (user_id, kind, detail, platform, created_at) "
+                        + "VALUES (?, ?, NULL, NULL, ?)",
                     arguments: [user, row.kind, row.time])
             }
         }

@@ -19,13 +19,15 @@ import Testing
                 try Int.fetchOne(
                     db,
                     sql: """
-                        SELECT COUNT(*) FROM panel_campaign_members WHERE campaign_id = ? AND user_id NOT IN (\(ImpactFixture.reachableUsersSQL))
+                        SELECT COUNT(*) FROM panel_campaign_members WHERE campaign_id = ?
+                          AND user_id NOT IN (\(ImpactFixture.reachableUsersSQL))
                         """, arguments: [id]) ?? -1,
                 try Int.fetchOne(
                     db,
                     sql: """
                         SELECT COUNT(*) FROM (\(ImpactFixture.reachableUsersSQL)) r
-                        WHERE NOT EXISTS (SELECT 1 FROM panel_campaign_members m WHERE m.campaign_id = ? AND m.user_id = r.id)
+                        WHERE NOT EXISTS (SELECT 1 FROM panel_campaign_members m WHERE m.campaign_id = ?
+                          AND m.user_id = r.id)
                         """, arguments: [id]) ?? -1
             )
         }
@@ -45,14 +47,16 @@ import Testing
                     db,
                     sql: """
                         SELECT COUNT(*) FROM panel_deliveries q
-                        WHERE q.campaign_id = ? AND q.user_id IN (SELECT user_id FROM panel_campaign_members WHERE campaign_id = ? AND arm = 'holdout')
+                        WHERE q.campaign_id = ? AND q.user_id IN (SELECT user_id FROM panel_campaign_members
+                          WHERE campaign_id = ? AND arm = 'holdout')
                         """, arguments: [id, id]) ?? -1,
                 try Int.fetchOne(
                     db, sql: "SELECT COUNT(*) FROM panel_deliveries WHERE campaign_id = ?", arguments: [id]) ?? -1,
                 try Int.fetchOne(
                     db,
                     sql: """
-                        SELECT COUNT(*) FROM devices d JOIN panel_campaign_members m ON m.user_id = d.user_id AND m.campaign_id = ?
+                        SELECT COUNT(*) FROM devices d JOIN panel_campaign_members m ON m.user_id = d.user_id
+                          AND m.campaign_id = ?
                         WHERE m.arm <> 'holdout' AND d.push_permission = 'granted' AND COALESCE(d.push_token, '') <> ''
                         """, arguments: [id]) ?? -1
             )

@@ -30,24 +30,33 @@ struct ImpactFixture {
                 sql: """
                     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < :total)
                     INSERT INTO users (id, email, password_hash, status, created_at, last_active_at)
-                    SELECT i, 'user' || i || '@impact.test', 'x', CASE WHEN i > :reachable AND i % 4 = 3 THEN 'suspended' ELSE 'active' END,
+                    SELECT i, 'user' || i || '@impact.test', 'x', CASE WHEN i > :reachable AND i % 4 = 3
+                      THEN 'suspended' ELSE 'active' END,
                            '2026-01-01 00:00:00', '2026-11-17 00:00:00' FROM n;
                     INSERT INTO notification_settings (user_id, push_enabled, marketing_opt_in)
                     SELECT id, CASE WHEN id > :reachable AND id % 4 = 2 THEN 0 ELSE 1 END, 1 FROM users;
                     -- Reachable users: iOS (i % 3 = 0), Android (i % 3 = 1), both (i % 3 = 2).
-                    INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
-                    SELECT 3 * id, id, 'ios', 'apns', printf('%064x', id), 'granted', '2026-01-01 00:00:00', '2026-11-17 00:00:00'
+                    INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at,
+                      last_seen_at)
+                    SELECT 3 * id, id, 'ios', 'apns', printf('%064x', id), 'granted', '2026-01-01 00:00:00',
+                      '2026-11-17 00:00:00'
                     FROM users WHERE id <= :reachable AND id % 3 IN (0, 2);
-                    INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
-                    SELECT 3 * id + 1, id, 'android', 'fcm', 'fcm-token-' || id, 'granted', '2026-01-01 00:00:00', '2026-11-17 00:00:00'
+                    INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at,
+                      last_seen_at)
+                    SELECT 3 * id + 1, id, 'android', 'fcm', 'fcm-token-' || id, 'granted', '2026-01-01 00:00:00',
+                      '2026-11-17 00:00:00'
                     FROM users WHERE id <= :reachable AND id % 3 IN (1, 2);
-                    INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
-                    SELECT 3 * id + 2, id, 'android', 'fcm', NULL, 'denied', '2026-01-01 00:00:00', '2026-11-17 00:00:00'
+                    INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at,
+                      last_seen_at)
+                    SELECT 3 * id + 2, id, 'android', 'fcm', NULL, 'denied', '2026-01-01 00:00:00',
+                      '2026-11-17 00:00:00'
                     FROM users WHERE id <= :reachable AND id % 5 = 0;
                     -- Unreachable users: permission denied (i % 4 = 0), no device (1), push off (2), suspended (3).
-                    INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
+                    INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at,
+                      last_seen_at)
                     SELECT 3 * id, id, 'ios', 'apns', CASE WHEN id % 4 = 0 THEN NULL ELSE printf('%064x', id) END,
-                           CASE WHEN id % 4 = 0 THEN 'denied' ELSE 'granted' END, '2026-01-01 00:00:00', '2026-11-17 00:00:00'
+                           CASE WHEN id % 4 = 0 THEN 'denied'
+                             ELSE 'granted' END, '2026-01-01 00:00:00', '2026-11-17 00:00:00'
                     FROM users WHERE id > :reachable AND id % 4 <> 1;
                     """, arguments: ["total": reachable + unreachable, "reachable": reachable])
         }
@@ -59,7 +68,8 @@ struct ImpactFixture {
     /// active account, push and marketing not turned off, a device with permission and a token.
     static let reachableUsersSQL = """
         SELECT u.id FROM users u WHERE u.status = 'active'
-          AND NOT EXISTS (SELECT 1 FROM notification_settings s WHERE s.user_id = u.id AND (s.push_enabled = 0 OR s.marketing_opt_in = 0))
+          AND NOT EXISTS (SELECT 1 FROM notification_settings s WHERE s.user_id = u.id AND (s.push_enabled = 0
+            OR s.marketing_opt_in = 0))
           AND EXISTS (SELECT 1 FROM devices d WHERE d.user_id = u.id AND d.push_permission = 'granted'
                       AND COALESCE(d.push_token, '') <> '' AND d.push_provider IN ('fcm', 'apns'))
         """

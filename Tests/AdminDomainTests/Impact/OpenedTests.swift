@@ -17,8 +17,10 @@ import Testing
                     db,
                     sql: """
                         SELECT m.arm, COUNT(*) FROM panel_campaign_members m WHERE m.campaign_id = ? AND EXISTS (
-                          SELECT 1 FROM panel_deliveries q JOIN push_receipts r ON r.delivery_id = 'c' || q.campaign_id || '-' || q.id AND r.event = 'opened'
-                          WHERE q.campaign_id = m.campaign_id AND q.user_id = m.user_id AND q.state IN ('accepted', 'sending', 'unknown'))
+                          SELECT 1 FROM panel_deliveries q JOIN push_receipts r
+                            ON r.delivery_id = 'c' || q.campaign_id || '-' || q.id AND r.event = 'opened'
+                          WHERE q.campaign_id = m.campaign_id AND q.user_id = m.user_id
+                            AND q.state IN ('accepted', 'sending', 'unknown'))
                         GROUP BY m.arm
                         """, arguments: [id]
                 ).map { (row: Row) -> (String, Int) in (row[0], row[1]) })
@@ -39,13 +41,15 @@ import Testing
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT q.id, q.user_id, m.arm FROM panel_deliveries q JOIN panel_campaign_members m ON m.campaign_id = q.campaign_id AND m.user_id = q.user_id
+                    SELECT q.id, q.user_id, m.arm FROM panel_deliveries q JOIN panel_campaign_members m
+                      ON m.campaign_id = q.campaign_id AND m.user_id = q.user_id
                     WHERE q.campaign_id = ? AND q.id % 2 = ?
                     """, arguments: [id, phase])
             func receipt(_ delivery: String, _ event: String) throws {
                 try db.execute(
                     sql:
-                        "INSERT INTO push_receipts (delivery_id, event, created_at) VALUES (?, ?, '2026-11-18 12:30:00')",
+                        "INSERT INTO push_receipts (delivery_id, event, created_at) "
+                        + "VALUES (?, ?, '2026-11-18 12:30:00')",
                     arguments: [delivery, event])
             }
             for row in rows {

@@ -24,7 +24,8 @@ import Testing
             try db.execute(
                 sql: """
                     INSERT INTO panel_campaign_members (campaign_id, user_id, arm, platform)
-                    SELECT ?, id, CASE WHEN id <= 100 THEN 'holdout' WHEN id <= 200 THEN 'a' WHEN id <= 300 THEN 'b' ELSE 'rest' END, 'ios'
+                    SELECT ?, id, CASE WHEN id <= 100 THEN 'holdout' WHEN id <= 200 THEN 'a' WHEN id <= 300 THEN 'b'
+                      ELSE 'rest' END, 'ios'
                     FROM users WHERE id <= 1000
                     """, arguments: [id])
         }
@@ -33,7 +34,8 @@ import Testing
             for user in converters {
                 try db.execute(
                     sql:
-                        "INSERT INTO activity_events (user_id, kind, created_at) VALUES (?, 'item_added', '2026-11-18 13:00:00')",
+                        "INSERT INTO activity_events (user_id, kind, created_at) "
+                        + "VALUES (?, 'item_added', '2026-11-18 13:00:00')",
                     arguments: [user])
             }
         }

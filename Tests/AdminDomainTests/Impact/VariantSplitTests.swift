@@ -44,7 +44,8 @@ import Testing
                 try Int.fetchOne(
                     db,
                     sql: """
-                        SELECT COUNT(*) FROM panel_deliveries q LEFT JOIN panel_campaign_members m ON m.campaign_id = q.campaign_id AND m.user_id = q.user_id
+                        SELECT COUNT(*) FROM panel_deliveries q LEFT JOIN panel_campaign_members m
+                          ON m.campaign_id = q.campaign_id AND m.user_id = q.user_id
                         WHERE q.campaign_id = ? AND q.variant IS NOT m.arm
                         """, arguments: [id]) ?? -1
             )

@@ -23,14 +23,16 @@ import Testing
             func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql, arguments: [id]) ?? -1 }
             let ofArm = "SELECT user_id FROM panel_campaign_members WHERE campaign_id = q.campaign_id AND arm"
             let held =
-                "SELECT COUNT(*) FROM panel_deliveries WHERE campaign_id = ? AND state IN ('queued', 'retry') AND due_at = '9999-12-31 23:59:59'"
+                "SELECT COUNT(*) FROM panel_deliveries WHERE campaign_id = ? AND state IN ('queued', 'retry') "
+                + "AND due_at = '9999-12-31 23:59:59'"
             return Counts(
                 held: try count(held),
                 heldWithVariant: try count(held + " AND variant IS NOT NULL"),
                 restDeliveries: try count(
                     "SELECT COUNT(*) FROM panel_deliveries q WHERE campaign_id = ? AND user_id IN (\(ofArm) = 'rest')"),
                 testDeliveries: try count(
-                    "SELECT COUNT(*) FROM panel_deliveries q WHERE campaign_id = ? AND user_id IN (\(ofArm) IN ('a', 'b'))"
+                    "SELECT COUNT(*) "
+                        + "FROM panel_deliveries q WHERE campaign_id = ? AND user_id IN (\(ofArm) IN ('a', 'b'))"
                 ),
                 waiting: try count(
                     "SELECT COUNT(*) FROM panel_deliveries WHERE campaign_id = ? AND state IN ('queued', 'retry')"))
@@ -42,7 +44,8 @@ import Testing
             try String.fetchAll(
                 db,
                 sql:
-                    "SELECT COALESCE(detail, '') FROM panel_audit_log WHERE action = 'campaign_winner_chosen' AND target = ? ORDER BY id",
+                    "SELECT COALESCE(detail, '') "
+                    + "FROM panel_audit_log WHERE action = 'campaign_winner_chosen' AND target = ? ORDER BY id",
                 arguments: ["campaign:\(id)"])
         }
     }
@@ -82,7 +85,8 @@ import Testing
             for user in converters {
                 try db.execute(
                     sql:
-                        "INSERT INTO activity_events (user_id, kind, created_at) VALUES (?, 'item_added', '2026-11-18 13:00:00')",
+                        "INSERT INTO activity_events (user_id, kind, created_at) "
+                        + "VALUES (?, 'item_added', '2026-11-18 13:00:00')",
                     arguments: [user])
             }
         }
@@ -94,7 +98,7 @@ import Testing
         let chosenAt = Self.start.addingTimeInterval(TimeInterval(Self.wait * 3_600 + 60))
         try await tracker.refresh(now: chosenAt)
         let winner = try #require(try await fixture.campaigns.find(id)?.winner)
-        #expect(winner.variant == .known(.b) && winner.at == SQLiteTime.string(chosenAt))
+        #expect(winner.variant == .known(.b) && winner.at?.text == SQLiteTime.string(chosenAt))
         let audit = try await Self.audit(id, fixture)
         #expect(audit.count == 1)
         #expect(audit.first?.hasPrefix("variant B by the rule") == true, "\(audit)")
@@ -110,12 +114,14 @@ import Testing
                     db,
                     sql: """
                         SELECT DISTINCT COALESCE(variant, 'none') FROM panel_deliveries q
-                        WHERE campaign_id = ? AND user_id IN (SELECT user_id FROM panel_campaign_members WHERE campaign_id = ? AND arm = 'rest')
+                        WHERE campaign_id = ? AND user_id IN (SELECT user_id FROM panel_campaign_members
+                          WHERE campaign_id = ? AND arm = 'rest')
                         """, arguments: [id, id]),
                 try Int.fetchOne(
                     db,
                     sql:
-                        "SELECT COUNT(*) FROM panel_deliveries WHERE campaign_id = ? AND state = 'queued' AND due_at > ?",
+                        "SELECT COUNT(*) "
+                        + "FROM panel_deliveries WHERE campaign_id = ? AND state = 'queued' AND due_at > ?",
                     arguments: [id, SQLiteTime.string(chosenAt)]) ?? -1
             )
         }
@@ -143,7 +149,8 @@ import Testing
             for user in b {
                 try db.execute(
                     sql:
-                        "INSERT INTO activity_events (user_id, kind, created_at) VALUES (?, 'item_added', '2026-11-18 13:00:00')",
+                        "INSERT INTO activity_events (user_id, kind, created_at) "
+                        + "VALUES (?, 'item_added', '2026-11-18 13:00:00')",
                     arguments: [user])
             }
         }

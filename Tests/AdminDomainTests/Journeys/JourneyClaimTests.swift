@@ -31,12 +31,14 @@ import Testing
         try await queue.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO users (email, password_hash, created_at, last_active_at, timezone) VALUES (?, 'x', '2026-01-01 00:00:00', ?, ?)
+                    INSERT INTO users (email, password_hash, created_at, last_active_at, timezone)
+                      VALUES (?, 'x', '2026-01-01 00:00:00', ?, ?)
                     """, arguments: ["\(name)@claim.test", TriggerScanTests.text(crossedAt - 30 * day), timezone])
             let id = db.lastInsertedRowID
             try db.execute(
                 sql: """
-                    INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
+                    INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at,
+                      last_seen_at)
                     VALUES (?, 'android', 'fcm', ?, 'granted', '2026-01-01 00:00:00', '2026-01-01 00:00:00')
                     """, arguments: [id, "token-\(name)-0123456789"])
             try db.execute(sql: "INSERT INTO notification_settings (user_id) VALUES (?)", arguments: [id])
@@ -71,7 +73,8 @@ import Testing
                 uniqueKeysWithValues: try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT user_id, state || COALESCE(':' || detail, '') AS outcome FROM panel_journey_entries WHERE journey_id = ?
+                        SELECT user_id, state || COALESCE(':' || detail, '') AS outcome FROM panel_journey_entries
+                          WHERE journey_id = ?
                         """, arguments: [setup.journey]
                 ).map { ($0["user_id"] as Int64, $0["outcome"] as String) })
         }
@@ -121,7 +124,8 @@ import Testing
             try Int64.fetchAll(
                 db,
                 sql: """
-                    SELECT user_id FROM panel_deliveries WHERE campaign_id = ? AND state IN ('queued', 'retry') ORDER BY user_id
+                    SELECT user_id FROM panel_deliveries WHERE campaign_id = ? AND state IN ('queued', 'retry')
+                      ORDER BY user_id
                     """, arguments: [setup.journey])
         }
         #expect(open.filter { mine.contains($0) } == [later])
@@ -170,7 +174,8 @@ import Testing
             try db.execute(
                 sql: """
                     INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at)
-                    SELECT ?, id, user_id, 'accepted', '2026-11-17 12:00:00', '2026-11-17 12:00:00' FROM devices WHERE user_id = ?
+                    SELECT ?, id, user_id, 'accepted', '2026-11-17 12:00:00', '2026-11-17 12:00:00' FROM devices
+                      WHERE user_id = ?
                     """, arguments: [ids[0], hadCampaign])
             return (ids[0], ids[1])
         }
@@ -249,8 +254,10 @@ import Testing
         try await setup.queue.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
-                    VALUES (?, 'android', 'fcm', 'token-two-second-0123', 'granted', '2026-01-01 00:00:00', '2026-01-01 00:00:00')
+                    INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at,
+                      last_seen_at)
+                    VALUES (?, 'android', 'fcm', 'token-two-second-0123', 'granted', '2026-01-01 00:00:00',
+                      '2026-01-01 00:00:00')
                     """, arguments: [user])
         }
         _ = try await JourneyRunner(journeys: setup.journeys).tick(now: Self.now)

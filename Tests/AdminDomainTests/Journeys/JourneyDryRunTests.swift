@@ -34,7 +34,8 @@ import Testing
             try Int.fetchOne(
                 db,
                 sql: """
-                    SELECT COUNT(*) FROM users WHERE length(last_active_at) = 19 AND last_active_at > datetime(?, 'unixepoch', '-30 days')
+                    SELECT COUNT(*) FROM users WHERE length(last_active_at) = 19
+                      AND last_active_at > datetime(?, 'unixepoch', '-30 days')
                       AND last_active_at <= datetime(?, 'unixepoch', '-29 days')
                     """, arguments: [seconds, seconds]) ?? -1
         }

@@ -35,7 +35,8 @@ import Testing
             try Row.fetchAll(
                 db,
                 sql:
-                    "SELECT user_id, occurrence FROM panel_journey_entries WHERE journey_id = ? ORDER BY occurrence, user_id",
+                    "SELECT user_id, occurrence FROM panel_journey_entries WHERE journey_id = ? "
+                    + "ORDER BY occurrence, user_id",
                 arguments: [journey]
             ).map { TriggerCrossing(userID: $0["user_id"], occurrence: $0["occurrence"]) }
         }

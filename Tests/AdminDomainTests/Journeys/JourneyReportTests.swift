@@ -58,10 +58,13 @@ import Testing
                     SELECT COUNT(*) AS entered,
                            SUM(e.state = 'held_out') AS held, SUM(e.state = 'sent') AS sent,
                            SUM(e.arm <> 'holdout') AS sentGroup, SUM(e.arm = 'holdout') AS holdout,
-                           SUM(e.arm <> 'holdout' AND EXISTS (SELECT 1 FROM activity_events a WHERE a.user_id = e.user_id
-                                 AND a.created_at > e.entered_at AND a.created_at <= datetime(e.entered_at, '+1 day'))) AS sentConverted,
+                           SUM(e.arm <> 'holdout' AND EXISTS (SELECT 1 FROM activity_events a
+                             WHERE a.user_id = e.user_id
+                                 AND a.created_at > e.entered_at
+                                   AND a.created_at <= datetime(e.entered_at, '+1 day'))) AS sentConverted,
                            SUM(e.arm = 'holdout' AND EXISTS (SELECT 1 FROM activity_events a WHERE a.user_id = e.user_id
-                                 AND a.created_at > e.entered_at AND a.created_at <= datetime(e.entered_at, '+1 day'))) AS holdoutConverted
+                                 AND a.created_at > e.entered_at
+                                   AND a.created_at <= datetime(e.entered_at, '+1 day'))) AS holdoutConverted
                     FROM panel_journey_entries e WHERE e.journey_id = ? AND e.user_id IN (\(list))
                     """, arguments: [journey])!
         }

@@ -21,12 +21,14 @@ import Testing
         let (premium, free) = try queue.write { db -> (Int64, Int64) in
             try db.execute(
                 sql:
-                    "INSERT INTO users (email, password_hash, plan, created_at) VALUES ('sub-p@odd.test', 'x', 'premium', '2026-01-01 00:00:00')"
+                    "INSERT INTO users (email, password_hash, plan, created_at) "
+                    + "VALUES ('sub-p@odd.test', 'x', 'premium', '2026-01-01 00:00:00')"
             )
             let premium = db.lastInsertedRowID
             try db.execute(
                 sql:
-                    "INSERT INTO users (email, password_hash, plan, created_at) VALUES ('sub-f@odd.test', 'x', 'free', '2026-01-01 00:00:00')"
+                    "INSERT INTO users (email, password_hash, plan, created_at) "
+                    + "VALUES ('sub-f@odd.test', 'x', 'free', '2026-01-01 00:00:00')"
             )
             return (premium, db.lastInsertedRowID)
         }
@@ -53,7 +55,8 @@ import Testing
             for row in rows {
                 try db.execute(
                     sql: """
-                        INSERT INTO subscriptions (user_id, plan_type, status, store, price_cents, currency, started_at, current_period_end, cancelled_at)
+                        INSERT INTO subscriptions (user_id, plan_type, status, store, price_cents, currency, started_at,
+                          current_period_end, cancelled_at)
                         VALUES (?, 'monthly', ?, 'web', 499, 'EUR', '2026-10-01 00:00:00', ?, ?)
                         """, arguments: [row.0, row.1, row.2, row.3])
             }
@@ -66,11 +69,13 @@ import Testing
                     SELECT s.user_id, s.current_period_end AS t FROM subscriptions s JOIN users u ON u.id = s.user_id
                     WHERE typeof(s.user_id) = 'integer' AND u.plan = 'premium'
                       AND typeof(s.current_period_end) = 'text'
-                      AND s.current_period_end GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]'
+                      AND s.current_period_end GLOB
+                        '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]'
                       AND strftime('%Y-%m-%d %H:%M:%S', s.current_period_end) = s.current_period_end
                       AND CAST(strftime('%s', s.current_period_end) AS INTEGER) > \(now)
                       AND CAST(strftime('%s', s.current_period_end) AS INTEGER) <= \(limitEnd)
-                      AND (s.status IN ('cancelled', 'past_due') OR (s.status = 'active' AND s.cancelled_at IS NOT NULL))
+                      AND (s.status IN ('cancelled', 'past_due') OR (s.status = 'active'
+                        AND s.cancelled_at IS NOT NULL))
                     ORDER BY s.id
                     """
             ).map { TriggerCrossing(userID: $0["user_id"], occurrence: $0["t"]) }

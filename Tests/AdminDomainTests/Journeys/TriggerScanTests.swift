@@ -72,7 +72,8 @@ import Testing
                 db,
                 sql: """
                     SELECT id, \(column) AS t FROM users
-                    WHERE typeof(\(column)) = 'text' AND \(column) GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]'
+                    WHERE typeof(\(column)) = 'text' AND \(column) GLOB
+                      '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]'
                       AND strftime('%Y-%m-%d %H:%M:%S', \(column)) = \(column)
                       AND CAST(strftime('%s', \(column)) AS INTEGER) > \(previous - days * 86_400)
                       AND CAST(strftime('%s', \(column)) AS INTEGER) <= \(now - days * 86_400)

@@ -12,8 +12,10 @@ struct ExpectedReminderFigures: Equatable, CustomStringConvertible {
     var p50: Int64?, p90: Int64?, p99: Int64?, max: Int64?, measured = 0
 
     var description: String {
-        "due \(due) sent \(sent) onTime \(sentOnTime) failed \(failed) cancelled \(cancelled) overdue \(overdue) waiting \(waiting) undecided \(undecided) "
-            + "opened \(opened) unreadable \(sentTimeUnreadable) before \(sentBeforeScheduled) p50 \(p50 ?? -1) p90 \(p90 ?? -1) "
+        "due \(due) sent \(sent) onTime \(sentOnTime) failed \(failed) cancelled \(cancelled) overdue \(overdue) "
+            + "waiting \(waiting) undecided \(undecided) "
+            + "opened \(opened) unreadable \(sentTimeUnreadable) before \(sentBeforeScheduled) "
+            + "p50 \(p50 ?? -1) p90 \(p90 ?? -1) "
             + "p99 \(p99 ?? -1) max \(max ?? -1) n \(measured)"
     }
 
@@ -43,7 +45,8 @@ struct ExpectedReminderFigures: Equatable, CustomStringConvertible {
         """
         (typeof(\(column)) = 'text' AND length(\(column)) = 19
          AND \(column) GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9][ T][0-2][0-9]:[0-5][0-9]:[0-5][0-9]'
-         AND CAST(substr(\(column), 6, 2) AS INTEGER) BETWEEN 1 AND 12 AND CAST(substr(\(column), 9, 2) AS INTEGER) BETWEEN 1 AND 31
+         AND CAST(substr(\(column), 6, 2) AS INTEGER) BETWEEN 1 AND 12
+         AND CAST(substr(\(column), 9, 2) AS INTEGER) BETWEEN 1 AND 31
          AND CAST(substr(\(column), 12, 2) AS INTEGER) < 24)
         """
     }
@@ -57,7 +60,8 @@ struct ExpectedReminderFigures: Equatable, CustomStringConvertible {
     {
         let now = now ?? until
         let due =
-            "\(readable("scheduled_for")) AND \(seconds("scheduled_for")) > \(from) AND \(seconds("scheduled_for")) <= \(until) AND (\(filter))"
+            "\(readable("scheduled_for")) AND \(seconds("scheduled_for")) > \(from) "
+            + "AND \(seconds("scheduled_for")) <= \(until) AND (\(filter))"
         let measured =
             "status = 'sent' AND \(readable("sent_at")) AND \(seconds("sent_at")) >= \(seconds("scheduled_for"))"
         let row = try Row.fetchOne(
@@ -72,7 +76,8 @@ struct ExpectedReminderFigures: Equatable, CustomStringConvertible {
                        SUM(status = 'scheduled' AND \(now) - \(seconds("scheduled_for")) <= 60) AS undecided,
                        SUM(status = 'sent' AND opened_at IS NOT NULL) AS opened,
                        SUM(status = 'sent' AND NOT \(readable("sent_at"))) AS unreadable,
-                       SUM(status = 'sent' AND \(readable("sent_at")) AND \(seconds("sent_at")) < \(seconds("scheduled_for"))) AS before
+                       SUM(status = 'sent' AND \(readable("sent_at"))
+                         AND \(seconds("sent_at")) < \(seconds("scheduled_for"))) AS before
                 FROM reminders r WHERE \(due)
                 """)!
         var expected = ExpectedReminderFigures()
@@ -111,7 +116,9 @@ struct ExpectedReminderFigures: Equatable, CustomStringConvertible {
     /// The user's platforms now: 1 iOS only, 2 Android only, 3 both, 0 none.
     static let platforms = """
         CASE WHEN EXISTS (SELECT 1 FROM devices d WHERE d.user_id = r.user_id AND d.platform = 'ios')
-             THEN CASE WHEN EXISTS (SELECT 1 FROM devices d WHERE d.user_id = r.user_id AND d.platform = 'android') THEN 3 ELSE 1 END
-             WHEN EXISTS (SELECT 1 FROM devices d WHERE d.user_id = r.user_id AND d.platform = 'android') THEN 2 ELSE 0 END
+             THEN CASE WHEN EXISTS (SELECT 1 FROM devices d WHERE d.user_id = r.user_id AND d.platform = 'android')
+               THEN 3 ELSE 1 END
+             WHEN EXISTS (SELECT 1 FROM devices d WHERE d.user_id = r.user_id AND d.platform = 'android') THEN 2
+               ELSE 0 END
         """
 }

@@ -40,7 +40,8 @@ import Testing
         // ago) may still be sent on time: 58; since the last sent reminder.
         #expect(
             nothingSent.sentence
-                == "No reminder was sent in the last hour while 58 fell due; the last was sent at \(Self.text(lastSent)) UTC."
+                == "No reminder was sent in the last hour while 58 fell due; "
+                + "the last was sent at \(Self.text(lastSent)) UTC."
         )
         #expect(nothingSent.since == Date(timeIntervalSince1970: TimeInterval(lastSent)))
         let overdue = try #require(stopped.alerts.first { $0.kind == .overdueAboveThreshold })
@@ -135,7 +136,8 @@ import Testing
                     let scheduled = Self.now - 120 - Int64(step) * 60
                     try db.execute(
                         sql: """
-                            INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status, sent_at)
+                            INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status,
+                              sent_at)
                             VALUES (?, 'food', 1, 1, ?, ?, ?)
                             """,
                         arguments: [
@@ -172,7 +174,8 @@ import Testing
             try String.fetchOne(
                 db,
                 sql: """
-                    SELECT MAX(t) FROM (SELECT created_at AS t FROM activity_events UNION ALL SELECT created_at FROM users
+                    SELECT MAX(t) FROM (SELECT created_at AS t FROM activity_events UNION ALL SELECT created_at
+                      FROM users
                                         UNION ALL SELECT created_at FROM push_receipts) WHERE t <= ?
                     """, arguments: [Self.text(later)])
         }

@@ -76,18 +76,22 @@ import Testing
             // SC-002: users with a reminder due of whom one was sent on time and opened; a
             // reminder still scheduled within 60 s of its time may yet be: in neither count.
             let window =
-                "\(ExpectedReminderFigures.readable("scheduled_for")) AND \(ExpectedReminderFigures.seconds("scheduled_for")) > \(from) "
+                "\(ExpectedReminderFigures.readable("scheduled_for")) "
+                + "AND \(ExpectedReminderFigures.seconds("scheduled_for")) > \(from) "
                 + "AND \(ExpectedReminderFigures.seconds("scheduled_for")) <= \(now) "
-                + "AND NOT (status = 'scheduled' AND \(now) - \(ExpectedReminderFigures.seconds("scheduled_for")) <= 60)"
+                + "AND NOT (status = 'scheduled' AND \(now) "
+                + "- \(ExpectedReminderFigures.seconds("scheduled_for")) <= 60)"
             let (users, reached) = try await queue.read { db in
                 (
                     try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT user_id) FROM reminders WHERE \(window)") ?? -1,
                     try Int.fetchOne(
                         db,
                         sql: """
-                            SELECT COUNT(DISTINCT user_id) FROM reminders WHERE \(window) AND status = 'sent' AND opened_at IS NOT NULL
+                            SELECT COUNT(DISTINCT user_id) FROM reminders WHERE \(window) AND status = 'sent'
+                              AND opened_at IS NOT NULL
                               AND \(ExpectedReminderFigures.readable("sent_at"))
-                              AND \(ExpectedReminderFigures.seconds("sent_at")) - \(ExpectedReminderFigures.seconds("scheduled_for")) BETWEEN 0 AND 60
+                              AND \(ExpectedReminderFigures.seconds("sent_at")) -
+                                \(ExpectedReminderFigures.seconds("scheduled_for")) BETWEEN 0 AND 60
                             """) ?? -1
                 )
             }
@@ -121,7 +125,8 @@ import Testing
                 db,
                 sql: """
                     SELECT COUNT(*) FROM reminders WHERE scheduled_for < '1970-01-01' OR scheduled_for > '9999'
-                       OR (scheduled_for > ? AND scheduled_for <= ? AND NOT \(ExpectedReminderFigures.readable("scheduled_for")))
+                       OR (scheduled_for > ? AND scheduled_for <= ?
+                         AND NOT \(ExpectedReminderFigures.readable("scheduled_for")))
                     """, arguments: [ReminderRows.text(now - 30 * 86_400), ReminderRows.text(now)]) ?? -1
         }
         #expect(snapshot.scheduledTimeUnreadable == unreadable)

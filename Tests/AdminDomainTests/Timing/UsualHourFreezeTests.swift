@@ -19,9 +19,12 @@ import Testing
                 sql: """
                     WITH RECURSIVE day(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM day WHERE n < 6)
                     INSERT INTO activity_events (user_id, kind, created_at)
-                    SELECT u.id, 'login', strftime('%Y-%m-%d ', '2026-11-18', '-' || day.n || ' days') || printf('%02d:20:00', u.id % 24)
-                    FROM users u JOIN day ON day.n <= CASE WHEN u.id % 10 < 7 THEN 6 WHEN u.id % 10 < 9 THEN 2 ELSE 0 END;
-                    INSERT OR REPLACE INTO notification_settings (user_id, push_enabled, marketing_opt_in, quiet_start, quiet_end)
+                    SELECT u.id, 'login', strftime('%Y-%m-%d ', '2026-11-18',
+                      '-' || day.n || ' days') || printf('%02d:20:00', u.id % 24)
+                    FROM users u JOIN day ON day.n <= CASE WHEN u.id % 10 < 7 THEN 6 WHEN u.id % 10 < 9 THEN 2
+                      ELSE 0 END;
+                    INSERT OR REPLACE INTO notification_settings (user_id, push_enabled, marketing_opt_in, quiet_start,
+                      quiet_end)
                     SELECT id, 1, 1, '10:00', '14:00' FROM users WHERE id % 100 = 12;
                     """)
         }
@@ -51,7 +54,8 @@ import Testing
                     uniqueKeysWithValues: try Row.fetchAll(
                         db,
                         sql: """
-                            SELECT COALESCE(timing, arm) AS g, COUNT(*) AS n FROM panel_campaign_members WHERE campaign_id = ? GROUP BY 1
+                            SELECT COALESCE(timing, arm) AS g, COUNT(*) AS n FROM panel_campaign_members
+                              WHERE campaign_id = ? GROUP BY 1
                             """, arguments: [id]
                     ).map { ($0["g"] as String, $0["n"] as Int) })
             }
@@ -67,7 +71,8 @@ import Testing
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT q.user_id, q.due_at FROM panel_deliveries q JOIN panel_campaign_members m ON m.campaign_id = q.campaign_id AND m.user_id = q.user_id
+                    SELECT q.user_id, q.due_at FROM panel_deliveries q JOIN panel_campaign_members m
+                      ON m.campaign_id = q.campaign_id AND m.user_id = q.user_id
                     WHERE q.campaign_id = ? AND m.timing = 'usual' AND q.user_id % 10 < 7
                     """, arguments: [ten]
             ).map { ($0["user_id"] as Int64, $0["due_at"] as String) }
@@ -86,7 +91,8 @@ import Testing
             try String.fetchAll(
                 db,
                 sql: """
-                    SELECT DISTINCT q.due_at FROM panel_deliveries q JOIN panel_campaign_members m ON m.campaign_id = q.campaign_id AND m.user_id = q.user_id
+                    SELECT DISTINCT q.due_at FROM panel_deliveries q JOIN panel_campaign_members m
+                      ON m.campaign_id = q.campaign_id AND m.user_id = q.user_id
                     WHERE q.campaign_id = ? AND m.timing = 'control' AND q.user_id % 100 <> 12
                     """, arguments: [ten])
         }
@@ -102,7 +108,8 @@ import Testing
                     uniqueKeysWithValues: try Row.fetchAll(
                         db,
                         sql: """
-                            SELECT basis, SUM(users) AS n FROM panel_timing_counts WHERE campaign_id = ? AND timing = 'usual' GROUP BY basis
+                            SELECT basis, SUM(users) AS n FROM panel_timing_counts WHERE campaign_id = ?
+                              AND timing = 'usual' GROUP BY basis
                             """, arguments: [ten]
                     ).map { ($0["basis"] as String, $0["n"] as Int) })
             )
@@ -111,7 +118,8 @@ import Testing
             try Int.fetchOne(
                 db,
                 sql:
-                    "SELECT COUNT(*) FROM panel_campaign_members WHERE campaign_id = ? AND timing = 'usual' AND user_id % 10 < 7",
+                    "SELECT COUNT(*) "
+                    + "FROM panel_campaign_members WHERE campaign_id = ? AND timing = 'usual' AND user_id % 10 < 7",
                 arguments: [ten]) ?? -1
         }
         let usualMembers = try await fixture.sql { db in
@@ -139,7 +147,8 @@ import Testing
                 try Int.fetchOne(
                     db,
                     sql: """
-                        SELECT COUNT(*) FROM (SELECT campaign_id, user_id FROM panel_deliveries GROUP BY 1, 2 HAVING COUNT(DISTINCT due_at) > 1)
+                        SELECT COUNT(*) FROM (SELECT campaign_id, user_id FROM panel_deliveries GROUP BY 1, 2
+                          HAVING COUNT(DISTINCT due_at) > 1)
                         """) ?? -1
             )
         }
@@ -177,7 +186,8 @@ import Testing
                 try Int.fetchOne(
                     db,
                     sql: """
-                        SELECT COUNT(*) FROM panel_campaign_members WHERE campaign_id = ? AND timing = 'usual' AND due_at <= '2026-11-18 13:00:00'
+                        SELECT COUNT(*) FROM panel_campaign_members WHERE campaign_id = ? AND timing = 'usual'
+                          AND due_at <= '2026-11-18 13:00:00'
                         """, arguments: [id]) ?? -1,
                 try Int.fetchOne(
                     db, sql: "SELECT COUNT(*) FROM panel_campaign_members WHERE campaign_id = ? AND timing = 'usual'",
@@ -215,7 +225,8 @@ import Testing
         try await fixture.backendWrite { db in
             try db.execute(
                 sql:
-                    "UPDATE panel_deliveries SET opened_at = '2026-11-21 12:00:00' WHERE campaign_id = ? AND receipt = 2",
+                    "UPDATE panel_deliveries SET opened_at = '2026-11-21 12:00:00' "
+                    + "WHERE campaign_id = ? AND receipt = 2",
                 arguments: [id])
         }
         try await fresh.refresh(now: Self.launch.addingTimeInterval(2 * 86_400 + 60))

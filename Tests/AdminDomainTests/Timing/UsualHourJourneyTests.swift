@@ -90,7 +90,8 @@ import Testing
                 uniqueKeysWithValues: try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT timing, COUNT(*) AS n, SUM(COALESCE(due_at, entered_at) <= '2026-11-18 13:00:00') AS judged,
+                        SELECT timing, COUNT(*) AS n, SUM(COALESCE(due_at,
+                          entered_at) <= '2026-11-18 13:00:00') AS judged,
                                SUM(COALESCE(due_at, entered_at) <= '2026-11-18 13:00:00' AND user_id % 3 = 0) AS opened
                         FROM panel_journey_entries WHERE journey_id = ? AND timing IS NOT NULL GROUP BY timing
                         """, arguments: [id]

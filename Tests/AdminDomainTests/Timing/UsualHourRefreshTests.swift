@@ -100,7 +100,8 @@ import Testing
             for person in people {
                 try db.execute(
                     sql:
-                        "INSERT INTO users (id, email, password_hash, timezone, created_at) VALUES (?, ?, 'x', ?, '2026-01-01 00:00:00')",
+                        "INSERT INTO users (id, email, password_hash, timezone, created_at) "
+                        + "VALUES (?, ?, 'x', ?, '2026-01-01 00:00:00')",
                     arguments: [person.id, "hour\(person.id)@usual.test", person.zone])
                 for time in person.events {
                     try db.execute(
@@ -151,7 +152,8 @@ import Testing
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
             try db.execute(
                 sql:
-                    "INSERT INTO activity_events (user_id, kind, created_at) VALUES ('9001x', 'login', '2026-09-24 03:15:00')"
+                    "INSERT INTO activity_events (user_id, kind, created_at) "
+                    + "VALUES ('9001x', 'login', '2026-09-24 03:15:00')"
             )
             try db.execute(sql: "PRAGMA foreign_keys = ON")
         }
@@ -187,7 +189,8 @@ import Testing
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
             try db.execute(
                 sql:
-                    "INSERT INTO activity_events (user_id, kind, created_at) VALUES (99999, 'login', '2026-11-17 10:00:00')"
+                    "INSERT INTO activity_events (user_id, kind, created_at) "
+                    + "VALUES (99999, 'login', '2026-11-17 10:00:00')"
             )
             try db.execute(sql: "PRAGMA foreign_keys = ON")
         }
@@ -229,7 +232,8 @@ import Testing
         try await queue.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
+                    INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at,
+                      last_seen_at)
                     VALUES (9100, 'ios', 'apns', 'tok9100', 'granted', '2026-01-01 00:00:00', '2026-11-17 00:00:00')
                     """)
             try db.execute(sql: "UPDATE users SET locale = 'pt-PT' WHERE id = 9100")
@@ -254,7 +258,8 @@ import Testing
                 try db.execute(sql: "UPDATE users SET locale = 'pt-PT' WHERE id = ?", arguments: [person.id])
                 try db.execute(
                     sql: """
-                        INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
+                        INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at,
+                          last_seen_at)
                         VALUES (?, 'ios', 'apns', ?, 'granted', '2026-01-01 00:00:00', '2026-11-17 00:00:00')
                         """, arguments: [person.id, "tok\(person.id)"])
             }
@@ -273,7 +278,8 @@ import Testing
             try db.execute(sql: "UPDATE users SET locale = 'pt-PT' WHERE id = 9219")
             try db.execute(
                 sql: """
-                    INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
+                    INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at,
+                      last_seen_at)
                     VALUES (9219, 'ios', 'apns', 'tok9219', 'granted', '2026-01-01 00:00:00', '2026-11-17 00:00:00')
                     """)
         }
@@ -290,7 +296,8 @@ import Testing
             }
             try db.execute(
                 sql:
-                    "INSERT INTO notification_settings (user_id, quiet_start, quiet_end) VALUES (9100, '09:30', '11:00')"
+                    "INSERT INTO notification_settings (user_id, quiet_start, quiet_end) "
+                    + "VALUES (9100, '09:30', '11:00')"
             )
         }
         _ = try await refresh.run(now: Self.now)

@@ -36,7 +36,8 @@ import Testing
             try db.execute(
                 sql: """
                     INSERT INTO food_items (user_id, name, category, expiry_date, created_at, updated_at)
-                    VALUES (?, 'Cheddar of someone else', 'Dairy', '2031-01-01', '2026-01-01 00:00:00', '2026-01-01 00:00:00')
+                    VALUES (?, 'Cheddar of someone else', 'Dairy', '2031-01-01', '2026-01-01 00:00:00',
+                      '2026-01-01 00:00:00')
                     """, arguments: [Self.other])
         }
         database = try await PanelDatabase.open(path: temp.path)

@@ -74,8 +74,8 @@ public enum TOTPCode {
         allowed.insert(charactersIn: "-._~@")
         let label = "\(issuer):\(account)".addingPercentEncoding(withAllowedCharacters: allowed) ?? account
         let issuerParameter = issuer.addingPercentEncoding(withAllowedCharacters: allowed) ?? issuer
-        return
-            "otpauth://totp/\(label)?secret=\(displayedSecret(secret))&issuer=\(issuerParameter)&algorithm=SHA1&digits=\(digits)&period=\(Int(timeStep))"
+        return "otpauth://totp/\(label)?secret=\(displayedSecret(secret))&issuer=\(issuerParameter)"
+            + "&algorithm=SHA1&digits=\(digits)&period=\(Int(timeStep))"
     }
 }
 

@@ -8,7 +8,7 @@ public enum SecondFactorProof: Sendable, Equatable {
 }
 
 public struct TwoFactorStatus: Sendable, Equatable {
-    public let enabledAt: String?
+    public let enabledAt: PanelTime?
     public let recoveryCodesLeft: Int
     public var isEnabled: Bool { enabledAt != nil }
 }
@@ -32,7 +32,7 @@ public struct TwoFactorStore: Sendable {
         try await database.read { db in
             let key = try PanelTwoFactor.fetchOne(db, key: adminID)
             let left = try PanelRecoveryCode.all().unused(of: adminID).fetchCount(db)
-            return TwoFactorStatus(enabledAt: key?.confirmedAt?.text, recoveryCodesLeft: left)
+            return TwoFactorStatus(enabledAt: key?.confirmedAt, recoveryCodesLeft: left)
         }
     }
 
@@ -77,7 +77,8 @@ public struct TwoFactorStore: Sendable {
         return try await database.write { db in
             try db.execute(
                 sql:
-                    "UPDATE panel_two_factor SET last_step = ? WHERE admin_id = ? AND (last_step IS NULL OR last_step < ?)",
+                    "UPDATE panel_two_factor SET last_step = ? WHERE admin_id = ? "
+                    + "AND (last_step IS NULL OR last_step < ?)",
                 arguments: [step, adminID, step])
             return db.changesCount == 1 ? .authenticatorCode : nil
         }
@@ -94,7 +95,8 @@ public struct TwoFactorStore: Sendable {
     static func markConfirmed(adminID: Int64, step: Int64, now: Date, in db: Database) throws -> Bool {
         try db.execute(
             sql:
-                "UPDATE panel_two_factor SET confirmed_at = ?, last_step = ? WHERE admin_id = ? AND confirmed_at IS NULL",
+                "UPDATE panel_two_factor SET confirmed_at = ?, last_step = ? WHERE admin_id = ? "
+                + "AND confirmed_at IS NULL",
             arguments: [PanelTime(now), step, adminID])
         return db.changesCount == 1
     }

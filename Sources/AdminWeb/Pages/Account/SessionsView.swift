@@ -23,7 +23,7 @@ struct SessionsView: HTMLComponent {
                     ],
                     rows: model.sessions.map { session in
                         [
-                            session.createdAt, session.lastSeenAt, session.clientAddress ?? "unknown",
+                            session.createdAt.text, session.lastSeenAt.text, session.clientAddress ?? "unknown",
                             String((session.userAgent ?? "unknown").prefix(120)),
                             session.isCurrent ? "this session" : "",
                         ]

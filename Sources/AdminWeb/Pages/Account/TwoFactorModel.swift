@@ -30,7 +30,7 @@ struct TwoFactorModel: PageModel {
         let status = try await source.twoFactor.status(adminID: identity.adminID)
         if let since = status.enabledAt {
             return TwoFactorModel(
-                state: .enabled(since: since, recoveryCodesLeft: status.recoveryCodesLeft), required: required)
+                state: .enabled(since: since.text, recoveryCodesLeft: status.recoveryCodesLeft), required: required)
         }
         guard let secret = try await source.twoFactor.pendingSecret(adminID: identity.adminID) else {
             return TwoFactorModel(state: .notStarted, required: required)

@@ -50,7 +50,7 @@ struct AuditLogView: HTMLComponent {
                 ],
                 rows: model.rows.map { row in
                     TableRow([
-                        TableCell(row.at), TableCell(row.actorEmail ?? ""), TableCell(row.clientAddress ?? ""),
+                        TableCell(row.at.text), TableCell(row.actorEmail ?? ""), TableCell(row.clientAddress ?? ""),
                         TableCell(row.action),
                         TableCell { AuditTargetLink(stored: row.target, viewer: viewer) }, TableCell(row.detail ?? ""),
                     ])

@@ -11,7 +11,7 @@ struct CampaignConfirmModel {
     let similar: [CampaignRecord]
     let defaultTimeZone: String
     /// The latest launch of any campaign (UTC text), read when the page was built.
-    var latestLaunch: String?
+    var latestLaunch: PanelTime?
     var typed: String = ""
     var problem: String?
     /// Why the count on the page is a new one, when it is.
@@ -45,7 +45,7 @@ struct CampaignConfirmModel {
     /// Why the count may no longer hold, or nil: a launch of any campaign since it began (a
     /// launch in the same second counts, as stored times have whole seconds), or its age.
     func staleReason(now: Date = Date()) -> String? {
-        let started = SQLiteTime.string(countStarted)
+        let started = PanelTime(countStarted)
         if let latestLaunch, latestLaunch >= started {
             return
                 "a campaign was launched at \(latestLaunch) UTC, after this audience was counted at \(started) UTC, "

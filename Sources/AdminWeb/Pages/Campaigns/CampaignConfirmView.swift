@@ -56,7 +56,7 @@ struct CampaignConfirmView: HTMLComponent {
                             for other in model.similar {
                                 li {
                                     a(.href(SiteURL.campaign(id: other.id).href)) {
-                                        "#\(other.id) launched \(other.launchedAt ?? "") UTC"
+                                        "#\(other.id) launched \(other.launchedAt?.text ?? "") UTC"
                                     }
                                 }
                             }

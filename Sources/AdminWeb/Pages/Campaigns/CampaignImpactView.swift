@@ -182,7 +182,7 @@ struct CampaignImpactView: HTMLComponent {
             if let winner = campaign.winner {
                 p(.id("winner")) {
                     "Winner: variant \(winner.variant.known?.letter ?? winner.variant.description), chosen at "
-                    span(.class("nowrap")) { winner.at + " UTC" }
+                    span(.class("nowrap")) { (winner.at?.text ?? "") + " UTC" }
                     " — "
                     winner.detail
                 }

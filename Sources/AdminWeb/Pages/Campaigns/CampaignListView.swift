@@ -59,7 +59,7 @@ struct CampaignListView: HTMLComponent {
                                     }
                                 },
                                 TableCell { CampaignStatusBadge(campaign: campaign, now: model.now) },
-                                TableCell(campaign.createdAt),
+                                TableCell(campaign.createdAt.text),
                                 TableCell(campaign.confirmed.map { Format.grouped($0.devices) } ?? "–"),
                                 TableCell(
                                     campaign.status.known == .draft ? "–" : Format.grouped(campaign.totals.audience)),

@@ -32,7 +32,7 @@ struct CampaignPageView: HTMLComponent {
                 p {
                     CampaignStatusBadge(campaign: campaign, live: true)
                     " · created by \(campaign.createdBy ?? "someone since removed") at "
-                    span(.class("nowrap")) { campaign.createdAt + " UTC" }
+                    span(.class("nowrap")) { campaign.createdAt.text + " UTC" }
                 }
                 // Always there, so that the live updates can show a stop's reason as it happens.
                 if let detail = campaign.statusDetail {
@@ -314,7 +314,7 @@ struct CampaignSummary: HTMLComponent {
             dd {
                 campaign.status.known == .draft
                     ? ScheduleWords.sentence(campaign.schedule, defaultTimeZone: defaultTimeZone)
-                    : "launched at \(campaign.launchedAt ?? "?") UTC" + Self.planned(campaign.schedule)
+                    : "launched at \(campaign.launchedAt?.text ?? "?") UTC" + Self.planned(campaign.schedule)
             }
             if let timing = ScheduleWords.timing(campaign.timing) {
                 dt { "Timing" }

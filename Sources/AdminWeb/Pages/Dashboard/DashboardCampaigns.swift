@@ -78,7 +78,7 @@ struct DashboardCampaigns: HTMLComponent {
             links
                 ? TableCell { a(.href(SiteURL.campaign(id: campaign.id).href)) { UserText(text: name) } }
                 : TableCell(name),
-            TableCell(campaign.launchedAt ?? ""),
+            TableCell(campaign.launchedAt?.text ?? ""),
             TableCell(impact.map { Format.grouped($0.recipients.users) } ?? "—"),
             TableCell(impact.map { Format.grouped($0.holdout.users) } ?? "—"),
             TableCell(Format.percent(impact?.recipients.openRate)),

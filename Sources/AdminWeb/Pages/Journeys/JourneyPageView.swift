@@ -24,7 +24,7 @@ struct JourneyPageView: HTMLComponent {
                     " · created by "
                         + (journey.campaign.createdBy
                             ?? "no staff account (the command line, the demo, or one since removed)") + " at "
-                    span(.class("nowrap")) { journey.campaign.createdAt + " UTC" }
+                    span(.class("nowrap")) { journey.campaign.createdAt.text + " UTC" }
                 }
                 if let notice = model.notice { p(.class("notice"), .role("status")) { notice.sentence } }
                 for problem in model.problems { p(.class("notice error"), .role("alert")) { problem } }

@@ -50,7 +50,7 @@ struct SignInFailuresView: HTMLComponent {
                     ],
                     rows: model.recent.map {
                         TableRow(
-                            [$0.at, $0.action, $0.actorEmail ?? "", $0.clientAddress ?? "", $0.target ?? ""].map {
+                            [$0.at.text, $0.action, $0.actorEmail ?? "", $0.clientAddress ?? "", $0.target ?? ""].map {
                                 TableCell($0)
                             })
                     },

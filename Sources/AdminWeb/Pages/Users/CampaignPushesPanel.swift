@@ -63,7 +63,7 @@ struct CampaignPushesPanel: HTMLComponent {
                             TableCell { PushText(push: push, filled: texts[push.deliveryID]) },
                             TableCell("#\(push.deviceID)"), Self.state(push),
                             TableCell { StatusBadge(ReceiptState(push)) },
-                            TableCell(push.updatedAt),
+                            TableCell(push.updatedAt.text),
                         ])
                     })
                 if texts.values.contains(where: \.isPersonal) {

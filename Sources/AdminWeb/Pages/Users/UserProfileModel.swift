@@ -61,8 +61,8 @@ struct UserProfileModel: PageModel {
     static func pushTexts(_ pushes: [CampaignPushOfUser], source: Source) async -> [Int64: CampaignTexts.Filled] {
         let texts = CampaignTexts(library: source.templates, database: source.database)
         var filled: [Int64: CampaignTexts.Filled] = [:]
-        for (_, ofDay) in Dictionary(grouping: pushes, by: { $0.updatedAt.prefix(10) }) {
-            let day = SQLiteTime.date(ofDay[0].updatedAt) ?? Date()
+        for (_, ofDay) in Dictionary(grouping: pushes, by: { $0.updatedAt.text.prefix(10) }) {
+            let day = ofDay[0].updatedAt.date
             let wanted = ofDay.map {
                 CampaignTexts.Wanted(
                     key: $0.deliveryID, campaignID: $0.campaignID, userID: $0.userID, title: $0.title, body: $0.body,
