@@ -33,9 +33,10 @@ struct DemoGoalEvents {
         let stamp = DemoReceipts.timestamp(now)
         try queue.write { db in
             let insert = try db.makeStatement(
-                sql:
-                    "INSERT INTO activity_events (user_id, kind, detail, platform, created_at) VALUES (?, ?, NULL, NULL, ?)"
-            )
+                sql: """
+                    INSERT INTO activity_events (user_id, kind, detail, platform, created_at)
+                    VALUES (?, ?, NULL, NULL, ?)
+                    """)
             for event in ready { try insert.execute(arguments: [event.user, event.kind, stamp]) }
         }
     }

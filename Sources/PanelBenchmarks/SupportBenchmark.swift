@@ -76,9 +76,8 @@ public enum SupportBenchmark {
         }
         if let noMatch {
             let rows = noMatch.scanned ?? 0
-            report(
-                "  it looked through \(rows) user ids: \(noMatch.next == nil ? "all of them, no \"Look further\"" : "stopped on its budget")"
-            )
+            let end = noMatch.next == nil ? "all of them, no \"Look further\"" : "stopped on its budget"
+            report("  it looked through \(rows) user ids: \(end)")
             // Its floor: SQLite reading the same rows and comparing ASCII-lowered names, no folding.
             try await measure("  its floor: the same rows, plain SQL lower()", min(sample.count, 20)) { _ in
                 _ = try await database.read { db in
@@ -163,8 +162,8 @@ public enum SupportBenchmark {
         let export = Export(rows: rows, seconds: seconds, rssGrowthBytes: peak - before, peakRSSBytes: peak)
         report(
             String(
-                format:
-                    "export of the inactive list: %d rows in %.2f s = %.0f rows/s; resident memory grew by %.1f MB (peak %.1f MB)",
+                format: "export of the inactive list: %d rows in %.2f s = %.0f rows/s; "
+                    + "resident memory grew by %.1f MB (peak %.1f MB)",
                 rows, seconds, Double(rows) / seconds, Double(export.rssGrowthBytes) / 1e6, Double(peak) / 1e6))
         return (figures, export)
     }

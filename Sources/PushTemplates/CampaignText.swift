@@ -14,9 +14,8 @@ public struct CampaignText: Sendable {
     /// template or names a template that does not exist: found when composing, never when sending.
     public init(title: String, body: String, template: String?, library: PushTemplateLibrary) throws(TemplateError) {
         if let template, library.templates[template] == nil {
-            throw TemplateError(
-                "there is no template \"\(template)\"; there are \(library.templates.keys.sorted().joined(separator: ", "))"
-            )
+            let known = library.templates.keys.sorted().joined(separator: ", ")
+            throw TemplateError("there is no template \"\(template)\"; there are \(known)")
         }
         let flatTitle = title.replacingOccurrences(of: "\r", with: "").replacingOccurrences(of: "\n", with: " ")
         own = try PushTemplate(name: "the campaign", language: "en", text: "title: \(flatTitle)\nbody: \(body)")

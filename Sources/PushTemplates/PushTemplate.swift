@@ -196,9 +196,9 @@ public struct PushTemplate: Sendable {
             forms.append(form)
         }
         guard forms.count == 2 else {
+            let has = "\(forms.count) form\(forms.count == 1 ? "" : "s")"
             throw TemplateError(
-                "\(what): \(shown) has \(forms.count) form\(forms.count == 1 ? "" : "s") but needs two, the singular and the plural, e.g. \(pluralExample)"
-            )
+                "\(what): \(shown) has \(has) but needs two, the singular and the plural, e.g. \(pluralExample)")
         }
         return PluralTag(count: count, one: forms[0], other: forms[1])
     }

@@ -63,11 +63,14 @@ import Testing
                 db,
                 sql: """
                     SELECT d.user_id, u.timezone, r.created_at AS received_at,
-                           EXISTS (SELECT 1 FROM push_receipts o WHERE o.delivery_id = r.delivery_id AND o.event = 'opened') AS opened
+                           EXISTS (SELECT 1 FROM push_receipts o
+                                   WHERE o.delivery_id = r.delivery_id AND o.event = 'opened') AS opened
                     FROM push_receipts r
-                    JOIN panel_deliveries d ON d.id = CAST(substr(r.delivery_id, instr(r.delivery_id, '-') + 1) AS INTEGER)
+                    JOIN panel_deliveries d
+                      ON d.id = CAST(substr(r.delivery_id, instr(r.delivery_id, '-') + 1) AS INTEGER)
                     JOIN users u ON u.id = d.user_id
-                    WHERE r.event = 'received' AND r.delivery_id LIKE 'c%' AND (u.timezone = 'UTC' OR u.timezone GLOB '[A-Z]*/[A-Za-z_]*')
+                    WHERE r.event = 'received' AND r.delivery_id LIKE 'c%'
+                      AND (u.timezone = 'UTC' OR u.timezone GLOB '[A-Z]*/[A-Za-z_]*')
                     """
             ).map {
                 (
@@ -144,8 +147,10 @@ import Testing
         let due = try await database.read { db in
             try Row.fetchAll(
                 db,
-                sql:
-                    "SELECT 'c' || campaign_id || '-' || id AS delivery, due_at FROM panel_deliveries WHERE campaign_id = ? AND state = 'queued'",
+                sql: """
+                    SELECT 'c' || campaign_id || '-' || id AS delivery, due_at
+                    FROM panel_deliveries WHERE campaign_id = ? AND state = 'queued'
+                    """,
                 arguments: [id]
             ).map { ($0["delivery"] as String, $0["due_at"] as String) }
         }

@@ -11,7 +11,9 @@ import Testing
 /// pads byte-aligned data with an extra zero codeword.)
 @Suite(.timeLimit(.minutes(5))) struct QRCodes {
     static let uri =
-        "otpauth://totp/Expiry%20Tracker%20Admin:admin@example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXPJBSWY3DP&issuer=Expiry%20Tracker%20Admin&algorithm=SHA1&digits=6&period=30"
+        "otpauth://totp/Expiry%20Tracker%20Admin:admin@example.com"
+        + "?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXPJBSWY3DP"
+        + "&issuer=Expiry%20Tracker%20Admin&algorithm=SHA1&digits=6&period=30"
 
     static func text(_ code: QRCode) -> String {
         code.modules.map { row in String(row.map { $0 ? "1" : "0" }) }.joined(separator: "\n")

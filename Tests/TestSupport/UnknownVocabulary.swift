@@ -12,13 +12,19 @@ public enum UnknownVocabulary {
             try db.inTransaction {
                 try db.execute(
                     sql: """
-                        INSERT INTO users (id, email, password_hash, display_name, plan, status, created_at, last_active_at)
-                        VALUES (:id, 'odd.vocabulary@odd.test', 'x', 'Odd Vocabulary', 'platinum', 'banned', '2025-01-01 00:00:00', NULL);
-                        INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
-                        VALUES (:id, 'harmonyos', 'hms', 'odd-token-000111', 'provisional', '2025-01-01 00:00:00', '2025-01-02 00:00:00'),
+                        INSERT INTO users (id, email, password_hash, display_name, plan, status, created_at,
+                                           last_active_at)
+                        VALUES (:id, 'odd.vocabulary@odd.test', 'x', 'Odd Vocabulary', 'platinum', 'banned',
+                                '2025-01-01 00:00:00', NULL);
+                        INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at,
+                                             last_seen_at)
+                        VALUES (:id, 'harmonyos', 'hms', 'odd-token-000111', 'provisional', '2025-01-01 00:00:00',
+                                '2025-01-02 00:00:00'),
                                (:id, 7, 'fcm', NULL, 'granted', '2025-01-01 00:00:00', '2025-01-01 00:00:00');
-                        INSERT INTO subscriptions (user_id, plan_type, status, store, price_cents, currency, started_at, current_period_end)
-                        VALUES (:id, 'monthly', 'paused', 'app_store', 299, 'EUR', '2025-01-01 00:00:00', '2025-02-01 00:00:00');
+                        INSERT INTO subscriptions (user_id, plan_type, status, store, price_cents, currency, started_at,
+                                                   current_period_end)
+                        VALUES (:id, 'monthly', 'paused', 'app_store', 299, 'EUR', '2025-01-01 00:00:00',
+                                '2025-02-01 00:00:00');
                         INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status)
                         VALUES (:id, 'pet', 1, 7, '2025-01-10 09:00:00', 'snoozed');
                         INSERT INTO activity_events (user_id, kind, platform, created_at)

@@ -64,7 +64,8 @@ public final class ShutdownWatchdog: Sendable {
                     metadata: [
                         "open_requests": .array(
                             open.map { entry in
-                                "\(entry.requestID) \(entry.method) \(entry.path) open \(String(format: "%.1f", Double((now - entry.started).nanoseconds) / 1e9)) s"
+                                let seconds = String(format: "%.1f", Double((now - entry.started).nanoseconds) / 1e9)
+                                return "\(entry.requestID) \(entry.method) \(entry.path) open \(seconds) s"
                             })
                     ])
                 onDeadline(open)
