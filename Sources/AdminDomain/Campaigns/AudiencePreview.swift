@@ -186,23 +186,37 @@ extension Audience {
                                    ELSE 0 END,
                    CASE WHEN reason = 'reachable' THEN
                           (NOT panel_is_timezone(tz))
-                          + 2 * ((qs IS NOT NULL AND NOT panel_is_local_time(qs)) OR (qe IS NOT NULL
-                            AND NOT panel_is_local_time(qe)))
-                          + 4 * (\(sql: noName)) + 8 * (\(sql: noItems)) + 16 * (\(sql: noDocuments)) + 32 * (ns IS
-                            NULL)
+                          + 2 * ((qs IS NOT NULL AND NOT panel_is_local_time(qs))
+                                 OR (qe IS NOT NULL AND NOT panel_is_local_time(qe)))
+                          + 4 * (\(sql: noName))
+                          + 8 * (\(sql: noItems))
+                          + 16 * (\(sql: noDocuments))
+                          + 32 * (ns IS NULL)
                         ELSE 0 END,
                    did
-            FROM (SELECT \(reason) AS reason, u.id AS uid, d.id AS did, COALESCE(CAST(d.platform AS TEXT),
-              '') AS platform,
-                         COALESCE(CAST(d.push_provider AS TEXT), '') AS provider, u.timezone AS tz, s.quiet_start AS qs,
-                         s.quiet_end AS qe, u.display_name AS dn, s.user_id AS ns
+            FROM (SELECT \(reason) AS reason,
+                         u.id AS uid,
+                         d.id AS did,
+                         COALESCE(CAST(d.platform AS TEXT), '') AS platform,
+                         COALESCE(CAST(d.push_provider AS TEXT), '') AS provider,
+                         u.timezone AS tz,
+                         s.quiet_start AS qs,
+                         s.quiet_end AS qe,
+                         u.display_name AS dn,
+                         s.user_id AS ns
                   \(from))
             ORDER BY uid
             """ + bound
         let samples: SQL = """
-            SELECT u.id AS id, CAST(d.platform AS TEXT) AS platform, CAST(u.locale AS TEXT) AS locale,
-              CAST(u.timezone AS TEXT) AS timezone \(from)
-              AND (\(reason)) = 'reachable' GROUP BY u.id ORDER BY u.id LIMIT \(sql: String(AudiencePreview.sampleSize))
+            SELECT u.id AS id,
+                   CAST(d.platform AS TEXT) AS platform,
+                   CAST(u.locale AS TEXT) AS locale,
+                   CAST(u.timezone AS TEXT) AS timezone
+            \(from)
+              AND (\(reason)) = 'reachable'
+            GROUP BY u.id
+            ORDER BY u.id
+            LIMIT \(sql: String(AudiencePreview.sampleSize))
             """
         return PreviewSQL(rows: rows, samples: samples)
     }
