@@ -31,8 +31,8 @@ public struct UserUsualHour: Sendable, Equatable {
                 db,
                 SQLRequest(
                     literal: """
-                        SELECT CAST(u.timezone AS TEXT) AS timezone, CAST(u.locale AS TEXT) AS locale, s.quiet_start,
-                          s.quiet_end,
+                        SELECT CAST(u.timezone AS TEXT) AS timezone, CAST(u.locale AS TEXT) AS locale,
+                               s.quiet_start, s.quiet_end,
                                COALESCE(\(UsualHourUser.lastSeenPlatform(of: .segmentUser)), '') AS platform
                         FROM users u LEFT JOIN notification_settings s ON s.user_id = u.id WHERE u.id = \(user)
                         """))

@@ -63,10 +63,12 @@ extension Reachability {
         """
     /// The user's latest deliveries, through (user_id, updated_at).
     static let deliveriesSQL = """
-        SELECT q.campaign_id, COALESCE(NULLIF(c.name, ''), c.title) AS name, q.device_id, q.state, q.detail, q.due_at,
-          q.updated_at
+        SELECT q.campaign_id, COALESCE(NULLIF(c.name, ''), c.title) AS name,
+               q.device_id, q.state, q.detail, q.due_at, q.updated_at
         FROM panel_deliveries q INDEXED BY panel_deliveries_user JOIN panel_campaigns c ON c.id = q.campaign_id
-        WHERE q.user_id = :user AND q.updated_at >= :since ORDER BY q.updated_at DESC, q.id DESC LIMIT \(deliveryLimit)
+        WHERE q.user_id = :user AND q.updated_at >= :since
+        ORDER BY q.updated_at DESC, q.id DESC
+        LIMIT \(deliveryLimit)
         """
     /// Campaigns launched in the window, each looked up in its members by (campaign_id, user_id).
     static let heldOutSQL = """
