@@ -157,20 +157,24 @@ extension Audience {
         let noItems =
             fallbacks.contains(.items)
             ? """
-            NOT EXISTS (SELECT 1 FROM food_items f INDEXED BY food_items_user WHERE f.user_id = uid
-              AND f.deleted_at IS NULL
-                          AND f.consumed_at IS NULL AND f.expiry_date BETWEEN :fallbackToday
+            NOT EXISTS (SELECT 1 FROM food_items f INDEXED BY food_items_user
+                        WHERE f.user_id = uid
+                          AND f.deleted_at IS NULL
+                          AND f.consumed_at IS NULL
+                          AND f.expiry_date BETWEEN :fallbackToday
                             AND date(:fallbackToday, '+\(RecipientValues.expiringWithinDays) days'))
-            AND NOT EXISTS (SELECT 1 FROM documents o INDEXED BY documents_user WHERE o.user_id = uid
-              AND o.deleted_at IS NULL
-                          AND o.expiry_date BETWEEN :fallbackToday
-                            AND date(:fallbackToday, '+\(RecipientValues.expiringWithinDays) days'))
+            AND NOT EXISTS (SELECT 1 FROM documents o INDEXED BY documents_user
+                            WHERE o.user_id = uid
+                              AND o.deleted_at IS NULL
+                              AND o.expiry_date BETWEEN :fallbackToday
+                                AND date(:fallbackToday, '+\(RecipientValues.expiringWithinDays) days'))
             """ : "0"
         let noDocuments =
             fallbacks.contains(.documents)
             ? """
-            NOT EXISTS (SELECT 1 FROM documents o INDEXED BY documents_user WHERE o.user_id = uid
-              AND o.deleted_at IS NULL
+            NOT EXISTS (SELECT 1 FROM documents o INDEXED BY documents_user
+                        WHERE o.user_id = uid
+                          AND o.deleted_at IS NULL
                           AND o.expiry_date BETWEEN :fallbackToday
                             AND date(:fallbackToday, '+\(RecipientValues.documentsWithinDays) days'))
             """ : "0"
@@ -182,8 +186,9 @@ extension Audience {
             SELECT uid, reason, platform, provider,
                    CASE WHEN reason = 'reachable' AND qs IS NOT NULL AND qe IS NOT NULL
                              AND panel_due_at(:sendAt, tz, qs, qe, :localTime, :defaultZone)
-                                 IS NOT panel_due_at(:sendAt, tz, NULL, NULL, :localTime, :defaultZone) THEN 1
-                                   ELSE 0 END,
+                                 IS NOT panel_due_at(:sendAt, tz, NULL, NULL, :localTime, :defaultZone)
+                        THEN 1
+                        ELSE 0 END,
                    CASE WHEN reason = 'reachable' THEN
                           (NOT panel_is_timezone(tz))
                           + 2 * ((qs IS NOT NULL AND NOT panel_is_local_time(qs))
