@@ -207,8 +207,8 @@ public struct TestUsers: Sendable {
                 if devices.isEmpty {
                     return (
                         "the test user has no device that could get a campaign push: "
-                            + "the account must be active, push and campaign "
-                            + "pushes on, and a device must have permission and a token no provider called dead", []
+                            + "the account must be active, push and campaign pushes on, "
+                            + "and a device must have permission and a token no provider called dead", []
                     )
                 }
                 return (nil, devices)

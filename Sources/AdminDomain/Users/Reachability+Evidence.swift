@@ -47,8 +47,8 @@ extension Reachability {
     static let timePattern = "[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]"
 
     static let lateSQL =
-        "(status = 'sent' AND sent_at GLOB :pattern AND unixepoch(sent_at) "
-        + "- unixepoch(scheduled_for) > \(lateAfterSeconds))"
+        "(status = 'sent' AND sent_at GLOB :pattern "
+        + "AND unixepoch(sent_at) - unixepoch(scheduled_for) > \(lateAfterSeconds))"
     /// One pass over the user's reminders of the window, through (user_id, scheduled_for).
     static let remindersSQL = """
         SELECT COUNT(*) AS due, COALESCE(SUM(status = 'sent'), 0) AS sent, COALESCE(SUM(\(lateSQL)), 0) AS late,
@@ -164,14 +164,14 @@ extension Reachability {
         let overdue = history.overdue == 1 ? ("its", "it") : ("their", "them")
         trouble(
             history.overdue,
-            "\(count(history.overdue)) \(window) still scheduled over \(overdueAfterSeconds / 60) minutes after "
-                + "\(overdue.0) time (overdue): the backend has not sent \(overdue.1)",
+            "\(count(history.overdue)) \(window) still scheduled over \(overdueAfterSeconds / 60) minutes "
+                + "after \(overdue.0) time (overdue): the backend has not sent \(overdue.1)",
             latest: history.latestOverdue, .overdue)
         trouble(history.failed, "\(count(history.failed)) \(window) failed", latest: history.latestFailed, .failed)
         trouble(
             history.late,
-            "\(count(history.late)) \(window) sent late (over \(lateAfterSeconds) s after "
-                + "\(history.late == 1 ? "its" : "their") time)",
+            "\(count(history.late)) \(window) sent late "
+                + "(over \(lateAfterSeconds) s after \(history.late == 1 ? "its" : "their") time)",
             latest: history.latestLate, .sent)
         trouble(
             history.cancelled, "\(count(history.cancelled)) \(window) cancelled, never sent",
