@@ -364,8 +364,8 @@ import Testing
 
     static func campaign(_ id: Int, _ name: String?, launched: String = "2026-11-16 12:00:00") -> String {
         """
-        INSERT OR IGNORE INTO panel_campaigns (id, name, title, body, ttl_seconds, segment, status, created_at,
-          launched_at)
+        INSERT OR IGNORE INTO panel_campaigns
+          (id, name, title, body, ttl_seconds, segment, status, created_at, launched_at)
         VALUES (\(id), \(name.map { "'\($0)'" } ?? "NULL"), 'Title \(id)', 'Body', 86400, '{}', 'finished',
           '2026-11-01 00:00:00', '\(launched)')
         """
