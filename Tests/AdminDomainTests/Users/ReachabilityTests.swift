@@ -33,10 +33,12 @@ import Testing
     static let quiet = [noReminders, noCampaigns]
     static let everywhere = "Reminders and campaign pushes reach this user on 1 of 1 device."
     static let android = """
-        INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, app_version, os_version,
-          created_at, last_seen_at)
-        VALUES (:id * 10 + 1, :id, 'android', 'fcm', 'tok-' || :id || '-and-654321', 'granted', '3.1.0', 'Android 14',
-          '2026-01-01 00:00:00', '2026-11-16 12:00:00')
+        INSERT INTO devices
+          (id, user_id, platform, push_provider, push_token, push_permission, app_version, os_version,
+           created_at, last_seen_at)
+        VALUES
+          (:id * 10 + 1, :id, 'android', 'fcm', 'tok-' || :id || '-and-654321', 'granted', '3.1.0', 'Android 14',
+           '2026-01-01 00:00:00', '2026-11-16 12:00:00')
         """
 
     static func device(
@@ -401,10 +403,12 @@ import Testing
                           VALUES (:id, 'u' || :id || '@reach.test', 'x', 'active', 'Europe/Lisbon',
                           '2026-01-01 00:00:00');
                         INSERT INTO notification_settings (user_id) VALUES (:id);
-                        INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission,
-                          app_version, os_version, created_at, last_seen_at)
-                        VALUES (:id * 10, :id, 'ios', 'apns', 'tok-' || :id || '-ios-abcdef', 'granted', '3.2.1',
-                          'iOS 18.1', '2026-01-01 00:00:00', '2026-11-17 12:00:00');
+                        INSERT INTO devices
+                          (id, user_id, platform, push_provider, push_token, push_permission, app_version, os_version,
+                           created_at, last_seen_at)
+                        VALUES
+                          (:id * 10, :id, 'ios', 'apns', 'tok-' || :id || '-ios-abcdef', 'granted', '3.2.1', 'iOS 18.1',
+                           '2026-01-01 00:00:00', '2026-11-17 12:00:00');
                         """, arguments: ["id": test.id])
                 for statement in test.change {
                     var arguments: [String: DatabaseValue] = ["id": test.id.databaseValue]
