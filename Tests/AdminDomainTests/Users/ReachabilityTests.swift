@@ -28,8 +28,8 @@ import Testing
     static let noReminders =
         "[note] No reminder was due in the last 30 days | reminders due in the last 30 days: 0 | #reminders"
     static let noCampaigns =
-        "[note] No campaign push in the last 30 days | none sent to this user's devices and none "
-        + "held out | #campaign-pushes"
+        "[note] No campaign push in the last 30 days | "
+        + "none sent to this user's devices and none held out | #campaign-pushes"
     static let quiet = [noReminders, noCampaigns]
     static let everywhere = "Reminders and campaign pushes reach this user on 1 of 1 device."
     static let android = """
@@ -85,8 +85,8 @@ import Testing
             change: [
                 "UPDATE notification_settings SET push_enabled = 0 WHERE user_id = :id",
                 "INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status, sent_at) "
-                    + "VALUES (:id, 'food', 1, 1, '2026-11-15 09:00:00', 'sent', '2026-11-15 09:00:10'), (:id, "
-                    + "'food', 2, 1, '2026-11-16 09:00:00', 'sent', '2026-11-16 09:00:10')",
+                    + "VALUES (:id, 'food', 1, 1, '2026-11-15 09:00:00', 'sent', '2026-11-15 09:00:10'), "
+                    + "(:id, 'food', 2, 1, '2026-11-16 09:00:00', 'sent', '2026-11-16 09:00:10')",
             ], sentence: "Reminders and campaign pushes reach none: push is turned off in the app.",
             notFine: [
                 "[blocks] Push turned off in the app: "
