@@ -42,8 +42,9 @@ import Testing
                       (900006, 'banned@x.test', 'x', 'banned', 'free', '2026-01-01 00:00:00', '2026-11-17 00:00:00');
                     INSERT INTO notification_settings (user_id, push_enabled, marketing_opt_in) VALUES
                       (900002, 0, 1), (900003, 1, 'no');
-                    INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at,
-                      last_seen_at) VALUES
+                    INSERT INTO devices
+                      (id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
+                    VALUES
                       (990001, 900001, 'ios', 'apns', 'aa01', 'granted', '2026-01-01', '2026-11-01'),
                       (990002, 900002, 'android', 'fcm', 'tok-2', 'granted', '2026-01-01', '2026-11-01'),
                       (990003, 900003, 'android', 'fcm', 'tok-3', 'granted', '2026-01-01', '2026-11-01'),
@@ -63,8 +64,8 @@ import Testing
             try db.execute(
                 sql: """
                     INSERT INTO panel_campaigns (id, title, body, ttl_seconds, segment, status, created_at) VALUES
-                      (1, 'a', 'b', 60, '{}', 'finished', '2026-11-15 00:00:00'), (2, 'a', 'b', 60, '{}', 'finished',
-                        '2026-11-16 00:00:00'),
+                      (1, 'a', 'b', 60, '{}', 'finished', '2026-11-15 00:00:00'),
+                      (2, 'a', 'b', 60, '{}', 'finished', '2026-11-16 00:00:00'),
                       (3, 'a', 'b', 60, '{}', 'finished', '2026-11-01 00:00:00');
                     INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at) VALUES
                       (1, 990008, 900005, 'accepted', '2026-11-15 00:00:00', '2026-11-15 00:00:00'),
@@ -259,8 +260,9 @@ import Testing
                       (910004, 'night@x.test', 'x', 'Europe/Lisbon', '2026-01-01 00:00:00', '2026-11-17 00:00:00');
                     INSERT INTO notification_settings (user_id, quiet_start, quiet_end) VALUES
                       (910002, '08:30', '10:15'), (910004, '22:00', '07:00');
-                    INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at,
-                      last_seen_at) VALUES
+                    INSERT INTO devices
+                      (id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
+                    VALUES
                       (991001, 910001, 'android', 'fcm', 't1', 'granted', '2026-01-01', '2026-11-01'),
                       (991002, 910002, 'android', 'fcm', 't2', 'granted', '2026-01-01', '2026-11-01'),
                       (991003, 910003, 'android', 'fcm', 't3', 'granted', '2026-01-01', '2026-11-01'),
@@ -314,8 +316,8 @@ import Testing
                 sql: """
                     INSERT INTO users (id, email, password_hash, created_at, last_active_at)
                       VALUES (920001, 'cap@x.test', 'x', '2025-05-05 00:00:00', NULL);
-                    INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at,
-                      last_seen_at)
+                    INSERT INTO devices
+                      (id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
                     VALUES (992001, 920001, 'ios', 'apns', 'ab', 'granted', '2026-01-01', '2026-11-01');
                     """)
         }
@@ -328,11 +330,11 @@ import Testing
                 try db.execute(
                     sql: """
                         INSERT INTO panel_campaigns (id, title, body, ttl_seconds, segment, status, created_at) VALUES
-                          (1, 'a', 'b', 60, '{}', 'finished', '2026-11-01 00:00:00'), (2, 'a', 'b', 60, '{}',
-                            'finished', '2026-11-01 00:00:00');
+                          (1, 'a', 'b', 60, '{}', 'finished', '2026-11-01 00:00:00'),
+                          (2, 'a', 'b', 60, '{}', 'finished', '2026-11-01 00:00:00');
                         INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at) VALUES
-                          (1, 992001, 920001, ?, '2026-11-01 00:00:00', ?), (2, 992001, 920001, 'accepted',
-                            '2026-11-01 00:00:00', ?);
+                          (1, 992001, 920001, ?, '2026-11-01 00:00:00', ?),
+                          (2, 992001, 920001, 'accepted', '2026-11-01 00:00:00', ?);
                         """,
                     arguments: [
                         firstState, SQLiteTime.string(first), SQLiteTime.string(now.addingTimeInterval(-86_400)),

@@ -19,8 +19,9 @@ import Testing
             try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
             try db.execute(
                 sql: """
-                    INSERT INTO users (id, email, password_hash, display_name, timezone, locale, created_at,
-                      last_active_at) VALUES
+                    INSERT INTO users
+                      (id, email, password_hash, display_name, timezone, locale, created_at, last_active_at)
+                    VALUES
                       (920001, 'a@x.test', 'x', 'Ana', 'Europe/Lisbon', 'pt-BR', '2026-01-01 00:00:00',
                         '2026-11-17 00:00:00'),
                       (920002, 'b@x.test', 'x', NULL, 'Asia/Tokyo', 'en-US', '2026-01-01 00:00:00',
@@ -31,8 +32,9 @@ import Testing
                         '2026-11-17 00:00:00');
                     INSERT INTO notification_settings (user_id, quiet_start, quiet_end) VALUES
                       (920001, '22:00', '07:00'), (920002, '7am', '10:15'), (920004, '23:00', '23:30');
-                    INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at,
-                      last_seen_at) VALUES
+                    INSERT INTO devices
+                      (id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
+                    VALUES
                       (992001, 920001, 'android', 'fcm', 'u1', 'granted', '2026-01-01', '2026-11-01'),
                       (992002, 920002, 'ios', 'apns', 'u2', 'granted', '2026-01-01', '2026-11-01'),
                       (992003, 920003, 'android', 'fcm', 'u3', 'granted', '2026-01-01', '2026-11-01'),

@@ -123,26 +123,29 @@ import Testing
             try db.execute(
                 sql: """
                     DROP TABLE panel_login_throttle;
-                    CREATE TABLE panel_login_throttle (key TEXT PRIMARY KEY, failures INTEGER NOT NULL,
+                    CREATE TABLE panel_login_throttle (
+                      key TEXT PRIMARY KEY, failures INTEGER NOT NULL,
                       last_failure_at TEXT NOT NULL, locked_until TEXT);
                     INSERT INTO panel_login_throttle VALUES
                       ('pair:ann@example.com|10.0.0.1', 3, '2026-11-26 10:00:00', NULL),
                       ('pair:odd|name@example.com|2001:db8::7', 10, '2026-11-26 10:01:00', '2026-11-26 10:16:00'),
                       ('address:10.0.0.1', 4, '2026-11-26 10:02:00', NULL),
                       ('account:ann@example.com', 5, '2026-11-26 10:03:00', NULL);
-                    DROP INDEX panel_audit_log_actor; DROP INDEX panel_audit_log_action; DROP INDEX
-                      panel_audit_log_target;
+                    DROP INDEX panel_audit_log_actor;
+                    DROP INDEX panel_audit_log_action;
+                    DROP INDEX panel_audit_log_target;
                     CREATE INDEX panel_audit_log_actor ON panel_audit_log(actor_email COLLATE NOCASE, id);
                     CREATE INDEX panel_audit_log_action ON panel_audit_log(action, id);
                     CREATE INDEX panel_audit_log_target ON panel_audit_log(target, id);
                     DELETE FROM panel_schema_version WHERE version = 15;
                     -- and before version 17 (usual hour)
-                    DROP TABLE panel_usual_hours; DROP TABLE panel_usual_hour_peers; DROP TABLE panel_usual_hour_state;
-                      DROP TABLE panel_timing_counts;
-                    ALTER TABLE panel_campaigns DROP COLUMN timing; ALTER TABLE panel_campaigns DROP COLUMN
-                      timing_control_percent;
-                    ALTER TABLE panel_campaign_members DROP COLUMN timing; ALTER TABLE panel_campaign_members DROP
-                      COLUMN due_at; ALTER TABLE panel_deliveries DROP COLUMN opened_at;
+                    DROP TABLE panel_usual_hours; DROP TABLE panel_usual_hour_peers;
+                    DROP TABLE panel_usual_hour_state; DROP TABLE panel_timing_counts;
+                    ALTER TABLE panel_campaigns DROP COLUMN timing;
+                    ALTER TABLE panel_campaigns DROP COLUMN timing_control_percent;
+                    ALTER TABLE panel_campaign_members DROP COLUMN timing;
+                    ALTER TABLE panel_campaign_members DROP COLUMN due_at;
+                    ALTER TABLE panel_deliveries DROP COLUMN opened_at;
                     DELETE FROM panel_schema_version WHERE version = 17;
                     -- and before version 16 (journeys)
                     DROP TABLE panel_journey_entries; DROP TABLE panel_journeys;

@@ -146,7 +146,7 @@ public struct LoginThrottle: Sendable {
             try db.execute(
                 sql: """
                     INSERT INTO panel_login_throttle (kind, email, address, failures, last_failure_at)
-                      VALUES (?, ?, ?, 1, ?)
+                    VALUES (?, ?, ?, 1, ?)
                     ON CONFLICT (kind, email, address) DO UPDATE
                       SET failures = failures + 1, last_failure_at = excluded.last_failure_at
                     """,

@@ -157,20 +157,24 @@ extension Audience {
         let noItems =
             fallbacks.contains(.items)
             ? """
-            NOT EXISTS (SELECT 1 FROM food_items f INDEXED BY food_items_user WHERE f.user_id = uid
-              AND f.deleted_at IS NULL
-                          AND f.consumed_at IS NULL AND f.expiry_date BETWEEN :fallbackToday
+            NOT EXISTS (SELECT 1 FROM food_items f INDEXED BY food_items_user
+                        WHERE f.user_id = uid
+                          AND f.deleted_at IS NULL
+                          AND f.consumed_at IS NULL
+                          AND f.expiry_date BETWEEN :fallbackToday
                             AND date(:fallbackToday, '+\(RecipientValues.expiringWithinDays) days'))
-            AND NOT EXISTS (SELECT 1 FROM documents o INDEXED BY documents_user WHERE o.user_id = uid
-              AND o.deleted_at IS NULL
-                          AND o.expiry_date BETWEEN :fallbackToday
-                            AND date(:fallbackToday, '+\(RecipientValues.expiringWithinDays) days'))
+            AND NOT EXISTS (SELECT 1 FROM documents o INDEXED BY documents_user
+                            WHERE o.user_id = uid
+                              AND o.deleted_at IS NULL
+                              AND o.expiry_date BETWEEN :fallbackToday
+                                AND date(:fallbackToday, '+\(RecipientValues.expiringWithinDays) days'))
             """ : "0"
         let noDocuments =
             fallbacks.contains(.documents)
             ? """
-            NOT EXISTS (SELECT 1 FROM documents o INDEXED BY documents_user WHERE o.user_id = uid
-              AND o.deleted_at IS NULL
+            NOT EXISTS (SELECT 1 FROM documents o INDEXED BY documents_user
+                        WHERE o.user_id = uid
+                          AND o.deleted_at IS NULL
                           AND o.expiry_date BETWEEN :fallbackToday
                             AND date(:fallbackToday, '+\(RecipientValues.documentsWithinDays) days'))
             """ : "0"
@@ -182,27 +186,42 @@ extension Audience {
             SELECT uid, reason, platform, provider,
                    CASE WHEN reason = 'reachable' AND qs IS NOT NULL AND qe IS NOT NULL
                              AND panel_due_at(:sendAt, tz, qs, qe, :localTime, :defaultZone)
-                                 IS NOT panel_due_at(:sendAt, tz, NULL, NULL, :localTime, :defaultZone) THEN 1
-                                   ELSE 0 END,
+                                 IS NOT panel_due_at(:sendAt, tz, NULL, NULL, :localTime, :defaultZone)
+                        THEN 1
+                        ELSE 0 END,
                    CASE WHEN reason = 'reachable' THEN
                           (NOT panel_is_timezone(tz))
-                          + 2 * ((qs IS NOT NULL AND NOT panel_is_local_time(qs)) OR (qe IS NOT NULL
-                            AND NOT panel_is_local_time(qe)))
-                          + 4 * (\(sql: noName)) + 8 * (\(sql: noItems)) + 16 * (\(sql: noDocuments)) + 32 * (ns IS
-                            NULL)
+                          + 2 * ((qs IS NOT NULL AND NOT panel_is_local_time(qs))
+                                 OR (qe IS NOT NULL AND NOT panel_is_local_time(qe)))
+                          + 4 * (\(sql: noName))
+                          + 8 * (\(sql: noItems))
+                          + 16 * (\(sql: noDocuments))
+                          + 32 * (ns IS NULL)
                         ELSE 0 END,
                    did
-            FROM (SELECT \(reason) AS reason, u.id AS uid, d.id AS did, COALESCE(CAST(d.platform AS TEXT),
-              '') AS platform,
-                         COALESCE(CAST(d.push_provider AS TEXT), '') AS provider, u.timezone AS tz, s.quiet_start AS qs,
-                         s.quiet_end AS qe, u.display_name AS dn, s.user_id AS ns
+            FROM (SELECT \(reason) AS reason,
+                         u.id AS uid,
+                         d.id AS did,
+                         COALESCE(CAST(d.platform AS TEXT), '') AS platform,
+                         COALESCE(CAST(d.push_provider AS TEXT), '') AS provider,
+                         u.timezone AS tz,
+                         s.quiet_start AS qs,
+                         s.quiet_end AS qe,
+                         u.display_name AS dn,
+                         s.user_id AS ns
                   \(from))
             ORDER BY uid
             """ + bound
         let samples: SQL = """
-            SELECT u.id AS id, CAST(d.platform AS TEXT) AS platform, CAST(u.locale AS TEXT) AS locale,
-              CAST(u.timezone AS TEXT) AS timezone \(from)
-              AND (\(reason)) = 'reachable' GROUP BY u.id ORDER BY u.id LIMIT \(sql: String(AudiencePreview.sampleSize))
+            SELECT u.id AS id,
+                   CAST(d.platform AS TEXT) AS platform,
+                   CAST(u.locale AS TEXT) AS locale,
+                   CAST(u.timezone AS TEXT) AS timezone
+            \(from)
+              AND (\(reason)) = 'reachable'
+            GROUP BY u.id
+            ORDER BY u.id
+            LIMIT \(sql: String(AudiencePreview.sampleSize))
             """
         return PreviewSQL(rows: rows, samples: samples)
     }

@@ -62,7 +62,7 @@ public struct CampaignProgress: Sendable, Equatable, Codable {
             db,
             sql: """
                 SELECT CAST(status AS TEXT) AS status, status_detail, ignored_receipts, send_at, local_time
-                  FROM panel_campaigns WHERE id = ?
+                FROM panel_campaigns WHERE id = ?
                 """, arguments: [id])
         {
             progress.status = (row[campaign.status] as String?) ?? ""
@@ -136,8 +136,11 @@ public struct CampaignProgress: Sendable, Equatable, Codable {
             db,
             sql: """
                 SELECT COALESCE(detail, 'no reason given') AS detail, COUNT(*) AS count
-                  FROM panel_deliveries INDEXED BY panel_deliveries_counts
-                WHERE campaign_id = ? AND state = ? GROUP BY 1 ORDER BY 2 DESC LIMIT 10
+                FROM panel_deliveries INDEXED BY panel_deliveries_counts
+                WHERE campaign_id = ? AND state = ?
+                GROUP BY 1
+                ORDER BY 2 DESC
+                LIMIT 10
                 """, arguments: [id, state]
         ).map { Reason(reason: $0[PanelDelivery.Columns.detail], count: $0["count"]) }
     }

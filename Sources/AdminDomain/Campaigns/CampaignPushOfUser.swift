@@ -34,16 +34,19 @@ public struct CampaignPushOfUser: Sendable, Equatable {
             return try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT q.id, q.campaign_id, COALESCE(NULLIF(c.name, ''), c.title) AS name, COALESCE(v.title,
-                      c.title) AS title,
-                           COALESCE(v.body, c.body) AS body, CASE WHEN v.variant IS NULL THEN c.template
-                             ELSE v.template END AS template,
+                    SELECT q.id, q.campaign_id,
+                           COALESCE(NULLIF(c.name, ''), c.title) AS name,
+                           COALESCE(v.title, c.title) AS title,
+                           COALESCE(v.body, c.body) AS body,
+                           CASE WHEN v.variant IS NULL THEN c.template ELSE v.template END AS template,
                            q.device_id, q.state, q.receipt, q.updated_at, q.due_at, q.variant,
-                             c.kind = 'journey' AS journey
-                    FROM panel_deliveries q INDEXED BY panel_deliveries_user JOIN panel_campaigns c
-                      ON c.id = q.campaign_id
+                           c.kind = 'journey' AS journey
+                    FROM panel_deliveries q INDEXED BY panel_deliveries_user
+                    JOIN panel_campaigns c ON c.id = q.campaign_id
                     LEFT JOIN panel_campaign_variants v ON v.campaign_id = q.campaign_id AND v.variant = q.variant
-                    WHERE q.user_id = ? ORDER BY q.updated_at DESC LIMIT ?
+                    WHERE q.user_id = ?
+                    ORDER BY q.updated_at DESC
+                    LIMIT ?
                     """, arguments: [userID, limit]
             ).map { row in
                 CampaignPushOfUser(

@@ -58,18 +58,20 @@ public struct CampaignSegment: Sendable, Equatable, Codable {
             conditions.append(
                 SQLCondition(
                     """
-                    EXISTS (SELECT 1 FROM food_items f INDEXED BY food_items_user WHERE f.user_id = u.id
-                      AND f.deleted_at IS NULL
-                            AND f.consumed_at IS NULL AND f.expiry_date BETWEEN :today
-                              AND date(:today, '+' || :foodDays || ' days'))
+                    EXISTS (SELECT 1 FROM food_items f INDEXED BY food_items_user
+                            WHERE f.user_id = u.id
+                            AND f.deleted_at IS NULL
+                            AND f.consumed_at IS NULL
+                            AND f.expiry_date BETWEEN :today AND date(:today, '+' || :foodDays || ' days'))
                     """, ["today": today, "foodDays": days]))
         }
         if let days = documentsExpiringWithinDays {
             conditions.append(
                 SQLCondition(
                     """
-                    EXISTS (SELECT 1 FROM documents o INDEXED BY documents_user WHERE o.user_id = u.id
-                      AND o.deleted_at IS NULL
+                    EXISTS (SELECT 1 FROM documents o INDEXED BY documents_user
+                            WHERE o.user_id = u.id
+                            AND o.deleted_at IS NULL
                             AND o.expiry_date BETWEEN :today AND date(:today, '+' || :documentDays || ' days')
                             AND (:documentType IS NULL OR o.doc_type = :documentType))
                     """, ["today": today, "documentDays": days, "documentType": documentType?.rawValue]))

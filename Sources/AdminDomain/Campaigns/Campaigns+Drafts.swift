@@ -11,9 +11,10 @@ extension Campaigns {
             try Self.requireDraft(id, in: db, doing: "edited")
             try db.execute(
                 sql: """
-                    UPDATE panel_campaigns SET title = ?, body = ?, deep_link = ?, ttl_seconds = ?, segment = ?,
-                      template = ?, per_second = ?,
-                      send_at = ?, local_time = ?, name = ? WHERE id = ?
+                    UPDATE panel_campaigns
+                    SET title = ?, body = ?, deep_link = ?, ttl_seconds = ?, segment = ?, template = ?, per_second = ?,
+                        send_at = ?, local_time = ?, name = ?
+                    WHERE id = ?
                     """,
                 arguments: [
                     draft.title, draft.body, draft.deepLink, draft.timeToLive, draft.segment.storedText, draft.template,

@@ -116,8 +116,11 @@ extension Campaigns {
         if planner != nil {
             // The plan is made in Swift from these columns (`UsualHourPlanner`).
             sql = """
-                \(reachable), CAST(u.timezone AS TEXT) AS tz, s.quiet_start AS qs, s.quiet_end AS qe,
-                  CAST(u.locale AS TEXT) AS locale
+                \(reachable),
+                CAST(u.timezone AS TEXT) AS tz,
+                s.quiet_start AS qs,
+                s.quiet_end AS qe,
+                CAST(u.locale AS TEXT) AS locale
                 \(from) AND (\(audience.classification(now: now, campaign: id, withCap: false))) = 'reachable'
                 """
         } else {
@@ -221,11 +224,11 @@ struct FreezeWrite: Sendable {
                 """)
         try db.execute(
             sql: """
-                INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at, detail,
-                  variant)
+                INSERT INTO panel_deliveries
+                  (campaign_id, device_id, user_id, state, due_at, updated_at, detail, variant)
                 SELECT \(campaign), did, uid,
                        CASE WHEN reason = 'reachable' THEN '\(DeliveryState.queued.rawValue)'
-                         ELSE '\(DeliveryState.capped.rawValue)' END,
+                            ELSE '\(DeliveryState.capped.rawValue)' END,
                        CASE WHEN arm = 'rest' THEN '\(Campaigns.heldForWinner)' ELSE due END, ?,
                        CASE WHEN reason = 'reachable' THEN NULL ELSE 'frequency cap when the audience was frozen' END,
                        CASE WHEN arm IN ('a', 'b', 'c', 'd') THEN arm END

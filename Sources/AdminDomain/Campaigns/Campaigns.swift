@@ -81,9 +81,8 @@ public struct Campaigns: Sendable {
     ) throws -> Int64 {
         try db.execute(
             sql: """
-                INSERT INTO panel_campaigns (title, body, deep_link, ttl_seconds, segment, status, created_by,
-                  created_at,
-                                             template, per_second, send_at, local_time, name)
+                INSERT INTO panel_campaigns (title, body, deep_link, ttl_seconds, segment, status,
+                                             created_by, created_at, template, per_second, send_at, local_time, name)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
@@ -149,8 +148,9 @@ public struct Campaigns: Sendable {
         if let problem = experiment.problem { throw CampaignError(problem) }
         try db.execute(
             sql: """
-                UPDATE panel_campaigns SET holdout_percent = ?, goal = ?, goal_days = ?, test_percent = ?,
-                  winner_wait_hours = ? WHERE id = ?
+                UPDATE panel_campaigns
+                SET holdout_percent = ?, goal = ?, goal_days = ?, test_percent = ?, winner_wait_hours = ?
+                WHERE id = ?
                 """,
             arguments: [
                 experiment.holdoutPercent, experiment.goal, experiment.goalDays, experiment.testPercent,

@@ -138,9 +138,11 @@ public struct DeliveryOutbox: Sendable {
                 SQLRequest(
                     literal: """
                         SELECT c.id, c.kind = 'journey' AS journey FROM panel_campaigns c
-                          WHERE c.status = \(CampaignStatus.sending) AND EXISTS (
-                          SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_due
-                          WHERE campaign_id = c.id AND state IN (\(states: DeliveryState.waiting)) AND due_at <= \(at))
+                        WHERE c.status = \(CampaignStatus.sending)
+                          AND EXISTS (SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_due
+                                      WHERE campaign_id = c.id
+                                        AND state IN (\(states: DeliveryState.waiting))
+                                        AND due_at <= \(at))
                         ORDER BY c.id
                         """)
             ).map { ($0["id"] as Int64, $0["journey"] as Bool) }
@@ -175,9 +177,11 @@ public struct DeliveryOutbox: Sendable {
                     LEFT JOIN users u ON u.id = q.user_id
                     LEFT JOIN devices d ON d.id = q.device_id
                     LEFT JOIN notification_settings s ON s.user_id = q.user_id
-                    WHERE q.campaign_id = :campaign AND q.state IN (\(states: DeliveryState.waiting))
+                    WHERE q.campaign_id = :campaign
+                      AND q.state IN (\(states: DeliveryState.waiting))
                       AND q.due_at <= :at
-                    ORDER BY q.due_at LIMIT :limit
+                    ORDER BY q.due_at
+                    LIMIT :limit
                     """)
             return try wanted.map { campaign, allowed in
                 var found = try Row.fetchAll(
@@ -219,14 +223,14 @@ public struct DeliveryOutbox: Sendable {
             // Only a row still waiting moves: one cancelled, claimed or settled since the read stays as it is.
             let move = try db.cachedStatement(
                 literal: """
-                    UPDATE panel_deliveries SET state = ?, attempts = attempts + ?, detail = COALESCE(?, detail),
-                      updated_at = ?
+                    UPDATE panel_deliveries
+                    SET state = ?, attempts = attempts + ?, detail = COALESCE(?, detail), updated_at = ?
                     WHERE id = ? AND state IN (\(states: DeliveryState.waiting))
                     """)
             let putOff = try db.cachedStatement(
                 literal: """
-                    UPDATE panel_deliveries SET due_at = ?, detail = ?, updated_at = ? WHERE id = ?
-                      AND state IN (\(states: DeliveryState.waiting))
+                    UPDATE panel_deliveries SET due_at = ?, detail = ?, updated_at = ?
+                    WHERE id = ? AND state IN (\(states: DeliveryState.waiting))
                     """)
             let message = CampaignRecord.Columns.self
             var rows: [ClaimCandidate] = []
@@ -350,8 +354,9 @@ public struct DeliveryOutbox: Sendable {
         try await database.write { db in
             let update = try db.cachedStatement(
                 sql: """
-                    UPDATE panel_deliveries SET state = ?, detail = ?, message_id = ?, due_at = COALESCE(?, due_at),
-                      updated_at = ? WHERE id = ?
+                    UPDATE panel_deliveries
+                    SET state = ?, detail = ?, message_id = ?, due_at = COALESCE(?, due_at), updated_at = ?
+                    WHERE id = ?
                     """)
             var dead: [DeadTokens.Entry] = []
             for (delivery, result) in results {
@@ -423,8 +428,10 @@ public struct DeliveryOutbox: Sendable {
             for row in try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT state, COUNT(*) AS count FROM panel_deliveries INDEXED BY panel_deliveries_counts
-                      WHERE campaign_id = ? GROUP BY state
+                    SELECT state, COUNT(*) AS count
+                    FROM panel_deliveries INDEXED BY panel_deliveries_counts
+                    WHERE campaign_id = ?
+                    GROUP BY state
                     """, arguments: [id])
             {
                 if let state = DeliveryState(rawValue: row[PanelDelivery.Columns.state]) {

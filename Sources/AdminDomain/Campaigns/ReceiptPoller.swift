@@ -42,14 +42,16 @@ public struct ReceiptPoller: Sendable {
                 // a day of the send are counted from it (`opened_at`).
                 let mark = try db.cachedStatement(
                     sql: """
-                        UPDATE panel_deliveries SET receipt = ?, opened_at = CASE WHEN ? = 2
-                          THEN COALESCE(opened_at, ?) END WHERE id = ?
+                        UPDATE panel_deliveries
+                        SET receipt = ?, opened_at = CASE WHEN ? = 2 THEN COALESCE(opened_at, ?) END
+                        WHERE id = ?
                         """)
                 let stamp = SQLiteTime.string(now)
                 let totals = try db.cachedStatement(
                     sql: """
-                        UPDATE panel_campaigns SET received_count = received_count + ?, opened_count = opened_count + ?
-                          WHERE id = ?
+                        UPDATE panel_campaigns
+                        SET received_count = received_count + ?, opened_count = opened_count + ?
+                        WHERE id = ?
                         """)
                 let ignored = try db.cachedStatement(
                     sql: "UPDATE panel_campaigns SET ignored_receipts = ignored_receipts + 1 WHERE id = ?")

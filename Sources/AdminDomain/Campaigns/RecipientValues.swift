@@ -31,31 +31,37 @@ public struct RecipientValues: Sendable, Equatable {
         // The app's text columns are read as text whatever a hostile row stored in them.
         let statement = try db.cachedStatement(
             sql: """
-                SELECT CAST(u.display_name AS TEXT) AS display_name, CAST(u.plan AS TEXT) AS plan,
-                  CAST(u.locale AS TEXT) AS locale,
-                  (SELECT COUNT(*) FROM food_items f INDEXED BY food_items_user WHERE f.user_id = u.id
-                    AND f.deleted_at IS NULL
-                     AND f.consumed_at IS NULL AND f.expiry_date BETWEEN :today AND date(:today, :window))
-                  + (SELECT COUNT(*) FROM documents o INDEXED BY documents_user WHERE o.user_id = u.id
-                    AND o.deleted_at IS NULL
-                     AND o.expiry_date BETWEEN :today AND date(:today, :window)) AS expiring_count,
-                  (SELECT CAST(name AS TEXT) || char(31) || CAST(expiry_date AS TEXT) FROM (
-                     SELECT f.name AS name, f.expiry_date AS expiry_date FROM food_items f INDEXED BY food_items_user
-                     WHERE f.user_id = u.id AND f.deleted_at IS NULL AND f.consumed_at IS NULL
-                       AND f.expiry_date BETWEEN :today AND date(:today, :window)
-                     UNION ALL
-                     SELECT o.title, o.expiry_date FROM documents o INDEXED BY documents_user
-                     WHERE o.user_id = u.id AND o.deleted_at IS NULL AND o.expiry_date BETWEEN :today
-                       AND date(:today, :window))
-                   ORDER BY expiry_date LIMIT 1) AS first_expiring,
-                  (SELECT COUNT(*) FROM documents o INDEXED BY documents_user WHERE o.user_id = u.id
-                    AND o.deleted_at IS NULL
-                     AND o.expiry_date BETWEEN :today AND date(:today, :documentWindow)) AS document_count,
-                  (SELECT CAST(o.title AS TEXT) || char(31) || CAST(o.expiry_date AS TEXT)
-                    FROM documents o INDEXED BY documents_user
-                   WHERE o.user_id = u.id AND o.deleted_at IS NULL AND o.expiry_date BETWEEN :today
-                     AND date(:today, :documentWindow)
-                   ORDER BY o.expiry_date LIMIT 1) AS first_document
+                SELECT CAST(u.display_name AS TEXT) AS display_name,
+                       CAST(u.plan AS TEXT) AS plan,
+                       CAST(u.locale AS TEXT) AS locale,
+                       (SELECT COUNT(*) FROM food_items f INDEXED BY food_items_user
+                        WHERE f.user_id = u.id
+                          AND f.deleted_at IS NULL
+                          AND f.consumed_at IS NULL
+                          AND f.expiry_date BETWEEN :today AND date(:today, :window))
+                       + (SELECT COUNT(*) FROM documents o INDEXED BY documents_user
+                          WHERE o.user_id = u.id
+                            AND o.deleted_at IS NULL
+                            AND o.expiry_date BETWEEN :today AND date(:today, :window)) AS expiring_count,
+                       (SELECT CAST(name AS TEXT) || char(31) || CAST(expiry_date AS TEXT) FROM (
+                          SELECT f.name AS name, f.expiry_date AS expiry_date
+                          FROM food_items f INDEXED BY food_items_user
+                          WHERE f.user_id = u.id AND f.deleted_at IS NULL AND f.consumed_at IS NULL
+                            AND f.expiry_date BETWEEN :today AND date(:today, :window)
+                          UNION ALL
+                          SELECT o.title, o.expiry_date FROM documents o INDEXED BY documents_user
+                          WHERE o.user_id = u.id AND o.deleted_at IS NULL
+                            AND o.expiry_date BETWEEN :today AND date(:today, :window))
+                        ORDER BY expiry_date LIMIT 1) AS first_expiring,
+                       (SELECT COUNT(*) FROM documents o INDEXED BY documents_user
+                        WHERE o.user_id = u.id
+                          AND o.deleted_at IS NULL
+                          AND o.expiry_date BETWEEN :today AND date(:today, :documentWindow)) AS document_count,
+                       (SELECT CAST(o.title AS TEXT) || char(31) || CAST(o.expiry_date AS TEXT)
+                        FROM documents o INDEXED BY documents_user
+                        WHERE o.user_id = u.id AND o.deleted_at IS NULL
+                          AND o.expiry_date BETWEEN :today AND date(:today, :documentWindow)
+                        ORDER BY o.expiry_date LIMIT 1) AS first_document
                 FROM users u WHERE u.id = :id
                 """)
         let todayDay = Day(today)

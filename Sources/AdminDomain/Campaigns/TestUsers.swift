@@ -51,9 +51,10 @@ public struct TestUsers: Sendable {
                 SQLRequest(
                     literal: """
                         SELECT t.user_id, CAST(x.email AS TEXT) AS email, a.email AS added_by_email, t.added_at,
-                          \(reachable) AS reachable
-                        FROM panel_test_users t JOIN users x ON x.id = t.user_id LEFT JOIN panel_admins a
-                          ON a.id = t.added_by
+                               \(reachable) AS reachable
+                        FROM panel_test_users t
+                        JOIN users x ON x.id = t.user_id
+                        LEFT JOIN panel_admins a ON a.id = t.added_by
                         ORDER BY x.email LIMIT 200
                         """)
             ).map {
@@ -171,8 +172,8 @@ public struct TestUsers: Sendable {
                         try Int.fetchOne(
                             db,
                             sql: """
-                                SELECT COUNT(*) FROM panel_audit_log INDEXED BY panel_audit_log_admin WHERE admin_id = ?
-                                  AND at >= ? AND action = ?
+                                SELECT COUNT(*) FROM panel_audit_log INDEXED BY panel_audit_log_admin
+                                WHERE admin_id = ? AND at >= ? AND action = ?
                                 """, arguments: [admin, minuteAgo, AuditAction.campaignTestSent.rawValue]) ?? 0
                     if recent >= perMinute {
                         limited = true
@@ -186,8 +187,8 @@ public struct TestUsers: Sendable {
                 let sent = try String.fetchAll(
                     db,
                     sql: """
-                        SELECT at FROM panel_audit_log INDEXED BY panel_audit_log_test_sends WHERE target = ?
-                          AND action = ? AND at >= ?
+                        SELECT at FROM panel_audit_log INDEXED BY panel_audit_log_test_sends
+                        WHERE target = ? AND action = ? AND at >= ?
                         ORDER BY at DESC LIMIT ?
                         """, arguments: ["user:\(userID)", AuditAction.campaignTestSent.rawValue, dayAgo, perDay])
                 if sent.count >= perDay {
@@ -206,8 +207,8 @@ public struct TestUsers: Sendable {
                 if devices.isEmpty {
                     return (
                         "the test user has no device that could get a campaign push: "
-                            + "the account must be active, push and campaign "
-                            + "pushes on, and a device must have permission and a token no provider called dead", []
+                            + "the account must be active, push and campaign pushes on, "
+                            + "and a device must have permission and a token no provider called dead", []
                     )
                 }
                 return (nil, devices)
@@ -236,8 +237,9 @@ public struct TestUsers: Sendable {
             let row = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT u.timezone, s.quiet_start, s.quiet_end FROM users u LEFT JOIN notification_settings s
-                      ON s.user_id = u.id WHERE u.id = ?
+                    SELECT u.timezone, s.quiet_start, s.quiet_end
+                    FROM users u LEFT JOIN notification_settings s ON s.user_id = u.id
+                    WHERE u.id = ?
                     """, arguments: [userID]),
             let quiet = QuietHours(start: row["quiet_start"], end: row["quiet_end"]).quietPeriod
         else { return nil }

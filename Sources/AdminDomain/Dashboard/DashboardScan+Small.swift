@@ -20,8 +20,8 @@ extension DashboardScan {
         let permissions = ValueBytes<PushPermission>()
         _ = try await walk(
             """
-            SELECT id, CAST(platform AS TEXT), CAST(push_permission AS TEXT) FROM devices WHERE id > ? ORDER BY id
-              LIMIT ?
+            SELECT id, CAST(platform AS TEXT), CAST(push_permission AS TEXT) FROM devices
+            WHERE id > ? ORDER BY id LIMIT ?
             """, after: Int64.min
         ) { row in
             let platform = platforms.term(in: row, column: 1)?.rawValue ?? "other"

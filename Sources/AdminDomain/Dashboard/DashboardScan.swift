@@ -140,8 +140,8 @@ struct DashboardScan: Sendable {
                 _ = try db.forEachRawRow(
                     SQL(
                         sql: """
-                            SELECT user_id, created_at FROM activity_events WHERE user_id >= ? AND user_id <= ?
-                              AND created_at >= ?
+                            SELECT user_id, created_at FROM activity_events
+                            WHERE user_id >= ? AND user_id <= ? AND created_at >= ?
                             """, arguments: [low, high, from])
                 ) { row in
                     guard let user = row.integer(0) else { return }

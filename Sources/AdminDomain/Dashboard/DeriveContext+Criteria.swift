@@ -100,8 +100,8 @@ extension DeriveContext {
                 code: "SC-011", title: "Reminder delivery success", target: 0.95, strictlyAbove: true,
                 value: share(sent, of: sent + failed), format: .percent,
                 detail:
-                    "\(sent.grouped) sent and \(failed.grouped) "
-                    + "failed of the reminders due on the last 30 days (today so far)",
+                    "\(sent.grouped) sent and \(failed.grouped) failed "
+                    + "of the reminders due on the last 30 days (today so far)",
                 asOf: updated),
             SuccessCriterion(
                 code: "SC-014", title: "30-day retention", target: 0.40, strictlyAbove: true,

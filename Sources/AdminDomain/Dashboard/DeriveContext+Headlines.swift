@@ -71,9 +71,9 @@ extension DeriveContext {
             figure(
                 "Weekly active users", Double(wau), active.weekBefore.map(Double.init), .count,
                 comparison.againstRangeBefore(7),
-                "Users with an activity event on the last 7 days, "
-                    + "today so far included. The activity lists go by each user's last-active time over the last 7 × "
-                    + "24 hours instead, and count \(listActive.grouped) active users at the last full count",
+                "Users with an activity event on the last 7 days, today so far included. "
+                    + "The activity lists go by each user's last-active time over the last 7 × 24 hours instead, "
+                    + "and count \(listActive.grouped) active users at the last full count",
                 updated, line: weeklyPoints(rolling.week)),
             figure(
                 "Monthly active users", Double(mau), active.monthBefore.map(Double.init), .count,
@@ -134,8 +134,8 @@ extension DeriveContext {
                 name: "\(days)-day retention", value: share(retained, of: eligible), previous: nil, format: .percent,
                 comparedWith: nil,
                 detail:
-                    "\(retained.grouped) of the \(eligible.grouped) users who signed up at least \(days) "
-                    + "days ago were active \(days) days or more after signing up",
+                    "\(retained.grouped) of the \(eligible.grouped) users who signed up at least \(days) days ago "
+                    + "were active \(days) days or more after signing up",
                 asOf: tally.countedAt)
         }
     }

@@ -71,7 +71,7 @@ public actor CampaignImpactTracker {
                 db,
                 sql: """
                     SELECT c.id, c.goal, c.goal_days, c.send_at, c.launched_at, c.test_percent, c.winner
-                      FROM panel_campaigns c
+                    FROM panel_campaigns c
                     WHERE c.status IN (?, ?, ?, ?) AND c.deleted_at IS NULL
                       AND NOT EXISTS (SELECT 1 FROM panel_campaign_reports r WHERE r.campaign_id = c.id)
                       AND EXISTS (SELECT 1 FROM panel_campaign_members m WHERE m.campaign_id = c.id)

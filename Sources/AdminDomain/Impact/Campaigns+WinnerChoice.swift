@@ -65,14 +65,19 @@ extension Campaigns {
                 let localTime: String? = row[campaign.localTime]
                 try db.execute(
                     literal: """
-                        UPDATE panel_deliveries SET variant = \(winner), due_at = COALESCE(
-                          (SELECT panel_due_at(\(at), u.timezone, s.quiet_start, s.quiet_end, \(localTime), \(zone))
-                            FROM users u
-                           LEFT JOIN notification_settings s ON s.user_id = u.id
-                             WHERE u.id = panel_deliveries.user_id), \(at))
+                        UPDATE panel_deliveries
+                        SET variant = \(winner),
+                            due_at = COALESCE(
+                              (SELECT panel_due_at(\(at), u.timezone, s.quiet_start, s.quiet_end, \(localTime), \(zone))
+                               FROM users u
+                               LEFT JOIN notification_settings s ON s.user_id = u.id
+                               WHERE u.id = panel_deliveries.user_id),
+                              \(at))
                         WHERE id IN (SELECT id FROM panel_deliveries INDEXED BY panel_deliveries_due
-                                     WHERE campaign_id = \(id) AND state IN (\(states: DeliveryState.waiting))
-                                       AND due_at = \(Self.heldForWinner) LIMIT 5000)
+                                     WHERE campaign_id = \(id)
+                                       AND state IN (\(states: DeliveryState.waiting))
+                                       AND due_at = \(Self.heldForWinner)
+                                     LIMIT 5000)
                         """)
                 if db.changesCount > 0 { changes.publishOnCommit(id, in: db) }
                 return db.changesCount
@@ -100,11 +105,13 @@ extension Campaigns {
                 db,
                 SQLRequest(
                     literal: """
-                        SELECT id FROM panel_campaigns c WHERE winner IS NOT NULL
-                          AND status IN (\(CampaignStatus.sending), \(CampaignStatus.paused)) AND EXISTS (
-                          SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_due
-                          WHERE campaign_id = c.id AND state IN (\(states: DeliveryState.waiting))
-                            AND due_at = \(Self.heldForWinner))
+                        SELECT id FROM panel_campaigns c
+                        WHERE winner IS NOT NULL
+                          AND status IN (\(CampaignStatus.sending), \(CampaignStatus.paused))
+                          AND EXISTS (SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_due
+                                      WHERE campaign_id = c.id
+                                        AND state IN (\(states: DeliveryState.waiting))
+                                        AND due_at = \(Self.heldForWinner))
                         """))
         }
     }
@@ -115,8 +122,8 @@ extension Campaigns {
             try Int64.fetchAll(
                 db,
                 sql: """
-                    SELECT id FROM panel_campaigns WHERE test_percent IS NOT NULL AND winner IS NULL
-                      AND status IN (?, ?) AND deleted_at IS NULL
+                    SELECT id FROM panel_campaigns
+                    WHERE test_percent IS NOT NULL AND winner IS NULL AND status IN (?, ?) AND deleted_at IS NULL
                     """, arguments: [CampaignStatus.sending, CampaignStatus.paused])
         }
         var due: [CampaignRecord] = []

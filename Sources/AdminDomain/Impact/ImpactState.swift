@@ -108,8 +108,8 @@ final class ImpactState: @unchecked Sendable {
                 let started = try Row.fetchCursor(
                     db,
                     sql: """
-                        SELECT \(Self.userID), CAST(started_at AS TEXT) FROM subscriptions WHERE id <= ?
-                          AND started_at >= ? AND started_at < ?
+                        SELECT \(Self.userID), CAST(started_at AS TEXT) FROM subscriptions
+                        WHERE id <= ? AND started_at >= ? AND started_at < ?
                         """, arguments: [self.subscriptionCursor, from, to])
                 while let row = try started.next() {
                     self.event(user: row[0], time: row[1])  // app table: positional, measured faster
@@ -130,10 +130,10 @@ final class ImpactState: @unchecked Sendable {
                     let rows = try Row.fetchAll(
                         db,
                         sql: """
-                            SELECT id, \(Self.userID) AS user_id, CASE WHEN typeof(created_at) = 'text'
-                              THEN created_at END AS created_at,
-                                   CASE WHEN typeof(kind) = 'text' THEN kind END AS kind FROM activity_events
-                                     WHERE id > ? ORDER BY id LIMIT ?
+                            SELECT id, \(Self.userID) AS user_id,
+                                   CASE WHEN typeof(created_at) = 'text' THEN created_at END AS created_at,
+                                   CASE WHEN typeof(kind) = 'text' THEN kind END AS kind
+                            FROM activity_events WHERE id > ? ORDER BY id LIMIT ?
                             """, arguments: [self.eventCursor, batch])
                     for row in rows where kinds.map({ $0.contains((row["kind"] as String?) ?? "") }) ?? true {
                         self.event(user: row["user_id"], time: row["created_at"])
@@ -145,8 +145,8 @@ final class ImpactState: @unchecked Sendable {
                     for row in try Row.fetchAll(
                         db,
                         sql: """
-                            SELECT id, \(Self.userID) AS user_id, CASE WHEN typeof(started_at) = 'text'
-                              THEN started_at END AS started_at
+                            SELECT id, \(Self.userID) AS user_id,
+                                   CASE WHEN typeof(started_at) = 'text' THEN started_at END AS started_at
                             FROM subscriptions WHERE id > ? ORDER BY id
                             """, arguments: [self.subscriptionCursor])
                     {
@@ -169,7 +169,7 @@ final class ImpactState: @unchecked Sendable {
                     db,
                     sql: """
                         SELECT id, CAST(delivery_id AS TEXT) AS delivery_id, CAST(event AS TEXT) AS event
-                          FROM push_receipts WHERE id > ? ORDER BY id LIMIT ?
+                        FROM push_receipts WHERE id > ? ORDER BY id LIMIT ?
                         """, arguments: [self.receiptCursor, batch])
                 for row in rows where (row["event"] as String?) == "opened" {
                     // Counted as the receipt poller counts: a receipt for a push that never went out is not an open.

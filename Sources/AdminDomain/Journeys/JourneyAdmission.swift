@@ -47,8 +47,8 @@ public struct JourneyAdmission: Sendable, Equatable {
         let query: SQL = """
             SELECT d.id AS did, (\(audience.classification(now: date, withCap: false))) AS rule,
                    u.timezone AS tz, s.daily_time, s.quiet_start, s.quiet_end,
-                   (SELECT hour FROM panel_usual_hours WHERE user_id = u.id
-                     AND active_days >= \(sql: String(UsualHour.ownDays))) AS own,
+                   (SELECT hour FROM panel_usual_hours
+                    WHERE user_id = u.id AND active_days >= \(sql: String(UsualHour.ownDays))) AS own,
                    (SELECT hour FROM panel_usual_hour_peers
                     WHERE platform = \(UsualHourPeers.platformOf(.segmentUser))
                       AND locale = CAST(u.locale AS TEXT)) AS peer

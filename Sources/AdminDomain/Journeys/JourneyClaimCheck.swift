@@ -52,10 +52,12 @@ enum JourneyClaimCheck {
         case .inactiveDays: "u.last_active_at IS e.occurrence"
         case .firstDays(_, let fewer):
             """
-            (SELECT COUNT(*) FROM (SELECT 1 FROM food_items INDEXED BY food_items_user WHERE user_id = u.id
-              AND deleted_at IS NULL LIMIT \(fewer)))
-            + (SELECT COUNT(*) FROM (SELECT 1 FROM documents INDEXED BY documents_user WHERE user_id = u.id
-              AND deleted_at IS NULL LIMIT \(fewer))) < \(fewer)
+            (SELECT COUNT(*) FROM (SELECT 1 FROM food_items INDEXED BY food_items_user
+                                   WHERE user_id = u.id AND deleted_at IS NULL
+                                   LIMIT \(fewer)))
+            + (SELECT COUNT(*) FROM (SELECT 1 FROM documents INDEXED BY documents_user
+                                     WHERE user_id = u.id AND deleted_at IS NULL
+                                     LIMIT \(fewer))) < \(fewer)
             """
         // Still premium, the same period still ending after now without renewal, and no
         // renewing subscription beyond it.
@@ -63,11 +65,15 @@ enum JourneyClaimCheck {
             """
             u.plan = 'premium'
             AND EXISTS (SELECT 1 FROM subscriptions s INDEXED BY subscriptions_user
-                        WHERE s.user_id = u.id AND s.current_period_end = e.occurrence AND s.current_period_end > :now
-                          AND (s.status IN ('cancelled', 'past_due') OR (s.status = 'active'
-                            AND s.cancelled_at IS NOT NULL)))
+                        WHERE s.user_id = u.id
+                          AND s.current_period_end = e.occurrence
+                          AND s.current_period_end > :now
+                          AND (s.status IN ('cancelled', 'past_due')
+                               OR (s.status = 'active' AND s.cancelled_at IS NOT NULL)))
             AND NOT EXISTS (SELECT 1 FROM subscriptions r INDEXED BY subscriptions_user
-                            WHERE r.user_id = u.id AND r.status = 'active' AND r.cancelled_at IS NULL
+                            WHERE r.user_id = u.id
+                              AND r.status = 'active'
+                              AND r.cancelled_at IS NULL
                               AND r.current_period_end > e.occurrence)
             """
         }

@@ -56,10 +56,10 @@ public struct JourneyDryRun: Sendable, Equatable {
             result.crossing = crossings.count
             let seen = try db.cachedStatement(
                 sql: """
-                    SELECT EXISTS (SELECT 1 FROM panel_journey_entries WHERE journey_id = ? AND user_id = ?
-                      AND occurrence = ?) AS same,
+                    SELECT EXISTS (SELECT 1 FROM panel_journey_entries
+                                   WHERE journey_id = ? AND user_id = ? AND occurrence = ?) AS same,
                            (SELECT MAX(entered_at) FROM panel_journey_entries INDEXED BY panel_journey_entries_user
-                             WHERE journey_id = ? AND user_id = ?) AS latest
+                            WHERE journey_id = ? AND user_id = ?) AS latest
                     """)
             var fresh: [TriggerCrossing] = []
             for crossing in crossings {
@@ -97,9 +97,10 @@ public struct JourneyDryRun: Sendable, Equatable {
                 if let row = try Row.fetchOne(
                     db,
                     sql: """
-                        SELECT CAST(u.locale AS TEXT) AS locale, CAST(u.timezone AS TEXT) AS timezone,
-                               (SELECT CAST(platform AS TEXT) FROM devices INDEXED BY devices_user WHERE user_id = u.id
-                                 ORDER BY id LIMIT 1) AS platform
+                        SELECT CAST(u.locale AS TEXT) AS locale,
+                               CAST(u.timezone AS TEXT) AS timezone,
+                               (SELECT CAST(platform AS TEXT) FROM devices INDEXED BY devices_user
+                                WHERE user_id = u.id ORDER BY id LIMIT 1) AS platform
                         FROM users u WHERE u.id = ?
                         """, arguments: [id])
                 {

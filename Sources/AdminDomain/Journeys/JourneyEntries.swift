@@ -58,12 +58,12 @@ public enum JourneyEntries {
         let latest = try db.cachedStatement(
             sql: """
                 SELECT MAX(entered_at) FROM panel_journey_entries INDEXED BY panel_journey_entries_user
-                  WHERE journey_id = ? AND user_id = ?
+                WHERE journey_id = ? AND user_id = ?
                 """)
         let insert = try db.cachedStatement(
             sql: """
-                INSERT OR IGNORE INTO panel_journey_entries (journey_id, user_id, occurrence, entered_at, state, arm,
-                  due_at, settled_at, detail, timing)
+                INSERT OR IGNORE INTO panel_journey_entries
+                  (journey_id, user_id, occurrence, entered_at, state, arm, due_at, settled_at, detail, timing)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         let count = try db.cachedStatement(
@@ -76,22 +76,24 @@ public enum JourneyEntries {
         // back from the device is kept on that entry first.
         let keepReceipt = try db.cachedStatement(
             sql: """
-                UPDATE panel_journey_entries SET receipt = MAX(receipt, (SELECT receipt FROM panel_deliveries
-                  WHERE campaign_id = :journey AND device_id = :device)),
-                  opened_in_day = MAX(opened_in_day, COALESCE((SELECT \(openedInDay) FROM panel_deliveries
-                    WHERE campaign_id = :journey AND device_id = :device), 0))
+                UPDATE panel_journey_entries
+                SET receipt = MAX(receipt,
+                                  (SELECT receipt FROM panel_deliveries
+                                   WHERE campaign_id = :journey AND device_id = :device)),
+                    opened_in_day = MAX(opened_in_day,
+                                        COALESCE((SELECT \(openedInDay) FROM panel_deliveries
+                                                  WHERE campaign_id = :journey AND device_id = :device), 0))
                 WHERE id = (SELECT entry_id FROM panel_deliveries WHERE campaign_id = :journey AND device_id = :device)
                 """)
         let deliver = try db.cachedStatement(
             sql: """
-                INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at, variant,
-                  entry_id)
+                INSERT INTO panel_deliveries
+                  (campaign_id, device_id, user_id, state, due_at, updated_at, variant, entry_id)
                 VALUES (:journey, :device, :user, 'queued', :due, :at, :variant, :entry)
                 ON CONFLICT (campaign_id, device_id) DO UPDATE
                   SET state = 'queued', user_id = excluded.user_id, due_at = excluded.due_at,
-                  attempts = 0, detail = NULL, message_id = NULL, receipt = 0, opened_at = NULL,
-                    updated_at = excluded.updated_at, variant = excluded.variant,
-                  entry_id = excluded.entry_id
+                      attempts = 0, detail = NULL, message_id = NULL, receipt = 0, opened_at = NULL,
+                      updated_at = excluded.updated_at, variant = excluded.variant, entry_id = excluded.entry_id
                 WHERE panel_deliveries.state <> 'sending'
                 """)
         var enteredToday: Int?
@@ -197,8 +199,8 @@ public enum JourneyEntries {
         let list = ids.map(String.init).joined(separator: ",")
         try db.execute(
             sql: """
-                UPDATE panel_journey_entries SET state = ?, detail = ?, settled_at = ? WHERE id IN (\(list))
-                  AND state = 'entered'
+                UPDATE panel_journey_entries SET state = ?, detail = ?, settled_at = ?
+                WHERE id IN (\(list)) AND state = 'entered'
                 """, arguments: [state.rawValue, detail, at])
         let cancelled = "journey entry \(state.rawValue)" + (detail.map { ": \(JourneyExit.label(of: $0))" } ?? "")
         try db.execute(

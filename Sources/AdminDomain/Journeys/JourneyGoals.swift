@@ -23,8 +23,9 @@ struct JourneyGoals: Sendable {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id, user_id, entered_at, arm FROM panel_journey_entries WHERE id > ? AND journey_id = ?
-                      ORDER BY id LIMIT ?
+                    SELECT id, user_id, entered_at, arm FROM panel_journey_entries
+                    WHERE id > ? AND journey_id = ?
+                    ORDER BY id LIMIT ?
                     """, arguments: [start, plan.id, limit])
             let statement = try db.cachedStatement(
                 sql: """

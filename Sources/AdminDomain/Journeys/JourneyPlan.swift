@@ -23,8 +23,9 @@ public struct JourneyPlan: Sendable {
             let row = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT c.status, c.segment, c.holdout_percent, c.goal, c.goal_days, c.timing,
-                      c.timing_control_percent, j.*,
+                    SELECT c.status, c.segment, c.holdout_percent, c.goal, c.goal_days,
+                           c.timing, c.timing_control_percent,
+                           j.*,
                            1 + (SELECT COUNT(*) FROM panel_campaign_variants v WHERE v.campaign_id = c.id) AS variants
                     FROM panel_campaigns c JOIN panel_journeys j ON j.campaign_id = c.id
                     WHERE c.id = ? AND c.kind = 'journey' AND c.deleted_at IS NULL

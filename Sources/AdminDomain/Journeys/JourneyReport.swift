@@ -89,16 +89,17 @@ public struct JourneyReport: Sendable, Equatable {
                 db,
                 sql: """
                     SELECT substr(entered_at, 1, 10) AS day, state, arm = 'holdout' AS held, arm IS NOT NULL AS drawn,
-                      detail, converted, receipt,
-                           timing, in_day, open_judged, COUNT(*) AS n
-                    FROM (SELECT e.entered_at, e.state, e.arm, e.detail, e.converted, e.timing, COALESCE(e.due_at,
-                      e.entered_at) <= ? AS open_judged,
-                                 MAX(e.receipt, COALESCE((SELECT MAX(d.receipt)
-                                   FROM panel_deliveries d INDEXED BY panel_deliveries_entry
-                                                          WHERE d.entry_id = e.id), 0)) AS receipt,
-                                 MAX(e.opened_in_day, COALESCE((SELECT MAX(\(JourneyEntries.openedInDay))
-                                   FROM panel_deliveries d INDEXED BY panel_deliveries_entry
-                                                                WHERE d.entry_id = e.id), 0)) AS in_day
+                           detail, converted, receipt, timing, in_day, open_judged, COUNT(*) AS n
+                    FROM (SELECT e.entered_at, e.state, e.arm, e.detail, e.converted, e.timing,
+                                 COALESCE(e.due_at, e.entered_at) <= ? AS open_judged,
+                                 MAX(e.receipt,
+                                     COALESCE((SELECT MAX(d.receipt)
+                                               FROM panel_deliveries d INDEXED BY panel_deliveries_entry
+                                               WHERE d.entry_id = e.id), 0)) AS receipt,
+                                 MAX(e.opened_in_day,
+                                     COALESCE((SELECT MAX(\(JourneyEntries.openedInDay))
+                                               FROM panel_deliveries d INDEXED BY panel_deliveries_entry
+                                               WHERE d.entry_id = e.id), 0)) AS in_day
                           FROM panel_journey_entries e INDEXED BY panel_journey_entries_time WHERE e.journey_id = ?)
                     GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
                     """, arguments: [dayOver, journey])

@@ -38,10 +38,11 @@ public struct JourneyRunner: Sendable {
                     SQLRequest(
                         literal: """
                             SELECT c.id, c.status = \(CampaignStatus.finished) AS ended FROM panel_campaigns c
-                              WHERE c.kind = 'journey' AND c.status IN (\(CampaignStatus.paused),
-                              \(CampaignStatus.finished)) AND c.deleted_at IS NULL
+                            WHERE c.kind = 'journey'
+                              AND c.status IN (\(CampaignStatus.paused), \(CampaignStatus.finished))
+                              AND c.deleted_at IS NULL
                               AND (EXISTS (SELECT 1 FROM panel_journey_entries e INDEXED BY panel_journey_entries_open
-                                WHERE e.journey_id = c.id AND e.state = 'entered')
+                                           WHERE e.journey_id = c.id AND e.state = 'entered')
                                    OR EXISTS (SELECT 1 FROM panel_deliveries q INDEXED BY panel_deliveries_due
                                               WHERE q.campaign_id = c.id
                                                 AND q.state IN (\(states: DeliveryState.waiting))))

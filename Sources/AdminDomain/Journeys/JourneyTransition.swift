@@ -50,8 +50,9 @@ enum JourneyTransition: Sendable {
         let finishedAt = to.isEnded ? PanelTime(now) : nil
         try db.execute(
             literal: """
-                UPDATE panel_campaigns SET status = \(to), status_detail = NULL, finished_at = COALESCE(\(finishedAt),
-                  finished_at)\(extra) WHERE id = \(id)
+                UPDATE panel_campaigns
+                SET status = \(to), status_detail = NULL, finished_at = COALESCE(\(finishedAt), finished_at)\(extra)
+                WHERE id = \(id)
                 """)
         let was = JourneyStatus(current)?.rawValue ?? current.rawValue
         try AuditLog.insert(actor.entry(action, target: "journey:\(id)", detail: "was \(was)"), now: now, in: db)

@@ -56,8 +56,9 @@ public struct Journeys: Sendable {
             let content = draft.campaign
             try db.execute(
                 sql: """
-                    UPDATE panel_campaigns SET title = ?, body = ?, deep_link = ?, ttl_seconds = ?, segment = ?,
-                      template = ?, per_second = ?, name = ?
+                    UPDATE panel_campaigns
+                    SET title = ?, body = ?, deep_link = ?, ttl_seconds = ?, segment = ?, template = ?, per_second = ?,
+                        name = ?
                     WHERE id = ?
                     """,
                 arguments: [
@@ -172,8 +173,9 @@ public struct Journeys: Sendable {
                 let ids = try Int64.fetchAll(
                     db,
                     sql: """
-                        SELECT id FROM panel_journey_entries INDEXED BY panel_journey_entries_user WHERE journey_id = ?
-                          AND state = 'entered' LIMIT 1000
+                        SELECT id FROM panel_journey_entries INDEXED BY panel_journey_entries_user
+                        WHERE journey_id = ? AND state = 'entered'
+                        LIMIT 1000
                         """, arguments: [id])
                 guard !ids.isEmpty else { return 0 }
                 try JourneyEntries.settle(ids, state: .exited, detail: reason.rawValue, at: at, in: db)
@@ -188,11 +190,11 @@ public struct Journeys: Sendable {
             let count = try await database.write { db -> Int in
                 try db.execute(
                     literal: """
-                        UPDATE panel_deliveries SET state = 'cancelled',
-                          detail = \("journey entry exited: \(reason.label)"), updated_at = \(at)
+                        UPDATE panel_deliveries
+                        SET state = 'cancelled', detail = \("journey entry exited: \(reason.label)"), updated_at = \(at)
                         WHERE id IN (SELECT id FROM panel_deliveries INDEXED BY panel_deliveries_due
                                      WHERE campaign_id = \(id) AND state IN (\(states: DeliveryState.waiting))
-                                       LIMIT 1000)
+                                     LIMIT 1000)
                         """)
                 if db.changesCount > 0 { changes.publishOnCommit(id, in: db) }
                 return db.changesCount
@@ -272,9 +274,10 @@ public struct Journeys: Sendable {
         if case .window(let start, let end) = rules.sendAt { (from, to) = (start, end) }
         try db.execute(
             sql: """
-                UPDATE panel_journeys SET trigger = ?, trigger_days = ?, fewer_items = ?, send_at = ?, window_from = ?,
-                  window_to = ?,
-                  reentry_days = ?, daily_limit = ? WHERE campaign_id = ?
+                UPDATE panel_journeys
+                SET trigger = ?, trigger_days = ?, fewer_items = ?, send_at = ?, window_from = ?, window_to = ?,
+                    reentry_days = ?, daily_limit = ?
+                WHERE campaign_id = ?
                 """,
             arguments: [
                 rules.trigger.stored, rules.trigger.days, rules.trigger.fewerItems, rules.sendAt.stored, from, to,

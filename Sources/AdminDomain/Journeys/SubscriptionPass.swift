@@ -24,8 +24,9 @@ public enum SubscriptionPass {
             db,
             sql: """
                 SELECT s.id, s.user_id, s.current_period_end AS period_end, s.status,
-                  s.cancelled_at IS NOT NULL AS cancelled,
-                       typeof(s.user_id) = 'integer' AS whole_user, u.plan
+                       s.cancelled_at IS NOT NULL AS cancelled,
+                       typeof(s.user_id) = 'integer' AS whole_user,
+                       u.plan
                 FROM subscriptions s LEFT JOIN users u ON u.id = s.user_id
                 WHERE s.id > :after ORDER BY s.id LIMIT :limit
                 """, arguments: ["after": after ?? .min, "limit": limit])

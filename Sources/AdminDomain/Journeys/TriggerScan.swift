@@ -67,9 +67,9 @@ public enum TriggerScan {
             db.cachedStatement(
                 sql: """
                     SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM food_items INDEXED BY food_items_user
-                      WHERE user_id = :user AND deleted_at IS NULL LIMIT :limit))
-                         + (SELECT COUNT(*) FROM (SELECT 1 FROM documents INDEXED BY documents_user
-                           WHERE user_id = :user AND deleted_at IS NULL LIMIT :limit))
+                                                  WHERE user_id = :user AND deleted_at IS NULL LIMIT :limit))
+                           + (SELECT COUNT(*) FROM (SELECT 1 FROM documents INDEXED BY documents_user
+                                                    WHERE user_id = :user AND deleted_at IS NULL LIMIT :limit))
                     """), arguments: ["user": user, "limit": limit]) ?? 0
     }
 }

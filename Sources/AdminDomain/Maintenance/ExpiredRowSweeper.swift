@@ -46,8 +46,9 @@ public struct ExpiredRowSweeper: Sendable {
             let deleted = try await database.write { db in
                 try db.execute(
                     literal: """
-                        DELETE FROM \(sql: table.rawValue) WHERE rowid IN (SELECT rowid FROM \(sql: table.rawValue)
-                          WHERE \(condition) LIMIT \(sql: String(Self.batchSize)))
+                        DELETE FROM \(sql: table.rawValue)
+                        WHERE rowid IN (SELECT rowid FROM \(sql: table.rawValue)
+                                        WHERE \(condition) LIMIT \(sql: String(Self.batchSize)))
                         """)
                 return db.changesCount
             }

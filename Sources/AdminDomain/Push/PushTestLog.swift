@@ -35,8 +35,9 @@ public struct PushTestLog: Sendable {
             let ids = try Int64.fetchAll(
                 db,
                 sql: """
-                    SELECT id FROM devices INDEXED BY devices_user WHERE user_id = ? AND push_token IS NOT NULL
-                      AND push_token <> '' ORDER BY id LIMIT 20
+                    SELECT id FROM devices INDEXED BY devices_user
+                    WHERE user_id = ? AND push_token IS NOT NULL AND push_token <> ''
+                    ORDER BY id LIMIT 20
                     """, arguments: [userID])
             return (userID, try ids.compactMap { try PushDevice.fetch(id: $0, in: db) })
         }

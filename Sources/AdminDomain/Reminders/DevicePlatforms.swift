@@ -43,8 +43,8 @@ struct DevicePlatforms: Sendable {
                 _ = try db.forEachRawRow(
                     SQL(
                         sql: """
-                            SELECT id, user_id, platform = 'ios', platform = 'android' FROM devices WHERE id > ?
-                              ORDER BY id LIMIT ?
+                            SELECT id, user_id, platform = 'ios', platform = 'android' FROM devices
+                            WHERE id > ? ORDER BY id LIMIT ?
                             """, arguments: [after, rowsPerRead])
                 ) { row in
                     guard let id = row.integer(0) else { return }

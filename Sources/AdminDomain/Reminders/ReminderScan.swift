@@ -25,8 +25,8 @@ struct ReminderScan: Sendable {
     private static let food = Array("food".utf8), document = Array("document".utf8)
 
     private static let sql = """
-        SELECT r.scheduled_for, r.id, r.user_id, r.status, r.sent_at, r.opened_at IS NOT NULL AS opened, r.item_kind,
-          r.days_before
+        SELECT r.scheduled_for, r.id, r.user_id, r.status, r.sent_at, r.opened_at IS NOT NULL AS opened,
+               r.item_kind, r.days_before
         FROM reminders r INDEXED BY reminders_scheduled
         WHERE (r.scheduled_for, r.id) > (?, ?) AND r.scheduled_for <= ?
         ORDER BY r.scheduled_for, r.id LIMIT ?
@@ -66,9 +66,9 @@ struct ReminderScan: Sendable {
                     db,
                     sql: """
                         SELECT (SELECT COUNT(*) FROM reminders INDEXED BY reminders_scheduled
-                          WHERE scheduled_for < '1970-01-01')
-                             + (SELECT COUNT(*) FROM reminders INDEXED BY reminders_scheduled
-                               WHERE scheduled_for > '9999')
+                                WHERE scheduled_for < '1970-01-01')
+                               + (SELECT COUNT(*) FROM reminders INDEXED BY reminders_scheduled
+                                  WHERE scheduled_for > '9999')
                         """) : nil
             // The newest row not stamped in the future of each table with a time index.
             var newest: Int64?
@@ -79,8 +79,8 @@ struct ReminderScan: Sendable {
                 let text = try String.fetchOne(
                     db,
                     sql: """
-                        SELECT created_at FROM \(table) INDEXED BY \(index) WHERE created_at <= ?
-                          AND created_at >= '1970-01-01'
+                        SELECT created_at FROM \(table) INDEXED BY \(index)
+                        WHERE created_at <= ? AND created_at >= '1970-01-01'
                         ORDER BY created_at DESC LIMIT 1
                         """, arguments: [nowText])
                 if let seconds = text.flatMap(SQLiteTime.seconds) {

@@ -38,8 +38,8 @@ public struct PanelUsualHour: Codable, Sendable, Equatable, FetchableRecord, Per
     func replace(in db: Database) throws {
         try db.cachedStatement(
             sql: """
-                INSERT OR REPLACE INTO panel_usual_hours (user_id, days, hour, active_days, hour_days, platform, locale,
-                  zone, recheck_at)
+                INSERT OR REPLACE INTO panel_usual_hours
+                  (user_id, days, hour, active_days, hour_days, platform, locale, zone, recheck_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [userID, days, hour, activeDays, hourDays, platform, locale, zone, recheckAt])

@@ -31,8 +31,8 @@ public struct UserUsualHour: Sendable, Equatable {
                 db,
                 SQLRequest(
                     literal: """
-                        SELECT CAST(u.timezone AS TEXT) AS timezone, CAST(u.locale AS TEXT) AS locale, s.quiet_start,
-                          s.quiet_end,
+                        SELECT CAST(u.timezone AS TEXT) AS timezone, CAST(u.locale AS TEXT) AS locale,
+                               s.quiet_start, s.quiet_end,
                                COALESCE(\(UsualHourUser.lastSeenPlatform(of: .segmentUser)), '') AS platform
                         FROM users u LEFT JOIN notification_settings s ON s.user_id = u.id WHERE u.id = \(user)
                         """))
@@ -88,10 +88,9 @@ public struct UserUsualHour: Sendable, Equatable {
                 + "\(UsualHour.ownDays) needed)"
         case .everyone:
             text =
-                "\(Self.clock(hour)), everyone's busiest hour (\(activeDays) "
-                + "active day\(activeDays == 1 ? "" : "s") of their own in "
-                + "\(ActivityDays.window); \(UsualHour.ownDays) needed, "
-                + "and too few users share their platform and locale)"
+                "\(Self.clock(hour)), everyone's busiest hour "
+                + "(\(activeDays) active day\(activeDays == 1 ? "" : "s") of their own in \(ActivityDays.window); "
+                + "\(UsualHour.ownDays) needed, and too few users share their platform and locale)"
         case .none: text = "none yet: nobody has \(UsualHour.ownDays) active days, so pushes go at the fixed time"
         }
         if let movedTo { text += "; moved to \(Self.clock(movedTo)) by quiet hours" }

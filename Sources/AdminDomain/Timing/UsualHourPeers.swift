@@ -14,8 +14,9 @@ public enum UsualHourPeers {
                 db,
                 sql: """
                     SELECT platform, locale, hour, COUNT(*) AS users
-                      FROM panel_usual_hours INDEXED BY panel_usual_hours_peers
-                    WHERE active_days >= \(UsualHour.ownDays) GROUP BY platform, locale, hour
+                    FROM panel_usual_hours INDEXED BY panel_usual_hours_peers
+                    WHERE active_days >= \(UsualHour.ownDays)
+                    GROUP BY platform, locale, hour
                     """
             ).map {
                 (

@@ -129,9 +129,11 @@ public struct UsualHourRefresh: Sendable {
                 guard isLast else { return true }
                 try db.execute(
                     sql: """
-                        UPDATE panel_usual_hour_state SET build_after = ?, build_since = CASE WHEN ? THEN NULL
-                          ELSE build_since END,
-                          built_at = CASE WHEN ? THEN ? ELSE built_at END WHERE id = 1
+                        UPDATE panel_usual_hour_state
+                        SET build_after = ?,
+                            build_since = CASE WHEN ? THEN NULL ELSE build_since END,
+                            built_at = CASE WHEN ? THEN ? ELSE built_at END
+                        WHERE id = 1
                         """, arguments: [done ? nil : after + chunk, done, done, stamp])
                 return true
             }

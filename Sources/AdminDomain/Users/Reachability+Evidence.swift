@@ -47,8 +47,8 @@ extension Reachability {
     static let timePattern = "[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]"
 
     static let lateSQL =
-        "(status = 'sent' AND sent_at GLOB :pattern AND unixepoch(sent_at) "
-        + "- unixepoch(scheduled_for) > \(lateAfterSeconds))"
+        "(status = 'sent' AND sent_at GLOB :pattern "
+        + "AND unixepoch(sent_at) - unixepoch(scheduled_for) > \(lateAfterSeconds))"
     /// One pass over the user's reminders of the window, through (user_id, scheduled_for).
     static let remindersSQL = """
         SELECT COUNT(*) AS due, COALESCE(SUM(status = 'sent'), 0) AS sent, COALESCE(SUM(\(lateSQL)), 0) AS late,
@@ -63,10 +63,12 @@ extension Reachability {
         """
     /// The user's latest deliveries, through (user_id, updated_at).
     static let deliveriesSQL = """
-        SELECT q.campaign_id, COALESCE(NULLIF(c.name, ''), c.title) AS name, q.device_id, q.state, q.detail, q.due_at,
-          q.updated_at
+        SELECT q.campaign_id, COALESCE(NULLIF(c.name, ''), c.title) AS name,
+               q.device_id, q.state, q.detail, q.due_at, q.updated_at
         FROM panel_deliveries q INDEXED BY panel_deliveries_user JOIN panel_campaigns c ON c.id = q.campaign_id
-        WHERE q.user_id = :user AND q.updated_at >= :since ORDER BY q.updated_at DESC, q.id DESC LIMIT \(deliveryLimit)
+        WHERE q.user_id = :user AND q.updated_at >= :since
+        ORDER BY q.updated_at DESC, q.id DESC
+        LIMIT \(deliveryLimit)
         """
     /// Campaigns launched in the window, each looked up in its members by (campaign_id, user_id).
     static let heldOutSQL = """
@@ -162,14 +164,14 @@ extension Reachability {
         let overdue = history.overdue == 1 ? ("its", "it") : ("their", "them")
         trouble(
             history.overdue,
-            "\(count(history.overdue)) \(window) still scheduled over \(overdueAfterSeconds / 60) minutes after "
-                + "\(overdue.0) time (overdue): the backend has not sent \(overdue.1)",
+            "\(count(history.overdue)) \(window) still scheduled over \(overdueAfterSeconds / 60) minutes "
+                + "after \(overdue.0) time (overdue): the backend has not sent \(overdue.1)",
             latest: history.latestOverdue, .overdue)
         trouble(history.failed, "\(count(history.failed)) \(window) failed", latest: history.latestFailed, .failed)
         trouble(
             history.late,
-            "\(count(history.late)) \(window) sent late (over \(lateAfterSeconds) s after "
-                + "\(history.late == 1 ? "its" : "their") time)",
+            "\(count(history.late)) \(window) sent late "
+                + "(over \(lateAfterSeconds) s after \(history.late == 1 ? "its" : "their") time)",
             latest: history.latestLate, .sent)
         trouble(
             history.cancelled, "\(count(history.cancelled)) \(window) cancelled, never sent",

@@ -60,8 +60,8 @@ extension Reachability {
                 Finding(
                     .mayNot, "Reminder days “\(settings.reminderDays)” do not read as a list of days",
                     evidence:
-                        "reminder_days: “\(settings.reminderDays)”. \(guess) it likely falls back to its default, 30, "
-                        + "15, 7 and 1 days before, or schedules no reminder",
+                        "reminder_days: “\(settings.reminderDays)”. \(guess) it likely falls back to its default, "
+                        + "30, 15, 7 and 1 days before, or schedules no reminder",
                     place: .settings))
         }
         switch settings.quietHours {

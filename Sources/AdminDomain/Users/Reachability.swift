@@ -162,8 +162,8 @@ extension Reachability {
                         + "of the last \(Self.lookBackDays) days: push was turned off since, "
                         + "or the backend sends without looking",
                     evidence:
-                        "push_enabled: off; \(sent.grouped) sent of \(evidence.reminders.due.grouped) "
-                        + "due of the last \(Self.lookBackDays) days",
+                        "push_enabled: off; \(sent.grouped) sent of \(evidence.reminders.due.grouped) due "
+                        + "of the last \(Self.lookBackDays) days",
                     place: .reminders, reminders: .sent))
         }
         findings += Self.campaignFindings(evidence)

@@ -189,8 +189,9 @@ public struct UserItems: Sendable {
     /// still to come, so yesterday's expiry (2) follows today's (1) and precedes tomorrow's
     /// (3). Dates SQLite cannot read come last.
     static let nearness = """
-        COALESCE(CAST(ABS(julianday(expiry_date) - julianday(:today)) AS INTEGER) * 2 + (expiry_date >= :today),
-                 9000000000)
+        COALESCE(
+          CAST(ABS(julianday(expiry_date) - julianday(:today)) AS INTEGER) * 2 + (expiry_date >= :today),
+          9000000000)
         """
 
     static func columns(_ kind: ItemKind) -> String {

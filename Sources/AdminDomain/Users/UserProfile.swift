@@ -175,10 +175,11 @@ public struct UserProfile: Sendable {
                 let account = try Account.fetchOne(
                     db,
                     sql: """
-                        SELECT id, \(wholeText("email", as: "email")), \(wholeText("display_name", as: "display_name")),
-                          plan, status,
-                               timezone, locale, household_id, created_at,
-                               last_active_at, email_verified_at
+                        SELECT id,
+                               \(wholeText("email", as: "email")),
+                               \(wholeText("display_name", as: "display_name")),
+                               plan, status, timezone, locale, household_id, created_at, last_active_at,
+                               email_verified_at
                         FROM users WHERE id = ?
                         """, arguments: [id])
             else { return nil }
@@ -199,7 +200,7 @@ public struct UserProfile: Sendable {
                     db,
                     sql: """
                         SELECT id, kind, detail, platform, created_at
-                          FROM activity_events INDEXED BY activity_events_user_time
+                        FROM activity_events INDEXED BY activity_events_user_time
                         WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?
                         """, arguments: [id, recentCount]),
                 evidence: try Reachability.evidence(userID: id, now: now, in: db), readAt: now)
@@ -242,8 +243,8 @@ public struct UserProfile: Sendable {
             db,
             sql: """
                 SELECT COALESCE(SUM(\(consumed) IS NULL AND expiry_date < :today), 0) AS expired,
-                       COALESCE(SUM(\(consumed) IS NULL AND expiry_date >= :today
-                         AND expiry_date <= :soon), 0) AS expiring_soon,
+                       COALESCE(SUM(\(consumed) IS NULL AND expiry_date >= :today AND expiry_date <= :soon), 0)
+                         AS expiring_soon,
                        COALESCE(SUM(\(consumed) IS NULL AND expiry_date > :soon), 0) AS safe,
                        COALESCE(SUM(\(consumed) IS NOT NULL), 0) AS consumed
                 FROM \(table) INDEXED BY \(index) WHERE user_id = :user AND deleted_at IS NULL
@@ -258,8 +259,8 @@ public struct UserProfile: Sendable {
         try Row.fetchAll(
             db,
             sql: """
-                SELECT id, platform, push_provider, push_token, push_permission, app_version, os_version, created_at,
-                  last_seen_at
+                SELECT id, platform, push_provider, push_token, push_permission, app_version, os_version,
+                       created_at, last_seen_at
                 FROM devices INDEXED BY devices_user WHERE user_id = ? ORDER BY last_seen_at DESC LIMIT 50
                 """, arguments: [userID]
         ).map { row in
@@ -281,9 +282,9 @@ public struct UserProfile: Sendable {
             db,
             sql: """
                 SELECT CAST(push_enabled AS INTEGER) <> 0 AS push_enabled,
-                  CAST(food_reminders AS INTEGER) <> 0 AS food_reminders,
+                       CAST(food_reminders AS INTEGER) <> 0 AS food_reminders,
                        CAST(document_reminders AS INTEGER) <> 0 AS document_reminders,
-                         CAST(marketing_opt_in AS INTEGER) <> 0 AS marketing_opt_in,
+                       CAST(marketing_opt_in AS INTEGER) <> 0 AS marketing_opt_in,
                        reminder_days, daily_time, quiet_start, quiet_end
                 FROM notification_settings WHERE user_id = ?
                 """, arguments: [userID]
@@ -303,9 +304,10 @@ public struct UserProfile: Sendable {
         try Row.fetchAll(
             db,
             sql: """
-                SELECT plan_type, status, store, CAST(price_cents AS INTEGER) AS price_cents, currency, started_at,
-                  current_period_end, cancelled_at
-                FROM subscriptions INDEXED BY subscriptions_user WHERE user_id = ? ORDER BY started_at DESC LIMIT 50
+                SELECT plan_type, status, store, CAST(price_cents AS INTEGER) AS price_cents, currency,
+                       started_at, current_period_end, cancelled_at
+                FROM subscriptions INDEXED BY subscriptions_user
+                WHERE user_id = ? ORDER BY started_at DESC LIMIT 50
                 """, arguments: [userID]
         ).map { row in
             Subscription(
@@ -329,10 +331,10 @@ public struct UserProfile: Sendable {
         try Row.fetchAll(
             db,
             sql: """
-                SELECT r.item_kind, CASE r.item_kind WHEN :food THEN f.name
-                  ELSE d.title END AS item_name, CAST(r.days_before AS INTEGER) AS days_before,
-                       r.scheduled_for,
-                       r.status, r.sent_at, r.opened_at
+                SELECT r.item_kind,
+                       CASE r.item_kind WHEN :food THEN f.name ELSE d.title END AS item_name,
+                       CAST(r.days_before AS INTEGER) AS days_before,
+                       r.scheduled_for, r.status, r.sent_at, r.opened_at
                 FROM reminders r INDEXED BY reminders_user
                 LEFT JOIN food_items f ON r.item_kind = :food AND f.id = r.item_id
                 LEFT JOIN documents d ON r.item_kind = :document AND d.id = r.item_id

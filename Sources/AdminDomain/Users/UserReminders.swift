@@ -170,16 +170,16 @@ public struct UserReminders: Sendable {
     /// their items looked up by id (and owner: another user's item is not named).
     static func rowsSQL(_ conditions: SQL, offset: Int) -> SQL {
         """
-        SELECT r.id, r.item_kind, r.item_id, CASE WHEN typeof(r.days_before) = 'integer'
-          THEN r.days_before END AS days_before,
+        SELECT r.id, r.item_kind, r.item_id,
+               CASE WHEN typeof(r.days_before) = 'integer' THEN r.days_before END AS days_before,
                r.scheduled_for, r.status, r.sent_at, r.opened_at,
                CAST(CASE r.item_kind WHEN 'food' THEN f.name ELSE d.title END AS BLOB) AS item_name,
                CASE r.item_kind WHEN 'food' THEN f.deleted_at ELSE d.deleted_at END AS item_deleted_at,
                CASE r.item_kind WHEN 'food' THEN f.id ELSE d.id END AS item_found,
                CASE r.item_kind WHEN 'food' THEN f.consumed_at END AS item_consumed_at,
                CASE r.item_kind WHEN 'food' THEN (SELECT \(sql: UserItems.nearness) FROM food_items WHERE id = f.id)
-                                ELSE (SELECT \(sql: UserItems.nearness) FROM documents
-                                  WHERE id = d.id) END AS item_nearness,
+                                ELSE (SELECT \(sql: UserItems.nearness) FROM documents WHERE id = d.id)
+                                END AS item_nearness,
                \(sql: overdueSQL) AS overdue
         FROM (SELECT * FROM reminders INDEXED BY reminders_user WHERE \(conditions)
               ORDER BY scheduled_for DESC, id DESC LIMIT \(sql: String(pageSize)) OFFSET \(sql: String(offset))) r
@@ -194,9 +194,10 @@ public struct UserReminders: Sendable {
             db,
             sql: """
                 SELECT COALESCE(SUM(status = 'scheduled' AND NOT \(overdueSQL)), 0) AS scheduled,
-                  COALESCE(SUM(\(overdueSQL)), 0) AS overdue,
-                       COALESCE(SUM(status = 'sent'), 0) AS sent, COUNT(opened_at) AS opened,
-                         COALESCE(SUM(status = 'failed'), 0) AS failed,
+                       COALESCE(SUM(\(overdueSQL)), 0) AS overdue,
+                       COALESCE(SUM(status = 'sent'), 0) AS sent,
+                       COUNT(opened_at) AS opened,
+                       COALESCE(SUM(status = 'failed'), 0) AS failed,
                        COALESCE(SUM(status = 'cancelled'), 0) AS cancelled
                 FROM reminders INDEXED BY reminders_user WHERE user_id = :user
                 """, arguments: arguments)

@@ -58,9 +58,9 @@ public struct UserSummary: Sendable, Equatable, FetchableRecord {
     /// The same with the item counts, index-only and capped.
     static let columnsWithItemCount =
         columns + """
-            , (SELECT COUNT(*) FROM (SELECT 1 FROM food_items f WHERE f.user_id = u.id
-              LIMIT \(itemCountCap))) AS food_count
-            , (SELECT COUNT(*) FROM (SELECT 1 FROM documents d WHERE d.user_id = u.id
-              LIMIT \(itemCountCap))) AS document_count
+            , (SELECT COUNT(*) FROM (SELECT 1 FROM food_items f WHERE f.user_id = u.id LIMIT \(itemCountCap)))
+                AS food_count
+            , (SELECT COUNT(*) FROM (SELECT 1 FROM documents d WHERE d.user_id = u.id LIMIT \(itemCountCap)))
+                AS document_count
             """
 }

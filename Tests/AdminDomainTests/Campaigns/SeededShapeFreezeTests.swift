@@ -118,8 +118,8 @@ import Testing
             try db.execute(
                 sql: """
                     INSERT INTO panel_campaigns (id, title, body, ttl_seconds, segment, status, created_at) VALUES
-                      (901, 'a', 'b', 60, '{}', 'finished', '2026-11-10 00:00:00'), (902, 'a', 'b', 60, '{}',
-                        'finished', '2026-11-11 00:00:00')
+                      (901, 'a', 'b', 60, '{}', 'finished', '2026-11-10 00:00:00'),
+                      (902, 'a', 'b', 60, '{}', 'finished', '2026-11-11 00:00:00')
                     """)
             let users = try Row.fetchAll(
                 db, sql: "SELECT user_id, MIN(id) FROM devices WHERE user_id % 5 = 0 GROUP BY user_id")

@@ -41,8 +41,9 @@ enum BoundaryRows {
             )
             try db.execute(
                 sql: """
-                    INSERT INTO subscriptions (user_id, plan_type, status, store, price_cents, currency, started_at,
-                      current_period_end) VALUES
+                    INSERT INTO subscriptions
+                      (user_id, plan_type, status, store, price_cents, currency, started_at, current_period_end)
+                    VALUES
                       (?, 'monthly', 'active', 'app_store', 499, 'EUR', '2026-11-23 00:00:00', '2026-12-23 00:00:00'),
                       (?, 'yearly', 'active', 'play_store', 4999, 'USD', '2026-11-22 23:59:59', '2027-11-22 23:59:59'),
                       (?, 'monthly', 'active', 'web', 499, 'eur', '2026-11-01 00:00:00', '2026-12-01 00:00:00'),
@@ -57,8 +58,8 @@ enum BoundaryRows {
             ] as [(String, String?, String, String)] {
                 try db.execute(
                     sql: """
-                        INSERT INTO food_items (user_id, name, category, storage, expiry_date, source, created_at,
-                          updated_at, deleted_at)
+                        INSERT INTO food_items
+                          (user_id, name, category, storage, expiry_date, source, created_at, updated_at, deleted_at)
                         VALUES (?, 'x', ?, NULL, ?, 'barcode', ?, ?, ?)
                         """, arguments: [late, category, expiry, created, created, deleted])
             }
@@ -76,8 +77,8 @@ enum BoundaryRows {
             try db.execute(
                 sql: """
                     INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status) VALUES
-                      (?, 'food', 1, 1, '2026-11-22 09:00:00', 'failed'), (?, 'food', 1, 1, '2026-11-22 09:00:00',
-                        'sent')
+                      (?, 'food', 1, 1, '2026-11-22 09:00:00', 'failed'),
+                      (?, 'food', 1, 1, '2026-11-22 09:00:00', 'sent')
                     """, arguments: [late, late])
             try db.execute(
                 sql: """
@@ -135,8 +136,8 @@ enum BoundaryRows {
             }
             try db.execute(
                 sql: """
-                    INSERT INTO subscriptions (user_id, plan_type, status, store, price_cents, currency, started_at,
-                      current_period_end)
+                    INSERT INTO subscriptions
+                      (user_id, plan_type, status, store, price_cents, currency, started_at, current_period_end)
                     VALUES (?, 'monthly', 'active', 'web', 299, 'GBP', ?, '2026-12-23 00:00:00')
                     """, arguments: [oldUser, time])
         }

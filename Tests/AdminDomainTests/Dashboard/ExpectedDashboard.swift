@@ -81,8 +81,8 @@ struct ExpectedDashboard {
             """
             SELECT 'Week of ' || \(Self.week("e")), COUNT(*) FROM (
               SELECT \(Self.day("expiry_date")) AS e, deleted_at,
-                     MAX(COALESCE(\(Self.day("deleted_at")), '0000'), COALESCE(\(Self.day("created_at")),
-                       '0000')) AS gone
+                     MAX(COALESCE(\(Self.day("deleted_at")), '0000'),
+                         COALESCE(\(Self.day("created_at")), '0000')) AS gone
               FROM food_items WHERE consumed_at IS NULL)
             WHERE e IS NOT NULL AND e < ? AND (deleted_at IS NULL OR gone >= e) GROUP BY 1
             """, [today])
@@ -212,8 +212,8 @@ struct ExpectedDashboard {
         let row = try Row.fetchOne(
             db,
             sql: """
-                SELECT COUNT(*), COUNT(*) FILTER (WHERE \(Self.unix("last_active_at")) - \(Self.unix("created_at")) >=
-                  :span)
+                SELECT COUNT(*),
+                       COUNT(*) FILTER (WHERE \(Self.unix("last_active_at")) - \(Self.unix("created_at")) >= :span)
                 FROM users WHERE status <> 'deleted' AND \(Self.unix("created_at")) <= unixepoch(:now) - :span
                 """, arguments: ["span": days * 86_400, "now": now])!
         return (row[1], row[0])

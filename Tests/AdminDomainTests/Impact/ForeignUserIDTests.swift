@@ -24,8 +24,8 @@ import Testing
                     arguments: [inWindow, inWindow, inWindow])
                 try db.execute(
                     sql: """
-                        INSERT INTO subscriptions (user_id, plan_type, status, store, price_cents, currency, started_at,
-                          current_period_end)
+                        INSERT INTO subscriptions
+                          (user_id, plan_type, status, store, price_cents, currency, started_at, current_period_end)
                         VALUES ('two', 'monthly', 'active', 'web', 1, 'EUR', ?, '2027-01-01')
                         """, arguments: [inWindow])
             }

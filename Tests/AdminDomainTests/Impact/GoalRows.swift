@@ -49,8 +49,8 @@ enum GoalRows {
             if row.subscription {
                 try db.execute(
                     sql: """
-                        INSERT INTO subscriptions (user_id, plan_type, status, store, price_cents, currency, started_at,
-                          current_period_end)
+                        INSERT INTO subscriptions
+                          (user_id, plan_type, status, store, price_cents, currency, started_at, current_period_end)
                         VALUES (?, 'monthly', 'active', 'app_store', 499, 'EUR', ?, '2027-01-01 00:00:00')
                         """, arguments: [user, row.time])
             } else {

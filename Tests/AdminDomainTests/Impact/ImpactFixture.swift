@@ -36,24 +36,24 @@ struct ImpactFixture {
                     INSERT INTO notification_settings (user_id, push_enabled, marketing_opt_in)
                     SELECT id, CASE WHEN id > :reachable AND id % 4 = 2 THEN 0 ELSE 1 END, 1 FROM users;
                     -- Reachable users: iOS (i % 3 = 0), Android (i % 3 = 1), both (i % 3 = 2).
-                    INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at,
-                      last_seen_at)
+                    INSERT INTO devices
+                      (id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
                     SELECT 3 * id, id, 'ios', 'apns', printf('%064x', id), 'granted', '2026-01-01 00:00:00',
                       '2026-11-17 00:00:00'
                     FROM users WHERE id <= :reachable AND id % 3 IN (0, 2);
-                    INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at,
-                      last_seen_at)
+                    INSERT INTO devices
+                      (id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
                     SELECT 3 * id + 1, id, 'android', 'fcm', 'fcm-token-' || id, 'granted', '2026-01-01 00:00:00',
                       '2026-11-17 00:00:00'
                     FROM users WHERE id <= :reachable AND id % 3 IN (1, 2);
-                    INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at,
-                      last_seen_at)
+                    INSERT INTO devices
+                      (id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
                     SELECT 3 * id + 2, id, 'android', 'fcm', NULL, 'denied', '2026-01-01 00:00:00',
                       '2026-11-17 00:00:00'
                     FROM users WHERE id <= :reachable AND id % 5 = 0;
                     -- Unreachable users: permission denied (i % 4 = 0), no device (1), push off (2), suspended (3).
-                    INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, created_at,
-                      last_seen_at)
+                    INSERT INTO devices
+                      (id, user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
                     SELECT 3 * id, id, 'ios', 'apns', CASE WHEN id % 4 = 0 THEN NULL ELSE printf('%064x', id) END,
                            CASE WHEN id % 4 = 0 THEN 'denied'
                              ELSE 'granted' END, '2026-01-01 00:00:00', '2026-11-17 00:00:00'

@@ -37,8 +37,8 @@ import Testing
             let id = db.lastInsertedRowID
             try db.execute(
                 sql: """
-                    INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at,
-                      last_seen_at)
+                    INSERT INTO devices
+                      (user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
                     VALUES (?, 'android', 'fcm', ?, 'granted', '2026-01-01 00:00:00', '2026-01-01 00:00:00')
                     """, arguments: [id, "token-\(name)-0123456789"])
             try db.execute(sql: "INSERT INTO notification_settings (user_id) VALUES (?)", arguments: [id])
@@ -254,8 +254,8 @@ import Testing
         try await setup.queue.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at,
-                      last_seen_at)
+                    INSERT INTO devices
+                      (user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
                     VALUES (?, 'android', 'fcm', 'token-two-second-0123', 'granted', '2026-01-01 00:00:00',
                       '2026-01-01 00:00:00')
                     """, arguments: [user])

@@ -55,8 +55,9 @@ import Testing
             for row in rows {
                 try db.execute(
                     sql: """
-                        INSERT INTO subscriptions (user_id, plan_type, status, store, price_cents, currency, started_at,
-                          current_period_end, cancelled_at)
+                        INSERT INTO subscriptions
+                          (user_id, plan_type, status, store, price_cents, currency, started_at, current_period_end,
+                           cancelled_at)
                         VALUES (?, 'monthly', ?, 'web', 499, 'EUR', '2026-10-01 00:00:00', ?, ?)
                         """, arguments: [row.0, row.1, row.2, row.3])
             }

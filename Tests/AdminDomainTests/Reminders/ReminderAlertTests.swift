@@ -136,8 +136,8 @@ import Testing
                     let scheduled = Self.now - 120 - Int64(step) * 60
                     try db.execute(
                         sql: """
-                            INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status,
-                              sent_at)
+                            INSERT INTO reminders
+                              (user_id, item_kind, item_id, days_before, scheduled_for, status, sent_at)
                             VALUES (?, 'food', 1, 1, ?, ?, ?)
                             """,
                         arguments: [

@@ -79,8 +79,8 @@ import Testing
                 "\(ExpectedReminderFigures.readable("scheduled_for")) "
                 + "AND \(ExpectedReminderFigures.seconds("scheduled_for")) > \(from) "
                 + "AND \(ExpectedReminderFigures.seconds("scheduled_for")) <= \(now) "
-                + "AND NOT (status = 'scheduled' AND \(now) "
-                + "- \(ExpectedReminderFigures.seconds("scheduled_for")) <= 60)"
+                + "AND NOT (status = 'scheduled' "
+                + "AND \(now) - \(ExpectedReminderFigures.seconds("scheduled_for")) <= 60)"
             let (users, reached) = try await queue.read { db in
                 (
                     try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT user_id) FROM reminders WHERE \(window)") ?? -1,

@@ -24,8 +24,8 @@ enum ReminderRows {
         let users = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM users") ?? 1
         let insert = try db.makeStatement(
             sql: """
-                INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status, sent_at,
-                  opened_at)
+                INSERT INTO reminders
+                  (user_id, item_kind, item_id, days_before, scheduled_for, status, sent_at, opened_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         // Spread over the last 31 days, weighted to the last day and hour so each range differs.

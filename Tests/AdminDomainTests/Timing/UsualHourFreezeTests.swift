@@ -23,8 +23,8 @@ import Testing
                       '-' || day.n || ' days') || printf('%02d:20:00', u.id % 24)
                     FROM users u JOIN day ON day.n <= CASE WHEN u.id % 10 < 7 THEN 6 WHEN u.id % 10 < 9 THEN 2
                       ELSE 0 END;
-                    INSERT OR REPLACE INTO notification_settings (user_id, push_enabled, marketing_opt_in, quiet_start,
-                      quiet_end)
+                    INSERT OR REPLACE INTO notification_settings
+                      (user_id, push_enabled, marketing_opt_in, quiet_start, quiet_end)
                     SELECT id, 1, 1, '10:00', '14:00' FROM users WHERE id % 100 = 12;
                     """)
         }

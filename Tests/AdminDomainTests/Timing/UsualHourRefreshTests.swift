@@ -232,8 +232,8 @@ import Testing
         try await queue.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at,
-                      last_seen_at)
+                    INSERT INTO devices
+                      (user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
                     VALUES (9100, 'ios', 'apns', 'tok9100', 'granted', '2026-01-01 00:00:00', '2026-11-17 00:00:00')
                     """)
             try db.execute(sql: "UPDATE users SET locale = 'pt-PT' WHERE id = 9100")
@@ -258,8 +258,8 @@ import Testing
                 try db.execute(sql: "UPDATE users SET locale = 'pt-PT' WHERE id = ?", arguments: [person.id])
                 try db.execute(
                     sql: """
-                        INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at,
-                          last_seen_at)
+                        INSERT INTO devices
+                          (user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
                         VALUES (?, 'ios', 'apns', ?, 'granted', '2026-01-01 00:00:00', '2026-11-17 00:00:00')
                         """, arguments: [person.id, "tok\(person.id)"])
             }
@@ -278,8 +278,8 @@ import Testing
             try db.execute(sql: "UPDATE users SET locale = 'pt-PT' WHERE id = 9219")
             try db.execute(
                 sql: """
-                    INSERT INTO devices (user_id, platform, push_provider, push_token, push_permission, created_at,
-                      last_seen_at)
+                    INSERT INTO devices
+                      (user_id, platform, push_provider, push_token, push_permission, created_at, last_seen_at)
                     VALUES (9219, 'ios', 'apns', 'tok9219', 'granted', '2026-01-01 00:00:00', '2026-11-17 00:00:00')
                     """)
         }

@@ -28,15 +28,17 @@ import Testing
     static let noReminders =
         "[note] No reminder was due in the last 30 days | reminders due in the last 30 days: 0 | #reminders"
     static let noCampaigns =
-        "[note] No campaign push in the last 30 days | none sent to this user's devices and none "
-        + "held out | #campaign-pushes"
+        "[note] No campaign push in the last 30 days | "
+        + "none sent to this user's devices and none held out | #campaign-pushes"
     static let quiet = [noReminders, noCampaigns]
     static let everywhere = "Reminders and campaign pushes reach this user on 1 of 1 device."
     static let android = """
-        INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission, app_version, os_version,
-          created_at, last_seen_at)
-        VALUES (:id * 10 + 1, :id, 'android', 'fcm', 'tok-' || :id || '-and-654321', 'granted', '3.1.0', 'Android 14',
-          '2026-01-01 00:00:00', '2026-11-16 12:00:00')
+        INSERT INTO devices
+          (id, user_id, platform, push_provider, push_token, push_permission, app_version, os_version,
+           created_at, last_seen_at)
+        VALUES
+          (:id * 10 + 1, :id, 'android', 'fcm', 'tok-' || :id || '-and-654321', 'granted', '3.1.0', 'Android 14',
+           '2026-01-01 00:00:00', '2026-11-16 12:00:00')
         """
 
     static func device(
@@ -83,8 +85,8 @@ import Testing
             change: [
                 "UPDATE notification_settings SET push_enabled = 0 WHERE user_id = :id",
                 "INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status, sent_at) "
-                    + "VALUES (:id, 'food', 1, 1, '2026-11-15 09:00:00', 'sent', '2026-11-15 09:00:10'), (:id, "
-                    + "'food', 2, 1, '2026-11-16 09:00:00', 'sent', '2026-11-16 09:00:10')",
+                    + "VALUES (:id, 'food', 1, 1, '2026-11-15 09:00:00', 'sent', '2026-11-15 09:00:10'), "
+                    + "(:id, 'food', 2, 1, '2026-11-16 09:00:00', 'sent', '2026-11-16 09:00:10')",
             ], sentence: "Reminders and campaign pushes reach none: push is turned off in the app.",
             notFine: [
                 "[blocks] Push turned off in the app: "
@@ -364,8 +366,8 @@ import Testing
 
     static func campaign(_ id: Int, _ name: String?, launched: String = "2026-11-16 12:00:00") -> String {
         """
-        INSERT OR IGNORE INTO panel_campaigns (id, name, title, body, ttl_seconds, segment, status, created_at,
-          launched_at)
+        INSERT OR IGNORE INTO panel_campaigns
+          (id, name, title, body, ttl_seconds, segment, status, created_at, launched_at)
         VALUES (\(id), \(name.map { "'\($0)'" } ?? "NULL"), 'Title \(id)', 'Body', 86400, '{}', 'finished',
           '2026-11-01 00:00:00', '\(launched)')
         """
@@ -401,10 +403,12 @@ import Testing
                           VALUES (:id, 'u' || :id || '@reach.test', 'x', 'active', 'Europe/Lisbon',
                           '2026-01-01 00:00:00');
                         INSERT INTO notification_settings (user_id) VALUES (:id);
-                        INSERT INTO devices (id, user_id, platform, push_provider, push_token, push_permission,
-                          app_version, os_version, created_at, last_seen_at)
-                        VALUES (:id * 10, :id, 'ios', 'apns', 'tok-' || :id || '-ios-abcdef', 'granted', '3.2.1',
-                          'iOS 18.1', '2026-01-01 00:00:00', '2026-11-17 12:00:00');
+                        INSERT INTO devices
+                          (id, user_id, platform, push_provider, push_token, push_permission, app_version, os_version,
+                           created_at, last_seen_at)
+                        VALUES
+                          (:id * 10, :id, 'ios', 'apns', 'tok-' || :id || '-ios-abcdef', 'granted', '3.2.1', 'iOS 18.1',
+                           '2026-01-01 00:00:00', '2026-11-17 12:00:00');
                         """, arguments: ["id": test.id])
                 for statement in test.change {
                     var arguments: [String: DatabaseValue] = ["id": test.id.databaseValue]

@@ -26,8 +26,8 @@ import Testing
             try db.execute(
                 sql: """
                     INSERT INTO users (id, email, password_hash, timezone, created_at) VALUES
-                      (5, 'five@reach.test', 'x', 'Asia/Tokyo', '2026-01-01 00:00:00'), (6, 'six@reach.test', 'x',
-                        'UTC', '2026-01-01 00:00:00');
+                      (5, 'five@reach.test', 'x', 'Asia/Tokyo', '2026-01-01 00:00:00'),
+                      (6, 'six@reach.test', 'x', 'UTC', '2026-01-01 00:00:00');
                     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 7)
                     INSERT INTO food_items (id, user_id, name, expiry_date, created_at, updated_at, deleted_at)
                     SELECT i, 5, 'Food ' || i, '2026-12-01', '2026-01-01 00:00:00', '2026-01-01 00:00:00', CASE
@@ -39,8 +39,8 @@ import Testing
                     INSERT INTO food_items (id, user_id, name, expiry_date, created_at, updated_at)
                       VALUES (50, 6, 'Not yours', '2026-12-01', '2026-01-01 00:00:00', '2026-01-01 00:00:00');
                     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 120)
-                    INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status, sent_at,
-                      opened_at)
+                    INSERT INTO reminders
+                      (user_id, item_kind, item_id, days_before, scheduled_for, status, sent_at, opened_at)
                     SELECT 5, CASE WHEN i % 2 = 0 THEN 'food' ELSE 'document' END, i % 7 + 1, i % 4,
                            datetime('2026-11-18 12:00:00', '-' || i || ' hours'),
                            CASE i % 5 WHEN 0 THEN 'sent' WHEN 1 THEN 'sent' WHEN 2 THEN 'failed' WHEN 3 THEN 'cancelled'
@@ -49,8 +49,9 @@ import Testing
                                       WHEN 1 THEN datetime('2026-11-18 12:05:00', '-' || i || ' hours') END,
                            CASE WHEN i % 10 = 0 THEN datetime('2026-11-18 13:00:00', '-' || i || ' hours') END
                     FROM n;
-                    INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status, sent_at)
-                      VALUES
+                    INSERT INTO reminders
+                      (user_id, item_kind, item_id, days_before, scheduled_for, status, sent_at)
+                    VALUES
                       (5, 'food', 1, 1, '2026-11-18 11:58:00', 'scheduled', NULL),
                       (5, 'food', 1, 1, '2026-11-19 09:00:00', 'scheduled', NULL),
                       (5, 'food', 2, 1, '2026-11-20 09:00:00', 'scheduled', NULL),
