@@ -24,16 +24,11 @@ public struct JourneysArea: PanelArea {
             work: core.site.backgroundWork)
         reports = JourneyReports(database: core.database)
         let runner = JourneyRunner(journeys: journeys)
-        // Entries come from the backend's commits (a signup, an event) or from the clock (a
-        // subscription nearing its end, a user going quiet): with no commit and no journey
-        // changed here, every five minutes is enough.
-        let changed = ChangeGate(
-            watch: core.database.watch, changes: campaigns.campaigns.changes,
-            atLeastEvery: max(configuration.journeyInterval, .seconds(300)))
         services = [
+            // Not skipped while nothing changed: users cross most triggers by the clock alone (a
+            // subscription nearing its end, a user going quiet), and are entered at the next tick.
             PeriodicJob(
                 name: "journeys", every: configuration.journeyInterval, health: health, logger: logger,
-                runOnlyIf: { await changed.shouldRun() },
                 work: {
                     let tick = try await runner.tick()
                     JourneyMetrics().record(tick)
