@@ -38,7 +38,7 @@ public struct CampaignText: Sendable {
     ) {
         let cut = values.mapValues { String($0.prefix(Self.valueLimit)) }
         let chosen = template.flatMap { library.template($0, locale: locale) } ?? own
-        return chosen.renderReporting(cut)
+        return chosen.renderReporting(cut, recipientLanguage: PushTemplateLibrary.language(ofLocale: locale))
     }
 
     /// The longest each placeholder can be filled with, for the worst-case payload size:

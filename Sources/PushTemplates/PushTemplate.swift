@@ -223,19 +223,22 @@ public struct PushTemplate: Sendable {
         return tags
     }
 
-    /// Fills the placeholders; an empty or missing value gets its fallback.
-    public func render(_ values: [String: String]) -> (title: String, body: String) {
-        let filled = renderReporting(values)
+    /// Fills the placeholders; an empty or missing value gets its fallback. `recipientLanguage`
+    /// (the template's own when nil) capitalises a value that opens a sentence.
+    public func render(_ values: [String: String], recipientLanguage: String? = nil) -> (title: String, body: String) {
+        let filled = renderReporting(values, recipientLanguage: recipientLanguage)
         return (filled.title, filled.body)
     }
 
     /// Fills the placeholders, and names those this template uses (in its title or body,
     /// a section or a plural tag) whose value was empty or missing, so got their fallback.
-    public func renderReporting(_ values: [String: String]) -> (title: String, body: String, fallbacks: Set<String>) {
+    public func renderReporting(_ values: [String: String], recipientLanguage: String? = nil) -> (
+        title: String, body: String, fallbacks: Set<String>
+    ) {
         var filled: [String: String] = [:]
         var fellBack: Set<String> = []
         for (key, fallback) in fallbackValues {
-            let value = values[key]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            let value = SentenceStart.unmarked(values[key]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
             filled[key] = value.isEmpty ? fallback : value
             if value.isEmpty, placeholdersUsed.contains(key) { fellBack.insert(key) }
         }
@@ -243,7 +246,13 @@ public struct PushTemplate: Sendable {
             let category = PluralRules.category(of: filled[plural.count] ?? "", language: language)
             filled[key] = category == .one ? plural.one : plural.other
         }
-        return (title.template.render(filled), body.template.render(filled), fellBack)
+        // Marked only now, so that the plural rules read the values themselves.
+        for key in fallbackValues.keys { filled[key] = filled[key].map(SentenceStart.marked) }
+        let casing = recipientLanguage ?? language
+        return (
+            SentenceStart.apply(title.template.render(filled), language: casing),
+            SentenceStart.apply(body.template.render(filled), language: casing), fellBack
+        )
     }
 }
 
@@ -287,7 +296,11 @@ public struct PushTemplateLibrary: Sendable {
     /// The variant for a locale such as `pt-BR` (its language, `pt`), else English.
     public func template(_ name: String, locale: String) -> PushTemplate? {
         guard let languages = templates[name] else { return nil }
-        let language = locale.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() } ?? "en"
-        return languages[language] ?? languages["en"]
+        return languages[Self.language(ofLocale: locale)] ?? languages["en"]
+    }
+
+    /// The language part of a locale such as `pt-BR` or `tr_TR`, lower case.
+    public static func language(ofLocale locale: String) -> String {
+        locale.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() } ?? "en"
     }
 }

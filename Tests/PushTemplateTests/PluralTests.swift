@@ -40,20 +40,20 @@ import Testing
         #expect(try Self.title(items, language: "en", ["expiring_count": "0"]) == "0 items")
         #expect(try Self.title(items, language: "en", ["expiring_count": "1"]) == "1 item")
         #expect(try Self.title(items, language: "en", ["expiring_count": "2"]) == "2 items")
-        #expect(try Self.title(items, language: "en", [:]) == "some items", "the fallback is no integer: the plural")
+        #expect(try Self.title(items, language: "en", [:]) == "Some items", "the fallback is no integer: the plural")
 
         let itens = "{{expiring_count}} {{plural expiring_count \"item\" \"itens\"}}"
         #expect(try Self.title(itens, language: "pt", ["expiring_count": "0"]) == "0 item", "CLDR pt: 0 is \"one\"")
         #expect(try Self.title(itens, language: "pt", ["expiring_count": "1"]) == "1 item")
         #expect(try Self.title(itens, language: "pt", ["expiring_count": "2"]) == "2 itens")
-        #expect(try Self.title(itens, language: "pt", [:]) == "alguns itens", "Portuguese fallback, plural")
+        #expect(try Self.title(itens, language: "pt", [:]) == "Alguns itens", "Portuguese fallback, plural")
 
         let jours = "{{days_left}} {{plural days_left \"jour\" \"jours\"}}"
         #expect(try Self.title(jours, language: "fr", ["days_left": "0"]) == "0 jour")
         #expect(try Self.title(jours, language: "fr", ["days_left": "1"]) == "1 jour")
         #expect(try Self.title(jours, language: "fr", ["days_left": "2"]) == "2 jours")
         #expect(
-            try Self.title(jours, language: "fr", ["days_left": " "]) == "a few jours", "no French fallbacks: English's"
+            try Self.title(jours, language: "fr", ["days_left": " "]) == "A few jours", "no French fallbacks: English's"
         )
 
         let tage = "{{document_days_left}} {{plural document_days_left \"Tag\" \"Tage\"}}"
@@ -96,7 +96,7 @@ import Testing
                 title: "1 item left", body: "in 0 days"
             ))
         #expect(
-            text.render(locale: "pt", values: [:]) == (title: "some items left", body: "in a few days"),
+            text.render(locale: "pt", values: [:]) == (title: "Some items left", body: "in a few days"),
             "English fallbacks")
         #expect(text.isPersonal)
     }
@@ -179,7 +179,7 @@ import Testing
                 "2": ("Hi Ana, 2 items expire soon", "Milk expires in 2 days. Open Expiry Tracker to plan your meals."),
                 "": (
                     "Hi there, some items expire soon",
-                    "an item expires in a few days. Open Expiry Tracker to plan your meals."
+                    "An item expires in a few days. Open Expiry Tracker to plan your meals."
                 ),
             ],
             "pt": [
@@ -193,7 +193,7 @@ import Testing
                 ),
                 "": (
                     "Olá, alguns itens expiram em breve",
-                    "um item expira em alguns dias. Abra o Expiry Tracker para planear as refeições."
+                    "Um item expira em alguns dias. Abra o Expiry Tracker para planear as refeições."
                 ),
             ],
         ],
@@ -209,7 +209,7 @@ import Testing
                 ),
                 "": (
                     "Hi there, some documents expire within 30 days",
-                    "a document expires in a few days. Open Expiry Tracker to renew it in time."
+                    "A document expires in a few days. Open Expiry Tracker to renew it in time."
                 ),
             ],
             "pt": [
@@ -223,7 +223,7 @@ import Testing
                 ),
                 "": (
                     "Olá, alguns documentos expiram nos próximos 30 dias",
-                    "um documento expira em alguns dias. Abra o Expiry Tracker para o renovar a tempo."
+                    "Um documento expira em alguns dias. Abra o Expiry Tracker para o renovar a tempo."
                 ),
             ],
         ],
