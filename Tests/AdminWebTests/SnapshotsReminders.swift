@@ -74,11 +74,14 @@ import Testing
     static let alerts = [
         ReminderAlert(
             kind: .nothingSent, sentence: "No reminder was sent in the last hour while 120 fell due.",
-            since: now.addingTimeInterval(-3_000)),
+            since: now.addingTimeInterval(-3_000), began: .fromData, asOf: now),
         ReminderAlert(
             kind: .noAppData,
             sentence: "No app data since 2026-11-23 08:00:00 UTC: the backend may have stopped writing.",
-            since: now.addingTimeInterval(-3_600)),
+            since: now.addingTimeInterval(-3_600), began: .fromData, asOf: now),
+        ReminderAlert(
+            kind: .onTimeBelowTarget, sentence: "Only 42.0% of the reminders due in the last hour were sent on time.",
+            since: now.addingTimeInterval(-900), began: .firstSeen, asOf: now),
     ]
 
     @Test func remindersView() {

@@ -96,7 +96,8 @@ public actor ReminderHealthMonitor {
             box.store.replace(after: from, with: read, keepingFrom: keepingFrom, now: nowSeconds)
             return (
                 reports: box.store.reports(now: nowSeconds, options: options, platforms: platforms),
-                lastSent: box.store.lastSent(before: nowSeconds), count: box.store.count,
+                lastSent: box.store.lastSent(before: nowSeconds),
+                oldestOverdue: box.store.oldestOverdue(now: nowSeconds), count: box.store.count,
                 unreadable: box.store.unreadableOutside + box.store.unreadableInside
             )
         }
@@ -106,7 +107,9 @@ public actor ReminderHealthMonitor {
         if let previous = lastReminderID, let latest = read.lastReminderID, latest > previous { remindersGrewAt = at }
         lastReminderID = read.lastReminderID ?? lastReminderID
         let newestAppData = [read.newestAppData, remindersGrewAt].compactMap { $0 }.max()
-        let alerts = evaluateAlerts(reports[.hour], lastSent: made.lastSent, newestAppData: newestAppData, at: at)
+        let alerts = evaluateAlerts(
+            reports[.hour], lastSent: made.lastSent, oldestOverdue: made.oldestOverdue, newestAppData: newestAppData,
+            at: at)
         let snapshot = ReminderHealthSnapshot(
             asOf: at, reports: reports, alerts: alerts, newestAppData: newestAppData,
             scheduledTimeUnreadable: made.unreadable,
@@ -121,18 +124,19 @@ public actor ReminderHealthMonitor {
             ])
     }
 
-    private func evaluateAlerts(_ hour: ReminderHealthReport?, lastSent: Int64?, newestAppData: Date?, at: Date)
-        -> [ReminderAlert]
-    {
+    private func evaluateAlerts(
+        _ hour: ReminderHealthReport?, lastSent: Int64?, oldestOverdue: Int64?, newestAppData: Date?, at: Date
+    ) -> [ReminderAlert] {
         let found = ReminderAlertRules(options: options).alerts(
-            hour: hour, lastSent: lastSent,
-            newestAppData: newestAppData, now: at)
+            hour: hour, lastSent: lastSent, oldestOverdue: oldestOverdue, newestAppData: newestAppData, now: at)
         var since: [ReminderAlert.Kind: Date] = [:]
         let alerts = found.map { alert in
-            // The first refresh that saw it, unless the rows say when it began.
-            let began = alert.since < at ? alert.since : (alertSince[alert.kind] ?? at)
             since[alert.kind] = alertSince[alert.kind] ?? at
-            return ReminderAlert(kind: alert.kind, sentence: alert.sentence, since: began)
+            // The rows say when it began; otherwise the first refresh that saw it.
+            guard alert.began == .firstSeen else { return alert }
+            return ReminderAlert(
+                kind: alert.kind, sentence: alert.sentence, since: alertSince[alert.kind] ?? at, began: .firstSeen,
+                asOf: at)
         }
         alertSince = since
         return alerts

@@ -48,6 +48,18 @@ struct ReminderStore: Sendable {
         return newest
     }
 
+    /// The scheduled time of the oldest reminder still waiting more than 5 minutes past it.
+    func oldestOverdue(now: Int64) -> Int64? {
+        let limit = now - ReminderAccumulator.overdueAfter
+        func waiting(_ record: ReminderRecord) -> Bool {
+            record.status == .scheduled && record.readable && record.scheduled < limit
+        }
+        // In scheduled order: the first waiting one is the oldest, and none waits past the limit.
+        let inOrder = records.prefix { $0.scheduled < limit }.first(where: waiting)?.scheduled
+        let other = odd.map(\.record).filter(waiting).map(\.scheduled).min()
+        return [inOrder, other].compactMap { $0 }.min()
+    }
+
     /// The first index whose record satisfies `belongs`, in records where every one that does
     /// comes after every one that does not.
     private static func firstIndex(in records: [ReminderRecord], where belongs: (ReminderRecord) -> Bool) -> Int {

@@ -47,6 +47,8 @@ struct HealthController {
             let kind: String
             let sentence: String
             let since: String
+            /// `from_data` when the rows say when it began, `first_seen` when only the panel's first sight does.
+            let began: String
         }
 
         struct Figures: Codable, Equatable {
@@ -67,7 +69,9 @@ struct HealthController {
             asOf = snapshot.map { SQLiteTime.string($0.asOf) }
             alerts =
                 snapshot?.alerts.map {
-                    Alert(kind: $0.kind.rawValue, sentence: $0.sentence, since: SQLiteTime.string($0.since))
+                    Alert(
+                        kind: $0.kind.rawValue, sentence: $0.sentence, since: SQLiteTime.string($0.since),
+                        began: $0.began.rawValue)
                 } ?? []
             lastHour = snapshot?.report(.hour).map { report in
                 let figures = report.figures
