@@ -22,7 +22,8 @@ public struct LoadPage: Sendable {
             LoadPage("profile", "/users/\(fixture.typicalUserID)"),
             LoadPage("profile 20,000 items", "/users/\(fixture.whaleUserID)"),
             // A name search among one user's items, through their index only.
-            LoadPage("items searched by name", "/users/\(fixture.whaleUserID)?kind=food&name=mi"),
+            LoadPage("items searched by name", "/users/\(fixture.whaleUserID)/items?kind=food&name=mi"),
+            LoadPage("items 20,000, expired", "/users/\(fixture.whaleUserID)/items?kind=food&state=expired"),
             LoadPage("activity active", "/activity?bucket=active"),
             LoadPage("activity idle", "/activity?bucket=idle"),
             LoadPage("activity inactive", "/activity?bucket=inactive"),

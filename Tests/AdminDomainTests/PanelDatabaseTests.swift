@@ -99,7 +99,8 @@ import Testing
         }
         #expect(
             tables == [
-                "panel_admins", "panel_audit_log", "panel_campaign_members", "panel_campaign_reports",
+                "panel_admins", "panel_audit_log", "panel_audit_users", "panel_campaign_members",
+                "panel_campaign_reports",
                 "panel_campaign_variants",
                 "panel_campaigns", "panel_dead_tokens", "panel_deliveries", "panel_journey_entries", "panel_journeys",
                 "panel_login_challenges", "panel_login_throttle", "panel_receipt_reader",
@@ -107,7 +108,7 @@ import Testing
                 "panel_timing_counts",
                 "panel_two_factor", "panel_usual_hour_peers", "panel_usual_hour_state", "panel_usual_hours",
             ])
-        #expect(versions == Array(1...17))
+        #expect(versions == Array(1...18))
         #expect(userVersion == 0)
         #expect(try await database.read { try $0.tableExists("grdb_migrations") } == false)
     }
@@ -147,6 +148,14 @@ import Testing
                     ALTER TABLE panel_campaign_members DROP COLUMN due_at;
                     ALTER TABLE panel_deliveries DROP COLUMN opened_at;
                     DELETE FROM panel_schema_version WHERE version = 17;
+                    -- and before version 18 (counted looks)
+                    DROP TABLE panel_audit_users;
+                    DROP TRIGGER panel_audit_log_no_update;
+                    ALTER TABLE panel_audit_log DROP COLUMN looks;
+                    ALTER TABLE panel_audit_log DROP COLUMN last_at;
+                    CREATE TRIGGER panel_audit_log_no_update BEFORE UPDATE ON panel_audit_log
+                      BEGIN SELECT RAISE(ABORT, 'panel_audit_log is append-only'); END;
+                    DELETE FROM panel_schema_version WHERE version = 18;
                     -- and before version 16 (journeys)
                     DROP TABLE panel_journey_entries; DROP TABLE panel_journeys;
                     DROP INDEX panel_deliveries_entry; ALTER TABLE panel_deliveries DROP COLUMN entry_id;

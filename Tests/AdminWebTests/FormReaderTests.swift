@@ -22,7 +22,8 @@ import Testing
     static let gets: [(path: String, field: String?)] = [
         ("/", "range"), ("/dashboard.csv", "chart"), ("/reminders", "range"), ("/reminders.csv", "range"),
         ("/account/sessions", "ended"), ("/account/password", "notice"), ("/account/two-factor", "notice"),
-        ("/users", "q"), ("/users/suggestions", "q"), ("/users/1", "name"), ("/users/1/activity", "kind"),
+        ("/users", "q"), ("/users/suggestions", "q"), ("/users/1", "kind"), ("/users/1/items", "name"),
+        ("/users/1/activity", "kind"),
         ("/users/1/reminders", "status"), ("/activity", "plan"), ("/activity.csv", "plan"),
         ("/campaigns", "status"), ("/campaigns/new", nil), ("/campaigns/test-users", "notice"),
         ("/campaigns/{c}", "sample"),
@@ -108,7 +109,7 @@ import Testing
                 db,
                 sql: """
                     SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'panel_%'
-                      AND name != 'panel_audit_log'
+                      AND name NOT IN ('panel_audit_log', 'panel_audit_users')
                       AND name NOT LIKE 'panel_usual_hour%' ORDER BY name
                     """
             )

@@ -217,9 +217,7 @@ import Testing
                     consumedAt: nil),
             ], next: UserItems.Cursor(nearness: 5, id: 11), previous: UserItems.Cursor(nearness: 1, id: 10), offset: 50,
             total: 20_003)
-        var model = UserProfileModel(
-            profile: profile, form: ItemsForm(fields: ["kind": "food", "after": "1", "after_id": "9"]),
-            filter: UserItems.Filter(kind: .food), items: items)
+        var model = UserProfileModel(profile: profile, items: items)
         model.campaignPushes = [
             CampaignPushOfUser(
                 deliveryID: 501, campaignID: 18, campaignName: Hostile.name, title: "Hi {{display_name}}", body: "b",
@@ -238,13 +236,29 @@ import Testing
         model.usualHour = UserUsualHour(
             hour: 20, basis: .own, activeDays: 31, ownHour: 20, ownHourDays: 14, peers: nil, peerPlatform: nil,
             peerLocale: nil, movedTo: 21, building: false)
-        assertPageSnapshot(of: UserProfileView(model: model, viewer: Self.viewer), "hostileUserLaterItemsPage")
-        // A name search that finds nothing: the sentence, what was typed escaped, no table.
+        assertPageSnapshot(of: UserProfileView(model: model, viewer: Self.viewer), "hostileUser")
+        // Its items on their own page: a later page, then a name search that finds nothing
+        // (the sentence, what was typed escaped, no table).
+        let owner = UserItems.Owner(
+            account: account, calendar: profile.calendar, food: profile.food, documents: profile.documents)
+        let later = ItemsForm(fields: ["kind": "food", "after": "1", "after_id": "9"])
+        assertPageSnapshot(
+            of: UserItemsView(
+                model: UserItemsModel(owner: owner, form: later, filter: later.query.filter, items: items),
+                viewer: Self.viewer),
+            "hostileUserLaterPage")
         let searched = ItemsForm(fields: ["kind": "food", "name": Hostile.script])
-        let nothing = UserProfileModel(
-            profile: profile, form: searched, filter: searched.query.filter,
-            items: UserItems.Page(items: [], next: nil))
-        assertPageSnapshot(of: UserProfileView(model: nothing, viewer: Self.viewer), "itemSearchFindsNothing")
+        let nothing = UserItemsModel(
+            owner: owner, form: searched, filter: searched.query.filter, items: UserItems.Page(items: [], next: nil))
+        assertPageSnapshot(of: UserItemsView(model: nothing, viewer: Self.viewer), "itemSearchFindsNothing")
+        let refused = ItemsForm(fields: ["kind": "food", "state": "rotten<b>"])
+        assertPageSnapshot(
+            of: UserItemsView(
+                model: UserItemsModel(
+                    owner: owner, form: refused, filter: refused.query.filter, items: nil,
+                    problems: refused.query.problems),
+                viewer: Self.viewer),
+            "refused")
     }
 
     @Test func userRemindersView() throws {

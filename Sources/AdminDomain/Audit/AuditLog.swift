@@ -96,12 +96,6 @@ public struct AuditLog: Sendable {
         try await database.write { db in try Self.insert(entry, now: now, in: db) }
     }
 
-    /// The row of a look at personal data (a search, a profile, a list, an export): committed
-    /// without waiting for the disk's flush, see `PanelDatabase.writeWithoutWaitingForDisk`.
-    public func appendLook(_ entry: AuditEntry, now: Date = Date()) async throws {
-        try await database.writeWithoutWaitingForDisk { db in try Self.insert(entry, now: now, in: db) }
-    }
-
     /// Several rows in one transaction: one look that showed several people, a row each.
     public func append(_ entries: [AuditEntry], now: Date = Date()) async throws {
         guard !entries.isEmpty else { return }
@@ -120,7 +114,8 @@ public struct AuditLog: Sendable {
                 """,
             arguments: [
                 PanelTime(now), entry.actor?.adminID, entry.actorEmail.map { String($0.prefix(320)) },
-                entry.clientAddress, entry.action.rawValue, entry.target, entry.detail.map { String($0.prefix(400)) },
+                entry.clientAddress, entry.action.rawValue, entry.target,
+                entry.detail.map { String($0.prefix(Self.detailLimit)) },
             ])
     }
 }

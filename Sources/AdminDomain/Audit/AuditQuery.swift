@@ -27,6 +27,12 @@ public struct AuditQuery: Sendable, Equatable {
     /// page, and so many are better narrowed by typing more.
     public static let actorLimit = 20
 
+    /// The user a `user:N` target names: looks that showed them among others are theirs too.
+    var shownUser: Int64? {
+        if case .user(let id)? = target { return id }
+        return nil
+    }
+
     /// The conditions besides the actor and the target, which `AuditLog.page` reads one
     /// index value at a time; `cursor` is the row the page starts from, the keyset (at, id)
     /// to go below (older rows) or, with `newer`, above.
@@ -99,13 +105,16 @@ extension AuditLog {
                 guard actors.count <= AuditQuery.actorLimit else { throw TooManyActors(prefix: prefix) }
                 keys = actors.map { "actor_email = \($0) COLLATE NOCASE" }
                 if let targets {
-                    filters.append("target IN (\(targets.map { "\($0)" as SQL }.joined(separator: ", ")))")
+                    let named: SQL = "target IN (\(targets.map { "\($0)" as SQL }.joined(separator: ", ")))"
+                    filters.append(query.shownUser.map { "(\(named) OR \(Self.showing($0)))" } ?? named)
                 }
                 if keys.isEmpty { return [] }
             } else if let targets {
-                keys = targets.map { "target = \($0)" }
+                keys = targets.map { "target = \($0)" } + (query.shownUser.map { [Self.showing($0)] } ?? [])
             }
-            let select: SQL = "SELECT id, at, actor_email, client_address, action, target, detail FROM panel_audit_log"
+            let select: SQL = """
+                SELECT id, at, actor_email, client_address, action, target, detail, looks, last_at FROM panel_audit_log
+                """
             func rows(_ conditions: [SQL]) throws -> [AuditRow] {
                 let clause: SQL = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
                 let order: SQL = newer ? "at ASC, id ASC" : "at DESC, id DESC"
@@ -125,6 +134,11 @@ extension AuditLog {
             }
             return shown(merged)
         }
+    }
+
+    /// Rows of looks that showed this user among others (a preview's samples).
+    static func showing(_ user: Int64) -> SQL {
+        "id IN (SELECT audit_id FROM panel_audit_users WHERE user_id = \(user))"
     }
 
     /// Up to one more than `AuditQuery.actorLimit` distinct actor emails starting with `prefix`.

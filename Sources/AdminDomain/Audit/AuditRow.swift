@@ -7,7 +7,7 @@ public struct AuditRow: Codable, Sendable, Equatable, FetchableRecord, TableReco
     public static var databaseSelection: [any SQLSelectable] {
         [
             Columns.id, Columns.at, Columns.actorEmail, Columns.clientAddress, Columns.action, Columns.target,
-            Columns.detail,
+            Columns.detail, Columns.looks, Columns.lastAt,
         ]
     }
 
@@ -19,11 +19,16 @@ public struct AuditRow: Codable, Sendable, Equatable, FetchableRecord, TableReco
     /// As stored; `AuditTarget(stored:)` reads it.
     public let target: String?
     public let detail: String?
+    /// Looks counted in the row (see `AuditLog.appendLook`), and the time of the last; nil
+    /// where a query did not read them.
+    public var looks: Int? = nil
+    public var lastAt: PanelTime? = nil
 
     /// The columns are the coding keys: each named once, in Swift and in SQL.
     public enum CodingKeys: String, CodingKey, ColumnExpression {
-        case id, at, action, target, detail
+        case id, at, action, target, detail, looks
         case actorEmail = "actor_email"
+        case lastAt = "last_at"
         case clientAddress = "client_address"
     }
 

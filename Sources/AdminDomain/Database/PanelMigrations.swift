@@ -437,6 +437,34 @@ enum PanelMigrations {
             ) WITHOUT ROWID;
             """
         ),
+        // Issue 46: one staff member's looks at one user within 30 minutes are one row that
+        // counts them (`looks`, `last_at`, the pages seen in `detail`): the only update the
+        // log takes, and only that. A preview is one row; the users it showed are listed
+        // beside it, so that the log filtered by `user:N` still finds the look.
+        (
+            18,
+            """
+            ALTER TABLE panel_audit_log ADD COLUMN looks INTEGER NOT NULL DEFAULT 1;
+            ALTER TABLE panel_audit_log ADD COLUMN last_at TEXT;
+            DROP TRIGGER panel_audit_log_no_update;
+            CREATE TRIGGER panel_audit_log_no_update BEFORE UPDATE ON panel_audit_log
+              WHEN NOT (OLD.action IN ('user_viewed', 'user_activity_viewed')
+                AND NEW.id IS OLD.id AND NEW.at IS OLD.at AND NEW.admin_id IS OLD.admin_id
+                AND NEW.actor_email IS OLD.actor_email AND NEW.client_address IS OLD.client_address
+                AND NEW.action IS OLD.action AND NEW.target IS OLD.target
+                AND NEW.looks = OLD.looks + 1 AND NEW.last_at >= COALESCE(OLD.last_at, OLD.at))
+              BEGIN SELECT RAISE(ABORT, 'panel_audit_log is append-only'); END;
+            CREATE TABLE panel_audit_users (
+              user_id   INTEGER NOT NULL,
+              audit_id  INTEGER NOT NULL REFERENCES panel_audit_log(id),
+              PRIMARY KEY (user_id, audit_id)
+            ) WITHOUT ROWID;
+            CREATE TRIGGER panel_audit_users_no_update BEFORE UPDATE ON panel_audit_users
+              BEGIN SELECT RAISE(ABORT, 'panel_audit_users is append-only'); END;
+            CREATE TRIGGER panel_audit_users_no_delete BEFORE DELETE ON panel_audit_users
+              BEGIN SELECT RAISE(ABORT, 'panel_audit_users is append-only'); END;
+            """
+        ),
     ]
 
     /// Steps that SQL alone cannot say, run after the SQL of their version.

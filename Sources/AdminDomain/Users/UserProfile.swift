@@ -34,6 +34,20 @@ public struct UserProfile: Sendable {
             return name
         }
 
+        /// The user's row, its text read whole; nil when there is none.
+        static func fetchOne(_ db: Database, id: Int64) throws -> Account? {
+            try fetchOne(
+                db,
+                sql: """
+                    SELECT id,
+                           \(wholeText("email", as: "email")),
+                           \(wholeText("display_name", as: "display_name")),
+                           plan, status, timezone, locale, household_id, created_at, last_active_at,
+                           email_verified_at
+                    FROM users WHERE id = ?
+                    """, arguments: [id])
+        }
+
         public init(row: Row) throws {
             id = try row.decode(forColumn: "id")
             email = try row.wholeText(required: "email")
@@ -171,26 +185,13 @@ public struct UserProfile: Sendable {
     {
         let kept = await cache?.counts(userID: id, now: now)
         let profile = try await database.read { db -> UserProfile? in
-            guard
-                let account = try Account.fetchOne(
-                    db,
-                    sql: """
-                        SELECT id,
-                               \(wholeText("email", as: "email")),
-                               \(wholeText("display_name", as: "display_name")),
-                               plan, status, timezone, locale, household_id, created_at, last_active_at,
-                               email_verified_at
-                        FROM users WHERE id = ?
-                        """, arguments: [id])
-            else { return nil }
+            guard let account = try Account.fetchOne(db, id: id) else { return nil }
             let calendar = UserCalendar(timezone: account.timezone, now: now)
+            let (food, documents) = try counts(db, userID: id, calendar: calendar, kept: kept)
             return UserProfile(
                 account: account, calendar: calendar,
                 household: try household(db, account.householdID),
-                food: try kept.flatMap { $0.today == calendar.today ? $0.food : nil }
-                    ?? counts(db, .food, userID: id, calendar: calendar),
-                documents: try kept.flatMap { $0.today == calendar.today ? $0.documents : nil }
-                    ?? counts(db, .document, userID: id, calendar: calendar),
+                food: food, documents: documents,
                 devices: try devices(db, userID: id),
                 settings: try settings(db, userID: id),
                 subscriptions: try subscriptions(db, userID: id),
@@ -231,6 +232,17 @@ public struct UserProfile: Sendable {
                 displayName: try $0.wholeText("display_name"))
         }
         return Household(id: id, name: name, members: members)
+    }
+
+    /// Food's and documents' counts: kept ones for a heavy user when they are today's.
+    static func counts(_ db: Database, userID: Int64, calendar: UserCalendar, kept: HeavyUserCache.Counts?) throws
+        -> (food: StatusCounts, documents: StatusCounts)
+    {
+        let today = kept.flatMap { $0.today == calendar.today ? $0 : nil }
+        return (
+            try today?.food ?? counts(db, .food, userID: userID, calendar: calendar),
+            try today?.documents ?? counts(db, .document, userID: userID, calendar: calendar)
+        )
     }
 
     /// One pass over the user's rows through their `user_id` index.

@@ -49,7 +49,7 @@ struct AuditController {
         try await audit(context, .auditExported, detail: filter.queryItems.auditDetail)
         return CSV.response(
             filename: CSV.filename("audit-log", [query.action?.rawValue, query.fromDay, query.toDay]),
-            header: ["id", "at", "actor_email", "client_address", "action", "target", "detail"]
+            header: ["id", "at", "actor_email", "client_address", "action", "target", "detail", "looks", "last_at"]
         ) { emit in
             try await log.forEachBatch(query) { rows in
                 try await emit(
@@ -58,6 +58,7 @@ struct AuditController {
                         [
                             String(row.id), row.at.text, row.actorEmail ?? "", row.clientAddress ?? "", row.action,
                             row.target.map { AuditTarget(stored: $0).description } ?? "", row.detail ?? "",
+                            String(row.looks ?? 1), row.lastAt?.text ?? "",
                         ]
                     })
             }

@@ -17,6 +17,19 @@ struct StaffAudit: Sendable {
     }
 }
 
+extension AuditEntry {
+    /// A look that showed several users at once (a preview's samples, a dry run's entries).
+    static func shownUsers(_ users: [Int64], in page: String, of target: AuditTarget, _ context: StaffRequestContext)
+        -> AuditEntry
+    {
+        AuditEntry(
+            actor: context.identity, clientAddress: context.clientAddress, action: .campaignPreviewed,
+            target: target.description,
+            detail: "\(users.count) \(users.count == 1 ? "user" : "users") shown in \(page): "
+                + users.map { "#\($0)" }.joined(separator: ", "))
+    }
+}
+
 extension [URLQueryItem] {
     /// "name=value&…" as typed, for an audit row's detail.
     var auditDetail: String {

@@ -454,18 +454,13 @@ struct CampaignsController {
         var input = input
         input.viewerEmail = context.identity.email
         let model = try await CampaignPageModel.load(source, input)
-        // Each user the page shows (the sample table, the filled message), a row each, so
-        // that a search of the log by `user:N` finds every look.
+        // The users the page shows (the sample table, the filled message): one row, each
+        // user listed beside it, so that a search of the log by `user:N` still finds the look.
         var shown: [Int64] = []
         if case .ready(let preview, _)? = model.preview { shown = preview.samples.map(\.userID) }
         for id in model.shownUsers where !shown.contains(id) { shown.append(id) }
-        try await auditLog.append(
-            shown.map {
-                AuditEntry(
-                    actor: context.identity, clientAddress: context.clientAddress, action: .campaignPreviewed,
-                    target: "user:\($0)",
-                    detail: "shown in the preview of campaign #\(model.campaign.id)")
-            })
+        try await auditLog.appendLook(
+            .shownUsers(shown, in: "the preview", of: .campaign(model.campaign.id), context), showing: shown)
         // A preview choice the page does not offer was refused with its sentence on the page.
         return HTMLPage(
             CampaignPageView(model: model, viewer: context.viewer),

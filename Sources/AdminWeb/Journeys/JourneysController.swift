@@ -131,20 +131,16 @@ struct JourneysController {
         }
     }
 
-    /// The page, with a row in the audit log for each user its dry run shows.
+    /// The page, with a row in the audit log naming the users its dry run shows.
     func page(_ context: StaffRequestContext, _ input: JourneyPageModel.Input, status: HTTPResponse.Status = .ok)
         async throws -> HTMLPage
     {
         var input = input
         input.mayWrite = context.identity.role.may(Self.write)
         let model = try await JourneyPageModel.load(source, input)
-        try await auditLog.append(
-            model.shownUsers.map {
-                AuditEntry(
-                    actor: context.identity, clientAddress: context.clientAddress, action: .campaignPreviewed,
-                    target: "user:\($0)",
-                    detail: "shown in the dry run of journey #\(model.journey.id)")
-            })
+        try await auditLog.appendLook(
+            .shownUsers(model.shownUsers, in: "the dry run", of: .journey(model.journey.id), context),
+            showing: model.shownUsers)
         return HTMLPage(JourneyPageView(model: model, viewer: context.viewer), status: status)
     }
 

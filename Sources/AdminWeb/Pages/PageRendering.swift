@@ -15,21 +15,32 @@ public enum PageRendering {
         let profile: UserProfileModel.Source
         let lists: ActivityListModel.Source
         let reminders: UserReminders
+        let items: UserItems
         /// The dashboard's counts, which an activity list that is a whole bucket takes its size from.
         public let dashboard: DashboardRefresher
 
         public init(database: PanelDatabase) {
             dashboard = DashboardRefresher(database: database)
-            profile = .init(database: database, heavyUsers: HeavyUserCache(), templates: PushTemplateLibrary())
+            let heavyUsers = HeavyUserCache()
+            profile = .init(database: database, heavyUsers: heavyUsers, templates: PushTemplateLibrary())
+            items = UserItems(database: database, cache: heavyUsers)
             lists = .init(lists: ActivityLists(database: database), dashboard: dashboard)
             reminders = UserReminders(database: database)
         }
     }
 
     /// Throws a 404 `HTTPError` when there is no such user.
-    public static func profile(userID: Int64, query: [String: String] = [:], sources: Sources) async throws -> [UInt8] {
-        let model = try await UserProfileModel.load(sources.profile, (userID, ItemsForm(fields: query)))
+    public static func profile(userID: Int64, sources: Sources) async throws -> [UInt8] {
+        let model = try await UserProfileModel.load(sources.profile, userID)
         return HTMLDocument(root: UserProfileView(model: model, viewer: viewer).content).render()
+    }
+
+    /// A user's items page, as `/users/:id/items?…` shows it.
+    public static func userItems(userID: Int64, query: [String: String] = [:], sources: Sources) async throws
+        -> [UInt8]
+    {
+        let model = try await UserItemsModel.load(sources.items, (userID, ItemsForm(fields: query)))
+        return HTMLDocument(root: UserItemsView(model: model, viewer: viewer).content).render()
     }
 
     /// A user's reminders page, as `/users/:id/reminders?…` shows it.

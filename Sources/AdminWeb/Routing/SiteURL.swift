@@ -45,7 +45,9 @@ enum SiteURL: Sendable, Equatable {
     case clearSignInFailure
     case users(UserSearchForm = UserSearchForm())
     case userSuggestions
-    case user(id: Int64?, ItemsForm = ItemsForm())
+    case user(id: Int64?)
+    /// A user's items, filtered and paged, on a page of their own.
+    case userItems(id: Int64?, ItemsForm = ItemsForm())
     case userActivity(id: Int64?, ActivityLogForm = ActivityLogForm())
     /// All of a user's reminders, by status and item, page by page.
     case userReminders(id: Int64?, RemindersForm = RemindersForm())
@@ -120,7 +122,8 @@ enum SiteURL: Sendable, Equatable {
         case .clearSignInFailure: "/admins/sign-in-failures/clear"
         case .users: "/users"
         case .userSuggestions: "/users/suggestions"
-        case .user(let id, _): "/users/\(id.map(String.init) ?? ":id")"
+        case .user(let id): "/users/\(id.map(String.init) ?? ":id")"
+        case .userItems(let id, _): "/users/\(id.map(String.init) ?? ":id")/items"
         case .userActivity(let id, _): "/users/\(id.map(String.init) ?? ":id")/activity"
         case .userReminders(let id, _): "/users/\(id.map(String.init) ?? ":id")/reminders"
         case .activity: "/activity"
@@ -202,7 +205,7 @@ enum SiteURL: Sendable, Equatable {
             return path + "#" + Self.staffRowID(id)
         case .users(let form):
             return withQuery(form.queryItems)
-        case .user(_, let form):
+        case .userItems(_, let form):
             return withQuery(form.queryItems)
         case .userActivity(_, let form):
             return withQuery(form.queryItems)

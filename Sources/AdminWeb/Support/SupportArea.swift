@@ -32,6 +32,7 @@ public struct SupportArea: PanelArea {
             profiles: .init(
                 database: database, heavyUsers: heavyUsers, templates: templates.library,
                 defaultTimeZone: defaultTimeZone),
+            items: UserItems(database: database, cache: heavyUsers),
             activity: .init(directory: directory, log: UserActivityLog(database: database)),
             reminders: UserReminders(database: database),
             audit: audit

@@ -6,6 +6,7 @@ import Hummingbird
 struct UsersController {
     let directory: UserDirectory
     let profiles: UserProfileModel.Source
+    let items: UserItems
     let activity: UserActivityModel.Source
     let reminders: UserReminders
     let audit: StaffAudit
@@ -13,9 +14,13 @@ struct UsersController {
     func addRoutes(to routes: inout StaffRoutes) {
         routes.get(.users(), requires: .viewUserProfiles, query: UserSearchForm.fieldNames, use: search)
         routes.get(.userSuggestions, requires: .viewUserProfiles, query: ["q"], use: suggestions)
-        // A sort is read only to be refused with its own sentence.
+        // The items' fields only to send an old link on to the items page; a sort is read
+        // only to be refused there with its own sentence.
         routes.get(
             .user(id: nil), requires: .viewUserProfiles, query: ItemsForm.fieldNames + ["sort", "dir"], use: profile)
+        routes.get(
+            .userItems(id: nil), requires: .viewUserProfiles, query: ItemsForm.fieldNames + ["sort", "dir"],
+            use: userItems)
         routes.get(
             .userActivity(id: nil), requires: .viewUserProfiles, query: ActivityLogForm.fieldNames, use: activity)
         routes.get(
@@ -55,7 +60,18 @@ struct UsersController {
             body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
-    @Sendable func profile(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
+    @Sendable func profile(request: Request, context: StaffRequestContext) async throws -> Response {
+        let id = try userID(context)
+        // A link from before the items had a page of their own: the same list there.
+        if let query = request.uri.query, !query.isEmpty {
+            return .redirect(to: SiteURL.userItems(id: id).href + "?" + query, type: .permanent)
+        }
+        let model = try await UserProfileModel.load(profiles, id)
+        try await audit(context, .userViewed, target: "user:\(id)", detail: "profile")
+        return HTMLPage(UserProfileView(model: model, viewer: context.viewer)).response()
+    }
+
+    @Sendable func userItems(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
         let id = try userID(context)
         // The items list has one order, nearest to today: a sort asked for is refused, never served as another.
         if request.queryFields["sort"] != nil || request.queryFields["dir"] != nil {
@@ -64,12 +80,11 @@ struct UsersController {
                 sentence: "A user's items are listed nearest to today first only: they cannot be sorted another way.")
         }
         let form = ItemsForm(request: request)
-        let model = try await UserProfileModel.load(profiles, (id, form))
+        let model = try await UserItemsModel.load(items, (id, form))
         // A search of their item names is a look at their data too: what was searched is kept.
-        let searched = form.fields["name"].map { "items named: \(String($0.prefix(ItemsForm.nameLimit)))" }
-        try await audit(context, .userViewed, target: "user:\(id)", detail: searched)
+        try await audit(context, .userViewed, target: "user:\(id)", detail: form.seen)
         return HTMLPage(
-            UserProfileView(model: model, viewer: context.viewer), status: model.problems.isEmpty ? .ok : .badRequest)
+            UserItemsView(model: model, viewer: context.viewer), status: model.problems.isEmpty ? .ok : .badRequest)
     }
 
     @Sendable func activity(request: Request, context: StaffRequestContext) async throws -> HTMLPage {

@@ -52,7 +52,8 @@ struct AuditLogView: HTMLComponent {
                     TableRow([
                         TableCell(row.at.text), TableCell(row.actorEmail ?? ""), TableCell(row.clientAddress ?? ""),
                         TableCell(row.action),
-                        TableCell { AuditTargetLink(stored: row.target, viewer: viewer) }, TableCell(row.detail ?? ""),
+                        TableCell { AuditTargetLink(stored: row.target, viewer: viewer) },
+                        TableCell(Self.detail(row)),
                     ])
                 },
                 empty: filter.queryItems.isEmpty
@@ -63,5 +64,12 @@ struct AuditLogView: HTMLComponent {
                 previous: model.newer.map { SiteURL.auditLog(filter, before: $0).href },
                 next: model.older.map { SiteURL.auditLog(filter, after: $0).href })
         }
+    }
+
+    /// The detail, and for a row that counts several looks how many and the last one's time.
+    static func detail(_ row: AuditRow) -> String {
+        guard let looks = row.looks, looks > 1 else { return row.detail ?? "" }
+        let counted = "\(looks) looks, the last at \(row.lastAt?.text ?? row.at.text)"
+        return row.detail.map { "\($0) (\(counted))" } ?? counted
     }
 }

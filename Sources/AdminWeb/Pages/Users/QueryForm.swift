@@ -182,6 +182,16 @@ struct ItemsForm: QueryForm {
 
     var hasCursor: Bool { fields["after_id"] != nil || fields["before_id"] != nil }
 
+    /// The page as its audit row names it among the pages seen: "documents, expired, named:
+    /// x, a later page".
+    var seen: String {
+        var parts = [fields["kind"] == ItemKind.document.rawValue ? "documents" : "food items"]
+        for name in ["state", "category", "storage"] { if let value = fields[name] { parts.append(value) } }
+        if let name = fields["name"] { parts.append("named: \(String(name.prefix(Self.nameLimit)))") }
+        if hasCursor { parts.append("a later page") }
+        return parts.joined(separator: ", ")
+    }
+
     /// The same list from its first page.
     var firstPage: ItemsForm { with(["after": nil, "after_id": nil, "before": nil, "before_id": nil]) }
 

@@ -6,11 +6,9 @@ import PushTemplates
 
 struct UserProfileModel: PageModel {
     let profile: UserProfile
-    let form: ItemsForm
-    let filter: UserItems.Filter
-    /// nil when the items form was refused: `problems` says why.
-    let items: UserItems.Page?
-    var problems: [String] = []
+    /// The first page of their food in use; the rest is the items page's.
+    let items: UserItems.Page
+    var filter: UserItems.Filter { UserItems.Filter() }
     /// The campaign pushes sent to the user's devices, newest first.
     var campaignPushes: [CampaignPushOfUser] = []
     /// Their texts as filled for this user, by delivery id; missing when the campaign's
@@ -31,11 +29,9 @@ struct UserProfileModel: PageModel {
         var defaultTimeZone = "UTC"
     }
 
-    static func load(_ source: Source, _ input: (id: Int64, form: ItemsForm)) async throws -> UserProfileModel {
-        let (id, form) = input
+    static func load(_ source: Source, _ id: Int64) async throws -> UserProfileModel {
         guard let profile = try await UserProfile.load(id: id, database: source.database, cache: source.heavyUsers)
         else { throw PanelError.notFound("No user #\(id).") }
-        let (filter, position, problems) = form.query
         let pushes = try await CampaignPushOfUser.latest(userID: id, in: source.database)
         let texts = await pushTexts(pushes, source: source)
         // One row of theirs, the peers' row and their quiet hours: read by key.
@@ -43,16 +39,10 @@ struct UserProfileModel: PageModel {
         let usualHour = try await source.database.read { db in
             try UserUsualHour.load(user: id, now: Date(), defaultTimeZone: zone, in: db)
         }
-        guard problems.isEmpty else {
-            return UserProfileModel(
-                profile: profile, form: form, filter: filter, items: nil, problems: problems,
-                campaignPushes: pushes, pushTexts: texts, usualHour: usualHour)
-        }
         let items = try await UserItems(database: source.database, cache: source.heavyUsers)
-            .page(userID: id, calendar: profile.calendar, filter: filter, at: position)
+            .page(userID: id, calendar: profile.calendar, filter: UserItems.Filter(), at: .first)
         return UserProfileModel(
-            profile: profile, form: form, filter: filter, items: items, campaignPushes: pushes, pushTexts: texts,
-            usualHour: usualHour)
+            profile: profile, items: items, campaignPushes: pushes, pushTexts: texts, usualHour: usualHour)
     }
 
     /// Filled as the sender fills them, with the user's values read now but their items

@@ -122,7 +122,7 @@ private struct ItemLink: HTMLComponent {
     let userID: Int64
     let reminder: UserReminders.Reminder
 
-    /// The profile's list of that kind, opened at the page that begins with the item: its
+    /// The user's items of that kind, opened at the page that begins with the item: its
     /// order is (nearness, id), and a page begins after the cursor it is given.
     func itemLink(_ kind: ItemKind) -> String {
         var fields = ["kind": kind.rawValue]
@@ -133,7 +133,7 @@ private struct ItemLink: HTMLComponent {
             fields["after"] = String(nearness)
             fields["after_id"] = String(before)
         }
-        return SiteURL.user(id: userID, ItemsForm(fields: fields)).href + "#items"
+        return SiteURL.userItems(id: userID, ItemsForm(fields: fields)).href + "#items"
     }
 
     var content: HTMLNode {
