@@ -41,7 +41,10 @@ import Testing
             csrfToken: "csrf-token-2")
         assertPageSnapshot(
             of: PasswordView(
-                model: PasswordModel(error: "The new password and its repeat differ."), viewer: mustChange),
+                model: PasswordModel(
+                    errors: [
+                        "The two new passwords differ.", "The password must have at least 12 characters.",
+                    ]), viewer: mustChange),
             "oneTimePasswordAndError")
         assertPageSnapshot(
             of: PasswordView(

@@ -56,34 +56,40 @@ struct AccountController {
                 viewer: context.viewer))
     }
 
-    /// The current password first; then the new one, twice, against the policy. Every other
-    /// session ends, and this one continues under a new token.
+    /// The current password, and the new one twice against the policy: every refusal of one
+    /// submission said at once (issue 46: only "the two new passwords differ" was said, then
+    /// the next). Every other session ends, and this one continues under a new token.
     @Sendable func changePassword(request: Request, context: StaffRequestContext) async throws -> Response {
         let form = try await request.formFields()
-        func refuse(_ error: String, _ status: HTTPResponse.Status) -> Response {
-            HTMLPage(PasswordView(model: PasswordModel(error: error), viewer: context.viewer), status: status)
+        func refuse(_ errors: [String], _ status: HTTPResponse.Status) -> Response {
+            HTMLPage(PasswordView(model: PasswordModel(errors: errors), viewer: context.viewer), status: status)
                 .response()
         }
         let password = form["password"] ?? ""
-        guard password == form["repeat"] else { return refuse("The two new passwords differ.", .unprocessableContent) }
+        var problems: [String] = []
+        if password != form["repeat"] { problems.append("The two new passwords differ.") }
+        if let weak = await PasswordPolicy.problem(with: password, email: context.identity.email) {
+            problems.append(weak.prefix(1).uppercased() + weak.dropFirst() + ".")
+        }
         switch try await signIn.confirmAgain(
             context.identity, with: .password(form["current"] ?? ""),
             clientAddress: context.clientAddress)
         {
         case .confirmed: break
-        case .wrong: return refuse("The current password is not right.", .unprocessableContent)
+        case .wrong: problems.insert("The current password is not right.", at: 0)
         case .throttled(let seconds):
             return refuse(
-                "Too many wrong passwords. Try again in \(Format.count(seconds, "second", "seconds")).",
-                .tooManyRequests)
+                ["Too many wrong passwords. Try again in \(Format.count(seconds, "second", "seconds"))."]
+                    + problems, .tooManyRequests)
         }
+        guard problems.isEmpty else { return refuse(problems, .unprocessableContent) }
         let token: String
         do {
             token = try await account.changePassword(
                 context.identity, to: password, session: context.sessionToken,
                 from: context.clientAddress)
         } catch let AdminStoreError.weakPassword(reason) {
-            return refuse(reason.prefix(1).uppercased() + reason.dropFirst() + ".", .unprocessableContent)
+            return refuse([reason.prefix(1).uppercased() + reason.dropFirst() + "."], .unprocessableContent)
         }
         var response = Response.redirect(to: SiteURL.passwordChanged.href, type: .normal)
         response.setCookie(sessionCookie.make(token: token))

@@ -1,4 +1,5 @@
 import AdminDomain
+import Foundation
 import Hummingbird
 
 /// The composer's form rule: its text areas, how sentences name its fields, and the
@@ -21,8 +22,15 @@ extension CampaignsController {
             multiLine: ["body", "body_b", "body_c", "body_d"], labels: Self.composerLabels,
             showAgain: { [source, templateProblem] form, refusal, context in
                 let id = editing ? context.parameters.get("id", as: Int64.self) : nil
+                let composer = ComposerForm(form: form)
+                // A field refused on its way (a control character, say) and what the composer
+                // itself would refuse, all at once (issue 46: the NUL first, then the placeholder).
+                let own =
+                    refusal.status == .badRequest
+                    ? composer.read(templates: source.templates, now: Date()) : ComposerForm.Result(problems: [])
                 let model = ComposerModel(
-                    form: ComposerForm(form: form), problems: [refusal.sentence], library: source.templates,
+                    form: composer, problems: [refusal.sentence] + own.problems.filter { $0 != refusal.sentence },
+                    problemFields: own.problemFields, library: source.templates,
                     templateProblem: templateProblem, editing: id)
                 return HTMLPage(ComposerView(model: model, viewer: context.viewer), status: refusal.status).response()
             })

@@ -2,5 +2,6 @@ import AdminDomain
 
 struct PasswordModel {
     var notice: String?
-    var error: String?
+    /// Every refusal of the submission, at once.
+    var errors: [String] = []
 }

@@ -18,7 +18,7 @@ struct PasswordView: HTMLComponent {
                     "You signed in with a one-time password. Choose your own to open the rest of the panel."
                 }
             }
-            if let error = model.error { p(.class("notice error"), .role("alert")) { error } }
+            for error in model.errors { p(.class("notice error"), .role("alert")) { error } }
             section(.class("panel")) {
                 p(.class("muted")) {
                     "At least \(PasswordPolicy.minimumLength) characters, any language; a long phrase is good. "
