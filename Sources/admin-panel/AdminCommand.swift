@@ -107,8 +107,12 @@ struct ResetAdminTwoFactor: AsyncParsableCommand {
     func run() async throws {
         try await account.change { staff in
             let admin = try await staff.resetTwoFactor(account.account, by: .commandLine)
+            // The serving panel's policy is not known here: say what each case does.
             return "two-factor reset for \(admin.email); its sessions have ended; "
-                + "it is set up again at the next sign-in"
+                + (TwoFactorPolicy().isRequired(for: admin.role)
+                    ? "it is set up again at the next sign-in"
+                    : "its role signs in without one unless the panel requires a second factor for everyone, "
+                        + "so it is asked to set one up only then")
         }
     }
 }

@@ -91,7 +91,11 @@ public struct UserUsualHour: Sendable, Equatable {
                 "\(Self.clock(hour)), everyone's busiest hour "
                 + "(\(activeDays) active day\(activeDays == 1 ? "" : "s") of their own in \(ActivityDays.window); "
                 + "\(UsualHour.ownDays) needed, and too few users share their platform and locale)"
-        case .none: text = "none yet: nobody has \(UsualHour.ownDays) active days, so pushes go at the fixed time"
+        case .none:
+            text =
+                "none yet: \(activeDays) active day\(activeDays == 1 ? "" : "s") of their own in "
+                + "\(ActivityDays.window) (\(UsualHour.ownDays) needed), and no user has a usual hour yet to go by, "
+                + "so pushes go at the fixed time"
         }
         if let movedTo { text += "; moved to \(Self.clock(movedTo)) by quiet hours" }
         if let fallbackZone { text += "; hours in \(fallbackZone), as their timezone is not one" }

@@ -33,13 +33,16 @@ extension Reachability {
         return days.compactMap { $0 }
     }
 
-    static func scheduleFindings(_ settings: UserProfile.Settings) -> [Finding] {
+    /// `timezoneReads`: whether the user's stored timezone is one; their times are "their time"
+    /// only then (issue 46: "(their time)" stood beside a timezone the profile said does not read).
+    static func scheduleFindings(_ settings: UserProfile.Settings, timezoneReads: Bool = true) -> [Finding] {
         var findings: [Finding] = []
         let daily = LocalTime(settings.dailyTime)
+        let theirTime = timezoneReads ? "their time" : "their time; their stored timezone does not read"
         if let daily {
             findings.append(
                 Finding(
-                    .fine, "Daily reminder time \(daily) (their time)", evidence: "daily_time: \(daily)",
+                    .fine, "Daily reminder time \(daily) (\(theirTime))", evidence: "daily_time: \(daily)",
                     place: .settings))
         } else {
             findings.append(
@@ -75,7 +78,7 @@ extension Reachability {
                     evidence: "quiet_start and quiet_end: \(time)", place: .settings))
         case .period(let start, let end):
             let period = "\(start) to \(end)\(settings.quietHours.crossesMidnight ? " (over midnight)" : "")"
-            let evidence = "quiet_start \(start), quiet_end \(end), daily_time \(settings.dailyTime) (their time)"
+            let evidence = "quiet_start \(start), quiet_end \(end), daily_time \(settings.dailyTime) (\(theirTime))"
             if let daily, covers(start: start, end: end, daily) {
                 findings.append(
                     Finding(

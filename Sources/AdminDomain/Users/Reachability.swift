@@ -139,7 +139,7 @@ extension Reachability {
                     : Finding(
                         .blocks, "Marketing consent withdrawn: no campaign push is sent",
                         evidence: "marketing_opt_in: off", place: .settings))
-            findings += Self.scheduleFindings(settings)
+            findings += Self.scheduleFindings(settings, timezoneReads: profile.calendar.isValidTimezone)
         } else {
             findings.append(
                 Finding(

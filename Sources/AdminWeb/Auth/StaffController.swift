@@ -36,13 +36,14 @@ struct StaffController {
     /// The page that asks before a destructive action; the action itself is the POST.
     func confirm(_ action: DestructiveStaffAction) -> @Sendable (Request, StaffRequestContext) async throws -> HTMLPage
     {
-        { [staff] _, context in
+        { [staff, twoFactorPolicy] _, context in
             var id: Int64?
             if action != .endAllSessions {
                 guard let given = context.parameters.get("id", as: Int64.self) else { throw HTTPError(.notFound) }
                 id = given
             }
-            let model = try await StaffConfirmModel.load(staff, (action, id))
+            var model = try await StaffConfirmModel.load(staff, (action, id))
+            model.twoFactorPolicy = twoFactorPolicy
             return HTMLPage(StaffConfirmView(model: model, viewer: context.viewer))
         }
     }
@@ -126,7 +127,12 @@ struct StaffController {
     }
 
     @Sendable func resetTwoFactor(request: Request, context: StaffRequestContext) async throws -> Response {
-        try await act(context, notice: .twoFactorReset) { account, actor in
+        // A role that may sign in without a second factor is not asked to set one up again.
+        guard let id = context.parameters.get("id", as: Int64.self), let admin = try await admins.find(id: id)
+        else { throw HTTPError(.notFound) }
+        let notice: StaffNotice =
+            twoFactorPolicy.isRequired(for: admin.role) ? .twoFactorReset : .twoFactorResetOptional
+        return try await act(context, notice: notice) { account, actor in
             try await staff.resetTwoFactor(account, by: actor)
         }
     }

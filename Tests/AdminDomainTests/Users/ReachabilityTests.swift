@@ -362,6 +362,19 @@ import Testing
                     + "food and document reminders and marketing consent on; daily at 09:00; 30, 15, "
                     + "7 and 1 days before | #settings"
             ]),
+        // Issue 46, finding 6: "(their time)" stood beside a timezone the profile said does not read.
+        Case(
+            id: 40, rule: "a daily time in a timezone that does not read",
+            change: ["UPDATE users SET timezone = 'Mars/Olympus' WHERE id = :id"], sentence: everywhere,
+            notFine: [
+                "[may-not] Timezone “Mars/Olympus” is not a timezone | timezone: “Mars/Olympus”. A guess, "
+                    + "since the backend's code is not in view: it likely uses UTC, "
+                    + "so the daily reminder comes at 09:00 UTC, not 09:00 their time | #account"
+            ] + quiet,
+            fine: [
+                "[fine] Daily reminder time 09:00 (their time; their stored timezone does not read) "
+                    + "| daily_time: 09:00 | #settings"
+            ]),
     ]
 
     static func campaign(_ id: Int, _ name: String?, launched: String = "2026-11-16 12:00:00") -> String {

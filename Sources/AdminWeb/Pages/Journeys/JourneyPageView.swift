@@ -153,6 +153,9 @@ struct JourneyPageView: HTMLComponent {
                     caption: "Users whose trigger falls in the next 24 hours",
                     columns: [.init("Users"), .init("Count", numeric: true)],
                     rows: Self.dryRunRows(run).map { TableRow([TableCell($0.0), TableCell(Format.grouped($0.1))]) })
+                if let sentence = Self.holdoutSentence(run, percent: model.journey.campaign.experiment.holdoutPercent) {
+                    p(.class("muted")) { sentence }
+                }
                 if !run.samples.isEmpty {
                     SampleRecipientsTable(
                         caption: "Some of those who would be sent the push (lowest user ids)", samples: run.samples,
@@ -162,6 +165,18 @@ struct JourneyPageView: HTMLComponent {
                 p(.class("notice error"), .role("alert")) { sentence }
             }
         }
+    }
+
+    /// What the held-out count means: each entry is drawn on its own, so a small count may sit
+    /// far from the percentage (issue 46: 4 of 13 held out under 10% read as a fault).
+    static func holdoutSentence(_ run: JourneyDryRun, percent: Int) -> String? {
+        let drawn = run.heldOut + run.toSend
+        guard percent > 0, drawn > 0 else { return nil }
+        let expected = Double(drawn) * Double(percent) / 100
+        return "The holdout is drawn for each entry on its own, with a \(percent)% chance: of these "
+            + "\(Format.grouped(drawn)) about \(String(format: "%.1f", expected)) are expected to be held out, and "
+            + "\(Format.grouped(run.heldOut)) \(run.heldOut == 1 ? "was" : "were") drawn. Over a few entries the "
+            + "share held out varies widely; it nears \(percent)% as entries add up."
     }
 
     /// The dry run's lines, in the order an entry is classified.

@@ -49,7 +49,9 @@ enum DestructiveStaffAction: Sendable {
         }
     }
 
-    var effect: String {
+    /// `twoFactorRequired`: whether the account's role must use a second factor, which says
+    /// what happens after its reset.
+    func effect(twoFactorRequired: Bool = true) -> String {
         switch self {
         case .disable:
             "They are signed out everywhere at once and cannot sign in until an admin enables the account again."
@@ -58,7 +60,11 @@ enum DestructiveStaffAction: Sendable {
                 + "once; it works for 24 hours."
         case .resetTwoFactor:
             "For someone who lost their phone and recovery codes: their authenticator key and recovery codes stop "
-                + "working and their sessions end. They set it up again at their next sign-in."
+                + "working and their sessions end. "
+                + (twoFactorRequired
+                    ? "They set it up again at their next sign-in."
+                    : "Their role may sign in without a second factor, so they are not asked to set it up again; "
+                        + "they can from their account page.")
         case .endSessions:
             "They are signed out on every device and sign in again (if it is your own account, this session stays)."
         case .endAllSessions:
@@ -71,6 +77,12 @@ struct StaffConfirmModel: PageModel {
     let action: DestructiveStaffAction
     /// nil for an action on everyone.
     let account: StaffAccount?
+    var twoFactorPolicy = TwoFactorPolicy()
+
+    /// What the action does to this account.
+    var effect: String {
+        action.effect(twoFactorRequired: account.map { twoFactorPolicy.isRequired(for: $0.admin.role) } ?? true)
+    }
 
     static func load(_ staff: StaffAdministration, _ input: (action: DestructiveStaffAction, accountID: Int64?))
         async throws -> StaffConfirmModel

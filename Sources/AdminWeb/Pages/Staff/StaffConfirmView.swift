@@ -12,7 +12,7 @@ struct StaffConfirmView: HTMLComponent {
         return PageLayout(pageTitle: "Confirm", viewer: viewer, activeSection: .admins) {
             section(.class("panel confirm")) {
                 h1 { action.question(model.account?.admin.email) }
-                p { action.effect }
+                p { model.effect }
                 if let admin = model.account?.admin {
                     p(.class("muted")) { "\(admin.role.rawValue) · created \(admin.createdAt)" }
                 }

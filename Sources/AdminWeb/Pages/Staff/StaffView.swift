@@ -13,6 +13,8 @@ enum StaffNotice: String, Sendable {
     case roleChanged = "role-changed"
     case disabled, enabled
     case twoFactorReset = "two-factor-reset"
+    /// Of an account whose role may sign in without a second factor.
+    case twoFactorResetOptional = "two-factor-reset-optional"
     case sessionsEnded = "sessions-ended"
     case allSessionsEnded = "all-sessions-ended"
     case created
@@ -28,6 +30,9 @@ enum StaffNotice: String, Sendable {
         case .allSessionsEnded: "Every session but yours has ended: everyone else signs in again."
         case .twoFactorReset:
             "Two-factor sign-in reset. That person's sessions have ended; they set it up again at their next sign-in."
+        case .twoFactorResetOptional:
+            "Two-factor sign-in reset. That person's sessions have ended. Their role may sign in without it, so they "
+                + "are not asked to set it up again; they can from their account page."
         case .created: "Account created."
         case .passwordReset: "Password reset. That person's sessions have ended."
         }
