@@ -140,6 +140,32 @@ import Testing
         #expect(try await panel.areas.campaigns.testSend.testUsers.list().map(\.userID) == [990101])
     }
 
+    /// Issue 46, finding 5: `Name <email>` pasted from a ticket was refused here, though the user
+    /// search takes it. It adds the address inside, as the search reads it.
+    @Test func aPastedNameAndAddressAddsTheAddressInside() async throws {
+        let panel = try await TestPanel(areas: [.campaigns], testUserDomains: ["corp.test"])
+        defer { panel.remove() }
+        try await panel.addStaff(Self.marketing, role: .marketing)
+        try await DatabaseQueue(path: panel.temp.path).write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO users (id, email, password_hash, display_name, status, created_at)
+                    VALUES (990201, 'tess@corp.test', 'x', 'Tess', 'active', '2026-01-01 00:00:00'),
+                           (990202, 'sam@corp.test', 'x', 'Sam', 'active', '2026-01-01 00:00:00')
+                    """)
+        }
+        try await panel.test { client in
+            let cookie = try await panel.signIn(client, email: Self.marketing)
+            let added = try await client.postSigned(
+                "/campaigns/test-users", [("email", "Tess Tester <tess@corp.test>")], session: cookie)
+            #expect(added.status == .seeOther, "\(Self.problem(added.text) ?? "")")
+            let mailto = try await client.postSigned(
+                "/campaigns/test-users", [("email", "mailto:sam@corp.test?subject=Hi")], session: cookie)
+            #expect(mailto.status == .seeOther, "\(Self.problem(mailto.text) ?? "")")
+        }
+        #expect(try await panel.areas.campaigns.testSend.testUsers.list().map(\.userID).sorted() == [990201, 990202])
+    }
+
     @Test func withoutADomainOnlyAnAdminAddsTestUsers() async throws {
         let panel = try await TestPanel(areas: [.campaigns])
         defer { panel.remove() }
