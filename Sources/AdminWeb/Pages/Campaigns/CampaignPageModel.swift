@@ -114,6 +114,18 @@ struct CampaignPageModel {
             model.preview = state
             try await model.loadPhone(source, choice: input.choice)
         } else {
+            // Only a draft's page previews its message: a choice for it here is refused, never
+            // passed over as if it had been shown.
+            if let name = MessagePreviewChoice.fieldNames.first(where: { input.choice.fields[$0] != nil }) {
+                let labels = [
+                    "variant": "variant", "sample": "recipient", "language": "language", "platform": "platform",
+                ]
+                model.problems.append(
+                    "This campaign is \(campaign.status): its page has no message preview (only a draft's has), so "
+                        + "the \(labels[name] ?? name) “\(input.choice.fields[name] ?? "")” cannot be shown. "
+                        + "Open the campaign without it.")
+                model.choiceRefused = true
+            }
             let progress = try await source.progress.progress(campaign.id)
             model.progress = progress
             if let status, CampaignImpactTracker.isFrozen(status) {
