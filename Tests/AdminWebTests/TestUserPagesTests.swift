@@ -239,4 +239,43 @@ import Testing
         }
         #expect(sent.count == 1 && sent.first?.contains("variant B") == true, "the refused variant sent nothing")
     }
+
+    /// Issue 46, finding 7e: a test send of variant B replaced A's results on the page. Each
+    /// variant's latest test send stays on the draft's page, under its own caption.
+    @Test func eachVariantKeepsItsTestSendResult() async throws {
+        let panel = try await TestPanel(areas: [.campaigns])
+        defer { panel.remove() }
+        let customer = try await Self.customer(panel)
+        let id = try await panel.areas.campaigns.campaigns.create(
+            CampaignDraft(
+                title: "Title A", body: "Body A",
+                experiment: CampaignExperiment(variants: [
+                    VariantMessage(variant: .b, title: "Title B", body: "Body B")
+                ])), by: .commandLine)
+        try await panel.test { client in
+            let cookie = try await panel.signIn(client)
+            #expect(
+                try await client.postSigned("/campaigns/test-users", [("email", customer.email)], session: cookie)
+                    .status == .seeOther)
+            let a = try await client.postSigned(
+                "/campaigns/\(id)/test-send", [("user", String(customer.id)), ("variant", "A")], session: cookie)
+            #expect(
+                a.status == .ok && a.text.contains("Test send of variant A") && a.text.contains("<bdi>Title A</bdi>"))
+            let b = try await client.postSigned(
+                "/campaigns/\(id)/test-send", [("user", String(customer.id)), ("variant", "B")], session: cookie)
+            #expect(b.status == .ok)
+            #expect(b.text.contains("Test send of variant B") && b.text.contains("<bdi>Title B</bdi>"), "B's result")
+            #expect(
+                b.text.contains("Test send of variant A")
+                    && b.text.components(separatedBy: "<bdi>Title A</bdi>").count - 1 >= 2,
+                "A's result is still there, beside the phone's preview of A")
+            let page = try await client.get("/campaigns/\(id)", cookie: cookie)
+            #expect(
+                page.text.contains("Test send of variant A") && page.text.contains("Test send of variant B"),
+                "both, when the draft is opened again")
+            let other = try await panel.signIn(client)
+            let fresh = try await client.get("/campaigns/\(id)", cookie: other)
+            #expect(!fresh.text.contains("Test send of variant"), "another session's results are its own")
+        }
+    }
 }

@@ -24,6 +24,8 @@ struct CampaignPageModel {
     /// The test users a test send may go to.
     var testUsers: [TestUsers.Entry] = []
     var testLines: [CampaignTestSend.Line] = []
+    /// The other variants' latest test sends from this session, by letter.
+    var otherTests: [(variant: MessageVariant, lines: [CampaignTestSend.Line])] = []
     var problems: [String] = []
     var defaultTimeZone: String
     /// The test user last chosen, chosen again in the form.
@@ -53,6 +55,7 @@ struct CampaignPageModel {
         let id: Int64
         var notice: CampaignNotice?
         var testLines: [CampaignTestSend.Line] = []
+        var otherTests: [(variant: MessageVariant, lines: [CampaignTestSend.Line])] = []
         var problems: [String] = []
         var choice = MessagePreviewChoice()
         var testedUser: Int64?
@@ -104,6 +107,7 @@ struct CampaignPageModel {
             campaign: campaign, notice: input.notice.flatMap { $0.fits(campaign.status.known) ? $0 : nil },
             testLines: input.testLines, problems: input.problems, defaultTimeZone: source.campaigns.defaultTimeZone)
         model.testedUser = input.testedUser
+        if campaign.status.known == .draft { model.otherTests = input.otherTests }
         model.testedVariant = input.testedVariant
         let status = campaign.status.known
         if status == .draft || status == .materialising || status == .sending || status == .paused {
