@@ -65,6 +65,28 @@ import Testing
                 token: token, .useOwnAccount, now: lastRequest.addingTimeInterval(30 * 60 - 1)))
     }
 
+    /// Issue 46, finding 14a: the idle limit ran late (the check allowed for touches a minute
+    /// apart, so a session idle since its last request lived on past its 30 minutes). It ends
+    /// at the last request plus the idle limit, to the second, whether or not that request
+    /// rewrote `last_seen_at`; and a stream's check agrees.
+    @Test func aSessionEndsAtItsIdleLimitFromTheLastRequestNotLater() async throws {
+        defer { temp.remove() }
+        let start = Date()
+        let touched = try await sessions.create(adminID: admin.id!, clientAddress: nil, userAgent: nil, now: start)
+        let ends = start.addingTimeInterval(30 * 60)
+        #expect(try await !sessions.stillAllows(token: touched, .useOwnAccount, now: ends.addingTimeInterval(1)))
+        #expect(try await sessions.identity(forToken: touched, now: ends.addingTimeInterval(1)) == nil)
+
+        let untouched = try await sessions.create(
+            adminID: admin.id!, clientAddress: nil, userAgent: nil, now: start)
+        let lastRequest = start.addingTimeInterval(45)
+        #expect(try await sessions.identity(forToken: untouched, now: lastRequest) != nil)
+        let limit = lastRequest.addingTimeInterval(30 * 60)
+        #expect(try await sessions.stillAllows(token: untouched, .useOwnAccount, now: limit.addingTimeInterval(-1)))
+        #expect(try await !sessions.stillAllows(token: untouched, .useOwnAccount, now: limit.addingTimeInterval(1)))
+        #expect(try await sessions.identity(forToken: untouched, now: limit.addingTimeInterval(1)) == nil)
+    }
+
     @Test func useKeepsASessionAlive() async throws {
         defer { temp.remove() }
         let start = Date()

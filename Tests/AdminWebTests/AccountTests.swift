@@ -34,6 +34,34 @@ import Testing
         }
     }
 
+    /// Issue 46, finding 14b: throttled, "end other sessions" answered 422 without
+    /// `Retry-After`. A throttled confirmation is 429 with the seconds to wait, as at sign-in;
+    /// the password change too.
+    @Test func aThrottledConfirmationIs429WithRetryAfter() async throws {
+        let panel = try await TestPanel(areas: [.dashboard])
+        defer { panel.remove() }
+        try await panel.test { client in
+            let current = try await panel.signIn(client)
+            for (path, field) in [("/account/sessions/end-others", "password"), ("/account/password", "current")] {
+                var throttled: TestResponse?
+                for _ in 1...12 where throttled == nil {
+                    var fields = [(field, "not my password")]
+                    if field == "current" {
+                        fields += [("password", "a new long passphrase"), ("repeat", "a new long passphrase")]
+                    }
+                    let answer = try await client.postSigned(path, fields, session: current)
+                    if answer.text.contains("Too many wrong") { throttled = answer }
+                }
+                let answer = try #require(throttled, "\(path) is throttled in the end")
+                #expect(answer.status == .tooManyRequests, "\(path)")
+                let seconds = try #require(answer.headers[.retryAfter].flatMap(Int.init), "\(path)")
+                #expect((1...900).contains(seconds), "\(path): \(seconds)")
+                #expect(answer.text.contains("Try again in \(seconds) second"), "the page says the same wait")
+                try await panel.areas.database.write { db in try db.execute(sql: "DELETE FROM panel_login_throttle") }
+            }
+        }
+    }
+
     @Test func signingOutEverywhereElseKeepsOnlyThisSession() async throws {
         let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }

@@ -83,6 +83,28 @@ import Testing
         }
     }
 
+    /// Issue 46, finding 14c: `/audit.csv?sort=anything` was served where `/audit` refuses it.
+    /// The CSV refuses an order, and a broken page link, with the page's own sentence.
+    @Test func theCSVRefusesAnOrderAsThePageDoes() async throws {
+        let panel = try await panelWithEntries(3)
+        defer { panel.remove() }
+        try await panel.test { client in
+            let session = try await panel.signIn(client)
+            for query in ["sort=anything", "dir=asc", "sort=at&dir=desc", "after=x", "after=1&before=2"] {
+                let page = try await client.get("/audit?\(query)", cookie: session)
+                let csv = try await client.get("/audit.csv?\(query)", cookie: session)
+                #expect(page.status == .badRequest && csv.status == .badRequest, "\(query): \(csv.status)")
+                #expect(csv.headers[.contentType]?.hasPrefix("text/html") == true, "\(query)")
+                let sentence = try #require(page.text.firstMatch(of: /<p>([^<]*(newest first|page link)[^<]*)<\/p>/)?.1)
+                #expect(csv.text.contains(String(sentence)), "\(query): the same sentence")
+            }
+        }
+        let exported = try await panel.areas.database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM panel_audit_log WHERE action = 'audit_exported'")
+        }
+        #expect(exported == 0, "nothing was exported")
+    }
+
     @Test func theCSVHasEveryMatchingRowQuotedAndDefusedAndIsAudited() async throws {
         let panel = try await panelWithEntries(10)
         defer { panel.remove() }

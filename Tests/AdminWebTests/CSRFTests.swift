@@ -7,6 +7,8 @@ import HummingbirdTesting
 import TestSupport
 import Testing
 
+@testable import AdminWeb
+
 @Suite(.timeLimit(.minutes(5))) struct CrossSiteRequestForgery {
     private func rejections(_ panel: TestPanel) async throws -> [String] {
         try await panel.areas.auth.signIn.unauthenticatedEvents.flush()
@@ -64,6 +66,61 @@ import Testing
         }
         let rows = try await rejections(panel)
         #expect(rows == ["cross-origin (3 times)"], "one row per address and reason, with the count: \(rows)")
+    }
+
+    /// Issue 46, finding 11: the Origin check compared the host and port only, so a form from
+    /// `https://HOST` passed on the plain-http panel. The scheme must match too: plain http
+    /// here, https with `--secure-cookies` (whose cookies browsers send over https only), or
+    /// what a trusted proxy forwards (`X-Forwarded-Proto`, or `proto=` of `Forwarded`).
+    @Test func theOriginsSchemeMustBeThePanels() async throws {
+        func logout(_ panel: TestPanel, origin: String, headers extra: HTTPFields = [:], live: Bool = false)
+            async throws -> HTTPResponse.Status
+        {
+            try await panel.application().test(live ? .live : .router) { client in
+                // Support signs in without a second factor, whatever the cookies are named.
+                let session = try await panel.signIn(client, email: TestPanel.supportEmail)
+                var headers: HTTPFields = [
+                    .cookie: session, .contentType: "application/x-www-form-urlencoded", .origin: origin,
+                ]
+                headers.append(contentsOf: extra)
+                let token = CSRFToken.forSession(String(session.drop { $0 != "=" }.dropFirst()))
+                return try await client.execute(
+                    uri: "/logout", method: .post, headers: headers, body: ByteBuffer(string: "_csrf=\(token)")
+                ).status
+            }
+        }
+        let plain = try await TestPanel(areas: [.dashboard])
+        defer { plain.remove() }
+        _ = try await plain.addStaff()
+        #expect(try await logout(plain, origin: "https://localhost") == .forbidden, "https to a plain-http panel")
+        #expect(try await logout(plain, origin: "http://localhost") == .seeOther)
+        // A client's own X-Forwarded-Proto means nothing without a trusted proxy.
+        let forged: HTTPFields = [HTTPField.Name("X-Forwarded-Proto")!: "https"]
+        #expect(try await logout(plain, origin: "https://localhost", headers: forged) == .forbidden)
+
+        let secure = try await TestPanel(areas: [.dashboard], secureCookies: true)
+        defer { secure.remove() }
+        _ = try await secure.addStaff()
+        #expect(try await logout(secure, origin: "http://localhost") == .forbidden, "http to a TLS-only panel")
+        #expect(try await logout(secure, origin: "https://localhost") == .seeOther)
+
+        var proxied = try await TestPanel(areas: [.dashboard])
+        defer { proxied.remove() }
+        proxied.configuration.trustedProxies = try TrustedProxies(["127.0.0.1/32"])
+        proxied.rebuildAreas()
+        _ = try await proxied.addStaff()
+        #expect(try await logout(proxied, origin: "https://localhost", headers: forged, live: true) == .seeOther)
+        #expect(
+            try await logout(proxied, origin: "http://localhost", headers: forged, live: true) == .forbidden,
+            "the proxy says https")
+        var rfc = try await TestPanel(areas: [.dashboard])
+        defer { rfc.remove() }
+        rfc.configuration.trustedProxies = try TrustedProxies(["127.0.0.1/32"], header: .forwarded)
+        rfc.rebuildAreas()
+        _ = try await rfc.addStaff()
+        let forwarded: HTTPFields = [HTTPField.Name("Forwarded")!: "for=203.0.113.5;proto=https"]
+        #expect(try await logout(rfc, origin: "https://localhost", headers: forwarded, live: true) == .seeOther)
+        #expect(try await logout(rfc, origin: "http://localhost", headers: forwarded, live: true) == .forbidden)
     }
 
     /// A field sent twice (the tryout's `name=a&name=b`) is not a stale form: it is refused

@@ -13,7 +13,7 @@ import Testing
     let first = try await DemoSetup.prepare(configuration: configuration, users: 30)
     #expect(first.seedReport?.rowsPerTable.first { $0.table == "users" }?.rows == 30)
     let password = try #require(first.adminPassword)
-    #expect(password.count == 20)
+    #expect(password.count == 24)
     let signIn = try await first.areas.auth.signIn.signIn(
         email: DemoSetup.adminEmail, password: password,
         clientAddress: nil, userAgent: nil)

@@ -31,7 +31,8 @@ import Testing
         ("/campaigns/{c}/delete", nil), ("/campaigns/{c}/events", nil), ("/campaigns/{c}/report.csv", nil),
         ("/journeys", "notice"), ("/journeys/new", nil), ("/journeys/{j}", "notice"), ("/journeys/{j}/edit", nil),
         ("/journeys/{j}/report.csv", nil), ("/audit", "actor"), ("/audit.csv", "actor"), ("/admins", "sort"),
-        ("/admins/{s}/disable", nil), ("/admins/{s}/reset-password", nil), ("/admins/{s}/reset-two-factor", nil),
+        ("/admins/create", nil), ("/admins/{s}/disable", nil), ("/admins/{s}/reset-password", nil),
+        ("/admins/{s}/reset-two-factor", nil),
         ("/admins/{s}/end-sessions", nil), ("/admins/end-all-sessions", nil), ("/admins/sign-in-failures", "cleared"),
         ("/login", "next"), ("/login/code", "next"),
     ]

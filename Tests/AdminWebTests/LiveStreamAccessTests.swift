@@ -48,4 +48,35 @@ import Testing
         // suite), and that a stream which never checks would.
         #expect(seconds < 15, "\(change): the stream lasted \(seconds) s")
     }
+
+    /// Issue 46, finding 14d: streams were not bounded per session. A session holds at most
+    /// three open at once; one more is refused with 429, a sentence and `Retry-After`, and
+    /// another session is not affected. A stream that ends gives its place back.
+    @Test func aSessionHoldsAtMostThreeStreams() async throws {
+        let panel = try await TestPanel(areas: [.campaigns])
+        defer { panel.remove() }
+        let id = try await panel.areas.campaigns.campaigns.create(
+            CampaignDraft(title: "t", body: "b"), by: .commandLine)
+        let streams = try panel.areas.campaigns.liveStreams
+        try await panel.test { client in
+            let cookie = try await panel.signIn(client)
+            let token = String(cookie.drop { $0 != "=" }.dropFirst())
+            // Three streams of this session open (held here as a page's three tabs would).
+            var held: [LiveStreams.Lease] = []
+            for _ in 1...LiveStreams.perSession {
+                held.append(try #require(await streams.open(session: token, for: .seconds(60))))
+            }
+            let refused = try await client.get("/campaigns/\(id)/events", cookie: cookie)
+            #expect(refused.status == .tooManyRequests)
+            #expect(refused.headers[.retryAfter].flatMap(Int.init) != nil)
+            #expect(refused.text.contains("already has 3 live pages open"), "\(refused.text.prefix(600))")
+            let other = try await panel.signIn(client)
+            let theirs = try await client.get("/campaigns/\(id)/events", cookie: other)
+            #expect(theirs.status == .ok && theirs.text.contains("data: "), "another session streams")
+            await streams.close(held.removeFirst())
+            let again = try await client.get("/campaigns/\(id)/events", cookie: cookie)
+            #expect(again.status == .ok && again.text.contains("data: "), "a place given back is taken again")
+            #expect(await streams.count(session: token) == 2, "the stream that ended gave its place back")
+        }
+    }
 }

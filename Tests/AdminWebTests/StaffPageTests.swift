@@ -162,6 +162,36 @@ import Testing
         }
     }
 
+    /// Issue 46, finding 12: the one-time password in other letter case, or spaced out, was
+    /// accepted as the new password. It differs from the one-time password only in what
+    /// nobody remembers: refused as the password itself is.
+    @Test func theOneTimePasswordsCaseAndSpacingVariantsAreRefusedToo() async throws {
+        let panel = try await TestPanel(areas: [.dashboard])
+        defer { panel.remove() }
+        try await panel.test { client in
+            let admin = try await panel.signIn(client)
+            let posted = try await client.postSigned(
+                "/admins/create", [("email", "new.person@example.com"), ("role", "support")], session: admin)
+            let password = try #require(oneTimePassword(try await client.follow(posted, cookie: admin).text))
+            let session = try await panel.signIn(client, email: "new.person@example.com", password: password)
+            let spaced = stride(from: 0, to: password.count, by: 4).map { start in
+                String(password.dropFirst(start).prefix(4))
+            }.joined(separator: " ")
+            for variant in [password.uppercased(), password.lowercased(), spaced.uppercased(), " \(spaced) "] {
+                let refused = try await client.postSigned(
+                    "/account/password", [("current", password), ("password", variant), ("repeat", variant)],
+                    session: session)
+                #expect(refused.status == .unprocessableContent, "\(variant)")
+                #expect(
+                    refused.text.contains("The new password must differ from the one-time password you were given"),
+                    "\(variant)")
+            }
+            #expect(
+                try await client.get("/", cookie: session).headers[.location] == "/account/password",
+                "still only the password page")
+        }
+    }
+
     /// A generated password not changed within a day no longer signs in.
     @Test func aOneTimePasswordExpiresAfterADay() async throws {
         let (panel, helpID) = try await panelWithSupportAccount()

@@ -140,6 +140,32 @@ import Testing
         #expect(try await panel.areas.campaigns.testSend.testUsers.list().map(\.userID) == [990101])
     }
 
+    /// Issue 46, finding 5: `Name <email>` pasted from a ticket was refused here, though the user
+    /// search takes it. It adds the address inside, as the search reads it.
+    @Test func aPastedNameAndAddressAddsTheAddressInside() async throws {
+        let panel = try await TestPanel(areas: [.campaigns], testUserDomains: ["corp.test"])
+        defer { panel.remove() }
+        try await panel.addStaff(Self.marketing, role: .marketing)
+        try await DatabaseQueue(path: panel.temp.path).write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO users (id, email, password_hash, display_name, status, created_at)
+                    VALUES (990201, 'tess@corp.test', 'x', 'Tess', 'active', '2026-01-01 00:00:00'),
+                           (990202, 'sam@corp.test', 'x', 'Sam', 'active', '2026-01-01 00:00:00')
+                    """)
+        }
+        try await panel.test { client in
+            let cookie = try await panel.signIn(client, email: Self.marketing)
+            let added = try await client.postSigned(
+                "/campaigns/test-users", [("email", "Tess Tester <tess@corp.test>")], session: cookie)
+            #expect(added.status == .seeOther, "\(Self.problem(added.text) ?? "")")
+            let mailto = try await client.postSigned(
+                "/campaigns/test-users", [("email", "mailto:sam@corp.test?subject=Hi")], session: cookie)
+            #expect(mailto.status == .seeOther, "\(Self.problem(mailto.text) ?? "")")
+        }
+        #expect(try await panel.areas.campaigns.testSend.testUsers.list().map(\.userID).sorted() == [990201, 990202])
+    }
+
     @Test func withoutADomainOnlyAnAdminAddsTestUsers() async throws {
         let panel = try await TestPanel(areas: [.campaigns])
         defer { panel.remove() }
@@ -212,5 +238,44 @@ import Testing
             try String.fetchAll(db, sql: "SELECT detail FROM panel_audit_log WHERE action = 'campaign_test_sent'")
         }
         #expect(sent.count == 1 && sent.first?.contains("variant B") == true, "the refused variant sent nothing")
+    }
+
+    /// Issue 46, finding 7e: a test send of variant B replaced A's results on the page. Each
+    /// variant's latest test send stays on the draft's page, under its own caption.
+    @Test func eachVariantKeepsItsTestSendResult() async throws {
+        let panel = try await TestPanel(areas: [.campaigns])
+        defer { panel.remove() }
+        let customer = try await Self.customer(panel)
+        let id = try await panel.areas.campaigns.campaigns.create(
+            CampaignDraft(
+                title: "Title A", body: "Body A",
+                experiment: CampaignExperiment(variants: [
+                    VariantMessage(variant: .b, title: "Title B", body: "Body B")
+                ])), by: .commandLine)
+        try await panel.test { client in
+            let cookie = try await panel.signIn(client)
+            #expect(
+                try await client.postSigned("/campaigns/test-users", [("email", customer.email)], session: cookie)
+                    .status == .seeOther)
+            let a = try await client.postSigned(
+                "/campaigns/\(id)/test-send", [("user", String(customer.id)), ("variant", "A")], session: cookie)
+            #expect(
+                a.status == .ok && a.text.contains("Test send of variant A") && a.text.contains("<bdi>Title A</bdi>"))
+            let b = try await client.postSigned(
+                "/campaigns/\(id)/test-send", [("user", String(customer.id)), ("variant", "B")], session: cookie)
+            #expect(b.status == .ok)
+            #expect(b.text.contains("Test send of variant B") && b.text.contains("<bdi>Title B</bdi>"), "B's result")
+            #expect(
+                b.text.contains("Test send of variant A")
+                    && b.text.components(separatedBy: "<bdi>Title A</bdi>").count - 1 >= 2,
+                "A's result is still there, beside the phone's preview of A")
+            let page = try await client.get("/campaigns/\(id)", cookie: cookie)
+            #expect(
+                page.text.contains("Test send of variant A") && page.text.contains("Test send of variant B"),
+                "both, when the draft is opened again")
+            let other = try await panel.signIn(client)
+            let fresh = try await client.get("/campaigns/\(id)", cookie: other)
+            #expect(!fresh.text.contains("Test send of variant"), "another session's results are its own")
+        }
     }
 }

@@ -137,11 +137,14 @@ public struct AdminStore: Sendable {
         if let reason = await PasswordPolicy.problem(with: password, email: admin.email) {
             throw AdminStoreError.weakPassword(reason)
         }
-        // Compared with the stored hash (on the hasher's threads), never with text kept anywhere.
-        if replacingOneTime, admin.passwordExpiresAt != nil,
-            case .match = try await hasher.verify(password, against: admin.passwordHash)
-        {
-            throw AdminStoreError.weakPassword(Self.sameAsOneTime)
+        // Compared with the stored hash (on the hasher's threads), never with text kept anywhere:
+        // as typed, and folded (lower case, no spaces), which is how the panel generates them.
+        if replacingOneTime, admin.passwordExpiresAt != nil {
+            for candidate in Set([password, Self.foldedOneTime(password)]) {
+                if case .match = try await hasher.verify(candidate, against: admin.passwordHash) {
+                    throw AdminStoreError.weakPassword(Self.sameAsOneTime)
+                }
+            }
         }
         let hash = try await hasher.hash(password)
         let expires = oneTime ? Self.oneTimeExpiry(now) : nil
@@ -157,6 +160,13 @@ public struct AdminStore: Sendable {
         try await database.write { db in
             try db.execute(sql: "UPDATE panel_admins SET password_hash = ? WHERE id = ?", arguments: [hash, adminID])
         }
+    }
+
+    /// A password in lower case without its spaces: the one-time passwords the panel makes are
+    /// lower-case letters and digits, so the one in capitals, or spaced out as it was read
+    /// aloud, folds back to it and is refused as the new password as the same one would be.
+    static func foldedOneTime(_ password: String) -> String {
+        String(String.UnicodeScalarView(password.unicodeScalars.filter { !$0.properties.isWhitespace })).lowercased()
     }
 
     /// The refusal of a one-time password chosen again as one's own.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 public struct SessionPolicy: Sendable {
     public var idleTimeout: TimeInterval
@@ -10,12 +11,42 @@ public struct SessionPolicy: Sendable {
         self.absoluteTimeout = absoluteTimeout
     }
 
-    /// A session last touched before this is idle. `last_seen_at` is rewritten at most every
+    /// A session whose stored `last_seen_at` is before this is certainly idle, for the sweeper
+    /// and the sessions list. `last_seen_at` is rewritten at most every
     /// `SessionStore.touchInterval`, so the last request may have come up to that much after
-    /// it: counting the interval in means no session ends before the configured limit (it
-    /// ends within a minute after it).
+    /// it: counting the interval in means no row goes while its session may still be live.
+    /// Whether a session is idle at a request is `isIdle`, to the second.
     public func idleCutoff(now: Date) -> Date {
         now.addingTimeInterval(-(idleTimeout + SessionStore.touchInterval))
+    }
+
+    /// Idle since `lastSeen`, the last request's time, at `now`: the limit runs from that
+    /// request to the second, never later.
+    public func isIdle(lastSeen: Date, now: Date) -> Bool {
+        lastSeen.addingTimeInterval(idleTimeout) <= now
+    }
+}
+
+/// The time of each session's last request, to the second, in this process: `last_seen_at`
+/// is written at most once a minute, so it alone would let a session live up to a minute past
+/// its idle limit. Lost at a restart, when the stored time (earlier, never later) counts.
+final class SessionActivity: Sendable {
+    private let seen = Mutex<[String: Date]>([:])
+
+    func lastRequest(_ tokenHash: String) -> Date? {
+        seen.withLock { $0[tokenHash] }
+    }
+
+    func record(_ tokenHash: String, at now: Date, idleTimeout: TimeInterval) {
+        seen.withLock { seen in
+            seen[tokenHash] = max(now, seen[tokenHash] ?? now)
+            // Sessions idle past their limit are forgotten once there are many.
+            if seen.count > 10_000 { seen = seen.filter { $0.value.addingTimeInterval(idleTimeout) > now } }
+        }
+    }
+
+    func forget(_ tokenHash: String) {
+        _ = seen.withLock { $0.removeValue(forKey: tokenHash) }
     }
 }
 
@@ -24,6 +55,8 @@ public struct SessionPolicy: Sendable {
 public struct SessionStore: Sendable {
     let database: PanelDatabase
     let policy: SessionPolicy
+    /// Each session's last request in this process, to the second.
+    let activity = SessionActivity()
 
     /// last_seen_at is rewritten at most this often, so browsing is not a write per request.
     public static let touchInterval: TimeInterval = 60
@@ -55,11 +88,13 @@ public struct SessionStore: Sendable {
         let row = try await database.read { db in try SessionAccount.request(tokenHash: tokenHash).fetchOne(db) }
         guard let row else { return nil }
         let lastSeen = row.lastSeenAt.date
+        let lastRequest = max(lastSeen, activity.lastRequest(tokenHash) ?? lastSeen)
         let expires = row.expiresAt.date
-        guard row.disabledAt == nil, now < expires, lastSeen > policy.idleCutoff(now: now) else {
+        guard row.disabledAt == nil, now < expires, !policy.isIdle(lastSeen: lastRequest, now: now) else {
             try await delete(token: token)
             return nil
         }
+        activity.record(tokenHash, at: now, idleTimeout: policy.idleTimeout)
         if now.timeIntervalSince(lastSeen) >= Self.touchInterval {
             _ = try await database.write { db in
                 try PanelSession.filter(key: tokenHash).updateAll(
@@ -80,9 +115,9 @@ public struct SessionStore: Sendable {
         let tokenHash = Self.hash(token)
         let row = try await database.read { db in try SessionAccount.request(tokenHash: tokenHash).fetchOne(db) }
         guard let row, row.disabledAt == nil else { return false }
-        let seen = row.lastSeenAt.date
+        let seen = max(row.lastSeenAt.date, activity.lastRequest(tokenHash) ?? row.lastSeenAt.date)
         let ends = row.expiresAt.date
-        return now < ends && seen > policy.idleCutoff(now: now) && row.role.may(permission)
+        return now < ends && !policy.isIdle(lastSeen: seen, now: now) && row.role.may(permission)
     }
 
     /// The live sessions of one account, newest first; `isCurrent` marks the one holding `currentToken`.
@@ -128,6 +163,7 @@ public struct SessionStore: Sendable {
 
     public func delete(token: String) async throws {
         guard SecureToken.isWellFormed(token) else { return }
+        activity.forget(Self.hash(token))
         try await database.write { db in
             try db.execute(sql: "DELETE FROM panel_sessions WHERE token_hash = ?", arguments: [Self.hash(token)])
         }

@@ -78,13 +78,17 @@ public struct TestUsers: Sendable {
         actor.identity.map { $0.role == .admin } ?? true
     }
 
-    /// Adds the app user with this email (any case). Refused with a sentence, and audited as
+    /// Adds the app user with this email (any case; pasted as `Name <email>` or `mailto:email`,
+    /// the address inside, as the user search reads it). Refused with a sentence, and audited as
     /// `test_user_refused`, when the actor may not add that email or no app user has it.
     /// Marketing's add of an email outside the domains gets the same sentence whether it has
     /// an account or not: marketing learns nothing about customers from it (the audit row,
     /// which only admins read, names the account).
     public func add(email: String, by actor: AuditActor, now: Date = Date()) async throws -> Int64 {
-        let typed = String(email.trimmingCharacters(in: .whitespacesAndNewlines).prefix(320))
+        let trimmed = String(email.trimmingCharacters(in: .whitespacesAndNewlines).prefix(320))
+        // What a ticket holds (`Name <address>`, `mailto:…`, quotes) is the address inside, as
+        // the user search reads it.
+        let typed = PastedAddress.address(in: trimmed) ?? trimmed
         let anyone = Self.addsAnyone(actor)
         let domains = self.domains
         let outcome = try await database.write { db -> Result<Int64, CampaignError> in

@@ -8,6 +8,8 @@ public struct PanelRequestContext: RequestContext {
     public var sessionToken: String?
     /// The TCP peer, or behind a trusted proxy the client it names (`ClientAddressMiddleware`).
     public internal(set) var clientAddress: String?
+    /// The scheme a trusted proxy says the client used (`ClientAddressMiddleware`), if it says.
+    var forwardedScheme: String?
     /// Shared with the request log, which runs outside the middleware that signs in.
     public let notes = RequestNotes()
     /// Set by the middleware that refused this form (`CSRFMiddleware`, `FormTextMiddleware`):

@@ -27,25 +27,33 @@ struct AccountController {
     /// Asks for the password again first: a borrowed session cannot lock its owner out.
     @Sendable func endOthers(request: Request, context: StaffRequestContext) async throws -> Response {
         let password = try await request.formFields()["password"] ?? ""
-        let refusal: String? =
-            switch try await signIn.confirmAgain(
-                context.identity, with: .password(password), clientAddress: context.clientAddress)
-            {
-            case .confirmed: nil
-            case .wrong: "Type your password to sign out your other sessions."
-            case .throttled(let seconds):
-                "Too many wrong passwords. Try again in \(Format.count(seconds, "second", "seconds"))."
-            }
+        var (refusal, wait): (String?, Int?) = (nil, nil)
+        switch try await signIn.confirmAgain(
+            context.identity, with: .password(password), clientAddress: context.clientAddress)
+        {
+        case .confirmed: break
+        case .wrong: refusal = "Type your password to sign out your other sessions."
+        case .throttled(let seconds): (refusal, wait) = (Self.throttledSentence(seconds), seconds)
+        }
         if let refusal {
             var model = try await SessionsModel.load(signIn.sessions, (context.identity, context.sessionToken, nil))
             model.error = refusal
-            return HTMLPage(SessionsView(model: model, viewer: context.viewer), status: .unprocessableContent)
-                .response()
+            var response = HTMLPage(
+                SessionsView(model: model, viewer: context.viewer),
+                status: wait == nil ? .unprocessableContent : .tooManyRequests
+            ).response()
+            // Throttled as a sign-in is: 429 and how long to wait.
+            if let wait { response.headers[.retryAfter] = String(wait) }
+            return response
         }
         let ended = try await account.endOtherSessions(
             context.identity, session: context.sessionToken,
             from: context.clientAddress)
         return .redirect(to: SiteURL.accountSessions(ended: ended).href, type: .normal)
+    }
+
+    static func throttledSentence(_ seconds: Int) -> String {
+        "Too many wrong passwords. Try again in \(Format.count(seconds, "second", "seconds"))."
     }
 
     @Sendable func passwordPage(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
@@ -78,9 +86,9 @@ struct AccountController {
         case .confirmed: break
         case .wrong: problems.insert("The current password is not right.", at: 0)
         case .throttled(let seconds):
-            return refuse(
-                ["Too many wrong passwords. Try again in \(Format.count(seconds, "second", "seconds"))."]
-                    + problems, .tooManyRequests)
+            var response = refuse([Self.throttledSentence(seconds)] + problems, .tooManyRequests)
+            response.headers[.retryAfter] = String(seconds)
+            return response
         }
         guard problems.isEmpty else { return refuse(problems, .unprocessableContent) }
         let token: String

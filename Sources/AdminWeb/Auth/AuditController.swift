@@ -15,28 +15,34 @@ struct AuditController {
             query: AuditFilter.fieldNames + ["after", "before", "sort", "dir"], use: csv)
     }
 
-    @Sendable func show(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
-        let parameters = request.queryFields
+    /// Where the page starts; an order or a page link the log does not have is refused, on
+    /// the page and its CSV alike, never served as another.
+    static func position(_ parameters: FormFields) throws -> AuditLogModel.Position {
         // One order only: a sort asked for is refused, never served as another.
         if parameters["sort"] != nil || parameters["dir"] != nil {
             throw PanelError(
                 status: .badRequest,
                 sentence: "The audit log is listed newest first only: it cannot be sorted another way.")
         }
-        var position = AuditLogModel.Position.first
         switch (parameters["after"], parameters["before"]) {
-        case (nil, nil): break
-        case (let after?, nil) where Int64(after) != nil: position = .after(Int64(after)!)
-        case (nil, let before?) where Int64(before) != nil: position = .before(Int64(before)!)
+        case (nil, nil): return .first
+        case (let after?, nil) where Int64(after) != nil: return .after(Int64(after)!)
+        case (nil, let before?) where Int64(before) != nil: return .before(Int64(before)!)
         // A link the panel writes holds one number, after or before.
         default: throw PanelError(status: .badRequest, sentence: "That page link is broken: go back to the first page.")
         }
+    }
+
+    @Sendable func show(request: Request, context: StaffRequestContext) async throws -> HTMLPage {
+        let position = try Self.position(request.queryFields)
         let model = try await AuditLogModel.load(log, (AuditFilter(request: request), position))
         return HTMLPage(
             AuditLogView(model: model, viewer: context.viewer), status: model.problem == nil ? .ok : .badRequest)
     }
 
     @Sendable func csv(request: Request, context: StaffRequestContext) async throws -> Response {
+        // The whole log, from its newest row: an order or a page link is refused as on the page.
+        _ = try Self.position(request.queryFields)
         let filter = AuditFilter(request: request)
         let log = self.log
         guard case .success(let query) = filter.query else {

@@ -19,6 +19,11 @@ struct StaffController {
         routes.post(
             .createStaff, requires: .manageStaff, fields: ["email", "role"],
             form: FormRules.Rule(showAgain: showCreateAgain, page: { _ in SiteURL.staff().path }), use: create)
+        // A refused add is shown at the address it was posted to: opened again from the
+        // address bar, that address leads to the staff page, never to a 404.
+        routes.get(.createStaff, requires: .manageStaff) { _, _ -> Response in
+            .redirect(to: SiteURL.staff().href, type: .normal)
+        }
         routes.post(.staffAction(id: nil, .role), requires: .manageStaff, fields: ["role"], use: changeRole)
         routes.post(.staffAction(id: nil, .disable), requires: .manageStaff, use: disable)
         routes.post(.staffAction(id: nil, .enable), requires: .manageStaff, use: enable)

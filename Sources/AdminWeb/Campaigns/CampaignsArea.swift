@@ -15,6 +15,10 @@ public struct CampaignsArea: PanelArea {
     public let impact: CampaignImpactTracker
     let progress: CampaignProgressCache
     let testSend: CampaignTestSend
+    /// The live-progress streams open now, at most a few per session.
+    let liveStreams = LiveStreams()
+    /// Each variant's latest test send, per session and draft.
+    let testSendResults = TestSendResults()
     /// The templates, and the sign-in's sessions (the live progress stream ends when its
     /// viewer's does) and audit log.
     let core: PanelCore
@@ -93,7 +97,8 @@ public struct CampaignsArea: PanelArea {
                 testUsers: testSend.testUsers,
                 templates: core.templates.library, database: core.database),
             templateProblem: core.templates.problem, testSend: testSend, sessions: core.auth.signIn.sessions,
-            auditLog: core.auth.signIn.audit, eventStreamLength: core.configuration.eventStreamLength
+            auditLog: core.auth.signIn.audit, eventStreamLength: core.configuration.eventStreamLength,
+            liveStreams: liveStreams, testSendResults: testSendResults
         ).addRoutes(to: &staffRoutes)
     }
 }

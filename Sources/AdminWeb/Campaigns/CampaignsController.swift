@@ -17,6 +17,10 @@ struct CampaignsController {
     let sessions: SessionStore
     let auditLog: AuditLog
     let eventStreamLength: Duration
+    /// The streams open now, at most a few per session.
+    let liveStreams: LiveStreams
+    /// Each variant's latest test send, kept for the draft's page.
+    let testSendResults: TestSendResults
 
     func addRoutes(to routes: inout StaffRoutes) {
         routes.get(
@@ -217,6 +221,7 @@ struct CampaignsController {
         }
         do {
             let lines = try await testSend.send(campaign, variant: variant, toUser: userID, by: actor(context))
+            await testSendResults.keep(lines, variant: variant, campaign: id, session: context.sessionToken)
             return try await page(
                 context,
                 .init(
@@ -390,10 +395,21 @@ struct CampaignsController {
         let length = eventStreamLength
         let sessions = sessions
         let token = context.sessionToken
+        // A few per session: one more is refused, with how long until a stream's minute is up.
+        let streams = liveStreams
+        guard let lease = await streams.take(session: token, for: length) else {
+            var refused = ErrorView(
+                status: .tooManyRequests, requestID: context.id, viewer: context.viewer,
+                specific: "This session already has \(LiveStreams.perSession) live pages open, the most it may: "
+                    + "close one of them, or wait a minute, and this page reconnects by itself."
+            ).response()
+            refused.headers[.retryAfter] = String(max(1, length.components.seconds))
+            return refused
+        }
         let encoder = JSONEncoder()
         // Sorted, so that the same state always has the same digest.
         encoder.outputFormatting = .sortedKeys
-        let body = ResponseBody { writer in
+        @Sendable func stream(_ writer: inout any ResponseBodyWriter) async throws {
             var last = lastSeen
             var quietSince = ContinuousClock.now
             let deadline = ContinuousClock.now + length
@@ -436,6 +452,12 @@ struct CampaignsController {
                     }
                     for await _ in wakes {
                         if let progress = await cache.latest(id) { try await send(progress) }
+                        // Another page of this session waits for a place: a write finds out
+                        // whether this page is still read (if not, it fails and ends the stream).
+                        if await streams.wantsWrite(lease) {
+                            try await writer.write(ByteBuffer(string: ": still here\n\n"))
+                            quietSince = ContinuousClock.now
+                        }
                     }
                     group.cancelAll()
                 }
@@ -443,6 +465,16 @@ struct CampaignsController {
                 wake.finish()
             }
             try await writer.finish(nil)
+        }
+        let body = ResponseBody { writer in
+            // The place is given back however the stream ends (a lease left behind lapses by itself).
+            do {
+                try await stream(&writer)
+            } catch {
+                await streams.close(lease)
+                throw error
+            }
+            await streams.close(lease)
         }
         return Response(
             status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: body)
@@ -453,6 +485,10 @@ struct CampaignsController {
     {
         var input = input
         input.viewerEmail = context.identity.email
+        // The other variants' test sends this session made stay on the page beside this one's.
+        let shownVariant = input.testLines.isEmpty ? nil : input.testedVariant ?? .a
+        input.otherTests = await testSendResults.results(campaign: input.id, session: context.sessionToken)
+            .filter { $0.variant != shownVariant }.map { ($0.variant, $0.lines) }
         let model = try await CampaignPageModel.load(source, input)
         // The users the page shows (the sample table, the filled message): one row, each
         // user listed beside it, so that a search of the log by `user:N` still finds the look.

@@ -24,15 +24,20 @@ struct CSRFMiddleware: RouterMiddleware {
         let body = try await request.collectBody(upTo: context.maxUploadSize)
         let form = FormFields(String(buffer: body))
         let given = form[CSRFToken.fieldName] ?? ""
+        // The panel speaks plain http; behind TLS (`--secure-cookies`, whose cookies browsers
+        // send over https only) it is https; a trusted proxy's word comes first.
+        let scheme = context.forwardedScheme ?? (cookies.session.secure ? "https" : "http")
         // A token that cannot even be decoded is a broken form, not an out-of-date one: its
         // sentence names the field, as every other broken escape's does (docs/security.md).
-        if Self.isSameOrigin(request), form.brokenField == CSRFToken.fieldName, let sentence = form.brokenEscape {
+        if Self.isSameOrigin(request, scheme: scheme), form.brokenField == CSRFToken.fieldName,
+            let sentence = form.brokenEscape
+        {
             await events.record(
                 .csrfRejected, address: context.clientAddress, target: request.uri.path, reason: "unreadable form")
             throw PanelError(status: .badRequest, sentence: sentence)
         }
         let reason: String? =
-            if !Self.isSameOrigin(request) {
+            if !Self.isSameOrigin(request, scheme: scheme) {
                 "cross-origin"
             } else if form.repeated() != nil {
                 // A field sent twice: no form of ours sends that. A broken escape is refused after
@@ -82,11 +87,12 @@ struct CSRFMiddleware: RouterMiddleware {
         )
     }
 
-    /// Origin, or else Referer, when the browser sends one, must name this panel's host.
-    static func isSameOrigin(_ request: Request) -> Bool {
+    /// Origin, or else Referer, when the browser sends one, must name this panel's scheme,
+    /// host and port: `https://HOST` is another origin than the plain-http `http://HOST`.
+    static func isSameOrigin(_ request: Request, scheme: String) -> Bool {
         guard let claimed = request.headers[.origin] ?? request.headers[.referer] else { return true }
         guard let host = request.head.authority, let url = URLComponents(string: claimed), let claimedHost = url.host,
-            url.scheme == "http" || url.scheme == "https"
+            url.scheme?.lowercased() == scheme
         else { return false }
         let claimedAuthority = url.port.map { "\(claimedHost):\($0)" } ?? claimedHost
         return claimedAuthority.lowercased() == host.lowercased()

@@ -11,6 +11,7 @@ struct ClientAddressMiddleware: RouterMiddleware {
     {
         guard !trusted.isEmpty else { return try await next(request, context) }
         var context = context
+        context.forwardedScheme = trusted.forwardedScheme(peer: context.clientAddress, headers: request.headers)
         context.clientAddress = trusted.clientAddress(peer: context.clientAddress, headers: request.headers)
         return try await next(request, context)
     }

@@ -91,6 +91,32 @@ public struct TrustedProxies: Sendable, Equatable {
         return peer
     }
 
+    /// The scheme the client used, as a trusted proxy forwards it: `X-Forwarded-Proto` with
+    /// `X-Forwarded-For`, `proto=` of `Forwarded` with it; the last one, which the proxy next
+    /// to the panel wrote. Nil when the peer is no trusted proxy or sends none ("http" or
+    /// "https" only).
+    public func forwardedScheme(peer: String?, headers: HTTPFields) -> String? {
+        guard let peer, contains(peer) else { return nil }
+        var values: [String] = []
+        if header == .forwarded {
+            for element in headers[values: HTTPField.Name("Forwarded")!].joined(separator: ",").split(separator: ",") {
+                for pair in element.split(separator: ";") {
+                    let parts = pair.split(separator: "=", maxSplits: 1)
+                    guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "proto"
+                    else { continue }
+                    values.append(
+                        parts[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(
+                            in: CharacterSet(charactersIn: "\"")))
+                }
+            }
+        } else {
+            values = headers[values: HTTPField.Name("X-Forwarded-Proto")!].joined(separator: ",")
+                .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        guard let last = values.last?.lowercased(), last == "http" || last == "https" else { return nil }
+        return last
+    }
+
     /// The `for=` values of every `Forwarded` element, in order; nil without the header.
     static func forwardedFor(_ headers: HTTPFields) -> [String]? {
         let lines = headers[values: HTTPField.Name("Forwarded")!]

@@ -47,6 +47,8 @@ public struct SiteArea: Sendable {
             OpenRequestsMiddleware(openRequests: openRequests)
             SecurityHeadersMiddleware(tls: cookies.session.secure)
             ErrorPageMiddleware(sessionCookie: cookies.session, sessions: sessions)
+            // Before anything reads the path: the routes, the forms' rules and the static files.
+            PathTextMiddleware<PanelRequestContext>()
             CSRFMiddleware(cookies: cookies, events: events, forms: forms)
             FormTextMiddleware(forms: forms)
             // Answers only what the routes do not: static files need no session.

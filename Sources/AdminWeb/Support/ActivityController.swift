@@ -1,4 +1,5 @@
 import AdminDomain
+import Foundation
 import Hummingbird
 
 /// Users by activity, and the same list as CSV, streamed.
@@ -30,7 +31,9 @@ struct ActivityController {
         let served = ActivityForm(query)
         try await audit(context, .usersExported, detail: served.queryItems.auditDetail)
         let lists = self.lists.lists
-        let filename = CSV.filename("users", ActivityForm.fieldNames.map { served.fields[$0] })
+        // Its name says as of when (a list changes by the minute): a line above the header
+        // would break the readers of the file, a name breaks nothing.
+        let filename = CSV.filename("users", ActivityForm.fieldNames.map { served.fields[$0] } + [CSV.asOf(Date())])
         return CSV.response(filename: filename, header: UserSummary.csvHeader) { emit in
             try await lists.forEachChunk(query) { users in try await emit(users.map(\.csvCells)) }
         }

@@ -1,4 +1,5 @@
 import AdminDomain
+import Foundation
 
 struct ActivityListModel: PageModel {
     let form: ActivityForm
@@ -9,6 +10,9 @@ struct ActivityListModel: PageModel {
     let problems: [String]
     /// Users in no bucket at the last full count (a last activity far ahead, or no time).
     var outsideEveryList = 0
+    /// When the list was counted and read: the page says so, as its CSV's name does, since
+    /// both change by the minute as users come and go.
+    var asOf: Date?
 
     /// The lists, and the dashboard's counts for a list that is a whole bucket.
     struct Source: Sendable {
@@ -18,6 +22,7 @@ struct ActivityListModel: PageModel {
 
     static func load(_ source: Source, _ form: ActivityForm) async throws -> ActivityListModel {
         let (query, cursor, before, problems) = form.pageQuery
+        let now = Date()
         guard problems.isEmpty else {
             return ActivityListModel(form: form, query: query, size: nil, page: nil, problems: problems)
         }
@@ -27,6 +32,7 @@ struct ActivityListModel: PageModel {
         var model = ActivityListModel(
             form: form, query: query, size: reconciled(counted, with: shown, isFirstPage: isFirstPage),
             page: shown, problems: problems)
+        model.asOf = now
         if let snapshot = await source.dashboard.latest() {
             model.outsideEveryList = max(0, snapshot.totalUsers - snapshot.usersByActivity.values.reduce(0, +))
         }

@@ -1,4 +1,5 @@
 import AdminDomain
+import Foundation
 import HTMLRender
 
 /// Users by how recently they used the app, with filters, a size, pages and a CSV.
@@ -53,7 +54,7 @@ struct ActivityListView: HTMLComponent {
             for problem in model.problems { p(.class("notice error"), .role("alert")) { problem } }
             if let size = model.size, let page = model.page {
                 section(.class("panel")) {
-                    p(.class("list-size")) { Self.sentence(size) }
+                    p(.class("list-size")) { Self.sentence(size, asOf: model.asOf) }
                     UserTable(
                         users: page.users, caption: Self.caption(page, query: model.query), sorts: Self.sorts(model),
                         empty: page.stoppedOnBudget ? nil : "No user is in this list.")
@@ -112,7 +113,14 @@ struct ActivityListView: HTMLComponent {
         return "\(page.users.count) on this page, \(order)"
     }
 
-    /// Exact, or an estimate with its margin; a count made in the background says when.
+    /// Exact, or an estimate with its margin; a count made in the background says when, and
+    /// one made for this page says it is as of now (`asOf`).
+    static func sentence(_ size: ListSize, asOf: Date?) -> String {
+        let said = sentence(size)
+        guard size.countedAt == nil, let asOf else { return said }
+        return said + ", as of \(SQLiteTime.string(asOf)) UTC"
+    }
+
     static func sentence(_ size: ListSize) -> String {
         if size.isAtLeast {
             return "At least \(Format.grouped(size.value)) users: this page shows that many and more follow "

@@ -10,6 +10,9 @@ public struct AuditFilter: Sendable, Equatable {
     var target = ""
     var from = ""
     var to = ""
+    /// The sentence refusing a control character typed in a field: the field is shown with
+    /// it as a space, but the list is never filtered by anything but what was typed.
+    var controlProblem: String?
 
     public init() {}
 
@@ -22,6 +25,14 @@ public struct AuditFilter: Sendable, Equatable {
 
     init(request: Request) {
         let query = request.queryFields
+        for (name, label) in [
+            ("actor", "Who"), ("action", "Action"), ("target", "Target"), ("from", "From"), ("to", "To"),
+        ]
+        where controlProblem == nil {
+            if let problem = query[name].flatMap({ TypedText.controlProblem(label, in: $0) }) {
+                controlProblem = "Nothing was searched: \(problem). Remove it and search again."
+            }
+        }
         func field(_ name: String) -> String {
             String(TypedText.trimmed(query[name] ?? "").prefix(320))
         }
@@ -40,6 +51,7 @@ public struct AuditFilter: Sendable, Equatable {
 
     /// The query, or the sentence to show when a field is not valid.
     var query: Result<AuditQuery, AuditFilterProblem> {
+        if let controlProblem { return .failure(.init(controlProblem)) }
         var query = AuditQuery()
         if !actor.isEmpty { query.actorPrefix = actor }
         if !target.isEmpty { query.target = AuditTarget(stored: target) }

@@ -24,6 +24,8 @@ struct CampaignPageModel {
     /// The test users a test send may go to.
     var testUsers: [TestUsers.Entry] = []
     var testLines: [CampaignTestSend.Line] = []
+    /// The other variants' latest test sends from this session, by letter.
+    var otherTests: [(variant: MessageVariant, lines: [CampaignTestSend.Line])] = []
     var problems: [String] = []
     var defaultTimeZone: String
     /// The test user last chosen, chosen again in the form.
@@ -53,6 +55,7 @@ struct CampaignPageModel {
         let id: Int64
         var notice: CampaignNotice?
         var testLines: [CampaignTestSend.Line] = []
+        var otherTests: [(variant: MessageVariant, lines: [CampaignTestSend.Line])] = []
         var problems: [String] = []
         var choice = MessagePreviewChoice()
         var testedUser: Int64?
@@ -104,6 +107,7 @@ struct CampaignPageModel {
             campaign: campaign, notice: input.notice.flatMap { $0.fits(campaign.status.known) ? $0 : nil },
             testLines: input.testLines, problems: input.problems, defaultTimeZone: source.campaigns.defaultTimeZone)
         model.testedUser = input.testedUser
+        if campaign.status.known == .draft { model.otherTests = input.otherTests }
         model.testedVariant = input.testedVariant
         let status = campaign.status.known
         if status == .draft || status == .materialising || status == .sending || status == .paused {
@@ -114,6 +118,18 @@ struct CampaignPageModel {
             model.preview = state
             try await model.loadPhone(source, choice: input.choice)
         } else {
+            // Only a draft's page previews its message: a choice for it here is refused, never
+            // passed over as if it had been shown.
+            if let name = MessagePreviewChoice.fieldNames.first(where: { input.choice.fields[$0] != nil }) {
+                let labels = [
+                    "variant": "variant", "sample": "recipient", "language": "language", "platform": "platform",
+                ]
+                model.problems.append(
+                    "This campaign is \(campaign.status): its page has no message preview (only a draft's has), so "
+                        + "the \(labels[name] ?? name) “\(input.choice.fields[name] ?? "")” cannot be shown. "
+                        + "Open the campaign without it.")
+                model.choiceRefused = true
+            }
             let progress = try await source.progress.progress(campaign.id)
             model.progress = progress
             if let status, CampaignImpactTracker.isFrozen(status) {

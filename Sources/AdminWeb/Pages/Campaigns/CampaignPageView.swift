@@ -1,4 +1,5 @@
 import AdminDomain
+import CampaignDispatch
 import HTMLRender
 
 /// A campaign: what it says, to whom and when; before its launch the audience preview and
@@ -237,15 +238,24 @@ struct CampaignPageView: HTMLComponent {
                 }
             }
             if !model.testLines.isEmpty {
-                DataTable(
-                    caption: campaign.experiment.letters.count > 1
-                        ? "Test send of variant \((model.testedVariant ?? .a).letter)" : "Test send",
-                    headings: ["Device", "Outcome", "Title it got", "Message it got"],
-                    rows: model.testLines.map {
-                        ["#\($0.deviceID) (\($0.platform), token \($0.maskedToken))", $0.outcome, $0.title, $0.body]
-                    })
+                Self.testTable(model.testLines, variant: model.testedVariant ?? .a, of: campaign)
+            }
+            // Each other variant's latest test send from this session stays, under its letter.
+            for other in model.otherTests where !other.lines.isEmpty {
+                Self.testTable(other.lines, variant: other.variant, of: campaign)
             }
         }
+    }
+
+    static func testTable(_ lines: [CampaignTestSend.Line], variant: MessageVariant, of campaign: CampaignRecord)
+        -> DataTable
+    {
+        DataTable(
+            caption: campaign.experiment.letters.count > 1 ? "Test send of variant \(variant.letter)" : "Test send",
+            headings: ["Device", "Outcome", "Title it got", "Message it got"],
+            rows: lines.map {
+                ["#\($0.deviceID) (\($0.platform), token \($0.maskedToken))", $0.outcome, $0.title, $0.body]
+            })
     }
 
     @HTMLBuilder private var actions: [HTMLNode] {

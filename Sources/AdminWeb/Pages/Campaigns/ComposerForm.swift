@@ -124,7 +124,8 @@ struct ComposerForm: QueryForm {
             if let text = fields["send_at"], let date = Self.utcDate(text) {
                 if date <= now {
                     reader.problem(
-                        "The send time \(text) UTC has passed: choose a later one, or send now.", field: "send_at")
+                        "The send time \(SQLiteTime.string(date)) UTC has passed: choose a later one, or send now.",
+                        field: "send_at")
                 }
                 if date > now.addingTimeInterval(30 * 86_400) {
                     reader.problem("A campaign can be scheduled up to 30 days ahead.", field: "send_at")
@@ -132,7 +133,8 @@ struct ComposerForm: QueryForm {
                 schedule = .at(date)
             } else {
                 reader.problem(
-                    "Give the send time as a date and time (UTC), for example 2026-12-01T09:00.", field: "send_at")
+                    "Give the send time as a date and time (UTC), for example 2026-12-01T09:00, or with an offset "
+                        + "such as +05:00 from UTC (2026-12-01T14:00+05:00 is 09:00 UTC).", field: "send_at")
             }
         case "local":
             if let time = fields["local_time"].flatMap(LocalTime.init) {
@@ -278,7 +280,10 @@ struct ComposerForm: QueryForm {
         case .now: break
         case .at(let date):
             fields["when"] = "at"
-            fields["send_at"] = String(SQLiteTime.string(date).prefix(16)).replacingOccurrences(of: " ", with: "T")
+            // To the minute, or to the second when it has seconds: the draft's form keeps them.
+            let stamp = SQLiteTime.string(date)
+            fields["send_at"] = String(stamp.hasSuffix(":00") ? stamp.prefix(16) : stamp.prefix(19))
+                .replacingOccurrences(of: " ", with: "T")
         case .localTime(let time):
             fields["when"] = "local"
             fields["local_time"] = time.description
@@ -290,12 +295,43 @@ struct ComposerForm: QueryForm {
     }
 
     /// "2026-12-01T09:00" as a browser's datetime-local field sends it, read as UTC.
+    /// The instant a send time spells, ISO 8601's extended form: `2026-12-02T10:00`, with
+    /// seconds (`:30`) and a fraction of one (`.75`, dropped: deliveries are due to the
+    /// second), then UTC (`Z`, or nothing) or an offset from it (`+05:00`, `-03:30`), which is
+    /// taken off: `10:00+05:00` is 05:00 UTC. Anything else is no send time (nil), never a
+    /// time read from part of it.
     static func utcDate(_ text: String) -> Date? {
-        let parts = text.split(separator: "T")
-        guard parts.count == 2, let day = Day(String(parts[0])), let time = LocalTime(String(parts[1].prefix(5))) else {
-            return nil
+        let parts = text.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let day = Day(String(parts[0])), parts[1].allSatisfy(\.isASCII) else { return nil }
+        var rest = Substring(parts[1])
+        guard let time = LocalTime(String(rest.prefix(5))) else { return nil }
+        rest = rest.dropFirst(5)
+        var second = 0
+        if rest.first == ":" {
+            let digits = rest.dropFirst().prefix(2)
+            guard digits.count == 2, digits.allSatisfy(\.isNumber), let value = Int(digits), value < 60 else {
+                return nil
+            }
+            second = value
+            rest = rest.dropFirst(3)
+            if rest.first == "." {
+                let fraction = rest.dropFirst().prefix { $0.isNumber }
+                guard !fraction.isEmpty else { return nil }
+                rest = rest.dropFirst(1 + fraction.count)
+            }
         }
-        return SQLiteTime.date("\(day.text) \(time.description):00")
+        var offset = 0
+        switch rest.first {
+        case nil: break
+        case "Z", "z": guard rest.count == 1 else { return nil }
+        case "+", "-":
+            let sign = rest.first == "-" ? -1 : 1
+            guard rest.count == 6, let zone = LocalTime(String(rest.dropFirst())) else { return nil }
+            offset = sign * (zone.hour * 3_600 + zone.minute * 60)
+        default: return nil
+        }
+        guard let local = SQLiteTime.date("\(day.text) \(time.description):00") else { return nil }
+        return local.addingTimeInterval(TimeInterval(second - offset))
     }
 }
 

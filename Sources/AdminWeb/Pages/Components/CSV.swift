@@ -1,3 +1,5 @@
+import AdminDomain
+import Foundation
 import Hummingbird
 
 /// RFC 4180 lines, with cells that a spreadsheet would run as a formula defused.
@@ -12,6 +14,13 @@ enum CSV {
             String(part.lowercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "-" }.prefix(40))
         }
         return words.joined(separator: "-") + ".csv"
+    }
+
+    /// The part of a file name saying when the download began: `as-of-20261202T010533Z`
+    /// (UTC, to the second), lower-cased by `filename` like every part.
+    static func asOf(_ date: Date) -> String {
+        let stamp = SQLiteTime.string(date).filter { $0 != "-" && $0 != ":" }.replacingOccurrences(of: " ", with: "T")
+        return "as-of-\(stamp)Z"
     }
 
     /// A download written batch by batch as `rows` hands them over: memory stays flat
