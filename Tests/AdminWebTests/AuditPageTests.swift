@@ -115,11 +115,11 @@ import Testing
             #expect(csv.headers[.contentType] == "text/csv; charset=utf-8")
             let lines = csv.text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
             #expect(
-                lines.first == "\u{FEFF}id,at,actor_email,client_address,action,target,detail", "UTF-8 for spreadsheets"
-            )
+                lines.first == "\u{FEFF}id,at,actor_email,client_address,action,target,detail,looks,last_at",
+                "UTF-8 for spreadsheets; the looks a row counts and the last one's time (issue 46)")
             #expect(csv.headers[.contentDisposition] == "attachment; filename=\"audit-log-sign-in-failed.csv\"")
             #expect(lines.count == 1 + 5, "entries 0, 2, 4, 6, 8")
-            #expect(lines.contains { $0.hasSuffix(",\"'=HYPERLINK(\"\"http://evil\"\"), \"\"quoted\"\"\"") })
+            #expect(lines.contains { $0.hasSuffix(",\"'=HYPERLINK(\"\"http://evil\"\"), \"\"quoted\"\"\",1,") })
             #expect(lines.dropFirst().allSatisfy { $0.contains(",sign_in_failed,") })
         }
         let exported = try await panel.areas.database.read { db in
