@@ -88,14 +88,21 @@ import Testing
                 "/campaigns/new", [("template", "expiring-soon"), ("ttl", "86400"), ("when", "now")], session: cookie)
             let path = String(try #require(created.headers[.location]).prefix { $0 != "?" })
             _ = try await CampaignPages.waitForPreview(client, path, cookie: cookie)
-            let before = try await Self.rows(panel, "SELECT id FROM panel_audit_log").count
-            _ = try await client.get(path, cookie: cookie)
-            let added = try await Self.rows(
-                panel, "SELECT action, target, detail FROM panel_audit_log ORDER BY id LIMIT -1 OFFSET ?", [before])
-            #expect(added.count == 1, "one preview, one row: \(added.count)")
-            let row = try #require(added.first)
             let id = try #require(Int64(path.split(separator: "/").last ?? ""))
+            let previews =
+                "SELECT action, target, detail, looks FROM panel_audit_log WHERE action = 'campaign_previewed'"
+            let before = try await Self.rows(panel, previews)
+            let allBefore = try await Self.rows(panel, "SELECT id FROM panel_audit_log").count
+            _ = try await client.get(path, cookie: cookie)
+            let after = try await Self.rows(panel, previews)
+            // One row for the draft's previews by this staff member: one look more, no row more.
+            #expect(after.count == 1, "one preview, one row: \(after.count)")
+            #expect(try await Self.rows(panel, "SELECT id FROM panel_audit_log").count == allBefore)
+            let row = try #require(after.first)
             #expect(row["action"] == "campaign_previewed" && row["target"] == "campaign:\(id)")
+            let looksBefore: Int = (before.first?["looks"] ?? nil).flatMap { Int($0) } ?? -1
+            let looksAfter: Int = (row["looks"] ?? nil).flatMap { Int($0) } ?? -1
+            #expect(looksAfter == looksBefore + 1, "the look counted in the row")
             let shown = try await Self.rows(panel, "SELECT DISTINCT user_id FROM panel_audit_users ORDER BY user_id")
                 .compactMap { ($0["user_id"] ?? nil).flatMap { Int64($0) } }
             #expect(shown.count >= 2, "the sample users, listed beside the row")
@@ -106,6 +113,24 @@ import Testing
             let first = try #require(shown.first)
             let log = try await client.get("/audit?target=user%3A\(first)", cookie: admin)
             #expect(log.status == .ok && log.text.contains("campaign_previewed"))
+        }
+    }
+
+    /// Found by the tryout: a control character in the items' search was dropped and the
+    /// whole list shown; a direction override in it turned the "no item matches" sentence.
+    @Test func theItemsSearchRefusesAControlCharacterAndShowsAnOverrideVisibly() async throws {
+        let panel = try await TestPanel(areas: [.support], users: 12)
+        defer { panel.remove() }
+        try await panel.addStaff()
+        try await panel.test { client in
+            let session = try await panel.signIn(client, email: TestPanel.supportEmail)
+            for query in ["name=%00milk", "name=milk%1B", "category=%0A"] {
+                let refused = try await client.get("/users/2/items?\(query)", cookie: session)
+                #expect(refused.status == .badRequest && refused.text.contains("control character"), "\(query)")
+                #expect(!refused.text.contains("<table"), "nothing listed in place of what was asked: \(query)")
+            }
+            let override = try await client.get("/users/2/items?name=%E2%80%AEabc", cookie: session)
+            #expect(override.status == .ok && override.text.contains("matches “\u{FFFD}abc”"))
         }
     }
 }

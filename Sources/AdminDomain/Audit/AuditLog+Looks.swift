@@ -11,52 +11,56 @@ extension AuditLog {
     public static let lookWindow: TimeInterval = 30 * 60
     /// Longest `detail` kept; past it, the pages seen end with "…".
     static let detailLimit = 1_000
-    static let countedLooks: Set<AuditAction> = [.userViewed, .userActivityViewed]
+    static let countedLooks: Set<AuditAction> = [.userViewed, .userActivityViewed, .campaignPreviewed]
 
     /// The row of a look at personal data (a search, a profile, a list, an export), committed
     /// without waiting for the disk's flush (see `PanelDatabase.writeWithoutWaitingForDisk`).
     /// A profile's or activity log's look (`detail`: the page seen) within `lookWindow` of the
     /// same staff member's earlier one at the same user is counted in that row instead.
     public func appendLook(_ entry: AuditEntry, now: Date = Date()) async throws {
+        try await database.writeWithoutWaitingForDisk { db in _ = try Self.count(entry, now: now, in: db) }
+    }
+
+    /// One look that showed several users (a preview's samples, a dry run's entries): one
+    /// row, counted as the looks above are when the same staff member looks again, and each
+    /// user beside it.
+    public func appendLook(_ entry: AuditEntry, showing users: [Int64], now: Date = Date()) async throws {
+        guard !users.isEmpty else { return }
         try await database.writeWithoutWaitingForDisk { db in
-            if Self.countedLooks.contains(entry.action), let adminID = entry.actor?.adminID,
-                let target = entry.target,
-                let earlier = try Row.fetchOne(
-                    db,
-                    sql: """
-                        SELECT id, detail FROM panel_audit_log INDEXED BY panel_audit_log_admin
-                        WHERE admin_id = ? AND at >= ? AND at <= ? AND COALESCE(last_at, at) <= ?
-                          AND action = ? AND target = ? AND client_address IS ?
-                        ORDER BY at DESC, id DESC LIMIT 1
-                        """,
-                    arguments: [
-                        adminID, PanelTime(now.addingTimeInterval(-Self.lookWindow)), PanelTime(now),
-                        PanelTime(now), entry.action.rawValue, target, entry.clientAddress,
-                    ])
-            {
+            let id = try Self.count(entry, now: now, in: db)
+            for user in Set(users) {
                 try db.execute(
-                    sql: "UPDATE panel_audit_log SET looks = looks + 1, last_at = ?, detail = ? WHERE id = ?",
-                    arguments: [
-                        PanelTime(now), Self.pagesSeen(earlier["detail"], adding: entry.detail), earlier["id"] as Int64,
-                    ])
-            } else {
-                try Self.insert(entry, now: now, in: db)
+                    sql: "INSERT OR IGNORE INTO panel_audit_users (user_id, audit_id) VALUES (?, ?)",
+                    arguments: [user, id])
             }
         }
     }
 
-    /// One look that showed several users (a preview's samples, a dry run's entries): one
-    /// row, and each user beside it.
-    public func appendLook(_ entry: AuditEntry, showing users: [Int64], now: Date = Date()) async throws {
-        guard !users.isEmpty else { return }
-        try await database.writeWithoutWaitingForDisk { db in
-            try Self.insert(entry, now: now, in: db)
-            let id = db.lastInsertedRowID
-            for user in Set(users) {
-                try db.execute(
-                    sql: "INSERT INTO panel_audit_users (user_id, audit_id) VALUES (?, ?)", arguments: [user, id])
-            }
+    /// Counts the look in the row of the same staff member's earlier look at the same target
+    /// within `lookWindow`, or writes a row; the row's id.
+    static func count(_ entry: AuditEntry, now: Date, in db: Database) throws -> Int64 {
+        guard countedLooks.contains(entry.action), let adminID = entry.actor?.adminID, let target = entry.target,
+            let earlier = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT id, detail FROM panel_audit_log INDEXED BY panel_audit_log_admin
+                    WHERE admin_id = ? AND at >= ? AND at <= ? AND COALESCE(last_at, at) <= ?
+                      AND action = ? AND target = ? AND client_address IS ?
+                    ORDER BY at DESC, id DESC LIMIT 1
+                    """,
+                arguments: [
+                    adminID, PanelTime(now.addingTimeInterval(-lookWindow)), PanelTime(now), PanelTime(now),
+                    entry.action.rawValue, target, entry.clientAddress,
+                ])
+        else {
+            try insert(entry, now: now, in: db)
+            return db.lastInsertedRowID
         }
+        let id: Int64 = earlier["id"]
+        try db.execute(
+            sql: "UPDATE panel_audit_log SET looks = looks + 1, last_at = ?, detail = ? WHERE id = ?",
+            arguments: [PanelTime(now), pagesSeen(earlier["detail"], adding: entry.detail), id])
+        return id
     }
 
     /// The pages a counted row has seen, each once, in the order first seen.

@@ -437,9 +437,9 @@ enum PanelMigrations {
             ) WITHOUT ROWID;
             """
         ),
-        // Issue 46: one staff member's looks at one user within 30 minutes are one row that
-        // counts them (`looks`, `last_at`, the pages seen in `detail`): the only update the
-        // log takes, and only that. A preview is one row; the users it showed are listed
+        // Issue 46: one staff member's looks at one user (or one draft's preview) within 30
+        // minutes are one row that counts them (`looks`, `last_at`, the pages seen in
+        // `detail`): the only update the log takes, and only that. A preview is one row; the users it showed are listed
         // beside it, so that the log filtered by `user:N` still finds the look.
         (
             18,
@@ -448,7 +448,7 @@ enum PanelMigrations {
             ALTER TABLE panel_audit_log ADD COLUMN last_at TEXT;
             DROP TRIGGER panel_audit_log_no_update;
             CREATE TRIGGER panel_audit_log_no_update BEFORE UPDATE ON panel_audit_log
-              WHEN NOT (OLD.action IN ('user_viewed', 'user_activity_viewed')
+              WHEN NOT (OLD.action IN ('user_viewed', 'user_activity_viewed', 'campaign_previewed')
                 AND NEW.id IS OLD.id AND NEW.at IS OLD.at AND NEW.admin_id IS OLD.admin_id
                 AND NEW.actor_email IS OLD.actor_email AND NEW.client_address IS OLD.client_address
                 AND NEW.action IS OLD.action AND NEW.target IS OLD.target

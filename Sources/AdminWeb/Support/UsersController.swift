@@ -79,7 +79,7 @@ struct UsersController {
                 status: .badRequest,
                 sentence: "A user's items are listed nearest to today first only: they cannot be sorted another way.")
         }
-        let form = ItemsForm(request: request)
+        let form = ItemsForm(checking: request)
         let model = try await UserItemsModel.load(items, (id, form))
         // A search of their item names is a look at their data too: what was searched is kept.
         try await audit(context, .userViewed, target: "user:\(id)", detail: form.seen)

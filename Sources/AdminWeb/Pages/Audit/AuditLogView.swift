@@ -66,10 +66,11 @@ struct AuditLogView: HTMLComponent {
         }
     }
 
-    /// The detail, and for a row that counts several looks how many and the last one's time.
+    /// The detail, and for a row that counts several looks how many and the last one's time,
+    /// first: a long list of pages seen is cut on a narrow cell, the count must not be.
     static func detail(_ row: AuditRow) -> String {
         guard let looks = row.looks, looks > 1 else { return row.detail ?? "" }
         let counted = "\(looks) looks, the last at \(row.lastAt?.text ?? row.at.text)"
-        return row.detail.map { "\($0) (\(counted))" } ?? counted
+        return row.detail.map { "\(counted): \($0)" } ?? counted
     }
 }

@@ -101,7 +101,8 @@ extension ItemsPanel {
     static func emptySentence(_ filter: UserItems.Filter) -> String {
         let what = filter.kind == .food ? "food item" : "document"
         if let name = filter.name, !name.isEmpty {
-            return "No \(what) of this user matches “\(name)” with these filters."
+            // As typed, with direction overrides and controls made visible: they would turn the sentence.
+            return "No \(what) of this user matches “\(UserText.visible(name))” with these filters."
         }
         return filter.state == nil && filter.category == nil && filter.storage == nil
             ? "This user has no \(what) in use." : "No \(what) of this user matches these filters."

@@ -140,13 +140,32 @@ struct ItemsForm: QueryForm {
         "kind", "state", "category", "storage", "name", "after", "after_id", "before", "before_id",
     ]
     var fields: [String: String] = [:]
+    /// A control character in a field, refused with this sentence rather than dropped.
+    var controlProblem: String?
     init() {}
 
     /// The longest name searched for: longer is no item's name, and the audit row stays short.
     static let nameLimit = 100
 
+    /// The form as the request's query has it, a control character in any field refused.
+    init(checking request: Request) {
+        self.init(request: request)
+        let labels = [
+            "name": "the name searched", "kind": "the kind", "state": "the status", "category": "the category",
+            "storage": "the storage",
+        ]
+        for name in Self.fieldNames where controlProblem == nil {
+            if let problem = request.queryFields[name].flatMap({
+                TypedText.controlProblem(labels[name] ?? "the field “\(name)”", in: $0)
+            }) {
+                controlProblem = "Nothing was listed: \(problem). Remove it and try again."
+            }
+        }
+    }
+
     var query: (filter: UserItems.Filter, position: UserItems.Position, problems: [String]) {
         var reader = FieldReader(self)
+        if let controlProblem { reader.problems.append(controlProblem) }
         let kind: ItemKind = reader.term("kind", "kind of item") ?? .food
         let categories = kind == .food ? UserItems.foodCategories : UserItems.documentTypes
         let name = fields["name"]
