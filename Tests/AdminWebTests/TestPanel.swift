@@ -120,15 +120,16 @@ struct TestPanel {
         return TOTPCode.code(secret: try #require(secret), step: TOTPCode.step(at: Date()))
     }
 
-    /// Runs `body` against the router with the panel's services running. The dashboard's first
-    /// count is made first, as a panel running for a while has it: the page never waits for
-    /// one, and says "being counted" until it is in (`PagesNeverWaitOnJobs`).
+    /// Runs `body` against the router with the panel's services running. The dashboard's and the
+    /// reminders' first counts are made first, as a panel running for a while has them: the
+    /// pages never wait for one, and say "being counted" until it is in (`PagesNeverWaitOnJobs`).
     func test<Value>(
         firstCounts: Bool = true, _ body: @Sendable (any TestClientProtocol) async throws -> Value
     ) async throws -> Value {
         if firstCounts, let dashboard = areas.dashboardIfServed {
             await dashboard.refresher.refresh(waitedOn: true)
         }
+        if firstCounts, let reminders = areas.remindersIfServed { try await reminders.monitor.refresh() }
         return try await application().test(.router, body)
     }
 
