@@ -22,18 +22,18 @@ import Testing
                 sql: """
                     UPDATE reminders SET status = 'cancelled', sent_at = NULL
                     WHERE scheduled_for > ? OR sent_at > ? OR status = 'scheduled'
-                    """, arguments: [Self.text(stopped), Self.text(stopped - 60)])
+                    """, arguments: [Self.text(stopped - 2_060), Self.text(stopped - 2_060)])
             try db.execute(
                 sql: """
                     INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status, sent_at)
                     VALUES (1, 'food', 1, 1, ?, 'sent', ?)
-                    """, arguments: [Self.text(stopped - 60), Self.text(stopped - 30)])
+                    """, arguments: [Self.text(stopped - 2_060), Self.text(stopped - 2_000)])
             for hour in 0..<(10 * 24) {
                 try db.execute(
                     sql: """
                         INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status)
                         VALUES (?, 'document', 1, 7, ?, 'scheduled')
-                        """, arguments: [1 + hour % 200, Self.text(stopped + 600 + Int64(hour) * 3_600)])
+                        """, arguments: [1 + hour % 200, Self.text(stopped - 900 + Int64(hour) * 3_600)])
             }
             // One a minute over the last hour and the three to come, for the second refresh.
             for minute in -60..<182 {
