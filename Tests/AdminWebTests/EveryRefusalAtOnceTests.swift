@@ -54,6 +54,10 @@ import Testing
             #expect(text.contains("control character"), "the NUL")
             #expect(text.contains("unknown placeholder"), "and the placeholder, in the same answer")
             #expect(text.contains("Hello {{no_such_placeholder}}"), "what was typed kept")
+            // Found by the tryout: the title's sentence linked to it, and the title marked, as the body's are.
+            #expect(text.contains("href=\"#title\""), "the sentence leads to the title")
+            let title = text.matches(of: /<input[^>]*>/).map { String($0.0) }.first { $0.contains("name=\"title\"") }
+            #expect(title?.contains("aria-invalid=\"true\"") == true, "the title marked: \(title ?? "no title field")")
         }
     }
 }

@@ -18,22 +18,28 @@ extension CampaignsController {
     }()
 
     func composerRule(editing: Bool) -> FormRules.Rule {
-        FormRules.Rule(
-            multiLine: ["body", "body_b", "body_c", "body_d"], labels: Self.composerLabels,
-            showAgain: { [source, templateProblem] form, refusal, context in
-                let id = editing ? context.parameters.get("id", as: Int64.self) : nil
-                let composer = ComposerForm(form: form)
-                // A field refused on its way (a control character, say) and what the composer
-                // itself would refuse, all at once (issue 46: the NUL first, then the placeholder).
-                let own =
-                    refusal.status == .badRequest
-                    ? composer.read(templates: source.templates, now: Date()) : ComposerForm.Result(problems: [])
-                let model = ComposerModel(
-                    form: composer, problems: [refusal.sentence] + own.problems.filter { $0 != refusal.sentence },
-                    problemFields: own.problemFields, library: source.templates,
-                    templateProblem: templateProblem, editing: id)
-                return HTMLPage(ComposerView(model: model, viewer: context.viewer), status: refusal.status).response()
-            })
+        let fields = FormRules.Rule(multiLine: ["body", "body_b", "body_c", "body_d"], labels: Self.composerLabels)
+        var rule = fields
+        rule.showAgain = { [source, templateProblem] form, refusal, context in
+            let id = editing ? context.parameters.get("id", as: Int64.self) : nil
+            let composer = ComposerForm(form: form)
+            // A field refused on its way (a control character, say) and what the composer
+            // itself would refuse, all at once (issue 46: the NUL first, then the placeholder).
+            let own =
+                refusal.status == .badRequest
+                ? composer.read(templates: source.templates, now: Date()) : ComposerForm.Result(problems: [])
+            // The field with the control character is marked as the composer's own are.
+            var problemFields = own.problemFields
+            if let control = FormRules.controlField(in: form, rule: fields), control.sentence == refusal.sentence {
+                problemFields[refusal.sentence] = control.name
+            }
+            let model = ComposerModel(
+                form: composer, problems: [refusal.sentence] + own.problems.filter { $0 != refusal.sentence },
+                problemFields: problemFields, library: source.templates,
+                templateProblem: templateProblem, editing: id)
+            return HTMLPage(ComposerView(model: model, viewer: context.viewer), status: refusal.status).response()
+        }
+        return rule
     }
 }
 

@@ -72,11 +72,17 @@ struct FormRules: Sendable {
 
     /// The sentence refusing the first field that holds a control character, or nil.
     static func controlProblem(in form: FormFields, rule: Rule) -> String? {
+        controlField(in: form, rule: rule)?.sentence
+    }
+
+    /// The first field that holds a control character, and the sentence refusing it: a form
+    /// shown again marks that field.
+    static func controlField(in form: FormFields, rule: Rule) -> (name: String, sentence: String)? {
         for (name, value) in form.list.map({ ($0.name, $0.value) }) where name != CSRFToken.fieldName {
             let label =
                 rule.labels[name] ?? commonLabels[name] ?? "the field “\(TypedText.trimmed(name.prefix(40)))”"
             if let problem = TypedText.controlProblem(label, in: value, multiLine: rule.multiLine.contains(name)) {
-                return "Nothing was sent: \(problem). Remove it and send the form again."
+                return (name, "Nothing was sent: \(problem). Remove it and send the form again.")
             }
         }
         return nil
