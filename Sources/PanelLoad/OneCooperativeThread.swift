@@ -23,10 +23,13 @@ public enum OneCooperativeThread {
         """
 
     /// The environment for the server: both ways, so it narrows the pool on either system.
-    public static func environment(buildingIn folder: URL) throws -> [String: String] {
+    /// The compiler is waited for on a thread of its own, off the cooperative pool.
+    public static func environment(buildingIn folder: URL) async throws -> [String: String] {
         var environment = ["LIBDISPATCH_COOPERATIVE_POOL_STRICT": "1"]
         #if os(Linux)
-            environment["LD_PRELOAD"] = try preloadLibrary(in: folder).path
+            environment["LD_PRELOAD"] = try await withCheckedThrowingContinuation { continuation in
+                Thread { continuation.resume(with: Result { try preloadLibrary(in: folder).path }) }.start()
+            }
         #endif
         return environment
     }
@@ -35,14 +38,12 @@ public enum OneCooperativeThread {
         let cFile = folder.appendingPathComponent("one-cpu.c")
         let library = folder.appendingPathComponent("libone-cpu.so")
         try source.write(to: cFile, atomically: true, encoding: .utf8)
-        let compiler = Process()
-        compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        compiler.arguments = ["cc", "-shared", "-fPIC", "-O2", "-o", library.path, cFile.path, "-ldl"]
-        try ProcessLaunch.run(compiler)
-        compiler.waitUntilExit()
-        guard compiler.terminationStatus == 0 else {
-            throw OneCooperativeThreadError.compilerFailed(compiler.terminationStatus)
-        }
+        let compiler = try ChildSpawn.start(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["cc", "-shared", "-fPIC", "-O2", "-o", library.path, cFile.path, "-ldl"],
+            standardOutput: 1, standardError: 2)
+        let status = compiler.waitUntilExit()
+        guard status == 0 else { throw OneCooperativeThreadError.compilerFailed(status) }
         return library
     }
 }

@@ -5,9 +5,9 @@ import Foundation
 public final class PanelProcess {
     public let port: Int
     public let logFile: URL
-    private let process: Process
+    private let process: ChildSpawn
 
-    private init(process: Process, port: Int, logFile: URL) {
+    private init(process: ChildSpawn, port: Int, logFile: URL) {
         self.process = process
         self.port = port
         self.logFile = logFile
@@ -35,19 +35,15 @@ public final class PanelProcess {
         arguments: [String] = [], environment extra: [String: String] = [:],
         workingDirectory: URL? = nil, logFile: URL
     ) async throws -> PanelProcess {
-        let process = Process()
-        process.executableURL = binary
-        if let workingDirectory { process.currentDirectoryURL = workingDirectory }
-        process.arguments =
+        let arguments =
             ["serve", "--db", databasePath, "--port", "0"] + (publicDirectory.map { ["--public-directory", $0] } ?? [])
             + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let log = try FileHandle(forWritingTo: logFile)
-        process.standardOutput = log
-        process.standardError = log
-        process.standardInput = FileHandle.nullDevice
-        try await ProcessLaunch.runOffThePool(process)
+        defer { try? log.close() }
+        let process = try ChildSpawn.start(
+            binary, arguments, extraEnvironment: extra, workingDirectory: workingDirectory,
+            standardOutput: log.fileDescriptor, standardError: log.fileDescriptor)
         let clock = ContinuousClock()
         let giveUp = clock.now + .seconds(60)
         while clock.now < giveUp {
@@ -55,12 +51,10 @@ public final class PanelProcess {
             if let port = port(after: "panel listening on", in: text) {
                 return PanelProcess(process: process, port: port, logFile: logFile)
             }
-            guard process.isRunning else {
-                throw PanelProcessError.exited(status: process.terminationStatus, output: text)
-            }
+            if let status = process.terminationStatus { throw PanelProcessError.exited(status: status, output: text) }
             try await Task.sleep(for: .milliseconds(100))
         }
-        process.terminate()
+        process.signal(SIGTERM)
         throw PanelProcessError.neverListened(output: (try? String(contentsOf: logFile, encoding: .utf8)) ?? "")
     }
 
@@ -82,12 +76,12 @@ public final class PanelProcess {
     }
 
     public func sendTerminate() {
-        process.terminate()
+        process.signal(SIGTERM)
     }
 
     /// SIGKILL: no shutdown at all, as a crash or an out-of-memory kill.
     public func sendKill() {
-        kill(process.processIdentifier, SIGKILL)
+        process.signal(SIGKILL)
     }
 
     public func exitCode(within: Duration) async throws -> Int32? {
@@ -96,11 +90,11 @@ public final class PanelProcess {
         while process.isRunning, clock.now < giveUp {
             try await Task.sleep(for: .milliseconds(50))
         }
-        guard !process.isRunning else {
-            kill(process.processIdentifier, SIGKILL)
+        guard let status = process.terminationStatus else {
+            process.signal(SIGKILL)
             return nil
         }
-        return process.terminationStatus
+        return status
     }
 }
 

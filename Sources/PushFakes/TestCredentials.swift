@@ -25,14 +25,19 @@ public struct TestCredentials: Sendable {
     public let serverCertificatePEM: String
     public let serverKeyPEM: String
 
-    /// - Parameter tokenURI: the OAuth endpoint written into the service-account file.
-    public static func make(tokenURI: String, in parent: URL = FileManager.default.temporaryDirectory) async throws
-        -> TestCredentials
-    {
+    /// - Parameters:
+    ///   - tokenURI: the OAuth endpoint written into the service-account file.
+    ///   - freshServiceAccountKey: a service-account key of its own, for a stranger whose
+    ///     signatures the fake must refuse; otherwise this process's one key (each fake trusts
+    ///     only the credentials it was given, so sharing the key costs no test anything).
+    public static func make(
+        tokenURI: String, in parent: URL = FileManager.default.temporaryDirectory,
+        freshServiceAccountKey: Bool = false
+    ) async throws -> TestCredentials {
         let folder = parent.appendingPathComponent("push-credentials-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 
-        let rsa = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        let rsa = try await freshServiceAccountKey ? RSAKeys.generate() : RSAKeys.shared.value
         let account: [String: String] = [
             "type": "service_account",
             "project_id": projectID,
@@ -59,6 +64,18 @@ public struct TestCredentials: Sendable {
             folder: folder, serviceAccountPath: serviceAccountPath, apnsKeyPath: apnsKeyPath,
             caCertificatePath: caCertificatePath, rsaPublicKeyPEM: rsa.publicKey.pemRepresentation,
             apnsPublicKey: p8.publicKey, serverCertificatePEM: serverPEM, serverKeyPEM: serverKey)
+    }
+
+    /// An RSA-2048 key takes seconds to make in a debug build, all of it on one thread: made
+    /// on a thread of its own, off Swift's cooperative pool, and once per process.
+    private enum RSAKeys {
+        static let shared = Task { try await generate() }
+
+        static func generate() async throws -> _RSA.Signing.PrivateKey {
+            try await withCheckedThrowingContinuation { continuation in
+                Thread { continuation.resume(with: Result { try _RSA.Signing.PrivateKey(keySize: .bits2048) }) }.start()
+            }
+        }
     }
 
     /// The same keys with another OAuth address, for a fake whose port was not known yet.

@@ -39,7 +39,7 @@ struct LoadCommand: AsyncParsableCommand {
             let names = mix.map(\.name).joined(separator: ", ")
             throw ValidationError("no page of the mix has \"\(only ?? "")\" in its name: \(names)")
         }
-        let environment = oneThread ? try OneCooperativeThread.environment(buildingIn: folder.url) : [:]
+        let environment = oneThread ? try await OneCooperativeThread.environment(buildingIn: folder.url) : [:]
         let server = try await folder.startPanel(
             panel.binary, db: seeded.db, environment: environment, publicDirectory: publicDirectory)
         try await warmUp.wait()

@@ -11,7 +11,7 @@ import Testing
     let lists: ActivityLists
 
     init() async throws {
-        temp = try TemporaryDatabase.seeded(users: 600, now: Self.now)
+        temp = try await TemporaryDatabase.seeded(users: 600, now: Self.now)
         // Users sitting exactly on and just beside each boundary.
         let stamps: [(Int64, String?)] = [
             (800_001, SQLiteTime.string(Self.now.addingTimeInterval(-7 * 86_400))),
@@ -215,7 +215,7 @@ extension ActivityListQuery: CustomTestStringConvertible {
     /// 12,000 free users active a minute ago, then 60 premium users active two minutes ago:
     /// the first 10,000 candidates of the active list (the old budget) match no premium filter.
     init() async throws {
-        temp = try TemporaryDatabase.seeded(users: 300, now: Self.now)
+        temp = try await TemporaryDatabase.seeded(users: 300, now: Self.now)
         let recent = SQLiteTime.string(Self.now.addingTimeInterval(-60))
         let earlier = SQLiteTime.string(Self.now.addingTimeInterval(-120))
         try await DatabaseQueue(path: temp.path).write { db in

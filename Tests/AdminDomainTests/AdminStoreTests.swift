@@ -14,7 +14,7 @@ import Testing
     let password = "a long enough password"
 
     init() async throws {
-        temp = try TemporaryDatabase.seeded(users: 5)
+        temp = try await TemporaryDatabase.seeded(users: 5)
         database = try await PanelDatabase.open(path: temp.path)
         admins = AdminStore(database: database, hasher: PasswordHasher(parameters: fastScryptForTests))
         staff = StaffAdministration(database: database, hasher: PasswordHasher(parameters: fastScryptForTests))

@@ -25,7 +25,7 @@ import Testing
     }
 
     static func prepare() async throws -> (TemporaryDatabase, PanelDatabase) {
-        let temp = try TemporaryDatabase.seeded(users: 400, now: now)
+        let temp = try await TemporaryDatabase.seeded(users: 400, now: now)
         let database = try await PanelDatabase.open(path: temp.path)
         try await DatabaseQueue(path: temp.path).write { db in
             try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
@@ -248,7 +248,7 @@ import Testing
     /// Two users at 09:00 local in Lisbon and Tokyo, one with quiet hours over midnight, one
     /// whose timezone is not one (the default, UTC, is used).
     @Test func eachDeliveryIsDueAtTheRecipientsLocalTimeOutsideQuietHours() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 5)
+        let temp = try await TemporaryDatabase.seeded(users: 5)
         defer { temp.remove() }
         try await DatabaseQueue(path: temp.path).write { db in
             try db.execute(
@@ -309,7 +309,7 @@ import Testing
     /// Two campaign pushes in the last seven days reach the cap of two; a push seven days
     /// and one second ago no longer counts. Failed and cancelled deliveries never count.
     @Test func theCapCountsCampaignsInTheLastSevenDaysToTheSecond() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 5)
+        let temp = try await TemporaryDatabase.seeded(users: 5)
         defer { temp.remove() }
         try await DatabaseQueue(path: temp.path).write { db in
             try db.execute(

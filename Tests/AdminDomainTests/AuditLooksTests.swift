@@ -16,7 +16,7 @@ import Testing
     static let bob = StaffIdentity(adminID: 2, email: "bob@example.com", role: .support)
 
     init() async throws {
-        temp = try TemporaryDatabase.seeded(users: 20)
+        temp = try await TemporaryDatabase.seeded(users: 20)
         database = try await PanelDatabase.open(path: temp.path)
         log = AuditLog(database: database)
     }

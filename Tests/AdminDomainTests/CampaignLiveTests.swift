@@ -13,7 +13,7 @@ import Testing
     /// Four users in one sign-up day: two with quiet hours at 23:00 UTC (one over midnight,
     /// one malformed), one in a timezone that is not one.
     static func prepare() async throws -> (TemporaryDatabase, PanelDatabase) {
-        let temp = try TemporaryDatabase.seeded(users: 5)
+        let temp = try await TemporaryDatabase.seeded(users: 5)
         try await DatabaseQueue(path: temp.path).write { db in
             // Hostile rows too: the app's CHECKs are not the panel's guarantee.
             try db.execute(sql: "PRAGMA ignore_check_constraints = ON")

@@ -10,7 +10,7 @@ import Testing
 /// wait; and never for its own writer's reads alone.
 @Suite(.timeLimit(.minutes(5))) struct ChangeGateTests {
     @Test func aGateOpensOnAnotherConnectionsCommitOrAPublishAndOnNothingElse() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 20)
+        let temp = try await TemporaryDatabase.seeded(users: 20)
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
         // No caching between looks here, so each look reads `data_version` afresh.
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func aGateOpensOnceItsLongestWaitHasPassed() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 20)
+        let temp = try await TemporaryDatabase.seeded(users: 20)
         defer { temp.remove() }
         let watch = DatabaseWatch(database: try await PanelDatabase.open(path: temp.path), interval: .zero)
         let gate = ChangeGate(watch: watch, atLeastEvery: .milliseconds(50))

@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func aDraftOrAStaffEmailWithOneIsRefusedAndNothingIsStored() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 5)
+        let temp = try await TemporaryDatabase.seeded(users: 5)
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
         let campaigns = Campaigns(database: database)

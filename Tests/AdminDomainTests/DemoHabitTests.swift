@@ -17,8 +17,8 @@ import Testing
     }
 
     /// Every event of the 60 days before `seedNow` of users whose timezone is a real one.
-    static func recentEvents(users: Int) throws -> (events: [Event], users: [Int64: TimeZone]) {
-        let temp = try TemporaryDatabase.seeded(users: users, now: TemporaryDatabase.seedNow)
+    static func recentEvents(users: Int) async throws -> (events: [Event], users: [Int64: TimeZone]) {
+        let temp = try await TemporaryDatabase.seeded(users: users, now: TemporaryDatabase.seedNow)
         defer { temp.remove() }
         let queue = try DatabaseQueue(path: temp.path)
         let since = TemporaryDatabase.seedNow.addingTimeInterval(-60 * 86_400)
@@ -26,7 +26,7 @@ import Testing
         format.locale = Locale(identifier: "en_US_POSIX")
         format.timeZone = TimeZone(identifier: "UTC")
         format.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        return try queue.read { db in
+        return try await queue.read { db in
             var zones: [Int64: TimeZone] = [:]
             for row in try Row.fetchAll(
                 db, sql: "SELECT id, timezone FROM users WHERE timezone = 'UTC' OR timezone GLOB '[A-Z]*/[A-Za-z_]*'")
@@ -59,8 +59,8 @@ import Testing
         return "\(parts.year!)-\(parts.month!)-\(parts.day!)"
     }
 
-    @Test func recentActivityFallsMostlyInEachUsersHabitualLocalHour() throws {
-        let (events, zones) = try Self.recentEvents(users: 1_500)
+    @Test func recentActivityFallsMostlyInEachUsersHabitualLocalHour() async throws {
+        let (events, zones) = try await Self.recentEvents(users: 1_500)
         var days: [Int64: [Int: Set<String>]] = [:]
         var allDays: [Int64: Set<String>] = [:]
         var atHabit = 0
@@ -106,8 +106,8 @@ import Testing
 
     /// Europe/Lisbon and America/New_York leave summer time inside the window (25 October and
     /// 1 November 2026): a fixed offset would put one side of the change an hour off the habit.
-    @Test func theHabitHoldsOnBothSidesOfADaylightSavingChange() throws {
-        let (events, _) = try Self.recentEvents(users: 1_500)
+    @Test func theHabitHoldsOnBothSidesOfADaylightSavingChange() async throws {
+        let (events, _) = try await Self.recentEvents(users: 1_500)
         for name in ["Europe/Lisbon", "America/New_York"] {
             let inZone = events.filter { $0.zone.identifier == name }
             let summer = inZone.filter { $0.zone.isDaylightSavingTime(for: $0.at) }
@@ -126,7 +126,7 @@ import Testing
     /// or more, and the demo has users for each basis: own, peers (a platform and locale with
     /// 20 users of their own hour), everyone (too few days and no such group), none (no row).
     @Test func theRefreshFindsTheHabitsAndEveryBasisHasUsers() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 3_000, now: TemporaryDatabase.seedNow)
+        let temp = try await TemporaryDatabase.seeded(users: 3_000, now: TemporaryDatabase.seedNow)
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
         _ = try await UsualHourRefresh(database: database, defaultTimeZone: "UTC").run(now: TemporaryDatabase.seedNow)

@@ -7,17 +7,17 @@ import Testing
 @testable import AdminDomain
 
 @Suite(.timeLimit(.minutes(5))) struct DemoData {
-    @Test func theSameSeedAndDayGiveTheSameDatabase() throws {
-        let a = try TemporaryDatabase.seeded(users: 120, seed: 42, now: TemporaryDatabase.seedNow)
-        let b = try TemporaryDatabase.seeded(users: 120, seed: 42, now: TemporaryDatabase.seedNow)
-        let c = try TemporaryDatabase.seeded(users: 120, seed: 43, now: TemporaryDatabase.seedNow)
+    @Test func theSameSeedAndDayGiveTheSameDatabase() async throws {
+        let a = try await TemporaryDatabase.seeded(users: 120, seed: 42, now: TemporaryDatabase.seedNow)
+        let b = try await TemporaryDatabase.seeded(users: 120, seed: 42, now: TemporaryDatabase.seedNow)
+        let c = try await TemporaryDatabase.seeded(users: 120, seed: 43, now: TemporaryDatabase.seedNow)
         defer { for database in [a, b, c] { database.remove() } }
         #expect(try appTablesDigest(path: a.path) == appTablesDigest(path: b.path))
         #expect(try appTablesDigest(path: a.path) != appTablesDigest(path: c.path))
     }
 
-    @Test func itRefusesADatabaseThatHasUsers() throws {
-        let temp = try TemporaryDatabase.seeded(users: 10)
+    @Test func itRefusesADatabaseThatHasUsers() async throws {
+        let temp = try await TemporaryDatabase.seeded(users: 10)
         defer { temp.remove() }
         let before = try appTablesDigest(path: temp.path)
         #expect(throws: DemoSeedError.alreadyHasUsers(path: temp.path, count: 10)) {
@@ -26,23 +26,23 @@ import Testing
         #expect(try appTablesDigest(path: temp.path) == before)
     }
 
-    @Test func theSchemaIsTheBackendsAndTheFileIsInWALMode() throws {
-        let temp = try TemporaryDatabase.seeded(users: 10)
+    @Test func theSchemaIsTheBackendsAndTheFileIsInWALMode() async throws {
+        let temp = try await TemporaryDatabase.seeded(users: 10)
         defer { temp.remove() }
         let reference = try DatabaseQueue()
-        try reference.write { try $0.execute(sql: AppSchema.sql) }
+        try await reference.write { try $0.execute(sql: AppSchema.sql) }
         let query = "SELECT type, name, sql FROM sqlite_master ORDER BY name"
         let expected = try reference.read { try Row.fetchAll($0, sql: query) }
         let seeded = try DatabaseQueue(path: temp.path)
         #expect(try seeded.read { try Row.fetchAll($0, sql: query) } == expected)
-        #expect(try seeded.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
+        await #expect(try seeded.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
     }
 
     /// Issue 36: "upgrades per week" showed 159 in the seed's week against about 10 before.
     /// Subscriptions start at the pace of the year before, none at the seed's moment, every
     /// one after its user's sign-up, and each premium user's current one covers the seed's day.
-    @Test func subscriptionsStartAtASteadyPaceWithNoBurstAtTheSeedsMoment() throws {
-        let temp = try TemporaryDatabase.seeded(users: 3_000, now: TemporaryDatabase.seedNow)
+    @Test func subscriptionsStartAtASteadyPaceWithNoBurstAtTheSeedsMoment() async throws {
+        let temp = try await TemporaryDatabase.seeded(users: 3_000, now: TemporaryDatabase.seedNow)
         defer { temp.remove() }
         let queue = try DatabaseQueue(path: temp.path)
         let now = "2026-11-18 11:06:40"  // TemporaryDatabase.seedNow, 1,795,000,000 s
@@ -72,8 +72,8 @@ import Testing
             "\(lastHour) \(beforeSignUp) \(premiumUncovered)")
     }
 
-    @Test func everyTableIsFilledWithTheCasesSupportMeets() throws {
-        let temp = try TemporaryDatabase.seeded(users: 1_500, now: TemporaryDatabase.seedNow)
+    @Test func everyTableIsFilledWithTheCasesSupportMeets() async throws {
+        let temp = try await TemporaryDatabase.seeded(users: 1_500, now: TemporaryDatabase.seedNow)
         defer { temp.remove() }
         let queue = try DatabaseQueue(path: temp.path)
         func count(_ sql: String) throws -> Int {

@@ -10,7 +10,7 @@ import Testing
     let start = Date(timeIntervalSince1970: 1_800_000_000)
 
     init() async throws {
-        temp = try TemporaryDatabase.seeded(users: 5)
+        temp = try await TemporaryDatabase.seeded(users: 5)
         throttle = LoginThrottle(database: try await PanelDatabase.open(path: temp.path))
     }
 
@@ -100,7 +100,7 @@ import Testing
     static let now = Date()
 
     init() async throws {
-        temp = try TemporaryDatabase.seeded(users: 5)
+        temp = try await TemporaryDatabase.seeded(users: 5)
         // A hash that takes a little while, so the guesses really overlap.
         service = SignInService(
             database: try await PanelDatabase.open(path: temp.path),
@@ -188,7 +188,7 @@ extension Admin {
 
     @Test(arguments: forgeries)
     func seventeenForgedFailuresFromAnotherAddressLockNobodyElse(email: String) async throws {
-        let temp = try TemporaryDatabase.seeded(users: 5)
+        let temp = try await TemporaryDatabase.seeded(users: 5)
         defer { temp.remove() }
         let service = SignInService(
             database: try await PanelDatabase.open(path: temp.path),

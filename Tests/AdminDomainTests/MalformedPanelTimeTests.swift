@@ -9,7 +9,7 @@ import Testing
 /// that read it get an error to show, and the process goes on (GRDB's subscript would trap).
 @Suite(.timeLimit(.minutes(5))) struct MalformedPanelTimes {
     @Test func aCampaignWhoseCreationTimeDoesNotReadIsAnErrorNotACrash() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 5)
+        let temp = try await TemporaryDatabase.seeded(users: 5)
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
         let campaigns = Campaigns(database: database)
@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func anAuditRowWhoseTimeDoesNotReadIsAnErrorNotACrash() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 5)
+        let temp = try await TemporaryDatabase.seeded(users: 5)
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
         let log = AuditLog(database: database)

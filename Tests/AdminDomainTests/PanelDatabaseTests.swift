@@ -78,7 +78,7 @@ import Testing
     let temp: TemporaryDatabase
 
     init() async throws {
-        temp = try TemporaryDatabase.seeded(users: 50)
+        temp = try await TemporaryDatabase.seeded(users: 50)
     }
 
     @Test func panelTablesAreCreatedWithTheirOwnVersionTable() async throws {

@@ -12,7 +12,7 @@ import Testing
     let admin: Admin
 
     init() async throws {
-        temp = try TemporaryDatabase.seeded(users: 20)
+        temp = try await TemporaryDatabase.seeded(users: 20)
         database = try await PanelDatabase.open(path: temp.path)
         sessions = SessionStore(
             database: database, policy: SessionPolicy(idleTimeout: 30 * 60, absoluteTimeout: 12 * 3600))

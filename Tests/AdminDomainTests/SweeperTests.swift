@@ -6,7 +6,7 @@ import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct Sweeping {
     @Test func expiredSessionsChallengesAndStaleThrottleRowsGoAndLiveOnesStay() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 5)
+        let temp = try await TemporaryDatabase.seeded(users: 5)
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
         let policy = SessionPolicy(idleTimeout: 30 * 60, absoluteTimeout: 12 * 3600)

@@ -70,7 +70,7 @@ import Testing
     let adminID: Int64
 
     init() async throws {
-        temp = try TemporaryDatabase.seeded(users: 10)
+        temp = try await TemporaryDatabase.seeded(users: 10)
         database = try await PanelDatabase.open(path: temp.path)
         service = SignInService(
             database: database, hasher: PasswordHasher(parameters: fastScryptForTests), sessionPolicy: SessionPolicy())

@@ -24,7 +24,7 @@ struct StaffFixture {
     static let address = "192.0.2.7"
 
     static func make() async throws -> StaffFixture {
-        let temp = try TemporaryDatabase.seeded(users: 5)
+        let temp = try await TemporaryDatabase.seeded(users: 5)
         let database = try await PanelDatabase.open(path: temp.path)
         let hasher = PasswordHasher(parameters: fastScryptForTests)
         let admins = AdminStore(database: database, hasher: hasher)

@@ -23,7 +23,7 @@ func insertUser(
     let directory: UserDirectory
 
     init() async throws {
-        temp = try TemporaryDatabase.seeded(users: 300)
+        temp = try await TemporaryDatabase.seeded(users: 300)
         try await DatabaseQueue(path: temp.path).write { db in
             for (offset, email) in [
                 "100%_real@odd.test", "100abc@odd.test", "100_x@odd.test", "o'neil@odd.test",

@@ -59,7 +59,7 @@ import Testing
     let database: PanelDatabase
 
     init() async throws {
-        temp = try TemporaryDatabase.seeded(users: 40, now: TemporaryDatabase.seedNow)
+        temp = try await TemporaryDatabase.seeded(users: 40, now: TemporaryDatabase.seedNow)
         database = try await PanelDatabase.open(path: temp.path)
     }
 

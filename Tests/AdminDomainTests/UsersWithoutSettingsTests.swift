@@ -8,7 +8,7 @@ import Testing
 /// (the schema's defaults); the preview says how many, from the same pass that counts them.
 @Suite(.timeLimit(.minutes(5))) struct UsersWithoutSettingsTests {
     @Test func thePreviewCountsReachableUsersWithoutASettingsRow() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 300)
+        let temp = try await TemporaryDatabase.seeded(users: 300)
         defer { temp.remove() }
         // The test's own copy: every seventh user's settings row goes.
         try await DatabaseQueue(path: temp.path).write { db in

@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func valuesTheEnumsDoNotKnowReadAsUnknownAndNeverFail() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 5)
+        let temp = try await TemporaryDatabase.seeded(users: 5)
         defer { temp.remove() }
         try UnknownVocabulary.insertUser(path: temp.path)
         let database = try await PanelDatabase.open(path: temp.path)

@@ -158,7 +158,7 @@ import Testing
     }
 
     @Test func twoRefreshesAtOnceAreOne() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 50)
+        let temp = try await TemporaryDatabase.seeded(users: 50)
         defer { temp.remove() }
         let refresher = DashboardRefresher(database: try await PanelDatabase.open(path: temp.path))
         await withTaskGroup(of: Void.self) { group in

@@ -39,7 +39,7 @@ struct TestPanel {
         secureCookies: Bool = false,
         twoFactorPolicy: TwoFactorPolicy = TwoFactorPolicy(), push: Push = .untrusted, testUserDomains: [String] = []
     ) async throws {
-        temp = try TemporaryDatabase.seeded(users: users)
+        temp = try await TemporaryDatabase.seeded(users: users)
         var configuration = PanelConfiguration(
             databasePath: temp.path, publicDirectory: TestPaths.publicDirectory, scrypt: fastScryptForTests,
             sessionPolicy: sessionPolicy, dashboardRefreshInterval: 3_600, secureCookies: secureCookies,

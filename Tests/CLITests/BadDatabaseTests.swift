@@ -4,10 +4,10 @@ import TestSupport
 import Testing
 
 /// Runs `admin-panel` with `input` on standard input (none when nil).
-func runPanel(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> (
-    status: Int32, stdout: String, stderr: String
-) {
-    try ChildProcess.run(executable, arguments, input: input, environment: environment)
+func runPanel(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) async throws
+    -> (status: Int32, stdout: String, stderr: String)
+{
+    try await ChildProcess.run(executable, arguments, input: input, environment: environment)
 }
 
 @Suite(.timeLimit(.minutes(5))) struct BadDatabasePaths {
@@ -16,7 +16,7 @@ func runPanel(_ arguments: [String], input: String? = nil, environment: [String:
     }
 
     @Test(arguments: Case.allCases)
-    func serveAndAdminCreateSayOneLineAndExitNonZero(_ badCase: Case) throws {
+    func serveAndAdminCreateSayOneLineAndExitNonZero(_ badCase: Case) async throws {
         let temp = try TemporaryDatabase()
         defer { temp.remove() }
         let path: String
@@ -31,14 +31,14 @@ func runPanel(_ arguments: [String], input: String? = nil, environment: [String:
             _ = FileManager.default.createFile(atPath: path, contents: Data())
         case .otherSQLite:
             path = temp.path
-            try DatabaseQueue(path: path).write { try $0.execute(sql: "CREATE TABLE notes (body TEXT)") }
+            try await DatabaseQueue(path: path).write { try $0.execute(sql: "CREATE TABLE notes (body TEXT)") }
         }
         let before = try? Data(contentsOf: URL(fileURLWithPath: path))
         for arguments in [
             ["serve", "--db", path, "--port", "1"],
             ["admin", "create", "--db", path, "--email", "a@b.example", "--role", "admin"],
         ] {
-            let result = try runPanel(arguments)
+            let result = try await runPanel(arguments)
             #expect(result.status == 1, "\(arguments)")
             let lines = result.stderr.split(separator: "\n")
             #expect(lines.count == 1, "\(result.stderr)")
@@ -57,10 +57,10 @@ func runPanel(_ arguments: [String], input: String? = nil, environment: [String:
         if badCase == .missing { #expect(!FileManager.default.fileExists(atPath: path)) }
     }
 
-    @Test func seedRefusesADatabaseWithUsers() throws {
-        let temp = try TemporaryDatabase.seeded(users: 5)
+    @Test func seedRefusesADatabaseWithUsers() async throws {
+        let temp = try await TemporaryDatabase.seeded(users: 5)
         defer { temp.remove() }
-        let result = try runPanel(["seed", "--db", temp.path, "--users", "5"])
+        let result = try await runPanel(["seed", "--db", temp.path, "--users", "5"])
         #expect(result.status == 1)
         #expect(result.stderr == "error: refusing to seed \(temp.path): it already has 5 user(s); pass a new path\n")
     }

@@ -12,7 +12,7 @@ import Testing
     static let devices = 50_000
 
     @Test func killedThreeTimesNoDeliveryIsSentTwiceOrLost() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 5)
+        let temp = try await TemporaryDatabase.seeded(users: 5)
         defer { temp.remove() }
         let server = try await FakeProviderServer.start()
         let credentials = try await TestCredentials.make(tokenURI: server.tokenURI)

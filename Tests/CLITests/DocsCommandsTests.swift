@@ -44,7 +44,7 @@ import Testing
 
     // MARK: The tests
 
-    @Test func everyCommandInTheDocsExistsWithTheOptionsItNames() throws {
+    @Test func everyCommandInTheDocsExistsWithTheOptionsItNames() async throws {
         let commands = try Self.documentedCommands()
         try #require(!commands.isEmpty, "no admin-panel or panel-bench command found in README.md or docs/*.md")
 
@@ -60,7 +60,7 @@ import Testing
         for (path, entry) in paths.sorted(by: { $0.key < $1.key }) {
             let binary = executable.deletingLastPathComponent().appendingPathComponent(entry.command.binary)
             try #require(FileManager.default.isExecutableFile(atPath: binary.path), "\(binary.path) is not built")
-            let result = try Self.run(binary, entry.command.subcommands + ["--help"])
+            let result = try await Self.run(binary, entry.command.subcommands + ["--help"])
             let seenIn = entry.sources.joined(separator: ", ")
             #expect(result.status == 0, "`\(path) --help` exited \(result.status) (\(seenIn)):\n\(result.output)")
             #expect(
@@ -253,8 +253,8 @@ import Testing
 
     // MARK: Running the binaries
 
-    static func run(_ binary: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let result = try ChildProcess.run(binary, arguments)
+    static func run(_ binary: URL, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+        let result = try await ChildProcess.run(binary, arguments)
         return (result.status, result.stdout + result.stderr)
     }
 

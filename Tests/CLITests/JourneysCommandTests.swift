@@ -14,7 +14,7 @@ import Testing
     }
 
     static func setup() async throws -> Setup {
-        let temp = try TemporaryDatabase.seeded(users: 20)
+        let temp = try await TemporaryDatabase.seeded(users: 20)
         let journeys = Journeys(database: try await PanelDatabase.open(path: temp.path))
         let active = try await journeys.create(
             JourneyDraft(
@@ -44,7 +44,7 @@ import Testing
                 sql: "UPDATE panel_campaigns SET name = ? WHERE id = ?",
                 arguments: ["a\u{202E}gnp.exe\tb", setup.draft])
         }
-        let result = try runPanel(["journeys", "list", "--db", setup.temp.path])
+        let result = try await runPanel(["journeys", "list", "--db", setup.temp.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("\(setup.draft)\ta\u{FFFD}gnp.exe\u{FFFD}b\tsigned up"))
         #expect(!result.stdout.contains("\u{202E}"))
@@ -53,7 +53,7 @@ import Testing
     @Test func listShowsEachJourneyWithItsTriggerInWordsStatusEnteredAndSent() async throws {
         let setup = try await Self.setup()
         defer { setup.temp.remove() }
-        let result = try runPanel(["journeys", "list", "--db", setup.temp.path])
+        let result = try await runPanel(["journeys", "list", "--db", setup.temp.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty)
         #expect(
@@ -68,7 +68,7 @@ import Testing
     @Test func pauseMovesAnActiveJourneyWithItsAuditRowAsTheCommandLine() async throws {
         let setup = try await Self.setup()
         defer { setup.temp.remove() }
-        let result = try runPanel(["journeys", "pause", "--db", setup.temp.path, "--id", "\(setup.active)"])
+        let result = try await runPanel(["journeys", "pause", "--db", setup.temp.path, "--id", "\(setup.active)"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("paused journey #\(setup.active) “Win-back <b>30</b>”"), "\(result.stdout)")
         let (status, audit) = try DatabaseQueue(path: setup.temp.path).read { db in
@@ -102,19 +102,19 @@ import Testing
             expected = "error: there is no journey #999999\n"
         } else if kind == "paused" {
             id = setup.active
-            #expect(try runPanel(["journeys", "pause", "--db", setup.temp.path, "--id", "\(id)"]).status == 0)
+            #expect(try await runPanel(["journeys", "pause", "--db", setup.temp.path, "--id", "\(id)"]).status == 0)
             expected = "error: journey #\(id) is paused: only an active journey can be paused\n"
         }
         let auditBefore = try await Self.auditCount(setup.temp.path)
-        let result = try runPanel(["journeys", "pause", "--db", setup.temp.path, "--id", "\(id)"])
+        let result = try await runPanel(["journeys", "pause", "--db", setup.temp.path, "--id", "\(id)"])
         #expect(result.status == 1)
         #expect(result.stderr == expected)
         #expect(result.stdout.isEmpty)
         #expect(try await Self.auditCount(setup.temp.path) == auditBefore, "nothing recorded")
     }
 
-    @Test func aMissingDatabaseIsOneLine() throws {
-        let result = try runPanel(["journeys", "list", "--db", "/nonexistent/panel.sqlite"])
+    @Test func aMissingDatabaseIsOneLine() async throws {
+        let result = try await runPanel(["journeys", "list", "--db", "/nonexistent/panel.sqlite"])
         #expect(result.status == 1)
         #expect(
             result.stderr.hasPrefix("error: ") && result.stderr.contains("database not found")

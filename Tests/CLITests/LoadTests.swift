@@ -15,10 +15,11 @@ import Testing
 
     @Test(arguments: Pool.allCases)
     func sixtyFourConnectionsForTenSecondsAreAllAnsweredAndSIGTERMExitsZero(_ pool: Pool) async throws {
-        let temp = try TemporaryDatabase.seeded(users: 2_000)
+        let temp = try await TemporaryDatabase.seeded(users: 2_000)
         defer { temp.remove() }
         let fixture = try await LoadFixture.prepare(databasePath: temp.path)
-        let environment = pool == .oneThread ? try OneCooperativeThread.environment(buildingIn: temp.directory) : [:]
+        let environment =
+            pool == .oneThread ? try await OneCooperativeThread.environment(buildingIn: temp.directory) : [:]
         let server = try await PanelProcess.start(
             binary: executable, databasePath: temp.path, publicDirectory: TestPaths.publicDirectory,
             environment: environment, logFile: temp.directory.appendingPathComponent("server.log"))

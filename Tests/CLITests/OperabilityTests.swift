@@ -5,7 +5,7 @@ import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct Operability {
     @Test func metricsCountRequestsOnTheirOwnPortAndEachRequestLogsOneJSONLine() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 20)
+        let temp = try await TemporaryDatabase.seeded(users: 20)
         defer { temp.remove() }
         let server = try await PanelProcess.start(
             binary: executable, databasePath: temp.path, publicDirectory: TestPaths.publicDirectory,
@@ -43,7 +43,7 @@ import Testing
     /// Run from any other folder, the panel was unstyled and its scripts missing: the
     /// files ship in the build as a resource bundle.
     @Test func staticFilesAreServedFromAnyWorkingDirectory() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 5)
+        let temp = try await TemporaryDatabase.seeded(users: 5)
         defer { temp.remove() }
         let elsewhere = temp.directory.appendingPathComponent("elsewhere", isDirectory: true)
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
@@ -55,22 +55,22 @@ import Testing
         #expect(try await LoadDriver.status(of: server.baseURL + "/static/js/suggest.js") == 200)
         #expect(try await LoadDriver.status(of: server.baseURL + "/static/favicon.svg") == 200)
         #expect(try await server.terminate(within: .seconds(15)) == 0)
-        let missing = try runPanel(["serve", "--db", temp.path, "--public-directory", "/no/such/folder"])
+        let missing = try await runPanel(["serve", "--db", temp.path, "--public-directory", "/no/such/folder"])
         #expect(missing.status != 0 && missing.stderr.contains("is not a folder"))
     }
 
-    @Test func anUnknownLogLevelIsRefusedWithASentence() throws {
-        let bad = try runPanel(["serve", "--db", "/nonexistent.sqlite", "--log-level", "loud"])
+    @Test func anUnknownLogLevelIsRefusedWithASentence() async throws {
+        let bad = try await runPanel(["serve", "--db", "/nonexistent.sqlite", "--log-level", "loud"])
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("--log-level is \"loud\"; it must be one of trace, debug, info"))
     }
 
-    @Test func aTestUserDomainThatIsNotADomainIsRefusedAtStart() throws {
+    @Test func aTestUserDomainThatIsNotADomainIsRefusedAtStart() async throws {
         for (command, domain) in [
             ("serve", "corp test"), ("serve", "@corp.test"), ("demo", "localhost"), ("serve", "10.0.0.1"),
         ] {
             // A demo that got past the check would fail on the folder that is not there, not serve.
-            let bad = try runPanel([
+            let bad = try await runPanel([
                 command, "--db", "/nonexistent/folder/demo.sqlite", "--test-user-domain", "corp.test",
                 "--test-user-domain", domain,
             ])
@@ -81,14 +81,14 @@ import Testing
         }
     }
 
-    @Test func dashboardIntervalsOutOfRangeAreRefusedWithASentence() throws {
-        let refresh = try runPanel(["serve", "--db", "/nonexistent.sqlite", "--dashboard-refresh", "0"])
+    @Test func dashboardIntervalsOutOfRangeAreRefusedWithASentence() async throws {
+        let refresh = try await runPanel(["serve", "--db", "/nonexistent.sqlite", "--dashboard-refresh", "0"])
         #expect(refresh.status != 0 && refresh.stderr.contains("--dashboard-refresh must be from 1 to 86400 seconds"))
-        let full = try runPanel(["serve", "--db", "/nonexistent.sqlite", "--dashboard-full-count", "five"])
+        let full = try await runPanel(["serve", "--db", "/nonexistent.sqlite", "--dashboard-full-count", "five"])
         #expect(full.status != 0 && full.stderr.contains("dashboard-full-count"))
     }
 
-    @Test func reminderOptionsOutOfRangeAreRefusedWithASentence() throws {
+    @Test func reminderOptionsOutOfRangeAreRefusedWithASentence() async throws {
         for (command, option, value, sentence) in [
             ("serve", "--reminder-refresh", "0", "--reminder-refresh must be from 1 to 3600 seconds"),
             ("demo", "--reminder-on-time-target", "101", "--reminder-on-time-target must be a percent from 0 to 100"),
@@ -102,7 +102,7 @@ import Testing
             ("demo", "--usual-hour-interval", "86401", "--usual-hour-interval must be from 1 to 86400 seconds"),
         ] {
             // "--option=-1": a negative value on its own would read as another option.
-            let bad = try runPanel([command, "--db", "/nonexistent/folder/demo.sqlite", "\(option)=\(value)"])
+            let bad = try await runPanel([command, "--db", "/nonexistent/folder/demo.sqlite", "\(option)=\(value)"])
             #expect(bad.status != 0, "\(command) \(option) \(value)")
             #expect(bad.stderr.contains(sentence), "\(option): \(bad.stderr)")
         }
@@ -110,7 +110,7 @@ import Testing
 
     /// Each limit of `serve` at both ends: the value just outside is refused with its own sentence, the
     /// ends themselves pass (all at once: the command then fails only on the missing database).
-    @Test func everyServeLimitRefusesJustOutsideItAndTakesItsEnds() throws {
+    @Test func everyServeLimitRefusesJustOutsideItAndTakesItsEnds() async throws {
         let limits: [(option: String, low: Double, high: Double, refusal: String)] = [
             ("--max-connections", 16, 1_000_000, "--max-connections must be from 16 to 1000000"),
             (
@@ -139,13 +139,13 @@ import Testing
         func value(_ number: Double) -> String { String(Int(number)) }
         for limit in limits {
             for outside in [limit.low - 1, limit.high + 1] {
-                let bad = try runPanel(serve + ["\(limit.option)=\(value(outside))"])
+                let bad = try await runPanel(serve + ["\(limit.option)=\(value(outside))"])
                 #expect(bad.status != 0, "\(limit.option) \(value(outside))")
                 #expect(bad.stderr.contains(limit.refusal), "\(limit.option) \(value(outside)): \(bad.stderr)")
             }
         }
         for low in [true, false] {
-            let ends = try runPanel(serve + limits.map { "\($0.option)=\(value(low ? $0.low : $0.high))" })
+            let ends = try await runPanel(serve + limits.map { "\($0.option)=\(value(low ? $0.low : $0.high))" })
             for limit in limits {
                 #expect(!ends.stderr.contains(limit.refusal), "\(limit.option) at its end: \(ends.stderr)")
             }

@@ -8,7 +8,7 @@ import Testing
 /// printed; at scale they come from `panel-bench previews`.
 @Suite(.serialized, .timeLimit(.minutes(5))) struct PreviewLoadTests {
     @Test func draftsBrowsedAtOnceAreAllAnsweredAndTheQueueDrains() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 2_000)
+        let temp = try await TemporaryDatabase.seeded(users: 2_000)
         defer { temp.remove() }
         let fixture = try await LoadFixture.prepare(databasePath: temp.path)
         let drafts = try await PreviewLoad.createDrafts(count: 20, databasePath: temp.path)

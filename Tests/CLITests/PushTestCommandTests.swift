@@ -14,18 +14,14 @@ import Testing
     func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> (
         status: Int32, stdout: String, stderr: String
     ) {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try runPanel(arguments, environment: environment) })
-            }
-        }
+        try await runPanel(arguments, environment: environment)
     }
 
     @Test func oneAuditedPushPerRunAndADeadTokenRecordedByItsHash() async throws {
         let server = try await FakeProviderServer.start()
         let credentials = try await TestCredentials.make(tokenURI: server.tokenURI)
         try await server.state.trust(credentials, tokenURI: server.tokenURI)
-        let temp = try TemporaryDatabase.seeded(users: 5)
+        let temp = try await TemporaryDatabase.seeded(users: 5)
         defer {
             temp.remove()
             credentials.remove()
@@ -142,7 +138,7 @@ import Testing
     }
 
     @Test func aGarbledCredentialStopsTheServerAtStartInOneLine() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 5)
+        let temp = try await TemporaryDatabase.seeded(users: 5)
         defer { temp.remove() }
         let garbled = temp.directory.appendingPathComponent("key.json").path
         let key =

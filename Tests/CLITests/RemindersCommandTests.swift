@@ -8,15 +8,15 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct RemindersCommandTests {
     static func text(_ date: Date) -> String { SQLiteTime.string(date) }
 
-    @Test func healthyExitsZeroAndAStoppedBackendExitsThree() throws {
-        let temp = try TemporaryDatabase.seeded(users: 50)
+    @Test func healthyExitsZeroAndAStoppedBackendExitsThree() async throws {
+        let temp = try await TemporaryDatabase.seeded(users: 50)
         defer { temp.remove() }
         let now = Date()
         let queue = try DatabaseQueue(path: temp.path)
         // The backend is alive: a login a minute ago, one reminder sent on time ten minutes ago.
         // Only the test's own reminders: the seed, made at this moment, sometimes put one of its
         // own in the last hour and the shares below moved (seen in a clean run).
-        try queue.write { db in
+        try await queue.write { db in
             try db.execute(sql: "DELETE FROM reminders")
             try db.execute(
                 sql: "INSERT INTO activity_events (user_id, kind, created_at) VALUES (1, 'login', ?)",
@@ -27,13 +27,13 @@ import Testing
                     VALUES (1, 'food', 1, 1, ?, 'sent', ?)
                     """, arguments: [Self.text(now.addingTimeInterval(-600)), Self.text(now.addingTimeInterval(-590))])
         }
-        let healthy = try runPanel(["reminders", "--db", temp.path, "--range", "1h"])
+        let healthy = try await runPanel(["reminders", "--db", temp.path, "--range", "1h"])
         #expect(healthy.status == 0, "\(healthy.stdout)\(healthy.stderr)")
         #expect(healthy.stdout.contains("sent on time (within 60 s)"))
         #expect(healthy.stdout.contains("No alert."))
 
         // It stops: 80 reminders fall due over the last 80 minutes and none is sent.
-        try queue.write { db in
+        try await queue.write { db in
             for minute in 1...80 {
                 try db.execute(
                     sql: """
@@ -42,7 +42,7 @@ import Testing
                         """, arguments: [Self.text(now.addingTimeInterval(-Double(minute) * 60 - 30))])
             }
         }
-        let stopped = try runPanel(["reminders", "--db", temp.path, "--range", "1h"])
+        let stopped = try await runPanel(["reminders", "--db", temp.path, "--range", "1h"])
         #expect(stopped.status == 3, "\(stopped.stdout)\(stopped.stderr)")
         #expect(stopped.stdout.contains("ALERT since "))
         // Due in the last hour: minutes 1 to 59, of which 5 to 59 are more than 5 minutes late.
@@ -58,10 +58,10 @@ import Testing
             ))
     }
 
-    @Test func anUnknownRangeIsRefusedWithASentence() throws {
-        let temp = try TemporaryDatabase.seeded(users: 5)
+    @Test func anUnknownRangeIsRefusedWithASentence() async throws {
+        let temp = try await TemporaryDatabase.seeded(users: 5)
         defer { temp.remove() }
-        let result = try runPanel(["reminders", "--db", temp.path, "--range", "2h"])
+        let result = try await runPanel(["reminders", "--db", temp.path, "--range", "2h"])
         #expect(result.status != 0 && result.status != 3)
         #expect(result.stderr.contains("There is no range “2h”: choose 1h, 24h, 7d or 30d."))
     }

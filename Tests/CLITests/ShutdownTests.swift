@@ -7,7 +7,7 @@ import Testing
     /// A sign-in with a wrong password costs a full scrypt hash (over a second in a debug
     /// build): SIGTERM arrives while it runs, and it still gets its answer.
     @Test func aRequestInFlightAtSIGTERMCompletesAndTheServerExitsZero() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 20)
+        let temp = try await TemporaryDatabase.seeded(users: 20)
         defer { temp.remove() }
         let server = try await PanelProcess.start(
             binary: executable, databasePath: temp.path, publicDirectory: TestPaths.publicDirectory,

@@ -20,7 +20,7 @@ import Testing
         let push: PushProviders
 
         static func start() async throws -> Setup {
-            let temp = try TemporaryDatabase.seeded(users: 300)
+            let temp = try await TemporaryDatabase.seeded(users: 300)
             // The test plays the backend: nobody keeps quiet hours, so every delivery is due now.
             try await DatabaseQueue(path: temp.path).write { db in
                 try db.execute(sql: "UPDATE notification_settings SET quiet_start = NULL, quiet_end = NULL")

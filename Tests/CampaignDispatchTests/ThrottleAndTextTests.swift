@@ -61,7 +61,7 @@ import Testing
 
     /// Each claimed delivery is filled for its own recipient, in their language.
     @Test func eachClaimedDeliveryIsFilledForItsRecipient() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 80)
+        let temp = try await TemporaryDatabase.seeded(users: 80)
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
         let library = try PushTemplateLibrary(folder: TestPaths.repositoryRoot.appendingPathComponent("Templates"))
@@ -89,7 +89,7 @@ import Testing
 /// A template in two languages without a tag still goes out in each recipient's language.
 @Suite(.timeLimit(.minutes(5))) struct PlainTemplatesInTheirLanguage {
     @Test func aTemplateWithoutTagsIsSentInEachRecipientsLanguage() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 80)
+        let temp = try await TemporaryDatabase.seeded(users: 80)
         defer { temp.remove() }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "plain-templates-\(UUID().uuidString)")

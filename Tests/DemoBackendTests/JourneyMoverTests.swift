@@ -58,14 +58,21 @@ import Testing
                     """, arguments: [time(now), time(now + 3 * day)]))
     }
 
-    static func setup() throws -> (TemporaryDatabase, DatabaseQueue) {
-        let temp = try TemporaryDatabase.seeded(users: 1_000, now: TemporaryDatabase.seedNow)
+    /// The seeding is awaited; each test's body then runs as it was written, synchronously.
+    static func setup() async throws -> (TemporaryDatabase, DatabaseQueue) {
+        let temp = try await TemporaryDatabase.seeded(users: 1_000, now: TemporaryDatabase.seedNow)
         return (temp, try DatabaseQueue(path: temp.path))
     }
 
-    @Test func eachMinuteAFewUsersCrossEachTriggerInTheComingMinuteAndNothingInBetween() throws {
-        let (temp, queue) = try Self.setup()
+    @Test func eachMinuteAFewUsersCrossEachTriggerInTheComingMinuteAndNothingInBetween() async throws {
+        let (temp, queue) = try await Self.setup()
         defer { temp.remove() }
+        try Self.eachMinuteAFewUsersCrossEachTriggerInTheComingMinuteAndNothingInBetween(temp: temp, queue: queue)
+    }
+
+    static func eachMinuteAFewUsersCrossEachTriggerInTheComingMinuteAndNothingInBetween(
+        temp: TemporaryDatabase, queue: DatabaseQueue
+    ) throws {
         let now = Self.start
         let (winBefore, firstBefore, lapsingBefore, usersBefore) = try queue.read { db in
             (
@@ -141,9 +148,13 @@ import Testing
         #expect(try queue.write { db in try mover.tick(now: now + 60, in: db) } != nil, "a minute on, the next moves")
     }
 
-    @Test func minutesLaterSomeComeBackAddTheirItemsOrRenew() throws {
-        let (temp, queue) = try Self.setup()
+    @Test func minutesLaterSomeComeBackAddTheirItemsOrRenew() async throws {
+        let (temp, queue) = try await Self.setup()
         defer { temp.remove() }
+        try Self.minutesLaterSomeComeBackAddTheirItemsOrRenew(temp: temp, queue: queue)
+    }
+
+    static func minutesLaterSomeComeBackAddTheirItemsOrRenew(temp: TemporaryDatabase, queue: DatabaseQueue) throws {
         let now = Self.start
         let (winBefore, firstBefore, lapsingBefore) = try queue.read { db in
             (
@@ -218,7 +229,7 @@ import Testing
     /// The demo's journeys, activated now, enter the users the backend moves across their
     /// triggers after now: each moved user and subscription has its entry a minute on.
     @Test func theDemoJourneysEnterTheUsersMovedAfterTheirActivation() async throws {
-        let (temp, queue) = try Self.setup()
+        let (temp, queue) = try await Self.setup()
         defer { temp.remove() }
         let now = Self.start
         let database = try await PanelDatabase.open(path: temp.path)

@@ -18,8 +18,12 @@ import Testing
         let user: Int64
     }
 
-    static func setup() throws -> Setup {
-        let temp = try TemporaryDatabase.seeded(now: TemporaryDatabase.seedNow)
+    /// The seeding is awaited; each test's body then runs as it was written, synchronously.
+    static func setup() async throws -> Setup {
+        try open(try await TemporaryDatabase.seeded(now: TemporaryDatabase.seedNow))
+    }
+
+    static func open(_ temp: TemporaryDatabase) throws -> Setup {
         let queue = try DatabaseQueue(path: temp.path)
         let user = try queue.read { db in try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM users") } ?? 1
         return Setup(temp: temp, queue: queue, user: user)
@@ -81,9 +85,13 @@ import Testing
         return read
     }
 
-    @Test func dueRowsAreSentAfterTheirTimeMostlyWithinAMinuteAndNothingElseIsTouched() throws {
-        let setup = try Self.setup()
+    @Test func dueRowsAreSentAfterTheirTimeMostlyWithinAMinuteAndNothingElseIsTouched() async throws {
+        let setup = try await Self.setup()
         defer { setup.temp.remove() }
+        try Self.dueRowsAreSentAfterTheirTimeMostlyWithinAMinuteAndNothingElseIsTouched(setup)
+    }
+
+    static func dueRowsAreSentAfterTheirTimeMostlyWithinAMinuteAndNothingElseIsTouched(_ setup: Setup) throws {
         let before = try Self.lastID(setup.queue)
         let untouched = try Self.snapshot(setup.queue, upTo: before)
         let mine = try Self.insert(
@@ -140,9 +148,13 @@ import Testing
         #expect(try Self.snapshot(setup.queue, upTo: before) == untouched)
     }
 
-    @Test func aStalledBackendSendsNothingWhileRemindersKeepFallingDue() throws {
-        let setup = try Self.setup()
+    @Test func aStalledBackendSendsNothingWhileRemindersKeepFallingDue() async throws {
+        let setup = try await Self.setup()
         defer { setup.temp.remove() }
+        try Self.aStalledBackendSendsNothingWhileRemindersKeepFallingDue(setup)
+    }
+
+    static func aStalledBackendSendsNothingWhileRemindersKeepFallingDue(_ setup: Setup) throws {
         let before = try Self.lastID(setup.queue)
         let mine = try Self.insert(
             (0..<50).map { Self.time(Self.start + 10 + Int64($0) * 2) }, user: setup.user, in: setup.queue)
@@ -174,9 +186,13 @@ import Testing
         #expect(before < mine.first!)
     }
 
-    @Test func farPastAndHostileRowsAreLeftAloneReadOnceAndDoNotStopTheSender() throws {
-        let setup = try Self.setup()
+    @Test func farPastAndHostileRowsAreLeftAloneReadOnceAndDoNotStopTheSender() async throws {
+        let setup = try await Self.setup()
         defer { setup.temp.remove() }
+        try Self.farPastAndHostileRowsAreLeftAloneReadOnceAndDoNotStopTheSender(setup)
+    }
+
+    static func farPastAndHostileRowsAreLeftAloneReadOnceAndDoNotStopTheSender(_ setup: Setup) throws {
         let end = Self.start + 35 * 60
         // Far in the past: three hours before the start and years before.
         let past = try Self.insert(
@@ -214,9 +230,13 @@ import Testing
         #expect(past.count == 3_001 && hostile.count == hostileTimes.count)
     }
 
-    @Test func atStartupRowsThatFellDueMeanwhileAreSettledInSmallBatchesWithTheirTrueLateness() throws {
-        let setup = try Self.setup()
+    @Test func atStartupRowsThatFellDueMeanwhileAreSettledInSmallBatchesWithTheirTrueLateness() async throws {
+        let setup = try await Self.setup()
         defer { setup.temp.remove() }
+        try Self.atStartupRowsThatFellDueMeanwhileAreSettledInSmallBatchesWithTheirTrueLateness(setup)
+    }
+
+    static func atStartupRowsThatFellDueMeanwhileAreSettledInSmallBatchesWithTheirTrueLateness(_ setup: Setup) throws {
         let missed = try Self.insert(
             (0..<500).map { Self.time(Self.start - 3_600 + Int64($0)) }, user: setup.user, in: setup.queue)
         let older = try Self.insert(
@@ -246,9 +266,13 @@ import Testing
             "older than the window: left alone")
     }
 
-    @Test func theTrickleSchedulesRemindersForExistingLiveItemsOfActiveUsersOnly() throws {
-        let setup = try Self.setup()
+    @Test func theTrickleSchedulesRemindersForExistingLiveItemsOfActiveUsersOnly() async throws {
+        let setup = try await Self.setup()
         defer { setup.temp.remove() }
+        try Self.theTrickleSchedulesRemindersForExistingLiveItemsOfActiveUsersOnly(setup)
+    }
+
+    static func theTrickleSchedulesRemindersForExistingLiveItemsOfActiveUsersOnly(_ setup: Setup) throws {
         let before = try Self.lastID(setup.queue)
         var backend = ReminderBackend(stalled: true, perSecond: 2, seed: 11)
         try Self.run(&backend, from: Self.start, to: Self.start + 120, in: setup.queue)
@@ -278,7 +302,7 @@ import Testing
     }
 
     @Test func theServiceSendsOnTheRealClockUntilCancelled() async throws {
-        let setup = try Self.setup()
+        let setup = try await Self.setup()
         defer { setup.temp.remove() }
         // Due a minute and a half ago: settled at the first tick.
         let row = try Self.insert(

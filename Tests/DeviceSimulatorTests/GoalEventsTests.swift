@@ -11,7 +11,7 @@ import Testing
 /// acted within seconds of a launch, and one campaign multiplied the day's active users by five.
 @Suite(.timeLimit(.minutes(5))) struct GoalEventsTests {
     @Test func onlyUsersWhoOpenedActAboutFortyPercentWithinAMinute() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 1_200, now: TemporaryDatabase.seedNow)
+        let temp = try await TemporaryDatabase.seeded(users: 1_200, now: TemporaryDatabase.seedNow)
         defer { temp.remove() }
         let queue = try DatabaseQueue(path: temp.path)
         let before = try await queue.read { db in

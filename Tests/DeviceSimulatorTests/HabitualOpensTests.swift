@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func arrivalsNearTheHabitAreOpenedMoreOftenThanFarFromIt() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 600, now: TemporaryDatabase.seedNow)
+        let temp = try await TemporaryDatabase.seeded(users: 600, now: TemporaryDatabase.seedNow)
         defer { temp.remove() }
         let sent = try await Self.driveADay(path: temp.path, seed: 5).values.reduce(0) { $0 + $1.count }
         let queue = try Self.queue(temp.path)
@@ -116,7 +116,7 @@ import Testing
     @Test func theSameSeedGivesTheSameReceipts() async throws {
         var digests: [String] = []
         for _ in 0..<2 {
-            let temp = try TemporaryDatabase.seeded(users: 100, now: TemporaryDatabase.seedNow)
+            let temp = try await TemporaryDatabase.seeded(users: 100, now: TemporaryDatabase.seedNow)
             defer { temp.remove() }
             _ = try await Self.driveADay(path: temp.path, seed: 9)
             let queue = try Self.queue(temp.path)
@@ -134,7 +134,7 @@ import Testing
     /// launched with `timing=usual_hour` and a 30% control, each delivery arriving at its due
     /// time: the usual-hour group opens more than the control sent at the launch.
     @Test func aUsualHourCampaignIsOpenedMoreThanItsControl() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 4_000, now: TemporaryDatabase.seedNow)
+        let temp = try await TemporaryDatabase.seeded(users: 4_000, now: TemporaryDatabase.seedNow)
         defer { temp.remove() }
         let launch = TemporaryDatabase.seedNow
         let database = try await PanelDatabase.open(path: temp.path)

@@ -166,7 +166,8 @@ struct FCMClientTests {
     @Test func aRefusedAssertionIsACredentialsProblemNotTheDevice() async throws {
         try await PushFixture.with { fixture in
             // The fake now checks signatures against someone else's key.
-            let stranger = try await TestCredentials.make(tokenURI: fixture.server.tokenURI)
+            let stranger = try await TestCredentials.make(
+                tokenURI: fixture.server.tokenURI, freshServiceAccountKey: true)
             defer { stranger.remove() }
             try await fixture.state.trust(stranger, tokenURI: fixture.server.tokenURI)
             let outcome = await fixture.fcm.send(PushFixture.message(token: "fcm-1"))

@@ -20,13 +20,19 @@ public struct TemporaryDatabase: Sendable {
 
     /// A database with the app's schema and `users` seeded users (plus the 20,000-item user):
     /// a copy of one seeded once per test run for each users, seed and minute of `now`.
-    /// Seeding takes most of a second in a debug build; copying, milliseconds.
-    public static func seeded(users: Int = 200, seed: UInt64 = 7, now: Date = Date()) throws -> TemporaryDatabase {
+    /// Seeding takes seconds in a debug build; copying, milliseconds. Both block their
+    /// thread, so both run off Swift's cooperative pool: the suite's tests share its two
+    /// threads, and a seeding held there stalls every other test (and their clients' timeouts).
+    public static func seeded(users: Int = 200, seed: UInt64 = 7, now: Date = Date()) async throws
+        -> TemporaryDatabase
+    {
         let minute = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 60).rounded(.down) * 60)
-        let template = try SeededTemplates.shared.path(users: users, seed: seed, now: minute)
-        let database = try TemporaryDatabase()
-        try FileManager.default.copyItem(atPath: template, toPath: database.path)
-        return database
+        let template = try await SeededTemplates.shared.path(users: users, seed: seed, now: minute)
+        return try await OffThePool.run {
+            let database = try TemporaryDatabase()
+            try FileManager.default.copyItem(atPath: template, toPath: database.path)
+            return database
+        }
     }
 
     public func remove() {
@@ -62,19 +68,30 @@ final class SeededTemplates: Sendable {
     }
 
     private let folder = URL(fileURLWithPath: seededTemplatesFolder)
-    /// Held while a template is seeded, so two tests wanting the same one seed it once.
-    private let paths = Mutex<[Key: String]>([:])
+    /// One seeding per template, awaited by every test that wants it (single flight); the lock
+    /// is held only to find or start it, so different templates are seeded side by side.
+    private let seedings = Mutex<[Key: Task<String, any Error>]>([:])
 
-    func path(users: Int, seed: UInt64, now: Date) throws -> String {
-        try paths.withLock { paths in
-            let key = Key(users: users, seed: seed, now: now)
-            if let path = paths[key] { return path }
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let path = folder.appendingPathComponent("\(users)-\(seed)-\(Int(now.timeIntervalSince1970)).sqlite").path
-            _ = try DemoSeeder(userCount: users, seed: seed, now: now).run(path: path)
-            paths[key] = path
-            return path
+    func path(users: Int, seed: UInt64, now: Date) async throws -> String {
+        let key = Key(users: users, seed: seed, now: now)
+        let folder = folder
+        let seeding = seedings.withLock { seedings in
+            if let seeding = seedings[key] { return seeding }
+            let seeding = Task {
+                try await OffThePool.run {
+                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                    let path = folder.appendingPathComponent(
+                        "\(users)-\(seed)-\(Int(now.timeIntervalSince1970)).sqlite"
+                    )
+                    .path
+                    _ = try DemoSeeder(userCount: users, seed: seed, now: now).run(path: path)
+                    return path
+                }
+            }
+            seedings[key] = seeding
+            return seeding
         }
+        return try await seeding.value
     }
 
     private init() {

@@ -10,7 +10,7 @@ import Testing
     @Test(arguments: [true, false]) func eachOrderAndPositionReadsThePrimaryKeyWithoutASort(newestFirst: Bool)
         async throws
     {
-        let temp = try TemporaryDatabase.seeded(users: 5)
+        let temp = try await TemporaryDatabase.seeded(users: 5)
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
         for status in [nil, CampaignShownStatus.finished, .scheduled] {

@@ -11,7 +11,7 @@ import Testing
     /// A seeded database with quiet hours cleared (every delivery due now), one campaign to
     /// everyone launched, and every delivery sent and accepted.
     static func sentCampaign() async throws -> (TemporaryDatabase, PanelDatabase, Int64, [Int64]) {
-        let temp = try TemporaryDatabase.seeded(users: 300)
+        let temp = try await TemporaryDatabase.seeded(users: 300)
         try await DatabaseQueue(path: temp.path).write { db in
             try db.execute(sql: "UPDATE notification_settings SET quiet_start = NULL, quiet_end = NULL")
         }

@@ -9,7 +9,7 @@ import Testing
 /// over the deliveries, by user.
 @Suite(.timeLimit(.minutes(5))) struct FrequencyCapTests {
     static func prepare() async throws -> (TemporaryDatabase, PanelDatabase) {
-        let temp = try TemporaryDatabase.seeded(users: 300)
+        let temp = try await TemporaryDatabase.seeded(users: 300)
         try await DatabaseQueue(path: temp.path).write { db in
             try db.execute(sql: "UPDATE notification_settings SET quiet_start = NULL, quiet_end = NULL")
         }

@@ -88,7 +88,7 @@ import Testing
     static func seed(users: Int) async throws -> TemporaryDatabase {
         let temp = try TemporaryDatabase()
         let path = temp.path
-        _ = try await BlockingWork.run {
+        _ = try await OffThePool.run {
             try DemoSeeder(userCount: users, seed: 11, shape: shape, now: now).run(path: path)
         }
         return temp

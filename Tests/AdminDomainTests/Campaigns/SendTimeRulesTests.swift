@@ -12,7 +12,7 @@ import Testing
     static let launch = Date(timeIntervalSince1970: 1_795_000_000)
 
     static func prepare() async throws -> (TemporaryDatabase, PanelDatabase) {
-        let temp = try TemporaryDatabase.seeded(users: 300, now: launch)
+        let temp = try await TemporaryDatabase.seeded(users: 300, now: launch)
         try await DatabaseQueue(path: temp.path).write { db in
             try db.execute(sql: "UPDATE notification_settings SET quiet_start = NULL, quiet_end = NULL")
         }

@@ -9,7 +9,7 @@ import Testing
 /// pauses would keep them: the yielding count cannot read at all.
 @Suite(.timeLimit(.minutes(5))) struct CountPriority {
     @Test func aPageThatWaitsGetsFiguresWhileTheYieldingCountCannotRead() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 200)
+        let temp = try await TemporaryDatabase.seeded(users: 200)
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
         let refresher = DashboardRefresher(database: database)

@@ -14,7 +14,7 @@ import Testing
 
     @Test(arguments: [97, 50_000])
     func everyFigureAndSeriesEqualsDirectSQL(rowsPerRead: Int) async throws {
-        let temp = try TemporaryDatabase.seeded(users: 400, now: Self.now)
+        let temp = try await TemporaryDatabase.seeded(users: 400, now: Self.now)
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
         try await BoundaryRows.add(to: temp.path, now: Self.now)
@@ -37,7 +37,7 @@ import Testing
     static func countedAroundTheClock(at time: String, users: Int, boundaryRows: Bool) async throws -> DashboardSnapshot
     {
         let now = SQLiteTime.date(time)!
-        let temp = try TemporaryDatabase.seeded(users: users, now: now)
+        let temp = try await TemporaryDatabase.seeded(users: users, now: now)
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
         if boundaryRows { try await BoundaryRows.add(to: temp.path, now: now) }
@@ -73,7 +73,7 @@ import Testing
     /// At 365 days bar charts are weekly: whole weeks from Monday and this week so far,
     /// each the sum SQL finds for its seven days.
     @Test func aYearOfDailyBarsIsShownByWeek() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 300, now: Self.now)
+        let temp = try await TemporaryDatabase.seeded(users: 300, now: Self.now)
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
         let snapshot = DashboardSnapshot(
@@ -98,7 +98,7 @@ import Testing
     }
 
     @Test func theBoundaryRowsLandOnTheirOwnSideOfMidnightAndMonday() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 50, now: Self.now)
+        let temp = try await TemporaryDatabase.seeded(users: 50, now: Self.now)
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
         let before = DashboardSnapshot(
@@ -126,7 +126,7 @@ import Testing
     /// Rows arrive after a full count: the incremental refresh reads only them and ends
     /// where a new full count ends.
     @Test func anIncrementalRefreshEqualsAFullCount() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 300, now: Self.now)
+        let temp = try await TemporaryDatabase.seeded(users: 300, now: Self.now)
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
         let tally = try await DashboardScan(database: database, now: Self.now, rowsPerRead: 50).full()
@@ -148,7 +148,7 @@ import Testing
     @Test func anIncrementalRefreshMovesTheCutsOn() async throws {
         let now = SQLiteTime.date("2026-11-23 10:00:00")!
         let later = now.addingTimeInterval(60)
-        let temp = try TemporaryDatabase.seeded(users: 200, now: now)
+        let temp = try await TemporaryDatabase.seeded(users: 200, now: now)
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
         try await ClockRows.add(to: temp.path, now: now)

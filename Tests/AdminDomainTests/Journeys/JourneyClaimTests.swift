@@ -47,7 +47,7 @@ import Testing
     }
 
     static func setup(goal: CampaignGoal? = nil, frequencyCap: Int = 2, reentryDays: Int? = nil) async throws -> Setup {
-        let temp = try TemporaryDatabase.seeded(users: 5, now: now)
+        let temp = try await TemporaryDatabase.seeded(users: 5, now: now)
         let database = try await PanelDatabase.open(path: temp.path)
         let queue = try DatabaseQueue(path: temp.path)
         let audience = Audience(frequencyCap: frequencyCap)

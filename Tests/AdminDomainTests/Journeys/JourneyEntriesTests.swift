@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func anOccurrenceEntersOnceFromAnyProcessAndReEntryWaitsItsDays() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 20, now: TemporaryDatabase.seedNow)
+        let temp = try await TemporaryDatabase.seeded(users: 20, now: TemporaryDatabase.seedNow)
         defer { temp.remove() }
         _ = try await PanelDatabase.open(path: temp.path)  // the panel's tables
         let first = try DatabaseQueue(path: temp.path)

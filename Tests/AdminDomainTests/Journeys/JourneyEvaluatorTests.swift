@@ -11,7 +11,7 @@ import Testing
     static let now = TriggerScanTests.now, previous = TriggerScanTests.previous
 
     @Test func anEvaluationEntersTheWindowsCrossingsOnce() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 50, now: TemporaryDatabase.seedNow)
+        let temp = try await TemporaryDatabase.seeded(users: 50, now: TemporaryDatabase.seedNow)
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
         let queue = try DatabaseQueue(path: temp.path)

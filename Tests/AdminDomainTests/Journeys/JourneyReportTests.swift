@@ -11,7 +11,7 @@ import Testing
     @Test func theReportCountsWhatTheEntriesAndEventsSay() async throws {
         let now = JourneyClaimTests.now
         let seconds = JourneyClaimTests.seconds
-        let temp = try TemporaryDatabase.seeded(users: 5, now: now)
+        let temp = try await TemporaryDatabase.seeded(users: 5, now: now)
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
         let queue = try DatabaseQueue(path: temp.path)

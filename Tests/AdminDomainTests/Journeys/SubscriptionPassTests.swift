@@ -10,15 +10,15 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct SubscriptionPassTests {
     static let now = Int64(TemporaryDatabase.seedNow.timeIntervalSince1970)
 
-    @Test func onePassFindsTheSubscriptionsThatEndSoonAndWillNotRenew() throws {
-        let temp = try TemporaryDatabase.seeded(users: 50, now: TemporaryDatabase.seedNow)
+    @Test func onePassFindsTheSubscriptionsThatEndSoonAndWillNotRenew() async throws {
+        let temp = try await TemporaryDatabase.seeded(users: 50, now: TemporaryDatabase.seedNow)
         defer { temp.remove() }
         let queue = try DatabaseQueue(path: temp.path)
         let text = TriggerScanTests.text
         let now = Self.now
         let days: Int64 = 3
         let limitEnd = now + days * 86_400
-        let (premium, free) = try queue.write { db -> (Int64, Int64) in
+        let (premium, free) = try await queue.write { db -> (Int64, Int64) in
             try db.execute(
                 sql:
                     "INSERT INTO users (email, password_hash, plan, created_at) "
@@ -33,24 +33,25 @@ import Testing
             return (premium, db.lastInsertedRowID)
         }
         // (user, status, end, cancelled_at)
-        let rows: [(DatabaseValueConvertible, String, DatabaseValueConvertible, String?)] = [
-            (premium, "cancelled", text(limitEnd), nil),  // ends at the window's end: in
-            (premium, "cancelled", text(limitEnd + 1), nil),  // a second later: out
-            (premium, "cancelled", text(now), nil),  // ended now: not in force
-            (premium, "past_due", text(now + 1), nil),  // in
-            (premium, "active", text(now + 3_600), "2026-11-10 00:00:00"),  // turned off renewing: in
-            (premium, "active", text(now + 3_600), nil),  // renews: out
-            (premium, "expired", text(now + 3_600), "2026-11-10 00:00:00"),  // not in force
-            (premium, "refunded", text(now + 3_600), nil),
-            (free, "cancelled", text(now + 3_600), nil),  // a free user: out
-            // Not the backend's form.
-            (premium, "cancelled", text(now + 3_600).replacingOccurrences(of: " ", with: "T"), nil),
-            (premium, "cancelled", String(text(now + 3_600).prefix(17)) + "99", nil),  // no such second
-            (premium, "cancelled", 1_795_003_600, nil),  // a number
-            ("abc", "cancelled", text(now + 3_600), nil),  // a user id that is text
-        ]
-        let foreignKeys = try queue.read { db in try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") } ?? false
-        try queue.writeWithoutTransaction { db in
+        let rows:
+            [(any DatabaseValueConvertible & Sendable, String, any DatabaseValueConvertible & Sendable, String?)] = [
+                (premium, "cancelled", text(limitEnd), nil),  // ends at the window's end: in
+                (premium, "cancelled", text(limitEnd + 1), nil),  // a second later: out
+                (premium, "cancelled", text(now), nil),  // ended now: not in force
+                (premium, "past_due", text(now + 1), nil),  // in
+                (premium, "active", text(now + 3_600), "2026-11-10 00:00:00"),  // turned off renewing: in
+                (premium, "active", text(now + 3_600), nil),  // renews: out
+                (premium, "expired", text(now + 3_600), "2026-11-10 00:00:00"),  // not in force
+                (premium, "refunded", text(now + 3_600), nil),
+                (free, "cancelled", text(now + 3_600), nil),  // a free user: out
+                // Not the backend's form.
+                (premium, "cancelled", text(now + 3_600).replacingOccurrences(of: " ", with: "T"), nil),
+                (premium, "cancelled", String(text(now + 3_600).prefix(17)) + "99", nil),  // no such second
+                (premium, "cancelled", 1_795_003_600, nil),  // a number
+                ("abc", "cancelled", text(now + 3_600), nil),  // a user id that is text
+            ]
+        let foreignKeys = try await queue.read { db in try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") } ?? false
+        try await queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
             for row in rows {
                 try db.execute(
@@ -63,7 +64,7 @@ import Testing
             }
             if foreignKeys { try db.execute(sql: "PRAGMA foreign_keys = ON") }
         }
-        let expected = try queue.read { db in
+        let expected = try await queue.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
@@ -85,7 +86,7 @@ import Testing
             expected.filter { $0.userID == premium }.count == 3,
             "the end, now + 1 s and the one turned off renewing: \(expected)")
         for limit in [1, 4, 10_000] {
-            let found = try queue.read { db in
+            let found = try await queue.read { db in
                 var crossings: [TriggerCrossing] = []
                 var after: Int64?
                 repeat {

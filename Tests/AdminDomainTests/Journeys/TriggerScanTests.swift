@@ -84,8 +84,8 @@ import Testing
         }
     }
 
-    @Test func inactiveDaysEntersThoseWhoseLastActivityCrossedTheLag() throws {
-        let temp = try TemporaryDatabase.seeded(users: 50, now: TemporaryDatabase.seedNow)
+    @Test func inactiveDaysEntersThoseWhoseLastActivityCrossedTheLag() async throws {
+        let temp = try await TemporaryDatabase.seeded(users: 50, now: TemporaryDatabase.seedNow)
         defer { temp.remove() }
         let queue = try DatabaseQueue(path: temp.path)
         let mine = try Self.addUsers("last_active_at", days: 30, to: queue)
@@ -97,13 +97,13 @@ import Testing
         }
     }
 
-    @Test func firstDaysEntersNewUsersWithFewerItemsThanAsked() throws {
-        let temp = try TemporaryDatabase.seeded(users: 50, now: TemporaryDatabase.seedNow)
+    @Test func firstDaysEntersNewUsersWithFewerItemsThanAsked() async throws {
+        let temp = try await TemporaryDatabase.seeded(users: 50, now: TemporaryDatabase.seedNow)
         defer { temp.remove() }
         let queue = try DatabaseQueue(path: temp.path)
         let mine = try Self.addUsers("created_at", days: 2, to: queue)
         // The start + 1 s user has 2 live items and a deleted one; the end user 3 live ones.
-        try queue.write { db in
+        try await queue.write { db in
             for (user, live, deleted) in [(mine[1], 2, 1), (mine[2], 3, 0)] {
                 for index in 0..<(live + deleted) {
                     try db.execute(

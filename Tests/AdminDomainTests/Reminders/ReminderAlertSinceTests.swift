@@ -12,7 +12,7 @@ import Testing
     static func text(_ seconds: Int64) -> String { SQLiteTime.string(secondsSinceEpoch: seconds) }
 
     @Test func aBackendStoppedTenDaysAgoIsSaidToHaveStoppedTenDaysAgo() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 300, now: TemporaryDatabase.seedNow)
+        let temp = try await TemporaryDatabase.seeded(users: 300, now: TemporaryDatabase.seedNow)
         defer { temp.remove() }
         let stopped = Self.now - 10 * 86_400
         let queue = try DatabaseQueue(path: temp.path)

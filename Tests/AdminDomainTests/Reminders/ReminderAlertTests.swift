@@ -10,7 +10,7 @@ import Testing
     static func text(_ seconds: Int64) -> String { SQLiteTime.string(secondsSinceEpoch: seconds) }
 
     @Test func aStoppedBackendRaisesItsAlertsAndTheyGoWhenItResumes() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 300, now: TemporaryDatabase.seedNow)
+        let temp = try await TemporaryDatabase.seeded(users: 300, now: TemporaryDatabase.seedNow)
         defer { temp.remove() }
         let lastSent = Self.now - 2 * 3_600
         // The backend sent its last reminder two hours ago; since then 70 fell due, a minute apart.
@@ -71,7 +71,7 @@ import Testing
     /// The tryout's healthy demo: every reminder sent within 30 s, and those of the last
     /// minute not yet: no alert, and the share counts only the reminders past their minute.
     @Test func remindersInTheirFirstMinuteRaiseNoAlert() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 300, now: TemporaryDatabase.seedNow)
+        let temp = try await TemporaryDatabase.seeded(users: 300, now: TemporaryDatabase.seedNow)
         defer { temp.remove() }
         try await DatabaseQueue(path: temp.path).write { db in
             // One every 20 s over the hour: 180, those due more than a minute ago sent 25 s
@@ -129,7 +129,7 @@ import Testing
     /// 98.15%, above the target, so no alert; 20 of 30 reaches only 80.8%, an alert.
     @Test func aFewFailuresInASmallHourAreChanceNotAnAlert() async throws {
         for (failed, alert) in [(2, false), (10, true)] {
-            let temp = try TemporaryDatabase.seeded(users: 300, now: TemporaryDatabase.seedNow)
+            let temp = try await TemporaryDatabase.seeded(users: 300, now: TemporaryDatabase.seedNow)
             defer { temp.remove() }
             try await DatabaseQueue(path: temp.path).write { db in
                 for step in 0..<30 {
@@ -160,7 +160,7 @@ import Testing
     }
 
     @Test func appDataOlderThanTheSilenceIsNamedWithItsTime() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 300, now: TemporaryDatabase.seedNow)
+        let temp = try await TemporaryDatabase.seeded(users: 300, now: TemporaryDatabase.seedNow)
         defer { temp.remove() }
         let later = Self.now + 3 * 3_600
         let queue = try DatabaseQueue(path: temp.path)

@@ -11,7 +11,7 @@ import Testing
     static let now = Int64(TemporaryDatabase.seedNow.timeIntervalSince1970)
 
     static func prepared() async throws -> (TemporaryDatabase, PanelDatabase) {
-        let temp = try TemporaryDatabase.seeded(users: 300, now: TemporaryDatabase.seedNow)
+        let temp = try await TemporaryDatabase.seeded(users: 300, now: TemporaryDatabase.seedNow)
         try await DatabaseQueue(path: temp.path).write { db in try ReminderRows.insert(into: db, now: now) }
         return (temp, try await PanelDatabase.open(path: temp.path))
     }

@@ -141,7 +141,7 @@ import Testing
     }
 
     @Test func theBuildThenNewEventsByIdThenAgeingEqualTheTestsOwnCount() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 20, now: TemporaryDatabase.seedNow)
+        let temp = try await TemporaryDatabase.seeded(users: 20, now: TemporaryDatabase.seedNow)
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
         let queue = try DatabaseQueue(path: temp.path)
@@ -214,7 +214,7 @@ import Testing
     }
 
     @Test func eachFallbackLevelIsUsedWhenTheOneBeforeIsMissing() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 20, now: TemporaryDatabase.seedNow)
+        let temp = try await TemporaryDatabase.seeded(users: 20, now: TemporaryDatabase.seedNow)
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
         let queue = try DatabaseQueue(path: temp.path)

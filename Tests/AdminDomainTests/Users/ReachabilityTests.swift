@@ -449,7 +449,7 @@ import Testing
 
     /// The verdict's reads go through indexes by user, never a scan: its own statements, explained.
     @Test func theVerdictsQueriesUseIndexes() async throws {
-        let temp = try TemporaryDatabase.seeded(users: 40, now: TemporaryDatabase.seedNow)
+        let temp = try await TemporaryDatabase.seeded(users: 40, now: TemporaryDatabase.seedNow)
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
         for which in Reachability.EvidenceQuery.allCases {

@@ -17,7 +17,7 @@ import Testing
     let calendar = UserCalendar(timezone: "UTC", now: TemporaryDatabase.seedNow)
 
     init() async throws {
-        temp = try TemporaryDatabase.seeded(users: 12, now: TemporaryDatabase.seedNow)
+        temp = try await TemporaryDatabase.seeded(users: 12, now: TemporaryDatabase.seedNow)
         try await DatabaseQueue(path: temp.path).write { db in
             // Only the items written here are in use for the user.
             try db.execute(
