@@ -4,7 +4,7 @@ import Testing
 
 @testable import AdminDomain
 
-@Suite("Send times: local hours and quiet hours at their edges", .timeLimit(.minutes(5)))
+@Suite("Send times: local hours and quiet hours at their edges", .timeLimit(.minutes(10)))
 struct SendTimeTests {
     static func date(_ text: String, _ zone: String = "UTC") -> Date {
         let format = DateFormatter()

@@ -5,7 +5,7 @@ import Testing
 
 @testable import AdminDomain
 
-@Suite(.timeLimit(.minutes(5))) struct Vocabulary {
+@Suite(.timeLimit(.minutes(10))) struct Vocabulary {
     @Test func everyTermRoundTripsThroughTheDatabase() async throws {
         let queue = try DatabaseQueue()
         let (plans, platforms, permission) = try await queue.read { db throws in

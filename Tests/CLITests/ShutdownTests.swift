@@ -3,7 +3,7 @@ import PanelLoad
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(5))) struct GracefulShutdown {
+@Suite(.timeLimit(.minutes(10))) struct GracefulShutdown {
     /// A sign-in with a wrong password costs a full scrypt hash (over a second in a debug
     /// build): SIGTERM arrives while it runs, and it still gets its answer.
     @Test func aRequestInFlightAtSIGTERMCompletesAndTheServerExitsZero() async throws {

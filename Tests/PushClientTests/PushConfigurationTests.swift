@@ -4,7 +4,7 @@ import PushClients
 import PushFakes
 import Testing
 
-@Suite("Push credentials are read once and every problem is one sentence", .timeLimit(.minutes(5)))
+@Suite("Push credentials are read once and every problem is one sentence", .timeLimit(.minutes(10)))
 struct PushConfigurationTests {
     @Test func garbledFilesAndBadIDsAreOneLineErrors() async throws {
         let credentials = try await TestCredentials.make(tokenURI: "https://oauth2.example/token")
