@@ -35,14 +35,14 @@ import Testing
         // It stops: 80 reminders fall due over the last 80 minutes and none is sent. Minutes
         // counted from now, not from the first run's start: a busy machine takes tens of
         // seconds over that run, and each row has 30 s either side of its minute.
-        let now = Date()
+        let stoppedNow = Date()
         try await queue.write { db in
             for minute in 1...80 {
                 try db.execute(
                     sql: """
                         INSERT INTO reminders (user_id, item_kind, item_id, days_before, scheduled_for, status)
                         VALUES (1, 'document', 1, 7, ?, 'scheduled')
-                        """, arguments: [Self.text(now.addingTimeInterval(-Double(minute) * 60 - 30))])
+                        """, arguments: [Self.text(stoppedNow.addingTimeInterval(-Double(minute) * 60 - 30))])
             }
         }
         let stopped = try await runPanel(["reminders", "--db", temp.path, "--range", "1h"])

@@ -13,6 +13,9 @@ import Foundation
 /// their priority cannot be lowered for one job and raised back without privilege.
 public final class LowPriorityThreads: @unchecked Sendable {
     public static let shared = LowPriorityThreads(count: 2)
+    /// Two more for the low-priority reads of requests (CSV exports being written, a journey's
+    /// report): they never wait behind a background count, and never take a core a request wants.
+    public static let requests = LowPriorityThreads(count: 2)
 
     private let condition = NSCondition()
     private var jobs: [@Sendable () -> Void] = []
