@@ -77,7 +77,10 @@ import Testing
                 answers.statuses.withLock { $0[path] = response.map { Int($0.status.code) } ?? 0 }
             }
         }
-        let allAnswered = try await eventually(within: .seconds(30)) {
+        // A page that answers while the jobs are still held did not wait for them, however long
+        // it took: the deadline is generous, since exports read at the lowest priority and, in
+        // the whole suite on two busy cores, get a thread only now and then.
+        let allAnswered = try await eventually(within: .seconds(180)) {
             answers.statuses.withLock { $0.count } == paths.count
         }
         let answered = answers.statuses.withLock { $0 }
@@ -105,7 +108,7 @@ import Testing
             do { outcome = .success(try await ask()) } catch { outcome = .failure(error) }
             result.withLock { $0 = outcome }
         }
-        guard try await eventually(within: .seconds(15), { result.withLock { $0 != nil } }) else {
+        guard try await eventually(within: .seconds(120), { result.withLock { $0 != nil } }) else {
             waited.names.withLock { $0.append(name) }
             return nil
         }

@@ -4,6 +4,17 @@ import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(10))) struct GracefulShutdown {
+    /// User and system CPU seconds of a process, from /proc (Linux); 0 where unreadable.
+    static func cpuSeconds(_ pid: Int32) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return 0 }
+        // Fields after the command's ")": state is the 3rd field, utime the 14th, stime the 15th.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     /// A sign-in with a wrong password costs a full scrypt hash (over a second in a debug
     /// build): SIGTERM arrives while it runs, and it still gets its answer.
     @Test func aRequestInFlightAtSIGTERMCompletesAndTheServerExitsZero() async throws {
@@ -20,8 +31,14 @@ import Testing
             server.baseURL + "/login", method: "POST", cookie: formCookie,
             form: [("email", "nobody@example.com"), ("password", "not the password at all"), ("_csrf", token)])
         let clock = ContinuousClock()
+        let idleCPU = Self.cpuSeconds(server.processIdentifier)
         let inFlight = Task { (try await signIn.send(), clock.now) }
-        try await Task.sleep(for: .milliseconds(300))
+        // SIGTERM once the server is seen hashing (a quarter second of CPU more than idle),
+        // not after a fixed pause: on a busy machine the request may not have arrived by then.
+        let hashing = try await eventually(within: .seconds(30)) {
+            Self.cpuSeconds(server.processIdentifier) - idleCPU >= 0.25
+        }
+        #expect(hashing, "the server was seen working on the sign-in")
         let signalledAt = clock.now
         server.sendTerminate()
 
