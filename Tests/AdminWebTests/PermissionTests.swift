@@ -71,8 +71,7 @@ import Testing
         let stash = FormStash()
         let cookies = panel.areas.site.cookies
         var staff = StaffRoutes(
-            refusals: panel.areas.auth.signIn.unauthenticatedEvents, stash: stash, stashCookie: cookies.keptForm,
-            exports: panel.areas.site.exports)
+            refusals: panel.areas.auth.signIn.unauthenticatedEvents, stash: stash, stashCookie: cookies.keptForm)
         staff.get(.favicon, requires: .manageStaff) { _, _ in "staff only" }
         staff.register(
             on: router.group()

@@ -37,8 +37,7 @@ struct TestPanel {
     init(
         areas names: Set<Area> = Set(Area.allCases), users: Int = 60, sessionPolicy: SessionPolicy = SessionPolicy(),
         secureCookies: Bool = false,
-        twoFactorPolicy: TwoFactorPolicy = TwoFactorPolicy(), push: Push = .untrusted, testUserDomains: [String] = [],
-        jobHold: JobHold? = nil
+        twoFactorPolicy: TwoFactorPolicy = TwoFactorPolicy(), push: Push = .untrusted, testUserDomains: [String] = []
     ) async throws {
         temp = try await TemporaryDatabase.seeded(users: users)
         var configuration = PanelConfiguration(
@@ -54,9 +53,9 @@ struct TestPanel {
         configuration.testUserDomains = try TestUserDomains(testUserDomains)
         self.configuration = configuration
         self.names = names
-        var database = try await PanelDatabase.open(path: temp.path)
-        database.jobHold = jobHold
-        areas = Areas(core: PanelCore(database: database, configuration: configuration), names: names)
+        areas = Areas(
+            core: PanelCore(database: try await PanelDatabase.open(path: temp.path), configuration: configuration),
+            names: names)
         let admin = try await areas.auth.admins.create(email: Self.email, password: Self.password, role: .admin)
         try await areas.database.write { db in
             try db.execute(
@@ -120,17 +119,8 @@ struct TestPanel {
         return TOTPCode.code(secret: try #require(secret), step: TOTPCode.step(at: Date()))
     }
 
-    /// Runs `body` against the router with the panel's services running. The dashboard's and the
-    /// reminders' first counts are made first, as a panel running for a while has them: the
-    /// pages never wait for one, and say "being counted" until it is in (`PagesNeverWaitOnJobs`).
-    func test<Value>(
-        firstCounts: Bool = true, _ body: @Sendable (any TestClientProtocol) async throws -> Value
-    ) async throws -> Value {
-        if firstCounts, let dashboard = areas.dashboardIfServed {
-            await dashboard.refresher.refresh(waitedOn: true)
-        }
-        if firstCounts, let reminders = areas.remindersIfServed { try await reminders.monitor.refresh() }
-        return try await application().test(.router, body)
+    func test<Value>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+        try await application().test(.router, body)
     }
 
     /// The application serving the core and the named areas; `logger` in place of the panel's.

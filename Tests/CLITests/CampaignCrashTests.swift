@@ -83,7 +83,7 @@ import Testing
             if status != "sending" { break }
             try await Task.sleep(for: .milliseconds(200))
         }
-        #expect(try await last.terminate(within: .seconds(15)) == 0)
+        #expect(try await last.terminate(within: .seconds(30)) == 0)
         #expect(status == "finished")
 
         let (accepted, failed, unknown, dead) = (

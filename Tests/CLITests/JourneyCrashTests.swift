@@ -105,7 +105,7 @@ import Testing
             }
             try await Task.sleep(for: .milliseconds(200))
         }
-        #expect(try await last.terminate(within: .seconds(15)) == 0)
+        #expect(try await last.terminate(within: .seconds(30)) == 0)
 
         let distinct = try await count("SELECT COUNT(DISTINCT user_id) FROM panel_journey_entries WHERE journey_id = ?")
         let total = try await count(entries)

@@ -43,7 +43,7 @@ import Testing
         #expect(
             try await LoadDriver.status(of: server.baseURL + "/users/\(fixture.whaleUserID)", cookie: fixture.cookie)
                 == 200)
-        let exit = try await server.terminate(within: .seconds(15))
+        let exit = try await server.terminate(within: .seconds(30))
         #expect(exit == 0, "SIGTERM ends the server with exit code 0\n\(server.output)")
     }
 }

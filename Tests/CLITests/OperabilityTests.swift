@@ -24,7 +24,7 @@ import Testing
         #expect(loginCount?.hasSuffix(" 3") == true, "\(metrics.body)")
         #expect(metrics.body.contains("panel_database_access_seconds"))
         #expect(metrics.body.contains("panel_job_runs_total{job=\"sweeper\",outcome=\"success\"}"))
-        #expect(try await server.terminate(within: .seconds(15)) == 0)
+        #expect(try await server.terminate(within: .seconds(30)) == 0)
 
         let lines = server.output.split(separator: "\n").compactMap { line in
             try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
@@ -54,7 +54,7 @@ import Testing
         #expect(css.status == 200 && css.body.contains(":root"))
         #expect(try await LoadDriver.status(of: server.baseURL + "/static/js/suggest.js") == 200)
         #expect(try await LoadDriver.status(of: server.baseURL + "/static/favicon.svg") == 200)
-        #expect(try await server.terminate(within: .seconds(15)) == 0)
+        #expect(try await server.terminate(within: .seconds(30)) == 0)
         let missing = try await runPanel(["serve", "--db", temp.path, "--public-directory", "/no/such/folder"])
         #expect(missing.status != 0 && missing.stderr.contains("is not a folder"))
     }

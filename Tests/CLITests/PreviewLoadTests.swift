@@ -21,6 +21,6 @@ import Testing
         print("previews, drafts:\n\(report.drafts.table)\nsupport meanwhile:\n\(report.support.table)")
         #expect(report.drafts.failures == 0 && report.support.failures == 0, "every page answered")
         #expect(report.drained != nil, "the queue drained")
-        #expect(try await server.terminate(within: .seconds(15)) == 0)
+        #expect(try await server.terminate(within: .seconds(30)) == 0)
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -13,9 +14,6 @@ import Foundation
 /// their priority cannot be lowered for one job and raised back without privilege.
 public final class LowPriorityThreads: @unchecked Sendable {
     public static let shared = LowPriorityThreads(count: 2)
-    /// Two more for the low-priority reads of requests (CSV exports being written, a journey's
-    /// report): they never wait behind a background count, and never take a core a request wants.
-    public static let requests = LowPriorityThreads(count: 2)
 
     private let condition = NSCondition()
     private var jobs: [@Sendable () -> Void] = []
@@ -64,6 +62,32 @@ public final class LowPriorityThreads: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` (a read, whose result alone matters) on one of the threads; a cancelled
+    /// caller is answered at once with `CancellationError`, and the body's result, when it
+    /// comes, is dropped (one not started yet is skipped). Under a load that never pauses, a
+    /// read here gets almost no CPU: a shutdown must not wait for it (it took the whole
+    /// 10 s deadline with the cores busy).
+    public func runAbandoningOnCancel<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        let once = ResumeOnce<T>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                guard once.set(continuation) else { return }
+                let job: @Sendable () -> Void = {
+                    guard !once.isDone else { return }
+                    once.resume(with: Result { try body() })
+                }
+                intake.async { [self] in
+                    condition.lock()
+                    jobs.append(job)
+                    condition.signal()
+                    condition.unlock()
+                }
+            }
+        } onCancel: {
+            once.resume(with: .failure(CancellationError()))
+        }
+    }
+
     /// This thread's niceness, for the test that checks the threads really run low.
     public static func currentNiceness() -> Int32 {
         #if os(Linux)
@@ -72,5 +96,37 @@ public final class LowPriorityThreads: @unchecked Sendable {
         #else
             return 0
         #endif
+    }
+}
+
+/// A continuation resumed once, by the body or by a cancellation, whichever is first.
+private final class ResumeOnce<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, any Error>?
+        var done = false
+    }
+    private let state = Mutex(State())
+
+    var isDone: Bool { state.withLock { $0.done } }
+
+    /// Keeps `continuation`; false (and it resumed with `CancellationError`) if cancelled before.
+    func set(_ continuation: CheckedContinuation<T, any Error>) -> Bool {
+        let cancelled = state.withLock { state in
+            if state.done { return true }
+            state.continuation = continuation
+            return false
+        }
+        if cancelled { continuation.resume(throwing: CancellationError()) }
+        return !cancelled
+    }
+
+    func resume(with result: Result<T, any Error>) {
+        let continuation = state.withLock { state -> CheckedContinuation<T, any Error>? in
+            if state.done { return nil }
+            state.done = true
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume(with: result)
     }
 }

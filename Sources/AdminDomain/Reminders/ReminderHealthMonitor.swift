@@ -66,8 +66,7 @@ public actor ReminderHealthMonitor {
         }
         generation += 1
         let mine = generation
-        // Background work whoever asked: it reads on the jobs' connections.
-        let task = Task { try await DatabaseLane.asJob("reminder-count") { try await self.run(full: full) } }
+        let task = Task { try await self.run(full: full) }
         running = (task, full, mine)
         defer { if running?.generation == mine { running = nil } }
         try await task.value

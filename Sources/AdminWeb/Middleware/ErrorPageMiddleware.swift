@@ -16,11 +16,10 @@ struct ErrorPageMiddleware: RouterMiddleware {
     {
         let status: HTTPResponse.Status
         var specific: String?
-        var retryAfter: Int?
         do {
             return try await next(request, context)
         } catch let error as PanelError {
-            (status, specific, retryAfter) = (error.status, error.sentence, error.retryAfterSeconds)
+            (status, specific) = (error.status, error.sentence)
         } catch let error as any HTTPResponseError {
             status = error.status
         } catch {
@@ -29,9 +28,7 @@ struct ErrorPageMiddleware: RouterMiddleware {
         }
         var page = ErrorView(status: status, requestID: context.id, specific: specific)
         page.viewer = await viewer(request)
-        var response = page.response()
-        if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
-        return response
+        return page.response()
     }
 
     private func viewer(_ request: Request) async -> Viewer? {
