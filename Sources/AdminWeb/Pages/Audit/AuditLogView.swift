@@ -53,7 +53,7 @@ struct AuditLogView: HTMLComponent {
                         TableCell(row.at.text), TableCell(row.actorEmail ?? ""), TableCell(row.clientAddress ?? ""),
                         TableCell(row.action),
                         TableCell { AuditTargetLink(stored: row.target, viewer: viewer) },
-                        TableCell(Self.detail(row)),
+                        TableCell { Self.detailNodes(row) },
                     ])
                 },
                 empty: filter.queryItems.isEmpty
@@ -67,10 +67,18 @@ struct AuditLogView: HTMLComponent {
     }
 
     /// The detail, and for a row that counts several looks how many and the last one's time,
-    /// first: a long list of pages seen is cut on a narrow cell, the count must not be.
-    static func detail(_ row: AuditRow) -> String {
-        guard let looks = row.looks, looks > 1 else { return row.detail ?? "" }
-        let counted = "\(looks) looks, the last at \(row.lastAt?.text ?? row.at.text)"
-        return row.detail.map { "\(counted): \($0)" } ?? counted
+    /// first (a long list of pages seen is cut on a narrow cell, the count must not be); the
+    /// date on one line: a phone's narrow cell breaks between words, never inside the date.
+    @HTMLBuilder static func detailNodes(_ row: AuditRow) -> [HTMLNode] {
+        if let looks = row.looks, looks > 1 {
+            "\(looks) looks, the last at "
+            span(.class("nowrap")) { row.lastAt?.text ?? row.at.text }
+            if let detail = row.detail {
+                ": "
+                UserText(text: detail).content
+            }
+        } else {
+            UserText(text: row.detail ?? "").content
+        }
     }
 }
