@@ -92,6 +92,13 @@ public enum LoadDriver {
             _ = try await response.body.collect(upTo: 256 * 1024 * 1024)
             let time = clock.now - started
             if time > timeout { return Sample(time: time, failure: "over \(Int(timeout.seconds)) s") }
+            // A refusal that says when to come back (an export too many, figures being counted)
+            // is an answer, counted apart (issue 46).
+            if response.status == .tooManyRequests || response.status == .serviceUnavailable,
+                response.headers.first(name: "retry-after") != nil
+            {
+                return Sample(time: time, failure: nil, refused: true)
+            }
             return Sample(time: time, failure: response.status == .ok ? nil : "status \(response.status.code)")
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
             return Sample(time: clock.now - started, failure: "timeout")

@@ -5,6 +5,8 @@ public struct LoadReport: Sendable {
     public struct Page: Sendable {
         public let name: String
         public let answered: Int
+        /// Of those, refused with `Retry-After` (an export too many, figures being counted).
+        public let refused: Int
         /// Anything but a 200 in time: "status 500", "timeout", "connection error: …", with counts.
         public let failures: [String: Int]
         public let p50: Duration
@@ -28,7 +30,7 @@ public struct LoadReport: Sendable {
             var failures: [String: Int] = [:]
             for sample in all { if let failure = sample.failure { failures[failure, default: 0] += 1 } }
             return Page(
-                name: name, answered: times.count, failures: failures,
+                name: name, answered: times.count, refused: all.filter(\.refused).count, failures: failures,
                 p50: Self.percentile(times, 0.50), p99: Self.percentile(times, 0.99),
                 slowest: all.map(\.time).max() ?? .zero)
         }
@@ -48,8 +50,9 @@ public struct LoadReport: Sendable {
         for page in pages {
             let count = page.answered + page.failures.values.reduce(0, +)
             let failures =
-                page.failures.isEmpty
-                ? "0" : page.failures.map { "\($0.value) \($0.key)" }.sorted().joined(separator: ", ")
+                (page.failures.isEmpty
+                    ? "0" : page.failures.map { "\($0.value) \($0.key)" }.sorted().joined(separator: ", "))
+                + (page.refused > 0 ? "; \(page.refused) refused with Retry-After" : "")
             lines.append(
                 page.name.padding(toLength: 20, withPad: " ", startingAt: 0)
                     + String(format: "%8.1f", Double(count) / elapsed.seconds)
@@ -67,6 +70,8 @@ public struct LoadReport: Sendable {
 struct Sample: Sendable {
     let time: Duration
     let failure: String?
+    /// Answered 429 or 503 with `Retry-After`: in time, but not served.
+    var refused = false
 }
 
 extension Duration {

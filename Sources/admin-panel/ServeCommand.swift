@@ -126,6 +126,12 @@ struct ServerOptions: ParsableArguments {
     )
     var maxConnectionsPerAddress = 256
 
+    @Option(help: "CSV exports being written at once, all staff together; more are refused with 429 and Retry-After.")
+    var maxExports = 4
+
+    @Option(help: "CSV exports being written at once for one staff member; more are refused with 429 and Retry-After.")
+    var maxExportsPerStaff = 2
+
     @Option(
         help:
             """
@@ -201,6 +207,8 @@ struct ServerOptions: ParsableArguments {
         _ = try trustedProxies()
         try check(maxConnections, 16...1_000_000, "--max-connections must be from 16 to 1000000")
         try check(maxConnectionsPerAddress, 1...1_000_000, "--max-connections-per-address must be from 1 to 1000000")
+        try check(maxExports, 1...1_000, "--max-exports must be from 1 to 1000")
+        try check(maxExportsPerStaff, 1...1_000, "--max-exports-per-staff must be from 1 to 1000")
         try check(requestTimeout, 1...3_600, "--request-timeout must be from 1 to 3600 seconds")
         try check(bodyTimeout, 1...3_600, "--body-timeout must be from 1 to 3600 seconds")
         if let metricsPort { try check(metricsPort, 0...65_535, "--metrics-port must be from 0 to 65535") }
@@ -285,6 +293,8 @@ struct ServerOptions: ParsableArguments {
         configuration.reminderAlerts.appDataSilence = TimeInterval(appDataSilenceMinutes * 60)
         configuration.maxConnections = maxConnections
         configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
+        configuration.maxExports = maxExports
+        configuration.maxExportsPerStaff = maxExportsPerStaff
         configuration.headTimeout = .seconds(requestTimeout)
         configuration.bodyTimeout = .seconds(bodyTimeout)
         return configuration

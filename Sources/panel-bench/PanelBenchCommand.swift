@@ -12,6 +12,7 @@ struct PanelBenchCommand: AsyncParsableCommand {
             SupportCommand.self, LoadCommand.self, PushBenchCommand.self, PushFakeCommand.self,
             CampaignBenchCommand.self, DashboardBenchCommand.self, PreviewsCommand.self, ImpactBenchCommand.self,
             SearchBenchCommand.self, RemindersBenchCommand.self, JourneysBenchCommand.self, UsualHoursBenchCommand.self,
+            FirstMinuteCommand.self, ExportsBenchCommand.self,
         ])
 }
 

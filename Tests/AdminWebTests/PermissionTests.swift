@@ -71,7 +71,8 @@ import Testing
         let stash = FormStash()
         let cookies = panel.areas.site.cookies
         var staff = StaffRoutes(
-            refusals: panel.areas.auth.signIn.unauthenticatedEvents, stash: stash, stashCookie: cookies.keptForm)
+            refusals: panel.areas.auth.signIn.unauthenticatedEvents, stash: stash, stashCookie: cookies.keptForm,
+            exports: panel.areas.site.exports)
         staff.get(.favicon, requires: .manageStaff) { _, _ in "staff only" }
         staff.register(
             on: router.group()

@@ -61,6 +61,10 @@ extension TestPanel {
         var journeys: JourneysArea { get throws { try Self.required(built.journeys, .journeys) } }
         var dashboard: DashboardArea { get throws { try Self.required(built.dashboard, .dashboard) } }
         var support: SupportArea { get throws { try Self.required(built.support, .support) } }
+        /// The reminders when they are served, else nil.
+        var remindersIfServed: RemindersArea? { served.contains { $0 is RemindersArea } ? built.reminders : nil }
+        /// The dashboard when it is served, else nil.
+        var dashboardIfServed: DashboardArea? { served.contains { $0 is DashboardArea } ? built.dashboard : nil }
         /// The core's services and the served areas', as `buildApplication` runs them.
         var services: [any Service] { core.services + served.flatMap(\.services) }
 

@@ -14,13 +14,19 @@ import Synchronization
 /// their priority cannot be lowered for one job and raised back without privilege.
 public final class LowPriorityThreads: @unchecked Sendable {
     public static let shared = LowPriorityThreads(count: 2)
+    /// Two more for the low-priority reads of requests (CSV exports being written, a journey's
+    /// report): they never wait behind a background count. Nice 19 but not SCHED_IDLE: a person
+    /// waits for these, and under a load that never pauses an idle thread got no slice at all
+    /// (an export in the busy test suite did not finish in three minutes).
+    public static let requests = LowPriorityThreads(count: 2, idle: false)
 
     private let condition = NSCondition()
     private var jobs: [@Sendable () -> Void] = []
     /// Jobs are handed over from here, so async code never waits on the lock itself.
     private let intake = DispatchQueue(label: "panel.low-priority.intake")
 
-    init(count: Int, niceness: Int32 = 19) {
+    /// `idle`: SCHED_IDLE as well as the niceness, for work nobody waits on.
+    init(count: Int, niceness: Int32 = 19, idle: Bool = true) {
         for index in 0..<count {
             let thread = Thread { [self] in
                 #if os(Linux)
@@ -29,8 +35,10 @@ public final class LowPriorityThreads: @unchecked Sendable {
                     // SCHED_IDLE (5, a GNU constant Swift does not import): below even nice 19,
                     // which still took slices long enough to double a first search's time. A
                     // job here may wait long under a load that never pauses: keep each short.
-                    var parameters = sched_param()
-                    _ = sched_setscheduler(0, 5, &parameters)
+                    if idle {
+                        var parameters = sched_param()
+                        _ = sched_setscheduler(0, 5, &parameters)
+                    }
                 #endif
                 work()
             }

@@ -79,7 +79,12 @@ public actor DashboardRefresher {
         let isFull = full || needsFull()
         generation += 1
         let mine = generation
-        let task = Task { await self.run(full: isFull, urgent: waitedOn, generation: mine) }
+        // A count is background work whoever asked: it reads on the jobs' connections.
+        let task = Task {
+            await DatabaseLane.asJob("dashboard-count") {
+                await self.run(full: isFull, urgent: waitedOn, generation: mine)
+            }
+        }
         running = (isFull, waitedOn, mine, task)
         await task.value
     }

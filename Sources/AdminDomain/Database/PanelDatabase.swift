@@ -17,6 +17,13 @@ public struct PanelDatabase: Sendable {
     /// Read-only too, two connections of its own for `readAtLowPriority`: a count starved of
     /// the cores must not hold connections the requests' reads wait for.
     private let backgroundReader: DatabasePool
+    /// Read-only, two connections for the background jobs' `read`s (`DatabaseLane.job`): a job
+    /// never holds a connection a request waits for, however many run at once (issue 46).
+    private let jobReader: DatabasePool
+    /// Read-only, two connections for the requests' low-priority reads: CSV exports being written
+    /// (`DatabaseLane.export`) and `readAtLowPriority` outside a job, read from threads at the
+    /// lowest priority: downloads never hold up sign-in, search or /health.
+    private let exportReader: DatabasePool
     /// Writes `panel_*` tables only, in short immediate transactions.
     private let writer: DatabaseQueue
     /// The same, for rows that need not wait for the disk (`writeWithoutWaitingForDisk`).
@@ -27,25 +34,55 @@ public struct PanelDatabase: Sendable {
     /// Whether another connection committed, looked at once every two seconds however many
     /// jobs of this process ask: what lets an idle panel leave the file alone.
     public let watch: DatabaseWatch
+    /// Tests only: holds every background job at its next access (`JobHold`).
+    public var jobHold: JobHold?
 
     /// How long a statement waits for the backend's write lock before failing.
     static let busyTimeout: TimeInterval = 5
 
-    /// One read transaction on the read-only pool; the connection wait and the query run on
-    /// GRDB's Dispatch queues.
-    public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
+    /// One read transaction on the read-only pool of the task's lane (`DatabaseLane`): a
+    /// request's on the requests' four connections, a background job's on the jobs' two, an
+    /// export's on its own two from a thread at the lowest priority. The connection wait and
+    /// the query run on GRDB's Dispatch queues (or those threads).
+    public func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let started = ContinuousClock.now
-        defer { Self.record("read", since: started) }
-        return try await reader.read(value)
+        switch DatabaseLane.current {
+        case .request:
+            defer { Self.record("read", since: started) }
+            return try await reader.read(value)
+        case .job(let name):
+            defer { Self.record("job_read", since: started) }
+            guard let hold = jobHold, hold.holdsJobs else { return try await jobReader.read(value) }
+            return try await jobReader.read { db in
+                hold.holdBlocking(name)
+                return try value(db)
+            }
+        case .export:
+            defer { Self.record("export_read", since: started) }
+            let reader = exportReader
+            // A test's hold waits before the read: the threads are the whole process's.
+            if let hold = jobHold, hold.holdsExports { await hold.hold("export") }
+            return try await LowPriorityThreads.requests.runAbandoningOnCancel { try reader.read(value) }
+        }
     }
 
     /// One read transaction like `read`, run on a thread at the lowest priority: for long
     /// background work (the dashboard's count) that must leave the cores to requests. The
-    /// pool's synchronous read is safe there: that thread is none of Swift's.
+    /// pool's synchronous read is safe there: that thread is none of Swift's. A job's runs on the
+    /// jobs' two threads and connections; a request's (a journey's report) on the two threads
+    /// and connections of the requests' low-priority reads, which exports use too.
     public func readAtLowPriority<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let started = ContinuousClock.now
         defer { Self.record("low_priority_read", since: started) }
+        // A request's (a journey's report) on the requests' own: never behind a job (issue 46).
+        guard DatabaseLane.current.jobName != nil else {
+            let reader = exportReader
+            return try await LowPriorityThreads.requests.runAbandoningOnCancel { try reader.read(value) }
+        }
         let reader = self.backgroundReader
+        // A test's hold waits before the read: the two threads are the whole process's, and a
+        // job held on them would hold every other test's panel too.
+        if let hold = jobHold, hold.holdsJobs, let name = DatabaseLane.current.jobName { await hold.hold(name) }
         return try await LowPriorityThreads.shared.runAbandoningOnCancel { try reader.read(value) }
     }
 
@@ -54,6 +91,8 @@ public struct PanelDatabase: Sendable {
     public func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
         let started = ContinuousClock.now
         defer { Self.record("write", since: started) }
+        // A job held by a test waits before its transaction, holding no lock.
+        if let hold = jobHold, hold.holdsJobs, let name = DatabaseLane.current.jobName { await hold.hold(name) }
         return try await writer.write(updates)
     }
 
@@ -78,6 +117,7 @@ public struct PanelDatabase: Sendable {
     public func writeWithoutWaitingForDisk<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
         let started = ContinuousClock.now
         defer { Self.record("unsynced_write", since: started) }
+        if let hold = jobHold, hold.holdsJobs, let name = DatabaseLane.current.jobName { await hold.hold(name) }
         return try await unsyncedWriter.write(updates)
     }
 
@@ -166,12 +206,20 @@ public struct PanelDatabase: Sendable {
         backgroundConfig.label = "panel.background-reader"
         backgroundConfig.maximumReaderCount = 2
         let backgroundReader = try DatabasePool(path: path, configuration: backgroundConfig)
+        var jobConfig = readerConfig
+        jobConfig.label = "panel.job-reader"
+        jobConfig.maximumReaderCount = 2
+        let jobReader = try DatabasePool(path: path, configuration: jobConfig)
+        var exportConfig = readerConfig
+        exportConfig.label = "panel.export-reader"
+        exportConfig.maximumReaderCount = 2
+        let exportReader = try DatabasePool(path: path, configuration: exportConfig)
         // The watch holds the writer, not this value: a database that held a watch holding it
         // would never be released.
         let watch = DatabaseWatch(interval: .seconds(2)) { try await dataVersion(of: writer) }
         return PanelDatabase(
-            reader: reader, backgroundReader: backgroundReader, writer: writer, unsyncedWriter: unsyncedWriter,
-            path: path, watch: watch)
+            reader: reader, backgroundReader: backgroundReader, jobReader: jobReader, exportReader: exportReader,
+            writer: writer, unsyncedWriter: unsyncedWriter, path: path, watch: watch)
     }
 
     /// Rejects what SQLite would otherwise silently create or misread: a missing path

@@ -58,7 +58,7 @@ public actor CampaignImpactTracker {
     /// One at a time: a call while one runs waits for it.
     public func refresh(now: Date = Date()) async throws {
         if let running { return try await running.value }
-        let task = Task { try await self.refreshAll(now: now) }
+        let task = Task { try await DatabaseLane.asJob("impact-refresh") { try await self.refreshAll(now: now) } }
         running = task
         defer { running = nil }
         try await task.value

@@ -66,7 +66,8 @@ public actor ReminderHealthMonitor {
         }
         generation += 1
         let mine = generation
-        let task = Task { try await self.run(full: full) }
+        // Background work whoever asked: it reads on the jobs' connections.
+        let task = Task { try await DatabaseLane.asJob("reminder-count") { try await self.run(full: full) } }
         running = (task, full, mine)
         defer { if running?.generation == mine { running = nil } }
         try await task.value

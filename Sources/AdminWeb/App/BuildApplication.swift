@@ -41,10 +41,12 @@ func buildApplication(
     let logger = core.logger
     // The server and the areas' own jobs run in one service group: on SIGTERM the server
     // drains first, then the jobs stop.
-    var jobs = extraServices + core.services + areas.flatMap(\.services)
+    var services = extraServices + core.services + areas.flatMap(\.services)
     if let metrics, let port = configuration.metricsPort {
-        jobs.append(PanelMetrics.server(registry: metrics, port: port, logger: logger))
+        services.append(PanelMetrics.server(registry: metrics, port: port, logger: logger))
     }
+    // Everything a service does reads on the jobs' connections, never the requests' (issue 46).
+    let jobs: [any Service] = services.map { BackgroundJobService($0) }
     let limits = ConnectionLimits(
         maxConnections: configuration.maxConnections,
         maxConnectionsPerAddress: configuration.maxConnectionsPerAddress,
@@ -93,4 +95,23 @@ func buildRouter(core: PanelCore, areas: [any PanelArea]) -> (
         on: core.site.staffGroup(
             on: router, sessions: sessions, forms: forms, twoFactorPolicy: core.auth.twoFactorPolicy))
     return (router, staff.entries)
+}
+
+/// A service of the group run as a background job (`DatabaseLane.job`): every read it makes,
+/// and every task it starts, goes to the jobs' connections, so a request never waits for a
+/// pooled reader a job holds.
+struct BackgroundJobService: Service, CustomStringConvertible {
+    let service: any Service
+    let name: String
+
+    init(_ service: any Service) {
+        self.service = service
+        name = (service as? PeriodicJob)?.name ?? String(describing: type(of: service))
+    }
+
+    var description: String { name }
+
+    func run() async throws {
+        try await DatabaseLane.asJob(name) { try await service.run() }
+    }
 }

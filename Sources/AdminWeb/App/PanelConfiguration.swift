@@ -74,6 +74,11 @@ public struct PanelConfiguration: Sendable {
     public var headTimeout: Duration = .seconds(30)
     /// Time from a request's head to the end of its body (`--body-timeout`).
     public var bodyTimeout: Duration = .seconds(30)
+    /// CSV exports being written at once, all staff together (`--max-exports`); another is
+    /// refused with 429, a sentence and `Retry-After` (issue 46).
+    public var maxExports = 4
+    /// The same for one staff member (`--max-exports-per-staff`).
+    public var maxExportsPerStaff = 2
 
     public init(
         databasePath: String,

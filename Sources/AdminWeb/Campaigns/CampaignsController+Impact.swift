@@ -42,11 +42,18 @@ extension CampaignsController {
             throw PanelError.notFound("No campaign #\(id).")
         }
         let frozen = campaign.status.known.map(CampaignImpactTracker.isFrozen) == true
-        guard let report = try await source.impact.report(id, computeIfMissing: frozen) else {
+        // Never computed here (issue 46): the background job makes it.
+        guard let report = try await source.impact.report(id) else {
             if frozen, try await !source.campaigns.hasMembers(id) {
                 throw PanelError(
                     status: .notFound,
                     sentence: "Campaign #\(id) drew nobody when its audience was frozen: there is no report.")
+            }
+            if frozen {
+                throw PanelError(
+                    status: .serviceUnavailable,
+                    sentence: "Campaign #\(id)'s report is being computed: try again in a few seconds.",
+                    retryAfterSeconds: 5)
             }
             throw PanelError(
                 status: .notFound,

@@ -16,10 +16,11 @@ struct ErrorPageMiddleware: RouterMiddleware {
     {
         let status: HTTPResponse.Status
         var specific: String?
+        var retryAfter: Int?
         do {
             return try await next(request, context)
         } catch let error as PanelError {
-            (status, specific) = (error.status, error.sentence)
+            (status, specific, retryAfter) = (error.status, error.sentence, error.retryAfterSeconds)
         } catch let error as any HTTPResponseError {
             status = error.status
         } catch {
@@ -28,7 +29,9 @@ struct ErrorPageMiddleware: RouterMiddleware {
         }
         var page = ErrorView(status: status, requestID: context.id, specific: specific)
         page.viewer = await viewer(request)
-        return page.response()
+        var response = page.response()
+        if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+        return response
     }
 
     private func viewer(_ request: Request) async -> Viewer? {

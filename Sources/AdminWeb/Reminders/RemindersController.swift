@@ -21,13 +21,12 @@ struct RemindersController {
 
     @Sendable func csv(request: Request, context: StaffRequestContext) async throws -> Response {
         let range = try RemindersModel.range(from: request.queryFields.values("range"))
-        // A file asked for waits for the first count (seconds at most) rather than failing.
-        _ = try await source.monitor.snapshot()
+        // Never waits for the count (issue 46): before the first one is in, a sentence.
         let model = try await RemindersModel.load(source, range)
         guard model.report != nil else {
             throw PanelError(
                 status: .serviceUnavailable,
-                sentence: "The reminder figures are being counted: try again in a few seconds.")
+                sentence: "The reminder figures are being counted: try again in a few seconds.", retryAfterSeconds: 5)
         }
         return CSV.response(
             filename: CSV.filename("reminders", [range.rawValue]), header: RemindersModel.csvHeader, rows: model.csvRows

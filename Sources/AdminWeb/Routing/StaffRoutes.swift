@@ -27,12 +27,15 @@ struct StaffRoutes {
     /// Forms kept while their sender signed in again, shown on their page once.
     let stash: FormStash
     let stashCookie: PanelCookie
+    /// Every route whose path ends in `.csv` takes one of these while its file is written.
+    let exports: ExportLimits
     private var handlers: [(entry: Entry, handler: Handler)] = []
 
-    init(refusals: AuditAggregator, stash: FormStash, stashCookie: PanelCookie) {
+    init(refusals: AuditAggregator, stash: FormStash, stashCookie: PanelCookie, exports: ExportLimits) {
         self.refusals = refusals
         self.stash = stash
         self.stashCookie = stashCookie
+        self.exports = exports
     }
 
     /// - Parameter query: the fields of the query string the route reads; any other is refused.
@@ -83,6 +86,7 @@ struct StaffRoutes {
         let forms = forms
         let stash = stash
         let stashCookie = stashCookie
+        let exports = method == .get && entry.path.hasSuffix(".csv") ? exports : nil
         group.on(RouterPath(entry.path), method: method) { @Sendable request, context -> Response in
             guard context.identity.role.may(permission) else {
                 await refusals.record(
@@ -113,7 +117,13 @@ struct StaffRoutes {
                 response.setCookie(stashCookie.expired)
                 return response
             }
-            return try await handler(request, context)
+            guard let exports else { return try await handler(request, context) }
+            // An export: refused at once beyond its bounds; its file written in the export lane,
+            // the slot given back at its end (issue 46).
+            let slot = try exports.take(for: context.identity.adminID)
+            var response = try await handler(request, context)
+            response.body = slot.wrap(response.body)
+            return response
         }
     }
 }

@@ -22,6 +22,8 @@ public struct SiteArea: Sendable {
     /// Work nobody awaits (previews, dry runs, live pages' reads, a full count an admin
     /// asked for), run as child tasks of a service in the group.
     public let backgroundWork = BackgroundWork()
+    /// The CSV exports being written, per staff member and in all.
+    public let exports: ExportLimits
 
     init(database: PanelDatabase, configuration: PanelConfiguration) {
         self.database = database
@@ -30,6 +32,7 @@ public struct SiteArea: Sendable {
         banner = configuration.banner
         publicDirectory = configuration.publicDirectory
         push = configuration.push
+        exports = ExportLimits(perStaff: configuration.maxExportsPerStaff, total: configuration.maxExports)
     }
 
     /// The chain every request passes, before any route is added (Hummingbird applies a
@@ -63,7 +66,7 @@ public struct SiteArea: Sendable {
 
     /// The signed-in routes, to be filled by the areas; refusals are counted in `refusals`.
     func staffRoutes(refusals: AuditAggregator) -> StaffRoutes {
-        StaffRoutes(refusals: refusals, stash: formStash, stashCookie: cookies.keptForm)
+        StaffRoutes(refusals: refusals, stash: formStash, stashCookie: cookies.keptForm, exports: exports)
     }
 
     /// The group every signed-in route is added to: a session, a changed one-time password

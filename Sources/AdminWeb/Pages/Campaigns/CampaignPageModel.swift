@@ -135,11 +135,9 @@ struct CampaignPageModel {
             if let status, CampaignImpactTracker.isFrozen(status) {
                 model.impact = try await source.impact.report(campaign.id)
                 if model.impact == nil {
-                    // Computed now when the background job has not come to it since the start.
+                    // Not computed here: the background job makes it (issue 46); until then the
+                    // page says it is being computed and fills by itself.
                     model.nobodyDrawn = try await !source.campaigns.hasMembers(campaign.id)
-                    if !model.nobodyDrawn {
-                        model.impact = try await source.impact.report(campaign.id, computeIfMissing: true)
-                    }
                 }
             }
             // A handful of rows per campaign, written by the freeze.

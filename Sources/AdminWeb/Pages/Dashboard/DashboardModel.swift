@@ -66,19 +66,24 @@ struct DashboardModel: PageModel {
         return model
     }
 
-    /// The refresher's snapshot, waiting only for the first count. Only that one can fail
-    /// this way: afterwards the last good snapshot is served.
+    /// The refresher's last snapshot, never waiting for a count (issue 46: a first page after a
+    /// start at a million users waited 50 s for the count it started). Before the first count
+    /// is in, the page says the figures are being counted, and when to come back.
     static func snapshot(_ dashboard: DashboardRefresher) async throws -> DashboardSnapshot {
-        do {
-            return try await dashboard.snapshot()
-        } catch is DashboardUnavailable {
+        if let snapshot = await dashboard.latest() { return snapshot }
+        if await dashboard.lastFailure != nil {
             throw PanelError(
                 status: .serviceUnavailable,
                 sentence:
                     "The dashboard's figures could not be counted yet. Try again in a minute; if it goes on, an admin "
-                    + "can look at the panel's log."
-            )
+                    + "can look at the panel's log.", retryAfterSeconds: 60)
         }
+        throw PanelError(
+            status: .serviceUnavailable,
+            sentence:
+                "The dashboard's figures are being counted: the first count after the panel starts takes up to a "
+                + "minute on a big database. This page does not wait for it; reload it in a few seconds.",
+            retryAfterSeconds: 5)
     }
 
     /// The range a link asked for: none is the standard 30 days; anything else is refused

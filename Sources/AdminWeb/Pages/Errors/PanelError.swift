@@ -5,6 +5,14 @@ import Hummingbird
 struct PanelError: HTTPResponseError {
     let status: HTTPResponse.Status
     let sentence: String
+    /// Sent as `Retry-After`: a refusal that passes (an export too many, figures being counted).
+    var retryAfterSeconds: Int?
+
+    init(status: HTTPResponse.Status, sentence: String, retryAfterSeconds: Int? = nil) {
+        self.status = status
+        self.sentence = sentence
+        self.retryAfterSeconds = retryAfterSeconds
+    }
 
     static func notFound(_ sentence: String) -> PanelError {
         PanelError(status: .notFound, sentence: sentence)
