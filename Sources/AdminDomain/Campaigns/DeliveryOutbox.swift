@@ -194,7 +194,7 @@ public struct DeliveryOutbox: Sendable {
                 // A journey's own rules, for the rows the audience's let through.
                 if journeys.contains(campaign) {
                     let exits = try JourneyClaimCheck.exits(
-                        for: found.filter { $0.rule == "reachable" }.map { ($0.id, $0.entryID) },
+                        for: found.filter { $0.rule == .reachable }.map { ($0.id, $0.entryID) },
                         journey: campaign, now: now, in: db)
                     for index in found.indices { found[index].journeyExit = exits[found[index].id] }
                 }
@@ -244,49 +244,48 @@ public struct DeliveryOutbox: Sendable {
                         == .sending
                 else { continue }
                 for row in found where rows.count < limit {
-                    if row.rule != "reachable" {
-                        let reason = Exclusion(rawValue: row.rule)?.label ?? row.rule
+                    var decision = ClaimDecision.beforeCap(
+                        rule: row.rule, journeyExit: row.journeyExit, quietUntil: row.quietUntil, now: at)
+                    if decision == nil {
+                        // One at a time, so that a user's row in one campaign sees the row of
+                        // another campaign this same claim already took.
+                        let others =
+                            try Int.fetchOne(
+                                capCount,
+                                arguments: [
+                                    "user": row.userID, "since": capSince, "campaign": campaign, "entry": row.entryID,
+                                ]) ?? 0
+                        decision = ClaimDecision.capped(others: others, cap: cap)
+                    }
+                    switch decision ?? .send {
+                    case .exclude(let exclusion):
                         try move.execute(arguments: [
-                            DeliveryState.excluded, 0, "no longer in the audience when due: \(reason)", at, row.id,
+                            DeliveryState.excluded, 0, "no longer in the audience when due: \(exclusion.label)", at,
+                            row.id,
                         ])
                         if db.changesCount > 0 { settledUnsent.insert(campaign) }
-                        entries.unsent(row, reason: row.rule, state: .exited)
-                        continue
-                    }
-                    if let exit = row.journeyExit {
-                        let why = exit == "settled" ? "its entry was settled already" : JourneyExit.label(of: exit)
-                        try move.execute(arguments: [DeliveryState.excluded, 0, "journey: \(why)", at, row.id])
+                        entries.unsent(row, reason: exclusion.rawValue, state: .exited)
+                    case .exitJourney(let exit):
+                        try move.execute(arguments: [DeliveryState.excluded, 0, "journey: \(exit.detail)", at, row.id])
                         if db.changesCount > 0 { settledUnsent.insert(campaign) }
-                        if exit != "settled" {
-                            entries.unsent(
-                                row, reason: exit == "expired" ? nil : exit,
-                                state: exit == "expired" ? .expired : .exited, userWide: true)
+                        switch exit {
+                        case .entrySettled: break
+                        case .expired: entries.unsent(row, reason: nil, state: .expired, userWide: true)
+                        case .exit(let why): entries.unsent(row, reason: why.rawValue, state: .exited, userWide: true)
                         }
-                        continue
-                    }
-                    if let quietUntil = row.quietUntil, quietUntil > at.text {
+                    case .putOff(let until):
                         try putOff.execute(arguments: [
-                            quietUntil, "put off to the end of the user's quiet hours", at, row.id,
+                            until, "put off to the end of the user's quiet hours", at, row.id,
                         ])
                         if db.changesCount > 0 { putOffCampaigns.insert(campaign) }
-                        continue
-                    }
-                    // One at a time, so that a user's row in one campaign sees the row of
-                    // another campaign this same claim already took.
-                    let others =
-                        try Int.fetchOne(
-                            capCount,
-                            arguments: [
-                                "user": row.userID, "since": capSince, "campaign": campaign, "entry": row.entryID,
-                            ]) ?? 0
-                    if others >= cap {
+                    case .cap(let others):
                         try move.execute(arguments: [
                             DeliveryState.capped, 0, "frequency cap: \(others) campaign pushes in the window", at,
                             row.id,
                         ])
                         if db.changesCount > 0 { settledUnsent.insert(campaign) }
                         entries.unsent(row, reason: Exclusion.frequencyCap.rawValue, state: .capped)
-                    } else {
+                    case .send:
                         try move.execute(arguments: [DeliveryState.sending, 1, nil, at, row.id])
                         if db.changesCount > 0 {
                             rows.append(row)
@@ -444,7 +443,7 @@ public struct DeliveryOutbox: Sendable {
 }
 
 /// A due delivery as the claim's read found it: its row, its device, the first rule of the
-/// audience that no longer holds ('reachable' when all do) and the end of its user's quiet
+/// audience that no longer holds (`reachable` when all do) and the end of its user's quiet
 /// hours (now when outside them).
 struct ClaimCandidate: Sendable {
     let id, campaignID, deviceID, userID: Int64
@@ -452,12 +451,12 @@ struct ClaimCandidate: Sendable {
     let variant, token: String?
     let platform: Stored<Platform>?
     let provider: Stored<PushProvider>?
-    let rule: String
+    let rule: ClaimRule
     let quietUntil: String?
     /// The journey entry this delivery is for (nil for a campaign's).
     let entryID: Int64?
     /// Why a journey's own rules stop it now, when they do.
-    var journeyExit: String?
+    var journeyExit: JourneyClaimExit?
 
     /// Read by name: a look-up among a dozen columns, nothing beside the claim's writes.
     init(_ row: Row) throws {
@@ -471,7 +470,7 @@ struct ClaimCandidate: Sendable {
         token = try row.decode(String?.self, forColumn: "push_token")
         platform = try row.decode(Stored<Platform>?.self, forColumn: "platform")
         provider = try row.decode(Stored<PushProvider>?.self, forColumn: "push_provider")
-        rule = row["rule"]
+        rule = try ClaimRule(stored: row["rule"])
         quietUntil = row["quiet_until"]
         entryID = row[delivery.entryID]
     }

@@ -8,13 +8,13 @@ import GRDB
 /// the reason. A row whose entry ended unsent (or is missing) is not sent either; one whose
 /// entry is `sent` is another device of it, or a retry, and goes if the rules still hold.
 enum JourneyClaimCheck {
-    /// `expired`, a `JourneyExit` raw value, or `settled`, per delivery row that must not go.
+    /// Why each delivery row that must not go is stopped.
     static func exits(for rows: [(row: Int64, entry: Int64?)], journey: Int64, now: Date, in db: Database) throws
-        -> [Int64: String]
+        -> [Int64: JourneyClaimExit]
     {
         guard !rows.isEmpty else { return [:] }
         guard let plan = try JourneyPlan.load(journey, in: db) else {
-            return Dictionary(uniqueKeysWithValues: rows.map { ($0.row, "settled") })
+            return Dictionary(uniqueKeysWithValues: rows.map { ($0.row, .entrySettled) })
         }
         // `:entry` is bound per row on the cached statement.
         let query: SQL = """
@@ -38,9 +38,11 @@ enum JourneyClaimCheck {
                 "now": SQLiteTime.string(now),
                 "expiredBefore": SQLiteTime.string(now.addingTimeInterval(-JourneySendAt.horizon)),
             ]
-        var exits: [Int64: String] = [:]
+        var exits: [Int64: JourneyClaimExit] = [:]
         for (row, entry) in rows {
-            if let exit = try String.fetchOne(statement, arguments: fixed &+ ["entry": entry]) { exits[row] = exit }
+            if let exit = try String.fetchOne(statement, arguments: fixed &+ ["entry": entry]) {
+                exits[row] = try JourneyClaimExit(stored: exit)
+            }
         }
         return exits
     }
