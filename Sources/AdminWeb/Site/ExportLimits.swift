@@ -12,83 +12,130 @@ import Synchronization
 public final class ExportLimits: Sendable {
     public let perStaff: Int
     public let total: Int
+    /// An export whose client has taken nothing for this long stops counting: a paused
+    /// download, or a client reading a byte a second, held every slot of the panel for as long
+    /// as it stayed open (the tryout of issue 46). Its writing goes on if the client comes
+    /// back, without a slot; while it waits it costs a connection, never a core or a read.
+    public let stallAfter: Duration
     /// Seconds a refused export is told to wait.
     public static let retryAfterSeconds = 10
 
+    private struct Entry {
+        let staff: Int64
+        var progressedAt: ContinuousClock.Instant
+    }
+
     private struct Counts {
-        var total = 0
-        var byStaff: [Int64: Int] = [:]
+        var next = 0
+        var slots: [Int: Entry] = [:]
+
+        /// The slots still counting at `now`: stalled ones are let go for good.
+        mutating func dropStalled(now: ContinuousClock.Instant, after stall: Duration) {
+            slots = slots.filter { now - $0.value.progressedAt < stall }
+        }
     }
 
     private let counts = Mutex(Counts())
+    private let now: @Sendable () -> ContinuousClock.Instant
 
-    public init(perStaff: Int, total: Int) {
+    public init(
+        perStaff: Int, total: Int, stallAfter: Duration = .seconds(30),
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) {
         self.perStaff = max(1, perStaff)
         self.total = max(1, total)
+        self.stallAfter = stallAfter
+        self.now = now
     }
 
-    /// Exports being written now, all staff together.
-    public var inFlight: Int { counts.withLock { $0.total } }
+    /// Exports being written now, all staff together (stalled ones aside).
+    public var inFlight: Int {
+        let now = now()
+        return counts.withLock { counts in counts.slots.values.count { now - $0.progressedAt < stallAfter } }
+    }
 
     /// A slot for one export by `staff`, or the refusal to show.
     func take(for staff: Int64) throws -> Slot {
-        let refusal: String? = counts.withLock { counts in
-            let mine = counts.byStaff[staff, default: 0]
+        let now = now()
+        let outcome: Result<Int, PanelError> = counts.withLock { counts in
+            counts.dropStalled(now: now, after: stallAfter)
+            let mine = counts.slots.values.count { $0.staff == staff }
             if mine >= perStaff {
-                return "You have \(Format.count(mine, "export", "exports")) being written already; "
-                    + "each person may have \(perStaff) at once. Try again when one has finished downloading."
+                return .failure(
+                    Self.refusal(
+                        "You have \(Format.count(mine, "export", "exports")) being written already; each person may "
+                            + "have \(perStaff) at once. Try again when one has finished downloading (a download "
+                            + "paused for \(stallAfter.components.seconds) seconds stops counting)."))
             }
-            if counts.total >= total {
-                return "\(Format.count(counts.total, "export is", "exports are")) being written for staff already, "
-                    + "the most the panel writes at once. Try again in a few seconds."
+            if counts.slots.count >= total {
+                return .failure(
+                    Self.refusal(
+                        "\(Format.count(counts.slots.count, "export is", "exports are")) being written for staff "
+                            + "already, the most the panel writes at once. Try again in a few seconds."))
             }
-            counts.total += 1
-            counts.byStaff[staff] = mine + 1
-            return nil
+            counts.next += 1
+            counts.slots[counts.next] = Entry(staff: staff, progressedAt: now)
+            return .success(counts.next)
         }
-        if let refusal {
-            throw PanelError(status: .tooManyRequests, sentence: refusal, retryAfterSeconds: Self.retryAfterSeconds)
-        }
-        return Slot(limits: self, staff: staff)
+        return Slot(limits: self, id: try outcome.get())
     }
 
-    fileprivate func release(_ staff: Int64) {
-        counts.withLock { counts in
-            counts.total -= 1
-            let left = counts.byStaff[staff, default: 1] - 1
-            counts.byStaff[staff] = left > 0 ? left : nil
-        }
+    private static func refusal(_ sentence: String) -> PanelError {
+        PanelError(status: .tooManyRequests, sentence: sentence, retryAfterSeconds: retryAfterSeconds)
+    }
+
+    fileprivate func progressed(_ id: Int) {
+        let now = now()
+        counts.withLock { counts in counts.slots[id]?.progressedAt = now }
+    }
+
+    fileprivate func release(_ id: Int) {
+        _ = counts.withLock { $0.slots.removeValue(forKey: id) }
     }
 
     /// One export's place, given back once: when its body is written, or when the response is
-    /// dropped unwritten (a HEAD, a client gone), whichever comes first.
+    /// dropped unwritten (a HEAD, a client gone), whichever comes first; or taken back when
+    /// its client takes nothing for `stallAfter`.
     final class Slot: Sendable {
         private let limits: ExportLimits
-        private let staff: Int64
-        private let held = Mutex(true)
+        private let id: Int
 
-        fileprivate init(limits: ExportLimits, staff: Int64) {
+        fileprivate init(limits: ExportLimits, id: Int) {
             self.limits = limits
-            self.staff = staff
+            self.id = id
         }
 
-        func release() {
-            let wasHeld = held.withLock { held in
-                defer { held = false }
-                return held
-            }
-            guard wasHeld else { return }
-            limits.release(staff)
-        }
+        func release() { limits.release(id) }
+
+        /// The client took another part of the file.
+        func progressed() { limits.progressed(id) }
 
         deinit { release() }
 
-        /// `body` written in the export lane, the slot given back at its end.
+        /// `body` written in the export lane, each part the client takes counted as progress,
+        /// the slot given back at its end.
         func wrap(_ body: ResponseBody) -> ResponseBody {
             ResponseBody(contentLength: body.contentLength) { [self] writer in
                 defer { release() }
-                try await DatabaseLane.$current.withValue(.export) { try await body.write(writer) }
+                let counted = ProgressCountingWriter(inner: writer, slot: self)
+                try await DatabaseLane.$current.withValue(.export) { try await body.write(counted) }
             }
         }
+    }
+}
+
+/// Passes each part on and tells the slot once the client has taken it (the write returns
+/// when the connection can take more).
+private struct ProgressCountingWriter: ResponseBodyWriter {
+    var inner: any ResponseBodyWriter
+    let slot: ExportLimits.Slot
+
+    mutating func write(_ buffer: ByteBuffer) async throws {
+        try await inner.write(buffer)
+        slot.progressed()
+    }
+
+    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {
+        try await inner.finish(trailingHeaders)
     }
 }
