@@ -28,6 +28,13 @@ struct ErrorPageMiddleware: RouterMiddleware {
             status = .internalServerError
         }
         var page = ErrorView(status: status, requestID: context.id, specific: specific)
+        // Figures being counted: the page asks again by itself (a refusal, 429, never does).
+        let asked = request.uri.description
+        if status == .serviceUnavailable, request.method == .get, let retryAfter, asked.hasPrefix("/"),
+            !asked.hasPrefix("//")
+        {
+            page.retry = (retryAfter, asked)
+        }
         page.viewer = await viewer(request)
         var response = page.response()
         if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }

@@ -10,6 +10,9 @@ struct ErrorView: HTMLComponent {
     var viewer: Viewer?
     /// The panel's own sentence for this error, when it has one.
     var specific: String?
+    /// A page not ready yet (503, figures being counted): it asks again by itself after these
+    /// seconds, and offers to at once; `href` is the address asked for.
+    var retry: (seconds: Int, href: String)?
 
     var sentence: String {
         if let specific { return specific }
@@ -25,12 +28,19 @@ struct ErrorView: HTMLComponent {
     }
 
     var content: HTMLNode {
-        PageLayout(pageTitle: "\(status.code) \(status.reasonPhrase)", viewer: viewer) {
+        PageLayout(
+            pageTitle: "\(status.code) \(status.reasonPhrase)", viewer: viewer,
+            headExtras: retry.map { [meta(Attribute("http-equiv", "refresh"), .content(String($0.seconds)))] } ?? []
+        ) {
             section(.class("error-card")) {
-                h1 { "\(status.code) \(status.reasonPhrase)" }
+                h1 { retry == nil ? "\(status.code) \(status.reasonPhrase)" : "Not ready yet" }
                 p { sentence }
+                if let retry {
+                    p { "This page asks again by itself in \(retry.seconds) seconds. " }
+                    p { a(.href(retry.href)) { "Ask again now" } }
+                }
                 p(.class("muted")) { "Request id: \(requestID)" }
-                p { a(.href(SiteURL.dashboard.href)) { "Back to the dashboard" } }
+                if retry == nil { p { a(.href(SiteURL.dashboard.href)) { "Back to the dashboard" } } }
             }
         }.content
     }
