@@ -32,7 +32,9 @@ struct PushFixture {
             credentials = try draft.rewritingTokenURI(server.tokenURI)
         }
         try await state.trust(credentials, tokenURI: server.tokenURI)
-        let client = try PushHTTPClients.make(extraCAFile: transport == .tls ? credentials.caCertificatePath : nil)
+        let client = try PushHTTPClients.make(
+            extraCAFile: transport == .tls ? credentials.caCertificatePath : nil,
+            connectTimeout: .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000))
         let clock = TestClock()
         let now: @Sendable () -> Date = { clock.now }
         let fcm = await FCMClient(

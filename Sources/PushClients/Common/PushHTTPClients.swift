@@ -9,9 +9,11 @@ public enum PushHTTPClients {
     /// As many HTTP/1.1 connections as a client has sends in flight, so that none waits in
     /// the pool (a wait longer than the connect timeout fails it unsent). Over HTTP/2 one
     /// connection carries them all, and another opens when its streams run out.
-    public static func make(extraCAFile: String?, connectionsPerHost: Int = 128) throws(PushConfigurationError)
-        -> HTTPClient
-    {
+    /// `connectTimeout`: for the TCP connection and the TLS handshake (a test on a loaded
+    /// machine gives its debug build's handshake longer).
+    public static func make(
+        extraCAFile: String?, connectionsPerHost: Int = 128, connectTimeout: TimeAmount = .seconds(5)
+    ) throws(PushConfigurationError) -> HTTPClient {
         var tls = TLSConfiguration.makeClientConfiguration()
         if let extraCAFile {
             tls.additionalTrustRoots = [.certificates(try certificates(in: extraCAFile))]
@@ -19,7 +21,7 @@ public enum PushHTTPClients {
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: tls,
             redirectConfiguration: .disallow,
-            timeout: .init(connect: .seconds(5)),
+            timeout: .init(connect: connectTimeout),
             connectionPool: .init(
                 idleTimeout: .seconds(300), concurrentHTTP1ConnectionsPerHostSoftLimit: connectionsPerHost),
             ignoreUncleanSSLShutdown: false)
