@@ -58,3 +58,18 @@ import Testing
         }
     }
 }
+
+/// `CampaignKind`'s terms are exactly those the table's CHECK allows, read off a migrated file.
+@Suite(.timeLimit(.minutes(10))) struct CampaignKindTerms {
+    @Test func theKindsAreTheTablesCheck() async throws {
+        let temp = try await TemporaryDatabase.seeded(users: 5)
+        defer { temp.remove() }
+        let database = try await PanelDatabase.open(path: temp.path)
+        let table = try await database.read { db in
+            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'panel_campaigns'")
+        }
+        let check = try #require(table?.firstMatch(of: #/CHECK \(kind IN \(([^)]*)\)\)/#)?.output.1)
+        let allowed = check.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " '")) }
+        #expect(Set(allowed) == Set(CampaignKind.allCases.map(\.rawValue)))
+    }
+}

@@ -155,7 +155,8 @@ public struct Audience: Sendable {
                SELECT q.campaign_id AS k FROM panel_deliveries q INDEXED BY panel_deliveries_cap
                WHERE q.user_id = \(user) AND q.updated_at >= :capSince AND q.state IN (\(states: DeliveryState.wentOut))
                  AND q.campaign_id <> :campaign
-                 AND NOT EXISTS (SELECT 1 FROM panel_campaigns j WHERE j.id = q.campaign_id AND j.kind = 'journey')
+                 AND NOT EXISTS (SELECT 1 FROM panel_campaigns j
+                              WHERE j.id = q.campaign_id AND j.kind = \(sql: CampaignKind.journey.sqlLiteral))
                UNION ALL
                SELECT 'entry ' || e.id FROM panel_journey_entries e INDEXED BY panel_journey_entries_sent
                WHERE e.user_id = \(user) AND e.state = 'sent' AND e.settled_at >= :capSince

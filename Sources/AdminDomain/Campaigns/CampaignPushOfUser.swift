@@ -40,7 +40,7 @@ public struct CampaignPushOfUser: Sendable, Equatable {
                            COALESCE(v.body, c.body) AS body,
                            CASE WHEN v.variant IS NULL THEN c.template ELSE v.template END AS template,
                            q.device_id, q.state, q.receipt, q.updated_at, q.due_at, q.variant,
-                           c.kind = 'journey' AS journey
+                           c.kind = \(CampaignKind.journey.sqlLiteral) AS journey
                     FROM panel_deliveries q INDEXED BY panel_deliveries_user
                     JOIN panel_campaigns c ON c.id = q.campaign_id
                     LEFT JOIN panel_campaign_variants v ON v.campaign_id = q.campaign_id AND v.variant = q.variant

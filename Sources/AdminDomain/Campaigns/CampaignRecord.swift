@@ -85,6 +85,7 @@ extension CampaignRecord: FetchableRecord, TableRecord {
     /// text; these read its rows by name.
     public enum Columns {
         static let id = Column("id")
+        static let kind = Column("kind")
         static let name = Column("name")
         static let title = Column("title")
         static let body = Column("body")

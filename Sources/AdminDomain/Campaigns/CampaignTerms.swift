@@ -6,6 +6,12 @@ public enum CampaignStatus: String, VocabularyTerm {
     public var isEnded: Bool { self == .cancelled || self == .finished }
 }
 
+/// `panel_campaigns.kind`: a campaign staff launch, or a journey's row (its message, audience
+/// and holdout; its rules in `panel_journeys`), which shares the outbox and the dispatcher.
+public enum CampaignKind: String, VocabularyTerm {
+    case campaign, journey
+}
+
 /// `panel_deliveries.state`: queued until claimed; `sending` is committed before the request
 /// goes out, so one found at start was in flight at a crash and becomes `unknown`. `capped`:
 /// over the frequency cap when claimed, never sent. `excluded`: a rule of the audience no

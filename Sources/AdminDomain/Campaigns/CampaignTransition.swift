@@ -68,7 +68,8 @@ public enum CampaignTransition: Sendable, Equatable {
         -> CampaignStatus
     {
         // A journey moves by `JourneyTransition`; only the panel's own stop (credentials) reaches it here.
-        let kinds = if case .stop = self { "'campaign', 'journey'" } else { "'campaign'" }
+        let movable: [CampaignKind] = if case .stop = self { CampaignKind.allCases } else { [.campaign] }
+        let kinds = movable.map(\.sqlLiteral).joined(separator: ", ")
         guard
             let stored = try Stored<CampaignStatus>.fetchOne(
                 db,
@@ -124,7 +125,8 @@ extension CampaignTransition {
         // A journey never finishes by running out of deliveries: it waits for the next entry.
         guard
             try Stored<CampaignStatus>.fetchOne(
-                db, sql: "SELECT status FROM panel_campaigns WHERE id = ? AND kind = 'campaign'", arguments: [id])?
+                db, sql: "SELECT status FROM panel_campaigns WHERE id = ? AND kind = ?",
+                arguments: [id, CampaignKind.campaign])?
                 .known == .sending
         else { return false }
         let open =

@@ -137,7 +137,7 @@ public struct DeliveryOutbox: Sendable {
                 db,
                 SQLRequest(
                     literal: """
-                        SELECT c.id, c.kind = 'journey' AS journey FROM panel_campaigns c
+                        SELECT c.id, c.kind = \(CampaignKind.journey) AS journey FROM panel_campaigns c
                         WHERE c.status = \(CampaignStatus.sending)
                           AND EXISTS (SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_due
                                       WHERE campaign_id = c.id
@@ -211,7 +211,8 @@ public struct DeliveryOutbox: Sendable {
                       SELECT campaign_id AS k FROM panel_deliveries INDEXED BY panel_deliveries_cap
                       WHERE user_id = :user AND updated_at >= :since AND state IN (\(states: DeliveryState.wentOut))
                         AND campaign_id <> :campaign
-                        AND NOT EXISTS (SELECT 1 FROM panel_campaigns j WHERE j.id = campaign_id AND j.kind = 'journey')
+                        AND NOT EXISTS (SELECT 1 FROM panel_campaigns j
+                                         WHERE j.id = campaign_id AND j.kind = \(sql: CampaignKind.journey.sqlLiteral))
                       UNION ALL
                       SELECT 'entry ' || id FROM panel_journey_entries INDEXED BY panel_journey_entries_sent
                       WHERE user_id = :user AND state = 'sent' AND settled_at >= :since AND id IS NOT :entry)

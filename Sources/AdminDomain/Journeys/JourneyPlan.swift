@@ -28,8 +28,8 @@ public struct JourneyPlan: Sendable {
                            j.*,
                            1 + (SELECT COUNT(*) FROM panel_campaign_variants v WHERE v.campaign_id = c.id) AS variants
                     FROM panel_campaigns c JOIN panel_journeys j ON j.campaign_id = c.id
-                    WHERE c.id = ? AND c.kind = 'journey' AND c.deleted_at IS NULL
-                    """, arguments: [id]),
+                    WHERE c.id = ? AND c.kind = ? AND c.deleted_at IS NULL
+                    """, arguments: [id, CampaignKind.journey]),
             let rules = JourneyRecord.rules(from: row),
             let segment = (row["segment"] as String?).flatMap(CampaignSegment.fromStoredText)
         else { return nil }
@@ -48,9 +48,9 @@ public struct JourneyPlan: Sendable {
         try Int64.fetchAll(
             db,
             sql:
-                "SELECT id FROM panel_campaigns WHERE kind = 'journey' AND status = ? "
+                "SELECT id FROM panel_campaigns WHERE kind = ? AND status = ? "
                 + "AND deleted_at IS NULL ORDER BY id",
-            arguments: [CampaignStatus.sending])
+            arguments: [CampaignKind.journey, CampaignStatus.sending])
     }
 
     /// The arm of one entry: drawn per entry (user and occurrence), the same every time it is

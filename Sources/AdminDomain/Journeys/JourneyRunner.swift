@@ -38,7 +38,7 @@ public struct JourneyRunner: Sendable {
                     SQLRequest(
                         literal: """
                             SELECT c.id, c.status = \(CampaignStatus.finished) AS ended FROM panel_campaigns c
-                            WHERE c.kind = 'journey'
+                            WHERE c.kind = \(CampaignKind.journey)
                               AND c.status IN (\(CampaignStatus.paused), \(CampaignStatus.finished))
                               AND c.deleted_at IS NULL
                               AND (EXISTS (SELECT 1 FROM panel_journey_entries e INDEXED BY panel_journey_entries_open

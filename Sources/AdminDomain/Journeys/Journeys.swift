@@ -36,8 +36,8 @@ public struct Journeys: Sendable {
                 detail: String(draft.campaign.displayTitle.prefix(200)),
                 now: now, in: db, target: "journey")
             try db.execute(
-                sql: "UPDATE panel_campaigns SET kind = 'journey', send_at = NULL, local_time = NULL WHERE id = ?",
-                arguments: [id])
+                sql: "UPDATE panel_campaigns SET kind = ?, send_at = NULL, local_time = NULL WHERE id = ?",
+                arguments: [CampaignKind.journey, id])
             try db.execute(
                 sql:
                     "INSERT INTO panel_journeys (campaign_id, trigger, trigger_days, send_at) "
@@ -242,8 +242,8 @@ public struct Journeys: Sendable {
             let stored = try Stored<CampaignStatus>.fetchOne(
                 db,
                 sql: """
-                    SELECT status FROM panel_campaigns WHERE id = ? AND kind = 'journey' AND deleted_at IS NULL
-                    """, arguments: [id])
+                    SELECT status FROM panel_campaigns WHERE id = ? AND kind = ? AND deleted_at IS NULL
+                    """, arguments: [id, CampaignKind.journey])
         else { throw CampaignError("there is no journey #\(id)") }
         return stored
     }
@@ -292,6 +292,6 @@ extension CampaignDraft {
 }
 
 extension DerivableRequest<CampaignRecord> {
-    func journeys() -> Self { filter(sql: "kind = 'journey'") }
-    func campaignsOnly() -> Self { filter(sql: "kind = 'campaign'") }
+    func journeys() -> Self { filter(CampaignRecord.Columns.kind == CampaignKind.journey) }
+    func campaignsOnly() -> Self { filter(CampaignRecord.Columns.kind == CampaignKind.campaign) }
 }

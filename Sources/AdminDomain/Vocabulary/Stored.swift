@@ -4,6 +4,13 @@ import GRDB
 /// stored text, so a term binds into a query as itself.
 public protocol VocabularyTerm: RawRepresentable<String>, CaseIterable, Sendable, Hashable, DatabaseValueConvertible {}
 
+extension VocabularyTerm {
+    /// `'journey'`: the term as an SQL text literal, where a statement cannot bind it (its
+    /// other values are named, or a partial index must see the text). Our own constant,
+    /// never user text: the only way a term's text is written into SQL.
+    var sqlLiteral: String { "'\(rawValue)'" }
+}
+
 /// A stored value as the panel reads it: a term it knows, or the text the data holds when it
 /// is none of them (a newer backend, a row edited by hand). Reading never fails on a value
 /// the panel does not know; pages show it as "unknown (value)".
