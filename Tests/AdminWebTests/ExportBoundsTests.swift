@@ -15,13 +15,18 @@ import Testing
 @Suite(.timeLimit(.minutes(10))) struct ExportBounds {
     static let export = "/activity.csv?bucket=idle"
 
-    @Test func aStaffMembersExportBeyondTheirBoundIsRefusedWithRetryAfter() async throws {
-        let hold = JobHold(jobs: false, exports: true)
+    /// A panel allowing `maxExports` in all and 2 per staff member, its exports held by `hold`.
+    static func panel(maxExports: Int, holding hold: JobHold) async throws -> TestPanel {
         var built = try await TestPanel(jobHold: hold)
-        built.configuration.maxExports = 10
+        built.configuration.maxExports = maxExports
         built.configuration.maxExportsPerStaff = 2
         built.rebuildAreas()
-        let panel = built
+        return built
+    }
+
+    @Test func aStaffMembersExportBeyondTheirBoundIsRefusedWithRetryAfter() async throws {
+        let hold = JobHold(jobs: false, exports: true)
+        let panel = try await Self.panel(maxExports: 10, holding: hold)
         defer { panel.remove() }
         let email = try await panel.addStaff()
         let exports = panel.areas.site.exports
@@ -55,11 +60,7 @@ import Testing
 
     @Test func everyCSVRouteIsRefusedWhileThePanelWritesItsMost() async throws {
         let hold = JobHold(jobs: false, exports: true)
-        var built = try await TestPanel(jobHold: hold)
-        built.configuration.maxExports = 2
-        built.configuration.maxExportsPerStaff = 2
-        built.rebuildAreas()
-        let panel = built
+        let panel = try await Self.panel(maxExports: 2, holding: hold)
         defer { panel.remove() }
         let email = try await panel.addStaff()
         let exports = panel.areas.site.exports
