@@ -12,17 +12,20 @@ import Synchronization
 public final class ExportLimits: Sendable {
     public let perStaff: Int
     public let total: Int
-    /// An export whose client has taken nothing for this long stops counting: a paused
-    /// download, or a client reading a byte a second, held every slot of the panel for as long
-    /// as it stayed open (the tryout of issue 46). Its writing goes on if the client comes
-    /// back, without a slot; while it waits it costs a connection, never a core or a read.
+    /// An export whose client has not taken its last part for this long stops counting, for
+    /// good: a paused download, or a client reading a byte a second, held every slot of the
+    /// panel for as long as it stayed open (the tryout of issue 46). Only a write waiting on
+    /// the client counts: a file slow to make (rows read at nice 19 on a busy machine) keeps
+    /// its slot. Its writing goes on if the client comes back, without a slot; while it waits
+    /// it costs a connection, never a core or a read.
     public let stallAfter: Duration
     /// Seconds a refused export is told to wait.
     public static let retryAfterSeconds = 10
 
     private struct Entry {
         let staff: Int64
-        var progressedAt: ContinuousClock.Instant
+        /// When the write now waiting on the client began; nil between writes.
+        var writingSince: ContinuousClock.Instant?
     }
 
     private struct Counts {
@@ -31,7 +34,7 @@ public final class ExportLimits: Sendable {
 
         /// The slots still counting at `now`: stalled ones are let go for good.
         mutating func dropStalled(now: ContinuousClock.Instant, after stall: Duration) {
-            slots = slots.filter { now - $0.value.progressedAt < stall }
+            slots = slots.filter { entry in entry.value.writingSince.map { now - $0 < stall } ?? true }
         }
     }
 
@@ -48,10 +51,13 @@ public final class ExportLimits: Sendable {
         self.now = now
     }
 
-    /// Exports being written now, all staff together (stalled ones aside).
+    /// Exports being written now, all staff together (stalled ones let go).
     public var inFlight: Int {
         let now = now()
-        return counts.withLock { counts in counts.slots.values.count { now - $0.progressedAt < stallAfter } }
+        return counts.withLock { counts in
+            counts.dropStalled(now: now, after: stallAfter)
+            return counts.slots.count
+        }
     }
 
     /// A slot for one export by `staff`, or the refusal to show.
@@ -74,7 +80,7 @@ public final class ExportLimits: Sendable {
                             + "already, the most the panel writes at once. Try again in a few seconds."))
             }
             counts.next += 1
-            counts.slots[counts.next] = Entry(staff: staff, progressedAt: now)
+            counts.slots[counts.next] = Entry(staff: staff)
             return .success(counts.next)
         }
         return Slot(limits: self, id: try outcome.get())
@@ -84,9 +90,10 @@ public final class ExportLimits: Sendable {
         PanelError(status: .tooManyRequests, sentence: sentence, retryAfterSeconds: retryAfterSeconds)
     }
 
-    fileprivate func progressed(_ id: Int) {
-        let now = now()
-        counts.withLock { counts in counts.slots[id]?.progressedAt = now }
+    /// A write to the client began (`writing`) or ended.
+    fileprivate func writing(_ id: Int, _ writing: Bool) {
+        let now = writing ? now() : nil
+        counts.withLock { counts in counts.slots[id]?.writingSince = now }
     }
 
     fileprivate func release(_ id: Int) {
@@ -95,7 +102,7 @@ public final class ExportLimits: Sendable {
 
     /// One export's place, given back once: when its body is written, or when the response is
     /// dropped unwritten (a HEAD, a client gone), whichever comes first; or taken back when
-    /// its client takes nothing for `stallAfter`.
+    /// one write waits on its client for `stallAfter`.
     final class Slot: Sendable {
         private let limits: ExportLimits
         private let id: Int
@@ -107,12 +114,14 @@ public final class ExportLimits: Sendable {
 
         func release() { limits.release(id) }
 
-        /// The client took another part of the file.
-        func progressed() { limits.progressed(id) }
+        /// A part is being handed to the client, until `writeEnded()`.
+        func writeBegan() { limits.writing(id, true) }
+
+        func writeEnded() { limits.writing(id, false) }
 
         deinit { release() }
 
-        /// `body` written in the export lane, each part the client takes counted as progress,
+        /// `body` written in the export lane, each write timed while it waits on the client,
         /// the slot given back at its end.
         func wrap(_ body: ResponseBody) -> ResponseBody {
             ResponseBody(contentLength: body.contentLength) { [self] writer in
@@ -124,15 +133,16 @@ public final class ExportLimits: Sendable {
     }
 }
 
-/// Passes each part on and tells the slot once the client has taken it (the write returns
-/// when the connection can take more).
+/// Passes each part on, telling the slot while the write waits (it returns when the
+/// connection can take more).
 private struct ProgressCountingWriter: ResponseBodyWriter {
     var inner: any ResponseBodyWriter
     let slot: ExportLimits.Slot
 
     mutating func write(_ buffer: ByteBuffer) async throws {
+        slot.writeBegan()
+        defer { slot.writeEnded() }
         try await inner.write(buffer)
-        slot.progressed()
     }
 
     consuming func finish(_ trailingHeaders: HTTPFields?) async throws {
