@@ -73,3 +73,17 @@ import Testing
         #expect(Set(allowed) == Set(CampaignKind.allCases.map(\.rawValue)))
     }
 }
+
+@Suite(.timeLimit(.minutes(10))) struct JourneyEntryStateTerms {
+    @Test func theStatesAreTheTablesCheck() async throws {
+        let temp = try await TemporaryDatabase.seeded(users: 5)
+        defer { temp.remove() }
+        let database = try await PanelDatabase.open(path: temp.path)
+        let table = try await database.read { db in
+            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'panel_journey_entries'")
+        }
+        let check = try #require(table?.firstMatch(of: #/CHECK \(state IN \(([^)]*)\)\)/#)?.output.1)
+        let allowed = check.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " '")) }
+        #expect(Set(allowed) == Set(JourneyEntryState.allCases.map(\.rawValue)))
+    }
+}

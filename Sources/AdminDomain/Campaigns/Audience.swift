@@ -159,7 +159,7 @@ public struct Audience: Sendable {
                               WHERE j.id = q.campaign_id AND j.kind = \(sql: CampaignKind.journey.sqlLiteral))
                UNION ALL
                SELECT 'entry ' || e.id FROM panel_journey_entries e INDEXED BY panel_journey_entries_sent
-               WHERE e.user_id = \(user) AND e.state = 'sent' AND e.settled_at >= :capSince
+               WHERE e.user_id = \(user) AND e.state = \(entry: .sent) AND e.settled_at >= :capSince
                  AND e.journey_id <> :campaign
                UNION ALL
                SELECT w.campaign_id FROM panel_deliveries w INDEXED BY panel_deliveries_waiting
@@ -167,9 +167,9 @@ public struct Audience: Sendable {
                  AND w.campaign_id <> :campaign
                  AND w.due_at < :capUntil
                  AND EXISTS (SELECT 1 FROM panel_campaigns c WHERE c.id = w.campaign_id
-                             AND c.status IN ('\(sql: CampaignStatus.materialising.rawValue)',
-                                              '\(sql: CampaignStatus.sending.rawValue)',
-                                              '\(sql: CampaignStatus.paused.rawValue)'))))
+                             AND c.status IN (\(sql: CampaignStatus.materialising.sqlLiteral),
+                                              \(sql: CampaignStatus.sending.sqlLiteral),
+                                              \(sql: CampaignStatus.paused.sqlLiteral)))))
             """
     }
 

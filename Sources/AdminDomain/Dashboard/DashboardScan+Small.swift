@@ -112,7 +112,8 @@ extension DashboardScan {
         let counts = Box(DayCounts())
         _ = try await walk(
             """
-            SELECT id, updated_at FROM panel_deliveries WHERE id > ? AND state = 'accepted' ORDER BY id LIMIT ?
+            SELECT id, updated_at FROM panel_deliveries
+            WHERE id > ? AND state = \(DeliveryState.accepted.sqlLiteral) ORDER BY id LIMIT ?
             """, after: Int64.min
         ) { row in
             counts.value.add(day: row.seconds(1).map(TimestampBytes.day(ofSeconds:)) ?? window.first - 1, in: window)

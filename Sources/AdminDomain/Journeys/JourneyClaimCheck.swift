@@ -19,8 +19,8 @@ enum JourneyClaimCheck {
         // `:entry` is bound per row on the cached statement.
         let query: SQL = """
             SELECT CASE
-              WHEN e.id IS NULL OR e.state NOT IN ('entered', 'sent') THEN 'settled'
-              WHEN e.entered_at <= :expiredBefore THEN 'expired'
+              WHEN e.id IS NULL OR e.state NOT IN (\(entries: JourneyEntryState.open)) THEN '\(sql: JourneyClaimExit.settledText)'
+              WHEN e.entered_at <= :expiredBefore THEN '\(sql: JourneyClaimExit.expiredText)'
               WHEN u.id IS NULL OR NOT (\(sql: Self.triggerHolds(plan.rules.trigger)))
                 THEN '\(sql: JourneyExit.noLongerMatches.rawValue)'
               WHEN NOT (\(SQLCondition.all(plan.segment.userConditions(now: now))))

@@ -7,15 +7,14 @@ import GRDB
 /// of its devices is left to try.
 struct JourneyClaimEntries {
     let at: PanelTime
-    private var settleNow: [Int64: (JourneyEntries.Settled, String?)] = [:]
-    private var ifNothingLeft: [Int64: (JourneyEntries.Settled, String?)] = [:]
+    private var settleNow: [Int64: (JourneyEntryState, String?)] = [:]
+    private var ifNothingLeft: [Int64: (JourneyEntryState, String?)] = [:]
 
     init(at: PanelTime) {
         self.at = at
     }
 
-    mutating func unsent(_ row: ClaimCandidate, reason: String?, state: JourneyEntries.Settled, userWide: Bool = false)
-    {
+    mutating func unsent(_ row: ClaimCandidate, reason: String?, state: JourneyEntryState, userWide: Bool = false) {
         guard let entry = row.entryID else { return }
         if userWide { settleNow[entry] = (state, reason) } else { ifNothingLeft[entry] = (state, reason) }
     }
@@ -27,9 +26,9 @@ struct JourneyClaimEntries {
             try JourneyEntries.settle([entry], state: state, detail: reason, at: at, in: db)
         }
         let open = try db.cachedStatement(
-            sql: """
+            literal: """
                 SELECT EXISTS (SELECT 1 FROM panel_deliveries INDEXED BY panel_deliveries_entry
-                               WHERE entry_id = ? AND state IN ('queued', 'retry', 'sending', 'accepted'))
+                               WHERE entry_id = ? AND state IN (\(states: DeliveryState.open + [.accepted])))
                 """)
         for (entry, (state, reason)) in ifNothingLeft where !sentEntries.contains(entry) && settleNow[entry] == nil {
             if try Bool.fetchOne(open, arguments: [entry]) == false {

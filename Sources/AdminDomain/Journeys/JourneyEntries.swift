@@ -86,15 +86,15 @@ public enum JourneyEntries {
                 WHERE id = (SELECT entry_id FROM panel_deliveries WHERE campaign_id = :journey AND device_id = :device)
                 """)
         let deliver = try db.cachedStatement(
-            sql: """
+            literal: """
                 INSERT INTO panel_deliveries
                   (campaign_id, device_id, user_id, state, due_at, updated_at, variant, entry_id)
-                VALUES (:journey, :device, :user, 'queued', :due, :at, :variant, :entry)
+                VALUES (:journey, :device, :user, \(sql: DeliveryState.queued.sqlLiteral), :due, :at, :variant, :entry)
                 ON CONFLICT (campaign_id, device_id) DO UPDATE
-                  SET state = 'queued', user_id = excluded.user_id, due_at = excluded.due_at,
+                  SET state = \(sql: DeliveryState.queued.sqlLiteral), user_id = excluded.user_id, due_at = excluded.due_at,
                       attempts = 0, detail = NULL, message_id = NULL, receipt = 0, opened_at = NULL,
                       updated_at = excluded.updated_at, variant = excluded.variant, entry_id = excluded.entry_id
-                WHERE panel_deliveries.state <> 'sending'
+                WHERE panel_deliveries.state <> \(sql: DeliveryState.sending.sqlLiteral)
                 """)
         var enteredToday: Int?
         for admission in admissions {
@@ -112,40 +112,40 @@ public enum JourneyEntries {
                     continue
                 }
             }
-            var state = "entered"
+            var state = JourneyEntryState.entered
             var arm: String? = admission.arm
             var detail = admission.exit
             var due = admission.due
             if admission.exit != nil {
-                (state, arm, due) = ("exited", nil, nil)
+                (state, arm, due) = (.exited, nil, nil)
             } else if let limit = dailyLimit {
                 let today = try enteredToday ?? Self.enteredToday(journeyID, now: now, in: db)
                 if today >= limit {
-                    (state, arm, due, detail) = ("limited", nil, nil, "daily limit of \(limit) reached")
+                    (state, arm, due, detail) = (.limited, nil, nil, "daily limit of \(limit) reached")
                 } else {
                     enteredToday = today + 1
                 }
             }
-            if state == "entered" {
+            if state == .entered {
                 if arm == CampaignDraw.Arm.holdout.stored {
-                    (state, due) = ("held_out", nil)
+                    (state, due) = (.heldOut, nil)
                 } else if due == nil {
                     (state, detail) = (
-                        "expired", "no time to send within a day of entry (sending window and quiet hours)"
+                        .expired, "no time to send within a day of entry (sending window and quiet hours)"
                     )
                 }
             }
             try insert.execute(arguments: [
                 journeyID, crossing.userID, crossing.occurrence, nowText, state, arm, due,
-                state == "entered" ? nil : nowText, detail,
-                state == "entered" || state == "expired" ? admission.timing : nil,
+                state == .entered ? nil : nowText, detail,
+                state == .entered || state == .expired ? admission.timing : nil,
             ])
             guard db.changesCount > 0 else {
                 outcome.alreadyEntered += 1
                 continue
             }
             outcome.entered += 1
-            guard state == "entered", let due else { continue }
+            guard state == .entered, let due else { continue }
             let entry = db.lastInsertedRowID
             if let timing = admission.timing, let basis = admission.basis, let hour = admission.hour {
                 try count.execute(arguments: [journeyID, timing, basis.rawValue, hour, admission.moved?.rawValue ?? ""])
@@ -192,20 +192,19 @@ public enum JourneyEntries {
 
     /// Ends entries still waiting (state `entered`) as `state` with `detail`, and cancels
     /// their deliveries not yet claimed.
-    public enum Settled: String, Sendable { case exited, expired, capped, sent }
-
-    static func settle(_ ids: [Int64], state: Settled, detail: String?, at: PanelTime, in db: Database) throws {
+    static func settle(_ ids: [Int64], state: JourneyEntryState, detail: String?, at: PanelTime, in db: Database) throws
+    {
         guard !ids.isEmpty else { return }
         let list = ids.map(String.init).joined(separator: ",")
         try db.execute(
-            sql: """
-                UPDATE panel_journey_entries SET state = ?, detail = ?, settled_at = ?
-                WHERE id IN (\(list)) AND state = 'entered'
-                """, arguments: [state.rawValue, detail, at])
+            literal: """
+                UPDATE panel_journey_entries SET state = \(state), detail = \(detail), settled_at = \(at)
+                WHERE id IN (\(sql: list)) AND state = \(entry: .entered)
+                """)
         let cancelled = "journey entry \(state.rawValue)" + (detail.map { ": \(JourneyExit.label(of: $0))" } ?? "")
         try db.execute(
             literal: """
-                UPDATE panel_deliveries SET state = 'cancelled', detail = \(cancelled), updated_at = \(at)
+                UPDATE panel_deliveries SET state = \(DeliveryState.cancelled), detail = \(cancelled), updated_at = \(at)
                 WHERE entry_id IN (\(sql: list)) AND state IN (\(states: DeliveryState.waiting))
                 """)
     }

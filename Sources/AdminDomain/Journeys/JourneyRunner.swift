@@ -42,7 +42,7 @@ public struct JourneyRunner: Sendable {
                               AND c.status IN (\(CampaignStatus.paused), \(CampaignStatus.finished))
                               AND c.deleted_at IS NULL
                               AND (EXISTS (SELECT 1 FROM panel_journey_entries e INDEXED BY panel_journey_entries_open
-                                           WHERE e.journey_id = c.id AND e.state = 'entered')
+                                           WHERE e.journey_id = c.id AND e.state = \(entry: .entered))
                                    OR EXISTS (SELECT 1 FROM panel_deliveries q INDEXED BY panel_deliveries_due
                                               WHERE q.campaign_id = c.id
                                                 AND q.state IN (\(states: DeliveryState.waiting))))
@@ -77,10 +77,11 @@ public struct JourneyRunner: Sendable {
         let due = try await journeys.database.read { db in
             try Bool.fetchOne(
                 db,
-                sql: """
-                    SELECT EXISTS (SELECT 1 FROM panel_journey_entries INDEXED BY panel_journey_entries_open
-                                   WHERE state = 'entered' AND entered_at <= ? AND journey_id = ?)
-                    """, arguments: [before, id]) ?? false
+                SQLRequest(
+                    literal: """
+                        SELECT EXISTS (SELECT 1 FROM panel_journey_entries INDEXED BY panel_journey_entries_open
+                                       WHERE state = \(entry: .entered) AND entered_at <= \(before) AND journey_id = \(id))
+                        """)) ?? false
         }
         guard due else { return 0 }
         var total = 0
@@ -88,10 +89,11 @@ public struct JourneyRunner: Sendable {
             let count = try await journeys.database.write { db -> Int in
                 let ids = try Int64.fetchAll(
                     db,
-                    sql: """
-                        SELECT id FROM panel_journey_entries INDEXED BY panel_journey_entries_open
-                        WHERE state = 'entered' AND entered_at <= ? AND journey_id = ? LIMIT 1000
-                        """, arguments: [before, id])
+                    SQLRequest(
+                        literal: """
+                            SELECT id FROM panel_journey_entries INDEXED BY panel_journey_entries_open
+                            WHERE state = \(entry: .entered) AND entered_at <= \(before) AND journey_id = \(id) LIMIT 1000
+                            """))
                 try JourneyEntries.settle(
                     ids, state: .expired, detail: "not sent within a day of entry", at: at, in: db)
                 return ids.count

@@ -172,11 +172,12 @@ public struct Journeys: Sendable {
             let count = try await database.write { db -> Int in
                 let ids = try Int64.fetchAll(
                     db,
-                    sql: """
-                        SELECT id FROM panel_journey_entries INDEXED BY panel_journey_entries_user
-                        WHERE journey_id = ? AND state = 'entered'
-                        LIMIT 1000
-                        """, arguments: [id])
+                    SQLRequest(
+                        literal: """
+                            SELECT id FROM panel_journey_entries INDEXED BY panel_journey_entries_user
+                            WHERE journey_id = \(id) AND state = \(entry: .entered)
+                            LIMIT 1000
+                            """))
                 guard !ids.isEmpty else { return 0 }
                 try JourneyEntries.settle(ids, state: .exited, detail: reason.rawValue, at: at, in: db)
                 changes.publishOnCommit(id, in: db)
@@ -191,7 +192,7 @@ public struct Journeys: Sendable {
                 try db.execute(
                     literal: """
                         UPDATE panel_deliveries
-                        SET state = 'cancelled', detail = \("journey entry exited: \(reason.label)"), updated_at = \(at)
+                        SET state = \(DeliveryState.cancelled), detail = \("journey entry exited: \(reason.label)"), updated_at = \(at)
                         WHERE id IN (SELECT id FROM panel_deliveries INDEXED BY panel_deliveries_due
                                      WHERE campaign_id = \(id) AND state IN (\(states: DeliveryState.waiting))
                                      LIMIT 1000)
