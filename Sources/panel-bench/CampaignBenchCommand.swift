@@ -29,21 +29,43 @@ struct CampaignBenchCommand: AsyncParsableCommand {
     @Flag(help: "Run the fake providers in a process of their own, and print each side's CPU a delivery.")
     var separateFake = false
 
+    @Flag(
+        name: .customLong("dashboard"), inversion: .prefixedNo,
+        help: "First time the dashboard's full count beside one scan of each big table.")
+    var dashboard = true
+
     @OptionGroup var serverSide: ServerSide
 
     func run() async throws {
         let database = try await seeded.open()
         let clock = ContinuousClock()
+        if dashboard {
+            let scan = try await SendPathFloors.scan(database)
+            let refresher = DashboardRefresher(database: database)
+            await refresher.refresh(full: true, waitedOn: true)
+            let full = await refresher.timing.full?.seconds ?? .nan
+            say(
+                String(
+                    format: "dashboard full count: %.2f s, %.2f× its floor, one scan of each big table "
+                        + "(%d rows): %.2f s",
+                    full, full / scan.seconds, scan.rows, scan.seconds))
+        }
         var started = clock.now
         let preview = try await Audience().preview(CampaignSegment(), schedule: .now, in: database)
+        let previewTime = (clock.now - started).seconds
         let counts = preview.counts
         say(
             String(
                 format: "audience preview: %.2f s (16 user-id ranges, 2 at a time), %d users and %d devices "
                     + "reachable, %d devices left out, %d in quiet hours",
-                (clock.now - started).seconds, counts.reachableUsers, counts.reachableDevices,
+                previewTime, counts.reachableUsers, counts.reachableDevices,
                 counts.excludedDevices.values.reduce(0, +),
                 preview.inQuietHours))
+        let previewFloor = try await SendPathFloors.preview(database)
+        say(
+            String(
+                format: "  %.2f× its floor, the simplest correct SQL count: %.2f s (%d users, %d devices)",
+                previewTime / previewFloor.seconds, previewFloor.seconds, previewFloor.users, previewFloor.devices))
 
         let campaigns = Campaigns(database: database)
         let id = try await campaigns.create(
@@ -51,11 +73,19 @@ struct CampaignBenchCommand: AsyncParsableCommand {
         started = clock.now
         try await campaigns.begin(id, schedule: .now, by: .commandLine)
         let report = try await campaigns.resumeLaunches()
+        let freezeTime = (clock.now - started).seconds
         say(
             String(
                 format: "launch: %d deliveries in %.2f s, %d transactions, the longest %.1f ms",
-                report.deliveries, (clock.now - started).seconds, report.chunks,
+                report.deliveries, freezeTime, report.chunks,
                 report.longestTransaction.milliseconds))
+        let freezeFloor = try await SendPathFloors.freeze(database)
+        say(
+            String(
+                format: "  %.2f× its floor, the plain SQL and the same writes into copies of the tables with "
+                    + "their indexes: %.2f s (%d deliveries, %d transactions, the longest %.1f ms)",
+                freezeTime / freezeFloor.seconds, freezeFloor.seconds, freezeFloor.deliveries, freezeFloor.chunks,
+                freezeFloor.longest.milliseconds))
         // Two more to everyone while the first waits: the frequency cap (2) counts the other
         // launched campaigns' waiting deliveries, so nobody is left for the third.
         var overlapping: [Int64] = []

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DemoData
 import Foundation
 import PanelLoad
 
@@ -29,6 +30,13 @@ struct LoadCommand: AsyncParsableCommand {
     @Flag(help: "Give the server one cooperative thread, so that any blocking shows at once.")
     var oneThread = false
 
+    @Option(
+        help: """
+            Milliseconds between the backend's writes during the load (each 14 rows: a user, 10 events, \
+            3 items); 14 is about 1,000 rows a second. None by default.
+            """)
+    var backendEvery: Int?
+
     func run() async throws {
         let folder = try BenchFolder("panel-load")
         defer { folder.remove() }
@@ -45,8 +53,18 @@ struct LoadCommand: AsyncParsableCommand {
         try await warmUp.wait()
         let threads = oneThread ? " with one cooperative thread" : ""
         say("server on \(server.baseURL)\(threads): \(connections) connections for \(seconds) s")
+        let backend = backendEvery.map { every in
+            Task { try await BackendActivity.run(path: seeded.db, every: .milliseconds(max(1, every))) }
+        }
+        if let backendEvery {
+            say("the backend writes 14 rows every \(backendEvery) ms (\(14_000 / max(1, backendEvery)) rows/s at most)")
+        }
         let report = try await server.load(
             pages, cookie: fixture.cookie, seconds: seconds, connections: connections, timeout: .seconds(5))
+        backend?.cancel()
+        if let backend, case .failure(let error) = await backend.result, !(error is CancellationError) {
+            say("the backend's writes stopped: \(error)")
+        }
         say(report.table)
         let after = try? await LoadDriver.status(of: server.baseURL + "/login")
         say("afterwards GET /login: \(after.map(String.init) ?? "no answer")")
