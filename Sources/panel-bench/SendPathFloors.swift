@@ -39,7 +39,7 @@ enum SendPathFloors {
     /// users into copies of the members and deliveries tables with the panel's indexes (made
     /// from their own `CREATE` statements), each chunk a write transaction. The copies are
     /// dropped after.
-    static func freeze(_ database: PanelDatabase, usersPerChunk: Int64 = 5_000) async throws
+    static func freeze(_ database: PanelDatabase, campaign: Int64, usersPerChunk: Int64 = 5_000) async throws
         -> (seconds: Double, deliveries: Int, chunks: Int, longest: Duration)
     {
         let clock = ContinuousClock()
@@ -51,8 +51,9 @@ enum SendPathFloors {
                     db, sql: "SELECT sql FROM sqlite_master WHERE tbl_name = ? AND sql IS NOT NULL ORDER BY type DESC",
                     arguments: [table])
                 for statement in made {
-                    // `CREATE TABLE panel_x` and `CREATE INDEX panel_x_i ON panel_x(...)`: each name once more.
-                    try db.execute(sql: statement.replacingOccurrences(of: "panel_", with: "bench_panel_"))
+                    // `CREATE TABLE panel_x` and `CREATE INDEX panel_x_i ON panel_x(...)`: each name
+                    // once more; what it references (the campaign) stays the same.
+                    try db.execute(sql: statement.replacingOccurrences(of: table, with: "bench_\(table)"))
                 }
             }
         }
@@ -68,14 +69,14 @@ enum SendPathFloors {
                 try db.execute(
                     sql: """
                         INSERT INTO bench_panel_campaign_members (campaign_id, user_id, arm, platform)
-                        SELECT 1, d.user_id, 'a', MIN(d.platform) \(reachable) AND d.user_id > ? AND d.user_id <= ?
+                        SELECT ?, d.user_id, 'a', MIN(d.platform) \(reachable) AND d.user_id > ? AND d.user_id <= ?
                         GROUP BY d.user_id
-                        """, arguments: [from, upTo])
+                        """, arguments: [campaign, from, upTo])
                 try db.execute(
                     sql: """
                         INSERT INTO bench_panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at)
-                        SELECT 1, d.id, d.user_id, 'queued', ?, ? \(reachable) AND d.user_id > ? AND d.user_id <= ?
-                        """, arguments: [stamp, stamp, from, upTo])
+                        SELECT ?, d.id, d.user_id, 'queued', ?, ? \(reachable) AND d.user_id > ? AND d.user_id <= ?
+                        """, arguments: [campaign, stamp, stamp, from, upTo])
                 return (clock.now - start, db.changesCount)
             }
             deliveries += written
