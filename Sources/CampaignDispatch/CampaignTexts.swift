@@ -74,14 +74,23 @@ public struct CampaignTexts: Sendable {
         guard !texts.isEmpty else { return [:] }
         // Only recipients whose text depends on them (a tag, or a template in several
         // languages) are read: a text the same for everyone needs no one's values.
-        let readFor = wanted.filter { texts[key($0)]?.dependsOnRecipient == true }.map(\.userID)
+        let dependent = texts.mapValues(\.dependsOnRecipient)
+        let readFor = wanted.filter { dependent[key($0)] == true }.map(\.userID)
         let users = (try? await RecipientValues.load(readFor, in: database, now: now)) ?? [:]
         var filled: [Int64: Filled] = [:]
+        // A text the same for everyone is rendered once per claim, not once per delivery.
+        var same: [String: Filled] = [:]
         for item in wanted {
             guard let text = texts[key(item)] else { continue }
+            let personal = dependent[key(item)] ?? true
+            if !personal, let done = same[key(item)] {
+                filled[item.key] = done
+                continue
+            }
             let recipient = users[item.userID]
             let rendered = text.render(locale: recipient?.locale ?? "en", values: recipient?.values ?? [:])
             filled[item.key] = Filled(title: rendered.title, body: rendered.body, isPersonal: text.isPersonal)
+            if !personal { same[key(item)] = filled[item.key] }
         }
         return filled
     }

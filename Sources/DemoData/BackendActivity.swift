@@ -7,7 +7,10 @@ import GRDB
 /// one small transaction, until cancelled. Never run on a database the backend owns.
 public enum BackendActivity {
     public static func run(path: String, every interval: Duration = .milliseconds(100)) async throws {
-        let queue = try DatabaseQueue(path: path)
+        // As the backend does: it waits its turn for the write lock the panel shares.
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
         var tick = 0
         while !Task.isCancelled {
             tick += 1
