@@ -24,7 +24,11 @@ struct LoadCommand: AsyncParsableCommand {
 
     @OptionGroup var warmUp: WarmUp
 
-    @Option(help: "Only the pages of the mix whose name contains this, e.g. \"20,000\" for the heaviest profile.")
+    @Option(
+        help: """
+            Only the pages of the mix whose name contains this, e.g. "20,000 items" for the heaviest profile; \
+            several separated by commas ("dashboard,search,profile,activity": issue 47's mix).
+            """)
     var only: String?
 
     @Flag(help: "Give the server one cooperative thread, so that any blocking shows at once.")
@@ -42,7 +46,8 @@ struct LoadCommand: AsyncParsableCommand {
         defer { folder.remove() }
         let fixture = try await LoadFixture.prepare(databasePath: seeded.db)
         let mix = LoadPage.standardMix(fixture: fixture)
-        let pages = mix.filter { page in only.map { page.name.contains($0) } ?? true }
+        let wanted = only.map { $0.split(separator: ",").map(String.init) }
+        let pages = mix.filter { page in wanted.map { $0.contains(where: page.name.contains) } ?? true }
         guard !pages.isEmpty else {
             let names = mix.map(\.name).joined(separator: ", ")
             throw ValidationError("no page of the mix has \"\(only ?? "")\" in its name: \(names)")
