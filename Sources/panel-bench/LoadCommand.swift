@@ -27,7 +27,7 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(
         help: """
             Only the pages of the mix whose name contains this, e.g. "20,000 items" for the heaviest profile; \
-            several separated by commas ("dashboard,search,profile,activity": issue 47's mix).
+            several separated by "|" ("dashboard|search|profile|activity": issue 47's mix).
             """)
     var only: String?
 
@@ -46,7 +46,7 @@ struct LoadCommand: AsyncParsableCommand {
         defer { folder.remove() }
         let fixture = try await LoadFixture.prepare(databasePath: seeded.db)
         let mix = LoadPage.standardMix(fixture: fixture)
-        let wanted = only.map { $0.split(separator: ",").map(String.init) }
+        let wanted = only.map { $0.split(separator: "|").map(String.init) }
         let pages = mix.filter { page in wanted.map { $0.contains(where: page.name.contains) } ?? true }
         guard !pages.isEmpty else {
             let names = mix.map(\.name).joined(separator: ", ")
