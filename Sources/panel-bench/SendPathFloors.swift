@@ -39,7 +39,7 @@ enum SendPathFloors {
     /// users into copies of the members and deliveries tables with the panel's indexes (made
     /// from their own `CREATE` statements), each chunk a write transaction. The copies are
     /// dropped after.
-    static func freeze(_ database: PanelDatabase, campaign: Int64, usersPerChunk: Int64 = 5_000) async throws
+    static func freeze(_ database: PanelDatabase, campaign: Int64, usersPerChunk: Int64 = 1_250) async throws
         -> (seconds: Double, deliveries: Int, chunks: Int, longest: Duration)
     {
         let clock = ContinuousClock()
