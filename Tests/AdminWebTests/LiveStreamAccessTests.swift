@@ -32,7 +32,7 @@ import Testing
             // The stream's first event is written as soon as its first read of the counts is in:
             // waited for, not timed (1.5 s was too little under the whole suite on two cores).
             let read = try await eventually(within: .seconds(120)) {
-                await areas.campaigns.progress.latest(id) != nil
+                try await areas.campaigns.progress.latest(id) != nil
             }
             #expect(read, "the stream read the counts")
             try await Task.sleep(for: .milliseconds(100))
