@@ -130,12 +130,9 @@ extension SendTime {
     static let sqlDueAt = DatabaseFunction("panel_due_at", argumentCount: 6, pure: true) { values in
         // Most rows have no local time and no quiet hours: the planned time as it is.
         if values[4].isNull, values[2].isNull || values[3].isNull { return values[0] }
-        guard let plannedText = String.fromDatabaseValue(values[0]) else { return nil }
-        // A preview or a freeze asks the same few questions (one planned time, a few dozen
-        // zones and quiet hours) a million times: each answer is worked out once.
-        let key = DueAtQuestion(values)
-        if let known = dueAts.withLock({ $0[key] }) { return known }
-        guard var due = SQLiteTime.date(plannedText) else { return nil }
+        guard let plannedText = String.fromDatabaseValue(values[0]), var due = SQLiteTime.date(plannedText) else {
+            return nil
+        }
         let zone = zones.withLock { cache -> TimeZone in
             let name = String.fromDatabaseValue(values[1]) ?? ""
             if let known = cache[name] { return known }
@@ -151,23 +148,8 @@ extension SendTime {
         if let quiet = QuietHours(start: values[2], end: values[3]).quietPeriod {
             due = outsideQuietHours(due, start: quiet.start, end: quiet.end, in: zone)
         }
-        let answer = SQLiteTime.string(due)
-        dueAts.withLock { cache in
-            // Claims ask with a new planned time each second: the cache starts again when full.
-            if cache.count >= 20_000 { cache.removeAll(keepingCapacity: true) }
-            cache[key] = answer
-        }
-        return answer
+        return SQLiteTime.string(due)
     }
-
-    /// `panel_due_at`'s six arguments, each with its type: a text and a number that print
-    /// alike are different questions, as the function's reading of them may be.
-    private struct DueAtQuestion: Hashable, Sendable {
-        let values: [DatabaseValue]
-        init(_ values: [DatabaseValue]) { self.values = values }
-    }
-
-    private static let dueAts = Mutex<[DueAtQuestion: String]>([:])
 
     /// `panel_is_timezone(name)`: 1 when the name is a timezone, for the preview's count of
     /// recipients who get the default zone instead.
