@@ -59,31 +59,29 @@ import Testing
     }
 }
 
-/// `CampaignKind`'s terms are exactly those the table's CHECK allows, read off a migrated file.
-@Suite(.timeLimit(.minutes(10))) struct CampaignKindTerms {
-    @Test func theKindsAreTheTablesCheck() async throws {
+/// Each term type's words are exactly those its column's CHECK allows, read off a migrated file.
+@Suite(.timeLimit(.minutes(10))) struct TermsAreTheTablesChecks {
+    /// The words of `CHECK (column IN ('a', 'b'))` in `table`'s stored `CREATE` statement.
+    static func allowed(in table: String, column: String) async throws -> Set<String> {
         let temp = try await TemporaryDatabase.seeded(users: 5)
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
-        let table = try await database.read { db in
-            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'panel_campaigns'")
+        let made = try await database.read { db in
+            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = ?", arguments: [table])
         }
-        let check = try #require(table?.firstMatch(of: #/CHECK \(kind IN \(([^)]*)\)\)/#)?.output.1)
-        let allowed = check.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " '")) }
-        #expect(Set(allowed) == Set(CampaignKind.allCases.map(\.rawValue)))
+        let pattern = try Regex("CHECK \\(\(column) IN \\(([^)]*)\\)\\)")
+        let check = try #require(made?.firstMatch(of: pattern)?.output[1].substring)
+        return Set(check.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " '")) })
     }
-}
 
-@Suite(.timeLimit(.minutes(10))) struct JourneyEntryStateTerms {
-    @Test func theStatesAreTheTablesCheck() async throws {
-        let temp = try await TemporaryDatabase.seeded(users: 5)
-        defer { temp.remove() }
-        let database = try await PanelDatabase.open(path: temp.path)
-        let table = try await database.read { db in
-            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'panel_journey_entries'")
-        }
-        let check = try #require(table?.firstMatch(of: #/CHECK \(state IN \(([^)]*)\)\)/#)?.output.1)
-        let allowed = check.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " '")) }
-        #expect(Set(allowed) == Set(JourneyEntryState.allCases.map(\.rawValue)))
+    @Test func campaignKinds() async throws {
+        #expect(
+            try await Self.allowed(in: "panel_campaigns", column: "kind") == Set(CampaignKind.allCases.map(\.rawValue)))
+    }
+
+    @Test func journeyEntryStates() async throws {
+        #expect(
+            try await Self.allowed(in: "panel_journey_entries", column: "state")
+                == Set(JourneyEntryState.allCases.map(\.rawValue)))
     }
 }
