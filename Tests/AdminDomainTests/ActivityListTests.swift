@@ -5,7 +5,7 @@ import Testing
 
 @testable import AdminDomain
 
-@Suite(.timeLimit(.minutes(10))) struct ActivityListsByBucket {
+@Suite(.timeLimit(.minutes(20))) struct ActivityListsByBucket {
     static let now = TemporaryDatabase.seedNow
     let temp: TemporaryDatabase
     let lists: ActivityLists
@@ -207,7 +207,7 @@ extension ActivityListQuery: CustomTestStringConvertible {
 
 /// A filter that matches few of the newest candidates: its pages read on by the index until
 /// they are full, or say they stopped on their budget; never an empty page for no reason.
-@Suite(.timeLimit(.minutes(10))) struct SparseActivityLists {
+@Suite(.timeLimit(.minutes(20))) struct SparseActivityLists {
     static let now = TemporaryDatabase.seedNow
     let temp: TemporaryDatabase
     let lists: ActivityLists

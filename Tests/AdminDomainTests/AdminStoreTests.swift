@@ -5,7 +5,7 @@ import Testing
 
 @testable import AdminDomain
 
-@Suite(.timeLimit(.minutes(10))) struct StaffAccounts {
+@Suite(.timeLimit(.minutes(20))) struct StaffAccounts {
     let temp: TemporaryDatabase
     let database: PanelDatabase
     let admins: AdminStore

@@ -3,7 +3,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct AsyncSemaphores {
+@Suite(.timeLimit(.minutes(20))) struct AsyncSemaphores {
     actor Gauge {
         private(set) var current = 0, peak = 0
         func enter() {

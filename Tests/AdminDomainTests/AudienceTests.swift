@@ -6,7 +6,7 @@ import Testing
 
 /// The audience's counts against the same rules worked out in Swift from the raw rows, on a
 /// seeded database with hostile rows added for every exclusion.
-@Suite(.timeLimit(.minutes(10))) struct AudienceCounting {
+@Suite(.timeLimit(.minutes(20))) struct AudienceCounting {
     static let now = TemporaryDatabase.seedNow
 
     struct Raw {
@@ -244,7 +244,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct DeliveryDueTimes {
+@Suite(.timeLimit(.minutes(20))) struct DeliveryDueTimes {
     /// Two users at 09:00 local in Lisbon and Tokyo, one with quiet hours over midnight, one
     /// whose timezone is not one (the default, UTC, is used).
     @Test func eachDeliveryIsDueAtTheRecipientsLocalTimeOutsideQuietHours() async throws {
@@ -305,7 +305,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct FrequencyCap {
+@Suite(.timeLimit(.minutes(20))) struct FrequencyCap {
     /// Two campaign pushes in the last seven days reach the cap of two; a push seven days
     /// and one second ago no longer counts. Failed and cancelled deliveries never count.
     @Test func theCapCountsCampaignsInTheLastSevenDaysToTheSecond() async throws {

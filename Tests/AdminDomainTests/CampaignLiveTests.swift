@@ -7,7 +7,7 @@ import Testing
 
 /// The preview's timing counts, the receipts that feed the live page, and what the
 /// placeholders are filled with: each checked against the rows themselves.
-@Suite(.timeLimit(.minutes(10))) struct CampaignLive {
+@Suite(.timeLimit(.minutes(20))) struct CampaignLive {
     static let now = SendTimeTests.date("2026-11-20 23:00:00")
 
     /// Four users in one sign-up day: two with quiet hours at 23:00 UTC (one over midnight,

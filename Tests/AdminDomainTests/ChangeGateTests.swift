@@ -8,7 +8,7 @@ import Testing
 /// A job behind a `ChangeGate` runs the first time, then only after another connection's
 /// commit (seen through `data_version`), a publish on the campaigns' feed, or its longest
 /// wait; and never for its own writer's reads alone.
-@Suite(.timeLimit(.minutes(10))) struct ChangeGateTests {
+@Suite(.timeLimit(.minutes(20))) struct ChangeGateTests {
     @Test func aGateOpensOnAnotherConnectionsCommitOrAPublishAndOnNothingElse() async throws {
         let temp = try await TemporaryDatabase.seeded(users: 20)
         defer { temp.remove() }

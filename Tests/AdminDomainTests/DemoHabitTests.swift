@@ -9,7 +9,7 @@ import Testing
 /// timezone by Foundation here (UTC to local, the other way from the seeder), falls mostly in
 /// the habitual hour that `DemoHabit` names for them, across DST changes; and some users have
 /// too few days or none, so that the usual hour's fallbacks show.
-@Suite(.timeLimit(.minutes(10))) struct DemoHabits {
+@Suite(.timeLimit(.minutes(20))) struct DemoHabits {
     struct Event {
         let user: Int64
         let zone: TimeZone

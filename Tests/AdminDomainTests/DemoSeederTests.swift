@@ -6,7 +6,7 @@ import Testing
 
 @testable import AdminDomain
 
-@Suite(.timeLimit(.minutes(10))) struct DemoData {
+@Suite(.timeLimit(.minutes(20))) struct DemoData {
     @Test func theSameSeedAndDayGiveTheSameDatabase() async throws {
         let a = try await TemporaryDatabase.seeded(users: 120, seed: 42, now: TemporaryDatabase.seedNow)
         let b = try await TemporaryDatabase.seeded(users: 120, seed: 42, now: TemporaryDatabase.seedNow)

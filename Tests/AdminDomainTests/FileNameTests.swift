@@ -5,7 +5,7 @@ import Testing
 /// A file is named for what it holds: `Type.swift` declares `Type`; `Type+Topic.swift`
 /// extends `Type`. A handful of files hold no type of their own, or a catalogue of one-line
 /// enums, and are named here with the reason.
-@Suite(.timeLimit(.minutes(10))) struct FileNamesFollowTypes {
+@Suite(.timeLimit(.minutes(20))) struct FileNamesFollowTypes {
     static let exceptions: [String: String] = [
         "BuildApplication.swift": "the functions that wire the application",
         "Elements.swift": "the DSL's element functions",

@@ -8,7 +8,7 @@ import Testing
 
 /// The dashboard's count reads on threads the kernel runs last (SCHED_IDLE, and nice 19
 /// where that is refused), so that requests get the cores first.
-@Suite(.timeLimit(.minutes(10))) struct LowPriorityThreadsRunLow {
+@Suite(.timeLimit(.minutes(20))) struct LowPriorityThreadsRunLow {
     @Test func workRunsAtSchedIdleAndNiceNineteen() async throws {
         #if os(Linux)
             let (niceness, policy) = try await LowPriorityThreads.shared.run {

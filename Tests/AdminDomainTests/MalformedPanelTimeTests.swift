@@ -7,7 +7,7 @@ import Testing
 
 /// A `panel_*` stamp someone edited by hand into something that is not a time: the pages
 /// that read it get an error to show, and the process goes on (GRDB's subscript would trap).
-@Suite(.timeLimit(.minutes(10))) struct MalformedPanelTimes {
+@Suite(.timeLimit(.minutes(20))) struct MalformedPanelTimes {
     @Test func aCampaignWhoseCreationTimeDoesNotReadIsAnErrorNotACrash() async throws {
         let temp = try await TemporaryDatabase.seeded(users: 5)
         defer { temp.remove() }

@@ -6,7 +6,7 @@ import Testing
 
 @testable import AdminDomain
 
-@Suite(.timeLimit(.minutes(10))) struct OpeningTheDatabase {
+@Suite(.timeLimit(.minutes(20))) struct OpeningTheDatabase {
     @Test func missingFileIsRefusedAndNotCreated() async throws {
         let temp = try TemporaryDatabase()
         defer { temp.remove() }
@@ -74,7 +74,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct SharingTheDatabaseWithTheBackend {
+@Suite(.timeLimit(.minutes(20))) struct SharingTheDatabaseWithTheBackend {
     let temp: TemporaryDatabase
 
     init() async throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// A panel time is stored as the text the panel always wrote, reads back what was stored
 /// before it, and compares in SQL as that text.
-@Suite(.timeLimit(.minutes(10))) struct PanelTimes {
+@Suite(.timeLimit(.minutes(20))) struct PanelTimes {
     @Test func itIsStoredAsTheTextSQLiteWrites() throws {
         let queue = try DatabaseQueue()
         let (mine, sqlites): (String?, String?) = try queue.read { db in

@@ -5,7 +5,7 @@ import Testing
 
 @testable import AdminDomain
 
-@Suite(.timeLimit(.minutes(10))) struct PasswordHashing {
+@Suite(.timeLimit(.minutes(20))) struct PasswordHashing {
     let hasher = PasswordHasher(parameters: fastScryptForTests)
 
     @Test func hashIsSelfDescribingAndSalted() async throws {

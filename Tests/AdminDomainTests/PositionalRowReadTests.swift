@@ -5,7 +5,7 @@ import Testing
 /// The panel's rows are read by column name, through each record's `Columns`: a read by
 /// position breaks silently when a query's select list changes. A read of an app table may
 /// stay positional where that was measured faster, on a line that says so with the marker.
-@Suite(.timeLimit(.minutes(10))) struct NoPositionalRowReads {
+@Suite(.timeLimit(.minutes(20))) struct NoPositionalRowReads {
     static let marker = "// app table: positional, measured faster"
 
     /// `row[0]`, `row?[1]`, `$0[2]`, `found[0]`, `last[0]`, and `decode(atIndex:)`.

@@ -6,7 +6,7 @@ import Testing
 /// written) or stays inside a named query type that owns its text. A `func` or `init` of the
 /// domain taking SQL as text (`sql: String`, `setting extra: String`, `where condition:
 /// String`, `columns: String`, …) fails here, except in the files listed with their reason.
-@Suite(.timeLimit(.minutes(10))) struct NoSQLTextParameters {
+@Suite(.timeLimit(.minutes(20))) struct NoSQLTextParameters {
     /// Files of named query types that keep raw SQL text, and why.
     static let allowed: [String: String] = [
         "DashboardScan.swift":

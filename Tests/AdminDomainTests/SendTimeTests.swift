@@ -4,7 +4,7 @@ import Testing
 
 @testable import AdminDomain
 
-@Suite("Send times: local hours and quiet hours at their edges", .timeLimit(.minutes(10)))
+@Suite("Send times: local hours and quiet hours at their edges", .timeLimit(.minutes(20)))
 struct SendTimeTests {
     static func date(_ text: String, _ zone: String = "UTC") -> Date {
         let format = DateFormatter()

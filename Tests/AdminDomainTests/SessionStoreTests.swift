@@ -5,7 +5,7 @@ import Testing
 
 @testable import AdminDomain
 
-@Suite(.timeLimit(.minutes(10))) struct Sessions {
+@Suite(.timeLimit(.minutes(20))) struct Sessions {
     let temp: TemporaryDatabase
     let database: PanelDatabase
     let sessions: SessionStore

@@ -4,7 +4,7 @@ import GRDB
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct Sweeping {
+@Suite(.timeLimit(.minutes(20))) struct Sweeping {
     @Test func expiredSessionsChallengesAndStaleThrottleRowsGoAndLiveOnesStay() async throws {
         let temp = try await TemporaryDatabase.seeded(users: 5)
         defer { temp.remove() }

@@ -6,7 +6,7 @@ import Testing
 @testable import AdminDomain
 
 /// RFC 6238 appendix B: the reference keys and times, eight digits.
-@Suite(.timeLimit(.minutes(10))) struct TOTPTestVectors {
+@Suite(.timeLimit(.minutes(20))) struct TOTPTestVectors {
     static let sha1Key = "12345678901234567890"
     static let sha256Key = "12345678901234567890123456789012"
     static let sha512Key = "1234567890123456789012345678901234567890123456789012345678901234"
@@ -63,7 +63,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct TwoFactorEnrolmentAndCodes {
+@Suite(.timeLimit(.minutes(20))) struct TwoFactorEnrolmentAndCodes {
     let temp: TemporaryDatabase
     let database: PanelDatabase
     let service: SignInService

@@ -226,7 +226,7 @@ struct UseCase: Sendable, CustomTestStringConvertible {
     ]
 }
 
-@Suite(.timeLimit(.minutes(10))) struct UseCaseTransactions {
+@Suite(.timeLimit(.minutes(20))) struct UseCaseTransactions {
     @Test(arguments: UseCase.all)
     func eachUseCaseWritesItsAuditRowAndEndsItsSessions(_ useCase: UseCase) async throws {
         let fixture = try await StaffFixture.make()

@@ -18,7 +18,7 @@ func insertUser(
             """, arguments: [id, email, name, plan, timezone, createdAt, lastActive])
 }
 
-@Suite(.timeLimit(.minutes(10))) struct UserSearch {
+@Suite(.timeLimit(.minutes(20))) struct UserSearch {
     let temp: TemporaryDatabase
     let directory: UserDirectory
 

@@ -6,7 +6,7 @@ import Testing
 
 @testable import AdminDomain
 
-@Suite(.timeLimit(.minutes(10))) struct ExpiryInTheUsersTimezone {
+@Suite(.timeLimit(.minutes(20))) struct ExpiryInTheUsersTimezone {
     /// 2026-11-18 23:30 UTC: already the 19th in Tokyo, still the 18th in Los Angeles.
     static let now = Date(timeIntervalSince1970: 1_795_044_600)
 
@@ -54,7 +54,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct ProfileAndItems {
+@Suite(.timeLimit(.minutes(20))) struct ProfileAndItems {
     let temp: TemporaryDatabase
     let database: PanelDatabase
 

@@ -6,7 +6,7 @@ import Testing
 
 /// Issue 32, finding 10: users with no `notification_settings` row are counted as consenting
 /// (the schema's defaults); the preview says how many, from the same pass that counts them.
-@Suite(.timeLimit(.minutes(10))) struct UsersWithoutSettingsTests {
+@Suite(.timeLimit(.minutes(20))) struct UsersWithoutSettingsTests {
     @Test func thePreviewCountsReachableUsersWithoutASettingsRow() async throws {
         let temp = try await TemporaryDatabase.seeded(users: 300)
         defer { temp.remove() }

@@ -5,7 +5,7 @@ import Testing
 
 @testable import AdminDomain
 
-@Suite(.timeLimit(.minutes(10))) struct Vocabulary {
+@Suite(.timeLimit(.minutes(20))) struct Vocabulary {
     @Test func everyTermRoundTripsThroughTheDatabase() async throws {
         let queue = try DatabaseQueue()
         let (plans, platforms, permission) = try await queue.read { db throws in
@@ -60,7 +60,7 @@ import Testing
 }
 
 /// Each term type's words are exactly those its column's CHECK allows, read off a migrated file.
-@Suite(.timeLimit(.minutes(10))) struct TermsAreTheTablesChecks {
+@Suite(.timeLimit(.minutes(20))) struct TermsAreTheTablesChecks {
     /// The words of `CHECK (column IN ('a', 'b'))` in `table`'s stored `CREATE` statement.
     static func allowed(in table: String, column: String) async throws -> Set<String> {
         let temp = try await TemporaryDatabase.seeded(users: 5)

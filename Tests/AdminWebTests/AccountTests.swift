@@ -7,7 +7,7 @@ import HummingbirdTesting
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct OwnSessions {
+@Suite(.timeLimit(.minutes(20))) struct OwnSessions {
     @Test func theListShowsEverySessionWithTheCurrentOneMarkedAndEscaped() async throws {
         let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }

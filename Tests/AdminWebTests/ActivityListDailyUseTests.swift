@@ -12,7 +12,7 @@ import Testing
 
 /// Issue 22, "Daily use": filtered lists fill their pages, and a range that ends before it
 /// starts is a mistake named, not a list of nobody.
-@Suite(.timeLimit(.minutes(10))) struct ActivityListDailyUse {
+@Suite(.timeLimit(.minutes(20))) struct ActivityListDailyUse {
     @Test func aReversedRangeIsRefusedWithASentenceAndTheFormKeepsIt() async throws {
         let panel = try await UserPages.panel()
         defer { panel.remove() }

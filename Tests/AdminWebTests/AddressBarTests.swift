@@ -13,7 +13,7 @@ import Testing
 /// that answered 404 on reload; a language the preview does not have, and a control character
 /// in the audit filter, were passed over without a word; Back showed a cached confirmation; a
 /// list and its CSV did not say when they were counted; an encoded NUL cut a static path.
-@Suite(.timeLimit(.minutes(10))) struct AddressBar {
+@Suite(.timeLimit(.minutes(20))) struct AddressBar {
     /// The page's error sentence, as shown.
     static func problem(_ page: String) -> String? {
         page.firstMatch(of: /class="notice error" role="alert">([^<]*)</)?.output.1.description

@@ -9,7 +9,7 @@ import Testing
 
 /// Issue 46, findings 2 and 3: paging a whale's items rebuilt the whole profile and wrote a
 /// `user_viewed` row a click; one preview wrote a `campaign_previewed` row per sample user.
-@Suite(.timeLimit(.minutes(10))) struct AuditNoise {
+@Suite(.timeLimit(.minutes(20))) struct AuditNoise {
     static func text(_ value: DatabaseValue) -> String? {
         switch value.storage {
         case .null: nil

@@ -9,7 +9,7 @@ import Testing
 @testable import AdminDomain
 @testable import AdminWeb
 
-@Suite(.timeLimit(.minutes(10))) struct AuditLogPage {
+@Suite(.timeLimit(.minutes(20))) struct AuditLogPage {
     private func panelWithEntries(_ count: Int) async throws -> TestPanel {
         let panel = try await TestPanel()
         for index in 0..<count {

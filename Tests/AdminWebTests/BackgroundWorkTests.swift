@@ -7,7 +7,7 @@ import Testing
 
 /// Work nobody awaits runs in the service group: a graceful shutdown cancels what is running
 /// and waits for it to end before the group returns.
-@Suite(.timeLimit(.minutes(10))) struct BackgroundWorkTests {
+@Suite(.timeLimit(.minutes(20))) struct BackgroundWorkTests {
     final class Log: Sendable {
         let lines = Mutex<[String]>([])
         func add(_ line: String) { lines.withLock { $0.append(line) } }

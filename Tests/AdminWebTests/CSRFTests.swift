@@ -9,7 +9,7 @@ import Testing
 
 @testable import AdminWeb
 
-@Suite(.timeLimit(.minutes(10))) struct CrossSiteRequestForgery {
+@Suite(.timeLimit(.minutes(20))) struct CrossSiteRequestForgery {
     private func rejections(_ panel: TestPanel) async throws -> [String] {
         try await panel.areas.auth.signIn.unauthenticatedEvents.flush()
         return try await panel.areas.database.read { db in

@@ -10,7 +10,7 @@ import Testing
 @testable import AdminWeb
 
 /// Holdout, goal, variants and winner as marketing sets and reads them, through the router.
-@Suite(.timeLimit(.minutes(10))) struct CampaignImpactPages {
+@Suite(.timeLimit(.minutes(20))) struct CampaignImpactPages {
     static let marketing = "measure@example.com"
 
     @Test func theComposerKeepsAHoldoutAGoalAndAVariantAndTheDraftShowsTheExpectedHoldout() async throws {

@@ -10,7 +10,7 @@ import Testing
 @testable import AdminWeb
 
 /// Marketing's way from a blank composer to a launched campaign, through the real router.
-@Suite(.timeLimit(.minutes(10))) struct CampaignPages {
+@Suite(.timeLimit(.minutes(20))) struct CampaignPages {
     static let marketing = "market@example.com"
 
     /// Opens a draft's page until its background preview is done.

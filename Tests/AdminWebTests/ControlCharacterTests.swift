@@ -14,7 +14,7 @@ import Testing
 /// audit log kept the cut text. Every form field now refuses control characters with a
 /// sentence naming the field, before anything is stored; a message body keeps its tabs and
 /// line breaks.
-@Suite(.timeLimit(.minutes(10))) struct ControlCharacters {
+@Suite(.timeLimit(.minutes(20))) struct ControlCharacters {
     static let marketing = "market@example.com"
 
     /// A composer form that is accepted as it is: a message and three variants.

@@ -8,7 +8,7 @@ import Testing
 /// What the dashboard's charts and cards draw: the vocabulary's words, names never cut
 /// inside a word, the period under way marked, money never on a shared axis, and a trend
 /// line a screen reader can name.
-@Suite(.timeLimit(.minutes(10))) struct DashboardCharts {
+@Suite(.timeLimit(.minutes(20))) struct DashboardCharts {
     static let now = SQLiteTime.date("2026-11-23 10:00:00")!
 
     static func render(_ chart: DashboardChart) -> String {

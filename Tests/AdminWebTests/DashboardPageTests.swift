@@ -9,7 +9,7 @@ import Testing
 
 @testable import AdminWeb
 
-@Suite(.timeLimit(.minutes(10))) struct DashboardPage {
+@Suite(.timeLimit(.minutes(20))) struct DashboardPage {
     /// The page shows the refresher's snapshot as it stands: each headline figure, each
     /// chart, the criteria and the cohorts (the snapshot itself is checked against SQL in
     /// the domain's tests).
@@ -214,7 +214,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct ErrorsAndHeaders {
+@Suite(.timeLimit(.minutes(20))) struct ErrorsAndHeaders {
     @Test func everyResponseCarriesTheSecurityHeaders() async throws {
         let panel = try await TestPanel(areas: [.dashboard, .support])
         defer { panel.remove() }
@@ -256,7 +256,7 @@ import Testing
 /// The dashboard's count of users active in 7 days by their last-active time and the list's
 /// "Active (last 7 days)" once differed by 500 at the same minute: the list counted deleted
 /// accounts. The weekly active users card now names the list's number beside its own.
-@Suite(.timeLimit(.minutes(10))) struct OneDefinitionOfActive {
+@Suite(.timeLimit(.minutes(20))) struct OneDefinitionOfActive {
     @Test func theDashboardAndTheActiveListShowTheSameNumber() async throws {
         let panel = try await TestPanel(areas: [.dashboard, .support], users: 400)
         defer { panel.remove() }

@@ -7,7 +7,7 @@ import Testing
 
 /// A client that goes away mid-request raises NIO's channel and I/O errors, or cancels the
 /// handler's task: the request log says so instead of counting a server error.
-@Suite(.timeLimit(.minutes(10))) struct DisconnectLogTests {
+@Suite(.timeLimit(.minutes(20))) struct DisconnectLogTests {
     @Test func aClosedConnectionIsADisconnectAndAnythingElseIsNot() {
         #expect(RequestLogMiddleware.isDisconnect(ChannelError.ioOnClosedChannel))
         #expect(RequestLogMiddleware.isDisconnect(ChannelError.eof))

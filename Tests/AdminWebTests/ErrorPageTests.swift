@@ -8,7 +8,7 @@ import Testing
 
 /// Error pages once lost the navigation and the sign-out button, and a missing user was
 /// "There is no page at this address".
-@Suite(.timeLimit(.minutes(10))) struct ErrorPagesForStaff {
+@Suite(.timeLimit(.minutes(20))) struct ErrorPagesForStaff {
     @Test func aSignedInPersonKeepsTheNavigationOnErrorPagesAndAMissingUserIsNamed() async throws {
         let panel = try await TestPanel(areas: [.dashboard, .support])
         defer { panel.remove() }

@@ -12,7 +12,7 @@ import Testing
 /// with 429, a sentence and `Retry-After`, and a refused one is no failure: the slots come
 /// back when the downloads end. Exports are held mid-write by the test (`JobHold(exports:)`),
 /// so "in flight" is a state the test makes, not a race with the clock.
-@Suite(.timeLimit(.minutes(10))) struct ExportBounds {
+@Suite(.timeLimit(.minutes(20))) struct ExportBounds {
     static let export = "/activity.csv?bucket=idle"
 
     /// A panel allowing `maxExports` in all and 2 per staff member, its exports held by `hold`.

@@ -11,7 +11,7 @@ import Testing
 /// export slot of the panel for as long as they stayed open. An export one of whose writes
 /// has waited on its client for `stallAfter` stops counting, for good; one whose client keeps
 /// taking parts, or whose file is slow to make, keeps its slot. The clock is the test's.
-@Suite(.timeLimit(.minutes(10))) struct ExportStalls {
+@Suite(.timeLimit(.minutes(20))) struct ExportStalls {
     final class ManualClock: Sendable {
         private let instant = Mutex(ContinuousClock.now)
         var now: ContinuousClock.Instant { instant.withLock { $0 } }

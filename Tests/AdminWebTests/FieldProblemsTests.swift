@@ -13,7 +13,7 @@ import Testing
 /// reader on the field heard nothing and a long form had to be searched by eye (a tryout of
 /// issue 35 found no `aria-invalid` nor `aria-describedby` in the codebase). Each refused field
 /// is now marked and described by its sentence, and the list at the top links to it.
-@Suite(.timeLimit(.minutes(10))) struct RefusalsAtTheirFields {
+@Suite(.timeLimit(.minutes(20))) struct RefusalsAtTheirFields {
     static let marketing = "market@example.com"
     static let message: [(String, String)] = [("title", ""), ("body", "A message"), ("ttl", "86400"), ("when", "now")]
 

@@ -14,7 +14,7 @@ import Testing
 /// read. Every route that reads a form or a query string now reads it through `FormFields`:
 /// a broken escape or an unknown field is refused with 400 and a sentence naming the field,
 /// and nothing is changed.
-@Suite(.timeLimit(.minutes(10))) struct OneFormReader {
+@Suite(.timeLimit(.minutes(20))) struct OneFormReader {
     /// A broken escape in the field named, and a field no route reads: what each route
     /// reads is written here from its page's form and links (docs/security.md lists the
     /// routes), not from the code that declares them. `nil`: the route reads no field, so

@@ -6,7 +6,7 @@ import Testing
 @testable import AdminWeb
 
 /// Views render from models made by hand: no database, no request, no services.
-@Suite(.timeLimit(.minutes(10))) struct ViewsFromHandMadeModels {
+@Suite(.timeLimit(.minutes(20))) struct ViewsFromHandMadeModels {
     let viewer = Viewer(
         identity: StaffIdentity(adminID: 1, email: "boss@example.com", role: .admin, hasTwoFactor: true),
         csrfToken: "token-1")

@@ -7,7 +7,7 @@ import Testing
 @testable import AdminWeb
 
 /// RFC 9110: HEAD is GET without the body, the same status and headers.
-@Suite(.timeLimit(.minutes(10))) struct HeadRequestTests {
+@Suite(.timeLimit(.minutes(20))) struct HeadRequestTests {
     @Test func headAnswersEveryGetRouteWithItsStatusAndHeadersAndNoBody() async throws {
         let panel = try await TestPanel()
         defer { panel.remove() }

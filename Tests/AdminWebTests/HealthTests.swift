@@ -8,7 +8,7 @@ import Testing
 
 @testable import AdminWeb
 
-@Suite(.timeLimit(.minutes(10))) struct Health {
+@Suite(.timeLimit(.minutes(20))) struct Health {
     @Test func healthyWithoutSignInThenUnhealthyWhenTheDatabaseIsGone() async throws {
         let panel = try await TestPanel(areas: [], push: .none)
         defer { panel.remove() }
@@ -52,7 +52,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct PeriodicJobs {
+@Suite(.timeLimit(.minutes(20))) struct PeriodicJobs {
     @Test func aJobRunsUntilGracefulShutdownAndRecordsEachRun() async throws {
         let health = ServiceHealth()
         let runs = Counter()

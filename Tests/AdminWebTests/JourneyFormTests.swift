@@ -6,7 +6,7 @@ import Testing
 
 /// The journey form read without HTTP: the rules from their fields, every problem a
 /// sentence, unknown values refused rather than replaced.
-@Suite(.timeLimit(.minutes(10))) struct JourneyForms {
+@Suite(.timeLimit(.minutes(20))) struct JourneyForms {
     static let base = [
         "title": "Hi", "body": "There", "ttl": "86400", "trigger": "inactive_days", "trigger_days": "30",
         "send_at": "daily_time",

@@ -10,7 +10,7 @@ import Testing
 @testable import AdminWeb
 
 /// Journeys' pages through the real router (issue 34, points 1, 6 and 7).
-@Suite(.timeLimit(.minutes(10))) struct JourneyPages {
+@Suite(.timeLimit(.minutes(20))) struct JourneyPages {
     static let marketing = "market@example.com"
     static let winBack: [(String, String)] = [
         ("name", "Win-back"), ("trigger", "inactive_days"), ("trigger_days", "30"), ("title", "We miss you"),

@@ -11,7 +11,7 @@ import Testing
 
 /// The lists with sortable headings, Previous and Next, and "N–M of T", driven over HTTP
 /// against rows with known keys; the expected orders are SQL's, written here.
-@Suite(.timeLimit(.minutes(10))) struct ListPaging {
+@Suite(.timeLimit(.minutes(20))) struct ListPaging {
     static let campaigns = 120
 
     /// A panel with 120 campaigns (every third a draft) and a marketing account.

@@ -4,7 +4,7 @@ import Testing
 @testable import AdminWeb
 
 /// An activity list's estimated size never contradicts the rows its first page shows.
-@Suite(.timeLimit(.minutes(10))) struct ListSizeAgainstTheRowsShown {
+@Suite(.timeLimit(.minutes(20))) struct ListSizeAgainstTheRowsShown {
     static func page(_ rows: Int, goesOn: Bool) -> ActivityPage {
         let users = (0..<rows).map {
             UserSummary(

@@ -11,7 +11,7 @@ import Testing
 /// The live page waits on the change feed through one shared reader: open streams on an
 /// idle campaign read nothing, a change that lands while a read runs still reaches the
 /// page, and the dispatcher's last outcome shows on it.
-@Suite(.timeLimit(.minutes(10))) struct LiveFeedTests {
+@Suite(.timeLimit(.minutes(20))) struct LiveFeedTests {
     static func panel(streamSeconds: Int) async throws -> TestPanel {
         var panel = try await TestPanel(areas: [.campaigns])
         panel.configuration.eventStreamLength = .seconds(streamSeconds)

@@ -8,7 +8,7 @@ import HummingbirdTesting
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct SigningIn {
+@Suite(.timeLimit(.minutes(20))) struct SigningIn {
     @Test func everyPageRedirectsToLoginWithoutASession() async throws {
         let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
@@ -135,7 +135,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct SessionsOverHTTP {
+@Suite(.timeLimit(.minutes(20))) struct SessionsOverHTTP {
     @Test func signingInAgainEndsTheSessionTheBrowserCarried() async throws {
         let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
@@ -232,7 +232,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct ThrottledSignIn {
+@Suite(.timeLimit(.minutes(20))) struct ThrottledSignIn {
     @Test func aLockedSignInIsAnsweredWith429EvenForTheRightPassword() async throws {
         let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }

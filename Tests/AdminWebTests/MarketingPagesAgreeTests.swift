@@ -13,7 +13,7 @@ import Testing
 /// another launch is counted again and its launch refused; a campaign due later is
 /// `scheduled`; the list shows what was confirmed beside what was frozen; the confirmation
 /// and its button say devices to send to and held-out users apart.
-@Suite(.timeLimit(.minutes(10))) struct MarketingPagesAgree {
+@Suite(.timeLimit(.minutes(20))) struct MarketingPagesAgree {
     /// The count a confirmation's launch form confirms.
     static func stamp(_ html: String) -> String? {
         groups(html, #"name="counted_at" value="(\d+)""#).first?.first

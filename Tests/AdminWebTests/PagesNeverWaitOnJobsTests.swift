@@ -13,7 +13,7 @@ import Testing
 /// the panel is held mid-work (at its next database access, its connection taken) and every
 /// page is asked; each must answer while they are held, the dashboard saying its figures are
 /// being counted.
-@Suite(.timeLimit(.minutes(10))) struct PagesNeverWaitOnJobs {
+@Suite(.timeLimit(.minutes(20))) struct PagesNeverWaitOnJobs {
     /// Jobs that reach the database at their first run; each must be seen held.
     static let heldJobs: Set<String> = ["dashboard-refresher", "reminder-health", "usual-hours", "journeys"]
 

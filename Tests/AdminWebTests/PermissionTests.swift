@@ -9,7 +9,7 @@ import Testing
 
 @testable import AdminWeb
 
-@Suite(.timeLimit(.minutes(10))) struct RolesAndRoutes {
+@Suite(.timeLimit(.minutes(20))) struct RolesAndRoutes {
     /// TestPanel already has the admin; the others are created per test.
     static func email(_ role: Role) -> String { role == .admin ? TestPanel.email : "\(role.rawValue)@example.com" }
 

@@ -6,7 +6,7 @@ import Testing
 
 /// Audience previews go through a bounded queue: at most `maxRunning` counted at once, a
 /// staff member's own draft before others', each draft counted once for its inputs.
-@Suite(.timeLimit(.minutes(10))) struct PreviewQueueTests {
+@Suite(.timeLimit(.minutes(20))) struct PreviewQueueTests {
     @Test func previewsAreCountedOneAtATimeOwnDraftsFirstAndOnceForTheirInputs() async throws {
         let panel = try await TestPanel(areas: [.campaigns], users: 300)
         defer { panel.remove() }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import AdminWeb
 
-@Suite(.timeLimit(.minutes(10))) struct QRCodeImages {
+@Suite(.timeLimit(.minutes(20))) struct QRCodeImages {
     @Test func theSVGIsOnePathWithAQuietZoneAndNoStyle() throws {
         let code = try QRCode.encode(Array("hello".utf8), mask: 2)
         let svg = String(

@@ -11,7 +11,7 @@ import Testing
 
 /// The verdict on a served profile, and a user's reminders page: its refusals are 400 pages
 /// with a sentence, and each look is audited like the profile.
-@Suite(.timeLimit(.minutes(10))) struct ReachabilityPages {
+@Suite(.timeLimit(.minutes(20))) struct ReachabilityPages {
     static let userID: Int64 = 800_001
 
     static func panel() async throws -> TestPanel {

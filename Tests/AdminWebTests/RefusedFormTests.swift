@@ -13,7 +13,7 @@ import Testing
 /// session ended, answered "This form is out of date… reload", and the text was gone. A
 /// refused form now comes back with what was typed and a fresh token (signed in), or after
 /// signing in again; it is never carried out on a stale token.
-@Suite(.timeLimit(.minutes(10))) struct RefusedForms {
+@Suite(.timeLimit(.minutes(20))) struct RefusedForms {
     static let marketing = "market@example.com"
     static let typed: [(String, String)] = [
         ("name", "Kept"), ("title", "A <title> & more"), ("body", "Line one\r\nLine \"two\""), ("ttl", "86400"),

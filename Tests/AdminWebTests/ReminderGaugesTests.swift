@@ -8,7 +8,7 @@ import Testing
 
 /// The reminder gauges as Prometheus scrapes them, from a snapshot made by hand, and the
 /// example alerting rules in docs/ name only gauges the panel emits.
-@Suite(.timeLimit(.minutes(10))) struct ReminderGaugesTests {
+@Suite(.timeLimit(.minutes(20))) struct ReminderGaugesTests {
     static func emitted() -> String {
         let registry = PrometheusCollectorRegistry()
         ReminderGauges(factory: PrometheusMetricsFactory(registry: registry)).record(SnapshotsReminders.snapshot)

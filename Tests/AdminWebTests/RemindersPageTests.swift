@@ -11,7 +11,7 @@ import Testing
 /// The reminder health page, its CSV, the alert banner and /health's reminders object, over
 /// HTTP on a seeded database (the figures themselves are checked against SQL in the domain's
 /// tests: here, that the page shows the monitor's snapshot as it stands).
-@Suite(.timeLimit(.minutes(10))) struct RemindersPage {
+@Suite(.timeLimit(.minutes(20))) struct RemindersPage {
     @Test func showsTheSnapshotsFiguresForEachRangeToEveryRole() async throws {
         let panel = try await TestPanel(areas: [.reminders, .dashboard], users: 200)
         defer { panel.remove() }

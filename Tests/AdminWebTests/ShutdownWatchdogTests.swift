@@ -9,7 +9,7 @@ import Testing
 
 @testable import AdminWeb
 
-@Suite(.timeLimit(.minutes(10))) struct ShutdownWatchdogs {
+@Suite(.timeLimit(.minutes(20))) struct ShutdownWatchdogs {
     @Test func aStuckShutdownEndsAtTheDeadlineNamingTheRequestsStillOpen() async throws {
         let open = OpenRequests()
         let stuck = open.begin(requestID: "r-stuck", method: "GET", path: "/users/50")

@@ -14,7 +14,7 @@ import Testing
 /// Clients that connect and send nothing, or send a request's head a byte at a time, must not
 /// hold the server: ordinary requests are answered meanwhile, and every such connection is
 /// closed once its limit (here 2 s) has run out.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct SlowClientTests {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct SlowClientTests {
     /// Runs blocking socket work on a thread of its own, off the cooperative pool.
     static func onThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in

@@ -6,7 +6,7 @@ import Testing
 /// `Sources/AdminWeb/Pages`, a committed `<View>.<state>.html` under
 /// `Tests/AdminWebTests/__Snapshots__/` (the name `assertPageSnapshot` gives it), and no
 /// snapshot is left over from a view that is gone.
-@Suite(.timeLimit(.minutes(10))) struct EveryViewHasASnapshot {
+@Suite(.timeLimit(.minutes(20))) struct EveryViewHasASnapshot {
     static let pages = TestPaths.repositoryRoot.appendingPathComponent("Sources/AdminWeb/Pages")
     static let snapshots = TestPaths.repositoryRoot.appendingPathComponent("Tests/AdminWebTests/__Snapshots__")
 

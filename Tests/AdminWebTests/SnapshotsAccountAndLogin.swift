@@ -7,7 +7,7 @@ import Testing
 
 /// The sign-in steps, one's own account pages and the error page, from models made by hand,
 /// as `.html` snapshots under `__Snapshots__/SnapshotsAccountAndLogin/`.
-@Suite(.timeLimit(.minutes(10))) struct SnapshotsAccountAndLogin {
+@Suite(.timeLimit(.minutes(20))) struct SnapshotsAccountAndLogin {
     /// An admin whose email needs escaping in an attribute (the top bar's title) and in text.
     static let viewer = Viewer(
         identity: StaffIdentity(adminID: 1, email: "o'brien&sons@example.com", role: .admin, hasTwoFactor: true),

@@ -7,7 +7,7 @@ import Testing
 /// The parts campaign pages are made of: the audience as counted, the live counts and the
 /// impact report, as `.html` snapshots under `__Snapshots__/SnapshotsCampaignParts/`; and the
 /// hand-made campaigns, previews, counts and reports the campaign snapshots share.
-@Suite(.timeLimit(.minutes(10))) struct SnapshotsCampaignParts {
+@Suite(.timeLimit(.minutes(20))) struct SnapshotsCampaignParts {
     static let viewer = Viewer(
         identity: StaffIdentity(adminID: 5, email: "marketing@example.com", role: .marketing, hasTwoFactor: true),
         csrfToken: "csrf-token-5")

@@ -8,7 +8,7 @@ import Testing
 /// Marketing's pages: the list, a campaign before and after its launch, the questions
 /// before a cancel, a delete or a send, the composer and the test users, as `.html`
 /// snapshots under `__Snapshots__/SnapshotsCampaigns/`.
-@Suite(.timeLimit(.minutes(10))) struct SnapshotsCampaigns {
+@Suite(.timeLimit(.minutes(20))) struct SnapshotsCampaigns {
     typealias Parts = SnapshotsCampaignParts
     static let viewer = Parts.viewer
 

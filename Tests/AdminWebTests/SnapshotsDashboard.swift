@@ -6,7 +6,7 @@ import Testing
 
 /// The dashboard, its body rendered as the page cache renders it, as `.html` snapshots under
 /// `__Snapshots__/SnapshotsDashboard/`.
-@Suite(.timeLimit(.minutes(10))) struct SnapshotsDashboard {
+@Suite(.timeLimit(.minutes(20))) struct SnapshotsDashboard {
     typealias Parts = SnapshotsCampaignParts
     static let now = SQLiteTime.date("2026-11-23 10:00:00")!
 

@@ -6,7 +6,7 @@ import Testing
 
 /// Journeys' pages: the list, a journey (draft with its dry run, active with its report,
 /// ended), and the form with refusals, as `.html` snapshots under `__Snapshots__/SnapshotsJourneys/`.
-@Suite(.timeLimit(.minutes(10))) struct SnapshotsJourneys {
+@Suite(.timeLimit(.minutes(20))) struct SnapshotsJourneys {
     typealias Parts = SnapshotsCampaignParts
     static let viewer = Parts.viewer
     static let support = Viewer(

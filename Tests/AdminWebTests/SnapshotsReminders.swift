@@ -6,7 +6,7 @@ import Testing
 
 /// The reminder health page from a snapshot made by hand, and the alert banner, as `.html`
 /// snapshots under `__Snapshots__/SnapshotsReminders/`.
-@Suite(.timeLimit(.minutes(10))) struct SnapshotsReminders {
+@Suite(.timeLimit(.minutes(20))) struct SnapshotsReminders {
     static let now = SQLiteTime.date("2026-11-23 10:00:00")!
 
     static func figures(

@@ -5,7 +5,7 @@ import Testing
 
 /// The admins' pages: staff accounts, the confirmation of a destructive action, failed
 /// sign-ins and the audit log, as `.html` snapshots under `__Snapshots__/SnapshotsStaffAndAudit/`.
-@Suite(.timeLimit(.minutes(10))) struct SnapshotsStaffAndAudit {
+@Suite(.timeLimit(.minutes(20))) struct SnapshotsStaffAndAudit {
     static let viewer = SnapshotsAccountAndLogin.viewer
 
     static func account(_ id: Int64, _ email: String, _ role: Role, disabled: String? = nil, twoFactor: Bool = false)

@@ -9,7 +9,7 @@ import Testing
 /// Support's pages: search, the activity lists, a user's profile and activity log, as
 /// `.html` snapshots under `__Snapshots__/SnapshotsUsers/`. Rows the views read from the
 /// database are made from dictionaries: no database is opened.
-@Suite(.timeLimit(.minutes(10))) struct SnapshotsUsers {
+@Suite(.timeLimit(.minutes(20))) struct SnapshotsUsers {
     static let viewer = Viewer(
         identity: StaffIdentity(adminID: 4, email: "support@example.com", role: .support), csrfToken: "csrf-token-4")
     static let now = SQLiteTime.date("2026-11-23 10:00:00")!

@@ -9,7 +9,7 @@ import Testing
 
 @testable import AdminWeb
 
-@Suite(.timeLimit(.minutes(10))) struct StaffPage {
+@Suite(.timeLimit(.minutes(20))) struct StaffPage {
     private func oneTimePassword(_ page: String) -> String? {
         page.firstMatch(of: /<p><code>([^<]+)<\/code><\/p>/).map { String($0.1) }
     }
@@ -239,7 +239,7 @@ import Testing
 }
 
 /// One click once disabled an account, reset a password or two-factor, or ended sessions.
-@Suite(.timeLimit(.minutes(10))) struct DestructiveStaffActionsAskFirst {
+@Suite(.timeLimit(.minutes(20))) struct DestructiveStaffActionsAskFirst {
     @Test func eachAsksOnAPageThatNamesThePersonAndTheEffectAndChangesNothing() async throws {
         let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }

@@ -12,7 +12,7 @@ import Testing
 /// Issue 36, point 5: the staff page showed four red outline buttons on every row. Each row
 /// now has one menu (a `<details>`, no script needed) holding its actions; each still asks
 /// first on its own page or posts its own form with the page's token.
-@Suite(.timeLimit(.minutes(10))) struct StaffRowMenus {
+@Suite(.timeLimit(.minutes(20))) struct StaffRowMenus {
     /// Each row of the accounts table: its id and its markup.
     private func rows(_ page: String) -> [(id: String, html: String)] {
         page.matches(of: /<tr id="(staff-\d+)">(.*?)<\/tr>/.dotMatchesNewlines()).map { (String($0.1), String($0.2)) }

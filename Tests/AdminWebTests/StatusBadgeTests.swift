@@ -7,7 +7,7 @@ import Testing
 /// Issue 36, point 1: statuses were plain words ("denied", "failed", "sending" looked like any
 /// other text). Each status type's badge, value by value, against a table written here: the
 /// tone a person reads and the word they read beside it. A table that misses a value fails.
-@Suite(.timeLimit(.minutes(10))) struct StatusBadges {
+@Suite(.timeLimit(.minutes(20))) struct StatusBadges {
     typealias Tone = StatusBadge.Tone
 
     private func check<Status: BadgeStatus & CaseIterable & Hashable>(
@@ -159,7 +159,7 @@ import Testing
 
 /// Issue 36, point 5: one primary action a page. Every page the snapshots hold (each view in
 /// its states) has at most one filled button.
-@Suite(.timeLimit(.minutes(10))) struct OnePrimaryAction {
+@Suite(.timeLimit(.minutes(20))) struct OnePrimaryAction {
     @Test func noSnapshotHasTwoPrimaryButtons() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("__Snapshots__")
         let files =

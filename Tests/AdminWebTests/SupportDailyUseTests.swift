@@ -11,7 +11,7 @@ import Testing
 
 /// Issue 22, "Daily use": support's search box and what the profile shows of awkward data.
 /// Every expectation comes from the rows inserted here, never from the code under test.
-@Suite(.timeLimit(.minutes(10))) struct SupportDailyUse {
+@Suite(.timeLimit(.minutes(20))) struct SupportDailyUse {
     static let annID: Int64 = 700_101
     static let quietOneID: Int64 = 700_102
     static let quietTwoID: Int64 = 700_103

@@ -11,7 +11,7 @@ import Testing
 /// items in test sends. Test users come from the configured domains (`--test-user-domain`) or
 /// from an admin; every refused add is audited, and the page never says whether an email has
 /// an account. Finding 7: every variant can be previewed and test-sent.
-@Suite(.timeLimit(.minutes(10))) struct TestUserPages {
+@Suite(.timeLimit(.minutes(20))) struct TestUserPages {
     static let marketing = "market@corp.test"
 
     /// An active customer of the seeded app, with a device a test push could reach and no quiet hours.

@@ -8,7 +8,7 @@ import Testing
 /// The composer's and the journey form's timing fields read without HTTP: each user's usual
 /// hour with its control share, every refusal a sentence shown beside the fields, and a
 /// stored timing back as the fields that made it.
-@Suite(.timeLimit(.minutes(10))) struct TimingForms {
+@Suite(.timeLimit(.minutes(20))) struct TimingForms {
     static let base = ["title": "Hi", "body": "There", "ttl": "86400", "when": "now"]
 
     static func read(_ changes: [String: String?]) -> ComposerForm.Result {

@@ -6,7 +6,7 @@ import Testing
 
 /// The reports' CSVs with the usual hour against its control: each row as wide as the header,
 /// the figures where the header says.
-@Suite(.timeLimit(.minutes(10))) struct TimingReportCSV {
+@Suite(.timeLimit(.minutes(20))) struct TimingReportCSV {
     @Test func theCampaignReportHasTheUsualHourAndTheControlAsRows() throws {
         var report = SnapshotsCampaignParts.impact
         report.timing = TimingComparison(

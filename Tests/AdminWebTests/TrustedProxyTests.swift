@@ -10,7 +10,7 @@ import Testing
 
 /// The client's address behind a proxy: believed only from a trusted peer, read from the
 /// right, never an address inside a trusted range (RFC 7239 and the de-facto X-Forwarded-For).
-@Suite(.timeLimit(.minutes(10))) struct TrustedProxyTests {
+@Suite(.timeLimit(.minutes(20))) struct TrustedProxyTests {
     static func headers(_ pairs: [(String, String)]) -> HTTPFields {
         var fields = HTTPFields()
         for (name, value) in pairs { fields.append(HTTPField(name: HTTPField.Name(name)!, value: value)) }

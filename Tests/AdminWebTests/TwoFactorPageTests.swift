@@ -10,7 +10,7 @@ import Testing
 @testable import AdminWeb
 
 /// The second step of signing in, as a browser meets it.
-@Suite(.timeLimit(.minutes(10))) struct SecondFactorSignIn {
+@Suite(.timeLimit(.minutes(20))) struct SecondFactorSignIn {
     /// Cookie pairs from every Set-Cookie of a response, by name.
     static func cookies(_ response: TestResponse) -> [String: String] {
         var result: [String: String] = [:]
@@ -122,7 +122,7 @@ import Testing
 }
 
 /// Setting up, using and ending one's own second factor.
-@Suite(.timeLimit(.minutes(10))) struct TwoFactorEnrolmentPages {
+@Suite(.timeLimit(.minutes(20))) struct TwoFactorEnrolmentPages {
     @Test func anAdminWithoutASecondFactorReachesOnlyEnrolmentThenEnrolsWithTheQRCode() async throws {
         let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
@@ -289,7 +289,7 @@ import Testing
 }
 
 /// Changing one's own password.
-@Suite(.timeLimit(.minutes(10))) struct OwnPassword {
+@Suite(.timeLimit(.minutes(20))) struct OwnPassword {
     @Test func theCurrentPasswordThenANewOneTwiceEndsTheOtherSessionsAndRotatesThisOne() async throws {
         let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }
@@ -352,7 +352,7 @@ import Testing
 }
 
 /// What admins see of locks, and lifting one.
-@Suite(.timeLimit(.minutes(10))) struct SignInFailuresPage {
+@Suite(.timeLimit(.minutes(20))) struct SignInFailuresPage {
     @Test func locksAndFailuresAreListedEscapedAndAnAdminCanUnlock() async throws {
         let panel = try await TestPanel(areas: [.dashboard])
         defer { panel.remove() }

@@ -9,7 +9,7 @@ import Testing
 
 @testable import AdminWeb
 
-@Suite(.timeLimit(.minutes(10))) struct UserPages {
+@Suite(.timeLimit(.minutes(20))) struct UserPages {
     /// A panel whose support account does the looking; some users with awkward data added.
     /// `areas`: support's, and any whose domain a test sets its data up with.
     static func panel(users: Int = 60, areas: Set<TestPanel.Area> = [.support]) async throws -> TestPanel {
@@ -174,7 +174,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct ActivityPages {
+@Suite(.timeLimit(.minutes(20))) struct ActivityPages {
     @Test func theListShowsItsSizeAndTheCSVHoldsEveryRowAndIsAudited() async throws {
         let panel = try await TestPanel(areas: [.support], users: 3_000)
         defer { panel.remove() }

@@ -12,7 +12,7 @@ import Testing
 /// Each user's usual hour through the real router: a campaign composed with it, frozen by the
 /// launch the server makes, shows where its recipients' hours came from; a user's profile
 /// shows their own.
-@Suite(.timeLimit(.minutes(10))) struct UsualHourPages {
+@Suite(.timeLimit(.minutes(20))) struct UsualHourPages {
     /// The hour every test user was active at: 14:05 UTC on each of the six days before today.
     static let hour = 14
 

@@ -3,7 +3,7 @@ import GRDB
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct AdminCommands {
+@Suite(.timeLimit(.minutes(20))) struct AdminCommands {
     @Test func createListDisableAndResetFromTheCommandLine() async throws {
         let temp = try await TemporaryDatabase.seeded(users: 5)
         defer { temp.remove() }
@@ -69,7 +69,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct UnlockCommand {
+@Suite(.timeLimit(.minutes(20))) struct UnlockCommand {
     /// Counts as the throttle writes them: a kind, an email and an address, shown here as
     /// "pair:email|address", "address:…", "account:…".
     @Test func unlockLiftsTheChosenCountsFromTheCommandLineAndAuditsEach() async throws {

@@ -10,7 +10,7 @@ func runPanel(_ arguments: [String], input: String? = nil, environment: [String:
     try await ChildProcess.run(executable, arguments, input: input, environment: environment)
 }
 
-@Suite(.timeLimit(.minutes(10))) struct BadDatabasePaths {
+@Suite(.timeLimit(.minutes(20))) struct BadDatabasePaths {
     enum Case: String, CaseIterable {
         case missing, directory, textFile, emptyFile, otherSQLite
     }

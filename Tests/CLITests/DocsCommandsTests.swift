@@ -24,7 +24,7 @@ import Testing
 /// it must exit 0, its usage line must name those subcommands (for an unknown subcommand
 /// ArgumentParser prints its parent's help and still exits 0), and its help must list every
 /// option the docs give it.
-@Suite(.timeLimit(.minutes(10))) struct DocsCommands {
+@Suite(.timeLimit(.minutes(20))) struct DocsCommands {
     static let binaries: Set<String> = ["admin-panel", "panel-bench"]
 
     /// One panel command as the docs write it.

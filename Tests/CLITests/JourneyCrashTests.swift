@@ -9,7 +9,7 @@ import Testing
 /// Issue 34, "once": the real server evaluating a win-back journey that 5,000 users crossed,
 /// and sending their pushes to the strict fake, killed with SIGKILL three times (the first
 /// during the evaluation, the others during the sends) and started again each time.
-@Suite(.timeLimit(.minutes(10))) struct JourneyCrashes {
+@Suite(.timeLimit(.minutes(20))) struct JourneyCrashes {
     static let users = 5_000
 
     @Test func killedThreeTimesNobodyEntersOrIsSentTwiceAndNothingIsLost() async throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// Issue 34, point 8: `admin-panel journeys list` and `journeys pause`, the binary run on a
 /// seeded database whose journeys are made by the domain, as the pages make them.
-@Suite(.timeLimit(.minutes(10))) struct JourneysCommandTests {
+@Suite(.timeLimit(.minutes(20))) struct JourneysCommandTests {
     struct Setup {
         let temp: TemporaryDatabase
         let active: Int64

@@ -5,7 +5,7 @@ import Testing
 
 /// The real server under the load a busy support team puts on it. 16 profiles at once once
 /// locked the panel for good: a synchronous database read blocked both cooperative threads.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct ServerUnderLoad {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct ServerUnderLoad {
     enum Pool: String, CaseIterable {
         /// As many cooperative threads as cores, as in production.
         case asManyAsCores

@@ -3,7 +3,7 @@ import PanelLoad
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct Operability {
+@Suite(.timeLimit(.minutes(20))) struct Operability {
     @Test func metricsCountRequestsOnTheirOwnPortAndEachRequestLogsOneJSONLine() async throws {
         let temp = try await TemporaryDatabase.seeded(users: 20)
         defer { temp.remove() }

@@ -6,7 +6,7 @@ import Testing
 /// Drafts browsed by several clients at once on the real server while support works: every
 /// page is answered and the previews' queue drains. The figures (support's p99 meanwhile) are
 /// printed; at scale they come from `panel-bench previews`.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct PreviewLoadTests {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct PreviewLoadTests {
     @Test func draftsBrowsedAtOnceAreAllAnsweredAndTheQueueDrains() async throws {
         let temp = try await TemporaryDatabase.seeded(users: 2_000)
         defer { temp.remove() }

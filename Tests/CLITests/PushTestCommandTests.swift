@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// `admin-panel push test`, the real binary against the strict fake providers.
-@Suite(.timeLimit(.minutes(10))) struct PushTestCommand {
+@Suite(.timeLimit(.minutes(20))) struct PushTestCommand {
     static let fcmToken = "fcm:token/with+odd=chars-900001"
     static let apnsToken = String(repeating: "0a1b2c3d", count: 8)
 

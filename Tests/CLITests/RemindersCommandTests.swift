@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// Issue 33, point 5: `admin-panel reminders` prints the health figures; 0, or 3 while an alert holds.
-@Suite(.timeLimit(.minutes(10))) struct RemindersCommandTests {
+@Suite(.timeLimit(.minutes(20))) struct RemindersCommandTests {
     static func text(_ date: Date) -> String { SQLiteTime.string(date) }
 
     @Test func healthyExitsZeroAndAStoppedBackendExitsThree() async throws {

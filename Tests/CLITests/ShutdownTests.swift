@@ -3,7 +3,7 @@ import PanelLoad
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct GracefulShutdown {
+@Suite(.timeLimit(.minutes(20))) struct GracefulShutdown {
     /// User and system CPU seconds of a process, from /proc (Linux); 0 where unreadable.
     static func cpuSeconds(_ pid: Int32) -> Double {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),

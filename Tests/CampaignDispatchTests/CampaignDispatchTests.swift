@@ -11,7 +11,7 @@ import Testing
 
 /// A campaign's whole path on a seeded database: the audience frozen into deliveries, the
 /// dispatcher sending them through the real clients to the strict fake, a stop mid-batch.
-@Suite(.timeLimit(.minutes(10))) struct CampaignDispatchTests {
+@Suite(.timeLimit(.minutes(20))) struct CampaignDispatchTests {
     struct Setup {
         let temp: TemporaryDatabase
         let database: PanelDatabase

@@ -11,7 +11,7 @@ import Testing
 /// Every way a campaign can go ends: nothing to send, the last sends failing when claimed, a
 /// pause with sends in flight, a cancel while the audience is frozen; and an idle dispatcher
 /// leaves the write lock alone.
-@Suite(.timeLimit(.minutes(10))) struct CampaignEndStateTests {
+@Suite(.timeLimit(.minutes(20))) struct CampaignEndStateTests {
     typealias Setup = CampaignDispatchTests.Setup
 
     static func status(_ id: Int64, _ database: PanelDatabase) async throws -> String {

@@ -8,7 +8,7 @@ import Testing
 /// The dispatcher tells the change feed of its claims and outcomes, after their commits: a
 /// watcher that reads only when woken sees the campaign finished, with every delivery
 /// settled, as a live page must.
-@Suite(.timeLimit(.minutes(10))) struct CampaignFeedTests {
+@Suite(.timeLimit(.minutes(20))) struct CampaignFeedTests {
     @Test func aWatcherWokenOnlyByTheFeedSeesTheFinalCounts() async throws {
         let setup = try await CampaignDispatchTests.Setup.start()
         defer { Task { await setup.stop() } }

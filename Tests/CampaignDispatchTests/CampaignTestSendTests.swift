@@ -10,7 +10,7 @@ import Testing
 /// Test sends go only to test users' devices that could get a campaign push, ten a minute per
 /// staff member, never from an ended campaign; every outcome audited. The strict fake shows
 /// what was sent.
-@Suite(.timeLimit(.minutes(10))) struct CampaignTestSendTests {
+@Suite(.timeLimit(.minutes(20))) struct CampaignTestSendTests {
     typealias Setup = CampaignDispatchTests.Setup
     static let marketer = AuditActor.staff(
         StaffIdentity(adminID: 41, email: "marketing@example.com", role: .marketing), from: "127.0.0.1")

@@ -11,7 +11,7 @@ import Testing
 /// SQLite's `data_version`, read every two seconds. The safety pass is put an hour away, so only
 /// a wake can move the campaign on: the tests hold however slow the machine is, and a missed
 /// wake fails them at the suite's time limit.
-@Suite(.timeLimit(.minutes(10))) struct DispatcherWakeTests {
+@Suite(.timeLimit(.minutes(20))) struct DispatcherWakeTests {
     typealias Setup = CampaignDispatchTests.Setup
 
     static func dispatcher(_ setup: Setup, _ campaigns: Campaigns) -> CampaignDispatcher {

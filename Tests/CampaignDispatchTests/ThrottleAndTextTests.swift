@@ -8,7 +8,7 @@ import Testing
 
 @testable import CampaignDispatch
 
-@Suite(.timeLimit(.minutes(10))) struct ThrottleAndTexts {
+@Suite(.timeLimit(.minutes(20))) struct ThrottleAndTexts {
     @Test func theThrottleAllowsASecondsWorthAtMostAndRefillsWithTime() {
         var throttle = Throttle()
         let start = ContinuousClock.now
@@ -87,7 +87,7 @@ import Testing
 }
 
 /// A template in two languages without a tag still goes out in each recipient's language.
-@Suite(.timeLimit(.minutes(10))) struct PlainTemplatesInTheirLanguage {
+@Suite(.timeLimit(.minutes(20))) struct PlainTemplatesInTheirLanguage {
     @Test func aTemplateWithoutTagsIsSentInEachRecipientsLanguage() async throws {
         let temp = try await TemporaryDatabase.seeded(users: 80)
         defer { temp.remove() }

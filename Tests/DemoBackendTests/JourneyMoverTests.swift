@@ -9,7 +9,7 @@ import Testing
 /// journey's trigger every minute, and some back, on a seeded database with a fake clock.
 /// The rows are counted with SQL written here from the triggers' definitions (docs/journeys.md),
 /// not with the panel's own trigger code.
-@Suite(.timeLimit(.minutes(10))) struct JourneyMoverTests {
+@Suite(.timeLimit(.minutes(20))) struct JourneyMoverTests {
     /// An hour after the seed's now, as in `SimulatedReminderBackend`.
     static let start: Int64 = 1_795_003_600
     static let day: Int64 = 86_400

@@ -7,7 +7,7 @@ import Testing
 
 /// The demo's simulated backend on a seeded database with a fake clock: it sends what falls
 /// due as the app's backend would, leaves everything else alone, and a stalled one sends nothing.
-@Suite(.timeLimit(.minutes(10))) struct SimulatedReminderBackend {
+@Suite(.timeLimit(.minutes(20))) struct SimulatedReminderBackend {
     /// 2026-11-18 12:06:40 UTC, an hour after the seed's now: the seed's reminders of the day
     /// (09:00 UTC) are settled, tomorrow's are still 'scheduled'.
     static let start: Int64 = 1_795_003_600

@@ -9,7 +9,7 @@ import Testing
 /// Issue 36: the simulated apps act only for users who opened a push, 40% of them, in the
 /// minute after (docs/demo-data.md). Before, 35% of every recipient and 12% of every holdout
 /// acted within seconds of a launch, and one campaign multiplied the day's active users by five.
-@Suite(.timeLimit(.minutes(10))) struct GoalEventsTests {
+@Suite(.timeLimit(.minutes(20))) struct GoalEventsTests {
     @Test func onlyUsersWhoOpenedActAboutFortyPercentWithinAMinute() async throws {
         let temp = try await TemporaryDatabase.seeded(users: 1_200, now: TemporaryDatabase.seedNow)
         defer { temp.remove() }

@@ -10,7 +10,7 @@ import Testing
 /// The simulated apps open a push more often when it arrives near the user's habitual local
 /// hour (issue 35): driven deterministically over a day of arrivals, and read back with SQL
 /// here, each arrival's local hour computed by Foundation in the user's own timezone.
-@Suite(.timeLimit(.minutes(10))) struct HabitualOpens {
+@Suite(.timeLimit(.minutes(20))) struct HabitualOpens {
     /// Waits for the panel's own connection, as the simulator's does.
     static func queue(_ path: String) throws -> DatabaseQueue {
         var configuration = Configuration()

@@ -5,7 +5,7 @@ import PushClients
 import PushFakes
 import Testing
 
-@Suite("APNs client against a strict fake", .timeLimit(.minutes(10)))
+@Suite("APNs client against a strict fake", .timeLimit(.minutes(20)))
 struct APNsClientTests {
     static let token = PushFixture.apnsToken
 

@@ -3,7 +3,7 @@ import PushClients
 import PushFakes
 import Testing
 
-@Suite("FCM HTTP v1 client against a strict fake", .timeLimit(.minutes(10)))
+@Suite("FCM HTTP v1 client against a strict fake", .timeLimit(.minutes(20)))
 struct FCMClientTests {
     @Test func aSendIsAcceptedAndCarriesWhatTheDocumentationAsks() async throws {
         try await PushFixture.with { fixture in

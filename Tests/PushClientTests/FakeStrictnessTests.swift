@@ -4,7 +4,7 @@ import Testing
 @testable import PushFakes
 
 /// The fake is only worth its tests if it refuses what FCM refuses.
-@Suite("The fake FCM refuses what FCM refuses", .timeLimit(.minutes(10)))
+@Suite("The fake FCM refuses what FCM refuses", .timeLimit(.minutes(20)))
 struct FakeStrictnessTests {
     static let good =
         #"{"validate_only":false,"message":{"token":"t","notification":{"title":"a","body":"b"},"#

@@ -3,7 +3,7 @@ import Testing
 
 @testable import PushClients
 
-@Suite("The request bodies' JSON", .timeLimit(.minutes(10)))
+@Suite("The request bodies' JSON", .timeLimit(.minutes(20)))
 struct JSONWriterTests {
     static let hostile = [
         "\"quoted\" \\back\\slash", "line\nbreak\r\ttab", "\u{0}nul\u{1}\u{1F}\u{7F}", "🥛 Ünïcode \u{202E}rtl \u{2028}",

@@ -4,7 +4,7 @@ import PushClients
 import PushFakes
 import Testing
 
-@Suite("Push credentials are read once and every problem is one sentence", .timeLimit(.minutes(10)))
+@Suite("Push credentials are read once and every problem is one sentence", .timeLimit(.minutes(20)))
 struct PushConfigurationTests {
     @Test func garbledFilesAndBadIDsAreOneLineErrors() async throws {
         let credentials = try await TestCredentials.make(tokenURI: "https://oauth2.example/token")

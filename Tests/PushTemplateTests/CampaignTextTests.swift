@@ -5,7 +5,7 @@ import Testing
 
 /// What one recipient gets: a template's variant for their language, or the campaign's own
 /// text, with values cut to a length no display name can push past 4 KB.
-@Suite(.timeLimit(.minutes(10))) struct CampaignTextTests {
+@Suite(.timeLimit(.minutes(20))) struct CampaignTextTests {
     static let library = Result { try PushTemplateLibrary(folder: PushTemplateTests.folder) }
 
     @Test func aTemplateSendsEachRecipientTheirLanguageAndOwnTextItsPlaceholders() throws {

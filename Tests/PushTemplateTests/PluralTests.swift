@@ -5,7 +5,7 @@ import Testing
 
 /// `{{plural COUNT "one" "other"}}`: the form by CLDR's cardinal rule of the template's
 /// language, checked when read; and which placeholders a rendering filled with fallbacks.
-@Suite(.timeLimit(.minutes(10))) struct PluralTests {
+@Suite(.timeLimit(.minutes(20))) struct PluralTests {
     /// CLDR's cardinal rules (cldr.unicode.org, Language Plural Rules) for integers:
     /// en, de, nl, es, it "one: n = 1"; pt "one: i = 0..1"; fr "one: i = 0,1". A value that
     /// is not an integer takes "other" here, and an unknown language English's rule.

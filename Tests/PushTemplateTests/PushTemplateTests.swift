@@ -3,7 +3,7 @@ import PushTemplates
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct PushTemplateTests {
+@Suite(.timeLimit(.minutes(20))) struct PushTemplateTests {
     static let folder = TestPaths.repositoryRoot.appendingPathComponent("Templates")
 
     @Test func theShippedTemplatesReadAndFillEveryPlaceholder() throws {

@@ -6,7 +6,7 @@ import Testing
 /// expire soon" for every recipient without an item count. A value or fallback that opens
 /// a sentence is capitalised as the recipient's language does it; the expectations are
 /// Unicode's title-case mappings and each language's own rules, not the code's.
-@Suite(.timeLimit(.minutes(10))) struct SentenceStartTests {
+@Suite(.timeLimit(.minutes(20))) struct SentenceStartTests {
     static func template(_ body: String, language: String = "en") throws -> PushTemplate {
         try PushTemplate(name: "t", language: language, text: "title: We miss you, {{display_name}}\nbody: \(body)")
     }

@@ -9,7 +9,7 @@ import Testing
 /// `QRData(bytes, mode=MODE_8BIT_BYTE)`): rows of 0 and 1, one per line, compared by SHA-256
 /// except the smallest, which is spelled out. (segno 1.6 was tried first and differs: it
 /// pads byte-aligned data with an extra zero codeword.)
-@Suite(.timeLimit(.minutes(10))) struct QRCodes {
+@Suite(.timeLimit(.minutes(20))) struct QRCodes {
     static let uri =
         "otpauth://totp/Expiry%20Tracker%20Admin:admin@example.com"
         + "?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXPJBSWY3DP"

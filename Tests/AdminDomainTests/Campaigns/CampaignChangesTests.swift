@@ -8,7 +8,7 @@ import Testing
 /// The change feed behind the live pages and the pause's wait: every subscriber hears its
 /// campaign, a slow one keeps only the newest change, a stopped one is forgotten, and each
 /// publisher of the domain tells of its commit.
-@Suite(.timeLimit(.minutes(10))) struct CampaignChangesTests {
+@Suite(.timeLimit(.minutes(20))) struct CampaignChangesTests {
     @Test func twoSubscribersHearTheirCampaignAndASlowOneKeepsOnlyTheNewest() async throws {
         let changes = CampaignChanges()
         let one = changes.subscribe(to: 7)

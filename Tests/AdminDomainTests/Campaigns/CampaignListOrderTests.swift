@@ -6,7 +6,7 @@ import Testing
 @testable import AdminDomain
 
 /// The campaign list's orders read the primary key both ways: no sort of the table per page.
-@Suite(.timeLimit(.minutes(10))) struct CampaignListOrder {
+@Suite(.timeLimit(.minutes(20))) struct CampaignListOrder {
     @Test(arguments: [true, false]) func eachOrderAndPositionReadsThePrimaryKeyWithoutASort(newestFirst: Bool)
         async throws
     {

@@ -7,7 +7,7 @@ import Testing
 
 /// Receipts whatever their hosts' clocks said: each counted once, by its id, and only for a
 /// push that went out. Expectations are SQL over the receipts the test wrote.
-@Suite(.timeLimit(.minutes(10))) struct CampaignReceiptTests {
+@Suite(.timeLimit(.minutes(20))) struct CampaignReceiptTests {
     /// A seeded database with quiet hours cleared (every delivery due now), one campaign to
     /// everyone launched, and every delivery sent and accepted.
     static func sentCampaign() async throws -> (TemporaryDatabase, PanelDatabase, Int64, [Int64]) {

@@ -7,7 +7,7 @@ import Testing
 /// expected order is the outbox's documented one (docs/campaigns.md, "Checked again when due"): the audience's
 /// rules, then the journey's, then quiet hours, then the frequency cap; the stored texts are
 /// those the claim's SQL writes (`Audience.classification`, `JourneyClaimCheck`).
-@Suite(.timeLimit(.minutes(10))) struct ClaimDecisions {
+@Suite(.timeLimit(.minutes(20))) struct ClaimDecisions {
     static let now = PanelTime(secondsSinceEpoch: 1_796_212_800)  // 2026-12-02 12:00:00 UTC
     static let later = "2026-12-02 18:00:00"
     static let earlier = "2026-12-02 06:00:00"

@@ -7,7 +7,7 @@ import Testing
 
 /// One frequency cap across campaigns, however their launches overlap: checked against SQL
 /// over the deliveries, by user.
-@Suite(.timeLimit(.minutes(10))) struct FrequencyCapTests {
+@Suite(.timeLimit(.minutes(20))) struct FrequencyCapTests {
     static func prepare() async throws -> (TemporaryDatabase, PanelDatabase) {
         let temp = try await TemporaryDatabase.seeded(users: 300)
         try await DatabaseQueue(path: temp.path).write { db in

@@ -8,7 +8,7 @@ import Testing
 /// Issue 24's shape (1.31 devices a user, 85.5% granted, 80% opted in), small: the seed
 /// flags draw it, and a campaign to everyone freezes exactly the devices the stated rules
 /// (docs/campaigns.md, "Segments") let through, counted here in SQL of their own.
-@Suite(.timeLimit(.minutes(10))) struct SeededShapeFreeze {
+@Suite(.timeLimit(.minutes(20))) struct SeededShapeFreeze {
     static let now = TemporaryDatabase.seedNow
     static let shape = DemoShape(devicesPerUser: 1.31, granted: 0.855, optedIn: 0.8)
 

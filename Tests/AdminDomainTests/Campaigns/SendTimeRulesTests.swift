@@ -8,7 +8,7 @@ import Testing
 /// Issue 32, findings 1 to 3: what held at the launch may not hold when a push falls due.
 /// Each test changes the app's rows after the freeze, as the backend would, and reads what
 /// became of the deliveries with SQL of its own.
-@Suite(.timeLimit(.minutes(10))) struct SendTimeRulesTests {
+@Suite(.timeLimit(.minutes(20))) struct SendTimeRulesTests {
     static let launch = Date(timeIntervalSince1970: 1_795_000_000)
 
     static func prepare() async throws -> (TemporaryDatabase, PanelDatabase) {

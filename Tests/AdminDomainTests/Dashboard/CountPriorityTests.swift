@@ -7,7 +7,7 @@ import Testing
 /// A count nobody waits for yields to requests (issue 24); one somebody waits for must not
 /// wait behind it. Both low-priority threads are held busy here, as a load that never
 /// pauses would keep them: the yielding count cannot read at all.
-@Suite(.timeLimit(.minutes(10))) struct CountPriority {
+@Suite(.timeLimit(.minutes(20))) struct CountPriority {
     @Test func aPageThatWaitsGetsFiguresWhileTheYieldingCountCannotRead() async throws {
         let temp = try await TemporaryDatabase.seeded(users: 200)
         defer { temp.remove() }

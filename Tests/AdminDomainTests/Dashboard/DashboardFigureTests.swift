@@ -8,7 +8,7 @@ import Testing
 
 /// Every figure and series of the dashboard against plain SQL over the same rows, on a
 /// seeded database with hostile rows and rows on the day and week boundaries added.
-@Suite(.timeLimit(.minutes(10))) struct DashboardFigures {
+@Suite(.timeLimit(.minutes(20))) struct DashboardFigures {
     /// A Monday, 30 seconds after midnight UTC: today and this week have only just begun.
     static let now = SQLiteTime.date("2026-11-23 00:00:30")!
 

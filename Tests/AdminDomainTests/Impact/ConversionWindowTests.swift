@@ -7,7 +7,7 @@ import Testing
 /// variant and every platform equal plain SQL written from the goal's definition, with rows a
 /// second either side of the window's ends, hostile rows, and rows written after the first
 /// refresh (read by id, whatever their stamp).
-@Suite(.timeLimit(.minutes(10))) struct ConversionWindowTests {
+@Suite(.timeLimit(.minutes(20))) struct ConversionWindowTests {
     static let days = 2
     static var start: Date { ImpactFixture.launchTime }
 

@@ -5,7 +5,7 @@ import Testing
 
 /// The domain refuses an experiment the draw cannot honour, whoever calls it (the web's
 /// composer says the same earlier, in its own words): nothing is stored.
-@Suite(.timeLimit(.minutes(10))) struct ExperimentRefusalTests {
+@Suite(.timeLimit(.minutes(20))) struct ExperimentRefusalTests {
     static let refused: [(CampaignExperiment, String)] = [
         (
             CampaignExperiment(variants: [

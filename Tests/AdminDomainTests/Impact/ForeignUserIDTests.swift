@@ -7,7 +7,7 @@ import Testing
 /// A user id that is not a number (nothing but a foreign key the backend may not enforce
 /// stops it) belongs to nobody: the report counts it for no one, on its first read and on
 /// later ones, and goes on.
-@Suite(.timeLimit(.minutes(10))) struct ForeignUserIDTests {
+@Suite(.timeLimit(.minutes(20))) struct ForeignUserIDTests {
     @Test func eventsAndSubscriptionsWhoseUserIDIsTextCountForNobody() async throws {
         let fixture = try await ImpactFixture.make(reachable: 40, unreachable: 0)
         defer { fixture.remove() }

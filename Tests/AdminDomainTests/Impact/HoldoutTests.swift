@@ -5,7 +5,7 @@ import Testing
 
 /// The holdout: drawn from the reachable users at the freeze, at the chosen share, and never
 /// sent to. Expectations are SQL over the fixture's rows and the panel's member table.
-@Suite(.timeLimit(.minutes(10))) struct HoldoutTests {
+@Suite(.timeLimit(.minutes(20))) struct HoldoutTests {
     @Test(arguments: [10, 5, 50])
     func aHoldoutOf20000ReachableUsersIsDrawnAtItsShareGetsNoDeliveryAndNothingIsSentToIt(percent: Int) async throws {
         let fixture = try await ImpactFixture.make(reachable: 20_000, unreachable: 400)

@@ -5,7 +5,7 @@ import Testing
 /// The lift's 95% interval against published values: R. G. Newcombe, "Interval estimation for
 /// the difference between independent proportions: comparison of eleven methods", Statistics
 /// in Medicine 17 (1998) 873–890, Table II, method 10 (score interval, no continuity correction).
-@Suite(.timeLimit(.minutes(10))) struct LiftIntervalTests {
+@Suite(.timeLimit(.minutes(20))) struct LiftIntervalTests {
     struct Published: Sendable, CustomTestStringConvertible {
         let x1: Int, n1: Int, x2: Int, n2: Int
         let lower: Double, upper: Double

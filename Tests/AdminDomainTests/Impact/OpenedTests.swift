@@ -6,7 +6,7 @@ import Testing
 /// Who opened: a member with a push that went out (accepted, sending or unknown) and an
 /// 'opened' receipt for it, whether the receipt poller applied it before the report was
 /// built or the tracker reads it later by id. Without a goal, the winner test's rule goes by it.
-@Suite(.timeLimit(.minutes(10))) struct OpenedTests {
+@Suite(.timeLimit(.minutes(20))) struct OpenedTests {
     static let start = ImpactFixture.launchTime
 
     /// Members per arm with an 'opened' receipt for a delivery that went out, by SQL.

@@ -5,7 +5,7 @@ import Testing
 
 /// Variants: drawn evenly among the recipients, recorded on every delivery, and each claimed
 /// push carries its own variant's text.
-@Suite(.timeLimit(.minutes(10))) struct VariantSplitTests {
+@Suite(.timeLimit(.minutes(20))) struct VariantSplitTests {
     static let texts: [MessageVariant: (title: String, body: String)] = [
         .a: ("Title A", "Body A"), .b: ("Title B: milk", "Body B 🥛"), .c: ("Title C", "Body C <c>"),
         .d: ("Title D", "Body D \"d\""),

@@ -5,7 +5,7 @@ import Testing
 
 /// The winner test: the variants go to a test share first, the rest wait; the winner is
 /// chosen by the rule once the wait has passed, or by hand before it, and then the rest get it.
-@Suite(.timeLimit(.minutes(10))) struct WinnerChoiceTests {
+@Suite(.timeLimit(.minutes(20))) struct WinnerChoiceTests {
     static let start = ImpactFixture.launchTime
     static let wait = 4
     static let experiment = CampaignExperiment(

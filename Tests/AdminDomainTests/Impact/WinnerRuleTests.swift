@@ -5,7 +5,7 @@ import Testing
 
 /// The winner test's rule on given figures: the best conversion rate with a goal, the best
 /// open rate without one, a tie to the earlier letter.
-@Suite(.timeLimit(.minutes(10))) struct WinnerRuleTests {
+@Suite(.timeLimit(.minutes(20))) struct WinnerRuleTests {
     typealias Group = CampaignImpact.Group
 
     static func report(goal: CampaignGoal?, _ groups: [(MessageVariant, Group)]) -> CampaignImpact {

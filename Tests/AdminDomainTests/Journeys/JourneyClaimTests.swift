@@ -7,7 +7,7 @@ import Testing
 /// Issue 34, "exit at send time" and "shared limits": on a controlled clock, users who enter a
 /// win-back journey and then change before their push is claimed. Each entry's end is read
 /// back from the tables and compared with what the issue says should become of it.
-@Suite(.timeLimit(.minutes(10))) struct JourneyClaimTests {
+@Suite(.timeLimit(.minutes(20))) struct JourneyClaimTests {
     static let now = TemporaryDatabase.seedNow
     static let seconds = Int64(now.timeIntervalSince1970)
     static let day: Int64 = 86_400

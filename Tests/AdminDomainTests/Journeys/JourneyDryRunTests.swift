@@ -6,7 +6,7 @@ import Testing
 
 /// Issue 34, the dry run: who would enter in the next 24 hours, counted against SQL written
 /// here from the trigger's definition, with the exclusions by reason.
-@Suite(.timeLimit(.minutes(10))) struct JourneyDryRunTests {
+@Suite(.timeLimit(.minutes(20))) struct JourneyDryRunTests {
     @Test func theNextDaysCrossingsAreCountedAndSorted() async throws {
         let now = JourneyClaimTests.now
         let seconds = JourneyClaimTests.seconds

@@ -6,7 +6,7 @@ import Testing
 
 /// Issue 34, "once": an entry per journey, user and occurrence, whatever evaluates it again
 /// or from which process; re-entry only for a new occurrence and only after `reentry_days`.
-@Suite(.timeLimit(.minutes(10))) struct JourneyEntriesTests {
+@Suite(.timeLimit(.minutes(20))) struct JourneyEntriesTests {
     static let now = Int64(TemporaryDatabase.seedNow.timeIntervalSince1970)
     static let day: Int64 = 86_400
 

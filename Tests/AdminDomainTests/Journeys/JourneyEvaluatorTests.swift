@@ -7,7 +7,7 @@ import Testing
 /// Issue 34, an evaluation on a controlled clock: its entries equal the trigger's SQL of the
 /// window since the last evaluation; again, nobody enters twice; a clock gone back enters
 /// nobody and moves nothing; a first evaluation only marks where the journey begins.
-@Suite(.timeLimit(.minutes(10))) struct JourneyEvaluatorTests {
+@Suite(.timeLimit(.minutes(20))) struct JourneyEvaluatorTests {
     static let now = TriggerScanTests.now, previous = TriggerScanTests.previous
 
     @Test func anEvaluationEntersTheWindowsCrossingsOnce() async throws {

@@ -7,7 +7,7 @@ import Testing
 /// Issue 34, the report: the holdout drawn per entry, the goal judged once each entry's window
 /// has closed, and the figures equal to counts written here in SQL over the stored entries and
 /// the app's events.
-@Suite(.timeLimit(.minutes(10))) struct JourneyReportTests {
+@Suite(.timeLimit(.minutes(20))) struct JourneyReportTests {
     @Test func theReportCountsWhatTheEntriesAndEventsSay() async throws {
         let now = JourneyClaimTests.now
         let seconds = JourneyClaimTests.seconds

@@ -7,7 +7,7 @@ import Testing
 /// Issue 34, `subscription_ending`: one pass over `subscriptions` in pages of any size finds
 /// exactly the rows SQL written here from the definition finds, with ends a second either
 /// side of each boundary, every status, a free user and hostile values.
-@Suite(.timeLimit(.minutes(10))) struct SubscriptionPassTests {
+@Suite(.timeLimit(.minutes(20))) struct SubscriptionPassTests {
     static let now = Int64(TemporaryDatabase.seedNow.timeIntervalSince1970)
 
     @Test func onePassFindsTheSubscriptionsThatEndSoonAndWillNotRenew() async throws {

@@ -7,7 +7,7 @@ import Testing
 /// Issue 34, triggers: the users who crossed `inactive_days` and `first_days` between two
 /// evaluations equal SQL written here from the definitions, with rows one second either side
 /// of each boundary and hostile times; read in pages of any size, the same users.
-@Suite(.timeLimit(.minutes(10))) struct TriggerScanTests {
+@Suite(.timeLimit(.minutes(20))) struct TriggerScanTests {
     static let now = Int64(TemporaryDatabase.seedNow.timeIntervalSince1970)
     static let previous = now - 60
 

@@ -7,7 +7,7 @@ import Testing
 /// Issue 46, finding 4: on a backend stopped ten days ago two reminder alerts read "Since"
 /// the panel's start. Where the rows say when the trouble began, the alert says that, and
 /// its age in words; the expectations are read with plain SQL.
-@Suite(.timeLimit(.minutes(10))) struct ReminderAlertSince {
+@Suite(.timeLimit(.minutes(20))) struct ReminderAlertSince {
     static let now = Int64(TemporaryDatabase.seedNow.timeIntervalSince1970)
     static func text(_ seconds: Int64) -> String { SQLiteTime.string(secondsSinceEpoch: seconds) }
 

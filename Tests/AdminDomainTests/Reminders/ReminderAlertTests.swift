@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// Issue 33, alerts: the backend stops sending while reminders fall due, then resumes.
-@Suite(.timeLimit(.minutes(10))) struct ReminderAlertTests {
+@Suite(.timeLimit(.minutes(20))) struct ReminderAlertTests {
     static let now = Int64(TemporaryDatabase.seedNow.timeIntervalSince1970)
     static func text(_ seconds: Int64) -> String { SQLiteTime.string(secondsSinceEpoch: seconds) }
 

@@ -7,7 +7,7 @@ import Testing
 
 /// Issue 33: every figure of the reminder health page, for each range, equals SQL written in
 /// the test from the definitions, on a seeded database with hostile rows.
-@Suite(.timeLimit(.minutes(10))) struct ReminderHealthFigureTests {
+@Suite(.timeLimit(.minutes(20))) struct ReminderHealthFigureTests {
     static let now = Int64(TemporaryDatabase.seedNow.timeIntervalSince1970)
 
     static func prepared() async throws -> (TemporaryDatabase, PanelDatabase) {

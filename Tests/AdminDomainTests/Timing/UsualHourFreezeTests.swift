@@ -9,7 +9,7 @@ import Testing
 /// `id % 24` (their own hour), two in ten have 2 days (peers' or everyone's), one in ten
 /// none; every hundredth with hour 12 keeps quiet hours 10:00-14:00. Expectations are written
 /// here from those rules and from SQL over the rows, not from the panel's planning code.
-@Suite(.timeLimit(.minutes(10))) struct UsualHourFreezeTests {
+@Suite(.timeLimit(.minutes(20))) struct UsualHourFreezeTests {
     static let launch = ImpactFixture.launchTime  // 2026-11-18 12:00:00 UTC
 
     static func make(reachable: Int = 20_000) async throws -> ImpactFixture {

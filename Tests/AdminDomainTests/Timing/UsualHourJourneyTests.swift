@@ -8,7 +8,7 @@ import Testing
 /// never after a lapsing subscription's end (then at the journey's own time, or not at all),
 /// and a control share is drawn per entry to go at the journey's own time. Users as in
 /// `UsualHourFreezeTests` (own hour `id % 24` UTC for seven in ten).
-@Suite(.timeLimit(.minutes(10))) struct UsualHourJourneyTests {
+@Suite(.timeLimit(.minutes(20))) struct UsualHourJourneyTests {
     static let now = Int64(ImpactFixture.launchTime.timeIntervalSince1970)  // 2026-11-18 12:00:00 UTC
 
     @Test func entriesGoAtTheirHourBeforeTheSubscriptionEndsAndTheControlAtTheWindow() async throws {

@@ -10,7 +10,7 @@ import Testing
 /// neighbours, then the earlier. Across both DST changes of the window (Lisbon on 25
 /// October, New York on 1 November 2026), a timezone that is not one, no events, few events,
 /// and stamps that are not activity (the future, another form, too old).
-@Suite(.timeLimit(.minutes(10))) struct UsualHourRefreshTests {
+@Suite(.timeLimit(.minutes(20))) struct UsualHourRefreshTests {
     static let now = SQLiteTime.date("2026-11-18 12:00:00")!
 
     struct Person {

@@ -6,7 +6,7 @@ import Testing
 /// zones' offsets on those dates are in the comments): the next start of the hour, now when
 /// it is that hour, the nearer edge of quiet hours (also over midnight), a clock change on
 /// the way, and a deadline that gives way to the fixed time or to nothing.
-@Suite(.timeLimit(.minutes(10))) struct UsualHourSendAtTests {
+@Suite(.timeLimit(.minutes(20))) struct UsualHourSendAtTests {
     static func plan(
         after: String, hour: Int, zone: String, quiet: (String, String)? = nil, fixed: String? = nil,
         deadline: String = "2100-01-01 00:00:00"

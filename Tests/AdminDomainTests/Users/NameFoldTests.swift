@@ -5,7 +5,7 @@ import Testing
 
 /// The name scan's short way must fold exactly as Foundation does (`TypedText.folded`, the
 /// definition), or it must step aside (nil) for Foundation.
-@Suite(.timeLimit(.minutes(10))) struct NameFoldTests {
+@Suite(.timeLimit(.minutes(20))) struct NameFoldTests {
     static func foundation(_ text: String) -> Data { Data(TypedText.folded(text).utf8) }
 
     @Test func everyScalarTheShortWayTakesFoldsAsFoundationFoldsIt() {

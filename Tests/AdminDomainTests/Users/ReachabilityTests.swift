@@ -9,7 +9,7 @@ import Testing
 /// The reachability verdict, rule by rule: each case a user made by hand in an app database
 /// (a healthy user changed by a few statements), and the sentence and findings support must
 /// read, written out here.
-@Suite(.timeLimit(.minutes(10))) struct ReachabilityVerdicts {
+@Suite(.timeLimit(.minutes(20))) struct ReachabilityVerdicts {
     static let now = SQLiteTime.date("2026-11-18 12:00:00")!
 
     struct Case: CustomStringConvertible {

@@ -8,7 +8,7 @@ import Testing
 /// A user's items paged both ways and searched by name, against rows with known keys:
 /// expiry dates far ahead, seven items a day (ties on the sort's date, broken by id), so the
 /// expected order is plain SQL's `ORDER BY expiry_date, id`, written here, not the panel's.
-@Suite(.timeLimit(.minutes(10))) struct UserItemsPaging {
+@Suite(.timeLimit(.minutes(20))) struct UserItemsPaging {
     static let user: Int64 = 2
     static let other: Int64 = 4
     static let count = 260

@@ -9,7 +9,7 @@ import Testing
 /// A user's reminders page on hostile rows: every count equals SQL written here from the
 /// definitions (overdue: still scheduled over 5 minutes after a time that reads), and the
 /// pages hold every matching reminder once, latest time first.
-@Suite(.timeLimit(.minutes(10))) struct UserRemindersPages {
+@Suite(.timeLimit(.minutes(20))) struct UserRemindersPages {
     static let now = SQLiteTime.date("2026-11-18 12:00:00")!
     static let user: Int64 = 5
 
@@ -191,7 +191,7 @@ import Testing
 
 /// The reminders page's statements for every filter read one user's rows through
 /// (user_id, scheduled_for), with no sort of their own: cheap for the heaviest user.
-@Suite(.timeLimit(.minutes(10))) struct UserRemindersPlans {
+@Suite(.timeLimit(.minutes(20))) struct UserRemindersPlans {
     @Test func everyFilterReadsThroughTheUsersIndex() async throws {
         let (temp, database) = try await UserRemindersPages.make()
         defer { temp.remove() }
