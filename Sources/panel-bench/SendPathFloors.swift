@@ -38,7 +38,8 @@ enum SendPathFloors {
     /// The freeze's floor: the same rows by the plain SQL, written in chunks of the same
     /// users into copies of the members and deliveries tables with the panel's indexes (made
     /// from their own `CREATE` statements), each chunk a write transaction. The copies are
-    /// dropped after.
+    /// dropped after. The triggers that keep the live counts are the panel's machinery, not
+    /// the floor's: they are not copied.
     static func freeze(_ database: PanelDatabase, campaign: Int64, usersPerChunk: Int64 = 1_250) async throws
         -> (seconds: Double, deliveries: Int, chunks: Int, longest: Duration)
     {
@@ -48,7 +49,11 @@ enum SendPathFloors {
             for table in tables {
                 try db.execute(sql: "DROP TABLE IF EXISTS bench_\(table)")
                 let made = try String.fetchAll(
-                    db, sql: "SELECT sql FROM sqlite_master WHERE tbl_name = ? AND sql IS NOT NULL ORDER BY type DESC",
+                    db,
+                    sql: """
+                        SELECT sql FROM sqlite_master
+                        WHERE tbl_name = ? AND type IN ('table', 'index') AND sql IS NOT NULL ORDER BY type DESC
+                        """,
                     arguments: [table])
                 for statement in made {
                     // `CREATE TABLE panel_x` and `CREATE INDEX panel_x_i ON panel_x(...)`: each name

@@ -102,13 +102,14 @@ import Testing
                 "panel_admins", "panel_audit_log", "panel_audit_users", "panel_campaign_members",
                 "panel_campaign_reports",
                 "panel_campaign_variants",
-                "panel_campaigns", "panel_dead_tokens", "panel_deliveries", "panel_journey_entries", "panel_journeys",
+                "panel_campaigns", "panel_dead_tokens", "panel_deliveries", "panel_delivery_counts",
+                "panel_journey_entries", "panel_journeys",
                 "panel_login_challenges", "panel_login_throttle", "panel_receipt_reader",
                 "panel_recovery_codes", "panel_schema_version", "panel_sessions", "panel_test_users",
                 "panel_timing_counts",
                 "panel_two_factor", "panel_usual_hour_peers", "panel_usual_hour_state", "panel_usual_hours",
             ])
-        #expect(versions == Array(1...18))
+        #expect(versions == Array(1...19))
         #expect(userVersion == 0)
         #expect(try await database.read { try $0.tableExists("grdb_migrations") } == false)
     }
@@ -123,6 +124,11 @@ import Testing
         try await queue.write { db in
             try db.execute(
                 sql: """
+                    -- before version 19 (counts kept by triggers)
+                    DROP TRIGGER panel_delivery_counts_insert; DROP TRIGGER panel_delivery_counts_update;
+                    DROP TRIGGER panel_delivery_counts_delete; DROP TABLE panel_delivery_counts;
+                    ALTER TABLE panel_campaigns DROP COLUMN counts_kept;
+                    DELETE FROM panel_schema_version WHERE version = 19;
                     DROP TABLE panel_login_throttle;
                     CREATE TABLE panel_login_throttle (
                       key TEXT PRIMARY KEY, failures INTEGER NOT NULL,

@@ -53,18 +53,23 @@ public struct CampaignProgress: Sendable, Equatable, Codable {
     /// Requests that went out (or may have): accepted, unknown and in flight.
     public var sent: Int { accepted + unknown + sending }
 
-    /// Counted from the `(campaign_id, state, receipt)` index, never from the table.
+    /// Read from the counts the triggers keep (`panel_delivery_counts`, a dozen rows), or
+    /// for a campaign that had deliveries before they were kept, counted from the
+    /// `(campaign_id, state, receipt)` index, never from the table.
     static func fetch(_ id: Int64, in db: Database, now: Date) throws -> CampaignProgress {
         var progress = CampaignProgress()
         let campaign = CampaignRecord.Columns.self
         let delivery = PanelDelivery.Columns.self
+        var countsKept = false
         if let row = try Row.fetchOne(
             db,
             sql: """
-                SELECT CAST(status AS TEXT) AS status, status_detail, ignored_receipts, send_at, local_time
+                SELECT CAST(status AS TEXT) AS status, status_detail, ignored_receipts, send_at, local_time,
+                       counts_kept
                 FROM panel_campaigns WHERE id = ?
                 """, arguments: [id])
         {
+            countsKept = (row["counts_kept"] as Int?) == 1
             progress.status = (row[campaign.status] as String?) ?? ""
             let sendAt = try row.decode(PanelTime?.self, forColumn: campaign.sendAt)
             let ahead = (row[campaign.localTime] as String?) == nil && (sendAt.map { $0 > PanelTime(now) } ?? false)
@@ -74,13 +79,14 @@ public struct CampaignProgress: Sendable, Equatable, Codable {
             progress.detail = row[campaign.statusDetail]
             progress.ignoredReceipts = row[campaign.ignoredReceipts]
         }
-        for row in try Row.fetchAll(
-            db,
-            sql: """
-                SELECT state, receipt, COUNT(*) AS count FROM panel_deliveries INDEXED BY panel_deliveries_counts
-                WHERE campaign_id = ? GROUP BY state, receipt
-                """, arguments: [id])
-        {
+        let counts =
+            countsKept
+            ? "SELECT state, receipt, count FROM panel_delivery_counts WHERE campaign_id = ? AND count <> 0"
+            : """
+            SELECT state, receipt, COUNT(*) AS count FROM panel_deliveries INDEXED BY panel_deliveries_counts
+            WHERE campaign_id = ? GROUP BY state, receipt
+            """
+        for row in try Row.fetchAll(db, sql: counts, arguments: [id]) {
             let count: Int = row["count"]
             let receipt: Int = row[delivery.receipt]
             progress.total += count

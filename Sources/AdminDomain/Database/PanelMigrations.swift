@@ -465,6 +465,52 @@ enum PanelMigrations {
               BEGIN SELECT RAISE(ABORT, 'panel_audit_users is append-only'); END;
             """
         ),
+        // Issue 47: a campaign's counts by state and receipt, kept by triggers as each row of
+        // `panel_deliveries` is written, so that the live page reads a dozen rows where it
+        // counted a million. Campaigns with deliveries before this step keep being counted
+        // from the index (`counts_kept = 0`): filling their counts here would hold the
+        // backend's write lock for seconds at millions of rows. A step that rebuilds
+        // `panel_deliveries` must make these triggers again.
+        (
+            19,
+            """
+            ALTER TABLE panel_campaigns ADD COLUMN counts_kept INTEGER NOT NULL DEFAULT 1;
+            UPDATE panel_campaigns SET counts_kept = 0
+              WHERE EXISTS (SELECT 1 FROM panel_deliveries d WHERE d.campaign_id = panel_campaigns.id);
+            CREATE TABLE panel_delivery_counts (
+              campaign_id  INTEGER NOT NULL,
+              state        TEXT NOT NULL,
+              receipt      INTEGER NOT NULL,
+              count        INTEGER NOT NULL,
+              PRIMARY KEY (campaign_id, state, receipt)
+            ) WITHOUT ROWID;
+            CREATE TRIGGER panel_delivery_counts_insert AFTER INSERT ON panel_deliveries
+              WHEN (SELECT counts_kept FROM panel_campaigns WHERE id = NEW.campaign_id) = 1
+              BEGIN
+                INSERT INTO panel_delivery_counts (campaign_id, state, receipt, count)
+                  VALUES (NEW.campaign_id, NEW.state, NEW.receipt, 1)
+                  ON CONFLICT (campaign_id, state, receipt) DO UPDATE SET count = count + 1;
+              END;
+            CREATE TRIGGER panel_delivery_counts_update AFTER UPDATE OF campaign_id, state, receipt ON panel_deliveries
+              WHEN OLD.campaign_id IS NOT NEW.campaign_id OR OLD.state IS NOT NEW.state
+                OR OLD.receipt IS NOT NEW.receipt
+              BEGIN
+                UPDATE panel_delivery_counts SET count = count - 1
+                  WHERE campaign_id = OLD.campaign_id AND state = OLD.state AND receipt = OLD.receipt
+                    AND (SELECT counts_kept FROM panel_campaigns WHERE id = OLD.campaign_id) = 1;
+                INSERT INTO panel_delivery_counts (campaign_id, state, receipt, count)
+                  SELECT NEW.campaign_id, NEW.state, NEW.receipt, 1
+                  WHERE (SELECT counts_kept FROM panel_campaigns WHERE id = NEW.campaign_id) = 1
+                  ON CONFLICT (campaign_id, state, receipt) DO UPDATE SET count = count + 1;
+              END;
+            CREATE TRIGGER panel_delivery_counts_delete AFTER DELETE ON panel_deliveries
+              WHEN (SELECT counts_kept FROM panel_campaigns WHERE id = OLD.campaign_id) = 1
+              BEGIN
+                UPDATE panel_delivery_counts SET count = count - 1
+                  WHERE campaign_id = OLD.campaign_id AND state = OLD.state AND receipt = OLD.receipt;
+              END;
+            """
+        ),
     ]
 
     /// Steps that SQL alone cannot say, run after the SQL of their version.
