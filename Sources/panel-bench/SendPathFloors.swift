@@ -40,9 +40,10 @@ enum SendPathFloors {
     /// from their own `CREATE` statements), each chunk a write transaction. The copies are
     /// dropped after. The triggers that keep the live counts are the panel's machinery, not
     /// the floor's: they are not copied.
-    static func freeze(_ database: PanelDatabase, campaign: Int64, usersPerChunk: Int64 = 1_250) async throws
-        -> (seconds: Double, deliveries: Int, chunks: Int, longest: Duration)
-    {
+    static func freeze(
+        _ database: PanelDatabase, campaign: Int64,
+        usersPerChunk: Int64 = Int64(Campaigns.defaultUsersPerChunk)
+    ) async throws -> (seconds: Double, deliveries: Int, chunks: Int, longest: Duration) {
         let clock = ContinuousClock()
         let tables = ["panel_campaign_members", "panel_deliveries"]
         try await database.write { db in
