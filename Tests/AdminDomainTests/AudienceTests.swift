@@ -348,4 +348,37 @@ import Testing
         #expect(try await !capped(first: now.addingTimeInterval(-3600), firstState: "failed"))
         #expect(try await Audience(frequencyCap: 3).count(segment, in: database, now: now).reachableDevices == 1)
     }
+
+    /// Everyone over the cap, counted over ranges of users of every size: each range's first
+    /// and last users are capped like the others, none is counted twice or missed. The
+    /// expectation is the same audience with a cap nobody reaches.
+    @Test func everyUserOverTheCapIsCappedWhateverTheRangeTheyFallIn() async throws {
+        let temp = try await TemporaryDatabase.seeded(users: 60)
+        defer { temp.remove() }
+        let database = try await PanelDatabase.open(path: temp.path)
+        let now = AudienceCounting.now
+        try await database.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO panel_campaigns (id, title, body, ttl_seconds, segment, status, created_at) VALUES
+                      (1, 'a', 'b', 60, '{}', 'finished', '2026-11-01 00:00:00'),
+                      (2, 'a', 'b', 60, '{}', 'finished', '2026-11-01 00:00:00');
+                    INSERT INTO panel_deliveries (campaign_id, device_id, user_id, state, due_at, updated_at)
+                      SELECT c.id, d.id, d.user_id, 'accepted', '2026-11-01 00:00:00', ?
+                      FROM devices d, panel_campaigns c;
+                    """, arguments: [SQLiteTime.string(now.addingTimeInterval(-3600))])
+        }
+        let uncapped = try await Audience(frequencyCap: 3).preview(
+            CampaignSegment(), schedule: .now, in: database, now: now, ranges: 1
+        ).counts
+        #expect(uncapped.reachableUsers > 10, "the seed has people to cap")
+        for ranges in [1, 2, 7, 16, 60, 200] {
+            let counts = try await Audience().preview(
+                CampaignSegment(), schedule: .now, in: database, now: now, ranges: ranges
+            ).counts
+            #expect(counts.reachableDevices == 0, "\(ranges) ranges")
+            #expect(counts.excludedDevices[.frequencyCap] == uncapped.reachableDevices, "\(ranges) ranges")
+            #expect(counts.excludedUsers[.frequencyCap] == uncapped.reachableUsers, "\(ranges) ranges")
+        }
+    }
 }

@@ -134,46 +134,59 @@ public struct Audience: Sendable {
     /// `subject` already had `frequencyCap` campaign pushes: `capCount >= :cap`, with the
     /// cap's named values (`:capSince`, `:capUntil`, `:campaign`, `:cap`) bound.
     func overCap(_ subject: UserReference, now: Date, campaign: Int64) -> SQL {
-        Self.capCount(subject)
-            + SQL(
-                sql: " >= :cap",
-                arguments: [
-                    "capSince": SQLiteTime.string(now.addingTimeInterval(-capWindow)),
-                    "capUntil": SQLiteTime.string(now.addingTimeInterval(capWindow)),
-                    "cap": frequencyCap, "campaign": campaign,
-                ])
+        "(SELECT COUNT(DISTINCT k) FROM (\(Self.capKeys { "\(sql: $0) = \(subject.sql)" }))) >= :cap"
+            + capValues(now: now, campaign: campaign)
     }
 
-    /// Campaigns other than `:campaign` that count against a user's cap: pushes that went
-    /// out since `:capSince`, and deliveries of launched campaigns due before `:capUntil`.
-    /// A journey's pushes count one by one (its sent entries), as a re-entered journey
-    /// pushes again; while one waits it counts as its campaign does.
-    private static func capCount(_ subject: UserReference) -> SQL {
-        let user = subject.sql
-        return """
-            (SELECT COUNT(DISTINCT k) FROM (
-               SELECT q.campaign_id AS k FROM panel_deliveries q INDEXED BY panel_deliveries_cap
-               WHERE q.user_id = \(user) AND q.updated_at >= :capSince AND q.state IN (\(states: DeliveryState.wentOut))
-                 AND q.campaign_id <> :campaign
-                 AND NOT EXISTS (SELECT 1 FROM panel_campaigns j
-                              WHERE j.id = q.campaign_id AND j.kind = \(sql: CampaignKind.journey.sqlLiteral))
-               UNION ALL
-               SELECT 'entry ' || e.id FROM panel_journey_entries e INDEXED BY panel_journey_entries_sent
-               WHERE e.user_id = \(user) AND e.state = \(entry: .sent) AND e.settled_at >= :capSince
-                 AND e.journey_id <> :campaign
-               UNION ALL
-               SELECT w.campaign_id FROM panel_deliveries w INDEXED BY panel_deliveries_waiting
-               WHERE w.user_id = \(user) AND w.state IN (\(states: DeliveryState.waiting))
-                 AND w.campaign_id <> :campaign
-                 AND w.due_at < :capUntil
-                 AND EXISTS (SELECT 1 FROM panel_campaigns c WHERE c.id = w.campaign_id
-                             AND c.status IN (\(sql: CampaignStatus.materialising.sqlLiteral),
-                                              \(sql: CampaignStatus.sending.sqlLiteral),
-                                              \(sql: CampaignStatus.paused.sqlLiteral)))))
-            """
+    /// The users of ids in `(after, upTo]` over the cap, the same count as `overCap` read
+    /// along the same indexes by a range of users: a statement per range costs what the
+    /// range's pushes cost, where a count per user cost three probes each (4.6 s of a
+    /// million-user preview with no other campaign at all).
+    func usersOverCap(after: SQL, upTo: SQL, now: Date, campaign: Int64) -> SQL {
+        """
+        SELECT uid FROM (\(Self.capKeys { "\(sql: $0) > \(after) AND \(sql: $0) <= \(upTo)" }))
+        GROUP BY uid HAVING COUNT(DISTINCT k) >= :cap
+        """ + capValues(now: now, campaign: campaign)
     }
 
-    /// `FROM ... WHERE ...` for a segment, `extra` conditions ANDed on, with its values.
+    private func capValues(now: Date, campaign: Int64) -> SQL {
+        SQL(
+            sql: "",
+            arguments: [
+                "capSince": SQLiteTime.string(now.addingTimeInterval(-capWindow)),
+                "capUntil": SQLiteTime.string(now.addingTimeInterval(capWindow)),
+                "cap": frequencyCap, "campaign": campaign,
+            ])
+    }
+
+    /// What counts against a user's cap, a row (`uid`, `k`) per key of the users `user`
+    /// admits (given each table's user column): pushes of campaigns other than `:campaign`
+    /// that went out since `:capSince`, and deliveries of launched campaigns due before
+    /// `:capUntil`. A journey's pushes count one by one (its sent entries), as a re-entered
+    /// journey pushes again; while one waits it counts as its campaign does.
+    private static func capKeys(_ user: (String) -> SQL) -> SQL {
+        """
+        SELECT q.user_id AS uid, q.campaign_id AS k FROM panel_deliveries q INDEXED BY panel_deliveries_cap
+        WHERE \(user("q.user_id")) AND q.updated_at >= :capSince AND q.state IN (\(states: DeliveryState.wentOut))
+          AND q.campaign_id <> :campaign
+          AND NOT EXISTS (SELECT 1 FROM panel_campaigns j
+                          WHERE j.id = q.campaign_id AND j.kind = \(sql: CampaignKind.journey.sqlLiteral))
+        UNION ALL
+        SELECT e.user_id, 'entry ' || e.id FROM panel_journey_entries e INDEXED BY panel_journey_entries_sent
+        WHERE \(user("e.user_id")) AND e.state = \(entry: .sent) AND e.settled_at >= :capSince
+          AND e.journey_id <> :campaign
+        UNION ALL
+        SELECT w.user_id, w.campaign_id FROM panel_deliveries w INDEXED BY panel_deliveries_waiting
+        WHERE \(user("w.user_id")) AND w.state IN (\(states: DeliveryState.waiting))
+          AND w.campaign_id <> :campaign
+          AND w.due_at < :capUntil
+          AND EXISTS (SELECT 1 FROM panel_campaigns c WHERE c.id = w.campaign_id
+                      AND c.status IN (\(sql: CampaignStatus.materialising.sqlLiteral),
+                                       \(sql: CampaignStatus.sending.sqlLiteral),
+                                       \(sql: CampaignStatus.paused.sqlLiteral)))
+        """
+    }
+
     func from(_ segment: CampaignSegment, now: Date, extra: [SQLCondition] = []) -> SQL {
         let deviceJoin = segment.platform == nil ? "" : " AND d.platform = :platform"
         let platform = segment.platform.map { ["platform": $0.databaseValue] } ?? [:]

@@ -135,6 +135,8 @@ extension Audience {
     /// The preview's two queries; `:after` and `:upTo` are bound per range, on the same text.
     struct PreviewSQL: Sendable {
         let rows: SQL
+        /// The range's users over the frequency cap: the rows leave the cap out.
+        let overCap: SQL
         let samples: SQL
     }
 
@@ -150,7 +152,7 @@ extension Audience {
         arguments["defaultZone"] = defaultTimeZone.databaseValue
         let today = SQLiteTime.dayString(daysSinceEpoch: Int64((now.timeIntervalSince1970 / 86_400).rounded(.down)))
         arguments["fallbackToday"] = today.databaseValue
-        let reason = classification(now: now)
+        let reason = classification(now: now, withCap: false)
         // Each group's "no value" condition, the same rows `RecipientValues` reads; 0 when
         // the message does not name the group, so that a plain message costs nothing more.
         let noName = fallbacks.contains(.name) ? "(dn IS NULL OR trim(CAST(dn AS TEXT)) = '')" : "0"
@@ -218,12 +220,13 @@ extension Audience {
                    CAST(u.locale AS TEXT) AS locale,
                    CAST(u.timezone AS TEXT) AS timezone
             \(from)
-              AND (\(reason)) = 'reachable'
+              AND (\(classification(now: now))) = 'reachable'
             GROUP BY u.id
             ORDER BY u.id
             LIMIT \(sql: String(AudiencePreview.sampleSize))
             """
-        return PreviewSQL(rows: rows, samples: samples)
+        let overCap = usersOverCap(after: ":after", upTo: ":upTo", now: now, campaign: 0)
+        return PreviewSQL(rows: rows, overCap: overCap, samples: samples)
     }
 
     static func previewRange(
@@ -231,7 +234,8 @@ extension Audience {
     ) async throws -> AudiencePreview {
         let range = SQL(sql: "", arguments: ["after": after, "upTo": upTo])
         return try await database.read { db in
-            var tally = PreviewTally(holdout: holdout)
+            let overCap = Set(try Int64.fetchAll(db, SQLRequest(literal: sql.overCap + range)))
+            var tally = PreviewTally(holdout: holdout, overCap: overCap)
             _ = try db.forEachRawRow(sql.rows + range) { row in tally.add(row) }
             var part = tally.finish()
             if part.counts.reachableUsers > 0 {

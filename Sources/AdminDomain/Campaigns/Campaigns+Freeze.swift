@@ -11,8 +11,8 @@ extension Campaigns {
     ///
     /// Two cores, two halves: a reader classifies the next chunk's devices (the rules but the
     /// cap, the due time, the arm) into one JSON text while the writer writes this one. The
-    /// writer checks the frequency cap per user in its own transaction, so a freeze still
-    /// sees what other campaigns froze before it. Measured on 775,513 deliveries: classifying
+    /// writer checks the frequency cap per user in its own transaction (one statement over the
+    /// chunk's range of users), so a freeze still sees what other campaigns froze before it. Measured on 775,513 deliveries: classifying
     /// inside the write transaction took 3.3 s of the 7.4 s.
     func materialise(_ id: Int64, segment: CampaignSegment, now: Date, stopping: @Sendable () -> Bool = { false })
         async throws -> LaunchReport
@@ -164,13 +164,15 @@ extension Campaigns {
 /// many the cap held back, and none of them is ever claimed.
 struct FreezeWrite: Sendable {
     let campaign: Int64
-    /// A frozen chunk's user over the cap, with its values.
+    /// The users of a frozen chunk's range over the cap, with its values.
     let overCap: SQL
     let stamp: String
 
     init(campaign: Int64, audience: Audience, now: Date) {
         self.campaign = campaign
-        overCap = audience.overCap(.frozenUser, now: now, campaign: campaign)
+        overCap = audience.usersOverCap(
+            after: "(SELECT MIN(uid) - 1 FROM temp.panel_freeze_timed)",
+            upTo: "(SELECT MAX(uid) FROM temp.panel_freeze_timed)", now: now, campaign: campaign)
         stamp = SQLiteTime.string(now)
     }
 
@@ -199,7 +201,7 @@ struct FreezeWrite: Sendable {
         try db.execute(
             literal: """
                 UPDATE temp.panel_freeze_timed SET reason = '\(sql: Exclusion.frequencyCap.rawValue)', arm = NULL
-                WHERE uid IN (SELECT uid FROM (SELECT DISTINCT uid FROM temp.panel_freeze_timed) WHERE \(overCap))
+                WHERE uid IN (\(overCap))
                 """)
         try db.execute(
             sql: """

@@ -17,8 +17,12 @@ struct PreviewTally {
     /// a handful, so a scan beats hashing an array made per row.
     private var names: [([UInt8], String)] = []
 
-    init(holdout: HoldoutDraw? = nil) {
+    /// The users over the frequency cap: their reachable rows count as capped.
+    var overCap: Set<Int64>
+
+    init(holdout: HoldoutDraw? = nil, overCap: Set<Int64> = []) {
         self.holdout = holdout
+        self.overCap = overCap
     }
 
     mutating func add(_ row: RawRow) {
@@ -27,7 +31,8 @@ struct PreviewTally {
             flushUser()
             user = id
         }
-        let reason = name(row, 1)
+        var reason = name(row, 1)
+        if reason == "reachable", !overCap.isEmpty, overCap.contains(id) { reason = Exclusion.frequencyCap.rawValue }
         let hasDevice = !row.isNull(6)
         if reason == "reachable" {
             part.counts.reachableDevices += 1

@@ -5,8 +5,6 @@ import GRDB
 enum UserReference: String, Sendable {
     /// `users u` of a segment or a user's page.
     case segmentUser = "u.id"
-    /// A frozen chunk's rows (`uid`).
-    case frozenUser = "uid"
     /// A statement's parameter, bound per user.
     case parameter = "?"
 
