@@ -187,6 +187,7 @@ public struct Audience: Sendable {
         """
     }
 
+    /// `FROM ... WHERE ...` for a segment, `extra` conditions ANDed on, with its values.
     func from(_ segment: CampaignSegment, now: Date, extra: [SQLCondition] = []) -> SQL {
         let deviceJoin = segment.platform == nil ? "" : " AND d.platform = :platform"
         let platform = segment.platform.map { ["platform": $0.databaseValue] } ?? [:]
