@@ -50,6 +50,9 @@ struct TestPanel {
         configuration.auditFlushInterval = .seconds(3_600)
         configuration.templatesDirectory = TestPaths.repositoryRoot.appendingPathComponent("Templates").path
         configuration.eventStreamLength = .seconds(1)
+        // A recount of a test's few hundred users is done in milliseconds, but on two cores shared
+        // with the whole suite it took longer than 2 s: the launch then went the slow path.
+        configuration.recountWait = .seconds(120)
         if push == .untrusted { configuration.push = try await UntrustedPush.providers() }
         configuration.testUserDomains = try TestUserDomains(testUserDomains)
         self.configuration = configuration

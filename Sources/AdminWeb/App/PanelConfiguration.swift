@@ -46,6 +46,9 @@ public struct PanelConfiguration: Sendable {
     public var testUserDomains = TestUserDomains.none
     /// A line every page shows, such as the demo's "pushes go to the simulator".
     public var banner: String?
+    /// How long a launch whose count has gone stale waits for its recount before the page
+    /// says "counting again" and reloads itself instead (a small audience takes milliseconds).
+    public var recountWait: Duration = .seconds(2)
     /// How often the app's push receipts are read.
     public var receiptPollInterval: Duration = .seconds(1)
     /// How often the campaigns' impact reports read what the apps recorded since.

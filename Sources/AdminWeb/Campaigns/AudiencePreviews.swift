@@ -39,6 +39,8 @@ actor AudiencePreviews {
     /// To know which placeholders a campaign's message names, in any of its languages.
     let templates: PushTemplateLibrary
     let maxRunning: Int
+    /// How long a stale confirmation waits for its recount (`PanelConfiguration.recountWait`).
+    let recountWait: Duration
     /// Where the counts run: the panel's background work, cancelled at shutdown.
     let work: BackgroundWork
     static let keptFor: TimeInterval = 600
@@ -49,9 +51,10 @@ actor AudiencePreviews {
     init(
         audience: Audience, defaultTimeZone: String, database: PanelDatabase,
         templates: PushTemplateLibrary = PushTemplateLibrary(),
-        maxRunning: Int = 1, work: BackgroundWork
+        maxRunning: Int = 1, recountWait: Duration = .seconds(2), work: BackgroundWork
     ) {
         self.work = work
+        self.recountWait = recountWait
         self.templates = templates
         self.audience = audience
         self.defaultTimeZone = defaultTimeZone

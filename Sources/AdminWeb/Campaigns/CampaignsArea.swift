@@ -37,7 +37,7 @@ public struct CampaignsArea: PanelArea {
         self.core = core
         previews = AudiencePreviews(
             audience: audience, defaultTimeZone: configuration.defaultTimeZone, database: database,
-            templates: templates.library, work: work)
+            templates: templates.library, recountWait: configuration.recountWait, work: work)
         progress = CampaignProgressCache(campaigns: campaigns, work: work)
         testSend = CampaignTestSend(
             database: database, push: configuration.push, templates: templates.library,

@@ -278,7 +278,8 @@ struct CampaignsController {
         -> CampaignConfirmModel?
     {
         _ = await source.previews.recount(model.campaign, requestedBy: context.identity.email)
-        guard let (preview, at) = await source.previews.waitReady(model.campaign.id, within: .seconds(2)) else {
+        let previews = source.previews
+        guard let (preview, at) = await previews.waitReady(model.campaign.id, within: previews.recountWait) else {
             return nil
         }
         var fresh = model.counted(preview, at: at)
