@@ -42,7 +42,7 @@ enum SendPathFloors {
     /// the floor's: they are not copied.
     static func freeze(
         _ database: PanelDatabase, campaign: Int64,
-        usersPerChunk: Int64 = Int64(Campaigns.defaultUsersPerChunk)
+        usersPerChunk: Int64 = Int64(FreezeChunks.timed.users)
     ) async throws -> (seconds: Double, deliveries: Int, chunks: Int, longest: Duration) {
         let clock = ContinuousClock()
         let tables = ["panel_campaign_members", "panel_deliveries"]

@@ -28,17 +28,19 @@ extension Campaigns {
         let classify = try await classifyChunk(id, segment: segment, now: now)
         let write = FreezeWrite(campaign: id, audience: audience, now: now)
         var report = LaunchReport()
-        let perChunk = Int64(usersPerChunk)
-        // The next chunk's read is a child task, one ahead, run while this chunk is written.
+        var chunks = self.chunks
+        // The next chunk's read is a child task, one ahead, run while this chunk is written:
+        // its size is the one learnt when it was asked for.
         let interrupted = try await withThrowingTaskGroup(of: String.self) { group -> Bool in
             let firstFrom = after
-            let firstUpTo = min(lastUser, after + perChunk)
+            let firstUpTo = min(lastUser, after + Int64(chunks.users))
             group.addTask { firstUpTo > firstFrom ? try await classify(firstFrom, firstUpTo) : "[]" }
             defer { group.cancelAll() }
+            var nextFrom = firstUpTo
             while after < lastUser {
                 if stopping() { return true }
-                let upTo = min(lastUser, after + perChunk)
-                let nextUpTo = min(lastUser, upTo + perChunk)
+                let upTo = nextFrom
+                let nextUpTo = min(lastUser, upTo + Int64(chunks.users))
                 guard let rows = try await group.next() else { break }
                 group.addTask { nextUpTo > upTo ? try await classify(upTo, nextUpTo) : "[]" }
                 let written = try await database.write { db -> (Int, Duration)? in
@@ -51,7 +53,9 @@ extension Campaigns {
                 report.deliveries += count
                 report.chunks += 1
                 report.longestTransaction = max(report.longestTransaction, held)
+                chunks.written(users: Int(upTo - after), held: held)
                 after = upTo
+                nextFrom = nextUpTo
             }
             return false
         }

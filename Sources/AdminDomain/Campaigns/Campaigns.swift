@@ -44,12 +44,12 @@ public struct CampaignDraft: Sendable, Equatable {
 /// Creating and launching campaigns, each change with its audit row in one transaction.
 public struct Campaigns: Sendable {
     let database: PanelDatabase
-    /// Users per write transaction when the audience is frozen into deliveries: small enough
+    /// Users per write transaction when the audience is frozen into deliveries: few enough
     /// that the backend never waits long for the write lock. 5,000 (about 3,900 deliveries
     /// into a table of seven indexes) held it 120–200 ms at a million users (issue 47); 1,250
-    /// held it 49–63 ms, and its plain-SQL floor 46–60 ms; 1,000 keeps it under 50 ms.
-    let usersPerChunk: Int
-    public static let defaultUsersPerChunk = 1_000
+    /// held it 49–63 ms; 1,000 held it 44 ms, and 50.3 ms beside an overlapping freeze. So the
+    /// size is learnt as the freeze goes (`FreezeChunks.timed`).
+    let chunks: FreezeChunks
     /// The campaign rules: the dispatcher's outbox checks the same frequency cap.
     public let audience: Audience
     /// For users whose timezone is not one.
@@ -58,16 +58,17 @@ public struct Campaigns: Sendable {
     /// dispatcher and the receipt poller publish theirs on the same feed.
     public let changes: CampaignChanges
 
+    /// - Parameter usersPerChunk: a fixed freeze chunk (tests); nil learns it.
     public init(
         database: PanelDatabase, audience: Audience = Audience(), defaultTimeZone: String = "UTC",
-        usersPerChunk: Int = Campaigns.defaultUsersPerChunk,
+        usersPerChunk: Int? = nil,
         changes: CampaignChanges = CampaignChanges()
     ) {
         self.database = database
         self.changes = changes
         self.audience = audience
         self.defaultTimeZone = defaultTimeZone
-        self.usersPerChunk = max(1, usersPerChunk)
+        chunks = usersPerChunk.map(FreezeChunks.fixed) ?? .timed
     }
 
     public func create(_ draft: CampaignDraft, by actor: AuditActor, now: Date = Date()) async throws -> Int64 {

@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import Synchronization
 
 /// The ES256 provider token APNs wants in `authorization: bearer`. Apple refuses one older
 /// than an hour and answers 429 TooManyProviderTokenUpdates to tokens made more often than
@@ -18,13 +19,26 @@ actor APNsProviderTokens {
     private let credentials: APNsCredentials
     private let keys: JWTKeyCollection
     private let now: @Sendable () -> Date
-    private var current: Token?
+    private var current: Token? {
+        didSet { shared.withLock { [current] in $0 = current } }
+    }
+    /// `current` for the sends' fast path, read without a hop onto the actor; the lock is
+    /// held for a copy.
+    private nonisolated let shared = Mutex<Token?>(nil)
     private var making: Task<Token, any Error>?
 
     init(credentials: APNsCredentials, now: @escaping @Sendable () -> Date) async {
         self.credentials = credentials
         self.now = now
         keys = await JWTKeyCollection().add(ecdsa: credentials.key, kid: JWKIdentifier(string: credentials.keyID))
+    }
+
+    /// The current token while it is young enough, without waiting.
+    nonisolated func valid() -> Token? {
+        guard let token = shared.withLock({ $0 }), now().timeIntervalSince(token.issuedAt) < Self.lifetime else {
+            return nil
+        }
+        return token
     }
 
     func token() async throws -> Token {

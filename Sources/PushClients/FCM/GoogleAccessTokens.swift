@@ -4,6 +4,7 @@ import JWTKit
 import Logging
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// OAuth 2.0 access tokens for FCM from a service account (RFC 7523 JWT bearer grant).
 /// A token is kept until five minutes before it expires; however many sends wait for a new
@@ -30,7 +31,12 @@ actor GoogleAccessTokens {
     private let timeout: Duration
     private let now: @Sendable () -> Date
     private let logger: Logger
-    private var current: Token?
+    private var current: Token? {
+        didSet { shared.withLock { [current] in $0 = current } }
+    }
+    /// `current` for the sends' fast path, read without a hop onto the actor (a hop a push
+    /// at 10,000 pushes a second); the lock is held for a copy.
+    private nonisolated let shared = Mutex<Token?>(nil)
     private var exchange: Task<Token, any Error>?
     private(set) var lastExchangeAt: Date?
 
@@ -44,6 +50,14 @@ actor GoogleAccessTokens {
         self.now = now
         self.logger = logger
         keys = await JWTKeyCollection().add(rsa: account.privateKey, digestAlgorithm: .sha256)
+    }
+
+    /// The current token when it is good for at least five more minutes, without waiting.
+    nonisolated func valid() -> Token? {
+        guard let token = shared.withLock({ $0 }), token.expiresAt.timeIntervalSince(now()) > Self.margin else {
+            return nil
+        }
+        return token
     }
 
     /// A token good for at least five more minutes.
