@@ -163,6 +163,11 @@ public struct PanelDatabase: Sendable {
         writerConfig.label = "panel.writer"
         writerConfig.busyMode = .timeout(busyTimeout)
         writerConfig.prepareDatabase { db in
+            // A statement over more than 64 KiB of pages (four of the app's 16 KiB pages) keeps
+            // its statement journal in a temporary file: each claim, outcome batch and freeze
+            // chunk wrote and threw away megabytes there, 120 KB a delivery sent. In memory,
+            // a journal is at most the pages one statement of one short transaction changes.
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
             db.add(function: DeadTokens.sqlHash)
             for function in SendTime.functions { db.add(function: function) }
             db.add(function: CampaignDraw.sqlArm)
