@@ -156,6 +156,9 @@ public struct PanelDatabase: Sendable {
         try await BlockingWork.run { try openBlocking(path: path) }
     }
 
+    /// SQLite caps it at its build's limit (2 GB for Debian's).
+    static let mappedBytes: Int64 = 8 << 30
+
     private static func openBlocking(path: String) throws -> PanelDatabase {
         try checkFile(at: path)
 
@@ -197,6 +200,10 @@ public struct PanelDatabase: Sendable {
         readerConfig.maximumReaderCount = 4
         readerConfig.prepareDatabase { db in
             try db.execute(sql: "PRAGMA query_only = 1")
+            // Pages read in place from a mapping of the file (up to SQLite's 2 GB limit here)
+            // instead of copied in by a system call each: the backend's writes empty each
+            // connection's page cache at its next read, so a page was copied again and again.
+            try db.execute(sql: "PRAGMA mmap_size = \(Self.mappedBytes)")
             db.add(function: DeadTokens.sqlHash)
             db.add(function: TypedText.sqlFolded)
             for function in SendTime.functions { db.add(function: function) }
