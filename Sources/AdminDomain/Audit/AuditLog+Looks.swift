@@ -14,11 +14,12 @@ extension AuditLog {
     static let countedLooks: Set<AuditAction> = [.userViewed, .userActivityViewed, .campaignPreviewed]
 
     /// The row of a look at personal data (a search, a profile, a list, an export), committed
-    /// without waiting for the disk's flush (see `PanelDatabase.writeWithoutWaitingForDisk`).
+    /// without waiting for the disk's flush (see `PanelDatabase.writeWithoutWaitingForDisk`),
+    /// in one transaction with the other looks written at that moment (`writeGrouped`).
     /// A profile's or activity log's look (`detail`: the page seen) within `lookWindow` of the
     /// same staff member's earlier one at the same user is counted in that row instead.
     public func appendLook(_ entry: AuditEntry, now: Date = Date()) async throws {
-        try await database.writeWithoutWaitingForDisk { db in _ = try Self.count(entry, now: now, in: db) }
+        _ = try await database.writeGrouped { db in try Self.count(entry, now: now, in: db) }
     }
 
     /// One look that showed several users (a preview's samples, a dry run's entries): one
@@ -26,7 +27,7 @@ extension AuditLog {
     /// user beside it.
     public func appendLook(_ entry: AuditEntry, showing users: [Int64], now: Date = Date()) async throws {
         guard !users.isEmpty else { return }
-        try await database.writeWithoutWaitingForDisk { db in
+        try await database.writeGrouped { db in
             let id = try Self.count(entry, now: now, in: db)
             for user in Set(users) {
                 try db.execute(

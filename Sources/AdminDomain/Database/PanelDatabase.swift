@@ -34,6 +34,8 @@ public struct PanelDatabase: Sendable {
     /// Whether another connection committed, looked at once every two seconds however many
     /// jobs of this process ask: what lets an idle panel leave the file alone.
     public let watch: DatabaseWatch
+    /// The looks' audit rows, many callers a transaction on the unsynced writer (`writeGrouped`).
+    let groupedWrites: GroupedWrites
     /// Tests only: holds every background job at its next access (`JobHold`).
     public var jobHold: JobHold?
 
@@ -231,7 +233,12 @@ public struct PanelDatabase: Sendable {
         let watch = DatabaseWatch(interval: .seconds(2)) { try await dataVersion(of: writer) }
         return PanelDatabase(
             reader: reader, backgroundReader: backgroundReader, jobReader: jobReader, exportReader: exportReader,
-            writer: writer, unsyncedWriter: unsyncedWriter, path: path, watch: watch)
+            writer: writer, unsyncedWriter: unsyncedWriter, path: path, watch: watch,
+            groupedWrites: GroupedWrites { body in
+                let started = ContinuousClock.now
+                defer { record("grouped_write", since: started) }
+                try await unsyncedWriter.write(body)
+            })
     }
 
     /// Rejects what SQLite would otherwise silently create or misread: a missing path

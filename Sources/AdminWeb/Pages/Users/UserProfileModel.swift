@@ -32,17 +32,27 @@ struct UserProfileModel: PageModel {
     static func load(_ source: Source, _ id: Int64) async throws -> UserProfileModel {
         guard let profile = try await UserProfile.load(id: id, database: source.database, cache: source.heavyUsers)
         else { throw PanelError.notFound("No user #\(id).") }
-        let pushes = try await CampaignPushOfUser.latest(userID: id, in: source.database)
-        let texts = await pushTexts(pushes, source: source)
+        // The rest at once: under load each read waits for a free connection, and a page
+        // that read them one after another waited four times (p99 0.6 s under 64 connections).
+        async let pushesAndTexts = pushesWithTexts(of: id, source: source)
         // One row of theirs, the peers' row and their quiet hours: read by key.
         let zone = source.defaultTimeZone
-        let usualHour = try await source.database.read { db in
+        async let usualHour = source.database.read { db in
             try UserUsualHour.load(user: id, now: Date(), defaultTimeZone: zone, in: db)
         }
-        let items = try await UserItems(database: source.database, cache: source.heavyUsers)
+        async let items = UserItems(database: source.database, cache: source.heavyUsers)
             .page(userID: id, calendar: profile.calendar, filter: UserItems.Filter(), at: .first)
+        let (pushes, texts) = try await pushesAndTexts
         return UserProfileModel(
-            profile: profile, items: items, campaignPushes: pushes, pushTexts: texts, usualHour: usualHour)
+            profile: profile, items: try await items, campaignPushes: pushes, pushTexts: texts,
+            usualHour: try await usualHour)
+    }
+
+    static func pushesWithTexts(of id: Int64, source: Source) async throws
+        -> ([CampaignPushOfUser], [Int64: CampaignTexts.Filled])
+    {
+        let pushes = try await CampaignPushOfUser.latest(userID: id, in: source.database)
+        return (pushes, await pushTexts(pushes, source: source))
     }
 
     /// Filled as the sender fills them, with the user's values read now but their items
