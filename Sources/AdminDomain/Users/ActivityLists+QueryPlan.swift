@@ -61,6 +61,16 @@ extension ActivityLists {
             return SQL(sql: sql, arguments: StatementArguments(arguments))
         }
 
+        /// The ids of some candidates that pass the row filters.
+        func passing(ids: [Int64]) -> SQL {
+            let list = ids.map(String.init).joined(separator: ",")
+            let sql = """
+                SELECT u.id FROM users u
+                WHERE u.id IN (\(list))\(rowFilters.map { " AND " + $0 }.joined())
+                """
+            return SQL(sql: sql, arguments: StatementArguments(arguments))
+        }
+
         /// The rows of some candidates that pass the row filters.
         func rows(ids: [Int64]) -> SQL {
             let arguments = self.arguments

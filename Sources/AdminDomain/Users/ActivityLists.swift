@@ -65,8 +65,10 @@ public struct ActivityLists: Sendable {
         var exhausted = false
         var chunkSize = Self.chunkSize
         while users.count <= Self.pageSize, read < budget, !exhausted {
-            let want = plan.rowFilters.isEmpty ? Self.pageSize + 1 - users.count : min(chunkSize, budget - read)
-            let (chunk, matched) = try await candidatesAndRows(plan, after: cursor, limit: want, upward: upward)
+            let room = Self.pageSize + 1 - users.count
+            let want = plan.rowFilters.isEmpty ? room : min(chunkSize, budget - read)
+            let (chunk, _, matched) = try await candidatesAndRows(
+                plan, after: cursor, limit: want, upward: upward, keeping: room)
             read += chunk.count
             exhausted = chunk.count < want
             for candidate in chunk {
@@ -95,7 +97,8 @@ public struct ActivityLists: Sendable {
         let plan = QueryPlan(query, now: now)
         var cursor: ActivityCursor?
         while true {
-            let (chunk, matched) = try await candidatesAndRows(plan, after: cursor, limit: Self.chunkSize)
+            let (chunk, _, matched) = try await candidatesAndRows(
+                plan, after: cursor, limit: Self.chunkSize, keeping: Self.chunkSize)
             let users = chunk.compactMap { matched[$0.id] }
             if !users.isEmpty { try await body(users) }
             guard chunk.count == Self.chunkSize, let last = chunk.last else { return }
@@ -155,9 +158,9 @@ public struct ActivityLists: Sendable {
         var matched = 0
         while read < limit {
             let want = min(Self.chunkSize, limit - read)
-            let (chunk, rows) = try await candidatesAndRows(plan, after: cursor, limit: want)
+            let (chunk, matching, _) = try await candidatesAndRows(plan, after: cursor, limit: want, keeping: 0)
             read += chunk.count
-            matched += rows.count
+            matched += matching
             guard chunk.count == want, let last = chunk.last else { break }
             cursor = last
         }
@@ -200,20 +203,29 @@ public struct ActivityLists: Sendable {
         return (0..<strata).map { index in (low + step * Double(index), low + step * Double(index + 1)) }
     }
 
-    /// One chunk of candidates in order, and those of them that pass the row filters.
+    /// One chunk of candidates in order, how many of them pass the row filters, and the rows
+    /// of the first `keeping` that do. Which pass is read as ids alone: a page of 50 from a
+    /// chunk of 1,000 decoded 1,000 users, and a size's sample 2,000, a tenth of the server's
+    /// time under the load test.
     private func candidatesAndRows(
         _ plan: QueryPlan, after: ActivityCursor?, limit: Int,
-        upward: Bool = false
-    ) async throws -> ([ActivityCursor], [Int64: UserSummary]) {
+        upward: Bool = false, keeping: Int
+    ) async throws -> (candidates: [ActivityCursor], matching: Int, rows: [Int64: UserSummary]) {
         try await database.read { db in
             let chunk = try Row.fetchAll(
                 db, SQLRequest(literal: plan.candidates(after: after, limit: limit, upward: upward))
             ).map { row in
                 ActivityCursor(key: try row.decode(forColumn: "sort_key"), id: try row.decode(forColumn: "id"))
             }
-            guard !chunk.isEmpty else { return ([], [:]) }
-            let users = try UserSummary.fetchAll(db, SQLRequest(literal: plan.rows(ids: chunk.map(\.id))))
-            return (chunk, Dictionary(uniqueKeysWithValues: users.map { ($0.id, $0) }))
+            guard !chunk.isEmpty else { return ([], 0, [:]) }
+            let ids = chunk.map(\.id)
+            let passing =
+                plan.rowFilters.isEmpty
+                ? Set(ids) : Set(try Int64.fetchAll(db, SQLRequest(literal: plan.passing(ids: ids))))
+            let kept = Array(ids.lazy.filter(passing.contains).prefix(max(0, keeping)))
+            guard !kept.isEmpty else { return (chunk, passing.count, [:]) }
+            let users = try UserSummary.fetchAll(db, SQLRequest(literal: plan.rows(ids: kept)))
+            return (chunk, passing.count, Dictionary(uniqueKeysWithValues: users.map { ($0.id, $0) }))
         }
     }
 
