@@ -19,11 +19,6 @@ public struct FreezeChunks: Sendable, Equatable {
         FreezeChunks(users: max(1, users), target: nil)
     }
 
-    init(users: Int, target: Duration?) {
-        self.users = users
-        self.target = target
-    }
-
     /// A chunk of `users` held the lock `held`: the next is sized from that rate.
     public mutating func written(users chunk: Int, held: Duration) {
         guard let target, chunk > 0 else { return }
