@@ -58,6 +58,29 @@ import Testing
         #expect(transactions.count.withLock { $0 } == 2)
     }
 
+    /// GRDB refuses a write to a cancelled task: a leader whose request was dropped still
+    /// writes the group it carries.
+    @Test func aCancelledCallerStillWritesItsGroup() async throws {
+        let transactions = try Transactions()
+        transactions.gate.continuation.yield()
+        let groups = GroupedWrites { body in try await transactions.run(body) }
+        let failed = try await withThrowingTaskGroup(of: Bool.self) { tasks in
+            tasks.cancelAll()
+            tasks.addTask {
+                #expect(Task.isCancelled)
+                do {
+                    try await groups.run { db in try? db.execute(sql: "INSERT INTO t (n) VALUES (1)") }
+                    return false
+                } catch {
+                    return true
+                }
+            }
+            return try await tasks.next() ?? true
+        }
+        #expect(!failed)
+        #expect(try await transactions.values() == [1])
+    }
+
     @Test func aCallerGetsItsOwnValueAndItsOwnError() async throws {
         let temp = try await TemporaryDatabase.seeded(users: 3)
         defer { temp.remove() }

@@ -33,6 +33,9 @@ import Testing
         ),
         "AdminDomain/Reminders/ReminderHealthMonitor.swift": (1, "single flight: the refresh every caller awaits"),
         "AdminDomain/Impact/CampaignImpactTracker.swift": (1, "single flight: the refresh every caller awaits"),
+        "AdminDomain/Database/GroupedWrites.swift": (
+            1, "shield: a group's transaction carries other callers' writes, whoever of them was cancelled"
+        ),
         "CampaignDispatch/CampaignDispatcher.swift": (
             3,
             "shields: a claim or a batch of outcomes committed, and the texts of claimed rows, "

@@ -55,7 +55,10 @@ actor GroupedWrites {
         let jobs = [job] + group.map(\.job)
         var failure: (any Error)?
         do {
-            try await transaction { db in for job in jobs { job(db) } }
+            // Shielded: the group carries other callers' writes, and GRDB refuses a write to a
+            // cancelled task (a leader whose request was dropped would fail them all).
+            let transaction = self.transaction
+            try await Task { try await transaction { db in for job in jobs { job(db) } } }.value
         } catch {
             failure = error
         }
