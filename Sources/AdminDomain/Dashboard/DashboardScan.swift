@@ -22,8 +22,10 @@ struct DashboardScan: Sendable {
     var today: Int { TimestampBytes.day(ofSeconds: nowSeconds) }
 
     /// Two readers at a time, on the two cores: the users beside the tables that need no
-    /// user (households, devices, reminders, campaign pushes), then the events beside the
-    /// items, documents and subscriptions (which key their per-user columns by the users).
+    /// user (households, devices, reminders, campaign pushes), then the events (and the
+    /// periods' cuts along their time index) beside the items, documents and subscriptions
+    /// (which key their per-user columns by the users). The cuts ran alone at the end, 0.9 s
+    /// of a 9.4 s count at a million users; beside the items, which end last, they cost none.
     func full() async throws -> DashboardTally {
         let tally = DashboardTally(window: .ending(near: today), countedAt: now)
         let eventsHighWater = try await read { db in
@@ -31,13 +33,18 @@ struct DashboardScan: Sendable {
         }
         async let small: Void = readTablesWithoutUsers(into: tally)
         try await readUsers(into: tally)
-        async let events: Void = readEventsByUser(into: tally, highWater: eventsHighWater)
+        async let events: Void = readEventsAndCuts(into: tally, highWater: eventsHighWater)
         try await readItemsAndDocuments(into: tally)
         try await readSubscriptions(into: tally)
         try await events
         try await small
-        try await readActiveBeforeCut(into: tally)
         return tally
+    }
+
+    /// The events by user, then the cuts: both write only the events' tally.
+    private func readEventsAndCuts(into tally: DashboardTally, highWater: Int64) async throws {
+        try await readEventsByUser(into: tally, highWater: highWater)
+        try await readActiveBeforeCut(into: tally)
     }
 
     private func readTablesWithoutUsers(into tally: DashboardTally) async throws {
