@@ -5,7 +5,7 @@ import Testing
 /// The freeze's chunk size from the chunks already written. The expected sizes are worked by
 /// hand from the rule in docs/campaigns.md: the chunk that would have taken the target at the
 /// last chunk's rate, moved by at most half again or halved, between 100 and 2,000 users.
-@Suite struct FreezeChunksTests {
+@Suite(.timeLimit(.minutes(20))) struct FreezeChunksTests {
     /// (users in the chunk written, milliseconds it held the lock) → the next chunk's users,
     /// from a timed size of 1,000 aiming at 25 ms.
     static let steps: [(Int, Int, Int)] = [

@@ -4,7 +4,7 @@ import Testing
 
 /// The receipts' per-day key: two texts are one key exactly when their bytes are the same,
 /// whatever zeros, lengths or sizes around the 31 bytes packed into words.
-@Suite struct TextKeyTests {
+@Suite(.timeLimit(.minutes(20))) struct TextKeyTests {
     static let texts: [[UInt8]] = [
         [], [0], [0, 0], Array("a".utf8), Array("a\u{0}".utf8), Array("c12-345".utf8), Array("c12-3450".utf8),
         Array(repeating: UInt8(ascii: "x"), count: 30), Array(repeating: UInt8(ascii: "x"), count: 31),
