@@ -58,6 +58,27 @@ import Testing
         #expect(transactions.count.withLock { $0 } == 2)
     }
 
+    /// More waiting than a group holds: the first group takes its most, the rest follow.
+    @Test func aGroupHoldsAtMostItsMost() async throws {
+        let transactions = try Transactions()
+        let groups = GroupedWrites { body in try await transactions.run(body) }
+        let most = GroupedWrites.mostPerGroup
+        let insert: @Sendable (Int) -> GroupedWrites.Job = { n in
+            { db in try? db.execute(sql: "INSERT INTO t (n) VALUES (?)", arguments: [n]) }
+        }
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await groups.run(insert(0)) }
+            while transactions.count.withLock({ $0 }) == 0 { await Task.yield() }
+            for n in 1...(most + 10) { tasks.addTask { try await groups.run(insert(n)) } }
+            while await groups.waitingCount < most + 10 { await Task.yield() }
+            transactions.gate.continuation.yield()
+            try await tasks.waitForAll()
+        }
+        #expect(try await transactions.values() == Array(0...(most + 10)))
+        // The first alone, a full group, then the ten left.
+        #expect(transactions.count.withLock { $0 } == 3)
+    }
+
     /// GRDB refuses a write to a cancelled task: a leader whose request was dropped still
     /// writes the group it carries.
     @Test func aCancelledCallerStillWritesItsGroup() async throws {

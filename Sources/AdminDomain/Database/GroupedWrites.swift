@@ -24,6 +24,10 @@ actor GroupedWrites {
         let turn: CheckedContinuation<Turn, Never>
     }
 
+    /// Writes a group holds at most: a flood of looks waits for several short transactions
+    /// rather than holding the write lock the backend shares for one long one.
+    static let mostPerGroup = 100
+
     private let transaction: @Sendable (@escaping @Sendable (Database) throws -> Void) async throws -> Void
     private var waiting: [Waiter] = []
     private var busy = false
@@ -50,8 +54,9 @@ actor GroupedWrites {
         } else {
             busy = true
         }
-        let group = waiting
-        waiting = []
+        let taken = min(waiting.count, Self.mostPerGroup - 1)
+        let group = Array(waiting.prefix(taken))
+        waiting.removeFirst(taken)
         let jobs = [job] + group.map(\.job)
         var failure: (any Error)?
         do {
