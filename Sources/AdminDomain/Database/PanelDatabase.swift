@@ -158,9 +158,6 @@ public struct PanelDatabase: Sendable {
         try await BlockingWork.run { try openBlocking(path: path) }
     }
 
-    /// SQLite caps it at its build's limit (2 GB for Debian's).
-    static let mappedBytes: Int64 = 8 << 30
-
     private static func openBlocking(path: String) throws -> PanelDatabase {
         try checkFile(at: path)
 
@@ -202,10 +199,10 @@ public struct PanelDatabase: Sendable {
         readerConfig.maximumReaderCount = 4
         readerConfig.prepareDatabase { db in
             try db.execute(sql: "PRAGMA query_only = 1")
-            // Pages read in place from a mapping of the file (up to SQLite's 2 GB limit here)
-            // instead of copied in by a system call each: the backend's writes empty each
-            // connection's page cache at its next read, so a page was copied again and again.
-            try db.execute(sql: "PRAGMA mmap_size = \(Self.mappedBytes)")
+            // No mmap_size: tried in issue 47, it saved the dashboard's count system time but no
+            // wall time, and the load test nothing; and a file the backend shrinks under a
+            // mapping (a checkpoint after a VACUUM) ends the process with SIGBUS, where a read
+            // through a system call is an error SQLite returns.
             db.add(function: DeadTokens.sqlHash)
             db.add(function: TypedText.sqlFolded)
             for function in SendTime.functions { db.add(function: function) }
