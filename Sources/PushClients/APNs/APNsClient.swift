@@ -48,14 +48,10 @@ public final class APNsClient: Sendable {
         let body = APNsPayload.bytes(push)
         if let refusal = Self.refusal(push, payloadBytes: body.count) { return refusal }
         var token: APNsProviderTokens.Token
-        if let valid = tokens.valid() {
-            token = valid
-        } else {
-            do {
-                token = try await tokens.token()
-            } catch {
-                return .credentialsProblem(reason: "the APNs key cannot sign: \(error)")
-            }
+        do {
+            token = try await tokens.token()
+        } catch {
+            return .credentialsProblem(reason: "the APNs key cannot sign: \(error)")
         }
         if push.dryRun {
             return .accepted(

@@ -33,15 +33,13 @@ actor APNsProviderTokens {
         keys = await JWTKeyCollection().add(ecdsa: credentials.key, kid: JWKIdentifier(string: credentials.keyID))
     }
 
-    /// The current token while it is young enough, without waiting.
-    nonisolated func valid() -> Token? {
-        guard let token = shared.withLock({ $0 }), now().timeIntervalSince(token.issuedAt) < Self.lifetime else {
-            return nil
-        }
-        return token
+    /// The current token while it is young enough (read without a hop onto the actor), or a new one.
+    nonisolated func token() async throws -> Token {
+        if let token = shared.withLock({ $0 }), now().timeIntervalSince(token.issuedAt) < Self.lifetime { return token }
+        return try await isolatedToken()
     }
 
-    func token() async throws -> Token {
+    private func isolatedToken() async throws -> Token {
         if let current, now().timeIntervalSince(current.issuedAt) < Self.lifetime { return current }
         return try await make()
     }

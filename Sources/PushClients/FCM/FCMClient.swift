@@ -50,14 +50,10 @@ public final class FCMClient: Sendable {
         if let refusal = Self.refusal(push, payloadBytes: request.payloadBytes) { return refusal }
         let body = ByteBuffer(bytes: request.bytes)
         var token: GoogleAccessTokens.Token
-        if let valid = tokens.valid() {
-            token = valid
-        } else {
-            do {
-                token = try await tokens.token()
-            } catch {
-                return Self.outcome(of: error, attempt: push.attempt)
-            }
+        do {
+            token = try await tokens.token()
+        } catch {
+            return Self.outcome(of: error, attempt: push.attempt)
         }
         var response = await post(body, token: token, attempt: push.attempt)
         // A refused access token (expired early, revoked) is fetched again once; a second

@@ -52,16 +52,14 @@ actor GoogleAccessTokens {
         keys = await JWTKeyCollection().add(rsa: account.privateKey, digestAlgorithm: .sha256)
     }
 
-    /// The current token when it is good for at least five more minutes, without waiting.
-    nonisolated func valid() -> Token? {
-        guard let token = shared.withLock({ $0 }), token.expiresAt.timeIntervalSince(now()) > Self.margin else {
-            return nil
-        }
-        return token
+    /// A token good for at least five more minutes: the current one without a hop onto the
+    /// actor when it is.
+    nonisolated func token() async throws(Failure) -> Token {
+        if let token = shared.withLock({ $0 }), token.expiresAt.timeIntervalSince(now()) > Self.margin { return token }
+        return try await isolatedToken()
     }
 
-    /// A token good for at least five more minutes.
-    func token() async throws(Failure) -> Token {
+    private func isolatedToken() async throws(Failure) -> Token {
         if let current, current.expiresAt.timeIntervalSince(now()) > Self.margin { return current }
         return try await refreshed()
     }
