@@ -78,6 +78,10 @@ extension DashboardScan {
             fromText: SQLiteTime.dayString(daysSinceEpoch: Int64(from)), until: until, each: each)
     }
 
+    /// A walk by time reads more rows a read than a walk by key: its cache starts empty each read.
+    static let lookupsPerRowRead = 4
+    static let lookupCacheKiB = 65_536
+
     /// The same from a time as the backend writes it ('YYYY-MM-DD HH:MM:SS') or any text.
     func walkByTime(
         table: String, time: String, columns: String, fromText: String, until: String,
@@ -88,9 +92,16 @@ extension DashboardScan {
             ORDER BY \(time), id LIMIT ?
             """
         var after: [DatabaseValue] = [fromText.databaseValue, Int64.min.databaseValue]
-        let limit = rowsPerRead
+        let limit = rowsPerRead * Self.lookupsPerRowRead
         while true {
             let (read, last) = try await read { [after] db in
+                // Each row is looked up in its table, in time order, which need not be the
+                // table's: with SQLite's 2 MB cache (125 of the app's 16 KiB pages) nearly every
+                // lookup read a page again, 17 GB for a year's 1.15 million receipts. The read's
+                // own cache holds what it touches, and is given back when it ends.
+                let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+                try db.execute(sql: "PRAGMA cache_size = \(-Self.lookupCacheKiB)")
+                defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
                 var last = after
                 let read = try db.forEachRawRow(
                     SQL(sql: sql, arguments: StatementArguments(after + [until.databaseValue, limit.databaseValue]))

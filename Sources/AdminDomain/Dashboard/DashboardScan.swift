@@ -41,8 +41,13 @@ struct DashboardScan: Sendable {
         return tally
     }
 
-    /// The events by user, then the cuts: both write only the events' tally.
+    /// The events by user, then the cuts: both write only the events' tally. The walk by user
+    /// sees every event of the cut days and keeps those up to each cut as it goes, so the
+    /// cuts' own walk finds them read and has nothing left to read (along the time index it
+    /// looked each event up in the table: 2.1 GB of pages read for 126,000 events a day).
     private func readEventsAndCuts(into tally: DashboardTally, highWater: Int64) async throws {
+        let comparison = PeriodComparison(nowSeconds: nowSeconds, today: today)
+        tally.events.activeBeforeCut = ActiveBeforeCut(at: nowSeconds, cuts: comparison.cuts)
         try await readEventsByUser(into: tally, highWater: highWater)
         try await readActiveBeforeCut(into: tally)
     }
@@ -136,6 +141,7 @@ struct DashboardScan: Sendable {
         let window = tally.window
         let from = SQLiteTime.dayString(daysSinceEpoch: Int64(window.first))
         let usersPerRead = max(1, rowsPerRead / 20)
+        let cutSpan = events.activeBeforeCut.span
         var start = 0
         while start < users.ids.count {
             let end = min(start + usersPerRead, users.ids.count)
@@ -160,6 +166,9 @@ struct DashboardScan: Sendable {
                         let index = window.index(TimestampBytes.day(ofSeconds: seconds))
                     else { return }
                     events.activeDays[slot * DayWindow.words + index >> 6] |= 1 << UInt64(index & 63)
+                    if let cutSpan, cutSpan.contains(seconds) {
+                        events.activeBeforeCut.add(slot: slot, seconds: seconds)
+                    }
                 }
             }
             start = end
@@ -195,8 +204,7 @@ struct DashboardScan: Sendable {
         let events = tally.events
         let kept = events.activeBeforeCut
         var next = ActiveBeforeCut(at: nowSeconds)
-        for day in Set(comparison.cutDays) {
-            let cut = PeriodComparison.start(of: day) + comparison.secondOfDay
+        for (day, cut) in comparison.cuts {
             let first: Int64
             if let bits = kept.days[day], let earlier = kept.cuts[day], earlier <= cut {
                 next.days[day] = bits
@@ -206,6 +214,8 @@ struct DashboardScan: Sendable {
                 first = PeriodComparison.start(of: day)
             }
             next.cuts[day] = cut
+            // Read up to this cut already (the full count's walk by user).
+            guard first <= cut else { continue }
             let found = Box(next)
             let keep: @Sendable (RawRow) -> Void = { row in
                 guard let seconds = row.seconds(0), seconds >= first, let user = row.integer(2),

@@ -48,6 +48,11 @@ struct PeriodComparison {
         return (first, cutDay - 1, cutDay)
     }
 
+    /// Each cut day and its cut: the day's start plus now's time of day.
+    var cuts: [Int: Int64] {
+        Dictionary(cutDays.map { ($0, Self.start(of: $0) + secondOfDay) }) { first, _ in first }
+    }
+
     /// The days whose events the scan reads with their times: the ends of the earlier spans.
     var cutDays: [Int] {
         [yesterdayToTheSameTime, rangeBefore(7), rangeBefore(30)].map { TimestampBytes.day(ofSeconds: $0.through) }
