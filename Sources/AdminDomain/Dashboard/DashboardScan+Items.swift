@@ -17,19 +17,20 @@ extension DashboardScan {
         let sources = ValueBytes<FoodSource>()
         items.foodHighWater = try await walk(
             """
-            SELECT id, user_id, created_at, deleted_at, consumed_at, expiry_date,
-                   CAST(source AS TEXT), CAST(category AS TEXT), CAST(storage AS TEXT)
+            SELECT id, user_id, created_at, deleted_at, consumed_at, expiry_date, source, category, storage
             FROM food_items WHERE id > ? ORDER BY id LIMIT ?
             """, after: items.foodHighWater
         ) { row in
+            // The three labels as text whatever their stored type (`castText`): ten million
+            // rows, a cast each in the statement cost 1.6% of the count.
             let fate = ItemFate(row: row, created: 2, deleted: 3, expiry: 5, window: window, items: items)
-            let source = sources.index(in: row, column: 6) ?? FoodSource.allCases.count
+            let source = sources.index(of: row.castText(6)) ?? FoodSource.allCases.count
             items.foodAddedBySource[source].add(day: fate.createdDay ?? window.first - 1, in: window)
             let consumed = !row.isNull(4)
             if !fate.deleted {
                 items.liveFood += 1
-                items.foodByCategory.add(row.bytes(7))
-                items.foodByStorage.add(row.bytes(8))
+                items.foodByCategory.add(row.castText(7))
+                items.foodByStorage.add(row.castText(8))
                 if !consumed {
                     if let expiry = fate.expiryDay {
                         items.openFoodByExpiry.add(day: expiry)

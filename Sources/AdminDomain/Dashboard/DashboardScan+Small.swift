@@ -187,7 +187,7 @@ struct DailyReceipts {
 /// A text's bytes as a set's key, exactly: up to 31 bytes in four words with the length in the
 /// last byte (no allocation; a receipt's delivery id is about 12), a longer one as a String.
 /// The year's 1.15 million receipts made a String each to be counted once a day.
-enum TextKey: Hashable {
+enum TextKey: Hashable, Sendable {
     case short(UInt64, UInt64, UInt64, UInt64)
     case long(String)
 

@@ -93,7 +93,15 @@ struct ValueBytes<Term: CaseIterable & RawRepresentable>: Sendable where Term.Ra
 
     /// The index of the column's value in `Term.allCases`; nil for any other value.
     func index(in row: RawRow, column: Int32) -> Int? {
-        values.firstIndex { row.text(column, is: $0) }
+        index(of: row.bytes(column))
+    }
+
+    func index(of bytes: UnsafeRawBufferPointer?) -> Int? {
+        guard let bytes else { return nil }
+        return values.firstIndex { value in
+            value.count == bytes.count
+                && value.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
+        }
     }
 
     func term(in row: RawRow, column: Int32) -> Term? {

@@ -51,6 +51,14 @@ struct RawRow {
         return UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value)))
     }
 
+    /// Any value but NULL as text, as `CAST(column AS TEXT)` reads it (SQLite converts a number
+    /// or a blob the same way), without the cast's step in the statement.
+    func castText(_ column: Int32) -> UnsafeRawBufferPointer? {
+        let value = value(column)
+        guard sqlite3_value_type(value) != SQLITE_NULL, let bytes = sqlite3_value_text(value) else { return nil }
+        return UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value)))
+    }
+
     /// Whether a text column is exactly `value`, without making a String.
     func text(_ column: Int32, is value: [UInt8]) -> Bool {
         guard let bytes = bytes(column), bytes.count == value.count else { return false }
