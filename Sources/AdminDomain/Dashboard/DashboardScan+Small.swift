@@ -15,20 +15,32 @@ extension DashboardScan {
 
     /// Devices change in place (permissions, platforms), so they are counted whole, by key.
     func readDevices() async throws -> DeviceTally {
-        let tally = Box(DeviceTally())
         let platforms = ValueBytes<Platform>()
         let permissions = ValueBytes<PushPermission>()
+        // Counted by the two values' places (the last for any other value), named at the end:
+        // two String keys a row were a dictionary's hashing a device.
+        let width = PushPermission.allCases.count + 1
+        let counts = Box([Int](repeating: 0, count: (Platform.allCases.count + 1) * width))
         _ = try await walk(
             """
             SELECT id, CAST(platform AS TEXT), CAST(push_permission AS TEXT) FROM devices
             WHERE id > ? ORDER BY id LIMIT ?
             """, after: Int64.min
         ) { row in
-            let platform = platforms.term(in: row, column: 1)?.rawValue ?? "other"
-            let permission = permissions.term(in: row, column: 2)?.rawValue ?? "other"
-            tally.value.counts[platform, default: [:]][permission, default: 0] += 1
+            let platform = platforms.index(in: row, column: 1) ?? Platform.allCases.count
+            let permission = permissions.index(in: row, column: 2) ?? PushPermission.allCases.count
+            counts.value[platform * width + permission] += 1
         }
-        return tally.value
+        func name<Term: CaseIterable & RawRepresentable>(_: Term.Type, _ index: Int) -> String
+        where Term.RawValue == String {
+            index < Term.allCases.count ? Array(Term.allCases)[index].rawValue : "other"
+        }
+        var tally = DeviceTally()
+        for (index, count) in counts.value.enumerated() where count > 0 {
+            tally.counts[name(Platform.self, index / width), default: [:]][
+                name(PushPermission.self, index % width), default: 0] += count
+        }
+        return tally
     }
 
     /// The window's days a re-read from `from` covers: up to today, within the window; nil

@@ -103,8 +103,4 @@ struct ValueBytes<Term: CaseIterable & RawRepresentable>: Sendable where Term.Ra
                 && value.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
         }
     }
-
-    func term(in row: RawRow, column: Int32) -> Term? {
-        index(in: row, column: column).map { Array(Term.allCases)[$0] }
-    }
 }
