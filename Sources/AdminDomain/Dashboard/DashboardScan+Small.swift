@@ -145,11 +145,19 @@ extension DashboardScan {
     }
 
     /// Deliveries the devices confirmed, each counted once a day and event, from `from` (a
-    /// day) on, in time order along the receipts' time index (each looked up for its event
-    /// and delivery). The days read replace what the tally had for them.
-    func readReceipts(into tally: DashboardTally, from: Int) async throws {
+    /// day) on: by key (`readReceiptsByKey`) when `byKey` and there are not too many, else in
+    /// time order along the receipts' time index (each looked up for its event and
+    /// delivery). The days read replace what the tally had for them.
+    func readReceipts(into tally: DashboardTally, from: Int, byKey: Bool = false) async throws {
         let window = tally.window
         guard let days = rereadDays(from: from, in: window) else { return }
+        if byKey, let counts = try await readReceiptsByKey(days: days, window: window) {
+            for index in days.map({ $0 - window.first }) {
+                tally.pushes.received.days[index] = counts.received.days[index]
+                tally.pushes.opened.days[index] = counts.opened.days[index]
+            }
+            return
+        }
         let counts = Box(DailyReceipts())
         try await walkByTime(
             table: "push_receipts", time: "created_at", columns: "CAST(event AS TEXT), CAST(delivery_id AS TEXT)",

@@ -8,6 +8,8 @@ struct DashboardScan: Sendable {
     let database: PanelDatabase
     let now: Date
     var rowsPerRead = 50_000
+    /// The most receipts the full count keeps in memory (`KeyedReceipts`), 24 bytes each.
+    var receiptsByKey = KeyedReceipts.limit
     /// Nobody waits for this count: its reads run at the lowest priority, behind requests.
     var atLowPriority = false
 
@@ -58,7 +60,7 @@ struct DashboardScan: Sendable {
         try await readReminders(into: tally, from: today - 31)
         tally.pushes.accepted = try await readAcceptedPushes(window: tally.window)
         // The charts show a year at most.
-        try await readReceipts(into: tally, from: today - DashboardSnapshot.dailyLength)
+        try await readReceipts(into: tally, from: today - DashboardSnapshot.dailyLength, byKey: true)
     }
 
     /// New rows only: users, events, items, documents and subscriptions after the highest

@@ -12,13 +12,17 @@ import Testing
     /// A Monday, 30 seconds after midnight UTC: today and this week have only just begun.
     static let now = SQLiteTime.date("2026-11-23 00:00:30")!
 
-    @Test(arguments: [97, 50_000])
-    func everyFigureAndSeriesEqualsDirectSQL(rowsPerRead: Int) async throws {
+    /// Small reads with the receipts over their limit in memory (read along their time index
+    /// instead), and the full count's own sizes (its receipts walked by key).
+    @Test(arguments: [(97, 10), (50_000, KeyedReceipts.limit)])
+    func everyFigureAndSeriesEqualsDirectSQL(rowsPerRead: Int, receiptsByKey: Int) async throws {
         let temp = try await TemporaryDatabase.seeded(users: 400, now: Self.now)
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
         try await BoundaryRows.add(to: temp.path, now: Self.now)
-        let tally = try await DashboardScan(database: database, now: Self.now, rowsPerRead: rowsPerRead).full()
+        let tally = try await DashboardScan(
+            database: database, now: Self.now, rowsPerRead: rowsPerRead, receiptsByKey: receiptsByKey
+        ).full()
         let snapshot = DashboardSnapshot(tally: tally, now: Self.now)
         try await DatabaseQueue(path: temp.path).read { db in
             try DashboardComparison(expected: ExpectedDashboard(db, now: Self.now), snapshot: snapshot).checkAll()
