@@ -151,13 +151,19 @@ extension DashboardScan {
     func readReceipts(into tally: DashboardTally, from: Int, byKey: Bool = false) async throws {
         let window = tally.window
         guard let days = rereadDays(from: from, in: window) else { return }
-        if byKey, let counts = try await readReceiptsByKey(days: days, window: window) {
-            for index in days.map({ $0 - window.first }) {
-                tally.pushes.received.days[index] = counts.received.days[index]
-                tally.pushes.opened.days[index] = counts.opened.days[index]
-            }
-            return
+        let counts: KeyedReceipts.Counts
+        if byKey, let keyed = try await readReceiptsByKey(days: days, window: window) {
+            counts = keyed
+        } else {
+            counts = try await readReceiptsByTime(days: days, window: window)
         }
+        for index in days.map({ $0 - window.first }) {
+            tally.pushes.received.days[index] = counts.received.days[index]
+            tally.pushes.opened.days[index] = counts.opened.days[index]
+        }
+    }
+
+    private func readReceiptsByTime(days: ClosedRange<Int>, window: DayWindow) async throws -> KeyedReceipts.Counts {
         let counts = Box(DailyReceipts())
         try await walkByTime(
             table: "push_receipts", time: "created_at", columns: "CAST(event AS TEXT), CAST(delivery_id AS TEXT)",
@@ -169,10 +175,7 @@ extension DashboardScan {
                 received: row.text(2, is: DailyReceipts.received), delivery: TextKey(delivery), window: window)
         }
         counts.value.finishDay(window: window)
-        for index in days.map({ $0 - window.first }) {
-            tally.pushes.received.days[index] = counts.value.received.days[index]
-            tally.pushes.opened.days[index] = counts.value.opened.days[index]
-        }
+        return KeyedReceipts.Counts(received: counts.value.received, opened: counts.value.opened)
     }
 }
 

@@ -36,7 +36,7 @@ struct LabelCounts: Sendable, Equatable {
         last = labels.count - 1
     }
 
-    private static func equal(_ label: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
+    static func equal(_ label: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
         label.count == bytes.count
             && label.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
     }
@@ -98,9 +98,6 @@ struct ValueBytes<Term: CaseIterable & RawRepresentable>: Sendable where Term.Ra
 
     func index(of bytes: UnsafeRawBufferPointer?) -> Int? {
         guard let bytes else { return nil }
-        return values.firstIndex { value in
-            value.count == bytes.count
-                && value.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
-        }
+        return values.firstIndex { LabelCounts.equal($0, bytes) }
     }
 }

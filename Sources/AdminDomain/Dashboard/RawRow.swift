@@ -61,8 +61,7 @@ struct RawRow {
 
     /// Whether a text column is exactly `value`, without making a String.
     func text(_ column: Int32, is value: [UInt8]) -> Bool {
-        guard let bytes = bytes(column), bytes.count == value.count else { return false }
-        return value.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, value.count) == 0 }
+        bytes(column).map { LabelCounts.equal(value, $0) } ?? false
     }
 }
 
