@@ -30,6 +30,9 @@ public enum DemoSetup {
         public let journeys: DemoJourneys.Seeded?
     }
 
+    /// The global control group's share in a new demo.
+    static let demoControlPercent = 5
+
     public static func prepare(configuration: PanelConfiguration, users: Int) async throws -> Outcome {
         var report: DemoSeedReport?
         if !FileManager.default.fileExists(atPath: configuration.databasePath) {
@@ -50,6 +53,11 @@ public enum DemoSetup {
             let fresh = await GeneratedPassword.make(for: account.email)
             try await admins.create(email: account.email, password: fresh, role: account.role)
             created.append((account.email, account.role, fresh))
+        }
+        // The demo's global control group, set once: a share an admin changed later stays theirs.
+        let control = GlobalControl(database: areas.database)
+        if try await control.settings().history.isEmpty {
+            try await control.set(percent: demoControlPercent, by: .commandLine)
         }
         // After the providers are configured: a journey is activated only if they can reach its devices.
         let journeys = try await DemoJourneys.seed(areas.journeys.journeys)

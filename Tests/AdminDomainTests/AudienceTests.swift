@@ -213,10 +213,12 @@ import Testing
             }
             #expect(got == expected, "\(name)")
         }
-        // Every exclusion occurs in "all", so each rule was exercised.
+        // Every exclusion occurs in "all", so each rule was exercised; the global control group
+        // is empty here (no share set) and has its own tests (`GlobalControlTests`).
         let all = try await Audience().count(CampaignSegment(), in: database, now: Self.now)
         #expect(
-            Set(all.excludedDevices.keys).union([.noDevice, .providerNotConfigured]) == Set(Exclusion.allCases),
+            Set(all.excludedDevices.keys).union([.noDevice, .providerNotConfigured, .globalControl])
+                == Set(Exclusion.allCases),
             "\(all.excludedDevices)")
         // The last rule needs a server without one provider's credentials: APNs devices the
         // rules let through otherwise are left out for it, and the rest counted as before.

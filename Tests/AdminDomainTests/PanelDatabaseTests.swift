@@ -103,13 +103,14 @@ import Testing
                 "panel_campaign_reports",
                 "panel_campaign_variants",
                 "panel_campaigns", "panel_dead_tokens", "panel_deliveries", "panel_delivery_counts",
+                "panel_global_control", "panel_global_control_key",
                 "panel_journey_entries", "panel_journeys",
                 "panel_login_challenges", "panel_login_throttle", "panel_receipt_reader",
                 "panel_recovery_codes", "panel_schema_version", "panel_sessions", "panel_test_users",
                 "panel_timing_counts",
                 "panel_two_factor", "panel_usual_hour_peers", "panel_usual_hour_state", "panel_usual_hours",
             ])
-        #expect(versions == Array(1...19))
+        #expect(versions == Array(1...20))
         #expect(userVersion == 0)
         #expect(try await database.read { try $0.tableExists("grdb_migrations") } == false)
     }
@@ -124,6 +125,10 @@ import Testing
         try await queue.write { db in
             try db.execute(
                 sql: """
+                    -- before version 20 (the global control group)
+                    DROP TABLE panel_global_control_key; DROP TABLE panel_global_control;
+                    ALTER TABLE panel_campaigns DROP COLUMN control_users;
+                    DELETE FROM panel_schema_version WHERE version = 20;
                     -- before version 19 (counts kept by triggers)
                     DROP TRIGGER panel_delivery_counts_insert; DROP TRIGGER panel_delivery_counts_update;
                     DROP TRIGGER panel_delivery_counts_delete; DROP TABLE panel_delivery_counts;

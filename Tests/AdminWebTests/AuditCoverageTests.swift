@@ -54,6 +54,12 @@ import Testing
             try await Self.looksAtUsers(client, admin: admin, userID: userID)
             try await Self.campaigns(panel, client, admin: admin, userID: userID, userEmail: userEmail)
             try await Self.journeys(client, admin: admin)
+            // The global control group's share, set and set back.
+            for percent in ["5", "0"] {
+                #expect(
+                    try await client.postSigned("/settings/global-control", [("percent", percent)], session: admin)
+                        .status == .seeOther)
+            }
             try await Self.throttling(panel, client, admin: admin, helpEmail: helpEmail)
         }
         try await panel.areas.auth.signIn.unauthenticatedEvents.flush()

@@ -195,6 +195,26 @@ import Testing
             "usualHourRefused")
     }
 
+    @Test func globalControlView() throws {
+        let admin = Viewer(
+            identity: StaffIdentity(adminID: 1, email: "admin@example.com", role: .admin, hasTwoFactor: true),
+            csrfToken: "csrf-token-1")
+        let history = GlobalControl.Settings(history: [
+            .init(percent: 5, tookEffectAt: PanelTime(secondsSinceEpoch: 1_795_000_000), by: "cli"),
+            .init(percent: 10, tookEffectAt: PanelTime(secondsSinceEpoch: 1_795_086_400), by: Hostile.email),
+            .init(percent: 8, tookEffectAt: PanelTime(secondsSinceEpoch: 1_795_172_800), by: nil),
+        ])
+        assertPageSnapshot(
+            of: GlobalControlView(settings: history, changed: true, problem: nil, typed: nil, viewer: admin),
+            "changed")
+        assertPageSnapshot(
+            of: GlobalControlView(
+                settings: GlobalControl.Settings(history: []), changed: false,
+                problem: "the share must be a whole percent from 0 to 20, such as 5",
+                typed: Hostile.email, viewer: admin),
+            "refusedNeverSet")
+    }
+
     @Test func testUsersView() throws {
         let domains = try TestUserDomains(["corp.example.com", "example.org"])
         assertPageSnapshot(

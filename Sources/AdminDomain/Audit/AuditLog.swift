@@ -60,6 +60,7 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case testUserRemoved = "test_user_removed"
     case testUserRefused = "test_user_refused"
     case testUsersViewed = "test_users_viewed"
+    case globalControlChanged = "global_control_changed"
 }
 
 public struct AuditEntry: Sendable {

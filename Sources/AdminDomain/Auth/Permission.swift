@@ -17,6 +17,8 @@ public enum Permission: String, CaseIterable, Sendable {
     case readAuditLog
     /// Start a full count of the dashboard's figures now, and see why one failed.
     case refreshDashboard
+    /// See and change the global control group's share, which every campaign and journey obeys.
+    case setGlobalControl
 }
 
 extension Role {

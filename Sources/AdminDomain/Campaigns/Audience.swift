@@ -12,6 +12,9 @@ public enum Exclusion: String, CaseIterable, Sendable {
     case unknownProvider = "unknown_provider"
     case providerNotConfigured = "provider_not_configured"
     case deadToken = "dead_token"
+    /// Drawn into the global control group (`GlobalControlDraw`): tried after every rule about
+    /// the device, so that its count is of users a push would otherwise have reached.
+    case globalControl = "global_control"
     case frequencyCap = "frequency_cap"
 
     public var label: String {
@@ -24,6 +27,7 @@ public enum Exclusion: String, CaseIterable, Sendable {
         case .unknownProvider: "devices with a provider the panel cannot send to"
         case .providerNotConfigured: "devices whose provider (FCM or APNs) is not configured on this server"
         case .deadToken: "tokens a provider called dead"
+        case .globalControl: "global control group"
         case .frequencyCap: "already had the most campaign pushes a week allows"
         }
     }
@@ -111,9 +115,13 @@ public struct Audience: Sendable {
     /// one being frozen, whose own rows do not count.
     ///
     /// `withCap: false` leaves the cap out (the freeze's reader classifies without it, and its
-    /// writer checks the cap per user inside the write transaction).
-    func classification(now: Date, campaign: Int64 = 0, withCap: Bool = true) -> SQL {
+    /// writer checks the cap per user inside the write transaction). `withControl: false`
+    /// leaves the global control group out: for test sends, and for the freeze's reader, whose
+    /// writer draws the members inside its transaction, with the share in force then.
+    func classification(now: Date, campaign: Int64 = 0, withCap: Bool = true, withControl: Bool = true) -> SQL {
         let cap: SQL = withCap ? "WHEN \(overCap(.segmentUser, now: now, campaign: campaign)) THEN 'frequency_cap'" : ""
+        let control: SQL =
+            withControl ? "WHEN \(sql: GlobalControlDraw.memberSQL(user: "u.id")) THEN 'global_control'" : ""
         return """
             CASE
               WHEN u.status IS NOT 'active' THEN 'account_closed'
@@ -125,6 +133,7 @@ public struct Audience: Sendable {
               WHEN NOT (\(sql: configuredProviderSQL)) THEN 'provider_not_configured'
               WHEN EXISTS (SELECT 1 FROM panel_dead_tokens t INDEXED BY panel_dead_tokens_device
                            WHERE t.device_id = d.id AND t.token_sha256 = panel_sha256(d.push_token)) THEN 'dead_token'
+              \(control)
               \(cap)
               ELSE 'reachable'
             END

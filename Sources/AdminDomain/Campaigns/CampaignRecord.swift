@@ -71,6 +71,8 @@ public struct CampaignRecord: Sendable, Equatable, Identifiable {
         public let opened: Int
         /// Receipts that confirmed no push that went out (never sent, cancelled): not counted.
         public var ignored: Int = 0
+        /// Users of the audience the freeze left out as members of the global control group.
+        public var controlUsers: Int = 0
     }
 
     /// What the list and headings call it.
@@ -109,6 +111,7 @@ extension CampaignRecord: FetchableRecord, TableRecord {
         static let receivedCount = Column("received_count")
         static let openedCount = Column("opened_count")
         static let ignoredReceipts = Column("ignored_receipts")
+        static let controlUsers = Column("control_users")
         static let holdoutPercent = Column("holdout_percent")
         static let goal = Column("goal")
         static let goalDays = Column("goal_days")
@@ -134,7 +137,7 @@ extension CampaignRecord: FetchableRecord, TableRecord {
             Columns.finishedAt,
             Columns.sendAt, Columns.localTime, Columns.audienceCount, Columns.acceptedCount, Columns.receivedCount,
             Columns.openedCount,
-            Columns.ignoredReceipts, Columns.holdoutPercent, Columns.goal, Columns.goalDays, Columns.testPercent,
+            Columns.ignoredReceipts, Columns.controlUsers, Columns.holdoutPercent, Columns.goal, Columns.goalDays, Columns.testPercent,
             Columns.winnerWaitHours,
             Columns.winner, Columns.winnerAt, Columns.winnerDetail, Columns.confirmedDevices, Columns.confirmedHeldOut,
             Columns.timing, Columns.timingControlPercent,
@@ -167,7 +170,8 @@ extension CampaignRecord: FetchableRecord, TableRecord {
         totals = Totals(
             audience: row[Columns.audienceCount], accepted: row[Columns.acceptedCount],
             received: row[Columns.receivedCount],
-            opened: row[Columns.openedCount], ignored: row[Columns.ignoredReceipts])
+            opened: row[Columns.openedCount], ignored: row[Columns.ignoredReceipts],
+            controlUsers: row[Columns.controlUsers])
         // A goal this version does not know measures nothing rather than something else.
         experiment = CampaignExperiment(
             holdoutPercent: row[Columns.holdoutPercent],

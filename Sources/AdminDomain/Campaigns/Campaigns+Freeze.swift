@@ -76,7 +76,7 @@ extension Campaigns {
     }
 
     /// The reader's half: the devices of users in (after, upTo] the rules let through (the
-    /// cap aside), as a JSON array of [device, user, platform, due, arm], and with each
+    /// cap and the global control group aside, which the writer applies), as a JSON array of [device, user, platform, due, arm], and with each
     /// user's usual hour also [timing, basis, local hour, moved].
     private func classifyChunk(_ id: Int64, segment: CampaignSegment, now: Date)
         async throws -> @Sendable (Int64, Int64) async throws -> String
@@ -126,13 +126,13 @@ extension Campaigns {
                 s.quiet_start AS qs,
                 s.quiet_end AS qe,
                 CAST(u.locale AS TEXT) AS locale
-                \(from) AND (\(audience.classification(now: now, campaign: id, withCap: false))) = 'reachable'
+                \(from) AND (\(audience.classification(now: now, campaign: id, withCap: false, withControl: false))) = 'reachable'
                 """
         } else {
             sql = """
                 SELECT json_group_array(json_array(did, uid, platform, due, arm)) FROM (
                   \(reachable)
-                  \(from) AND (\(audience.classification(now: now, campaign: id, withCap: false))) = 'reachable')
+                  \(from) AND (\(audience.classification(now: now, campaign: id, withCap: false, withControl: false))) = 'reachable')
                 """
         }
         var arguments: [String: DatabaseValue] = [:]
@@ -203,10 +203,24 @@ struct FreezeWrite: Sendable {
                        value ->> 6, value ->> 7, value ->> 8
                 FROM json_each(?)
                 """, arguments: [rows])
+        // The global control group with the share in force now, inside the lock: a share
+        // raised while the freeze reads is applied to every chunk written after it.
+        try db.execute(
+            sql: """
+                UPDATE temp.panel_freeze_timed SET reason = '\(Exclusion.globalControl.rawValue)', arm = NULL
+                WHERE \(GlobalControlDraw.memberSQL(user: "uid"))
+                """)
+        let controlUsers =
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(DISTINCT uid) FROM temp.panel_freeze_timed
+                    WHERE reason = '\(Exclusion.globalControl.rawValue)'
+                    """) ?? 0
         try db.execute(
             literal: """
                 UPDATE temp.panel_freeze_timed SET reason = '\(sql: Exclusion.frequencyCap.rawValue)', arm = NULL
-                WHERE uid IN (\(overCap))
+                WHERE reason = 'reachable' AND uid IN (\(overCap))
                 """)
         try db.execute(
             sql: """
@@ -239,13 +253,18 @@ struct FreezeWrite: Sendable {
                        CASE WHEN arm = 'rest' THEN '\(Campaigns.heldForWinner)' ELSE due END, ?,
                        CASE WHEN reason = 'reachable' THEN NULL ELSE 'frequency cap when the audience was frozen' END,
                        CASE WHEN arm IN ('a', 'b', 'c', 'd') THEN arm END
-                FROM temp.panel_freeze_timed WHERE arm IS NOT 'holdout'
+                FROM temp.panel_freeze_timed
+                WHERE arm IS NOT 'holdout' AND reason IS NOT '\(Exclusion.globalControl.rawValue)'
                 ON CONFLICT (campaign_id, device_id) DO NOTHING
                 """, arguments: [stamp])
         let count = db.changesCount
         try db.execute(
-            sql: "UPDATE panel_campaigns SET materialised_up_to = ?, audience_count = audience_count + ? WHERE id = ?",
-            arguments: [upTo, count, campaign])
+            sql: """
+                UPDATE panel_campaigns
+                SET materialised_up_to = ?, audience_count = audience_count + ?, control_users = control_users + ?
+                WHERE id = ?
+                """,
+            arguments: [upTo, count, controlUsers, campaign])
         return count
     }
 }

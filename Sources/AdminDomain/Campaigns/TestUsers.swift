@@ -44,7 +44,7 @@ public struct TestUsers: Sendable {
     public func list() async throws -> [Entry] {
         let testAudience = uncapped
         let from = testAudience.from(CampaignSegment(), now: Date(), extra: [SQLCondition("u.id = t.user_id")])
-        let reachable: SQL = "(SELECT COUNT(*) \(from) AND (\(testAudience.classification(now: Date()))) = 'reachable')"
+        let reachable: SQL = "(SELECT COUNT(*) \(from) AND (\(testAudience.classification(now: Date(), withControl: false))) = 'reachable')"
         return try await database.read { db in
             try Row.fetchAll(
                 db,
@@ -157,7 +157,7 @@ public struct TestUsers: Sendable {
         let from = testAudience.from(
             CampaignSegment(), now: now, extra: [SQLCondition("u.id = :testUser", ["testUser": userID])])
         let sql: SQL =
-            "SELECT d.id \(from) AND (\(testAudience.classification(now: now))) = 'reachable' ORDER BY d.id LIMIT 20"
+            "SELECT d.id \(from) AND (\(testAudience.classification(now: now, withControl: false))) = 'reachable' ORDER BY d.id LIMIT 20"
         let (refusal, devices, limited) = try await database.write { db -> (String?, [PushDevice], Bool) in
             var limited = false
             func decide() throws -> (String?, [PushDevice]) {

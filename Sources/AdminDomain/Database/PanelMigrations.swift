@@ -511,6 +511,34 @@ enum PanelMigrations {
               END;
             """
         ),
+        // The global control group (issue 48): who is in it is a keyed draw on the user id
+        // (`GlobalControlDraw`), so no table of members is kept; only its key, made once here
+        // from SQLite's random numbers and never shown, and each change of the share, the
+        // latest of which is in force. The freeze counts the members it left out.
+        (
+            20,
+            """
+            CREATE TABLE panel_global_control_key (
+              a  INTEGER NOT NULL CHECK (a BETWEEN 1 AND 2147483646),
+              b  INTEGER NOT NULL CHECK (b BETWEEN 0 AND 2147483646),
+              c  INTEGER NOT NULL CHECK (c BETWEEN 0 AND 2147483646),
+              d  INTEGER NOT NULL CHECK (d BETWEEN 1 AND 2147483646)
+            );
+            INSERT INTO panel_global_control_key (a, b, c, d)
+              SELECT abs(random() % 2147483646) + 1, abs(random() % 2147483647), abs(random() % 2147483647),
+                     abs(random() % 2147483646) + 1;
+            CREATE TRIGGER panel_global_control_key_no_update BEFORE UPDATE ON panel_global_control_key
+              BEGIN SELECT RAISE(ABORT, 'the global control group key never changes'); END;
+            CREATE TABLE panel_global_control (
+              id              INTEGER PRIMARY KEY,
+              percent         INTEGER NOT NULL CHECK (percent BETWEEN 0 AND 20),
+              took_effect_at  TEXT NOT NULL,
+              admin_id        INTEGER,
+              actor_email     TEXT
+            );
+            ALTER TABLE panel_campaigns ADD COLUMN control_users INTEGER NOT NULL DEFAULT 0;
+            """
+        ),
     ]
 
     /// Steps that SQL alone cannot say, run after the SQL of their version.

@@ -65,9 +65,15 @@ public struct JourneyAdmission: Sendable, Equatable {
             guard let first = rows.first else { continue }
             let reachable = rows.filter { $0["rule"] == "reachable" }.compactMap { $0["did"] as Int64? }
             let reasons = rows.compactMap { $0["rule"] as String? }.filter { $0 != "reachable" }
+            // A device that passed every rule but the global control group's makes that the
+            // reason: the user is out because they are a member, whatever their other devices say.
+            let control = Exclusion.globalControl.rawValue
             let exit =
                 reachable.isEmpty
-                ? (reasons.min { (order.firstIndex(of: $0) ?? 99) < (order.firstIndex(of: $1) ?? 99) } ?? "no_device")
+                ? (reasons.contains(control)
+                    ? control
+                    : reasons.min { (order.firstIndex(of: $0) ?? 99) < (order.firstIndex(of: $1) ?? 99) }
+                        ?? "no_device")
                 : nil
             let zone = String.fromDatabaseValue(first["tz"]).flatMap(UserCalendar.zone(named:)) ?? fallback
             let dailyTime = String.fromDatabaseValue(first["daily_time"]).flatMap(LocalTime.init)

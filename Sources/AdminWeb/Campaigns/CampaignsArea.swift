@@ -100,5 +100,6 @@ public struct CampaignsArea: PanelArea {
             auditLog: core.auth.signIn.audit, eventStreamLength: core.configuration.eventStreamLength,
             liveStreams: liveStreams, testSendResults: testSendResults
         ).addRoutes(to: &staffRoutes)
+        GlobalControlController(control: GlobalControl(database: core.database)).addRoutes(to: &staffRoutes)
     }
 }

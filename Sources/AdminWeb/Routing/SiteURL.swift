@@ -64,6 +64,8 @@ enum SiteURL: Sendable, Equatable {
     /// The test users, who alone get test sends; POST adds one by email.
     case testUsers(notice: String? = nil)
     case removeTestUser(userID: Int64?)
+    /// The global control group's share and its history; `changed` after a change.
+    case globalControl(changed: Bool = false)
     /// `sample`, `language` and `platform` choose what the draft's message preview shows.
     case campaign(id: Int64?, notice: CampaignNotice? = nil, preview: MessagePreviewChoice = MessagePreviewChoice())
     case campaignTestSend(id: Int64?)
@@ -133,6 +135,7 @@ enum SiteURL: Sendable, Equatable {
         case .campaign(let id, _, _): "/campaigns/\(id.map(String.init) ?? ":id")"
         case .campaignEdit(let id): "/campaigns/\(id.map(String.init) ?? ":id")/edit"
         case .testUsers: "/campaigns/test-users"
+        case .globalControl: "/settings/global-control"
         case .removeTestUser(let id): "/campaigns/test-users/\(id.map(String.init) ?? ":id")/remove"
         case .campaignTestSend(let id): "/campaigns/\(id.map(String.init) ?? ":id")/test-send"
         case .campaignConfirm(let id, _): "/campaigns/\(id.map(String.init) ?? ":id")/confirm"
@@ -233,6 +236,8 @@ enum SiteURL: Sendable, Equatable {
             return withQuery("notice", notice.rawValue)
         case .testUsers(let notice?):
             return withQuery("notice", notice)
+        case .globalControl(changed: true):
+            return withQuery("notice", "changed")
         default:
             return path
         }

@@ -16,7 +16,7 @@ import Testing
         ("account_closed", .accountClosed), ("push_off", .pushOff), ("marketing_off", .marketingOff),
         ("no_device", .noDevice), ("no_permission", .noPermission), ("unknown_provider", .unknownProvider),
         ("provider_not_configured", .providerNotConfigured), ("dead_token", .deadToken),
-        ("frequency_cap", .frequencyCap),
+        ("global_control", .globalControl), ("frequency_cap", .frequencyCap),
     ]
     static let journeyExits: [(String, JourneyClaimExit)] = [
         ("settled", .entrySettled), ("expired", .expired), ("no_longer_matches", .exit(.noLongerMatches)),

@@ -55,6 +55,7 @@ struct CampaignPageView: HTMLComponent {
                         "Updates live. Without JavaScript this page reloads every 5 seconds."
                     }
                     CampaignProgressView(progress: progress)
+                    p(.id("global-control")) { globalControlSentence }
                     p { a(.href(SiteURL.campaign(id: campaign.id).href)) { "Refresh" } }
                 }
                 if let timing = model.timing { SendHoursSection(summary: timing) }
@@ -136,6 +137,16 @@ struct CampaignPageView: HTMLComponent {
             }
         }
         testSendSection
+    }
+
+    /// The members of the global control group the freeze left out; those drawn later are the
+    /// deliveries settled "no longer in the audience when due: global control group" above.
+    private var globalControlSentence: String {
+        let users = model.campaign.totals.controlUsers
+        return users == 0
+            ? "Global control group: nobody of the audience was left out when it was frozen."
+            : "Global control group: \(Format.count(users, "user", "users")) of the audience "
+                + "\(users == 1 ? "was" : "were") left out when it was frozen, and got no push of it."
     }
 
     /// "Variant B. " when the campaign has variants.

@@ -2,7 +2,7 @@ import AdminDomain
 import HTMLRender
 
 enum NavSection: CaseIterable {
-    case dashboard, reminders, users, activity, campaigns, journeys, admins, auditLog
+    case dashboard, reminders, users, activity, campaigns, journeys, admins, settings, auditLog
 
     var label: String {
         switch self {
@@ -13,6 +13,7 @@ enum NavSection: CaseIterable {
         case .campaigns: "Campaigns"
         case .journeys: "Journeys"
         case .admins: "Admins"
+        case .settings: "Settings"
         case .auditLog: "Audit log"
         }
     }
@@ -24,6 +25,7 @@ enum NavSection: CaseIterable {
         case .reminders: .reminders()
         case .auditLog: .auditLog()
         case .admins: .staff()
+        case .settings: .globalControl()
         case .users: .users()
         case .activity: .activity()
         case .campaigns: .campaigns()
@@ -36,6 +38,7 @@ enum NavSection: CaseIterable {
         switch self {
         case .auditLog: .readAuditLog
         case .admins: .manageStaff
+        case .settings: .setGlobalControl
         case .users: .viewUserProfiles
         case .activity: .exportUserLists
         case .campaigns: .manageCampaigns

@@ -10,6 +10,8 @@ struct CampaignPushesPanel: HTMLComponent {
     let campaignLinks: Bool
     /// Campaigns of the last 30 days that held this user out on purpose.
     var heldOut: [Reachability.HeldOut] = []
+    /// Since when the user has been in the global control group, when they are now.
+    var globalControl: GlobalControl.Membership?
 
     /// A push still waiting says when it goes out.
     static func state(_ push: CampaignPushOfUser) -> TableCell {
@@ -22,6 +24,13 @@ struct CampaignPushesPanel: HTMLComponent {
     var content: HTMLNode {
         section(.class("panel"), .id(ProfileSection.campaignPushes.rawValue)) {
             h2 { "Campaign pushes" }
+            if let globalControl {
+                p(.class("notice"), .role("note"), .id("global-control")) {
+                    "In the global control group since \(globalControl.since.text) UTC: gets no campaign or journey "
+                        + "push (the group is \(globalControl.percent)% of users, drawn by user id, to compare "
+                        + "the whole program of pushes with people who get none). Reminders still reach them."
+                }
+            }
             for held in heldOut {
                 p(.class("notice"), .role("note")) {
                     "Held out on purpose from campaign #\(held.campaignID) "

@@ -16,6 +16,8 @@ struct UserProfileModel: PageModel {
     var pushTexts: [Int64: CampaignTexts.Filled] = [:]
     /// The hour a push at their usual hour would aim for, and why; nil when the user's row is gone.
     var usualHour: UserUsualHour?
+    /// Since when the user has been in the global control group, when they are now.
+    var globalControl: GlobalControl.Membership?
 
     /// The verdict at the top of the page, from the rows the profile read.
     var reachability: Reachability { profile.reachability }
@@ -42,10 +44,11 @@ struct UserProfileModel: PageModel {
         }
         async let items = UserItems(database: source.database, cache: source.heavyUsers)
             .page(userID: id, calendar: profile.calendar, filter: UserItems.Filter(), at: .first)
+        async let control = GlobalControl(database: source.database).membership(of: id)
         let (pushes, texts) = try await pushesAndTexts
         return UserProfileModel(
             profile: profile, items: try await items, campaignPushes: pushes, pushTexts: texts,
-            usualHour: try await usualHour)
+            usualHour: try await usualHour, globalControl: try await control)
     }
 
     static func pushesWithTexts(of id: Int64, source: Source) async throws

@@ -33,7 +33,7 @@ struct UserProfileView: HTMLComponent {
             CampaignPushesPanel(
                 pushes: model.campaignPushes, texts: model.pushTexts,
                 campaignLinks: viewer.identity.role.may(.manageCampaigns),
-                heldOut: profile.evidence.heldOut)
+                heldOut: profile.evidence.heldOut, globalControl: model.globalControl)
             section(.class("panel"), .id(ProfileSection.activity.rawValue)) {
                 h2 { "Recent activity" }
                 ActivityTable(events: profile.recentActivity, caption: "The latest \(profile.recentActivity.count)")
