@@ -102,15 +102,15 @@ import Testing
                 "panel_admins", "panel_audit_log", "panel_audit_users", "panel_campaign_members",
                 "panel_campaign_reports",
                 "panel_campaign_variants",
-                "panel_campaigns", "panel_dead_tokens", "panel_deliveries", "panel_delivery_counts",
-                "panel_global_control", "panel_global_control_key",
+                "panel_campaigns", "panel_consent_costs", "panel_consent_readings", "panel_dead_tokens",
+                "panel_deliveries", "panel_delivery_counts", "panel_global_control", "panel_global_control_key",
                 "panel_journey_entries", "panel_journeys",
                 "panel_login_challenges", "panel_login_throttle", "panel_receipt_reader",
                 "panel_recovery_codes", "panel_schema_version", "panel_sessions", "panel_test_users",
                 "panel_timing_counts",
                 "panel_two_factor", "panel_usual_hour_peers", "panel_usual_hour_state", "panel_usual_hours",
             ])
-        #expect(versions == Array(1...20))
+        #expect(versions == Array(1...21))
         #expect(userVersion == 0)
         #expect(try await database.read { try $0.tableExists("grdb_migrations") } == false)
     }
@@ -125,6 +125,13 @@ import Testing
         try await queue.write { db in
             try db.execute(
                 sql: """
+                    -- before version 21 (what a push costs)
+                    DROP TABLE panel_consent_readings; DROP TABLE panel_consent_costs;
+                    DROP INDEX panel_deliveries_consent_due;
+                    ALTER TABLE panel_deliveries DROP COLUMN consent_seen;
+                    ALTER TABLE panel_deliveries DROP COLUMN consent_sent_at;
+                    ALTER TABLE panel_deliveries DROP COLUMN consent_after;
+                    DELETE FROM panel_schema_version WHERE version = 21;
                     -- before version 20 (the global control group)
                     DROP TABLE panel_global_control_key; DROP TABLE panel_global_control;
                     ALTER TABLE panel_campaigns DROP COLUMN control_users;

@@ -73,7 +73,10 @@ import Testing
         try await GlobalControl(database: database).set(
             percent: 20, by: .commandLine, now: Date(timeIntervalSince1970: 1_795_000_000))
         let (key, users) = try await database.read { db in
-            (try GlobalControlDraw.key(in: db), try Int64.fetchAll(db, sql: "SELECT id FROM users ORDER BY id LIMIT 200"))
+            (
+                try GlobalControlDraw.key(in: db),
+                try Int64.fetchAll(db, sql: "SELECT id FROM users ORDER BY id LIMIT 200")
+            )
         }
         let drawn = try #require(key)
         let member = try #require(users.first { GlobalControlDefinition.draw($0, drawn) < 2_000 })

@@ -159,6 +159,27 @@ import Testing
             "counted")
     }
 
+    /// Worked by hand: 30 of 990 recipients read (1,000 less 10 gone) is 3.0%, 2 of 200 in the
+    /// holdout 1.0%; the difference is +2.0 points.
+    @Test func pushCostView() {
+        let cost = PushCost(
+            recipients: .init(users: 1_000, marketingOff: 30, pushOff: 4, permissionOff: 1, gone: 10),
+            holdout: .init(users: 200, marketingOff: 2, pushOff: 1),
+            control: .init(users: 50, marketingOff: 0))
+        assertPageSnapshot(of: PushCostView(cost: cost), "withinChanceOfTheHoldout")
+        assertPageSnapshot(
+            of: PushCostView(cost: PushCost(recipients: .init(users: 12, pushOff: 1)), kind: "journey"), "noBaseline")
+        assertPageSnapshot(of: PushCostView(cost: PushCost()), "nothingReadYet")
+        // 30 of 1,000 against 2 of 1,000: beyond chance, flagged.
+        assertPageSnapshot(
+            of: PushCostView(
+                cost: PushCost(
+                    recipients: .init(users: 1_000, marketingOff: 30), control: .init(users: 1_000, marketingOff: 2))),
+            "flaggedAgainstTheControl")
+        let page = PageSnapshots.page(PushCostView(cost: cost))
+        #expect(page.contains("3.0% (30)") && page.contains("1.0% (2)") && page.contains("+2.0 ("))
+    }
+
     @Test func campaignProgressView() {
         assertPageSnapshot(of: CampaignProgressView(progress: Self.progress), "sending")
         assertPageSnapshot(of: CampaignProgressView(progress: CampaignProgress()), "nothingYet")

@@ -222,6 +222,22 @@ struct FreezeWrite: Sendable {
                 UPDATE temp.panel_freeze_timed SET reason = '\(sql: Exclusion.frequencyCap.rawValue)', arm = NULL
                 WHERE reason = 'reachable' AND uid IN (\(overCap))
                 """)
+        // The holdout's and the global control's members, to be read at the campaign's start
+        // and 72 hours later beside its recipients (`ConsentReadings`).
+        try db.execute(
+            sql: """
+                INSERT INTO panel_consent_readings (campaign_id, user_id, grp, start_at, seen)
+                SELECT \(campaign), f.uid, f.grp,
+                       COALESCE((SELECT send_at FROM panel_campaigns WHERE id = \(campaign)), ?),
+                       CASE WHEN EXISTS (SELECT 1 FROM notification_settings s WHERE s.user_id = f.uid)
+                         THEN 7 ELSE 15 END
+                FROM (SELECT DISTINCT uid,
+                             CASE WHEN reason = '\(Exclusion.globalControl.rawValue)' THEN 'control' ELSE 'holdout' END AS grp
+                      FROM temp.panel_freeze_timed
+                      WHERE reason = '\(Exclusion.globalControl.rawValue)' OR (reason = 'reachable' AND arm = 'holdout')) f
+                WHERE true
+                ON CONFLICT (campaign_id, user_id, grp) DO NOTHING
+                """, arguments: [stamp])
         try db.execute(
             sql: """
                 INSERT INTO panel_campaign_members (campaign_id, user_id, arm, platform, timing, due_at)

@@ -44,7 +44,8 @@ public struct TestUsers: Sendable {
     public func list() async throws -> [Entry] {
         let testAudience = uncapped
         let from = testAudience.from(CampaignSegment(), now: Date(), extra: [SQLCondition("u.id = t.user_id")])
-        let reachable: SQL = "(SELECT COUNT(*) \(from) AND (\(testAudience.classification(now: Date(), withControl: false))) = 'reachable')"
+        let reachable: SQL =
+            "(SELECT COUNT(*) \(from) AND (\(testAudience.classification(now: Date(), withControl: false))) = 'reachable')"
         return try await database.read { db in
             try Row.fetchAll(
                 db,

@@ -539,6 +539,42 @@ enum PanelMigrations {
             ALTER TABLE panel_campaigns ADD COLUMN control_users INTEGER NOT NULL DEFAULT 0;
             """
         ),
+        // What a push costs (issue 48): each delivery keeps what its claim saw (marketing
+        // consent, push switch, permission: `ConsentBits`) and is read again 72 hours after it
+        // went out; a campaign's holdout and global-control members, and a journey's, are read
+        // at its start and 72 hours later. The index holds only the rows still to read, by
+        // when they went out: a read that comes late (the panel was down) is late, never lost.
+        // Running counts per campaign and group, kept by the reading's own transaction.
+        (
+            21,
+            """
+            ALTER TABLE panel_deliveries ADD COLUMN consent_seen INTEGER;
+            ALTER TABLE panel_deliveries ADD COLUMN consent_sent_at TEXT;
+            ALTER TABLE panel_deliveries ADD COLUMN consent_after INTEGER;
+            CREATE INDEX panel_deliveries_consent_due ON panel_deliveries(consent_sent_at)
+              WHERE consent_sent_at IS NOT NULL AND consent_after IS NULL;
+            CREATE TABLE panel_consent_readings (
+              campaign_id  INTEGER NOT NULL,
+              user_id      INTEGER NOT NULL,
+              grp          TEXT NOT NULL CHECK (grp IN ('holdout', 'control')),
+              start_at     TEXT NOT NULL,
+              seen         INTEGER NOT NULL,
+              after        INTEGER,
+              PRIMARY KEY (campaign_id, user_id, grp)
+            ) WITHOUT ROWID;
+            CREATE INDEX panel_consent_readings_due ON panel_consent_readings(start_at) WHERE after IS NULL;
+            CREATE TABLE panel_consent_costs (
+              campaign_id     INTEGER NOT NULL,
+              grp             TEXT NOT NULL CHECK (grp IN ('recipients', 'holdout', 'control')),
+              users           INTEGER NOT NULL DEFAULT 0,
+              marketing_off   INTEGER NOT NULL DEFAULT 0,
+              push_off        INTEGER NOT NULL DEFAULT 0,
+              permission_off  INTEGER NOT NULL DEFAULT 0,
+              gone            INTEGER NOT NULL DEFAULT 0,
+              PRIMARY KEY (campaign_id, grp)
+            ) WITHOUT ROWID;
+            """
+        ),
     ]
 
     /// Steps that SQL alone cannot say, run after the SQL of their version.

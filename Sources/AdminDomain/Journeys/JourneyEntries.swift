@@ -145,6 +145,22 @@ public enum JourneyEntries {
                 continue
             }
             outcome.entered += 1
+            // The journey's holdout and the global control group's members are read at their
+            // entry and 72 hours later, beside its recipients (`ConsentReadings`); a first entry only.
+            if state == .heldOut || (state == .exited && detail == Exclusion.globalControl.rawValue) {
+                try db.execute(
+                    sql: """
+                        INSERT INTO panel_consent_readings (campaign_id, user_id, grp, start_at, seen)
+                        SELECT ?, ?, ?, ?, CASE WHEN EXISTS (SELECT 1 FROM notification_settings WHERE user_id = ?)
+                                             THEN 7 ELSE 15 END
+                        WHERE true
+                        ON CONFLICT (campaign_id, user_id, grp) DO NOTHING
+                        """,
+                    arguments: [
+                        journeyID, crossing.userID, state == .heldOut ? "holdout" : "control", nowText,
+                        crossing.userID,
+                    ])
+            }
             guard state == .entered, let due else { continue }
             let entry = db.lastInsertedRowID
             if let timing = admission.timing, let basis = admission.basis, let hour = admission.hour {

@@ -53,6 +53,9 @@ public struct PanelConfiguration: Sendable {
     public var receiptPollInterval: Duration = .seconds(1)
     /// How often the campaigns' impact reports read what the apps recorded since.
     public var impactRefreshInterval: Duration = .seconds(2)
+    /// How often consent is read again for pushes (and holdout and control members) whose
+    /// 72 hours have passed (`ConsentReadings`).
+    public var consentReadInterval: Duration = .seconds(300)
     /// How often the journeys are evaluated (their new entries queued, old ones expired).
     public var journeyInterval: Duration = .seconds(60)
     /// How often each user's usual hour is refreshed from the app's new activity events.

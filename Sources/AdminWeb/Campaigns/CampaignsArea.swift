@@ -73,6 +73,20 @@ public struct CampaignsArea: PanelArea {
                 runOnlyIf: { await impactChanged.shouldRun() },
                 work: { try await impact.refresh() }
             ),
+            // What each push cost: consent read again 72 hours after it went out. Every few
+            // minutes is enough for a figure in hours; a restart reads what came due meanwhile.
+            PeriodicJob(
+                name: "consent-readings", every: configuration.consentReadInterval, health: health, logger: logger
+            ) {
+                let figures = try await ConsentReadings(database: database).run(now: Date())
+                if figures.deliveriesRead + figures.membersRead > 0 {
+                    logger.info(
+                        "consent read again",
+                        metadata: [
+                            "deliveries": "\(figures.deliveriesRead)", "members": "\(figures.membersRead)",
+                        ])
+                }
+            },
             // The first run builds every user's hours, a chunk at a time, however long that takes;
             // the next interval is counted from its end.
             PeriodicJob(name: "usual-hours", every: configuration.usualHourInterval, health: health, logger: logger) {

@@ -40,6 +40,11 @@ actor JourneyReports {
         try await database.read { db in try TimingSummary.load(campaign: id, in: db) }
     }
 
+    /// Three rows at most, kept by the consent readings.
+    nonisolated func cost(_ id: Int64) async throws -> PushCost {
+        try await database.read { db in try PushCost.load([id], in: db)[id] } ?? PushCost()
+    }
+
     /// After a status change: the next page reads afresh.
     func forget(_ id: Int64) {
         kept[id] = nil

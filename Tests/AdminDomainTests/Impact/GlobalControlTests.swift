@@ -33,7 +33,9 @@ import Testing
         defer { temp.remove() }
         let database = try await PanelDatabase.open(path: temp.path)
         let key = try await Self.key(database)
-        var ids: [Int64] = [0, 1, -1, 2, Int64.max, Int64.min, Int64.min + 1, 2_147_483_647, 2_147_483_648, -2_147_483_647]
+        var ids: [Int64] = [
+            0, 1, -1, 2, Int64.max, Int64.min, Int64.min + 1, 2_147_483_647, 2_147_483_648, -2_147_483_647,
+        ]
         var random = SystemRandomNumberGenerator()
         ids += (0..<500).map { _ in Int64.random(in: Int64.min...Int64.max, using: &random) }
         ids += (1...500).map { Int64($0) }
@@ -42,7 +44,8 @@ import Testing
             try Row.fetchAll(
                 db,
                 sql: "SELECT value AS id, \(GlobalControlDraw.drawSQL(user: "value")) AS draw FROM json_each(?)",
-                arguments: [list])
+                arguments: [list]
+            )
             .map { ($0["id"] as Int64, $0["draw"] as Int) }
         }
         #expect(inSQL.count == ids.count)
@@ -106,7 +109,9 @@ import Testing
         let added = try #require(ids.first { (500..<1_000).contains(Self.definedDraw($0, key)) })
         let never = try #require(ids.first { Self.definedDraw($0, key) >= 1_000 })
         let control = GlobalControl(database: database)
-        let (t1, t2, t3) = (Self.launch, Self.launch.addingTimeInterval(86_400), Self.launch.addingTimeInterval(172_800))
+        let (t1, t2, t3) = (
+            Self.launch, Self.launch.addingTimeInterval(86_400), Self.launch.addingTimeInterval(172_800)
+        )
         try await control.set(percent: 5, by: .commandLine, now: t1)
         try await control.set(percent: 10, by: .commandLine, now: t2)
         #expect(try await control.membership(of: early) == .init(since: PanelTime(t1), percent: 10))
@@ -142,7 +147,8 @@ import Testing
         await #expect(throws: GlobalControlRefusal.self) { try await control.set(percent: 5, by: .commandLine) }
         let audit = try await DatabaseQueue(path: temp.path).read { db in
             try Row.fetchAll(
-                db, sql: "SELECT actor_email, target, detail FROM panel_audit_log WHERE action = 'global_control_changed'"
+                db,
+                sql: "SELECT actor_email, target, detail FROM panel_audit_log WHERE action = 'global_control_changed'"
             ).map { [$0["actor_email"] as String?, $0["target"], $0["detail"]] }
         }
         #expect(audit == [["cli", "setting:global_control", "share 0% → 5%"]])
@@ -211,7 +217,8 @@ import Testing
         let details = try await DatabaseQueue(path: temp.path).read { db in
             Set(
                 try String.fetchAll(
-                    db, sql: "SELECT DISTINCT detail FROM panel_deliveries WHERE campaign_id = ? AND state = 'excluded'",
+                    db,
+                    sql: "SELECT DISTINCT detail FROM panel_deliveries WHERE campaign_id = ? AND state = 'excluded'",
                     arguments: [id]))
         }
         #expect(details == ["no longer in the audience when due: global control group"])

@@ -24,6 +24,8 @@ struct ClaimCandidate: Sendable, Equatable {
     /// The campaigns and journey entries whose pushes reached the user in the cap's window
     /// (read for rows the audience's rules let through; its own are set aside when counted).
     var capKeys: Set<CapKey> = []
+    /// What the claim sees of the consent it sends on (`ConsentBits`), kept on the row it sends.
+    var consent = ConsentBits([.marketing, .push, .permission]).rawValue
 
     /// The message it is to carry, or nil when its variant is a text no `MessageVariant` knows.
     var message: ClaimMessageKey? {
@@ -70,6 +72,7 @@ struct ClaimCandidate: Sendable, Equatable {
         rule = try ClaimRule(stored: row["rule"])
         quietUntil = row["quiet_until"]
         entryID = row[delivery.entryID]
+        consent = row["consent"]
         self.journey = journey
     }
 }

@@ -55,7 +55,8 @@ struct ClaimSnapshot: Sendable {
                        d.platform, d.push_provider, d.push_token,
                        CASE WHEN d.id IS NOT NULL AND d.user_id IS NOT q.user_id
                          THEN '\(sql: Exclusion.noDevice.rawValue)' ELSE (\(audience.classification(now: now, withCap: false))) END AS rule,
-                       panel_due_at(:at, u.timezone, s.quiet_start, s.quiet_end, NULL, :defaultZone) AS quiet_until
+                       panel_due_at(:at, u.timezone, s.quiet_start, s.quiet_end, NULL, :defaultZone) AS quiet_until,
+                       \(sql: ConsentBits.reachableSQL) AS consent
                 FROM panel_deliveries q INDEXED BY panel_deliveries_due
                 LEFT JOIN users u ON u.id = q.user_id
                 LEFT JOIN devices d ON d.id = q.device_id

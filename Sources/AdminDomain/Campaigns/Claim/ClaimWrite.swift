@@ -68,11 +68,17 @@ struct ClaimWrite {
                     """)
         }
         if !sent.isEmpty {
-            try db.execute(
-                literal: """
-                    UPDATE panel_deliveries SET state = \(DeliveryState.sending), attempts = attempts + 1, updated_at = \(at)
-                    WHERE id IN (SELECT value FROM json_each(\(Self.json(sent.map(\.id)))))
-                    """)
+            // What the claim saw is kept with the push, to be read again 72 hours later
+            // (`ConsentReadings`): a statement per value, nearly always one.
+            for (consent, rows) in Dictionary(grouping: sent, by: \.consent) {
+                try db.execute(
+                    literal: """
+                        UPDATE panel_deliveries
+                        SET state = \(DeliveryState.sending), attempts = attempts + 1, updated_at = \(at),
+                            consent_seen = \(consent), consent_sent_at = \(at)
+                        WHERE id IN (SELECT value FROM json_each(\(Self.json(rows.map(\.id)))))
+                        """)
+            }
             let sentEntries = sent.compactMap(\.entryID)
             if !sentEntries.isEmpty {
                 try db.execute(

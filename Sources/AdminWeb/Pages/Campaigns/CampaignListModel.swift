@@ -21,6 +21,8 @@ struct CampaignListModel: PageModel {
     var notice: String?
     /// When the list was read: a sending campaign whose planned time is after it is shown as scheduled.
     var now = Date()
+    /// What each listed campaign's pushes cost, once any reading was made.
+    var costs: [Int64: PushCost] = [:]
     static let pageSize = 50
 
     /// The one sortable column: creation order, which the primary key serves both ways.
@@ -43,6 +45,7 @@ struct CampaignListModel: PageModel {
             status: input.status, newestFirst: input.order == .descending, at: position, limit: pageSize, now: now)
         return CampaignListModel(
             entries: page.entries, previousBefore: page.previous, nextAfter: page.next, status: input.status,
-            order: input.order, offset: page.offset, total: page.total, now: now)
+            order: input.order, offset: page.offset, total: page.total, now: now,
+            costs: try await campaigns.costs(page.entries.map(\.id)))
     }
 }

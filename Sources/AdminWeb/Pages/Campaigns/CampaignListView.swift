@@ -37,7 +37,11 @@ struct CampaignListView: HTMLComponent {
                             + "confirmed. "
                             + "Frozen: the deliveries the launch wrote, one per device (the frequency cap's included), "
                             + "from who was reachable then. "
-                            + "Received and opened come from the apps' receipts.",
+                            + "Received and opened come from the apps' receipts. "
+                            + "Turned off in 72 h: the largest of three shares of the recipients (who turned "
+                            + "campaign pushes off, turned push off, or lost every permitted device) beside the same "
+                            + "share of its holdout or the global control group; flagged when any of the three is "
+                            + "above it beyond chance (the campaign's page has all three).",
                         columns: [
                             .init("Campaign"), .init("Status"),
                             .init(
@@ -48,7 +52,7 @@ struct CampaignListView: HTMLComponent {
                             .init("Confirmed (devices to send to)", numeric: true),
                             .init("Frozen (devices)", numeric: true),
                             .init("Accepted", numeric: true), .init("Received", numeric: true),
-                            .init("Opened", numeric: true),
+                            .init("Opened", numeric: true), .init("Turned off in 72 h"),
                         ],
                         rows: model.entries.map { campaign in
                             TableRow([
@@ -66,6 +70,7 @@ struct CampaignListView: HTMLComponent {
                                 TableCell(Format.grouped(campaign.totals.accepted)),
                                 TableCell(Format.grouped(campaign.totals.received)),
                                 TableCell(Format.grouped(campaign.totals.opened)),
+                                costCell(model.costs[campaign.id]),
                             ])
                         })
                     Pager(
@@ -80,6 +85,25 @@ struct CampaignListView: HTMLComponent {
                 }
             }
         }.content
+    }
+
+    /// "0.4% vs 0.1% (the global control group)", flagged when the difference is beyond chance.
+    private func costCell(_ cost: PushCost?) -> TableCell {
+        guard let cost, cost.recipients.counted > 0 else { return TableCell("–") }
+        let recipients = cost.recipients
+        let any = recipients.counted == 0 ? 0 : PushCost.Kind.allCases.map(recipients.turnedOff).max() ?? 0
+        let share = Format.percent(Double(any) / Double(recipients.counted))
+        guard let baseline = cost.baseline else { return TableCell("\(share) (no baseline yet)") }
+        let base = PushCost.Kind.allCases.map(baseline.group.turnedOff).max() ?? 0
+        let baseShare = Format.percent(Double(base) / Double(baseline.group.counted))
+        let words = "\(share) vs \(baseShare) (\(baseline.kind.label))"
+        return TableCell {
+            words
+            if cost.exceedsBaseline {
+                " "
+                span(.class("badge tone-bad")) { "above baseline" }
+            }
+        }
     }
 
     private func filterLink(_ status: CampaignShownStatus?, _ label: String) -> HTMLNode {

@@ -16,6 +16,8 @@ struct CampaignPageModel {
     var nobodyDrawn = false
     /// Why each recipient got their send hour, once planned at a usual hour.
     var timing: TimingSummary?
+    /// Who turned campaign pushes, push or the permission off within 72 hours, beside a baseline.
+    var cost: PushCost?
     /// Before the launch.
     var preview: AudiencePreviews.State?
     /// The message as the chosen sample recipient would see it, in the chosen language and
@@ -143,6 +145,9 @@ struct CampaignPageModel {
             // A handful of rows per campaign, written by the freeze.
             model.timing = try await source.database.read { db in try TimingSummary.load(campaign: campaign.id, in: db)
             }
+            // Three rows at most, kept by the consent readings.
+            let id = campaign.id
+            model.cost = try await source.database.read { db in try PushCost.load([id], in: db)[id] } ?? PushCost()
             // How many went out is read, never taken from the link.
             if let kind = model.notice?.kind, kind == .paused || kind == .cancelled {
                 model.notice?.count = progress.sent

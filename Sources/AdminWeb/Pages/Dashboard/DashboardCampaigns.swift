@@ -16,10 +16,43 @@ struct DashboardCampaigns: HTMLComponent {
     let viewer: Viewer
     /// Active journeys: they send every day, whatever the range.
     var journeys: [JourneyRecord] = []
+    /// Campaigns and journeys whose recipients turned pushes off more than their baseline beyond chance.
+    var costlyPushes: [(id: Int64, name: String, journey: Bool)] = []
 
     var content: HTMLNode {
         section(.class("panel"), .id("campaigns")) {
             h2 { "Campaigns" }
+            if !costlyPushes.isEmpty {
+                // Journeys' pages are open to every role; campaigns' to those who manage them.
+                let campaignLinks = viewer.identity.role.may(.manageCampaigns)
+                div(.class("notice error"), .role("alert"), .id("costly-pushes")) {
+                    p {
+                        "Recipients turned pushes off within 72 hours more than their holdout or the global control "
+                            + "group, beyond chance:"
+                    }
+                    ul {
+                        for push in costlyPushes {
+                            li {
+                                let label = "\(push.journey ? "Journey" : "Campaign") #\(push.id) "
+                                if push.journey || campaignLinks {
+                                    a(
+                                        .href(
+                                            (push.journey
+                                                ? SiteURL.journey(id: push.id) : SiteURL.campaign(id: push.id)).href
+                                                + "#push-cost")
+                                    ) {
+                                        label
+                                        UserText(text: push.name)
+                                    }
+                                } else {
+                                    label
+                                    UserText(text: push.name)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
             if campaigns.isEmpty {
                 p(.class("muted")) { "No campaign was launched in the last \(range.days) days." }
             } else {

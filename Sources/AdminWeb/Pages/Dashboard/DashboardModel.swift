@@ -27,6 +27,9 @@ struct DashboardModel: PageModel {
     var campaigns: [DashboardCampaign] = []
     /// Active journeys, which join the campaigns' card.
     var journeys: [JourneyRecord] = []
+    /// Of those campaigns and journeys, the ones whose recipients turned pushes off more than
+    /// their baseline beyond chance (`PushCost.exceedsBaseline`).
+    var costlyPushes: [(id: Int64, name: String, journey: Bool)] = []
 
     /// The figures, how often they are counted, and the campaigns launched in the range.
     struct Source: Sendable {
@@ -63,6 +66,11 @@ struct DashboardModel: PageModel {
         if let journeys = source.journeys {
             model.journeys = try await journeys.list(limit: 100).filter { $0.status == .active }
         }
+        let costs = try await source.campaigns.costs(model.campaigns.map(\.campaign.id) + model.journeys.map(\.id))
+        model.costlyPushes =
+            model.campaigns.filter { costs[$0.campaign.id]?.exceedsBaseline == true }
+            .map { ($0.campaign.id, $0.campaign.displayName, false) }
+            + model.journeys.filter { costs[$0.id]?.exceedsBaseline == true }.map { ($0.id, $0.displayName, true) }
         return model
     }
 

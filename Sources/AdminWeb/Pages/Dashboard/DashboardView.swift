@@ -34,7 +34,9 @@ struct DashboardView: HTMLComponent {
                 periods: DashboardRange.allCases.map { ("\($0.days) days", .dashboardRange($0), $0 == model.range) },
                 extraClass: "dashboard-ranges")
             HTMLNode.unsafeRawHTML(body)
-            DashboardCampaigns(campaigns: model.campaigns, range: model.range, viewer: viewer, journeys: model.journeys)
+            DashboardCampaigns(
+                campaigns: model.campaigns, range: model.range, viewer: viewer, journeys: model.journeys,
+                costlyPushes: model.costlyPushes)
         }.content
     }
 

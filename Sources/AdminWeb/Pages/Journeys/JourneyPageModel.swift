@@ -12,6 +12,8 @@ struct JourneyPageModel: PageModel {
     var report: JourneyReport?
     /// Why each entry got its send hour, once any was planned at a usual hour.
     var timing: TimingSummary?
+    /// Who turned campaign pushes, push or the permission off within 72 hours, beside a baseline.
+    var cost: PushCost?
     /// The buttons the viewer may press: none for support.
     var mayWrite = false
 
@@ -58,6 +60,7 @@ struct JourneyPageModel: PageModel {
         if journey.status != .draft {
             model.report = try await source.reports.report(id)
             model.timing = try await source.reports.sendHours(id)
+            model.cost = try await source.reports.cost(id)
         }
         return model
     }

@@ -29,7 +29,9 @@ struct GlobalControlView: HTMLComponent {
                     "in the same share."
                 }
                 if changed { p(.class("notice"), .role("status")) { "Changed. The new share is in force now." } }
-                if let problem { p(.class("notice error"), .role("alert"), .id("problem")) { "Not changed: \(problem)." } }
+                if let problem {
+                    p(.class("notice error"), .role("alert"), .id("problem")) { "Not changed: \(problem)." }
+                }
                 p(.id("current-share")) {
                     "In force now: "
                     strong { "\(settings.percent)%" }
