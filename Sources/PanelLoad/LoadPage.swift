@@ -51,6 +51,7 @@ public struct LoadPage: Sendable {
             LoadPage("campaigns by status", "/campaigns?status=draft"),
             LoadPage("campaigns oldest first", "/campaigns?sort=created&dir=asc"),
             LoadPage("test users", "/campaigns/test-users"),
+            LoadPage("global control group", "/settings/global-control"),
             LoadPage("journeys", "/journeys"),
             LoadPage("journey", "/journeys/\(fixture.journeyID)"),
         ]

@@ -12,7 +12,7 @@ struct AdminPanelCommand: AsyncParsableCommand {
         subcommands: [
             DemoCommand.self, ServeCommand.self, SeedCommand.self, AdminCommand.self, StatsCommand.self,
             RemindersCommand.self, PushCommand.self,
-            JourneysCommand.self,
+            JourneysCommand.self, ControlGroupCommand.self,
         ])
 }
 

@@ -29,6 +29,14 @@ struct DemoCommand: AsyncParsableCommand {
     )
     var stallReminders = false
 
+    @Option(
+        help:
+            """
+            Seconds after a push (or a campaign's start) that consent is read again for what it cost: the product \
+            waits 72 hours; the demo, two minutes, so that a cost shows soon after a send.
+            """)
+    var consentWindowSeconds = 120
+
     @OptionGroup var server: ServerOptions
 
     @OptionGroup(title: "Push providers") var push: PushOptions
@@ -43,6 +51,11 @@ struct DemoCommand: AsyncParsableCommand {
         configuration.testUserDomains = domains
         // The demo's activity is new every minute: its usual hours follow it as often.
         configuration.usualHourInterval = .seconds(server.usualHourInterval ?? 60)
+        guard consentWindowSeconds >= 1 else {
+            throw ValidationError("--consent-window-seconds must be a whole number of seconds, 1 or more.")
+        }
+        configuration.consentWindow = TimeInterval(consentWindowSeconds)
+        configuration.consentReadInterval = .seconds(min(15, consentWindowSeconds))
         let given = try push.configuration()
         // Without real credentials the demo's pushes go to the device simulator.
         let simulate = given.fcmServiceAccount == nil && given.apnsKey == nil

@@ -126,3 +126,49 @@ def test_a_holdout_goal_and_two_variants_report_a_lift_as_the_simulated_apps_act
     # fail into the next test's log once this module's demo stops.
     browser.get("about:blank")
     assert errors == [], errors
+
+
+def test_marketing_reads_what_the_campaigns_pushes_cost_beside_its_holdout(demo, browser):  # noqa: F811
+    """After the test above: the demo reads consent again 20 seconds after each push and the
+    campaign's start; the simulated apps turn campaign pushes off for a few who opened one."""
+    base = demo["base"]
+    browser.set_window_size(1366, 900)
+    browser.delete_all_cookies()
+    browser.get(base + "/login")
+    browser.find_element(By.NAME, "email").send_keys("marketing@example.com")
+    browser.find_element(By.NAME, "password").send_keys(demo["password"])
+    submit(browser)
+    browser.get(base + "/campaigns")
+    browser.find_element(By.PARTIAL_LINK_TEXT, "Impact, two variants").click()
+    deadline = time.time() + 120
+    rows = []
+    while time.time() < deadline:
+        rows = driver_rows(browser)
+        if any(row and row[0] == "Recipients" for row in rows) and any(row and row[0] == "Holdout" for row in rows):
+            break
+        time.sleep(3)
+        browser.refresh()
+    names = [row[0] for row in rows]
+    assert "Recipients" in names and "Holdout" in names, rows
+    recipients = next(row for row in rows if row[0] == "Recipients")
+    assert number(recipients[1]) > 0 and "%" in recipients[2], recipients
+    difference = [row for row in rows if row[0].startswith("Difference against its holdout")]
+    assert difference and "(" in difference[0][2], rows
+    assert "read them again 20 seconds after the push" in browser.find_element(By.ID, "push-cost").text
+    assert violations(browser) == []
+    browser.set_window_size(390, 844)
+    assert violations(browser) == []
+    browser.set_window_size(1366, 900)
+    # The list shows the share beside its baseline.
+    browser.get(base + "/campaigns")
+    assert "vs" in browser.find_element(By.CSS_SELECTOR, "td[data-label^='Turned off in 20 seconds']").text
+    browser.get("about:blank")
+
+
+def driver_rows(driver):
+    return driver.execute_script("""
+        var table = document.querySelector('#push-cost table');
+        if (!table) { return []; }
+        return Array.from(table.querySelectorAll('tbody tr')).map(function (row) {
+            return Array.from(row.querySelectorAll('th, td')).map(function (cell) { return cell.textContent.trim(); });
+        });""")

@@ -22,7 +22,8 @@ def demo():
     folder = tempfile.mkdtemp(prefix="panel-demo-")
     log = open(os.path.join(folder, "demo.log"), "w+")
     # From another folder: styles and templates come from the build.
-    server = subprocess.Popen([executable, "demo", "--db", os.path.join(folder, "demo.sqlite"), "--users", "400", "--port", "0"],
+    server = subprocess.Popen([executable, "demo", "--db", os.path.join(folder, "demo.sqlite"), "--users", "400", "--port", "0",
+                               "--consent-window-seconds", "20"],
                               cwd=folder, stdout=log, stderr=log)
     port = password = None
     for _ in range(900):

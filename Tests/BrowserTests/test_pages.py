@@ -9,7 +9,8 @@ PAGES = [
     "/", "/users", "/users?by=email&q=hostile", f"/users/{HOSTILE_ID + 1}", f"/users/{HOSTILE_ID + 3}?kind=document",
     f"/users/{HOSTILE_ID + 4}/activity", "/users/99999999", "/activity", "/activity?bucket=never", "/activity?bucket=Never",
     "/audit", "/admins", "/admins/sign-in-failures", "/admins/{admin_id}/disable", "/account/sessions",
-    "/account/password", "/account/two-factor", "/campaigns", "/campaigns/new", "/no/such/page",
+    "/account/password", "/account/two-factor", "/campaigns", "/campaigns/new", "/settings/global-control",
+    "/no/such/page",
 ]
 BLOCKING = ("serious", "critical")
 

@@ -56,6 +56,9 @@ public struct PanelConfiguration: Sendable {
     /// How often consent is read again for pushes (and holdout and control members) whose
     /// 72 hours have passed (`ConsentReadings`).
     public var consentReadInterval: Duration = .seconds(300)
+    /// How long after a push (or a campaign's start) consent is read again: 72 hours, shorter
+    /// only in the demo, where a cost should show within minutes of a send.
+    public var consentWindow: TimeInterval = ConsentReadings.window
     /// How often the journeys are evaluated (their new entries queued, old ones expired).
     public var journeyInterval: Duration = .seconds(60)
     /// How often each user's usual hour is refreshed from the app's new activity events.

@@ -78,7 +78,8 @@ public struct CampaignsArea: PanelArea {
             PeriodicJob(
                 name: "consent-readings", every: configuration.consentReadInterval, health: health, logger: logger
             ) {
-                let figures = try await ConsentReadings(database: database).run(now: Date())
+                let figures = try await ConsentReadings(database: database, after: configuration.consentWindow)
+                    .run(now: Date())
                 if figures.deliveriesRead + figures.membersRead > 0 {
                     logger.info(
                         "consent read again",
@@ -109,7 +110,8 @@ public struct CampaignsArea: PanelArea {
             source: .init(
                 campaigns: campaigns, previews: previews, progress: progress, impact: impact,
                 testUsers: testSend.testUsers,
-                templates: core.templates.library, database: core.database),
+                templates: core.templates.library, database: core.database,
+                consentWindow: core.configuration.consentWindow),
             templateProblem: core.templates.problem, testSend: testSend, sessions: core.auth.signIn.sessions,
             auditLog: core.auth.signIn.audit, eventStreamLength: core.configuration.eventStreamLength,
             liveStreams: liveStreams, testSendResults: testSendResults

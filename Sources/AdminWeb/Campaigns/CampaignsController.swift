@@ -91,6 +91,7 @@ struct CampaignsController {
         }
         var model = try await CampaignListModel.load(
             source.campaigns, .init(before: before, status: status, after: after, order: order))
+        model.consentWindow = source.consentWindow
         if parameters["notice"] == "deleted" { model.notice = "The draft was deleted." }
         return HTMLPage(CampaignListView(model: model, viewer: context.viewer))
     }

@@ -47,7 +47,9 @@ public struct JourneysArea: PanelArea {
 
     func addRoutes(to staffRoutes: inout StaffRoutes) {
         JourneysController(
-            source: .init(journeys: journeys, dryRuns: dryRuns, reports: reports), templates: core.templates.library,
+            source: .init(
+                journeys: journeys, dryRuns: dryRuns, reports: reports,
+                consentWindow: core.configuration.consentWindow), templates: core.templates.library,
             templateProblem: core.templates.problem, auditLog: core.auth.signIn.audit
         ).addRoutes(to: &staffRoutes)
     }

@@ -14,10 +14,13 @@ public struct ConsentReadings: Sendable {
 
     let database: PanelDatabase
     let batch: Int
+    /// `window`, but for the demo's few minutes.
+    let after: TimeInterval
 
-    public init(database: PanelDatabase, batch: Int = 2_000) {
+    public init(database: PanelDatabase, batch: Int = 2_000, after: TimeInterval = ConsentReadings.window) {
         self.database = database
         self.batch = max(1, batch)
+        self.after = max(1, after)
     }
 
     public struct Figures: Sendable, Equatable {
@@ -28,7 +31,7 @@ public struct ConsentReadings: Sendable {
     /// Reads everything due at `now`, a batch per read and write transaction.
     @discardableResult
     public func run(now: Date = Date()) async throws -> Figures {
-        let cutoff = PanelTime(now.addingTimeInterval(-Self.window))
+        let cutoff = PanelTime(now.addingTimeInterval(-after))
         var figures = Figures()
         while true {
             let read = try await deliveries(dueBy: cutoff)

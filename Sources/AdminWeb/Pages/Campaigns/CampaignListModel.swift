@@ -23,6 +23,8 @@ struct CampaignListModel: PageModel {
     var now = Date()
     /// What each listed campaign's pushes cost, once any reading was made.
     var costs: [Int64: PushCost] = [:]
+    /// How long after a push consent is read again, as the column's heading says.
+    var consentWindow: TimeInterval = ConsentReadings.window
     static let pageSize = 50
 
     /// The one sortable column: creation order, which the primary key serves both ways.

@@ -38,7 +38,7 @@ struct CampaignListView: HTMLComponent {
                             + "Frozen: the deliveries the launch wrote, one per device (the frequency cap's included), "
                             + "from who was reachable then. "
                             + "Received and opened come from the apps' receipts. "
-                            + "Turned off in 72 h: the largest of three shares of the recipients (who turned "
+                            + "Turned off in \(Format.window(model.consentWindow)): the largest of three shares of the recipients (who turned "
                             + "campaign pushes off, turned push off, or lost every permitted device) beside the same "
                             + "share of its holdout or the global control group; flagged when any of the three is "
                             + "above it beyond chance (the campaign's page has all three).",
@@ -52,7 +52,7 @@ struct CampaignListView: HTMLComponent {
                             .init("Confirmed (devices to send to)", numeric: true),
                             .init("Frozen (devices)", numeric: true),
                             .init("Accepted", numeric: true), .init("Received", numeric: true),
-                            .init("Opened", numeric: true), .init("Turned off in 72 h"),
+                            .init("Opened", numeric: true), .init("Turned off in \(Format.window(model.consentWindow))"),
                         ],
                         rows: model.entries.map { campaign in
                             TableRow([

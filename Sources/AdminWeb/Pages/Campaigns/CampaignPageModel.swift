@@ -18,6 +18,7 @@ struct CampaignPageModel {
     var timing: TimingSummary?
     /// Who turned campaign pushes, push or the permission off within 72 hours, beside a baseline.
     var cost: PushCost?
+    var consentWindow: TimeInterval = ConsentReadings.window
     /// Before the launch.
     var preview: AudiencePreviews.State?
     /// The message as the chosen sample recipient would see it, in the chosen language and
@@ -99,6 +100,8 @@ struct CampaignPageModel {
         /// The templates and the recipient's rows a draft's phone preview is filled from.
         let templates: PushTemplateLibrary
         let database: PanelDatabase
+        /// How long after a push consent is read again (72 hours; minutes in the demo).
+        var consentWindow: TimeInterval = ConsentReadings.window
     }
 
     static func load(_ source: Source, _ input: Input) async throws -> CampaignPageModel {
@@ -148,6 +151,7 @@ struct CampaignPageModel {
             // Three rows at most, kept by the consent readings.
             let id = campaign.id
             model.cost = try await source.database.read { db in try PushCost.load([id], in: db)[id] } ?? PushCost()
+            model.consentWindow = source.consentWindow
             // How many went out is read, never taken from the link.
             if let kind = model.notice?.kind, kind == .paused || kind == .cancelled {
                 model.notice?.count = progress.sent

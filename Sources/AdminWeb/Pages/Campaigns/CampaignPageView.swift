@@ -59,7 +59,7 @@ struct CampaignPageView: HTMLComponent {
                     p { a(.href(SiteURL.campaign(id: campaign.id).href)) { "Refresh" } }
                 }
                 if let timing = model.timing { SendHoursSection(summary: timing) }
-                if let cost = model.cost { PushCostView(cost: cost) }
+                if let cost = model.cost { PushCostView(cost: cost, window: model.consentWindow) }
                 CampaignImpactView(
                     campaign: campaign, impact: model.impact, nobodyDrawn: model.nobodyDrawn, viewer: viewer)
                 if !(status?.isEnded ?? true) { testSendSection }

@@ -1,26 +1,24 @@
 import AdminDomain
+import Foundation
 import HTMLRender
 
 /// What the pushes cost: of the recipients, and of the baseline (the holdout, or the global
-/// control group's members in the audience), the share who turned something off within 72
-/// hours, and the difference with its 95% interval.
+/// control group's members in the audience), the share who turned something off within the
+/// window (72 hours), and the difference with its 95% interval.
 struct PushCostView: HTMLComponent {
     let cost: PushCost
     /// "campaign" or "journey", for the sentences.
     var kind = "campaign"
+    /// How long after a push consent is read again.
+    var window: TimeInterval = ConsentReadings.window
 
     var content: HTMLNode {
         section(.class("panel"), .id("push-cost")) {
             h2 { "What its pushes cost" }
-            p(.class("muted")) {
-                "Providers do not report who turns pushes off. The panel keeps what each push's claim saw (consent to "
-                    + "campaign pushes, the push switch, a permitted device) and reads them again 72 hours after the "
-                    + "push went out; for the holdout and the global control group's members in the audience, 72 "
-                    + "hours after the \(kind)'s start. Accounts suspended or deleted meanwhile are left out."
-            }
+            p(.class("muted")) { explanation }
             if cost.isEmpty {
                 p(.id("push-cost-none")) {
-                    "Nothing read yet: the first readings come 72 hours after the first push went out."
+                    "Nothing read yet: the first readings come \(Format.window(window)) after the first push went out."
                 }
             } else {
                 if cost.exceedsBaseline, let baseline = cost.baseline {
@@ -30,7 +28,7 @@ struct PushCostView: HTMLComponent {
                     }
                 }
                 DataTable(
-                    caption: "Within 72 hours, share of each group",
+                    caption: "Within \(Format.window(window)), share of each group",
                     columns: [
                         .init("Group"), .init("Users read", numeric: true),
                         .init(PushCost.Kind.marketing.label), .init(PushCost.Kind.push.label),
@@ -46,11 +44,19 @@ struct PushCostView: HTMLComponent {
                 if cost.baseline == nil {
                     p(.class("muted")) {
                         "No baseline has been read yet (no holdout, and nobody of the audience in the global control "
-                            + "group, or their 72 hours have not passed): the recipients' shares stand alone."
+                            + "group, or their \(Format.window(window)) have not passed): the recipients' shares stand alone."
                     }
                 }
             }
         }
+    }
+
+    private var explanation: String {
+        let after = Format.window(window)
+        return "Providers do not report who turns pushes off. The panel keeps what each push's claim saw (consent "
+            + "to campaign pushes, the push switch, a permitted device) and reads them again \(after) after the push "
+            + "went out; for the holdout and the global control group's members in the audience, \(after) after the "
+            + "\(kind)'s start. Accounts suspended or deleted meanwhile are left out."
     }
 
     private var groups: [(String, PushCost.Group)] {

@@ -14,6 +14,14 @@ enum Format {
         "\(value.grouped) \(value == 1 ? one : other)"
     }
 
+    /// "72 hours", "2 minutes", "45 seconds": how long after a push consent is read again.
+    static func window(_ seconds: TimeInterval) -> String {
+        let whole = Int(seconds.rounded())
+        if whole % 3_600 == 0 { return count(whole / 3_600, "hour", "hours") }
+        if whole % 60 == 0 { return count(whole / 60, "minute", "minutes") }
+        return count(whole, "second", "seconds")
+    }
+
     static func grouped(_ value: Int) -> String {
         value.grouped
     }

@@ -27,7 +27,7 @@ struct DashboardCampaigns: HTMLComponent {
                 let campaignLinks = viewer.identity.role.may(.manageCampaigns)
                 div(.class("notice error"), .role("alert"), .id("costly-pushes")) {
                     p {
-                        "Recipients turned pushes off within 72 hours more than their holdout or the global control "
+                        "Recipients turned pushes off after a push more than their holdout or the global control "
                             + "group, beyond chance:"
                     }
                     ul {

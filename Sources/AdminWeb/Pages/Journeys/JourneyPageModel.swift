@@ -14,6 +14,7 @@ struct JourneyPageModel: PageModel {
     var timing: TimingSummary?
     /// Who turned campaign pushes, push or the permission off within 72 hours, beside a baseline.
     var cost: PushCost?
+    var consentWindow: TimeInterval = ConsentReadings.window
     /// The buttons the viewer may press: none for support.
     var mayWrite = false
 
@@ -21,6 +22,8 @@ struct JourneyPageModel: PageModel {
         let journeys: Journeys
         let dryRuns: JourneyDryRuns
         let reports: JourneyReports
+        /// How long after a push consent is read again (72 hours; minutes in the demo).
+        var consentWindow: TimeInterval = ConsentReadings.window
     }
 
     /// The buttons the status allows.
@@ -61,6 +64,7 @@ struct JourneyPageModel: PageModel {
             model.report = try await source.reports.report(id)
             model.timing = try await source.reports.sendHours(id)
             model.cost = try await source.reports.cost(id)
+            model.consentWindow = source.consentWindow
         }
         return model
     }

@@ -33,7 +33,7 @@ struct JourneyPageView: HTMLComponent {
             }
             if let state = model.dryRun { dryRunSection(state) }
             if let timing = model.timing { SendHoursSection(summary: timing, kind: "journey") }
-            if let cost = model.cost { PushCostView(cost: cost, kind: "journey") }
+            if let cost = model.cost { PushCostView(cost: cost, kind: "journey", window: model.consentWindow) }
             if let report = model.report { JourneyReportSection(journey: journey, report: report) }
         }.content
     }
