@@ -13,7 +13,8 @@ struct ControlGroupCommand: AsyncParsableCommand {
 
 struct ShowControlGroup: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "show", abstract: "The share in force, then every change: when it took effect, the share, by whom.")
+        commandName: "show", abstract: "The share in force, then every change: when it took effect, the share, by whom."
+    )
 
     @OptionGroup var database: DatabaseOption
 

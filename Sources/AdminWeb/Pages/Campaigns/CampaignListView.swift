@@ -52,7 +52,8 @@ struct CampaignListView: HTMLComponent {
                             .init("Confirmed (devices to send to)", numeric: true),
                             .init("Frozen (devices)", numeric: true),
                             .init("Accepted", numeric: true), .init("Received", numeric: true),
-                            .init("Opened", numeric: true), .init("Turned off in \(Format.window(model.consentWindow))"),
+                            .init("Opened", numeric: true),
+                            .init("Turned off in \(Format.window(model.consentWindow))"),
                         ],
                         rows: model.entries.map { campaign in
                             TableRow([
