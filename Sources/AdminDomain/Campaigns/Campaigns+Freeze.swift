@@ -76,8 +76,9 @@ extension Campaigns {
     }
 
     /// The reader's half: the devices of users in (after, upTo] the rules let through (the
-    /// cap and the global control group aside, which the writer applies), as a JSON array of [device, user, platform, due, arm], and with each
-    /// user's usual hour also [timing, basis, local hour, moved].
+    /// cap and the global control group aside, which the writer applies), as a JSON array of
+    /// [device, user, platform, due, arm], and with each user's usual hour also [timing,
+    /// basis, local hour, moved].
     private func classifyChunk(_ id: Int64, segment: CampaignSegment, now: Date)
         async throws -> @Sendable (Int64, Int64) async throws -> String
     {

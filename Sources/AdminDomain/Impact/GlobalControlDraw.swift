@@ -49,8 +49,10 @@ public enum GlobalControlDraw {
     /// True when `user` (an SQL expression of the user's id) is in the group now. The key's
     /// and the share's subqueries name no column of the row, so SQLite runs each once per
     /// statement; the share is read by the statement that applies it, never remembered.
+    /// The share is tried first, so that with none in force (0%, or never set) no row pays
+    /// for the draw: SQLite stops an AND at its first false term.
     static func memberSQL(user: String) -> String {
-        "(\(drawSQL(user: user)) < \(percentSQL) * 100)"
+        "(\(percentSQL) > 0 AND \(drawSQL(user: user)) < \(percentSQL) * 100)"
     }
 
     /// The draw of `user` (an SQL expression of the user's id), 0..<10,000.
